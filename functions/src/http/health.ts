@@ -1,0 +1,10 @@
+import { routes } from '@curbside/api';
+import { ping } from '@curbside/store';
+import { db } from '../lib/context';
+import { httpHandler } from '../lib/http';
+
+/** `GET /api/health`: ok after a real round trip to the table. */
+export const handler = httpHandler(routes.health, async () => {
+  await ping(db);
+  return { ok: true } as const;
+});

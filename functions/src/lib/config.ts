@@ -1,0 +1,25 @@
+/**
+ * Configuration, read once at module load. A missing required variable is a
+ * crash at start, never a 500 later.
+ */
+const required = (name: string): string => {
+  const value = process.env[name];
+  if (value === undefined || value === '') {
+    throw new Error(`Environment variable ${name} is not set`);
+  }
+  return value;
+};
+
+const optional = (name: string): string | undefined => {
+  const value = process.env[name];
+  return value === undefined || value === '' ? undefined : value;
+};
+
+export const config = {
+  tableName: required('TABLE_NAME'),
+  /** DynamoDB Local or LocalStack; unset in AWS. */
+  dynamoEndpoint: optional('AWS_ENDPOINT_URL_DYNAMODB'),
+  /** The WebSocket API's management endpoint (https://{api}.execute-api.{region}.amazonaws.com/{stage}). */
+  wsManagementEndpoint: optional('WS_MANAGEMENT_ENDPOINT'),
+  logLevel: optional('LOG_LEVEL') ?? 'info',
+} as const;

@@ -1,0 +1,15 @@
+import { config } from './config';
+import { db } from './context';
+import { createManagementClient, createPublisher, type Publisher } from './publisher';
+
+let publisher: Publisher | undefined;
+
+/** The process's publisher, made on first use from WS_MANAGEMENT_ENDPOINT. */
+export const live = (): Publisher => {
+  if (!publisher) {
+    if (!config.wsManagementEndpoint)
+      throw new Error('Environment variable WS_MANAGEMENT_ENDPOINT is not set');
+    publisher = createPublisher({ db, client: createManagementClient(config.wsManagementEndpoint) });
+  }
+  return publisher;
+};

@@ -1,0 +1,91 @@
+import { Agent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import {
+  ApiGatewayManagementApiClient,
+  GoneException,
+  PostToConnectionCommand,
+} from '@aws-sdk/client-apigatewaymanagementapi';
+import type { ServerMessage } from '@curbside/api';
+import { connections, type Db } from '@curbside/store';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { log } from './log';
+
+export interface PublishResult {
+  sent: number;
+  gone: number;
+  failed: number;
+}
+
+export interface Publisher {
+  /** Sends one event to each connection; answers how many were sent and removed. */
+  send(connectionIds: readonly string[], event: ServerMessage): Promise<PublishResult>;
+  /** Sends one event to every connection of a channel (one Query, no Scan). */
+  publish(channel: string, event: ServerMessage): Promise<PublishResult>;
+}
+
+/** Runs `task` over `items` with at most `limit` in flight. */
+export const forEachBounded = async <T>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T) => Promise<void>,
+): Promise<void> => {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await task(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+};
+
+export const createManagementClient = (endpoint: string, region = process.env.AWS_REGION ?? 'us-east-1') => {
+  const local = endpoint.startsWith('http://');
+  return new ApiGatewayManagementApiClient({
+    endpoint,
+    region,
+    ...(local ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    // The SDK's default of 50 sockets throttles a fan-out to a full school.
+    requestHandler: new NodeHttpHandler({
+      httpAgent: new Agent({ keepAlive: true, maxSockets: 200 }),
+      httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets: 200 }),
+    }),
+  });
+};
+
+export const createPublisher = ({
+  db,
+  client,
+  concurrency = 64,
+}: {
+  db: Db;
+  client: ApiGatewayManagementApiClient;
+  concurrency?: number;
+}): Publisher => {
+  const send: Publisher['send'] = async (connectionIds, event) => {
+    const data = new TextEncoder().encode(JSON.stringify(event));
+    const result: PublishResult = { sent: 0, gone: 0, failed: 0 };
+    await forEachBounded(connectionIds, concurrency, async (connectionId) => {
+      try {
+        await client.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: data }));
+        result.sent++;
+      } catch (error) {
+        if (error instanceof GoneException || (error as { name?: string }).name === 'GoneException') {
+          result.gone++;
+          await connections.remove(db, connectionId);
+        } else {
+          result.failed++;
+          log('warn', 'postToConnection failed', {
+            connectionId,
+            error: (error as Error).name,
+          });
+        }
+      }
+    });
+    return result;
+  };
+  return {
+    send,
+    publish: async (channel, event) => send(await connections.inChannel(db, channel), event),
+  };
+};

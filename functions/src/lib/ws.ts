@@ -1,0 +1,35 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyResultV2, APIGatewayProxyWebsocketEventV2, Context } from 'aws-lambda';
+import { log } from './log';
+
+/** `$connect` also carries the request headers (the Cookie header among them). */
+export type WsEvent = APIGatewayProxyWebsocketEventV2 & {
+  headers?: Record<string, string | undefined>;
+  multiValueHeaders?: Record<string, string[] | undefined>;
+};
+export type WsResult = { statusCode: number; body?: string };
+
+/**
+ * The one middy chain for WebSocket handlers: a thrown error is logged and
+ * answered 500 (on `$connect` that refuses the connection); nothing leaks.
+ */
+export const wsHandler = (fn: (event: WsEvent) => Promise<WsResult>) =>
+  middy<WsEvent, APIGatewayProxyResultV2, Error, Context>()
+    .use({
+      onError: (request) => {
+        log('error', 'websocket handler failed', {
+          route: request.event.requestContext.routeKey,
+          error: request.error instanceof Error ? request.error.message : String(request.error),
+        });
+        request.response = { statusCode: 500, body: 'Internal error' };
+      },
+    })
+    .handler(fn);
+
+export const headerOf = (event: WsEvent, name: string): string | undefined => {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(event.headers ?? {})) {
+    if (key.toLowerCase() === wanted && value !== undefined) return value;
+  }
+  return undefined;
+};

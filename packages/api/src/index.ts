@@ -1,0 +1,4 @@
+export * from './events';
+export * from './route';
+export * from './routes';
+export * from './schedules';

@@ -1,0 +1,94 @@
+import type { StaffRole } from '@curbside/domain';
+import type { z } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call a route.
+ * - `public`: anyone, signed in or not.
+ * - `signedIn`: any signed-in user (staff or parent).
+ * - `parent`: a signed-in parent.
+ * - `{ minRole }`: staff ranked at least `minRole`; with `data`, the
+ *   data-permission matrix (and the sandbox rule) also applies.
+ */
+export type Access =
+  | 'public'
+  | 'signedIn'
+  | 'parent'
+  | { minRole: StaffRole; data?: 'create' | 'update' | 'delete' | 'import' };
+
+export interface RouteRequest {
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+}
+
+export interface RouteDefinition<Req extends RouteRequest = RouteRequest, Res = unknown> {
+  /** Handler module name: `functions/src/http/{name}.ts`, Lambda `{name}`. */
+  name: string;
+  method: HttpMethod;
+  /** API Gateway path, e.g. `/api/sessions/{id}/end`. */
+  path: string;
+  request: Req;
+  access: Access;
+  /** Phantom field carrying the response type for the typed client. */
+  readonly response?: Res;
+}
+
+export const route = <Res, const Req extends RouteRequest = RouteRequest>(
+  definition: Omit<RouteDefinition<Req, Res>, 'response'>,
+): RouteDefinition<Req, Res> => definition;
+
+/** `GET /api/health` → `GET /api/health`; the HTTP API route key. */
+export const routeKeyOf = (definition: Pick<RouteDefinition, 'method' | 'path'>): string =>
+  `${definition.method} ${definition.path}`;
+
+export type ParamsOf<R> =
+  R extends RouteDefinition<infer Req, unknown>
+    ? Req['params'] extends z.ZodType
+      ? z.input<Req['params']>
+      : undefined
+    : never;
+export type QueryOf<R> =
+  R extends RouteDefinition<infer Req, unknown>
+    ? Req['query'] extends z.ZodType
+      ? z.input<Req['query']>
+      : undefined
+    : never;
+export type BodyOf<R> =
+  R extends RouteDefinition<infer Req, unknown>
+    ? Req['body'] extends z.ZodType
+      ? z.input<Req['body']>
+      : undefined
+    : never;
+export type ResponseOf<R> = R extends RouteDefinition<RouteRequest, infer Res> ? Res : never;
+
+/**
+ * Matches a concrete path against a route path template. Answers the path
+ * parameters, or null when the path does not match.
+ */
+export const matchPath = (template: string, path: string): Record<string, string> | null => {
+  const want = template.split('/');
+  const got = path.split('/');
+  if (want.length !== got.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const segment = want[i] as string;
+    const actual = got[i] as string;
+    if (segment.startsWith('{') && segment.endsWith('}')) {
+      if (actual === '') return null;
+      params[segment.slice(1, -1)] = decodeURIComponent(actual);
+    } else if (segment !== actual) {
+      return null;
+    }
+  }
+  return params;
+};
+
+/** Fills a path template with parameters: `/api/x/{id}` + `{id: 3}` → `/api/x/3`. */
+export const fillPath = (template: string, params: Record<string, string | number> = {}): string =>
+  template.replace(/\{(\w+)\}/g, (_, key: string) => {
+    const value = params[key];
+    if (value === undefined) throw new Error(`Missing path parameter ${key} for ${template}`);
+    return encodeURIComponent(String(value));
+  });

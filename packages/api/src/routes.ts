@@ -1,0 +1,20 @@
+import { route } from './route';
+
+/**
+ * The route table: the single source of truth for every HTTP call. Handlers,
+ * the CDK stack, the laptop gateway and the web client all read it.
+ */
+export const routes = {
+  health: route<{ ok: true }>({
+    name: 'health',
+    method: 'GET',
+    path: '/api/health',
+    request: {},
+    access: 'public',
+  }),
+} as const;
+
+export type Routes = typeof routes;
+export type RouteName = keyof Routes;
+
+export const routeList = Object.values(routes);

@@ -1,0 +1,3 @@
+export * from './errors';
+export * from './roles';
+export * from './schemas';

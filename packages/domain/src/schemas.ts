@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { STAFF_ROLES } from './roles';
+
+/** Entity shapes shared by the server and the web client (specification §3). */
+export const districtSchema = z.object({
+  id: z.number().int().positive(),
+  name: z.string(),
+  active: z.boolean(),
+  sandbox: z.boolean(),
+  createdAt: z.string(),
+});
+export type District = z.infer<typeof districtSchema>;
+
+export const schoolSchema = z.object({
+  id: z.number().int().positive(),
+  name: z.string(),
+  districtId: z.number().int().positive(),
+  active: z.boolean(),
+  sandbox: z.boolean(),
+  createdAt: z.string(),
+});
+export type School = z.infer<typeof schoolSchema>;
+
+export const userSchema = z.object({
+  id: z.number().int().positive(),
+  name: z.string(),
+  username: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  role: z.enum([...STAFF_ROLES, 'parent']),
+  active: z.boolean(),
+  schoolId: z.number().int().positive().nullable(),
+  districtId: z.number().int().positive().nullable(),
+});
+export type User = z.infer<typeof userSchema>;
+
+export const districtInputSchema = z.object({
+  name: z.string().trim().min(1, 'District name is required'),
+  active: z.boolean().default(true),
+  sandbox: z.boolean().default(false),
+});
+
+export const schoolInputSchema = z.object({
+  name: z.string().trim().min(1, 'School name is required'),
+  districtId: z.coerce.number({ message: 'District is required' }).int().min(1, 'District is required'),
+  active: z.boolean().default(true),
+  sandbox: z.boolean().default(false),
+});

@@ -1,0 +1,96 @@
+import { BatchWriteCommand, DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Db } from './db';
+
+/**
+ * WebSocket connections.
+ * Connection: `CONN#{connectionId}` / `CONN` with the channels it joined.
+ * Channel member: `CHANNEL#{channel}` / `CONN#{connectionId}`: fan-out is one
+ *   Query on the channel's partition, never a Scan.
+ * Both carry a TTL of 2 hours 10 minutes: API Gateway closes every
+ * connection after 2 hours, and `$disconnect` is best effort.
+ */
+export const CONNECTION_TTL_SECONDS = 2 * 60 * 60 + 10 * 60;
+
+export interface Connection {
+  connectionId: string;
+  channels: string[];
+  userId: number | null;
+  connectedAt: string;
+}
+
+const key = (connectionId: string) => ({ pk: `CONN#${connectionId}`, sk: 'CONN' });
+const memberKey = (channel: string, connectionId: string) => ({
+  pk: `CHANNEL#${channel}`,
+  sk: `CONN#${connectionId}`,
+});
+
+export const connections = {
+  async put(db: Db, connection: Connection): Promise<void> {
+    const ttl = Math.floor(Date.now() / 1000) + CONNECTION_TTL_SECONDS;
+    const items = [
+      { ...key(connection.connectionId), entity: 'connection', ttl, ...connection },
+      ...connection.channels.map((channel) => ({
+        ...memberKey(channel, connection.connectionId),
+        entity: 'channelMember',
+        connectionId: connection.connectionId,
+        ttl,
+      })),
+    ];
+    for (let i = 0; i < items.length; i += 25) {
+      await db.doc.send(
+        new BatchWriteCommand({
+          RequestItems: {
+            [db.table]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })),
+          },
+        }),
+      );
+    }
+  },
+
+  async get(db: Db, connectionId: string): Promise<Connection | undefined> {
+    const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: key(connectionId) }));
+    if (!Item || (typeof Item.ttl === 'number' && Item.ttl * 1000 < Date.now())) return undefined;
+    return {
+      connectionId: Item.connectionId,
+      channels: Item.channels,
+      userId: Item.userId ?? null,
+      connectedAt: Item.connectedAt,
+    };
+  },
+
+  /** Connection ids in a channel, skipping rows whose TTL has passed. */
+  async inChannel(db: Db, channel: string): Promise<string[]> {
+    const now = Math.floor(Date.now() / 1000);
+    const ids: string[] = [];
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const page = await db.doc.send(
+        new QueryCommand({
+          TableName: db.table,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': `CHANNEL#${channel}` },
+          ProjectionExpression: 'connectionId, #ttl',
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+          ExclusiveStartKey: cursor,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        if (typeof item.ttl !== 'number' || item.ttl >= now) ids.push(item.connectionId);
+      }
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
+    return ids;
+  },
+
+  /** Removes a connection and its channel memberships. */
+  async remove(db: Db, connectionId: string): Promise<void> {
+    const connection = await db.doc.send(new GetCommand({ TableName: db.table, Key: key(connectionId) }));
+    const channels: string[] = connection.Item?.channels ?? [];
+    await Promise.all([
+      db.doc.send(new DeleteCommand({ TableName: db.table, Key: key(connectionId) })),
+      ...channels.map((channel) =>
+        db.doc.send(new DeleteCommand({ TableName: db.table, Key: memberKey(channel, connectionId) })),
+      ),
+    ]);
+  },
+};

@@ -1,0 +1,48 @@
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { District } from '@curbside/domain';
+import type { Db } from './db';
+import { nextId, stripKeys } from './ids';
+
+/**
+ * District: `DISTRICT#{id}` / `DISTRICT`.
+ * All districts: gsi1 `DISTRICTS` / `DISTRICT#{id:010}`.
+ */
+const key = (id: number) => ({ pk: `DISTRICT#${id}`, sk: 'DISTRICT' });
+
+export const districts = {
+  async create(db: Db, input: Omit<District, 'id' | 'createdAt'>): Promise<District> {
+    const id = await nextId(db, 'district');
+    const district: District = { id, createdAt: new Date().toISOString(), ...input };
+    await db.doc.send(
+      new PutCommand({
+        TableName: db.table,
+        Item: {
+          ...key(id),
+          gsi1pk: 'DISTRICTS',
+          gsi1sk: `DISTRICT#${String(id).padStart(10, '0')}`,
+          entity: 'district',
+          ...district,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return district;
+  },
+
+  async get(db: Db, id: number): Promise<District | undefined> {
+    const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: key(id) }));
+    return Item ? stripKeys<District>(Item) : undefined;
+  },
+
+  async list(db: Db): Promise<District[]> {
+    const { Items = [] } = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': 'DISTRICTS' },
+      }),
+    );
+    return Items.map((item) => stripKeys<District>(item));
+  },
+};

@@ -1,0 +1,68 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { School } from '@curbside/domain';
+import type { Db } from './db';
+import { nextId, stripKeys } from './ids';
+
+/**
+ * School: `SCHOOL#{id}` / `SCHOOL`.
+ * Schools of a district: gsi1 `DISTRICT#{districtId}#SCHOOLS` / `SCHOOL#{id:010}`.
+ */
+const key = (id: number) => ({ pk: `SCHOOL#${id}`, sk: 'SCHOOL' });
+
+export const schools = {
+  async create(db: Db, input: Omit<School, 'id' | 'createdAt'>): Promise<School> {
+    const id = await nextId(db, 'school');
+    const school: School = { id, createdAt: new Date().toISOString(), ...input };
+    await db.doc.send(
+      new PutCommand({
+        TableName: db.table,
+        Item: {
+          ...key(id),
+          gsi1pk: `DISTRICT#${input.districtId}#SCHOOLS`,
+          gsi1sk: `SCHOOL#${String(id).padStart(10, '0')}`,
+          entity: 'school',
+          ...school,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return school;
+  },
+
+  async get(db: Db, id: number): Promise<School | undefined> {
+    const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: key(id) }));
+    return Item ? stripKeys<School>(Item) : undefined;
+  },
+
+  async listByDistrict(db: Db, districtId: number): Promise<School[]> {
+    const { Items = [] } = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': `DISTRICT#${districtId}#SCHOOLS` },
+      }),
+    );
+    return Items.map((item) => stripKeys<School>(item));
+  },
+
+  async setSandbox(db: Db, id: number, sandbox: boolean): Promise<School | undefined> {
+    const { Attributes } = await db.doc
+      .send(
+        new UpdateCommand({
+          TableName: db.table,
+          Key: key(id),
+          UpdateExpression: 'SET sandbox = :sandbox',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':sandbox': sandbox },
+          ReturnValues: 'ALL_NEW',
+        }),
+      )
+      .catch((error: unknown) => {
+        if ((error as { name?: string }).name === 'ConditionalCheckFailedException')
+          return { Attributes: undefined };
+        throw error;
+      });
+    return Attributes ? stripKeys<School>(Attributes) : undefined;
+  },
+};

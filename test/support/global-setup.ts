@@ -1,0 +1,17 @@
+import type { TestProject } from 'vitest/node';
+import { startDynamoLocal } from '@curbside/local';
+
+/** Starts one in-memory DynamoDB Local for the whole run. */
+export default async function setup(project: TestProject) {
+  const dynamo = await startDynamoLocal({ inMemory: true });
+  project.provide('dynamoEndpoint', dynamo.endpoint);
+  return async () => {
+    await dynamo.stop();
+  };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    dynamoEndpoint: string;
+  }
+}

@@ -1,0 +1,17 @@
+import { randomUUID } from 'node:crypto';
+import { ensureTable } from '@curbside/local';
+import { inject } from 'vitest';
+
+/**
+ * Runs before each test file: points the process at DynamoDB Local and at a
+ * table of this file's own. Refuses to run against anything but localhost,
+ * so a test can never touch real AWS.
+ */
+const endpoint = inject('dynamoEndpoint');
+if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(endpoint)) {
+  throw new Error(`Tests only run against a local DynamoDB endpoint, not ${endpoint}`);
+}
+const tableName = `test-${randomUUID()}`;
+process.env.AWS_ENDPOINT_URL_DYNAMODB = endpoint;
+process.env.TABLE_NAME = tableName;
+await ensureTable({ endpoint, tableName });
