@@ -24,19 +24,22 @@ export interface RouteRequest {
 }
 
 export interface RouteDefinition<Req extends RouteRequest = RouteRequest, Res = unknown> {
-  /** Handler module name: `functions/src/http/{name}.ts`, Lambda `{name}`. */
+  /** Handler module name: `functions/src/http/{name}.ts`, Lambda `http-{name}`. */
   name: string;
   method: HttpMethod;
   /** API Gateway path, e.g. `/api/sessions/{id}/end`. */
   path: string;
   request: Req;
   access: Access;
-  /** Phantom field carrying the response type for the typed client. */
+  /** Phantom field carrying the response type for the typed client: `returns<T>()`. */
   readonly response?: Res;
 }
 
-export const route = <Res, const Req extends RouteRequest = RouteRequest>(
-  definition: Omit<RouteDefinition<Req, Res>, 'response'>,
+/** Marks a route's response type: `response: returns<{ ok: true }>()`. */
+export const returns = <T>(): T | undefined => undefined;
+
+export const route = <const Req extends RouteRequest, Res>(
+  definition: RouteDefinition<Req, Res>,
 ): RouteDefinition<Req, Res> => definition;
 
 /** `GET /api/health` → `GET /api/health`; the HTTP API route key. */

@@ -1,16 +1,17 @@
-import { route } from './route';
+import { returns, route } from './route';
 
 /**
  * The route table: the single source of truth for every HTTP call. Handlers,
  * the CDK stack, the laptop gateway and the web client all read it.
  */
 export const routes = {
-  health: route<{ ok: true }>({
+  health: route({
     name: 'health',
     method: 'GET',
     path: '/api/health',
     request: {},
     access: 'public',
+    response: returns<{ ok: true }>(),
   }),
 } as const;
 

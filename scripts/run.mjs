@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+/**
+ * What `npm start`, `npm test` and `npm run bench` do on a fresh clone:
+ * install with pnpm (bootstrapped through npx: corepack is not relied on),
+ * build what the command needs, then run it.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const [command = 'test', ...rest] = process.argv.slice(2);
+
+const step = (title, cmd, args, options = {}) => {
+  console.log(`\n▶ ${title}`);
+  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...options });
+  if (result.error) {
+    console.error(`✖ ${title}: ${result.error.message}`);
+    process.exit(1);
+  }
+  if (result.status !== 0) {
+    console.error(`✖ ${title} failed (exit ${result.status ?? result.signal})`);
+    process.exit(result.status ?? 1);
+  }
+};
+
+const requireJava = () => {
+  const java = spawnSync('java', ['-version'], { stdio: 'ignore' });
+  if (java.error || java.status !== 0) {
+    console.error('✖ Java 17 or newer is needed to run DynamoDB Local (Debian: apt-get install -y default-jre-headless).');
+    process.exit(1);
+  }
+};
+
+const install = () =>
+  step('Installing dependencies (pnpm)', 'npx', ['-y', 'pnpm@10', 'install', '--frozen-lockfile'], {
+    env: { ...process.env, npm_config_yes: 'true' },
+  });
+
+const buildWeb = () => step('Building the web app', bin('vite'), ['build', '--logLevel', 'warn'], { cwd: join(root, 'web') });
+const buildFunctions = () => step('Bundling the Lambda handlers', bin('tsx'), ['build.ts'], { cwd: join(root, 'functions') });
+
+/** Prints the closing line CI reads: `tests: N passed, N failed, N skipped`. */
+const summarize = (file) => {
+  if (!existsSync(file)) return;
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  console.log(`\ntests: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${skipped} skipped`);
+};
+
+switch (command) {
+  case 'start': {
+    install();
+    requireJava();
+    buildWeb();
+    step('Starting Curbside', bin('tsx'), ['packages/local/src/main.ts', ...rest]);
+    break;
+  }
+  case 'test': {
+    install();
+    requireJava();
+    step('Lint and format (biome)', bin('biome'), ['ci', '.']);
+    step('Type check', bin('tsc'), ['-p', 'tsconfig.json']);
+    step('Type check (web)', bin('tsc'), ['-p', 'web/tsconfig.json']);
+    buildFunctions();
+    buildWeb();
+    const results = join(root, '.test-results');
+    mkdirSync(results, { recursive: true });
+    const report = join(results, 'vitest.json');
+    console.log('\n▶ Running every test (vitest)');
+    const run = spawnSync(
+      bin('vitest'),
+      ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...rest],
+      { cwd: root, stdio: 'inherit' },
+    );
+    summarize(report);
+    process.exit(run.status ?? 1);
+    break;
+  }
+  case 'bench': {
+    install();
+    requireJava();
+    step('Dismissal-rush benchmark', bin('tsx'), ['test/bench/run.ts', ...rest]);
+    break;
+  }
+  default:
+    console.error(`Unknown command ${command}: use start, test or bench.`);
+    process.exit(2);
+}
