@@ -22,4 +22,6 @@ export const config = {
   /** The WebSocket API's management endpoint (https://{api}.execute-api.{region}.amazonaws.com/{stage}). */
   wsManagementEndpoint: optional('WS_MANAGEMENT_ENDPOINT'),
   logLevel: optional('LOG_LEVEL') ?? 'info',
+  /** Site origins allowed to send mutations besides the request's own host (the CloudFront domain). */
+  allowedOrigins: (optional('ALLOWED_ORIGINS') ?? '').split(',').filter((origin) => origin !== ''),
 } as const;

@@ -1,8 +1,9 @@
 import type { RouteDefinition, RouteRequest } from '@curbside/api';
-import { isDomainError, ValidationError } from '@curbside/domain';
+import { isDomainError, type User, ValidationError } from '@curbside/domain';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
+import { authorize, userOf } from './auth';
 import { log } from './log';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -15,6 +16,8 @@ export interface HttpRequest<Req extends RouteRequest> {
   body: Out<Req['body']>;
   /** Cookies as a name → value map. */
   cookies: Record<string, string>;
+  /** The signed-in user (always set on routes that are not public). */
+  user: User | null;
 }
 
 /** A reply other than a plain 200 JSON body: another status, cookies or headers. */
@@ -157,6 +160,7 @@ export const httpHandler = <Req extends RouteRequest, Res>(
   const chain = middy<HttpEvent, HttpResult, Error, Context>()
     .use(requestLogger())
     .use(jsonBody())
+    .use(authorize(definition.method, definition.access, { sandboxExempt: definition.sandboxExempt }))
     .use(validate(definition as RouteDefinition));
   for (const middleware of middlewares) chain.use(middleware);
   return chain.use(errorHandler()).handler(async (event) => {
@@ -167,6 +171,7 @@ export const httpHandler = <Req extends RouteRequest, Res>(
       query: state.query as HttpRequest<Req>['query'],
       body: state.body as HttpRequest<Req>['body'],
       cookies: parseCookies(event),
+      user: userOf(event),
     });
     if (result instanceof Reply) {
       const { status = 200, cookies, headers } = result.options;

@@ -31,6 +31,8 @@ export interface RouteDefinition<Req extends RouteRequest = RouteRequest, Res = 
   path: string;
   request: Req;
   access: Access;
+  /** The sandbox mode switch itself stays writable in sandbox mode. */
+  sandboxExempt?: boolean;
   /** Phantom field carrying the response type for the typed client: `returns<T>()`. */
   readonly response?: Res;
 }

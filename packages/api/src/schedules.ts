@@ -7,4 +7,7 @@ export interface ScheduleDefinition {
   everyMinutes: number;
 }
 
-export const schedules: readonly ScheduleDefinition[] = [];
+export const schedules: readonly ScheduleDefinition[] = [
+  /** Ends every pickup session whose end time has passed. */
+  { name: 'end-sessions', everyMinutes: 1 },
+];

@@ -1,3 +1,5 @@
+export * from './auth';
 export * from './errors';
 export * from './roles';
 export * from './schemas';
+export * from './sessions';

@@ -1,8 +1,11 @@
+export * from './auth-session';
 export * from './connection';
 export * from './db';
 export * from './district';
 export * from './health';
 export { nextId } from './ids';
+export * from './pickup-session';
 export * from './school';
 export * from './table';
+export * from './throttle';
 export * from './user';

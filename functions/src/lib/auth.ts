@@ -1,0 +1,134 @@
+import type { Access } from '@curbside/api';
+import {
+  canPerform,
+  ForbiddenError,
+  hasMinimumRole,
+  isStaffRole,
+  rankOf,
+  UnauthorizedError,
+  type User,
+} from '@curbside/domain';
+import { authSessions, districts, schools, users } from '@curbside/store';
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { config } from './config';
+import { db } from './context';
+
+export const SESSION_COOKIE = 'curbside_session';
+
+/** Reads one cookie out of an API Gateway cookies array or a Cookie header. */
+export const cookieValue = (
+  cookies: readonly string[] | string | undefined,
+  name: string,
+): string | undefined => {
+  const pairs = typeof cookies === 'string' ? cookies.split(';') : (cookies ?? []);
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at > 0 && pair.slice(0, at).trim() === name) return decodeURIComponent(pair.slice(at + 1).trim());
+  }
+  return undefined;
+};
+
+/** The signed-in, active user of a session token, or null. */
+export const userOfToken = async (token: string | undefined): Promise<User | null> => {
+  if (!token) return null;
+  const session = await authSessions.get(db, token);
+  if (!session) return null;
+  const user = await users.get(db, session.userId);
+  return user?.active ? user : null;
+};
+
+const signedInUsers = new WeakMap<APIGatewayProxyEventV2, User | null>();
+
+/** The user resolved by `authorize` for this request. */
+export const userOf = (event: APIGatewayProxyEventV2): User | null => signedInUsers.get(event) ?? null;
+
+const isMutation = (method: string) => method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
+
+/** A mutation from another site's page is refused (the cookie alone is not enough). */
+const assertSameOrigin = (event: APIGatewayProxyEventV2) => {
+  const origin = event.headers.origin;
+  if (!origin) return;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    throw new ForbiddenError('Cross-site request refused');
+  }
+  const allowed = [
+    event.headers.host,
+    event.headers['x-forwarded-host'],
+    ...config.allowedOrigins.map((o) => new URL(o).host),
+  ];
+  if (!allowed.includes(host)) throw new ForbiddenError('Cross-site request refused');
+};
+
+/** Sandbox mode makes a school (or its whole district) read-only for all but super admins. */
+export const assertWritable = async (user: User) => {
+  if (user.role === 'super_admin') return;
+  const [school, district] = await Promise.all([
+    user.schoolId !== null ? schools.get(db, user.schoolId) : undefined,
+    user.districtId !== null ? districts.get(db, user.districtId) : undefined,
+  ]);
+  if (school?.sandbox || district?.sandbox) {
+    throw new ForbiddenError('Read-only mode: this school is in sandbox mode. Changes are not allowed.');
+  }
+};
+
+/**
+ * Enforces the route table's "who may call it": signs the request's user in
+ * from the session cookie, checks rank, the data-permission matrix, the
+ * sandbox rule and, on mutations, the Origin.
+ */
+export const authorize = (
+  method: string,
+  access: Access,
+  options: { sandboxExempt?: boolean } = {},
+): MiddlewareObj<APIGatewayProxyEventV2> => ({
+  before: async ({ event }) => {
+    if (isMutation(method)) assertSameOrigin(event);
+    const token = cookieValue(event.cookies, SESSION_COOKIE);
+    const user = await userOfToken(token);
+    signedInUsers.set(event, user);
+    if (access === 'public') return;
+    if (!user) throw new UnauthorizedError('Not signed in');
+    if (access === 'signedIn') return;
+    if (access === 'parent') {
+      if (user.role !== 'parent') throw new ForbiddenError('Only parents can do this.');
+      return;
+    }
+    if (!isStaffRole(user.role) || !hasMinimumRole(user.role, access.minRole)) {
+      throw new ForbiddenError("You don't have permission to do this.");
+    }
+    if (access.data && !canPerform(user.role, access.data)) {
+      throw new ForbiddenError("You don't have permission to do this.");
+    }
+    if (isMutation(method) && !options.sandboxExempt && rankOf(user.role) > 0) await assertWritable(user);
+  },
+});
+
+/** `Secure` everywhere but plain-http localhost. */
+const secureFor = (event: APIGatewayProxyEventV2) => {
+  const host = (event.headers.host ?? '').split(':')[0] ?? '';
+  return !(host === 'localhost' || host === '127.0.0.1' || host === '[::1]');
+};
+
+export const sessionCookie = (event: APIGatewayProxyEventV2, token: string, maxAgeSeconds: number) =>
+  [
+    `${SESSION_COOKIE}=${encodeURIComponent(token)}`,
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Lax',
+    `Max-Age=${maxAgeSeconds}`,
+    ...(secureFor(event) ? ['Secure'] : []),
+  ].join('; ');
+
+export const clearedSessionCookie = (event: APIGatewayProxyEventV2) =>
+  [
+    `${SESSION_COOKIE}=`,
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Lax',
+    'Max-Age=0',
+    ...(secureFor(event) ? ['Secure'] : []),
+  ].join('; ');

@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import {
+  AUTH_SESSION_TTL_MS,
+  isStaffRole,
+  LOGIN_THROTTLE,
+  type ParentRegisterInput,
+  TooManyRequestsError,
+  UnauthorizedError,
+  type User,
+} from '@curbside/domain';
+import { authSessions, throttle, users } from '@curbside/store';
+import { db } from '../lib/context';
+import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from '../lib/passwords';
+
+export interface SignedIn {
+  user: User;
+  token: string;
+  maxAgeSeconds: number;
+}
+
+const startSession = async (user: User): Promise<SignedIn> => {
+  const token = randomBytes(32).toString('base64url');
+  await authSessions.put(db, token, {
+    userId: user.id,
+    expiresAt: new Date(Date.now() + AUTH_SESSION_TTL_MS).toISOString(),
+  });
+  return { user, token, maxAgeSeconds: AUTH_SESSION_TTL_MS / 1000 };
+};
+
+const INVALID = 'Invalid username or password';
+
+/**
+ * Signs a staff member or a parent in. After repeated failures for a username
+ * or from an address, further attempts answer 429 until the window resets.
+ */
+export const signIn = async (
+  { username, password }: { username: string; password: string },
+  kind: 'staff' | 'parent',
+  address: string,
+): Promise<SignedIn> => {
+  const scopes = [
+    { scope: `login#user#${username.trim().toLowerCase()}`, limit: LOGIN_THROTTLE.perUsername },
+    { scope: `login#ip#${address}`, limit: LOGIN_THROTTLE.perAddress },
+  ];
+  const counts = await Promise.all(
+    scopes.map(({ scope }) => throttle.count(db, scope, LOGIN_THROTTLE.windowMs)),
+  );
+  counts.forEach((count, i) => {
+    if (count.failures >= (scopes[i]?.limit ?? 0)) {
+      const minutes = Math.max(1, Math.ceil((count.resetAt - Date.now()) / 60_000));
+      throw new TooManyRequestsError(
+        `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      );
+    }
+  });
+
+  const found = await users.findCredentials(db, username);
+  const valid = await verifyPassword(password, found?.passwordHash ?? (await DUMMY_HASH_PROMISE));
+  const rightKind =
+    found && (kind === 'parent' ? found.user.role === 'parent' : isStaffRole(found.user.role));
+  if (!found || !valid || !rightKind || !found.user.active) {
+    await Promise.all(scopes.map(({ scope }) => throttle.fail(db, scope, LOGIN_THROTTLE.windowMs)));
+    throw new UnauthorizedError(INVALID);
+  }
+  await throttle.clear(db, scopes[0]?.scope ?? '', LOGIN_THROTTLE.windowMs);
+  return startSession(found.user);
+};
+
+export const signOut = async (token: string | undefined) => {
+  if (token) await authSessions.revoke(db, token);
+};
+
+/** Registers a parent account and signs it in. A taken username is a 409. */
+export const registerParent = async (input: Required<ParentRegisterInput>): Promise<SignedIn> => {
+  const user = await users.create(db, {
+    name: input.name,
+    username: input.username,
+    email: input.email,
+    phone: input.phone,
+    role: 'parent',
+    active: true,
+    schoolId: null,
+    districtId: null,
+    passwordHash: await hashPassword(input.password),
+  });
+  return startSession(user);
+};
+
+export const requireUser = (user: User | null): User => {
+  if (!user) throw new UnauthorizedError('Not signed in');
+  return user;
+};

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/** Pickup sessions (specification §3, §4, §5). */
+export const SESSION_TYPES = ['morning_dropoff', 'afternoon_pickup'] as const;
+export type SessionType = (typeof SESSION_TYPES)[number];
+
+export const SESSION_TYPE_NAME: Readonly<Record<SessionType, string>> = {
+  morning_dropoff: 'Morning Dropoff',
+  afternoon_pickup: 'Afternoon Pickup',
+};
+
+/** Default session length: 2 hours. */
+export const SESSION_DEFAULT_LENGTH_MS = 2 * 60 * 60 * 1000;
+
+export const pickupSessionSchema = z.object({
+  id: z.number().int().positive(),
+  schoolId: z.number().int().positive(),
+  name: z.string(),
+  type: z.enum(SESSION_TYPES),
+  startTime: z.string(),
+  endTime: z.string(),
+  notes: z.string().nullable(),
+  status: z.enum(['active', 'ended']),
+  endedAt: z.string().nullable(),
+});
+export type PickupSession = z.infer<typeof pickupSessionSchema>;
+
+const isoTime = (message: string) =>
+  z
+    .string({ message })
+    .trim()
+    .min(1, message)
+    .refine((value) => !Number.isNaN(Date.parse(value)), 'Enter a valid date and time');
+
+/** The session form and `POST /api/sessions` share these rules and messages. */
+export const sessionInputSchema = z
+  .object({
+    name: z.string({ message: 'Session name is required' }).trim().min(1, 'Session name is required'),
+    type: z.enum(SESSION_TYPES, { message: 'Choose morning dropoff or afternoon pickup' }),
+    startTime: isoTime('Start time is required'),
+    endTime: isoTime('End time is required'),
+    notes: z.string().trim().max(1000).optional().nullable(),
+  })
+  .refine((input) => Date.parse(input.endTime) > Date.parse(input.startTime), {
+    message: 'End time must be after start time',
+    path: ['endTime'],
+  });
+export type SessionInput = z.input<typeof sessionInputSchema>;
+
+/** Form defaults: start now, end two hours later, named after the type. */
+export const sessionDefaults = (type: SessionType, now = new Date()) => ({
+  name: SESSION_TYPE_NAME[type],
+  type,
+  startTime: now.toISOString(),
+  endTime: new Date(now.getTime() + SESSION_DEFAULT_LENGTH_MS).toISOString(),
+  notes: '',
+});
+
+/** A session is running from its start until it is ended or its end time passes. */
+export const isSessionRunning = (session: Pick<PickupSession, 'status' | 'endTime'>, now = Date.now()) =>
+  session.status === 'active' && Date.parse(session.endTime) > now;

@@ -1,0 +1,157 @@
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { PickupSession } from '@curbside/domain';
+import { ConflictError } from '@curbside/domain';
+import type { Db } from './db';
+import { nextId, stripKeys } from './ids';
+
+/**
+ * Pickup session: `SESSION#{id}` / `SESSION`.
+ * Sessions of a school, newest first: gsi1 `SCHOOL#{schoolId}#SESSIONS` / `{startTime}#{id:010}`.
+ * Running sessions by end time (auto-end): gsi2 `ACTIVE_SESSIONS` / `{endTime}#{id:010}`,
+ *   present only while the session is active.
+ * One active session per school: `SCHOOL#{schoolId}` / `ACTIVE_SESSION` → sessionId,
+ *   claimed in the same transaction as the session is written.
+ */
+const key = (id: number) => ({ pk: `SESSION#${id}`, sk: 'SESSION' });
+const activeKey = (schoolId: number) => ({ pk: `SCHOOL#${schoolId}`, sk: 'ACTIVE_SESSION' });
+const pad = (id: number) => String(id).padStart(10, '0');
+
+const fromItem = (item: Record<string, unknown>) => stripKeys<PickupSession>(item);
+
+export const pickupSessions = {
+  /** Creates an active session; ConflictError when the school already has one. */
+  async create(db: Db, input: Omit<PickupSession, 'id' | 'status' | 'endedAt'>): Promise<PickupSession> {
+    const id = await nextId(db, 'session');
+    const session: PickupSession = { id, ...input, status: 'active', endedAt: null };
+    try {
+      await db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: db.table,
+                Item: { ...activeKey(input.schoolId), sessionId: id, entity: 'activeSession' },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Put: {
+                TableName: db.table,
+                Item: {
+                  ...key(id),
+                  gsi1pk: `SCHOOL#${input.schoolId}#SESSIONS`,
+                  gsi1sk: `${input.startTime}#${pad(id)}`,
+                  gsi2pk: 'ACTIVE_SESSIONS',
+                  gsi2sk: `${input.endTime}#${pad(id)}`,
+                  entity: 'session',
+                  ...session,
+                },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+          ],
+        }),
+      );
+    } catch (error) {
+      if ((error as { name?: string }).name === 'TransactionCanceledException') {
+        throw new ConflictError(
+          'A pickup session is already active for this school. End it before starting a new one.',
+        );
+      }
+      throw error;
+    }
+    return session;
+  },
+
+  async get(db: Db, id: number): Promise<PickupSession | undefined> {
+    const { Item } = await db.doc.send(
+      new GetCommand({ TableName: db.table, Key: key(id), ConsistentRead: true }),
+    );
+    return Item ? fromItem(Item) : undefined;
+  },
+
+  /** The school's active session (whether or not its end time has passed). */
+  async active(db: Db, schoolId: number): Promise<PickupSession | undefined> {
+    const { Item } = await db.doc.send(
+      new GetCommand({ TableName: db.table, Key: activeKey(schoolId), ConsistentRead: true }),
+    );
+    if (!Item) return undefined;
+    return pickupSessions.get(db, Item.sessionId as number);
+  },
+
+  /** The school's sessions, newest first. */
+  async listBySchool(db: Db, schoolId: number, limit = 100): Promise<PickupSession[]> {
+    const { Items = [] } = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': `SCHOOL#${schoolId}#SESSIONS` },
+        ScanIndexForward: false,
+        Limit: limit,
+      }),
+    );
+    return Items.map(fromItem);
+  },
+
+  /**
+   * Ends an active session and frees the school's active slot, in one
+   * transaction. Answers undefined when it was not active (already ended).
+   */
+  async end(
+    db: Db,
+    session: PickupSession,
+    endedAt = new Date().toISOString(),
+  ): Promise<PickupSession | undefined> {
+    try {
+      await db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Delete: {
+                TableName: db.table,
+                Key: activeKey(session.schoolId),
+                ConditionExpression: 'sessionId = :id',
+                ExpressionAttributeValues: { ':id': session.id },
+              },
+            },
+            {
+              Update: {
+                TableName: db.table,
+                Key: key(session.id),
+                UpdateExpression: 'SET #status = :ended, endedAt = :endedAt REMOVE gsi2pk, gsi2sk',
+                ConditionExpression: '#status = :active',
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: { ':ended': 'ended', ':active': 'active', ':endedAt': endedAt },
+              },
+            },
+          ],
+        }),
+      );
+    } catch (error) {
+      if ((error as { name?: string }).name === 'TransactionCanceledException') return undefined;
+      throw error;
+    }
+    return { ...session, status: 'ended', endedAt };
+  },
+
+  /** Active sessions whose end time is before `now`: one Query on gsi2. */
+  async overdue(db: Db, now = new Date()): Promise<PickupSession[]> {
+    const found: PickupSession[] = [];
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const page = await db.doc.send(
+        new QueryCommand({
+          TableName: db.table,
+          IndexName: 'gsi2',
+          KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk < :now',
+          ExpressionAttributeValues: { ':pk': 'ACTIVE_SESSIONS', ':now': now.toISOString() },
+          ExclusiveStartKey: cursor,
+        }),
+      );
+      found.push(...(page.Items ?? []).map(fromItem));
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
+    return found;
+  },
+};
