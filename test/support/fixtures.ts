@@ -1,0 +1,39 @@
+import type { StaffRole } from '@curbside/domain';
+import { hashPassword } from '@curbside/functions/lib/passwords';
+import { type Db, schools, users } from '@curbside/store';
+
+let passwordHash: Promise<string> | undefined;
+
+/** A staff account created straight in the store, password `demo1234`. */
+export const createStaff = async (
+  db: Db,
+  fields: { username: string; role: StaffRole; schoolId: number | null; districtId: number | null },
+) =>
+  users.create(db, {
+    name: fields.username,
+    email: null,
+    phone: null,
+    active: true,
+    ...fields,
+    passwordHash: await (passwordHash ??= hashPassword('demo1234')),
+  });
+
+/** A live school in district 1 with one account per staff role, `{prefix}_{role}`. */
+export const createSchoolWithStaff = async (db: Db, prefix: string, sandbox = false) => {
+  const school = await schools.create(db, { name: `${prefix} School`, districtId: 1, active: true, sandbox });
+  for (const role of ['front_queue_wrangler', 'teacher', 'school_admin'] as const) {
+    await createStaff(db, { username: `${prefix}_${role}`, role, schoolId: school.id, districtId: 1 });
+  }
+  return school;
+};
+
+export const sessionBody = (offsetMs = 0, lengthMs = 2 * 60 * 60 * 1000) => {
+  const start = Date.now() + offsetMs;
+  return {
+    name: 'Afternoon Pickup',
+    type: 'afternoon_pickup',
+    startTime: new Date(start).toISOString(),
+    endTime: new Date(start + lengthMs).toISOString(),
+    notes: '',
+  };
+};

@@ -1,0 +1,82 @@
+import { startServer } from '@curbside/local';
+import { seedIfEmpty } from '@curbside/local/seed';
+import { createDb, type Db } from '@curbside/store';
+
+/**
+ * The laptop runtime on a free port, on this test file's own table, seeded
+ * with the demo data.
+ */
+export const startTestServer = async (options: { seed?: boolean; webDist?: string } = {}) => {
+  const tableName = process.env.TABLE_NAME as string;
+  const dynamoEndpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB as string;
+  const db: Db = createDb({ table: tableName, endpoint: dynamoEndpoint });
+  if (options.seed !== false) await seedIfEmpty(db);
+  const server = await startServer({
+    port: 0,
+    tableName,
+    dynamoEndpoint,
+    runSchedules: false,
+    ...(options.webDist ? { webDist: options.webDist } : {}),
+  });
+  return { ...server, db };
+};
+
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** A minimal HTTP client that keeps its own session cookie, like one browser. */
+export class Client {
+  cookie: string | undefined;
+  constructor(readonly baseUrl: string) {}
+
+  async request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer<T>> {
+    const response = await fetch(new URL(path, this.baseUrl), {
+      method,
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...headers,
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    for (const setCookie of response.headers.getSetCookie()) {
+      const [pair] = setCookie.split(';');
+      if (pair?.startsWith('curbside_session=')) {
+        this.cookie = /Max-Age=0/.test(setCookie) ? undefined : pair;
+      }
+    }
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+  }
+
+  get<T = any>(path: string) {
+    return this.request<T>('GET', path);
+  }
+  post<T = any>(path: string, body?: unknown) {
+    return this.request<T>('POST', path, body ?? {});
+  }
+  put<T = any>(path: string, body?: unknown) {
+    return this.request<T>('PUT', path, body ?? {});
+  }
+
+  async login(username: string, password = 'demo1234') {
+    const path = username.startsWith('parent') ? '/api/auth/parent/login' : '/api/login';
+    const answer = await this.post(path, { username, password });
+    if (answer.status !== 200) throw new Error(`${username} could not sign in: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body;
+  }
+}
+
+export const signedIn = async (baseUrl: string, username: string) => {
+  const client = new Client(baseUrl);
+  await client.login(username);
+  return client;
+};
