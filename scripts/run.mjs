@@ -29,7 +29,9 @@ const step = (title, cmd, args, options = {}) => {
 const requireJava = () => {
   const java = spawnSync('java', ['-version'], { stdio: 'ignore' });
   if (java.error || java.status !== 0) {
-    console.error('✖ Java 17 or newer is needed to run DynamoDB Local (Debian: apt-get install -y default-jre-headless).');
+    console.error(
+      '✖ Java 17 or newer is needed to run DynamoDB Local (Debian: apt-get install -y default-jre-headless).',
+    );
     process.exit(1);
   }
 };
@@ -39,15 +41,19 @@ const install = () =>
     env: { ...process.env, npm_config_yes: 'true' },
   });
 
-const buildWeb = () => step('Building the web app', bin('vite'), ['build', '--logLevel', 'warn'], { cwd: join(root, 'web') });
-const buildFunctions = () => step('Bundling the Lambda handlers', bin('tsx'), ['build.ts'], { cwd: join(root, 'functions') });
+const buildWeb = () =>
+  step('Building the web app', bin('vite'), ['build', '--logLevel', 'warn'], { cwd: join(root, 'web') });
+const buildFunctions = () =>
+  step('Bundling the Lambda handlers', bin('tsx'), ['build.ts'], { cwd: join(root, 'functions') });
 
 /** Prints the closing line CI reads: `tests: N passed, N failed, N skipped`. */
 const summarize = (file) => {
   if (!existsSync(file)) return;
   const report = JSON.parse(readFileSync(file, 'utf8'));
   const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-  console.log(`\ntests: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${skipped} skipped`);
+  console.log(
+    `\ntests: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${skipped} skipped`,
+  );
 };
 
 switch (command) {

@@ -15,7 +15,11 @@ describe('staff sign-in', () => {
     const client = new Client(server.url);
     const answer = await client.post('/api/login', { username: 'front_demo', password: 'demo1234' });
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ username: 'front_demo', role: 'front_queue_wrangler', name: 'Frankie Front' });
+    expect(answer.body).toMatchObject({
+      username: 'front_demo',
+      role: 'front_queue_wrangler',
+      name: 'Frankie Front',
+    });
     expect(answer.body).not.toHaveProperty('passwordHash');
     const [cookie] = answer.headers.getSetCookie();
     expect(cookie).toMatch(/^curbside_session=[\w-]{40,};/);
@@ -49,8 +53,14 @@ describe('staff sign-in', () => {
   });
 
   it('refuses a wrong password and an unknown user with the same message', async () => {
-    const wrong = await new Client(server.url).post('/api/login', { username: 'back_demo', password: 'nope' });
-    const unknown = await new Client(server.url).post('/api/login', { username: 'nobody', password: 'demo1234' });
+    const wrong = await new Client(server.url).post('/api/login', {
+      username: 'back_demo',
+      password: 'nope',
+    });
+    const unknown = await new Client(server.url).post('/api/login', {
+      username: 'nobody',
+      password: 'demo1234',
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.body).toEqual({ message: 'Invalid username or password' });
@@ -75,13 +85,17 @@ describe('staff sign-in', () => {
   it('throttles a username after five failures, even for the right password, with a clear message', async () => {
     const client = new Client(server.url);
     for (let i = 0; i < 5; i++) {
-      expect((await client.post('/api/login', { username: 'admin_demo', password: `wrong${i}` })).status).toBe(401);
+      expect(
+        (await client.post('/api/login', { username: 'admin_demo', password: `wrong${i}` })).status,
+      ).toBe(401);
     }
     const blocked = await client.post('/api/login', { username: 'admin_demo', password: 'demo1234' });
     expect(blocked.status).toBe(429);
     expect(blocked.body.message).toMatch(/^Too many failed sign-in attempts\. Try again in \d+ minutes?\.$/);
     // Another account from the same address still signs in.
-    expect((await client.post('/api/login', { username: 'back_demo', password: 'demo1234' })).status).toBe(200);
+    expect((await client.post('/api/login', { username: 'back_demo', password: 'demo1234' })).status).toBe(
+      200,
+    );
   });
 
   it('revokes the session record on logout: the old cookie no longer signs anyone in', async () => {
@@ -123,7 +137,13 @@ describe('staff sign-in', () => {
 });
 
 describe('parent accounts', () => {
-  const parent = { name: 'Jamie Rivera', username: 'jrivera', password: 'secret1', email: 'j@example.com', phone: '555-0101' };
+  const parent = {
+    name: 'Jamie Rivera',
+    username: 'jrivera',
+    password: 'secret1',
+    email: 'j@example.com',
+    phone: '555-0101',
+  };
 
   it('registers a parent, signs them in, and refuses the same username again with 409', async () => {
     const client = new Client(server.url);
@@ -131,7 +151,10 @@ describe('parent accounts', () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'Jamie Rivera', role: 'parent', schoolId: null });
     expect((await client.get('/api/me')).body.username).toBe('jrivera');
-    const again = await new Client(server.url).post('/api/auth/parent/register', { ...parent, username: 'JRivera' });
+    const again = await new Client(server.url).post('/api/auth/parent/register', {
+      ...parent,
+      username: 'JRivera',
+    });
     expect(again.status).toBe(409);
     expect(again.body.message).toBe('Username JRivera is already taken');
   });
@@ -161,7 +184,10 @@ describe('parent accounts', () => {
     });
     expect(parentPortal.status).toBe(200);
     expect(parentPortal.body.role).toBe('parent');
-    const staff = await new Client(server.url).post('/api/login', { username: 'parent_demo', password: 'demo1234' });
+    const staff = await new Client(server.url).post('/api/login', {
+      username: 'parent_demo',
+      password: 'demo1234',
+    });
     expect(staff.status).toBe(401);
   });
 

@@ -21,7 +21,9 @@ const expected = (access: Access, role: string | null): 'allowed' | 401 | 403 =>
 };
 
 // Sign-out routes end the caller's session: run them last.
-const ordered = [...routeList].sort((a, b) => Number(/logout/i.test(a.name)) - Number(/logout/i.test(b.name)));
+const ordered = [...routeList].sort(
+  (a, b) => Number(/logout/i.test(a.name)) - Number(/logout/i.test(b.name)),
+);
 const callers = [null, ...DEMO_ACCOUNTS.map((account) => account.username)];
 const roleOf = (username: string | null) => DEMO_ACCOUNTS.find((a) => a.username === username)?.role ?? null;
 
@@ -38,21 +40,24 @@ afterAll(async () => {
 });
 
 describe.each(callers)('as %s', (username) => {
-  it.each(ordered.map((route) => [`${route.method} ${route.path}`, route] as const))('%s', async (_, route) => {
-    const client = clients.get(username) as Client;
-    const path = fillPath(route.path, { id: 999999 });
-    const answer = await client.request(route.method, path, route.method === 'GET' ? undefined : {});
-    const want = expected(route.access, roleOf(username));
-    if (want === 'allowed') {
-      expect(answer.status).not.toBe(401);
-      expect(answer.body?.message).not.toBe(DENIED);
-      expect(answer.status).toBeLessThan(500);
-    } else if (want === 401) {
-      expect(answer.status).toBe(401);
-      expect(answer.body).toEqual({ message: 'Not signed in' });
-    } else {
-      expect(answer.status).toBe(403);
-      expect(answer.body.message).toMatch(/permission|Only parents/);
-    }
-  });
+  it.each(ordered.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s',
+    async (_, route) => {
+      const client = clients.get(username) as Client;
+      const path = fillPath(route.path, { id: 999999 });
+      const answer = await client.request(route.method, path, route.method === 'GET' ? undefined : {});
+      const want = expected(route.access, roleOf(username));
+      if (want === 'allowed') {
+        expect(answer.status).not.toBe(401);
+        expect(answer.body?.message).not.toBe(DENIED);
+        expect(answer.status).toBeLessThan(500);
+      } else if (want === 401) {
+        expect(answer.status).toBe(401);
+        expect(answer.body).toEqual({ message: 'Not signed in' });
+      } else {
+        expect(answer.status).toBe(403);
+        expect(answer.body.message).toMatch(/permission|Only parents/);
+      }
+    },
+  );
 });

@@ -18,7 +18,12 @@ describe('pickup sessions', () => {
 
     const created = await front.post('/api/sessions', { ...sessionBody(), notes: 'Rain plan' });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: 'Afternoon Pickup', type: 'afternoon_pickup', status: 'active', notes: 'Rain plan' });
+    expect(created.body).toMatchObject({
+      name: 'Afternoon Pickup',
+      type: 'afternoon_pickup',
+      status: 'active',
+      notes: 'Rain plan',
+    });
 
     const teacher = await signedIn(server.url, 'teacher_demo');
     expect((await teacher.get('/api/sessions/active')).body.id).toBe(created.body.id);
@@ -42,7 +47,10 @@ describe('pickup sessions', () => {
   it('allows exactly one of two simultaneous starts', async () => {
     const a = await signedIn(server.url, 'front_demo');
     const b = await signedIn(server.url, 'back_demo');
-    const answers = await Promise.all([a.post('/api/sessions', sessionBody()), b.post('/api/sessions', sessionBody())]);
+    const answers = await Promise.all([
+      a.post('/api/sessions', sessionBody()),
+      b.post('/api/sessions', sessionBody()),
+    ]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
     const active = (await a.get('/api/sessions/active')).body;
     await a.put(`/api/sessions/${active.id}/end`);
@@ -50,7 +58,12 @@ describe('pickup sessions', () => {
 
   it('answers the session form messages, and refuses an end before the start', async () => {
     const front = await signedIn(server.url, 'front_demo');
-    const empty = await front.post('/api/sessions', { name: '', type: 'afternoon_pickup', startTime: '', endTime: '' });
+    const empty = await front.post('/api/sessions', {
+      name: '',
+      type: 'afternoon_pickup',
+      startTime: '',
+      endTime: '',
+    });
     expect(empty.status).toBe(400);
     expect(empty.body.issues.map((i: { message: string }) => i.message)).toEqual(
       expect.arrayContaining(['Session name is required', 'Start time is required', 'End time is required']),
@@ -68,7 +81,9 @@ describe('pickup sessions', () => {
 
     const lincolnAdmin = await signedIn(server.url, 'admin_demo');
     expect((await lincolnAdmin.get('/api/sessions/active')).body).toBeNull();
-    expect((await lincolnAdmin.get('/api/sessions')).body.map((s: { id: number }) => s.id)).not.toContain(oakSession.id);
+    expect((await lincolnAdmin.get('/api/sessions')).body.map((s: { id: number }) => s.id)).not.toContain(
+      oakSession.id,
+    );
     const foreignEnd = await lincolnAdmin.put(`/api/sessions/${oakSession.id}/end`);
     expect(foreignEnd.status).toBe(404);
     expect((await lincolnAdmin.get(`/api/schools/${other.id}`)).status).toBe(404);
@@ -86,7 +101,9 @@ describe('pickup sessions', () => {
       endTime: new Date(Date.now() - 60_000).toISOString(),
       notes: null,
     });
-    const elmSession = (await (await signedIn(server.url, 'elm_teacher')).post('/api/sessions', sessionBody())).body;
+    const elmSession = (
+      await (await signedIn(server.url, 'elm_teacher')).post('/api/sessions', sessionBody())
+    ).body;
 
     const { handler } = await import('@curbside/functions/scheduled/end-sessions');
     const result = await handler();

@@ -2,7 +2,7 @@ import type { StaffRole } from '@curbside/domain';
 import { hashPassword } from '@curbside/functions/lib/passwords';
 import { type Db, schools, users } from '@curbside/store';
 
-let passwordHash: Promise<string> | undefined;
+const passwordHash = hashPassword('demo1234');
 
 /** A staff account created straight in the store, password `demo1234`. */
 export const createStaff = async (
@@ -15,7 +15,7 @@ export const createStaff = async (
     phone: null,
     active: true,
     ...fields,
-    passwordHash: await (passwordHash ??= hashPassword('demo1234')),
+    passwordHash: await passwordHash,
   });
 
 /** A live school in district 1 with one account per staff role, `{prefix}_{role}`. */

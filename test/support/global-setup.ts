@@ -1,5 +1,5 @@
-import type { TestProject } from 'vitest/node';
 import { startDynamoLocal } from '@curbside/local';
+import type { TestProject } from 'vitest/node';
 
 /** Starts one in-memory DynamoDB Local for the whole run. */
 export default async function setup(project: TestProject) {

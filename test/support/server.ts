@@ -70,7 +70,8 @@ export class Client {
   async login(username: string, password = 'demo1234') {
     const path = username.startsWith('parent') ? '/api/auth/parent/login' : '/api/login';
     const answer = await this.post(path, { username, password });
-    if (answer.status !== 200) throw new Error(`${username} could not sign in: ${answer.status} ${JSON.stringify(answer.body)}`);
+    if (answer.status !== 200)
+      throw new Error(`${username} could not sign in: ${answer.status} ${JSON.stringify(answer.body)}`);
     return answer.body;
   }
 }

@@ -24,18 +24,28 @@ export const seedIfEmpty = async (db: Db): Promise<boolean> => {
   const existing = await districts.get(db, 1);
   if (existing) return false;
 
-  const district = await districts.create(db, { name: 'Demo Unified School District', active: true, sandbox: false });
+  const district = await districts.create(db, {
+    name: 'Demo Unified School District',
+    active: true,
+    sandbox: false,
+  });
   const live = await schools.create(db, {
     name: 'Lincoln Elementary',
     districtId: district.id,
     active: true,
     sandbox: false,
   });
-  await schools.create(db, { name: 'Riverside Elementary', districtId: district.id, active: true, sandbox: true });
+  await schools.create(db, {
+    name: 'Riverside Elementary',
+    districtId: district.id,
+    active: true,
+    sandbox: true,
+  });
 
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   for (const account of DEMO_ACCOUNTS) {
-    const schoolLevel = account.role !== 'district_admin' && account.role !== 'super_admin' && account.role !== 'parent';
+    const schoolLevel =
+      account.role !== 'district_admin' && account.role !== 'super_admin' && account.role !== 'parent';
     await users.create(db, {
       name: account.name,
       username: account.username,
