@@ -23,8 +23,6 @@ describe('formats', () => {
 
   it('shows clock time in US English 12-hour format', () => {
     const afternoon = new Date(2026, 10, 23, 15, 5);
-    expect(formatClockTime(afternoon)).toBe(
-    );
     expect(formatClockTime(afternoon)).toMatch(/^3:05\sPM$/);
     expect(formatClockTime(new Date(2026, 10, 23, 0, 30))).toMatch(/^12:30\sAM$/);
   });

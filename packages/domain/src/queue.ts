@@ -1,0 +1,152 @@
+import { z } from 'zod';
+
+/** Vehicles, queue entries and alerts (specification §3, §4, §5). */
+export const VEHICLE_TYPES = ['car', 'bus'] as const;
+export type VehicleType = (typeof VEHICLE_TYPES)[number];
+
+export const QUEUE_STATUSES = ['waiting', 'ready', 'overflow', 'completed'] as const;
+export type QueueStatus = (typeof QUEUE_STATUSES)[number];
+
+/** An entry waiting more than 10 minutes is highlighted. */
+export const OVERDUE_MS = 600_000;
+
+export interface Vehicle {
+  id: number;
+  schoolId: number;
+  number: string;
+  type: VehicleType;
+  active: boolean;
+  parentName: string | null;
+  parentPhone: string | null;
+  alternateContactName: string | null;
+  alternateContactPhone: string | null;
+  make: string | null;
+  model: string | null;
+  color: string | null;
+  licensePlate: string | null;
+  notes: string | null;
+  studentIds: number[];
+}
+
+export interface StudentSummary {
+  id: number;
+  firstName: string;
+  lastName: string;
+  grade: string;
+  classroomId: number | null;
+}
+
+export interface QueueEntry {
+  id: string;
+  sessionId: number;
+  schoolId: number;
+  vehicleId: number | null;
+  vehicleNumber: string;
+  vehicleType: VehicleType;
+  batchId: number | null;
+  batchNumber: number | null;
+  status: QueueStatus;
+  /** 1-based place in its type's line, dense; completed entries have none. */
+  position: number | null;
+  entryTime: string;
+  queueTime: string;
+  exitTime: string | null;
+  vehicle: Omit<Vehicle, 'studentIds' | 'schoolId'> | null;
+  students: StudentSummary[];
+}
+
+/** Vehicle numbers: what the keypad and a placard can show. */
+export const vehicleNumberSchema = z
+  .string({ message: 'Vehicle number is required' })
+  .trim()
+  .min(1, 'Vehicle number is required')
+  .max(12, 'Vehicle number is too long')
+  .regex(/^[A-Za-z0-9]+$/, 'Vehicle number can only contain letters and digits');
+
+export const addVehicleSchema = z.object({
+  sessionId: z.coerce.number({ message: 'Session is required' }).int().positive('Session is required'),
+  vehicleNumber: vehicleNumberSchema,
+  vehicleType: z.enum(VEHICLE_TYPES, { message: 'Vehicle type must be car or bus' }).default('car'),
+});
+export type AddVehicleInput = z.input<typeof addVehicleSchema>;
+
+/**
+ * Status changes a queue entry may make. Completed is final; an entry in a
+ * batch leaves it by going back to waiting or to overflow.
+ */
+const TRANSITIONS: Readonly<Record<QueueStatus, readonly QueueStatus[]>> = {
+  waiting: ['ready', 'overflow', 'completed'],
+  ready: ['waiting', 'overflow', 'completed'],
+  overflow: ['waiting', 'completed'],
+  completed: [],
+};
+
+export const canTransition = (from: QueueStatus, to: QueueStatus): boolean =>
+  from === to ? from !== 'completed' : TRANSITIONS[from].includes(to);
+
+/**
+ * Dense positions: active entries of each type in arrival order get 1..n.
+ * Sorted by entry time, then id, so every reader sees the same order.
+ */
+export const orderQueue = <T extends Pick<QueueEntry, 'entryTime' | 'id' | 'vehicleType' | 'status'>>(
+  entries: readonly T[],
+): Array<T & { position: number | null }> => {
+  const sorted = [...entries].sort((a, b) =>
+    a.entryTime === b.entryTime ? (a.id < b.id ? -1 : 1) : a.entryTime < b.entryTime ? -1 : 1,
+  );
+  const next: Record<VehicleType, number> = { car: 0, bus: 0 };
+  return sorted.map((entry) =>
+    entry.status === 'completed' ? { ...entry, position: null } : { ...entry, position: ++next[entry.vehicleType] },
+  );
+};
+
+/** Where an entry stands: `1st from front, 3rd from back` or `Only vehicle in queue`. */
+export const positionLabel = (position: number, total: number, ordinal: (n: number) => string): string =>
+  total <= 1 ? 'Only vehicle in queue' : `${ordinal(position)} from front, ${ordinal(total - position + 1)} from back`;
+
+/** Case-insensitive search over vehicle number, parent name, make, model, color and student names. */
+export const matchesQueueSearch = (
+  entry: Pick<QueueEntry, 'vehicleNumber' | 'vehicle' | 'students'>,
+  search: string,
+): boolean => {
+  const needle = search.trim().toLowerCase();
+  if (!needle) return true;
+  const fields = [
+    entry.vehicleNumber,
+    entry.vehicle?.parentName,
+    entry.vehicle?.make,
+    entry.vehicle?.model,
+    entry.vehicle?.color,
+    ...entry.students.flatMap((student) => [student.firstName, student.lastName]),
+  ];
+  return fields.some((field) => field?.toLowerCase().includes(needle));
+};
+
+export const ALERT_TYPES = ['emergency', 'help'] as const;
+export type AlertType = (typeof ALERT_TYPES)[number];
+
+export interface Alert {
+  id: number;
+  sessionId: number | null;
+  schoolId: number;
+  type: AlertType;
+  status: 'active' | 'dismissed';
+  location: string;
+  message: string;
+  createdAt: string;
+  dismissedAt: string | null;
+  priority?: 'medium' | 'critical';
+  title?: string;
+  source?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export const alertMessage = (type: AlertType, location: string) =>
+  type === 'emergency' ? `Emergency assistance needed at ${location}` : `Help requested at ${location}`;
+
+export const createAlertSchema = z.object({
+  sessionId: z.coerce.number().int().positive().nullable().optional(),
+  type: z.enum(ALERT_TYPES, { message: 'Alert type must be emergency or help' }),
+  location: z.string().trim().min(1, 'Location is required').max(100),
+  message: z.string().trim().max(500).optional(),
+});
