@@ -1,0 +1,20 @@
+import { QueryClient } from '@tanstack/react-query';
+
+/**
+ * The specification's defaults: data does not refetch on a timer or on window
+ * focus, never goes stale, and neither queries nor mutations are retried.
+ * Screens that poll (queue status, alerts, parent status) set `refetchInterval`
+ * on their own query.
+ */
+export const createQueryClient = () =>
+  new QueryClient({
+    defaultOptions: {
+      queries: {
+        refetchOnWindowFocus: false,
+        refetchInterval: false,
+        staleTime: Number.POSITIVE_INFINITY,
+        retry: false,
+      },
+      mutations: { retry: false },
+    },
+  });

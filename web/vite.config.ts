@@ -1,0 +1,18 @@
+import react from '@vitejs/plugin-react';
+import mantine from 'postcss-preset-mantine';
+import { defineConfig } from 'vite';
+
+/** Where `vite dev` sends API and live-connection calls: the laptop runtime (`pnpm serve`). */
+const apiTarget = process.env.CURBSIDE_API ?? 'http://localhost:3000';
+
+export default defineConfig({
+  plugins: [react()],
+  css: { postcss: { plugins: [mantine()] } },
+  server: {
+    proxy: {
+      '/api': { target: apiTarget, changeOrigin: false },
+      '/ws': { target: apiTarget, ws: true },
+    },
+  },
+  build: { outDir: 'dist', emptyOutDir: true },
+});
