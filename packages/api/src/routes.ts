@@ -1,11 +1,17 @@
 import {
+  type Alert,
+  addVehicleSchema,
+  createAlertSchema,
   type District,
   loginSchema,
   type PickupSession,
   parentRegisterSchema,
+  QUEUE_STATUSES,
+  type QueueEntry,
   type School,
   sessionInputSchema,
   type User,
+  type Vehicle,
 } from '@curbside/domain';
 import { z } from 'zod';
 import { returns, route } from './route';
@@ -13,6 +19,8 @@ import { returns, route } from './route';
 const id = z.coerce.number({ message: 'Invalid id' }).int('Invalid id').positive('Invalid id');
 const idParams = z.object({ id });
 const ok = returns<{ ok: true }>();
+const entryParams = z.object({ id: z.string().trim().min(1, 'Invalid id').max(64, 'Invalid id') });
+const sessionQuery = z.object({ sessionId: id });
 
 /**
  * The route table: the single source of truth for every HTTP call. Handlers
@@ -147,6 +155,91 @@ export const routes = {
     request: {},
     access: { minRole: 'front_queue_wrangler' },
     response: returns<User[]>(),
+  }),
+
+  // The car line: queue, vehicles and alerts, open to every staff role of the school
+  listQueue: route({
+    name: 'listQueue',
+    method: 'GET',
+    path: '/api/queue',
+    request: { query: sessionQuery.extend({ status: z.literal('completed').optional() }) },
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<QueueEntry[]>(),
+  }),
+  addToQueue: route({
+    name: 'addToQueue',
+    method: 'POST',
+    path: '/api/queue',
+    request: { body: addVehicleSchema },
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<QueueEntry>(),
+  }),
+  removeFromQueue: route({
+    name: 'removeFromQueue',
+    method: 'DELETE',
+    path: '/api/queue/{id}',
+    request: { params: entryParams },
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<QueueEntry>(),
+  }),
+  setQueueStatus: route({
+    name: 'setQueueStatus',
+    method: 'PUT',
+    path: '/api/queue/{id}/status',
+    request: {
+      params: entryParams,
+      body: z.object({
+        status: z.enum(QUEUE_STATUSES, { message: 'Status must be waiting, ready, overflow or completed' }),
+      }),
+    },
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<QueueEntry>(),
+  }),
+  updateQueueEntry: route({
+    name: 'updateQueueEntry',
+    method: 'PUT',
+    path: '/api/queue/{id}',
+    request: {
+      params: entryParams,
+      body: z.object({
+        batchId: id.nullable(),
+        status: z.enum(['waiting', 'overflow'], { message: 'Status must be waiting or overflow' }),
+      }),
+    },
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<QueueEntry>(),
+  }),
+  listVehicles: route({
+    name: 'listVehicles',
+    method: 'GET',
+    path: '/api/vehicles',
+    request: {},
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<Vehicle[]>(),
+  }),
+  createAlert: route({
+    name: 'createAlert',
+    method: 'POST',
+    path: '/api/alerts',
+    request: { body: createAlertSchema },
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<{ dismissed: boolean; alert: Alert }>(),
+  }),
+  listAlerts: route({
+    name: 'listAlerts',
+    method: 'GET',
+    path: '/api/alerts',
+    request: { query: sessionQuery },
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<Alert[]>(),
+  }),
+  dismissAlert: route({
+    name: 'dismissAlert',
+    method: 'PUT',
+    path: '/api/alerts/{id}/dismiss',
+    request: { params: idParams },
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<Alert>(),
   }),
 } as const;
 

@@ -96,13 +96,17 @@ export const orderQueue = <T extends Pick<QueueEntry, 'entryTime' | 'id' | 'vehi
   );
   const next: Record<VehicleType, number> = { car: 0, bus: 0 };
   return sorted.map((entry) =>
-    entry.status === 'completed' ? { ...entry, position: null } : { ...entry, position: ++next[entry.vehicleType] },
+    entry.status === 'completed'
+      ? { ...entry, position: null }
+      : { ...entry, position: ++next[entry.vehicleType] },
   );
 };
 
 /** Where an entry stands: `1st from front, 3rd from back` or `Only vehicle in queue`. */
 export const positionLabel = (position: number, total: number, ordinal: (n: number) => string): string =>
-  total <= 1 ? 'Only vehicle in queue' : `${ordinal(position)} from front, ${ordinal(total - position + 1)} from back`;
+  total <= 1
+    ? 'Only vehicle in queue'
+    : `${ordinal(position)} from front, ${ordinal(total - position + 1)} from back`;
 
 /** Case-insensitive search over vehicle number, parent name, make, model, color and student names. */
 export const matchesQueueSearch = (

@@ -1,3 +1,4 @@
+export * from './alert';
 export * from './auth-session';
 export * from './connection';
 export * from './db';
@@ -5,7 +6,9 @@ export * from './district';
 export * from './health';
 export { nextId } from './ids';
 export * from './pickup-session';
+export * from './queue';
 export * from './school';
 export * from './table';
 export * from './throttle';
 export * from './user';
+export * from './vehicle';

@@ -1,0 +1,9 @@
+import { routes } from '@curbside/api';
+import { httpHandler } from '../lib/http';
+import { dismissAlert } from '../services/alerts';
+import { requireUser } from '../services/auth';
+
+/** `PUT /api/alerts/{id}/dismiss`: dismisses an alert. */
+export const handler = httpHandler(routes.dismissAlert, async ({ user, params }) =>
+  dismissAlert(requireUser(user), params.id),
+);

@@ -1,0 +1,54 @@
+import { type Alert, alertMessage, type createAlertSchema, NotFoundError, type User } from '@curbside/domain';
+import { alerts } from '@curbside/store';
+import type { z } from 'zod';
+import { db } from '../lib/context';
+import { publishToStaff } from './live-events';
+import { sessionOfSchool } from './queue';
+import { ownSchoolId } from './tenancy';
+
+/**
+ * The alert toggle: the same type from the same location while one is active
+ * dismisses it (`dismissed: true`); otherwise a new alert becomes active.
+ */
+export const toggleAlert = async (
+  user: User,
+  input: z.output<typeof createAlertSchema>,
+): Promise<{ dismissed: boolean; alert: Alert }> => {
+  const schoolId = ownSchoolId(user);
+  const sessionId = input.sessionId ?? null;
+  if (sessionId !== null) await sessionOfSchool(user, sessionId);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const active = await alerts.activeAt(db, schoolId, input.type, input.location);
+    if (active) {
+      const dismissed = await alerts.dismiss(db, active);
+      if (!dismissed) continue;
+      await publishToStaff(schoolId, { type: 'ALERT_DISMISSED', data: { id: active.id, removed: true } });
+      return { dismissed: true, alert: dismissed };
+    }
+    const raised = await alerts.raise(db, {
+      sessionId,
+      schoolId,
+      type: input.type,
+      location: input.location,
+      message: input.message || alertMessage(input.type, input.location),
+    });
+    if (!raised) continue;
+    await publishToStaff(schoolId, { type: 'ALERT_CREATED', data: raised });
+    return { dismissed: false, alert: raised };
+  }
+  throw new Error('Alert toggle did not settle after 3 attempts');
+};
+
+export const listActiveAlerts = async (user: User, sessionId: number): Promise<Alert[]> => {
+  await sessionOfSchool(user, sessionId);
+  return alerts.activeForSession(db, sessionId);
+};
+
+export const dismissAlert = async (user: User, id: number): Promise<Alert> => {
+  const alert = await alerts.get(db, id);
+  if (!alert || alert.schoolId !== user.schoolId) throw new NotFoundError('Alert not found');
+  if (alert.status !== 'active') return alert;
+  const dismissed = (await alerts.dismiss(db, alert)) ?? { ...alert, status: 'dismissed' as const };
+  await publishToStaff(alert.schoolId, { type: 'ALERT_DISMISSED', data: { id: alert.id, removed: true } });
+  return dismissed;
+};

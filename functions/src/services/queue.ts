@@ -1,0 +1,146 @@
+import {
+  type AddVehicleInput,
+  addVehicleSchema,
+  ConflictError,
+  canTransition,
+  isSessionRunning,
+  NotFoundError,
+  type PickupSession,
+  type QueueEntry,
+  type QueueStatus,
+  type User,
+  type Vehicle,
+} from '@curbside/domain';
+import { pickupSessions, queue, students, vehicles } from '@curbside/store';
+import { db } from '../lib/context';
+import { publishToStaff } from './live-events';
+import { ownSchoolId } from './tenancy';
+
+/** A session of the user's own school; another school's answers 404. */
+export const sessionOfSchool = async (user: User, sessionId: number): Promise<PickupSession> => {
+  const session = await pickupSessions.get(db, sessionId);
+  if (!session || session.schoolId !== user.schoolId) throw new NotFoundError('Session not found');
+  return session;
+};
+
+const runningSession = async (user: User, sessionId: number) => {
+  const session = await sessionOfSchool(user, sessionId);
+  if (!isSessionRunning(session))
+    throw new ConflictError('This session has ended. Start a new session first.');
+  return session;
+};
+
+/** An active entry of the user's school. */
+export const entryOfSchool = async (user: User, id: string): Promise<QueueEntry> => {
+  const entry = await queue.get(db, id);
+  if (!entry || entry.schoolId !== user.schoolId) throw new NotFoundError('Queue entry not found');
+  return entry;
+};
+
+export const listQueue = async (user: User, sessionId: number, status?: 'completed') => {
+  await sessionOfSchool(user, sessionId);
+  return status === 'completed' ? queue.listCompleted(db, sessionId) : queue.listActive(db, sessionId);
+};
+
+const snapshot = ({ studentIds: _, schoolId: __, ...vehicle }: Vehicle) => vehicle;
+
+/** Queues a vehicle by number; an unregistered number is queued without details. */
+export const addVehicle = async (user: User, input: AddVehicleInput): Promise<QueueEntry> => {
+  const { sessionId, vehicleNumber, vehicleType } = addVehicleSchema.parse(input);
+  const schoolId = ownSchoolId(user);
+  await runningSession(user, sessionId);
+  const vehicle = await vehicles.byNumber(db, schoolId, vehicleType, vehicleNumber);
+  const riders = vehicle ? await students.getMany(db, schoolId, vehicle.studentIds) : [];
+  const now = new Date().toISOString();
+  const entry = await queue.add(db, {
+    sessionId,
+    schoolId,
+    vehicleId: vehicle?.id ?? null,
+    vehicleNumber,
+    vehicleType,
+    entryTime: now,
+    queueTime: now,
+    vehicle: vehicle ? snapshot(vehicle) : null,
+    students: riders.map(({ id, firstName, lastName, grade, classroomId }) => ({
+      id,
+      firstName,
+      lastName,
+      grade,
+      classroomId,
+    })),
+  });
+  await publishToStaff(schoolId, {
+    type: 'VEHICLE_QUEUED',
+    data: {
+      sessionId,
+      entryId: entry.id,
+      vehicle: {
+        number: entry.vehicleNumber,
+        type: entry.vehicleType,
+        make: vehicle?.make ?? null,
+        model: vehicle?.model ?? null,
+        color: vehicle?.color ?? null,
+        parentName: vehicle?.parentName ?? null,
+        alternateContactName: vehicle?.alternateContactName ?? null,
+      },
+    },
+  });
+  return entry;
+};
+
+/** Removes an entry (picked up, left, removed, or a dismissed overflow entry). */
+export const removeEntry = async (user: User, id: string): Promise<QueueEntry> => {
+  const entry = await entryOfSchool(user, id);
+  const removed = await queue.remove(db, entry.id);
+  await publishToStaff(entry.schoolId, { type: 'VEHICLE_REMOVED', data: { id, sessionId: entry.sessionId } });
+  return removed;
+};
+
+/** Changes an entry's status; completing records exitTime and keeps it for Recent Pickups. */
+export const setEntryStatus = async (user: User, id: string, status: QueueStatus): Promise<QueueEntry> => {
+  const entry = await entryOfSchool(user, id);
+  if (!canTransition(entry.status, status)) {
+    throw new ConflictError(`Vehicle ${entry.vehicleNumber} cannot go from ${entry.status} to ${status}`);
+  }
+  const updated =
+    status === 'completed'
+      ? await queue.complete(db, entry)
+      : await queue.update(db, entry, {
+          status,
+          batchId: status === 'overflow' || status === 'waiting' ? null : entry.batchId,
+          batchNumber: status === 'overflow' || status === 'waiting' ? null : entry.batchNumber,
+        });
+  await publishToStaff(entry.schoolId, {
+    type: 'QUEUE_STATUS_UPDATED',
+    data: { id, sessionId: entry.sessionId, status: updated.status },
+  });
+  return updated;
+};
+
+export const listVehicles = async (user: User): Promise<Vehicle[]> =>
+  user.schoolId === null ? [] : vehicles.listBySchool(db, user.schoolId);
+
+/**
+ * `PUT /api/queue/{id}`: moves an entry out of its batch, back to waiting or
+ * to overflow (batchId null). Placing an entry into a batch goes through the
+ * batch, so a batch id here must name an existing batch of this session.
+ */
+export const updateEntry = async (
+  user: User,
+  id: string,
+  change: { batchId: number | null; status: 'waiting' | 'overflow' },
+): Promise<QueueEntry> => {
+  const entry = await entryOfSchool(user, id);
+  if (change.batchId !== null) throw new NotFoundError('Batch not found');
+  if (!canTransition(entry.status, change.status)) {
+    throw new ConflictError(
+      `Vehicle ${entry.vehicleNumber} cannot go from ${entry.status} to ${change.status}`,
+    );
+  }
+  const updated = await queue.update(db, entry, { status: change.status, batchId: null, batchNumber: null });
+  await publishToStaff(entry.schoolId, {
+    type: 'QUEUE_STATUS_UPDATED',
+    data: { id, sessionId: entry.sessionId, status: updated.status },
+  });
+  return updated;
+};

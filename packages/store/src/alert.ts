@@ -1,0 +1,143 @@
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Alert, AlertType } from '@curbside/domain';
+import type { Db } from './db';
+import { nextId, stripKeys } from './ids';
+
+/**
+ * Alert: `ALERT#{id}` / `ALERT`.
+ * Alerts of a school's session: gsi1 `SESSION#{sessionId}#ALERTS` (or
+ *   `SCHOOL#{schoolId}#ALERTS` without a session) / `{createdAt}#{id:010}`.
+ * Active slot per type and location: `SCHOOL#{schoolId}` / `ALERT#{type}#{location}`
+ *   → alertId, claimed and released in the same transaction as the alert
+ *   changes, so one location never has two active alerts of one type.
+ */
+const key = (id: number) => ({ pk: `ALERT#${id}`, sk: 'ALERT' });
+const slotKey = (schoolId: number, type: AlertType, location: string) => ({
+  pk: `SCHOOL#${schoolId}`,
+  sk: `ALERT#${type}#${location.toLowerCase()}`,
+});
+const listKey = (alert: Pick<Alert, 'sessionId' | 'schoolId'>) =>
+  alert.sessionId !== null ? `SESSION#${alert.sessionId}#ALERTS` : `SCHOOL#${alert.schoolId}#ALERTS`;
+
+const isConditionFailure = (error: unknown) =>
+  (error as { name?: string }).name === 'TransactionCanceledException';
+
+export type NewAlert = Omit<Alert, 'id' | 'status' | 'createdAt' | 'dismissedAt'>;
+
+export const alerts = {
+  /** The active alert of a type at a location, if any. */
+  async activeAt(db: Db, schoolId: number, type: AlertType, location: string): Promise<Alert | undefined> {
+    const { Item } = await db.doc.send(
+      new GetCommand({ TableName: db.table, Key: slotKey(schoolId, type, location), ConsistentRead: true }),
+    );
+    return Item ? alerts.get(db, Item.alertId as number) : undefined;
+  },
+
+  /** Raises an alert; undefined when the slot is already taken (someone raised it first). */
+  async raise(db: Db, input: NewAlert): Promise<Alert | undefined> {
+    const alert: Alert = {
+      ...input,
+      id: await nextId(db, 'alert'),
+      status: 'active',
+      createdAt: new Date().toISOString(),
+      dismissedAt: null,
+    };
+    try {
+      await db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: db.table,
+                Item: {
+                  ...slotKey(alert.schoolId, alert.type, alert.location),
+                  alertId: alert.id,
+                  entity: 'alertSlot',
+                },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Put: {
+                TableName: db.table,
+                Item: {
+                  ...key(alert.id),
+                  gsi1pk: listKey(alert),
+                  gsi1sk: `${alert.createdAt}#${String(alert.id).padStart(10, '0')}`,
+                  entity: 'alert',
+                  ...alert,
+                },
+              },
+            },
+          ],
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      throw error;
+    }
+    return alert;
+  },
+
+  async get(db: Db, id: number): Promise<Alert | undefined> {
+    const { Item } = await db.doc.send(
+      new GetCommand({ TableName: db.table, Key: key(id), ConsistentRead: true }),
+    );
+    return Item ? stripKeys<Alert>(Item) : undefined;
+  },
+
+  /** Dismisses an active alert and frees its slot; undefined when it was not active. */
+  async dismiss(db: Db, alert: Alert): Promise<Alert | undefined> {
+    const dismissedAt = new Date().toISOString();
+    try {
+      await db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Delete: {
+                TableName: db.table,
+                Key: slotKey(alert.schoolId, alert.type, alert.location),
+                ConditionExpression: 'alertId = :id',
+                ExpressionAttributeValues: { ':id': alert.id },
+              },
+            },
+            {
+              Update: {
+                TableName: db.table,
+                Key: key(alert.id),
+                UpdateExpression: 'SET #status = :dismissed, dismissedAt = :at',
+                ConditionExpression: '#status = :active',
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: {
+                  ':dismissed': 'dismissed',
+                  ':active': 'active',
+                  ':at': dismissedAt,
+                },
+              },
+            },
+          ],
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      throw error;
+    }
+    return { ...alert, status: 'dismissed', dismissedAt };
+  },
+
+  /** Active alerts of a session, newest first. */
+  async activeForSession(db: Db, sessionId: number): Promise<Alert[]> {
+    const { Items = [] } = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        FilterExpression: '#status = :active',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':pk': `SESSION#${sessionId}#ALERTS`, ':active': 'active' },
+        ScanIndexForward: false,
+      }),
+    );
+    return Items.map((item) => stripKeys<Alert>(item));
+  },
+};

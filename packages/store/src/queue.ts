@@ -1,0 +1,244 @@
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import {
+  ConflictError,
+  NotFoundError,
+  orderQueue,
+  type QueueEntry,
+  type QueueStatus,
+  type VehicleType,
+} from '@curbside/domain';
+import type { Db } from './db';
+import { stripKeys } from './ids';
+
+/**
+ * Queue entries of a session, all in one partition `QUEUE#{sessionId}`:
+ * - active (waiting, ready, overflow): sk `ENTRY#{type}#{NUMBER}`, so a
+ *   vehicle is in the queue at most once per session: the add is one
+ *   conditional PutItem (1 write unit), with no index to maintain;
+ * - completed: sk `DONE#{exitTime}#{type}#{NUMBER}`, moved there in one
+ *   transaction, so reading the active queue never reads completed pickups.
+ * An entry's id names its key: `{sessionId}-{type}-{NUMBER}`. Positions are
+ * not stored: readers number the active entries densely in arrival order.
+ */
+const partition = (sessionId: number) => `QUEUE#${sessionId}`;
+const activeSk = (type: VehicleType, number: string) => `ENTRY#${type}#${number.toUpperCase()}`;
+
+export const entryId = (sessionId: number, type: VehicleType, number: string) =>
+  `${sessionId}-${type}-${number.toUpperCase()}`;
+
+/** The key an active entry's id names, or undefined for a malformed id. */
+export const parseEntryId = (id: string) => {
+  const match = /^(\d+)-(car|bus)-([A-Z0-9]+)$/.exec(id);
+  if (!match) return undefined;
+  const sessionId = Number(match[1]);
+  const type = match[2] as VehicleType;
+  const number = match[3] as string;
+  return { sessionId, type, number, key: { pk: partition(sessionId), sk: activeSk(type, number) } };
+};
+
+const fromItem = (item: Record<string, unknown>): QueueEntry => ({
+  ...stripKeys<QueueEntry>(item),
+  position: null,
+});
+
+const notFound = () => new NotFoundError('Queue entry not found');
+const isConditionFailure = (error: unknown) =>
+  ['ConditionalCheckFailedException', 'TransactionCanceledException'].includes(
+    (error as { name?: string }).name ?? '',
+  );
+
+export type NewQueueEntry = Omit<
+  QueueEntry,
+  'id' | 'position' | 'status' | 'batchId' | 'batchNumber' | 'exitTime'
+>;
+
+const queryAll = async (db: Db, sessionId: number, prefix: string, newestFirst = false, limit?: number) => {
+  const items: Record<string, unknown>[] = [];
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const page = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': partition(sessionId), ':prefix': prefix },
+        ScanIndexForward: !newestFirst,
+        ExclusiveStartKey: cursor,
+        ...(limit ? { Limit: limit - items.length } : {}),
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    cursor = page.LastEvaluatedKey;
+  } while (cursor && (!limit || items.length < limit));
+  return items;
+};
+
+export const queue = {
+  /** Adds a vehicle; ConflictError when it is already in this session's queue. */
+  async add(db: Db, input: NewQueueEntry): Promise<QueueEntry> {
+    const number = input.vehicleNumber.toUpperCase();
+    const entry: QueueEntry = {
+      ...input,
+      id: entryId(input.sessionId, input.vehicleType, number),
+      vehicleNumber: number,
+      status: 'waiting',
+      batchId: null,
+      batchNumber: null,
+      position: null,
+      exitTime: null,
+    };
+    const { position: _, ...stored } = entry;
+    try {
+      await db.doc.send(
+        new PutCommand({
+          TableName: db.table,
+          Item: {
+            pk: partition(input.sessionId),
+            sk: activeSk(input.vehicleType, number),
+            entity: 'queueEntry',
+            ...stored,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) throw new ConflictError(`Vehicle ${number} is already in the queue`);
+      throw error;
+    }
+    return entry;
+  },
+
+  async get(db: Db, id: string): Promise<QueueEntry | undefined> {
+    const parsed = parseEntryId(id);
+    if (!parsed) return undefined;
+    const { Item } = await db.doc.send(
+      new GetCommand({ TableName: db.table, Key: parsed.key, ConsistentRead: true }),
+    );
+    return Item ? fromItem(Item) : undefined;
+  },
+
+  /** Active entries in queue order with dense positions per vehicle type. */
+  async listActive(db: Db, sessionId: number): Promise<QueueEntry[]> {
+    return orderQueue((await queryAll(db, sessionId, 'ENTRY#')).map(fromItem));
+  },
+
+  /** Completed pickups, newest first. */
+  async listCompleted(db: Db, sessionId: number, limit = 200): Promise<QueueEntry[]> {
+    return (await queryAll(db, sessionId, 'DONE#', true, limit)).map(fromItem);
+  },
+
+  /** Removes an active entry; answers what was removed. */
+  async remove(db: Db, id: string): Promise<QueueEntry> {
+    const parsed = parseEntryId(id);
+    if (!parsed) throw notFound();
+    try {
+      const { Attributes } = await db.doc.send(
+        new DeleteCommand({
+          TableName: db.table,
+          Key: parsed.key,
+          ConditionExpression: 'attribute_exists(pk)',
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+      return fromItem(Attributes ?? {});
+    } catch (error) {
+      if (isConditionFailure(error)) throw notFound();
+      throw error;
+    }
+  },
+
+  /**
+   * Changes an active entry's status (and batch), on condition that it still
+   * has the status the caller saw, so two tablets cannot both apply a change.
+   */
+  async update(
+    db: Db,
+    entry: QueueEntry,
+    change: { status: Exclude<QueueStatus, 'completed'>; batchId: number | null; batchNumber: number | null },
+  ): Promise<QueueEntry> {
+    const parsed = parseEntryId(entry.id);
+    if (!parsed) throw notFound();
+    try {
+      const { Attributes } = await db.doc.send(
+        new UpdateCommand({
+          TableName: db.table,
+          Key: parsed.key,
+          UpdateExpression: 'SET #status = :status, batchId = :batchId, batchNumber = :batchNumber',
+          ConditionExpression: 'attribute_exists(pk) AND #status = :from',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':status': change.status,
+            ':batchId': change.batchId,
+            ':batchNumber': change.batchNumber,
+            ':from': entry.status,
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return fromItem(Attributes ?? {});
+    } catch (error) {
+      if (isConditionFailure(error)) {
+        throw new ConflictError(
+          `Vehicle ${entry.vehicleNumber} was changed by someone else. Refresh and try again.`,
+        );
+      }
+      throw error;
+    }
+  },
+
+  /** Completes a pickup: records exitTime and moves the entry to the completed list, in one transaction. */
+  async complete(db: Db, entry: QueueEntry, exitTime = new Date().toISOString()): Promise<QueueEntry> {
+    const parsed = parseEntryId(entry.id);
+    if (!parsed) throw notFound();
+    const completed: QueueEntry = {
+      ...entry,
+      id: `${entry.id}-${Date.parse(exitTime)}`,
+      status: 'completed',
+      position: null,
+      exitTime,
+    };
+    const { position: _, ...stored } = completed;
+    try {
+      await db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Delete: {
+                TableName: db.table,
+                Key: parsed.key,
+                ConditionExpression: '#status = :from',
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: { ':from': entry.status },
+              },
+            },
+            {
+              Put: {
+                TableName: db.table,
+                Item: {
+                  pk: partition(entry.sessionId),
+                  sk: `DONE#${exitTime}#${entry.vehicleType}#${entry.vehicleNumber}`,
+                  entity: 'queueEntry',
+                  ...stored,
+                },
+              },
+            },
+          ],
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) {
+        throw new ConflictError(
+          `Vehicle ${entry.vehicleNumber} was changed by someone else. Refresh and try again.`,
+        );
+      }
+      throw error;
+    }
+    return completed;
+  },
+};
