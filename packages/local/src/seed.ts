@@ -1,6 +1,6 @@
 import type { StaffRole } from '@curbside/domain';
 import { hashPassword } from '@curbside/functions/lib/passwords';
-import { type Db, districts, schools, users } from '@curbside/store';
+import { type Db, districts, schools, students, users, vehicles } from '@curbside/store';
 
 /** The demo accounts (DESIGN.md): password `demo1234`. Local seed only; never deployed. */
 export const DEMO_PASSWORD = 'demo1234';
@@ -42,6 +42,8 @@ export const seedIfEmpty = async (db: Db): Promise<boolean> => {
     sandbox: true,
   });
 
+  await seedCarLine(db, live.id);
+
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   for (const account of DEMO_ACCOUNTS) {
     const schoolLevel =
@@ -59,4 +61,91 @@ export const seedIfEmpty = async (db: Db): Promise<boolean> => {
     });
   }
   return true;
+};
+
+const FIRST = [
+  'Ava',
+  'Liam',
+  'Mia',
+  'Noah',
+  'Emma',
+  'Lucas',
+  'Sofia',
+  'Ethan',
+  'Chloe',
+  'Mason',
+  'Zoe',
+  'Leo',
+];
+const LAST = ['Martinez', 'Johnson', 'Nguyen', 'Patel', 'Brown', 'Garcia', 'Kim', 'Okafor', 'Rossi', 'Cohen'];
+const CARS: ReadonlyArray<[string, string, string]> = [
+  ['Toyota', 'Sienna', 'Silver'],
+  ['Honda', 'Odyssey', 'Blue'],
+  ['Ford', 'Explorer', 'Black'],
+  ['Subaru', 'Outback', 'Green'],
+  ['Tesla', 'Model Y', 'White'],
+  ['Chevrolet', 'Tahoe', 'Red'],
+];
+
+/**
+ * 60 students in grades K–5; 24 families with a car (cars 101–124, one to
+ * three children each, two families without an alternate contact), five
+ * buses (1–5) for the rest, and a few students walking (no vehicle).
+ */
+const seedCarLine = async (db: Db, schoolId: number) => {
+  const kids = [];
+  for (let i = 0; i < 60; i++) {
+    kids.push(
+      await students.create(db, {
+        schoolId,
+        firstName: FIRST[i % FIRST.length] as string,
+        lastName: LAST[Math.floor(i / FIRST.length) % LAST.length] as string,
+        grade: ['K', '1', '2', '3', '4', '5'][i % 6] as string,
+        classroomId: null,
+      }),
+    );
+  }
+  let next = 0;
+  for (let family = 0; family < 24; family++) {
+    const size = (family % 3) + 1;
+    const children = kids.slice(next, next + size);
+    next += size;
+    const [make, model, color] = CARS[family % CARS.length] as [string, string, string];
+    const lastName = children[0]?.lastName ?? 'Family';
+    await vehicles.create(db, {
+      schoolId,
+      number: String(101 + family),
+      type: 'car',
+      active: true,
+      parentName: `${['Jordan', 'Casey', 'Riley', 'Morgan'][family % 4]} ${lastName}`,
+      parentPhone: `(555) 01${String(family).padStart(2, '0')}-2000`,
+      alternateContactName: family % 12 === 5 ? null : `${['Sam', 'Drew', 'Avery'][family % 3]} ${lastName}`,
+      alternateContactPhone: family % 12 === 5 ? null : `(555) 02${String(family).padStart(2, '0')}-3000`,
+      make,
+      model,
+      color,
+      licensePlate: `CRB-${1000 + family}`,
+      notes: null,
+      studentIds: children.map((child) => child.id),
+    });
+  }
+  const riders = kids.slice(next, kids.length - 4);
+  for (let bus = 1; bus <= 5; bus++) {
+    await vehicles.create(db, {
+      schoolId,
+      number: String(bus),
+      type: 'bus',
+      active: true,
+      parentName: `Route ${String.fromCharCode(64 + bus)}`,
+      parentPhone: null,
+      alternateContactName: null,
+      alternateContactPhone: null,
+      make: 'Blue Bird',
+      model: 'Vision',
+      color: 'Yellow',
+      licensePlate: `BUS-${bus}`,
+      notes: null,
+      studentIds: riders.filter((_, i) => i % 5 === bus - 1).map((child) => child.id),
+    });
+  }
 };

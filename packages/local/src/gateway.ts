@@ -1,0 +1,190 @@
+/** One Node HTTP server standing in for CloudFront + HTTP API + WebSocket API + EventBridge on a laptop. */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { fromHttpResult, matchRoute, splitUrl, toHttpEvent } from './events';
+import { invoke } from './lambda';
+import { logError, logInfo } from './log';
+import { startSchedules } from './scheduler';
+import { serveStatic } from './static';
+import { createWebSocketGateway } from './websocket';
+
+export interface ServerOptions {
+  /** Default 3000; 0 picks any free port. */
+  port?: number;
+  /** Default 127.0.0.1; `0.0.0.0` serves the local network (tablets). */
+  host?: string;
+  tableName: string;
+  dynamoEndpoint: string;
+  /** The built web app (`web/dist`); without it a page says how to build it. */
+  webDist?: string;
+  /** Run `schedules` from `@curbside/api` on timers. */
+  runSchedules?: boolean;
+}
+
+export interface RunningServer {
+  /** `http://{host}:{port}`, for example `http://127.0.0.1:3000`. */
+  url: string;
+  port: number;
+  /** Closes sockets (running their `$disconnect`), timers and the server. */
+  close(): Promise<void>;
+}
+
+/** API Gateway would take more; a laptop runtime refuses anything above 1 MB. */
+const MAX_BODY_BYTES = 1024 * 1024;
+const MANAGEMENT_PREFIX = '/@connections/';
+
+const sendJson = (
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) => {
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  response.end(JSON.stringify(body));
+};
+
+/** Reads the request body, or answers null (after draining) when it exceeds `limit` bytes. */
+const readBody = (request: IncomingMessage, limit: number): Promise<Buffer | null> =>
+  new Promise((resolve, reject) => {
+    const declared = Number(request.headers['content-length'] ?? 0);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = declared > limit;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) tooLarge = true;
+      if (!tooLarge) chunks.push(chunk);
+    });
+    request.on('end', () => resolve(tooLarge ? null : Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+
+/** Answers a refused upgrade on any path but `/ws`. */
+const refuseUpgrade = (socket: Duplex, status: string) => {
+  socket.once('finish', () => socket.destroy());
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+};
+
+const listen = (server: ReturnType<typeof createServer>, port: number, host: string): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') {
+        reject(Object.assign(new Error(`Port ${port} is already in use on ${host}.`), { code: error.code }));
+      } else reject(error);
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+
+/** The address other processes on this machine reach the server at. */
+const loopbackOf = (host: string) =>
+  host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+
+export const startServer = async ({
+  port = 3000,
+  host = '127.0.0.1',
+  tableName,
+  dynamoEndpoint,
+  webDist,
+  runSchedules = false,
+}: ServerOptions): Promise<RunningServer> => {
+  const sockets = createWebSocketGateway();
+
+  /** `/api/*`: the route table decides; the handler gets the same event API Gateway would build. */
+  const api = async (request: IncomingMessage, response: ServerResponse, rawPath: string) => {
+    const method = request.method ?? 'GET';
+    const match = matchRoute(method, rawPath);
+    if (match.kind === 'none') return sendJson(response, 404, { message: 'Not found' });
+    if (match.kind === 'method') {
+      return sendJson(response, 405, { message: 'Method not allowed' }, { allow: match.allowed.join(', ') });
+    }
+    const body = await readBody(request, MAX_BODY_BYTES);
+    if (!body) return sendJson(response, 413, { message: 'Request body too large (limit 1 MB)' });
+    const event = toHttpEvent({
+      request,
+      body,
+      routeKey: match.routeKey,
+      pathParameters: match.pathParameters,
+    });
+    let result: unknown;
+    try {
+      result = await invoke(`http/${match.route.name}`, event);
+    } catch (error) {
+      // An uncaught error in a Lambda: API Gateway answers this.
+      logError(`http/${match.route.name} failed`, error);
+      return sendJson(response, 500, { message: 'Internal Server Error' });
+    }
+    const out = fromHttpResult(result);
+    response.writeHead(out.statusCode, out.headers);
+    response.end(method === 'HEAD' ? undefined : out.body);
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const started = Date.now();
+    const { rawPath } = splitUrl(request.url ?? '/');
+    const management = rawPath.startsWith(MANAGEMENT_PREFIX);
+    if (!management) {
+      response.on('finish', () =>
+        logInfo(`${request.method} ${request.url} ${response.statusCode} ${Date.now() - started}ms`),
+      );
+    }
+    if (management) {
+      const body = await readBody(request, MAX_BODY_BYTES);
+      let connectionId: string;
+      try {
+        connectionId = decodeURIComponent(rawPath.slice(MANAGEMENT_PREFIX.length));
+      } catch {
+        return sendJson(response, 400, { message: 'Invalid connection id' });
+      }
+      if (!body) return sendJson(response, 413, { message: 'Message too long' });
+      return sockets.manage(request, response, connectionId, body);
+    }
+    if (rawPath === '/api' || rawPath.startsWith('/api/')) return api(request, response, rawPath);
+    if (rawPath === '/ws')
+      return sendJson(response, 426, { message: 'Upgrade Required' }, { upgrade: 'websocket' });
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return sendJson(response, 405, { message: 'Method not allowed' }, { allow: 'GET, HEAD' });
+    }
+    serveStatic(webDist, request, response, rawPath);
+  };
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error) => {
+      logError(`${request.method} ${request.url} failed`, error);
+      if (!response.headersSent) sendJson(response, 500, { message: 'Internal Server Error' });
+      else response.destroy();
+    });
+  });
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (splitUrl(request.url ?? '/').rawPath === '/ws') sockets.upgrade(request, socket, head);
+    else refuseUpgrade(socket, '404 Not Found');
+  });
+
+  const actualPort = await listen(server, port, host);
+  // Handlers read their configuration when first imported, which happens after this.
+  process.env.TABLE_NAME = tableName;
+  process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamoEndpoint;
+  process.env.WS_MANAGEMENT_ENDPOINT = `http://${loopbackOf(host)}:${actualPort}`;
+  const stopSchedules = runSchedules ? startSchedules() : undefined;
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      await stopSchedules?.();
+      // Sockets first: their handlers may still post through this server.
+      await sockets.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 2000).unref();
+      });
+    })();
+    return closing;
+  };
+
+  return { url: `http://${loopbackOf(host)}:${actualPort}`, port: actualPort, close };
+};

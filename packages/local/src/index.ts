@@ -1,0 +1,9 @@
+/** The laptop runtime: DynamoDB Local, the API Gateway emulation and the schedule timers. */
+export * from './dynamo';
+export * from './events';
+export * from './gateway';
+export * from './lambda';
+export * from './scheduler';
+export * from './static';
+export * from './websocket';
+export * from './ws-events';

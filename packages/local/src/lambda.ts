@@ -1,0 +1,57 @@
+/** Loads Lambda handler modules of `@curbside/functions` on first use and invokes them as Lambda would. */
+import { randomUUID } from 'node:crypto';
+import type { Context } from 'aws-lambda';
+
+// biome-ignore lint/suspicious/noExplicitAny: events and results differ per trigger
+export type LambdaHandler = (event: any, context: Context) => Promise<unknown>;
+
+const LAMBDA_TIMEOUT_MS = 30_000;
+
+/** A minimal Lambda context, as the runtime passes to every invocation. */
+export const lambdaContext = (functionName: string, timeoutMs = LAMBDA_TIMEOUT_MS): Context => {
+  const deadline = Date.now() + timeoutMs;
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => {},
+    fail: () => {},
+    succeed: () => {},
+  };
+};
+
+const cache = new Map<string, Promise<LambdaHandler>>();
+
+/**
+ * The `handler` export of `@curbside/functions/{module}` (for example
+ * `http/health`, `ws/connect`, `scheduled/end-sessions`). Imported once; a
+ * failed import is retried on the next call.
+ */
+export const loadHandler = (module: string): Promise<LambdaHandler> => {
+  let loading = cache.get(module);
+  if (!loading) {
+    loading = import(/* @vite-ignore */ `@curbside/functions/${module}`).then(
+      (exports: { handler?: unknown }) => {
+        if (typeof exports.handler !== 'function') {
+          throw new Error(`@curbside/functions/${module} does not export a handler function`);
+        }
+        return exports.handler as LambdaHandler;
+      },
+    );
+    loading.catch(() => cache.delete(module));
+    cache.set(module, loading);
+  }
+  return loading;
+};
+
+/** Loads and invokes one handler: `ws/connect` runs as Lambda `ws-connect`. */
+export const invoke = async (module: string, event: unknown): Promise<unknown> => {
+  const handler = await loadHandler(module);
+  return handler(event, lambdaContext(module.replace('/', '-')));
+};

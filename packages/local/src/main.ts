@@ -1,0 +1,69 @@
+/** `tsx packages/local/src/main.ts [--in-memory]`: Curbside on a laptop, on PORT (default 3000). */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type DynamoLocal, ensureTable, startDynamoLocal } from './dynamo';
+import { type RunningServer, startServer } from './gateway';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const inMemory = process.argv.includes('--in-memory');
+const port = Number(process.env.PORT ?? 3000);
+const host = process.env.HOST ?? '127.0.0.1';
+const tableName = process.env.TABLE_NAME ?? 'curbside';
+
+let dynamo: DynamoLocal | undefined;
+let server: RunningServer | undefined;
+
+const shutdown = async (code: number) => {
+  try {
+    await server?.close();
+  } finally {
+    await dynamo?.stop();
+    process.exit(code);
+  }
+};
+
+let stopping = false;
+const onSignal = () => {
+  if (stopping) process.exit(1); // a second Ctrl-C: leave now (the exit hook still kills Java)
+  stopping = true;
+  console.log('\nStopping Curbside…');
+  void shutdown(0);
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
+try {
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number, not ${process.env.PORT}`);
+  dynamo = await startDynamoLocal(inMemory ? { inMemory: true } : { dataDir: join(root, '.data') });
+  await ensureTable({ endpoint: dynamo.endpoint, tableName });
+
+  // ── Demo seed ─────────────────────────────────────────────────────────────
+  // When packages/local/src/seed.ts exists (it exports `seedIfEmpty(db)`), call it here:
+  //   import { createDb } from '@curbside/store';
+  //   import { seedIfEmpty } from './seed';
+  //   await seedIfEmpty(createDb({ table: tableName, endpoint: dynamo.endpoint }));
+  // ───────────────────────────────────────────────────────────────────────────
+
+  server = await startServer({
+    port,
+    host,
+    tableName,
+    dynamoEndpoint: dynamo.endpoint,
+    webDist: join(root, 'web', 'dist'),
+    runSchedules: true,
+  });
+  const shown = host === '127.0.0.1' || host === '0.0.0.0' ? 'localhost' : host;
+  console.log(
+    `Curbside is running at http://${shown}:${server.port}${inMemory ? ' (in memory: data is not kept)' : ''}`,
+  );
+} catch (error) {
+  const busy = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+  console.error(
+    busy
+      ? `Port ${port} is already in use. Stop the other process or start with another port: PORT=3001 npm start`
+      : `Curbside could not start: ${(error as Error).message}`,
+  );
+  await dynamo?.stop();
+  process.exit(1);
+}

@@ -1,0 +1,215 @@
+/** The WebSocket API on a laptop: `/ws` upgrades run `$connect`/`$default`/`$disconnect`, plus the management API. */
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WS_ROUTES } from '@curbside/functions/handlers';
+import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import { invoke } from './lambda';
+import { logError } from './log';
+import {
+  type ConnectionInfo,
+  connectEvent,
+  connectionInfo,
+  disconnectEvent,
+  messageEvent,
+  newConnectionId,
+} from './ws-events';
+
+/** API Gateway's limits: 128 KB per message; idle connections close after 10 minutes, all after 2 hours. */
+const MAX_MESSAGE_BYTES = 128 * 1024;
+const IDLE_TIMEOUT_MS = 10 * 60_000;
+const MAX_LIFETIME_MS = 2 * 60 * 60_000;
+const SWEEP_EVERY_MS = 15_000;
+
+export interface LiveConnection extends ConnectionInfo {
+  socket: WebSocket;
+  /** Last message from the client (or the connect); idle time counts from here. */
+  lastActiveAt: number;
+}
+
+export interface WebSocketGatewayOptions {
+  idleTimeoutMs?: number;
+  maxLifetimeMs?: number;
+}
+
+const toBuffer = (data: RawData): Buffer =>
+  Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+
+const statusOf = (result: unknown): number => {
+  if (typeof result === 'object' && result !== null && 'statusCode' in result) {
+    const status = (result as { statusCode: unknown }).statusCode;
+    if (typeof status === 'number') return status;
+  }
+  return 200;
+};
+
+/** Answers a refused upgrade with a plain HTTP status and closes the socket. */
+const refuse = (socket: Duplex, status: number) => {
+  if (socket.destroyed) return;
+  const body = JSON.stringify({ message: STATUS_CODES[status] ?? 'Error' });
+  socket.once('finish', () => socket.destroy());
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
+      'Connection: close\r\nContent-Type: application/json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+};
+
+const json = (
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) => {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+  response.end(body === undefined ? undefined : JSON.stringify(body));
+};
+
+const gone = (response: ServerResponse) =>
+  json(response, 410, { message: 'Gone' }, { 'x-amzn-ErrorType': 'GoneException' });
+
+export const createWebSocketGateway = ({
+  idleTimeoutMs = IDLE_TIMEOUT_MS,
+  maxLifetimeMs = MAX_LIFETIME_MS,
+}: WebSocketGatewayOptions = {}) => {
+  const server = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const live = new Map<string, LiveConnection>();
+  const pending = new Set<Promise<unknown>>();
+  let closing = false;
+
+  /** Runs a handler in the background; errors are logged, and `close()` waits for it. */
+  const track = (task: Promise<unknown>) => {
+    pending.add(task);
+    void task.finally(() => pending.delete(task));
+  };
+  const run = (module: string, event: unknown) =>
+    track(invoke(module, event).catch((error) => logError(`${module} failed`, error)));
+
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const connection of live.values()) {
+      if (now - connection.lastActiveAt > idleTimeoutMs || now - connection.connectedAt > maxLifetimeMs) {
+        connection.socket.close(1001, 'Going away');
+      }
+    }
+  }, SWEEP_EVERY_MS);
+  sweep.unref();
+
+  const accept = (info: ConnectionInfo, socket: WebSocket) => {
+    const connection: LiveConnection = { ...info, socket, lastActiveAt: Date.now() };
+    live.set(info.connectionId, connection);
+    socket.on('message', (data, isBinary) => {
+      connection.lastActiveAt = Date.now();
+      run(`ws/${WS_ROUTES.$default}`, messageEvent(info, toBuffer(data), isBinary));
+    });
+    socket.on('error', (error) => logError(`websocket ${info.connectionId}`, error));
+    socket.once('close', (code, reason) => {
+      live.delete(info.connectionId);
+      run(`ws/${WS_ROUTES.$disconnect}`, disconnectEvent(info, code, reason.toString('utf8')));
+    });
+  };
+
+  /** An `upgrade` on `/ws`: `$connect` decides before the socket is accepted. */
+  const connect = async (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const info = connectionInfo(request, newConnectionId());
+    let status: number;
+    try {
+      status = statusOf(await invoke(`ws/${WS_ROUTES.$connect}`, connectEvent(info, request)));
+    } catch (error) {
+      logError('ws/connect failed', error);
+      status = 500;
+    }
+    if (status < 200 || status > 299) {
+      refuse(socket, status);
+      return;
+    }
+    if (closing || socket.destroyed) {
+      // Shutting down, or the client left while `$connect` ran: clean up as AWS would.
+      refuse(socket, 503);
+      run(`ws/${WS_ROUTES.$disconnect}`, disconnectEvent(info, 1006, 'Connection not established'));
+      return;
+    }
+    server.handleUpgrade(request, socket, head, (ws) => accept(info, ws));
+  };
+
+  const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    track(connect(request, socket, head).catch((error) => logError('websocket upgrade failed', error)));
+  };
+
+  /**
+   * `POST|GET|DELETE /@connections/{id}`, answered like API Gateway so the
+   * real `ApiGatewayManagementApiClient` works: an unknown or closed id is a
+   * 410 `GoneException`.
+   */
+  const manage = (request: IncomingMessage, response: ServerResponse, connectionId: string, body: Buffer) => {
+    if (!request.headers.authorization?.startsWith('AWS4-HMAC-SHA256')) {
+      json(
+        response,
+        403,
+        { message: 'Missing Authentication Token' },
+        { 'x-amzn-ErrorType': 'ForbiddenException' },
+      );
+      return;
+    }
+    const found = live.get(connectionId);
+    const connection = found?.socket.readyState === WebSocket.OPEN ? found : undefined;
+    switch (request.method) {
+      case 'POST': {
+        if (!connection) return gone(response);
+        if (body.length > MAX_MESSAGE_BYTES) {
+          return json(
+            response,
+            413,
+            { message: 'Message too long' },
+            { 'x-amzn-ErrorType': 'PayloadTooLargeException' },
+          );
+        }
+        connection.socket.send(body, { binary: false }, (error) => {
+          if (error) gone(response);
+          else json(response, 200, undefined);
+        });
+        return;
+      }
+      case 'GET':
+        if (!connection) return gone(response);
+        return json(response, 200, {
+          ConnectedAt: new Date(connection.connectedAt).toISOString(),
+          LastActiveAt: new Date(connection.lastActiveAt).toISOString(),
+          Identity: { SourceIp: connection.sourceIp, UserAgent: connection.userAgent },
+        });
+      case 'DELETE':
+        if (!connection) return gone(response);
+        connection.socket.close(1000, 'Connection deleted');
+        response.writeHead(204).end();
+        return;
+      default:
+        json(response, 405, { message: 'Method not allowed' }, { allow: 'POST, GET, DELETE' });
+    }
+  };
+
+  /** Closes every socket (their `$disconnect` runs) and waits for running handlers. */
+  const close = async () => {
+    closing = true;
+    clearInterval(sweep);
+    const sockets = [...live.values()].map((connection) => connection.socket);
+    const allClosed = () =>
+      Promise.all(
+        sockets.map((socket) =>
+          socket.readyState === WebSocket.CLOSED
+            ? undefined
+            : new Promise((done) => socket.once('close', done)),
+        ),
+      );
+    for (const socket of sockets) socket.close(1001, 'Server shutting down');
+    await Promise.race([allClosed(), new Promise((done) => setTimeout(done, 1000).unref())]);
+    for (const socket of sockets) if (socket.readyState !== WebSocket.CLOSED) socket.terminate();
+    await allClosed();
+    // Each socket's `$disconnect` has started by now.
+    while (pending.size > 0) await Promise.allSettled([...pending]);
+    server.close();
+  };
+
+  return { upgrade, manage, close, connections: live as ReadonlyMap<string, LiveConnection> };
+};
+
+export type WebSocketGateway = ReturnType<typeof createWebSocketGateway>;
