@@ -1,0 +1,79 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium } from 'playwright-core';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const webDir = fileURLToPath(new URL('../../web', import.meta.url));
+
+/** The built web app that the laptop runtime serves in browser tests. */
+export const webDist = join(webDir, 'dist');
+
+/** Phone and tablet screens the app must work on. */
+export const viewports = {
+  tablet: { width: 1024, height: 768 },
+  phone: { width: 390, height: 844 },
+} as const;
+
+/**
+ * Chromium from the system (`apt-get install -y chromium`), headless, with
+ * everything that would reach the network switched off.
+ */
+export const launchBrowser = async (): Promise<Browser> => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Browser tests need Chromium at ${CHROMIUM}. Install it with \`apt-get install -y chromium\` ` +
+        '(or point CHROMIUM_PATH at another Chromium binary).',
+    );
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Builds `web/dist` when it is missing (the test runner script normally builds
+ * it first). A lock directory keeps two test files from building at once.
+ */
+export const ensureWebBuilt = async (timeoutMs = 120_000): Promise<string> => {
+  const index = join(webDist, 'index.html');
+  const lock = join(tmpdir(), `curbside-web-build-${Buffer.from(webDir).toString('base64url')}`);
+  const deadline = Date.now() + timeoutMs;
+  while (!existsSync(index)) {
+    try {
+      mkdirSync(lock);
+    } catch {
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for another build of ${webDist}`);
+      await sleep(500);
+      continue;
+    }
+    try {
+      if (!existsSync(index)) {
+        // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
+        execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
+          cwd: webDir,
+          stdio: 'inherit',
+          env: { ...process.env, NODE_ENV: 'production' },
+        });
+      }
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  return webDist;
+};
