@@ -1,0 +1,135 @@
+/**
+ * The live connection: one WebSocket to `/ws` on the page's own host (wss on
+ * https). Pings every 30 s; after an unclean close it reconnects with backoff
+ * (1 s doubling to 30 s, at most 10 attempts) and again whenever the page
+ * becomes visible while closed. A message that is not JSON is logged and
+ * ignored.
+ */
+export type LiveState = 'connecting' | 'open' | 'closed';
+
+export interface LiveMessage {
+  type: string;
+  data?: unknown;
+}
+
+export const LIVE = {
+  pingMs: 30_000,
+  backoffStartMs: 1_000,
+  backoffMaxMs: 30_000,
+  maxAttempts: 10,
+} as const;
+
+/** Delay before reconnect attempt `n` (1-based): 1 s, 2 s, 4 s … capped at 30 s. */
+export const backoffDelay = (attempt: number) =>
+  Math.min(LIVE.backoffStartMs * 2 ** Math.max(0, attempt - 1), LIVE.backoffMaxMs);
+
+export const liveUrl = (location: Pick<Location, 'protocol' | 'host'>) =>
+  `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+
+type Listener = (message: LiveMessage) => void;
+type StateListener = (state: LiveState, retries: number) => void;
+
+export class LiveConnection {
+  private socket: WebSocket | null = null;
+  private pingTimer: ReturnType<typeof setInterval> | undefined;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private listeners = new Set<Listener>();
+  private stateListeners = new Set<StateListener>();
+  private stopped = false;
+  state: LiveState = 'closed';
+  retries = 0;
+
+  constructor(private readonly url: string) {}
+
+  start() {
+    this.stopped = false;
+    document.addEventListener('visibilitychange', this.onVisible);
+    this.open();
+  }
+
+  stop() {
+    this.stopped = true;
+    document.removeEventListener('visibilitychange', this.onVisible);
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    this.socket?.close(1000);
+    this.socket = null;
+    this.setState('closed');
+  }
+
+  /** Reconnects now, e.g. after signing in, so the server reads the new cookie. */
+  restart() {
+    this.stop();
+    this.retries = 0;
+    this.start();
+  }
+
+  /** Sends a message when the socket is open; otherwise it is not sent. */
+  send(message: LiveMessage) {
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+  }
+
+  subscribe(listener: Listener) {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  onState(listener: StateListener) {
+    this.stateListeners.add(listener);
+    return () => {
+      this.stateListeners.delete(listener);
+    };
+  }
+
+  private setState(state: LiveState) {
+    this.state = state;
+    for (const listener of this.stateListeners) listener(state, this.retries);
+  }
+
+  private open() {
+    clearTimeout(this.retryTimer);
+    this.setState('connecting');
+    const socket = new WebSocket(this.url);
+    this.socket = socket;
+    socket.onopen = () => {
+      this.retries = 0;
+      this.setState('open');
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: 'ping' }), LIVE.pingMs);
+    };
+    socket.onmessage = (event) => {
+      let message: LiveMessage;
+      try {
+        message = JSON.parse(String(event.data));
+      } catch (error) {
+        console.error('Error parsing WebSocket message:', error);
+        return;
+      }
+      if (message?.type === 'pong') return;
+      for (const listener of this.listeners) listener(message);
+    };
+    socket.onclose = (event) => {
+      if (this.socket !== socket) return;
+      clearInterval(this.pingTimer);
+      this.socket = null;
+      this.setState('closed');
+      if (!this.stopped && !event.wasClean) this.scheduleRetry();
+    };
+  }
+
+  private scheduleRetry() {
+    if (this.retries >= LIVE.maxAttempts) return;
+    this.retries += 1;
+    this.setState('closed');
+    this.retryTimer = setTimeout(() => this.open(), backoffDelay(this.retries));
+  }
+
+  private onVisible = () => {
+    if (document.visibilityState === 'visible' && this.state === 'closed' && !this.stopped) {
+      this.retries = 0;
+      this.open();
+    }
+  };
+}
