@@ -172,10 +172,11 @@ export const createWebSocketGateway = ({
       }
       case 'GET':
         if (!connection) return gone(response);
+        // The wire names are camelCase; the SDK answers them as ConnectedAt, Identity.SourceIp, ...
         return json(response, 200, {
-          ConnectedAt: new Date(connection.connectedAt).toISOString(),
-          LastActiveAt: new Date(connection.lastActiveAt).toISOString(),
-          Identity: { SourceIp: connection.sourceIp, UserAgent: connection.userAgent },
+          connectedAt: new Date(connection.connectedAt).toISOString(),
+          lastActiveAt: new Date(connection.lastActiveAt).toISOString(),
+          identity: { sourceIp: connection.sourceIp, userAgent: connection.userAgent },
         });
       case 'DELETE':
         if (!connection) return gone(response);

@@ -1,0 +1,101 @@
+import {
+  DeleteConnectionCommand,
+  GetConnectionCommand,
+  GoneException,
+  PostToConnectionCommand,
+} from '@aws-sdk/client-apigatewaymanagementapi';
+import { channels } from '@curbside/api';
+import { createManagementClient } from '@curbside/functions/lib/publisher';
+import { type RunningServer, startServer } from '@curbside/local';
+import { connections, createDb, type Db } from '@curbside/store';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, openClient } from './live';
+
+let server: RunningServer;
+let db: Db;
+let client: ReturnType<typeof createManagementClient>;
+
+beforeAll(async () => {
+  db = createDb({ table: process.env.TABLE_NAME as string, endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB });
+  server = await startServer({
+    port: 0,
+    tableName: process.env.TABLE_NAME as string,
+    dynamoEndpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB as string,
+  });
+  client = createManagementClient(server.url);
+});
+
+afterAll(async () => {
+  client?.destroy();
+  await server?.close();
+});
+
+/** The id the server gave the only open connection of this file's table. */
+const onlyConnectionId = async () => {
+  const ids = await connections.inChannel(db, channels.public());
+  expect(ids).toHaveLength(1);
+  return ids[0] as string;
+};
+
+describe('the management API answers the real ApiGatewayManagementApiClient', () => {
+  it('PostToConnection sends the bytes as one text frame', async () => {
+    const live = await openClient(server.url);
+    const id = await onlyConnectionId();
+    expect(id).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    const data = new TextEncoder().encode(JSON.stringify({ type: 'QUEUE_UPDATE', data: { n: 'Zoë' } }));
+    await client.send(new PostToConnectionCommand({ ConnectionId: id, Data: data }));
+    expect(await live.next()).toEqual({ type: 'QUEUE_UPDATE', data: { n: 'Zoë' } });
+    await live.close();
+    await eventually(async () => (await connections.get(db, id)) === undefined);
+  });
+
+  it('PostToConnection to an unknown or closed connection throws GoneException', async () => {
+    await expect(
+      client.send(
+        new PostToConnectionCommand({ ConnectionId: 'no-such-connection', Data: new Uint8Array([1]) }),
+      ),
+    ).rejects.toBeInstanceOf(GoneException);
+
+    const live = await openClient(server.url);
+    const id = await onlyConnectionId();
+    await live.close();
+    await expect(
+      client.send(new PostToConnectionCommand({ ConnectionId: id, Data: new Uint8Array([1]) })),
+    ).rejects.toMatchObject({ name: 'GoneException', $metadata: { httpStatusCode: 410 } });
+    await eventually(async () => (await connections.get(db, id)) === undefined);
+  });
+
+  it('GetConnection answers when the connection opened and who it is', async () => {
+    const before = Date.now();
+    const live = await openClient(server.url, { 'user-agent': 'curbside-test-agent' });
+    const id = await onlyConnectionId();
+    const answer = await client.send(new GetConnectionCommand({ ConnectionId: id }));
+    expect(answer.ConnectedAt).toBeInstanceOf(Date);
+    expect(answer.ConnectedAt?.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(answer.ConnectedAt?.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(answer.LastActiveAt).toBeInstanceOf(Date);
+    expect(answer.Identity).toEqual({ SourceIp: '127.0.0.1', UserAgent: 'curbside-test-agent' });
+    await live.close();
+    await eventually(async () => (await connections.get(db, id)) === undefined);
+    await expect(client.send(new GetConnectionCommand({ ConnectionId: id }))).rejects.toBeInstanceOf(
+      GoneException,
+    );
+  });
+
+  it('DeleteConnection closes the socket and its $disconnect removes the row', async () => {
+    const live = await openClient(server.url);
+    const id = await onlyConnectionId();
+    const closed = new Promise<number>((resolve) => live.socket.once('close', resolve));
+    await client.send(new DeleteConnectionCommand({ ConnectionId: id }));
+    expect(await closed).toBe(1000);
+    await eventually(async () => (await connections.get(db, id)) === undefined);
+    await expect(client.send(new DeleteConnectionCommand({ ConnectionId: id }))).rejects.toBeInstanceOf(
+      GoneException,
+    );
+  });
+
+  it('refuses unsigned calls, so a web page cannot post to connections', async () => {
+    const response = await fetch(`${server.url}/@connections/anything`, { method: 'POST', body: 'hi' });
+    expect(response.status).toBe(403);
+  });
+});

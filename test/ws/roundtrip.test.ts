@@ -1,0 +1,118 @@
+import { channels } from '@curbside/api';
+import type { Publisher } from '@curbside/functions/lib/publisher';
+import { type RunningServer, startServer } from '@curbside/local';
+import { connections, createDb, type Db } from '@curbside/store';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { eventually, type LiveClient, openClient } from './live';
+
+let server: RunningServer;
+let db: Db;
+let publisher: Publisher;
+const clients: LiveClient[] = [];
+
+const open = async () => {
+  const client = await openClient(server.url);
+  clients.push(client);
+  return client;
+};
+
+beforeAll(async () => {
+  db = createDb({ table: process.env.TABLE_NAME as string, endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB });
+  server = await startServer({
+    port: 0,
+    tableName: process.env.TABLE_NAME as string,
+    dynamoEndpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB as string,
+  });
+  // Imported only now: the functions' configuration is read once, when first loaded,
+  // and WS_MANAGEMENT_ENDPOINT is known only once the server listens.
+  const { createManagementClient, createPublisher } = await import('@curbside/functions/lib/publisher');
+  publisher = createPublisher({ db, client: createManagementClient(server.url) });
+});
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  // Every `$disconnect` has removed its row before the next test counts connections.
+  await eventually(async () => (await connections.inChannel(db, channels.public())).length === 0);
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('live connection through the laptop WebSocket gateway', () => {
+  it('stores each connection at $connect, before the socket opens', async () => {
+    const client = await open();
+    const ids = await connections.inChannel(db, channels.public());
+    expect(ids).toHaveLength(1);
+    const stored = await connections.get(db, ids[0] as string);
+    expect(stored).toMatchObject({ channels: [channels.public()], userId: null });
+    expect(client.socket.readyState).toBe(WebSocket.OPEN);
+  });
+
+  it('delivers a published event to every client of the channel', async () => {
+    const [a, b] = await Promise.all([open(), open()]);
+    const event = { type: 'BUS_LOCATION_UPDATE', data: { busId: 3, lat: 40.1, lng: -75.2 } } as const;
+    const result = await publisher.publish(channels.public(), event);
+    expect(result).toEqual({ sent: 2, gone: 0, failed: 0 });
+    expect(await a?.next()).toEqual(event);
+    expect(await b?.next()).toEqual(event);
+  });
+
+  it('answers {"type":"ping"} with {"type":"pong"} on that connection only', async () => {
+    const [a, b] = await Promise.all([open(), open()]);
+    a?.socket.send(JSON.stringify({ type: 'ping' }));
+    expect(await a?.next()).toEqual({ type: 'pong' });
+    await expect(b?.next(300)).rejects.toThrow(/No message/);
+  });
+
+  it('ignores an unparseable message and keeps the socket open', async () => {
+    const client = await open();
+    client.socket.send('this is {not json');
+    client.socket.send(JSON.stringify({ type: 'ping' }));
+    expect(await client.next()).toEqual({ type: 'pong' });
+    expect(client.socket.readyState).toBe(WebSocket.OPEN);
+    expect(client.inbox).toEqual([]);
+  });
+
+  it('removes a connection whose socket is gone (GoneException) and still reaches the others', async () => {
+    const client = await open();
+    await connections.put(db, {
+      connectionId: 'ghost-connection',
+      channels: [channels.public()],
+      userId: null,
+      connectedAt: new Date().toISOString(),
+    });
+    const event = { type: 'BUS_TRACKING_STOPPED', data: { busId: 1 } } as const;
+    const result = await publisher.publish(channels.public(), event);
+    expect(result).toEqual({ sent: 1, gone: 1, failed: 0 });
+    expect(await client.next()).toEqual(event);
+    expect(await connections.get(db, 'ghost-connection')).toBeUndefined();
+    expect(await connections.inChannel(db, channels.public())).not.toContain('ghost-connection');
+  });
+
+  it('treats a client that dropped before its $disconnect ran as gone', async () => {
+    const client = await open();
+    const [id] = await connections.inChannel(db, channels.public());
+    client.socket.terminate();
+    await new Promise((resolve) => client.socket.once('close', resolve));
+    // Put the row back as if `$disconnect` had never run (it is best effort in AWS).
+    await connections.put(db, {
+      connectionId: id as string,
+      channels: [channels.public()],
+      userId: null,
+      connectedAt: new Date().toISOString(),
+    });
+    const result = await publisher.send([id as string], { type: 'pong' });
+    expect(result).toEqual({ sent: 0, gone: 1, failed: 0 });
+    expect(await connections.get(db, id as string)).toBeUndefined();
+  });
+
+  it('runs $disconnect when a client closes, removing its row', async () => {
+    const client = await open();
+    const [id] = await connections.inChannel(db, channels.public());
+    await client.close();
+    await eventually(async () => (await connections.get(db, id as string)) === undefined);
+    expect(await connections.inChannel(db, channels.public())).toEqual([]);
+  });
+});
