@@ -13,6 +13,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
   const [connection] = useState(() => new LiveConnection(liveUrl(window.location)));
   const { user } = useMe();
   const userId = user?.id ?? null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reconnect when the signed-in user changes
   useEffect(() => {
     connection.restart();
     return () => connection.stop();
