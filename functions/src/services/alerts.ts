@@ -3,7 +3,7 @@ import { alerts } from '@curbside/store';
 import type { z } from 'zod';
 import { db } from '../lib/context';
 import { publishToStaff } from './live-events';
-import { sessionOfSchool } from './queue';
+import { sessionOfSchool } from './scope';
 import { ownSchoolId } from './tenancy';
 
 /**

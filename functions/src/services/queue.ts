@@ -3,39 +3,17 @@ import {
   addVehicleSchema,
   ConflictError,
   canTransition,
-  isSessionRunning,
-  NotFoundError,
-  type PickupSession,
   type QueueEntry,
   type QueueStatus,
   type User,
   type Vehicle,
 } from '@curbside/domain';
-import { pickupSessions, queue, students, vehicles } from '@curbside/store';
+import { queue, students, vehicles } from '@curbside/store';
 import { db } from '../lib/context';
+import { dropFromBatch, placeInBatch, takeOutOfBatch } from './batches';
 import { publishToStaff } from './live-events';
+import { entryOfSchool, runningSession, sessionOfSchool } from './scope';
 import { ownSchoolId } from './tenancy';
-
-/** A session of the user's own school; another school's answers 404. */
-export const sessionOfSchool = async (user: User, sessionId: number): Promise<PickupSession> => {
-  const session = await pickupSessions.get(db, sessionId);
-  if (!session || session.schoolId !== user.schoolId) throw new NotFoundError('Session not found');
-  return session;
-};
-
-const runningSession = async (user: User, sessionId: number) => {
-  const session = await sessionOfSchool(user, sessionId);
-  if (!isSessionRunning(session))
-    throw new ConflictError('This session has ended. Start a new session first.');
-  return session;
-};
-
-/** An active entry of the user's school. */
-export const entryOfSchool = async (user: User, id: string): Promise<QueueEntry> => {
-  const entry = await queue.get(db, id);
-  if (!entry || entry.schoolId !== user.schoolId) throw new NotFoundError('Queue entry not found');
-  return entry;
-};
 
 export const listQueue = async (user: User, sessionId: number, status?: 'completed') => {
   await sessionOfSchool(user, sessionId);
@@ -91,7 +69,8 @@ export const addVehicle = async (user: User, input: AddVehicleInput): Promise<Qu
 /** Removes an entry (picked up, left, removed, or a dismissed overflow entry). */
 export const removeEntry = async (user: User, id: string): Promise<QueueEntry> => {
   const entry = await entryOfSchool(user, id);
-  const removed = await queue.remove(db, entry.id);
+  const removed =
+    entry.batchId !== null ? await dropFromBatch(entry, false) : await queue.remove(db, entry.id);
   await publishToStaff(entry.schoolId, { type: 'VEHICLE_REMOVED', data: { id, sessionId: entry.sessionId } });
   return removed;
 };
@@ -103,13 +82,15 @@ export const setEntryStatus = async (user: User, id: string, status: QueueStatus
     throw new ConflictError(`Vehicle ${entry.vehicleNumber} cannot go from ${entry.status} to ${status}`);
   }
   const updated =
-    status === 'completed'
-      ? await queue.complete(db, entry)
-      : await queue.update(db, entry, {
-          status,
-          batchId: status === 'overflow' || status === 'waiting' ? null : entry.batchId,
-          batchNumber: status === 'overflow' || status === 'waiting' ? null : entry.batchNumber,
-        });
+    entry.batchId !== null
+      ? status === 'completed'
+        ? await dropFromBatch(entry, true)
+        : status === 'ready'
+          ? await queue.update(db, entry, { status, batchId: entry.batchId, batchNumber: entry.batchNumber })
+          : await takeOutOfBatch(entry, status)
+      : status === 'completed'
+        ? await queue.complete(db, entry)
+        : await queue.update(db, entry, { status, batchId: null, batchNumber: null });
   await publishToStaff(entry.schoolId, {
     type: 'QUEUE_STATUS_UPDATED',
     data: { id, sessionId: entry.sessionId, status: updated.status },
@@ -121,9 +102,9 @@ export const listVehicles = async (user: User): Promise<Vehicle[]> =>
   user.schoolId === null ? [] : vehicles.listBySchool(db, user.schoolId);
 
 /**
- * `PUT /api/queue/{id}`: moves an entry out of its batch, back to waiting or
- * to overflow (batchId null). Placing an entry into a batch goes through the
- * batch, so a batch id here must name an existing batch of this session.
+ * `PUT /api/queue/{id}`: with a batch id, puts a waiting entry into that
+ * loading batch; with null, moves it out of its batch, back to waiting or to
+ * overflow.
  */
 export const updateEntry = async (
   user: User,
@@ -131,13 +112,19 @@ export const updateEntry = async (
   change: { batchId: number | null; status: 'waiting' | 'overflow' },
 ): Promise<QueueEntry> => {
   const entry = await entryOfSchool(user, id);
-  if (change.batchId !== null) throw new NotFoundError('Batch not found');
+  if (change.batchId !== null) {
+    if (change.status !== 'waiting') throw new ConflictError('A vehicle in a batch has the status waiting');
+    return placeInBatch(user, entry, change.batchId);
+  }
   if (!canTransition(entry.status, change.status)) {
     throw new ConflictError(
       `Vehicle ${entry.vehicleNumber} cannot go from ${entry.status} to ${change.status}`,
     );
   }
-  const updated = await queue.update(db, entry, { status: change.status, batchId: null, batchNumber: null });
+  const updated =
+    entry.batchId !== null
+      ? await takeOutOfBatch(entry, change.status)
+      : await queue.update(db, entry, { status: change.status, batchId: null, batchNumber: null });
   await publishToStaff(entry.schoolId, {
     type: 'QUEUE_STATUS_UPDATED',
     data: { id, sessionId: entry.sessionId, status: updated.status },

@@ -1,7 +1,9 @@
 import {
   type Alert,
   addVehicleSchema,
+  type Batch,
   createAlertSchema,
+  createBatchSchema,
   type District,
   loginSchema,
   type PickupSession,
@@ -11,6 +13,7 @@ import {
   type School,
   sessionInputSchema,
   type User,
+  updateBatchSchema,
   type Vehicle,
 } from '@curbside/domain';
 import { z } from 'zod';
@@ -240,6 +243,58 @@ export const routes = {
     request: { params: idParams },
     access: { minRole: 'front_queue_wrangler' },
     response: returns<Alert>(),
+  }),
+
+  // Batches: called forward at the loading zone
+  activeBatches: route({
+    name: 'activeBatches',
+    method: 'GET',
+    path: '/api/batches/active',
+    request: { query: sessionQuery },
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<Batch[]>(),
+  }),
+  listBatches: route({
+    name: 'listBatches',
+    method: 'GET',
+    path: '/api/batches',
+    request: {
+      query: sessionQuery.extend({ status: z.enum(['loading', 'completed']).default('completed') }),
+    },
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<Batch[]>(),
+  }),
+  createBatch: route({
+    name: 'createBatch',
+    method: 'POST',
+    path: '/api/batches',
+    request: { body: createBatchSchema },
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<Batch>(),
+  }),
+  updateBatch: route({
+    name: 'updateBatch',
+    method: 'PUT',
+    path: '/api/batches/{id}',
+    request: { params: idParams, body: updateBatchSchema },
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<Batch>(),
+  }),
+  batchVehicles: route({
+    name: 'batchVehicles',
+    method: 'GET',
+    path: '/api/batches/{id}/vehicles',
+    request: { params: idParams },
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<QueueEntry[]>(),
+  }),
+  addToBatch: route({
+    name: 'addToBatch',
+    method: 'POST',
+    path: '/api/batches/{id}/vehicles',
+    request: { params: idParams },
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<Batch>(),
   }),
 } as const;
 

@@ -154,3 +154,46 @@ export const createAlertSchema = z.object({
   location: z.string().trim().min(1, 'Location is required').max(100),
   message: z.string().trim().max(500).optional(),
 });
+
+export const BATCH_STATUSES = ['loading', 'completed'] as const;
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
+
+/** Default batch capacities, a school setting per vehicle type. */
+export const DEFAULT_BATCH_CAPACITY: Readonly<Record<VehicleType, number>> = { car: 8, bus: 4 };
+
+export interface Batch {
+  id: number;
+  sessionId: number;
+  schoolId: number;
+  batchNumber: number;
+  vehicleType: VehicleType;
+  status: BatchStatus;
+  currentCount: number;
+  maxCapacity: number;
+  startTime: string;
+  endTime: string | null;
+}
+
+/** The vehicle add-to-batch takes: the first waiting, batch-less entry of the batch's type. */
+export const nextForBatch = <T extends Pick<QueueEntry, 'status' | 'batchId' | 'vehicleType'>>(
+  ordered: readonly T[],
+  vehicleType: VehicleType,
+): T | undefined =>
+  ordered.find(
+    (entry) => entry.vehicleType === vehicleType && entry.status === 'waiting' && entry.batchId === null,
+  );
+
+/** Whole minutes a batch took, rounded. */
+export const batchMinutes = (batch: Pick<Batch, 'startTime' | 'endTime'>, now = Date.now()): number =>
+  Math.round(((batch.endTime ? Date.parse(batch.endTime) : now) - Date.parse(batch.startTime)) / 60_000);
+
+export const createBatchSchema = z.object({
+  sessionId: z.coerce.number({ message: 'Session is required' }).int().positive('Session is required'),
+  vehicleType: z.enum(VEHICLE_TYPES, { message: 'Vehicle type must be car or bus' }),
+});
+
+export const updateBatchSchema = z.union([
+  z.object({ status: z.literal('loading'), startTime: z.string().optional() }),
+  z.object({ status: z.literal('completed'), endTime: z.string().optional() }),
+  z.object({ currentCount: z.number().int().min(0) }),
+]);

@@ -18,6 +18,10 @@ export const schoolSchema = z.object({
   active: z.boolean(),
   sandbox: z.boolean(),
   createdAt: z.string(),
+  /** Batch capacity per vehicle type; defaults apply when absent. */
+  batchCapacity: z
+    .object({ car: z.number().int().min(1).max(40), bus: z.number().int().min(1).max(40) })
+    .optional(),
 });
 export type School = z.infer<typeof schoolSchema>;
 

@@ -1,5 +1,6 @@
 export * from './alert';
 export * from './auth-session';
+export * from './batch';
 export * from './connection';
 export * from './db';
 export * from './district';

@@ -43,6 +43,18 @@ export const parseEntryId = (id: string) => {
   return { sessionId, type, number, key: { pk: partition(sessionId), sk: activeSk(type, number) } };
 };
 
+/** The key of an active entry: for the batch module's transactions only. */
+export const activeEntryKey = (entry: Pick<QueueEntry, 'sessionId' | 'vehicleType' | 'vehicleNumber'>) => ({
+  pk: partition(entry.sessionId),
+  sk: activeSk(entry.vehicleType, entry.vehicleNumber),
+});
+
+/** The key of a completed entry: for the batch module's transactions only. */
+export const completedEntryKey = (
+  entry: Pick<QueueEntry, 'sessionId' | 'vehicleType' | 'vehicleNumber'>,
+  exitTime: string,
+) => ({ pk: partition(entry.sessionId), sk: `DONE#${exitTime}#${entry.vehicleType}#${entry.vehicleNumber}` });
+
 const fromItem = (item: Record<string, unknown>): QueueEntry => ({
   ...stripKeys<QueueEntry>(item),
   position: null,
