@@ -15,6 +15,7 @@ import { publishToStaff } from './live-events';
 import { sessionOfSchool } from './scope';
 
 const MAX_ATTEMPTS = 25;
+const PLURAL: Readonly<Record<VehicleType, string>> = { car: 'cars', bus: 'buses' };
 
 /** A batch of the user's school; another school's answers 404. */
 export const batchOfSchool = async (user: User, id: number): Promise<Batch> => {
@@ -86,7 +87,9 @@ export const addNextToBatch = async (user: User, id: number): Promise<Batch> => 
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const candidate = nextForBatch(await queue.listActive(db, batch.sessionId), batch.vehicleType);
     if (!candidate)
-      throw new ConflictError(`No waiting ${batch.vehicleType}s to add to Batch #${batch.batchNumber}`);
+      throw new ConflictError(
+        `No waiting ${PLURAL[batch.vehicleType]} to add to Batch #${batch.batchNumber}`,
+      );
     const outcome = await batches.addEntry(db, batch, candidate);
     if (outcome === 'full') throw new ConflictError(`Batch #${batch.batchNumber} is full`);
     if (outcome === 'closed')
@@ -106,7 +109,7 @@ export const placeInBatch = async (user: User, entry: QueueEntry, batchId: numbe
   assertLoading(batch);
   if (batch.sessionId !== entry.sessionId) throw new ConflictError('That batch belongs to another session');
   if (batch.vehicleType !== entry.vehicleType) {
-    throw new ConflictError(`Batch #${batch.batchNumber} is for ${batch.vehicleType}s`);
+    throw new ConflictError(`Batch #${batch.batchNumber} is for ${PLURAL[batch.vehicleType]}`);
   }
   if (entry.batchId === batchId) return entry;
   if (entry.status !== 'waiting' || entry.batchId !== null) {

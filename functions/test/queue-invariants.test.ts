@@ -1,0 +1,141 @@
+import { DomainError, type User } from '@curbside/domain';
+import { batches, createDb, queue, schools } from '@curbside/store';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { addNextToBatch, createBatch, updateBatch } from '../src/services/batches';
+import { addVehicle, removeEntry, setEntryStatus, updateEntry } from '../src/services/queue';
+import { createSession } from '../src/services/sessions';
+
+/**
+ * Random sequences of queue and batch operations, as several tablets would
+ * send them; after every step the invariants hold: batch counts match the
+ * entries in them and stay within capacity, no entry is in two places, and
+ * positions are dense.
+ */
+const db = createDb({
+  table: process.env.TABLE_NAME as string,
+  endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
+});
+
+const type = fc.constantFrom('car' as const, 'bus' as const);
+const pick = fc.nat(1000);
+const operation = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.record({ op: fc.constant('add' as const), number: fc.integer({ min: 1, max: 12 }), type }),
+  },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('remove' as const), pick }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('status' as const),
+      pick,
+      status: fc.constantFrom(
+        'waiting' as const,
+        'ready' as const,
+        'overflow' as const,
+        'completed' as const,
+      ),
+    }),
+  },
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('batch' as const), type }) },
+  { weight: 6, arbitrary: fc.record({ op: fc.constant('addToBatch' as const), pick }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('place' as const), pick, pick2: pick }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('out' as const),
+      pick,
+      status: fc.constantFrom('waiting' as const, 'overflow' as const),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('complete' as const), pick }) },
+);
+
+const checkInvariants = async (sessionId: number) => {
+  const active = await queue.listActive(db, sessionId);
+  const all = await batches.listBySession(db, sessionId);
+  for (const batch of all.filter((b) => b.status === 'loading')) {
+    const inside = active.filter((e) => e.batchId === batch.id);
+    expect(batch.currentCount).toBe(inside.length);
+    expect(batch.currentCount).toBeLessThanOrEqual(batch.maxCapacity);
+    expect(inside.every((e) => e.vehicleType === batch.vehicleType && e.status !== 'overflow')).toBe(true);
+  }
+  // No entry in two places: one active entry per vehicle, never in a completed
+  // batch, and overflow entries are in no batch.
+  const keys = active.map((e) => `${e.vehicleType}#${e.vehicleNumber}`);
+  expect(new Set(keys).size).toBe(keys.length);
+  const completedIds = new Set(all.filter((b) => b.status === 'completed').map((b) => b.id));
+  expect(active.some((e) => e.batchId !== null && completedIds.has(e.batchId))).toBe(false);
+  expect(active.filter((e) => e.status === 'overflow').every((e) => e.batchId === null)).toBe(true);
+  for (const t of ['car', 'bus'] as const) {
+    const positions = active.filter((e) => e.vehicleType === t).map((e) => e.position);
+    expect(positions).toEqual(positions.map((_, i) => i + 1));
+  }
+};
+
+let run = 0;
+
+describe('queue and batch invariants', () => {
+  it('hold after every step of random operation sequences', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(operation, { minLength: 25, maxLength: 40 }), async (ops) => {
+        const school = await schools.create(db, {
+          name: `Property ${run++}`,
+          districtId: 1,
+          active: true,
+          sandbox: false,
+          batchCapacity: { car: 3, bus: 2 },
+        });
+        const user: User = {
+          id: 1,
+          name: 'Tester',
+          username: 'tester',
+          email: null,
+          phone: null,
+          role: 'back_queue_wrangler',
+          active: true,
+          schoolId: school.id,
+          districtId: 1,
+        };
+        const now = Date.now();
+        const session = await createSession(user, {
+          name: 'Afternoon Pickup',
+          type: 'afternoon_pickup',
+          startTime: new Date(now).toISOString(),
+          endTime: new Date(now + 3_600_000).toISOString(),
+        });
+        for (const step of ops) {
+          const active = await queue.listActive(db, session.id);
+          const loading = (await batches.listBySession(db, session.id)).filter((b) => b.status === 'loading');
+          const entry = active.length ? active[('pick' in step ? step.pick : 0) % active.length] : undefined;
+          const batch = loading.length
+            ? loading[('pick2' in step ? step.pick2 : 'pick' in step ? step.pick : 0) % loading.length]
+            : undefined;
+          try {
+            if (step.op === 'add')
+              await addVehicle(user, {
+                sessionId: session.id,
+                vehicleNumber: String(step.number),
+                vehicleType: step.type,
+              });
+            if (step.op === 'remove' && entry) await removeEntry(user, entry.id);
+            if (step.op === 'status' && entry) await setEntryStatus(user, entry.id, step.status);
+            if (step.op === 'batch') await createBatch(user, session.id, step.type);
+            if (step.op === 'addToBatch' && batch) await addNextToBatch(user, batch.id);
+            if (step.op === 'place' && entry && batch)
+              await updateEntry(user, entry.id, { batchId: batch.id, status: 'waiting' });
+            if (step.op === 'out' && entry)
+              await updateEntry(user, entry.id, { batchId: null, status: step.status });
+            if (step.op === 'complete' && batch) await updateBatch(user, batch.id, { status: 'completed' });
+          } catch (error) {
+            // Refusals (409, 404) are answers; anything else is a bug.
+            if (!(error instanceof DomainError)) throw error;
+          }
+          await checkInvariants(session.id);
+        }
+      }),
+      { numRuns: 12 },
+    );
+  }, 180_000);
+});
