@@ -1,4 +1,5 @@
 export * from './auth';
+export * from './car-line';
 export * from './errors';
 export * from './format';
 export * from './queue';
