@@ -1,0 +1,202 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Annotations, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import type { ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+
+export interface SiteProps {
+  /** The HTTP API (`{apiId}`); `/api/*` goes there. */
+  httpApiId: string;
+  /** The WebSocket API (`{apiId}`); `/ws` reaches its `ws` stage. */
+  webSocketApiId: string;
+  /** The built web app; deployed only when it holds an `index.html`. */
+  webDist: string;
+  /** Optional custom domain; without it the site uses `*.cloudfront.net`. */
+  domain?: { names: string[]; certificate: ICertificate };
+}
+
+/**
+ * Rewrites every path without a file extension to `/index.html` so the
+ * single-page app's routes load on a reload. Runs on the default behavior
+ * only: `/api/*` and `/ws` never see it, so an API 404 stays an API 404.
+ */
+const SPA_FALLBACK = `function handler(event) {
+  var request = event.request;
+  var last = request.uri.substring(request.uri.lastIndexOf('/') + 1);
+  if (last.indexOf('.') === -1) request.uri = '/index.html';
+  return request;
+}`;
+
+/**
+ * The browser's one origin: CloudFront serves the web app from a private S3
+ * bucket (origin access control) and routes `/api/*` and `/ws` to the two
+ * API Gateways, so the session cookie stays first-party and reaches `$connect`.
+ */
+export class Site extends Construct {
+  readonly distribution: cloudfront.Distribution;
+  readonly bucket: s3.Bucket;
+  readonly logBucket: s3.Bucket;
+
+  constructor(scope: Construct, id: string, props: SiteProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    // S3 server access logs are delivered under a bucket policy rather than the
+    // deprecated LogDeliveryWrite ACL (the flag is read from this scope down).
+    this.node.setContext('@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy', true);
+
+    // CloudFront standard logs are delivered with an object ACL, so this
+    // bucket (and only this one) keeps ACLs enabled.
+    this.logBucket = new s3.Bucket(this, 'LogBucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      objectOwnership: s3.ObjectOwnership.OBJECT_WRITER,
+      lifecycleRules: [{ expiration: Duration.days(90) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.bucket = new s3.Bucket(this, 'Bucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      serverAccessLogsBucket: this.logBucket,
+      serverAccessLogsPrefix: 'site-bucket/',
+      removalPolicy: RemovalPolicy.RETAIN,
+      autoDeleteObjects: false,
+    });
+
+    const apiOrigin = (apiId: string) =>
+      new origins.HttpOrigin(`${apiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
+        protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
+        originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
+      });
+    const apiBehavior = {
+      cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+      // Forwards cookies, query strings and headers but not Host: API Gateway
+      // routes by its own host name.
+      originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
+      responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
+      compress: true,
+    } satisfies Partial<cloudfront.BehaviorOptions>;
+
+    this.distribution = new cloudfront.Distribution(this, 'Distribution', {
+      comment: 'Curbside web app, HTTP API and live connection',
+      defaultRootObject: 'index.html',
+      defaultBehavior: {
+        origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket),
+        viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
+        compress: true,
+        functionAssociations: [
+          {
+            eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,
+            function: new cloudfront.Function(this, 'SpaFallback', {
+              code: cloudfront.FunctionCode.fromInline(SPA_FALLBACK),
+              runtime: cloudfront.FunctionRuntime.JS_2_0,
+              comment: 'Extensionless paths load the single-page app',
+            }),
+          },
+        ],
+      },
+      additionalBehaviors: {
+        '/api/*': {
+          ...apiBehavior,
+          origin: apiOrigin(props.httpApiId),
+          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        },
+        // The WebSocket stage is named `ws`, so the viewer path `/ws` is the stage.
+        '/ws': {
+          ...apiBehavior,
+          origin: apiOrigin(props.webSocketApiId),
+          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+        },
+      },
+      httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
+      priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
+      enableLogging: true,
+      logBucket: this.logBucket,
+      logFilePrefix: 'cloudfront/',
+      ...(props.domain
+        ? {
+            domainNames: props.domain.names,
+            certificate: props.domain.certificate,
+            minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
+          }
+        : {}),
+    });
+
+    NagSuppressions.addResourceSuppressions(this.distribution, [
+      {
+        id: 'AwsSolutions-CFR1',
+        reason:
+          'No geo restriction: parents and staff may open the site from anywhere (travel, roaming phones); access is governed by sign-in, not by country.',
+      },
+      {
+        id: 'AwsSolutions-CFR2',
+        reason:
+          'No AWS WAF web ACL yet: a web ACL costs a fixed monthly fee per school deployment; abuse is limited by API Gateway stage throttling and the login throttle in the handlers. Revisit before a public launch.',
+      },
+      ...(props.domain
+        ? []
+        : [
+            {
+              id: 'AwsSolutions-CFR4',
+              reason:
+                'Without a custom domain the distribution uses the default *.cloudfront.net certificate, for which CloudFront does not allow choosing a minimum TLS version. With a domain (context curbside:domainName + curbside:certificateArn) the stack sets TLSv1.2_2021.',
+            },
+          ]),
+    ]);
+
+    if (existsSync(join(props.webDist, 'index.html'))) {
+      this.deployWebApp(props.webDist);
+    } else {
+      Annotations.of(this).addWarningV2(
+        'curbside:web-dist-missing',
+        `${props.webDist}/index.html does not exist: the web app is not deployed. Build web/ before synthesizing to deploy it.`,
+      );
+    }
+  }
+
+  /**
+   * Two uploads: the content-hashed `assets/` first (cached for a year, old
+   * files kept so open tabs can still lazy-load their chunks), then
+   * everything else, `index.html` above all, revalidated on every load, with
+   * a CloudFront invalidation.
+   */
+  private deployWebApp(webDist: string) {
+    const logGroup = new logs.LogGroup(this, 'DeployLogs', { retention: logs.RetentionDays.ONE_MONTH });
+    const common = {
+      sources: [s3deploy.Source.asset(webDist)],
+      destinationBucket: this.bucket,
+      memoryLimit: 512,
+      logGroup,
+    };
+    const assets = new s3deploy.BucketDeployment(this, 'DeployAssets', {
+      ...common,
+      // `aws s3 sync` filters, where `*` also matches `/`; pruning spares excluded keys.
+      exclude: ['*'],
+      include: ['assets/*'],
+      prune: false,
+      cacheControl: [s3deploy.CacheControl.fromString('public, max-age=31536000, immutable')],
+    });
+    const pages = new s3deploy.BucketDeployment(this, 'DeployPages', {
+      ...common,
+      exclude: ['assets/*'],
+      cacheControl: [s3deploy.CacheControl.fromString('no-cache')],
+      distribution: this.distribution,
+      distributionPaths: ['/*'],
+    });
+    pages.node.addDependency(assets);
+  }
+}
