@@ -1,0 +1,164 @@
+import {
+  matchesQueueSearch,
+  orderQueue,
+  plural,
+  type QueuedVehicle,
+  type QueueEntry,
+  type VehicleType,
+  vehicleQueuedToast,
+} from '@curbside/domain';
+import {
+  Badge,
+  Button,
+  Card,
+  CloseButton,
+  Group,
+  Loader,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { useLiveEvent, useLiveInvalidate } from '../live/live';
+import { QUEUE_EVENTS, queueQueries } from './queue.queries';
+import { useNow } from './use-now';
+import { VehicleCard } from './vehicle-card';
+import { VehicleDialog } from './vehicle-dialog';
+
+export const SEARCH_PLACEHOLDER = 'Search by vehicle #, parent name, make, model, color, or student name...';
+
+type Ordered = QueueEntry & { position: number | null };
+
+/**
+ * Keeps the session's queue current from the live connection and announces
+ * every vehicle queued in it. Mount it once per screen.
+ */
+export const useQueueLive = (sessionId: number) => {
+  useLiveInvalidate(QUEUE_EVENTS, [queueQueries.all]);
+  useLiveEvent('VEHICLE_QUEUED', (message) => {
+    const data = message.data as { sessionId?: number; vehicle?: Partial<QueuedVehicle> } | undefined;
+    if (data?.sessionId !== undefined && data.sessionId !== sessionId) return;
+    const toast = vehicleQueuedToast(data?.vehicle);
+    notifications.show({
+      color: 'green.9',
+      title: toast.title,
+      message: (
+        <Stack gap={0}>
+          {toast.lines.map((line) => (
+            <Text key={line} fz="sm">
+              {line}
+            </Text>
+          ))}
+        </Stack>
+      ),
+    });
+  });
+};
+
+interface SectionProps {
+  title: string;
+  type: VehicleType;
+  entries: Ordered[];
+  now: number;
+  onOpen: (entry: QueueEntry) => void;
+}
+
+function QueueSection({ title, type, entries, now, onOpen }: SectionProps) {
+  const [search, setSearch] = useState('');
+  const shown = entries.filter((entry) => matchesQueueSearch(entry, search));
+  const noun = type === 'bus' ? 'bus' : 'car';
+  return (
+    <Stack gap="sm" component="section" aria-label={title}>
+      <Group justify="space-between" wrap="nowrap">
+        <Title order={3}>{title}</Title>
+        <Badge size="xl" variant="light" color={type === 'bus' ? 'yellow.9' : 'blue.9'}>
+          {plural(entries.length, noun, type === 'bus' ? 'buses' : 'cars')}
+        </Badge>
+      </Group>
+      <TextInput
+        value={search}
+        onChange={(event) => setSearch(event.currentTarget.value)}
+        placeholder={SEARCH_PLACEHOLDER}
+        aria-label={`Search ${title}`}
+        size="lg"
+        rightSectionWidth={56}
+        rightSection={
+          <CloseButton
+            size="xl"
+            aria-label={`Clear search in ${title}`}
+            disabled={!search}
+            onClick={() => setSearch('')}
+          />
+        }
+      />
+      {shown.length === 0 ? (
+        <Text c="dark.4" fz="lg" py="md" ta="center">
+          {entries.length === 0
+            ? `No ${type === 'bus' ? 'buses' : 'cars'} in queue`
+            : 'No vehicles match your search'}
+        </Text>
+      ) : (
+        <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="sm">
+          {shown.map((entry) => (
+            <VehicleCard key={entry.id} entry={entry} total={entries.length} now={now} onOpen={onOpen} />
+          ))}
+        </SimpleGrid>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * The session's queue: cars in the parking lot and buses in the loading zone,
+ * each searchable, with vehicle cards (tap for details, long press for the
+ * menu, swipe to remove). Shared by the front queue, back queue and admin screens.
+ */
+export function QueueList({ sessionId, title = 'Current Queue' }: { sessionId: number; title?: string }) {
+  const query = useQuery(queueQueries.active(sessionId));
+  useQueueLive(sessionId);
+  const now = useNow(1000);
+  const [openId, setOpenId] = useState<string | null>(null);
+
+  const { cars, buses } = useMemo(() => {
+    const ordered = orderQueue((query.data ?? []).filter((entry) => entry.status !== 'completed'));
+    return {
+      cars: ordered.filter((entry) => entry.vehicleType === 'car'),
+      buses: ordered.filter((entry) => entry.vehicleType === 'bus'),
+    };
+  }, [query.data]);
+
+  const open = [...cars, ...buses].find((entry) => entry.id === openId) ?? null;
+  const onOpen = (entry: QueueEntry) => setOpenId(entry.id);
+
+  return (
+    <Card>
+      <Stack gap="lg">
+        <Group justify="space-between">
+          <Title order={2}>{title}</Title>
+          {query.isPending && <Loader size="sm" aria-label="Loading queue" />}
+        </Group>
+        {query.isError && (
+          <Group>
+            <Text c="red.9" fw={600}>
+              The queue could not be loaded.
+            </Text>
+            <Button variant="outline" onClick={() => void query.refetch()}>
+              Try again
+            </Button>
+          </Group>
+        )}
+        <QueueSection title="Cars in Parking Lot" type="car" entries={cars} now={now} onOpen={onOpen} />
+        <QueueSection title="Bus Loading Zone" type="bus" entries={buses} now={now} onOpen={onOpen} />
+      </Stack>
+      <VehicleDialog
+        entry={open}
+        total={open?.vehicleType === 'bus' ? buses.length : cars.length}
+        onClose={() => setOpenId(null)}
+      />
+    </Card>
+  );
+}

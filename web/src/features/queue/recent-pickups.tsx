@@ -1,0 +1,63 @@
+import {
+  formatClockTime,
+  formatDuration,
+  type QueueEntry,
+  shortName,
+  vehicleLabel,
+  waitSeconds,
+} from '@curbside/domain';
+import { Card, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { queueQueries } from './queue.queries';
+
+const newestFirst = (a: QueueEntry, b: QueueEntry) => (b.exitTime ?? '').localeCompare(a.exitTime ?? '');
+
+/** Completed pickups of the session, newest first. */
+export function RecentPickups({ sessionId }: { sessionId: number }) {
+  const query = useQuery(queueQueries.completed(sessionId));
+  const rows = [...(query.data ?? [])].sort(newestFirst);
+  return (
+    <Card>
+      <Stack gap="md">
+        <Title order={2}>Recent Pickups</Title>
+        {query.isPending ? (
+          <Loader size="sm" aria-label="Loading recent pickups" />
+        ) : rows.length === 0 ? (
+          <Text c="dark.4" fz="lg">
+            No completed pickups yet
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={640}>
+            <Table striped fz="md" verticalSpacing="sm" horizontalSpacing="md">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Vehicle #</Table.Th>
+                  <Table.Th>Type</Table.Th>
+                  <Table.Th>Family</Table.Th>
+                  <Table.Th>Children</Table.Th>
+                  <Table.Th>Wait Time</Table.Th>
+                  <Table.Th>Completed</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.map((entry) => {
+                  const wait = waitSeconds(entry);
+                  return (
+                    <Table.Tr key={entry.id}>
+                      <Table.Td fw={800}>{vehicleLabel(entry.vehicleType, entry.vehicleNumber)}</Table.Td>
+                      <Table.Td>{entry.vehicleType === 'bus' ? 'Bus' : 'Car'}</Table.Td>
+                      <Table.Td>{entry.vehicle?.parentName || '—'}</Table.Td>
+                      <Table.Td>{entry.students.map(shortName).join(', ') || '—'}</Table.Td>
+                      <Table.Td>{wait === null ? '—' : formatDuration(wait)}</Table.Td>
+                      <Table.Td>{entry.exitTime ? formatClockTime(entry.exitTime) : '—'}</Table.Td>
+                    </Table.Tr>
+                  );
+                })}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,193 @@
+import {
+  elapsedSeconds,
+  formatDuration,
+  isOverdue,
+  LONG_PRESS_MS,
+  NO_PRIMARY_CONTACT,
+  ordinal,
+  positionLabel,
+  type QueueEntry,
+  SWIPE_REMOVE_PX,
+  shortName,
+  vehicleDescription,
+  vehicleLabel,
+  vehicleName,
+} from '@curbside/domain';
+import { Badge, Box, Group, Menu, Paper, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { useRemoveFromQueue } from './queue.queries';
+import { usePress } from './use-press';
+
+/** The badges of an entry: Overflow (red), Waiting (outline), Ready, and `Batch #n` when batched. */
+export function EntryBadges({ entry }: { entry: QueueEntry }) {
+  return (
+    <Group gap={6} wrap="wrap" justify="flex-end">
+      {entry.status === 'overflow' && (
+        <Badge color="red" variant="filled" size="lg">
+          Overflow
+        </Badge>
+      )}
+      {entry.status === 'waiting' && (
+        <Badge variant="outline" color="dark" size="lg">
+          Waiting
+        </Badge>
+      )}
+      {entry.status === 'ready' && (
+        <Badge color="green.9" variant="filled" size="lg">
+          Ready
+        </Badge>
+      )}
+      {entry.batchId !== null && (
+        <Badge color="blue.9" variant="filled" size="lg">
+          {`Batch #${entry.batchNumber ?? ''}`}
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
+const MENU_ACTIONS = ['Child picked up', 'Vehicle left', 'Remove from queue'] as const;
+
+interface VehicleCardProps {
+  entry: QueueEntry & { position: number | null };
+  /** Vehicles of this type in the queue, for "2nd from front, 4th from back". */
+  total: number;
+  now: number;
+  onOpen: (entry: QueueEntry) => void;
+}
+
+/**
+ * One queued vehicle. Tap or click: details. Long press (800 ms): the menu.
+ * Swipe sideways more than 300 px: removed.
+ */
+export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const remove = useRemoveFromQueue();
+  const press = usePress({
+    delay: LONG_PRESS_MS.cardMenu,
+    onLongPress: () => setMenuOpen(true),
+    onTap: () => onOpen(entry),
+    onSwipe: () => remove.mutate(entry),
+    swipeDistance: SWIPE_REMOVE_PX,
+    contextMenu: true,
+  });
+  const overdue = isOverdue(entry, now);
+  const name = vehicleName(entry.vehicleType, entry.vehicleNumber);
+  const description = vehicleDescription(entry.vehicle);
+  const children = entry.students.map(shortName).join(', ');
+  const swipe = Math.min(1, Math.abs(press.offset) / SWIPE_REMOVE_PX);
+
+  return (
+    // The menu sits beside the card, not inside it: events from its (portalled)
+    // dropdown would otherwise bubble into the card's press handlers.
+    <Box pos="relative">
+      <Paper
+        {...press.handlers}
+        role="button"
+        tabIndex={0}
+        aria-label={name}
+        aria-haspopup="menu"
+        data-overdue={overdue || undefined}
+        data-entry-id={entry.id}
+        withBorder
+        radius="md"
+        p="md"
+        bg={overdue ? 'var(--mantine-color-red-light)' : undefined}
+        style={{
+          cursor: 'pointer',
+          userSelect: 'none',
+          WebkitUserSelect: 'none',
+          WebkitTouchCallout: 'none',
+          touchAction: 'pan-y',
+          borderWidth: overdue ? 3 : 2,
+          borderColor: overdue ? 'var(--mantine-color-red-8)' : 'var(--mantine-color-gray-4)',
+          transform: press.offset ? `translateX(${press.offset}px)` : undefined,
+          opacity: 1 - swipe * 0.6,
+          transition: press.offset ? undefined : 'transform 150ms ease, opacity 150ms ease',
+          outlineOffset: 2,
+        }}
+      >
+        <Group wrap="nowrap" align="flex-start" gap="md">
+          <Box
+            miw={72}
+            px="xs"
+            py={6}
+            ta="center"
+            bg={entry.vehicleType === 'bus' ? 'yellow.4' : 'blue.9'}
+            c={entry.vehicleType === 'bus' ? 'black' : 'white'}
+            style={{ borderRadius: 'var(--mantine-radius-md)' }}
+          >
+            <Text fz={28} fw={900} lh={1.1}>
+              {vehicleLabel(entry.vehicleType, entry.vehicleNumber)}
+            </Text>
+          </Box>
+          <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
+            <Text fw={700} fz="lg" truncate>
+              {entry.vehicle?.parentName || NO_PRIMARY_CONTACT}
+            </Text>
+            {description && (
+              <Text fz="sm" c="dark.5" truncate>
+                {description}
+              </Text>
+            )}
+            {children && (
+              <Text fz="sm" fw={600} truncate>
+                {children}
+              </Text>
+            )}
+            <Text fz="sm" c="dark.6">
+              {entry.position !== null ? positionLabel(entry.position, total, ordinal) : ''}
+            </Text>
+          </Stack>
+          <Stack gap={6} align="flex-end">
+            <EntryBadges entry={entry} />
+            <Text
+              fz="sm"
+              fw={700}
+              c={overdue ? 'red.9' : 'dark.5'}
+              aria-label={`Waiting ${formatDuration(elapsedSeconds(entry.queueTime, now))}`}
+            >
+              {formatDuration(elapsedSeconds(entry.queueTime, now))}
+            </Text>
+          </Stack>
+        </Group>
+      </Paper>
+      <Menu
+        opened={menuOpen}
+        onChange={setMenuOpen}
+        position="bottom"
+        width={280}
+        shadow="lg"
+        radius="md"
+        returnFocus
+      >
+        <Menu.Target>
+          <Box
+            pos="absolute"
+            top="50%"
+            left="50%"
+            w={1}
+            h={1}
+            aria-hidden
+            style={{ pointerEvents: 'none' }}
+          />
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Label fz="md">{name}</Menu.Label>
+          {MENU_ACTIONS.map((action) => (
+            <Menu.Item
+              key={action}
+              fz="lg"
+              py="md"
+              fw={600}
+              color={action === 'Remove from queue' ? 'red.9' : undefined}
+              onClick={() => remove.mutate(entry)}
+            >
+              {action}
+            </Menu.Item>
+          ))}
+        </Menu.Dropdown>
+      </Menu>
+    </Box>
+  );
+}

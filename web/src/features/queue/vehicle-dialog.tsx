@@ -1,0 +1,147 @@
+import {
+  elapsedSeconds,
+  formatClockTime,
+  formatDuration,
+  NO_PRIMARY_CONTACT,
+  NO_SECONDARY_CONTACT,
+  NO_VEHICLE_DETAILS,
+  ordinal,
+  positionLabel,
+  type QueueEntry,
+  vehicleDescription,
+  vehicleName,
+} from '@curbside/domain';
+import { Anchor, Button, Divider, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { type ReactNode, useRef } from 'react';
+import { useSetQueueStatus } from './queue.queries';
+import { useNow } from './use-now';
+import { EntryBadges } from './vehicle-card';
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack gap={0}>
+      <Text fz="sm" fw={700} c="dark.5" tt="uppercase">
+        {label}
+      </Text>
+      <Text fz="lg" component="div">
+        {children}
+      </Text>
+    </Stack>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Stack gap="sm">
+      <Title order={3}>{title}</Title>
+      {children}
+    </Stack>
+  );
+}
+
+const Phone = ({ number }: { number: string | null | undefined }) =>
+  number ? (
+    <Anchor href={`tel:${number}`} fz="lg" fw={600} display="block">
+      {number}
+    </Anchor>
+  ) : null;
+
+interface VehicleDialogProps {
+  entry: (QueueEntry & { position: number | null }) | null;
+  /** Vehicles of the entry's type in the queue. */
+  total: number;
+  onClose: () => void;
+}
+
+/** Details of a queued vehicle: contacts, children, pickup; clicking anywhere closes it. */
+export function VehicleDialog({ entry: open, total, onClose }: VehicleDialogProps) {
+  const now = useNow(1000);
+  const complete = useSetQueueStatus();
+  // Keep showing the last vehicle while the dialog fades out.
+  const last = useRef(open);
+  if (open) last.current = open;
+  const entry = open ?? last.current;
+  const vehicle = entry?.vehicle ?? null;
+  return (
+    <Modal.Root opened={open !== null} onClose={onClose} size="lg" centered>
+      <Modal.Overlay />
+      <Modal.Content onClick={onClose} radius="lg" style={{ cursor: 'pointer' }}>
+        {entry && (
+          <>
+            <Modal.Header>
+              <Group gap="sm" wrap="wrap">
+                <Modal.Title component="h2" fz={28} fw={800}>
+                  {vehicleName(entry.vehicleType, entry.vehicleNumber)}
+                </Modal.Title>
+                <EntryBadges entry={entry} />
+              </Group>
+              <Modal.CloseButton size="xl" aria-label="Close" />
+            </Modal.Header>
+            <Modal.Body>
+              <Stack gap="lg">
+                <Section title="Contact Information">
+                  <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+                    <Field label="Primary contact">
+                      {vehicle?.parentName || NO_PRIMARY_CONTACT}
+                      <Phone number={vehicle?.parentPhone} />
+                    </Field>
+                    <Field label="Secondary contact">
+                      {vehicle?.alternateContactName || NO_SECONDARY_CONTACT}
+                      <Phone number={vehicle?.alternateContactPhone} />
+                    </Field>
+                    <Field label="Vehicle">{vehicleDescription(vehicle) ?? NO_VEHICLE_DETAILS}</Field>
+                    {vehicle?.licensePlate && <Field label="License plate">{vehicle.licensePlate}</Field>}
+                  </SimpleGrid>
+                </Section>
+                <Divider />
+                <Section title="Children">
+                  {entry.students.length === 0 ? (
+                    <Text fz="lg">No children linked to this vehicle</Text>
+                  ) : (
+                    <Stack gap={6}>
+                      {entry.students.map((student) => (
+                        <Group key={student.id} justify="space-between" wrap="nowrap">
+                          <Text fz="lg" fw={700}>
+                            {student.firstName} {student.lastName}
+                          </Text>
+                          <Text fz="md" c="dark.5">
+                            Grade {student.grade}
+                          </Text>
+                        </Group>
+                      ))}
+                    </Stack>
+                  )}
+                </Section>
+                <Divider />
+                <Section title="Pickup Information">
+                  <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+                    <Field label="Position">
+                      {entry.position !== null ? positionLabel(entry.position, total, ordinal) : '—'}
+                    </Field>
+                    <Field label="Batch">
+                      {entry.batchId !== null ? `Batch #${entry.batchNumber}` : 'Not in a batch'}
+                    </Field>
+                    <Field label="Queued at">{formatClockTime(entry.queueTime)}</Field>
+                    <Field label="Waiting">{formatDuration(elapsedSeconds(entry.queueTime, now))}</Field>
+                  </SimpleGrid>
+                </Section>
+                <Button
+                  size="xl"
+                  color="green.9"
+                  fullWidth
+                  loading={complete.isPending}
+                  onClick={() => complete.mutate({ entry, status: 'completed' })}
+                >
+                  Complete Pickup
+                </Button>
+                <Text ta="center" c="dark.4" fz="sm">
+                  Click anywhere to close
+                </Text>
+              </Stack>
+            </Modal.Body>
+          </>
+        )}
+      </Modal.Content>
+    </Modal.Root>
+  );
+}
