@@ -3,14 +3,17 @@ import { live } from '../lib/live';
 import { log } from '../lib/log';
 
 /**
- * Tells the school's signed-in staff about a committed change. The change
- * has already happened, so a failed fan-out is logged, never turned into an
- * error for the caller.
+ * Sends a committed change to a channel. The change has already happened, so
+ * a failed fan-out is logged, never turned into an error for the caller.
  */
-export const publishToStaff = async (schoolId: number, event: LiveEvent): Promise<void> => {
+export const publishToChannel = async (channel: string, event: LiveEvent): Promise<void> => {
   try {
-    await live().publish(channels.staff(schoolId), event);
+    await live().publish(channel, event);
   } catch (error) {
     log('warn', 'live event not published', { type: event.type, error: (error as Error).message });
   }
 };
+
+/** Tells the school's signed-in staff about a committed change. */
+export const publishToStaff = (schoolId: number, event: LiveEvent) =>
+  publishToChannel(channels.staff(schoolId), event);

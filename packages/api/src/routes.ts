@@ -2,16 +2,19 @@ import {
   type Alert,
   addVehicleSchema,
   type Batch,
+  type Classroom,
   createAlertSchema,
   createBatchSchema,
   type District,
   loginSchema,
   type PickupSession,
   parentRegisterSchema,
+  pickupCodeSchema,
   QUEUE_STATUSES,
   type QueueEntry,
   type School,
   sessionInputSchema,
+  type TeacherStudent,
   type User,
   updateBatchSchema,
   type Vehicle,
@@ -24,6 +27,23 @@ const idParams = z.object({ id });
 const ok = returns<{ ok: true }>();
 const entryParams = z.object({ id: z.string().trim().min(1, 'Invalid id').max(64, 'Invalid id') });
 const sessionQuery = z.object({ sessionId: id });
+interface PickupCodeView {
+  code: string;
+  studentId: number;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+interface CodeLookup {
+  code: string;
+  expiresAt: string;
+  student: { firstName: string; lastInitial: string } | null;
+  schoolName: string | null;
+}
+interface LinkResult {
+  linked: true;
+  student: { id: number; firstName: string; lastName: string; grade: string } | null;
+}
 
 /**
  * The route table: the single source of truth for every HTTP call. Handlers
@@ -295,6 +315,92 @@ export const routes = {
     request: { params: idParams },
     access: { minRole: 'front_queue_wrangler' },
     response: returns<Batch>(),
+  }),
+
+  // Teachers, classrooms and pickup codes
+  listClassrooms: route({
+    name: 'listClassrooms',
+    method: 'GET',
+    path: '/api/classrooms',
+    request: {},
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<Classroom[]>(),
+  }),
+  teacherStudents: route({
+    name: 'teacherStudents',
+    method: 'GET',
+    path: '/api/teacher/students',
+    request: { query: sessionQuery },
+    access: { minRole: 'teacher' },
+    response: returns<TeacherStudent[]>(),
+  }),
+  readyStudents: route({
+    name: 'readyStudents',
+    method: 'GET',
+    path: '/api/teacher/students/ready',
+    request: { query: sessionQuery },
+    access: { minRole: 'teacher' },
+    response: returns<TeacherStudent[]>(),
+  }),
+  releaseStudent: route({
+    name: 'releaseStudent',
+    method: 'PUT',
+    path: '/api/teacher/students/{id}/release',
+    request: { params: idParams },
+    access: { minRole: 'teacher' },
+    response: returns<{ studentId: number; sessionId: number; releasedAt: string }>(),
+  }),
+  generatePickupCode: route({
+    name: 'generatePickupCode',
+    method: 'POST',
+    path: '/api/pickup-codes/generate',
+    request: {
+      body: z.object({
+        studentId: z.coerce.number({ message: 'No student selected' }).int().positive('No student selected'),
+      }),
+    },
+    access: { minRole: 'teacher' },
+    response: returns<PickupCodeView>(),
+  }),
+  studentPickupCode: route({
+    name: 'studentPickupCode',
+    method: 'GET',
+    path: '/api/students/{id}/pickup-code',
+    request: { params: idParams },
+    access: { minRole: 'teacher' },
+    response: returns<PickupCodeView | null>(),
+  }),
+  newStudentPickupCode: route({
+    name: 'newStudentPickupCode',
+    method: 'POST',
+    path: '/api/students/{id}/pickup-code',
+    request: { params: idParams },
+    access: { minRole: 'teacher' },
+    response: returns<PickupCodeView>(),
+  }),
+  lookupPickupCode: route({
+    name: 'lookupPickupCode',
+    method: 'GET',
+    path: '/api/pickup-codes/lookup/{code}',
+    request: { params: z.object({ code: pickupCodeSchema }) },
+    access: 'public',
+    response: returns<CodeLookup>(),
+  }),
+  usePickupCode: route({
+    name: 'usePickupCode',
+    method: 'POST',
+    path: '/api/pickup-codes/use',
+    request: { body: z.object({ code: pickupCodeSchema }) },
+    access: 'parent',
+    response: returns<LinkResult>(),
+  }),
+  linkStudent: route({
+    name: 'linkStudent',
+    method: 'POST',
+    path: '/api/parent/link-student',
+    request: { body: z.object({ pickupCode: pickupCodeSchema }) },
+    access: 'parent',
+    response: returns<LinkResult>(),
   }),
 } as const;
 

@@ -1,6 +1,15 @@
 import type { StaffRole } from '@curbside/domain';
 import { hashPassword } from '@curbside/functions/lib/passwords';
-import { type Db, districts, schools, students, users, vehicles } from '@curbside/store';
+import {
+  classrooms,
+  type Db,
+  districts,
+  parentLinks,
+  schools,
+  students,
+  users,
+  vehicles,
+} from '@curbside/store';
 
 /** The demo accounts (DESIGN.md): password `demo1234`. Local seed only; never deployed. */
 export const DEMO_PASSWORD = 'demo1234';
@@ -42,13 +51,12 @@ export const seedIfEmpty = async (db: Db): Promise<boolean> => {
     sandbox: true,
   });
 
-  await seedCarLine(db, live.id);
-
   const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const ids: Record<string, number> = {};
   for (const account of DEMO_ACCOUNTS) {
     const schoolLevel =
       account.role !== 'district_admin' && account.role !== 'super_admin' && account.role !== 'parent';
-    await users.create(db, {
+    const user = await users.create(db, {
       name: account.name,
       username: account.username,
       email: `${account.username}@curbside.example`,
@@ -59,7 +67,10 @@ export const seedIfEmpty = async (db: Db): Promise<boolean> => {
       districtId: account.role === 'super_admin' || account.role === 'parent' ? null : district.id,
       passwordHash,
     });
+    ids[account.username] = user.id;
   }
+  const firstChild = await seedCarLine(db, live.id, ids.teacher_demo as number);
+  await parentLinks.link(db, ids.parent_demo as number, live.id, firstChild);
   return true;
 };
 
@@ -88,11 +99,23 @@ const CARS: ReadonlyArray<[string, string, string]> = [
 ];
 
 /**
- * 60 students in grades K–5; 24 families with a car (cars 101–124, one to
+ * Six classrooms (Room 12, grade 2, taught by teacher_demo), 60 students
+ * spread over them; 24 families with a car (cars 101–124, one to
  * three children each, two families without an alternate contact), five
  * buses (1–5) for the rest, and a few students walking (no vehicle).
  */
-const seedCarLine = async (db: Db, schoolId: number) => {
+const seedCarLine = async (db: Db, schoolId: number, teacherId: number): Promise<number> => {
+  const rooms = [];
+  for (const [name, grade, teacher] of [
+    ['Room 12', '2', teacherId],
+    ['Room 4', 'K', null],
+    ['Room 7', '1', null],
+    ['Room 15', '3', null],
+    ['Room 21', '4', null],
+    ['Room 23', '5', null],
+  ] as const) {
+    rooms.push(await classrooms.create(db, { schoolId, name, grade, teacherId: teacher }));
+  }
   const kids = [];
   for (let i = 0; i < 60; i++) {
     kids.push(
@@ -100,8 +123,8 @@ const seedCarLine = async (db: Db, schoolId: number) => {
         schoolId,
         firstName: FIRST[i % FIRST.length] as string,
         lastName: LAST[Math.floor(i / FIRST.length) % LAST.length] as string,
-        grade: ['K', '1', '2', '3', '4', '5'][i % 6] as string,
-        classroomId: null,
+        grade: rooms[i % rooms.length]?.grade as string,
+        classroomId: rooms[i % rooms.length]?.id ?? null,
       }),
     );
   }
@@ -148,4 +171,5 @@ const seedCarLine = async (db: Db, schoolId: number) => {
       studentIds: riders.filter((_, i) => i % 5 === bus - 1).map((child) => child.id),
     });
   }
+  return kids[0]?.id as number;
 };

@@ -1,11 +1,13 @@
 export * from './alert';
 export * from './auth-session';
 export * from './batch';
+export * from './classroom';
 export * from './connection';
 export * from './db';
 export * from './district';
 export * from './health';
 export { nextId } from './ids';
+export * from './pickup-code';
 export * from './pickup-session';
 export * from './queue';
 export * from './school';

@@ -1,0 +1,8 @@
+import { routes } from '@curbside/api';
+import { httpHandler } from '../lib/http';
+import { lookupCode } from '../services/pickup-codes';
+
+/** `GET /api/pickup-codes/lookup/{code}`: what an invite link shows before sign-in (throttled). */
+export const handler = httpHandler(routes.lookupPickupCode, async ({ params, event }) =>
+  lookupCode(params.code, event.requestContext.http.sourceIp),
+);

@@ -1,0 +1,139 @@
+import { randomInt } from 'node:crypto';
+import {
+  ConflictError,
+  canGenerateCode,
+  NotFoundError,
+  PICKUP_CODE_ALPHABET,
+  PICKUP_CODE_LENGTH,
+  PICKUP_CODE_TTL_MS,
+  type PickupCode,
+  pickupCodeState,
+  TooManyRequestsError,
+  type User,
+} from '@curbside/domain';
+import { pickupCodes, schools, students, throttle } from '@curbside/store';
+import { db } from '../lib/context';
+import { ownSchoolId } from './tenancy';
+
+/**
+ * Pickup codes: 4 characters without look-alikes (31^4 ≈ 920,000 codes),
+ * unique among active codes, valid for 10 minutes, used once. Failed lookups
+ * and uses are limited per address and per parent, so guessing is hopeless.
+ */
+export const CODE_GUESS_LIMIT = { windowMs: 10 * 60 * 1000, failures: 10 } as const;
+
+const randomCode = () =>
+  Array.from(
+    { length: PICKUP_CODE_LENGTH },
+    () => PICKUP_CODE_ALPHABET[randomInt(PICKUP_CODE_ALPHABET.length)],
+  ).join('');
+
+const studentOfSchool = async (user: User, studentId: number) => {
+  const schoolId = ownSchoolId(user);
+  const [student] = await students.getMany(db, schoolId, [studentId]);
+  if (!student) throw new NotFoundError('Student not found');
+  return student;
+};
+
+const view = ({ code, expiresAt, usedAt, studentId, createdAt }: PickupCode) => ({
+  code,
+  studentId,
+  createdAt,
+  expiresAt,
+  usedAt,
+});
+
+/** The student's current code, or null. */
+export const currentCode = async (user: User, studentId: number) => {
+  const student = await studentOfSchool(user, studentId);
+  const code = await pickupCodes.currentFor(db, student.schoolId, student.id);
+  return code ? view(code) : null;
+};
+
+/** Makes a new code when none exists or the current one is used or expired. */
+export const generateCode = async (user: User, studentId: number) => {
+  const student = await studentOfSchool(user, studentId);
+  const current = await pickupCodes.currentFor(db, student.schoolId, student.id);
+  if (!canGenerateCode(current ?? null)) {
+    throw new ConflictError(`${student.firstName} already has an active pickup code`);
+  }
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const now = Date.now();
+    const code: PickupCode = {
+      code: randomCode(),
+      studentId: student.id,
+      schoolId: student.schoolId,
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + PICKUP_CODE_TTL_MS).toISOString(),
+      usedAt: null,
+    };
+    if (await pickupCodes.claim(db, code)) return view(code);
+  }
+  throw new ConflictError('Could not find a free pickup code. Please try again.');
+};
+
+const guard = async (scopes: string[]) => {
+  const counts = await Promise.all(
+    scopes.map((scope) => throttle.count(db, scope, CODE_GUESS_LIMIT.windowMs)),
+  );
+  if (counts.some((count) => count.failures >= CODE_GUESS_LIMIT.failures)) {
+    throw new TooManyRequestsError('Too many invalid codes. Please wait 10 minutes and try again.');
+  }
+};
+const failed = (scopes: string[]) =>
+  Promise.all(scopes.map((scope) => throttle.fail(db, scope, CODE_GUESS_LIMIT.windowMs)));
+
+/** Why a code cannot be used, as the invite page and parent portal show it. */
+const refusal = (code: PickupCode | undefined) => {
+  if (!code) return new NotFoundError('Invalid or expired code');
+  const state = pickupCodeState(code);
+  if (state === 'used') return new ConflictError('This pickup code has already been used');
+  if (state === 'expired') return new ConflictError('This pickup code has expired');
+  return undefined;
+};
+
+/** What an invite link shows before sign-in: whose code it is, and whether it still works. */
+export const lookupCode = async (code: string, address: string) => {
+  const scopes = [`code#ip#${address}`];
+  await guard(scopes);
+  const found = await pickupCodes.get(db, code);
+  const error = refusal(found);
+  if (error || !found) {
+    await failed(scopes);
+    throw error;
+  }
+  const [[student], school] = await Promise.all([
+    students.getMany(db, found.schoolId, [found.studentId]),
+    schools.get(db, found.schoolId),
+  ]);
+  return {
+    code: found.code,
+    expiresAt: found.expiresAt,
+    student: student ? { firstName: student.firstName, lastInitial: student.lastName.charAt(0) } : null,
+    schoolName: school?.name ?? null,
+  };
+};
+
+/** A signed-in parent uses a code: the code is spent and the parent linked to the child. */
+export const useCode = async (parent: User, code: string, address: string) => {
+  const scopes = [`code#ip#${address}`, `code#parent#${parent.id}`];
+  await guard(scopes);
+  const found = await pickupCodes.get(db, code);
+  const error = refusal(found);
+  if (error || !found) {
+    await failed(scopes);
+    throw error;
+  }
+  if (!(await pickupCodes.use(db, found, parent.id))) {
+    throw (
+      refusal(await pickupCodes.get(db, code)) ?? new ConflictError('This pickup code has already been used')
+    );
+  }
+  const [student] = await students.getMany(db, found.schoolId, [found.studentId]);
+  return {
+    linked: true,
+    student: student
+      ? { id: student.id, firstName: student.firstName, lastName: student.lastName, grade: student.grade }
+      : null,
+  };
+};

@@ -1,0 +1,107 @@
+import { channels } from '@curbside/api';
+import {
+  type Classroom,
+  ConflictError,
+  isSessionRunning,
+  NotFoundError,
+  type TeacherStudent,
+  type User,
+} from '@curbside/domain';
+import {
+  batches,
+  classrooms,
+  parentLinks,
+  pickupSessions,
+  queue,
+  releases,
+  students,
+  vehicles,
+} from '@curbside/store';
+import { db } from '../lib/context';
+import { publishToChannel, publishToStaff } from './live-events';
+import { sessionOfSchool } from './scope';
+import { ownSchoolId } from './tenancy';
+
+export const listClassrooms = async (user: User): Promise<Classroom[]> =>
+  user.schoolId === null ? [] : classrooms.listBySchool(db, user.schoolId);
+
+/**
+ * Every student of the school as the teacher screen needs them for a
+ * session: in the queue or not, their vehicle or bus, queue time, batch
+ * state, and whether a teacher released them.
+ */
+export const teacherStudents = async (user: User, sessionId: number): Promise<TeacherStudent[]> => {
+  const schoolId = ownSchoolId(user);
+  await sessionOfSchool(user, sessionId);
+  const [all, rooms, fleet, active, sessionBatches, released] = await Promise.all([
+    students.listBySchool(db, schoolId),
+    classrooms.listBySchool(db, schoolId),
+    vehicles.listBySchool(db, schoolId),
+    queue.listActive(db, sessionId),
+    batches.listBySession(db, sessionId),
+    releases.ofSession(db, sessionId),
+  ]);
+  const roomById = new Map(rooms.map((room) => [room.id, room]));
+  const vehicleOf = new Map<number, (typeof fleet)[number]>();
+  for (const vehicle of fleet)
+    for (const id of vehicle.studentIds) if (!vehicleOf.has(id)) vehicleOf.set(id, vehicle);
+  const entryOf = new Map<number, (typeof active)[number]>();
+  for (const entry of active) for (const student of entry.students) entryOf.set(student.id, entry);
+  const batchById = new Map(sessionBatches.map((batch) => [batch.id, batch]));
+
+  return all.map(({ schoolId: _, ...student }) => {
+    const entry = entryOf.get(student.id);
+    const vehicle = entry
+      ? {
+          type: entry.vehicleType,
+          number: entry.vehicleNumber,
+          parentName: entry.vehicle?.parentName ?? null,
+        }
+      : vehicleOf.has(student.id)
+        ? (({ type, number, parentName }) => ({ type, number, parentName }))(vehicleOf.get(student.id)!)
+        : null;
+    const room = student.classroomId !== null ? roomById.get(student.classroomId) : undefined;
+    const batch = entry?.batchId ? batchById.get(entry.batchId) : undefined;
+    return {
+      ...student,
+      classroom: room ? { id: room.id, name: room.name } : null,
+      inQueue: entry !== undefined,
+      vehicle,
+      vehicleType: vehicle?.type ?? null,
+      number: vehicle?.number ?? null,
+      entryId: entry?.id ?? null,
+      queueStatus: entry && entry.status !== 'completed' ? entry.status : null,
+      queueTime: entry?.queueTime ?? null,
+      batchId: entry?.batchId ?? null,
+      batchNumber: entry?.batchNumber ?? null,
+      batchStatus: batch?.status ?? null,
+      releasedAt: released.get(student.id) ?? null,
+    };
+  });
+};
+
+/** Students whose vehicle is in the queue, newest arrival first. */
+export const readyStudents = async (user: User, sessionId: number): Promise<TeacherStudent[]> =>
+  (await teacherStudents(user, sessionId))
+    .filter((student) => student.inQueue)
+    .sort((a, b) => (b.queueTime ?? '').localeCompare(a.queueTime ?? ''));
+
+/** Releases a student for pickup in the school's running session; tells staff and the child's parents. */
+export const releaseStudent = async (user: User, studentId: number) => {
+  const schoolId = ownSchoolId(user);
+  const [student] = await students.getMany(db, schoolId, [studentId]);
+  if (!student) throw new NotFoundError('Student not found');
+  const session = await pickupSessions.active(db, schoolId);
+  if (!session || !isSessionRunning(session))
+    throw new ConflictError('There is no active session to release students in');
+  const releasedAt = await releases.release(db, session.id, studentId);
+  const event = {
+    type: 'STUDENT_STATUS_UPDATE' as const,
+    data: { studentId, sessionId: session.id, status: 'released', releasedAt },
+  };
+  await publishToStaff(schoolId, event);
+  for (const parentId of await parentLinks.parentsOf(db, schoolId, studentId)) {
+    await publishToChannel(channels.parent(parentId), event);
+  }
+  return { studentId, sessionId: session.id, releasedAt };
+};

@@ -1,0 +1,241 @@
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { PickupCode } from '@curbside/domain';
+import type { Db } from './db';
+
+/**
+ * Pickup code: `PICKUPCODE#{code}` / `CODE`, claimed on condition that no
+ * active code holds it (absent, or expired), so active codes are unique.
+ * TTL removes it a day after expiry; expiry is checked in code.
+ * A student's current code: `STUDENT_CODE#{schoolId}#{studentId}` / `CODE` → code.
+ * Parent links: `PARENT#{parentId}` / `STUDENT#{schoolId}#{studentId}`, one
+ *   Query lists a parent's children; `SCHOOL#{schoolId}#STUDENT#{studentId}` /
+ *   `PARENT#{parentId}` lists a child's parents.
+ * Released students: `RELEASE#{sessionId}` / `STUDENT#{studentId}`.
+ */
+const codeKey = (code: string) => ({ pk: `PICKUPCODE#${code}`, sk: 'CODE' });
+const currentKey = (schoolId: number, studentId: number) => ({
+  pk: `STUDENT_CODE#${schoolId}#${studentId}`,
+  sk: 'CODE',
+});
+const DAY_SECONDS = 24 * 60 * 60;
+
+const cancelled = (error: unknown) =>
+  ['TransactionCanceledException', 'ConditionalCheckFailedException'].includes(
+    (error as { name?: string }).name ?? '',
+  );
+
+export const pickupCodes = {
+  /** Claims a code for a student; false when an active code already holds it. */
+  async claim(db: Db, code: PickupCode): Promise<boolean> {
+    try {
+      await db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: db.table,
+                Item: {
+                  ...codeKey(code.code),
+                  entity: 'pickupCode',
+                  ...code,
+                  ttl: Math.ceil(Date.parse(code.expiresAt) / 1000) + DAY_SECONDS,
+                },
+                ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
+                ExpressionAttributeValues: { ':now': new Date().toISOString() },
+              },
+            },
+            {
+              Put: {
+                TableName: db.table,
+                Item: {
+                  ...currentKey(code.schoolId, code.studentId),
+                  code: code.code,
+                  entity: 'studentCode',
+                },
+              },
+            },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (cancelled(error)) return false;
+      throw error;
+    }
+  },
+
+  async get(db: Db, code: string): Promise<PickupCode | undefined> {
+    const { Item } = await db.doc.send(
+      new GetCommand({ TableName: db.table, Key: codeKey(code), ConsistentRead: true }),
+    );
+    if (!Item) return undefined;
+    const { pk, sk, entity, ttl, ...rest } = Item;
+    return rest as PickupCode;
+  },
+
+  /** The student's most recent code, whatever its state. */
+  async currentFor(db: Db, schoolId: number, studentId: number): Promise<PickupCode | undefined> {
+    const { Item } = await db.doc.send(
+      new GetCommand({ TableName: db.table, Key: currentKey(schoolId, studentId), ConsistentRead: true }),
+    );
+    if (!Item) return undefined;
+    const code = await pickupCodes.get(db, Item.code as string);
+    return code?.studentId === studentId && code.schoolId === schoolId ? code : undefined;
+  },
+
+  /**
+   * Uses an active code and links the parent to the child, in one
+   * transaction: a code is used once, never after it expires.
+   */
+  async use(db: Db, code: PickupCode, parentId: number, usedAt = new Date().toISOString()): Promise<boolean> {
+    try {
+      await db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: db.table,
+                Key: codeKey(code.code),
+                UpdateExpression: 'SET usedAt = :usedAt, usedBy = :parentId',
+                ConditionExpression:
+                  'studentId = :studentId AND attribute_type(usedAt, :null) AND expiresAt > :now',
+                ExpressionAttributeValues: {
+                  ':usedAt': usedAt,
+                  ':parentId': parentId,
+                  ':studentId': code.studentId,
+                  ':null': 'NULL',
+                  ':now': usedAt,
+                },
+              },
+            },
+            {
+              Put: {
+                TableName: db.table,
+                Item: {
+                  pk: `PARENT#${parentId}`,
+                  sk: `STUDENT#${code.schoolId}#${code.studentId}`,
+                  entity: 'parentLink',
+                  parentId,
+                  schoolId: code.schoolId,
+                  studentId: code.studentId,
+                  linkedAt: usedAt,
+                },
+              },
+            },
+            {
+              Put: {
+                TableName: db.table,
+                Item: {
+                  pk: `SCHOOL#${code.schoolId}#STUDENT#${code.studentId}`,
+                  sk: `PARENT#${parentId}`,
+                  entity: 'childLink',
+                  parentId,
+                },
+              },
+            },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (cancelled(error)) return false;
+      throw error;
+    }
+  },
+};
+
+export const parentLinks = {
+  /** Links a parent to a child directly (the demo seed). */
+  async link(db: Db, parentId: number, schoolId: number, studentId: number): Promise<void> {
+    const linkedAt = new Date().toISOString();
+    await db.doc.send(
+      new PutCommand({
+        TableName: db.table,
+        Item: {
+          pk: `PARENT#${parentId}`,
+          sk: `STUDENT#${schoolId}#${studentId}`,
+          entity: 'parentLink',
+          parentId,
+          schoolId,
+          studentId,
+          linkedAt,
+        },
+      }),
+    );
+    await db.doc.send(
+      new PutCommand({
+        TableName: db.table,
+        Item: {
+          pk: `SCHOOL#${schoolId}#STUDENT#${studentId}`,
+          sk: `PARENT#${parentId}`,
+          entity: 'childLink',
+          parentId,
+        },
+      }),
+    );
+  },
+
+  async childrenOf(db: Db, parentId: number): Promise<Array<{ schoolId: number; studentId: number }>> {
+    const { Items = [] } = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :student)',
+        ExpressionAttributeValues: { ':pk': `PARENT#${parentId}`, ':student': 'STUDENT#' },
+      }),
+    );
+    return Items.map((item) => ({ schoolId: item.schoolId as number, studentId: item.studentId as number }));
+  },
+
+  async parentsOf(db: Db, schoolId: number, studentId: number): Promise<number[]> {
+    const { Items = [] } = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `SCHOOL#${schoolId}#STUDENT#${studentId}` },
+      }),
+    );
+    return Items.map((item) => item.parentId as number);
+  },
+};
+
+export const releases = {
+  async release(db: Db, sessionId: number, studentId: number, releasedAt = new Date().toISOString()) {
+    await db.doc.send(
+      new PutCommand({
+        TableName: db.table,
+        Item: {
+          pk: `RELEASE#${sessionId}`,
+          sk: `STUDENT#${studentId}`,
+          entity: 'release',
+          studentId,
+          releasedAt,
+        },
+      }),
+    );
+    return releasedAt;
+  },
+
+  async ofSession(db: Db, sessionId: number): Promise<Map<number, string>> {
+    const found = new Map<number, string>();
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const page = await db.doc.send(
+        new QueryCommand({
+          TableName: db.table,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': `RELEASE#${sessionId}` },
+          ExclusiveStartKey: cursor,
+        }),
+      );
+      for (const item of page.Items ?? []) found.set(item.studentId as number, item.releasedAt as string);
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
+    return found;
+  },
+};

@@ -1,0 +1,199 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
+import { connectLive } from '../support/live';
+import { Client, signedIn, startTestServer } from '../support/server';
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let teacher: Client;
+let front: Client;
+let sessionId: number;
+beforeAll(async () => {
+  server = await startTestServer();
+  teacher = await signedIn(server.url, 'teacher_demo');
+  front = await signedIn(server.url, 'front_demo');
+  sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('classrooms and the teacher view', () => {
+  it("lists the school's classrooms, one taught by teacher_demo", async () => {
+    const me = (await teacher.get('/api/me')).body;
+    const rooms = (await teacher.get('/api/classrooms')).body;
+    expect(rooms.length).toBeGreaterThanOrEqual(4);
+    expect(rooms.find((room: any) => room.teacherId === me.id)).toMatchObject({
+      name: 'Room 12',
+      grade: '2',
+    });
+    const staff = (await teacher.get('/api/users')).body;
+    expect(staff.some((user: any) => user.role === 'teacher')).toBe(true);
+  });
+
+  it('shows each student with their ride, and queue, batch and release state', async () => {
+    const before = (await teacher.get(`/api/teacher/students?sessionId=${sessionId}`)).body;
+    expect(before).toHaveLength(60);
+    const ava = before.find((s: any) => s.firstName === 'Ava' && s.lastName === 'Martinez');
+    expect(ava).toMatchObject({
+      inQueue: false,
+      vehicle: { type: 'car', number: '101' },
+      vehicleType: 'car',
+      number: '101',
+      queueTime: null,
+      classroom: { name: 'Room 12' },
+    });
+
+    await front.post('/api/queue', { sessionId, vehicleNumber: '101', vehicleType: 'car' });
+    const batch = (await front.post('/api/batches', { sessionId, vehicleType: 'car' })).body;
+    await front.post(`/api/batches/${batch.id}/vehicles`);
+    const after = (await teacher.get(`/api/teacher/students?sessionId=${sessionId}`)).body;
+    expect(after.find((s: any) => s.id === ava.id)).toMatchObject({
+      inQueue: true,
+      queueStatus: 'waiting',
+      queueTime: expect.any(String),
+      batchId: batch.id,
+      batchNumber: batch.batchNumber,
+      batchStatus: 'loading',
+    });
+  });
+
+  it('lists ready students newest first', async () => {
+    await front.post('/api/queue', { sessionId, vehicleNumber: '102', vehicleType: 'car' });
+    const ready = (await teacher.get(`/api/teacher/students/ready?sessionId=${sessionId}`)).body;
+    expect(ready.length).toBeGreaterThanOrEqual(2);
+    const times = ready.map((s: any) => s.queueTime);
+    expect([...times].sort().reverse()).toEqual(times);
+    expect(ready[0].number).toBe('102');
+  });
+
+  it('releases a student and tells the school staff live', async () => {
+    const screen = await connectLive(server.url, front.cookie);
+    const [student] = (await teacher.get(`/api/teacher/students/ready?sessionId=${sessionId}`)).body;
+    const answer = await teacher.put(`/api/teacher/students/${student.id}/release`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ studentId: student.id, sessionId });
+    expect((await screen.next('STUDENT_STATUS_UPDATE')).data).toMatchObject({
+      studentId: student.id,
+      status: 'released',
+    });
+    const listed = (await teacher.get(`/api/teacher/students?sessionId=${sessionId}`)).body;
+    expect(listed.find((s: any) => s.id === student.id).releasedAt).toEqual(expect.any(String));
+    expect((await teacher.put('/api/teacher/students/987654/release')).status).toBe(404);
+    await screen.close();
+  });
+
+  it('refuses the teacher view to front queue staff and to a teacher of another school', async () => {
+    expect((await front.get(`/api/teacher/students?sessionId=${sessionId}`)).status).toBe(403);
+    await createSchoolWithStaff(server.db, 'cedar');
+    const other = await signedIn(server.url, 'cedar_teacher');
+    expect((await other.get(`/api/teacher/students?sessionId=${sessionId}`)).status).toBe(404);
+    const [student] = (await teacher.get(`/api/teacher/students?sessionId=${sessionId}`)).body;
+    expect((await other.put(`/api/teacher/students/${student.id}/release`)).status).toBe(404);
+    expect((await other.post('/api/pickup-codes/generate', { studentId: student.id })).status).toBe(404);
+    expect((await other.get(`/api/students/${student.id}/pickup-code`)).status).toBe(404);
+  });
+});
+
+describe('pickup codes', () => {
+  const studentIds = async () =>
+    ((await teacher.get(`/api/teacher/students?sessionId=${sessionId}`)).body as any[]).map((s) => s.id);
+
+  it('generates a 4-character code without look-alikes that expires in 10 minutes, one active at a time', async () => {
+    const [, id] = await studentIds();
+    expect((await teacher.get(`/api/students/${id}/pickup-code`)).body).toBeNull();
+    const made = await teacher.post('/api/pickup-codes/generate', { studentId: id });
+    expect(made.status).toBe(200);
+    expect(made.body.code).toMatch(/^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{4}$/);
+    const minutes = (Date.parse(made.body.expiresAt) - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(9.9);
+    expect(minutes).toBeLessThanOrEqual(10);
+    expect(made.body.usedAt).toBeNull();
+    expect((await teacher.get(`/api/students/${id}/pickup-code`)).body.code).toBe(made.body.code);
+    const again = await teacher.post(`/api/students/${id}/pickup-code`);
+    expect(again.status).toBe(409);
+    expect(again.body.message).toMatch(/already has an active pickup code$/);
+    const missing = await teacher.post('/api/pickup-codes/generate', {});
+    expect(missing.status).toBe(400);
+    expect(missing.body.message).toBe('No student selected');
+  });
+
+  it('gives distinct codes to many students', async () => {
+    const ids = (await studentIds()).slice(10, 40);
+    const codes = await Promise.all(ids.map((id) => teacher.post(`/api/students/${id}/pickup-code`)));
+    const values = codes.map((answer) => answer.body.code);
+    expect(new Set(values).size).toBe(values.length);
+  });
+
+  it('links a signed-in parent once; a used code is refused', async () => {
+    const [, , id] = await studentIds();
+    const { code } = (await teacher.post('/api/pickup-codes/generate', { studentId: id })).body;
+    const lookup = await new Client(server.url).get(`/api/pickup-codes/lookup/${code.toLowerCase()}`);
+    expect(lookup.status).toBe(200);
+    expect(lookup.body).toMatchObject({
+      code,
+      schoolName: 'Lincoln Elementary',
+      student: { firstName: 'Mia' },
+    });
+    expect(lookup.body.student).not.toHaveProperty('lastName');
+
+    const parent = new Client(server.url);
+    await parent.post('/api/auth/parent/register', {
+      name: 'Robin Nguyen',
+      username: 'robin',
+      password: 'secret1',
+      email: 'robin@example.com',
+      phone: '555-0102',
+    });
+    const used = await parent.post('/api/pickup-codes/use', { code });
+    expect(used.status).toBe(200);
+    expect(used.body).toMatchObject({ linked: true, student: { id, firstName: 'Mia' } });
+    const twice = await parent.post('/api/parent/link-student', { pickupCode: code });
+    expect(twice.status).toBe(409);
+    expect(twice.body.message).toBe('This pickup code has already been used');
+    expect((await teacher.get(`/api/students/${id}/pickup-code`)).body.usedAt).toEqual(expect.any(String));
+    // A used code may be replaced by a new one.
+    expect((await teacher.post(`/api/students/${id}/pickup-code`)).status).toBe(200);
+    // Staff cannot use codes; only parents link.
+    expect((await teacher.post('/api/pickup-codes/use', { code })).status).toBe(403);
+  });
+
+  it('refuses an expired code', async () => {
+    const [, , , id] = await studentIds();
+    const { pickupCodes } = await import('@curbside/store');
+    await pickupCodes.claim(server.db, {
+      code: 'ZZZZ',
+      studentId: id,
+      schoolId: 1,
+      createdAt: new Date(Date.now() - 11 * 60_000).toISOString(),
+      expiresAt: new Date(Date.now() - 60_000).toISOString(),
+      usedAt: null,
+    });
+    const parent = await signedIn(server.url, 'parent_demo');
+    const answer = await parent.post('/api/parent/link-student', { pickupCode: 'zzzz' });
+    expect(answer.status).toBe(409);
+    expect(answer.body.message).toBe('This pickup code has expired');
+    expect((await teacher.post(`/api/students/${id}/pickup-code`)).status).toBe(200);
+  });
+
+  it('throttles guessing: after 10 wrong codes from one address, even a right code is refused for a while', async () => {
+    const guesser = new Client(server.url);
+    const guesses = ['AAAA', 'AAAB', 'AAAC', 'AAAD', 'AAAE', 'AAAF', 'AAAG', 'AAAH', 'AAAJ', 'AAAK', 'AAAM'];
+    const statuses = [];
+    for (const guess of guesses)
+      statuses.push((await guesser.get(`/api/pickup-codes/lookup/${guess}`)).status);
+    // Earlier tests in this file already spent some of this address's allowance.
+    const firstBlocked = statuses.indexOf(429);
+    expect(firstBlocked).toBeGreaterThan(0);
+    expect(firstBlocked).toBeLessThanOrEqual(10);
+    expect(statuses.slice(0, firstBlocked).every((status) => status === 404)).toBe(true);
+    expect(statuses.slice(firstBlocked).every((status) => status === 429)).toBe(true);
+
+    const [, , , , id] = await studentIds();
+    const { code } = (await teacher.post('/api/pickup-codes/generate', { studentId: id })).body;
+    const blocked = await guesser.get(`/api/pickup-codes/lookup/${code}`);
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.message).toBe('Too many invalid codes. Please wait 10 minutes and try again.');
+    const invalid = await guesser.get('/api/pickup-codes/lookup/O0I1');
+    expect(invalid.status).toBe(400);
+  });
+});
