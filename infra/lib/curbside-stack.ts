@@ -3,6 +3,7 @@ import { routeList, schedules } from '@curbside/api';
 import { type HandlerModule, handlerModules, WS_ROUTES } from '@curbside/functions/handlers';
 import { tableDefinition } from '@curbside/store/table';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration, WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
@@ -35,6 +36,22 @@ export interface CurbsideStackProps extends StackProps {
 const tableAccessOf = (module: HandlerModule): TableAccess =>
   module.id === 'http-health' ? 'read' : 'readWrite';
 
+/** One JSON line per HTTP API request (no cookies, no bodies). */
+const HTTP_ACCESS_LOG = {
+  requestId: '$context.requestId',
+  time: '$context.requestTime',
+  ip: '$context.identity.sourceIp',
+  userAgent: '$context.identity.userAgent',
+  routeKey: '$context.routeKey',
+  path: '$context.path',
+  status: '$context.status',
+  latencyMs: '$context.responseLatency',
+  integrationLatencyMs: '$context.integrationLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationError: '$context.integrationErrorMessage',
+  responseLength: '$context.responseLength',
+};
+
 /** Stage throttling: far above a school's rush, low enough to cap a runaway client's bill. */
 const THROTTLE = { rateLimit: 500, burstLimit: 1000 };
 
@@ -64,7 +81,6 @@ export class CurbsideStack extends Stack {
       timeToLiveAttribute: tableDefinition.ttlAttribute,
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      encryption: dynamodb.TableEncryption.AWS_MANAGED,
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });
@@ -134,6 +150,7 @@ export class CurbsideStack extends Stack {
         destination: new apigw.LogGroupLogDestination(
           new logs.LogGroup(this, 'HttpAccessLogs', { retention: logs.RetentionDays.ONE_MONTH }),
         ),
+        format: AccessLogFormat.custom(JSON.stringify(HTTP_ACCESS_LOG)),
       },
     });
     for (const route of routeList) {

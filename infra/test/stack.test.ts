@@ -170,6 +170,16 @@ describe('functions', () => {
       expect(JSON.stringify(grant.Resource)).toMatch(/"\/ws\/\*\/@connections\/\*"/);
   });
 
+  it('the HTTP handlers accept mutations from the CloudFront origin (Host there is execute-api)', () => {
+    const distribution = only(ofType('AWS::CloudFront::Distribution'))[0];
+    for (const route of routeList) {
+      const fn = resources[logicalId(`http-${route.name}`)]!.Properties;
+      expect(fn.Environment.Variables.ALLOWED_ORIGINS, route.name).toEqual({
+        'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distribution, 'DomainName'] }]],
+      });
+    }
+  });
+
   it('the health check may read the table but not write it', () => {
     const role = resources[logicalId('http-health')]!.Properties.Role['Fn::GetAtt'][0];
     const actions = policyActionsOfRole(role);
