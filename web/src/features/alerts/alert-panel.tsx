@@ -51,7 +51,7 @@ function AlertButton({ type, active, sending, onTrigger }: AlertButtonProps) {
       data-pressing={press.pressing || undefined}
       pos="relative"
       mih={92}
-      px="md"
+      px="xs"
       py="sm"
       style={{
         overflow: 'hidden',
@@ -67,7 +67,7 @@ function AlertButton({ type, active, sending, onTrigger }: AlertButtonProps) {
         opacity: sending ? 0.7 : 1,
       }}
     >
-      <Text component="span" display="block" fz={26} fw={900} lh={1.15} inherit>
+      <Text component="span" display="block" fz={{ base: 20, sm: 26 }} fw={900} lh={1.15} inherit>
         {alertButtonLabel(type, active)}
       </Text>
       <Text component="span" display="block" fz="sm" fw={600} inherit>
@@ -123,6 +123,7 @@ function AlertRow({ alert }: { alert: Alert }) {
           variant="filled"
           color="dark"
           loading={dismiss.isPending}
+          style={{ flexShrink: 0 }}
           onClick={() => dismiss.mutate(alert)}
           aria-label={`Dismiss: ${alert.message}`}
         >
@@ -146,7 +147,7 @@ export function AlertPanel({ sessionId, location }: { sessionId: number; locatio
     alerts.some((alert) => alert.type === type && alert.location === location && alert.status === 'active');
 
   return (
-    <Card padding="md" aria-label={`Alerts: ${location}`} component="section">
+    <Card p={{ base: 'sm', sm: 'md' }} aria-label={`Alerts: ${location}`} component="section">
       <Stack gap="sm">
         <Group justify="space-between" gap="xs">
           <Text fw={800} fz="lg">

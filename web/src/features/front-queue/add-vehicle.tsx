@@ -43,7 +43,7 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
   };
 
   return (
-    <Card h="100%">
+    <Card h="100%" p={{ base: 'sm', sm: 'lg' }}>
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <Title order={2}>Add Vehicle to Queue</Title>
@@ -66,7 +66,6 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
             error={error}
             inputMode="numeric"
             autoComplete="off"
-            placeholder={vehicleType === 'bus' ? 'Bus number' : 'Car number'}
             styles={{ input: { fontSize: 32, fontWeight: 800, letterSpacing: 2, textAlign: 'center' } }}
           />
           <SimpleGrid cols={3} spacing="xs" role="group" aria-label="Keypad">
@@ -75,10 +74,11 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
                 key={key}
                 type="button"
                 h={64}
+                px={0}
                 fz={key.length > 1 ? 20 : 28}
                 fw={800}
-                variant={key === 'Enter' ? 'filled' : key === 'Clear' ? 'light' : 'default'}
-                color={key === 'Clear' ? 'gray.9' : undefined}
+                variant={key === 'Enter' ? 'filled' : key === 'Clear' ? 'outline' : 'default'}
+                color={key === 'Clear' ? 'red.9' : undefined}
                 onClick={() => onKey(key)}
               >
                 {key}

@@ -73,9 +73,9 @@ function QueueSection({ title, type, entries, now, onOpen }: SectionProps) {
   const noun = type === 'bus' ? 'bus' : 'car';
   return (
     <Stack gap="sm" component="section" aria-label={title}>
-      <Group justify="space-between" wrap="nowrap">
+      <Group justify="space-between" gap="xs">
         <Title order={3}>{title}</Title>
-        <Badge size="xl" variant="light" color={type === 'bus' ? 'yellow.9' : 'blue.9'}>
+        <Badge size="lg" variant="light" color={type === 'bus' ? 'yellow.9' : 'blue.9'}>
           {plural(entries.length, noun, type === 'bus' ? 'buses' : 'cars')}
         </Badge>
       </Group>
@@ -135,7 +135,7 @@ export function QueueList({ sessionId, title = 'Current Queue' }: { sessionId: n
   const onOpen = (entry: QueueEntry) => setOpenId(entry.id);
 
   return (
-    <Card>
+    <Card p={{ base: 'sm', sm: 'lg' }}>
       <Stack gap="lg">
         <Group justify="space-between">
           <Title order={2}>{title}</Title>

@@ -17,7 +17,7 @@ export function RecentPickups({ sessionId }: { sessionId: number }) {
   const query = useQuery(queueQueries.completed(sessionId));
   const rows = [...(query.data ?? [])].sort(newestFirst);
   return (
-    <Card>
+    <Card p={{ base: 'sm', sm: 'lg' }}>
       <Stack gap="md">
         <Title order={2}>Recent Pickups</Title>
         {query.isPending ? (
@@ -27,7 +27,7 @@ export function RecentPickups({ sessionId }: { sessionId: number }) {
             No completed pickups yet
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={640}>
+          <Table.ScrollContainer minWidth={600}>
             <Table striped fz="md" verticalSpacing="sm" horizontalSpacing="md">
               <Table.Thead>
                 <Table.Tr>

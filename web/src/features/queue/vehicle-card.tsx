@@ -21,7 +21,7 @@ import { usePress } from './use-press';
 /** The badges of an entry: Overflow (red), Waiting (outline), Ready, and `Batch #n` when batched. */
 export function EntryBadges({ entry }: { entry: QueueEntry }) {
   return (
-    <Group gap={6} wrap="wrap" justify="flex-end">
+    <Group gap={6} wrap="wrap">
       {entry.status === 'overflow' && (
         <Badge color="red" variant="filled" size="lg">
           Overflow
@@ -75,6 +75,7 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
   const name = vehicleName(entry.vehicleType, entry.vehicleNumber);
   const description = vehicleDescription(entry.vehicle);
   const children = entry.students.map(shortName).join(', ');
+  const wait = formatDuration(elapsedSeconds(entry.queueTime, now));
   const swipe = Math.min(1, Math.abs(press.offset) / SWIPE_REMOVE_PX);
 
   return (
@@ -91,7 +92,7 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
         data-entry-id={entry.id}
         withBorder
         radius="md"
-        p="md"
+        p="sm"
         bg={overdue ? 'var(--mantine-color-red-light)' : undefined}
         style={{
           cursor: 'pointer',
@@ -107,50 +108,53 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
           outlineOffset: 2,
         }}
       >
-        <Group wrap="nowrap" align="flex-start" gap="md">
-          <Box
-            miw={72}
-            px="xs"
-            py={6}
-            ta="center"
-            bg={entry.vehicleType === 'bus' ? 'yellow.4' : 'blue.9'}
-            c={entry.vehicleType === 'bus' ? 'black' : 'white'}
-            style={{ borderRadius: 'var(--mantine-radius-md)' }}
-          >
-            <Text fz={28} fw={900} lh={1.1}>
-              {vehicleLabel(entry.vehicleType, entry.vehicleNumber)}
-            </Text>
-          </Box>
-          <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
-            <Text fw={700} fz="lg" truncate>
-              {entry.vehicle?.parentName || NO_PRIMARY_CONTACT}
-            </Text>
-            {description && (
-              <Text fz="sm" c="dark.5" truncate>
-                {description}
+        <Stack gap="xs">
+          <Group wrap="nowrap" align="flex-start" gap="sm">
+            <Box
+              miw={68}
+              px={6}
+              py={4}
+              ta="center"
+              bg={entry.vehicleType === 'bus' ? 'yellow.4' : 'blue.9'}
+              c={entry.vehicleType === 'bus' ? 'black' : 'white'}
+              style={{ borderRadius: 'var(--mantine-radius-md)' }}
+            >
+              <Text fz={28} fw={900} lh={1.1}>
+                {vehicleLabel(entry.vehicleType, entry.vehicleNumber)}
               </Text>
-            )}
-            {children && (
-              <Text fz="sm" fw={600} truncate>
-                {children}
+            </Box>
+            <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
+              <Text fw={700} fz="lg" lh={1.3} truncate>
+                {entry.vehicle?.parentName || NO_PRIMARY_CONTACT}
               </Text>
-            )}
-            <Text fz="sm" c="dark.6">
+              {description && (
+                <Text fz="sm" c="dark.5" truncate>
+                  {description}
+                </Text>
+              )}
+              {children && (
+                <Text fz="sm" fw={700} truncate>
+                  {children}
+                </Text>
+              )}
+            </Stack>
+            <Text
+              fz="md"
+              fw={800}
+              c={overdue ? 'red.9' : 'dark.5'}
+              title="Time in queue"
+              aria-label={`In queue ${wait}`}
+            >
+              {wait}
+            </Text>
+          </Group>
+          <Group justify="space-between" gap="xs" wrap="wrap">
+            <Text fz="sm" fw={600} c="dark.6">
               {entry.position !== null ? positionLabel(entry.position, total, ordinal) : ''}
             </Text>
-          </Stack>
-          <Stack gap={6} align="flex-end">
             <EntryBadges entry={entry} />
-            <Text
-              fz="sm"
-              fw={700}
-              c={overdue ? 'red.9' : 'dark.5'}
-              aria-label={`Waiting ${formatDuration(elapsedSeconds(entry.queueTime, now))}`}
-            >
-              {formatDuration(elapsedSeconds(entry.queueTime, now))}
-            </Text>
-          </Stack>
-        </Group>
+          </Group>
+        </Stack>
       </Paper>
       <Menu
         opened={menuOpen}
@@ -180,7 +184,7 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
               fz="lg"
               py="md"
               fw={600}
-              color={action === 'Remove from queue' ? 'red.9' : undefined}
+              c={action === 'Remove from queue' ? 'red.9' : undefined}
               onClick={() => remove.mutate(entry)}
             >
               {action}

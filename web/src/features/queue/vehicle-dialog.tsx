@@ -32,7 +32,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <Stack gap="sm">
+    <Stack gap="xs">
       <Title order={3}>{title}</Title>
       {children}
     </Stack>
@@ -78,9 +78,9 @@ export function VehicleDialog({ entry: open, total, onClose }: VehicleDialogProp
               <Modal.CloseButton size="xl" aria-label="Close" />
             </Modal.Header>
             <Modal.Body>
-              <Stack gap="lg">
+              <Stack gap="md">
                 <Section title="Contact Information">
-                  <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+                  <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="xs">
                     <Field label="Primary contact">
                       {vehicle?.parentName || NO_PRIMARY_CONTACT}
                       <Phone number={vehicle?.parentPhone} />
@@ -114,7 +114,7 @@ export function VehicleDialog({ entry: open, total, onClose }: VehicleDialogProp
                 </Section>
                 <Divider />
                 <Section title="Pickup Information">
-                  <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+                  <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="xs">
                     <Field label="Position">
                       {entry.position !== null ? positionLabel(entry.position, total, ordinal) : '—'}
                     </Field>
