@@ -28,7 +28,9 @@ export interface TeacherStudent extends StudentSummary {
 }
 
 /** Batch status labels of the teacher screen. */
-export const studentBatchLabel = (student: Pick<TeacherStudent, 'inQueue' | 'queueStatus' | 'batchNumber'>) => {
+export const studentBatchLabel = (
+  student: Pick<TeacherStudent, 'inQueue' | 'queueStatus' | 'batchNumber'>,
+) => {
   if (!student.inQueue) return 'Not in pickup queue';
   if (student.queueStatus === 'overflow') return 'In overflow area';
   if (student.batchNumber !== null) return `In Batch #${student.batchNumber}`;
@@ -51,8 +53,10 @@ export interface PickupCode {
 
 export type PickupCodeState = 'active' | 'used' | 'expired';
 
-export const pickupCodeState = (code: Pick<PickupCode, 'usedAt' | 'expiresAt'>, now = Date.now()): PickupCodeState =>
-  code.usedAt ? 'used' : Date.parse(code.expiresAt) <= now ? 'expired' : 'active';
+export const pickupCodeState = (
+  code: Pick<PickupCode, 'usedAt' | 'expiresAt'>,
+  now = Date.now(),
+): PickupCodeState => (code.usedAt ? 'used' : Date.parse(code.expiresAt) <= now ? 'expired' : 'active');
 
 /** A new code may be made when none exists or the current one is used or expired. */
 export const canGenerateCode = (current: Pick<PickupCode, 'usedAt' | 'expiresAt'> | null, now = Date.now()) =>
