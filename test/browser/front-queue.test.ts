@@ -26,9 +26,28 @@ afterAll(async () => {
 });
 
 /** A browser context signed in as `username` with the front queue screen open. */
-const openFrontQueue = async (username: string, viewport: { width: number; height: number }) => {
-  const context = await browser.newContext({ viewport, baseURL: server.url });
+const openFrontQueue = async (
+  username: string,
+  viewport: { width: number; height: number },
+  touch = false,
+) => {
+  const context = await browser.newContext({
+    viewport,
+    baseURL: server.url,
+    hasTouch: touch,
+    isMobile: touch,
+  });
   contexts.push(context);
+  // Records the frequency of every tone the page plays.
+  await context.addInitScript(() => {
+    const played: number[] = [];
+    (window as unknown as { played: number[] }).played = played;
+    const start = OscillatorNode.prototype.start;
+    OscillatorNode.prototype.start = function (this: OscillatorNode, ...args: [number?]) {
+      played.push(this.frequency.value);
+      return start.apply(this, args);
+    };
+  });
   const login = await context.request.post('/api/login', { data: { username, password: 'demo1234' } });
   expect(login.status()).toBe(200);
   const page = await context.newPage();
@@ -54,6 +73,21 @@ const longPress = async (page: Page, target: Locator, ms: number) => {
   await page.mouse.up();
 };
 
+/** Holds a finger on the middle of an element for `ms` (a touch screen). */
+const longTouch = async (page: Page, target: Locator, ms: number) => {
+  await target.scrollIntoViewIfNeeded();
+  const box = await target.boundingBox();
+  if (!box) throw new Error('nothing to touch');
+  const cdp = await page.context().newCDPSession(page);
+  const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point] });
+  await page.waitForTimeout(ms);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+};
+
+const tonesPlayed = (page: Page) => page.evaluate(() => (window as unknown as { played: number[] }).played);
+
 const card = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 
 describe('the front queue screen', () => {
@@ -77,7 +111,7 @@ describe('the front queue screen', () => {
       const created = await front.post('/api/sessions', sessionBody());
       expect(created.status).toBe(201);
       a = await openFrontQueue('front_demo', viewports.tablet);
-      b = await openFrontQueue('back_demo', viewports.phone);
+      b = await openFrontQueue('back_demo', viewports.phone, true);
       for (const page of [a, b]) {
         await page.getByRole('heading', { name: 'Add Vehicle to Queue' }).waitFor();
         await page.getByRole('heading', { name: 'Current Queue' }).waitFor();
@@ -118,8 +152,8 @@ describe('the front queue screen', () => {
       await a.getByLabel('Vehicle Number').fill('');
     }, 60_000);
 
-    it('removes a car from both screens with a long press and Child picked up', async () => {
-      await longPress(b, card(b, 'Car 12'), 1000);
+    it('removes a car from both screens with a long touch and Child picked up', async () => {
+      await longTouch(b, card(b, 'Car 12'), 1000);
       await b.getByRole('menuitem', { name: 'Child picked up' }).click();
       await card(b, 'Car 12').waitFor({ state: 'detached' });
       await card(a, 'Car 12').waitFor({ state: 'detached' });
@@ -135,6 +169,33 @@ describe('the front queue screen', () => {
       await panel.getByRole('button', { name: 'Dismiss: Help requested at Front Queue' }).click();
       await panel.getByText('Help requested at Front Queue', { exact: true }).waitFor({ state: 'detached' });
       await a.getByRole('button', { name: /^Help Requested/ }).waitFor({ state: 'detached' });
+      // One 440 Hz tone per screen for this alert, however often the alert arrived.
+      expect(await tonesPlayed(a)).toEqual([440]);
+      expect(await tonesPlayed(b)).toEqual([440]);
+    }, 60_000);
+
+    it('raises an emergency with a 1 s hold and turns it off with another', async () => {
+      // A shorter hold sends nothing.
+      await longPress(a, a.getByRole('button', { name: /^Emergency/ }), 600);
+      await a.waitForTimeout(700);
+      expect(await a.getByRole('button', { name: /^EMERGENCY ACTIVE/ }).count()).toBe(0);
+
+      await longTouch(b, b.getByRole('button', { name: /^Emergency/ }), 1300);
+      await b.getByRole('button', { name: /^EMERGENCY ACTIVE/ }).waitFor();
+      await a.getByRole('button', { name: /^EMERGENCY ACTIVE/ }).waitFor();
+      const panel = a.getByRole('region', { name: 'Alerts: Front Queue' });
+      await panel.getByText('Emergency assistance needed at Front Queue', { exact: true }).waitFor();
+      await a.waitForTimeout(200);
+      expect(await tonesPlayed(a)).toEqual([440, 880, 880, 880]);
+
+      await longTouch(b, b.getByRole('button', { name: /^EMERGENCY ACTIVE/ }), 1300);
+      await b.getByRole('button', { name: /^Emergency/ }).waitFor();
+      await b
+        .getByText('Alert has been successfully dismissed.', { exact: true })
+        .waitFor({ timeout: 20_000 });
+      await panel
+        .getByText('Emergency assistance needed at Front Queue', { exact: true })
+        .waitFor({ state: 'detached' });
     }, 60_000);
 
     it('removes a car swiped sideways and completes a pickup from the details dialog', async () => {

@@ -75,7 +75,7 @@ function QueueSection({ title, type, entries, now, onOpen }: SectionProps) {
     <Stack gap="sm" component="section" aria-label={title}>
       <Group justify="space-between" gap="xs">
         <Title order={3}>{title}</Title>
-        <Badge size="lg" variant="light" color={type === 'bus' ? 'yellow.9' : 'blue.9'}>
+        <Badge size="lg" variant="filled" color={type === 'bus' ? 'yellow.4' : 'blue.9'}>
           {plural(entries.length, noun, type === 'bus' ? 'buses' : 'cars')}
         </Badge>
       </Group>

@@ -164,6 +164,9 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
         shadow="lg"
         radius="md"
         returnFocus
+        // After a long touch some browsers still send mousedown and click;
+        // only a new press (pointerdown) outside closes the menu.
+        clickOutsideEvents={['pointerdown', 'keydown']}
       >
         <Menu.Target>
           <Box
