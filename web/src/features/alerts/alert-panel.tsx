@@ -18,13 +18,23 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { MUTED_TEXT } from '../queue/colors';
 import { usePress } from '../queue/use-press';
 import { alertQueries, useDismissAlert, useToggleAlert } from './alerts.queries';
 import { useAlertAnnouncements } from './use-alert-announcements';
 
-const LOOK: Record<AlertType, { color: string; hint: string }> = {
-  help: { color: 'orange.9', hint: 'Hold to request help' },
-  emergency: { color: 'red.9', hint: 'Hold to call an emergency' },
+/** Outlined while idle (text and border readable on either scheme), filled while active. */
+const LOOK: Record<AlertType, { line: string; fill: string; hint: string }> = {
+  help: {
+    line: 'light-dark(var(--mantine-color-orange-9), var(--mantine-color-orange-4))',
+    fill: 'var(--mantine-color-orange-9)',
+    hint: 'Hold to request help',
+  },
+  emergency: {
+    line: 'light-dark(var(--mantine-color-red-9), var(--mantine-color-red-4))',
+    fill: 'var(--mantine-color-red-9)',
+    hint: 'Hold to call an emergency',
+  },
 };
 
 interface AlertButtonProps {
@@ -41,8 +51,7 @@ interface AlertButtonProps {
 function AlertButton({ type, active, sending, onTrigger }: AlertButtonProps) {
   const delay = LONG_PRESS_MS[type];
   const press = usePress({ delay, onLongPress: () => onTrigger(type), keyboard: true, disabled: sending });
-  const { color, hint } = LOOK[type];
-  const strong = `var(--mantine-color-${color.replace('.', '-')})`;
+  const { line, fill, hint } = LOOK[type];
   return (
     <UnstyledButton
       {...press.handlers}
@@ -56,9 +65,9 @@ function AlertButton({ type, active, sending, onTrigger }: AlertButtonProps) {
       style={{
         overflow: 'hidden',
         borderRadius: 'var(--mantine-radius-lg)',
-        border: `3px solid ${strong}`,
-        background: active ? strong : 'var(--mantine-color-white)',
-        color: active ? 'var(--mantine-color-white)' : strong,
+        border: `3px solid ${active ? fill : line}`,
+        background: active ? fill : 'var(--mantine-color-body)',
+        color: active ? 'var(--mantine-color-white)' : line,
         userSelect: 'none',
         WebkitUserSelect: 'none',
         WebkitTouchCallout: 'none',
@@ -81,7 +90,7 @@ function AlertButton({ type, active, sending, onTrigger }: AlertButtonProps) {
         h={10}
         w="100%"
         style={{
-          background: active ? 'var(--mantine-color-white)' : strong,
+          background: active ? 'var(--mantine-color-white)' : line,
           transformOrigin: 'left',
           transform: `scaleX(${press.pressing ? 1 : 0})`,
           transition: press.pressing ? `transform ${delay}ms linear` : 'none',
@@ -111,7 +120,7 @@ function AlertRow({ alert }: { alert: Alert }) {
             <Badge color={emergency ? 'red.9' : 'orange.9'} size="lg">
               {emergency ? 'Emergency' : 'Help'}
             </Badge>
-            <Text fz="sm" fw={600} c="dark.6">
+            <Text fz="sm" fw={600} c={MUTED_TEXT}>
               {alert.location} · {formatClockTime(alert.createdAt)}
             </Text>
           </Group>
@@ -153,7 +162,7 @@ export function AlertPanel({ sessionId, location }: { sessionId: number; locatio
           <Text fw={800} fz="lg">
             Alerts
           </Text>
-          <Text fw={600} fz="sm" c="dark.5">
+          <Text fw={600} fz="sm" c={MUTED_TEXT}>
             {location}
           </Text>
         </Group>

@@ -78,7 +78,7 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
                 fz={key.length > 1 ? 20 : 28}
                 fw={800}
                 variant={key === 'Enter' ? 'filled' : key === 'Clear' ? 'outline' : 'default'}
-                color={key === 'Clear' ? 'red.9' : undefined}
+                color={key === 'Clear' ? 'red' : undefined}
                 onClick={() => onKey(key)}
               >
                 {key}

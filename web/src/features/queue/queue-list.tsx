@@ -24,6 +24,7 @@ import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useLiveEvent, useLiveInvalidate } from '../live/live';
+import { DANGER_TEXT, MUTED_TEXT } from './colors';
 import { QUEUE_EVENTS, queueQueries } from './queue.queries';
 import { useNow } from './use-now';
 import { VehicleCard } from './vehicle-card';
@@ -96,7 +97,7 @@ function QueueSection({ title, type, entries, now, onOpen }: SectionProps) {
         }
       />
       {shown.length === 0 ? (
-        <Text c="dark.4" fz="lg" py="md" ta="center">
+        <Text c={MUTED_TEXT} fz="lg" py="md" ta="center">
           {entries.length === 0
             ? `No ${type === 'bus' ? 'buses' : 'cars'} in queue`
             : 'No vehicles match your search'}
@@ -143,7 +144,7 @@ export function QueueList({ sessionId, title = 'Current Queue' }: { sessionId: n
         </Group>
         {query.isError && (
           <Group>
-            <Text c="red.9" fw={600}>
+            <Text c={DANGER_TEXT} fw={700}>
               The queue could not be loaded.
             </Text>
             <Button variant="outline" onClick={() => void query.refetch()}>

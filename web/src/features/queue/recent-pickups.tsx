@@ -8,6 +8,7 @@ import {
 } from '@curbside/domain';
 import { Card, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { MUTED_TEXT } from './colors';
 import { queueQueries } from './queue.queries';
 
 const newestFirst = (a: QueueEntry, b: QueueEntry) => (b.exitTime ?? '').localeCompare(a.exitTime ?? '');
@@ -23,7 +24,7 @@ export function RecentPickups({ sessionId }: { sessionId: number }) {
         {query.isPending ? (
           <Loader size="sm" aria-label="Loading recent pickups" />
         ) : rows.length === 0 ? (
-          <Text c="dark.4" fz="lg">
+          <Text c={MUTED_TEXT} fz="lg">
             No completed pickups yet
           </Text>
         ) : (

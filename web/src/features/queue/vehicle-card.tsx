@@ -15,6 +15,7 @@ import {
 } from '@curbside/domain';
 import { Badge, Box, Group, Menu, Paper, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { BORDER, DANGER_TEXT, MUTED_TEXT } from './colors';
 import { useRemoveFromQueue } from './queue.queries';
 import { usePress } from './use-press';
 
@@ -28,7 +29,7 @@ export function EntryBadges({ entry }: { entry: QueueEntry }) {
         </Badge>
       )}
       {entry.status === 'waiting' && (
-        <Badge variant="outline" color="dark" size="lg">
+        <Badge variant="outline" color="var(--mantine-color-text)" size="lg">
           Waiting
         </Badge>
       )}
@@ -101,7 +102,7 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
           WebkitTouchCallout: 'none',
           touchAction: 'pan-y',
           borderWidth: overdue ? 3 : 2,
-          borderColor: overdue ? 'var(--mantine-color-red-8)' : 'var(--mantine-color-gray-4)',
+          borderColor: overdue ? 'var(--mantine-color-red-8)' : BORDER,
           transform: press.offset ? `translateX(${press.offset}px)` : undefined,
           opacity: 1 - swipe * 0.6,
           transition: press.offset ? undefined : 'transform 150ms ease, opacity 150ms ease',
@@ -128,7 +129,7 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
                 {entry.vehicle?.parentName || NO_PRIMARY_CONTACT}
               </Text>
               {description && (
-                <Text fz="sm" c="dark.5" truncate>
+                <Text fz="sm" c={MUTED_TEXT} truncate>
                   {description}
                 </Text>
               )}
@@ -141,7 +142,7 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
             <Text
               fz="md"
               fw={800}
-              c={overdue ? 'red.9' : 'dark.5'}
+              c={overdue ? DANGER_TEXT : MUTED_TEXT}
               title="Time in queue"
               aria-label={`In queue ${wait}`}
             >
@@ -149,7 +150,7 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
             </Text>
           </Group>
           <Group justify="space-between" gap="xs" wrap="wrap">
-            <Text fz="sm" fw={600} c="dark.6">
+            <Text fz="sm" fw={600} c={MUTED_TEXT}>
               {entry.position !== null ? positionLabel(entry.position, total, ordinal) : ''}
             </Text>
             <EntryBadges entry={entry} />
@@ -187,7 +188,7 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
               fz="lg"
               py="md"
               fw={600}
-              c={action === 'Remove from queue' ? 'red.9' : undefined}
+              c={action === 'Remove from queue' ? DANGER_TEXT : undefined}
               onClick={() => remove.mutate(entry)}
             >
               {action}

@@ -13,6 +13,7 @@ import {
 } from '@curbside/domain';
 import { Anchor, Button, Divider, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { type ReactNode, useRef } from 'react';
+import { MUTED_TEXT } from './colors';
 import { useSetQueueStatus } from './queue.queries';
 import { useNow } from './use-now';
 import { EntryBadges } from './vehicle-card';
@@ -20,7 +21,7 @@ import { EntryBadges } from './vehicle-card';
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
     <Stack gap={0}>
-      <Text fz="sm" fw={700} c="dark.5" tt="uppercase">
+      <Text fz="sm" fw={700} c={MUTED_TEXT} tt="uppercase">
         {label}
       </Text>
       <Text fz="lg" component="div">
@@ -104,7 +105,7 @@ export function VehicleDialog({ entry: open, total, onClose }: VehicleDialogProp
                           <Text fz="lg" fw={700}>
                             {student.firstName} {student.lastName}
                           </Text>
-                          <Text fz="md" c="dark.5">
+                          <Text fz="md" c={MUTED_TEXT}>
                             Grade {student.grade}
                           </Text>
                         </Group>
@@ -134,7 +135,7 @@ export function VehicleDialog({ entry: open, total, onClose }: VehicleDialogProp
                 >
                   Complete Pickup
                 </Button>
-                <Text ta="center" c="dark.4" fz="sm">
+                <Text ta="center" c={MUTED_TEXT} fz="sm">
                   Click anywhere to close
                 </Text>
               </Stack>
