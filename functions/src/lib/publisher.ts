@@ -6,7 +6,7 @@ import {
   PostToConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import type { ServerMessage } from '@curbside/api';
-import { connections, type Db } from '@curbside/store';
+import { connections, type Db, meter } from '@curbside/store';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { log } from './log';
 
@@ -53,6 +53,9 @@ export const createManagementClient = (endpoint: string, region = process.env.AW
   });
 };
 
+/** API Gateway bills WebSocket messages in 32 KB increments. */
+const BILLED_MESSAGE_BYTES = 32 * 1024;
+
 export const createPublisher = ({
   db,
   client,
@@ -66,6 +69,10 @@ export const createPublisher = ({
     const data = new TextEncoder().encode(JSON.stringify(event));
     const result: PublishResult = { sent: 0, gone: 0, failed: 0 };
     await forEachBounded(connectionIds, concurrency, async (connectionId) => {
+      // Metered (CURBSIDE_METER=1): every post is a billed message, delivered or not.
+      meter.add('live.messages');
+      meter.add('live.billedMessages', Math.max(1, Math.ceil(data.byteLength / BILLED_MESSAGE_BYTES)));
+      meter.add('live.bytes', data.byteLength);
       try {
         await client.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: data }));
         result.sent++;
@@ -86,6 +93,9 @@ export const createPublisher = ({
   };
   return {
     send,
-    publish: async (channel, event) => send(await connections.inChannel(db, channel), event),
+    publish: async (channel, event) => {
+      meter.add(`live.published.${channel}`);
+      return send(await connections.inChannel(db, channel), event);
+    },
   };
 };

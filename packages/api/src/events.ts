@@ -20,6 +20,12 @@ export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
 export interface LiveEvent<T = unknown> {
   type: LiveEventType;
   data?: T;
+  /**
+   * When the server published the event, right after the change committed:
+   * epoch milliseconds. Set by the publisher on every event it sends; lets a
+   * client (and the benchmark) measure delivery latency.
+   */
+  sentAt?: number;
 }
 
 /** Anything the server sends on a connection: a live event or the answer to a ping. */

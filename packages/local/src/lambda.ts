@@ -1,5 +1,6 @@
 /** Loads Lambda handler modules of `@curbside/functions` on first use and invokes them as Lambda would. */
 import { randomUUID } from 'node:crypto';
+import { meter } from '@curbside/store';
 import type { Context } from 'aws-lambda';
 
 // biome-ignore lint/suspicious/noExplicitAny: events and results differ per trigger
@@ -50,8 +51,24 @@ export const loadHandler = (module: string): Promise<LambdaHandler> => {
   return loading;
 };
 
-/** Loads and invokes one handler: `ws/connect` runs as Lambda `ws-connect`. */
+/**
+ * Loads and invokes one handler: `ws/connect` runs as Lambda `ws-connect`.
+ * The work it causes is metered under the module's name (when
+ * `CURBSIDE_METER=1`): `lambda.invocations`, `lambda.ms` (wall time) and
+ * `lambda.billedMs` (rounded up to whole milliseconds per invocation, as
+ * Lambda bills).
+ */
 export const invoke = async (module: string, event: unknown): Promise<unknown> => {
   const handler = await loadHandler(module);
-  return handler(event, lambdaContext(module.replace('/', '-')));
+  return meter.run(module, async () => {
+    const started = performance.now();
+    try {
+      return await handler(event, lambdaContext(module.replace('/', '-')));
+    } finally {
+      const ms = performance.now() - started;
+      meter.add('lambda.invocations');
+      meter.add('lambda.ms', ms);
+      meter.add('lambda.billedMs', Math.max(1, Math.ceil(ms)));
+    }
+  });
 };

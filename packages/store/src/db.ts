@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { billedUnits, meter, meterEnabled } from './meter';
 
 /** A handle on the table: the document client and the table's name. */
 export interface Db {
@@ -12,15 +13,54 @@ export interface DbOptions {
   /** DynamoDB Local or LocalStack; unset in AWS. */
   endpoint?: string | undefined;
   region?: string | undefined;
+  /** Count request units per invocation label (see `meter.ts`); default: `CURBSIDE_METER=1`. */
+  meter?: boolean | undefined;
 }
 
-export const createDb = ({ table, endpoint, region }: DbOptions): Db => {
+/**
+ * Asks every call for `ReturnConsumedCapacity: 'TOTAL'` and adds the units
+ * AWS would bill to the meter: `ddb.readUnits`, `ddb.writeUnits` (of which
+ * `ddb.estimatedWriteUnits` for failed conditional writes), and calls and
+ * units per operation (`ddb.Query.calls`, `ddb.Query.units`).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the SDK's middleware types are generic over every command
+type Handler = (args: { input: Record<string, unknown> }) => Promise<{ output?: any }>;
+
+const meterMiddleware =
+  (next: Handler, context: { commandName?: string }): Handler =>
+  async (args) => {
+    const operation = (context.commandName ?? 'Unknown').replace(/Command$/, '');
+    const { input } = args;
+    if (input.ReturnConsumedCapacity === undefined) input.ReturnConsumedCapacity = 'TOTAL';
+    const record = (units: { read: number; write: number; estimated: number }) => {
+      meter.add('ddb.calls');
+      meter.add(`ddb.${operation}.calls`);
+      meter.add(`ddb.${operation}.units`, units.read + units.write);
+      meter.add('ddb.readUnits', units.read);
+      meter.add('ddb.writeUnits', units.write);
+      if (units.estimated > 0) meter.add('ddb.estimatedWriteUnits', units.estimated);
+    };
+    try {
+      const result = await next(args);
+      record(billedUnits(operation, input, { ok: true, consumed: result.output?.ConsumedCapacity }));
+      return result;
+    } catch (error) {
+      record(billedUnits(operation, input, { ok: false, errorName: (error as { name?: string }).name }));
+      throw error;
+    }
+  };
+
+export const createDb = ({ table, endpoint, region, meter: metered = meterEnabled() }: DbOptions): Db => {
   const local = endpoint !== undefined && endpoint !== '';
   const client = new DynamoDBClient({
     region: region ?? process.env.AWS_REGION ?? 'us-east-1',
     ...(local ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
     maxAttempts: 3,
   });
+  if (metered) {
+    // biome-ignore lint/suspicious/noExplicitAny: see Handler
+    client.middlewareStack.add(meterMiddleware as any, { step: 'initialize', name: 'curbsideMeter' });
+  }
   const doc = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true },
   });

@@ -1,0 +1,119 @@
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDb } from '../src/db';
+import { billedUnits, meter, UNLABELLED } from '../src/meter';
+
+describe('billedUnits', () => {
+  it('bills what DynamoDB reports, transactions double', () => {
+    expect(billedUnits('PutItem', {}, { ok: true, consumed: { CapacityUnits: 1 } })).toEqual({
+      read: 0,
+      write: 1,
+      estimated: 0,
+    });
+    expect(billedUnits('TransactWriteItems', {}, { ok: true, consumed: [{ CapacityUnits: 3 }] }).write).toBe(
+      6,
+    );
+    expect(billedUnits('BatchGetItem', {}, { ok: true, consumed: [{ CapacityUnits: 2.5 }] }).read).toBe(2.5);
+  });
+
+  it('bills a read that finds nothing at least one read of its consistency', () => {
+    expect(billedUnits('Query', {}, { ok: true, consumed: { CapacityUnits: 0 } }).read).toBe(0.5);
+    expect(billedUnits('GetItem', { ConsistentRead: true }, { ok: true, consumed: undefined }).read).toBe(1);
+  });
+
+  it('bills a failed conditional write as an estimated write per item, double in a transaction', () => {
+    expect(billedUnits('PutItem', {}, { ok: false, errorName: 'ConditionalCheckFailedException' })).toEqual({
+      read: 0,
+      write: 1,
+      estimated: 1,
+    });
+    expect(
+      billedUnits(
+        'TransactWriteItems',
+        { TransactItems: [{}, {}] },
+        { ok: false, errorName: 'TransactionCanceledException' },
+      ),
+    ).toEqual({ read: 0, write: 4, estimated: 4 });
+    expect(billedUnits('GetItem', {}, { ok: false, errorName: 'ResourceNotFoundException' }).read).toBe(0);
+  });
+});
+
+describe('the meter', () => {
+  beforeEach(() => {
+    process.env.CURBSIDE_METER = '1';
+    meter.reset();
+  });
+  afterEach(() => {
+    delete process.env.CURBSIDE_METER;
+    meter.reset();
+  });
+
+  it('counts nothing while off', () => {
+    delete process.env.CURBSIDE_METER;
+    meter.run('x', () => meter.add('n'));
+    expect(meter.snapshot()).toEqual({});
+  });
+
+  it('adds counters under the label of the running invocation, across awaits', async () => {
+    await Promise.all([
+      meter.run('a', async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        meter.add('n', 2);
+      }),
+      meter.run('b', async () => meter.add('n')),
+    ]);
+    meter.add('n');
+    expect(meter.snapshot()).toEqual({ a: { n: 2 }, b: { n: 1 }, [UNLABELLED]: { n: 1 } });
+  });
+
+  it('collects the request units of every call of a metered table handle', async () => {
+    const db = createDb({
+      table: process.env.TABLE_NAME as string,
+      endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
+      meter: true,
+    });
+    const item = { pk: 'METER#1', sk: 'A', text: 'x'.repeat(1500) };
+    await meter.run('work', async () => {
+      await db.doc.send(new PutCommand({ TableName: db.table, Item: item }));
+      await db.doc.send(new GetCommand({ TableName: db.table, Key: { pk: 'METER#1', sk: 'A' } }));
+      await db.doc.send(
+        new QueryCommand({
+          TableName: db.table,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': 'METER#none' },
+        }),
+      );
+      await db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: db.table, Item: { pk: 'METER#2', sk: 'A' } } },
+            { Put: { TableName: db.table, Item: { pk: 'METER#2', sk: 'B' } } },
+          ],
+        }),
+      );
+      await expect(
+        db.doc.send(
+          new PutCommand({
+            TableName: db.table,
+            Item: item,
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        ),
+      ).rejects.toThrow();
+    });
+    expect(meter.snapshot().work).toEqual({
+      'ddb.calls': 5,
+      'ddb.PutItem.calls': 2,
+      'ddb.PutItem.units': 3, // 1.5 KB is 2 units, and 1 (estimated) for the failed condition
+      'ddb.GetItem.calls': 1,
+      'ddb.GetItem.units': 0.5,
+      'ddb.Query.calls': 1,
+      'ddb.Query.units': 0.5,
+      'ddb.TransactWriteItems.calls': 1,
+      'ddb.TransactWriteItems.units': 4,
+      'ddb.readUnits': 1,
+      'ddb.writeUnits': 7,
+      'ddb.estimatedWriteUnits': 1,
+    });
+  });
+});
