@@ -103,9 +103,18 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
           touchAction: 'pan-y',
           borderWidth: overdue ? 3 : 2,
           borderColor: overdue ? 'var(--mantine-color-red-8)' : BORDER,
-          transform: press.offset ? `translateX(${press.offset}px)` : undefined,
+          // Sliding with the finger; shrinking slightly while a long press builds up.
+          transform: press.offset
+            ? `translateX(${press.offset}px)`
+            : press.pressing
+              ? 'scale(0.97)'
+              : undefined,
           opacity: 1 - swipe * 0.6,
-          transition: press.offset ? undefined : 'transform 150ms ease, opacity 150ms ease',
+          transition: press.offset
+            ? undefined
+            : press.pressing
+              ? `transform ${LONG_PRESS_MS.cardMenu}ms linear`
+              : 'transform 150ms ease, opacity 150ms ease',
           outlineOffset: 2,
         }}
       >
