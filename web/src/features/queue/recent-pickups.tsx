@@ -29,7 +29,13 @@ export function RecentPickups({ sessionId }: { sessionId: number }) {
           </Text>
         ) : (
           <Table.ScrollContainer minWidth={600}>
-            <Table striped fz="md" verticalSpacing="sm" horizontalSpacing="md">
+            <Table
+              striped
+              fz="md"
+              verticalSpacing="sm"
+              horizontalSpacing="md"
+              styles={{ th: { whiteSpace: 'nowrap' } }}
+            >
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Vehicle #</Table.Th>
