@@ -39,14 +39,15 @@ const openFrontQueue = async (
   });
   contexts.push(context);
   // Records the frequency of every tone the page plays.
-  await context.addInitScript(() => {
-    const played: number[] = [];
-    (window as unknown as { played: number[] }).played = played;
-    const start = OscillatorNode.prototype.start;
-    OscillatorNode.prototype.start = function (this: OscillatorNode, ...args: [number?]) {
-      played.push(this.frequency.value);
-      return start.apply(this, args);
-    };
+  await context.addInitScript({
+    content: `(() => {
+      window.played = [];
+      const start = OscillatorNode.prototype.start;
+      OscillatorNode.prototype.start = function (...args) {
+        window.played.push(this.frequency.value);
+        return start.apply(this, args);
+      };
+    })();`,
   });
   const login = await context.request.post('/api/login', { data: { username, password: 'demo1234' } });
   expect(login.status()).toBe(200);
@@ -86,7 +87,7 @@ const longTouch = async (page: Page, target: Locator, ms: number) => {
   await cdp.detach();
 };
 
-const tonesPlayed = (page: Page) => page.evaluate(() => (window as unknown as { played: number[] }).played);
+const tonesPlayed = (page: Page) => page.evaluate<number[]>('window.played');
 
 const card = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 
