@@ -1,8 +1,10 @@
 /** `tsx packages/local/src/main.ts [--in-memory]`: Curbside on a laptop, on PORT (default 3000). */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createDb } from '@curbside/store';
 import { type DynamoLocal, ensureTable, startDynamoLocal } from './dynamo';
 import { type RunningServer, startServer } from './gateway';
+import { seedIfEmpty } from './seed';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const inMemory = process.argv.includes('--in-memory');
@@ -38,12 +40,11 @@ try {
   dynamo = await startDynamoLocal(inMemory ? { inMemory: true } : { dataDir: join(root, '.data') });
   await ensureTable({ endpoint: dynamo.endpoint, tableName });
 
-  // ── Demo seed ─────────────────────────────────────────────────────────────
-  // When packages/local/src/seed.ts exists (it exports `seedIfEmpty(db)`), call it here:
-  //   import { createDb } from '@curbside/store';
-  //   import { seedIfEmpty } from './seed';
-  //   await seedIfEmpty(createDb({ table: tableName, endpoint: dynamo.endpoint }));
-  // ───────────────────────────────────────────────────────────────────────────
+  if (await seedIfEmpty(createDb({ table: tableName, endpoint: dynamo.endpoint }))) {
+    console.log(
+      'Seeded the demo district: sign in as front_demo, teacher_demo, admin_demo … (password demo1234)',
+    );
+  }
 
   server = await startServer({
     port,
