@@ -18,7 +18,7 @@ export interface PublishResult {
 
 export interface Publisher {
   /** Sends one event to each connection; answers how many were sent and removed. */
-  send(connectionIds: readonly string[], event: ServerMessage): Promise<PublishResult>;
+  send(connectionIds: readonly string[], event: ServerMessage, channel?: string): Promise<PublishResult>;
   /** Sends one event to every connection of a channel (one Query, no Scan). */
   publish(channel: string, event: ServerMessage): Promise<PublishResult>;
 }
@@ -65,7 +65,7 @@ export const createPublisher = ({
   client: ApiGatewayManagementApiClient;
   concurrency?: number;
 }): Publisher => {
-  const send: Publisher['send'] = async (connectionIds, event) => {
+  const send: Publisher['send'] = async (connectionIds, event, channel) => {
     const data = new TextEncoder().encode(JSON.stringify(event));
     const result: PublishResult = { sent: 0, gone: 0, failed: 0 };
     await forEachBounded(connectionIds, concurrency, async (connectionId) => {
@@ -79,7 +79,7 @@ export const createPublisher = ({
       } catch (error) {
         if (error instanceof GoneException || (error as { name?: string }).name === 'GoneException') {
           result.gone++;
-          await connections.remove(db, connectionId);
+          await connections.remove(db, connectionId, channel ? [channel] : []);
         } else {
           result.failed++;
           log('warn', 'postToConnection failed', {
@@ -95,7 +95,7 @@ export const createPublisher = ({
     send,
     publish: async (channel, event) => {
       meter.add(`live.published.${channel}`);
-      return send(await connections.inChannel(db, channel), event);
+      return send(await connections.inChannel(db, channel), event, channel);
     },
   };
 };

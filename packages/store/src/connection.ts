@@ -82,13 +82,17 @@ export const connections = {
     return ids;
   },
 
-  /** Removes a connection and its channel memberships. */
-  async remove(db: Db, connectionId: string): Promise<void> {
+  /**
+   * Removes a connection and its channel memberships, including those of
+   * `alsoIn` (the channel a publish found it in), so a membership left over
+   * from a partly failed delete is removed too.
+   */
+  async remove(db: Db, connectionId: string, alsoIn: readonly string[] = []): Promise<void> {
     const connection = await db.doc.send(new GetCommand({ TableName: db.table, Key: key(connectionId) }));
-    const channels: string[] = connection.Item?.channels ?? [];
+    const channels = new Set<string>([...(connection.Item?.channels ?? []), ...alsoIn]);
     await Promise.all([
       db.doc.send(new DeleteCommand({ TableName: db.table, Key: key(connectionId) })),
-      ...channels.map((channel) =>
+      ...[...channels].map((channel) =>
         db.doc.send(new DeleteCommand({ TableName: db.table, Key: memberKey(channel, connectionId) })),
       ),
     ]);

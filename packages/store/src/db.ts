@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { billedUnits, meter, meterEnabled } from './meter';
+import { billedUnits, meter, meterEnabled, observeWrite } from './meter';
 
 /** A handle on the table: the document client and the table's name. */
 export interface Db {
@@ -19,7 +19,7 @@ export interface DbOptions {
 
 /**
  * Asks every call for `ReturnConsumedCapacity: 'TOTAL'` and adds the units
- * AWS would bill to the meter: `ddb.readUnits`, `ddb.writeUnits` (of which
+ * AWS would bill (see `billedUnits`) to the meter: `ddb.readUnits`, `ddb.writeUnits` (of which
  * `ddb.estimatedWriteUnits` for failed conditional writes), and calls and
  * units per operation (`ddb.Query.calls`, `ddb.Query.units`).
  */
@@ -43,6 +43,7 @@ const meterMiddleware =
     try {
       const result = await next(args);
       record(billedUnits(operation, input, { ok: true, consumed: result.output?.ConsumedCapacity }));
+      observeWrite(operation, input);
       return result;
     } catch (error) {
       record(billedUnits(operation, input, { ok: false, errorName: (error as { name?: string }).name }));

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { tableDefinition } from './table';
 
 /**
  * An in-process meter for the benchmark (`CURBSIDE_METER=1`): counters per
@@ -46,22 +47,140 @@ export const meter = {
     return out;
   },
 
+  /** Clears the counters (and the item sizes kept for transactions). */
   reset(): void {
     counters = new Map();
+    known.clear();
   },
 };
 
 const READS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
 const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
+const KB = 1024;
+const { partitionKey, sortKey, globalSecondaryIndexes } = tableDefinition;
 
 interface Capacity {
   CapacityUnits?: number;
 }
+type Item = Record<string, unknown>;
+interface TransactItem {
+  Put?: { TableName?: string; Item?: Item };
+  Update?: { TableName?: string; Key?: Item };
+  Delete?: { TableName?: string; Key?: Item };
+  ConditionCheck?: { TableName?: string; Key?: Item };
+}
+
+/** DynamoDB's size of a (document client, unmarshalled) value, in bytes. */
+const valueSize = (value: unknown): number => {
+  if (value === null || value === undefined || typeof value === 'boolean') return 1;
+  if (typeof value === 'string') return Buffer.byteLength(value);
+  if (typeof value === 'number' || typeof value === 'bigint') {
+    const digits = String(value)
+      .replace(/^-|\.|e.*$/gi, '')
+      .replace(/^0+|0+$/g, '').length;
+    return Math.ceil(Math.max(1, digits) / 2) + 1;
+  }
+  if (value instanceof Uint8Array) return value.byteLength;
+  if (value instanceof Set) return [...value].reduce((sum: number, member) => sum + valueSize(member), 0);
+  if (Array.isArray(value)) return 3 + value.reduce((sum: number, member) => sum + 1 + valueSize(member), 0);
+  if (typeof value === 'object') return 3 + itemSize(value as Item) + Object.keys(value).length;
+  return 1;
+};
+
+/** An item's size as DynamoDB counts it: attribute names plus values. */
+export const itemSize = (item: Item): number =>
+  Object.entries(item).reduce(
+    (sum, [name, value]) => (value === undefined ? sum : sum + Buffer.byteLength(name) + valueSize(value)),
+    0,
+  );
+
+const writeUnitsOf = (bytes: number) => Math.max(1, Math.ceil(bytes / KB));
+
+interface Known {
+  bytes: number;
+  /** How many of the table's indexes the item is in. */
+  indexes: number;
+}
+
+/**
+ * Sizes of the items this process wrote, so a transaction's Update and
+ * Delete can be billed by the size of the item they change (DynamoDB Local
+ * reports one flat figure for a whole transaction). Bounded; oldest out first.
+ */
+const known = new Map<string, Known>();
+const KNOWN_LIMIT = 100_000;
+const keyOf = (table: string | undefined, key: Item | undefined) =>
+  `${table}\u0000${String(key?.[partitionKey])}\u0000${String(key?.[sortKey])}`;
+const remember = (table: string | undefined, item: Item) => {
+  const id = keyOf(table, item);
+  known.delete(id);
+  known.set(id, {
+    bytes: itemSize(item),
+    indexes: globalSecondaryIndexes.filter((index) => item[index.partitionKey] !== undefined).length,
+  });
+  if (known.size > KNOWN_LIMIT) known.delete(known.keys().next().value as string);
+};
+
+/** Notes what a successful write did to the items, for later transactions. */
+export const observeWrite = (
+  operation: string,
+  input: {
+    TableName?: string;
+    Item?: Item;
+    Key?: Item;
+    TransactItems?: TransactItem[];
+    RequestItems?: Record<string, Array<{ PutRequest?: { Item?: Item }; DeleteRequest?: { Key?: Item } }>>;
+  },
+): void => {
+  if (operation === 'PutItem' && input.Item) remember(input.TableName, input.Item);
+  if (operation === 'DeleteItem') known.delete(keyOf(input.TableName, input.Key));
+  for (const item of input.TransactItems ?? []) {
+    if (item.Put?.Item) remember(item.Put.TableName, item.Put.Item);
+    if (item.Delete) known.delete(keyOf(item.Delete.TableName, item.Delete.Key));
+  }
+  for (const [table, requests] of Object.entries(input.RequestItems ?? {})) {
+    for (const request of requests) {
+      if (request.PutRequest?.Item) remember(table, request.PutRequest.Item);
+      if (request.DeleteRequest) known.delete(keyOf(table, request.DeleteRequest.Key));
+    }
+  }
+};
+
+/**
+ * A transaction's write units as AWS bills them: 2 per KB of each item on the
+ * table (an Update or Delete by the size of the item it changes, a Put by its
+ * new item), plus 1 per KB for each index the item is in (index updates
+ * propagate after the transaction as ordinary writes). An item this process
+ * has not seen written counts 1 KB in no index, and as estimated.
+ */
+export const transactionUnits = (items: readonly TransactItem[]): { units: number; estimated: number } => {
+  let units = 0;
+  let estimated = 0;
+  for (const item of items) {
+    if (item.Put?.Item) {
+      const bytes = itemSize(item.Put.Item);
+      const indexes = globalSecondaryIndexes.filter(
+        (index) => item.Put?.Item?.[index.partitionKey] !== undefined,
+      );
+      units += 2 * writeUnitsOf(bytes) + indexes.length * writeUnitsOf(bytes);
+      continue;
+    }
+    const target = item.Update ?? item.Delete ?? item.ConditionCheck;
+    const seen = known.get(keyOf(target?.TableName, target?.Key));
+    const size = writeUnitsOf(seen?.bytes ?? KB);
+    const here = 2 * size + (item.ConditionCheck ? 0 : (seen?.indexes ?? 0) * size);
+    units += here;
+    if (!seen) estimated += here;
+  }
+  return { units, estimated };
+};
 
 /**
  * The request units AWS would bill for one call, from what DynamoDB Local
- * reports, applying the rules Local leaves out (DESIGN.md, "AWS facts"):
- * - a transaction costs double (Local reports the plain units);
+ * reports, applying the rules Local gets wrong or leaves out (DESIGN.md,
+ * "AWS facts"):
+ * - a transaction costs double: computed from the items' sizes
+ *   (`transactionUnits`), because Local reports one flat figure;
  * - a failed conditional write still costs a write: the item's size is unknown
  *   here, so 1 unit per item (2 in a transaction), marked as estimated;
  * - a read request is billed at least one read of its consistency (0.5 units
@@ -69,7 +188,7 @@ interface Capacity {
  */
 export const billedUnits = (
   operation: string,
-  input: { ConsistentRead?: boolean; TransactItems?: unknown[]; RequestItems?: Record<string, unknown> },
+  input: { ConsistentRead?: boolean; TransactItems?: TransactItem[] },
   outcome:
     | { ok: true; consumed: Capacity | Capacity[] | undefined }
     | { ok: false; errorName: string | undefined },
@@ -85,6 +204,10 @@ export const billedUnits = (
     const items = transactional ? (input.TransactItems?.length ?? 1) : 1;
     const units = items * (transactional ? 2 : 1);
     return { read: 0, write: units, estimated: units };
+  }
+  if (operation === 'TransactWriteItems') {
+    const { units, estimated } = transactionUnits(input.TransactItems ?? []);
+    return { read: 0, write: units, estimated };
   }
   const list = Array.isArray(outcome.consumed)
     ? outcome.consumed

@@ -1,18 +1,24 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDb } from '../src/db';
-import { billedUnits, meter, UNLABELLED } from '../src/meter';
+import { billedUnits, itemSize, meter, observeWrite, transactionUnits, UNLABELLED } from '../src/meter';
 
 describe('billedUnits', () => {
-  it('bills what DynamoDB reports, transactions double', () => {
+  it('bills what DynamoDB reports, and transactions from their items (Local reports one flat figure)', () => {
     expect(billedUnits('PutItem', {}, { ok: true, consumed: { CapacityUnits: 1 } })).toEqual({
       read: 0,
       write: 1,
       estimated: 0,
     });
-    expect(billedUnits('TransactWriteItems', {}, { ok: true, consumed: [{ CapacityUnits: 3 }] }).write).toBe(
-      6,
-    );
+    const twoPuts = {
+      TransactItems: [
+        { Put: { TableName: 't', Item: { pk: 'A', sk: 'A' } } },
+        { Put: { TableName: 't', Item: { pk: 'B', sk: 'B' } } },
+      ],
+    };
+    expect(
+      billedUnits('TransactWriteItems', twoPuts, { ok: true, consumed: [{ CapacityUnits: 2 }] }).write,
+    ).toBe(4);
     expect(billedUnits('BatchGetItem', {}, { ok: true, consumed: [{ CapacityUnits: 2.5 }] }).read).toBe(2.5);
   });
 
@@ -35,6 +41,48 @@ describe('billedUnits', () => {
       ),
     ).toEqual({ read: 0, write: 4, estimated: 4 });
     expect(billedUnits('GetItem', {}, { ok: false, errorName: 'ResourceNotFoundException' }).read).toBe(0);
+  });
+});
+
+describe('transactionUnits', () => {
+  beforeEach(() => meter.reset());
+
+  it('bills 2 units per KB of each item on the table and 1 per KB for each index it is in', () => {
+    const entry = { pk: 'QUEUE#1', sk: 'ENTRY#car#1', text: 'x'.repeat(1500) };
+    const batch = {
+      pk: 'BATCH#1',
+      sk: 'BATCH',
+      gsi1pk: 'SESSION#1#BATCHES',
+      gsi1sk: '000001',
+      currentCount: 0,
+    };
+    observeWrite('PutItem', { TableName: 't', Item: entry });
+    observeWrite('PutItem', { TableName: 't', Item: batch });
+    expect(
+      transactionUnits([
+        { Update: { TableName: 't', Key: { pk: 'BATCH#1', sk: 'BATCH' } } }, // 2 + 1 (gsi1)
+        { Delete: { TableName: 't', Key: { pk: 'QUEUE#1', sk: 'ENTRY#car#1' } } }, // 1.5 KB: 4
+        { Put: { TableName: 't', Item: { pk: 'QUEUE#1', sk: 'DONE#1', n: 1 } } }, // 2
+      ]),
+    ).toEqual({ units: 9, estimated: 0 });
+  });
+
+  it('counts an item it has not seen written as 1 KB in no index, estimated', () => {
+    expect(transactionUnits([{ Update: { TableName: 't', Key: { pk: 'X', sk: 'Y' } } }])).toEqual({
+      units: 2,
+      estimated: 2,
+    });
+    observeWrite('TransactWriteItems', {
+      TransactItems: [{ Put: { TableName: 't', Item: { pk: 'X', sk: 'Y' } } }],
+    });
+    expect(transactionUnits([{ Delete: { TableName: 't', Key: { pk: 'X', sk: 'Y' } } }]).estimated).toBe(0);
+    observeWrite('DeleteItem', { TableName: 't', Key: { pk: 'X', sk: 'Y' } });
+    expect(transactionUnits([{ Delete: { TableName: 't', Key: { pk: 'X', sk: 'Y' } } }]).estimated).toBe(2);
+  });
+
+  it('sizes items as DynamoDB does: names plus values', () => {
+    expect(itemSize({ pk: 'ab', n: 12345, ok: true, none: null })).toBe(2 + 2 + 1 + 4 + 2 + 1 + 4 + 1);
+    expect(itemSize({ list: ['a', 'b'], map: { k: 'v' } })).toBe(4 + 3 + 2 + 2 + 3 + 3 + 1 + 2);
   });
 });
 

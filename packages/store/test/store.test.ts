@@ -132,4 +132,25 @@ describe('connections', () => {
     expect(await connections.inChannel(db, 'school#9#staff')).toEqual([]);
     expect(await connections.get(db, 'c1')).toBeUndefined();
   });
+
+  it('removes a membership left behind without its connection row, given the channel it was found in', async () => {
+    await connections.put(db, {
+      connectionId: 'c3',
+      channels: ['school#8#staff'],
+      userId: 4,
+      connectedAt: 'now',
+    });
+    await connections.remove(db, 'c3');
+    await connections.put(db, {
+      connectionId: 'c3',
+      channels: ['school#8#staff'],
+      userId: 4,
+      connectedAt: 'now',
+    });
+    const { DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
+    await db.doc.send(new DeleteCommand({ TableName: db.table, Key: { pk: 'CONN#c3', sk: 'CONN' } }));
+    expect(await connections.inChannel(db, 'school#8#staff')).toEqual(['c3']);
+    await connections.remove(db, 'c3', ['school#8#staff']);
+    expect(await connections.inChannel(db, 'school#8#staff')).toEqual([]);
+  });
 });
