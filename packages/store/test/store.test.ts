@@ -140,13 +140,6 @@ describe('connections', () => {
       userId: 4,
       connectedAt: 'now',
     });
-    await connections.remove(db, 'c3');
-    await connections.put(db, {
-      connectionId: 'c3',
-      channels: ['school#8#staff'],
-      userId: 4,
-      connectedAt: 'now',
-    });
     const { DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
     await db.doc.send(new DeleteCommand({ TableName: db.table, Key: { pk: 'CONN#c3', sk: 'CONN' } }));
     expect(await connections.inChannel(db, 'school#8#staff')).toEqual(['c3']);
