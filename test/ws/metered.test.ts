@@ -39,6 +39,13 @@ describe('metering and event timestamps (the benchmark relies on them)', () => {
     expect(counters['live.published.school#1#staff']).toBe(1);
     expect(counters['live.messages']).toBe(1);
     expect(counters['live.billedMessages']).toBe(1);
+
+    // A transaction (completion: delete the entry, put the completed one) is billed from its items, twice.
+    const done = await front.put(`/api/queue/${added.body.id}/status`, { status: 'completed' });
+    expect(done.status).toBe(200);
+    const completion = meter.snapshot()['http/setQueueStatus'] ?? {};
+    expect(completion['ddb.TransactWriteItems.units']).toBe(4);
+    expect(completion['ddb.estimatedWriteUnits']).toBeUndefined();
     await screen.close();
   });
 });

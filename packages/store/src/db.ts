@@ -19,9 +19,9 @@ export interface DbOptions {
 
 /**
  * Asks every call for `ReturnConsumedCapacity: 'TOTAL'` and adds the units
- * AWS would bill (see `billedUnits`) to the meter: `ddb.readUnits`, `ddb.writeUnits` (of which
- * `ddb.estimatedWriteUnits` for failed conditional writes), and calls and
- * units per operation (`ddb.Query.calls`, `ddb.Query.units`).
+ * AWS would bill (see `billedUnits`) to the meter: `ddb.readUnits`,
+ * `ddb.writeUnits` (of which `ddb.estimatedWriteUnits` are estimates), and
+ * calls and units per operation (`ddb.Query.calls`, `ddb.Query.units`).
  */
 // biome-ignore lint/suspicious/noExplicitAny: the SDK's middleware types are generic over every command
 type Handler = (args: { input: Record<string, unknown> }) => Promise<{ output?: any }>;
@@ -32,21 +32,33 @@ const meterMiddleware =
     const operation = (context.commandName ?? 'Unknown').replace(/Command$/, '');
     const { input } = args;
     if (input.ReturnConsumedCapacity === undefined) input.ReturnConsumedCapacity = 'TOTAL';
-    const record = (units: { read: number; write: number; estimated: number }) => {
-      meter.add('ddb.calls');
-      meter.add(`ddb.${operation}.calls`);
-      meter.add(`ddb.${operation}.units`, units.read + units.write);
-      meter.add('ddb.readUnits', units.read);
-      meter.add('ddb.writeUnits', units.write);
-      if (units.estimated > 0) meter.add('ddb.estimatedWriteUnits', units.estimated);
+    // Metering is best effort: a mistake in it must never fail the call.
+    const record = (units: () => { read: number; write: number; estimated: number }) => {
+      try {
+        const { read, write, estimated } = units();
+        meter.add('ddb.calls');
+        meter.add(`ddb.${operation}.calls`);
+        meter.add(`ddb.${operation}.units`, read + write);
+        meter.add('ddb.readUnits', read);
+        meter.add('ddb.writeUnits', write);
+        if (estimated > 0) meter.add('ddb.estimatedWriteUnits', estimated);
+      } catch (error) {
+        meter.add('meter.errors');
+        console.error('meter:', error);
+      }
     };
     try {
       const result = await next(args);
-      record(billedUnits(operation, input, { ok: true, consumed: result.output?.ConsumedCapacity }));
-      observeWrite(operation, input);
+      record(() => {
+        const units = billedUnits(operation, input, { ok: true, consumed: result.output?.ConsumedCapacity });
+        observeWrite(operation, input);
+        return units;
+      });
       return result;
     } catch (error) {
-      record(billedUnits(operation, input, { ok: false, errorName: (error as { name?: string }).name }));
+      record(() =>
+        billedUnits(operation, input, { ok: false, errorName: (error as { name?: string }).name }),
+      );
       throw error;
     }
   };

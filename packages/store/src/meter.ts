@@ -138,6 +138,7 @@ export const observeWrite = (
     if (item.Put?.Item) remember(item.Put.TableName, item.Put.Item);
     if (item.Delete) known.delete(keyOf(item.Delete.TableName, item.Delete.Key));
   }
+  if (operation !== 'BatchWriteItem') return;
   for (const [table, requests] of Object.entries(input.RequestItems ?? {})) {
     for (const request of requests) {
       if (request.PutRequest?.Item) remember(table, request.PutRequest.Item);
