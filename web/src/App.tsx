@@ -1,11 +1,14 @@
-import { Center, Loader, MantineProvider } from '@mantine/core';
+import type { StaffRole } from '@curbside/domain';
+import { Center, Loader } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ComponentType, useState } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
+import { LiveProvider } from './features/live/live';
+import type { RouteAccess } from './features/shell/access';
+import { AppThemeProvider } from './features/theme/theme-provider';
 import { createQueryClient } from './lib/query-client';
-import { theme } from './lib/theme';
 
 /** Shown while a page's code is loading. */
 function PageLoader() {
@@ -16,9 +19,26 @@ function PageLoader() {
   );
 }
 
+/** A screen whose issue has not landed yet: a lazily loaded page with its heading. */
+const placeholder = (title: string) => async (): Promise<ComponentType> => {
+  const { PlaceholderPage } = await import('./features/placeholder/placeholder.page');
+  return () => <PlaceholderPage title={title} />;
+};
+
+/** A signed-in screen under the shell (header and footer), guarded by its minimum role. */
+const staff = (path: string, minRole: StaffRole | undefined, Component: () => Promise<ComponentType>) => ({
+  path,
+  handle: (minRole ? { minRole } : {}) satisfies RouteAccess,
+  lazy: { Component },
+});
+
+/** A public screen: no login guard, no staff header. */
+const open = (path: string, Component: () => Promise<ComponentType>) => ({ path, lazy: { Component } });
+
 /**
- * Every screen of the app. Pages load lazily (`lazy.Component`), so each
- * screen's code is its own chunk and the first load carries only the shell.
+ * Every screen of the app (specification §2). Pages load lazily
+ * (`lazy.Component`), so each screen's code is its own chunk and the first
+ * load carries only the shell.
  */
 export const appRoutes: RouteObject[] = [
   {
@@ -30,24 +50,63 @@ export const appRoutes: RouteObject[] = [
         lazy: { Component: async () => (await import('./features/home/home.page')).HomePage },
       },
       {
-        path: '*',
-        lazy: { Component: async () => (await import('./features/not-found/not-found.page')).NotFoundPage },
+        path: 'login',
+        lazy: { Component: async () => (await import('./features/auth/login.page')).LoginPage },
       },
+      {
+        lazy: { Component: async () => (await import('./features/shell/shell.layout')).ShellLayout },
+        children: [
+          staff(
+            'front-queue',
+            'front_queue_wrangler',
+            async () => (await import('./features/front-queue/front-queue.page')).FrontQueuePage,
+          ),
+          staff('back-queue', 'back_queue_wrangler', placeholder('Back Queue')),
+          staff('teacher', 'teacher', placeholder('Teacher')),
+          staff('school-admin', 'school_admin', placeholder('School Administration')),
+          staff('print-placards', 'school_admin', placeholder('Print Placards')),
+          staff('district-admin', 'district_admin', placeholder('District Administration')),
+          staff('clever-integration', 'district_admin', placeholder('Student Information Import')),
+          staff('super-admin', 'super_admin', placeholder('Super Admin Dashboard')),
+          staff(
+            'profile',
+            undefined,
+            async () => (await import('./features/profile/profile.page')).ProfilePage,
+          ),
+          staff(
+            'settings',
+            undefined,
+            async () => (await import('./features/settings/settings.page')).SettingsPage,
+          ),
+        ],
+      },
+      open('invite/:code', placeholder('Parent Invite')),
+      open('bus-driver', placeholder('Bus Driver')),
+      open('bus-tracking', placeholder('Bus Tracking')),
+      open('parent', placeholder('Parent Portal')),
+      open('parent-login', placeholder('Parent Login')),
+      open('parent-dashboard', placeholder('Parent Dashboard')),
+      open('*', async () => (await import('./features/not-found/not-found.page')).NotFoundPage),
     ],
   },
 ];
 
 const router = createBrowserRouter(appRoutes);
 
-/** `<Notifications>` follows the specification: one toast at a time, 5 s, at most 420 px wide. */
+/**
+ * Theme (from the stored preference) → toasts → data → live connection → router.
+ * `<Notifications>` follows the specification: one toast at a time, 5 s, at most 420 px wide.
+ */
 export function App() {
   const [queryClient] = useState(createQueryClient);
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <AppThemeProvider>
       <Notifications limit={1} autoClose={5000} containerWidth={420} position="top-center" />
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        <LiveProvider>
+          <RouterProvider router={router} />
+        </LiveProvider>
       </QueryClientProvider>
-    </MantineProvider>
+    </AppThemeProvider>
   );
 }

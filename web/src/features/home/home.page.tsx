@@ -1,30 +1,15 @@
-import { Badge, Card, Center, Container, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { healthQueries } from '../health/health.queries';
+import { homePathOf } from '@curbside/domain';
+import { Navigate } from 'react-router';
+import { useMe } from '../auth/auth.queries';
+import { LoginScreen } from '../auth/login-screen';
 
-/** Placeholder home until the login screen takes over `/`. */
+/** Where `/` leads a signed-in user: parents to their dashboard, staff to their role's home. */
+export const homeOf = (role: string) => (role === 'parent' ? '/parent-dashboard' : homePathOf(role));
+
+/** `/`: a signed-in user goes to their home page; everyone else sees the login screen. */
 export function HomePage() {
-  const health = useQuery(healthQueries.status());
-  return (
-    <Center mih="100dvh" p="md">
-      <Container size="sm" w="100%" p={0}>
-        <Card>
-          <Stack align="center" gap="md" ta="center">
-            <Title order={1}>Curbside</Title>
-            <Text size="lg">Sign-in arrives soon.</Text>
-            {health.isSuccess && (
-              <Badge color="green" size="lg">
-                Server online
-              </Badge>
-            )}
-            {health.isError && (
-              <Badge color="red" size="lg">
-                Server unreachable
-              </Badge>
-            )}
-          </Stack>
-        </Card>
-      </Container>
-    </Center>
-  );
+  const { user, isLoading } = useMe();
+  if (isLoading) return null;
+  if (user) return <Navigate to={homeOf(user.role)} replace />;
+  return <LoginScreen />;
 }

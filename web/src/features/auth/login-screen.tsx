@@ -1,0 +1,196 @@
+import { loginSchema } from '@curbside/domain';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  Center,
+  Container,
+  Divider,
+  Group,
+  PasswordInput,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
+import { type FormEvent, useState } from 'react';
+import { errorMessage } from '../../lib/http';
+import { CurbsideMark } from '../shell/logo';
+import { useLogin } from './auth.mutations';
+
+/** The four demo accounts listed on the sandbox form (password `demo1234`). */
+export const DEMO_ACCOUNTS = [
+  { label: 'Front Queue', username: 'front_demo' },
+  { label: 'Teacher', username: 'teacher_demo' },
+  { label: 'School Admin', username: 'admin_demo' },
+  { label: 'District Admin', username: 'district_demo' },
+] as const;
+export const DEMO_PASSWORD = 'demo1234';
+
+/** Single sign-on starts with a full-page visit, so the identity provider can redirect back. */
+export const PRODUCTION_LOGIN_URL = '/api/auth/login';
+
+type FieldErrors = Partial<Record<'username' | 'password', string>>;
+
+function ChooseMethod({ onDemo }: { onDemo: () => void }) {
+  return (
+    <Stack gap="lg">
+      <Title order={2} ta="center">
+        Choose how to sign in
+      </Title>
+      <Card>
+        <Stack gap="sm">
+          <Title order={3}>Production Login</Title>
+          <Text>Sign in with your school's single sign-on account. Gives full system permissions.</Text>
+          <Button fullWidth onClick={() => window.location.assign(PRODUCTION_LOGIN_URL)}>
+            Continue with Single Sign-On
+          </Button>
+        </Stack>
+      </Card>
+      <Card>
+        <Stack gap="sm">
+          <Title order={3}>Sandbox Demo</Title>
+          <Text>Try Curbside with demo accounts and sample data.</Text>
+          <Button fullWidth variant="outline" onClick={onDemo}>
+            Use Demo Login
+          </Button>
+        </Stack>
+      </Card>
+    </Stack>
+  );
+}
+
+function DemoLogin({ onBack }: { onBack: () => void }) {
+  const login = useLogin();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = loginSchema.safeParse({ username, password });
+    if (!parsed.success) {
+      const next: FieldErrors = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0];
+        if ((field === 'username' || field === 'password') && !next[field]) next[field] = issue.message;
+      }
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    login.mutate(parsed.data);
+  };
+
+  const fill = (account: string) => {
+    setUsername(account);
+    setPassword(DEMO_PASSWORD);
+    setErrors({});
+    login.reset();
+  };
+
+  return (
+    <Stack gap="lg">
+      <Box>
+        <Button variant="subtle" size="md" px="xs" onClick={onBack}>
+          ← Back to login options
+        </Button>
+      </Box>
+      <Stack gap={4}>
+        <Title order={2}>Sandbox Demo Login</Title>
+        <Text c="dimmed">Sign in with a demo account to explore the sandbox.</Text>
+      </Stack>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label="Username"
+            name="username"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            value={username}
+            onChange={(event) => setUsername(event.currentTarget.value)}
+            error={errors.username}
+          />
+          <PasswordInput
+            label="Password"
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => setPassword(event.currentTarget.value)}
+            error={errors.password}
+          />
+          {login.isError && (
+            <Alert color="red" variant="light" role="alert">
+              {errorMessage(login.error) || 'Login failed. Please try again.'}
+            </Alert>
+          )}
+          <Button type="submit" fullWidth loading={false} disabled={login.isPending}>
+            {login.isPending ? 'Signing in...' : 'Sign In to Demo'}
+          </Button>
+        </Stack>
+      </form>
+      <Divider />
+      <Stack gap="sm">
+        <Group justify="space-between" align="baseline" gap="xs">
+          <Title order={3}>Demo accounts</Title>
+          <Text>
+            Password:{' '}
+            <Text span fw={700} ff="monospace">
+              {DEMO_PASSWORD}
+            </Text>
+          </Text>
+        </Group>
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+          {DEMO_ACCOUNTS.map((account) => (
+            <UnstyledButton
+              key={account.username}
+              onClick={() => fill(account.username)}
+              aria-label={`Use the ${account.label} demo account (${account.username})`}
+              p="sm"
+              mih={56}
+              style={{
+                border: '1px solid var(--mantine-color-default-border)',
+                borderRadius: 'var(--mantine-radius-md)',
+              }}
+            >
+              <Text fw={700}>{account.label}</Text>
+              <Text ff="monospace">{account.username}</Text>
+            </UnstyledButton>
+          ))}
+        </SimpleGrid>
+      </Stack>
+    </Stack>
+  );
+}
+
+/**
+ * The staff login screen. It opens on the sandbox username and password form;
+ * the back link leads to the choice between production single sign-on and the
+ * sandbox demo.
+ */
+export function LoginScreen() {
+  const [mode, setMode] = useState<'demo' | 'choose'>('demo');
+  return (
+    <Center mih="100dvh" p={{ base: 'xs', sm: 'md' }}>
+      <Container size={560} w="100%" p={0}>
+        <Stack gap="lg">
+          <Group justify="center" gap="sm">
+            <CurbsideMark size={44} />
+            <Title order={1}>Curbside</Title>
+          </Group>
+          <Card>
+            {mode === 'demo' ? (
+              <DemoLogin onBack={() => setMode('choose')} />
+            ) : (
+              <ChooseMethod onDemo={() => setMode('demo')} />
+            )}
+          </Card>
+        </Stack>
+      </Container>
+    </Center>
+  );
+}

@@ -1,0 +1,158 @@
+import {
+  SESSION_TYPE_NAME,
+  SESSION_TYPES,
+  type SessionType,
+  sessionDefaults,
+  sessionInputSchema,
+} from '@curbside/domain';
+import { Button, Group, Input, Modal, SegmentedControl, Stack, Textarea, TextInput } from '@mantine/core';
+import { type FormEvent, useState } from 'react';
+import { useCreateSession } from './sessions.mutations';
+
+/** `2025-03-04T15:30` in local time, the value of a `datetime-local` input. */
+export const toLocalInput = (iso: string): string => {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 16);
+};
+
+/** A `datetime-local` value (local time) as ISO; empty stays empty, unreadable stays as typed. */
+export const fromLocalInput = (value: string): string => {
+  if (!value.trim()) return '';
+  const time = new Date(value).getTime();
+  return Number.isNaN(time) ? value : new Date(time).toISOString();
+};
+
+interface SessionForm {
+  name: string;
+  type: SessionType;
+  start: string;
+  end: string;
+  notes: string;
+}
+type Field = 'name' | 'type' | 'startTime' | 'endTime' | 'notes';
+type FieldErrors = Partial<Record<Field, string>>;
+
+/** Defaults of a type: its name, start now (to the minute), end two hours later. */
+const formFor = (type: SessionType, notes = ''): SessionForm => {
+  const now = new Date();
+  now.setSeconds(0, 0);
+  const defaults = sessionDefaults(type, now);
+  return {
+    name: defaults.name,
+    type,
+    start: toLocalInput(defaults.startTime),
+    end: toLocalInput(defaults.endTime),
+    notes,
+  };
+};
+
+const inputOf = (form: SessionForm) => ({
+  name: form.name,
+  type: form.type,
+  startTime: fromLocalInput(form.start),
+  endTime: fromLocalInput(form.end),
+  notes: form.notes,
+});
+
+const validate = (form: SessionForm) => {
+  const parsed = sessionInputSchema.safeParse(inputOf(form));
+  if (parsed.success) return { data: parsed.data, errors: {} as FieldErrors };
+  const errors: FieldErrors = {};
+  for (const issue of parsed.error.issues) {
+    const field = issue.path[0] as Field | undefined;
+    if (field && !errors[field]) errors[field] = issue.message;
+  }
+  return { data: null, errors };
+};
+
+function SessionFormBody({ onDone }: { onDone: () => void }) {
+  const create = useCreateSession();
+  const [form, setForm] = useState<SessionForm>(() => formFor('afternoon_pickup'));
+  const [submitted, setSubmitted] = useState(false);
+  const errors = submitted ? validate(form).errors : {};
+
+  const change = (patch: Partial<SessionForm>) => setForm((current) => ({ ...current, ...patch }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    const { data } = validate(form);
+    if (!data) return;
+    create.mutate(data, { onSuccess: onDone });
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <Input.Wrapper label="Session type" error={errors.type}>
+          <SegmentedControl
+            fullWidth
+            data={SESSION_TYPES.map((type) => ({ value: type, label: SESSION_TYPE_NAME[type] }))}
+            value={form.type}
+            onChange={(value) => setForm((current) => formFor(value as SessionType, current.notes))}
+            aria-label="Session type"
+          />
+        </Input.Wrapper>
+        <TextInput
+          label="Session name"
+          value={form.name}
+          onChange={(event) => change({ name: event.currentTarget.value })}
+          error={errors.name}
+          data-autofocus
+        />
+        <Group grow align="flex-start" wrap="wrap" gap="md">
+          <TextInput
+            type="datetime-local"
+            label="Start time"
+            miw={220}
+            value={form.start}
+            onChange={(event) => change({ start: event.currentTarget.value })}
+            error={errors.startTime}
+          />
+          <TextInput
+            type="datetime-local"
+            label="End time"
+            miw={220}
+            value={form.end}
+            onChange={(event) => change({ end: event.currentTarget.value })}
+            error={errors.endTime}
+          />
+        </Group>
+        <Textarea
+          label="Notes"
+          placeholder="Optional"
+          autosize
+          minRows={2}
+          maxRows={5}
+          value={form.notes}
+          onChange={(event) => change({ notes: event.currentTarget.value })}
+          error={errors.notes}
+        />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={create.isPending}>
+            {create.isPending ? 'Starting...' : 'Start Session'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/**
+ * The session creation dialog behind Start Session and New Session: type,
+ * name, start and end time, notes. Defaults: afternoon pickup from now for two
+ * hours; choosing another type resets the name and the times.
+ */
+export function SessionDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  return (
+    <Modal opened={opened} onClose={onClose} title="Start New Session" size="lg" centered>
+      {/* Mounted only while open, so each opening starts from fresh defaults. */}
+      {opened && <SessionFormBody onDone={onClose} />}
+    </Modal>
+  );
+}

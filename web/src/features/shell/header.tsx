@@ -1,0 +1,78 @@
+import type { User } from '@curbside/domain';
+import { Badge, Button, Group, UnstyledButton } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useLiveStatus } from '../live/live';
+import { schoolQueries } from '../schools/schools.queries';
+import { SessionDialog } from '../sessions/session-dialog';
+import { useActiveSession } from '../sessions/sessions.queries';
+import classes from './header.module.css';
+import { Logo } from './logo';
+import { SessionPill } from './session-pill';
+import { UserMenu } from './user-menu';
+
+/** District and super admins work above a single school: no session pill or Start Session for them. */
+const runsSessions = (role: User['role']) =>
+  role !== 'district_admin' && role !== 'super_admin' && role !== 'parent';
+
+function SessionControls({ user, onNew }: { user: User; onNew: () => void }) {
+  const { session, isLoading } = useActiveSession();
+  const school = runsSessions(user.role);
+  if (user.role === 'parent') return null;
+  return (
+    <Group gap="sm" wrap="wrap" className={classes.session}>
+      {school &&
+        !isLoading &&
+        (session ? (
+          <SessionPill session={session} />
+        ) : (
+          <Button color="green" onClick={onNew}>
+            Start Session
+          </Button>
+        ))}
+      <Button variant="default" onClick={onNew}>
+        New Session
+      </Button>
+    </Group>
+  );
+}
+
+/**
+ * The header of every signed-in staff screen: logo, SANDBOX badge, the live
+ * connection's retry counter, the session pill or Start Session, New Session,
+ * and the user menu.
+ */
+export function Header({ user }: { user: User }) {
+  const [creating, setCreating] = useState(false);
+  const { retries } = useLiveStatus();
+  const school = useQuery({
+    ...schoolQueries.detail(user.schoolId ?? 0),
+    enabled: user.schoolId !== null && user.role !== 'parent',
+  });
+
+  return (
+    <header className={classes.header}>
+      <Group gap="sm" wrap="wrap" className={classes.brand}>
+        <UnstyledButton component={Link} to="/" aria-label="Curbside home">
+          <Logo />
+        </UnstyledButton>
+        {school.data?.sandbox && (
+          <Badge color="orange" variant="filled" size="lg">
+            SANDBOX
+          </Badge>
+        )}
+        {retries > 0 && (
+          <Badge color="yellow" variant="light" size="lg" role="status">
+            Reconnecting ({retries})
+          </Badge>
+        )}
+      </Group>
+      <SessionControls user={user} onNew={() => setCreating(true)} />
+      <div className={classes.user}>
+        <UserMenu user={user} />
+      </div>
+      <SessionDialog opened={creating} onClose={() => setCreating(false)} />
+    </header>
+  );
+}

@@ -1,0 +1,53 @@
+import { hasMinimumRole } from '@curbside/domain';
+import { Box, Card, Container, Text, Title } from '@mantine/core';
+import { Outlet, useMatches } from 'react-router';
+import { useMe } from '../auth/auth.queries';
+import { LoginScreen } from '../auth/login-screen';
+import { NO_PERMISSION, type RouteAccess } from './access';
+import { Footer } from './footer';
+import { Header } from './header';
+
+/** The deepest minimum role among the matched routes' handles. */
+const useMinimumRole = () => {
+  const matches = useMatches();
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const minRole = (matches[i]?.handle as RouteAccess | undefined)?.minRole;
+    if (minRole) return minRole;
+  }
+  return undefined;
+};
+
+export function NoPermission() {
+  return (
+    <Container size="sm" py="xl">
+      <Card>
+        <Title order={2} fz="h3" mb="sm">
+          Access denied
+        </Title>
+        <Text fz="lg">{NO_PERMISSION}</Text>
+      </Card>
+    </Container>
+  );
+}
+
+/**
+ * Every signed-in staff screen: header, the page, footer. Nothing while the
+ * current user loads; the login screen when nobody is signed in; the
+ * permission message when the user's rank is below the page's minimum.
+ */
+export function ShellLayout() {
+  const { user, isLoading } = useMe();
+  const minRole = useMinimumRole();
+  if (isLoading) return null;
+  if (!user) return <LoginScreen />;
+  const allowed = !minRole || hasMinimumRole(user.role, minRole);
+  return (
+    <Box mih="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
+      <Header user={user} />
+      <Box component="main" style={{ flex: 1 }}>
+        {allowed ? <Outlet /> : <NoPermission />}
+      </Box>
+      <Footer />
+    </Box>
+  );
+}
