@@ -1,0 +1,214 @@
+/**
+ * The AWS cost model: prices what the run measured (request units, handler
+ * durations, live messages, HTTP requests, connection minutes) with the list
+ * prices of `aws-prices.ts`, then projects a real dismissal, a drop-off and a
+ * school month.
+ */
+import { AWS_PRICES } from './aws-prices';
+
+/** What one handler label consumed (meter counters of a window). */
+export interface LabelFigures {
+  invocations: number;
+  billedMs: number;
+  readUnits: number;
+  writeUnits: number;
+  /** Outbound live messages in 32 KB increments. */
+  billedMessages: number;
+}
+
+export interface Usage {
+  lambdaRequests: number;
+  lambdaGbSeconds: number;
+  httpApiRequests: number;
+  webSocketMessages: number;
+  connectionMinutes: number;
+  readUnits: number;
+  writeUnits: number;
+}
+
+export interface Priced {
+  usage: Usage;
+  dollars: {
+    lambdaRequests: number;
+    lambdaDuration: number;
+    httpApi: number;
+    webSocketMessages: number;
+    connectionMinutes: number;
+    dynamoDbReads: number;
+    dynamoDbWrites: number;
+    total: number;
+  };
+}
+
+export const emptyUsage = (): Usage => ({
+  lambdaRequests: 0,
+  lambdaGbSeconds: 0,
+  httpApiRequests: 0,
+  webSocketMessages: 0,
+  connectionMinutes: 0,
+  readUnits: 0,
+  writeUnits: 0,
+});
+
+export const addUsage = (into: Usage, add: Usage, times = 1): Usage => {
+  for (const key of Object.keys(into) as Array<keyof Usage>) into[key] += add[key] * times;
+  return into;
+};
+
+/** One invocation-average of a label as usage; `httpBilled` per call for HTTP routes. */
+export const perCall = (figures: LabelFigures | undefined, httpBilled = 0): Usage => {
+  const usage = emptyUsage();
+  if (!figures || figures.invocations === 0) return usage;
+  const n = figures.invocations;
+  usage.lambdaRequests = 1;
+  usage.lambdaGbSeconds = (figures.billedMs / n / 1000) * AWS_PRICES.lambda.memoryGb;
+  usage.httpApiRequests = httpBilled;
+  usage.webSocketMessages = figures.billedMessages / n;
+  usage.readUnits = figures.readUnits / n;
+  usage.writeUnits = figures.writeUnits / n;
+  return usage;
+};
+
+/** All of a label's figures as usage (not averaged). */
+export const total = (figures: LabelFigures | undefined, httpBilled = 0): Usage =>
+  figures && figures.invocations > 0
+    ? addUsage(emptyUsage(), perCall(figures, httpBilled), figures.invocations)
+    : emptyUsage();
+
+export const price = (usage: Usage): Priced => {
+  const p = AWS_PRICES;
+  const dollars = {
+    lambdaRequests: usage.lambdaRequests * p.lambda.perRequest,
+    lambdaDuration: usage.lambdaGbSeconds * p.lambda.perGbSecondArm64,
+    httpApi: usage.httpApiRequests * p.httpApi.perRequest,
+    webSocketMessages: usage.webSocketMessages * p.webSocketApi.perMessage,
+    connectionMinutes: usage.connectionMinutes * p.webSocketApi.perConnectionMinute,
+    dynamoDbReads: usage.readUnits * p.dynamoDb.perReadUnit,
+    dynamoDbWrites: usage.writeUnits * p.dynamoDb.perWriteUnit,
+    total: 0,
+  };
+  dollars.total = Object.values(dollars).reduce((sum, value) => sum + value, 0);
+  return { usage, dollars };
+};
+
+export interface CostInput {
+  /** Meter figures of the rush window, per handler label (`http/addToQueue`, `ws/default`, …). */
+  rush: Record<string, LabelFigures>;
+  /** HTTP API requests of the rush per route, in 512 KB increments, as the clients counted them. */
+  httpBilled: Record<string, { calls: number; billed: number }>;
+  /** Average `$connect` and `$disconnect` of a screen. */
+  connect: LabelFigures | undefined;
+  disconnect: LabelFigures | undefined;
+  createSession: LabelFigures | undefined;
+  screens: number;
+  teacherScreens: number;
+  cars: number;
+  rushMinutes: number;
+  /** Pings the screens sent during the rush (inbound messages, billed too). */
+  pingsSent: number;
+  /** A real dismissal and a real drop-off, in minutes of wall time. */
+  dismissalMinutes: number;
+  dropoffMinutes: number;
+  dismissalsPerMonth: number;
+  dropoffsPerMonth: number;
+}
+
+export interface CostModel {
+  asRun: Priced;
+  dismissal: Priced;
+  dropoff: Priced;
+  month: Priced;
+  perCar: { dismissal: number; dropoff: number };
+  assumptions: string[];
+}
+
+const PING_EVERY_MINUTES = 0.5;
+const POLLS_PER_MINUTE = 12;
+
+export const costModel = (input: CostInput): CostModel => {
+  const httpOf = (label: string) => {
+    const route = label.replace(/^http\//, '');
+    const billed = input.httpBilled[route];
+    return billed && billed.calls > 0 ? billed.billed / billed.calls : 1;
+  };
+  const labelUsage = (label: string) =>
+    total(input.rush[label], label.startsWith('http/') ? httpOf(label) : 0);
+
+  // As run: everything the rush window measured, the screens' connects, disconnects and minutes.
+  const asRunUsage = emptyUsage();
+  for (const label of Object.keys(input.rush)) addUsage(asRunUsage, labelUsage(label));
+  asRunUsage.webSocketMessages += input.pingsSent;
+  asRunUsage.connectionMinutes += input.screens * input.rushMinutes;
+  const connectAndLeave = addUsage(perCall(input.connect), perCall(input.disconnect));
+  addUsage(asRunUsage, connectAndLeave, input.screens);
+  addUsage(asRunUsage, perCall(input.createSession, 1));
+
+  // Time-driven work, per minute of a real session: teacher polls, pings and pongs, connection minutes.
+  const poll = perCall(input.rush['http/listQueue'], httpOf('http/listQueue'));
+  const ping = perCall(input.rush['ws/default']);
+  ping.webSocketMessages += 1; // the ping itself is an inbound message
+  const timeDriven = (minutes: number) => {
+    const usage = emptyUsage();
+    addUsage(usage, poll, input.teacherScreens * POLLS_PER_MINUTE * minutes);
+    addUsage(usage, ping, (input.screens / PING_EVERY_MINUTES) * minutes);
+    usage.connectionMinutes = input.screens * minutes;
+    return usage;
+  };
+
+  // A real dismissal: the event-driven work as measured, the time-driven work over its real length.
+  const dismissal = emptyUsage();
+  for (const label of Object.keys(input.rush)) {
+    if (label === 'ws/default') continue;
+    if (label === 'http/listQueue') {
+      // The back staff's own look at the line stays; the teacher polls are time-driven.
+      const teacherPolls = Math.min(
+        input.rush[label]?.invocations ?? 0,
+        input.teacherScreens * POLLS_PER_MINUTE * input.rushMinutes,
+      );
+      addUsage(dismissal, poll, (input.rush[label]?.invocations ?? 0) - teacherPolls);
+      continue;
+    }
+    addUsage(dismissal, labelUsage(label));
+  }
+  addUsage(dismissal, timeDriven(input.dismissalMinutes));
+  addUsage(dismissal, connectAndLeave, input.screens);
+  addUsage(dismissal, perCall(input.createSession, 1));
+
+  // A drop-off: each car queued on arrival and completed on its own (no batches, no releases).
+  const dropoff = emptyUsage();
+  const add = perCall(input.rush['http/addToQueue'], httpOf('http/addToQueue'));
+  const complete = input.rush['http/setQueueStatus']
+    ? perCall(input.rush['http/setQueueStatus'], httpOf('http/setQueueStatus'))
+    : add;
+  addUsage(dropoff, add, input.cars);
+  addUsage(dropoff, complete, input.cars);
+  addUsage(dropoff, timeDriven(input.dropoffMinutes));
+  addUsage(dropoff, connectAndLeave, input.screens);
+  addUsage(dropoff, perCall(input.createSession, 1));
+
+  const month = addUsage(
+    addUsage(emptyUsage(), dismissal, input.dismissalsPerMonth),
+    dropoff,
+    input.dropoffsPerMonth,
+  );
+  const pricedDismissal = price(dismissal);
+  const pricedDropoff = price(dropoff);
+  return {
+    asRun: price(asRunUsage),
+    dismissal: pricedDismissal,
+    dropoff: pricedDropoff,
+    month: price(month),
+    perCar: {
+      dismissal: pricedDismissal.dollars.total / Math.max(1, input.cars),
+      dropoff: pricedDropoff.dollars.total / Math.max(1, input.cars),
+    },
+    assumptions: [
+      `Lambda duration: each invocation's measured handler wall time on this machine, rounded up to 1 ms, at ${AWS_PRICES.lambda.memoryGb * 1024} MB arm64. A 512 MB Lambda has about a third of a vCPU, and DynamoDB over the network is slower than DynamoDB Local, so real durations may be longer; they are a small share of the total.`,
+      'DynamoDB units: what DynamoDB Local reported per call, transactions counted twice, failed conditional writes 1 unit per item (estimated), reads at least 0.5 (eventual) or 1 (strong) unit.',
+      `A dismissal: the rush's event-driven work as measured (queue adds, batches, overflow, releases, walk-up pickups), plus time-driven work over ${input.dismissalMinutes} minutes of real time: ${input.teacherScreens} teacher screens polling GET /api/queue every 5 s, ${input.screens} screens pinging every 30 s (ping in, pong out, one $default invocation) and connected the whole time (connection minutes), each screen connecting and disconnecting once, one session created.`,
+      `A drop-off (${input.dropoffMinutes} minutes, morning_dropoff session): every car queued on arrival and completed on its own (POST /api/queue and PUT /api/queue/{id}/status, at the measured per-call cost${input.rush['http/setQueueStatus'] ? '' : ' — no walk-up completion was measured, so the add is used for both'}), no batches and no releases; the same screens connected, polling and pinging.`,
+      `A school month: ${input.dismissalsPerMonth} dismissals and ${input.dropoffsPerMonth} drop-offs. Not included: the auto-end schedule (one small invocation a minute per deployment, shared by every school), CloudFront and S3 for the web app, CloudWatch Logs, storage and point-in-time recovery of the table (a few MB per school), data transfer.`,
+      'As run: the compressed rush itself (its minutes of wall time), priced as measured.',
+    ],
+  };
+};

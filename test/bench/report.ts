@@ -1,0 +1,319 @@
+/** The budgets of DESIGN.md checked against a report, and the report as readable tables. */
+import type { BenchReport } from './bench';
+import type { Priced } from './cost';
+
+export interface BudgetCheck {
+  budget: string;
+  value: string;
+  pass: boolean;
+}
+
+export const API_P99_BUDGET_MS = 100;
+export const LIVE_P99_BUDGET_MS = 250;
+export const WRITE_UNITS_PER_CAR_BUDGET = 2;
+
+export const checkBudgets = (report: BenchReport): BudgetCheck[] => {
+  const { api, live, dynamo, rush } = report;
+  const { early, late } = dynamo.queueReads;
+  return [
+    {
+      budget: `API p99 under ${API_P99_BUDGET_MS} ms (all rush calls)`,
+      value: `${ms(api.overall.p99)} ms`,
+      pass: api.overall.p99 < API_P99_BUDGET_MS,
+    },
+    {
+      budget: `Live event p99 under ${LIVE_P99_BUDGET_MS} ms (commit to every staff screen)`,
+      value: `${ms(live.deliveryMs.p99)} ms`,
+      pass: live.deliveryMs.p99 < LIVE_P99_BUDGET_MS && live.deliveryMs.count > 0,
+    },
+    {
+      budget: 'Nothing lost (every staff screen got every staff event)',
+      value: `${live.lost} lost of ${live.expectedPerScreen * live.staffScreens}`,
+      pass: live.lost === 0 && live.expectedPerScreen > 0,
+    },
+    {
+      budget: 'Nothing leaked to anonymous screens',
+      value: `${live.anonymousEvents} events (${live.leakedQueueEvents} queue events)`,
+      pass: live.anonymousEvents === 0,
+    },
+    {
+      budget: `At most ${WRITE_UNITS_PER_CAR_BUDGET} write units per car added`,
+      value: `${dynamo.writeUnitsPerCarAdded.toFixed(2)}`,
+      pass: dynamo.writeUnitsPerCarAdded > 0 && dynamo.writeUnitsPerCarAdded <= WRITE_UNITS_PER_CAR_BUDGET,
+    },
+    {
+      budget: 'Queue reads do not grow with completed pickups',
+      value: `${early.readUnitsPerCall.toFixed(2)} RCU/read at ${early.completedPickups} completed, ${late.readUnitsPerCall.toFixed(2)} at ${late.completedPickups}`,
+      pass: early.readUnitsPerCall > 0 && late.readUnitsPerCall <= early.readUnitsPerCall + 1e-9,
+    },
+    {
+      budget: 'Every car handled, no errors',
+      value:
+        `${rush.leftInQueue} left in queue, ${rush.serverErrors} 5xx, ${rush.networkErrors} network errors, ` +
+        `${rush.counts.unexpected} unexpected answers${rush.timedOut ? ', TIMED OUT' : ''}`,
+      pass:
+        !rush.timedOut &&
+        rush.leftInQueue === 0 &&
+        rush.serverErrors === 0 &&
+        rush.networkErrors === 0 &&
+        rush.counts.unexpected === 0,
+    },
+  ];
+};
+
+const ms = (value: number) => (value >= 10 ? value.toFixed(0) : value.toFixed(1));
+const n = (value: number) => Math.round(value).toLocaleString('en-US');
+const units = (value: number) => (value >= 100 ? n(value) : value.toFixed(2));
+const usd = (value: number) =>
+  value >= 1 ? `$${value.toFixed(2)}` : value >= 0.01 ? `$${value.toFixed(3)}` : `$${value.toFixed(5)}`;
+
+/** Left-aligned first column, right-aligned others. */
+export const table = (header: string[], rows: string[][]): string => {
+  const widths = header.map((cell, i) => Math.max(cell.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (row: string[]) =>
+    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  return [line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+};
+
+const costRows = (columns: Priced[]): string[][] => {
+  const usage = (pick: (p: Priced) => number, format: (v: number) => string) =>
+    columns.map((p) => format(pick(p)));
+  return [
+    ['Lambda requests', ...usage((p) => p.usage.lambdaRequests, n)],
+    [
+      'Lambda GB-seconds (arm64, 512 MB)',
+      ...usage(
+        (p) => p.usage.lambdaGbSeconds,
+        (v) => v.toFixed(1),
+      ),
+    ],
+    ['HTTP API requests', ...usage((p) => p.usage.httpApiRequests, n)],
+    ['WebSocket messages (32 KB units)', ...usage((p) => p.usage.webSocketMessages, n)],
+    ['WebSocket connection minutes', ...usage((p) => p.usage.connectionMinutes, n)],
+    ['DynamoDB read units', ...usage((p) => p.usage.readUnits, n)],
+    ['DynamoDB write units', ...usage((p) => p.usage.writeUnits, n)],
+    ['$ Lambda requests', ...usage((p) => p.dollars.lambdaRequests, usd)],
+    ['$ Lambda duration', ...usage((p) => p.dollars.lambdaDuration, usd)],
+    ['$ HTTP API', ...usage((p) => p.dollars.httpApi, usd)],
+    ['$ WebSocket messages', ...usage((p) => p.dollars.webSocketMessages, usd)],
+    ['$ WebSocket connection minutes', ...usage((p) => p.dollars.connectionMinutes, usd)],
+    ['$ DynamoDB reads', ...usage((p) => p.dollars.dynamoDbReads, usd)],
+    ['$ DynamoDB writes', ...usage((p) => p.dollars.dynamoDbWrites, usd)],
+    ['$ total', ...usage((p) => p.dollars.total, usd)],
+  ];
+};
+
+export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): string => {
+  const { plan, rush, api, live, dynamo, floor, cost, memory } = report;
+  const c = rush.counts;
+  const out: string[] = [];
+  const section = (title: string) => out.push('', title, '═'.repeat(title.length));
+
+  out.push(
+    `Curbside dismissal-rush benchmark — scale ${report.scale} (${report.machine.cpus} CPUs, Node ${report.machine.node}, ${report.startedAt})`,
+  );
+  out.push(
+    `School: ${n(report.seed.students)} students, ${n(plan.cars)} cars (+${plan.probeCars} for the read probe), ` +
+      `${report.seed.staff} staff (${plan.front} front, ${plan.back} back, ${plan.teachers} teachers), ` +
+      `${report.seed.classrooms} classrooms; seeded in ${(report.seed.ms / 1000).toFixed(1)} s (${n(report.seed.writes)} requests)`,
+  );
+  out.push(
+    `Setup: ${report.setup.logins} sign-ins (p50 ${ms(report.setup.loginLatencyMs.p50)} ms, scrypt), ` +
+      `${plan.screens.staff} staff + ${plan.screens.anonymous} anonymous screens, in ${(report.setup.ms / 1000).toFixed(1)} s`,
+  );
+  out.push(
+    `Rush: arrivals over ${plan.arrivalWindowSec} s, done in ${rush.seconds} s; ${n(rush.requests)} API calls ` +
+      `(${rush.requestsPerSecond}/s)${rush.timedOut ? ' — TIMED OUT' : ''}`,
+  );
+  out.push(
+    `  queued ${c.queued}, batches ${c.batchesCompleted}/${c.batchesCreated} completed, add-to-batch ${c.batched}, ` +
+      `completed in batches ${c.completedInBatches}, walk-up pickups ${c.walkUpCompleted}, overflow ${c.overflowed} ` +
+      `(dismissed ${c.dismissed}), releases ${c.released}, teacher polls ${c.teacherPolls}, 409s ${c.conflicts}, ` +
+      `unexpected ${c.unexpected}, left in queue ${rush.leftInQueue}`,
+  );
+  for (const answer of rush.unexpectedAnswers) out.push(`  ! ${answer}`);
+
+  section('API latency (client-side over HTTP, rush) and cost per call (server meter)');
+  out.push(
+    table(
+      [
+        'route',
+        'calls',
+        'p50 ms',
+        'p95 ms',
+        'p99 ms',
+        'max ms',
+        'statuses',
+        'RCU/call',
+        'WCU/call',
+        'DDB calls',
+        'msgs/call',
+        'handler ms',
+      ],
+      [
+        ...api.routes.map((r) => [
+          r.route,
+          n(r.calls),
+          ms(r.latencyMs.p50),
+          ms(r.latencyMs.p95),
+          ms(r.latencyMs.p99),
+          ms(r.latencyMs.max),
+          Object.entries(r.statuses)
+            .map(([status, count]) => `${status}×${count}`)
+            .join(' '),
+          r.readUnitsPerCall.toFixed(2),
+          r.writeUnitsPerCall.toFixed(2),
+          r.dynamoCallsPerCall.toFixed(1),
+          r.messagesPerCall.toFixed(1),
+          ms(r.handlerMsPerCall),
+        ]),
+        [
+          'overall',
+          n(api.overall.count),
+          ms(api.overall.p50),
+          ms(api.overall.p95),
+          ms(api.overall.p99),
+          ms(api.overall.max),
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+        ],
+      ],
+    ),
+  );
+  if (report.handlers.length > 0) {
+    out.push('');
+    out.push(
+      table(
+        ['WebSocket handler', 'invocations', 'read units', 'write units', 'messages', 'handler ms'],
+        report.handlers.map((h) => [
+          h.handler,
+          n(h.invocations),
+          units(h.readUnits),
+          units(h.writeUnits),
+          n(h.messages),
+          ms(h.handlerMsPerCall),
+        ]),
+      ),
+    );
+  }
+
+  section('Live events');
+  out.push(
+    `Published to the staff channel: ${n(live.publishedToStaff)} events (${live.eventsPerSecond}/s in the rush); ` +
+      `each of ${live.staffScreens} staff screens expected ${n(live.expectedPerScreen)}, received ${n(live.receivedMin)}–${n(live.receivedMax)}: ` +
+      `lost ${live.lost}, extra ${live.extra}`,
+  );
+  out.push(
+    `Delivery, commit to screen (${n(live.deliveryMs.count)} deliveries): p50 ${ms(live.deliveryMs.p50)} ms, ` +
+      `p95 ${ms(live.deliveryMs.p95)} ms, p99 ${ms(live.deliveryMs.p99)} ms, max ${ms(live.deliveryMs.max)} ms`,
+  );
+  out.push(
+    `postToConnection in the rush: ${n(live.messagesSent)} (${live.messagesPerSecond}/s), ${live.averageMessageBytes} bytes on average`,
+  );
+  out.push(
+    `Anonymous screens: ${live.anonymousScreens}, events received ${live.anonymousEvents} (queue events ${live.leakedQueueEvents})`,
+  );
+  out.push(
+    `By type (all staff screens): ${Object.entries(live.byType)
+      .map(([type, count]) => `${type} ${n(count)}`)
+      .join(', ')}`,
+  );
+
+  section('DynamoDB (rush, as AWS bills it)');
+  out.push(
+    `Read units ${n(dynamo.readUnits)}, write units ${n(dynamo.writeUnits)} (of which ${n(dynamo.estimatedWriteUnits)} estimated for failed conditions); ` +
+      `write units per car added ${dynamo.writeUnitsPerCarAdded.toFixed(2)}`,
+  );
+  out.push('');
+  out.push(
+    table(
+      ['route', 'DynamoDB calls per API call (units)'],
+      api.routes.map((r) => [
+        r.route,
+        Object.entries(r.operations)
+          .map(([op, o]) => `${op} ${o.callsPerCall}× (${o.unitsPerCall})`)
+          .join(', '),
+      ]),
+    ),
+  );
+  const { early, late, duringRush } = dynamo.queueReads;
+  out.push(
+    `GET /api/queue with the same ${early.activeEntries} active cars: ${early.readUnitsPerCall.toFixed(2)} read units at ` +
+      `${early.completedPickups} completed pickups, ${late.readUnitsPerCall.toFixed(2)} at ${late.completedPickups}`,
+  );
+  if (duringRush.length > 0) {
+    out.push('');
+    out.push(
+      table(
+        ['rush window', 'GET /api/queue', 'RCU/call', 'active cars (avg)', 'completed'],
+        duringRush.map((w) => [
+          `${w.fromSec}–${w.toSec} s`,
+          n(w.polls),
+          w.readUnitsPerCall.toFixed(2),
+          w.averageActiveEntries.toFixed(1),
+          n(w.completedPickupsAtEnd),
+        ]),
+      ),
+    );
+  }
+
+  section('Memory');
+  out.push(
+    `Server process (child, Curbside only): RSS ${memory.server.baselineRssMb.toFixed(0)} MB before the rush, peak ` +
+      `${memory.server.peakRssMb.toFixed(0)} MB; heap used peak ${memory.server.peakHeapUsedMb.toFixed(0)} MB. ` +
+      `Load generator (this process): peak RSS ${memory.generatorPeakRssMb.toFixed(0)} MB. DynamoDB Local (Java) not included.`,
+  );
+
+  section('Floor (same machine, same run)');
+  out.push(
+    table(
+      ['floor', 'clients', 'rate/s', 'samples', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'],
+      [
+        [
+          `bare PutItem (${floor.put.itemBytes} B)`,
+          String(floor.put.clients),
+          floor.put.perSecond.toFixed(1),
+          n(floor.put.puts),
+          ms(floor.put.latencyMs.p50),
+          ms(floor.put.latencyMs.p95),
+          ms(floor.put.latencyMs.p99),
+          ms(floor.put.latencyMs.max),
+        ],
+        [
+          `bare ws broadcast (${floor.broadcast.payloadBytes} B)`,
+          String(floor.broadcast.clients),
+          floor.broadcast.perSecond.toFixed(1),
+          `${n(floor.broadcast.received)}/${n(floor.broadcast.expected)}`,
+          ms(floor.broadcast.latencyMs.p50),
+          ms(floor.broadcast.latencyMs.p95),
+          ms(floor.broadcast.latencyMs.p99),
+          ms(floor.broadcast.latencyMs.max),
+        ],
+      ],
+    ),
+  );
+  out.push(
+    `API p50 ÷ bare write p50 = ${ms(api.overall.p50)} ÷ ${ms(floor.put.latencyMs.p50)} = ${floor.apiP50OverPutP50.toFixed(1)}×; ` +
+      `fan-out p99 ÷ bare broadcast p99 = ${ms(live.deliveryMs.p99)} ÷ ${ms(floor.broadcast.latencyMs.p99)} = ${floor.fanoutP99OverBroadcastP99.toFixed(1)}×`,
+  );
+
+  section('AWS cost (list prices, us-east-1; test/bench/aws-prices.ts)');
+  out.push(
+    table(
+      ['', `as run (${rush.seconds} s)`, 'dismissal (30 min)', 'drop-off (30 min)', 'school month (20+20)'],
+      costRows([cost.asRun, cost.dismissal, cost.dropoff, cost.month]),
+    ),
+  );
+  out.push(
+    `Per car: ${usd(cost.perCar.dismissal)} a dismissal, ${usd(cost.perCar.dropoff)} a drop-off. Assumptions:`,
+  );
+  for (const assumption of cost.assumptions) out.push(`  - ${assumption}`);
+
+  section('Budgets (DESIGN.md)');
+  for (const check of budgets) out.push(`${check.pass ? 'PASS' : 'FAIL'}  ${check.budget}: ${check.value}`);
+  return out.join('\n');
+};

@@ -1,0 +1,75 @@
+/**
+ * `npm run bench [-- --scale 0.1|1|5] [--duration SECONDS] [--no-budget] [--log]`:
+ * the dismissal-rush benchmark. Prints the report, writes it as JSON under
+ * `.bench/`, and exits 1 when a budget of DESIGN.md is missed (unless
+ * `--no-budget`).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { runBenchmark } from './bench';
+import { checkBudgets, formatReport } from './report';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+const { values } = parseArgs({
+  options: {
+    scale: { type: 'string', default: '1' },
+    duration: { type: 'string' },
+    'no-budget': { type: 'boolean', default: false },
+    log: { type: 'boolean', default: false },
+    out: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+if (values.help) {
+  console.log(
+    [
+      'npm run bench -- [options]',
+      '  --scale N        load multiplier: 1 (default) = 2,000 students, 800 cars, 40 staff screens,',
+      '                   100 anonymous screens; 0.1 a quick smoke run; 5 a district-size rush',
+      '  --duration SEC   arrival window (default 90 s × scale, 15 to 240 s)',
+      '  --no-budget      report without failing on a missed budget',
+      '  --log            let the server log errors and requests',
+      '  --out FILE       where to write the JSON report (default .bench/report-<time>.json)',
+    ].join('\n'),
+  );
+  process.exit(0);
+}
+
+const scale = Number(values.scale);
+const durationSec = values.duration === undefined ? undefined : Number(values.duration);
+if (!Number.isFinite(scale) || scale <= 0) {
+  console.error(`--scale must be a positive number, not ${values.scale}`);
+  process.exit(2);
+}
+if (durationSec !== undefined && !(durationSec >= 1 && durationSec <= 1800)) {
+  console.error(`--duration must be between 1 and 1800 seconds, not ${values.duration}`);
+  process.exit(2);
+}
+
+process.env.AWS_REGION ??= 'us-east-1';
+const report = await runBenchmark({
+  scale,
+  ...(durationSec !== undefined ? { durationSec } : {}),
+  logLevel: values.log ? 'error' : 'silent',
+  log: (line) => console.error(line),
+});
+const budgets = checkBudgets(report);
+console.log(formatReport(report, budgets));
+
+const file =
+  values.out ??
+  join(root, '.bench', `report-${report.startedAt.replace(/[:.]/g, '-').replace(/Z$/, '')}.json`);
+mkdirSync(dirname(file), { recursive: true });
+writeFileSync(file, `${JSON.stringify({ ...report, budgets }, null, 2)}\n`);
+console.log(`\nReport: ${relative(process.cwd(), file) || file}`);
+
+const missed = budgets.filter((check) => !check.pass);
+if (missed.length > 0 && !values['no-budget']) {
+  console.error(`\n✖ ${missed.length} budget${missed.length === 1 ? '' : 's'} missed.`);
+  process.exit(1);
+}
+process.exit(0);

@@ -1,0 +1,310 @@
+/**
+ * The dismissal rush: front staff queue cars as they arrive, back staff load
+ * them in batches of up to 8 (sending a few to overflow and dismissing them),
+ * front staff complete a few walk-up pickups on their own, and teacher
+ * screens poll the queue every 5 s and release their students whose car is
+ * in it. Every loop is bounded by the deadline and stops by itself.
+ */
+import type { BenchClient } from './http';
+import type { Car } from './school';
+import { seededRandom, sleep } from './stats';
+
+/** Share of cars the front staff complete on their own (walk-up pickup from the details dialog). */
+const WALK_UP_SHARE = 0.05;
+/** How soon after queueing the front staff complete a walk-up pickup. */
+const WALK_UP_MS = 500;
+/** Share of loaded cars the back staff send to overflow (not ready), dismissed a little later. */
+const OVERFLOW_SHARE = 0.05;
+/** How long a batch takes to load once filled (compressed). */
+const LOAD_MS = 1000;
+/** How long back staff wait for more cars before sending off a partly filled batch. */
+const PARTIAL_WAIT_MS = 1500;
+const RETRY_MS = 500;
+/** The teacher screen's queue status card polls every 5 s (specification, timings). */
+export const TEACHER_POLL_MS = 5000;
+
+export interface RushCounts {
+  queued: number;
+  walkUpCompleted: number;
+  batchesCreated: number;
+  batchesCompleted: number;
+  /** Cars added to a batch (add-to-batch answers 200). */
+  batched: number;
+  /** Cars completed with their batch. */
+  completedInBatches: number;
+  overflowed: number;
+  dismissed: number;
+  released: number;
+  teacherPolls: number;
+  /** 409 answers (two tablets raced for the same car, a full batch, nothing waiting) and 404s of cars already gone. */
+  conflicts: number;
+  /** Answers other than the expected 2xx and 409. */
+  unexpected: number;
+}
+
+export interface PollSample {
+  at: number;
+  activeEntries: number;
+}
+
+export class Rush {
+  readonly counts: RushCounts = {
+    queued: 0,
+    walkUpCompleted: 0,
+    batchesCreated: 0,
+    batchesCompleted: 0,
+    batched: 0,
+    completedInBatches: 0,
+    overflowed: 0,
+    dismissed: 0,
+    released: 0,
+    teacherPolls: 0,
+    conflicts: 0,
+    unexpected: 0,
+  };
+  readonly polls: PollSample[] = [];
+  readonly unexpectedAnswers: string[] = [];
+  arrivalsDone = false;
+  backDone = false;
+  timedOut = false;
+  private readonly tasks = new Set<Promise<unknown>>();
+
+  constructor(
+    readonly sessionId: number,
+    /** `performance.now()` after which every loop stops. */
+    readonly deadline: number,
+  ) {}
+
+  over() {
+    if (performance.now() > this.deadline) this.timedOut = true;
+    return this.timedOut;
+  }
+
+  /** Runs a side task (a later dismissal or completion) that the rush waits for at the end. */
+  track(task: Promise<unknown>) {
+    this.tasks.add(task);
+    void task.finally(() => this.tasks.delete(task));
+  }
+
+  async settle() {
+    while (this.tasks.size > 0) await Promise.allSettled([...this.tasks]);
+  }
+
+  /**
+   * Counts an answer: true for 2xx; 409s (and a 404 where `gone` says the car
+   * may have left meanwhile) are counted as conflicts, anything else as unexpected.
+   */
+  check(what: string, answer: { status: number; body: unknown }, gone = false): boolean {
+    if (answer.status >= 200 && answer.status < 300) return true;
+    if (answer.status === 409 || (gone && answer.status === 404)) this.counts.conflicts++;
+    else {
+      this.counts.unexpected++;
+      if (this.unexpectedAnswers.length < 20) {
+        this.unexpectedAnswers.push(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      }
+    }
+    return false;
+  }
+}
+
+/** Arrival times (ms from the start) of `count` cars over `durationMs`: a Poisson process. */
+export const arrivalTimes = (count: number, durationMs: number, seed: number): number[] => {
+  const random = seededRandom(seed);
+  const gaps = Array.from({ length: count }, () => -Math.log(1 - random()));
+  const total = gaps.reduce((sum, gap) => sum + gap, 0);
+  let at = 0;
+  return gaps.map((gap) => {
+    at += (gap / total) * durationMs;
+    return at;
+  });
+};
+
+/** One front-queue tablet: queues its cars at their arrival times. */
+export const frontStaff = async (
+  rush: Rush,
+  client: BenchClient,
+  cars: ReadonlyArray<{ car: Car; at: number }>,
+  startedAt: number,
+  seed: number,
+) => {
+  const random = seededRandom(seed);
+  for (const { car, at } of cars) {
+    if (rush.over()) return;
+    await sleep(startedAt + at - performance.now());
+    const added = await client.call<{ id: string }>('addToQueue', 'POST', '/api/queue', {
+      sessionId: rush.sessionId,
+      vehicleNumber: car.number,
+      vehicleType: 'car',
+    });
+    if (!rush.check('addToQueue', added)) continue;
+    rush.counts.queued++;
+    if (random() < WALK_UP_SHARE) {
+      rush.track(
+        (async () => {
+          await sleep(WALK_UP_MS);
+          const done = await client.call(
+            'setQueueStatus',
+            'PUT',
+            `/api/queue/${encodeURIComponent(added.body.id)}/status`,
+            { status: 'completed' },
+          );
+          // The back staff may have loaded and completed the car first: a 404 then.
+          if (rush.check('setQueueStatus', done, true)) rush.counts.walkUpCompleted++;
+        })(),
+      );
+    }
+  }
+};
+
+interface QueueEntryView {
+  id: string;
+  status: string;
+  batchId: number | null;
+  students: Array<{ id: number; classroomId: number | null }>;
+}
+
+const waitingForBatch = (entries: readonly QueueEntryView[]) =>
+  entries.filter((entry) => entry.status === 'waiting' && entry.batchId === null).length;
+
+/** One back-queue tablet: new batch, fill it, send a few to overflow, load, complete; until the line is empty. */
+export const backStaff = async (rush: Rush, client: BenchClient, seed: number) => {
+  const random = seededRandom(seed);
+  const { sessionId } = rush;
+  while (!rush.over()) {
+    if (rush.arrivalsDone) {
+      // The back screen's queue list: stop when no car waits for a batch any more.
+      const line = await client.call<QueueEntryView[]>(
+        'listQueue',
+        'GET',
+        `/api/queue?sessionId=${sessionId}`,
+      );
+      if (rush.check('listQueue', line) && waitingForBatch(line.body) === 0) return;
+    }
+    const created = await client.call<{ id: number; maxCapacity: number }>(
+      'createBatch',
+      'POST',
+      '/api/batches',
+      {
+        sessionId,
+        vehicleType: 'car',
+      },
+    );
+    if (!rush.check('createBatch', created)) {
+      await sleep(RETRY_MS);
+      continue;
+    }
+    rush.counts.batchesCreated++;
+    const batch = created.body;
+    let count = 0;
+    let waitingSince: number | undefined;
+    while (count < batch.maxCapacity && !rush.over()) {
+      const added = await client.call<{ currentCount: number; message?: string }>(
+        'addToBatch',
+        'POST',
+        `/api/batches/${batch.id}/vehicles`,
+      );
+      if (rush.check('addToBatch', added)) {
+        count = added.body.currentCount;
+        rush.counts.batched++;
+        waitingSince = undefined;
+        continue;
+      }
+      const message = String((added.body as { message?: string } | undefined)?.message ?? '');
+      if (/is full/.test(message)) break;
+      // Nothing waiting (or the line is changing under us): wait for the next car a moment.
+      if (rush.arrivalsDone && count === 0) break;
+      waitingSince ??= performance.now();
+      if (count > 0 && performance.now() - waitingSince > PARTIAL_WAIT_MS) break;
+      await sleep(RETRY_MS);
+    }
+    if (count > 0) {
+      const loaded = await client.call<QueueEntryView[]>(
+        'batchVehicles',
+        'GET',
+        `/api/batches/${batch.id}/vehicles`,
+      );
+      if (rush.check('batchVehicles', loaded)) {
+        for (const entry of loaded.body) {
+          if (random() >= OVERFLOW_SHARE) continue;
+          const moved = await client.call(
+            'updateQueueEntry',
+            'PUT',
+            `/api/queue/${encodeURIComponent(entry.id)}`,
+            {
+              batchId: null,
+              status: 'overflow',
+            },
+          );
+          if (!rush.check('updateQueueEntry', moved)) continue;
+          rush.counts.overflowed++;
+          const later = 1000 + random() * 2000;
+          rush.track(
+            (async () => {
+              await sleep(later);
+              const removed = await client.call(
+                'removeFromQueue',
+                'DELETE',
+                `/api/queue/${encodeURIComponent(entry.id)}`,
+              );
+              if (rush.check('removeFromQueue', removed)) rush.counts.dismissed++;
+            })(),
+          );
+        }
+      }
+      await sleep(LOAD_MS);
+    }
+    const completed = await client.call<{ currentCount: number }>(
+      'updateBatch',
+      'PUT',
+      `/api/batches/${batch.id}`,
+      {
+        status: 'completed',
+      },
+    );
+    if (rush.check('updateBatch', completed)) {
+      rush.counts.batchesCompleted++;
+      rush.counts.completedInBatches += completed.body.currentCount;
+    }
+  }
+};
+
+/** One teacher screen: polls the queue every 5 s and releases its students whose car is in it. */
+export const teacherScreen = async (
+  rush: Rush,
+  client: BenchClient,
+  classroomIds: ReadonlySet<number>,
+  offsetMs: number,
+  stopped: () => boolean,
+) => {
+  const released = new Set<number>();
+  await sleep(offsetMs);
+  while (!stopped() && !rush.over()) {
+    const started = performance.now();
+    const line = await client.call<QueueEntryView[]>(
+      'listQueue',
+      'GET',
+      `/api/queue?sessionId=${rush.sessionId}`,
+    );
+    rush.counts.teacherPolls++;
+    if (rush.check('listQueue', line)) {
+      rush.polls.push({ at: started, activeEntries: line.body.length });
+      for (const entry of line.body) {
+        for (const student of entry.students) {
+          if (student.classroomId === null || !classroomIds.has(student.classroomId)) continue;
+          if (released.has(student.id)) continue;
+          released.add(student.id);
+          const answer = await client.call(
+            'releaseStudent',
+            'PUT',
+            `/api/teacher/students/${student.id}/release`,
+          );
+          if (rush.check('releaseStudent', answer)) rush.counts.released++;
+        }
+      }
+    }
+    // Sleep out the rest of the interval in short steps, so the screen stops soon after the rush.
+    while (!stopped() && !rush.over() && performance.now() - started < TEACHER_POLL_MS) {
+      await sleep(Math.min(250, TEACHER_POLL_MS - (performance.now() - started)));
+    }
+  }
+};

@@ -1,0 +1,25 @@
+import { describe, expect, inject, it } from 'vitest';
+import { runBenchmark } from './bench';
+
+/**
+ * The benchmark at scale 0.1 (80 cars over 15 s) on the suite's DynamoDB
+ * Local and this file's table: it must finish with every event delivered
+ * and nothing leaked. Latency budgets are not checked here (the suite shares
+ * the machine); `npm run bench` checks them.
+ */
+describe('dismissal-rush benchmark (smoke, scale 0.1)', () => {
+  it('completes with nothing lost and nothing leaked to anonymous screens', async () => {
+    const report = await runBenchmark({
+      scale: 0.1,
+      endpoint: inject('dynamoEndpoint'),
+      tableName: process.env.TABLE_NAME as string,
+    });
+    expect(report.rush.timedOut).toBe(false);
+    expect(report.rush.counts.queued).toBe(report.plan.cars);
+    expect(report.rush.leftInQueue).toBe(0);
+    expect(report.live.expectedPerScreen).toBeGreaterThan(0);
+    expect(report.live.lost).toBe(0);
+    expect(report.live.anonymousEvents).toBe(0);
+    expect(report.live.leakedQueueEvents).toBe(0);
+  }, 90_000);
+});
