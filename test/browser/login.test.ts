@@ -1,0 +1,173 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureWebBuilt, launchBrowser, viewports } from '../support/browser';
+import { startTestServer } from '../support/server';
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  const webDist = await ensureWebBuilt();
+  server = await startTestServer({ webDist });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await server?.close();
+});
+
+/**
+ * A fresh, signed-out browser on `path`. Page errors and console errors are
+ * collected, except the 401 of `GET /api/me` that a signed-out visitor gets.
+ */
+const openSignedOut = async (
+  path: string,
+  viewport: { width: number; height: number } = viewports.tablet,
+) => {
+  const context = await browser.newContext({ viewport, baseURL: server.url });
+  contexts.push(context);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const expected401 = /status of 401/.test(message.text()) && /\/api\/me$/.test(message.location().url);
+    const expectedLoginFailure =
+      /status of 401/.test(message.text()) && /\/api\/login$/.test(message.location().url);
+    if (!expected401 && !expectedLoginFailure) errors.push(message.text());
+  });
+  await page.goto(path);
+  return { page, errors };
+};
+
+const signInThroughForm = async (page: Page, username: string, password = 'demo1234') => {
+  await page.getByLabel('Username', { exact: true }).fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In to Demo', exact: true }).click();
+};
+
+const HOMES = [
+  {
+    username: 'front_demo',
+    name: 'Frankie Front',
+    role: 'Front Queue',
+    path: '/front-queue',
+    shows: 'No Active Session',
+  },
+  {
+    username: 'back_demo',
+    name: 'Bailey Back',
+    role: 'Back Queue',
+    path: '/back-queue',
+    shows: 'Back Queue',
+  },
+  { username: 'teacher_demo', name: 'Taylor Teacher', role: 'Teacher', path: '/teacher', shows: 'Teacher' },
+  {
+    username: 'admin_demo',
+    name: 'Alex Admin',
+    role: 'School Admin',
+    path: '/school-admin',
+    shows: 'School Administration',
+  },
+  {
+    username: 'district_demo',
+    name: 'Dana District',
+    role: 'District Admin',
+    path: '/district-admin',
+    shows: 'District Administration',
+  },
+  {
+    username: 'super_demo',
+    name: 'Sam Super',
+    role: 'Super Admin',
+    path: '/super-admin',
+    shows: 'Super Admin Dashboard',
+  },
+] as const;
+
+describe('the login screen', () => {
+  it('opens on the sandbox form with the four demo accounts, and the back link leads to the login options', async () => {
+    const { page, errors } = await openSignedOut('/login');
+
+    await page.getByRole('button', { name: 'Sign In to Demo', exact: true }).waitFor();
+    for (const username of ['front_demo', 'teacher_demo', 'admin_demo', 'district_demo']) {
+      await expect(page.getByText(username, { exact: true }).isVisible()).resolves.toBe(true);
+    }
+    await expect(page.getByText('demo1234', { exact: true }).isVisible()).resolves.toBe(true);
+
+    // A demo account fills the form.
+    await page.getByRole('button', { name: /teacher_demo/ }).click();
+    await expect(page.getByLabel('Username', { exact: true }).inputValue()).resolves.toBe('teacher_demo');
+    await expect(page.getByLabel('Password', { exact: true }).inputValue()).resolves.toBe('demo1234');
+
+    await page.getByRole('button', { name: '← Back to login options' }).click();
+    await page.getByRole('heading', { name: 'Production Login' }).waitFor();
+    await page.getByText('Gives full system permissions.', { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'Use Demo Login' }).click();
+    await page.getByRole('button', { name: 'Sign In to Demo', exact: true }).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('shows the login screen at / for a signed-out visitor', async () => {
+    const { page } = await openSignedOut('/');
+    await page.getByRole('button', { name: 'Sign In to Demo', exact: true }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+  });
+
+  for (const [index, home] of HOMES.entries()) {
+    // Alternate screens: every other account signs in on a phone.
+    const [screen, viewport] = index % 2 === 0 ? ['tablet', viewports.tablet] : ['phone', viewports.phone];
+    it(`signs ${home.username} in and lands on ${home.path} (${screen})`, async () => {
+      const { page, errors } = await openSignedOut('/login', viewport);
+
+      await signInThroughForm(page, home.username);
+
+      await page.waitForURL((url) => url.pathname === home.path);
+      await page.getByRole('heading', { name: home.shows, exact: true }).waitFor();
+      const account = page.getByRole('button', { name: `Account menu for ${home.name}` });
+      await account.waitFor();
+      await expect(account.textContent()).resolves.toContain(home.role);
+      await page.getByText(`Welcome back, ${home.name}!`, { exact: true }).waitFor();
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+        viewport.width,
+      );
+
+      // Signed in, /login and / lead back to the role's home.
+      await page.goto('/login');
+      await page.waitForURL((url) => url.pathname === home.path);
+      expect(errors).toEqual([]);
+    });
+  }
+
+  it('shows the server message on the form and in a toast when the password is wrong', async () => {
+    const { page, errors } = await openSignedOut('/login');
+
+    await signInThroughForm(page, 'admin_demo', 'wrong-password');
+
+    await page.getByRole('alert').filter({ hasText: 'Invalid username or password' }).first().waitFor();
+    await page.getByText('Login failed', { exact: true }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await expect(
+      page.getByRole('button', { name: 'Sign In to Demo', exact: true }).isEnabled(),
+    ).resolves.toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('asks for both fields when the form is sent empty', async () => {
+    const { page, errors } = await openSignedOut('/login');
+    let loginCalls = 0;
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/login') loginCalls += 1;
+    });
+
+    await page.getByRole('button', { name: 'Sign In to Demo', exact: true }).click();
+
+    await page.getByText('Username is required', { exact: true }).waitFor();
+    await page.getByText('Password is required', { exact: true }).waitFor();
+    expect(loginCalls).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,221 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureWebBuilt, launchBrowser, viewports } from '../support/browser';
+import { createStaff } from '../support/fixtures';
+import { startTestServer } from '../support/server';
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  const webDist = await ensureWebBuilt();
+  server = await startTestServer({ webDist });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await server?.close();
+});
+
+/** Console errors, except the 401 of `GET /api/me` that a signed-out visitor gets. */
+const watchErrors = (page: Page) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    if (/status of 401/.test(message.text()) && /\/api\/me$/.test(message.location().url)) return;
+    errors.push(message.text());
+  });
+  return errors;
+};
+
+/** A browser signed in as `username` (through the API), on `path`. */
+const openAs = async (
+  username: string | null,
+  path: string,
+  viewport: { width: number; height: number } = viewports.tablet,
+) => {
+  const context = await browser.newContext({ viewport, baseURL: server.url });
+  contexts.push(context);
+  if (username) {
+    const login = await context.request.post('/api/login', { data: { username, password: 'demo1234' } });
+    expect(login.status()).toBe(200);
+  }
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(path);
+  return { page, errors };
+};
+
+const accountMenu = (page: Page) => page.getByRole('button', { name: /^Account menu for / });
+const menuItem = (page: Page, name: string) => page.getByRole('menuitem', { name, exact: true });
+const pill = (page: Page) => page.getByTestId('session-pill');
+
+describe('the role guard', () => {
+  it("tells a teacher opening the school admin screen that they don't have permission", async () => {
+    const { page, errors } = await openAs('teacher_demo', '/school-admin');
+
+    await page.getByText("You don't have permission to access this page.", { exact: true }).waitFor();
+    await accountMenu(page).waitFor();
+    expect(await page.getByRole('heading', { name: 'School Administration' }).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows the login screen to a signed-out visitor of /teacher', async () => {
+    const { page, errors } = await openAs(null, '/teacher');
+
+    await page.getByRole('button', { name: 'Sign In to Demo', exact: true }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/teacher');
+    expect(await accountMenu(page).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('lets a school admin switch the view to a lower role, and offers no Switch View to a district admin', async () => {
+    const { page, errors } = await openAs('admin_demo', '/school-admin');
+    await accountMenu(page).click();
+    await page.getByText('Switch View', { exact: true }).waitFor();
+    for (const role of ['Front Queue', 'Back Queue', 'Teacher', 'School Admin']) {
+      await menuItem(page, role).waitFor();
+    }
+    expect(await menuItem(page, 'District Admin').count()).toBe(0);
+    await menuItem(page, 'Teacher').click();
+    await page.waitForURL((url) => url.pathname === '/teacher');
+    await page.getByRole('heading', { name: 'Teacher', exact: true }).waitFor();
+
+    const district = await openAs('district_demo', '/district-admin');
+    await accountMenu(district.page).click();
+    await menuItem(district.page, 'Profile').waitFor();
+    expect(await district.page.getByText('Switch View', { exact: true }).count()).toBe(0);
+    // Neither the session pill nor Start Session above a single school.
+    expect(await district.page.getByRole('button', { name: 'Start Session', exact: true }).count()).toBe(0);
+    expect([...errors, ...district.errors]).toEqual([]);
+  });
+
+  it('shows the SANDBOX badge to staff of a sandboxed school', async () => {
+    await createStaff(server.db, {
+      username: 'sandbox_front',
+      role: 'front_queue_wrangler',
+      schoolId: 2,
+      districtId: 1,
+    });
+    const { page, errors } = await openAs('sandbox_front', '/front-queue');
+    await page.getByText('SANDBOX', { exact: true }).waitFor();
+
+    const live = await openAs('front_demo', '/front-queue');
+    await accountMenu(live.page).waitFor();
+    expect(await live.page.getByText('SANDBOX', { exact: true }).count()).toBe(0);
+    expect([...errors, ...live.errors]).toEqual([]);
+  });
+});
+
+describe('the header', () => {
+  for (const [screen, viewport] of Object.entries(viewports)) {
+    it(`starts a session from the header, counts it down and ends it (${screen})`, async () => {
+      const { page, errors } = await openAs('admin_demo', '/school-admin', viewport);
+
+      await page.getByRole('button', { name: 'Start Session', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Start New Session' });
+      await dialog.waitFor();
+      const name = dialog.getByLabel('Session name');
+      await expect(name.inputValue()).resolves.toBe('Afternoon Pickup');
+
+      // Validation: an empty name and an end before the start.
+      await name.fill('');
+      const start = await dialog.getByLabel('Start time').inputValue();
+      await dialog.getByLabel('End time').fill(start.replace(/T\d\d/, 'T00'));
+      await dialog.getByRole('button', { name: 'Start Session', exact: true }).click();
+      await dialog.getByText('Session name is required', { exact: true }).waitFor();
+      await dialog.getByText('End time must be after start time', { exact: true }).waitFor();
+
+      // Choosing the type resets the name and the times.
+      await dialog.getByText('Morning Dropoff', { exact: true }).click();
+      await expect(name.inputValue()).resolves.toBe('Morning Dropoff');
+      await dialog.getByText('Afternoon Pickup', { exact: true }).click();
+      await expect(name.inputValue()).resolves.toBe('Afternoon Pickup');
+      const sessionName = `Dismissal ${screen}`;
+      await name.fill(sessionName);
+      await dialog.getByRole('button', { name: 'Start Session', exact: true }).click();
+
+      await page.getByText('The new session has been started successfully', { exact: true }).waitFor();
+      await dialog.waitFor({ state: 'hidden' });
+      await expect(pill(page).textContent()).resolves.toContain(sessionName);
+      const first = (await pill(page).textContent()) ?? '';
+      expect(first).toMatch(/1:59:\d\d|2:00:00/);
+      await page.waitForTimeout(1500);
+      expect(await pill(page).textContent()).not.toBe(first);
+      expect(await page.getByRole('button', { name: 'Start Session', exact: true }).count()).toBe(0);
+      await page.getByRole('button', { name: 'New Session', exact: true }).waitFor();
+
+      await pill(page).click();
+      await menuItem(page, 'End Session').click();
+      await page.getByText('The session has been ended successfully', { exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Start Session', exact: true }).waitFor();
+      expect(await pill(page).count()).toBe(0);
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+        viewport.width,
+      );
+      expect(errors).toEqual([]);
+    });
+  }
+
+  it('keeps the Dark theme across a reload under one storage key', async () => {
+    const { page, errors } = await openAs('admin_demo', '/school-admin');
+    const scheme = () =>
+      page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
+    await accountMenu(page).waitFor();
+    expect(await scheme()).toBe('light');
+
+    await accountMenu(page).click();
+    await menuItem(page, 'Dark').click();
+    await page.waitForFunction(
+      () => document.documentElement.getAttribute('data-mantine-color-scheme') === 'dark',
+    );
+    const storage = await page.evaluate(() => ({ ...window.localStorage }));
+    expect(storage).toEqual({ 'curbside-theme': 'dark' });
+
+    await page.reload();
+    await accountMenu(page).waitFor();
+    expect(await scheme()).toBe('dark');
+    await expect(page.evaluate(() => getComputedStyle(document.body).backgroundColor)).resolves.not.toBe(
+      'rgb(255, 255, 255)',
+    );
+
+    // The settings page holds the same choice.
+    await page.goto('/settings');
+    await expect(page.getByRole('radio', { name: /^Dark/ }).isChecked()).resolves.toBe(true);
+    await page.getByRole('radio', { name: /^Bright/ }).check();
+    await page.waitForFunction(
+      () => document.documentElement.getAttribute('data-mantine-color-scheme') === 'light',
+    );
+    expect(await page.evaluate(() => window.localStorage.getItem('curbside-theme'))).toBe('bright');
+    expect(errors).toEqual([]);
+  });
+
+  it('shows the profile of the signed-in user', async () => {
+    const { page, errors } = await openAs('teacher_demo', '/teacher');
+    await accountMenu(page).click();
+    await menuItem(page, 'Profile').click();
+    await page.waitForURL((url) => url.pathname === '/profile');
+    for (const text of ['Taylor Teacher', 'teacher_demo', 'teacher_demo@curbside.example', 'Teacher']) {
+      await page.getByRole('cell', { name: text, exact: true }).waitFor();
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('logs out to the login screen', async () => {
+    const { page, errors } = await openAs('front_demo', '/front-queue');
+
+    await accountMenu(page).click();
+    await menuItem(page, 'Logout').click();
+
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByText('Logged out successfully', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Sign In to Demo', exact: true }).waitFor();
+    await page.goto('/front-queue');
+    await page.getByRole('button', { name: 'Sign In to Demo', exact: true }).waitFor();
+    expect(errors).toEqual([]);
+  });
+});
