@@ -126,18 +126,30 @@ export function VehicleDialog({ entry: open, total, onClose }: VehicleDialogProp
                     <Field label="Waiting">{formatDuration(elapsedSeconds(entry.queueTime, now))}</Field>
                   </SimpleGrid>
                 </Section>
-                <Button
-                  size="xl"
-                  color="green.9"
-                  fullWidth
-                  loading={complete.isPending}
-                  onClick={() => complete.mutate({ entry, status: 'completed' })}
+                {/* Kept in view at the bottom while the details scroll on small screens. */}
+                <Stack
+                  gap={6}
+                  pos="sticky"
+                  bottom={0}
+                  pt="xs"
+                  pb="md"
+                  mb="calc(var(--mantine-spacing-md) * -1)"
+                  bg="var(--mantine-color-body)"
+                  style={{ zIndex: 1 }}
                 >
-                  Complete Pickup
-                </Button>
-                <Text ta="center" c={MUTED_TEXT} fz="sm">
-                  Click anywhere to close
-                </Text>
+                  <Button
+                    size="xl"
+                    color="green.9"
+                    fullWidth
+                    loading={complete.isPending}
+                    onClick={() => complete.mutate({ entry, status: 'completed' })}
+                  >
+                    Complete Pickup
+                  </Button>
+                  <Text ta="center" c={MUTED_TEXT} fz="sm">
+                    Click anywhere to close
+                  </Text>
+                </Stack>
               </Stack>
             </Modal.Body>
           </>
