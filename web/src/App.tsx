@@ -61,8 +61,16 @@ export const appRoutes: RouteObject[] = [
             'front_queue_wrangler',
             async () => (await import('./features/front-queue/front-queue.page')).FrontQueuePage,
           ),
-          staff('back-queue', 'back_queue_wrangler', placeholder('Back Queue')),
-          staff('teacher', 'teacher', placeholder('Teacher')),
+          staff(
+            'back-queue',
+            'back_queue_wrangler',
+            async () => (await import('./features/back-queue/back-queue.page')).BackQueuePage,
+          ),
+          staff(
+            'teacher',
+            'teacher',
+            async () => (await import('./features/teacher/teacher.page')).TeacherPage,
+          ),
           staff('school-admin', 'school_admin', placeholder('School Administration')),
           staff('print-placards', 'school_admin', placeholder('Print Placards')),
           staff('district-admin', 'district_admin', placeholder('District Administration')),
