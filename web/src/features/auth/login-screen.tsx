@@ -144,7 +144,7 @@ function DemoLogin({ onBack }: { onBack: () => void }) {
             </Text>
           </Text>
         </Group>
-        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+        <SimpleGrid cols={2} spacing="sm">
           {DEMO_ACCOUNTS.map((account) => (
             <UnstyledButton
               key={account.username}
@@ -182,7 +182,7 @@ export function LoginScreen() {
             <CurbsideMark size={44} />
             <Title order={1}>Curbside</Title>
           </Group>
-          <Card>
+          <Card p={{ base: 'md', sm: 'xl' }}>
             {mode === 'demo' ? (
               <DemoLogin onBack={() => setMode('choose')} />
             ) : (

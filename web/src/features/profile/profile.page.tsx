@@ -15,8 +15,8 @@ export function ProfilePage() {
     ['School ID', user.schoolId === null ? 'None' : String(user.schoolId)],
   ];
   return (
-    <Container size="sm" py="xl">
-      <Card>
+    <Container size="sm" py="xl" px={{ base: 'xs', sm: 'md' }}>
+      <Card p={{ base: 'md', sm: 'xl' }}>
         <Stack gap="md">
           <Title order={1}>Profile</Title>
           <Table fz="lg" verticalSpacing="sm" variant="vertical" layout="fixed" withTableBorder>

@@ -5,7 +5,18 @@ import {
   sessionDefaults,
   sessionInputSchema,
 } from '@curbside/domain';
-import { Button, Group, Input, Modal, SegmentedControl, Stack, Textarea, TextInput } from '@mantine/core';
+import {
+  Button,
+  Group,
+  Input,
+  Modal,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { type FormEvent, useState } from 'react';
 import { useCreateSession } from './sessions.mutations';
 
@@ -67,7 +78,7 @@ const validate = (form: SessionForm) => {
   return { data: null, errors };
 };
 
-function SessionFormBody({ onDone }: { onDone: () => void }) {
+function SessionFormBody({ onDone, phone }: { onDone: () => void; phone: boolean }) {
   const create = useCreateSession();
   const [form, setForm] = useState<SessionForm>(() => formFor('afternoon_pickup'));
   const [submitted, setSubmitted] = useState(false);
@@ -89,6 +100,7 @@ function SessionFormBody({ onDone }: { onDone: () => void }) {
         <Input.Wrapper label="Session type" error={errors.type}>
           <SegmentedControl
             fullWidth
+            orientation={phone ? 'vertical' : 'horizontal'}
             data={SESSION_TYPES.map((type) => ({ value: type, label: SESSION_TYPE_NAME[type] }))}
             value={form.type}
             onChange={(value) => setForm((current) => formFor(value as SessionType, current.notes))}
@@ -102,11 +114,10 @@ function SessionFormBody({ onDone }: { onDone: () => void }) {
           error={errors.name}
           data-autofocus
         />
-        <Group grow align="flex-start" wrap="wrap" gap="md">
+        <SimpleGrid cols={phone ? 1 : 2} spacing="md">
           <TextInput
             type="datetime-local"
             label="Start time"
-            miw={220}
             value={form.start}
             onChange={(event) => change({ start: event.currentTarget.value })}
             error={errors.startTime}
@@ -114,12 +125,11 @@ function SessionFormBody({ onDone }: { onDone: () => void }) {
           <TextInput
             type="datetime-local"
             label="End time"
-            miw={220}
             value={form.end}
             onChange={(event) => change({ end: event.currentTarget.value })}
             error={errors.endTime}
           />
-        </Group>
+        </SimpleGrid>
         <Textarea
           label="Notes"
           placeholder="Optional"
@@ -130,7 +140,12 @@ function SessionFormBody({ onDone }: { onDone: () => void }) {
           onChange={(event) => change({ notes: event.currentTarget.value })}
           error={errors.notes}
         />
-        <Group justify="flex-end" gap="sm">
+        {/* Phones: the main action on top, full width. */}
+        <Group
+          justify="flex-end"
+          gap="sm"
+          style={phone ? { flexDirection: 'column-reverse', alignItems: 'stretch' } : undefined}
+        >
           <Button variant="default" onClick={onDone}>
             Cancel
           </Button>
@@ -149,10 +164,19 @@ function SessionFormBody({ onDone }: { onDone: () => void }) {
  * hours; choosing another type resets the name and the times.
  */
 export function SessionDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const phone = useMediaQuery('(max-width: 47.99em)') ?? false;
   return (
-    <Modal opened={opened} onClose={onClose} title="Start New Session" size="lg" centered>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title="Start New Session"
+      size={700}
+      centered
+      fullScreen={phone}
+      styles={{ title: { fontSize: 'var(--mantine-font-size-xl)', fontWeight: 800 } }}
+    >
       {/* Mounted only while open, so each opening starts from fresh defaults. */}
-      {opened && <SessionFormBody onDone={onClose} />}
+      {opened && <SessionFormBody onDone={onClose} phone={phone} />}
     </Modal>
   );
 }

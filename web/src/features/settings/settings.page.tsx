@@ -17,8 +17,8 @@ const THEME_HINT: Readonly<Record<ThemePreference, string>> = {
 export function SettingsPage() {
   const [theme, setTheme] = useThemePreference();
   return (
-    <Container size="sm" py="xl">
-      <Card>
+    <Container size="sm" py="xl" px={{ base: 'xs', sm: 'md' }}>
+      <Card p={{ base: 'md', sm: 'xl' }}>
         <Stack gap="md">
           <Title order={1}>Settings</Title>
           <Radio.Group

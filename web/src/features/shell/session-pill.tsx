@@ -5,6 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useEndSession } from '../sessions/sessions.mutations';
 import { sessionQueries } from '../sessions/sessions.queries';
+import classes from './header.module.css';
 
 /** Seconds until the session ends, recomputed every second. */
 const useCountdown = (endTime: string) => {
@@ -38,8 +39,8 @@ export function SessionPill({ session }: { session: PickupSession }) {
     <Menu position="bottom" shadow="md" width={240} withinPortal>
       <Menu.Target>
         <Button
-          variant="light"
-          color="green"
+          className={classes.pill}
+          variant="default"
           radius="xl"
           aria-label={`Session ${session.name}, ends in ${countdown}`}
           data-testid="session-pill"
@@ -48,7 +49,7 @@ export function SessionPill({ session }: { session: PickupSession }) {
               component="span"
               w={12}
               h={12}
-              bg="green.7"
+              bg="green.6"
               style={{ borderRadius: '50%', flex: 'none' }}
               aria-hidden="true"
             />
@@ -66,10 +67,9 @@ export function SessionPill({ session }: { session: PickupSession }) {
       <Menu.Dropdown>
         <Menu.Label>Ends in {countdown}</Menu.Label>
         <Menu.Item
-          color="red"
+          className={classes.danger}
           fz="lg"
           py="md"
-          fw={700}
           disabled={end.isPending}
           onClick={() => end.mutate(session.id)}
         >

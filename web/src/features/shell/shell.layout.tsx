@@ -1,5 +1,5 @@
 import { hasMinimumRole } from '@curbside/domain';
-import { Box, Card, Container, Text, Title } from '@mantine/core';
+import { Box, Card, Container, Text } from '@mantine/core';
 import { Outlet, useMatches } from 'react-router';
 import { useMe } from '../auth/auth.queries';
 import { LoginScreen } from '../auth/login-screen';
@@ -21,10 +21,9 @@ export function NoPermission() {
   return (
     <Container size="sm" py="xl">
       <Card>
-        <Title order={2} fz="h3" mb="sm">
-          Access denied
-        </Title>
-        <Text fz="lg">{NO_PERMISSION}</Text>
+        <Text fz="xl" fw={700} ta="center" role="alert">
+          {NO_PERMISSION}
+        </Text>
       </Card>
     </Container>
   );

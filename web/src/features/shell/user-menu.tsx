@@ -3,6 +3,7 @@ import { Avatar, Box, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { useNavigate } from 'react-router';
 import { useLogout } from '../auth/auth.mutations';
 import { THEME_LABEL, type ThemePreference, useThemePreference } from '../theme/theme-preference';
+import classes from './header.module.css';
 
 const MENU_THEMES: ThemePreference[] = ['light', 'dark', 'bright'];
 
@@ -54,11 +55,11 @@ export function UserMenu({ user }: { user: User }) {
             <Avatar color="blue" radius="xl" size={40}>
               {initials(user.name)}
             </Avatar>
-            <Box miw={0}>
-              <Text fw={700} lh={1.2} truncate maw={170}>
+            <Box miw={0} className={classes.userName}>
+              <Text fw={700} lh={1.2} truncate>
                 {user.name}
               </Text>
-              <Text fz="sm" c="dimmed" lh={1.2} truncate maw={170}>
+              <Text fz="sm" c="dimmed" lh={1.2} truncate>
                 {roleLabelOf(user.role)}
               </Text>
             </Box>
@@ -93,7 +94,7 @@ export function UserMenu({ user }: { user: User }) {
           </Menu.Item>
         ))}
         <Menu.Divider />
-        <Menu.Item color="red" fw={700} disabled={logout.isPending} onClick={() => logout.mutate()}>
+        <Menu.Item className={classes.danger} disabled={logout.isPending} onClick={() => logout.mutate()}>
           Logout
         </Menu.Item>
       </Menu.Dropdown>
