@@ -86,10 +86,15 @@ export interface Answer<T = any> {
   body: T;
 }
 
-/** One tablet: a keep-alive connection pool and a session cookie. */
+/**
+ * One tablet: a keep-alive connection pool and a session cookie. Idle
+ * connections close after 4 s, before the server's keep-alive timeout (5 s)
+ * could close one under a request. A call that gets no answer resolves with
+ * status 0 (counted as a network error), so a loop never dies of it.
+ */
 export class BenchClient {
   cookie: string | undefined;
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 4, timeout: 4000 });
   private readonly port: number;
 
   constructor(
@@ -106,7 +111,12 @@ export class BenchClient {
   call<T = any>(route: string, method: string, path: string, body?: unknown): Promise<Answer<T>> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const started = performance.now();
-    return new Promise<Answer<T>>((resolve, reject) => {
+    return new Promise<Answer<T>>((resolve) => {
+      const fail = (error: Error) => {
+        this.recorder.networkErrors++;
+        this.recorder.record(route, performance.now() - started, 0, 0);
+        resolve({ status: 0, body: { message: `network error: ${error.message}` } as T });
+      };
       const req = request(
         {
           host: '127.0.0.1',
@@ -122,12 +132,13 @@ export class BenchClient {
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('error', reject);
+          response.on('error', (error) => fail(error));
           response.on('end', () => {
             const ms = performance.now() - started;
-            const text = Buffer.concat(chunks).toString('utf8');
+            const raw = Buffer.concat(chunks);
+            const text = raw.toString('utf8');
             const status = response.statusCode ?? 0;
-            this.recorder.record(route, ms, status, text.length + (payload?.length ?? 0));
+            this.recorder.record(route, ms, status, raw.length + (payload?.length ?? 0));
             for (const setCookie of response.headers['set-cookie'] ?? []) {
               const [pair] = setCookie.split(';');
               if (pair?.startsWith('curbside_session=')) {
@@ -144,10 +155,7 @@ export class BenchClient {
           });
         },
       );
-      req.on('error', (error) => {
-        this.recorder.networkErrors++;
-        reject(error);
-      });
+      req.on('error', fail);
       req.end(payload);
     });
   }

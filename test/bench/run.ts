@@ -20,6 +20,7 @@ const { values } = parseArgs({
     'no-budget': { type: 'boolean', default: false },
     log: { type: 'boolean', default: false },
     out: { type: 'string' },
+    'cpu-prof': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
@@ -34,6 +35,7 @@ if (values.help) {
       '  --no-budget      report without failing on a missed budget',
       '  --log            let the server log errors and requests',
       '  --out FILE       where to write the JSON report (default .bench/report-<time>.json)',
+      '  --cpu-prof       write a V8 CPU profile of the server process under .bench/profiles',
     ].join('\n'),
   );
   process.exit(0);
@@ -55,6 +57,7 @@ const report = await runBenchmark({
   scale,
   ...(durationSec !== undefined ? { durationSec } : {}),
   logLevel: values.log ? 'error' : 'silent',
+  ...(values['cpu-prof'] ? { cpuProfileDir: join(root, '.bench', 'profiles') } : {}),
   log: (line) => console.error(line),
 });
 const budgets = checkBudgets(report);

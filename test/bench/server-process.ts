@@ -54,10 +54,13 @@ export const startServerProcess = async (options: {
   tableName: string;
   dynamoEndpoint: string;
   logLevel: string;
+  /** Write a V8 CPU profile of the server process into this directory. */
+  cpuProfileDir?: string | undefined;
 }): Promise<ServerProcess> => {
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
   const child: ChildProcess = fork(join(here, 'server-child.ts'), [], {
-    execArgv: ['--import', tsx],
+    execArgv: ['--import', tsx, ...profile],
     env: { ...process.env, CURBSIDE_METER: '1', NODE_NO_WARNINGS: '1' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -91,7 +94,12 @@ export const startServerProcess = async (options: {
     clearTimeout(killer);
   };
   try {
-    const { url } = await ask({ type: 'start', ...options });
+    const { url } = await ask({
+      type: 'start',
+      tableName: options.tableName,
+      dynamoEndpoint: options.dynamoEndpoint,
+      logLevel: options.logLevel,
+    });
     return { url, pid: child.pid as number, ask, stop };
   } catch (error) {
     child.kill('SIGKILL');
