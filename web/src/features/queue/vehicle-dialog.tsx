@@ -137,15 +137,18 @@ export function VehicleDialog({ entry: open, total, onClose }: VehicleDialogProp
                   bg="var(--mantine-color-body)"
                   style={{ zIndex: 1 }}
                 >
-                  <Button
-                    size="xl"
-                    color="green.9"
-                    fullWidth
-                    loading={complete.isPending}
-                    onClick={() => complete.mutate({ entry, status: 'completed' })}
-                  >
-                    Complete Pickup
-                  </Button>
+                  {/* A pickup already completed (a vehicle of a completed batch) cannot be completed again. */}
+                  {entry.status !== 'completed' && (
+                    <Button
+                      size="xl"
+                      color="green.9"
+                      fullWidth
+                      loading={complete.isPending}
+                      onClick={() => complete.mutate({ entry, status: 'completed' })}
+                    >
+                      Complete Pickup
+                    </Button>
+                  )}
                   <Text ta="center" c={MUTED_TEXT} fz="sm">
                     Click anywhere to close
                   </Text>

@@ -1,0 +1,90 @@
+import { type QueueEntry, vehicleLabel, vehicleName } from '@curbside/domain';
+import { Portal, Text, UnstyledButton } from '@mantine/core';
+import type { CSSProperties } from 'react';
+import { useChipDrag } from './drag';
+
+/** Car chips dark blue with white text, bus chips school-bus yellow with black text. */
+export const CHIP_LOOK = {
+  car: { background: 'var(--mantine-color-blue-9)', color: 'var(--mantine-color-white)' },
+  bus: { background: 'var(--mantine-color-yellow-4)', color: 'var(--mantine-color-black)' },
+} as const;
+
+const chipStyle = (entry: Pick<QueueEntry, 'vehicleType'>): CSSProperties => ({
+  ...CHIP_LOOK[entry.vehicleType],
+  minWidth: 76,
+  minHeight: 56,
+  padding: '6px 14px',
+  borderRadius: 'var(--mantine-radius-md)',
+  border: '3px solid var(--mantine-color-default-border)',
+  display: 'inline-flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+  userSelect: 'none',
+  WebkitUserSelect: 'none',
+  WebkitTouchCallout: 'none',
+});
+
+interface VehicleChipProps {
+  entry: QueueEntry;
+  /** In a loading batch: can be dragged to 'Back to Queue' or 'Overflow Area'. */
+  draggable: boolean;
+  onOpen: (entry: QueueEntry) => void;
+}
+
+/**
+ * A vehicle in a batch: its number (buses with a `B`). A tap or click opens
+ * the details; in a loading batch it can be dragged out with a mouse or a finger.
+ */
+export function VehicleChip({ entry, draggable, onOpen }: VehicleChipProps) {
+  const label = vehicleLabel(entry.vehicleType, entry.vehicleNumber);
+  const drag = useChipDrag(
+    { entryId: entry.id, batchId: entry.batchId ?? 0 },
+    draggable && entry.batchId !== null,
+    () => onOpen(entry),
+  );
+  return (
+    <>
+      <UnstyledButton
+        {...drag.handlers}
+        aria-label={vehicleName(entry.vehicleType, entry.vehicleNumber)}
+        data-entry-id={entry.id}
+        data-lifted={drag.lifted || undefined}
+        style={{
+          ...chipStyle(entry),
+          cursor: draggable ? 'grab' : 'pointer',
+          // A finger on a chip drags it; the page scrolls from anywhere else.
+          touchAction: draggable ? 'none' : 'manipulation',
+          transform: drag.lifted ? 'scale(1.08)' : undefined,
+          boxShadow: drag.lifted ? 'var(--mantine-shadow-lg)' : undefined,
+          opacity: drag.ghost ? 0.35 : 1,
+          transition: 'transform 120ms ease, opacity 120ms ease',
+        }}
+      >
+        <Text component="span" fz={26} fw={900} lh={1} inherit>
+          {label}
+        </Text>
+      </UnstyledButton>
+      {drag.ghost && (
+        <Portal>
+          <div
+            aria-hidden
+            style={{
+              ...chipStyle(entry),
+              position: 'fixed',
+              left: drag.ghost.x,
+              top: drag.ghost.y,
+              transform: 'translate(-50%, -50%) scale(1.15)',
+              boxShadow: 'var(--mantine-shadow-xl)',
+              pointerEvents: 'none',
+              zIndex: 1000,
+              fontSize: 26,
+              fontWeight: 900,
+            }}
+          >
+            {label}
+          </div>
+        </Portal>
+      )}
+    </>
+  );
+}
