@@ -2,6 +2,7 @@ import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dyn
 import type { Alert, AlertType } from '@curbside/domain';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
+import { isConditionFailure } from './query';
 
 /**
  * Alert: `ALERT#{id}` / `ALERT`.
@@ -18,9 +19,6 @@ const slotKey = (schoolId: number, type: AlertType, location: string) => ({
 });
 const listKey = (alert: Pick<Alert, 'sessionId' | 'schoolId'>) =>
   alert.sessionId !== null ? `SESSION#${alert.sessionId}#ALERTS` : `SCHOOL#${alert.schoolId}#ALERTS`;
-
-const isConditionFailure = (error: unknown) =>
-  (error as { name?: string }).name === 'TransactionCanceledException';
 
 export type NewAlert = Omit<Alert, 'id' | 'status' | 'createdAt' | 'dismissedAt'>;
 

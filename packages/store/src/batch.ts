@@ -1,15 +1,10 @@
-import {
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Batch, QueueEntry, VehicleType } from '@curbside/domain';
 import { ConflictError } from '@curbside/domain';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
-import { activeEntryKey, completedEntryKey } from './queue';
+import { isConditionFailure, queryAll } from './query';
+import { activeEntryKey, completedEntry } from './queue';
 
 /**
  * Batch: `BATCH#{id}` / `BATCH`.
@@ -21,10 +16,6 @@ import { activeEntryKey, completedEntryKey } from './queue';
  */
 const key = (id: number) => ({ pk: `BATCH#${id}`, sk: 'BATCH' });
 const fromItem = (item: Record<string, unknown>) => stripKeys<Batch>(item);
-const cancelled = (error: unknown) =>
-  ['TransactionCanceledException', 'ConditionalCheckFailedException'].includes(
-    (error as { name?: string }).name ?? '',
-  );
 
 /** Why a transaction was cancelled, per item, as DynamoDB reports it. */
 const reasons = (error: unknown): string[] =>
@@ -84,22 +75,12 @@ export const batches = {
 
   /** A session's batches in number order. */
   async listBySession(db: Db, sessionId: number): Promise<Batch[]> {
-    const found: Batch[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await db.doc.send(
-        new QueryCommand({
-          TableName: db.table,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': `SESSION#${sessionId}#BATCHES` },
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      found.push(...(page.Items ?? []).map(fromItem));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
-    return found;
+    const items = await queryAll(db, {
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': `SESSION#${sessionId}#BATCHES` },
+    });
+    return items.map(fromItem);
   },
 
   /**
@@ -144,7 +125,7 @@ export const batches = {
       );
       return 'added';
     } catch (error) {
-      if (!cancelled(error)) throw error;
+      if (!isConditionFailure(error)) throw error;
       const [batchReason] = reasons(error);
       if (batchReason === 'ConditionalCheckFailed') {
         const current = await batches.get(db, batch.id);
@@ -193,7 +174,7 @@ export const batches = {
       );
       return true;
     } catch (error) {
-      if (cancelled(error)) return false;
+      if (isConditionFailure(error)) return false;
       throw error;
     }
   },
@@ -203,7 +184,6 @@ export const batches = {
    * batch count in the same transaction.
    */
   async dropEntry(db: Db, batchId: number, entry: QueueEntry, completeAt?: string): Promise<boolean> {
-    const { position: _, ...stored } = entry;
     try {
       await db.doc.send(
         new TransactWriteCommand({
@@ -227,28 +207,14 @@ export const batches = {
               },
             },
             ...(completeAt
-              ? [
-                  {
-                    Put: {
-                      TableName: db.table,
-                      Item: {
-                        ...completedEntryKey(entry, completeAt),
-                        entity: 'queueEntry',
-                        ...stored,
-                        id: `${entry.id}-${Date.parse(completeAt)}`,
-                        status: 'completed',
-                        exitTime: completeAt,
-                      },
-                    },
-                  },
-                ]
+              ? [{ Put: { TableName: db.table, Item: completedEntry(entry, completeAt).item } }]
               : []),
           ],
         }),
       );
       return true;
     } catch (error) {
-      if (cancelled(error)) return false;
+      if (isConditionFailure(error)) return false;
       throw error;
     }
   },
@@ -278,38 +244,23 @@ export const batches = {
                 },
               },
             },
-            ...entries.flatMap((entry) => {
-              const { position: _, ...stored } = entry;
-              return [
-                {
-                  Delete: {
-                    TableName: db.table,
-                    Key: activeEntryKey(entry),
-                    ConditionExpression: 'batchId = :batchId',
-                    ExpressionAttributeValues: { ':batchId': batch.id },
-                  },
+            ...entries.flatMap((entry) => [
+              {
+                Delete: {
+                  TableName: db.table,
+                  Key: activeEntryKey(entry),
+                  ConditionExpression: 'batchId = :batchId',
+                  ExpressionAttributeValues: { ':batchId': batch.id },
                 },
-                {
-                  Put: {
-                    TableName: db.table,
-                    Item: {
-                      ...completedEntryKey(entry, endTime),
-                      entity: 'queueEntry',
-                      ...stored,
-                      id: `${entry.id}-${Date.parse(endTime)}`,
-                      status: 'completed',
-                      exitTime: endTime,
-                    },
-                  },
-                },
-              ];
-            }),
+              },
+              { Put: { TableName: db.table, Item: completedEntry(entry, endTime).item } },
+            ]),
           ],
         }),
       );
       return true;
     } catch (error) {
-      if (!cancelled(error)) throw error;
+      if (!isConditionFailure(error)) throw error;
       const current = await batches.get(db, batch.id);
       if (current?.status !== 'loading')
         throw new ConflictError(`Batch #${batch.batchNumber} is already completed`);

@@ -1,5 +1,6 @@
-import { BatchWriteCommand, DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from './db';
+import { queryAll } from './query';
 
 /**
  * WebSocket connections.
@@ -61,25 +62,15 @@ export const connections = {
   /** Connection ids in a channel, skipping rows whose TTL has passed. */
   async inChannel(db: Db, channel: string): Promise<string[]> {
     const now = Math.floor(Date.now() / 1000);
-    const ids: string[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await db.doc.send(
-        new QueryCommand({
-          TableName: db.table,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': `CHANNEL#${channel}` },
-          ProjectionExpression: 'connectionId, #ttl',
-          ExpressionAttributeNames: { '#ttl': 'ttl' },
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        if (typeof item.ttl !== 'number' || item.ttl >= now) ids.push(item.connectionId);
-      }
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
-    return ids;
+    const items = await queryAll(db, {
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `CHANNEL#${channel}` },
+      ProjectionExpression: 'connectionId, #ttl',
+      ExpressionAttributeNames: { '#ttl': 'ttl' },
+    });
+    return items
+      .filter((item) => typeof item.ttl !== 'number' || item.ttl >= now)
+      .map((item) => item.connectionId as string);
   },
 
   /**

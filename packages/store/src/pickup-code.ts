@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { PickupCode } from '@curbside/domain';
 import type { Db } from './db';
+import { isConditionFailure, queryAll } from './query';
 
 /**
  * Pickup code: `PICKUPCODE#{code}` / `CODE`, claimed on condition that no
@@ -18,11 +19,6 @@ const currentKey = (schoolId: number, studentId: number) => ({
   sk: 'CODE',
 });
 const DAY_SECONDS = 24 * 60 * 60;
-
-const cancelled = (error: unknown) =>
-  ['TransactionCanceledException', 'ConditionalCheckFailedException'].includes(
-    (error as { name?: string }).name ?? '',
-  );
 
 export const pickupCodes = {
   /** Claims a code for a student; false when an active code already holds it. */
@@ -59,7 +55,7 @@ export const pickupCodes = {
       );
       return true;
     } catch (error) {
-      if (cancelled(error)) return false;
+      if (isConditionFailure(error)) return false;
       throw error;
     }
   },
@@ -138,7 +134,7 @@ export const pickupCodes = {
       );
       return true;
     } catch (error) {
-      if (cancelled(error)) return false;
+      if (isConditionFailure(error)) return false;
       throw error;
     }
   },
@@ -216,20 +212,10 @@ export const releases = {
   },
 
   async ofSession(db: Db, sessionId: number): Promise<Map<number, string>> {
-    const found = new Map<number, string>();
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await db.doc.send(
-        new QueryCommand({
-          TableName: db.table,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': `RELEASE#${sessionId}` },
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      for (const item of page.Items ?? []) found.set(item.studentId as number, item.releasedAt as string);
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
-    return found;
+    const items = await queryAll(db, {
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `RELEASE#${sessionId}` },
+    });
+    return new Map(items.map((item) => [item.studentId as number, item.releasedAt as string]));
   },
 };

@@ -3,6 +3,7 @@ import type { PickupSession } from '@curbside/domain';
 import { ConflictError } from '@curbside/domain';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
+import { isConditionFailure, queryAll } from './query';
 
 /**
  * Pickup session: `SESSION#{id}` / `SESSION`.
@@ -53,7 +54,7 @@ export const pickupSessions = {
         }),
       );
     } catch (error) {
-      if ((error as { name?: string }).name === 'TransactionCanceledException') {
+      if (isConditionFailure(error)) {
         throw new ConflictError(
           'A pickup session is already active for this school. End it before starting a new one.',
         );
@@ -129,7 +130,7 @@ export const pickupSessions = {
         }),
       );
     } catch (error) {
-      if ((error as { name?: string }).name === 'TransactionCanceledException') return undefined;
+      if (isConditionFailure(error)) return undefined;
       throw error;
     }
     return { ...session, status: 'ended', endedAt };
@@ -137,21 +138,11 @@ export const pickupSessions = {
 
   /** Active sessions whose end time is before `now`: one Query on gsi2. */
   async overdue(db: Db, now = new Date()): Promise<PickupSession[]> {
-    const found: PickupSession[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await db.doc.send(
-        new QueryCommand({
-          TableName: db.table,
-          IndexName: 'gsi2',
-          KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk < :now',
-          ExpressionAttributeValues: { ':pk': 'ACTIVE_SESSIONS', ':now': now.toISOString() },
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      found.push(...(page.Items ?? []).map(fromItem));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
-    return found;
+    const items = await queryAll(db, {
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk < :now',
+      ExpressionAttributeValues: { ':pk': 'ACTIVE_SESSIONS', ':now': now.toISOString() },
+    });
+    return items.map(fromItem);
   },
 };

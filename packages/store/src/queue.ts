@@ -2,7 +2,6 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
-  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -16,6 +15,7 @@ import {
 } from '@curbside/domain';
 import type { Db } from './db';
 import { stripKeys } from './ids';
+import { isConditionFailure, queryAll } from './query';
 
 /**
  * Queue entries of a session, all in one partition `QUEUE#{sessionId}`:
@@ -49,11 +49,28 @@ export const activeEntryKey = (entry: Pick<QueueEntry, 'sessionId' | 'vehicleTyp
   sk: activeSk(entry.vehicleType, entry.vehicleNumber),
 });
 
-/** The key of a completed entry: for the batch module's transactions only. */
-export const completedEntryKey = (
-  entry: Pick<QueueEntry, 'sessionId' | 'vehicleType' | 'vehicleNumber'>,
-  exitTime: string,
-) => ({ pk: partition(entry.sessionId), sk: `DONE#${exitTime}#${entry.vehicleType}#${entry.vehicleNumber}` });
+/**
+ * An entry as completed at `exitTime`: the entry answered to callers and the
+ * item of its row in the completed list (`DONE#…`). Used by this module and
+ * by the batch module's transactions.
+ */
+export const completedEntry = (entry: QueueEntry, exitTime: string) => {
+  const completed: QueueEntry = {
+    ...entry,
+    id: `${entry.id}-${Date.parse(exitTime)}`,
+    status: 'completed',
+    position: null,
+    exitTime,
+  };
+  const { position: _, ...stored } = completed;
+  const item = {
+    pk: partition(entry.sessionId),
+    sk: `DONE#${exitTime}#${entry.vehicleType}#${entry.vehicleNumber}`,
+    entity: 'queueEntry',
+    ...stored,
+  };
+  return { completed, item };
+};
 
 const fromItem = (item: Record<string, unknown>): QueueEntry => ({
   ...stripKeys<QueueEntry>(item),
@@ -61,35 +78,23 @@ const fromItem = (item: Record<string, unknown>): QueueEntry => ({
 });
 
 const notFound = () => new NotFoundError('Queue entry not found');
-const isConditionFailure = (error: unknown) =>
-  ['ConditionalCheckFailedException', 'TransactionCanceledException'].includes(
-    (error as { name?: string }).name ?? '',
-  );
 
 export type NewQueueEntry = Omit<
   QueueEntry,
   'id' | 'position' | 'status' | 'batchId' | 'batchNumber' | 'exitTime'
 >;
 
-const queryAll = async (db: Db, sessionId: number, prefix: string, newestFirst = false, limit?: number) => {
-  const items: Record<string, unknown>[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await db.doc.send(
-      new QueryCommand({
-        TableName: db.table,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': partition(sessionId), ':prefix': prefix },
-        ScanIndexForward: !newestFirst,
-        ExclusiveStartKey: cursor,
-        ...(limit ? { Limit: limit - items.length } : {}),
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor && (!limit || items.length < limit));
-  return items;
-};
+/** Entries of a session whose sort key starts with `prefix` (`ENTRY#` or `DONE#`). */
+const entriesWith = (db: Db, sessionId: number, prefix: string, newestFirst = false, limit?: number) =>
+  queryAll(
+    db,
+    {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': partition(sessionId), ':prefix': prefix },
+      ScanIndexForward: !newestFirst,
+    },
+    limit,
+  );
 
 export const queue = {
   /** Adds a vehicle; ConflictError when it is already in this session's queue. */
@@ -137,12 +142,12 @@ export const queue = {
 
   /** Active entries in queue order with dense positions per vehicle type. */
   async listActive(db: Db, sessionId: number): Promise<QueueEntry[]> {
-    return orderQueue((await queryAll(db, sessionId, 'ENTRY#')).map(fromItem));
+    return orderQueue((await entriesWith(db, sessionId, 'ENTRY#')).map(fromItem));
   },
 
   /** Completed pickups, newest first. */
   async listCompleted(db: Db, sessionId: number, limit = 200): Promise<QueueEntry[]> {
-    return (await queryAll(db, sessionId, 'DONE#', true, limit)).map(fromItem);
+    return (await entriesWith(db, sessionId, 'DONE#', true, limit)).map(fromItem);
   },
 
   /** Removes an active entry; answers what was removed. */
@@ -208,14 +213,7 @@ export const queue = {
   async complete(db: Db, entry: QueueEntry, exitTime = new Date().toISOString()): Promise<QueueEntry> {
     const parsed = parseEntryId(entry.id);
     if (!parsed) throw notFound();
-    const completed: QueueEntry = {
-      ...entry,
-      id: `${entry.id}-${Date.parse(exitTime)}`,
-      status: 'completed',
-      position: null,
-      exitTime,
-    };
-    const { position: _, ...stored } = completed;
+    const { completed, item } = completedEntry(entry, exitTime);
     try {
       await db.doc.send(
         new TransactWriteCommand({
@@ -229,17 +227,7 @@ export const queue = {
                 ExpressionAttributeValues: { ':from': entry.status },
               },
             },
-            {
-              Put: {
-                TableName: db.table,
-                Item: {
-                  pk: partition(entry.sessionId),
-                  sk: `DONE#${exitTime}#${entry.vehicleType}#${entry.vehicleNumber}`,
-                  entity: 'queueEntry',
-                  ...stored,
-                },
-              },
-            },
+            { Put: { TableName: db.table, Item: item } },
           ],
         }),
       );

@@ -2,6 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import type { School } from '@curbside/domain';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
+import { isConditionFailure } from './query';
 
 /**
  * School: `SCHOOL#{id}` / `SCHOOL`.
@@ -59,8 +60,7 @@ export const schools = {
         }),
       )
       .catch((error: unknown) => {
-        if ((error as { name?: string }).name === 'ConditionalCheckFailedException')
-          return { Attributes: undefined };
+        if (isConditionFailure(error)) return { Attributes: undefined };
         throw error;
       });
     return Attributes ? stripKeys<School>(Attributes) : undefined;

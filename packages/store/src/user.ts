@@ -3,6 +3,7 @@ import type { User } from '@curbside/domain';
 import { ConflictError } from '@curbside/domain';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
+import { isConditionFailure } from './query';
 
 /**
  * User (staff and parents): `USER#{id}` / `USER`, holding the password hash.
@@ -60,7 +61,7 @@ export const users = {
         }),
       );
     } catch (error) {
-      if ((error as { name?: string }).name === 'TransactionCanceledException') {
+      if (isConditionFailure(error)) {
         throw new ConflictError(`Username ${user.username} is already taken`);
       }
       throw error;

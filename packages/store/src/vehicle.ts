@@ -1,13 +1,8 @@
-import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type BatchGetCommandOutput, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { StudentSummary, Vehicle, VehicleType } from '@curbside/domain';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
+import { queryAll } from './query';
 
 /**
  * Vehicle: `SCHOOL#{schoolId}#VEHICLES` / `{type}#{number}`: the number is
@@ -48,21 +43,11 @@ export const vehicles = {
   },
 
   async listBySchool(db: Db, schoolId: number): Promise<Vehicle[]> {
-    const found: Vehicle[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await db.doc.send(
-        new QueryCommand({
-          TableName: db.table,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': `SCHOOL#${schoolId}#VEHICLES` },
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      found.push(...(page.Items ?? []).map((item) => stripKeys<Vehicle>(item)));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
-    return found;
+    const items = await queryAll(db, {
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `SCHOOL#${schoolId}#VEHICLES` },
+    });
+    return items.map((item) => stripKeys<Vehicle>(item));
   },
 };
 
@@ -102,20 +87,10 @@ export const students = {
   },
 
   async listBySchool(db: Db, schoolId: number): Promise<Student[]> {
-    const found: Student[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await db.doc.send(
-        new QueryCommand({
-          TableName: db.table,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': `SCHOOL#${schoolId}#STUDENTS` },
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      found.push(...(page.Items ?? []).map((item) => stripKeys<Student>(item)));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
-    return found;
+    const items = await queryAll(db, {
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `SCHOOL#${schoolId}#STUDENTS` },
+    });
+    return items.map((item) => stripKeys<Student>(item));
   },
 };

@@ -1,0 +1,34 @@
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Db } from './db';
+
+/** True when DynamoDB refused a write because a condition did not hold. */
+export const isConditionFailure = (error: unknown): boolean =>
+  ['ConditionalCheckFailedException', 'TransactionCanceledException'].includes(
+    (error as { name?: string }).name ?? '',
+  );
+
+/**
+ * Every item of one Query, following pages until the end (or `limit` items).
+ * Entity modules alone call it, with keys they own.
+ */
+export const queryAll = async (
+  db: Db,
+  input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Limit'>,
+  limit?: number,
+): Promise<Record<string, unknown>[]> => {
+  const items: Record<string, unknown>[] = [];
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const page = await db.doc.send(
+      new QueryCommand({
+        ...input,
+        TableName: db.table,
+        ExclusiveStartKey: cursor,
+        ...(limit ? { Limit: limit - items.length } : {}),
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    cursor = page.LastEvaluatedKey;
+  } while (cursor && (!limit || items.length < limit));
+  return items;
+};
