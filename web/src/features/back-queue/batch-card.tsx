@@ -6,6 +6,9 @@ import { batchQueries, useAddToBatch, useCompleteBatch } from './batches.queries
 import { LIST } from './list-style';
 import { VehicleChip } from './vehicle-chip';
 
+const byArrival = (a: QueueEntry, b: QueueEntry) =>
+  a.entryTime === b.entryTime ? (a.id < b.id ? -1 : 1) : a.entryTime < b.entryTime ? -1 : 1;
+
 const STATUS_COLOR: Record<Batch['status'], string> = { loading: 'blue.9', completed: 'green.9' };
 const TYPE_LOOK = {
   car: { label: 'Cars', color: 'blue.9' },
@@ -30,7 +33,8 @@ export function BatchCard({ batch, waiting, onOpen }: BatchCardProps) {
   const complete = useCompleteBatch();
   const loading = batch.status === 'loading';
   const name = `Batch #${batch.batchNumber}`;
-  const entries = batch.currentCount > 0 ? (vehicles.data ?? []) : [];
+  // In the order they joined the queue.
+  const entries = batch.currentCount > 0 ? [...(vehicles.data ?? [])].sort(byArrival) : [];
   const type = TYPE_LOOK[batch.vehicleType];
   const minutes = plural(batchMinutes(batch), 'minute');
 
@@ -100,7 +104,7 @@ export function BatchCard({ batch, waiting, onOpen }: BatchCardProps) {
           </Group>
         )}
         {loading && (
-          <SimpleGrid cols={batch.currentCount < batch.maxCapacity ? 2 : 1} spacing="sm">
+          <SimpleGrid cols={{ base: 1, xs: batch.currentCount < batch.maxCapacity ? 2 : 1 }} spacing="sm">
             {batch.currentCount < batch.maxCapacity && (
               <Button size="lg" variant="outline" disabled={waiting === 0} onClick={() => add.mutate(batch)}>
                 Add to batch

@@ -118,7 +118,8 @@ export function BatchManagement({ sessionId, filter, onFilter }: BatchManagement
               <Button
                 key={item.value}
                 size="lg"
-                px="xs"
+                px={4}
+                fz={{ base: 'md', sm: 'lg' }}
                 variant={filter === item.value ? 'filled' : 'default'}
                 aria-pressed={filter === item.value}
                 onClick={() => onFilter(item.value)}

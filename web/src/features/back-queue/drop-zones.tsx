@@ -18,12 +18,15 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { BORDER, MUTED_TEXT } from '../queue/colors';
+import { MUTED_TEXT } from '../queue/colors';
 import { useRemoveFromQueue } from '../queue/queue.queries';
 import type { DropTarget } from './batches.queries';
 import { useDropZone } from './drag';
 import { LIST } from './list-style';
 import { CHIP_LOOK } from './vehicle-chip';
+
+/** Dashed outline that stays visible outdoors in either scheme. */
+const ZONE_LINE = 'light-dark(var(--mantine-color-gray-6), var(--mantine-color-dark-2))';
 
 const ZONE_COLOR: Record<DropTarget, string> = { queue: 'blue', overflow: 'red' };
 
@@ -41,7 +44,7 @@ function DropZoneBox({ zone, label, children }: { zone: DropTarget; label: strin
       p="md"
       style={{
         border: `3px ${drop.active ? 'solid' : 'dashed'} ${
-          drop.active || drop.inviting ? `var(--mantine-color-${color}-8)` : BORDER
+          drop.active || drop.inviting ? `var(--mantine-color-${color}-8)` : ZONE_LINE
         }`,
         background: drop.active ? `var(--mantine-color-${color}-light)` : undefined,
         transition: 'background 120ms ease, border-color 120ms ease',

@@ -1,0 +1,354 @@
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureWebBuilt, launchBrowser, viewports } from '../support/browser';
+import { sessionBody } from '../support/fixtures';
+import { type Client, signedIn, startTestServer } from '../support/server';
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let browser: Browser;
+let back: Client;
+const contexts: BrowserContext[] = [];
+const errors: string[] = [];
+/** console.error lines of the back queue screens that the tests expect (ignored drops). */
+const logged: string[] = [];
+
+beforeAll(async () => {
+  const webDist = await ensureWebBuilt();
+  server = await startTestServer({ webDist });
+  back = await signedIn(server.url, 'back_demo');
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await server?.close();
+});
+
+/** A browser context signed in as `username` with `path` open. */
+const open = async (
+  username: string,
+  path: string,
+  viewport: { width: number; height: number },
+  touch = false,
+) => {
+  const context = await browser.newContext({
+    viewport,
+    baseURL: server.url,
+    hasTouch: touch,
+    isMobile: touch,
+  });
+  contexts.push(context);
+  const login = await context.request.post('/api/login', { data: { username, password: 'demo1234' } });
+  expect(login.status()).toBe(200);
+  const page = await context.newPage();
+  page.on('pageerror', (error) => errors.push(`${username}: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    if (/^Ignored a drop/.test(message.text())) logged.push(message.text());
+    else errors.push(`${username}: ${message.text()}`);
+  });
+  await page.goto(path);
+  return page;
+};
+
+/** Drags with a finger (touch events, so the page sees touch pointers) from one element to another. */
+const touchDrag = async (page: Page, from: Locator, to: Locator) => {
+  const start = await from.boundingBox();
+  const end = await to.boundingBox();
+  if (!start || !end) throw new Error('nothing to drag');
+  const viewport = page.viewportSize();
+  for (const box of [start, end]) {
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height / 2).toBeLessThan(viewport?.height ?? 0);
+  }
+  const a = { x: start.x + start.width / 2, y: start.y + start.height / 2 };
+  const b = { x: end.x + end.width / 2, y: end.y + end.height / 2 };
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [a] });
+  await page.waitForTimeout(150);
+  const steps = 12;
+  for (let i = 1; i <= steps; i++) {
+    const point = { x: a.x + ((b.x - a.x) * i) / steps, y: a.y + ((b.y - a.y) * i) / steps };
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [point] });
+    await page.waitForTimeout(20);
+  }
+  // The zone under the finger lights up before the finger lifts.
+  await to.and(page.locator('[data-active]')).waitFor();
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+};
+
+/** Drags with the mouse (HTML5 drag and drop) from one element to another, in small steps like a hand. */
+const mouseDrag = async (page: Page, from: Locator, to: Locator) => {
+  const start = await from.boundingBox();
+  const end = await to.boundingBox();
+  if (!start || !end) throw new Error('nothing to drag');
+  await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(start.x + start.width / 2 + 20, start.y + start.height / 2 + 10, { steps: 5 });
+  await page.mouse.move(end.x + end.width / 2, end.y + end.height / 2, { steps: 10 });
+  await to.and(page.locator('[data-active]')).waitFor();
+  await page.mouse.up();
+};
+
+const region = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
+const button = (scope: Page | Locator, name: string | RegExp) =>
+  scope.getByRole('button', typeof name === 'string' ? { name, exact: true } : { name });
+const text = (scope: Page | Locator, value: string) => scope.getByText(value, { exact: true });
+
+describe('the back queue screen', () => {
+  it('says that no session is running when there is none', async () => {
+    const page = await open('back_demo', '/back-queue', viewports.phone);
+    await page.getByRole('heading', { name: 'No Active Session', exact: true }).waitFor();
+    await text(
+      page,
+      'There is currently no active pickup or dropoff session. Please start a new session using the button in the header.',
+    ).waitFor();
+    await page.close();
+  });
+
+  describe('with a running session', () => {
+    let sessionId: number;
+    let tablet: Page;
+    let phone: Page;
+    let front: Page;
+
+    beforeAll(async () => {
+      const created = await back.post('/api/sessions', sessionBody());
+      expect(created.status).toBe(201);
+      sessionId = created.body.id;
+      for (const vehicleNumber of ['101', '102', '103', '104']) {
+        const queued = await back.post('/api/queue', { sessionId, vehicleNumber, vehicleType: 'car' });
+        expect(queued.status).toBe(201);
+      }
+      tablet = await open('back_demo', '/back-queue', viewports.tablet);
+      phone = await open('back_demo', '/back-queue', viewports.phone, true);
+      front = await open('front_demo', '/front-queue', viewports.tablet);
+      for (const page of [tablet, phone]) {
+        await page.getByRole('heading', { name: 'Batch Management', exact: true }).waitFor();
+        await region(page, 'Alerts: Back Queue').waitFor();
+        await page.getByRole('heading', { name: 'Vehicle Queue Management', exact: true }).waitFor();
+      }
+      await front.getByRole('heading', { name: 'Current Queue' }).waitFor();
+      // Give the live connections a moment to open.
+      await tablet.waitForTimeout(500);
+    }, 60_000);
+
+    it('offers a new batch per type only when such vehicles wait', async () => {
+      await button(tablet, 'New Car Batch (4)').waitFor();
+      expect(await button(tablet, 'New Car Batch (4)').isEnabled()).toBe(true);
+      expect(await button(tablet, 'No Buses in Queue').isDisabled()).toBe(true);
+      for (const label of ['All', 'Cars Only', 'Buses Only', 'Overflow Only']) {
+        await button(tablet, label).waitFor();
+      }
+      await text(tablet, 'No active batches').waitFor();
+      await text(tablet, 'No vehicles in overflow area').waitFor();
+      await text(tablet, 'Vehicles moved to overflow (not ready for pickup) - click X to dismiss').waitFor();
+    });
+
+    it('creates a car batch and fills it with Add to batch, on both back queue screens', async () => {
+      await button(tablet, 'New Car Batch (4)').click();
+      const batch = region(tablet, 'Batch #1');
+      await batch.waitFor();
+      await text(batch, '0/8 vehicles').waitFor();
+      await text(batch, 'loading').waitFor();
+      await batch.getByText(/^Started \d{1,2}:\d{2} [AP]M$/).waitFor();
+      await text(batch, 'No vehicles in this batch yet').waitFor();
+
+      for (const count of [1, 2, 3]) {
+        await button(batch, 'Add to batch').click();
+        await text(batch, `${count}/8 vehicles`).waitFor();
+      }
+      for (const car of ['Car 101', 'Car 102', 'Car 103']) await button(batch, car).waitFor();
+      expect(await batch.getByRole('listitem').allTextContents()).toEqual(['101', '102', '103']);
+      await button(tablet, 'New Car Batch (1)').waitFor();
+
+      // The other back queue screen and the front queue follow live.
+      const other = region(phone, 'Batch #1');
+      await text(other, '3/8 vehicles').waitFor();
+      await button(other, 'Car 103').waitFor();
+      await button(phone, 'New Car Batch (1)').waitFor();
+      await text(button(front, 'Car 101'), 'Batch #1').waitFor();
+    }, 60_000);
+
+    it('opens the details of a vehicle chip', async () => {
+      await button(region(tablet, 'Batch #1'), 'Car 101').click();
+      const dialog = tablet.getByRole('dialog');
+      for (const section of ['Contact Information', 'Children', 'Pickup Information']) {
+        await dialog.getByRole('heading', { name: section }).waitFor();
+      }
+      await text(dialog, 'Batch #1').first().waitFor();
+      await text(dialog, 'Click anywhere to close').click();
+      await dialog.waitFor({ state: 'detached' });
+    });
+
+    it('moves a chip to the overflow area with a mouse drag', async () => {
+      const batch = region(tablet, 'Batch #1');
+      await mouseDrag(tablet, button(batch, 'Car 103'), region(tablet, 'Overflow Area'));
+      await text(batch, '2/8 vehicles').waitFor();
+      await button(batch, 'Car 103').waitFor({ state: 'detached' });
+      const overflow = region(tablet, 'Overflow Area');
+      await button(overflow, 'Dismiss Car 103').waitFor();
+      await text(overflow, '1 vehicle').waitFor();
+      // The front queue shows the car in overflow, out of its batch.
+      const card = button(front, 'Car 103');
+      await text(card, 'Overflow').waitFor();
+      expect(await text(card, 'Batch #1').count()).toBe(0);
+      await button(region(phone, 'Overflow Area'), 'Dismiss Car 103').waitFor();
+    }, 60_000);
+
+    it('moves a chip back to the queue with a finger on a touch screen', async () => {
+      const zone = region(phone, 'Back to Queue');
+      const batch = region(phone, 'Batch #1');
+      const chip = button(batch, 'Car 102');
+      // The zone at the top of the screen, the chip below it.
+      await zone.evaluate((element: any) => {
+        const page = globalThis as any;
+        page.scrollBy(0, element.getBoundingClientRect().top - 8);
+      });
+      await touchDrag(phone, chip, zone);
+      await text(batch, '1/8 vehicles').waitFor();
+      await chip.waitFor({ state: 'detached' });
+      await text(region(tablet, 'Batch #1'), '1/8 vehicles').waitFor();
+      await button(tablet, 'New Car Batch (2)').waitFor();
+      const card = button(front, 'Car 102');
+      await text(card, 'Waiting').waitFor();
+      expect(await text(card, 'Batch #1').count()).toBe(0);
+    }, 60_000);
+
+    it('ignores a drop whose data is not JSON and logs it', async () => {
+      const before = logged.length;
+      for (const data of ['{not json', '{"hello":"world"}']) {
+        await region(tablet, 'Overflow Area').evaluate((zone: any, raw: string) => {
+          const page = globalThis as any;
+          const transfer = new page.DataTransfer();
+          transfer.setData('application/json', raw);
+          zone.dispatchEvent(
+            new page.DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: transfer }),
+          );
+        }, data);
+      }
+      await tablet.waitForTimeout(500);
+      expect(logged.length - before).toBe(2);
+      const batch = region(tablet, 'Batch #1');
+      await text(batch, '1/8 vehicles').waitFor();
+      await button(batch, 'Car 101').waitFor();
+      await text(region(tablet, 'Overflow Area'), '1 vehicle').waitFor();
+    });
+
+    it('completes the batch: its cars leave the queue and become Recent Pickups', async () => {
+      await button(region(tablet, 'Batch #1'), 'Complete Batch').click();
+      const batch = region(tablet, 'Batch #1');
+      await text(batch, 'Batch completed').waitFor();
+      await text(batch, 'completed').waitFor();
+      await batch.getByText(/^\d+ minutes?$/).waitFor();
+      expect(await button(batch, 'Complete Batch').count()).toBe(0);
+      expect(await button(batch, 'Add to batch').count()).toBe(0);
+      await text(tablet, 'No active batches').waitFor();
+      await text(region(phone, 'Batch #1'), 'Batch completed').waitFor();
+
+      await button(front, 'Car 101').waitFor({ state: 'detached' });
+      const pickups = front.getByRole('table');
+      await pickups.getByRole('cell', { name: '101', exact: true }).waitFor();
+      // A completed batch's chips still open the details, without Complete Pickup.
+      await button(batch, 'Car 101').click();
+      const dialog = tablet.getByRole('dialog');
+      await dialog.getByRole('heading', { name: 'Contact Information' }).waitFor();
+      expect(await button(dialog, 'Complete Pickup').count()).toBe(0);
+      await text(dialog, 'Click anywhere to close').click();
+      await dialog.waitFor({ state: 'detached' });
+    }, 60_000);
+
+    it('dismisses an overflow vehicle with X on every screen', async () => {
+      await button(region(tablet, 'Overflow Area'), 'Dismiss Car 103').click();
+      await text(region(tablet, 'Overflow Area'), 'No vehicles in overflow area').waitFor();
+      await text(region(phone, 'Overflow Area'), 'No vehicles in overflow area').waitFor();
+      await button(front, 'Car 103').waitFor({ state: 'detached' });
+    }, 60_000);
+
+    it('filters batches by type and shows the overflow area on its own', async () => {
+      await back.post('/api/queue', { sessionId, vehicleNumber: '2', vehicleType: 'bus' });
+      await button(tablet, 'New Bus Batch (1)').click();
+      await region(tablet, 'Batch #2').waitFor();
+
+      await button(tablet, 'Cars Only').click();
+      expect(await button(tablet, 'Cars Only').getAttribute('aria-pressed')).toBe('true');
+      await region(tablet, 'Batch #1').waitFor();
+      await region(tablet, 'Batch #2').waitFor({ state: 'detached' });
+      await button(tablet, 'New Car Batch (2)').waitFor();
+      expect(await button(tablet, /^New Bus Batch|No Buses in Queue/).count()).toBe(0);
+      expect(await tablet.getByRole('heading', { name: 'Vehicle Queue Management' }).count()).toBe(0);
+
+      await button(tablet, 'Buses Only').click();
+      await region(tablet, 'Batch #2').waitFor();
+      await region(tablet, 'Batch #1').waitFor({ state: 'detached' });
+
+      await button(tablet, 'Overflow Only').click();
+      await text(tablet, 'No vehicles in overflow area').waitFor();
+      await region(tablet, 'Batch #2').waitFor({ state: 'detached' });
+      expect(await tablet.getByRole('button', { name: /^New (Car|Bus) Batch/ }).count()).toBe(0);
+
+      await button(tablet, 'All').click();
+      await tablet.getByRole('heading', { name: 'Vehicle Queue Management' }).waitFor();
+      await region(tablet, 'Batch #1').waitFor();
+      await region(tablet, 'Batch #2').waitFor();
+    }, 60_000);
+
+    it('logs no errors in any screen', () => {
+      expect(errors).toEqual([]);
+    });
+  });
+
+  it('fits tablets and phones with loading and completed batches and an overflow vehicle', async () => {
+    const active = (await back.get('/api/sessions/active')).body;
+    if (active) await back.put(`/api/sessions/${active.id}/end`);
+    const sessionId = (await back.post('/api/sessions', sessionBody())).body.id;
+    for (const vehicleNumber of ['110', '111', '112', '113', '114', '115', '116']) {
+      await back.post('/api/queue', { sessionId, vehicleNumber, vehicleType: 'car' });
+    }
+    await back.post('/api/queue', { sessionId, vehicleNumber: '4', vehicleType: 'bus' });
+    await back.post('/api/queue', { sessionId, vehicleNumber: '5', vehicleType: 'bus' });
+    const batch = async (vehicleType: string, adds: number) => {
+      const created = (await back.post('/api/batches', { sessionId, vehicleType })).body;
+      for (let i = 0; i < adds; i++) await back.post(`/api/batches/${created.id}/vehicles`);
+      return created;
+    };
+    const done = await batch('car', 2);
+    await back.put(`/api/batches/${done.id}`, { status: 'completed', endTime: new Date().toISOString() });
+    await batch('car', 3);
+    await batch('bus', 1);
+    const entries = (await back.get(`/api/queue?sessionId=${sessionId}`)).body as any[];
+    const batched = entries.find((entry) => entry.batchId !== null && entry.vehicleType === 'car');
+    await back.put(`/api/queue/${batched.id}`, { batchId: null, status: 'overflow' });
+
+    const dir = process.env.SHOTS_DIR ?? join(tmpdir(), 'curbside-shots');
+    mkdirSync(dir, { recursive: true });
+    for (const [name, viewport] of Object.entries(viewports)) {
+      const page = await open('back_demo', '/back-queue', viewport, name === 'phone');
+      await region(page, 'Batch #3').waitFor();
+      await text(region(page, 'Batch #1'), 'Batch completed').waitFor();
+      await text(region(page, 'Batch #2'), '2/8 vehicles').waitFor();
+      await button(region(page, 'Overflow Area'), /^Dismiss Car/).waitFor();
+      await page.waitForTimeout(300);
+      // Nothing sticks out sideways.
+      const wide = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+      expect(wide).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: join(dir, `back-queue-${name}.png`), fullPage: true });
+      // The full page in screen-high slices, to look at in detail.
+      const height = await page.evaluate<number>('document.documentElement.scrollHeight');
+      for (let top = 0, part = 1; top < height; top += viewport.height, part++) {
+        await page.screenshot({
+          path: join(dir, `back-queue-${name}-${part}.png`),
+          fullPage: true,
+          clip: { x: 0, y: top, width: viewport.width, height: Math.min(viewport.height, height - top) },
+        });
+      }
+      await page.close();
+    }
+    expect(errors).toEqual([]);
+  }, 90_000);
+});
