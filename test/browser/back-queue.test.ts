@@ -55,6 +55,13 @@ const open = async (
   return page;
 };
 
+/** Where screenshots go (`SHOTS_DIR`, else a temporary folder). */
+const shotsDir = () => {
+  const dir = process.env.SHOTS_DIR ?? join(tmpdir(), 'curbside-shots');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+};
+
 /** Drags with a finger (touch events, so the page sees touch pointers) from one element to another. */
 const touchDrag = async (page: Page, from: Locator, to: Locator) => {
   const start = await from.boundingBox();
@@ -78,6 +85,7 @@ const touchDrag = async (page: Page, from: Locator, to: Locator) => {
   }
   // The zone under the finger lights up before the finger lifts.
   await to.and(page.locator('[data-active]')).waitFor();
+  await page.screenshot({ path: join(shotsDir(), 'back-queue-touch-drag.png') });
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   await cdp.detach();
 };
@@ -325,8 +333,7 @@ describe('the back queue screen', () => {
     const batched = entries.find((entry) => entry.batchId !== null && entry.vehicleType === 'car');
     await back.put(`/api/queue/${batched.id}`, { batchId: null, status: 'overflow' });
 
-    const dir = process.env.SHOTS_DIR ?? join(tmpdir(), 'curbside-shots');
-    mkdirSync(dir, { recursive: true });
+    const dir = shotsDir();
     for (const [name, viewport] of Object.entries(viewports)) {
       const page = await open('back_demo', '/back-queue', viewport, name === 'phone');
       await region(page, 'Batch #3').waitFor();

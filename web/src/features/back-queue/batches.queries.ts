@@ -3,16 +3,18 @@ import type { Batch, QueueEntry, VehicleType } from '@curbside/domain';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { useLiveInvalidate } from '../live/live';
-import { QUEUE_EVENTS, queueQueries } from '../queue/queue.queries';
+import { queueQueries } from '../queue/queue.queries';
 
 /**
- * Batches of a session. Loading batches and their vehicles live under
- * `['batches']` and are refreshed by every queue or batch change; a completed
- * batch never changes again, so its vehicles live under `['batch-history']`
- * and are fetched once.
+ * Batches of a session, keyed by how often they change. Loading batches and
+ * their vehicles (`['batches']`) change with the queue; the completed list
+ * (`['completed-batches']`) only when a batch completes; a completed batch's
+ * vehicles (`['batch-history']`) never change again, so they are fetched once.
  */
 export const batchQueries = {
   all: ['batches'] as const,
+  done: ['completed-batches'] as const,
+  history: ['batch-history'] as const,
   active: (sessionId: number) =>
     queryOptions({
       queryKey: [...batchQueries.all, sessionId, 'active'] as const,
@@ -20,10 +22,9 @@ export const batchQueries = {
     }),
   completed: (sessionId: number) =>
     queryOptions({
-      queryKey: [...batchQueries.all, sessionId, 'completed'] as const,
+      queryKey: [...batchQueries.done, sessionId] as const,
       queryFn: () => api(routes.listBatches, { query: { sessionId, status: 'completed' } }),
     }),
-  history: ['batch-history'] as const,
   /** The entries of a batch; asked for only when its count is above 0. */
   vehicles: (batch: Pick<Batch, 'id' | 'status' | 'currentCount'>) =>
     queryOptions({
@@ -36,12 +37,23 @@ export const batchQueries = {
     }),
 };
 
+/** Live events after which loading batches (counts, vehicles) may be out of date. */
+export const BATCH_EVENTS = [
+  'QUEUE_STATUS_UPDATED',
+  'VEHICLE_REMOVED',
+  'VEHICLES_REMOVED_FROM_QUEUE',
+] as const;
+
 /**
- * Every queue or batch event (the server also sends QUEUE_STATUS_UPDATED after
- * batch changes and VEHICLES_REMOVED_FROM_QUEUE after a batch completes)
- * refreshes the batches, so every screen stays in step.
+ * Keeps the batches of every screen in step: the server sends
+ * QUEUE_STATUS_UPDATED after every batch change and VEHICLES_REMOVED_FROM_QUEUE
+ * when a batch completes (a vehicle queued joins no batch, so VEHICLE_QUEUED
+ * only refreshes the queue).
  */
-export const useBatchesLive = () => useLiveInvalidate(QUEUE_EVENTS, [batchQueries.all]);
+export const useBatchesLive = () => {
+  useLiveInvalidate(BATCH_EVENTS, [batchQueries.all]);
+  useLiveInvalidate('VEHICLES_REMOVED_FROM_QUEUE', [batchQueries.done]);
+};
 
 /** Batch failures are logged, never shown (specification §8). */
 const logged = (what: string) => (error: unknown) => console.error(`${what} failed:`, error);
@@ -49,13 +61,15 @@ const logged = (what: string) => (error: unknown) => console.error(`${what} fail
 /** Where a vehicle goes when dropped out of its batch. */
 export type DropTarget = 'queue' | 'overflow';
 
-const useRefresh = () => {
+/** Refreshes the loading batches and the queue (and the completed batches when one completed). */
+const useRefresh = (completed = false) => {
   const queryClient = useQueryClient();
   return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: batchQueries.all }),
-      queryClient.invalidateQueries({ queryKey: queueQueries.all }),
-    ]);
+    Promise.all(
+      [batchQueries.all, queueQueries.all, ...(completed ? [batchQueries.done] : [])].map((queryKey) =>
+        queryClient.invalidateQueries({ queryKey }),
+      ),
+    );
 };
 
 /** Opens a new batch for a vehicle type; it starts loading at once. */
@@ -80,7 +94,7 @@ export const useAddToBatch = () => {
 
 /** Complete Batch: completed with endTime now, then the queue is refreshed. */
 export const useCompleteBatch = () => {
-  const refresh = useRefresh();
+  const refresh = useRefresh(true);
   return useMutation({
     mutationFn: (batch: Pick<Batch, 'id'>) =>
       api(routes.updateBatch, {

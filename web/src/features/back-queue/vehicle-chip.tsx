@@ -73,7 +73,8 @@ export function VehicleChip({ entry, draggable, onOpen }: VehicleChipProps) {
               position: 'fixed',
               left: drag.ghost.x,
               top: drag.ghost.y,
-              transform: 'translate(-50%, -50%) scale(1.15)',
+              // Above the finger, so the finger does not hide it.
+              transform: 'translate(-50%, calc(-100% - 16px)) scale(1.15)',
               boxShadow: 'var(--mantine-shadow-xl)',
               pointerEvents: 'none',
               zIndex: 1000,
