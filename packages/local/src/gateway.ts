@@ -2,9 +2,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { registerInProcessManagement } from '@curbside/functions/lib/in-process';
 import { fromHttpResult, matchRoute, splitUrl, toHttpEvent } from './events';
 import { invoke } from './lambda';
 import { logError, logInfo } from './log';
+import { inProcessTransport } from './management';
 import { startSchedules } from './scheduler';
 import { serveStatic } from './static';
 import { createWebSocketGateway } from './websocket';
@@ -169,6 +171,11 @@ export const startServer = async ({
   process.env.TABLE_NAME = tableName;
   process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamoEndpoint;
   process.env.WS_MANAGEMENT_ENDPOINT = `http://${loopbackOf(host)}:${actualPort}`;
+  // The handlers post to this server's management API in-process (the same answers, no HTTP hop).
+  const unregister = registerInProcessManagement(
+    process.env.WS_MANAGEMENT_ENDPOINT,
+    inProcessTransport(sockets.answer),
+  );
   const stopSchedules = runSchedules ? startSchedules() : undefined;
 
   let closing: Promise<void> | undefined;
@@ -177,6 +184,7 @@ export const startServer = async ({
       await stopSchedules?.();
       // Sockets first: their handlers may still post through this server.
       await sockets.close();
+      unregister();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

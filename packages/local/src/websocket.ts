@@ -54,18 +54,24 @@ const refuse = (socket: Duplex, status: number) => {
   );
 };
 
-const json = (
-  response: ServerResponse,
+/** What the management API answers: status, headers and a JSON body (or none). */
+export interface ManagementAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+const jsonAnswer = (
   status: number,
   body: unknown,
   headers: Record<string, string> = {},
-) => {
-  response.writeHead(status, { 'content-type': 'application/json', ...headers });
-  response.end(body === undefined ? undefined : JSON.stringify(body));
-};
+): ManagementAnswer => ({
+  status,
+  headers: { 'content-type': 'application/json', ...headers },
+  ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+});
 
-const gone = (response: ServerResponse) =>
-  json(response, 410, { message: 'Gone' }, { 'x-amzn-ErrorType': 'GoneException' });
+const GONE = jsonAnswer(410, { message: 'Gone' }, { 'x-amzn-ErrorType': 'GoneException' });
 
 export const createWebSocketGateway = ({
   idleTimeoutMs = IDLE_TIMEOUT_MS,
@@ -139,53 +145,71 @@ export const createWebSocketGateway = ({
   /**
    * `POST|GET|DELETE /@connections/{id}`, answered like API Gateway so the
    * real `ApiGatewayManagementApiClient` works: an unknown or closed id is a
-   * 410 `GoneException`.
+   * 410 `GoneException`. One answer for both ways in: HTTP (`manage`) and
+   * the in-process transport of the server's own handlers (`answer`).
    */
-  const manage = (request: IncomingMessage, response: ServerResponse, connectionId: string, body: Buffer) => {
-    if (!request.headers.authorization?.startsWith('AWS4-HMAC-SHA256')) {
-      json(
-        response,
-        403,
-        { message: 'Missing Authentication Token' },
-        { 'x-amzn-ErrorType': 'ForbiddenException' },
+  const answer = (
+    method: string,
+    connectionId: string,
+    body: Uint8Array,
+    authorization: string | undefined,
+  ): Promise<ManagementAnswer> => {
+    if (!authorization?.startsWith('AWS4-HMAC-SHA256')) {
+      return Promise.resolve(
+        jsonAnswer(
+          403,
+          { message: 'Missing Authentication Token' },
+          { 'x-amzn-ErrorType': 'ForbiddenException' },
+        ),
       );
-      return;
     }
     const found = live.get(connectionId);
     const connection = found?.socket.readyState === WebSocket.OPEN ? found : undefined;
-    switch (request.method) {
+    switch (method) {
       case 'POST': {
-        if (!connection) return gone(response);
+        if (!connection) return Promise.resolve(GONE);
         if (body.length > MAX_MESSAGE_BYTES) {
-          return json(
-            response,
-            413,
-            { message: 'Message too long' },
-            { 'x-amzn-ErrorType': 'PayloadTooLargeException' },
+          return Promise.resolve(
+            jsonAnswer(
+              413,
+              { message: 'Message too long' },
+              { 'x-amzn-ErrorType': 'PayloadTooLargeException' },
+            ),
           );
         }
-        connection.socket.send(body, { binary: false }, (error) => {
-          if (error) gone(response);
-          else json(response, 200, undefined);
+        return new Promise((resolve) => {
+          connection.socket.send(body, { binary: false }, (error) => {
+            resolve(error ? GONE : jsonAnswer(200, undefined));
+          });
         });
-        return;
       }
       case 'GET':
-        if (!connection) return gone(response);
+        if (!connection) return Promise.resolve(GONE);
         // The wire names are camelCase; the SDK answers them as ConnectedAt, Identity.SourceIp, ...
-        return json(response, 200, {
-          connectedAt: new Date(connection.connectedAt).toISOString(),
-          lastActiveAt: new Date(connection.lastActiveAt).toISOString(),
-          identity: { sourceIp: connection.sourceIp, userAgent: connection.userAgent },
-        });
+        return Promise.resolve(
+          jsonAnswer(200, {
+            connectedAt: new Date(connection.connectedAt).toISOString(),
+            lastActiveAt: new Date(connection.lastActiveAt).toISOString(),
+            identity: { sourceIp: connection.sourceIp, userAgent: connection.userAgent },
+          }),
+        );
       case 'DELETE':
-        if (!connection) return gone(response);
+        if (!connection) return Promise.resolve(GONE);
         connection.socket.close(1000, 'Connection deleted');
-        response.writeHead(204).end();
-        return;
+        return Promise.resolve({ status: 204, headers: {} });
       default:
-        json(response, 405, { message: 'Method not allowed' }, { allow: 'POST, GET, DELETE' });
+        return Promise.resolve(
+          jsonAnswer(405, { message: 'Method not allowed' }, { allow: 'POST, GET, DELETE' }),
+        );
     }
+  };
+
+  /** The management API over HTTP (`/@connections/{id}` on the server). */
+  const manage = (request: IncomingMessage, response: ServerResponse, connectionId: string, body: Buffer) => {
+    void answer(request.method ?? 'GET', connectionId, body, request.headers.authorization).then((out) => {
+      response.writeHead(out.status, out.headers);
+      response.end(out.body);
+    });
   };
 
   /** Closes every socket (their `$disconnect` runs) and waits for running handlers. */
@@ -210,7 +234,7 @@ export const createWebSocketGateway = ({
     server.close();
   };
 
-  return { upgrade, manage, close, connections: live as ReadonlyMap<string, LiveConnection> };
+  return { upgrade, manage, answer, close, connections: live as ReadonlyMap<string, LiveConnection> };
 };
 
 export type WebSocketGateway = ReturnType<typeof createWebSocketGateway>;

@@ -1,0 +1,37 @@
+/**
+ * The registry of in-process management transports. Kept free of imports (no
+ * configuration is read here), so the laptop runtime can load it before the
+ * handlers' environment exists.
+ */
+
+/**
+ * What the SDK client needs of a request handler (structurally, the SDK's
+ * HttpHandler): the laptop runtime provides one that answers in-process.
+ */
+export interface ManagementTransport {
+  handle(request: {
+    method: string;
+    path: string;
+    headers: Record<string, string>;
+    body?: unknown;
+  }): Promise<{ response: { statusCode: number; headers: Record<string, string>; body: Uint8Array } }>;
+}
+
+const inProcess = new Map<string, ManagementTransport>();
+
+/**
+ * The laptop runtime serves the management API in the same process as the
+ * handlers: it registers a transport for its endpoint, and the handlers'
+ * publisher (`live()`) posts through it instead of over HTTP. In AWS nothing
+ * is registered. Answers a function that removes the registration.
+ */
+export const registerInProcessManagement = (endpoint: string, transport: ManagementTransport) => {
+  inProcess.set(endpoint, transport);
+  return () => {
+    if (inProcess.get(endpoint) === transport) inProcess.delete(endpoint);
+  };
+};
+
+/** The transport registered for `endpoint`, if any. */
+export const inProcessTransportFor = (endpoint: string): ManagementTransport | undefined =>
+  inProcess.get(endpoint);
