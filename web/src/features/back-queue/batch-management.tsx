@@ -38,13 +38,16 @@ function NewBatchButton({
 }) {
   const create = useCreateBatch(sessionId, vehicleType);
   const text = TYPE_TEXT[vehicleType];
+  const disabled = waiting === 0 || create.isPending;
   return (
     <Button
       size="xl"
       h={68}
       fullWidth
       color={text.color}
-      disabled={waiting === 0 || create.isPending}
+      disabled={disabled}
+      // A disabled button keeps a visible outline on either scheme.
+      style={disabled ? { border: '2px dashed var(--mantine-color-default-border)' } : undefined}
       onClick={() => create.mutate()}
     >
       {create.isPending ? 'Creating...' : waiting === 0 ? text.none : `${text.create} (${waiting})`}
