@@ -18,7 +18,8 @@ import { useSetQueueStatus } from './queue.queries';
 import { useNow } from './use-now';
 import { EntryBadges } from './vehicle-card';
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
+/** A labelled value of a details dialog. */
+export function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
     <Stack gap={0}>
       <Text fz="sm" fw={700} c={MUTED_TEXT} tt="uppercase">
@@ -31,7 +32,8 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
+/** A titled part of a details dialog. */
+export function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
     <Stack gap="xs">
       <Title order={3}>{title}</Title>
@@ -40,7 +42,8 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-const Phone = ({ number }: { number: string | null | undefined }) =>
+/** A phone number as a call link. */
+export const Phone = ({ number }: { number: string | null | undefined }) =>
   number ? (
     <Anchor href={`tel:${number}`} fz="lg" fw={600} display="block">
       {number}

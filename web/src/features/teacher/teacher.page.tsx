@@ -1,6 +1,290 @@
-import { PlaceholderPage } from '../placeholder/placeholder.page';
+import type { Classroom, TeacherStudent } from '@curbside/domain';
+import { Card, Center, Container, Grid, Loader, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { AlertPanel } from '../alerts/alert-panel';
+import { useMe } from '../auth/auth.queries';
+import { PickupCodeDialog } from '../pickup-codes/pickup-code-dialog';
+import { MUTED_TEXT } from '../queue/colors';
+import { NoActiveSession } from '../queue/no-active-session';
+import { queueQueries } from '../queue/queue.queries';
+import { useNow } from '../queue/use-now';
+import { useActiveSession } from '../sessions/sessions.queries';
+import { AlertCenter } from './alert-center';
+import { StudentBatchStatus } from './batch-status';
+import { type ClassroomSelection, ClassroomSelector, useClassroomSelection } from './classroom-selector';
+import { CompletedBatches } from './completed-batches';
+import { Counters, MyClassroom } from './counters';
+import { QueueStatusCard } from './queue-status';
+import { countsOf, newestFirst, rosterOf } from './roster';
+import { StudentVehicleDialog } from './student-vehicle-dialog';
+import { StudentsPanel } from './students-panel';
+import { teacherQueries, useTeacherLive } from './teacher.queries';
 
-/** The teacher screen (students to send out, releases, pickup codes). */
+/** The alert location before the classrooms have loaded. */
+export const TEACHER_LOCATION_FALLBACK = 'Classroom';
+
+const SELECT_CLASSROOMS = 'Select classrooms to view and manage students.';
+
+type Tab = 'arrival' | 'attendance';
+
+/**
+ * The session's students in the selected classrooms: all of them, the ready
+ * ones (newest first) and who was picked up (their vehicle's pickup completed).
+ */
+const useRoster = (sessionId: number, classroomIds: readonly number[]) => {
+  const all = useQuery(teacherQueries.students(sessionId));
+  const ready = useQuery(teacherQueries.ready(sessionId));
+  const completed = useQuery(queueQueries.completed(sessionId));
+  return useMemo(() => {
+    const inRooms = (student: TeacherStudent) =>
+      student.classroomId !== null && classroomIds.includes(student.classroomId);
+    const pickedUpIds = new Set(
+      (completed.data ?? []).flatMap((entry) => entry.students.map((student) => student.id)),
+    );
+    const students = (all.data ?? []).filter(inRooms);
+    const roster = rosterOf(students, pickedUpIds);
+    return {
+      everyone: all.data ?? [],
+      students,
+      // GET /api/teacher/students/ready gives the ready list; until it answers, the full list does.
+      ready: newestFirst(ready.data ? ready.data.filter(inRooms) : roster.ready),
+      inClass: roster.inClass,
+      pickedUpIds,
+      counts: countsOf(roster),
+      isLoading: all.isPending,
+    };
+  }, [all.data, all.isPending, ready.data, completed.data, classroomIds]);
+};
+
+type Roster = ReturnType<typeof useRoster>;
+
+function ArrivalTab({
+  sessionId,
+  selection,
+  roster,
+  now,
+}: {
+  sessionId: number;
+  selection: ClassroomSelection;
+  roster: Roster;
+  now: number;
+}) {
+  return (
+    <Grid gutter="md">
+      <Grid.Col span={{ base: 12, md: 4 }}>
+        <Stack gap="md">
+          <ClassroomSelector selection={selection} />
+          <QueueStatusCard sessionId={sessionId} now={now} />
+          <AlertCenter sessionId={sessionId} />
+        </Stack>
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 8 }}>
+        <Stack gap="md">
+          <MyClassroom classrooms={selection.selected} counts={roster.counts} />
+          {roster.isLoading ? (
+            <Center py="lg">
+              <Loader aria-label="Loading students" />
+            </Center>
+          ) : (
+            <StudentBatchStatus
+              students={roster.students}
+              pickedUpIds={roster.pickedUpIds}
+              showRoom={selection.selected.length > 1}
+            />
+          )}
+          <CompletedBatches sessionId={sessionId} />
+        </Stack>
+      </Grid.Col>
+    </Grid>
+  );
+}
+
+function AttendanceTab({
+  sessionId,
+  selection,
+  roster,
+  now,
+}: {
+  sessionId: number;
+  selection: ClassroomSelection;
+  roster: Roster;
+  now: number;
+}) {
+  const [vehicleOf, setVehicleOf] = useState<TeacherStudent | null>(null);
+  const [codeFor, setCodeFor] = useState<TeacherStudent | null>(null);
+  const actions = {
+    onOpenVehicle: (student: TeacherStudent) => {
+      if (student.vehicle) setVehicleOf(student);
+    },
+    onOpenCode: setCodeFor,
+  };
+  const of = (room: Classroom) => ({
+    ready: roster.ready.filter((student) => student.classroomId === room.id),
+    inClass: roster.inClass.filter((student) => student.classroomId === room.id),
+  });
+  return (
+    <Stack gap="md">
+      <Card p={{ base: 'sm', sm: 'md' }} component="section" aria-label="Attendance Management">
+        <Stack gap="sm">
+          <Title order={2} fz="xl">
+            Attendance Management
+          </Title>
+          <Counters counts={roster.counts} />
+        </Stack>
+      </Card>
+      {selection.selected.length === 0 ? (
+        <Card p="md">
+          <Text fz="lg" ta="center" c={MUTED_TEXT}>
+            {SELECT_CLASSROOMS}
+          </Text>
+        </Card>
+      ) : roster.isLoading ? (
+        <Center py="lg">
+          <Loader aria-label="Loading students" />
+        </Center>
+      ) : (
+        <SimpleGrid cols={{ base: 1, lg: selection.selected.length > 1 ? 2 : 1 }} spacing="md">
+          {selection.selected.map((room) => (
+            <StudentsPanel key={room.id} classroom={room} now={now} {...of(room)} {...actions} />
+          ))}
+        </SimpleGrid>
+      )}
+      <StudentVehicleDialog
+        sessionId={sessionId}
+        student={vehicleOf}
+        students={roster.everyone}
+        onClose={() => setVehicleOf(null)}
+      />
+      <PickupCodeDialog student={codeFor} opened={codeFor !== null} onClose={() => setCodeFor(null)} />
+    </Stack>
+  );
+}
+
+/** Both tabs while a session runs. */
+function SessionTabs({
+  sessionId,
+  selection,
+  tab,
+  onTab,
+}: {
+  sessionId: number;
+  selection: ClassroomSelection;
+  tab: Tab;
+  onTab: (tab: Tab) => void;
+}) {
+  const roster = useRoster(sessionId, selection.selectedIds);
+  const now = useNow(1000);
+  return (
+    <TeacherTabs tab={tab} onTab={onTab}>
+      {{
+        arrival: <ArrivalTab sessionId={sessionId} selection={selection} roster={roster} now={now} />,
+        attendance: <AttendanceTab sessionId={sessionId} selection={selection} roster={roster} now={now} />,
+      }}
+    </TeacherTabs>
+  );
+}
+
+function TeacherTabs({
+  tab,
+  onTab,
+  children,
+}: {
+  tab: Tab;
+  onTab: (tab: Tab) => void;
+  children: Record<Tab, React.ReactNode>;
+}) {
+  return (
+    <Tabs value={tab} onChange={(value) => value && onTab(value as Tab)} variant="pills" radius="md">
+      <Tabs.List grow mb="md">
+        {(
+          [
+            ['arrival', 'Arrival/Departure'],
+            ['attendance', 'Attendance'],
+          ] as const
+        ).map(([value, label]) => (
+          <Tabs.Tab
+            key={value}
+            value={value}
+            h={56}
+            fz="lg"
+            fw={800}
+            style={tab === value ? undefined : { border: '2px solid var(--mantine-color-default-border)' }}
+          >
+            {label}
+          </Tabs.Tab>
+        ))}
+      </Tabs.List>
+      <Tabs.Panel value="arrival">{children.arrival}</Tabs.Panel>
+      <Tabs.Panel value="attendance">{children.attendance}</Tabs.Panel>
+    </Tabs>
+  );
+}
+
+/**
+ * The teacher screen: 'Arrival/Departure' (classrooms, queue status, alerts,
+ * where each student is in the pickup, completed batches) and 'Attendance'
+ * (ready students to release, students in class, pickup codes). The alert
+ * panel's location is the classroom's name.
+ */
 export function TeacherPage() {
-  return <PlaceholderPage title="Teacher" />;
+  const { user } = useMe();
+  const { session, isLoading } = useActiveSession();
+  const selection = useClassroomSelection(user);
+  const [tab, setTab] = useState<Tab | null>(null);
+  useTeacherLive();
+  if (!user) return null;
+  if (isLoading) {
+    return (
+      <Center py="xl">
+        <Loader size="xl" aria-label="Loading" />
+      </Center>
+    );
+  }
+  const current: Tab = tab ?? (session ? 'arrival' : 'attendance');
+  const location = selection.selected[0]?.name ?? TEACHER_LOCATION_FALLBACK;
+  return (
+    <Container fluid px={{ base: 'xs', sm: 'md' }} py="md">
+      <Stack gap="md">
+        {session && <AlertPanel sessionId={session.id} location={location} />}
+        {session ? (
+          <SessionTabs sessionId={session.id} selection={selection} tab={current} onTab={setTab} />
+        ) : (
+          <TeacherTabs tab={current} onTab={setTab}>
+            {{
+              arrival: (
+                <Grid gutter="md">
+                  <Grid.Col span={{ base: 12, md: 4 }}>
+                    <ClassroomSelector selection={selection} />
+                  </Grid.Col>
+                  <Grid.Col span={{ base: 12, md: 8 }}>
+                    <NoActiveSession />
+                  </Grid.Col>
+                </Grid>
+              ),
+              attendance: (
+                <Stack gap="md">
+                  <Card p={{ base: 'sm', sm: 'md' }} component="section" aria-label="Attendance Management">
+                    <Stack gap="sm">
+                      <Title order={2} fz="xl">
+                        Attendance Management
+                      </Title>
+                      <Counters counts={{ ready: 0, inClass: 0, pickedUp: 0, total: 0 }} />
+                    </Stack>
+                  </Card>
+                  {selection.selected.length === 0 ? (
+                    <Text fz="lg" ta="center" c={MUTED_TEXT}>
+                      {SELECT_CLASSROOMS}
+                    </Text>
+                  ) : (
+                    <NoActiveSession />
+                  )}
+                </Stack>
+              ),
+            }}
+          </TeacherTabs>
+        )}
+      </Stack>
+    </Container>
+  );
 }

@@ -1,0 +1,94 @@
+import { type TeacherStudent, vehicleLabel } from '@curbside/domain';
+import { Badge, Card, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { BORDER, DANGER_TEXT, MUTED_TEXT } from '../queue/colors';
+import { BATCH_GROUPS, type BatchGroupKey, batchGroupOf } from './roster';
+import { BatchStatusBadge } from './student-badges';
+
+function StudentStatusRow({ student, showRoom }: { student: TeacherStudent; showRoom: boolean }) {
+  const urgent = student.queueStatus === 'overflow';
+  return (
+    <Paper
+      withBorder
+      radius="md"
+      px="sm"
+      py={8}
+      data-student-id={student.id}
+      bg={urgent ? 'var(--mantine-color-red-light)' : undefined}
+      style={{ borderWidth: 2, borderColor: urgent ? 'var(--mantine-color-red-8)' : BORDER }}
+    >
+      <Group justify="space-between" wrap="nowrap" gap="xs">
+        <Stack gap={0} style={{ minWidth: 0 }}>
+          <Text fw={800} fz="lg" lh={1.25} truncate>
+            {student.firstName} {student.lastName}
+          </Text>
+          <Text fz="sm" fw={600} c={MUTED_TEXT} truncate>
+            {[
+              student.vehicle ? vehicleLabel(student.vehicle.type, student.vehicle.number) : null,
+              student.vehicle?.type === 'bus' ? 'Bus' : student.vehicle ? 'Car' : 'No vehicle',
+              showRoom ? student.classroom?.name : null,
+            ]
+              .filter(Boolean)
+              .join(' · ')}
+          </Text>
+        </Stack>
+        <BatchStatusBadge student={student} size="md" />
+      </Group>
+    </Paper>
+  );
+}
+
+/**
+ * Where each student of the selected classrooms is in the pickup: in the
+ * overflow area (urgent), in a batch, waiting for a batch, or still in class.
+ */
+export function StudentBatchStatus({
+  students,
+  pickedUpIds,
+  showRoom,
+}: {
+  students: TeacherStudent[];
+  pickedUpIds: ReadonlySet<number>;
+  showRoom: boolean;
+}) {
+  const groups = new Map<BatchGroupKey, TeacherStudent[]>();
+  for (const student of students) {
+    if (!student.inQueue && pickedUpIds.has(student.id)) continue;
+    const key = batchGroupOf(student);
+    groups.set(key, [...(groups.get(key) ?? []), student]);
+  }
+  return (
+    <Card p={{ base: 'sm', sm: 'md' }} component="section" aria-label="Student Batch Status">
+      <Stack gap="md">
+        <Title order={2} fz="xl">
+          Student Batch Status
+        </Title>
+        {groups.size === 0 && (
+          <Text c={MUTED_TEXT} fz="md">
+            No students in the selected classrooms
+          </Text>
+        )}
+        {BATCH_GROUPS.map(({ key, title }) => {
+          const members = groups.get(key);
+          if (!members?.length) return null;
+          return (
+            <Stack key={key} gap="xs" component="section" aria-label={title}>
+              <Group gap="xs">
+                <Title order={3} fz="lg" c={key === 'overflow' ? DANGER_TEXT : undefined}>
+                  {title}
+                </Title>
+                <Badge size="lg" variant="outline" color="var(--mantine-color-text)">
+                  {members.length}
+                </Badge>
+              </Group>
+              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing="xs">
+                {members.map((student) => (
+                  <StudentStatusRow key={student.id} student={student} showRoom={showRoom} />
+                ))}
+              </SimpleGrid>
+            </Stack>
+          );
+        })}
+      </Stack>
+    </Card>
+  );
+}

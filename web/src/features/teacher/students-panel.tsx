@@ -1,0 +1,326 @@
+import {
+  type Classroom,
+  elapsedSeconds,
+  formatDuration,
+  type TeacherStudent,
+  vehicleLabel,
+} from '@curbside/domain';
+import {
+  Badge,
+  Box,
+  Button,
+  Card,
+  CloseButton,
+  Group,
+  Paper,
+  ScrollArea,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
+import { type ReactNode, useState } from 'react';
+import { BORDER, MUTED_TEXT } from '../queue/colors';
+import { matchesStudentSearch, readyHighlight } from './roster';
+import { BatchStatusBadge, rideOf } from './student-badges';
+import classes from './teacher.module.css';
+import { useReleaseStudent } from './teacher.queries';
+
+/** The student list scroll areas are at most 400 px high. */
+export const STUDENT_LIST_MAX_HEIGHT = 400;
+
+export interface StudentActions {
+  /** Opens the vehicle details of a student who has a vehicle or bus. */
+  onOpenVehicle: (student: TeacherStudent) => void;
+  onOpenCode: (student: TeacherStudent) => void;
+}
+
+const fullName = (student: TeacherStudent) => `${student.firstName} ${student.lastName}`;
+
+/** The vehicle plate beside a student: blue for cars, yellow for buses. */
+function RidePlate({ student }: { student: TeacherStudent }) {
+  if (!student.vehicle) {
+    return (
+      <Text fz="sm" fw={600} c={MUTED_TEXT} miw={64} ta="center">
+        No vehicle
+      </Text>
+    );
+  }
+  const bus = student.vehicle.type === 'bus';
+  return (
+    <Box
+      miw={64}
+      px={6}
+      py={2}
+      ta="center"
+      bg={bus ? 'yellow.4' : 'blue.9'}
+      c={bus ? 'black' : 'white'}
+      style={{ borderRadius: 'var(--mantine-radius-sm)', flexShrink: 0 }}
+      aria-label={rideOf(student) ?? undefined}
+    >
+      <Text fz={22} fw={900} lh={1.2}>
+        {vehicleLabel(student.vehicle.type, student.vehicle.number)}
+      </Text>
+    </Box>
+  );
+}
+
+/**
+ * The name part of a student row: a button that opens the vehicle details
+ * when the student has a vehicle or bus, plain text otherwise.
+ */
+function StudentOpener({
+  student,
+  onOpenVehicle,
+  children,
+}: {
+  student: TeacherStudent;
+  onOpenVehicle: (student: TeacherStudent) => void;
+  children: ReactNode;
+}) {
+  const body = (
+    <Group wrap="nowrap" gap="sm" mih={52}>
+      <RidePlate student={student} />
+      <Stack gap={0} style={{ minWidth: 0, flex: 1 }}>
+        {children}
+      </Stack>
+    </Group>
+  );
+  if (!student.vehicle) {
+    return (
+      <Box style={{ flex: 1, minWidth: 0 }} data-openable="false">
+        {body}
+      </Box>
+    );
+  }
+  return (
+    <UnstyledButton
+      onClick={() => onOpenVehicle(student)}
+      style={{ flex: 1, minWidth: 0, borderRadius: 'var(--mantine-radius-sm)' }}
+      aria-haspopup="dialog"
+      data-openable="true"
+    >
+      {body}
+    </UnstyledButton>
+  );
+}
+
+function ReadyRow({
+  student,
+  now,
+  onOpenVehicle,
+  onOpenCode,
+}: { student: TeacherStudent; now: number } & StudentActions) {
+  const release = useReleaseStudent();
+  const highlight = readyHighlight(student.queueTime, now);
+  const justArrived = highlight === 'just-arrived';
+  const name = fullName(student);
+  return (
+    <Paper
+      radius="md"
+      p="sm"
+      className={classes.ready}
+      data-highlight={highlight}
+      data-student-id={student.id}
+      role="listitem"
+      aria-label={name}
+    >
+      <Stack gap="xs">
+        <Group wrap="nowrap" gap="xs" align="center">
+          <StudentOpener student={student} onOpenVehicle={onOpenVehicle}>
+            <Text fw={900} fz={justArrived ? 24 : 20} lh={1.2} truncate>
+              {name}
+            </Text>
+            <Text fz="sm" fw={700} c={MUTED_TEXT}>
+              {student.queueTime ? `Waiting ${formatDuration(elapsedSeconds(student.queueTime, now))}` : ''}
+            </Text>
+          </StudentOpener>
+          {justArrived && (
+            <Badge size="xl" color="orange.9" className={classes.justArrived} style={{ flexShrink: 0 }}>
+              JUST ARRIVED!
+            </Badge>
+          )}
+        </Group>
+        <Group justify="space-between" gap="xs" wrap="wrap">
+          <BatchStatusBadge student={student} />
+          <Group gap="xs" wrap="nowrap">
+            <Button
+              variant="outline"
+              color="var(--mantine-color-text)"
+              onClick={() => onOpenCode(student)}
+              aria-label={`Pickup Code for ${name}`}
+            >
+              Pickup Code
+            </Button>
+            {student.releasedAt ? (
+              <Badge size="xl" h={50} color="green.9" variant="outline" radius="md">
+                Released
+              </Badge>
+            ) : (
+              <Button
+                color="green.9"
+                loading={release.isPending}
+                onClick={() => release.mutate(student)}
+                aria-label={`Release ${name}`}
+              >
+                Release
+              </Button>
+            )}
+          </Group>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
+
+function InClassRow({ student, onOpenVehicle, onOpenCode }: { student: TeacherStudent } & StudentActions) {
+  const name = fullName(student);
+  return (
+    <Paper
+      withBorder
+      radius="md"
+      p="xs"
+      role="listitem"
+      aria-label={name}
+      data-student-id={student.id}
+      style={{ borderWidth: 2, borderColor: BORDER }}
+    >
+      <Group wrap="nowrap" gap="xs">
+        <StudentOpener student={student} onOpenVehicle={onOpenVehicle}>
+          <Text fw={800} fz="lg" lh={1.25} truncate>
+            {name}
+          </Text>
+          {student.vehicle?.parentName && (
+            <Text fz="sm" c={MUTED_TEXT} truncate>
+              {student.vehicle.parentName}
+            </Text>
+          )}
+        </StudentOpener>
+        <Button
+          variant="outline"
+          color="var(--mantine-color-text)"
+          px="sm"
+          style={{ flexShrink: 0 }}
+          onClick={() => onOpenCode(student)}
+          aria-label={`Pickup Code for ${name}`}
+        >
+          Pickup Code
+        </Button>
+      </Group>
+    </Paper>
+  );
+}
+
+interface StudentsPanelProps extends StudentActions {
+  classroom: Classroom;
+  /** The classroom's students whose vehicle is in the queue, newest first. */
+  ready: TeacherStudent[];
+  /** The classroom's students in class (not in the queue, not picked up). */
+  inClass: TeacherStudent[];
+  now: number;
+}
+
+/**
+ * 'Students' of one classroom: 'Ready for Pickup' (newest first, highlighted
+ * by wait, each with Release) and 'In Class' with a name search.
+ */
+export function StudentsPanel({
+  classroom,
+  ready,
+  inClass,
+  now,
+  onOpenVehicle,
+  onOpenCode,
+}: StudentsPanelProps) {
+  const [search, setSearch] = useState('');
+  const found = inClass.filter((student) => matchesStudentSearch(student, search));
+  return (
+    <Card p={{ base: 'sm', sm: 'md' }} component="section" aria-label={`Students: ${classroom.name}`}>
+      <Stack gap="md">
+        <Group justify="space-between" gap="xs" wrap="nowrap">
+          <Stack gap={0} style={{ minWidth: 0 }}>
+            <Title order={2} fz="xl">
+              Students
+            </Title>
+            <Text fz="md" fw={600} c={MUTED_TEXT} truncate>
+              {`${classroom.name} · Grade ${classroom.grade}`}
+            </Text>
+          </Stack>
+          <Badge size="xl" color={ready.length > 0 ? 'green.9' : 'gray.7'} style={{ flexShrink: 0 }}>
+            {`Ready: ${ready.length}`}
+          </Badge>
+        </Group>
+
+        <Stack gap="xs" component="section" aria-label="Ready for Pickup">
+          <Title order={3} fz="lg">
+            Ready for Pickup
+          </Title>
+          {ready.length === 0 ? (
+            <Text c={MUTED_TEXT} fz="md">
+              No students ready for pickup
+            </Text>
+          ) : (
+            <ScrollArea.Autosize mah={STUDENT_LIST_MAX_HEIGHT} type="auto" offsetScrollbars>
+              <Stack gap="sm" p={6} role="list" aria-label="Ready students">
+                {ready.map((student) => (
+                  <ReadyRow
+                    key={student.id}
+                    student={student}
+                    now={now}
+                    onOpenVehicle={onOpenVehicle}
+                    onOpenCode={onOpenCode}
+                  />
+                ))}
+              </Stack>
+            </ScrollArea.Autosize>
+          )}
+        </Stack>
+
+        <Stack gap="xs" component="section" aria-label="In Class">
+          <Group justify="space-between" gap="xs">
+            <Title order={3} fz="lg">
+              In Class
+            </Title>
+            <Badge size="lg" variant="outline" color="var(--mantine-color-text)">
+              {inClass.length}
+            </Badge>
+          </Group>
+          <TextInput
+            value={search}
+            onChange={(event) => setSearch(event.currentTarget.value)}
+            placeholder="Find student..."
+            aria-label={`Find student in ${classroom.name}`}
+            rightSectionWidth={56}
+            rightSection={
+              <CloseButton
+                size="xl"
+                aria-label="Clear student search"
+                disabled={!search}
+                onClick={() => setSearch('')}
+              />
+            }
+          />
+          {found.length === 0 ? (
+            <Text c={MUTED_TEXT} fz="md">
+              {inClass.length === 0 ? 'No students in class' : 'No students match your search'}
+            </Text>
+          ) : (
+            <ScrollArea.Autosize mah={STUDENT_LIST_MAX_HEIGHT} type="auto" offsetScrollbars>
+              <Stack gap="xs" role="list" aria-label="Students in class">
+                {found.map((student) => (
+                  <InClassRow
+                    key={student.id}
+                    student={student}
+                    onOpenVehicle={onOpenVehicle}
+                    onOpenCode={onOpenCode}
+                  />
+                ))}
+              </Stack>
+            </ScrollArea.Autosize>
+          )}
+        </Stack>
+      </Stack>
+    </Card>
+  );
+}
