@@ -6,7 +6,7 @@ import {
   PostToConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import type { ServerMessage } from '@curbside/api';
-import { connections, type Db, meter } from '@curbside/store';
+import { connections, type Db, meter, quietSdkLogger } from '@curbside/store';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { inProcessTransportFor, type ManagementTransport } from './in-process';
 import { log } from './log';
@@ -78,6 +78,7 @@ export const createManagementClient = (
     // Every post is the same command with no per-call middleware: resolve the stack once
     // (about a third of the SDK's own work per message).
     cacheMiddleware: true,
+    logger: quietSdkLogger,
   });
 };
 
