@@ -8,6 +8,7 @@
 import { ensureTable, startDynamoLocal } from '@curbside/local';
 import { createDb, type MeterCounters, type MeterSnapshot } from '@curbside/store';
 import { type CostModel, costModel, type LabelFigures } from './cost';
+import { type CpuFigures, cpuSampler } from './cpu';
 import { type BroadcastFloor, bareBroadcast, barePutLoop, type PutFloor } from './floor';
 import { BenchClient, Recorder, type RouteFigures } from './http';
 import {
@@ -27,7 +28,7 @@ import { mapBounded, round, Samples, type Summary, sleep } from './stats';
 export interface BenchOptions {
   /** Multiplies the load: 1 by default, 0.1 a quick smoke run, 5 a district-size rush. */
   scale: number;
-  /** Length of the arrival window; default 90 s × scale, between 15 and 240 s. */
+  /** Length of the arrival window; default 180 s × scale, between 15 and 300 s (a 30-minute dismissal compressed about 10×). */
   durationSec?: number;
   /** Reuse a running DynamoDB Local (the test suite's) instead of starting one in memory. */
   endpoint?: string;
@@ -116,6 +117,8 @@ export interface BenchReport {
     queueReads: { early: QueueReadProbe; late: QueueReadProbe; duringRush: QueueReadWindow[] };
   };
   memory: { server: MemoryFigures; generatorPeakRssMb: number };
+  /** CPU used during the rush, per process. */
+  cpu: CpuFigures;
   floor: {
     put: PutFloor;
     broadcast: BroadcastFloor;
@@ -190,7 +193,7 @@ export const runBenchmark = async (options: BenchOptions): Promise<BenchReport> 
   if (!(scale > 0 && scale <= 20)) throw new Error(`--scale must be above 0 and at most 20, not ${scale}`);
   const startedAt = new Date().toISOString();
   const plan = planFor(scale);
-  const arrivalWindowSec = options.durationSec ?? Math.min(240, Math.max(15, Math.round(90 * scale)));
+  const arrivalWindowSec = options.durationSec ?? Math.min(300, Math.max(15, Math.round(180 * scale)));
   const anonymousCount = Math.max(5, Math.round(100 * scale));
 
   const dynamo = options.endpoint ? undefined : await startDynamoLocal({ inMemory: true });
@@ -306,6 +309,8 @@ export const runBenchmark = async (options: BenchOptions): Promise<BenchReport> 
 
     // ── The rush ──────────────────────────────────────────────────────────
     await srv.ask({ type: 'memoryBaseline' });
+    const cpu = cpuSampler(() => srv.ask({ type: 'cpu' }));
+    const cpuBefore = await cpu.sample();
     const beforeRush = await meterNow();
     recorder.phase = 'rush';
     const arrivalMs = arrivalWindowSec * 1000;
@@ -363,6 +368,7 @@ export const runBenchmark = async (options: BenchOptions): Promise<BenchReport> 
     await sampler;
     const rushSeconds = (performance.now() - rushStarted) / 1000;
     const afterRush = await meterNow();
+    const cpuFigures = cpu.figures(cpuBefore, await cpu.sample());
     const serverMemory = await srv.ask({ type: 'memory' });
     recorder.phase = 'probe';
     const remaining = await front[0]!.call<Array<{ id: string }>>(
@@ -578,6 +584,7 @@ export const runBenchmark = async (options: BenchOptions): Promise<BenchReport> 
         queueReads: { early, late, duringRush: windowsOut },
       },
       memory: { server: serverMemory, generatorPeakRssMb: generatorPeakRss / (1024 * 1024) },
+      cpu: cpuFigures,
       floor: {
         put: putFloor,
         broadcast: broadcastFloor,

@@ -268,6 +268,15 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
       `Load generator (this process): peak RSS ${memory.generatorPeakRssMb.toFixed(0)} MB. DynamoDB Local (Java) not included.`,
   );
 
+  section('CPU during the rush');
+  const share = (part: { seconds: number; cores: number } | null) =>
+    part ? `${part.seconds.toFixed(0)} s (${part.cores.toFixed(2)} cores)` : 'n/a';
+  out.push(
+    `${report.cpu.seconds.toFixed(0)} s on ${report.cpu.cores} cores: server ${share(report.cpu.server)}, ` +
+      `DynamoDB Local ${share(report.cpu.dynamoLocal)}, load generator ${share(report.cpu.generator)}, ` +
+      `everything else on the machine ${share(report.cpu.others)}; machine busy ${share(report.cpu.machineBusy)}`,
+  );
+
   section('Floor (same machine, same run)');
   out.push(
     table(

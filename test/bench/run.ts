@@ -31,7 +31,7 @@ if (values.help) {
       'npm run bench -- [options]',
       '  --scale N        load multiplier: 1 (default) = 2,000 students, 800 cars, 40 staff screens,',
       '                   100 anonymous screens; 0.1 a quick smoke run; 5 a district-size rush',
-      '  --duration SEC   arrival window (default 90 s × scale, 15 to 240 s)',
+      '  --duration SEC   arrival window (default 180 s × scale, 15 to 300 s)',
       '  --no-budget      report without failing on a missed budget',
       '  --log            let the server log errors and requests',
       '  --out FILE       where to write the JSON report (default .bench/report-<time>.json)',

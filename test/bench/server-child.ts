@@ -84,6 +84,8 @@ const handle = async (request: Request): Promise<Answers[Request['type']]> => {
       return meter.snapshot();
     case 'memory':
       return memory();
+    case 'cpu':
+      return process.cpuUsage();
     case 'memoryBaseline':
       baselineRss = process.memoryUsage.rss();
       peakRss = baselineRss;

@@ -23,6 +23,7 @@ export type Request =
   | { type: 'meter' }
   | { type: 'memory' }
   | { type: 'memoryBaseline' }
+  | { type: 'cpu' }
   | { type: 'floorServer' }
   | { type: 'floorBroadcast'; count: number; perSecond: number; payloadBytes: number }
   | { type: 'stop' };
@@ -32,6 +33,8 @@ export interface Answers {
   meter: MeterSnapshot;
   memory: MemoryFigures;
   memoryBaseline: null;
+  /** process.cpuUsage() of the server process, in microseconds. */
+  cpu: { user: number; system: number };
   floorServer: { url: string };
   floorBroadcast: { sent: number; clients: number; ms: number };
   stop: null;
