@@ -3,6 +3,7 @@ import {
   countdownSeconds,
   formatClockTime,
   formatDuration,
+  PICKUP_CODE_TTL_MS,
   pickupCodeState,
 } from '@curbside/domain';
 import { Alert, Button, Center, Loader, Modal, Stack, Text } from '@mantine/core';
@@ -179,7 +180,7 @@ function CodeBody({ student, via }: { student: CodeStudent; via: 'generate' | 's
             {url}
           </Text>
           <Text fz="lg" fw={700} ta="center">
-            {`Expires at ${formatClockTime(code.expiresAt)} (${formatDuration(countdownSeconds(code.expiresAt, now))} left)`}
+            {`Expires at ${formatClockTime(code.expiresAt)} (${formatDuration(Math.min(countdownSeconds(code.expiresAt, now), PICKUP_CODE_TTL_MS / 1000))} left)`}
           </Text>
         </Stack>
       )}

@@ -46,7 +46,9 @@ export function AlertCenter({ sessionId }: { sessionId: number }) {
               >
                 <Stack gap={2}>
                   <Group gap="xs">
-                    <Badge color={emergency ? 'red.9' : 'orange.9'}>{emergency ? 'Emergency' : 'Help'}</Badge>
+                    <Badge tt="none" color={emergency ? 'red.9' : 'orange.9'}>
+                      {emergency ? 'Emergency' : 'Help'}
+                    </Badge>
                     <Text fz="sm" fw={600} c={MUTED_TEXT}>
                       {`${alert.location} · ${formatClockTime(alert.createdAt)}`}
                     </Text>

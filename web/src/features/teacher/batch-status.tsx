@@ -16,9 +16,9 @@ function StudentStatusRow({ student, showRoom }: { student: TeacherStudent; show
       bg={urgent ? 'var(--mantine-color-red-light)' : undefined}
       style={{ borderWidth: 2, borderColor: urgent ? 'var(--mantine-color-red-8)' : BORDER }}
     >
-      <Group justify="space-between" wrap="nowrap" gap="xs">
+      <Group justify="space-between" wrap="wrap" gap={6}>
         <Stack gap={0} style={{ minWidth: 0 }}>
-          <Text fw={800} fz="lg" lh={1.25} truncate>
+          <Text fw={800} fz="lg" lh={1.25}>
             {student.firstName} {student.lastName}
           </Text>
           <Text fz="sm" fw={600} c={MUTED_TEXT} truncate>
@@ -72,11 +72,16 @@ export function StudentBatchStatus({
           if (!members?.length) return null;
           return (
             <Stack key={key} gap="xs" component="section" aria-label={title}>
-              <Group gap="xs">
+              <Group gap="xs" wrap="nowrap" align="flex-start" justify="space-between">
                 <Title order={3} fz="lg" c={key === 'overflow' ? DANGER_TEXT : undefined}>
                   {title}
                 </Title>
-                <Badge size="lg" variant="outline" color="var(--mantine-color-text)">
+                <Badge
+                  size="lg"
+                  variant="outline"
+                  color="var(--mantine-color-text)"
+                  style={{ flexShrink: 0 }}
+                >
                   {members.length}
                 </Badge>
               </Group>

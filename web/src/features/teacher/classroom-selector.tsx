@@ -56,10 +56,16 @@ export function ClassroomSelector({ selection }: { selection: ClassroomSelection
         w="100%"
       >
         <Group justify="space-between" wrap="nowrap">
-          <Text fw={800} fz="xl">
+          <Text fw={800} fz="lg" lh={1.25}>
             {`Selected Classrooms (${selectedIds.length})`}
           </Text>
-          <Badge size="lg" variant="outline" color="var(--mantine-color-text)">
+          <Badge
+            size="lg"
+            variant="outline"
+            color="var(--mantine-color-text)"
+            tt="none"
+            style={{ flexShrink: 0, overflow: 'visible' }}
+          >
             {open ? 'Hide' : 'Show'}
           </Badge>
         </Group>

@@ -39,7 +39,7 @@ export function CompletedBatches({ sessionId }: { sessionId: number }) {
           >
             <Group gap="xs" wrap="nowrap">
               <Text fw={800} fz="lg">{`Batch #${batch.batchNumber}`}</Text>
-              <Badge color={batch.vehicleType === 'bus' ? 'yellow.4' : 'blue.9'}>
+              <Badge tt="none" color={batch.vehicleType === 'bus' ? 'yellow.4' : 'blue.9'}>
                 {batch.vehicleType === 'bus' ? 'Buses' : 'Cars'}
               </Badge>
             </Group>

@@ -47,7 +47,7 @@ export function MyClassroom({ classrooms, counts }: { classrooms: Classroom[]; c
         </Title>
         {classrooms.length === 0 ? (
           <Text c={MUTED_TEXT} fz="md">
-            Select classrooms to view and manage students.
+            No classroom selected
           </Text>
         ) : (
           <Group justify="space-between" align="baseline" gap="xs">

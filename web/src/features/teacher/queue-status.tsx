@@ -31,7 +31,7 @@ export function QueueStatusCard({ sessionId, now }: { sessionId: number; now: nu
           {query.isPending ? (
             <Loader size="sm" aria-label="Loading queue" />
           ) : (
-            <Badge size="lg" color="blue.9">
+            <Badge size="lg" color="blue.9" tt="none">
               {`${plural(waiting.length, 'vehicle')} waiting`}
             </Badge>
           )}

@@ -24,7 +24,13 @@ export function BatchStatusBadge({
           : { variant: 'filled', color: 'gray.3', c: 'black' }
         : { variant: 'filled', color: 'yellow.4' };
   return (
-    <Badge size={size} {...look} data-status={student.queueStatus ?? 'none'} style={{ flexShrink: 0 }}>
+    <Badge
+      size={size}
+      tt="none"
+      {...look}
+      data-status={student.queueStatus ?? 'none'}
+      style={{ flexShrink: 0 }}
+    >
       {label}
     </Badge>
   );

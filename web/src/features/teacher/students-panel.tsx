@@ -13,7 +13,6 @@ import {
   CloseButton,
   Group,
   Paper,
-  ScrollArea,
   Stack,
   Text,
   TextInput,
@@ -34,6 +33,18 @@ export interface StudentActions {
   /** Opens the vehicle details of a student who has a vehicle or bus. */
   onOpenVehicle: (student: TeacherStudent) => void;
   onOpenCode: (student: TeacherStudent) => void;
+}
+
+/**
+ * A list that scrolls inside at most 400 px; native scrolling, so a finger
+ * flicks it like any list on the tablet.
+ */
+function ScrollBox({ children }: { children: ReactNode }) {
+  return (
+    <Box mah={STUDENT_LIST_MAX_HEIGHT} style={{ overflowY: 'auto', overscrollBehavior: 'contain' }}>
+      {children}
+    </Box>
+  );
 }
 
 const fullName = (student: TeacherStudent) => `${student.firstName} ${student.lastName}`;
@@ -119,7 +130,7 @@ function ReadyRow({
   return (
     <Paper
       radius="md"
-      p="sm"
+      p={justArrived ? 'md' : 'sm'}
       className={classes.ready}
       data-highlight={highlight}
       data-student-id={student.id}
@@ -127,21 +138,19 @@ function ReadyRow({
       aria-label={name}
     >
       <Stack gap="xs">
-        <Group wrap="nowrap" gap="xs" align="center">
-          <StudentOpener student={student} onOpenVehicle={onOpenVehicle}>
-            <Text fw={900} fz={justArrived ? 24 : 20} lh={1.2} truncate>
-              {name}
-            </Text>
-            <Text fz="sm" fw={700} c={MUTED_TEXT}>
-              {student.queueTime ? `Waiting ${formatDuration(elapsedSeconds(student.queueTime, now))}` : ''}
-            </Text>
-          </StudentOpener>
-          {justArrived && (
-            <Badge size="xl" color="orange.9" className={classes.justArrived} style={{ flexShrink: 0 }}>
-              JUST ARRIVED!
-            </Badge>
-          )}
-        </Group>
+        {justArrived && (
+          <Badge size="xl" color="orange.9" tt="none" className={classes.justArrived} fullWidth radius="sm">
+            JUST ARRIVED!
+          </Badge>
+        )}
+        <StudentOpener student={student} onOpenVehicle={onOpenVehicle}>
+          <Text fw={900} fz={justArrived ? 26 : 20} lh={1.2} truncate>
+            {name}
+          </Text>
+          <Text fz="sm" fw={700} c={MUTED_TEXT}>
+            {student.queueTime ? `Waiting ${formatDuration(elapsedSeconds(student.queueTime, now))}` : ''}
+          </Text>
+        </StudentOpener>
         <Group justify="space-between" gap="xs" wrap="wrap">
           <BatchStatusBadge student={student} />
           <Group gap="xs" wrap="nowrap">
@@ -154,7 +163,7 @@ function ReadyRow({
               Pickup Code
             </Button>
             {student.releasedAt ? (
-              <Badge size="xl" h={50} color="green.9" variant="outline" radius="md">
+              <Badge size="xl" h={50} color="green.9" variant="outline" radius="md" tt="none">
                 Released
               </Badge>
             ) : (
@@ -247,7 +256,12 @@ export function StudentsPanel({
               {`${classroom.name} · Grade ${classroom.grade}`}
             </Text>
           </Stack>
-          <Badge size="xl" color={ready.length > 0 ? 'green.9' : 'gray.7'} style={{ flexShrink: 0 }}>
+          <Badge
+            size="xl"
+            tt="none"
+            color={ready.length > 0 ? 'green.9' : 'gray.7'}
+            style={{ flexShrink: 0 }}
+          >
             {`Ready: ${ready.length}`}
           </Badge>
         </Group>
@@ -261,7 +275,7 @@ export function StudentsPanel({
               No students ready for pickup
             </Text>
           ) : (
-            <ScrollArea.Autosize mah={STUDENT_LIST_MAX_HEIGHT} type="auto" offsetScrollbars>
+            <ScrollBox>
               <Stack gap="sm" p={6} role="list" aria-label="Ready students">
                 {ready.map((student) => (
                   <ReadyRow
@@ -273,7 +287,7 @@ export function StudentsPanel({
                   />
                 ))}
               </Stack>
-            </ScrollArea.Autosize>
+            </ScrollBox>
           )}
         </Stack>
 
@@ -306,8 +320,8 @@ export function StudentsPanel({
               {inClass.length === 0 ? 'No students in class' : 'No students match your search'}
             </Text>
           ) : (
-            <ScrollArea.Autosize mah={STUDENT_LIST_MAX_HEIGHT} type="auto" offsetScrollbars>
-              <Stack gap="xs" role="list" aria-label="Students in class">
+            <ScrollBox>
+              <Stack gap="xs" p={2} role="list" aria-label="Students in class">
                 {found.map((student) => (
                   <InClassRow
                     key={student.id}
@@ -317,7 +331,7 @@ export function StudentsPanel({
                   />
                 ))}
               </Stack>
-            </ScrollArea.Autosize>
+            </ScrollBox>
           )}
         </Stack>
       </Stack>
