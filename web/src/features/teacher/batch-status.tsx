@@ -16,23 +16,21 @@ function StudentStatusRow({ student, showRoom }: { student: TeacherStudent; show
       bg={urgent ? 'var(--mantine-color-red-light)' : undefined}
       style={{ borderWidth: 2, borderColor: urgent ? 'var(--mantine-color-red-8)' : BORDER }}
     >
-      <Group justify="space-between" wrap="wrap" gap={6}>
-        <Stack gap={0} style={{ minWidth: 0 }}>
-          <Text fw={800} fz="lg" lh={1.25}>
-            {student.firstName} {student.lastName}
-          </Text>
-          <Text fz="sm" fw={600} c={MUTED_TEXT} truncate>
-            {[
-              student.vehicle ? vehicleLabel(student.vehicle.type, student.vehicle.number) : null,
-              student.vehicle?.type === 'bus' ? 'Bus' : student.vehicle ? 'Car' : 'No vehicle',
-              showRoom ? student.classroom?.name : null,
-            ]
-              .filter(Boolean)
-              .join(' · ')}
-          </Text>
-        </Stack>
-        <BatchStatusBadge student={student} size="md" />
-      </Group>
+      <Stack gap={4} align="flex-start">
+        <Text fw={800} fz="lg" lh={1.25}>
+          {student.firstName} {student.lastName}
+        </Text>
+        <Text fz="sm" fw={600} c={MUTED_TEXT}>
+          {[
+            student.vehicle ? vehicleLabel(student.vehicle.type, student.vehicle.number) : null,
+            student.vehicle?.type === 'bus' ? 'Bus' : student.vehicle ? 'Car' : 'No vehicle',
+            showRoom ? student.classroom?.name : null,
+          ]
+            .filter(Boolean)
+            .join(' · ')}
+        </Text>
+        <BatchStatusBadge student={student} />
+      </Stack>
     </Paper>
   );
 }

@@ -77,6 +77,9 @@ function RidePlate({ student }: { student: TeacherStudent }) {
   );
 }
 
+/** The name part takes the row's room; below 180 px the row's buttons wrap under it. */
+const OPENER_STYLE = { flex: '1 1 180px', minWidth: 0 } as const;
+
 /**
  * The name part of a student row: a button that opens the vehicle details
  * when the student has a vehicle or bus, plain text otherwise.
@@ -100,7 +103,7 @@ function StudentOpener({
   );
   if (!student.vehicle) {
     return (
-      <Box style={{ flex: 1, minWidth: 0 }} data-openable="false">
+      <Box style={OPENER_STYLE} data-openable="false">
         {body}
       </Box>
     );
@@ -108,7 +111,7 @@ function StudentOpener({
   return (
     <UnstyledButton
       onClick={() => onOpenVehicle(student)}
-      style={{ flex: 1, minWidth: 0, borderRadius: 'var(--mantine-radius-sm)' }}
+      style={{ ...OPENER_STYLE, borderRadius: 'var(--mantine-radius-sm)' }}
       aria-haspopup="dialog"
       data-openable="true"
     >
@@ -143,20 +146,23 @@ function ReadyRow({
             JUST ARRIVED!
           </Badge>
         )}
-        <StudentOpener student={student} onOpenVehicle={onOpenVehicle}>
-          <Text fw={900} fz={justArrived ? 26 : 20} lh={1.2} truncate>
-            {name}
-          </Text>
-          <Text fz="sm" fw={700} c={MUTED_TEXT}>
-            {student.queueTime ? `Waiting ${formatDuration(elapsedSeconds(student.queueTime, now))}` : ''}
-          </Text>
-        </StudentOpener>
+        <Group wrap="nowrap">
+          <StudentOpener student={student} onOpenVehicle={onOpenVehicle}>
+            <Text fw={900} fz={justArrived ? 26 : 20} lh={1.2} truncate>
+              {name}
+            </Text>
+            <Text fz="sm" fw={700} c={MUTED_TEXT}>
+              {student.queueTime ? `Waiting ${formatDuration(elapsedSeconds(student.queueTime, now))}` : ''}
+            </Text>
+          </StudentOpener>
+        </Group>
         <Group justify="space-between" gap="xs" wrap="wrap">
           <BatchStatusBadge student={student} />
-          <Group gap="xs" wrap="nowrap">
+          <Group gap="xs" wrap="nowrap" ml="auto">
             <Button
               variant="outline"
               color="var(--mantine-color-text)"
+              px="sm"
               onClick={() => onOpenCode(student)}
               aria-label={`Pickup Code for ${name}`}
             >
@@ -169,6 +175,7 @@ function ReadyRow({
             ) : (
               <Button
                 color="green.9"
+                px="md"
                 loading={release.isPending}
                 onClick={() => release.mutate(student)}
                 aria-label={`Release ${name}`}
@@ -195,7 +202,7 @@ function InClassRow({ student, onOpenVehicle, onOpenCode }: { student: TeacherSt
       data-student-id={student.id}
       style={{ borderWidth: 2, borderColor: BORDER }}
     >
-      <Group wrap="nowrap" gap="xs">
+      <Group wrap="wrap" gap="xs">
         <StudentOpener student={student} onOpenVehicle={onOpenVehicle}>
           <Text fw={800} fz="lg" lh={1.25} truncate>
             {name}
@@ -210,6 +217,7 @@ function InClassRow({ student, onOpenVehicle, onOpenCode }: { student: TeacherSt
           variant="outline"
           color="var(--mantine-color-text)"
           px="sm"
+          ml="auto"
           style={{ flexShrink: 0 }}
           onClick={() => onOpenCode(student)}
           aria-label={`Pickup Code for ${name}`}
