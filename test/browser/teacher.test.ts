@@ -36,6 +36,7 @@ const open = async (
   path: string,
   viewport: { width: number; height: number } = viewports.tablet,
   touch = false,
+  theme?: 'dark' | 'bright',
 ) => {
   const context = await browser.newContext({
     viewport,
@@ -43,6 +44,7 @@ const open = async (
     hasTouch: touch,
     isMobile: touch,
   });
+  if (theme) await context.addInitScript({ content: `localStorage.setItem('curbside-theme', '${theme}')` });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   contexts.push(context);
   const login = await context.request.post('/api/login', { data: { username, password: 'demo1234' } });
@@ -341,6 +343,14 @@ describe('the teacher screen', () => {
         await page.screenshot({ path: join(dir, `teacher-code-${name}.png`) });
         await page.close();
       }
+      // The ready list in the dark theme.
+      const dark = await open('teacher_demo', '/teacher', viewports.tablet, false, 'dark');
+      await tab(dark, 'Attendance').click();
+      await row(readyList(dark), 'Sofia Johnson').waitFor();
+      await front.post('/api/queue', { sessionId, vehicleNumber: '119', vehicleType: 'car' });
+      await text(row(readyList(dark), 'Ava Patel'), 'JUST ARRIVED!').waitFor();
+      await dark.screenshot({ path: join(dir, 'teacher-attendance-dark.png'), fullPage: true });
+      await dark.close();
     }, 90_000);
 
     it('logs no errors', () => {

@@ -1,7 +1,7 @@
 import type { Classroom, User } from '@curbside/domain';
 import { Badge, Card, Checkbox, Collapse, Group, Loader, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { BORDER, MUTED_TEXT } from '../queue/colors';
 import { defaultClassroomIds, INITIAL_CLASSROOM_ID, NO_TEACHER, teacherNames } from './roster';
 import { classroomQueries, userQueries } from './teacher.queries';
@@ -19,12 +19,19 @@ export const useClassroomSelection = (user: User | null) => {
     enabled: user !== null && user.schoolId != null && user.role !== 'teacher',
   });
   const [picked, setPicked] = useState<number[] | null>(null);
-  const list = classrooms.data ?? [];
-  const selectedIds =
-    picked ?? (classrooms.data ? defaultClassroomIds(list, user?.id ?? null) : [INITIAL_CLASSROOM_ID]);
-  const selected = selectedIds
-    .map((id) => list.find((room) => room.id === id))
-    .filter((room): room is Classroom => room !== undefined);
+  const list = useMemo(() => classrooms.data ?? [], [classrooms.data]);
+  const userId = user?.id ?? null;
+  const selectedIds = useMemo(
+    () => picked ?? (classrooms.data ? defaultClassroomIds(classrooms.data, userId) : [INITIAL_CLASSROOM_ID]),
+    [picked, classrooms.data, userId],
+  );
+  const selected = useMemo(
+    () =>
+      selectedIds
+        .map((id) => list.find((room) => room.id === id))
+        .filter((room): room is Classroom => room !== undefined),
+    [selectedIds, list],
+  );
   const toggle = (id: number) =>
     setPicked((current) => {
       const base = current ?? selectedIds;

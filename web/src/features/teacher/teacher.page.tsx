@@ -1,7 +1,7 @@
 import type { Classroom, TeacherStudent } from '@curbside/domain';
 import { Card, Center, Container, Grid, Loader, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { AlertPanel } from '../alerts/alert-panel';
 import { useMe } from '../auth/auth.queries';
 import { PickupCodeDialog } from '../pickup-codes/pickup-code-dialog';
@@ -192,7 +192,7 @@ function TeacherTabs({
 }: {
   tab: Tab;
   onTab: (tab: Tab) => void;
-  children: Record<Tab, React.ReactNode>;
+  children: Record<Tab, ReactNode>;
 }) {
   return (
     <Tabs value={tab} onChange={(value) => value && onTab(value as Tab)} variant="pills" radius="md">
