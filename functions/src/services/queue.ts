@@ -26,8 +26,11 @@ const snapshot = ({ studentIds: _, schoolId: __, ...vehicle }: Vehicle) => vehic
 export const addVehicle = async (user: User, input: AddVehicleInput): Promise<QueueEntry> => {
   const { sessionId, vehicleNumber, vehicleType } = addVehicleSchema.parse(input);
   const schoolId = ownSchoolId(user);
-  await runningSession(user, sessionId);
-  const vehicle = await vehicles.byNumber(db, schoolId, vehicleType, vehicleNumber);
+  // Independent reads, one round trip.
+  const [, vehicle] = await Promise.all([
+    runningSession(user, sessionId),
+    vehicles.byNumber(db, schoolId, vehicleType, vehicleNumber),
+  ]);
   const riders = vehicle ? await students.getMany(db, schoolId, vehicle.studentIds) : [];
   const now = new Date().toISOString();
   const entry = await queue.add(db, {

@@ -89,9 +89,12 @@ export const readyStudents = async (user: User, sessionId: number): Promise<Teac
 /** Releases a student for pickup in the school's running session; tells staff and the child's parents. */
 export const releaseStudent = async (user: User, studentId: number) => {
   const schoolId = ownSchoolId(user);
-  const [student] = await students.getMany(db, schoolId, [studentId]);
+  // Independent reads, one round trip; the student's absence is still reported first.
+  const [[student], session] = await Promise.all([
+    students.getMany(db, schoolId, [studentId]),
+    pickupSessions.active(db, schoolId),
+  ]);
   if (!student) throw new NotFoundError('Student not found');
-  const session = await pickupSessions.active(db, schoolId);
   if (!session || !isSessionRunning(session))
     throw new ConflictError('There is no active session to release students in');
   const releasedAt = await releases.release(db, session.id, studentId);
@@ -99,8 +102,11 @@ export const releaseStudent = async (user: User, studentId: number) => {
     type: 'STUDENT_STATUS_UPDATE' as const,
     data: { studentId, sessionId: session.id, status: 'released', releasedAt },
   };
-  await publishToStaff(schoolId, event);
-  for (const parentId of await parentLinks.parentsOf(db, schoolId, studentId)) {
+  const [, parents] = await Promise.all([
+    publishToStaff(schoolId, event),
+    parentLinks.parentsOf(db, schoolId, studentId),
+  ]);
+  for (const parentId of parents) {
     await publishToChannel(channels.parent(parentId), event);
   }
   return { studentId, sessionId: session.id, releasedAt };
