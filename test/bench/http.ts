@@ -4,7 +4,7 @@
  * from request start to the last byte of the answer) under its route name.
  */
 import { Agent, request } from 'node:http';
-import { Samples, type Summary } from './stats';
+import { Samples, type Summary, summarize } from './stats';
 
 export type Phase = 'setup' | 'probe' | 'rush';
 
@@ -65,11 +65,16 @@ export class Recorder {
 
   /** Every latency of a phase, all routes together. */
   overall(phase: Phase): Summary {
-    const all = new Samples();
+    return summarize(this.between(phase, 0, Number.POSITIVE_INFINITY));
+  }
+
+  /** Latencies of a phase's calls that ended in [from, to) (epoch ms), all routes together. */
+  between(phase: Phase, from: number, to: number): number[] {
+    const out: number[] = [];
     for (const entry of this.records.get(phase)?.values() ?? []) {
-      for (const value of entry.latency.values()) all.push(value);
+      for (const value of entry.latency.between(from, to)) out.push(value);
     }
-    return all.summary();
+    return out;
   }
 
   count(phase: Phase, predicate: (status: number) => boolean): number {

@@ -240,26 +240,48 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
       ]),
     ),
   );
-  const { early, late, duringRush } = dynamo.queueReads;
+  const { early, late } = dynamo.queueReads;
   out.push(
     `GET /api/queue with the same ${early.activeEntries} active cars: ${early.readUnitsPerCall.toFixed(2)} read units at ` +
       `${early.completedPickups} completed pickups, ${late.readUnitsPerCall.toFixed(2)} at ${late.completedPickups}`,
   );
-  if (duringRush.length > 0) {
-    out.push('');
-    out.push(
-      table(
-        ['rush window', 'GET /api/queue', 'RCU/call', 'active cars (avg)', 'completed'],
-        duringRush.map((w) => [
-          `${w.fromSec}–${w.toSec} s`,
-          n(w.polls),
-          w.readUnitsPerCall.toFixed(2),
-          w.averageActiveEntries.toFixed(1),
-          n(w.completedPickupsAtEnd),
-        ]),
-      ),
-    );
-  }
+
+  section('The rush over time');
+  out.push(
+    table(
+      [
+        'window',
+        'API calls',
+        'p50 ms',
+        'p99 ms',
+        'live p99',
+        'server',
+        'DDB Local',
+        'others',
+        'GET /api/queue',
+        'RCU/call',
+        'active cars',
+        'completed',
+      ],
+      report.timeline.map((w) => [
+        `${w.fromSec}–${w.toSec} s`,
+        n(w.apiCalls),
+        ms(w.apiP50Ms),
+        ms(w.apiP99Ms),
+        ms(w.deliveryP99Ms),
+        w.serverCores.toFixed(2),
+        w.dynamoLocalCores === null ? 'n/a' : w.dynamoLocalCores.toFixed(2),
+        w.otherCores === null ? 'n/a' : w.otherCores.toFixed(2),
+        n(w.polls),
+        w.readUnitsPerCall.toFixed(2),
+        w.averageActiveEntries.toFixed(1),
+        n(w.completedPickupsAtEnd),
+      ]),
+    ),
+  );
+  out.push(
+    '(server, DDB Local, others: CPU cores used in the window; others = every other process on the machine)',
+  );
 
   section('Memory');
   out.push(
@@ -277,37 +299,37 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
       `everything else on the machine ${share(report.cpu.others)}; machine busy ${share(report.cpu.machineBusy)}`,
   );
 
-  section('Floor (same machine, same run)');
+  section('Floor (same machine, same run; each twice, ratios over the lower)');
   out.push(
     table(
       ['floor', 'clients', 'rate/s', 'samples', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'],
       [
-        [
-          `bare PutItem (${floor.put.itemBytes} B)`,
-          String(floor.put.clients),
-          floor.put.perSecond.toFixed(1),
-          n(floor.put.puts),
-          ms(floor.put.latencyMs.p50),
-          ms(floor.put.latencyMs.p95),
-          ms(floor.put.latencyMs.p99),
-          ms(floor.put.latencyMs.max),
-        ],
-        [
-          `bare ws broadcast (${floor.broadcast.payloadBytes} B)`,
-          String(floor.broadcast.clients),
-          floor.broadcast.perSecond.toFixed(1),
-          `${n(floor.broadcast.received)}/${n(floor.broadcast.expected)}`,
-          ms(floor.broadcast.latencyMs.p50),
-          ms(floor.broadcast.latencyMs.p95),
-          ms(floor.broadcast.latencyMs.p99),
-          ms(floor.broadcast.latencyMs.max),
-        ],
+        ...floor.put.map((put, i) => [
+          `bare PutItem (${put.itemBytes} B) #${i + 1}`,
+          String(put.clients),
+          put.perSecond.toFixed(1),
+          n(put.puts),
+          ms(put.latencyMs.p50),
+          ms(put.latencyMs.p95),
+          ms(put.latencyMs.p99),
+          ms(put.latencyMs.max),
+        ]),
+        ...floor.broadcast.map((broadcast, i) => [
+          `bare ws broadcast (${broadcast.payloadBytes} B) #${i + 1}`,
+          String(broadcast.clients),
+          broadcast.perSecond.toFixed(1),
+          `${n(broadcast.received)}/${n(broadcast.expected)}`,
+          ms(broadcast.latencyMs.p50),
+          ms(broadcast.latencyMs.p95),
+          ms(broadcast.latencyMs.p99),
+          ms(broadcast.latencyMs.max),
+        ]),
       ],
     ),
   );
   out.push(
-    `API p50 ÷ bare write p50 = ${ms(api.overall.p50)} ÷ ${ms(floor.put.latencyMs.p50)} = ${floor.apiP50OverPutP50.toFixed(1)}×; ` +
-      `fan-out p99 ÷ bare broadcast p99 = ${ms(live.deliveryMs.p99)} ÷ ${ms(floor.broadcast.latencyMs.p99)} = ${floor.fanoutP99OverBroadcastP99.toFixed(1)}×`,
+    `API p50 ÷ bare write p50 = ${ms(api.overall.p50)} ÷ ${ms(floor.putP50Ms)} = ${floor.apiP50OverPutP50.toFixed(1)}×; ` +
+      `fan-out p99 ÷ bare broadcast p99 = ${ms(live.deliveryMs.p99)} ÷ ${ms(floor.broadcastP99Ms)} = ${floor.fanoutP99OverBroadcastP99.toFixed(1)}×`,
   );
 
   section('AWS cost (list prices, us-east-1; test/bench/aws-prices.ts)');

@@ -7,6 +7,7 @@
  */
 import type { BenchClient } from './http';
 import type { Car } from './school';
+import type { Screen } from './screens';
 import { seededRandom, sleep } from './stats';
 
 /** Share of cars the front staff complete on their own (walk-up pickup from the details dialog). */
@@ -19,7 +20,7 @@ const OVERFLOW_SHARE = 0.05;
 const LOAD_MS = 1000;
 /** How long back staff wait for more cars before sending off a partly filled batch. */
 const PARTIAL_WAIT_MS = 1500;
-const RETRY_MS = 500;
+const RETRY_MS = 1000;
 /** The teacher screen's queue status card polls every 5 s (specification, timings). */
 export const TEACHER_POLL_MS = 5000;
 
@@ -166,8 +167,13 @@ interface QueueEntryView {
 const waitingForBatch = (entries: readonly QueueEntryView[]) =>
   entries.filter((entry) => entry.status === 'waiting' && entry.batchId === null).length;
 
-/** One back-queue tablet: new batch, fill it, send a few to overflow, load, complete; until the line is empty. */
-export const backStaff = async (rush: Rush, client: BenchClient, seed: number) => {
+/**
+ * One back-queue tablet: new batch, fill it, send a few to overflow, load,
+ * complete; until the line is empty. With no car waiting, it waits for the
+ * next VEHICLE_QUEUED on its own screen (at most `RETRY_MS`), as staff watch
+ * their queue list.
+ */
+export const backStaff = async (rush: Rush, client: BenchClient, screen: Screen, seed: number) => {
   const random = seededRandom(seed);
   const { sessionId } = rush;
   while (!rush.over()) {
@@ -215,7 +221,7 @@ export const backStaff = async (rush: Rush, client: BenchClient, seed: number) =
       if (rush.arrivalsDone && count === 0) break;
       waitingSince ??= performance.now();
       if (count > 0 && performance.now() - waitingSince > PARTIAL_WAIT_MS) break;
-      await sleep(RETRY_MS);
+      await screen.next('VEHICLE_QUEUED', RETRY_MS);
     }
     if (count > 0) {
       const loaded = await client.call<QueueEntryView[]>(
@@ -235,7 +241,8 @@ export const backStaff = async (rush: Rush, client: BenchClient, seed: number) =
               status: 'overflow',
             },
           );
-          if (!rush.check('updateQueueEntry', moved)) continue;
+          // A front tablet may have completed the car meanwhile (walk-up pickup): a 404 then.
+          if (!rush.check('updateQueueEntry', moved, true)) continue;
           rush.counts.overflowed++;
           const later = 1000 + random() * 2000;
           rush.track(
@@ -246,7 +253,7 @@ export const backStaff = async (rush: Rush, client: BenchClient, seed: number) =
                 'DELETE',
                 `/api/queue/${encodeURIComponent(entry.id)}`,
               );
-              if (rush.check('removeFromQueue', removed)) rush.counts.dismissed++;
+              if (rush.check('removeFromQueue', removed, true)) rush.counts.dismissed++;
             })(),
           );
         }

@@ -31,6 +31,7 @@ export class Screen {
   unstamped = 0;
   readonly byType = new Map<string, number>();
   private pinger: NodeJS.Timeout | undefined;
+  private waiters: Array<{ type: string; done: () => void }> = [];
 
   private constructor(
     readonly kind: 'staff' | 'anonymous',
@@ -56,9 +57,30 @@ export class Screen {
       this.events++;
       this.byType.set(type, (this.byType.get(type) ?? 0) + 1);
       if (QUEUE_EVENTS.has(type)) this.queueEvents++;
-      if (typeof message.sentAt === 'number') latency?.push(arrived - message.sentAt);
+      if (typeof message.sentAt === 'number') latency?.push(arrived - message.sentAt, arrived);
       else this.unstamped++;
       onEvent?.();
+      const waiting = this.waiters.filter((waiter) => waiter.type === type);
+      this.waiters = this.waiters.filter((waiter) => waiter.type !== type);
+      for (const waiter of waiting) waiter.done();
+    });
+  }
+
+  /** Resolves at the next event of `type` (true), or after `timeoutMs` (false). */
+  next(type: string, timeoutMs: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const waiter = {
+        type,
+        done: () => {
+          clearTimeout(timer);
+          resolve(true);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((other) => other !== waiter);
+        resolve(false);
+      }, timeoutMs);
+      this.waiters.push(waiter);
     });
   }
 

@@ -92,6 +92,7 @@ const handle = async (request: Request): Promise<Answers[Request['type']]> => {
       peakHeap = process.memoryUsage().heapUsed;
       return null;
     case 'floorServer': {
+      floor?.close();
       floor = new WebSocketServer({ host: '127.0.0.1', port: 0 });
       return { url: `ws://127.0.0.1:${await listening(floor)}` };
     }

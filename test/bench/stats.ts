@@ -30,20 +30,37 @@ export const summarize = (values: readonly number[] | Float64Array): Summary => 
   };
 };
 
-/** A growable list of numbers that stays cheap at a few hundred thousand samples. */
+/**
+ * A growable list of numbers that stays cheap at a few hundred thousand
+ * samples, each with the time it was taken (epoch ms) for windowed figures.
+ */
 export class Samples {
   private data = new Float64Array(1024);
+  private times = new Float64Array(1024);
   length = 0;
-  push(value: number) {
+  push(value: number, at = Date.now()) {
     if (this.length === this.data.length) {
       const grown = new Float64Array(this.data.length * 2);
       grown.set(this.data);
       this.data = grown;
+      const grownTimes = new Float64Array(this.times.length * 2);
+      grownTimes.set(this.times);
+      this.times = grownTimes;
     }
+    this.times[this.length] = at;
     this.data[this.length++] = value;
   }
   values(): Float64Array {
     return this.data.subarray(0, this.length);
+  }
+  /** The values taken in [from, to) (epoch ms). */
+  between(from: number, to: number): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < this.length; i++) {
+      const at = this.times[i] as number;
+      if (at >= from && at < to) out.push(this.data[i] as number);
+    }
+    return out;
   }
   summary(): Summary {
     return summarize(this.values());
