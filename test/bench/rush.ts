@@ -204,6 +204,15 @@ export const backStaff = async (rush: Rush, client: BenchClient, screen: Screen,
     let count = 0;
     let waitingSince: number | undefined;
     while (count < batch.maxCapacity && !rush.over()) {
+      // Press "Add to batch" only when the screen shows a car waiting for one.
+      if (screen.waitingCount === 0 && !rush.arrivalsDone) {
+        const news = await screen.next('VEHICLE_QUEUED', RETRY_MS);
+        if (!news && screen.waitingCount === 0) {
+          waitingSince ??= performance.now();
+          if (count > 0 && performance.now() - waitingSince > PARTIAL_WAIT_MS) break;
+          continue;
+        }
+      }
       const added = await client.call<{ currentCount: number; message?: string }>(
         'addToBatch',
         'POST',
@@ -221,7 +230,7 @@ export const backStaff = async (rush: Rush, client: BenchClient, screen: Screen,
       if (rush.arrivalsDone && count === 0) break;
       waitingSince ??= performance.now();
       if (count > 0 && performance.now() - waitingSince > PARTIAL_WAIT_MS) break;
-      await screen.next('VEHICLE_QUEUED', RETRY_MS);
+      if (screen.waitingCount > 0) await sleep(100); // another tablet took it; the screen catches up
     }
     if (count > 0) {
       const loaded = await client.call<QueueEntryView[]>(

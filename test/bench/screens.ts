@@ -21,6 +21,14 @@ const QUEUE_EVENTS = new Set([
   'QUEUE_UPDATE',
 ]);
 
+interface QueueEventData {
+  entryId?: string;
+  id?: string;
+  ids?: string[];
+  batchId?: number;
+  status?: string;
+}
+
 export class Screen {
   readonly socket: WebSocket;
   /** Events (anything but pong) received. */
@@ -30,6 +38,14 @@ export class Screen {
   queueEvents = 0;
   unstamped = 0;
   readonly byType = new Map<string, number>();
+  /**
+   * The cars this screen shows waiting for a batch, kept from the live events
+   * alone (as the back-queue screen's list): queued, minus those put into a
+   * batch, sent to overflow, completed or removed.
+   */
+  private readonly cars = new Map<string, { at: number; waiting: boolean }>();
+  /** How many cars the screen shows waiting for a batch. */
+  waitingCount = 0;
   private pinger: NodeJS.Timeout | undefined;
   private waiters: Array<{ type: string; done: () => void }> = [];
 
@@ -59,11 +75,35 @@ export class Screen {
       if (QUEUE_EVENTS.has(type)) this.queueEvents++;
       if (typeof message.sentAt === 'number') latency?.push(arrived - message.sentAt, arrived);
       else this.unstamped++;
+      this.follow(type, (message as { data?: QueueEventData }).data, message.sentAt ?? arrived);
       onEvent?.();
       const waiting = this.waiters.filter((waiter) => waiter.type === type);
       this.waiters = this.waiters.filter((waiter) => waiter.type !== type);
       for (const waiter of waiting) waiter.done();
     });
+  }
+
+  /**
+   * Events of one car can arrive out of order (two fan-outs in flight), so the
+   * latest by `sentAt` wins; on a tie, leaving wins.
+   */
+  private follow(type: string, data: QueueEventData | undefined, at: number) {
+    if (!data) return;
+    const mark = (id: string | undefined, waiting: boolean) => {
+      if (!id) return;
+      const known = this.cars.get(id);
+      if (known && (known.at > at || (known.at === at && !known.waiting))) return;
+      if (known?.waiting) this.waitingCount--;
+      if (waiting) this.waitingCount++;
+      this.cars.set(id, { at, waiting });
+    };
+    if (type === 'VEHICLE_QUEUED') mark(data.entryId, true);
+    if (type === 'VEHICLE_REMOVED') mark(data.id, false);
+    if (type === 'VEHICLES_REMOVED_FROM_QUEUE') for (const id of data.ids ?? []) mark(id, false);
+    // Into a batch (the batch's announcement), to overflow, or completed: no longer waiting for a batch.
+    if (type === 'QUEUE_STATUS_UPDATED' && (data.batchId !== undefined || data.status !== 'waiting')) {
+      mark(data.id, false);
+    }
   }
 
   /** Resolves at the next event of `type` (true), or after `timeoutMs` (false). */
