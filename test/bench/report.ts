@@ -299,7 +299,7 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
       `everything else on the machine ${share(report.cpu.others)}; machine busy ${share(report.cpu.machineBusy)}`,
   );
 
-  section('Floor (same machine, same run; each twice, ratios over the lower)');
+  section('Floor (same machine, same run; ratios over the lower run)');
   out.push(
     table(
       ['floor', 'clients', 'rate/s', 'samples', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'],

@@ -12,6 +12,7 @@ describe('dismissal-rush benchmark (smoke, scale 0.1)', () => {
     const report = await runBenchmark({
       scale: 0.1,
       durationSec: 12,
+      floorRuns: 1,
       endpoint: inject('dynamoEndpoint'),
       tableName: process.env.TABLE_NAME as string,
     });
