@@ -1,4 +1,4 @@
-import { returns, route } from '@curbside/api';
+import { returns, route, VIEWER_ADDRESS_HEADER } from '@curbside/api';
 import {
   ConflictError,
   ForbiddenError,
@@ -9,6 +9,7 @@ import {
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { clientAddress } from '../src/lib/auth';
 import { httpHandler, Reply } from '../src/lib/http';
 
 const event = (overrides: Partial<APIGatewayProxyEventV2> = {}): APIGatewayProxyEventV2 => ({
@@ -138,5 +139,18 @@ describe('the HTTP middy chain', () => {
       event({ body: '{"name":"x"}', cookies: ['session=abc%3D', 'theme=dark'] }),
     );
     expect(answer.body.name).toBe('abc=');
+  });
+});
+
+describe('the address a request is throttled under', () => {
+  const from = (headers: Record<string, string>) => event({ headers });
+
+  it('is the visitor address CloudFront stamped, where the handler sits behind CloudFront', () => {
+    expect(clientAddress(from({ [VIEWER_ADDRESS_HEADER]: '203.0.113.7' }), true)).toBe('203.0.113.7');
+    expect(clientAddress(from({}), true)).toBe('127.0.0.1');
+  });
+
+  it('is the connection address anywhere else, whatever header the browser sends', () => {
+    expect(clientAddress(from({ [VIEWER_ADDRESS_HEADER]: '203.0.113.7' }), false)).toBe('127.0.0.1');
   });
 });

@@ -198,8 +198,12 @@ export class CurbsideStack extends Stack {
     // Host is the execute-api host, so the handlers are told the site origin.
     const allowedOrigins = [`https://${this.site.distribution.distributionDomainName}`];
     if (domainName) allowedOrigins.push(`https://${domainName}`);
-    for (const route of routeList)
-      fn(`http-${route.name}`).addEnvironment('ALLOWED_ORIGINS', allowedOrigins.join(','));
+    for (const route of routeList) {
+      fn(`http-${route.name}`)
+        .addEnvironment('ALLOWED_ORIGINS', allowedOrigins.join(','))
+        // /api/* reaches the handlers through CloudFront, whose function sets the visitor's address.
+        .addEnvironment('TRUST_VIEWER_ADDRESS', '1');
+    }
 
     new CfnOutput(this, 'SiteUrl', { value: siteUrl, description: 'The web app' });
     new CfnOutput(this, 'HttpApiUrl', { value: httpStage.url, description: 'The HTTP API (direct)' });

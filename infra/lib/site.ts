@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { VIEWER_ADDRESS_HEADER } from '@curbside/api';
 import { Annotations, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
@@ -31,6 +32,12 @@ const SPA_FALLBACK = `function handler(event) {
   var last = request.uri.substring(request.uri.lastIndexOf('/') + 1);
   if (last.indexOf('.') === -1) request.uri = '/index.html';
   return request;
+}`;
+
+/** Stamps the visitor's address on every API request, replacing any value the browser sent. */
+export const VIEWER_ADDRESS_FUNCTION = `function handler(event) {
+  event.request.headers['${VIEWER_ADDRESS_HEADER}'] = { value: event.viewer.ip };
+  return event.request;
 }`;
 
 /**
@@ -114,6 +121,16 @@ export class Site extends Construct {
           ...apiBehavior,
           origin: apiOrigin(props.httpApiId),
           viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          functionAssociations: [
+            {
+              eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,
+              function: new cloudfront.Function(this, 'ViewerAddress', {
+                code: cloudfront.FunctionCode.fromInline(VIEWER_ADDRESS_FUNCTION),
+                runtime: cloudfront.FunctionRuntime.JS_2_0,
+                comment: 'The visitor address for per-address sign-in and code throttles',
+              }),
+            },
+          ],
         },
         // The WebSocket stage is named `ws`, so the viewer path `/ws` is the stage.
         '/ws': {

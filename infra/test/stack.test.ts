@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { routeKeyOf, routeList, schedules } from '@curbside/api';
+import { routeKeyOf, routeList, schedules, VIEWER_ADDRESS_HEADER } from '@curbside/api';
 import { handlerModules, WS_ROUTES } from '@curbside/functions/handlers';
 import { tableDefinition } from '@curbside/store/table';
 import { App, Aspects, Stack } from 'aws-cdk-lib';
@@ -328,9 +328,36 @@ describe('web app', () => {
     }
   });
 
+  const cloudFrontFunction = (comment: RegExp) => {
+    const [, fn] = only(
+      ofType('AWS::CloudFront::Function').filter(([, f]) =>
+        comment.test(f.Properties.FunctionConfig.Comment),
+      ),
+    );
+    return new Function(`${fn.Properties.FunctionCode}; return handler;`)() as (event: any) => any;
+  };
+
+  it('API requests carry the visitor address as CloudFront saw it, never one the browser made up', () => {
+    const [, distribution] = only(ofType('AWS::CloudFront::Distribution'));
+    const api = distribution.Properties.DistributionConfig.CacheBehaviors.find(
+      (b: any) => b.PathPattern === '/api/*',
+    );
+    expect(api.FunctionAssociations).toEqual([
+      { EventType: 'viewer-request', FunctionARN: expect.anything() },
+    ]);
+    const stamp = cloudFrontFunction(/visitor address/);
+    const request = { uri: '/api/login', headers: { [VIEWER_ADDRESS_HEADER]: { value: '10.9.9.9' } } };
+    expect(stamp({ request, viewer: { ip: '203.0.113.7' } }).headers[VIEWER_ADDRESS_HEADER]).toEqual({
+      value: '203.0.113.7',
+    });
+    for (const route of routeList) {
+      const fn = resources[logicalId(`http-${route.name}`)]!.Properties;
+      expect(fn.Environment.Variables.TRUST_VIEWER_ADDRESS, route.name).toBe('1');
+    }
+  });
+
   it('the SPA fallback rewrites extensionless paths only', () => {
-    const [, fn] = only(ofType('AWS::CloudFront::Function'));
-    const handler = new Function(`${fn.Properties.FunctionCode}; return handler;`)() as (event: any) => any;
+    const handler = cloudFrontFunction(/single-page app/);
     const rewrite = (uri: string) => handler({ request: { uri } }).uri;
     expect(rewrite('/')).toBe('/index.html');
     expect(rewrite('/queue')).toBe('/index.html');

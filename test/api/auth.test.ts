@@ -98,6 +98,17 @@ describe('staff sign-in', () => {
     );
   });
 
+  it('lets no more than five guesses through when they arrive all at once', async () => {
+    const guesses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        new Client(server.url).post('/api/login', { username: 'burst_target', password: `guess${i}` }),
+      ),
+    );
+    const statuses = guesses.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(7);
+  });
+
   it('revokes the session record on logout: the old cookie no longer signs anyone in', async () => {
     const client = await signedIn(server.url, 'teacher_demo');
     const stolen = client.cookie;
@@ -195,5 +206,22 @@ describe('parent accounts', () => {
     const client = await signedIn(server.url, 'parent_demo');
     expect((await client.post('/api/auth/logout')).status).toBe(200);
     expect((await client.get('/api/me')).status).toBe(401);
+  });
+});
+
+describe('sign-in from one address', () => {
+  it('refuses every account from an address after thirty failures there, with a clear message', async () => {
+    const client = new Client(server.url);
+    let failures = 0;
+    let answer = await client.post('/api/login', { username: 'nobody_0', password: 'x' });
+    while (answer.status === 401 && failures < 40) {
+      failures += 1;
+      answer = await client.post('/api/login', { username: `nobody_${failures}`, password: 'x' });
+    }
+    expect(answer.status).toBe(429);
+    expect(failures).toBeLessThanOrEqual(30);
+    const rightPassword = await client.post('/api/login', { username: 'back_demo', password: 'demo1234' });
+    expect(rightPassword.status).toBe(429);
+    expect(rightPassword.body.message).toMatch(/^Too many failed sign-in attempts\./);
   });
 });

@@ -1,10 +1,10 @@
 import { routes } from '@curbside/api';
-import { sessionCookie } from '../lib/auth';
+import { clientAddress, sessionCookie } from '../lib/auth';
 import { httpHandler, Reply } from '../lib/http';
 import { signIn } from '../services/auth';
 
 /** `POST /api/auth/parent/login`: parent sign-in. */
 export const handler = httpHandler(routes.parentLogin, async ({ body, event }) => {
-  const { user, token, maxAgeSeconds } = await signIn(body, 'parent', event.requestContext.http.sourceIp);
+  const { user, token, maxAgeSeconds } = await signIn(body, 'parent', clientAddress(event));
   return new Reply(user, { cookies: [sessionCookie(event, token, maxAgeSeconds)] });
 });

@@ -1,4 +1,4 @@
-import type { Access } from '@curbside/api';
+import { type Access, VIEWER_ADDRESS_HEADER } from '@curbside/api';
 import {
   canPerform,
   ForbiddenError,
@@ -37,6 +37,18 @@ export const userOfToken = async (token: string | undefined): Promise<User | nul
   const user = await users.get(db, session.userId);
   return user?.active ? user : null;
 };
+
+/**
+ * The address a request came from, for per-address throttles: the visitor's
+ * as CloudFront reports it where the handler sits behind CloudFront, else the
+ * connection's own.
+ */
+export const clientAddress = (
+  event: APIGatewayProxyEventV2,
+  trustViewerAddress = config.trustViewerAddress,
+) =>
+  (trustViewerAddress ? event.headers[VIEWER_ADDRESS_HEADER] : undefined) ??
+  event.requestContext.http.sourceIp;
 
 const signedInUsers = new WeakMap<APIGatewayProxyEventV2, User | null>();
 

@@ -24,4 +24,6 @@ export const config = {
   logLevel: optional('LOG_LEVEL') ?? 'info',
   /** Site origins allowed to send mutations besides the request's own host (the CloudFront domain). */
   allowedOrigins: (optional('ALLOWED_ORIGINS') ?? '').split(',').filter((origin) => origin !== ''),
+  /** Behind CloudFront: the visitor's address comes from the header its viewer-request function sets. */
+  trustViewerAddress: optional('TRUST_VIEWER_ADDRESS') === '1',
 } as const;

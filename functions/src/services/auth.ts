@@ -42,27 +42,21 @@ export const signIn = async (
     { scope: `login#user#${username.trim().toLowerCase()}`, limit: LOGIN_THROTTLE.perUsername },
     { scope: `login#ip#${address}`, limit: LOGIN_THROTTLE.perAddress },
   ];
-  const counts = await Promise.all(
-    scopes.map(({ scope }) => throttle.count(db, scope, LOGIN_THROTTLE.windowMs)),
-  );
-  counts.forEach((count, i) => {
-    if (count.failures >= (scopes[i]?.limit ?? 0)) {
-      const minutes = Math.max(1, Math.ceil((count.resetAt - Date.now()) / 60_000));
-      throw new TooManyRequestsError(
-        `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-      );
-    }
-  });
+  const attempt = await throttle.reserve(db, scopes, LOGIN_THROTTLE.windowMs);
+  if (!attempt.allowed) {
+    const minutes = Math.max(1, Math.ceil((attempt.resetAt - Date.now()) / 60_000));
+    throw new TooManyRequestsError(
+      `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    );
+  }
 
   const found = await users.findCredentials(db, username);
   const valid = await verifyPassword(password, found?.passwordHash ?? (await DUMMY_HASH_PROMISE));
   const rightKind =
     found && (kind === 'parent' ? found.user.role === 'parent' : isStaffRole(found.user.role));
-  if (!found || !valid || !rightKind || !found.user.active) {
-    await Promise.all(scopes.map(({ scope }) => throttle.fail(db, scope, LOGIN_THROTTLE.windowMs)));
-    throw new UnauthorizedError(INVALID);
-  }
-  await throttle.clear(db, scopes[0]?.scope ?? '', LOGIN_THROTTLE.windowMs);
+  // A failed attempt stays counted; a sign-in gives its count back and clears the username's.
+  if (!found || !valid || !rightKind || !found.user.active) throw new UnauthorizedError(INVALID);
+  await Promise.all([attempt.release(), throttle.clear(db, scopes[0]?.scope ?? '', LOGIN_THROTTLE.windowMs)]);
   return startSession(found.user);
 };
 

@@ -1,5 +1,6 @@
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from './db';
+import { isConditionFailure } from './query';
 
 /**
  * Failure counters in fixed windows: `THROTTLE#{scope}#{window start}` /
@@ -11,29 +12,70 @@ const key = (scope: string, windowMs: number, now: number) => {
 };
 
 export const throttle = {
-  /** Failures counted so far in the current window, and when it resets. */
-  async count(db: Db, scope: string, windowMs: number, now = Date.now()) {
-    const { key: k, resetAt } = key(scope, windowMs, now);
-    const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: k, ConsistentRead: true }));
-    return { failures: Number(Item?.failures ?? 0), resetAt };
-  },
-
-  async fail(db: Db, scope: string, windowMs: number, now = Date.now()): Promise<number> {
-    const { key: k, resetAt } = key(scope, windowMs, now);
-    const { Attributes } = await db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: k,
-        UpdateExpression: 'ADD failures :one SET #ttl = :ttl',
-        ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':one': 1, ':ttl': Math.ceil(resetAt / 1000) },
-        ReturnValues: 'UPDATED_NEW',
+  /**
+   * Counts one attempt against every scope before it is made, each only while
+   * under its limit, so a burst of simultaneous attempts cannot slip past the
+   * limit between a check and a count. `allowed` is false when any scope was
+   * at its limit (what was counted is given back). An attempt that turns out
+   * well calls `release()` to give its counts back.
+   */
+  async reserve(
+    db: Db,
+    scopes: ReadonlyArray<{ scope: string; limit: number }>,
+    windowMs: number,
+    now = Date.now(),
+  ): Promise<{ allowed: boolean; resetAt: number; release: () => Promise<void> }> {
+    const taken = await Promise.all(
+      scopes.map(async ({ scope, limit }) => {
+        try {
+          await db.doc.send(
+            new UpdateCommand({
+              TableName: db.table,
+              Key: key(scope, windowMs, now).key,
+              UpdateExpression: 'ADD failures :one SET #ttl = :ttl',
+              ConditionExpression: 'attribute_not_exists(failures) OR failures < :limit',
+              ExpressionAttributeNames: { '#ttl': 'ttl' },
+              ExpressionAttributeValues: {
+                ':one': 1,
+                ':limit': limit,
+                ':ttl': Math.ceil(key(scope, windowMs, now).resetAt / 1000),
+              },
+            }),
+          );
+          return scope;
+        } catch (error) {
+          if (isConditionFailure(error)) return undefined;
+          throw error;
+        }
       }),
     );
-    return Number(Attributes?.failures ?? 1);
+    const counted = taken.filter((scope): scope is string => scope !== undefined);
+    const release = async () => {
+      await Promise.all(counted.map((scope) => giveBack(db, scope, windowMs, now)));
+    };
+    const allowed = counted.length === scopes.length;
+    if (!allowed) await release();
+    return { allowed, resetAt: key('', windowMs, now).resetAt, release };
   },
 
   async clear(db: Db, scope: string, windowMs: number, now = Date.now()): Promise<void> {
     await db.doc.send(new DeleteCommand({ TableName: db.table, Key: key(scope, windowMs, now).key }));
   },
+};
+
+/** Takes back one counted attempt, never below 0. */
+const giveBack = async (db: Db, scope: string, windowMs: number, now: number) => {
+  try {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: key(scope, windowMs, now).key,
+        UpdateExpression: 'ADD failures :minusOne',
+        ConditionExpression: 'failures > :zero',
+        ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
 };

@@ -1,0 +1,8 @@
+/**
+ * The visitor's address as CloudFront saw it. Behind CloudFront the HTTP
+ * API's `sourceIp` is the edge server's, shared by everyone it serves; a
+ * viewer-request function on `/api/*` sets this header from `event.viewer.ip`,
+ * replacing whatever the browser sent, so per-address throttles count the
+ * visitor. Handlers trust it only where the stack says they sit behind it.
+ */
+export const VIEWER_ADDRESS_HEADER = 'x-curbside-viewer-address';
