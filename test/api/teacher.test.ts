@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
+import { claimExpiredCode, createSchoolWithStaff, sessionBody } from '../support/fixtures';
 import { connectLive } from '../support/live';
 import { Client, signedIn, startTestServer } from '../support/server';
 
@@ -157,17 +157,20 @@ describe('pickup codes', () => {
     expect((await teacher.post('/api/pickup-codes/use', { code })).status).toBe(403);
   });
 
+  it('gives a student one active code when two staff generate at the same moment', async () => {
+    const [, , , , , , id] = await studentIds();
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => teacher.post('/api/pickup-codes/generate', { studentId: id })),
+    );
+    const made = answers.filter((answer) => answer.status === 200);
+    expect(made).toHaveLength(1);
+    expect(answers.filter((answer) => answer.status === 409)).toHaveLength(3);
+    expect((await teacher.get(`/api/students/${id}/pickup-code`)).body.code).toBe(made[0]?.body.code);
+  });
+
   it('refuses an expired code', async () => {
     const [, , , id] = await studentIds();
-    const { pickupCodes } = await import('@curbside/store');
-    await pickupCodes.claim(server.db, {
-      code: 'ZZZZ',
-      studentId: id,
-      schoolId: 1,
-      createdAt: new Date(Date.now() - 11 * 60_000).toISOString(),
-      expiresAt: new Date(Date.now() - 60_000).toISOString(),
-      usedAt: null,
-    });
+    await claimExpiredCode(server.db, 'ZZZZ', id);
     const parent = await signedIn(server.url, 'parent_demo');
     const answer = await parent.post('/api/parent/link-student', { pickupCode: 'zzzz' });
     expect(answer.status).toBe(409);
@@ -195,5 +198,78 @@ describe('pickup codes', () => {
     expect(blocked.body.message).toBe('Too many invalid codes. Please wait 10 minutes and try again.');
     const invalid = await guesser.get('/api/pickup-codes/lookup/O0I1');
     expect(invalid.status).toBe(400);
+  });
+});
+
+describe('picked-up students', () => {
+  const queueCar = async (vehicleNumber: string) => {
+    const answer = await front.post('/api/queue', { sessionId, vehicleNumber, vehicleType: 'car' });
+    expect(answer.status).toBe(201);
+    return answer.body;
+  };
+  const idsOf = (entries: any[]) => entries.flatMap((entry) => entry.students.map((s: any) => s.id)).sort();
+  const listed = async () =>
+    (await teacher.get(`/api/teacher/students?sessionId=${sessionId}`)).body as any[];
+
+  it('marks the students of every completed pickup picked up: walk-up, batch, and batched car on its own', async () => {
+    const walkUp = await queueCar('110');
+    const done = await front.put(`/api/queue/${walkUp.id}/status`, { status: 'completed' });
+    expect(done.status).toBe(200);
+
+    const batch = (await front.post('/api/batches', { sessionId, vehicleType: 'car' })).body;
+    const batched = [await queueCar('111'), await queueCar('112'), await queueCar('113')];
+    for (const entry of batched) {
+      const placed = await front.put(`/api/queue/${entry.id}`, { batchId: batch.id, status: 'waiting' });
+      expect(placed.status).toBe(200);
+    }
+    const [alone, ...rest] = batched;
+    expect((await front.put(`/api/queue/${alone.id}/status`, { status: 'completed' })).status).toBe(200);
+    expect((await front.put(`/api/batches/${batch.id}`, { status: 'completed' })).status).toBe(200);
+
+    const expected = idsOf([walkUp, alone, ...rest]);
+    expect(expected.length).toBeGreaterThanOrEqual(4);
+    const students = await listed();
+    const pickedUp = students.filter((s) => s.pickedUpAt !== null);
+    expect(pickedUp.map((s) => s.id).sort()).toEqual(expected);
+    for (const student of pickedUp) {
+      expect(student).toMatchObject({ inQueue: false, pickedUpAt: expect.any(String) });
+    }
+  });
+
+  it('counts a picked-up student whose car is queued again as in the queue', async () => {
+    const again = await queueCar('110');
+    const students = await listed();
+    for (const id of idsOf([again])) {
+      expect(students.find((s) => s.id === id)).toMatchObject({ inQueue: true, pickedUpAt: null });
+    }
+  });
+
+  it('answers without a session: every student of the school, none queued, released or picked up', async () => {
+    // Cars of the session are in the queue, in a batch, released and picked up meanwhile.
+    expect((await listed()).some((s) => s.inQueue)).toBe(true);
+    const answer = await teacher.get('/api/teacher/students');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toHaveLength(60);
+    for (const student of answer.body) {
+      expect(student).toMatchObject({
+        inQueue: false,
+        entryId: null,
+        queueStatus: null,
+        queueTime: null,
+        batchId: null,
+        batchNumber: null,
+        batchStatus: null,
+        releasedAt: null,
+        pickedUpAt: null,
+      });
+    }
+    const ava = answer.body.find((s: any) => s.firstName === 'Ava' && s.lastName === 'Martinez');
+    expect(ava).toMatchObject({ vehicle: { type: 'car', number: '101' }, classroom: { name: 'Room 12' } });
+
+    expect((await front.get('/api/teacher/students')).status).toBe(403);
+    const other = await signedIn(server.url, 'cedar_teacher');
+    expect((await other.get('/api/teacher/students')).body).toEqual([]);
+    // The ready list still needs a session.
+    expect((await teacher.get('/api/teacher/students/ready')).status).toBe(400);
   });
 });

@@ -1,6 +1,6 @@
 import type { StaffRole } from '@curbside/domain';
 import { hashPassword } from '@curbside/functions/lib/passwords';
-import { type Db, schools, users } from '@curbside/store';
+import { type Db, pickupCodes, schools, users } from '@curbside/store';
 
 const passwordHash = hashPassword('demo1234');
 
@@ -37,3 +37,18 @@ export const sessionBody = (offsetMs = 0, lengthMs = 2 * 60 * 60 * 1000) => {
     notes: '',
   };
 };
+
+/** A code of the demo school that expired a minute ago, as if generated 11 minutes ago. */
+export const claimExpiredCode = (db: Db, code: string, studentId: number) =>
+  pickupCodes.claim(
+    db,
+    {
+      code,
+      studentId,
+      schoolId: 1,
+      createdAt: new Date(Date.now() - 11 * 60_000).toISOString(),
+      expiresAt: new Date(Date.now() - 60_000).toISOString(),
+      usedAt: null,
+    },
+    null,
+  );

@@ -3,7 +3,10 @@ import { httpHandler } from '../lib/http';
 import { requireUser } from '../services/auth';
 import { teacherStudents } from '../services/teacher';
 
-/** `GET /api/teacher/students?sessionId=`: every student with queue and batch state. */
+/**
+ * `GET /api/teacher/students?sessionId=`: every student with queue, batch,
+ * release and pickup state; without `sessionId`, every student outside any session.
+ */
 export const handler = httpHandler(routes.teacherStudents, async ({ user, query }) =>
   teacherStudents(requireUser(user), query.sessionId),
 );

@@ -53,10 +53,9 @@ export const currentCode = async (user: User, studentId: number) => {
 /** Makes a new code when none exists or the current one is used or expired. */
 export const generateCode = async (user: User, studentId: number) => {
   const student = await studentOfSchool(user, studentId);
-  const current = await pickupCodes.currentFor(db, student.schoolId, student.id);
-  if (!canGenerateCode(current ?? null)) {
-    throw new ConflictError(`${student.firstName} already has an active pickup code`);
-  }
+  const { code: current, pointer } = await pickupCodes.current(db, student.schoolId, student.id);
+  const alreadyActive = new ConflictError(`${student.firstName} already has an active pickup code`);
+  if (!canGenerateCode(current ?? null)) throw alreadyActive;
   for (let attempt = 0; attempt < 20; attempt++) {
     const now = Date.now();
     const code: PickupCode = {
@@ -67,21 +66,29 @@ export const generateCode = async (user: User, studentId: number) => {
       expiresAt: new Date(now + PICKUP_CODE_TTL_MS).toISOString(),
       usedAt: null,
     };
-    if (await pickupCodes.claim(db, code)) return view(code);
+    const outcome = await pickupCodes.claim(db, code, pointer);
+    if (outcome === 'claimed') return view(code);
+    // Someone else gave the student a code meanwhile: theirs is the active one.
+    if (outcome === 'raced') throw alreadyActive;
   }
   throw new ConflictError('Could not find a free pickup code. Please try again.');
 };
 
+/**
+ * Counts an attempt against each scope before the code is read, so guesses
+ * sent all at once are limited too; a code that works gives its count back.
+ */
 const guard = async (scopes: string[]) => {
-  const counts = await Promise.all(
-    scopes.map((scope) => throttle.count(db, scope, CODE_GUESS_LIMIT.windowMs)),
+  const attempt = await throttle.reserve(
+    db,
+    scopes.map((scope) => ({ scope, limit: CODE_GUESS_LIMIT.failures })),
+    CODE_GUESS_LIMIT.windowMs,
   );
-  if (counts.some((count) => count.failures >= CODE_GUESS_LIMIT.failures)) {
+  if (!attempt.allowed) {
     throw new TooManyRequestsError('Too many invalid codes. Please wait 10 minutes and try again.');
   }
+  return attempt.release;
 };
-const failed = (scopes: string[]) =>
-  Promise.all(scopes.map((scope) => throttle.fail(db, scope, CODE_GUESS_LIMIT.windowMs)));
 
 /** Why a code cannot be used, as the invite page and parent portal show it. */
 const refusal = (code: PickupCode | undefined) => {
@@ -94,14 +101,11 @@ const refusal = (code: PickupCode | undefined) => {
 
 /** What an invite link shows before sign-in: whose code it is, and whether it still works. */
 export const lookupCode = async (code: string, address: string) => {
-  const scopes = [`code#ip#${address}`];
-  await guard(scopes);
+  const release = await guard([`code#ip#${address}`]);
   const found = await pickupCodes.get(db, code);
   const error = refusal(found);
-  if (error || !found) {
-    await failed(scopes);
-    throw error;
-  }
+  if (error || !found) throw error;
+  await release();
   const [[student], school] = await Promise.all([
     students.getMany(db, found.schoolId, [found.studentId]),
     schools.get(db, found.schoolId),
@@ -116,14 +120,11 @@ export const lookupCode = async (code: string, address: string) => {
 
 /** A signed-in parent uses a code: the code is spent and the parent linked to the child. */
 export const useCode = async (parent: User, code: string, address: string) => {
-  const scopes = [`code#ip#${address}`, `code#parent#${parent.id}`];
-  await guard(scopes);
+  const release = await guard([`code#ip#${address}`, `code#parent#${parent.id}`]);
   const found = await pickupCodes.get(db, code);
   const error = refusal(found);
-  if (error || !found) {
-    await failed(scopes);
-    throw error;
-  }
+  if (error || !found) throw error;
+  await release();
   if (!(await pickupCodes.use(db, found, parent.id))) {
     throw (
       refusal(await pickupCodes.get(db, code)) ?? new ConflictError('This pickup code has already been used')

@@ -4,6 +4,7 @@ import {
   ConflictError,
   isSessionRunning,
   NotFoundError,
+  type QueueEntry,
   type TeacherStudent,
   type User,
 } from '@curbside/domain';
@@ -18,6 +19,7 @@ import {
   vehicles,
 } from '@curbside/store';
 import { db } from '../lib/context';
+import { log } from '../lib/log';
 import { publishToChannel, publishToStaff } from './live-events';
 import { sessionOfSchool } from './scope';
 import { ownSchoolId } from './tenancy';
@@ -25,21 +27,37 @@ import { ownSchoolId } from './tenancy';
 export const listClassrooms = async (user: User): Promise<Classroom[]> =>
   user.schoolId === null ? [] : classrooms.listBySchool(db, user.schoolId);
 
-/**
- * Every student of the school as the teacher screen needs them for a
- * session: in the queue or not, their vehicle or bus, queue time, batch
- * state, and whether a teacher released them.
- */
-export const teacherStudents = async (user: User, sessionId: number): Promise<TeacherStudent[]> => {
-  const schoolId = ownSchoolId(user);
-  await sessionOfSchool(user, sessionId);
-  const [all, rooms, fleet, active, sessionBatches, released] = await Promise.all([
-    students.listBySchool(db, schoolId),
-    classrooms.listBySchool(db, schoolId),
-    vehicles.listBySchool(db, schoolId),
+/** What a session adds to the teacher view: its queue, its batches, releases and pickups. */
+const stateOfSession = async (sessionId: number) => {
+  const [active, sessionBatches, marks] = await Promise.all([
     queue.listActive(db, sessionId),
     batches.listBySession(db, sessionId),
     releases.ofSession(db, sessionId),
+  ]);
+  return { active, sessionBatches, marks };
+};
+
+/** Without a session: nothing queued, batched, released or picked up. */
+const NO_SESSION: Awaited<ReturnType<typeof stateOfSession>> = {
+  active: [],
+  sessionBatches: [],
+  marks: { released: new Map(), pickedUp: new Map() },
+};
+
+/**
+ * Every student of the school as the teacher screen needs them: in the
+ * queue or not, their vehicle or bus, queue time, batch state, and whether a
+ * teacher released them or their pickup completed in the session. Without a
+ * session, nobody is in the queue, released or picked up.
+ */
+export const teacherStudents = async (user: User, sessionId?: number): Promise<TeacherStudent[]> => {
+  const schoolId = ownSchoolId(user);
+  if (sessionId !== undefined) await sessionOfSchool(user, sessionId);
+  const [all, rooms, fleet, { active, sessionBatches, marks }] = await Promise.all([
+    students.listBySchool(db, schoolId),
+    classrooms.listBySchool(db, schoolId),
+    vehicles.listBySchool(db, schoolId),
+    sessionId === undefined ? NO_SESSION : stateOfSession(sessionId),
   ]);
   const roomById = new Map(rooms.map((room) => [room.id, room]));
   const vehicleOf = new Map<number, (typeof fleet)[number]>();
@@ -75,9 +93,35 @@ export const teacherStudents = async (user: User, sessionId: number): Promise<Te
       batchId: entry?.batchId ?? null,
       batchNumber: entry?.batchNumber ?? null,
       batchStatus: batch?.status ?? null,
-      releasedAt: released.get(student.id) ?? null,
+      releasedAt: marks.released.get(student.id) ?? null,
+      // A vehicle back in the queue puts the student back in the queue.
+      pickedUpAt: entry ? null : (marks.pickedUp.get(student.id) ?? null),
     };
   });
+};
+
+/**
+ * Marks the students of pickups that just completed (together, at
+ * `pickedUpAt`) as picked up in the session, for the teacher screen's Picked
+ * Up. The pickups have already completed, so a failed write is logged, never
+ * turned into an error for the caller.
+ */
+export const recordPickups = async (
+  sessionId: number,
+  completed: readonly Pick<QueueEntry, 'students'>[],
+  pickedUpAt: string,
+): Promise<void> => {
+  const studentIds = completed.flatMap((entry) => entry.students.map((student) => student.id));
+  if (studentIds.length === 0) return;
+  try {
+    await releases.pickUp(db, sessionId, studentIds, pickedUpAt);
+  } catch (error) {
+    log('error', 'picked-up students not recorded', {
+      sessionId,
+      studentIds,
+      error: (error as Error).message,
+    });
+  }
 };
 
 /** Students whose vehicle is in the queue, newest arrival first. */

@@ -25,6 +25,8 @@ export interface TeacherStudent extends StudentSummary {
   batchNumber: number | null;
   batchStatus: 'loading' | 'completed' | null;
   releasedAt: string | null;
+  /** When the student's vehicle's pickup completed this session; null while in the queue again. */
+  pickedUpAt: string | null;
 }
 
 /** Batch status labels of the teacher screen. */

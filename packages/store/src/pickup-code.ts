@@ -1,7 +1,8 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { PickupCode } from '@curbside/domain';
+import { putAll } from './batch-write';
 import type { Db } from './db';
-import { isConditionFailure, queryAll } from './query';
+import { cancellationReasons, isConditionFailure, queryAll } from './query';
 
 /**
  * Pickup code: `PICKUPCODE#{code}` / `CODE`, claimed on condition that no
@@ -11,7 +12,9 @@ import { isConditionFailure, queryAll } from './query';
  * Parent links: `PARENT#{parentId}` / `STUDENT#{schoolId}#{studentId}`, one
  *   Query lists a parent's children; `SCHOOL#{schoolId}#STUDENT#{studentId}` /
  *   `PARENT#{parentId}` lists a child's parents.
- * Released students: `RELEASE#{sessionId}` / `STUDENT#{studentId}`.
+ * Released students: `RELEASE#{sessionId}` / `STUDENT#{studentId}`; picked-up
+ *   students of the same session in the same partition, `PICKEDUP#{studentId}`,
+ *   so one Query answers both.
  */
 const codeKey = (code: string) => ({ pk: `PICKUPCODE#${code}`, sk: 'CODE' });
 const currentKey = (schoolId: number, studentId: number) => ({
@@ -21,8 +24,13 @@ const currentKey = (schoolId: number, studentId: number) => ({
 const DAY_SECONDS = 24 * 60 * 60;
 
 export const pickupCodes = {
-  /** Claims a code for a student; false when an active code already holds it. */
-  async claim(db: Db, code: PickupCode): Promise<boolean> {
+  /**
+   * Claims a code for a student and makes it the student's current one, on
+   * condition that the current one is still `previous` (what the caller read).
+   * 'taken' when an active code of anyone already holds these characters (try
+   * others); 'raced' when someone else gave the student a code meanwhile.
+   */
+  async claim(db: Db, code: PickupCode, previous: string | null): Promise<'claimed' | 'taken' | 'raced'> {
     try {
       await db.doc.send(
         new TransactWriteCommand({
@@ -48,15 +56,21 @@ export const pickupCodes = {
                   code: code.code,
                   entity: 'studentCode',
                 },
+                ...(previous === null
+                  ? { ConditionExpression: 'attribute_not_exists(pk)' }
+                  : {
+                      ConditionExpression: 'code = :previous',
+                      ExpressionAttributeValues: { ':previous': previous },
+                    }),
               },
             },
           ],
         }),
       );
-      return true;
+      return 'claimed';
     } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
+      if (!isConditionFailure(error)) throw error;
+      return cancellationReasons(error)[1] === 'ConditionalCheckFailed' ? 'raced' : 'taken';
     }
   },
 
@@ -69,14 +83,31 @@ export const pickupCodes = {
     return rest as PickupCode;
   },
 
-  /** The student's most recent code, whatever its state. */
-  async currentFor(db: Db, schoolId: number, studentId: number): Promise<PickupCode | undefined> {
+  /**
+   * The student's most recent code, whatever its state, and the characters
+   * the student's pointer holds (what `claim` expects as `previous`; they
+   * outlive the code item, which TTL removes a day after expiry).
+   */
+  async current(
+    db: Db,
+    schoolId: number,
+    studentId: number,
+  ): Promise<{ code: PickupCode | undefined; pointer: string | null }> {
     const { Item } = await db.doc.send(
       new GetCommand({ TableName: db.table, Key: currentKey(schoolId, studentId), ConsistentRead: true }),
     );
-    if (!Item) return undefined;
-    const code = await pickupCodes.get(db, Item.code as string);
-    return code?.studentId === studentId && code.schoolId === schoolId ? code : undefined;
+    if (!Item) return { code: undefined, pointer: null };
+    const pointer = Item.code as string;
+    const code = await pickupCodes.get(db, pointer);
+    return {
+      code: code?.studentId === studentId && code.schoolId === schoolId ? code : undefined,
+      pointer,
+    };
+  },
+
+  /** The student's most recent code, whatever its state. */
+  async currentFor(db: Db, schoolId: number, studentId: number): Promise<PickupCode | undefined> {
+    return (await pickupCodes.current(db, schoolId, studentId)).code;
   },
 
   /**
@@ -194,14 +225,18 @@ export const parentLinks = {
   },
 };
 
+const releasePartition = (sessionId: number) => `RELEASE#${sessionId}`;
+const RELEASED = 'STUDENT#';
+const PICKED_UP = 'PICKEDUP#';
+
 export const releases = {
   async release(db: Db, sessionId: number, studentId: number, releasedAt = new Date().toISOString()) {
     await db.doc.send(
       new PutCommand({
         TableName: db.table,
         Item: {
-          pk: `RELEASE#${sessionId}`,
-          sk: `STUDENT#${studentId}`,
+          pk: releasePartition(sessionId),
+          sk: `${RELEASED}${studentId}`,
           entity: 'release',
           studentId,
           releasedAt,
@@ -211,11 +246,44 @@ export const releases = {
     return releasedAt;
   },
 
-  async ofSession(db: Db, sessionId: number): Promise<Map<number, string>> {
+  /**
+   * Marks students picked up in a session (their vehicle's pickup completed).
+   * Idempotent: a repeat overwrites `pickedUpAt`.
+   */
+  async pickUp(
+    db: Db,
+    sessionId: number,
+    studentIds: readonly number[],
+    pickedUpAt = new Date().toISOString(),
+  ): Promise<void> {
+    await putAll(
+      db,
+      [...new Set(studentIds)].map((studentId) => ({
+        pk: releasePartition(sessionId),
+        sk: `${PICKED_UP}${studentId}`,
+        entity: 'pickedUp',
+        studentId,
+        pickedUpAt,
+      })),
+    );
+  },
+
+  /** Who was released and who was picked up in a session (student id → time), in one Query. */
+  async ofSession(
+    db: Db,
+    sessionId: number,
+  ): Promise<{ released: Map<number, string>; pickedUp: Map<number, string> }> {
     const items = await queryAll(db, {
       KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `RELEASE#${sessionId}` },
+      ExpressionAttributeValues: { ':pk': releasePartition(sessionId) },
     });
-    return new Map(items.map((item) => [item.studentId as number, item.releasedAt as string]));
+    const released = new Map<number, string>();
+    const pickedUp = new Map<number, string>();
+    for (const item of items) {
+      const sk = item.sk as string;
+      if (sk.startsWith(RELEASED)) released.set(item.studentId as number, item.releasedAt as string);
+      else if (sk.startsWith(PICKED_UP)) pickedUp.set(item.studentId as number, item.pickedUpAt as string);
+    }
+    return { released, pickedUp };
   },
 };

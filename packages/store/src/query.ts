@@ -7,6 +7,12 @@ export const isConditionFailure = (error: unknown): boolean =>
     (error as { name?: string }).name ?? '',
   );
 
+/** Why a transaction was cancelled, per item in order, as DynamoDB reports it. */
+export const cancellationReasons = (error: unknown): string[] =>
+  ((error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? []).map(
+    (r) => r.Code ?? 'None',
+  );
+
 /**
  * Every item of one Query, following pages until the end (or `limit` items).
  * Entity modules alone call it, with keys they own.
