@@ -113,8 +113,16 @@ describe('the queue', () => {
     expect(toReady.body.message).toBe('Vehicle 120 cannot go from overflow to ready');
     const done = await front.put(`/api/queue/${entry.id}/status`, { status: 'completed' });
     expect(done.status).toBe(200);
-    const again = await front.put(`/api/queue/${entry.id}/status`, { status: 'waiting' });
-    expect(again.status).toBe(404);
+    expect(done.body).toMatchObject({ status: 'completed', vehicleNumber: '120' });
+    const again = await front.put(`/api/queue/${done.body.id}/status`, { status: 'waiting' });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe('Vehicle 120 cannot go from completed to waiting');
+    const outAgain = await front.put(`/api/queue/${done.body.id}`, { batchId: null, status: 'overflow' });
+    expect(outAgain.status).toBe(409);
+    const removeDone = await front.request('DELETE', `/api/queue/${done.body.id}`);
+    expect(removeDone.status).toBe(409);
+    expect(removeDone.body.message).toBe('Vehicle 120 has already been picked up');
+    expect((await front.put(`/api/queue/${entry.id}/status`, { status: 'waiting' })).status).toBe(404);
     const bad = await front.put(`/api/queue/${entry.id}/status`, { status: 'flying' });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('Status must be waiting, ready, overflow or completed');
@@ -218,5 +226,18 @@ describe('alerts', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('Alert type must be emergency or help');
     expect((await front.put('/api/alerts/987654/dismiss')).status).toBe(404);
+  });
+
+  it('raises an alert in a new session even when the same alert was left active when the last one ended', async () => {
+    const left = await front.post('/api/alerts', { sessionId, type: 'emergency', location: 'Gate 3' });
+    expect(left.body.dismissed).toBe(false);
+    await front.put(`/api/sessions/${sessionId}/end`);
+    sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
+
+    const pressed = await front.post('/api/alerts', { sessionId, type: 'emergency', location: 'Gate 3' });
+    expect(pressed.status).toBe(200);
+    expect(pressed.body).toMatchObject({ dismissed: false, alert: { sessionId, status: 'active' } });
+    const listed = (await front.get(`/api/alerts?sessionId=${sessionId}`)).body;
+    expect(listed.map((a: any) => a.id)).toEqual([pressed.body.alert.id]);
   });
 });

@@ -1,4 +1,11 @@
-import { type Alert, alertMessage, type createAlertSchema, NotFoundError, type User } from '@curbside/domain';
+import {
+  type Alert,
+  alertMessage,
+  ConflictError,
+  type createAlertSchema,
+  NotFoundError,
+  type User,
+} from '@curbside/domain';
 import { alerts } from '@curbside/store';
 import type { z } from 'zod';
 import { db } from '../lib/context';
@@ -18,7 +25,12 @@ export const toggleAlert = async (
   const sessionId = input.sessionId ?? null;
   if (sessionId !== null) await sessionOfSchool(user, sessionId);
   for (let attempt = 0; attempt < 3; attempt++) {
-    const active = await alerts.activeAt(db, schoolId, input.type, input.location);
+    const active = await alerts.activeAt(db, {
+      schoolId,
+      sessionId,
+      type: input.type,
+      location: input.location,
+    });
     if (active) {
       const dismissed = await alerts.dismiss(db, active);
       if (!dismissed) continue;
@@ -36,7 +48,7 @@ export const toggleAlert = async (
     await publishToStaff(schoolId, { type: 'ALERT_CREATED', data: raised });
     return { dismissed: false, alert: raised };
   }
-  throw new Error('Alert toggle did not settle after 3 attempts');
+  throw new ConflictError('Someone else changed this alert at the same moment. Please try again.');
 };
 
 export const listActiveAlerts = async (user: User, sessionId: number): Promise<Alert[]> => {

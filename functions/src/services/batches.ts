@@ -9,10 +9,11 @@ import {
   type User,
   type VehicleType,
 } from '@curbside/domain';
-import { batches, queue, schools } from '@curbside/store';
+import { batches, completedEntry, queue, schools } from '@curbside/store';
 import { db } from '../lib/context';
 import { publishToStaff } from './live-events';
 import { sessionOfSchool } from './scope';
+import { recordPickups } from './teacher';
 
 const MAX_ATTEMPTS = 25;
 const PLURAL: Readonly<Record<VehicleType, string>> = { car: 'cars', bus: 'buses' };
@@ -70,9 +71,9 @@ export const listBatches = async (user: User, sessionId: number, status: 'loadin
 export const batchVehicles = async (user: User, id: number): Promise<QueueEntry[]> => {
   const batch = await batchOfSchool(user, id);
   const entries =
-    batch.status === 'loading'
+    batch.status === 'loading' || batch.endTime === null
       ? await queue.listActive(db, batch.sessionId)
-      : await queue.listCompleted(db, batch.sessionId, 10_000);
+      : await queue.listCompletedAt(db, batch.sessionId, batch.endTime);
   return entries.filter((entry) => entry.batchId === batch.id);
 };
 
@@ -156,13 +157,14 @@ export const dropFromBatch = async (entry: QueueEntry, complete: boolean): Promi
       `Vehicle ${entry.vehicleNumber} was changed by someone else. Refresh and try again.`,
     );
   }
-  return complete ? { ...entry, status: 'completed', exitTime } : entry;
+  return complete ? completedEntry(entry, exitTime).completed : entry;
 };
 
 /**
- * `PUT /api/batches/{id}`: completing completes every entry in it and ends
- * it; loading is its state from creation; a count the client sends is
- * answered with the count the entries give (the server keeps it right).
+ * `PUT /api/batches/{id}`: completing completes every entry in it (marking
+ * their students picked up) and ends it; loading is its state from creation;
+ * a count the client sends is answered with the count the entries give (the
+ * server keeps it right).
  */
 export const updateBatch = async (
   user: User,
@@ -177,6 +179,7 @@ export const updateBatch = async (
     const endTime = new Date().toISOString();
     if (await batches.complete(db, batch, entries, endTime)) {
       const completed: Batch = { ...batch, status: 'completed', endTime, currentCount: entries.length };
+      await recordPickups(batch.sessionId, entries, endTime);
       await publishToStaff(batch.schoolId, {
         type: 'VEHICLES_REMOVED_FROM_QUEUE',
         data: { sessionId: batch.sessionId, batchId: id, ids: entries.map((entry) => entry.id) },

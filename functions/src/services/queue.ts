@@ -13,6 +13,7 @@ import { db } from '../lib/context';
 import { dropFromBatch, placeInBatch, takeOutOfBatch } from './batches';
 import { publishToStaff } from './live-events';
 import { entryOfSchool, runningSession, sessionOfSchool } from './scope';
+import { recordPickups } from './teacher';
 import { ownSchoolId } from './tenancy';
 
 export const listQueue = async (user: User, sessionId: number, status?: 'completed') => {
@@ -72,13 +73,18 @@ export const addVehicle = async (user: User, input: AddVehicleInput): Promise<Qu
 /** Removes an entry (picked up, left, removed, or a dismissed overflow entry). */
 export const removeEntry = async (user: User, id: string): Promise<QueueEntry> => {
   const entry = await entryOfSchool(user, id);
-  const removed =
-    entry.batchId !== null ? await dropFromBatch(entry, false) : await queue.remove(db, entry.id);
+  if (entry.status === 'completed') {
+    throw new ConflictError(`Vehicle ${entry.vehicleNumber} has already been picked up`);
+  }
+  const removed = entry.batchId !== null ? await dropFromBatch(entry, false) : await queue.remove(db, entry);
   await publishToStaff(entry.schoolId, { type: 'VEHICLE_REMOVED', data: { id, sessionId: entry.sessionId } });
   return removed;
 };
 
-/** Changes an entry's status; completing records exitTime and keeps it for Recent Pickups. */
+/**
+ * Changes an entry's status; completing records exitTime, keeps it for Recent
+ * Pickups and marks its students picked up.
+ */
 export const setEntryStatus = async (user: User, id: string, status: QueueStatus): Promise<QueueEntry> => {
   const entry = await entryOfSchool(user, id);
   if (!canTransition(entry.status, status)) {
@@ -94,6 +100,9 @@ export const setEntryStatus = async (user: User, id: string, status: QueueStatus
       : status === 'completed'
         ? await queue.complete(db, entry)
         : await queue.update(db, entry, { status, batchId: null, batchNumber: null });
+  if (updated.status === 'completed' && updated.exitTime !== null) {
+    await recordPickups(entry.sessionId, [updated], updated.exitTime);
+  }
   await publishToStaff(entry.schoolId, {
     type: 'QUEUE_STATUS_UPDATED',
     data: { id, sessionId: entry.sessionId, status: updated.status },

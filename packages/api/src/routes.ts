@@ -279,7 +279,11 @@ export const routes = {
     method: 'GET',
     path: '/api/batches',
     request: {
-      query: sessionQuery.extend({ status: z.enum(['loading', 'completed']).default('completed') }),
+      query: sessionQuery.extend({
+        status: z
+          .enum(['loading', 'completed'], { message: 'Status must be loading or completed' })
+          .default('completed'),
+      }),
     },
     access: { minRole: 'front_queue_wrangler' },
     response: returns<Batch[]>(),
@@ -330,7 +334,8 @@ export const routes = {
     name: 'teacherStudents',
     method: 'GET',
     path: '/api/teacher/students',
-    request: { query: sessionQuery },
+    // Without a session: every student, none in the queue, released or picked up.
+    request: { query: z.object({ sessionId: id.optional() }) },
     access: { minRole: 'teacher' },
     response: returns<TeacherStudent[]>(),
   }),

@@ -93,11 +93,22 @@ export const ALERT_TONES: Readonly<Record<AlertType, readonly Tone[]>> = {
 };
 
 /** The toast announcing an alert: emergencies stay until closed (`autoClose: false`). */
-export const alertAnnouncement = (alert: Pick<Alert, 'type' | 'message' | 'location' | 'title'>) => ({
-  title: alert.title || (alert.type === 'emergency' ? 'EMERGENCY ALERT' : 'Help Requested'),
-  message: alert.message || `${alert.type === 'emergency' ? 'Emergency' : 'Help'} at ${alert.location}`,
-  autoClose: alert.type === 'emergency' ? (false as const) : undefined,
-});
+export const alertAnnouncement = (
+  alert: Pick<Alert, 'type' | 'message' | 'location' | 'title'>,
+  raisedHere = false,
+) => {
+  const message =
+    alert.message || `${alert.type === 'emergency' ? 'Emergency' : 'Help'} at ${alert.location}`;
+  return {
+    title: alert.title || (alert.type === 'emergency' ? 'EMERGENCY ALERT' : 'Help Requested'),
+    // The screen that raised it is told who now knows.
+    message: raisedHere ? `${message}. ${ALERT_SENT_NOTE}` : message,
+    autoClose: alert.type === 'emergency' ? (false as const) : undefined,
+  };
+};
+
+/** What the screen that raised an alert is told besides the alert itself. */
+export const ALERT_SENT_NOTE = 'The school admin has been notified.';
 
 /** The alert button texts: `Help Requested` / `EMERGENCY ACTIVE` while that alert is active. */
 export const alertButtonLabel = (type: AlertType, active: boolean): string =>

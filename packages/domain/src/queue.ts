@@ -59,7 +59,8 @@ export interface QueueEntry {
 export const vehicleNumberSchema = z
   .string({ message: 'Vehicle number is required' })
   .trim()
-  .min(1, 'Vehicle number is required')
+  // A blank number is only "required", not also "letters and digits".
+  .min(1, { message: 'Vehicle number is required', abort: true })
   .max(12, 'Vehicle number is too long')
   .regex(/^[A-Za-z0-9]+$/, 'Vehicle number can only contain letters and digits');
 
@@ -149,10 +150,19 @@ export const alertMessage = (type: AlertType, location: string) =>
   type === 'emergency' ? `Emergency assistance needed at ${location}` : `Help requested at ${location}`;
 
 export const createAlertSchema = z.object({
-  sessionId: z.coerce.number().int().positive().nullable().optional(),
+  sessionId: z.coerce
+    .number({ message: 'Invalid session' })
+    .int('Invalid session')
+    .positive('Invalid session')
+    .nullable()
+    .optional(),
   type: z.enum(ALERT_TYPES, { message: 'Alert type must be emergency or help' }),
-  location: z.string().trim().min(1, 'Location is required').max(100),
-  message: z.string().trim().max(500).optional(),
+  location: z
+    .string({ message: 'Location is required' })
+    .trim()
+    .min(1, 'Location is required')
+    .max(100, 'Location is too long'),
+  message: z.string({ message: 'Message must be text' }).trim().max(500, 'Message is too long').optional(),
 });
 
 export const BATCH_STATUSES = ['loading', 'completed'] as const;
@@ -192,8 +202,16 @@ export const createBatchSchema = z.object({
   vehicleType: z.enum(VEHICLE_TYPES, { message: 'Vehicle type must be car or bus' }),
 });
 
-export const updateBatchSchema = z.union([
-  z.object({ status: z.literal('loading'), startTime: z.string().optional() }),
-  z.object({ status: z.literal('completed'), endTime: z.string().optional() }),
-  z.object({ currentCount: z.number().int().min(0) }),
-]);
+export const updateBatchSchema = z.union(
+  [
+    z.object({ status: z.literal('loading'), startTime: z.string().optional() }),
+    z.object({ status: z.literal('completed'), endTime: z.string().optional() }),
+    z.object({
+      currentCount: z
+        .number({ message: 'The count must be a number' })
+        .int('The count must be a whole number')
+        .min(0, 'The count cannot be below 0'),
+    }),
+  ],
+  { message: 'Send a status of loading or completed, or a currentCount of 0 or more' },
+);

@@ -122,6 +122,14 @@ describe('alerts', () => {
     expect(help.title).toBe('Help Requested');
   });
 
+  it('tells the screen that raised an alert that the school admin has been notified', () => {
+    const raised = alertAnnouncement(
+      { type: 'help', location: 'Gate', message: 'Help requested at Gate' },
+      true,
+    );
+    expect(raised.message).toBe('Help requested at Gate. The school admin has been notified.');
+  });
+
   it('labels the buttons while their alert is active', () => {
     expect(alertButtonLabel('help', true)).toBe('Help Requested');
     expect(alertButtonLabel('emergency', true)).toBe('EMERGENCY ACTIVE');

@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { Alert, AlertType } from '@curbside/domain';
+import type { Alert } from '@curbside/domain';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
 import { isConditionFailure } from './query';
@@ -8,14 +8,17 @@ import { isConditionFailure } from './query';
  * Alert: `ALERT#{id}` / `ALERT`.
  * Alerts of a school's session: gsi1 `SESSION#{sessionId}#ALERTS` (or
  *   `SCHOOL#{schoolId}#ALERTS` without a session) / `{createdAt}#{id:010}`.
- * Active slot per type and location: `SCHOOL#{schoolId}` / `ALERT#{type}#{location}`
- *   → alertId, claimed and released in the same transaction as the alert
- *   changes, so one location never has two active alerts of one type.
+ * Active slot per session, type and location: `SCHOOL#{schoolId}` /
+ *   `ALERT#{sessionId or NONE}#{type}#{location}` → alertId, claimed and
+ *   released in the same transaction as the alert changes, so one location
+ *   never has two active alerts of one type in a session, and an alert left
+ *   active when a session ended never answers for the next session.
  */
 const key = (id: number) => ({ pk: `ALERT#${id}`, sk: 'ALERT' });
-const slotKey = (schoolId: number, type: AlertType, location: string) => ({
+type SlotOf = Pick<Alert, 'schoolId' | 'sessionId' | 'type' | 'location'>;
+const slotKey = ({ schoolId, sessionId, type, location }: SlotOf) => ({
   pk: `SCHOOL#${schoolId}`,
-  sk: `ALERT#${type}#${location.toLowerCase()}`,
+  sk: `ALERT#${sessionId ?? 'NONE'}#${type}#${location.toLowerCase()}`,
 });
 const listKey = (alert: Pick<Alert, 'sessionId' | 'schoolId'>) =>
   alert.sessionId !== null ? `SESSION#${alert.sessionId}#ALERTS` : `SCHOOL#${alert.schoolId}#ALERTS`;
@@ -23,10 +26,10 @@ const listKey = (alert: Pick<Alert, 'sessionId' | 'schoolId'>) =>
 export type NewAlert = Omit<Alert, 'id' | 'status' | 'createdAt' | 'dismissedAt'>;
 
 export const alerts = {
-  /** The active alert of a type at a location, if any. */
-  async activeAt(db: Db, schoolId: number, type: AlertType, location: string): Promise<Alert | undefined> {
+  /** The active alert of a type at a location in a session, if any. */
+  async activeAt(db: Db, slot: SlotOf): Promise<Alert | undefined> {
     const { Item } = await db.doc.send(
-      new GetCommand({ TableName: db.table, Key: slotKey(schoolId, type, location), ConsistentRead: true }),
+      new GetCommand({ TableName: db.table, Key: slotKey(slot), ConsistentRead: true }),
     );
     return Item ? alerts.get(db, Item.alertId as number) : undefined;
   },
@@ -48,7 +51,7 @@ export const alerts = {
               Put: {
                 TableName: db.table,
                 Item: {
-                  ...slotKey(alert.schoolId, alert.type, alert.location),
+                  ...slotKey(alert),
                   alertId: alert.id,
                   entity: 'alertSlot',
                 },
@@ -94,7 +97,7 @@ export const alerts = {
             {
               Delete: {
                 TableName: db.table,
-                Key: slotKey(alert.schoolId, alert.type, alert.location),
+                Key: slotKey(alert),
                 ConditionExpression: 'alertId = :id',
                 ExpressionAttributeValues: { ':id': alert.id },
               },

@@ -3,7 +3,7 @@ import type { Batch, QueueEntry, VehicleType } from '@curbside/domain';
 import { ConflictError } from '@curbside/domain';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
-import { isConditionFailure, queryAll } from './query';
+import { cancellationReasons, isConditionFailure, queryAll } from './query';
 import { activeEntryKey, completedEntry } from './queue';
 
 /**
@@ -16,12 +16,6 @@ import { activeEntryKey, completedEntry } from './queue';
  */
 const key = (id: number) => ({ pk: `BATCH#${id}`, sk: 'BATCH' });
 const fromItem = (item: Record<string, unknown>) => stripKeys<Batch>(item);
-
-/** Why a transaction was cancelled, per item, as DynamoDB reports it. */
-const reasons = (error: unknown): string[] =>
-  ((error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? []).map(
-    (r) => r.Code ?? 'None',
-  );
 
 export const batches = {
   async create(
@@ -126,7 +120,7 @@ export const batches = {
       return 'added';
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
-      const [batchReason] = reasons(error);
+      const [batchReason] = cancellationReasons(error);
       if (batchReason === 'ConditionalCheckFailed') {
         const current = await batches.get(db, batch.id);
         return current?.status === 'loading' ? 'full' : 'closed';

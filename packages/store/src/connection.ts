@@ -1,4 +1,5 @@
-import { BatchWriteCommand, DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { putAll } from './batch-write';
 import type { Db } from './db';
 import { queryAll } from './query';
 
@@ -37,15 +38,7 @@ export const connections = {
         ttl,
       })),
     ];
-    for (let i = 0; i < items.length; i += 25) {
-      await db.doc.send(
-        new BatchWriteCommand({
-          RequestItems: {
-            [db.table]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })),
-          },
-        }),
-      );
-    }
+    await putAll(db, items);
   },
 
   async get(db: Db, connectionId: string): Promise<Connection | undefined> {

@@ -33,15 +33,60 @@ const activeSk = (type: VehicleType, number: string) => `ENTRY#${type}#${number.
 export const entryId = (sessionId: number, type: VehicleType, number: string) =>
   `${sessionId}-${type}-${number.toUpperCase()}`;
 
-/** The key an active entry's id names, or undefined for a malformed id. */
+const notFound = () => new NotFoundError('Queue entry not found');
+
+const completedSk = (exitTime: string, type: VehicleType, number: string) =>
+  `DONE#${exitTime}#${type}#${number}`;
+
+/**
+ * The key an entry's id names, or undefined for a malformed id. An active
+ * entry's id is `{sessionId}-{type}-{NUMBER}`; a completed one adds the exit
+ * time in milliseconds, so a late change to a picked-up car finds it (and is
+ * refused as a transition) instead of missing it.
+ */
 export const parseEntryId = (id: string) => {
-  const match = /^(\d+)-(car|bus)-([A-Z0-9]+)$/.exec(id);
+  const match = /^(\d+)-(car|bus)-([A-Z0-9]+)(?:-(\d{13}))?$/.exec(id);
   if (!match) return undefined;
   const sessionId = Number(match[1]);
   const type = match[2] as VehicleType;
   const number = match[3] as string;
-  return { sessionId, type, number, key: { pk: partition(sessionId), sk: activeSk(type, number) } };
+  const exitTime = match[4] === undefined ? undefined : new Date(Number(match[4])).toISOString();
+  const sk = exitTime === undefined ? activeSk(type, number) : completedSk(exitTime, type, number);
+  return {
+    sessionId,
+    type,
+    number,
+    completed: exitTime !== undefined,
+    key: { pk: partition(sessionId), sk },
+  };
 };
+
+/** The key of an active entry's id; NotFoundError for a completed or malformed one. */
+const activeKeyOf = (id: string) => {
+  const parsed = parseEntryId(id);
+  if (!parsed || parsed.completed) throw notFound();
+  return parsed.key;
+};
+
+/**
+ * Holds a write to an active entry to what the caller read: the same status
+ * and the same batch (none, or that one), so a vehicle another tablet put into
+ * a batch meanwhile is never changed as if it had none (which would leave the
+ * batch's count disagreeing with its entries).
+ */
+const unchangedSince = (entry: QueueEntry) => ({
+  ConditionExpression: `attribute_exists(pk) AND #status = :from AND ${
+    entry.batchId === null ? 'attribute_type(batchId, :nullType)' : 'batchId = :seenBatch'
+  }`,
+  names: { '#status': 'status' },
+  values: {
+    ':from': entry.status,
+    ...(entry.batchId === null ? { ':nullType': 'NULL' } : { ':seenBatch': entry.batchId }),
+  },
+});
+
+const changedMeanwhile = (entry: QueueEntry) =>
+  new ConflictError(`Vehicle ${entry.vehicleNumber} was changed by someone else. Refresh and try again.`);
 
 /** The key of an active entry: for the batch module's transactions only. */
 export const activeEntryKey = (entry: Pick<QueueEntry, 'sessionId' | 'vehicleType' | 'vehicleNumber'>) => ({
@@ -65,7 +110,7 @@ export const completedEntry = (entry: QueueEntry, exitTime: string) => {
   const { position: _, ...stored } = completed;
   const item = {
     pk: partition(entry.sessionId),
-    sk: `DONE#${exitTime}#${entry.vehicleType}#${entry.vehicleNumber}`,
+    sk: completedSk(exitTime, entry.vehicleType, entry.vehicleNumber),
     entity: 'queueEntry',
     ...stored,
   };
@@ -76,8 +121,6 @@ const fromItem = (item: Record<string, unknown>): QueueEntry => ({
   ...stripKeys<QueueEntry>(item),
   position: null,
 });
-
-const notFound = () => new NotFoundError('Queue entry not found');
 
 export type NewQueueEntry = Omit<
   QueueEntry,
@@ -150,70 +193,75 @@ export const queue = {
     return (await entriesWith(db, sessionId, 'DONE#', true, limit)).map(fromItem);
   },
 
-  /** Removes an active entry; answers what was removed. */
-  async remove(db: Db, id: string): Promise<QueueEntry> {
-    const parsed = parseEntryId(id);
-    if (!parsed) throw notFound();
+  /**
+   * Entries completed at one instant: a batch's pickups all carry its end
+   * time, so a completed batch's vehicles are read without the session's
+   * other pickups.
+   */
+  async listCompletedAt(db: Db, sessionId: number, exitTime: string): Promise<QueueEntry[]> {
+    return (await entriesWith(db, sessionId, `DONE#${exitTime}#`)).map(fromItem);
+  },
+
+  /** Removes an active, batch-less entry as the caller read it; answers what was removed. */
+  async remove(db: Db, entry: QueueEntry): Promise<QueueEntry> {
+    const condition = unchangedSince(entry);
     try {
       const { Attributes } = await db.doc.send(
         new DeleteCommand({
           TableName: db.table,
-          Key: parsed.key,
-          ConditionExpression: 'attribute_exists(pk)',
+          Key: activeKeyOf(entry.id),
+          ConditionExpression: condition.ConditionExpression,
+          ExpressionAttributeNames: condition.names,
+          ExpressionAttributeValues: condition.values,
           ReturnValues: 'ALL_OLD',
         }),
       );
       return fromItem(Attributes ?? {});
     } catch (error) {
-      if (isConditionFailure(error)) throw notFound();
+      if (isConditionFailure(error)) throw changedMeanwhile(entry);
       throw error;
     }
   },
 
   /**
    * Changes an active entry's status (and batch), on condition that it still
-   * has the status the caller saw, so two tablets cannot both apply a change.
+   * has the status and batch the caller saw, so two tablets cannot both apply
+   * a change.
    */
   async update(
     db: Db,
     entry: QueueEntry,
     change: { status: Exclude<QueueStatus, 'completed'>; batchId: number | null; batchNumber: number | null },
   ): Promise<QueueEntry> {
-    const parsed = parseEntryId(entry.id);
-    if (!parsed) throw notFound();
+    const condition = unchangedSince(entry);
     try {
       const { Attributes } = await db.doc.send(
         new UpdateCommand({
           TableName: db.table,
-          Key: parsed.key,
+          Key: activeKeyOf(entry.id),
           UpdateExpression: 'SET #status = :status, batchId = :batchId, batchNumber = :batchNumber',
-          ConditionExpression: 'attribute_exists(pk) AND #status = :from',
-          ExpressionAttributeNames: { '#status': 'status' },
+          ConditionExpression: condition.ConditionExpression,
+          ExpressionAttributeNames: condition.names,
           ExpressionAttributeValues: {
+            ...condition.values,
             ':status': change.status,
             ':batchId': change.batchId,
             ':batchNumber': change.batchNumber,
-            ':from': entry.status,
           },
           ReturnValues: 'ALL_NEW',
         }),
       );
       return fromItem(Attributes ?? {});
     } catch (error) {
-      if (isConditionFailure(error)) {
-        throw new ConflictError(
-          `Vehicle ${entry.vehicleNumber} was changed by someone else. Refresh and try again.`,
-        );
-      }
+      if (isConditionFailure(error)) throw changedMeanwhile(entry);
       throw error;
     }
   },
 
   /** Completes a pickup: records exitTime and moves the entry to the completed list, in one transaction. */
   async complete(db: Db, entry: QueueEntry, exitTime = new Date().toISOString()): Promise<QueueEntry> {
-    const parsed = parseEntryId(entry.id);
-    if (!parsed) throw notFound();
     const { completed, item } = completedEntry(entry, exitTime);
+    const condition = unchangedSince(entry);
     try {
       await db.doc.send(
         new TransactWriteCommand({
@@ -221,10 +269,10 @@ export const queue = {
             {
               Delete: {
                 TableName: db.table,
-                Key: parsed.key,
-                ConditionExpression: '#status = :from',
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: { ':from': entry.status },
+                Key: activeKeyOf(entry.id),
+                ConditionExpression: condition.ConditionExpression,
+                ExpressionAttributeNames: condition.names,
+                ExpressionAttributeValues: condition.values,
               },
             },
             { Put: { TableName: db.table, Item: item } },
@@ -232,11 +280,7 @@ export const queue = {
         }),
       );
     } catch (error) {
-      if (isConditionFailure(error)) {
-        throw new ConflictError(
-          `Vehicle ${entry.vehicleNumber} was changed by someone else. Refresh and try again.`,
-        );
-      }
+      if (isConditionFailure(error)) throw changedMeanwhile(entry);
       throw error;
     }
     return completed;

@@ -1,10 +1,14 @@
-import { ConflictError } from '@curbside/domain';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ConflictError, type QueueEntry } from '@curbside/domain';
 import { describe, expect, it } from 'vitest';
 import { authSessions } from '../src/auth-session';
+import { batches } from '../src/batch';
 import { connections } from '../src/connection';
-import { createDb } from '../src/db';
+import { createDb, type Db } from '../src/db';
 import { districts } from '../src/district';
+import { releases } from '../src/pickup-code';
 import { pickupSessions } from '../src/pickup-session';
+import { queue } from '../src/queue';
 import { schools } from '../src/school';
 import { throttle } from '../src/throttle';
 import { users } from '../src/user';
@@ -108,11 +112,26 @@ describe('sign-in sessions and throttling', () => {
     expect(await authSessions.get(db, 'tok-live')).toBeUndefined();
   });
 
-  it('counts failures atomically within a window', async () => {
-    await Promise.all(Array.from({ length: 7 }, () => throttle.fail(db, 'scope-a', 60_000)));
-    expect((await throttle.count(db, 'scope-a', 60_000)).failures).toBe(7);
+  it('lets exactly the limit through when attempts arrive all at once, and a release gives one back', async () => {
+    const limit = [{ scope: 'scope-a', limit: 5 }];
+    const burst = await Promise.all(Array.from({ length: 12 }, () => throttle.reserve(db, limit, 60_000)));
+    expect(burst.filter((attempt) => attempt.allowed)).toHaveLength(5);
+
+    await burst.find((attempt) => attempt.allowed)?.release();
+    expect((await throttle.reserve(db, limit, 60_000)).allowed).toBe(true);
+    expect((await throttle.reserve(db, limit, 60_000)).allowed).toBe(false);
     await throttle.clear(db, 'scope-a', 60_000);
-    expect((await throttle.count(db, 'scope-a', 60_000)).failures).toBe(0);
+    expect((await throttle.reserve(db, limit, 60_000)).allowed).toBe(true);
+  });
+
+  it('counts nothing against one scope when another scope of the attempt is at its limit', async () => {
+    const full = { scope: 'scope-full', limit: 1 };
+    const open = { scope: 'scope-open', limit: 2 };
+    expect((await throttle.reserve(db, [full], 60_000)).allowed).toBe(true);
+    expect((await throttle.reserve(db, [open, full], 60_000)).allowed).toBe(false);
+    expect((await throttle.reserve(db, [open], 60_000)).allowed).toBe(true);
+    expect((await throttle.reserve(db, [open], 60_000)).allowed).toBe(true);
+    expect((await throttle.reserve(db, [open], 60_000)).allowed).toBe(false);
   });
 });
 
@@ -145,5 +164,103 @@ describe('connections', () => {
     expect(await connections.inChannel(db, 'school#8#staff')).toEqual(['c3']);
     await connections.remove(db, 'c3', ['school#8#staff']);
     expect(await connections.inChannel(db, 'school#8#staff')).toEqual([]);
+  });
+});
+
+describe('queue entries and batches', () => {
+  const queueCar = (sessionId: number, vehicleNumber: string) =>
+    queue.add(db, {
+      sessionId,
+      schoolId: 1,
+      vehicleId: null,
+      vehicleNumber,
+      vehicleType: 'car',
+      entryTime: new Date().toISOString(),
+      queueTime: new Date().toISOString(),
+      vehicle: null,
+      students: [],
+    });
+
+  it('refuses a change made from a batch-less read of a car another tablet has put into a batch', async () => {
+    const sessionId = 9101;
+    const seen = await queueCar(sessionId, '41');
+    const batch = await batches.create(db, { sessionId, schoolId: 1, vehicleType: 'car', maxCapacity: 8 });
+    expect(await batches.addEntry(db, batch, seen)).toBe('added');
+
+    await expect(queue.complete(db, seen)).rejects.toThrow(ConflictError);
+    await expect(
+      queue.update(db, seen, { status: 'overflow', batchId: null, batchNumber: null }),
+    ).rejects.toThrow(ConflictError);
+    await expect(queue.remove(db, seen)).rejects.toThrow(ConflictError);
+
+    const [entry] = await queue.listActive(db, sessionId);
+    expect(entry).toMatchObject({ vehicleNumber: '41', batchId: batch.id, status: 'waiting' });
+    expect((await batches.get(db, batch.id))?.currentCount).toBe(1);
+    expect(await batches.complete(db, batch, [entry as QueueEntry], new Date().toISOString())).toBe(true);
+  });
+
+  it('finds a completed pickup by the id it was answered with, and a batch by its end time', async () => {
+    const sessionId = 9102;
+    const walkUp = await queue.complete(db, await queueCar(sessionId, '42'));
+    expect(await queue.get(db, walkUp.id)).toMatchObject({ status: 'completed', vehicleNumber: '42' });
+
+    const batch = await batches.create(db, { sessionId, schoolId: 1, vehicleType: 'car', maxCapacity: 8 });
+    await batches.addEntry(db, batch, await queueCar(sessionId, '43'));
+    const endTime = new Date(Date.now() + 1000).toISOString();
+    expect(await batches.complete(db, batch, await queue.listActive(db, sessionId), endTime)).toBe(true);
+    expect((await queue.listCompletedAt(db, sessionId, endTime)).map((e) => e.vehicleNumber)).toEqual(['43']);
+  });
+});
+
+describe('releases and pickups', () => {
+  /**
+   * The table as DynamoDB under load answers it: each BatchWriteItem writes
+   * only its first `accepted` puts and hands the rest back unprocessed.
+   */
+  const throttled = (accepted: number) => {
+    const calls: number[] = [];
+    const doc = {
+      send: async (command: unknown) => {
+        if (!(command instanceof BatchWriteCommand)) return db.doc.send(command as never);
+        const requests = command.input.RequestItems?.[db.table] ?? [];
+        calls.push(requests.length);
+        const now = requests.slice(0, accepted);
+        if (now.length > 0) {
+          await db.doc.send(new BatchWriteCommand({ RequestItems: { [db.table]: now } }));
+        }
+        const rest = requests.slice(accepted);
+        return { UnprocessedItems: rest.length > 0 ? { [db.table]: rest } : {} };
+      },
+    };
+    return { db: { table: db.table, doc: doc as unknown as Db['doc'] }, calls };
+  };
+
+  it("answers a session's releases and pickups apart, from one partition", async () => {
+    const sessionId = 9201;
+    await releases.release(db, sessionId, 1, '2030-01-01T15:00:00.000Z');
+    await releases.pickUp(db, sessionId, [1, 2], '2030-01-01T15:05:00.000Z');
+    const { released, pickedUp } = await releases.ofSession(db, sessionId);
+    expect([...released]).toEqual([[1, '2030-01-01T15:00:00.000Z']]);
+    expect([...pickedUp].sort()).toEqual([
+      [1, '2030-01-01T15:05:00.000Z'],
+      [2, '2030-01-01T15:05:00.000Z'],
+    ]);
+    expect((await releases.ofSession(db, 9299)).pickedUp.size).toBe(0);
+  });
+
+  it('marks more than 25 students in chunks and sends unprocessed ones again', async () => {
+    const sessionId = 9202;
+    const ids = Array.from({ length: 30 }, (_, i) => i + 1);
+    const flaky = throttled(10);
+    await releases.pickUp(flaky.db, sessionId, ids);
+    // 25 then 5 per chunk; each try gets 10 through.
+    expect(flaky.calls).toEqual([25, 15, 5, 5]);
+    expect([...(await releases.ofSession(db, sessionId)).pickedUp.keys()].sort((a, b) => a - b)).toEqual(ids);
+  });
+
+  it('fails when DynamoDB keeps items unprocessed after a few tries', async () => {
+    const flaky = throttled(0);
+    await expect(releases.pickUp(flaky.db, 9203, [1, 2])).rejects.toThrow(/unprocessed/);
+    expect(flaky.calls).toEqual([2, 2, 2, 2, 2]);
   });
 });

@@ -1,0 +1,31 @@
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Db } from './db';
+
+/** BatchWriteItem takes at most 25 requests. */
+const BATCH_SIZE = 25;
+/** Tries per chunk while DynamoDB hands back unprocessed items, with a doubling pause from 50 ms. */
+const BATCH_ATTEMPTS = 5;
+const BATCH_BACKOFF_MS = 50;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Puts items (idempotent puts only) with BatchWriteItem, 25 at a time,
+ * sending again what DynamoDB leaves unprocessed; fails when some items are
+ * still unprocessed after the last try.
+ */
+export const putAll = async (db: Db, items: readonly Record<string, unknown>[]): Promise<void> => {
+  for (let start = 0; start < items.length; start += BATCH_SIZE) {
+    let requests = items.slice(start, start + BATCH_SIZE).map((Item) => ({ PutRequest: { Item } }));
+    for (let attempt = 1; requests.length > 0; attempt++) {
+      if (attempt > BATCH_ATTEMPTS) {
+        throw new Error(`${requests.length} items still unprocessed after ${BATCH_ATTEMPTS} batch writes`);
+      }
+      if (attempt > 1) await pause(BATCH_BACKOFF_MS * 2 ** (attempt - 2));
+      const { UnprocessedItems } = await db.doc.send(
+        new BatchWriteCommand({ RequestItems: { [db.table]: requests } }),
+      );
+      requests = (UnprocessedItems?.[db.table] ?? []) as typeof requests;
+    }
+  }
+};
