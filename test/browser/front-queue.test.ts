@@ -1,3 +1,9 @@
+import {
+  ApiGatewayManagementApiClient,
+  DeleteConnectionCommand,
+} from '@aws-sdk/client-apigatewaymanagementapi';
+import { channels } from '@curbside/api';
+import { connections } from '@curbside/store';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuilt, launchBrowser, viewports } from '../support/browser';
@@ -163,8 +169,12 @@ describe('the front queue screen', () => {
     it('raises a help alert with a long press that the other screen sees', async () => {
       await longPress(a, a.getByRole('button', { name: /^Help/ }), 1000);
       await a.getByRole('button', { name: /^Help Requested/ }).waitFor();
+      // The screen that raised it is told the school admin knows; the others see the alert itself.
+      const raisedNote = 'Help requested at Front Queue. The school admin has been notified.';
+      await a.getByText(raisedNote, { exact: true }).waitFor();
       const panel = b.getByRole('region', { name: 'Alerts: Front Queue' });
       await panel.getByText('Help requested at Front Queue', { exact: true }).waitFor();
+      expect(await b.getByText(raisedNote, { exact: true }).count()).toBe(0);
       await b.getByRole('button', { name: /^Help Requested/ }).waitFor();
 
       await panel.getByRole('button', { name: 'Dismiss: Help requested at Front Queue' }).click();
@@ -229,6 +239,30 @@ describe('the front queue screen', () => {
       expect(headers).toEqual(['Vehicle #', 'Type', 'Family', 'Children', 'Wait Time', 'Completed']);
       await card(b, 'Bus B3').waitFor({ state: 'detached' });
     }, 60_000);
+
+    it('catches up after the server closes the live connection (as API Gateway does after 2 hours)', async () => {
+      const sessionId = (await front.get('/api/sessions/active')).body.id;
+      const open = await connections.inChannel(server.db, channels.staff(1));
+      expect(open.length).toBeGreaterThanOrEqual(2);
+      // The real SDK client, signed as the runtime's own handlers sign it.
+      const management = new ApiGatewayManagementApiClient({
+        endpoint: server.url,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      });
+      for (const id of open) await management.send(new DeleteConnectionCommand({ ConnectionId: id }));
+      management.destroy();
+      // Queued while no screen is connected: no event reaches anyone.
+      expect(
+        (await front.post('/api/queue', { sessionId, vehicleNumber: '77', vehicleType: 'car' })).status,
+      ).toBe(201);
+      await card(a, 'Car 77').waitFor({ timeout: 8000 });
+      await card(b, 'Car 77').waitFor({ timeout: 8000 });
+      // And events flow again on the new connections.
+      await front.post('/api/queue', { sessionId, vehicleNumber: '78', vehicleType: 'car' });
+      await card(a, 'Car 78').waitFor({ timeout: 3000 });
+      await card(b, 'Car 78').waitFor({ timeout: 3000 });
+    });
 
     it('logs no errors in either screen', () => {
       expect(errors).toEqual([]);

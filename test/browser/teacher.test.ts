@@ -83,13 +83,33 @@ const decodeQr = (dataUrl: string) => {
 let sessionId: number;
 
 describe('the teacher screen', () => {
-  it('opens on Attendance without a session and shows the classrooms with their teachers', async () => {
+  it("opens on Attendance without a session: the counters and the teacher's classroom, nothing to release", async () => {
     const page = await open('teacher_demo', '/teacher');
     await expect.poll(() => tab(page, 'Attendance').getAttribute('aria-selected')).toBe('true');
-    await text(region(page, 'Attendance Management'), 'Attendance Management').waitFor();
-    await page.getByRole('heading', { name: 'No Active Session' }).waitFor();
+    const attendance = region(page, 'Attendance Management');
+    await text(attendance, 'Attendance Management').waitFor();
+    await text(counter(attendance, 'In Class'), '10').waitFor();
+    await text(counter(attendance, 'Ready'), '0').waitFor();
+    await text(counter(attendance, 'Picked Up'), '0').waitFor();
+    const panel = region(page, 'Students: Room 12');
+    await text(panel, 'Students').waitFor();
+    await text(panel, 'Ready: 0').waitFor();
+    await text(panel, 'No students ready for pickup').waitFor();
+    await expect.poll(() => inClassList(page).getByRole('listitem').count()).toBe(10);
+    await page.getByPlaceholder('Find student...', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: /^Release/ }).count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'No Active Session' }).count()).toBe(0);
+
+    // A student's registered vehicle opens outside a session too.
+    await row(inClassList(page), 'Ava Martinez').getByText('Ava Martinez', { exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: 'Car 101' }).waitFor();
+    await text(dialog, 'Not in pickup queue').waitFor();
+    await text(dialog, 'Click anywhere to close').click();
+    await dialog.waitFor({ state: 'detached' });
 
     await tab(page, 'Arrival/Departure').click();
+    await page.getByRole('heading', { name: 'No Active Session' }).waitFor();
     const rooms = region(page, 'Classrooms');
     // teacher_demo's own classroom is selected by default.
     await text(rooms, 'Selected Classrooms (1)').waitFor();
@@ -108,6 +128,19 @@ describe('the teacher screen', () => {
     await other.waitFor();
     await page.close();
   }, 60_000);
+
+  it('takes screenshots of the Attendance tab without a session on a tablet and a phone', async () => {
+    const dir = shotsDir();
+    for (const [name, viewport] of Object.entries(viewports) as [keyof typeof viewports, any][]) {
+      const page = await open('teacher_demo', '/teacher', viewport, name === 'phone');
+      await expect.poll(() => inClassList(page).getByRole('listitem').count()).toBe(10);
+      await page.waitForTimeout(300);
+      const wide = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+      expect(wide).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: join(dir, `teacher-attendance-no-session-${name}.png`), fullPage: true });
+      await page.close();
+    }
+  }, 30_000);
 
   describe('during a session', () => {
     let teacher: Page;
@@ -280,6 +313,41 @@ describe('the teacher screen', () => {
       await text(counter(mine, 'Picked Up'), '1').waitFor();
       await text(batched, 'Ava Martinez').waitFor({ state: 'detached' });
     }, 30_000);
+
+    it('keeps counting picked-up students after hundreds of pickups', async () => {
+      const mine = region(teacher, 'My Classroom');
+      await text(counter(mine, 'Picked Up'), '1').waitFor();
+      // 200 walk-up pickups complete after Ava Martinez's batch...
+      const { queue } = await import('@curbside/store');
+      for (let start = 1; start <= 200; start += 20) {
+        await Promise.all(
+          Array.from({ length: 20 }, async (_, i) => {
+            const now = new Date().toISOString();
+            const entry = await queue.add(server.db, {
+              sessionId,
+              schoolId: 1,
+              vehicleId: null,
+              vehicleNumber: `W${start + i}`,
+              vehicleType: 'car',
+              entryTime: now,
+              queueTime: now,
+              vehicle: null,
+              students: [],
+            });
+            await queue.complete(server.db, entry);
+          }),
+        );
+      }
+      // ...then car 122 is picked up at the curb.
+      const added = await front.post('/api/queue', { sessionId, vehicleNumber: '122', vehicleType: 'car' });
+      expect(added.status).toBe(201);
+      const done = await front.put(`/api/queue/${added.body.id}/status`, { status: 'completed' });
+      expect(done.status).toBe(200);
+      await text(counter(mine, 'Picked Up'), '2').waitFor();
+      await text(counter(mine, 'In Class'), '6').waitFor();
+      const status = region(teacher, 'Student Batch Status');
+      expect(await text(status, 'Ava Martinez').count()).toBe(0);
+    }, 60_000);
 
     it('follows more classrooms and shows walkers as not openable', async () => {
       const rooms = region(teacher, 'Classrooms');

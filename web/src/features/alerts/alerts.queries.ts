@@ -3,6 +3,7 @@ import { type Alert, type AlertType, alertMessage } from '@curbside/domain';
 import { notifications } from '@mantine/notifications';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
+import { announce } from './announce';
 
 /** Alerts refetch every 30 s on top of the live events. */
 export const ALERTS_POLL_MS = 30_000;
@@ -47,6 +48,7 @@ export const useToggleAlert = (sessionId: number, location: string) => {
         showDismissed();
       } else {
         queryClient.setQueryData<Alert[]>(key, (alerts) => withAlert(alerts, alert));
+        announce(alert, true);
       }
     },
     onError: (_, type) => notifications.show({ color: 'red', title: 'Error', message: SEND_FAILED[type] }),

@@ -1,30 +1,11 @@
-import { type Alert, alertAnnouncement } from '@curbside/domain';
+import type { Alert } from '@curbside/domain';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLiveEvent } from '../live/live';
-import { playAlertSound, unlockAlertSoundOnFirstTap } from './alert-sound';
+import { unlockAlertSoundOnFirstTap } from './alert-sound';
 import { alertQueries, withAlert, withoutAlert } from './alerts.queries';
-
-/** Alert ids already announced in this page: each alert gets one toast and one sound. */
-const announced = new Set<number>();
-
-export const alertToastId = (id: number) => `alert-${id}`;
-
-const announce = (alert: Alert) => {
-  if (announced.has(alert.id) || alert.status !== 'active') return;
-  announced.add(alert.id);
-  const toast = alertAnnouncement(alert);
-  notifications.show({
-    id: alertToastId(alert.id),
-    color: alert.type === 'emergency' ? 'red' : 'orange',
-    title: toast.title,
-    message: toast.message,
-    autoClose: toast.autoClose,
-    withBorder: true,
-  });
-  playAlertSound(alert.type);
-};
+import { alertToastId, announce } from './announce';
 
 /**
  * Keeps the session's alert list current from the live connection and

@@ -1,9 +1,11 @@
 /**
  * The live connection: one WebSocket to `/ws` on the page's own host (wss on
- * https). Pings every 30 s; after an unclean close it reconnects with backoff
- * (1 s doubling to 30 s, at most 10 attempts) and again whenever the page
- * becomes visible while closed. A message that is not JSON is logged and
- * ignored.
+ * https). Pings every 30 s; after any close it did not ask for it reconnects
+ * with backoff (1 s doubling to 30 s, at most 10 attempts) and again whenever
+ * the page becomes visible while closed. A server's own close counts too: API
+ * Gateway closes every connection after 2 hours with a clean close frame, and
+ * a tablet left on must keep getting events. A message that is not JSON is
+ * logged and ignored.
  */
 export type LiveState = 'connecting' | 'open' | 'closed';
 
@@ -28,6 +30,7 @@ export const liveUrl = (location: Pick<Location, 'protocol' | 'host'>) =>
 
 type Listener = (message: LiveMessage) => void;
 type StateListener = (state: LiveState, retries: number) => void;
+type ReopenListener = () => void;
 
 export class LiveConnection {
   private socket: WebSocket | null = null;
@@ -35,7 +38,10 @@ export class LiveConnection {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private listeners = new Set<Listener>();
   private stateListeners = new Set<StateListener>();
+  private reopenListeners = new Set<ReopenListener>();
   private stopped = false;
+  /** Whether a socket of this run was open before: a later open is a reopen, with events missed in between. */
+  private wasOpen = false;
   state: LiveState = 'closed';
   retries = 0;
 
@@ -43,6 +49,7 @@ export class LiveConnection {
 
   start() {
     this.stopped = false;
+    this.wasOpen = false;
     document.addEventListener('visibilitychange', this.onVisible);
     this.open();
   }
@@ -83,6 +90,22 @@ export class LiveConnection {
     };
   }
 
+  /**
+   * Calls `listener` each time the connection opens again after it was lost:
+   * whatever changed in between arrived on no socket, so readers refresh.
+   */
+  onReopen(listener: ReopenListener) {
+    this.reopenListeners.add(listener);
+    return () => {
+      this.reopenListeners.delete(listener);
+    };
+  }
+
+  /** True once every reconnect attempt has failed; the page's becoming visible starts again. */
+  get gaveUp() {
+    return this.state === 'closed' && this.retries >= LIVE.maxAttempts && !this.stopped;
+  }
+
   private setState(state: LiveState) {
     this.state = state;
     for (const listener of this.stateListeners) listener(state, this.retries);
@@ -96,6 +119,8 @@ export class LiveConnection {
     socket.onopen = () => {
       this.retries = 0;
       this.setState('open');
+      if (this.wasOpen) for (const listener of this.reopenListeners) listener();
+      this.wasOpen = true;
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: 'ping' }), LIVE.pingMs);
     };
@@ -110,12 +135,12 @@ export class LiveConnection {
       if (message?.type === 'pong') return;
       for (const listener of this.listeners) listener(message);
     };
-    socket.onclose = (event) => {
+    socket.onclose = () => {
       if (this.socket !== socket) return;
       clearInterval(this.pingTimer);
       this.socket = null;
       this.setState('closed');
-      if (!this.stopped && !event.wasClean) this.scheduleRetry();
+      if (!this.stopped) this.scheduleRetry();
     };
   }
 
@@ -126,10 +151,14 @@ export class LiveConnection {
     this.retryTimer = setTimeout(() => this.open(), backoffDelay(this.retries));
   }
 
+  /** Starts reconnecting again from the first attempt (after the attempts ran out). */
+  retryNow() {
+    if (this.stopped || this.state !== 'closed') return;
+    this.retries = 0;
+    this.open();
+  }
+
   private onVisible = () => {
-    if (document.visibilityState === 'visible' && this.state === 'closed' && !this.stopped) {
-      this.retries = 0;
-      this.open();
-    }
+    if (document.visibilityState === 'visible') this.retryNow();
   };
 }

@@ -8,9 +8,13 @@ const LiveContext = createContext<LiveConnection | null>(null);
 /**
  * Keeps one live connection for the app. It reconnects when the signed-in
  * user changes, so the server sees the new session cookie at `$connect`.
+ * When the connection comes back after it was lost, every query on screen
+ * is read again: the events of the gap went to no socket.
  */
 export function LiveProvider({ children }: { children: ReactNode }) {
   const [connection] = useState(() => new LiveConnection(liveUrl(window.location)));
+  const queryClient = useQueryClient();
+  useEffect(() => connection.onReopen(() => void queryClient.invalidateQueries()), [connection, queryClient]);
   const { user } = useMe();
   const userId = user?.id ?? null;
   // biome-ignore lint/correctness/useExhaustiveDependencies: reconnect when the signed-in user changes

@@ -3,7 +3,8 @@ import { Badge, Button, Group, UnstyledButton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useLiveStatus } from '../live/live';
+import { useLiveConnection, useLiveStatus } from '../live/live';
+import { LIVE } from '../live/live-connection';
 import { schoolQueries } from '../schools/schools.queries';
 import { SessionDialog } from '../sessions/session-dialog';
 import { useActiveSession } from '../sessions/sessions.queries';
@@ -31,9 +32,12 @@ function SessionControls({ user, onNew }: { user: User; onNew: () => void }) {
             Start Session
           </Button>
         ))}
-      <Button variant="default" onClick={onNew}>
-        New Session
-      </Button>
+      {/* A session belongs to a school: an account above one school has none to start it in. */}
+      {user.schoolId !== null && (
+        <Button variant="default" onClick={onNew}>
+          New Session
+        </Button>
+      )}
     </Group>
   );
 }
@@ -45,7 +49,9 @@ function SessionControls({ user, onNew }: { user: User; onNew: () => void }) {
  */
 export function Header({ user }: { user: User }) {
   const [creating, setCreating] = useState(false);
-  const { retries } = useLiveStatus();
+  const { state, retries } = useLiveStatus();
+  const connection = useLiveConnection();
+  const gaveUp = state === 'closed' && retries >= LIVE.maxAttempts;
   const school = useQuery({
     ...schoolQueries.detail(user.schoolId ?? 0),
     enabled: user.schoolId !== null && user.role !== 'parent',
@@ -62,10 +68,25 @@ export function Header({ user }: { user: User }) {
             SANDBOX
           </Badge>
         )}
-        {retries > 0 && (
-          <Badge color="yellow" variant="light" size="lg" role="status">
-            Reconnecting ({retries})
+        {gaveUp ? (
+          <Badge
+            component="button"
+            type="button"
+            color="red"
+            variant="light"
+            size="lg"
+            role="status"
+            style={{ cursor: 'pointer' }}
+            onClick={() => connection.retryNow()}
+          >
+            Offline · Tap to reconnect
           </Badge>
+        ) : (
+          retries > 0 && (
+            <Badge color="yellow" variant="light" size="lg" role="status">
+              Reconnecting ({retries})
+            </Badge>
+          )
         )}
       </Group>
       <SessionControls user={user} onNew={() => setCreating(true)} />

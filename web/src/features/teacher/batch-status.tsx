@@ -1,7 +1,7 @@
 import { type TeacherStudent, vehicleLabel } from '@curbside/domain';
 import { Badge, Card, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { BORDER, DANGER_TEXT, MUTED_TEXT } from '../queue/colors';
-import { BATCH_GROUPS, type BatchGroupKey, batchGroupOf } from './roster';
+import { BATCH_GROUPS, type BatchGroupKey, batchGroupOf, isPickedUp } from './roster';
 import { BatchStatusBadge } from './student-badges';
 
 function StudentStatusRow({ student, showRoom }: { student: TeacherStudent; showRoom: boolean }) {
@@ -41,16 +41,14 @@ function StudentStatusRow({ student, showRoom }: { student: TeacherStudent; show
  */
 export function StudentBatchStatus({
   students,
-  pickedUpIds,
   showRoom,
 }: {
   students: TeacherStudent[];
-  pickedUpIds: ReadonlySet<number>;
   showRoom: boolean;
 }) {
   const groups = new Map<BatchGroupKey, TeacherStudent[]>();
   for (const student of students) {
-    if (!student.inQueue && pickedUpIds.has(student.id)) continue;
+    if (isPickedUp(student)) continue;
     const key = batchGroupOf(student);
     groups.set(key, [...(groups.get(key) ?? []), student]);
   }

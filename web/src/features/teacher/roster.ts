@@ -44,14 +44,20 @@ export interface RosterCounts {
 }
 
 /**
- * Splits students into ready (their vehicle is in the queue), picked up
- * (their vehicle's pickup completed this session and they are not queued
- * again) and in class (everyone else).
+ * Whether a student counts as picked up: their vehicle's pickup completed this
+ * session and the vehicle is not in the queue again.
  */
-export const rosterOf = (students: readonly TeacherStudent[], pickedUpIds: ReadonlySet<number>) => {
+export const isPickedUp = (student: Pick<TeacherStudent, 'inQueue' | 'pickedUpAt'>): boolean =>
+  !student.inQueue && student.pickedUpAt !== null;
+
+/**
+ * Splits students into ready (their vehicle is in the queue), picked up and
+ * in class (everyone else).
+ */
+export const rosterOf = (students: readonly TeacherStudent[]) => {
   const ready = students.filter((student) => student.inQueue);
-  const pickedUp = students.filter((student) => !student.inQueue && pickedUpIds.has(student.id));
-  const inClass = students.filter((student) => !student.inQueue && !pickedUpIds.has(student.id));
+  const pickedUp = students.filter(isPickedUp);
+  const inClass = students.filter((student) => !student.inQueue && !isPickedUp(student));
   return { ready, pickedUp, inClass };
 };
 

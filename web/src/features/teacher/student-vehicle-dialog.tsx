@@ -17,7 +17,8 @@ import { Field, Phone, Section, VehicleDialog } from '../queue/vehicle-dialog';
 import { vehicleQueries } from './teacher.queries';
 
 interface StudentVehicleDialogProps {
-  sessionId: number;
+  /** The running session, whose queue a queued vehicle is shown from; null without one. */
+  sessionId: number | null;
   /** The student whose vehicle to show (one with a vehicle or bus), or null. */
   student: TeacherStudent | null;
   /** Every student of the school, to name the vehicle's children. */
@@ -30,7 +31,7 @@ interface StudentVehicleDialogProps {
  * in the queue; for one not in the queue, its registered contacts and children.
  */
 export function StudentVehicleDialog({ sessionId, student, students, onClose }: StudentVehicleDialogProps) {
-  const queue = useQuery(queueQueries.active(sessionId));
+  const queue = useQuery({ ...queueQueries.active(sessionId ?? 0), enabled: sessionId !== null });
   const { entry, total } = useMemo(() => {
     if (!student?.entryId) return { entry: null, total: 0 };
     const ordered = orderQueue((queue.data ?? []).filter((item) => item.status !== 'completed'));

@@ -7,7 +7,6 @@ import { useMe } from '../auth/auth.queries';
 import { PickupCodeDialog } from '../pickup-codes/pickup-code-dialog';
 import { MUTED_TEXT } from '../queue/colors';
 import { NoActiveSession } from '../queue/no-active-session';
-import { queueQueries } from '../queue/queue.queries';
 import { useNow } from '../queue/use-now';
 import { useActiveSession } from '../sessions/sessions.queries';
 import { AlertCenter } from './alert-center';
@@ -29,32 +28,28 @@ const SELECT_CLASSROOMS = 'Select classrooms to view and manage students.';
 type Tab = 'arrival' | 'attendance';
 
 /**
- * The session's students in the selected classrooms: all of them, the ready
- * ones (newest first) and who was picked up (their vehicle's pickup completed).
+ * The students of the selected classrooms in the session (or outside any
+ * session: nobody ready or picked up): all of them, the ready ones (newest
+ * first), those in class, and the counters.
  */
-const useRoster = (sessionId: number, classroomIds: readonly number[]) => {
+const useRoster = (sessionId: number | null, classroomIds: readonly number[]) => {
   const all = useQuery(teacherQueries.students(sessionId));
-  const ready = useQuery(teacherQueries.ready(sessionId));
-  const completed = useQuery(queueQueries.completed(sessionId));
+  const ready = useQuery({ ...teacherQueries.ready(sessionId ?? 0), enabled: sessionId !== null });
   return useMemo(() => {
     const inRooms = (student: TeacherStudent) =>
       student.classroomId !== null && classroomIds.includes(student.classroomId);
-    const pickedUpIds = new Set(
-      (completed.data ?? []).flatMap((entry) => entry.students.map((student) => student.id)),
-    );
     const students = (all.data ?? []).filter(inRooms);
-    const roster = rosterOf(students, pickedUpIds);
+    const roster = rosterOf(students);
     return {
       everyone: all.data ?? [],
       students,
       // GET /api/teacher/students/ready gives the ready list; until it answers, the full list does.
       ready: newestFirst(ready.data ? ready.data.filter(inRooms) : roster.ready),
       inClass: roster.inClass,
-      pickedUpIds,
       counts: countsOf(roster),
       isLoading: all.isPending,
     };
-  }, [all.data, all.isPending, ready.data, completed.data, classroomIds]);
+  }, [all.data, all.isPending, ready.data, classroomIds]);
 };
 
 type Roster = ReturnType<typeof useRoster>;
@@ -87,11 +82,7 @@ function ArrivalTab({
               <Loader aria-label="Loading students" />
             </Center>
           ) : (
-            <StudentBatchStatus
-              students={roster.students}
-              pickedUpIds={roster.pickedUpIds}
-              showRoom={selection.selected.length > 1}
-            />
+            <StudentBatchStatus students={roster.students} showRoom={selection.selected.length > 1} />
           )}
           <CompletedBatches sessionId={sessionId} />
         </Stack>
@@ -100,13 +91,18 @@ function ArrivalTab({
   );
 }
 
+/**
+ * 'Attendance Management': the counters and a Students panel per selected
+ * classroom. Without a session nobody is ready, so nothing can be released;
+ * students in class and their pickup codes are there all the same.
+ */
 function AttendanceTab({
   sessionId,
   selection,
   roster,
   now,
 }: {
-  sessionId: number;
+  sessionId: number | null;
   selection: ClassroomSelection;
   roster: Roster;
   now: number;
@@ -161,14 +157,14 @@ function AttendanceTab({
   );
 }
 
-/** Both tabs while a session runs. */
-function SessionTabs({
+/** Both tabs, for the running session or, without one (null), outside any session. */
+function TeacherScreen({
   sessionId,
   selection,
   tab,
   onTab,
 }: {
-  sessionId: number;
+  sessionId: number | null;
   selection: ClassroomSelection;
   tab: Tab;
   onTab: (tab: Tab) => void;
@@ -178,7 +174,19 @@ function SessionTabs({
   return (
     <TeacherTabs tab={tab} onTab={onTab}>
       {{
-        arrival: <ArrivalTab sessionId={sessionId} selection={selection} roster={roster} now={now} />,
+        arrival:
+          sessionId === null ? (
+            <Grid gutter="md">
+              <Grid.Col span={{ base: 12, md: 4 }}>
+                <ClassroomSelector selection={selection} />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, md: 8 }}>
+                <NoActiveSession />
+              </Grid.Col>
+            </Grid>
+          ) : (
+            <ArrivalTab sessionId={sessionId} selection={selection} roster={roster} now={now} />
+          ),
         attendance: <AttendanceTab sessionId={sessionId} selection={selection} roster={roster} now={now} />,
       }}
     </TeacherTabs>
@@ -247,43 +255,7 @@ export function TeacherPage() {
     <Container fluid px={{ base: 'xs', sm: 'md' }} py="md">
       <Stack gap="md">
         {session && <AlertPanel sessionId={session.id} location={location} />}
-        {session ? (
-          <SessionTabs sessionId={session.id} selection={selection} tab={current} onTab={setTab} />
-        ) : (
-          <TeacherTabs tab={current} onTab={setTab}>
-            {{
-              arrival: (
-                <Grid gutter="md">
-                  <Grid.Col span={{ base: 12, md: 4 }}>
-                    <ClassroomSelector selection={selection} />
-                  </Grid.Col>
-                  <Grid.Col span={{ base: 12, md: 8 }}>
-                    <NoActiveSession />
-                  </Grid.Col>
-                </Grid>
-              ),
-              attendance: (
-                <Stack gap="md">
-                  <Card p={{ base: 'sm', sm: 'md' }} component="section" aria-label="Attendance Management">
-                    <Stack gap="sm">
-                      <Title order={2} fz="xl">
-                        Attendance Management
-                      </Title>
-                      <Counters counts={{ ready: 0, inClass: 0, pickedUp: 0, total: 0 }} />
-                    </Stack>
-                  </Card>
-                  {selection.selected.length === 0 ? (
-                    <Text fz="lg" ta="center" c={MUTED_TEXT}>
-                      {SELECT_CLASSROOMS}
-                    </Text>
-                  ) : (
-                    <NoActiveSession />
-                  )}
-                </Stack>
-              ),
-            }}
-          </TeacherTabs>
-        )}
+        <TeacherScreen sessionId={session?.id ?? null} selection={selection} tab={current} onTab={setTab} />
       </Stack>
     </Container>
   );

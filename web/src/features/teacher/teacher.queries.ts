@@ -12,16 +12,17 @@ import { QUEUE_EVENTS, queueQueries } from '../queue/queue.queries';
 export const QUEUE_STATUS_POLL_MS = 5000;
 
 /**
- * The teacher's view of a session's students (`['teacher-students']`, which
- * changes with the queue and with releases), and the school's classrooms and
- * users (which do not change during a dismissal).
+ * The teacher's view of the students in a session, or outside any session
+ * (null) (`['teacher-students']`, which changes with the queue, releases and
+ * pickups), and the school's classrooms and users (which do not change during
+ * a dismissal).
  */
 export const teacherQueries = {
   all: ['teacher-students'] as const,
-  students: (sessionId: number) =>
+  students: (sessionId: number | null) =>
     queryOptions({
-      queryKey: [...teacherQueries.all, sessionId, 'all'] as const,
-      queryFn: () => api(routes.teacherStudents, { query: { sessionId } }),
+      queryKey: [...teacherQueries.all, sessionId ?? 'no-session', 'all'] as const,
+      queryFn: () => api(routes.teacherStudents, { query: { sessionId: sessionId ?? undefined } }),
     }),
   /** Students whose vehicle is in the queue, newest arrival first. */
   ready: (sessionId: number) =>
