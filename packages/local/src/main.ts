@@ -1,4 +1,8 @@
-/** `tsx packages/local/src/main.ts [--in-memory]`: Curbside on a laptop, on PORT (default 3000). */
+/**
+ * `tsx packages/local/src/main.ts [--in-memory]`: Curbside on a laptop, on
+ * PORT (default 3000). With AWS_ENDPOINT_URL_DYNAMODB set (LocalStack, say),
+ * it uses that DynamoDB instead of starting DynamoDB Local.
+ */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDb } from '@curbside/store';
@@ -11,6 +15,7 @@ const inMemory = process.argv.includes('--in-memory');
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '127.0.0.1';
 const tableName = process.env.TABLE_NAME ?? 'curbside';
+const externalDynamo = process.env.AWS_ENDPOINT_URL_DYNAMODB || undefined;
 
 let dynamo: DynamoLocal | undefined;
 let server: RunningServer | undefined;
@@ -37,10 +42,12 @@ process.on('SIGTERM', onSignal);
 try {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`PORT must be a port number, not ${process.env.PORT}`);
-  dynamo = await startDynamoLocal(inMemory ? { inMemory: true } : { dataDir: join(root, '.data') });
-  await ensureTable({ endpoint: dynamo.endpoint, tableName });
+  if (!externalDynamo)
+    dynamo = await startDynamoLocal(inMemory ? { inMemory: true } : { dataDir: join(root, '.data') });
+  const dynamoEndpoint = externalDynamo ?? (dynamo as DynamoLocal).endpoint;
+  await ensureTable({ endpoint: dynamoEndpoint, tableName });
 
-  if (await seedIfEmpty(createDb({ table: tableName, endpoint: dynamo.endpoint }))) {
+  if (await seedIfEmpty(createDb({ table: tableName, endpoint: dynamoEndpoint }))) {
     console.log(
       'Seeded the demo district: sign in as front_demo, teacher_demo, admin_demo … (password demo1234)',
     );
@@ -50,14 +57,17 @@ try {
     port,
     host,
     tableName,
-    dynamoEndpoint: dynamo.endpoint,
+    dynamoEndpoint,
     webDist: join(root, 'web', 'dist'),
     runSchedules: true,
   });
   const shown = host === '127.0.0.1' || host === '0.0.0.0' ? 'localhost' : host;
-  console.log(
-    `Curbside is running at http://${shown}:${server.port}${inMemory ? ' (in memory: data is not kept)' : ''}`,
-  );
+  const where = externalDynamo
+    ? ` (DynamoDB at ${externalDynamo})`
+    : inMemory
+      ? ' (in memory: data is not kept)'
+      : '';
+  console.log(`Curbside is running at http://${shown}:${server.port}${where}`);
 } catch (error) {
   const busy = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
   console.error(

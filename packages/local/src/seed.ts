@@ -24,6 +24,16 @@ export const DEMO_ACCOUNTS: ReadonlyArray<{ username: string; name: string; role
   { username: 'parent_demo', name: 'Pat Parent', role: 'parent' },
 ];
 
+export const INCOMPLETE_SEED =
+  'The demo data is incomplete: an earlier start stopped while seeding it, so some demo accounts or ' +
+  'students may be missing. Stop Curbside, delete the .data folder and start again.';
+
+/** The seed's last write is the demo parent's link to a child: present only when it ran to the end. */
+const seedFinished = async (db: Db) => {
+  const parent = await users.findCredentials(db, 'parent_demo');
+  return parent !== undefined && (await parentLinks.childrenOf(db, parent.user.id)).length > 0;
+};
+
 /**
  * Seeds the demo district on an empty table: one district with a live demo
  * school and a sandboxed second school, and the demo accounts. Runs only
@@ -31,7 +41,10 @@ export const DEMO_ACCOUNTS: ReadonlyArray<{ username: string; name: string; role
  */
 export const seedIfEmpty = async (db: Db): Promise<boolean> => {
   const existing = await districts.get(db, 1);
-  if (existing) return false;
+  if (existing) {
+    if (!(await seedFinished(db))) console.warn(INCOMPLETE_SEED);
+    return false;
+  }
 
   const district = await districts.create(db, {
     name: 'Demo Unified School District',

@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import { createDb, districts, users } from '@curbside/store';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ensureTable } from '../src/dynamo';
+import { DEMO_ACCOUNTS, INCOMPLETE_SEED, seedIfEmpty } from '../src/seed';
+
+const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB as string;
+const freshDb = async () => {
+  const table = `seed-${randomUUID()}`;
+  await ensureTable({ endpoint, tableName: table });
+  return createDb({ table, endpoint });
+};
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('the demo seed', () => {
+  it('seeds an empty table once: every demo account, and nothing twice on a restart', async () => {
+    const db = await freshDb();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    expect(await seedIfEmpty(db)).toBe(true);
+    for (const { username } of DEMO_ACCOUNTS) expect(await users.findCredentials(db, username)).toBeDefined();
+    expect(await seedIfEmpty(db)).toBe(false);
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('says how to start afresh when an earlier start stopped halfway through seeding', async () => {
+    const db = await freshDb();
+    await districts.create(db, { name: 'Demo Unified School District', active: true, sandbox: false });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    expect(await seedIfEmpty(db)).toBe(false);
+    expect(warn).toHaveBeenCalledWith(INCOMPLETE_SEED);
+  });
+});
