@@ -18,6 +18,8 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll's own default (1 s) is shorter than a first page load on a busy 2-core CI machine.
+    expect: { poll: { timeout: 10_000 } },
     env: { LOG_LEVEL: 'silent', AWS_REGION: 'us-east-1' },
   },
 });

@@ -140,7 +140,7 @@ describe('the teacher screen', () => {
       await page.screenshot({ path: join(dir, `teacher-attendance-no-session-${name}.png`), fullPage: true });
       await page.close();
     }
-  }, 30_000);
+  }, 60_000);
 
   describe('during a session', () => {
     let teacher: Page;
