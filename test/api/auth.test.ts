@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { authSessions } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, signedIn, startTestServer } from '../support/server';
 
@@ -118,6 +119,29 @@ describe('staff sign-in', () => {
     const replay = new Client(server.url);
     replay.cookie = stolen;
     expect((await replay.get('/api/me')).status).toBe(401);
+  });
+
+  it("signs nobody in with a cookie whose user part was changed to another user's id", async () => {
+    const client = await signedIn(server.url, 'front_demo');
+    const me = (await client.get('/api/me')).body;
+    const superAdmin = await signedIn(server.url, 'super_demo');
+    const superId = (await superAdmin.get('/api/me')).body.id;
+    const forged = new Client(server.url);
+    forged.cookie = client.cookie?.replace(`curbside_session=${me.id}-`, `curbside_session=${superId}-`);
+    expect(forged.cookie).not.toBe(client.cookie);
+    expect((await forged.get('/api/me')).status).toBe(401);
+  });
+
+  it('still honours a session whose token does not name its user (signed in before tokens did)', async () => {
+    const client = await signedIn(server.url, 'back_demo');
+    const me = (await client.get('/api/me')).body;
+    await authSessions.put(server.db, 'an-older-token-without-a-user-id-0123456789', {
+      userId: me.id,
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    });
+    const older = new Client(server.url);
+    older.cookie = 'curbside_session=an-older-token-without-a-user-id-0123456789';
+    expect((await older.get('/api/me')).body).toMatchObject({ username: 'back_demo' });
   });
 
   it('refuses a mutation sent from a foreign Origin', async () => {

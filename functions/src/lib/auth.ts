@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type Access, VIEWER_ADDRESS_HEADER } from '@curbside/api';
 import {
   canPerform,
@@ -29,12 +30,33 @@ export const cookieValue = (
   return undefined;
 };
 
-/** The signed-in, active user of a session token, or null. */
+/**
+ * A session token: the user's id, then 256 random bits. The id lets a request
+ * read the session and its user at once (`userOfToken`); only the random part
+ * makes the token unguessable, and the stored session is what proves it.
+ */
+export const newSessionToken = (userId: number) => `${userId}-${randomBytes(32).toString('base64url')}`;
+
+/** The user id a token names, if it has one (a token is only trusted once its session is found). */
+export const userIdOfToken = (token: string): number | undefined => {
+  const match = /^(\d{1,15})-/.exec(token);
+  return match ? Number(match[1]) : undefined;
+};
+
+/**
+ * The signed-in, active user of a session token, or null. The session and
+ * the user the token names are read in one round trip; the session decides
+ * whose the token is.
+ */
 export const userOfToken = async (token: string | undefined): Promise<User | null> => {
   if (!token) return null;
-  const session = await authSessions.get(db, token);
+  const named = userIdOfToken(token);
+  const [session, guessed] = await Promise.all([
+    authSessions.get(db, token),
+    named === undefined ? undefined : users.get(db, named),
+  ]);
   if (!session) return null;
-  const user = await users.get(db, session.userId);
+  const user = guessed?.id === session.userId ? guessed : await users.get(db, session.userId);
   return user?.active ? user : null;
 };
 

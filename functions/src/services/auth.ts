@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   AUTH_SESSION_TTL_MS,
   isStaffRole,
@@ -9,6 +8,7 @@ import {
   type User,
 } from '@curbside/domain';
 import { authSessions, throttle, users } from '@curbside/store';
+import { newSessionToken } from '../lib/auth';
 import { db } from '../lib/context';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from '../lib/passwords';
 
@@ -19,7 +19,7 @@ export interface SignedIn {
 }
 
 const startSession = async (user: User): Promise<SignedIn> => {
-  const token = randomBytes(32).toString('base64url');
+  const token = newSessionToken(user.id);
   await authSessions.put(db, token, {
     userId: user.id,
     expiresAt: new Date(Date.now() + AUTH_SESSION_TTL_MS).toISOString(),
