@@ -1,6 +1,7 @@
 import {
   type Batch,
   ConflictError,
+  changedMeanwhileError,
   DEFAULT_BATCH_CAPACITY,
   isSessionRunning,
   NotFoundError,
@@ -121,9 +122,7 @@ export const placeInBatch = async (user: User, entry: QueueEntry, batchId: numbe
   if (outcome === 'closed')
     throw new ConflictError(`Batch #${batch.batchNumber} is completed and cannot be changed`);
   if (outcome === 'taken') {
-    throw new ConflictError(
-      `Vehicle ${entry.vehicleNumber} was changed by someone else. Refresh and try again.`,
-    );
+    throw changedMeanwhileError(entry);
   }
   await announce(batch, { id: entry.id, status: 'waiting' });
   return { ...entry, batchId: batch.id, batchNumber: batch.batchNumber };
@@ -138,9 +137,7 @@ export const takeOutOfBatch = async (
   const batch = await batches.get(db, batchId);
   if (batch) assertLoading(batch);
   if (!(await batches.removeEntry(db, batchId, entry, status))) {
-    throw new ConflictError(
-      `Vehicle ${entry.vehicleNumber} was changed by someone else. Refresh and try again.`,
-    );
+    throw changedMeanwhileError(entry);
   }
   if (batch) await announce(batch, { id: entry.id, status });
   return { ...entry, status, batchId: null, batchNumber: null };
@@ -153,9 +150,7 @@ export const dropFromBatch = async (entry: QueueEntry, complete: boolean): Promi
   if (batch) assertLoading(batch);
   const exitTime = new Date().toISOString();
   if (!(await batches.dropEntry(db, batchId, entry, complete ? exitTime : undefined))) {
-    throw new ConflictError(
-      `Vehicle ${entry.vehicleNumber} was changed by someone else. Refresh and try again.`,
-    );
+    throw changedMeanwhileError(entry);
   }
   return complete ? completedEntry(entry, exitTime).completed : entry;
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConflictError } from './errors';
 
 /** Vehicles, queue entries and alerts (specification §3, §4, §5). */
 export const VEHICLE_TYPES = ['car', 'bus'] as const;
@@ -56,6 +57,10 @@ export interface QueueEntry {
 }
 
 /** Vehicle numbers: what the keypad and a placard can show. */
+/** Another tablet changed the entry between this one's read and its write. */
+export const changedMeanwhileError = (entry: Pick<QueueEntry, 'vehicleNumber'>) =>
+  new ConflictError(`Vehicle ${entry.vehicleNumber} was changed by someone else. Refresh and try again.`);
+
 export const vehicleNumberSchema = z
   .string({ message: 'Vehicle number is required' })
   .trim()

@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import {
   ConflictError,
+  changedMeanwhileError,
   NotFoundError,
   orderQueue,
   type QueueEntry,
@@ -84,9 +85,6 @@ const unchangedSince = (entry: QueueEntry) => ({
     ...(entry.batchId === null ? { ':nullType': 'NULL' } : { ':seenBatch': entry.batchId }),
   },
 });
-
-const changedMeanwhile = (entry: QueueEntry) =>
-  new ConflictError(`Vehicle ${entry.vehicleNumber} was changed by someone else. Refresh and try again.`);
 
 /** The key of an active entry: for the batch module's transactions only. */
 export const activeEntryKey = (entry: Pick<QueueEntry, 'sessionId' | 'vehicleType' | 'vehicleNumber'>) => ({
@@ -218,7 +216,7 @@ export const queue = {
       );
       return fromItem(Attributes ?? {});
     } catch (error) {
-      if (isConditionFailure(error)) throw changedMeanwhile(entry);
+      if (isConditionFailure(error)) throw changedMeanwhileError(entry);
       throw error;
     }
   },
@@ -253,7 +251,7 @@ export const queue = {
       );
       return fromItem(Attributes ?? {});
     } catch (error) {
-      if (isConditionFailure(error)) throw changedMeanwhile(entry);
+      if (isConditionFailure(error)) throw changedMeanwhileError(entry);
       throw error;
     }
   },
@@ -280,7 +278,7 @@ export const queue = {
         }),
       );
     } catch (error) {
-      if (isConditionFailure(error)) throw changedMeanwhile(entry);
+      if (isConditionFailure(error)) throw changedMeanwhileError(entry);
       throw error;
     }
     return completed;
