@@ -44,6 +44,7 @@ const context = {} as Context;
 
 const things = route({
   name: 'things',
+  area: 'admin',
   method: 'POST',
   path: '/api/things/{id}',
   request: {

@@ -23,9 +23,26 @@ export interface RouteRequest {
   body?: z.ZodType;
 }
 
+/**
+ * The part of the product a route belongs to. In AWS the routes of one area
+ * are served by one function (which gets only the access its routes need);
+ * the list is kept short on purpose: a new route joins an area.
+ * - `auth`: sign-in, sign-out, the current user, health
+ * - `carLine`: pickup sessions, queue, batches, alerts (running a dismissal)
+ * - `teacher`: classrooms, the teacher's students, releases, pickup codes
+ * - `admin`: schools, districts, users and the school's rosters, CSV import
+ * - `parent`: the parent portal and the invite links
+ * - `bus`: bus driver and bus map links
+ * - `sis`: the student-information-system (Clever) import
+ */
+export const AREAS = ['auth', 'carLine', 'teacher', 'admin', 'parent', 'bus', 'sis'] as const;
+export type Area = (typeof AREAS)[number];
+
 export interface RouteDefinition<Req extends RouteRequest = RouteRequest, Res = unknown> {
-  /** Handler module name: `functions/src/http/{name}.ts`, Lambda `http-{name}`. */
+  /** Handler module name: `functions/src/http/{name}.ts`. */
   name: string;
+  /** The area whose function serves the route (see `AREAS`). */
+  area: Area;
   method: HttpMethod;
   /** API Gateway path, e.g. `/api/sessions/{id}/end`. */
   path: string;

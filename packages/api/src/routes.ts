@@ -53,6 +53,7 @@ interface LinkResult {
 export const routes = {
   health: route({
     name: 'health',
+    area: 'auth',
     method: 'GET',
     path: '/api/health',
     request: {},
@@ -63,6 +64,7 @@ export const routes = {
   // Staff sign-in
   login: route({
     name: 'login',
+    area: 'auth',
     method: 'POST',
     path: '/api/login',
     request: { body: loginSchema },
@@ -71,6 +73,7 @@ export const routes = {
   }),
   logout: route({
     name: 'logout',
+    area: 'auth',
     method: 'POST',
     path: '/api/logout',
     request: {},
@@ -79,6 +82,7 @@ export const routes = {
   }),
   me: route({
     name: 'me',
+    area: 'auth',
     method: 'GET',
     path: '/api/me',
     request: {},
@@ -89,6 +93,7 @@ export const routes = {
   // Parent sign-in and single sign-on
   parentLogin: route({
     name: 'parentLogin',
+    area: 'auth',
     method: 'POST',
     path: '/api/auth/parent/login',
     request: { body: loginSchema },
@@ -97,6 +102,7 @@ export const routes = {
   }),
   parentRegister: route({
     name: 'parentRegister',
+    area: 'auth',
     method: 'POST',
     path: '/api/auth/parent/register',
     request: { body: parentRegisterSchema },
@@ -105,6 +111,7 @@ export const routes = {
   }),
   authLogout: route({
     name: 'authLogout',
+    area: 'auth',
     method: 'POST',
     path: '/api/auth/logout',
     request: {},
@@ -113,6 +120,7 @@ export const routes = {
   }),
   ssoLogin: route({
     name: 'ssoLogin',
+    area: 'auth',
     method: 'GET',
     path: '/api/auth/login',
     request: {},
@@ -123,6 +131,7 @@ export const routes = {
   // Pickup sessions: open to every staff role of the school
   activeSession: route({
     name: 'activeSession',
+    area: 'carLine',
     method: 'GET',
     path: '/api/sessions/active',
     request: {},
@@ -131,6 +140,7 @@ export const routes = {
   }),
   listSessions: route({
     name: 'listSessions',
+    area: 'carLine',
     method: 'GET',
     path: '/api/sessions',
     request: {},
@@ -139,6 +149,7 @@ export const routes = {
   }),
   createSession: route({
     name: 'createSession',
+    area: 'carLine',
     method: 'POST',
     path: '/api/sessions',
     request: { body: sessionInputSchema },
@@ -147,6 +158,7 @@ export const routes = {
   }),
   endSession: route({
     name: 'endSession',
+    area: 'carLine',
     method: 'PUT',
     path: '/api/sessions/{id}/end',
     request: { params: idParams },
@@ -157,6 +169,7 @@ export const routes = {
   // Schools, districts and users: reads
   getSchool: route({
     name: 'getSchool',
+    area: 'admin',
     method: 'GET',
     path: '/api/schools/{id}',
     request: { params: idParams },
@@ -165,6 +178,7 @@ export const routes = {
   }),
   getDistrict: route({
     name: 'getDistrict',
+    area: 'admin',
     method: 'GET',
     path: '/api/districts/{id}',
     request: { params: idParams },
@@ -173,6 +187,7 @@ export const routes = {
   }),
   listUsers: route({
     name: 'listUsers',
+    area: 'admin',
     method: 'GET',
     path: '/api/users',
     request: {},
@@ -183,6 +198,7 @@ export const routes = {
   // The car line: queue, vehicles and alerts, open to every staff role of the school
   listQueue: route({
     name: 'listQueue',
+    area: 'carLine',
     method: 'GET',
     path: '/api/queue',
     request: { query: sessionQuery.extend({ status: z.literal('completed').optional() }) },
@@ -191,6 +207,7 @@ export const routes = {
   }),
   addToQueue: route({
     name: 'addToQueue',
+    area: 'carLine',
     method: 'POST',
     path: '/api/queue',
     request: { body: addVehicleSchema },
@@ -199,6 +216,7 @@ export const routes = {
   }),
   removeFromQueue: route({
     name: 'removeFromQueue',
+    area: 'carLine',
     method: 'DELETE',
     path: '/api/queue/{id}',
     request: { params: entryParams },
@@ -207,6 +225,7 @@ export const routes = {
   }),
   setQueueStatus: route({
     name: 'setQueueStatus',
+    area: 'carLine',
     method: 'PUT',
     path: '/api/queue/{id}/status',
     request: {
@@ -220,6 +239,7 @@ export const routes = {
   }),
   updateQueueEntry: route({
     name: 'updateQueueEntry',
+    area: 'carLine',
     method: 'PUT',
     path: '/api/queue/{id}',
     request: {
@@ -234,6 +254,7 @@ export const routes = {
   }),
   listVehicles: route({
     name: 'listVehicles',
+    area: 'carLine',
     method: 'GET',
     path: '/api/vehicles',
     request: {},
@@ -242,6 +263,7 @@ export const routes = {
   }),
   createAlert: route({
     name: 'createAlert',
+    area: 'carLine',
     method: 'POST',
     path: '/api/alerts',
     request: { body: createAlertSchema },
@@ -250,6 +272,7 @@ export const routes = {
   }),
   listAlerts: route({
     name: 'listAlerts',
+    area: 'carLine',
     method: 'GET',
     path: '/api/alerts',
     request: { query: sessionQuery },
@@ -258,6 +281,7 @@ export const routes = {
   }),
   dismissAlert: route({
     name: 'dismissAlert',
+    area: 'carLine',
     method: 'PUT',
     path: '/api/alerts/{id}/dismiss',
     request: { params: idParams },
@@ -268,6 +292,7 @@ export const routes = {
   // Batches: called forward at the loading zone
   activeBatches: route({
     name: 'activeBatches',
+    area: 'carLine',
     method: 'GET',
     path: '/api/batches/active',
     request: { query: sessionQuery },
@@ -276,6 +301,7 @@ export const routes = {
   }),
   listBatches: route({
     name: 'listBatches',
+    area: 'carLine',
     method: 'GET',
     path: '/api/batches',
     request: {
@@ -290,6 +316,7 @@ export const routes = {
   }),
   createBatch: route({
     name: 'createBatch',
+    area: 'carLine',
     method: 'POST',
     path: '/api/batches',
     request: { body: createBatchSchema },
@@ -298,6 +325,7 @@ export const routes = {
   }),
   updateBatch: route({
     name: 'updateBatch',
+    area: 'carLine',
     method: 'PUT',
     path: '/api/batches/{id}',
     request: { params: idParams, body: updateBatchSchema },
@@ -306,6 +334,7 @@ export const routes = {
   }),
   batchVehicles: route({
     name: 'batchVehicles',
+    area: 'carLine',
     method: 'GET',
     path: '/api/batches/{id}/vehicles',
     request: { params: idParams },
@@ -314,6 +343,7 @@ export const routes = {
   }),
   addToBatch: route({
     name: 'addToBatch',
+    area: 'carLine',
     method: 'POST',
     path: '/api/batches/{id}/vehicles',
     request: { params: idParams },
@@ -324,6 +354,7 @@ export const routes = {
   // Teachers, classrooms and pickup codes
   listClassrooms: route({
     name: 'listClassrooms',
+    area: 'teacher',
     method: 'GET',
     path: '/api/classrooms',
     request: {},
@@ -332,6 +363,7 @@ export const routes = {
   }),
   teacherStudents: route({
     name: 'teacherStudents',
+    area: 'teacher',
     method: 'GET',
     path: '/api/teacher/students',
     // Without a session: every student, none in the queue, released or picked up.
@@ -341,6 +373,7 @@ export const routes = {
   }),
   readyStudents: route({
     name: 'readyStudents',
+    area: 'teacher',
     method: 'GET',
     path: '/api/teacher/students/ready',
     request: { query: sessionQuery },
@@ -349,6 +382,7 @@ export const routes = {
   }),
   releaseStudent: route({
     name: 'releaseStudent',
+    area: 'teacher',
     method: 'PUT',
     path: '/api/teacher/students/{id}/release',
     request: { params: idParams },
@@ -357,6 +391,7 @@ export const routes = {
   }),
   generatePickupCode: route({
     name: 'generatePickupCode',
+    area: 'teacher',
     method: 'POST',
     path: '/api/pickup-codes/generate',
     request: {
@@ -369,6 +404,7 @@ export const routes = {
   }),
   studentPickupCode: route({
     name: 'studentPickupCode',
+    area: 'teacher',
     method: 'GET',
     path: '/api/students/{id}/pickup-code',
     request: { params: idParams },
@@ -377,6 +413,7 @@ export const routes = {
   }),
   newStudentPickupCode: route({
     name: 'newStudentPickupCode',
+    area: 'teacher',
     method: 'POST',
     path: '/api/students/{id}/pickup-code',
     request: { params: idParams },
@@ -385,6 +422,7 @@ export const routes = {
   }),
   lookupPickupCode: route({
     name: 'lookupPickupCode',
+    area: 'parent',
     method: 'GET',
     path: '/api/pickup-codes/lookup/{code}',
     request: { params: z.object({ code: pickupCodeSchema }) },
@@ -393,6 +431,7 @@ export const routes = {
   }),
   usePickupCode: route({
     name: 'usePickupCode',
+    area: 'parent',
     method: 'POST',
     path: '/api/pickup-codes/use',
     request: { body: z.object({ code: pickupCodeSchema }) },
@@ -401,6 +440,7 @@ export const routes = {
   }),
   linkStudent: route({
     name: 'linkStudent',
+    area: 'parent',
     method: 'POST',
     path: '/api/parent/link-student',
     request: { body: z.object({ pickupCode: pickupCodeSchema }) },

@@ -1,0 +1,105 @@
+import type { RouteName } from '@curbside/api';
+
+/**
+ * What every caller must get from every route, written by hand from the
+ * specification's route table (§2, §7), its permission matrix (§6) and
+ * DESIGN.md's rules (tenancy, sandbox read-only), never computed from the
+ * code under test. A route missing here fails the type check.
+ *
+ * - `ok`: let through by the access check (then validation or lookup answer;
+ *   never 401, the permission message, or a 5xx)
+ * - `401`: not signed in
+ * - `403`: not allowed (rank, role or data-permission matrix)
+ * - `RO`: refused because the caller's school is in sandbox mode (403, read-only message)
+ */
+export type Outcome = 'ok' | 401 | 403 | 'RO';
+
+/** The callers, in column order: signed out, the demo accounts, then staff of the sandboxed school. */
+export const CALLERS = [
+  null,
+  'parent_demo',
+  'front_demo',
+  'back_demo',
+  'teacher_demo',
+  'admin_demo',
+  'district_demo',
+  'super_demo',
+  'sandbox_front_queue_wrangler',
+  'sandbox_teacher',
+  'sandbox_school_admin',
+] as const;
+export type Caller = (typeof CALLERS)[number];
+
+type Row = readonly [
+  anonymous: Outcome,
+  parent: Outcome,
+  front: Outcome,
+  back: Outcome,
+  teacher: Outcome,
+  schoolAdmin: Outcome,
+  districtAdmin: Outcome,
+  superAdmin: Outcome,
+  sandboxFront: Outcome,
+  sandboxTeacher: Outcome,
+  sandboxAdmin: Outcome,
+];
+
+const ok = 'ok';
+const RO = 'RO';
+
+// biome-ignore format: the table is read as a table
+export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
+  //                     anon  parent front back  teach admin distr super | sb:front sb:teach sb:admin
+  health:               [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  login:                [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  logout:               [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  me:                   [401,  ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  parentLogin:          [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  parentRegister:       [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  authLogout:           [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  ssoLogin:             [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+
+  // Running a dismissal: every staff role of the school; sandboxed schools read only.
+  activeSession:        [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  listSessions:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  createSession:        [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
+  endSession:           [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
+  listQueue:            [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  addToQueue:           [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
+  removeFromQueue:      [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
+  setQueueStatus:       [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
+  updateQueueEntry:     [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
+  listVehicles:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  createAlert:          [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
+  listAlerts:           [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  dismissAlert:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
+  activeBatches:        [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  listBatches:          [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  createBatch:          [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
+  updateBatch:          [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
+  batchVehicles:        [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  addToBatch:           [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
+
+  // School records read by every staff screen.
+  getSchool:            [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  getDistrict:          [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  listUsers:            [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  listClassrooms:       [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+
+  // The teacher screen's rank: teacher and above.
+  teacherStudents:      [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     ok,      ok],
+  readyStudents:        [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     ok,      ok],
+  releaseStudent:       [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
+  generatePickupCode:   [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
+  studentPickupCode:    [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     ok,      ok],
+  newStudentPickupCode: [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
+
+  // Invite links: the lookup is public, linking is for parents only.
+  lookupPickupCode:     [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  usePickupCode:        [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
+  linkStudent:          [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
+};
+
+/** The outcome the table gives a caller for a route. */
+export const expectedAccess = (route: RouteName, caller: Caller): Outcome =>
+  (EXPECTED_ACCESS[route] as Row)[CALLERS.indexOf(caller)] as Outcome;
