@@ -9,11 +9,12 @@ import { type NotificationData, notifications, notificationsStore } from '@manti
  *   successfully: Car 107…"), shown with `showLiveToast`.
  *
  * So that an announcement never hides or contradicts the answer the user is
- * waiting for: an answer goes before any announcement (a shown announcement
- * steps back into the queue), only the newest announcement waits (a rush of
- * cars does not pile up minutes of stale toasts), and `withdrawLiveToast`
- * takes back what was announced about a car the server just refused for this
- * user (and keeps late copies of that announcement away for a while).
+ * waiting for: errors go first, then other answers, then announcements (a
+ * shown toast of a lower rank steps back into the queue when one of a higher
+ * rank arrives); only the newest announcement waits (a rush of cars does not
+ * pile up minutes of stale toasts); and `withdrawLiveToast` takes back what
+ * was announced about a car the server just refused for this user (and keeps
+ * late copies of that announcement away for a while).
  */
 
 const LIVE = 'data-live-toast';
@@ -46,15 +47,23 @@ export const withdrawLiveToast = (about: string) => {
   notifications.updateState(notificationsStore, (list) => list.filter((item) => item[LIVE] !== about));
 };
 
+/** 0: an error answer (red), 1: another answer, 2: a live announcement. */
+const rankOf = (toast: NotificationData) =>
+  isLive(toast) ? 2 : typeof toast.color === 'string' && toast.color.startsWith('red') ? 0 : 1;
+
 /**
- * Lets answers go first: whenever an announcement is on screen while an
- * answer waits, the answer takes the slot. Returns the unsubscribe function.
+ * Keeps the slot for the most urgent toast: whenever a toast of a higher rank
+ * waits behind the one shown, the list is reordered by rank (order kept
+ * within a rank). Returns the unsubscribe function.
  */
 export const answersBeforeAnnouncements = () =>
   notificationsStore.subscribe((state) => {
-    if (!state.notifications.some(isLive) || !state.queue.some((toast) => !isLive(toast))) return;
-    notifications.updateState(notificationsStore, (list) => [
-      ...list.filter((toast) => !isLive(toast)),
-      ...list.filter(isLive),
-    ]);
+    const shown = state.notifications[0];
+    if (!shown || !state.queue.some((toast) => rankOf(toast) < rankOf(shown))) return;
+    notifications.updateState(notificationsStore, (list) =>
+      list
+        .map((toast, index) => ({ toast, index }))
+        .sort((a, b) => rankOf(a.toast) - rankOf(b.toast) || a.index - b.index)
+        .map(({ toast }) => toast),
+    );
   });
