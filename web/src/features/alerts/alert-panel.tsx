@@ -112,27 +112,51 @@ function AlertRow({ alert }: { alert: Alert }) {
   );
 }
 
-/** The one-line summary of a collapsed panel: `Alerts · 2 active`, and the most urgent alert. */
-function Summary({ title, alerts }: { title: string; alerts: Alert[] }) {
+/** ▾ / ▴: the folded panel opens and closes (the button says which with aria-expanded). */
+const Chevron = ({ up }: { up: boolean }) => (
+  <svg
+    width="28"
+    height="28"
+    viewBox="0 0 24 24"
+    aria-hidden="true"
+    focusable="false"
+    style={{ flexShrink: 0 }}
+  >
+    <path
+      d={up ? 'M6 15l6-6 6 6' : 'M6 9l6 6 6-6'}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="3"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    />
+  </svg>
+);
+
+/** The one-line summary of a folded panel: `2 alerts`, and the most urgent alert and where it is. */
+function Summary({ alerts }: { alerts: Alert[] }) {
   const urgent = alerts.find((alert) => alert.type === 'emergency') ?? alerts[0];
   const emergency = urgent?.type === 'emergency';
   return (
     <Group gap="xs" wrap="nowrap" style={{ minWidth: 0, flex: 1 }}>
-      <Text fw={900} fz="lg" inherit style={{ flexShrink: 0 }}>
-        {title}
-      </Text>
       <Badge
         size="lg"
         variant={emergency ? 'white' : 'filled'}
         color={alerts.length > 0 ? 'red.9' : 'gray.7'}
+        tt="none"
         style={{ flexShrink: 0 }}
       >
-        {alerts.length}
-        <VisuallyHidden> active</VisuallyHidden>
+        {plural(alerts.length, 'alert')}
       </Badge>
-      <Text fw={700} fz="md" inherit truncate>
-        {urgent ? `${alertAnnouncement(urgent).title}: ${urgent.location}` : 'None active'}
+      {/* The kind never gives way; a long location is cut. */}
+      <Text fw={900} fz="md" inherit style={{ flexShrink: 0 }}>
+        {urgent ? (emergency ? 'EMERGENCY' : 'Help') : 'None active'}
       </Text>
+      {urgent && (
+        <Text fw={700} fz="md" inherit truncate>
+          {`· ${urgent.location}`}
+        </Text>
+      )}
     </Group>
   );
 }
@@ -182,10 +206,8 @@ export function AlertPanel({ sessionId, location, title = 'Alerts', collapsible 
             aria-expanded={open}
             onClick={() => setOpen((value) => !value)}
           >
-            <Summary title={title} alerts={alerts} />
-            <Text fw={800} fz="md" inherit style={{ flexShrink: 0 }}>
-              {open ? 'Hide' : 'Show'}
-            </Text>
+            <Summary alerts={alerts} />
+            <Chevron up={open} />
           </UnstyledButton>
         ) : (
           <Group justify="space-between" gap="xs" wrap="nowrap">

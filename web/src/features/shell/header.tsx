@@ -22,7 +22,7 @@ function SessionControls({ user, onNew }: { user: User; onNew: () => void }) {
   const school = runsSessions(user.role);
   if (user.role === 'parent') return null;
   return (
-    <Group gap="xs" wrap="nowrap" className={classes.session}>
+    <Group gap="xs" wrap="wrap" className={classes.session}>
       {school &&
         !isLoading &&
         (session ? (

@@ -46,7 +46,7 @@ export function SessionPill({ session, user }: { session: PickupSession; user: U
                 aria-hidden="true"
               />
             }
-            styles={{ label: { gap: 10, overflow: 'hidden' }, root: { minWidth: 0 } }}
+            classNames={{ label: classes.pillLabel }}
           >
             <VisuallyHidden>Session </VisuallyHidden>
             <Text span fw={700} truncate className={classes.pillName}>

@@ -80,7 +80,12 @@ function ReadyForPickup({ roster, now, ...actions }: { roster: Roster; now: numb
           <Title order={2} fz="xl">
             Ready for Pickup
           </Title>
-          <Badge size="xl" tt="none" color={roster.ready.length > 0 ? 'green.9' : 'gray.7'}>
+          <Badge
+            size="xl"
+            tt="none"
+            color={roster.ready.length > 0 ? 'green.9' : 'gray.7'}
+            style={{ flexShrink: 0, overflow: 'visible' }}
+          >
             {`Ready: ${roster.ready.length}`}
           </Badge>
         </Group>
@@ -276,7 +281,8 @@ function TeacherTabs({
             key={value}
             value={value}
             h={56}
-            fz="lg"
+            px="sm"
+            fz={{ base: 'md', sm: 'lg' }}
             fw={800}
             style={tab === value ? undefined : { border: '2px solid var(--mantine-color-default-border)' }}
           >
