@@ -152,7 +152,8 @@ describe('the front queue with two active alerts', () => {
       expect(addBox.y).toBeLessThan(toggleBox.y);
       // One line, saying what is most urgent.
       expect(toggleBox.height).toBeLessThan(80);
-      await toggle.getByText('EMERGENCY · Back Queue', { exact: true }).waitFor();
+      await toggle.getByText('EMERGENCY', { exact: true }).waitFor();
+      await toggle.getByText('· Back Queue', { exact: true }).waitFor();
       expect(await frontAlerts(page).getByText(EMERGENCY, { exact: true }).count()).toBe(0);
       await page.screenshot({ path: join(shotsDir(), `front-queue-phone-${theme}.png`) });
 
@@ -249,6 +250,51 @@ describe("the teacher's Arrival/Departure tab", () => {
     await phone.screenshot({ path: join(shotsDir(), 'teacher-arrival-phone.png'), fullPage: true });
     await phone.context().close();
   }, 90_000);
+});
+
+describe('outdoors', () => {
+  it('keeps the single sign-on button label whole on a phone', async () => {
+    const page = await open(null, '/login', viewports.phone, 'light', true);
+    await page.getByRole('button', { name: '← Back to login options' }).click();
+    const sso = page.getByRole('button', { name: 'Continue with Single Sign-On', exact: true });
+    await sso.waitFor();
+    const cut = await sso.evaluate((button: any) =>
+      [button, ...button.querySelectorAll('*')].some(
+        (element: any) =>
+          element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1,
+      ),
+    );
+    expect(cut).toBe(false);
+    expect(await inViewport(page, sso)).toBe(true);
+    await page.screenshot({ path: join(shotsDir(), 'login-options-phone.png') });
+    await page.context().close();
+  }, 60_000);
+
+  it('makes Bright a sunlight theme: black on white, larger and heavier type than Light', async () => {
+    const style = async (theme: Theme) => {
+      const page = await open('front_demo', '/front-queue', viewports.tablet, theme);
+      const name = page.getByRole('group', { name: 'Car 101', exact: true }).getByText('Jordan Martinez');
+      await name.waitFor();
+      const found = await name.evaluate((element: any) => {
+        const css = (globalThis as any).getComputedStyle(element);
+        const body = (globalThis as any).getComputedStyle((globalThis as any).document.body);
+        return {
+          size: Number.parseFloat(css.fontSize),
+          color: css.color,
+          background: body.backgroundColor,
+          bodyWeight: Number(body.fontWeight),
+        };
+      });
+      await page.context().close();
+      return found;
+    };
+    const light = await style('light');
+    const bright = await style('bright');
+    expect(bright.size).toBeGreaterThan(light.size);
+    expect(bright.bodyWeight).toBeGreaterThan(light.bodyWeight);
+    expect(bright.color).toBe('rgb(0, 0, 0)');
+    expect(bright.background).toBe('rgb(255, 255, 255)');
+  }, 60_000);
 });
 
 describe('accessibility (axe): no serious or critical violation', () => {

@@ -107,6 +107,7 @@ const numberFieldError = async (page: Page) => {
 /** Opens the alert panel, which a phone folds to one line with the count. */
 const unfoldAlerts = async (page: Page) => {
   const toggle = page.getByRole('button', { name: /^\d+ alerts?\b/ });
+  await toggle.waitFor();
   if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
 };
 
