@@ -116,7 +116,6 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
         withBorder
         radius="md"
         p="sm"
-        pr={60}
         bg={overdue ? 'var(--mantine-color-red-light)' : undefined}
         style={{
           cursor: 'pointer',
@@ -177,7 +176,8 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
               {wait}
             </Text>
           </Group>
-          <Group justify="space-between" gap="xs" wrap="wrap">
+          {/* Room on the right for the ⋮ button, which sits over this row. */}
+          <Group justify="space-between" gap="xs" wrap="wrap" pr={48} mih={40}>
             <Text fz="sm" fw={600} c={MUTED_TEXT}>
               {entry.position !== null ? positionLabel(entry.position, total, ordinal) : ''}
             </Text>
@@ -204,8 +204,8 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
             color="var(--mantine-color-text)"
             size={48}
             pos="absolute"
-            top={6}
-            right={6}
+            bottom={4}
+            right={4}
             aria-label={`Actions for ${name}`}
             title="Actions (or press and hold the card)"
           >
