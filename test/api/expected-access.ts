@@ -63,7 +63,6 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   activeSession:        [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   listSessions:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   createSession:        [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
-  endSession:           [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
   listQueue:            [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   addToQueue:           [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
   removeFromQueue:      [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
@@ -79,6 +78,10 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   updateBatch:          [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
   batchVehicles:        [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   addToBatch:           [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
+
+  // Ending a session ends the school's dismissal on every screen: back queue staff and above
+  // (END_SESSION_MIN_ROLE: front queue staff add cars at the entrance and cannot see that the line is empty).
+  endSession:           [401,  403,   403,  ok,   ok,   ok,   ok,   ok,     403,     RO,      RO],
 
   // School records read by every staff screen.
   getSchool:            [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],

@@ -34,11 +34,15 @@ describe('pickup sessions', () => {
       'A pickup session is already active for this school. End it before starting a new one.',
     );
 
+    // Front queue staff cannot end the school's dismissal; back queue staff and above can.
+    const refused = await front.put(`/api/sessions/${created.body.id}/end`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe("You don't have permission to do this.");
     const ended = await teacher.put(`/api/sessions/${created.body.id}/end`);
     expect(ended.status).toBe(200);
     expect(ended.body.status).toBe('ended');
     expect((await front.get('/api/sessions/active')).body).toBeNull();
-    expect((await front.put(`/api/sessions/${created.body.id}/end`)).status).toBe(409);
+    expect((await teacher.put(`/api/sessions/${created.body.id}/end`)).status).toBe(409);
 
     const list = await front.get('/api/sessions');
     expect(list.body.map((s: { id: number }) => s.id)).toContain(created.body.id);
@@ -53,7 +57,7 @@ describe('pickup sessions', () => {
     ]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
     const active = (await a.get('/api/sessions/active')).body;
-    await a.put(`/api/sessions/${active.id}/end`);
+    await b.put(`/api/sessions/${active.id}/end`);
   });
 
   it('answers the session form messages, and refuses an end before the start', async () => {

@@ -9,10 +9,13 @@ import { type Answer, type Client, signedIn, startTestServer } from '../support/
  */
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let front: Client;
+/** Ends sessions: back queue staff and above may. */
+let back: Client;
 let sessionId: number;
 beforeAll(async () => {
   server = await startTestServer();
   front = await signedIn(server.url, 'front_demo');
+  back = await signedIn(server.url, 'back_demo');
 });
 afterAll(async () => {
   await server?.close();
@@ -20,7 +23,7 @@ afterAll(async () => {
 beforeEach(async () => {
   // A fresh session per test: each starts with an empty queue, no batches and no alerts.
   const active = (await front.get('/api/sessions/active')).body;
-  if (active) await front.put(`/api/sessions/${active.id}/end`);
+  if (active) await back.put(`/api/sessions/${active.id}/end`);
   sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
 });
 
@@ -86,7 +89,7 @@ describe('adding a vehicle', () => {
   });
 
   it('refuses a vehicle in a session that has ended', async () => {
-    await front.put(`/api/sessions/${sessionId}/end`);
+    await back.put(`/api/sessions/${sessionId}/end`);
     const answer = await front.post('/api/queue', { sessionId, vehicleNumber: '5', vehicleType: 'car' });
     expect(answer.status).toBe(409);
     expect(answer.body).toEqual({ message: 'This session has ended. Start a new session first.' });
@@ -138,7 +141,7 @@ describe('changing a queue entry', () => {
   it("refuses a batch of an earlier session and leaves that batch's count alone", async () => {
     const oldBatch = await newBatch();
     const oldSessionId = sessionId;
-    await front.put(`/api/sessions/${oldSessionId}/end`);
+    await back.put(`/api/sessions/${oldSessionId}/end`);
     sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
     const entry = await addCar('205');
     const answer = await front.put(`/api/queue/${entry.id}`, { batchId: oldBatch.id, status: 'waiting' });
@@ -181,7 +184,7 @@ describe('batches', () => {
   });
 
   it('refuses a batch in a session that has ended', async () => {
-    await front.put(`/api/sessions/${sessionId}/end`);
+    await back.put(`/api/sessions/${sessionId}/end`);
     const answer = await front.post('/api/batches', { sessionId, vehicleType: 'car' });
     expect(answer.status).toBe(409);
     expect(answer.body).toEqual({ message: 'This session has ended. Start a new session first.' });

@@ -107,6 +107,8 @@ const region = (page: Page, name: string) => page.getByRole('region', { name, ex
 const button = (scope: Page | Locator, name: string | RegExp) =>
   scope.getByRole('button', typeof name === 'string' ? { name, exact: true } : { name });
 const text = (scope: Page | Locator, value: string) => scope.getByText(value, { exact: true });
+/** A vehicle card of the queue list: a group named after the vehicle. */
+const card = (scope: Page | Locator, name: string) => scope.getByRole('group', { name, exact: true });
 
 describe('the back queue screen', () => {
   it('says that no session is running when there is none', async () => {
@@ -180,7 +182,7 @@ describe('the back queue screen', () => {
       await text(other, '3/8 vehicles').waitFor();
       await button(other, 'Car 103').waitFor();
       await button(phone, 'New Car Batch (1)').waitFor();
-      await text(button(front, 'Car 101'), 'Batch #1').waitFor();
+      await text(card(front, 'Car 101'), 'Batch #1').waitFor();
     }, 60_000);
 
     it('opens the details of a vehicle chip', async () => {
@@ -203,9 +205,9 @@ describe('the back queue screen', () => {
       await button(overflow, 'Dismiss Car 103').waitFor();
       await text(overflow, '1 vehicle').waitFor();
       // The front queue shows the car in overflow, out of its batch.
-      const card = button(front, 'Car 103');
-      await text(card, 'Overflow').waitFor();
-      expect(await text(card, 'Batch #1').count()).toBe(0);
+      const frontCard = card(front, 'Car 103');
+      await text(frontCard, 'Overflow').waitFor();
+      expect(await text(frontCard, 'Batch #1').count()).toBe(0);
       await button(region(phone, 'Overflow Area'), 'Dismiss Car 103').waitFor();
     }, 60_000);
 
@@ -223,9 +225,9 @@ describe('the back queue screen', () => {
       await chip.waitFor({ state: 'detached' });
       await text(region(tablet, 'Batch #1'), '1/8 vehicles').waitFor();
       await button(tablet, 'New Car Batch (2)').waitFor();
-      const card = button(front, 'Car 102');
-      await text(card, 'Waiting').waitFor();
-      expect(await text(card, 'Batch #1').count()).toBe(0);
+      const frontCard = card(front, 'Car 102');
+      await text(frontCard, 'Waiting').waitFor();
+      expect(await text(frontCard, 'Batch #1').count()).toBe(0);
     }, 60_000);
 
     it('ignores a drop whose data is not JSON and logs it', async () => {
@@ -259,7 +261,7 @@ describe('the back queue screen', () => {
       await text(tablet, 'No active batches').waitFor();
       await text(region(phone, 'Batch #1'), 'Batch completed').waitFor();
 
-      await button(front, 'Car 101').waitFor({ state: 'detached' });
+      await card(front, 'Car 101').waitFor({ state: 'detached' });
       const pickups = front.getByRole('table');
       await pickups.getByRole('cell', { name: '101', exact: true }).waitFor();
       // A completed batch's chips still open the details, without Complete Pickup.
@@ -275,7 +277,7 @@ describe('the back queue screen', () => {
       await button(region(tablet, 'Overflow Area'), 'Dismiss Car 103').click();
       await text(region(tablet, 'Overflow Area'), 'No vehicles in overflow area').waitFor();
       await text(region(phone, 'Overflow Area'), 'No vehicles in overflow area').waitFor();
-      await button(front, 'Car 103').waitFor({ state: 'detached' });
+      await card(front, 'Car 103').waitFor({ state: 'detached' });
     }, 60_000);
 
     it('filters batches by type and shows the overflow area on its own', async () => {

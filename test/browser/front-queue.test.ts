@@ -95,7 +95,21 @@ const longTouch = async (page: Page, target: Locator, ms: number) => {
 
 const tonesPlayed = (page: Page) => page.evaluate<number[]>('window.played');
 
-const card = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
+/** A vehicle card: a group named after the vehicle (its number plate is the button inside). */
+const card = (page: Page, name: string) => page.getByRole('group', { name, exact: true });
+
+/** The error shown under the vehicle number field (the input's description), or null. */
+const numberFieldError = async (page: Page) => {
+  const id = await page.getByLabel('Vehicle Number').getAttribute('aria-describedby');
+  return id ? page.locator(`[id="${id}"]`).textContent() : null;
+};
+
+/** Opens the alert panel, which a phone folds to one line with the count. */
+const unfoldAlerts = async (page: Page) => {
+  const toggle = page.getByRole('button', { name: /^\d+ alerts?\b/ });
+  await toggle.waitFor();
+  if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
+};
 
 describe('the front queue screen', () => {
   it('says that no session is running when there is none', async () => {
@@ -124,6 +138,9 @@ describe('the front queue screen', () => {
         await page.getByRole('heading', { name: 'Current Queue' }).waitFor();
         expect(await page.getByPlaceholder(SEARCH, { exact: true }).count()).toBe(2);
       }
+      // The phone folds the alert panel to one line; the tablet shows it whole.
+      expect(await a.getByRole('button', { name: /^\d+ alerts?\b/ }).count()).toBe(0);
+      await unfoldAlerts(b);
       // Give both live connections a moment to open.
       await a.waitForTimeout(500);
     });
@@ -149,14 +166,26 @@ describe('the front queue screen', () => {
       expect(await a.getByLabel('Vehicle Number').inputValue()).toBe('');
     }, 60_000);
 
-    it('refuses the same car twice with the server message', async () => {
+    it('refuses the same car twice: the server message under the number, which stays, and no success toast', async () => {
+      // Car 12 was announced on this screen a moment ago ("Vehicle added successfully: Car 12…").
       const keypad = a.getByRole('group', { name: 'Keypad' });
       await keypad.getByRole('button', { name: '1', exact: true }).click();
       await keypad.getByRole('button', { name: '2', exact: true }).click();
       await keypad.getByRole('button', { name: 'Enter', exact: true }).click();
-      await a.getByText('Failed to add vehicle', { exact: true }).waitFor({ timeout: 20_000 });
-      await a.getByText('Vehicle 12 is already in the queue', { exact: true }).waitFor();
+      await expect.poll(() => numberFieldError(a)).toBe('Vehicle 12 is already in the queue');
+      expect(await a.getByLabel('Vehicle Number').inputValue()).toBe('12');
+      await a.getByText('Failed to add vehicle', { exact: true }).waitFor({ timeout: 5000 });
+      // Nothing on this screen says the refused car was added: the earlier announcement (5 s) goes
+      // at once (allowing for its fade-out) and does not come back.
+      const success = a.getByText('Vehicle added successfully:', { exact: true });
+      await expect.poll(() => success.count(), { timeout: 1000 }).toBe(0);
+      for (let check = 0; check < 4; check++) {
+        await a.waitForTimeout(250);
+        expect(await success.count()).toBe(0);
+      }
+      // Typing clears the error.
       await a.getByLabel('Vehicle Number').fill('');
+      await expect.poll(() => numberFieldError(a)).toBeNull();
     }, 60_000);
 
     it('removes a car from both screens with a long touch and Child picked up', async () => {
@@ -263,6 +292,46 @@ describe('the front queue screen', () => {
       await card(a, 'Car 78').waitFor({ timeout: 3000 });
       await card(b, 'Car 78').waitFor({ timeout: 3000 });
     });
+
+    it('shows a failed add while an emergency is active, and the emergency stays on its banner', async () => {
+      const sessionId = (await front.get('/api/sessions/active')).body.id;
+      const back = await signedIn(server.url, 'back_demo');
+      const raised = await back.post('/api/alerts', {
+        sessionId,
+        type: 'emergency',
+        location: 'Back Queue',
+        message: 'Emergency assistance needed at Back Queue',
+      });
+      expect(raised.body.dismissed).toBe(false);
+      const panel = a.getByRole('region', { name: 'Alerts: Front Queue' });
+      const emergency = panel.getByText('Emergency assistance needed at Back Queue', { exact: true });
+      await emergency.waitFor();
+
+      // Car 77 is already queued: refused, and both the field and the toast say so at once.
+      await a.getByLabel('Vehicle Number').fill('77');
+      await a.getByRole('button', { name: 'Add to Queue' }).click();
+      await expect.poll(() => numberFieldError(a)).toBe('Vehicle 77 is already in the queue');
+      await a.getByText('Failed to add vehicle', { exact: true }).waitFor({ timeout: 3000 });
+      await expect(emergency.isVisible()).resolves.toBe(true);
+      // The banner is part of the page: it covers neither the header nor the keypad.
+      const header = (await a.locator('header').boundingBox())!;
+      const banner = (await panel.boundingBox())!;
+      expect(banner.y).toBeGreaterThanOrEqual(header.y + header.height);
+      await a.getByLabel('Vehicle Number').fill('');
+    }, 60_000);
+
+    it('does not sound an alert again after a reload on the screen that already heard it', async () => {
+      expect(await tonesPlayed(a)).toContain(880);
+      await a.reload();
+      const panel = a.getByRole('region', { name: 'Alerts: Front Queue' });
+      await panel.getByText('Emergency assistance needed at Back Queue', { exact: true }).waitFor();
+      await a.waitForTimeout(700);
+      expect(await tonesPlayed(a)).toEqual([]);
+      await panel.getByRole('button', { name: 'Dismiss: Emergency assistance needed at Back Queue' }).click();
+      await panel
+        .getByText('Emergency assistance needed at Back Queue', { exact: true })
+        .waitFor({ state: 'detached' });
+    }, 60_000);
 
     it('logs no errors in either screen', () => {
       expect(errors).toEqual([]);

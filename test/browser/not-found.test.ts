@@ -52,6 +52,10 @@ describe('an unknown address', () => {
       expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
         viewport.width,
       );
+      // A way home: the home page sends a signed-out visitor to the login screen.
+      await page.getByRole('link', { name: 'Go to the home page' }).click();
+      await page.getByRole('button', { name: 'Sign In to Demo', exact: true }).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/');
       expect(errors).toEqual([]);
       await page.close();
     });

@@ -1,8 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuilt, launchBrowser, viewports } from '../support/browser';
-import { createStaff } from '../support/fixtures';
-import { startTestServer } from '../support/server';
+import { createStaff, sessionBody } from '../support/fixtures';
+import { signedIn, startTestServer } from '../support/server';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let browser: Browser;
@@ -96,6 +96,15 @@ describe('the role guard', () => {
     expect([...errors, ...district.errors]).toEqual([]);
   });
 
+  it('does not send a district admin on /front-queue to a header button they do not have', async () => {
+    const { page, errors } = await openAs('district_demo', '/front-queue');
+    await page.getByRole('heading', { name: 'No Active Session', exact: true }).waitFor();
+    await page.getByText(/Sessions are started by a school's own staff/).waitFor();
+    expect(await page.getByText(/using the button in the header/).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /Session/ }).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   it('shows the SANDBOX badge to staff of a sandboxed school', async () => {
     await createStaff(server.db, {
       username: 'sandbox_front',
@@ -153,6 +162,9 @@ describe('the header', () => {
 
       await pill(page).click();
       await menuItem(page, 'End Session').click();
+      const confirm = page.getByRole('dialog', { name: 'End the session?' });
+      await confirm.getByText('No vehicles are in the queue.', { exact: true }).waitFor();
+      await confirm.getByRole('button', { name: 'End Session', exact: true }).click();
       await page.getByText('The session has been ended successfully', { exact: true }).waitFor();
       await page.getByRole('button', { name: 'Start Session', exact: true }).waitFor();
       expect(await pill(page).count()).toBe(0);
@@ -162,6 +174,50 @@ describe('the header', () => {
       expect(errors).toEqual([]);
     });
   }
+
+  it('asks before ending a session with cars queued, naming how many, and lets only back queue staff and above end it', async () => {
+    const admin = await signedIn(server.url, 'admin_demo');
+    const sessionId = (await admin.post('/api/sessions', sessionBody())).body.id;
+    for (const vehicleNumber of ['301', '302', '303']) {
+      expect((await admin.post('/api/queue', { sessionId, vehicleNumber, vehicleType: 'car' })).status).toBe(
+        201,
+      );
+    }
+
+    // Front queue staff see the session but cannot end it.
+    const front = await openAs('front_demo', '/front-queue');
+    await pill(front.page).click();
+    await front.page.getByText('Back Queue staff and above can end the session.', { exact: true }).waitFor();
+    expect(await menuItem(front.page, 'End Session').count()).toBe(0);
+
+    // New Session while one runs says so.
+    const { page, errors } = await openAs('back_demo', '/back-queue');
+    await page.getByRole('button', { name: 'New Session', exact: true }).click();
+    const create = page.getByRole('dialog', { name: 'Start New Session' });
+    await create.getByText('A session is already running', { exact: true }).waitFor();
+    await expect(
+      create.getByRole('button', { name: 'Start Session', exact: true }).isDisabled(),
+    ).resolves.toBe(true);
+    await create.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await create.waitFor({ state: 'hidden' });
+
+    // One tap does not end the dismissal: the dialog counts the queued cars; Keep Session keeps it.
+    await pill(page).click();
+    await menuItem(page, 'End Session').click();
+    const confirm = page.getByRole('dialog', { name: 'End the session?' });
+    await confirm.getByText('3 vehicles are still in the queue.', { exact: true }).waitFor();
+    await confirm.getByRole('button', { name: 'Keep Session', exact: true }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    expect((await admin.get('/api/sessions/active')).body?.id).toBe(sessionId);
+
+    await pill(page).click();
+    await menuItem(page, 'End Session').click();
+    await confirm.getByText('3 vehicles are still in the queue.', { exact: true }).waitFor();
+    await confirm.getByRole('button', { name: 'End Session', exact: true }).click();
+    await page.getByText('The session has been ended successfully', { exact: true }).waitFor();
+    expect((await admin.get('/api/sessions/active')).body).toBeNull();
+    expect([...errors, ...front.errors]).toEqual([]);
+  });
 
   it('keeps the Dark theme across a reload under one storage key', async () => {
     const { page, errors } = await openAs('admin_demo', '/school-admin');

@@ -157,7 +157,10 @@ describe('the teacher screen', () => {
 
     it('opens on Arrival/Departure with the classroom as the alert location', async () => {
       await expect.poll(() => tab(teacher, 'Arrival/Departure').getAttribute('aria-selected')).toBe('true');
-      await region(teacher, 'Alerts: Room 12').waitFor();
+      // One Alert Center above both tabs: the alerts and the Help / Emergency pair for the classroom.
+      const alerts = region(teacher, 'Alert Center');
+      await text(alerts, 'Room 12').waitFor();
+      await alerts.getByRole('button', { name: /^Emergency/ }).waitFor();
       const mine = region(teacher, 'My Classroom');
       await text(mine, 'Room 12').waitFor();
       await text(mine, 'Grade 2 · 10 students').waitFor();

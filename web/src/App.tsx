@@ -2,13 +2,14 @@ import type { StaffRole } from '@curbside/domain';
 import { Center, Loader } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { type ComponentType, useState } from 'react';
+import { type ComponentType, useEffect, useState } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { LiveProvider } from './features/live/live';
 import type { RouteAccess } from './features/shell/access';
 import { AppThemeProvider } from './features/theme/theme-provider';
 import { createQueryClient } from './lib/query-client';
+import { answersBeforeAnnouncements } from './lib/toasts';
 
 /** Shown while a page's code is loading. */
 function PageLoader() {
@@ -103,10 +104,13 @@ const router = createBrowserRouter(appRoutes);
 
 /**
  * Theme (from the stored preference) → toasts → data → live connection → router.
- * `<Notifications>` follows the specification: one toast at a time, 5 s, at most 420 px wide.
+ * `<Notifications>` follows the specification: one toast at a time, 5 s, at most 420 px wide;
+ * an answer to the user's own action goes before live announcements (lib/toasts.ts). Alerts
+ * are not toasts: they have their own banner on the car-line screens.
  */
 export function App() {
   const [queryClient] = useState(createQueryClient);
+  useEffect(() => answersBeforeAnnouncements(), []);
   return (
     <AppThemeProvider>
       <Notifications limit={1} autoClose={5000} containerWidth={420} position="top-center" />

@@ -6,6 +6,7 @@ import {
   createAlertSchema,
   createBatchSchema,
   type District,
+  END_SESSION_MIN_ROLE,
   loginSchema,
   type PickupSession,
   parentRegisterSchema,
@@ -162,7 +163,7 @@ export const routes = {
     method: 'PUT',
     path: '/api/sessions/{id}/end',
     request: { params: idParams },
-    access: { minRole: 'front_queue_wrangler' },
+    access: { minRole: END_SESSION_MIN_ROLE },
     response: returns<PickupSession>(),
   }),
 

@@ -9,6 +9,17 @@ export const SESSION_TYPE_NAME: Readonly<Record<SessionType, string>> = {
   afternoon_pickup: 'Afternoon Pickup',
 };
 
+/**
+ * Who may end a running session: back queue staff and above. Ending a session
+ * ends the school's dismissal on every screen. The back of the line completes
+ * the last batch, so back queue staff know when the line is empty; front queue
+ * staff (the most numerous role, often volunteers adding cars at the entrance)
+ * do not, and one stray tap there ended the dismissal. Keeping it above school
+ * admins would leave the screens running for up to two hours whenever no admin
+ * is at hand (the session only auto-ends at its end time).
+ */
+export const END_SESSION_MIN_ROLE = 'back_queue_wrangler' as const;
+
 /** Default session length: 2 hours. */
 export const SESSION_DEFAULT_LENGTH_MS = 2 * 60 * 60 * 1000;
 

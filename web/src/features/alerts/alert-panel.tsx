@@ -1,9 +1,11 @@
 import {
   type Alert,
   type AlertType,
+  alertAnnouncement,
   alertButtonLabel,
   formatClockTime,
   LONG_PRESS_MS,
+  plural,
 } from '@curbside/domain';
 import {
   Badge,
@@ -11,30 +13,24 @@ import {
   Button,
   Card,
   Group,
-  Paper,
   SimpleGrid,
   Stack,
   Text,
+  Title,
   UnstyledButton,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { MUTED_TEXT } from '../queue/colors';
 import { usePress } from '../queue/use-press';
+import classes from './alerts.module.css';
 import { alertQueries, useDismissAlert, useToggleAlert } from './alerts.queries';
 import { useAlertAnnouncements } from './use-alert-announcements';
 
-/** Outlined while idle (text and border readable on either scheme), filled while active. */
-const LOOK: Record<AlertType, { line: string; fill: string; hint: string }> = {
-  help: {
-    line: 'light-dark(var(--mantine-color-orange-9), var(--mantine-color-orange-4))',
-    fill: 'var(--mantine-color-orange-9)',
-    hint: 'Hold to request help',
-  },
-  emergency: {
-    line: 'light-dark(var(--mantine-color-red-9), var(--mantine-color-red-4))',
-    fill: 'var(--mantine-color-red-9)',
-    hint: 'Hold to call an emergency',
-  },
+const HINT: Record<AlertType, string> = {
+  help: 'Hold to request help',
+  emergency: 'Hold to call an emergency',
 };
 
 interface AlertButtonProps {
@@ -51,47 +47,27 @@ interface AlertButtonProps {
 function AlertButton({ type, active, sending, onTrigger }: AlertButtonProps) {
   const delay = LONG_PRESS_MS[type];
   const press = usePress({ delay, onLongPress: () => onTrigger(type), keyboard: true, disabled: sending });
-  const { line, fill, hint } = LOOK[type];
   return (
     <UnstyledButton
       {...press.handlers}
+      className={classes.trigger}
+      data-type={type}
+      data-active={active || undefined}
       aria-pressed={active}
       aria-busy={sending || undefined}
       data-pressing={press.pressing || undefined}
-      pos="relative"
-      mih={92}
-      px="xs"
-      py="sm"
-      style={{
-        overflow: 'hidden',
-        borderRadius: 'var(--mantine-radius-lg)',
-        border: `3px solid ${active ? fill : line}`,
-        background: active ? fill : 'var(--mantine-color-body)',
-        color: active ? 'var(--mantine-color-white)' : line,
-        userSelect: 'none',
-        WebkitUserSelect: 'none',
-        WebkitTouchCallout: 'none',
-        touchAction: 'manipulation',
-        textAlign: 'center',
-        opacity: sending ? 0.7 : 1,
-      }}
+      style={{ opacity: sending ? 0.7 : 1 }}
     >
-      <Text component="span" display="block" fz={{ base: 20, sm: 26 }} fw={900} lh={1.15} inherit>
+      <Text component="span" display="block" fz={{ base: 20, sm: 24 }} fw={900} lh={1.15} inherit>
         {alertButtonLabel(type, active)}
       </Text>
-      <Text component="span" display="block" fz="sm" fw={600} inherit>
-        {sending ? 'Sending...' : active ? 'Hold to cancel' : hint}
+      <Text component="span" display="block" fz="sm" fw={700} inherit>
+        {sending ? 'Sending...' : active ? 'Hold to cancel' : HINT[type]}
       </Text>
       <Box
         aria-hidden
-        pos="absolute"
-        left={0}
-        bottom={0}
-        h={10}
-        w="100%"
+        className={classes.progress}
         style={{
-          background: active ? 'var(--mantine-color-white)' : line,
-          transformOrigin: 'left',
           transform: `scaleX(${press.pressing ? 1 : 0})`,
           transition: press.pressing ? `transform ${delay}ms linear` : 'none',
         }}
@@ -100,89 +76,184 @@ function AlertButton({ type, active, sending, onTrigger }: AlertButtonProps) {
   );
 }
 
+/** One active alert on the banner: what, where and when, and Dismiss. */
 function AlertRow({ alert }: { alert: Alert }) {
   const dismiss = useDismissAlert();
-  const emergency = alert.type === 'emergency';
+  const { title } = alertAnnouncement(alert);
   return (
-    <Paper
-      withBorder
-      radius="md"
-      p="sm"
-      bg={emergency ? 'var(--mantine-color-red-light)' : 'var(--mantine-color-orange-light)'}
-      style={{
-        borderColor: emergency ? 'var(--mantine-color-red-8)' : 'var(--mantine-color-orange-8)',
-        borderWidth: 2,
-      }}
+    <Group
+      component="li"
+      className={classes.row}
+      data-type={alert.type}
+      wrap="nowrap"
+      gap="sm"
+      justify="space-between"
     >
-      <Group justify="space-between" wrap="nowrap" gap="sm">
-        <Stack gap={2} style={{ minWidth: 0 }}>
-          <Group gap="xs">
-            <Badge color={emergency ? 'red.9' : 'orange.9'} size="lg">
-              {emergency ? 'Emergency' : 'Help'}
-            </Badge>
-            <Text fz="sm" fw={600} c={MUTED_TEXT}>
-              {alert.location} · {formatClockTime(alert.createdAt)}
-            </Text>
-          </Group>
-          <Text fw={700} fz="md">
-            {alert.message}
-          </Text>
-        </Stack>
-        <Button
-          variant="filled"
-          color="dark"
-          loading={dismiss.isPending}
-          style={{ flexShrink: 0 }}
-          onClick={() => dismiss.mutate(alert)}
-          aria-label={`Dismiss: ${alert.message}`}
-        >
-          Dismiss
-        </Button>
-      </Group>
-    </Paper>
+      <Stack gap={0} style={{ minWidth: 0 }}>
+        <Text fz="sm" fw={800} inherit className={classes.meta}>
+          <span className={classes.label}>{title}</span>
+          {` ${alert.location} · ${formatClockTime(alert.createdAt)}`}
+        </Text>
+        <Text fw={800} fz="lg" lh={1.3} inherit>
+          {alert.message}
+        </Text>
+      </Stack>
+      <Button
+        className={classes.dismiss}
+        size="md"
+        h={48}
+        loading={dismiss.isPending}
+        onClick={() => dismiss.mutate(alert)}
+        aria-label={`Dismiss: ${alert.message}`}
+      >
+        Dismiss
+      </Button>
+    </Group>
   );
 }
 
+/** ▾ / ▴: the folded panel opens and closes (the button says which with aria-expanded). */
+const Chevron = ({ up }: { up: boolean }) => (
+  <svg
+    width="28"
+    height="28"
+    viewBox="0 0 24 24"
+    aria-hidden="true"
+    focusable="false"
+    style={{ flexShrink: 0 }}
+  >
+    <path
+      d={up ? 'M6 15l6-6 6 6' : 'M6 9l6 6 6-6'}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="3"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    />
+  </svg>
+);
+
+/** The one-line summary of a folded panel: `2 alerts`, and the most urgent alert and where it is. */
+function Summary({ alerts }: { alerts: Alert[] }) {
+  const urgent = alerts.find((alert) => alert.type === 'emergency') ?? alerts[0];
+  const emergency = urgent?.type === 'emergency';
+  return (
+    <Group gap="xs" wrap="nowrap" style={{ minWidth: 0, flex: 1 }}>
+      <Badge
+        size="lg"
+        variant={emergency ? 'white' : 'filled'}
+        color={alerts.length > 0 ? 'red.9' : 'gray.7'}
+        tt="none"
+        style={{ flexShrink: 0 }}
+      >
+        {plural(alerts.length, 'alert')}
+      </Badge>
+      {/* The kind never gives way; a long location is cut. */}
+      <Text fw={900} fz="md" inherit style={{ flexShrink: 0 }}>
+        {urgent ? (emergency ? 'EMERGENCY' : 'Help') : 'None active'}
+      </Text>
+      {urgent && (
+        <Text fw={700} fz="md" inherit truncate>
+          {`· ${urgent.location}`}
+        </Text>
+      )}
+    </Group>
+  );
+}
+
+interface AlertPanelProps {
+  sessionId: number;
+  /** Where this screen is: the location of the alerts it raises. */
+  location: string;
+  /** 'Alerts' on the queue screens, 'Alert Center' on the teacher screen. */
+  title?: 'Alerts' | 'Alert Center';
+  /** Phones: one line with the count, opened with a tap. */
+  collapsible?: boolean;
+}
+
 /**
- * The alert panel of a screen: the Help / Emergency pair for `location` and
- * every active alert of the session, each with a dismiss action.
+ * A screen's alerts: the banner of every active alert of the session (each
+ * with Dismiss; it stays until someone dismisses it, and it never takes the
+ * toast slot or covers the screen) and the Help / Emergency pair that raises
+ * alerts for `location`. Each new alert sounds once per device. On phones the
+ * panel folds to one line with the count.
  */
-export function AlertPanel({ sessionId, location }: { sessionId: number; location: string }) {
+export function AlertPanel({ sessionId, location, title = 'Alerts', collapsible = false }: AlertPanelProps) {
   const query = useQuery(alertQueries.active(sessionId));
-  const alerts = query.data ?? [];
   useAlertAnnouncements(sessionId, query.data);
+  const alerts = (query.data ?? []).filter((alert) => alert.status === 'active');
   const toggle = useToggleAlert(sessionId, location);
+  const [open, setOpen] = useState(false);
+  const emergency = alerts.some((alert) => alert.type === 'emergency');
   const isActive = (type: AlertType) =>
-    alerts.some((alert) => alert.type === type && alert.location === location && alert.status === 'active');
+    alerts.some((alert) => alert.type === type && alert.location === location);
+  const shown = !collapsible || open;
+  const name = title === 'Alerts' ? `${title}: ${location}` : title;
 
   return (
-    <Card p={{ base: 'sm', sm: 'md' }} aria-label={`Alerts: ${location}`} component="section">
-      <Stack gap="sm">
-        <Group justify="space-between" gap="xs">
-          <Text fw={800} fz="lg">
-            Alerts
+    <Card
+      p={{ base: 'xs', sm: 'sm' }}
+      component="section"
+      aria-label={name}
+      className={classes.panel}
+      data-emergency={emergency || undefined}
+    >
+      <Stack gap="xs">
+        {collapsible ? (
+          <UnstyledButton
+            className={classes.toggle}
+            data-emergency={emergency || undefined}
+            aria-expanded={open}
+            onClick={() => setOpen((value) => !value)}
+          >
+            <Summary alerts={alerts} />
+            <Chevron up={open} />
+          </UnstyledButton>
+        ) : (
+          <Group justify="space-between" gap="xs" wrap="nowrap">
+            <Group gap="xs" wrap="nowrap">
+              <Title order={2} fz="lg">
+                {title}
+              </Title>
+              <Badge size="lg" color={alerts.length > 0 ? 'red.9' : 'gray.7'}>
+                {alerts.length}
+                <VisuallyHidden> active</VisuallyHidden>
+              </Badge>
+            </Group>
+            <Text fw={700} fz="sm" c={MUTED_TEXT} ta="right">
+              {location}
+            </Text>
+          </Group>
+        )}
+        {shown && title === 'Alert Center' && alerts.length === 0 && (
+          <Text c={MUTED_TEXT} fz="md">
+            {query.isPending ? 'Loading alerts...' : 'No active alerts'}
           </Text>
-          <Text fw={600} fz="sm" c={MUTED_TEXT}>
-            {location}
-          </Text>
-        </Group>
-        <SimpleGrid cols={2} spacing="sm">
-          {(['help', 'emergency'] as const).map((type) => (
-            <AlertButton
-              key={type}
-              type={type}
-              active={isActive(type)}
-              sending={toggle.isPending && toggle.variables === type}
-              onTrigger={(chosen) => toggle.mutate(chosen)}
-            />
-          ))}
-        </SimpleGrid>
-        {alerts.length > 0 && (
-          <Stack gap="xs" aria-label="Active alerts">
+        )}
+        {shown && alerts.length > 0 && (
+          <Stack
+            component="ul"
+            gap={6}
+            className={classes.list}
+            aria-label={`${plural(alerts.length, 'active alert')}`}
+          >
             {alerts.map((alert) => (
               <AlertRow key={alert.id} alert={alert} />
             ))}
           </Stack>
+        )}
+        {shown && (
+          <SimpleGrid cols={2} spacing="xs">
+            {(['help', 'emergency'] as const).map((type) => (
+              <AlertButton
+                key={type}
+                type={type}
+                active={isActive(type)}
+                sending={toggle.isPending && toggle.variables === type}
+                onTrigger={(chosen) => toggle.mutate(chosen)}
+              />
+            ))}
+          </SimpleGrid>
         )}
       </Stack>
     </Card>

@@ -15,6 +15,7 @@ import {
   TextInput,
   Title,
   UnstyledButton,
+  VisuallyHidden,
 } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { errorMessage } from '../../lib/http';
@@ -45,7 +46,15 @@ function ChooseMethod({ onDemo }: { onDemo: () => void }) {
         <Stack gap="sm">
           <Title order={3}>Production Login</Title>
           <Text>Sign in with your school's single sign-on account. Gives full system permissions.</Text>
-          <Button fullWidth onClick={() => window.location.assign(PRODUCTION_LOGIN_URL)}>
+          {/* The label wraps on a narrow phone instead of being cut off. */}
+          <Button
+            fullWidth
+            h="auto"
+            mih={50}
+            py={8}
+            styles={{ label: { whiteSpace: 'normal', textAlign: 'center', lineHeight: 1.25 } }}
+            onClick={() => window.location.assign(PRODUCTION_LOGIN_URL)}
+          >
             Continue with Single Sign-On
           </Button>
         </Stack>
@@ -149,7 +158,6 @@ function DemoLogin({ onBack }: { onBack: () => void }) {
             <UnstyledButton
               key={account.username}
               onClick={() => fill(account.username)}
-              aria-label={`Use the ${account.label} demo account (${account.username})`}
               p="sm"
               mih={56}
               style={{
@@ -157,8 +165,14 @@ function DemoLogin({ onBack }: { onBack: () => void }) {
                 borderRadius: 'var(--mantine-radius-md)',
               }}
             >
-              <Text fw={700}>{account.label}</Text>
-              <Text ff="monospace">{account.username}</Text>
+              <Text fw={700}>
+                <VisuallyHidden>Use the </VisuallyHidden>
+                {account.label}
+                <VisuallyHidden> demo account</VisuallyHidden>
+              </Text>
+              <Text ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                {account.username}
+              </Text>
             </UnstyledButton>
           ))}
         </SimpleGrid>

@@ -4,6 +4,7 @@ import { AlertPanel } from '../alerts/alert-panel';
 import { useMe } from '../auth/auth.queries';
 import { NoActiveSession } from '../queue/no-active-session';
 import { QueueList, useQueueLive } from '../queue/queue-list';
+import { usePhone } from '../queue/use-phone';
 import { useActiveSession } from '../sessions/sessions.queries';
 import { type BatchFilter, BatchManagement } from './batch-management';
 import { useBatchesLive } from './batches.queries';
@@ -24,6 +25,7 @@ export function BackQueuePage() {
   const { user } = useMe();
   const { session, isLoading } = useActiveSession();
   const [filter, setFilter] = useState<BatchFilter>('all');
+  const phone = usePhone();
   useBatchesLive();
   if (!user) return null;
   if (isLoading) {
@@ -33,11 +35,11 @@ export function BackQueuePage() {
       </Center>
     );
   }
-  if (!session) return <NoActiveSession />;
+  if (!session) return <NoActiveSession user={user} />;
   return (
     <Container fluid px={{ base: 'xs', sm: 'md' }} py="md">
       <Stack gap="md">
-        <AlertPanel sessionId={session.id} location={BACK_QUEUE_LOCATION} />
+        <AlertPanel sessionId={session.id} location={BACK_QUEUE_LOCATION} collapsible={phone} />
         <BatchManagement sessionId={session.id} filter={filter} onFilter={setFilter} />
         {filter === 'all' ? (
           <QueueList sessionId={session.id} title="Vehicle Queue Management" />

@@ -16,6 +16,7 @@ import {
   Text,
   Title,
   UnstyledButton,
+  VisuallyHidden,
 } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { MUTED_TEXT } from '../queue/colors';
@@ -83,7 +84,7 @@ function OverflowRow({ entry, onOpen }: { entry: QueueEntry; onOpen: (entry: Que
       <Group wrap="nowrap" gap="sm">
         <UnstyledButton
           onClick={() => onOpen(entry)}
-          aria-label={name}
+          aria-haspopup="dialog"
           style={{ flex: 1, minWidth: 0, display: 'flex', alignItems: 'center', gap: 12 }}
         >
           <Text
@@ -96,14 +97,15 @@ function OverflowRow({ entry, onOpen }: { entry: QueueEntry; onOpen: (entry: Que
             px={8}
             style={{ ...CHIP_LOOK[entry.vehicleType], borderRadius: 'var(--mantine-radius-md)' }}
           >
+            <VisuallyHidden>{entry.vehicleType === 'bus' ? 'Bus ' : 'Car '}</VisuallyHidden>
             {vehicleLabel(entry.vehicleType, entry.vehicleNumber)}
           </Text>
-          <Stack gap={0} style={{ minWidth: 0 }}>
-            <Text fw={700} fz="md" truncate>
+          <Stack gap={0} style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+            <Text fw={700} fz="md">
               {entry.vehicle?.parentName || NO_PRIMARY_CONTACT}
             </Text>
             {children && (
-              <Text fz="sm" c={MUTED_TEXT} truncate>
+              <Text fz="sm" c={MUTED_TEXT}>
                 {children}
               </Text>
             )}

@@ -1,19 +1,28 @@
 import { type VehicleType, vehicleNumberSchema } from '@curbside/domain';
 import { Button, Card, SegmentedControl, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
+import { errorMessage } from '../../lib/http';
+import { withdrawLiveToast } from '../../lib/toasts';
+import { DANGER_TEXT } from '../queue/colors';
 import { useAddToQueue } from '../queue/queue.queries';
+import { vehicleToastSubject } from '../queue/queue-list';
 
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', 'Clear', '0', 'Enter'] as const;
 
 /**
  * Add Vehicle to Queue: Car/Bus, the vehicle number (typed or from the
  * on-screen keypad) and Add to Queue. After adding, the number clears and
- * the chosen type stays.
+ * the chosen type stays. A refusal shows under the number, which stays for
+ * correction; any live announcement about that car is taken back, so the
+ * screen never says "added" about a car the server just refused here.
+ * Compact enough that the whole keypad and Add to Queue fit a 768 px high
+ * tablet and a phone's first screen.
  */
 export function AddVehicleCard({ sessionId }: { sessionId: number }) {
   const [vehicleType, setVehicleType] = useState<VehicleType>('car');
   const [vehicleNumber, setVehicleNumber] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
   const add = useAddToQueue();
 
   const submit = (event?: FormEvent) => {
@@ -27,7 +36,14 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
     setError(null);
     add.mutate(
       { sessionId, vehicleNumber: parsed.data, vehicleType },
-      { onSuccess: () => setVehicleNumber('') },
+      {
+        onSuccess: () => setVehicleNumber(''),
+        onError: (refusal) => {
+          withdrawLiveToast(vehicleToastSubject(vehicleType, parsed.data));
+          setError(errorMessage(refusal));
+          input.current?.select();
+        },
+      },
     );
   };
 
@@ -43,13 +59,15 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
   };
 
   return (
-    <Card h="100%" p={{ base: 'sm', sm: 'lg' }}>
+    <Card p={{ base: 'sm', sm: 'md' }} component="section" aria-labelledby="add-vehicle-title">
       <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <Title order={2}>Add Vehicle to Queue</Title>
+        <Stack gap="sm">
+          <Title order={2} fz="xl" id="add-vehicle-title">
+            Add Vehicle to Queue
+          </Title>
           <SegmentedControl
             fullWidth
-            size="xl"
+            size="lg"
             aria-label="Vehicle type"
             value={vehicleType}
             onChange={(value) => setVehicleType(value as VehicleType)}
@@ -59,6 +77,7 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
             ]}
           />
           <TextInput
+            ref={input}
             label="Vehicle Number"
             size="xl"
             value={vehicleNumber}
@@ -66,26 +85,31 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
             error={error}
             inputMode="numeric"
             autoComplete="off"
-            styles={{ input: { fontSize: 32, fontWeight: 800, letterSpacing: 2, textAlign: 'center' } }}
+            styles={{
+              input: { fontSize: 32, fontWeight: 800, letterSpacing: 2, textAlign: 'center' },
+              error: { fontSize: 'var(--mantine-font-size-md)', fontWeight: 700 },
+            }}
           />
-          <SimpleGrid cols={3} spacing="xs" role="group" aria-label="Keypad">
+          <SimpleGrid cols={3} spacing={8} verticalSpacing={8} role="group" aria-label="Keypad">
             {KEYS.map((key) => (
               <Button
                 key={key}
                 type="button"
-                h={64}
+                h={58}
                 px={0}
                 fz={key.length > 1 ? 20 : 28}
                 fw={800}
                 variant={key === 'Enter' ? 'filled' : key === 'Clear' ? 'outline' : 'default'}
-                color={key === 'Clear' ? 'red' : undefined}
+                color={key === 'Clear' ? 'red.8' : undefined}
+                // Dark red on light schemes, light red on dark: readable either way.
+                style={key === 'Clear' ? { color: DANGER_TEXT, borderColor: DANGER_TEXT } : undefined}
                 onClick={() => onKey(key)}
               >
                 {key}
               </Button>
             ))}
           </SimpleGrid>
-          <Button type="submit" size="xl" h={72} fz={24} fullWidth disabled={add.isPending}>
+          <Button type="submit" size="xl" h={64} fz={24} fullWidth disabled={add.isPending}>
             {add.isPending ? 'Adding...' : 'Add to Queue'}
           </Button>
         </Stack>

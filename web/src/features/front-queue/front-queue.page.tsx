@@ -1,21 +1,27 @@
-import { Center, Container, Grid, Loader, Stack } from '@mantine/core';
+import { Box, Center, Container, Grid, Loader, Stack } from '@mantine/core';
 import { AlertPanel } from '../alerts/alert-panel';
 import { useMe } from '../auth/auth.queries';
 import { NoActiveSession } from '../queue/no-active-session';
 import { QueueList } from '../queue/queue-list';
 import { RecentPickups } from '../queue/recent-pickups';
+import { usePhone } from '../queue/use-phone';
 import { useActiveSession } from '../sessions/sessions.queries';
 import { AddVehicleCard } from './add-vehicle';
 
 export const FRONT_QUEUE_LOCATION = 'Front Queue';
 
 /**
- * The front queue screen: alerts for the front of the line, the add-vehicle
- * keypad (one third), the live queue (two thirds) and recent pickups below.
+ * The front queue screen. The work comes first: the add-vehicle keypad (one
+ * third, kept in view while the queue scrolls on landscape tablets), then the
+ * alert panel for the front of the line (the banner of active alerts and the
+ * Help / Emergency pair; one line with a count on phones), the live queue (two
+ * thirds) and recent pickups below. On a 1024×768 or 768×1024 tablet the whole
+ * keypad and Add to Queue are on the first screen whatever alerts are raised.
  */
 export function FrontQueuePage() {
   const { user } = useMe();
   const { session, isLoading } = useActiveSession();
+  const phone = usePhone();
   if (!user) return null;
   if (isLoading) {
     return (
@@ -24,17 +30,21 @@ export function FrontQueuePage() {
       </Center>
     );
   }
-  if (!session) return <NoActiveSession />;
+  if (!session) return <NoActiveSession user={user} />;
   return (
-    <Container fluid px={{ base: 'xs', sm: 'md' }} py="md">
+    <Container fluid px={{ base: 'xs', sm: 'md' }} py={{ base: 'xs', sm: 'md' }}>
       <Stack gap="md">
-        <AlertPanel sessionId={session.id} location={FRONT_QUEUE_LOCATION} />
         <Grid gutter="md">
           <Grid.Col span={{ base: 12, md: 4 }}>
-            <AddVehicleCard sessionId={session.id} />
+            <Box pos={{ md: 'sticky' }} top={8}>
+              <AddVehicleCard sessionId={session.id} />
+            </Box>
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 8 }}>
-            <QueueList sessionId={session.id} />
+            <Stack gap="md">
+              <AlertPanel sessionId={session.id} location={FRONT_QUEUE_LOCATION} collapsible={phone} />
+              <QueueList sessionId={session.id} />
+            </Stack>
           </Grid.Col>
         </Grid>
         <RecentPickups sessionId={session.id} />

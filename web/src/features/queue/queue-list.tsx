@@ -20,9 +20,9 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import { showLiveToast } from '../../lib/toasts';
 import { useLiveEvent, useLiveInvalidate } from '../live/live';
 import { DANGER_TEXT, MUTED_TEXT } from './colors';
 import { QUEUE_EVENTS, queueQueries } from './queue.queries';
@@ -34,6 +34,9 @@ export const SEARCH_PLACEHOLDER = 'Search by vehicle #, parent name, make, model
 
 type Ordered = QueueEntry & { position: number | null };
 
+/** What a live toast about a vehicle is about: `car-107`, `bus-3`. */
+export const vehicleToastSubject = (type: VehicleType, number: string) => `${type}-${number}`;
+
 /**
  * Keeps the session's queue current from the live connection and announces
  * every vehicle queued in it. Mount it once per screen.
@@ -44,13 +47,14 @@ export const useQueueLive = (sessionId: number) => {
     const data = message.data as { sessionId?: number; vehicle?: Partial<QueuedVehicle> } | undefined;
     if (data?.sessionId !== undefined && data.sessionId !== sessionId) return;
     const toast = vehicleQueuedToast(data?.vehicle);
-    notifications.show({
+    // One announcement per car: a refusal of that car on this screen takes it back (add-vehicle.tsx).
+    showLiveToast(vehicleToastSubject(data?.vehicle?.type ?? 'car', data?.vehicle?.number ?? ''), {
       color: 'green.9',
       title: toast.title,
       message: (
         <Stack gap={0}>
           {toast.lines.map((line) => (
-            <Text key={line} fz="sm">
+            <Text key={line} fz="md" c="var(--mantine-color-text)">
               {line}
             </Text>
           ))}

@@ -13,7 +13,18 @@ import {
   vehicleLabel,
   vehicleName,
 } from '@curbside/domain';
-import { Badge, Box, Group, Menu, Paper, Stack, Text } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Box,
+  Group,
+  Menu,
+  Paper,
+  Stack,
+  Text,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useState } from 'react';
 import { BORDER, DANGER_TEXT, MUTED_TEXT } from './colors';
 import { useRemoveFromQueue } from './queue.queries';
@@ -57,9 +68,21 @@ interface VehicleCardProps {
   onOpen: (entry: QueueEntry) => void;
 }
 
+/** The ⋮ glyph of the menu button. */
+const Dots = () => (
+  <svg width="26" height="26" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+    <circle cx="12" cy="5" r="2.4" fill="currentColor" />
+    <circle cx="12" cy="12" r="2.4" fill="currentColor" />
+    <circle cx="12" cy="19" r="2.4" fill="currentColor" />
+  </svg>
+);
+
 /**
- * One queued vehicle. Tap or click: details. Long press (800 ms): the menu.
- * Swipe sideways more than 300 px: removed.
+ * One queued vehicle. Tap or click: details. Long press (800 ms), right click
+ * or the ⋮ button: the menu. Swipe sideways more than 300 px: removed. The
+ * card is a group named after the vehicle; its number plate is the button
+ * that assistive technology and keyboards use (Enter: details, the menu key:
+ * the menu). Names wrap rather than being cut off on narrow phones.
  */
 export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
   const [menuOpen, setMenuOpen] = useState(false);
@@ -78,17 +101,16 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
   const children = entry.students.map(shortName).join(', ');
   const wait = formatDuration(elapsedSeconds(entry.queueTime, now));
   const swipe = Math.min(1, Math.abs(press.offset) / SWIPE_REMOVE_PX);
+  const bus = entry.vehicleType === 'bus';
 
   return (
-    // The menu sits beside the card, not inside it: events from its (portalled)
-    // dropdown would otherwise bubble into the card's press handlers.
+    // The menu and its ⋮ button sit beside the card, not inside it: events from
+    // them would otherwise bubble into the card's press handlers.
     <Box pos="relative">
       <Paper
         {...press.handlers}
-        role="button"
-        tabIndex={0}
+        role="group"
         aria-label={name}
-        aria-haspopup="menu"
         data-overdue={overdue || undefined}
         data-entry-id={entry.id}
         withBorder
@@ -115,50 +137,47 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
             : press.pressing
               ? `transform ${LONG_PRESS_MS.cardMenu}ms linear`
               : 'transform 150ms ease, opacity 150ms ease',
-          outlineOffset: 2,
         }}
       >
         <Stack gap="xs">
           <Group wrap="nowrap" align="flex-start" gap="sm">
-            <Box
+            <UnstyledButton
+              aria-haspopup="dialog"
               miw={68}
               px={6}
               py={4}
               ta="center"
-              bg={entry.vehicleType === 'bus' ? 'yellow.4' : 'blue.9'}
-              c={entry.vehicleType === 'bus' ? 'black' : 'white'}
-              style={{ borderRadius: 'var(--mantine-radius-md)' }}
+              bg={bus ? 'yellow.4' : 'blue.9'}
+              c={bus ? 'black' : 'white'}
+              style={{ borderRadius: 'var(--mantine-radius-md)', flexShrink: 0, outlineOffset: 3 }}
             >
-              <Text fz={28} fw={900} lh={1.1}>
+              <Text span fz={28} fw={900} lh={1.1} display="block">
+                <VisuallyHidden>{bus ? 'Bus ' : 'Car '}</VisuallyHidden>
                 {vehicleLabel(entry.vehicleType, entry.vehicleNumber)}
               </Text>
-            </Box>
-            <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
-              <Text fw={700} fz="lg" lh={1.3} truncate>
+            </UnstyledButton>
+            <Stack gap={0} style={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
+              <Text fw={700} fz="lg" lh={1.3}>
                 {entry.vehicle?.parentName || NO_PRIMARY_CONTACT}
               </Text>
               {description && (
-                <Text fz="sm" c={MUTED_TEXT} truncate>
+                <Text fz="sm" c={MUTED_TEXT}>
                   {description}
                 </Text>
               )}
               {children && (
-                <Text fz="sm" fw={700} truncate>
+                <Text fz="sm" fw={700}>
                   {children}
                 </Text>
               )}
             </Stack>
-            <Text
-              fz="md"
-              fw={800}
-              c={overdue ? DANGER_TEXT : MUTED_TEXT}
-              title="Time in queue"
-              aria-label={`In queue ${wait}`}
-            >
+            <Text fz="md" fw={800} c={overdue ? DANGER_TEXT : MUTED_TEXT} style={{ flexShrink: 0 }}>
+              <VisuallyHidden>In queue </VisuallyHidden>
               {wait}
             </Text>
           </Group>
-          <Group justify="space-between" gap="xs" wrap="wrap">
+          {/* Room on the right for the ⋮ button, which sits over this row. */}
+          <Group justify="space-between" gap="xs" wrap="wrap" pr={48} mih={40}>
             <Text fz="sm" fw={600} c={MUTED_TEXT}>
               {entry.position !== null ? positionLabel(entry.position, total, ordinal) : ''}
             </Text>
@@ -169,7 +188,7 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
       <Menu
         opened={menuOpen}
         onChange={setMenuOpen}
-        position="bottom"
+        position="bottom-end"
         width={280}
         shadow="lg"
         radius="md"
@@ -179,15 +198,19 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
         clickOutsideEvents={['pointerdown', 'keydown']}
       >
         <Menu.Target>
-          <Box
+          {/* The visible way to the long-press menu. */}
+          <ActionIcon
+            variant="subtle"
+            color="var(--mantine-color-text)"
+            size={48}
             pos="absolute"
-            top="50%"
-            left="50%"
-            w={1}
-            h={1}
-            aria-hidden
-            style={{ pointerEvents: 'none' }}
-          />
+            bottom={4}
+            right={4}
+            aria-label={`Actions for ${name}`}
+            title="Actions (or press and hold the card)"
+          >
+            <Dots />
+          </ActionIcon>
         </Menu.Target>
         <Menu.Dropdown>
           <Menu.Label fz="md">{name}</Menu.Label>

@@ -35,8 +35,10 @@ export function Field({ label, children }: { label: string; children: ReactNode 
 /** A titled part of a details dialog. */
 export function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <Stack gap="xs">
-      <Title order={3}>{title}</Title>
+    <Stack gap={6}>
+      <Title order={3} fz="lg">
+        {title}
+      </Title>
       {children}
     </Stack>
   );
@@ -55,10 +57,15 @@ interface VehicleDialogProps {
   /** Vehicles of the entry's type in the queue. */
   total: number;
   onClose: () => void;
+  /** Offers Complete Pickup (the queue screens); the teacher screen only shows details. */
+  completable?: boolean;
 }
 
-/** Details of a queued vehicle: contacts, children, pickup; clicking anywhere closes it. */
-export function VehicleDialog({ entry: open, total, onClose }: VehicleDialogProps) {
+/**
+ * Details of a queued vehicle: contacts, children, pickup; clicking anywhere
+ * closes it. Compact enough to fit a 768 px high tablet without scrolling.
+ */
+export function VehicleDialog({ entry: open, total, onClose, completable = true }: VehicleDialogProps) {
   const now = useNow(1000);
   const complete = useSetQueueStatus();
   // Keep showing the last vehicle while the dialog fades out.
@@ -67,7 +74,7 @@ export function VehicleDialog({ entry: open, total, onClose }: VehicleDialogProp
   const entry = open ?? last.current;
   const vehicle = entry?.vehicle ?? null;
   return (
-    <Modal.Root opened={open !== null} onClose={onClose} size="lg" centered>
+    <Modal.Root opened={open !== null} onClose={onClose} size="lg" centered yOffset="2dvh">
       <Modal.Overlay />
       <Modal.Content onClick={onClose} radius="lg" style={{ cursor: 'pointer' }}>
         {entry && (
@@ -82,7 +89,7 @@ export function VehicleDialog({ entry: open, total, onClose }: VehicleDialogProp
               <Modal.CloseButton size="xl" aria-label="Close" />
             </Modal.Header>
             <Modal.Body>
-              <Stack gap="md">
+              <Stack gap="sm">
                 <Section title="Contact Information">
                   <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="xs">
                     <Field label="Primary contact">
@@ -141,7 +148,7 @@ export function VehicleDialog({ entry: open, total, onClose }: VehicleDialogProp
                   style={{ zIndex: 1 }}
                 >
                   {/* A pickup already completed (a vehicle of a completed batch) cannot be completed again. */}
-                  {entry.status !== 'completed' && (
+                  {completable && entry.status !== 'completed' && (
                     <Button
                       size="xl"
                       color="green.9"

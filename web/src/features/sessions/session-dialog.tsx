@@ -1,4 +1,6 @@
 import {
+  formatDuration,
+  type PickupSession,
   SESSION_TYPE_NAME,
   SESSION_TYPES,
   type SessionType,
@@ -6,6 +8,7 @@ import {
   sessionInputSchema,
 } from '@curbside/domain';
 import {
+  Alert,
   Button,
   Group,
   Input,
@@ -13,12 +16,15 @@ import {
   SegmentedControl,
   SimpleGrid,
   Stack,
+  Text,
   Textarea,
   TextInput,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { type FormEvent, useState } from 'react';
 import { useCreateSession } from './sessions.mutations';
+import { useActiveSession } from './sessions.queries';
+import { useCountdown } from './use-countdown';
 
 /** `2025-03-04T15:30` in local time, the value of a `datetime-local` input. */
 export const toLocalInput = (iso: string): string => {
@@ -78,8 +84,21 @@ const validate = (form: SessionForm) => {
   return { data: null, errors };
 };
 
+/** New Session while one runs: the server refuses a second one, so the dialog says so up front. */
+function AlreadyRunning({ session }: { session: PickupSession }) {
+  const countdown = formatDuration(useCountdown(session.endTime));
+  return (
+    <Alert color="orange.9" variant="light" role="status" title="A session is already running">
+      <Text fz="md" c="var(--mantine-color-text)">
+        {`${session.name} ends in ${countdown}. End it (tap the session in the header) before starting a new one.`}
+      </Text>
+    </Alert>
+  );
+}
+
 function SessionFormBody({ onDone, phone }: { onDone: () => void; phone: boolean }) {
   const create = useCreateSession();
+  const { session: running } = useActiveSession();
   const [form, setForm] = useState<SessionForm>(() => formFor('afternoon_pickup'));
   const [submitted, setSubmitted] = useState(false);
   const errors = submitted ? validate(form).errors : {};
@@ -97,6 +116,7 @@ function SessionFormBody({ onDone, phone }: { onDone: () => void; phone: boolean
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
+        {running && <AlreadyRunning session={running} />}
         <Input.Wrapper label="Session type" error={errors.type}>
           <SegmentedControl
             fullWidth
@@ -149,7 +169,7 @@ function SessionFormBody({ onDone, phone }: { onDone: () => void; phone: boolean
           <Button variant="default" onClick={onDone}>
             Cancel
           </Button>
-          <Button type="submit" disabled={create.isPending}>
+          <Button type="submit" disabled={create.isPending || running !== null}>
             {create.isPending ? 'Starting...' : 'Start Session'}
           </Button>
         </Group>

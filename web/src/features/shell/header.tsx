@@ -22,11 +22,11 @@ function SessionControls({ user, onNew }: { user: User; onNew: () => void }) {
   const school = runsSessions(user.role);
   if (user.role === 'parent') return null;
   return (
-    <Group gap="sm" wrap="wrap" className={classes.session}>
+    <Group gap="xs" wrap="wrap" className={classes.session}>
       {school &&
         !isLoading &&
         (session ? (
-          <SessionPill session={session} />
+          <SessionPill session={session} user={user} />
         ) : (
           <Button color="green" onClick={onNew}>
             Start Session
@@ -34,7 +34,7 @@ function SessionControls({ user, onNew }: { user: User; onNew: () => void }) {
         ))}
       {/* A session belongs to a school: an account above one school has none to start it in. */}
       {user.schoolId !== null && (
-        <Button variant="default" onClick={onNew}>
+        <Button variant="default" onClick={onNew} className={classes.newSession}>
           New Session
         </Button>
       )}

@@ -1,33 +1,25 @@
-import type { PickupSession } from '@curbside/domain';
-import { countdownSeconds, formatDuration } from '@curbside/domain';
-import { Box, Button, Menu, Text } from '@mantine/core';
+import type { PickupSession, User } from '@curbside/domain';
+import { END_SESSION_MIN_ROLE, formatDuration, hasMinimumRole, ROLE_LABEL } from '@curbside/domain';
+import { Box, Button, Menu, Text, VisuallyHidden } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useEndSession } from '../sessions/sessions.mutations';
+import { EndSessionDialog } from '../sessions/end-session-dialog';
 import { sessionQueries } from '../sessions/sessions.queries';
+import { useCountdown } from '../sessions/use-countdown';
 import classes from './header.module.css';
-
-/** Seconds until the session ends, recomputed every second. */
-const useCountdown = (endTime: string) => {
-  const [seconds, setSeconds] = useState(() => countdownSeconds(endTime));
-  useEffect(() => {
-    setSeconds(countdownSeconds(endTime));
-    const timer = setInterval(() => setSeconds(countdownSeconds(endTime)), 1000);
-    return () => clearInterval(timer);
-  }, [endTime]);
-  return seconds;
-};
 
 /**
  * The running session: its name and the time left, ticking every second.
- * A tap opens a small menu with End Session. When the time runs out the
- * active session is asked for again (the server no longer reports it).
+ * A tap opens a small menu with End Session (back queue staff and above),
+ * which asks for confirmation first. When the time runs out the active
+ * session is asked for again (the server no longer reports it).
  */
-export function SessionPill({ session }: { session: PickupSession }) {
+export function SessionPill({ session, user }: { session: PickupSession; user: User }) {
   const seconds = useCountdown(session.endTime);
   const queryClient = useQueryClient();
-  const end = useEndSession();
+  const [confirming, setConfirming] = useState(false);
   const countdown = formatDuration(seconds);
+  const canEnd = hasMinimumRole(user.role, END_SESSION_MIN_ROLE);
 
   useEffect(() => {
     if (seconds > 0) return;
@@ -36,46 +28,52 @@ export function SessionPill({ session }: { session: PickupSession }) {
   }, [seconds, queryClient]);
 
   return (
-    <Menu position="bottom" shadow="md" width={240} withinPortal>
-      <Menu.Target>
-        <Button
-          className={classes.pill}
-          variant="default"
-          radius="xl"
-          aria-label={`Session ${session.name}, ends in ${countdown}`}
-          data-testid="session-pill"
-          leftSection={
-            <Box
-              component="span"
-              w={12}
-              h={12}
-              bg="green.6"
-              style={{ borderRadius: '50%', flex: 'none' }}
-              aria-hidden="true"
-            />
-          }
-          styles={{ label: { gap: 10, overflow: 'visible' } }}
-        >
-          <Text span fw={700} truncate maw={180}>
+    <>
+      <Menu position="bottom" shadow="md" width={280} withinPortal>
+        <Menu.Target>
+          <Button
+            className={classes.pill}
+            variant="default"
+            radius="xl"
+            data-testid="session-pill"
+            leftSection={
+              <Box
+                component="span"
+                w={12}
+                h={12}
+                bg="green.7"
+                style={{ borderRadius: '50%', flex: 'none' }}
+                aria-hidden="true"
+              />
+            }
+            classNames={{ label: classes.pillLabel }}
+          >
+            <VisuallyHidden>Session </VisuallyHidden>
+            <Text span fw={700} truncate className={classes.pillName}>
+              {session.name}
+            </Text>
+            <Text span ff="monospace" fw={700} style={{ fontVariantNumeric: 'tabular-nums', flexShrink: 0 }}>
+              {countdown}
+            </Text>
+          </Button>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Label fz="md" c="var(--mantine-color-text)">
             {session.name}
-          </Text>
-          <Text span ff="monospace" fw={700} style={{ fontVariantNumeric: 'tabular-nums' }}>
-            {countdown}
-          </Text>
-        </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>Ends in {countdown}</Menu.Label>
-        <Menu.Item
-          className={classes.danger}
-          fz="lg"
-          py="md"
-          disabled={end.isPending}
-          onClick={() => end.mutate(session.id)}
-        >
-          End Session
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+          </Menu.Label>
+          <Menu.Label>Ends in {countdown}</Menu.Label>
+          {canEnd ? (
+            <Menu.Item className={classes.danger} fz="lg" py="md" onClick={() => setConfirming(true)}>
+              End Session
+            </Menu.Item>
+          ) : (
+            <Text px="sm" pb="sm" fz="sm">
+              {`${ROLE_LABEL[END_SESSION_MIN_ROLE]} staff and above can end the session.`}
+            </Text>
+          )}
+        </Menu.Dropdown>
+      </Menu>
+      <EndSessionDialog session={session} opened={confirming} onClose={() => setConfirming(false)} />
+    </>
   );
 }

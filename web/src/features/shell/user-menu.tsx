@@ -1,5 +1,5 @@
 import { isStaffRole, ROLE_HOME, ROLE_LABEL, type User, viewableRoles } from '@curbside/domain';
-import { Avatar, Box, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Box, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useNavigate } from 'react-router';
 import { useLogout } from '../auth/auth.mutations';
 import { THEME_LABEL, type ThemePreference, useThemePreference } from '../theme/theme-preference';
@@ -10,13 +10,12 @@ const MENU_THEMES: ThemePreference[] = ['light', 'dark', 'bright'];
 /** Role label for the header; parents are not a ranked role. */
 export const roleLabelOf = (role: User['role']) => (isStaffRole(role) ? ROLE_LABEL[role] : 'Parent');
 
-const initials = (name: string) =>
-  name
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((part) => part.charAt(0).toUpperCase())
-    .join('');
+const Person = () => (
+  <svg width="24" height="24" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+    <circle cx="12" cy="8" r="4" fill="currentColor" />
+    <path d="M4 21c0-4.4 3.6-7 8-7s8 2.6 8 7z" fill="currentColor" />
+  </svg>
+);
 
 const Check = () => (
   <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
@@ -45,18 +44,15 @@ export function UserMenu({ user }: { user: User }) {
       styles={{ item: { minHeight: 48, fontSize: 'var(--mantine-font-size-md)' } }}
     >
       <Menu.Target>
-        <UnstyledButton
-          aria-label={`Account menu for ${user.name}`}
-          px="xs"
-          mih={50}
-          style={{ borderRadius: 'var(--mantine-radius-md)' }}
-        >
+        <UnstyledButton px="xs" mih={50} style={{ borderRadius: 'var(--mantine-radius-md)' }}>
           <Group gap="xs" wrap="nowrap">
-            <Avatar color="blue" radius="xl" size={40}>
-              {initials(user.name)}
+            <Avatar color="blue.9" variant="filled" radius="xl" size={40}>
+              <Person />
             </Avatar>
             <Box miw={0} className={classes.userName}>
               <Text fw={700} lh={1.2} truncate>
+                {/* Named "Account menu for {name}" by what it shows (WCAG 2.5.3, label in name). */}
+                <VisuallyHidden>Account menu for </VisuallyHidden>
                 {user.name}
               </Text>
               <Text fz="sm" c="dimmed" lh={1.2} truncate>

@@ -49,9 +49,15 @@ export const useClassroomSelection = (user: User | null) => {
 
 export type ClassroomSelection = ReturnType<typeof useClassroomSelection>;
 
-/** 'Selected Classrooms (n)': a collapsible list of the school's classrooms to follow. */
-export function ClassroomSelector({ selection }: { selection: ClassroomSelection }) {
-  const [open, setOpen] = useState(true);
+/** 'Selected Classrooms (n)': a collapsible list of the school's classrooms to follow (open by default). */
+export function ClassroomSelector({
+  selection,
+  defaultOpen = true,
+}: {
+  selection: ClassroomSelection;
+  defaultOpen?: boolean;
+}) {
+  const [open, setOpen] = useState(defaultOpen);
   const { classrooms, selectedIds, toggle, teachers, isLoading } = selection;
   return (
     <Card p={{ base: 'sm', sm: 'md' }} component="section" aria-label="Classrooms">
@@ -110,7 +116,7 @@ export function ClassroomSelector({ selection }: { selection: ClassroomSelection
                     <Text fz="sm" fw={600} c={MUTED_TEXT}>
                       {`Grade ${room.grade}`}
                     </Text>
-                    <Text fz="sm" c={MUTED_TEXT} truncate>
+                    <Text fz="sm" c={MUTED_TEXT}>
                       {(room.teacherId !== null && teachers.get(room.teacherId)) || NO_TEACHER}
                     </Text>
                   </Stack>

@@ -56,7 +56,7 @@ export function QueueStatusCard({ sessionId, now }: { sessionId: number; now: nu
                 {vehicleLabel(entry.vehicleType, entry.vehicleNumber)}
               </Text>
             </Box>
-            <Text fz="md" fw={600} style={{ flex: 1, minWidth: 0 }} truncate>
+            <Text fz="md" fw={600} style={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
               {entry.students.map(shortName).join(', ') || entry.vehicle?.parentName || ''}
             </Text>
             <Text fz="md" fw={700} c={MUTED_TEXT}>

@@ -28,7 +28,9 @@ interface StudentVehicleDialogProps {
 
 /**
  * The vehicle details of a student: the queue's vehicle dialog for a vehicle
- * in the queue; for one not in the queue, its registered contacts and children.
+ * in the queue (without Complete Pickup: pickups are completed at the curb,
+ * not from a classroom); for one not in the queue, its registered contacts
+ * and children.
  */
 export function StudentVehicleDialog({ sessionId, student, students, onClose }: StudentVehicleDialogProps) {
   const queue = useQuery({ ...queueQueries.active(sessionId ?? 0), enabled: sessionId !== null });
@@ -44,7 +46,7 @@ export function StudentVehicleDialog({ sessionId, student, students, onClose }: 
 
   return (
     <>
-      <VehicleDialog entry={entry} total={total} onClose={onClose} />
+      <VehicleDialog entry={entry} total={total} onClose={onClose} completable={false} />
       <RegisteredVehicleDialog
         // A queued vehicle waits for the queue rather than flashing its registered details.
         student={entry || (student?.entryId && queue.isPending) ? null : student}

@@ -18,11 +18,12 @@ import {
   TextInput,
   Title,
   UnstyledButton,
+  VisuallyHidden,
 } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
 import { BORDER, MUTED_TEXT } from '../queue/colors';
 import { matchesStudentSearch, readyHighlight } from './roster';
-import { BatchStatusBadge, rideOf } from './student-badges';
+import { BatchStatusBadge } from './student-badges';
 import classes from './teacher.module.css';
 import { useReleaseStudent } from './teacher.queries';
 
@@ -68,9 +69,9 @@ function RidePlate({ student }: { student: TeacherStudent }) {
       bg={bus ? 'yellow.4' : 'blue.9'}
       c={bus ? 'black' : 'white'}
       style={{ borderRadius: 'var(--mantine-radius-sm)', flexShrink: 0 }}
-      aria-label={rideOf(student) ?? undefined}
     >
       <Text fz={22} fw={900} lh={1.2}>
+        <VisuallyHidden>{bus ? 'Bus ' : 'Car '}</VisuallyHidden>
         {vehicleLabel(student.vehicle.type, student.vehicle.number)}
       </Text>
     </Box>
@@ -120,7 +121,7 @@ function StudentOpener({
   );
 }
 
-function ReadyRow({
+export function ReadyRow({
   student,
   now,
   onOpenVehicle,
@@ -148,7 +149,7 @@ function ReadyRow({
         )}
         <Group wrap="nowrap">
           <StudentOpener student={student} onOpenVehicle={onOpenVehicle}>
-            <Text fw={900} fz={justArrived ? 26 : 20} lh={1.2} truncate>
+            <Text fw={900} fz={justArrived ? 26 : 20} lh={1.2} style={{ overflowWrap: 'anywhere' }}>
               {name}
             </Text>
             <Text fz="sm" fw={700} c={MUTED_TEXT}>
@@ -190,6 +191,30 @@ function ReadyRow({
   );
 }
 
+/** Ready students (newest first), each with Pickup Code and Release, scrolling inside 400 px. */
+export function ReadyList({
+  students,
+  now,
+  onOpenVehicle,
+  onOpenCode,
+}: { students: TeacherStudent[]; now: number } & StudentActions) {
+  return (
+    <ScrollBox>
+      <Stack gap="sm" p={6} role="list" aria-label="Ready students">
+        {students.map((student) => (
+          <ReadyRow
+            key={student.id}
+            student={student}
+            now={now}
+            onOpenVehicle={onOpenVehicle}
+            onOpenCode={onOpenCode}
+          />
+        ))}
+      </Stack>
+    </ScrollBox>
+  );
+}
+
 function InClassRow({ student, onOpenVehicle, onOpenCode }: { student: TeacherStudent } & StudentActions) {
   const name = fullName(student);
   return (
@@ -204,11 +229,11 @@ function InClassRow({ student, onOpenVehicle, onOpenCode }: { student: TeacherSt
     >
       <Group wrap="wrap" gap="xs">
         <StudentOpener student={student} onOpenVehicle={onOpenVehicle}>
-          <Text fw={800} fz="lg" lh={1.25} truncate>
+          <Text fw={800} fz="lg" lh={1.25} style={{ overflowWrap: 'anywhere' }}>
             {name}
           </Text>
           {student.vehicle?.parentName && (
-            <Text fz="sm" c={MUTED_TEXT} truncate>
+            <Text fz="sm" c={MUTED_TEXT} style={{ overflowWrap: 'anywhere' }}>
               {student.vehicle.parentName}
             </Text>
           )}
@@ -260,7 +285,7 @@ export function StudentsPanel({
             <Title order={2} fz="xl">
               Students
             </Title>
-            <Text fz="md" fw={600} c={MUTED_TEXT} truncate>
+            <Text fz="md" fw={600} c={MUTED_TEXT}>
               {`${classroom.name} · Grade ${classroom.grade}`}
             </Text>
           </Stack>
@@ -283,19 +308,7 @@ export function StudentsPanel({
               No students ready for pickup
             </Text>
           ) : (
-            <ScrollBox>
-              <Stack gap="sm" p={6} role="list" aria-label="Ready students">
-                {ready.map((student) => (
-                  <ReadyRow
-                    key={student.id}
-                    student={student}
-                    now={now}
-                    onOpenVehicle={onOpenVehicle}
-                    onOpenCode={onOpenCode}
-                  />
-                ))}
-              </Stack>
-            </ScrollBox>
+            <ReadyList students={ready} now={now} onOpenVehicle={onOpenVehicle} onOpenCode={onOpenCode} />
           )}
         </Stack>
 

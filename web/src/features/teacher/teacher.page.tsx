@@ -1,5 +1,18 @@
-import type { Classroom, TeacherStudent } from '@curbside/domain';
-import { Card, Center, Container, Grid, Loader, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
+import type { Classroom, TeacherStudent, User } from '@curbside/domain';
+import {
+  Badge,
+  Card,
+  Center,
+  Container,
+  Grid,
+  Group,
+  Loader,
+  SimpleGrid,
+  Stack,
+  Tabs,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useMemo, useState } from 'react';
 import { AlertPanel } from '../alerts/alert-panel';
@@ -8,8 +21,8 @@ import { PickupCodeDialog } from '../pickup-codes/pickup-code-dialog';
 import { MUTED_TEXT } from '../queue/colors';
 import { NoActiveSession } from '../queue/no-active-session';
 import { useNow } from '../queue/use-now';
+import { usePhone } from '../queue/use-phone';
 import { useActiveSession } from '../sessions/sessions.queries';
-import { AlertCenter } from './alert-center';
 import { StudentBatchStatus } from './batch-status';
 import { type ClassroomSelection, ClassroomSelector, useClassroomSelection } from './classroom-selector';
 import { CompletedBatches } from './completed-batches';
@@ -17,7 +30,7 @@ import { Counters, MyClassroom } from './counters';
 import { QueueStatusCard } from './queue-status';
 import { countsOf, newestFirst, rosterOf } from './roster';
 import { StudentVehicleDialog } from './student-vehicle-dialog';
-import { StudentsPanel } from './students-panel';
+import { ReadyList, type StudentActions, StudentsPanel } from './students-panel';
 import { teacherQueries, useTeacherLive } from './teacher.queries';
 
 /** The alert location before the classrooms have loaded. */
@@ -54,29 +67,71 @@ const useRoster = (sessionId: number | null, classroomIds: readonly number[]) =>
 
 type Roster = ReturnType<typeof useRoster>;
 
+/**
+ * 'Ready for Pickup' on the Arrival/Departure tab: every ready student of the
+ * selected classrooms, newest first, with Release, so the teacher does not
+ * change tabs to send a child out.
+ */
+function ReadyForPickup({ roster, now, ...actions }: { roster: Roster; now: number } & StudentActions) {
+  return (
+    <Card p={{ base: 'sm', sm: 'md' }} component="section" aria-label="Ready for Pickup">
+      <Stack gap="sm">
+        <Group justify="space-between" gap="xs" wrap="nowrap">
+          <Title order={2} fz="xl">
+            Ready for Pickup
+          </Title>
+          <Badge
+            size="xl"
+            tt="none"
+            color={roster.ready.length > 0 ? 'green.9' : 'gray.7'}
+            style={{ flexShrink: 0, overflow: 'visible' }}
+          >
+            {`Ready: ${roster.ready.length}`}
+          </Badge>
+        </Group>
+        {roster.isLoading ? (
+          <Center py="md">
+            <Loader aria-label="Loading students" />
+          </Center>
+        ) : roster.ready.length === 0 ? (
+          <Text c={MUTED_TEXT} fz="md">
+            No students ready for pickup
+          </Text>
+        ) : (
+          <ReadyList students={roster.ready} now={now} {...actions} />
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
 function ArrivalTab({
   sessionId,
   selection,
   roster,
   now,
+  actions,
 }: {
   sessionId: number;
   selection: ClassroomSelection;
   roster: Roster;
   now: number;
+  actions: StudentActions;
 }) {
+  const phone = usePhone();
   return (
     <Grid gutter="md">
-      <Grid.Col span={{ base: 12, md: 4 }}>
+      {/* Phones: the class and its ready students first, the classroom choice below. */}
+      <Grid.Col span={{ base: 12, md: 4 }} order={{ base: 2, md: 1 }}>
         <Stack gap="md">
-          <ClassroomSelector selection={selection} />
+          <ClassroomSelector selection={selection} defaultOpen={!phone} />
           <QueueStatusCard sessionId={sessionId} now={now} />
-          <AlertCenter sessionId={sessionId} />
         </Stack>
       </Grid.Col>
-      <Grid.Col span={{ base: 12, md: 8 }}>
+      <Grid.Col span={{ base: 12, md: 8 }} order={{ base: 1, md: 2 }}>
         <Stack gap="md">
           <MyClassroom classrooms={selection.selected} counts={roster.counts} />
+          <ReadyForPickup roster={roster} now={now} {...actions} />
           {roster.isLoading ? (
             <Center py="lg">
               <Loader aria-label="Loading students" />
@@ -97,24 +152,16 @@ function ArrivalTab({
  * students in class and their pickup codes are there all the same.
  */
 function AttendanceTab({
-  sessionId,
   selection,
   roster,
   now,
+  actions,
 }: {
-  sessionId: number | null;
   selection: ClassroomSelection;
   roster: Roster;
   now: number;
+  actions: StudentActions;
 }) {
-  const [vehicleOf, setVehicleOf] = useState<TeacherStudent | null>(null);
-  const [codeFor, setCodeFor] = useState<TeacherStudent | null>(null);
-  const actions = {
-    onOpenVehicle: (student: TeacherStudent) => {
-      if (student.vehicle) setVehicleOf(student);
-    },
-    onOpenCode: setCodeFor,
-  };
   const of = (room: Classroom) => ({
     ready: roster.ready.filter((student) => student.classroomId === room.id),
     inClass: roster.inClass.filter((student) => student.classroomId === room.id),
@@ -146,24 +193,19 @@ function AttendanceTab({
           ))}
         </SimpleGrid>
       )}
-      <StudentVehicleDialog
-        sessionId={sessionId}
-        student={vehicleOf}
-        students={roster.everyone}
-        onClose={() => setVehicleOf(null)}
-      />
-      <PickupCodeDialog student={codeFor} opened={codeFor !== null} onClose={() => setCodeFor(null)} />
     </Stack>
   );
 }
 
 /** Both tabs, for the running session or, without one (null), outside any session. */
 function TeacherScreen({
+  user,
   sessionId,
   selection,
   tab,
   onTab,
 }: {
+  user: User;
   sessionId: number | null;
   selection: ClassroomSelection;
   tab: Tab;
@@ -171,25 +213,49 @@ function TeacherScreen({
 }) {
   const roster = useRoster(sessionId, selection.selectedIds);
   const now = useNow(1000);
+  const [vehicleOf, setVehicleOf] = useState<TeacherStudent | null>(null);
+  const [codeFor, setCodeFor] = useState<TeacherStudent | null>(null);
+  const actions: StudentActions = {
+    onOpenVehicle: (student) => {
+      if (student.vehicle) setVehicleOf(student);
+    },
+    onOpenCode: setCodeFor,
+  };
   return (
-    <TeacherTabs tab={tab} onTab={onTab}>
-      {{
-        arrival:
-          sessionId === null ? (
-            <Grid gutter="md">
-              <Grid.Col span={{ base: 12, md: 4 }}>
-                <ClassroomSelector selection={selection} />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, md: 8 }}>
-                <NoActiveSession />
-              </Grid.Col>
-            </Grid>
-          ) : (
-            <ArrivalTab sessionId={sessionId} selection={selection} roster={roster} now={now} />
-          ),
-        attendance: <AttendanceTab sessionId={sessionId} selection={selection} roster={roster} now={now} />,
-      }}
-    </TeacherTabs>
+    <>
+      <TeacherTabs tab={tab} onTab={onTab}>
+        {{
+          arrival:
+            sessionId === null ? (
+              <Grid gutter="md">
+                <Grid.Col span={{ base: 12, md: 4 }}>
+                  <ClassroomSelector selection={selection} />
+                </Grid.Col>
+                <Grid.Col span={{ base: 12, md: 8 }}>
+                  <NoActiveSession user={user} />
+                </Grid.Col>
+              </Grid>
+            ) : (
+              <ArrivalTab
+                sessionId={sessionId}
+                selection={selection}
+                roster={roster}
+                now={now}
+                actions={actions}
+              />
+            ),
+          attendance: <AttendanceTab selection={selection} roster={roster} now={now} actions={actions} />,
+        }}
+      </TeacherTabs>
+      {/* Opened from the teacher screen: details only, a pickup is completed at the curb. */}
+      <StudentVehicleDialog
+        sessionId={sessionId}
+        student={vehicleOf}
+        students={roster.everyone}
+        onClose={() => setVehicleOf(null)}
+      />
+      <PickupCodeDialog student={codeFor} opened={codeFor !== null} onClose={() => setCodeFor(null)} />
+    </>
   );
 }
 
@@ -215,7 +281,8 @@ function TeacherTabs({
             key={value}
             value={value}
             h={56}
-            fz="lg"
+            px="sm"
+            fz={{ base: 'md', sm: 'lg' }}
             fw={800}
             style={tab === value ? undefined : { border: '2px solid var(--mantine-color-default-border)' }}
           >
@@ -230,16 +297,19 @@ function TeacherTabs({
 }
 
 /**
- * The teacher screen: 'Arrival/Departure' (classrooms, queue status, alerts,
- * where each student is in the pickup, completed batches) and 'Attendance'
- * (ready students to release, students in class, pickup codes). The alert
- * panel's location is the classroom's name.
+ * The teacher screen: the Alert Center (every active alert once, with the
+ * Help / Emergency pair for the classroom), then 'Arrival/Departure'
+ * (classrooms, queue status, the ready students to release, where each
+ * student is in the pickup, completed batches) and 'Attendance' (the
+ * counters, and per classroom the ready students, students in class and
+ * pickup codes). The alert panel's location is the classroom's name.
  */
 export function TeacherPage() {
   const { user } = useMe();
   const { session, isLoading } = useActiveSession();
   const selection = useClassroomSelection(user);
   const [tab, setTab] = useState<Tab | null>(null);
+  const phone = usePhone();
   useTeacherLive();
   if (!user) return null;
   if (isLoading) {
@@ -252,10 +322,18 @@ export function TeacherPage() {
   const current: Tab = tab ?? (session ? 'arrival' : 'attendance');
   const location = selection.selected[0]?.name ?? TEACHER_LOCATION_FALLBACK;
   return (
-    <Container fluid px={{ base: 'xs', sm: 'md' }} py="md">
+    <Container fluid px={{ base: 'xs', sm: 'md' }} py={{ base: 'xs', sm: 'md' }}>
       <Stack gap="md">
-        {session && <AlertPanel sessionId={session.id} location={location} />}
-        <TeacherScreen sessionId={session?.id ?? null} selection={selection} tab={current} onTab={setTab} />
+        {session && (
+          <AlertPanel sessionId={session.id} location={location} title="Alert Center" collapsible={phone} />
+        )}
+        <TeacherScreen
+          user={user}
+          sessionId={session?.id ?? null}
+          selection={selection}
+          tab={current}
+          onTab={setTab}
+        />
       </Stack>
     </Container>
   );

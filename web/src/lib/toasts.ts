@@ -1,0 +1,69 @@
+import { type NotificationData, notifications, notificationsStore } from '@mantine/notifications';
+
+/**
+ * Toasts show one at a time (specification §9). Two kinds share that slot:
+ *
+ * - answers to what this user just did ("Failed to add vehicle", "Session
+ *   ended"), shown with `notifications.show` wherever the action lives;
+ * - live announcements about what happened elsewhere ("Vehicle added
+ *   successfully: Car 107…"), shown with `showLiveToast`.
+ *
+ * So that an announcement never hides or contradicts the answer the user is
+ * waiting for: errors go first, then other answers, then announcements (a
+ * shown toast of a lower rank steps back into the queue when one of a higher
+ * rank arrives); only the newest announcement waits (a rush of cars does not
+ * pile up minutes of stale toasts); and `withdrawLiveToast` takes back what
+ * was announced about a car the server just refused for this user (and keeps
+ * late copies of that announcement away for a while).
+ */
+
+const LIVE = 'data-live-toast';
+
+/** How long announcements about a withdrawn subject stay away (ms). */
+export const WITHDRAWN_FOR_MS = 15_000;
+
+const withdrawn = new Map<string, number>();
+
+const isLive = (toast: NotificationData) => Boolean(toast[LIVE]);
+
+export const liveToastId = (about: string) => `live-${about}`;
+
+/** Announces a live change about `about` (e.g. `car-107`), replacing any older announcement. */
+export const showLiveToast = (about: string, toast: Omit<NotificationData, 'id'>) => {
+  const until = withdrawn.get(about);
+  if (until !== undefined) {
+    if (until > Date.now()) return;
+    withdrawn.delete(about);
+  }
+  notifications.updateState(notificationsStore, (list) => [
+    ...list.filter((item) => !isLive(item)),
+    { ...toast, id: liveToastId(about), [LIVE]: about },
+  ]);
+};
+
+/** Takes back the announcement about `about` and keeps its late copies away for a while. */
+export const withdrawLiveToast = (about: string) => {
+  withdrawn.set(about, Date.now() + WITHDRAWN_FOR_MS);
+  notifications.updateState(notificationsStore, (list) => list.filter((item) => item[LIVE] !== about));
+};
+
+/** 0: an error answer (red), 1: another answer, 2: a live announcement. */
+const rankOf = (toast: NotificationData) =>
+  isLive(toast) ? 2 : typeof toast.color === 'string' && toast.color.startsWith('red') ? 0 : 1;
+
+/**
+ * Keeps the slot for the most urgent toast: whenever a toast of a higher rank
+ * waits behind the one shown, the list is reordered by rank (order kept
+ * within a rank). Returns the unsubscribe function.
+ */
+export const answersBeforeAnnouncements = () =>
+  notificationsStore.subscribe((state) => {
+    const shown = state.notifications[0];
+    if (!shown || !state.queue.some((toast) => rankOf(toast) < rankOf(shown))) return;
+    notifications.updateState(notificationsStore, (list) =>
+      list
+        .map((toast, index) => ({ toast, index }))
+        .sort((a, b) => rankOf(a.toast) - rankOf(b.toast) || a.index - b.index)
+        .map(({ toast }) => toast),
+    );
+  });
