@@ -17,18 +17,32 @@ import { db } from './context';
 
 export const SESSION_COOKIE = 'curbside_session';
 
-/** Reads one cookie out of an API Gateway cookies array or a Cookie header. */
+/**
+ * Every cookie of an API Gateway cookies array or a Cookie header, as a name →
+ * value map. A value that is not valid percent-encoding (`foo=%`) is left out,
+ * so a malformed cookie makes the request anonymous, never a 500.
+ */
+export const parseCookies = (cookies: readonly string[] | string | undefined): Record<string, string> => {
+  const pairs = typeof cookies === 'string' ? cookies.split(';') : (cookies ?? []);
+  const parsed: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) continue;
+    const name = pair.slice(0, at).trim();
+    try {
+      parsed[name] ??= decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      // Not percent-encoding: ignored, as if the cookie were not there.
+    }
+  }
+  return parsed;
+};
+
+/** Reads one cookie out of an API Gateway cookies array or a Cookie header (undefined when malformed). */
 export const cookieValue = (
   cookies: readonly string[] | string | undefined,
   name: string,
-): string | undefined => {
-  const pairs = typeof cookies === 'string' ? cookies.split(';') : (cookies ?? []);
-  for (const pair of pairs) {
-    const at = pair.indexOf('=');
-    if (at > 0 && pair.slice(0, at).trim() === name) return decodeURIComponent(pair.slice(at + 1).trim());
-  }
-  return undefined;
-};
+): string | undefined => parseCookies(cookies)[name];
 
 /**
  * A session token: the user's id, then 256 random bits. The id lets a request

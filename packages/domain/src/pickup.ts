@@ -69,6 +69,7 @@ export const normalizeCode = (raw: string) => raw.trim().toUpperCase().slice(0, 
 
 export const pickupCodeSchema = z
   .string({ message: 'Enter the 4-character pickup code' })
+  .max(16, 'That is not a valid pickup code')
   .transform(normalizeCode)
   .pipe(
     z
