@@ -1,4 +1,4 @@
-import { fillPath, type RouteDefinition, routeList } from '@curbside/api';
+import { fillPath, type RouteDefinition, routeList as table } from '@curbside/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type Answer, Client, signedIn, startTestServer } from '../support/server';
@@ -21,6 +21,7 @@ interface ObjectSchema {
   required?: string[];
 }
 type Part = 'params' | 'query' | 'body';
+const routeList: readonly RouteDefinition[] = table;
 
 const jsonSchemaOf = (schema: z.ZodType): ObjectSchema =>
   z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as ObjectSchema;
@@ -107,7 +108,7 @@ const send = (testCase: Case): Promise<Answer> => {
   const query = new URLSearchParams(
     Object.entries({ ...validSample('query', route), ...(part === 'query' ? { [field]: value } : {}) })
       .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => [k, String(v)]),
+      .map(([k, v]): [string, string] => [k, String(v)]),
   );
   const path = `${fillPath(route.path, params)}${route.request.query ? `?${query}` : ''}`;
   const body = part === 'body' ? { [field]: value } : route.method === 'GET' ? undefined : {};

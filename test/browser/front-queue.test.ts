@@ -242,7 +242,7 @@ describe('the front queue screen', () => {
 
     it('catches up after the server closes the live connection (as API Gateway does after 2 hours)', async () => {
       const sessionId = (await front.get('/api/sessions/active')).body.id;
-      const open = await connections.inChannel(server.db, channels.staff(1));
+      const open = await connections.inChannel(server.connectionsDb, channels.staff(1));
       expect(open.length).toBeGreaterThanOrEqual(2);
       // The real SDK client, signed as the runtime's own handlers sign it.
       const management = new ApiGatewayManagementApiClient({

@@ -93,22 +93,31 @@ export const userOf = (event: APIGatewayProxyEventV2): User | null => signedInUs
 
 const isMutation = (method: string) => method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
 
-/** A mutation from another site's page is refused (the cookie alone is not enough). */
-const assertSameOrigin = (event: APIGatewayProxyEventV2) => {
-  const origin = event.headers.origin;
-  if (!origin) return;
+/**
+ * Whether a browser's `Origin` may act with the session cookie: the site the
+ * request was sent to (its Host), or one of the site origins the stack names
+ * (behind CloudFront the Host is the API's own). No Origin (not a browser, or
+ * a same-origin GET) passes: a page of another site always sends one.
+ */
+export const isAllowedOrigin = (
+  origin: string | undefined,
+  hosts: ReadonlyArray<string | undefined>,
+): boolean => {
+  if (!origin) return true;
   let host: string;
   try {
     host = new URL(origin).host;
   } catch {
+    return false;
+  }
+  return [...hosts, ...config.allowedOrigins.map((o) => new URL(o).host)].includes(host);
+};
+
+/** A mutation from another site's page is refused (the cookie alone is not enough). */
+const assertSameOrigin = (event: APIGatewayProxyEventV2) => {
+  if (!isAllowedOrigin(event.headers.origin, [event.headers.host, event.headers['x-forwarded-host']])) {
     throw new ForbiddenError('Cross-site request refused');
   }
-  const allowed = [
-    event.headers.host,
-    event.headers['x-forwarded-host'],
-    ...config.allowedOrigins.map((o) => new URL(o).host),
-  ];
-  if (!allowed.includes(host)) throw new ForbiddenError('Cross-site request refused');
 };
 
 /** Sandbox mode makes a school (or its whole district) read-only for all but super admins. */

@@ -17,6 +17,8 @@ const optional = (name: string): string | undefined => {
 
 export const config = {
   tableName: required('TABLE_NAME'),
+  /** The live-connection table: set only for the functions that keep or read connections. */
+  connectionTableName: optional('CONNECTION_TABLE_NAME'),
   /** DynamoDB Local or LocalStack; unset in AWS. */
   dynamoEndpoint: optional('AWS_ENDPOINT_URL_DYNAMODB'),
   /** The WebSocket API's management endpoint (https://{api}.execute-api.{region}.amazonaws.com/{stage}). */

@@ -7,9 +7,10 @@ import {
   UnauthorizedError,
   type User,
 } from '@curbside/domain';
-import { authSessions, throttle, users } from '@curbside/store';
+import { authSessions, connections, sessionIdOf, throttle, users } from '@curbside/store';
 import { newSessionToken } from '../lib/auth';
-import { db } from '../lib/context';
+import { connectionsDb, db } from '../lib/context';
+import { live } from '../lib/live';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from '../lib/passwords';
 
 export interface SignedIn {
@@ -60,8 +61,42 @@ export const signIn = async (
   return startSession(found.user);
 };
 
+/**
+ * Ends a user's sign-ins: THE one way to sign a user out. Revokes their
+ * sign-in sessions first (so a screen that reconnects is anonymous), then
+ * closes the live connections opened with those sessions through the
+ * management API (DELETE), so nothing more reaches their screens.
+ * - `{ token }`: that one session and its connections: logout on one tablet
+ *   leaves the user's other tablets signed in.
+ * - no token: every session and connection of the user: deactivation and a
+ *   password change call it so.
+ * Answers how many connections were closed.
+ */
+export const endSignIns = async (userId: number, { token }: { token?: string } = {}): Promise<number> => {
+  let ended: ReadonlySet<string> | 'all';
+  if (token) {
+    await authSessions.revoke(db, token);
+    ended = new Set([sessionIdOf(token)]);
+  } else {
+    await authSessions.revokeAllOf(db, userId);
+    ended = 'all';
+  }
+  const open = await connections.ofUser(connectionsDb(), userId);
+  const closing = open
+    .filter(
+      (connection) => ended === 'all' || (connection.sessionId !== null && ended.has(connection.sessionId)),
+    )
+    .map((connection) => connection.connectionId);
+  if (closing.length > 0) await live().disconnect(closing);
+  return closing.length;
+};
+
+/** Logout: ends the session of the token (and its live connections); a token of no session does nothing. */
 export const signOut = async (token: string | undefined) => {
-  if (token) await authSessions.revoke(db, token);
+  if (!token) return;
+  const session = await authSessions.get(db, token);
+  if (session) await endSignIns(session.userId, { token });
+  else await authSessions.revoke(db, token);
 };
 
 /** Registers a parent account and signs it in. A taken username is a 409. */

@@ -8,10 +8,19 @@ export interface Db {
   readonly table: string;
 }
 
+/**
+ * The environment variable naming the access key id of the laptop's DynamoDB
+ * Local (which keeps one database per key id): set by the laptop runtime when
+ * it starts DynamoDB Local, read by every local client.
+ */
+export const LOCAL_KEY_ID_VARIABLE = 'CURBSIDE_DYNAMODB_KEY_ID';
+
 export interface DbOptions {
   table: string;
   /** DynamoDB Local or LocalStack; unset in AWS. */
   endpoint?: string | undefined;
+  /** With `endpoint`: the access key id (default `CURBSIDE_DYNAMODB_KEY_ID`, else `local`). */
+  accessKeyId?: string | undefined;
   region?: string | undefined;
   /** Count request units per invocation label (see `meter.ts`); default: `CURBSIDE_METER=1`. */
   meter?: boolean | undefined;
@@ -74,11 +83,18 @@ export const quietSdkLogger = { debug: () => {}, warn: () => {}, error: () => {}
   DynamoDBClientConfig['logger']
 >;
 
-export const createDb = ({ table, endpoint, region, meter: metered = meterEnabled() }: DbOptions): Db => {
+export const createDb = ({
+  table,
+  endpoint,
+  accessKeyId,
+  region,
+  meter: metered = meterEnabled(),
+}: DbOptions): Db => {
   const local = endpoint !== undefined && endpoint !== '';
+  const keyId = accessKeyId || process.env[LOCAL_KEY_ID_VARIABLE] || 'local';
   const client = new DynamoDBClient({
     region: region ?? process.env.AWS_REGION ?? 'us-east-1',
-    ...(local ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    ...(local ? { endpoint, credentials: { accessKeyId: keyId, secretAccessKey: 'local' } } : {}),
     maxAttempts: 3,
     logger: quietSdkLogger,
   });
@@ -91,3 +107,6 @@ export const createDb = ({ table, endpoint, region, meter: metered = meterEnable
   });
   return { doc, table };
 };
+
+/** The same client on another table (one connection pool per process for both tables). */
+export const onTable = (db: Db, table: string): Db => ({ doc: db.doc, table });
