@@ -82,9 +82,9 @@ describe('ending every sign-in of a user (deactivation, password change)', () =>
     const admin = await signedIn(server.url, 'admin_demo');
     const adminPhone = await signedIn(server.url, 'admin_demo');
     const other = await signedIn(server.url, 'front_demo');
-    const [screen, phoneScreen, otherScreen] = await Promise.all(
-      [admin, adminPhone, other].map((client) => connectLive(server.url, client.cookie)),
-    );
+    const screen = await connectLive(server.url, admin.cookie);
+    const phoneScreen = await connectLive(server.url, adminPhone.cookie);
+    const otherScreen = await connectLive(server.url, other.cookie);
     const userId = (await admin.get('/api/me')).body.id as number;
 
     const closing = [closedOf(screen.socket), closedOf(phoneScreen.socket)];
