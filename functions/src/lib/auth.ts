@@ -16,6 +16,9 @@ import { config } from './config';
 import { db } from './context';
 
 export const SESSION_COOKIE = 'curbside_session';
+/** A device's long-lived token: the accounts it signed in to keep an allowance of wrong passwords there. */
+export const DEVICE_COOKIE = 'curbside_device';
+const DEVICE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 
 /**
  * Every cookie of an API Gateway cookies array or a Cookie header, as a name →
@@ -179,6 +182,26 @@ export const sessionCookie = (event: APIGatewayProxyEventV2, token: string, maxA
     `Max-Age=${maxAgeSeconds}`,
     ...(secureFor(event) ? ['Secure'] : []),
   ].join('; ');
+
+/** The device cookie, sent with sign-ins only (`Path=/api`). */
+export const deviceCookie = (event: APIGatewayProxyEventV2, token: string) =>
+  [
+    `${DEVICE_COOKIE}=${encodeURIComponent(token)}`,
+    'Path=/api',
+    'HttpOnly',
+    'SameSite=Lax',
+    `Max-Age=${DEVICE_COOKIE_MAX_AGE_SECONDS}`,
+    ...(secureFor(event) ? ['Secure'] : []),
+  ].join('; ');
+
+/** The cookies a sign-in sets: the session and the device. */
+export const signedInCookies = (
+  event: APIGatewayProxyEventV2,
+  signedIn: { token: string; maxAgeSeconds: number; deviceToken: string },
+) => [
+  sessionCookie(event, signedIn.token, signedIn.maxAgeSeconds),
+  deviceCookie(event, signedIn.deviceToken),
+];
 
 export const clearedSessionCookie = (event: APIGatewayProxyEventV2) =>
   [

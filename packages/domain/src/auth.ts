@@ -45,11 +45,28 @@ export const parentRegisterSchema = z.object({
 });
 export type ParentRegisterInput = z.input<typeof parentRegisterSchema>;
 
-/** Sign-in throttling: failures allowed per window, per username and per address. */
+/**
+ * Sign-in throttling, in 15-minute windows, built so that an attacker cannot
+ * turn it against the user:
+ * - `perAccountAndPlace` wrong passwords for one account from one address, or
+ *   from one device the account has signed in from before (a known device);
+ * - `perAccount` wrong passwords for one account from every unknown device
+ *   together: slows a guesser with many addresses (80 guesses an hour), but
+ *   the user's usual device keeps its own allowance, so it is never locked out;
+ * - `perAddress` failed sign-ins from one address over all accounts (unknown
+ *   devices only): credential stuffing.
+ */
 export const LOGIN_THROTTLE = {
   windowMs: 15 * 60 * 1000,
-  perUsername: 5,
+  perAccountAndPlace: 5,
+  perAccount: 20,
   perAddress: 30,
+} as const;
+
+/** Parent registration: attempts per address per hour (a school event's shared Wi-Fi included). */
+export const REGISTRATION_THROTTLE = {
+  windowMs: 60 * 60 * 1000,
+  perAddress: 20,
 } as const;
 
 /** Staff and parent sessions last 12 hours. */

@@ -7,6 +7,7 @@ export * from './db';
 export * from './district';
 export * from './health';
 export { nextId } from './ids';
+export * from './known-device';
 export * from './meter';
 export * from './pickup-code';
 export * from './pickup-session';
