@@ -4,6 +4,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { authorize, parseCookies, userOf } from './auth';
+import { cameThroughCloudFront, logAroundCloudFront } from './edge';
 import { log } from './log';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -115,6 +116,21 @@ export const requestBody = (definition: Pick<RouteDefinition, 'contentType'>): M
   },
 });
 
+/** Refused before anything else: the request went around CloudFront (see `edge.ts`). */
+class AroundCloudFrontError extends Error {
+  override name = 'AroundCloudFrontError';
+}
+
+/** The first middleware: only requests CloudFront forwarded (with the origin secret) go further. */
+export const throughCloudFront = (): Middleware => ({
+  before: async ({ event }) => {
+    if (!(await cameThroughCloudFront(event.headers))) {
+      logAroundCloudFront(event.routeKey);
+      throw new AroundCloudFrontError();
+    }
+  },
+});
+
 /** Validates params, query and body with the route's zod schemas: 400 `{ message, issues }`. */
 export const validate = (definition: RouteDefinition): MiddlewareObj<HttpEvent, HttpResult> => ({
   before: (request) => {
@@ -143,6 +159,10 @@ export const validate = (definition: RouteDefinition): MiddlewareObj<HttpEvent, 
 export const errorHandler = (): MiddlewareObj<HttpEvent, HttpResult> => ({
   onError: (request) => {
     const { error } = request;
+    if (error instanceof AroundCloudFrontError) {
+      request.response = json(403, { message: 'Forbidden' });
+      return;
+    }
     if (error instanceof UnsupportedMediaTypeError) {
       request.response = json(415, { message: error.message });
       return;
@@ -179,6 +199,7 @@ export const httpHandler = <Req extends RouteRequest, Res>(
 ) => {
   const chain = middy<HttpEvent, HttpResult, Error, Context>()
     .use(requestLogger())
+    .use(throughCloudFront())
     .use(requestBody(definition))
     .use(authorize(definition.method, definition.access, { sandboxExempt: definition.sandboxExempt }))
     .use(validate(definition as RouteDefinition));

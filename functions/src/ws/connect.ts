@@ -3,6 +3,7 @@ import { isStaffRole } from '@curbside/domain';
 import { connections, sessionIdOf } from '@curbside/store';
 import { cookieValue, isAllowedOrigin, SESSION_COOKIE, userOfToken } from '../lib/auth';
 import { connectionsDb } from '../lib/context';
+import { cameThroughCloudFront, logAroundCloudFront } from '../lib/edge';
 import { log } from '../lib/log';
 import { headerOf, type WsEvent, wsHandler } from '../lib/ws';
 
@@ -14,6 +15,10 @@ import { headerOf, type WsEvent, wsHandler } from '../lib/ws';
  * (bus positions) and nothing else.
  */
 export const handler = wsHandler(async (event: WsEvent) => {
+  if (!(await cameThroughCloudFront(event.headers))) {
+    logAroundCloudFront('$connect');
+    return { statusCode: 403 };
+  }
   const origin = headerOf(event, 'origin');
   if (!isAllowedOrigin(origin, [headerOf(event, 'host')])) {
     log('warn', 'websocket refused: foreign origin', { origin });

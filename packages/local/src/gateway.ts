@@ -2,6 +2,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { MAP_ORIGINS, parseOrigins, securityHeaders } from '@curbside/api';
 import { registerInProcessManagement } from '@curbside/functions/lib/in-process';
 import { connectionTableNameFor } from '@curbside/store';
 import { ensureTable } from './dynamo';
@@ -26,6 +27,8 @@ export interface ServerOptions {
   webDist?: string;
   /** Run `schedules` from `@curbside/api` on timers. */
   runSchedules?: boolean;
+  /** The map's origins for the Content-Security-Policy; default `MAP_ORIGINS` (env, comma-separated) or the api's list. */
+  mapOrigins?: readonly string[];
 }
 
 export interface RunningServer {
@@ -113,6 +116,7 @@ export const startServer = async ({
   dynamoEndpoint,
   webDist,
   runSchedules = false,
+  mapOrigins = process.env.MAP_ORIGINS ? parseOrigins(process.env.MAP_ORIGINS) : MAP_ORIGINS,
 }: ServerOptions): Promise<RunningServer> => {
   // The WebSocket API's connection table, as the stack creates it beside the data table.
   await ensureTable({ endpoint: dynamoEndpoint, tableName: connectionTableName, kind: 'connections' });
@@ -150,6 +154,10 @@ export const startServer = async ({
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const started = Date.now();
     const { rawPath } = splitUrl(request.url ?? '/');
+    // The same security headers CloudFront adds in AWS, on every answer.
+    for (const [name, value] of Object.entries(securityHeaders(rawPath, { mapOrigins }))) {
+      response.setHeader(name, value);
+    }
     response.on('finish', () =>
       logInfo(
         `${request.method} ${loggedPath(request.method ?? 'GET', rawPath)} ${response.statusCode} ${Date.now() - started}ms`,

@@ -9,6 +9,7 @@
  * own cost on every live message).
  */
 import type { ManagementTransport } from '@curbside/functions/lib/in-process';
+import { access } from '@curbside/store';
 import type { ManagementAnswer } from './websocket';
 
 const PREFIX = '/@connections/';
@@ -41,6 +42,17 @@ export const inProcessTransport = (answer: Answer): ManagementTransport => ({
         status: 400,
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ message: 'Invalid connection id' }),
+      });
+    }
+    // IAM on a laptop: only the functions that publish hold execute-api:ManageConnections.
+    const grant = access.current();
+    if (grant && !grant.manageConnections) {
+      return response({
+        status: 403,
+        headers: { 'content-type': 'application/json', 'x-amzn-ErrorType': 'AccessDeniedException' },
+        body: JSON.stringify({
+          message: `${grant.name} is not authorized to perform execute-api:ManageConnections`,
+        }),
       });
     }
     return response(await answer(request.method, connectionId, bytesOf(request.body)));

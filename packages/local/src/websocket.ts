@@ -1,7 +1,7 @@
 /** The WebSocket API on a laptop: `/ws` upgrades run `$connect`/`$default`/`$disconnect`, plus the (in-process) management API. */
 import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WS_ROUTES } from '@curbside/functions/handlers';
+import { WS_ROUTES } from '@curbside/api';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import { invoke } from './lambda';
 import { logError } from './log';

@@ -1,5 +1,6 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { access } from './access';
 import { billedUnits, meter, meterEnabled, observeWrite } from './meter';
 
 /** A handle on the table: the document client and the table's name. */
@@ -98,6 +99,16 @@ export const createDb = ({
     maxAttempts: 3,
     logger: quietSdkLogger,
   });
+  // IAM on a laptop: a call the running invocation's grant does not allow is refused (see access.ts).
+  client.middlewareStack.add(
+    // biome-ignore lint/suspicious/noExplicitAny: see Handler
+    ((next: Handler, context: { commandName?: string }): Handler =>
+      async (args) => {
+        access.check((context.commandName ?? '').replace(/Command$/, ''), args.input);
+        return next(args);
+      }) as any,
+    { step: 'initialize', name: 'curbsideAccess' },
+  );
   if (metered) {
     // biome-ignore lint/suspicious/noExplicitAny: see Handler
     client.middlewareStack.add(meterMiddleware as any, { step: 'initialize', name: 'curbsideMeter' });

@@ -1,3 +1,4 @@
+export * from './access';
 export * from './alert';
 export * from './auth-session';
 export * from './batch';
