@@ -1,4 +1,4 @@
-import { type FunctionPlan, functionPlan, routeKeyOf, routeList, schedules, WS_ROUTES } from '@curbside/api';
+import { type FunctionPlan, routeKeyOf, routeList, schedules, WS_ROUTES } from '@curbside/api';
 
 export { WS_ROUTES };
 

@@ -40,13 +40,9 @@ describe('the built web app', () => {
       const page = await context.newPage();
       const refused: string[] = [];
       await page.exposeFunction('reportViolation', (text: string) => refused.push(text));
-      await page.addInitScript(() => {
-        document.addEventListener('securitypolicyviolation', (event) => {
-          (window as unknown as { reportViolation: (t: string) => void }).reportViolation(
-            `${event.violatedDirective} ${event.blockedURI}`,
-          );
-        });
-      });
+      await page.addInitScript(
+        "document.addEventListener('securitypolicyviolation', (e) => window.reportViolation(e.violatedDirective + ' ' + e.blockedURI));",
+      );
       page.on('console', (message) => {
         if (/Content Security Policy|Refused to/i.test(message.text())) refused.push(message.text());
       });

@@ -42,7 +42,7 @@ const defaultClients = (): RotationClients => ({
   distributionId: process.env.DISTRIBUTION_ID ?? '',
 });
 
-const valueOf = async (secrets: SecretsManagerClient, secretId: string, token: string, stage: string) => {
+const pendingOrStageValue = async (secrets: SecretsManagerClient, secretId: string, token: string, stage: string) => {
   const { SecretString } = await secrets.send(
     new GetSecretValueCommand({ SecretId: secretId, VersionId: token, VersionStage: stage }),
   );
@@ -78,7 +78,7 @@ export const rotate = async (event: RotationEvent, clients: RotationClients): Pr
   switch (event.Step) {
     case 'createSecret': {
       try {
-        await valueOf(secrets, SecretId, token, 'AWSPENDING');
+        await pendingOrStageValue(secrets, SecretId, token, 'AWSPENDING');
         return;
       } catch (error) {
         if ((error as { name?: string }).name !== 'ResourceNotFoundException') throw error;
@@ -97,7 +97,7 @@ export const rotate = async (event: RotationEvent, clients: RotationClients): Pr
       return;
     }
     case 'setSecret': {
-      const value = await valueOf(secrets, SecretId, token, 'AWSPENDING');
+      const value = await pendingOrStageValue(secrets, SecretId, token, 'AWSPENDING');
       const { DistributionConfig: config, ETag } = await cloudFront.send(
         new GetDistributionConfigCommand({ Id: distributionId }),
       );
@@ -110,7 +110,7 @@ export const rotate = async (event: RotationEvent, clients: RotationClients): Pr
       return;
     }
     case 'testSecret': {
-      const value = await valueOf(secrets, SecretId, token, 'AWSPENDING');
+      const value = await pendingOrStageValue(secrets, SecretId, token, 'AWSPENDING');
       const { DistributionConfig: config } = await cloudFront.send(
         new GetDistributionConfigCommand({ Id: distributionId }),
       );

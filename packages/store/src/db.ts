@@ -100,15 +100,14 @@ export const createDb = ({
     logger: quietSdkLogger,
   });
   // IAM on a laptop: a call the running invocation's grant does not allow is refused (see access.ts).
-  client.middlewareStack.add(
-    // biome-ignore lint/suspicious/noExplicitAny: see Handler
-    ((next: Handler, context: { commandName?: string }): Handler =>
-      async (args) => {
-        access.check((context.commandName ?? '').replace(/Command$/, ''), args.input);
-        return next(args);
-      }) as any,
-    { step: 'initialize', name: 'curbsideAccess' },
-  );
+  const accessCheck =
+    (next: Handler, context: { commandName?: string }): Handler =>
+    async (args) => {
+      access.check((context.commandName ?? '').replace(/Command$/, ''), args.input);
+      return next(args);
+    };
+  // biome-ignore lint/suspicious/noExplicitAny: see Handler
+  client.middlewareStack.add(accessCheck as any, { step: 'initialize', name: 'curbsideAccess' });
   if (metered) {
     // biome-ignore lint/suspicious/noExplicitAny: see Handler
     client.middlewareStack.add(meterMiddleware as any, { step: 'initialize', name: 'curbsideMeter' });
