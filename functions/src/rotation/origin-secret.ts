@@ -42,7 +42,12 @@ const defaultClients = (): RotationClients => ({
   distributionId: process.env.DISTRIBUTION_ID ?? '',
 });
 
-const pendingOrStageValue = async (secrets: SecretsManagerClient, secretId: string, token: string, stage: string) => {
+const pendingOrStageValue = async (
+  secrets: SecretsManagerClient,
+  secretId: string,
+  token: string,
+  stage: string,
+) => {
   const { SecretString } = await secrets.send(
     new GetSecretValueCommand({ SecretId: secretId, VersionId: token, VersionStage: stage }),
   );
