@@ -8,7 +8,7 @@
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { functionPlan } from '@curbside/api';
+import { functionPlan, ORIGIN_SECRET_ROTATION } from '@curbside/api';
 import { build, type Plugin } from 'esbuild';
 import { functionEntry } from './src/handlers';
 
@@ -34,7 +34,10 @@ const entries: Plugin = {
 
 await rm(out, { recursive: true, force: true });
 await build({
-  entryPoints: Object.fromEntries(plans.map((plan) => [`${plan.id}/index`, `curbside-function:${plan.id}`])),
+  entryPoints: {
+    ...Object.fromEntries(plans.map((plan) => [`${plan.id}/index`, `curbside-function:${plan.id}`])),
+    [`${ORIGIN_SECRET_ROTATION.id}/index`]: join(root, ORIGIN_SECRET_ROTATION.source),
+  },
   outdir: out,
   bundle: true,
   platform: 'node',
@@ -51,4 +54,5 @@ await build({
   plugins: [entries],
   logLevel: 'warning',
 });
-console.log(`bundled ${plans.length} functions (${plans.map((plan) => plan.id).join(', ')}) into ${out}`);
+const ids = [...plans.map((plan) => plan.id), ORIGIN_SECRET_ROTATION.id];
+console.log(`bundled ${ids.length} functions (${ids.join(', ')}) into ${out}`);
