@@ -158,7 +158,13 @@ export const functionOfModule = (module: string): FunctionPlan | undefined => {
  * The one function that serves no route: it rotates the origin secret
  * CloudFront sends to the APIs (`functions/src/rotation/origin-secret.ts`).
  */
-export const ORIGIN_SECRET_ROTATION = { id: 'rotate-origin-secret', source: 'src/rotation/origin-secret.ts' } as const;
+export const ORIGIN_SECRET_ROTATION = {
+  id: 'rotate-origin-secret',
+  source: 'src/rotation/origin-secret.ts',
+} as const;
 
 /** Every bundle folder the functions build writes (`functions/dist/{id}`). */
-export const bundleIds = (): string[] => [...functionPlan().map((plan) => plan.id), ORIGIN_SECRET_ROTATION.id];
+export const bundleIds = (): string[] => [
+  ...functionPlan().map((plan) => plan.id),
+  ORIGIN_SECRET_ROTATION.id,
+];
