@@ -160,7 +160,8 @@ export const startServer = async ({
     }
     response.on('finish', () =>
       logInfo(
-        `${request.method} ${loggedPath(request.method ?? 'GET', rawPath)} ${response.statusCode} ${Date.now() - started}ms`,
+        () =>
+          `${request.method} ${loggedPath(request.method ?? 'GET', rawPath)} ${response.statusCode} ${Date.now() - started}ms`,
       ),
     );
     // The management API (`/@connections/{id}`) has no HTTP route: the handlers reach it in-process only.
