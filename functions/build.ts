@@ -1,20 +1,43 @@
 /**
- * Bundles every handler with esbuild into `dist/{id}/index.mjs` for Lambda
- * (nodejs22.x, arm64). The CDK stack deploys these folders as they are.
+ * Bundles each function of the route table's plan (`functionPlan` in
+ * packages/api: one per area, the WebSocket routes, the schedules) with
+ * esbuild into `dist/{id}/index.mjs` for Lambda (nodejs22.x, arm64). Each
+ * entry imports its routes' handlers and dispatches by route key. The CDK
+ * stack deploys these folders as they are.
  */
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { handlerModules } from './src/handlers';
+import { functionPlan, ORIGIN_SECRET_ROTATION } from '@curbside/api';
+import { build, type Plugin } from 'esbuild';
+import { functionEntry } from './src/handlers';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const out = join(root, 'dist');
+const plans = functionPlan();
+
+/** `curbside-function:{id}` is the generated entry of that function. */
+const entries: Plugin = {
+  name: 'curbside-function-entries',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^curbside-function:/ }, (args) => ({
+      path: args.path.slice('curbside-function:'.length),
+      namespace: 'curbside-function',
+    }));
+    esbuild.onLoad({ filter: /.*/, namespace: 'curbside-function' }, (args) => {
+      const plan = plans.find((p) => p.id === args.path);
+      if (!plan) throw new Error(`No function ${args.path}`);
+      return { contents: functionEntry(plan), loader: 'ts', resolveDir: root };
+    });
+  },
+};
 
 await rm(out, { recursive: true, force: true });
-const modules = handlerModules();
 await build({
-  entryPoints: Object.fromEntries(modules.map((m) => [`${m.id}/index`, join(root, m.source)])),
+  entryPoints: {
+    ...Object.fromEntries(plans.map((plan) => [`${plan.id}/index`, `curbside-function:${plan.id}`])),
+    [`${ORIGIN_SECRET_ROTATION.id}/index`]: join(root, ORIGIN_SECRET_ROTATION.source),
+  },
   outdir: out,
   bundle: true,
   platform: 'node',
@@ -28,6 +51,8 @@ await build({
   banner: {
     js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
   },
+  plugins: [entries],
   logLevel: 'warning',
 });
-console.log(`bundled ${modules.length} handlers into ${out}`);
+const ids = [...plans.map((plan) => plan.id), ORIGIN_SECRET_ROTATION.id];
+console.log(`bundled ${ids.length} functions (${ids.join(', ')}) into ${out}`);

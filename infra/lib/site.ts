@@ -1,6 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { VIEWER_ADDRESS_HEADER } from '@curbside/api';
+import {
+  GEOLOCATION_PATHS,
+  MAP_ORIGINS,
+  ORIGIN_SECRET_HEADER,
+  securityHeaders,
+  VIEWER_ADDRESS_HEADER,
+} from '@curbside/api';
 import { Annotations, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
@@ -8,6 +14,7 @@ import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
@@ -20,6 +27,10 @@ export interface SiteProps {
   webDist: string;
   /** Optional custom domain; without it the site uses `*.cloudfront.net`. */
   domain?: { names: string[]; certificate: ICertificate };
+  /** The secret CloudFront adds to every request it forwards to the APIs (`ORIGIN_SECRET_HEADER`). */
+  originSecret: ISecret;
+  /** The map's origins for the Content-Security-Policy; default the api's `MAP_ORIGINS`. */
+  mapOrigins?: readonly string[];
 }
 
 /**
@@ -49,6 +60,9 @@ export class Site extends Construct {
   readonly distribution: cloudfront.Distribution;
   readonly bucket: s3.Bucket;
   readonly logBucket: s3.Bucket;
+  /** Security headers of every answer but the bus driver's page; and of that page (geolocation allowed). */
+  readonly headersPolicy: cloudfront.ResponseHeadersPolicy;
+  readonly geolocationHeadersPolicy: cloudfront.ResponseHeadersPolicy;
 
   constructor(scope: Construct, id: string, props: SiteProps) {
     super(scope, id);
@@ -81,42 +95,93 @@ export class Site extends Construct {
       autoDeleteObjects: false,
     });
 
+    // Every request to an API carries the origin secret: the handlers serve nothing else.
+    // (A dynamic reference: the value is resolved by CloudFormation, never in the template.)
     const apiOrigin = (apiId: string) =>
       new origins.HttpOrigin(`${apiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
         protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
         originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
+        customHeaders: { [ORIGIN_SECRET_HEADER]: props.originSecret.secretValue.unsafeUnwrap() },
       });
+
+    // The same headers the laptop runtime sends (packages/api/src/security-headers.ts), plus HSTS.
+    const mapOrigins = props.mapOrigins ?? MAP_ORIGINS;
+    const headersPolicyFor = (id: string, path: string, comment: string) => {
+      const headers = securityHeaders(path, { mapOrigins });
+      return new cloudfront.ResponseHeadersPolicy(this, id, {
+        comment,
+        securityHeadersBehavior: {
+          contentSecurityPolicy: {
+            contentSecurityPolicy: headers['content-security-policy'] as string,
+            override: true,
+          },
+          contentTypeOptions: { override: true },
+          frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
+          referrerPolicy: {
+            referrerPolicy: cloudfront.HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN,
+            override: true,
+          },
+          strictTransportSecurity: {
+            accessControlMaxAge: Duration.days(365),
+            includeSubdomains: true,
+            override: true,
+          },
+        },
+        customHeadersBehavior: {
+          customHeaders: [
+            { header: 'Permissions-Policy', value: headers['permissions-policy'] as string, override: true },
+          ],
+        },
+      });
+    };
+    this.headersPolicy = headersPolicyFor('SecurityHeaders', '/', 'Curbside: strict CSP, no geolocation');
+    this.geolocationHeadersPolicy = headersPolicyFor(
+      'DriverSecurityHeaders',
+      GEOLOCATION_PATHS[0] as string,
+      "Curbside: strict CSP, geolocation for the bus driver's page",
+    );
+
     const apiBehavior = {
       cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
       // Forwards cookies, query strings and headers but not Host: API Gateway
       // routes by its own host name.
       originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
       allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
-      responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
+      responseHeadersPolicy: this.headersPolicy,
       compress: true,
     } satisfies Partial<cloudfront.BehaviorOptions>;
+    const siteOrigin = origins.S3BucketOrigin.withOriginAccessControl(this.bucket);
+    const spaFallback = [
+      {
+        eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,
+        function: new cloudfront.Function(this, 'SpaFallback', {
+          code: cloudfront.FunctionCode.fromInline(SPA_FALLBACK),
+          runtime: cloudfront.FunctionRuntime.JS_2_0,
+          comment: 'Extensionless paths load the single-page app',
+        }),
+      },
+    ];
+    const siteBehavior = {
+      origin: siteOrigin,
+      viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+      compress: true,
+      functionAssociations: spaFallback,
+    } satisfies Partial<cloudfront.BehaviorOptions>;
+    // Pages that may ask for the position (the bus driver's): the same app, another Permissions-Policy.
+    const geolocationBehaviors = Object.fromEntries(
+      GEOLOCATION_PATHS.flatMap((path) => [path, `${path}/*`]).map((pattern) => [
+        pattern,
+        { ...siteBehavior, responseHeadersPolicy: this.geolocationHeadersPolicy },
+      ]),
+    );
 
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Curbside web app, HTTP API and live connection',
       defaultRootObject: 'index.html',
-      defaultBehavior: {
-        origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket),
-        viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-        cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
-        responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
-        compress: true,
-        functionAssociations: [
-          {
-            eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,
-            function: new cloudfront.Function(this, 'SpaFallback', {
-              code: cloudfront.FunctionCode.fromInline(SPA_FALLBACK),
-              runtime: cloudfront.FunctionRuntime.JS_2_0,
-              comment: 'Extensionless paths load the single-page app',
-            }),
-          },
-        ],
-      },
+      defaultBehavior: { ...siteBehavior, responseHeadersPolicy: this.headersPolicy },
       additionalBehaviors: {
+        ...geolocationBehaviors,
         '/api/*': {
           ...apiBehavior,
           origin: apiOrigin(props.httpApiId),

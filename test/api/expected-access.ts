@@ -103,6 +103,37 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   linkStudent:          [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
 };
 
+/**
+ * The routes that create, update, delete or import the school's records
+ * (districts, schools, users, classrooms, students, vehicles, imports) and
+ * which of those they do, written from the specification's data-permission
+ * matrix: each must declare it on its route (`access.data`), so the matrix
+ * governs it; every other route declares none. (Running a dismissal —
+ * sessions, queue, batches, alerts — is not governed by it, DESIGN.md says.)
+ * A route added here or there without the other fails permissions.test.ts.
+ */
+export const RECORD_CHANGES: Readonly<Partial<Record<RouteName, 'create' | 'update' | 'delete' | 'import'>>> =
+  {
+    // A new pickup code changes how the student's parents may link: an update of the student.
+    generatePickupCode: 'update',
+    newStudentPickupCode: 'update',
+  };
+
+/**
+ * The specification's data-permission matrix (§6), by hand: who may create,
+ * update, delete and import the school's records. Parents, wranglers,
+ * unknown roles and missing users: nothing.
+ */
+export const DATA_MATRIX: Readonly<Record<string, readonly string[]>> = {
+  super_admin: ['create', 'update', 'delete', 'import'],
+  district_admin: ['create', 'update', 'delete', 'import'],
+  school_admin: ['create', 'update', 'delete', 'import'],
+  teacher: ['update'],
+  back_queue_wrangler: [],
+  front_queue_wrangler: [],
+  parent: [],
+};
+
 /** The outcome the table gives a caller for a route. */
 export const expectedAccess = (route: RouteName, caller: Caller): Outcome =>
   (EXPECTED_ACCESS[route] as Row)[CALLERS.indexOf(caller)] as Outcome;

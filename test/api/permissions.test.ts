@@ -2,7 +2,7 @@ import { fillPath, type RouteName, routeList } from '@curbside/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSchoolWithStaff } from '../support/fixtures';
 import { Client, signedIn, startTestServer } from '../support/server';
-import { CALLERS, type Caller, expectedAccess } from './expected-access';
+import { CALLERS, type Caller, DATA_MATRIX, expectedAccess, RECORD_CHANGES } from './expected-access';
 
 /**
  * Every route of the route table × every caller (signed out, each demo
@@ -56,6 +56,45 @@ describe.each(CALLERS)('as %s', (caller) => {
       } else {
         expect(answer.status).toBe(403);
         expect(answer.body.message).toMatch(/permission|Only parents/);
+      }
+    },
+  );
+});
+
+/** The role of each caller of the table (the demo accounts' roles, DESIGN.md). */
+const ROLE_OF: Readonly<Record<Exclude<Caller, null>, string>> = {
+  parent_demo: 'parent',
+  front_demo: 'front_queue_wrangler',
+  back_demo: 'back_queue_wrangler',
+  teacher_demo: 'teacher',
+  admin_demo: 'school_admin',
+  district_demo: 'district_admin',
+  super_demo: 'super_admin',
+  sandbox_front_queue_wrangler: 'front_queue_wrangler',
+  sandbox_teacher: 'teacher',
+  sandbox_school_admin: 'school_admin',
+};
+
+describe('the data-permission matrix', () => {
+  it.each(routeList.map((route) => [route.name, route] as const))(
+    '%s declares the record change it makes (or none), as the hand-written list says',
+    (name, route) => {
+      const declared = typeof route.access === 'object' ? route.access.data : undefined;
+      expect(declared).toBe(RECORD_CHANGES[name as RouteName]);
+    },
+  );
+
+  it.each(Object.entries(RECORD_CHANGES))(
+    '%s (%s) is refused to every role the matrix does not allow, and in every sandboxed school',
+    (name, action) => {
+      for (const caller of CALLERS) {
+        const want = expectedAccess(name as RouteName, caller);
+        if (caller === null) {
+          expect(want, 'signed out').toBe(401);
+          continue;
+        }
+        if (!DATA_MATRIX[ROLE_OF[caller]]?.includes(action as string)) expect(want, caller).toBe(403);
+        if (caller.startsWith('sandbox_')) expect(want, caller).not.toBe('ok');
       }
     },
   );

@@ -23,5 +23,6 @@ describe('dismissal-rush benchmark (smoke, scale 0.1)', () => {
     expect(report.live.lost).toBe(0);
     expect(report.live.anonymousEvents).toBe(0);
     expect(report.live.leakedQueueEvents).toBe(0);
-  }, 90_000);
+    // A busy 2-core CI machine needs 70–90 s for it; its sign-ins hash with scrypt at N=2^17.
+  }, 180_000);
 });

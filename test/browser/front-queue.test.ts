@@ -1,7 +1,4 @@
-import {
-  ApiGatewayManagementApiClient,
-  DeleteConnectionCommand,
-} from '@aws-sdk/client-apigatewaymanagementapi';
+import { DeleteConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import { channels } from '@curbside/api';
 import { connections } from '@curbside/store';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
@@ -271,14 +268,12 @@ describe('the front queue screen', () => {
 
     it('catches up after the server closes the live connection (as API Gateway does after 2 hours)', async () => {
       const sessionId = (await front.get('/api/sessions/active')).body.id;
-      const open = await connections.inChannel(server.db, channels.staff(1));
+      const open = await connections.inChannel(server.connectionsDb, channels.staff(1));
       expect(open.length).toBeGreaterThanOrEqual(2);
-      // The real SDK client, signed as the runtime's own handlers sign it.
-      const management = new ApiGatewayManagementApiClient({
-        endpoint: server.url,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      });
+      // The real SDK client, as the runtime's own handlers use it (in-process: no HTTP route).
+      // Imported only now: the functions read their configuration once, when first loaded.
+      const { createManagementClient } = await import('@curbside/functions/lib/publisher');
+      const management = createManagementClient(server.url, undefined, { inProcess: true });
       for (const id of open) await management.send(new DeleteConnectionCommand({ ConnectionId: id }));
       management.destroy();
       // Queued while no screen is connected: no event reaches anyone.

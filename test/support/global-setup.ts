@@ -1,10 +1,11 @@
 import { startDynamoLocal } from '@curbside/local';
 import type { TestProject } from 'vitest/node';
 
-/** Starts one in-memory DynamoDB Local for the whole run. */
+/** Starts one in-memory DynamoDB Local for the whole run (its access key id goes to every test file). */
 export default async function setup(project: TestProject) {
   const dynamo = await startDynamoLocal({ inMemory: true });
   project.provide('dynamoEndpoint', dynamo.endpoint);
+  project.provide('dynamoAccessKeyId', dynamo.accessKeyId);
   return async () => {
     await dynamo.stop();
   };
@@ -13,5 +14,6 @@ export default async function setup(project: TestProject) {
 declare module 'vitest' {
   export interface ProvidedContext {
     dynamoEndpoint: string;
+    dynamoAccessKeyId: string;
   }
 }

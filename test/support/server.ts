@@ -2,23 +2,32 @@ import { startServer } from '@curbside/local';
 import { seedIfEmpty } from '@curbside/local/seed';
 import { createDb, type Db } from '@curbside/store';
 
+/** This test file's live-connection table (see `table-per-file.ts`). */
+export const testConnectionsDb = (): Db =>
+  createDb({
+    table: process.env.CONNECTION_TABLE_NAME as string,
+    endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
+  });
+
 /**
- * The laptop runtime on a free port, on this test file's own table, seeded
+ * The laptop runtime on a free port, on this test file's own tables, seeded
  * with the demo data.
  */
 export const startTestServer = async (options: { seed?: boolean; webDist?: string } = {}) => {
   const tableName = process.env.TABLE_NAME as string;
   const dynamoEndpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB as string;
   const db: Db = createDb({ table: tableName, endpoint: dynamoEndpoint });
+  const connectionsDb = testConnectionsDb();
   if (options.seed !== false) await seedIfEmpty(db);
   const server = await startServer({
     port: 0,
     tableName,
+    connectionTableName: process.env.CONNECTION_TABLE_NAME as string,
     dynamoEndpoint,
     runSchedules: false,
     ...(options.webDist ? { webDist: options.webDist } : {}),
   });
-  return { ...server, db };
+  return { ...server, db, connectionsDb };
 };
 
 export interface Answer<T = any> {

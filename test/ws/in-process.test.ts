@@ -16,7 +16,10 @@ let db: Db;
 let client: ReturnType<typeof createManagementClient>;
 
 beforeAll(async () => {
-  db = createDb({ table: process.env.TABLE_NAME as string, endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB });
+  db = createDb({
+    table: process.env.CONNECTION_TABLE_NAME as string,
+    endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
+  });
   server = await startServer({
     port: 0,
     tableName: process.env.TABLE_NAME as string,

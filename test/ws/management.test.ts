@@ -16,13 +16,16 @@ let db: Db;
 let client: ReturnType<typeof createManagementClient>;
 
 beforeAll(async () => {
-  db = createDb({ table: process.env.TABLE_NAME as string, endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB });
+  db = createDb({
+    table: process.env.CONNECTION_TABLE_NAME as string,
+    endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
+  });
   server = await startServer({
     port: 0,
     tableName: process.env.TABLE_NAME as string,
     dynamoEndpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB as string,
   });
-  client = createManagementClient(server.url);
+  client = createManagementClient(server.url, undefined, { inProcess: true });
 });
 
 afterAll(async () => {
@@ -94,8 +97,36 @@ describe('the management API answers the real ApiGatewayManagementApiClient', ()
     );
   });
 
-  it('refuses unsigned calls, so a web page cannot post to connections', async () => {
-    const response = await fetch(`${server.url}/@connections/anything`, { method: 'POST', body: 'hi' });
-    expect(response.status).toBe(403);
+  it('has no HTTP route: no other process or machine can post to, read or close a connection', async () => {
+    const live = await openClient(server.url);
+    const id = await onlyConnectionId();
+    const forged = {
+      authorization:
+        'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/execute-api/aws4_request, SignedHeaders=host, Signature=00',
+      'content-type': 'application/json',
+    };
+    const url = `${server.url}/@connections/${encodeURIComponent(id)}`;
+    for (const method of ['POST', 'GET', 'DELETE']) {
+      const response = await fetch(url, {
+        method,
+        headers: forged,
+        ...(method === 'POST'
+          ? { body: JSON.stringify({ type: 'ALERT_CREATED', data: { fake: true } }) }
+          : {}),
+      });
+      const text = await response.text();
+      expect(response.status === 405 || (method === 'GET' && !text.includes('connectedAt')), method).toBe(
+        true,
+      );
+    }
+    // Even a request the real SDK signs, sent over HTTP, reaches nothing.
+    const overHttp = createManagementClient(server.url);
+    await expect(
+      overHttp.send(new PostToConnectionCommand({ ConnectionId: id, Data: new TextEncoder().encode('{}') })),
+    ).rejects.toThrow();
+    overHttp.destroy();
+    expect(live.socket.readyState).toBe(live.socket.OPEN);
+    expect(live.inbox).toEqual([]);
+    await live.close();
   });
 });

@@ -6,7 +6,7 @@ import { wsUrlOf } from './live';
 let server: RunningServer;
 
 beforeAll(async () => {
-  // A table that does not exist: `$connect` cannot store the connection and fails.
+  // A data table that does not exist: `$connect` cannot read a session cookie's session and fails.
   server = await startServer({
     port: 0,
     tableName: 'curbside-missing-table',
@@ -19,9 +19,9 @@ afterAll(async () => {
 });
 
 /** Answers the HTTP status of a refused upgrade, or 101 when the socket opened. */
-const upgradeStatus = (url: string) =>
+const upgradeStatus = (url: string, headers: Record<string, string> = {}) =>
   new Promise<number>((resolve, reject) => {
-    const socket = new WebSocket(url);
+    const socket = new WebSocket(url, { headers });
     socket.once('open', () => {
       socket.terminate();
       resolve(101);
@@ -38,7 +38,14 @@ const upgradeStatus = (url: string) =>
 
 describe('a WebSocket upgrade that $connect does not accept', () => {
   it('is refused with the handler status and never opens', async () => {
-    expect(await upgradeStatus(wsUrlOf(server.url))).toBe(500);
+    expect(await upgradeStatus(wsUrlOf(server.url), { cookie: 'curbside_session=1-abc' })).toBe(500);
+  });
+
+  it('is refused with 403 when a page of another site opens it (its Origin is not the site)', async () => {
+    const url = wsUrlOf(server.url);
+    expect(await upgradeStatus(url, { origin: 'https://evil.example' })).toBe(403);
+    expect(await upgradeStatus(url, { origin: 'http://127.0.0.1.evil.example' })).toBe(403);
+    expect(await upgradeStatus(url, { origin: server.url })).toBe(101);
   });
 
   it('is refused with 404 on any path but /ws', async () => {

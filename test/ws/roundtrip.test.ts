@@ -18,7 +18,10 @@ const open = async () => {
 };
 
 beforeAll(async () => {
-  db = createDb({ table: process.env.TABLE_NAME as string, endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB });
+  db = createDb({
+    table: process.env.CONNECTION_TABLE_NAME as string,
+    endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
+  });
   server = await startServer({
     port: 0,
     tableName: process.env.TABLE_NAME as string,
@@ -27,7 +30,10 @@ beforeAll(async () => {
   // Imported only now: the functions' configuration is read once, when first loaded,
   // and WS_MANAGEMENT_ENDPOINT is known only once the server listens.
   const { createManagementClient, createPublisher } = await import('@curbside/functions/lib/publisher');
-  publisher = createPublisher({ db, client: createManagementClient(server.url) });
+  publisher = createPublisher({
+    db,
+    client: createManagementClient(server.url, undefined, { inProcess: true }),
+  });
 });
 
 afterEach(async () => {
@@ -95,7 +101,8 @@ describe('live connection through the laptop WebSocket gateway', () => {
     const client = await open();
     const [id] = await connections.inChannel(db, channels.public());
     client.socket.terminate();
-    await new Promise((resolve) => client.socket.once('close', resolve));
+    // The server has seen the close once its `$disconnect` removed the row.
+    await eventually(async () => (await connections.get(db, id as string)) === undefined);
     // Put the row back as if `$disconnect` had never run (it is best effort in AWS).
     await connections.put(db, {
       connectionId: id as string,

@@ -16,19 +16,36 @@ import { config } from './config';
 import { db } from './context';
 
 export const SESSION_COOKIE = 'curbside_session';
+/** A device's long-lived token: the accounts it signed in to keep an allowance of wrong passwords there. */
+export const DEVICE_COOKIE = 'curbside_device';
+const DEVICE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 
-/** Reads one cookie out of an API Gateway cookies array or a Cookie header. */
+/**
+ * Every cookie of an API Gateway cookies array or a Cookie header, as a name →
+ * value map. A value that is not valid percent-encoding (`foo=%`) is left out,
+ * so a malformed cookie makes the request anonymous, never a 500.
+ */
+export const parseCookies = (cookies: readonly string[] | string | undefined): Record<string, string> => {
+  const pairs = typeof cookies === 'string' ? cookies.split(';') : (cookies ?? []);
+  const parsed: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) continue;
+    const name = pair.slice(0, at).trim();
+    try {
+      parsed[name] ??= decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      // Not percent-encoding: ignored, as if the cookie were not there.
+    }
+  }
+  return parsed;
+};
+
+/** Reads one cookie out of an API Gateway cookies array or a Cookie header (undefined when malformed). */
 export const cookieValue = (
   cookies: readonly string[] | string | undefined,
   name: string,
-): string | undefined => {
-  const pairs = typeof cookies === 'string' ? cookies.split(';') : (cookies ?? []);
-  for (const pair of pairs) {
-    const at = pair.indexOf('=');
-    if (at > 0 && pair.slice(0, at).trim() === name) return decodeURIComponent(pair.slice(at + 1).trim());
-  }
-  return undefined;
-};
+): string | undefined => parseCookies(cookies)[name];
 
 /**
  * A session token: the user's id, then 256 random bits. The id lets a request
@@ -79,22 +96,31 @@ export const userOf = (event: APIGatewayProxyEventV2): User | null => signedInUs
 
 const isMutation = (method: string) => method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
 
-/** A mutation from another site's page is refused (the cookie alone is not enough). */
-const assertSameOrigin = (event: APIGatewayProxyEventV2) => {
-  const origin = event.headers.origin;
-  if (!origin) return;
+/**
+ * Whether a browser's `Origin` may act with the session cookie: the site the
+ * request was sent to (its Host), or one of the site origins the stack names
+ * (behind CloudFront the Host is the API's own). No Origin (not a browser, or
+ * a same-origin GET) passes: a page of another site always sends one.
+ */
+export const isAllowedOrigin = (
+  origin: string | undefined,
+  hosts: ReadonlyArray<string | undefined>,
+): boolean => {
+  if (!origin) return true;
   let host: string;
   try {
     host = new URL(origin).host;
   } catch {
+    return false;
+  }
+  return [...hosts, ...config.allowedOrigins.map((o) => new URL(o).host)].includes(host);
+};
+
+/** A mutation from another site's page is refused (the cookie alone is not enough). */
+const assertSameOrigin = (event: APIGatewayProxyEventV2) => {
+  if (!isAllowedOrigin(event.headers.origin, [event.headers.host, event.headers['x-forwarded-host']])) {
     throw new ForbiddenError('Cross-site request refused');
   }
-  const allowed = [
-    event.headers.host,
-    event.headers['x-forwarded-host'],
-    ...config.allowedOrigins.map((o) => new URL(o).host),
-  ];
-  if (!allowed.includes(host)) throw new ForbiddenError('Cross-site request refused');
 };
 
 /** Sandbox mode makes a school (or its whole district) read-only for all but super admins. */
@@ -156,6 +182,26 @@ export const sessionCookie = (event: APIGatewayProxyEventV2, token: string, maxA
     `Max-Age=${maxAgeSeconds}`,
     ...(secureFor(event) ? ['Secure'] : []),
   ].join('; ');
+
+/** The device cookie, sent with sign-ins only (`Path=/api`). */
+export const deviceCookie = (event: APIGatewayProxyEventV2, token: string) =>
+  [
+    `${DEVICE_COOKIE}=${encodeURIComponent(token)}`,
+    'Path=/api',
+    'HttpOnly',
+    'SameSite=Lax',
+    `Max-Age=${DEVICE_COOKIE_MAX_AGE_SECONDS}`,
+    ...(secureFor(event) ? ['Secure'] : []),
+  ].join('; ');
+
+/** The cookies a sign-in sets: the session and the device. */
+export const signedInCookies = (
+  event: APIGatewayProxyEventV2,
+  signedIn: { token: string; maxAgeSeconds: number; deviceToken: string },
+) => [
+  sessionCookie(event, signedIn.token, signedIn.maxAgeSeconds),
+  deviceCookie(event, signedIn.deviceToken),
+];
 
 export const clearedSessionCookie = (event: APIGatewayProxyEventV2) =>
   [

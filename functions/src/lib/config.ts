@@ -15,8 +15,18 @@ const optional = (name: string): string | undefined => {
   return value === undefined || value === '' ? undefined : value;
 };
 
+const originSecretArn = optional('ORIGIN_SECRET_ARN');
+const trustViewerAddress = optional('TRUST_VIEWER_ADDRESS') === '1';
+if (trustViewerAddress && !originSecretArn) {
+  throw new Error(
+    'TRUST_VIEWER_ADDRESS=1 needs ORIGIN_SECRET_ARN: a viewer address is trusted only from CloudFront',
+  );
+}
+
 export const config = {
   tableName: required('TABLE_NAME'),
+  /** The live-connection table: set only for the functions that keep or read connections. */
+  connectionTableName: optional('CONNECTION_TABLE_NAME'),
   /** DynamoDB Local or LocalStack; unset in AWS. */
   dynamoEndpoint: optional('AWS_ENDPOINT_URL_DYNAMODB'),
   /** The WebSocket API's management endpoint (https://{api}.execute-api.{region}.amazonaws.com/{stage}). */
@@ -25,5 +35,7 @@ export const config = {
   /** Site origins allowed to send mutations besides the request's own host (the CloudFront domain). */
   allowedOrigins: (optional('ALLOWED_ORIGINS') ?? '').split(',').filter((origin) => origin !== ''),
   /** Behind CloudFront: the visitor's address comes from the header its viewer-request function sets. */
-  trustViewerAddress: optional('TRUST_VIEWER_ADDRESS') === '1',
+  trustViewerAddress,
+  /** Behind CloudFront: the secret it adds to every request (Secrets Manager ARN); requests without it are refused. */
+  originSecretArn,
 } as const;

@@ -3,7 +3,8 @@ import { isDomainError, type User, ValidationError } from '@curbside/domain';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
-import { authorize, userOf } from './auth';
+import { authorize, parseCookies, userOf } from './auth';
+import { cameThroughCloudFront, logAroundCloudFront } from './edge';
 import { log } from './log';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -50,15 +51,6 @@ interface State {
 /** Parsed request parts, keyed by the event they came from. */
 const parsed = new WeakMap<HttpEvent, State>();
 
-const parseCookies = (event: HttpEvent): Record<string, string> => {
-  const cookies: Record<string, string> = {};
-  for (const pair of event.cookies ?? []) {
-    const at = pair.indexOf('=');
-    if (at > 0) cookies[pair.slice(0, at).trim()] = decodeURIComponent(pair.slice(at + 1).trim());
-  }
-  return cookies;
-};
-
 const issuesOf = (error: z.ZodError) =>
   error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
 
@@ -82,20 +74,60 @@ export const requestLogger = (): MiddlewareObj<HttpEvent, HttpResult> => {
   };
 };
 
-/** Parses a JSON body; an unparseable body answers 400, never 500. */
-export const jsonBody = (): MiddlewareObj<HttpEvent, HttpResult> => ({
+/** A body of a media type the route does not take: 415, a transport matter (no domain error). */
+export class UnsupportedMediaTypeError extends Error {
+  override name = 'UnsupportedMediaTypeError';
+}
+
+const mediaTypeOf = (event: HttpEvent): string | undefined => {
+  const header = Object.entries(event.headers ?? {}).find(
+    ([name]) => name.toLowerCase() === 'content-type',
+  )?.[1];
+  return header?.split(';')[0]?.trim().toLowerCase() || undefined;
+};
+
+/**
+ * Reads the body as the route declares it (`contentType`, JSON by default).
+ * A non-empty body of another media type answers 415 (a cross-site form can
+ * post `text/plain`, never `application/json`); unparseable JSON answers 400,
+ * never 500. A `text/csv` body reaches validation and the service as text.
+ */
+export const requestBody = (definition: Pick<RouteDefinition, 'contentType'>): Middleware => ({
   before: (request) => {
     const { event } = request;
+    const expected = definition.contentType ?? 'application/json';
     let body: unknown;
     if (event.body !== undefined && event.body !== null && event.body !== '') {
+      if (mediaTypeOf(event) !== expected) {
+        throw new UnsupportedMediaTypeError(`Send the request body as ${expected}`);
+      }
       const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        throw new ValidationError('Request body is not valid JSON');
+      if (expected === 'application/json') {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          throw new ValidationError('Request body is not valid JSON');
+        }
+      } else {
+        body = text;
       }
     }
     parsed.set(event, { params: event.pathParameters ?? {}, query: event.queryStringParameters ?? {}, body });
+  },
+});
+
+/** Refused before anything else: the request went around CloudFront (see `edge.ts`). */
+class AroundCloudFrontError extends Error {
+  override name = 'AroundCloudFrontError';
+}
+
+/** The first middleware: only requests CloudFront forwarded (with the origin secret) go further. */
+export const throughCloudFront = (): Middleware => ({
+  before: async ({ event }) => {
+    if (!(await cameThroughCloudFront(event.headers))) {
+      logAroundCloudFront(event.routeKey);
+      throw new AroundCloudFrontError();
+    }
   },
 });
 
@@ -127,6 +159,14 @@ export const validate = (definition: RouteDefinition): MiddlewareObj<HttpEvent, 
 export const errorHandler = (): MiddlewareObj<HttpEvent, HttpResult> => ({
   onError: (request) => {
     const { error } = request;
+    if (error instanceof AroundCloudFrontError) {
+      request.response = json(403, { message: 'Forbidden' });
+      return;
+    }
+    if (error instanceof UnsupportedMediaTypeError) {
+      request.response = json(415, { message: error.message });
+      return;
+    }
     if (isDomainError(error)) {
       const body: { message: string; issues?: unknown } = { message: error.message };
       if (error instanceof ValidationError && error.issues.length > 0) body.issues = error.issues;
@@ -159,7 +199,8 @@ export const httpHandler = <Req extends RouteRequest, Res>(
 ) => {
   const chain = middy<HttpEvent, HttpResult, Error, Context>()
     .use(requestLogger())
-    .use(jsonBody())
+    .use(throughCloudFront())
+    .use(requestBody(definition))
     .use(authorize(definition.method, definition.access, { sandboxExempt: definition.sandboxExempt }))
     .use(validate(definition as RouteDefinition));
   for (const middleware of middlewares) chain.use(middleware);
@@ -170,7 +211,7 @@ export const httpHandler = <Req extends RouteRequest, Res>(
       params: state.params as HttpRequest<Req>['params'],
       query: state.query as HttpRequest<Req>['query'],
       body: state.body as HttpRequest<Req>['body'],
-      cookies: parseCookies(event),
+      cookies: parseCookies(event.cookies),
       user: userOf(event),
     });
     if (result instanceof Reply) {

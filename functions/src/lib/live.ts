@@ -1,5 +1,5 @@
 import { config } from './config';
-import { db } from './context';
+import { connectionsDb } from './context';
 import { createManagementClient, createPublisher, type Publisher } from './publisher';
 
 let publisher: Publisher | undefined;
@@ -13,7 +13,7 @@ export const live = (): Publisher => {
     if (!config.wsManagementEndpoint)
       throw new Error('Environment variable WS_MANAGEMENT_ENDPOINT is not set');
     publisher = createPublisher({
-      db,
+      db: connectionsDb(),
       client: createManagementClient(config.wsManagementEndpoint, undefined, { inProcess: true }),
     });
   }

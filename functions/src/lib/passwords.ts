@@ -1,10 +1,16 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
-/** scrypt password hashes: `scrypt$N$r$p$salt$hash`, all base64url. */
-const N = 16384;
-const R = 8;
-const P = 1;
+/**
+ * scrypt password hashes: `scrypt$N$r$p$salt$hash`, salt and hash base64url.
+ * New hashes use OWASP's current parameters, N=2^17, r=8, p=1: 128 MiB of
+ * memory and about half a second of one core per hash (the auth function gets
+ * the Lambda memory for it, see `packages/api/src/functions.ts`). A hash made
+ * with weaker parameters is replaced at the user's next sign-in.
+ */
+export const SCRYPT = { N: 2 ** 17, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
+/** scrypt needs 128 × N × r bytes; Node refuses above `maxmem` (32 MiB by default). */
+const MAX_MEMORY = 2 * 128 * SCRYPT.N * SCRYPT.r;
 
 const derive = (password: string, salt: Buffer, n: number, r: number, p: number) =>
   new Promise<Buffer>((resolve, reject) =>
@@ -12,24 +18,50 @@ const derive = (password: string, salt: Buffer, n: number, r: number, p: number)
       password.normalize('NFKC'),
       salt,
       KEY_LENGTH,
-      { N: n, r, p, maxmem: 64 * 1024 * 1024 },
+      { N: n, r, p, maxmem: Math.max(MAX_MEMORY, 2 * 128 * n * r) },
       (error, key) => (error ? reject(error) : resolve(key)),
     ),
   );
 
 export const hashPassword = async (password: string): Promise<string> => {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, N, R, P);
-  return ['scrypt', N, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const { N, r, p } = SCRYPT;
+  const key = await derive(password, salt, N, r, p);
+  return ['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
+};
+
+const parse = (stored: string) => {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  const params = [Number(n), Number(r), Number(p)] as const;
+  const sane =
+    scheme === 'scrypt' &&
+    salt &&
+    hash &&
+    params.every((value) => Number.isInteger(value) && value > 0) &&
+    // Never derive with parameters beyond what this code would use (a tampered hash must not exhaust memory).
+    params[0] <= SCRYPT.N &&
+    params[1] <= SCRYPT.r &&
+    params[2] <= SCRYPT.p;
+  return sane ? { n: params[0], r: params[1], p: params[2], salt, hash } : undefined;
 };
 
 export const verifyPassword = async (password: string, stored: string): Promise<boolean> => {
-  const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64url');
-  const actual = await derive(password, Buffer.from(salt, 'base64url'), Number(n), Number(r), Number(p));
+  const parsed = parse(stored);
+  if (!parsed) return false;
+  const expected = Buffer.from(parsed.hash, 'base64url');
+  const actual = await derive(password, Buffer.from(parsed.salt, 'base64url'), parsed.n, parsed.r, parsed.p);
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 };
 
-/** A hash to verify against when the user does not exist, so timing does not tell. */
-export const DUMMY_HASH_PROMISE = hashPassword('not-a-real-password');
+/** Whether a stored hash was made with weaker parameters than today's (replace it at the next sign-in). */
+export const needsRehash = (stored: string): boolean => {
+  const parsed = parse(stored);
+  return !parsed || parsed.n < SCRYPT.N || parsed.r < SCRYPT.r || parsed.p < SCRYPT.p;
+};
+
+let dummy: Promise<string> | undefined;
+/** A hash to verify against when the user does not exist, so timing does not tell (made on first use). */
+export const dummyHash = (): Promise<string> => {
+  dummy ??= hashPassword('not-a-real-password');
+  return dummy;
+};

@@ -2,6 +2,7 @@ import { Agent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import {
   ApiGatewayManagementApiClient,
+  DeleteConnectionCommand,
   GoneException,
   PostToConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
@@ -22,6 +23,8 @@ export interface Publisher {
   send(connectionIds: readonly string[], event: ServerMessage, channel?: string): Promise<PublishResult>;
   /** Sends one event to every connection of a channel (one Query, no Scan). */
   publish(channel: string, event: ServerMessage): Promise<PublishResult>;
+  /** Closes connections (management API DELETE) and removes their rows at once. */
+  disconnect(connectionIds: readonly string[]): Promise<void>;
 }
 
 /** Runs `task` over `items` with at most `limit` in flight. */
@@ -85,11 +88,16 @@ export const createManagementClient = (
 /** API Gateway bills WebSocket messages in 32 KB increments. */
 const BILLED_MESSAGE_BYTES = 32 * 1024;
 
+const isGone = (error: unknown) =>
+  error instanceof GoneException || (error as { name?: string }).name === 'GoneException';
+
+/** A publisher over the live-connection table `db` and a management API `client`. */
 export const createPublisher = ({
   db,
   client,
   concurrency = 64,
 }: {
+  /** The live-connection table. */
   db: Db;
   client: ApiGatewayManagementApiClient;
   concurrency?: number;
@@ -106,7 +114,7 @@ export const createPublisher = ({
         await client.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: data }));
         result.sent++;
       } catch (error) {
-        if (error instanceof GoneException || (error as { name?: string }).name === 'GoneException') {
+        if (isGone(error)) {
           result.gone++;
           await connections.remove(db, connectionId, channel ? [channel] : []);
         } else {
@@ -125,6 +133,19 @@ export const createPublisher = ({
     publish: async (channel, event) => {
       meter.add(`live.published.${channel}`);
       return send(await connections.inChannel(db, channel), event, channel);
+    },
+    disconnect: async (connectionIds) => {
+      await forEachBounded(connectionIds, concurrency, async (connectionId) => {
+        try {
+          await client.send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
+        } catch (error) {
+          // Gone: already closed. Anything else: the row goes anyway, and the TTL ends the rest.
+          if (!isGone(error))
+            log('warn', 'deleteConnection failed', { connectionId, error: (error as Error).name });
+        }
+        // Publishers stop sending now, whenever `$disconnect` runs.
+        await connections.remove(db, connectionId);
+      });
     },
   };
 };

@@ -1,71 +1,174 @@
+import { randomBytes } from 'node:crypto';
 import {
   AUTH_SESSION_TTL_MS,
-  isStaffRole,
+  ConflictError,
   LOGIN_THROTTLE,
   type ParentRegisterInput,
+  REGISTRATION_THROTTLE,
   TooManyRequestsError,
   UnauthorizedError,
   type User,
 } from '@curbside/domain';
-import { authSessions, throttle, users } from '@curbside/store';
+import {
+  type AccountKind,
+  authSessions,
+  connections,
+  knownDevices,
+  sessionIdOf,
+  type ThrottleScope,
+  throttle,
+  users,
+} from '@curbside/store';
 import { newSessionToken } from '../lib/auth';
-import { db } from '../lib/context';
-import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from '../lib/passwords';
+import { connectionsDb, db } from '../lib/context';
+import { live } from '../lib/live';
+import { dummyHash, hashPassword, needsRehash, verifyPassword } from '../lib/passwords';
 
 export interface SignedIn {
   user: User;
   token: string;
   maxAgeSeconds: number;
+  /** The device's token (a long-lived cookie): this device is now known to the account. */
+  deviceToken: string;
 }
 
-const startSession = async (user: User): Promise<SignedIn> => {
+const startSession = async (
+  user: User,
+  account: string,
+  deviceToken: string | undefined,
+): Promise<SignedIn> => {
   const token = newSessionToken(user.id);
-  await authSessions.put(db, token, {
-    userId: user.id,
-    expiresAt: new Date(Date.now() + AUTH_SESSION_TTL_MS).toISOString(),
-  });
-  return { user, token, maxAgeSeconds: AUTH_SESSION_TTL_MS / 1000 };
+  const device = deviceToken ?? randomBytes(32).toString('base64url');
+  await Promise.all([
+    authSessions.put(db, token, {
+      userId: user.id,
+      expiresAt: new Date(Date.now() + AUTH_SESSION_TTL_MS).toISOString(),
+    }),
+    knownDevices.remember(db, device, account),
+  ]);
+  return { user, token, maxAgeSeconds: AUTH_SESSION_TTL_MS / 1000, deviceToken: device };
 };
 
 const INVALID = 'Invalid username or password';
 
+const tooMany = (resetAt: number) => {
+  const minutes = Math.max(1, Math.ceil((resetAt - Date.now()) / 60_000));
+  return new TooManyRequestsError(
+    `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  );
+};
+
+/** The account a sign-in is for, as the throttles and known devices name it. */
+const accountOf = (kind: AccountKind, username: string) => `${kind}#${username.trim().toLowerCase()}`;
+
 /**
- * Signs a staff member or a parent in. After repeated failures for a username
- * or from an address, further attempts answer 429 until the window resets.
+ * What a sign-in attempt is counted against (`LOGIN_THROTTLE`): from a device
+ * the account knows, only that device's own allowance; otherwise the account
+ * at this address, the account over all unknown devices, and the address.
+ */
+const signInScopes = (account: string, address: string, knownDevice: string | undefined): ThrottleScope[] =>
+  knownDevice
+    ? [
+        {
+          scope: `login#device#${knownDevices.idOf(knownDevice)}#${account}`,
+          limit: LOGIN_THROTTLE.perAccountAndPlace,
+        },
+      ]
+    : [
+        { scope: `login#place#${account}#${address}`, limit: LOGIN_THROTTLE.perAccountAndPlace },
+        { scope: `login#account#${account}`, limit: LOGIN_THROTTLE.perAccount },
+        { scope: `login#ip#${address}`, limit: LOGIN_THROTTLE.perAddress },
+      ];
+
+/**
+ * Signs a staff member or a parent in (each at their own door: usernames of
+ * the two kinds are apart). Wrong passwords are limited as `LOGIN_THROTTLE`
+ * says; a sign-in remembers the device, upgrades a password hash made with
+ * weaker parameters, and clears the counts of its account at that place.
  */
 export const signIn = async (
   { username, password }: { username: string; password: string },
-  kind: 'staff' | 'parent',
+  kind: AccountKind,
   address: string,
+  deviceToken?: string,
 ): Promise<SignedIn> => {
-  const scopes = [
-    { scope: `login#user#${username.trim().toLowerCase()}`, limit: LOGIN_THROTTLE.perUsername },
-    { scope: `login#ip#${address}`, limit: LOGIN_THROTTLE.perAddress },
-  ];
+  const account = accountOf(kind, username);
+  const known = deviceToken !== undefined && (await knownDevices.knows(db, deviceToken, account));
+  const scopes = signInScopes(account, address, known ? deviceToken : undefined);
   const attempt = await throttle.reserve(db, scopes, LOGIN_THROTTLE.windowMs);
-  if (!attempt.allowed) {
-    const minutes = Math.max(1, Math.ceil((attempt.resetAt - Date.now()) / 60_000));
-    throw new TooManyRequestsError(
-      `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-    );
-  }
+  if (!attempt.allowed) throw tooMany(attempt.resetAt);
 
-  const found = await users.findCredentials(db, username);
-  const valid = await verifyPassword(password, found?.passwordHash ?? (await DUMMY_HASH_PROMISE));
-  const rightKind =
-    found && (kind === 'parent' ? found.user.role === 'parent' : isStaffRole(found.user.role));
-  // A failed attempt stays counted; a sign-in gives its count back and clears the username's.
-  if (!found || !valid || !rightKind || !found.user.active) throw new UnauthorizedError(INVALID);
+  const found = await users.findCredentials(db, username, kind);
+  const valid = await verifyPassword(password, found?.passwordHash ?? (await dummyHash()));
+  // A failed attempt stays counted; a sign-in gives its counts back and clears its place's.
+  if (!found || !valid || !found.user.active) throw new UnauthorizedError(INVALID);
   await Promise.all([attempt.release(), throttle.clear(db, scopes[0]?.scope ?? '', LOGIN_THROTTLE.windowMs)]);
-  return startSession(found.user);
+  if (needsRehash(found.passwordHash)) {
+    await users.replacePasswordHash(db, found.user.id, found.passwordHash, await hashPassword(password));
+  }
+  return startSession(found.user, account, deviceToken);
 };
 
+/**
+ * Ends a user's sign-ins: THE one way to sign a user out. Revokes their
+ * sign-in sessions first (so a screen that reconnects is anonymous), then
+ * closes the live connections opened with those sessions through the
+ * management API (DELETE), so nothing more reaches their screens.
+ * - `{ token }`: that one session and its connections: logout on one tablet
+ *   leaves the user's other tablets signed in.
+ * - no token: every session and connection of the user: deactivation and a
+ *   password change call it so.
+ * Answers how many connections were closed.
+ */
+export const endSignIns = async (userId: number, { token }: { token?: string } = {}): Promise<number> => {
+  let ended: ReadonlySet<string> | 'all';
+  if (token) {
+    await authSessions.revoke(db, token);
+    ended = new Set([sessionIdOf(token)]);
+  } else {
+    await authSessions.revokeAllOf(db, userId);
+    ended = 'all';
+  }
+  const open = await connections.ofUser(connectionsDb(), userId);
+  const closing = open
+    .filter(
+      (connection) => ended === 'all' || (connection.sessionId !== null && ended.has(connection.sessionId)),
+    )
+    .map((connection) => connection.connectionId);
+  if (closing.length > 0) await live().disconnect(closing);
+  return closing.length;
+};
+
+/** Logout: ends the session of the token (and its live connections); a token of no session does nothing. */
 export const signOut = async (token: string | undefined) => {
-  if (token) await authSessions.revoke(db, token);
+  if (!token) return;
+  const session = await authSessions.get(db, token);
+  if (session) await endSignIns(session.userId, { token });
+  else await authSessions.revoke(db, token);
 };
 
-/** Registers a parent account and signs it in. A taken username is a 409. */
-export const registerParent = async (input: Required<ParentRegisterInput>): Promise<SignedIn> => {
+/**
+ * Registers a parent account and signs it in. Attempts are limited per
+ * address (`REGISTRATION_THROTTLE`); a username another parent has is a 409
+ * (staff usernames are apart and never conflict, so this reveals none).
+ */
+export const registerParent = async (
+  input: Required<ParentRegisterInput>,
+  address: string,
+  deviceToken?: string,
+): Promise<SignedIn> => {
+  const attempt = await throttle.reserve(
+    db,
+    [{ scope: `register#ip#${address}`, limit: REGISTRATION_THROTTLE.perAddress }],
+    REGISTRATION_THROTTLE.windowMs,
+  );
+  if (!attempt.allowed) {
+    throw new TooManyRequestsError('Too many accounts were registered from here. Please try again later.');
+  }
+  // Taken is told before the password is hashed (the create below still guards a race).
+  if (await users.findCredentials(db, input.username, 'parent')) {
+    throw new ConflictError(`Username ${input.username} is already taken`);
+  }
   const user = await users.create(db, {
     name: input.name,
     username: input.username,
@@ -77,7 +180,7 @@ export const registerParent = async (input: Required<ParentRegisterInput>): Prom
     districtId: null,
     passwordHash: await hashPassword(input.password),
   });
-  return startSession(user);
+  return startSession(user, accountOf('parent', user.username), deviceToken);
 };
 
 export const requireUser = (user: User | null): User => {

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import {
+  CODE_GUESS_BUDGET,
   ConflictError,
   canGenerateCode,
   NotFoundError,
@@ -10,17 +11,26 @@ import {
   pickupCodeState,
   TooManyRequestsError,
   type User,
+  wrongGuessCost,
 } from '@curbside/domain';
 import { pickupCodes, schools, students, throttle } from '@curbside/store';
 import { db } from '../lib/context';
 import { ownSchoolId } from './tenancy';
 
 /**
- * Pickup codes: 4 characters without look-alikes (31^4 ≈ 920,000 codes),
+ * Pickup codes: 4 characters without look-alikes (31^4 = 923,521 codes),
  * unique among active codes, valid for 10 minutes, used once. Failed lookups
- * and uses are limited per address and per parent, so guessing is hopeless.
+ * and uses are limited per address and per parent (so one person's typos end
+ * in a short wait), and deployment-wide by the guessing budget of the domain
+ * (`CODE_GUESS_BUDGET`: under a 1% chance per day that anyone, from any number
+ * of addresses, hits an active code).
  */
 export const CODE_GUESS_LIMIT = { windowMs: 10 * 60 * 1000, failures: 10 } as const;
+
+/** Codes issued per code lifetime: those of this window and the last bound the codes active now. */
+const ISSUED = 'code#issued';
+/** The deployment-wide guessing budget's counter. */
+const BUDGET = 'code#budget';
 
 const randomCode = () =>
   Array.from(
@@ -67,7 +77,10 @@ export const generateCode = async (user: User, studentId: number) => {
       usedAt: null,
     };
     const outcome = await pickupCodes.claim(db, code, pointer);
-    if (outcome === 'claimed') return view(code);
+    if (outcome === 'claimed') {
+      await throttle.count(db, ISSUED, PICKUP_CODE_TTL_MS);
+      return view(code);
+    }
     // Someone else gave the student a code meanwhile: theirs is the active one.
     if (outcome === 'raced') throw alreadyActive;
   }
@@ -75,19 +88,39 @@ export const generateCode = async (user: User, studentId: number) => {
 };
 
 /**
- * Counts an attempt against each scope before the code is read, so guesses
- * sent all at once are limited too; a code that works gives its count back.
+ * Counts an attempt against each scope, and its chance of hitting an active
+ * code against the deployment-wide budget, before the code is read, so
+ * guesses sent all at once are limited too; a code that works gives its
+ * counts back.
  */
 const guard = async (scopes: string[]) => {
-  const attempt = await throttle.reserve(
-    db,
-    scopes.map((scope) => ({ scope, limit: CODE_GUESS_LIMIT.failures })),
-    CODE_GUESS_LIMIT.windowMs,
-  );
-  if (!attempt.allowed) {
+  const activeCodes = await throttle.recent(db, ISSUED, PICKUP_CODE_TTL_MS);
+  const [own, everyone] = await Promise.all([
+    throttle.reserve(
+      db,
+      scopes.map((scope) => ({ scope, limit: CODE_GUESS_LIMIT.failures })),
+      CODE_GUESS_LIMIT.windowMs,
+    ),
+    throttle.reserve(
+      db,
+      [{ scope: BUDGET, limit: CODE_GUESS_BUDGET.unitsPerWindow, cost: wrongGuessCost(activeCodes) }],
+      CODE_GUESS_BUDGET.windowMs,
+    ),
+  ]);
+  const release = async () => {
+    await Promise.all([own.release(), everyone.release()]);
+  };
+  if (!own.allowed) {
+    await everyone.release();
     throw new TooManyRequestsError('Too many invalid codes. Please wait 10 minutes and try again.');
   }
-  return attempt.release;
+  if (!everyone.allowed) {
+    await own.release();
+    throw new TooManyRequestsError(
+      'Too many invalid codes have been tried recently. Please try again later.',
+    );
+  }
+  return release;
 };
 
 /** Why a code cannot be used, as the invite page and parent portal show it. */

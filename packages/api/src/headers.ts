@@ -6,3 +6,11 @@
  * visitor. Handlers trust it only where the stack says they sit behind it.
  */
 export const VIEWER_ADDRESS_HEADER = 'x-curbside-viewer-address';
+
+/**
+ * The secret CloudFront adds to every request it forwards to an API (an
+ * origin custom header, its value in Secrets Manager, rotated). Handlers
+ * refuse a request without it: it went around CloudFront, and its viewer
+ * address header could be anything.
+ */
+export const ORIGIN_SECRET_HEADER = 'x-curbside-origin-verify';

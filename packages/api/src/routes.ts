@@ -390,6 +390,8 @@ export const routes = {
     access: { minRole: 'teacher' },
     response: returns<{ studentId: number; sessionId: number; releasedAt: string }>(),
   }),
+  // A new pickup code changes how the student's parents may link: an update of the
+  // student's record, which teachers may make (the data-permission matrix).
   generatePickupCode: route({
     name: 'generatePickupCode',
     area: 'teacher',
@@ -400,7 +402,7 @@ export const routes = {
         studentId: z.coerce.number({ message: 'No student selected' }).int().positive('No student selected'),
       }),
     },
-    access: { minRole: 'teacher' },
+    access: { minRole: 'teacher', data: 'update' },
     response: returns<PickupCodeView>(),
   }),
   studentPickupCode: route({
@@ -418,7 +420,7 @@ export const routes = {
     method: 'POST',
     path: '/api/students/{id}/pickup-code',
     request: { params: idParams },
-    access: { minRole: 'teacher' },
+    access: { minRole: 'teacher', data: 'update' },
     response: returns<PickupCodeView>(),
   }),
   lookupPickupCode: route({

@@ -69,6 +69,7 @@ export const normalizeCode = (raw: string) => raw.trim().toUpperCase().slice(0, 
 
 export const pickupCodeSchema = z
   .string({ message: 'Enter the 4-character pickup code' })
+  .max(16, 'That is not a valid pickup code')
   .transform(normalizeCode)
   .pipe(
     z
@@ -76,3 +77,52 @@ export const pickupCodeSchema = z
       .length(PICKUP_CODE_LENGTH, 'Enter the 4-character pickup code')
       .regex(new RegExp(`^[${PICKUP_CODE_ALPHABET}]+$`), 'That is not a valid pickup code'),
   );
+
+/** Every code there can be: 31 characters in 4 places, 923,521 codes. */
+export const PICKUP_CODE_SPACE = PICKUP_CODE_ALPHABET.length ** PICKUP_CODE_LENGTH;
+
+/**
+ * The deployment-wide budget of wrong pickup-code guesses (failed lookups and
+ * uses, whoever sends them, from however many addresses): an attacker may
+ * have at most a 1% chance per day of hitting any active code.
+ *
+ * A wrong guess while `a` codes are active hits one with chance a / 923,521.
+ * Each failed guess is charged `a` units (at least 1) against a budget of
+ * `unitsPerWindow` units per hour, and one unit is a chance of 1 / 923,521, so
+ * by the union bound the chance of a hit in one day is at most
+ * 24 × 384 / 923,521 = 0.998% whatever the number of active codes: with one
+ * active code, 384 wrong guesses an hour are allowed; with 10, 38; with 100, 3.
+ * When the budget is spent, every lookup and use waits for the next hour
+ * (valid codes too: a lookup cannot be let through without revealing whether
+ * the code exists).
+ */
+const DAILY_HIT_CHANCE = 0.01;
+const GUESS_WINDOW_MS = 60 * 60 * 1000;
+const GUESS_WINDOWS_PER_DAY = (24 * 60 * 60 * 1000) / GUESS_WINDOW_MS;
+
+export const CODE_GUESS_BUDGET = {
+  /** At most this chance per day of any hit. */
+  dailyChance: DAILY_HIT_CHANCE,
+  windowMs: GUESS_WINDOW_MS,
+  windowsPerDay: GUESS_WINDOWS_PER_DAY,
+  /** Units per window: ⌊1% / 24 × 923,521⌋ = 384. */
+  unitsPerWindow: Math.floor((DAILY_HIT_CHANCE / GUESS_WINDOWS_PER_DAY) * PICKUP_CODE_SPACE),
+} as const;
+
+/** What one wrong guess costs while `activeCodes` codes are active (its chance of a hit, in units of 1 / 923,521). */
+export const wrongGuessCost = (activeCodes: number) => Math.max(1, Math.ceil(activeCodes));
+
+/** Wrong guesses the budget lets through in one window while `activeCodes` codes are active. */
+export const wrongGuessesPerWindow = (activeCodes: number) =>
+  Math.floor(CODE_GUESS_BUDGET.unitsPerWindow / wrongGuessCost(activeCodes));
+
+/**
+ * The chance that an attacker who spends the whole budget every window for a
+ * day hits at least one of `activeCodes` active codes (each guess a different code).
+ */
+export const dailyHitChance = (activeCodes: number) => {
+  const guesses = wrongGuessesPerWindow(activeCodes) * CODE_GUESS_BUDGET.windowsPerDay;
+  let miss = 1;
+  for (let i = 0; i < guesses; i++) miss *= 1 - activeCodes / (PICKUP_CODE_SPACE - i);
+  return 1 - miss;
+};

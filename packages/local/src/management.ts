@@ -1,28 +1,23 @@
 /**
- * The management API without HTTP, for the handlers running in this same
- * process. The handlers' SDK client (`live()` in functions) signs and
- * serialises every `PostToConnection` exactly as in AWS; only the last hop,
- * an HTTP round trip from this process to itself, is replaced by a call into
- * the WebSocket gateway. That hop cost more than the SDK itself on every live
- * message (the dismissal-rush benchmark sends about 40 per change).
+ * The management API of the laptop runtime, reachable only in-process, by the
+ * handlers running in this same process: there is no HTTP route to it, so no
+ * other process or machine on the network can post to, read or close a
+ * connection (a forged signature would otherwise push a fake alert to every
+ * staff screen). The handlers' SDK client (`live()` in functions) signs and
+ * serialises every call exactly as in AWS; only the last hop is a call into
+ * the WebSocket gateway instead of HTTP (which also saves more than the SDK's
+ * own cost on every live message).
  */
 import type { ManagementTransport } from '@curbside/functions/lib/in-process';
+import { access } from '@curbside/store';
 import type { ManagementAnswer } from './websocket';
 
 const PREFIX = '/@connections/';
 
-type Answer = (
-  method: string,
-  connectionId: string,
-  body: Uint8Array,
-  authorization: string | undefined,
-) => Promise<ManagementAnswer>;
+type Answer = (method: string, connectionId: string, body: Uint8Array) => Promise<ManagementAnswer>;
 
 const bytesOf = (body: unknown): Uint8Array =>
   body instanceof Uint8Array ? body : typeof body === 'string' ? Buffer.from(body) : new Uint8Array(0);
-
-const headerOf = (headers: Record<string, string>, name: string) =>
-  Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
 
 const response = (out: ManagementAnswer) => ({
   response: {
@@ -49,7 +44,17 @@ export const inProcessTransport = (answer: Answer): ManagementTransport => ({
         body: JSON.stringify({ message: 'Invalid connection id' }),
       });
     }
-    const authorization = headerOf(request.headers, 'authorization');
-    return response(await answer(request.method, connectionId, bytesOf(request.body), authorization));
+    // IAM on a laptop: only the functions that publish hold execute-api:ManageConnections.
+    const grant = access.current();
+    if (grant && !grant.manageConnections) {
+      return response({
+        status: 403,
+        headers: { 'content-type': 'application/json', 'x-amzn-ErrorType': 'AccessDeniedException' },
+        body: JSON.stringify({
+          message: `${grant.name} is not authorized to perform execute-api:ManageConnections`,
+        }),
+      });
+    }
+    return response(await answer(request.method, connectionId, bytesOf(request.body)));
   },
 });

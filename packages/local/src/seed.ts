@@ -30,7 +30,7 @@ export const INCOMPLETE_SEED =
 
 /** The seed's last write is the demo parent's link to a child: present only when it ran to the end. */
 const seedFinished = async (db: Db) => {
-  const parent = await users.findCredentials(db, 'parent_demo');
+  const parent = await users.findCredentials(db, 'parent_demo', 'parent');
   return parent !== undefined && (await parentLinks.childrenOf(db, parent.user.id)).length > 0;
 };
 

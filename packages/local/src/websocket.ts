@@ -1,7 +1,7 @@
-/** The WebSocket API on a laptop: `/ws` upgrades run `$connect`/`$default`/`$disconnect`, plus the management API. */
-import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+/** The WebSocket API on a laptop: `/ws` upgrades run `$connect`/`$default`/`$disconnect`, plus the (in-process) management API. */
+import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WS_ROUTES } from '@curbside/functions/handlers';
+import { WS_ROUTES } from '@curbside/api';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import { invoke } from './lambda';
 import { logError } from './log';
@@ -145,24 +145,11 @@ export const createWebSocketGateway = ({
   /**
    * `POST|GET|DELETE /@connections/{id}`, answered like API Gateway so the
    * real `ApiGatewayManagementApiClient` works: an unknown or closed id is a
-   * 410 `GoneException`. One answer for both ways in: HTTP (`manage`) and
-   * the in-process transport of the server's own handlers (`answer`).
+   * 410 `GoneException`. Reached only in-process, by this server's own
+   * handlers (`management.ts`): there is no HTTP route to it, so no other
+   * process or machine can post to, read or close a connection.
    */
-  const answer = (
-    method: string,
-    connectionId: string,
-    body: Uint8Array,
-    authorization: string | undefined,
-  ): Promise<ManagementAnswer> => {
-    if (!authorization?.startsWith('AWS4-HMAC-SHA256')) {
-      return Promise.resolve(
-        jsonAnswer(
-          403,
-          { message: 'Missing Authentication Token' },
-          { 'x-amzn-ErrorType': 'ForbiddenException' },
-        ),
-      );
-    }
+  const answer = (method: string, connectionId: string, body: Uint8Array): Promise<ManagementAnswer> => {
     const found = live.get(connectionId);
     const connection = found?.socket.readyState === WebSocket.OPEN ? found : undefined;
     switch (method) {
@@ -204,14 +191,6 @@ export const createWebSocketGateway = ({
     }
   };
 
-  /** The management API over HTTP (`/@connections/{id}` on the server). */
-  const manage = (request: IncomingMessage, response: ServerResponse, connectionId: string, body: Buffer) => {
-    void answer(request.method ?? 'GET', connectionId, body, request.headers.authorization).then((out) => {
-      response.writeHead(out.status, out.headers);
-      response.end(out.body);
-    });
-  };
-
   /** Closes every socket (their `$disconnect` runs) and waits for running handlers. */
   const close = async () => {
     closing = true;
@@ -234,7 +213,7 @@ export const createWebSocketGateway = ({
     server.close();
   };
 
-  return { upgrade, manage, answer, close, connections: live as ReadonlyMap<string, LiveConnection> };
+  return { upgrade, answer, close, connections: live as ReadonlyMap<string, LiveConnection> };
 };
 
 export type WebSocketGateway = ReturnType<typeof createWebSocketGateway>;

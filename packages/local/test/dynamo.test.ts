@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeTableCommand, DescribeTimeToLiveCommand, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { TTL_ATTRIBUTE } from '@curbside/store';
-import { describe, expect, it } from 'vitest';
+import { LOCAL_KEY_ID_VARIABLE, TTL_ATTRIBUTE } from '@curbside/store';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ensureTable, localDynamoClient, startDynamoLocal } from '../src/dynamo';
 
 const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB as string;
@@ -44,6 +44,15 @@ describe('ensureTable', () => {
 });
 
 describe('startDynamoLocal', () => {
+  // Starting one points this process's clients at it: give the test file's own database back after.
+  let runKey: string | undefined;
+  beforeEach(() => {
+    runKey = process.env[LOCAL_KEY_ID_VARIABLE];
+  });
+  afterEach(() => {
+    process.env[LOCAL_KEY_ID_VARIABLE] = runKey;
+  });
+
   it('keeps tables in dataDir across restarts and leaves no Java process behind', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'curbside-dynamo-'));
     try {
@@ -62,6 +71,62 @@ describe('startDynamoLocal', () => {
         client.destroy();
         await second.stop();
       }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('shows its data only to the access key id kept in the data folder, and to no browser page', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'curbside-dynamo-'));
+    try {
+      const dynamo = await startDynamoLocal({ dataDir });
+      try {
+        await ensureTable({ endpoint: dynamo.endpoint, tableName: 'private-table' });
+        const keyFile = join(dataDir, 'dynamodb-access-key-id');
+        expect(readFileSync(keyFile, 'utf8').trim()).toBe(dynamo.accessKeyId);
+        expect(statSync(keyFile).mode & 0o077).toBe(0);
+        expect(dynamo.accessKeyId).toMatch(/^[A-Z0-9]{20}$/);
+
+        // A visitor on the network, with any key id (or the old fixed one), sees an empty database.
+        for (const visitor of ['local', 'AKIAIOSFODNN7EXAMPLE']) {
+          const client = localDynamoClient(dynamo.endpoint, visitor);
+          try {
+            expect((await client.send(new ListTablesCommand({}))).TableNames).toEqual([]);
+          } finally {
+            client.destroy();
+          }
+        }
+        const owner = localDynamoClient(dynamo.endpoint, dynamo.accessKeyId);
+        try {
+          expect((await owner.send(new ListTablesCommand({}))).TableNames).toEqual(['private-table']);
+        } finally {
+          owner.destroy();
+        }
+        // A web page of another site may not call it (no CORS allowance).
+        const preflight = await fetch(dynamo.endpoint, {
+          method: 'OPTIONS',
+          headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+        });
+        expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+      } finally {
+        await dynamo.stop();
+      }
+      const again = await startDynamoLocal({ dataDir });
+      expect(again.accessKeyId).toBe(readFileSync(join(dataDir, 'dynamodb-access-key-id'), 'utf8').trim());
+      await again.stop();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('moves a database kept by an older start (one shared database) under the new key', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'curbside-dynamo-'));
+    try {
+      writeFileSync(join(dataDir, 'shared-local-instance.db'), '');
+      const dynamo = await startDynamoLocal({ dataDir });
+      await dynamo.stop();
+      expect(existsSync(join(dataDir, 'shared-local-instance.db'))).toBe(false);
+      expect(existsSync(join(dataDir, `${dynamo.accessKeyId}_us-east-1.db`))).toBe(true);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

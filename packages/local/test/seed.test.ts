@@ -20,7 +20,10 @@ describe('the demo seed', () => {
     const db = await freshDb();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     expect(await seedIfEmpty(db)).toBe(true);
-    for (const { username } of DEMO_ACCOUNTS) expect(await users.findCredentials(db, username)).toBeDefined();
+    for (const { username, role } of DEMO_ACCOUNTS) {
+      const kind = role === 'parent' ? 'parent' : 'staff';
+      expect(await users.findCredentials(db, username, kind)).toBeDefined();
+    }
     expect(await seedIfEmpty(db)).toBe(false);
     expect(warn).not.toHaveBeenCalled();
   });

@@ -9,23 +9,41 @@ const BATCH_BACKOFF_MS = 50;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+type WriteRequest =
+  | { PutRequest: { Item: Record<string, unknown> } }
+  | { DeleteRequest: { Key: Record<string, unknown> } };
+
 /**
- * Puts items (idempotent puts only) with BatchWriteItem, 25 at a time,
- * sending again what DynamoDB leaves unprocessed; fails when some items are
- * still unprocessed after the last try.
+ * Sends write requests with BatchWriteItem, 25 at a time, sending again what
+ * DynamoDB leaves unprocessed; fails when some are still unprocessed after
+ * the last try.
  */
-export const putAll = async (db: Db, items: readonly Record<string, unknown>[]): Promise<void> => {
-  for (let start = 0; start < items.length; start += BATCH_SIZE) {
-    let requests = items.slice(start, start + BATCH_SIZE).map((Item) => ({ PutRequest: { Item } }));
+const writeAll = async (db: Db, all: readonly WriteRequest[]): Promise<void> => {
+  for (let start = 0; start < all.length; start += BATCH_SIZE) {
+    let requests = all.slice(start, start + BATCH_SIZE);
     for (let attempt = 1; requests.length > 0; attempt++) {
       if (attempt > BATCH_ATTEMPTS) {
         throw new Error(`${requests.length} items still unprocessed after ${BATCH_ATTEMPTS} batch writes`);
       }
       if (attempt > 1) await pause(BATCH_BACKOFF_MS * 2 ** (attempt - 2));
       const { UnprocessedItems } = await db.doc.send(
-        new BatchWriteCommand({ RequestItems: { [db.table]: requests } }),
+        new BatchWriteCommand({ RequestItems: { [db.table]: requests as never } }),
       );
-      requests = (UnprocessedItems?.[db.table] ?? []) as typeof requests;
+      requests = (UnprocessedItems?.[db.table] ?? []) as WriteRequest[];
     }
   }
 };
+
+/** Puts items (idempotent puts only), 25 per BatchWriteItem. */
+export const putAll = (db: Db, items: readonly Record<string, unknown>[]): Promise<void> =>
+  writeAll(
+    db,
+    items.map((Item) => ({ PutRequest: { Item } })),
+  );
+
+/** Deletes items by key (idempotent), 25 per BatchWriteItem. */
+export const deleteAll = (db: Db, keys: readonly Record<string, unknown>[]): Promise<void> =>
+  writeAll(
+    db,
+    keys.map((Key) => ({ DeleteRequest: { Key } })),
+  );

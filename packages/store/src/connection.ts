@@ -1,14 +1,19 @@
-import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { putAll } from './batch-write';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { deleteAll, putAll } from './batch-write';
 import type { Db } from './db';
 import { queryAll } from './query';
 
 /**
- * WebSocket connections.
- * Connection: `CONN#{connectionId}` / `CONN` with the channels it joined.
+ * WebSocket connections, in the live-connection table (`connectionTableDefinition`),
+ * never in the data table. Every function here takes that table's `Db`.
+ * Connection: `CONN#{connectionId}` / `CONN` with the channels it joined, its
+ *   user and the sign-in session it was opened with.
  * Channel member: `CHANNEL#{channel}` / `CONN#{connectionId}`: fan-out is one
  *   Query on the channel's partition, never a Scan.
- * Both carry a TTL of 2 hours 10 minutes: API Gateway closes every
+ * User's connection: `USER#{userId}` / `CONN#{connectionId}` (signed-in
+ *   connections only), with the session: ending a user's sign-ins finds the
+ *   connections to close with one Query.
+ * All carry a TTL of 2 hours 10 minutes: API Gateway closes every
  * connection after 2 hours, and `$disconnect` is best effort.
  */
 export const CONNECTION_TTL_SECONDS = 2 * 60 * 60 + 10 * 60;
@@ -17,7 +22,14 @@ export interface Connection {
   connectionId: string;
   channels: string[];
   userId: number | null;
+  /** The sign-in session the connection was opened with (`sessionIdOf(token)`), if any. */
+  sessionId?: string | null;
   connectedAt: string;
+}
+
+export interface UserConnection {
+  connectionId: string;
+  sessionId: string | null;
 }
 
 const key = (connectionId: string) => ({ pk: `CONN#${connectionId}`, sk: 'CONN' });
@@ -25,18 +37,39 @@ const memberKey = (channel: string, connectionId: string) => ({
   pk: `CHANNEL#${channel}`,
   sk: `CONN#${connectionId}`,
 });
+const userKey = (userId: number, connectionId: string) => ({
+  pk: `USER#${userId}`,
+  sk: `CONN#${connectionId}`,
+});
+
+const unexpired = (items: Record<string, unknown>[]) => {
+  const now = Math.floor(Date.now() / 1000);
+  return items.filter((item) => typeof item.ttl !== 'number' || item.ttl >= now);
+};
 
 export const connections = {
   async put(db: Db, connection: Connection): Promise<void> {
     const ttl = Math.floor(Date.now() / 1000) + CONNECTION_TTL_SECONDS;
+    const sessionId = connection.sessionId ?? null;
     const items = [
-      { ...key(connection.connectionId), entity: 'connection', ttl, ...connection },
+      { ...key(connection.connectionId), entity: 'connection', ttl, ...connection, sessionId },
       ...connection.channels.map((channel) => ({
         ...memberKey(channel, connection.connectionId),
         entity: 'channelMember',
         connectionId: connection.connectionId,
         ttl,
       })),
+      ...(connection.userId !== null
+        ? [
+            {
+              ...userKey(connection.userId, connection.connectionId),
+              entity: 'userConnection',
+              connectionId: connection.connectionId,
+              sessionId,
+              ttl,
+            },
+          ]
+        : []),
     ];
     await putAll(db, items);
   },
@@ -48,37 +81,49 @@ export const connections = {
       connectionId: Item.connectionId,
       channels: Item.channels,
       userId: Item.userId ?? null,
+      sessionId: Item.sessionId ?? null,
       connectedAt: Item.connectedAt,
     };
   },
 
   /** Connection ids in a channel, skipping rows whose TTL has passed. */
   async inChannel(db: Db, channel: string): Promise<string[]> {
-    const now = Math.floor(Date.now() / 1000);
     const items = await queryAll(db, {
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': `CHANNEL#${channel}` },
       ProjectionExpression: 'connectionId, #ttl',
       ExpressionAttributeNames: { '#ttl': 'ttl' },
     });
-    return items
-      .filter((item) => typeof item.ttl !== 'number' || item.ttl >= now)
-      .map((item) => item.connectionId as string);
+    return unexpired(items).map((item) => item.connectionId as string);
+  },
+
+  /** A user's open connections (one Query), with the session each was opened with. */
+  async ofUser(db: Db, userId: number): Promise<UserConnection[]> {
+    const items = await queryAll(db, {
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `USER#${userId}` },
+      ProjectionExpression: 'connectionId, sessionId, #ttl',
+      ExpressionAttributeNames: { '#ttl': 'ttl' },
+    });
+    return unexpired(items).map((item) => ({
+      connectionId: item.connectionId as string,
+      sessionId: (item.sessionId as string | undefined) ?? null,
+    }));
   },
 
   /**
-   * Removes a connection and its channel memberships, including those of
+   * Removes a connection and its channel and user rows, including those of
    * `alsoIn` (the channel a publish found it in), so a membership left over
    * from a partly failed delete is removed too.
    */
   async remove(db: Db, connectionId: string, alsoIn: readonly string[] = []): Promise<void> {
     const connection = await db.doc.send(new GetCommand({ TableName: db.table, Key: key(connectionId) }));
     const channels = new Set<string>([...(connection.Item?.channels ?? []), ...alsoIn]);
-    await Promise.all([
-      db.doc.send(new DeleteCommand({ TableName: db.table, Key: key(connectionId) })),
-      ...[...channels].map((channel) =>
-        db.doc.send(new DeleteCommand({ TableName: db.table, Key: memberKey(channel, connectionId) })),
-      ),
+    const userId = connection.Item?.userId as number | null | undefined;
+    await deleteAll(db, [
+      key(connectionId),
+      ...[...channels].map((channel) => memberKey(channel, connectionId)),
+      ...(typeof userId === 'number' ? [userKey(userId, connectionId)] : []),
     ]);
   },
 };

@@ -1,5 +1,6 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { access } from './access';
 import { billedUnits, meter, meterEnabled, observeWrite } from './meter';
 
 /** A handle on the table: the document client and the table's name. */
@@ -8,10 +9,19 @@ export interface Db {
   readonly table: string;
 }
 
+/**
+ * The environment variable naming the access key id of the laptop's DynamoDB
+ * Local (which keeps one database per key id): set by the laptop runtime when
+ * it starts DynamoDB Local, read by every local client.
+ */
+export const LOCAL_KEY_ID_VARIABLE = 'CURBSIDE_DYNAMODB_KEY_ID';
+
 export interface DbOptions {
   table: string;
   /** DynamoDB Local or LocalStack; unset in AWS. */
   endpoint?: string | undefined;
+  /** With `endpoint`: the access key id (default `CURBSIDE_DYNAMODB_KEY_ID`, else `local`). */
+  accessKeyId?: string | undefined;
   region?: string | undefined;
   /** Count request units per invocation label (see `meter.ts`); default: `CURBSIDE_METER=1`. */
   meter?: boolean | undefined;
@@ -74,14 +84,30 @@ export const quietSdkLogger = { debug: () => {}, warn: () => {}, error: () => {}
   DynamoDBClientConfig['logger']
 >;
 
-export const createDb = ({ table, endpoint, region, meter: metered = meterEnabled() }: DbOptions): Db => {
+export const createDb = ({
+  table,
+  endpoint,
+  accessKeyId,
+  region,
+  meter: metered = meterEnabled(),
+}: DbOptions): Db => {
   const local = endpoint !== undefined && endpoint !== '';
+  const keyId = accessKeyId || process.env[LOCAL_KEY_ID_VARIABLE] || 'local';
   const client = new DynamoDBClient({
     region: region ?? process.env.AWS_REGION ?? 'us-east-1',
-    ...(local ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    ...(local ? { endpoint, credentials: { accessKeyId: keyId, secretAccessKey: 'local' } } : {}),
     maxAttempts: 3,
     logger: quietSdkLogger,
   });
+  // IAM on a laptop: a call the running invocation's grant does not allow is refused (see access.ts).
+  const accessCheck =
+    (next: Handler, context: { commandName?: string }): Handler =>
+    async (args) => {
+      access.check((context.commandName ?? '').replace(/Command$/, ''), args.input);
+      return next(args);
+    };
+  // biome-ignore lint/suspicious/noExplicitAny: see Handler
+  client.middlewareStack.add(accessCheck as any, { step: 'initialize', name: 'curbsideAccess' });
   if (metered) {
     // biome-ignore lint/suspicious/noExplicitAny: see Handler
     client.middlewareStack.add(meterMiddleware as any, { step: 'initialize', name: 'curbsideMeter' });
@@ -91,3 +117,6 @@ export const createDb = ({ table, endpoint, region, meter: metered = meterEnable
   });
   return { doc, table };
 };
+
+/** The same client on another table (one connection pool per process for both tables). */
+export const onTable = (db: Db, table: string): Db => ({ doc: db.doc, table });

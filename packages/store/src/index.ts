@@ -1,3 +1,4 @@
+export * from './access';
 export * from './alert';
 export * from './auth-session';
 export * from './batch';
@@ -7,6 +8,7 @@ export * from './db';
 export * from './district';
 export * from './health';
 export { nextId } from './ids';
+export * from './known-device';
 export * from './meter';
 export * from './pickup-code';
 export * from './pickup-session';

@@ -39,3 +39,33 @@ export const createTableInput = (tableName: string) => ({
     Projection: { ProjectionType: 'ALL' as const },
   })),
 });
+
+/**
+ * The live-connection table: WebSocket connections and their channel and user
+ * memberships (`connection.ts`), apart from the data so that connection churn
+ * never touches the data table, its backups or its capacity. Keys and TTL as
+ * in the data table; no index (every read is a key or a partition Query); no
+ * point-in-time recovery (a connection lives at most 2 hours).
+ */
+export const connectionTableDefinition = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  ttlAttribute: TTL_ATTRIBUTE,
+  globalSecondaryIndexes: [],
+} as const;
+
+/** The CreateTable input of the live-connection table for DynamoDB Local (and LocalStack). */
+export const createConnectionTableInput = (tableName: string) => ({
+  TableName: tableName,
+  BillingMode: 'PAY_PER_REQUEST' as const,
+  AttributeDefinitions: [connectionTableDefinition.partitionKey, connectionTableDefinition.sortKey].map(
+    (name) => ({ AttributeName: name, AttributeType: 'S' as const }),
+  ),
+  KeySchema: [
+    { AttributeName: connectionTableDefinition.partitionKey, KeyType: 'HASH' as const },
+    { AttributeName: connectionTableDefinition.sortKey, KeyType: 'RANGE' as const },
+  ],
+});
+
+/** The laptop's default name of the live-connection table beside a data table. */
+export const connectionTableNameFor = (dataTableName: string) => `${dataTableName}-connections`;

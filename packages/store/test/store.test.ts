@@ -112,6 +112,16 @@ describe('sign-in sessions and throttling', () => {
     expect(await authSessions.get(db, 'tok-live')).toBeUndefined();
   });
 
+  it("revokes every session of one user at once, and no one else's", async () => {
+    const later = new Date(Date.now() + 60_000).toISOString();
+    for (let i = 0; i < 30; i++) await authSessions.put(db, `mine-${i}`, { userId: 41, expiresAt: later });
+    await authSessions.put(db, 'theirs', { userId: 42, expiresAt: later });
+    expect(await authSessions.revokeAllOf(db, 41)).toHaveLength(30);
+    expect(await authSessions.get(db, 'mine-0')).toBeUndefined();
+    expect(await authSessions.get(db, 'mine-29')).toBeUndefined();
+    expect(await authSessions.get(db, 'theirs')).toMatchObject({ userId: 42 });
+  });
+
   it('lets exactly the limit through when attempts arrive all at once, and a release gives one back', async () => {
     const limit = [{ scope: 'scope-a', limit: 5 }];
     const burst = await Promise.all(Array.from({ length: 12 }, () => throttle.reserve(db, limit, 60_000)));
@@ -136,34 +146,87 @@ describe('sign-in sessions and throttling', () => {
 });
 
 describe('connections', () => {
+  const connectionDb = createDb({
+    table: process.env.CONNECTION_TABLE_NAME as string,
+    endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
+  });
+
+  it('live in the connection table, never in the data table', async () => {
+    await connections.put(connectionDb, {
+      connectionId: 'c0',
+      channels: ['public'],
+      userId: 5,
+      connectedAt: 'now',
+    });
+    expect(await connections.get(connectionDb, 'c0')).toMatchObject({ connectionId: 'c0', userId: 5 });
+    const { ScanCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { Items = [] } = await db.doc.send(new ScanCommand({ TableName: db.table }));
+    expect(Items.filter((item) => /^(CONN|CHANNEL)#/.test(String(item.pk)))).toEqual([]);
+    await connections.remove(connectionDb, 'c0');
+  });
+
+  it("lists a user's connections with their sign-in session, and forgets them when removed", async () => {
+    await connections.put(connectionDb, {
+      connectionId: 'u1',
+      channels: ['public'],
+      userId: 77,
+      sessionId: 'session-a',
+      connectedAt: 'now',
+    });
+    await connections.put(connectionDb, {
+      connectionId: 'u2',
+      channels: ['public'],
+      userId: 77,
+      connectedAt: 'now',
+    });
+    expect(
+      (await connections.ofUser(connectionDb, 77)).sort((a, b) =>
+        a.connectionId.localeCompare(b.connectionId),
+      ),
+    ).toEqual([
+      { connectionId: 'u1', sessionId: 'session-a' },
+      { connectionId: 'u2', sessionId: null },
+    ]);
+    await connections.remove(connectionDb, 'u1');
+    await connections.remove(connectionDb, 'u2');
+    expect(await connections.ofUser(connectionDb, 77)).toEqual([]);
+  });
+
   it('lists a channel by query and forgets a removed connection', async () => {
-    await connections.put(db, {
+    await connections.put(connectionDb, {
       connectionId: 'c1',
       channels: ['public', 'school#9#staff'],
       userId: 3,
       connectedAt: 'now',
     });
-    await connections.put(db, { connectionId: 'c2', channels: ['public'], userId: null, connectedAt: 'now' });
-    expect((await connections.inChannel(db, 'public')).sort()).toEqual(['c1', 'c2']);
-    expect(await connections.inChannel(db, 'school#9#staff')).toEqual(['c1']);
-    await connections.remove(db, 'c1');
-    expect(await connections.inChannel(db, 'public')).toEqual(['c2']);
-    expect(await connections.inChannel(db, 'school#9#staff')).toEqual([]);
-    expect(await connections.get(db, 'c1')).toBeUndefined();
+    await connections.put(connectionDb, {
+      connectionId: 'c2',
+      channels: ['public'],
+      userId: null,
+      connectedAt: 'now',
+    });
+    expect((await connections.inChannel(connectionDb, 'public')).sort()).toEqual(['c1', 'c2']);
+    expect(await connections.inChannel(connectionDb, 'school#9#staff')).toEqual(['c1']);
+    await connections.remove(connectionDb, 'c1');
+    expect(await connections.inChannel(connectionDb, 'public')).toEqual(['c2']);
+    expect(await connections.inChannel(connectionDb, 'school#9#staff')).toEqual([]);
+    expect(await connections.get(connectionDb, 'c1')).toBeUndefined();
   });
 
   it('removes a membership left behind without its connection row, given the channel it was found in', async () => {
-    await connections.put(db, {
+    await connections.put(connectionDb, {
       connectionId: 'c3',
       channels: ['school#8#staff'],
       userId: 4,
       connectedAt: 'now',
     });
     const { DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
-    await db.doc.send(new DeleteCommand({ TableName: db.table, Key: { pk: 'CONN#c3', sk: 'CONN' } }));
-    expect(await connections.inChannel(db, 'school#8#staff')).toEqual(['c3']);
-    await connections.remove(db, 'c3', ['school#8#staff']);
-    expect(await connections.inChannel(db, 'school#8#staff')).toEqual([]);
+    await connectionDb.doc.send(
+      new DeleteCommand({ TableName: connectionDb.table, Key: { pk: 'CONN#c3', sk: 'CONN' } }),
+    );
+    expect(await connections.inChannel(connectionDb, 'school#8#staff')).toEqual(['c3']);
+    await connections.remove(connectionDb, 'c3', ['school#8#staff']);
+    expect(await connections.inChannel(connectionDb, 'school#8#staff')).toEqual([]);
   });
 });
 

@@ -1,0 +1,170 @@
+import { AREAS, type Area, type RouteDefinition } from './route';
+import { routeList } from './routes';
+import { type ScheduleDefinition, schedules } from './schedules';
+
+/**
+ * The Lambda functions, derived from the route table: one per area that has
+ * routes (each dispatching its routes by route key), one for the WebSocket
+ * API's routes and one for the schedules. The CDK stack deploys them, the
+ * functions build bundles them, the laptop runtime runs every invocation with
+ * the same access. A new route joins its area's function: one more HTTP API
+ * route, nothing else. (docs/adr/0004-functions-by-area.md)
+ */
+
+/** The WebSocket API's routes; the handler of each is `functions/src/ws/{name}.ts`. */
+export const WS_ROUTES = { $connect: 'connect', $disconnect: 'disconnect', $default: 'default' } as const;
+export type WsRouteKey = keyof typeof WS_ROUTES;
+
+/** DynamoDB actions as IAM names them (a transaction needs the action of each of its items). */
+export type TableAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'BatchWriteItem'
+  | 'ConditionCheckItem';
+
+export interface FunctionAccess {
+  /** Actions on the data table; `Query` includes its indexes. Never `Scan`. */
+  data: readonly TableAction[];
+  /** Actions on the live-connection table; none: the function is not told the table exists. */
+  connections: readonly TableAction[];
+  /** May post to and close WebSocket connections (`execute-api:ManageConnections`). */
+  publishes: boolean;
+  /** Lambda memory in MB (CPU grows with it). */
+  memoryMb: number;
+  /** Lambda timeout in seconds (the HTTP API gives up after 30 s anyway). */
+  timeoutSeconds: number;
+}
+
+/** What a function that publishes does to the connection table: list a channel, drop a gone connection. */
+const PUBLISHER: readonly TableAction[] = ['Query', 'GetItem', 'BatchWriteItem'];
+const HTTP = { memoryMb: 512, timeoutSeconds: 10 } as const;
+
+/**
+ * What each function may do: the union of what its routes do, no more (the
+ * lists were taken from the actions the whole test suite makes, per
+ * function). Every HTTP route reads the session and its user (GetItem) to
+ * authorize. The laptop runtime enforces these grants on every invocation,
+ * so a route that needs more fails its tests until it is granted here.
+ * (Deactivating a user or changing a password will call `endSignIns` from
+ * the admin function: it then needs the data index Query and BatchWriteItem,
+ * the publisher's connection access and `publishes`.)
+ */
+export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', FunctionAccess>> = {
+  /**
+   * Sign-in (throttles, known devices, sessions, password upgrades),
+   * registration, sign-out (ends the session's live connections), health.
+   * scrypt at N=2^17 needs 128 MiB per hash and a whole core for about half a
+   * second: 1,769 MB is one full vCPU.
+   */
+  auth: {
+    data: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    connections: PUBLISHER,
+    publishes: true,
+    memoryMb: 1769,
+    timeoutSeconds: 10,
+  },
+  /** Pickup sessions, queue, batches, alerts: every change goes to the staff screens. */
+  carLine: {
+    data: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+    connections: PUBLISHER,
+    publishes: true,
+    ...HTTP,
+  },
+  /** Classrooms, the teacher's students, releases (told to staff and parents), pickup codes. */
+  teacher: {
+    data: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'],
+    connections: PUBLISHER,
+    publishes: true,
+    ...HTTP,
+  },
+  /** Schools, districts, users: reads. */
+  admin: { data: ['GetItem', 'Query'], connections: [], publishes: false, ...HTTP },
+  /** Invite links and linking a child: code lookups and uses (throttled), the parent's links. */
+  parent: {
+    data: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'],
+    connections: [],
+    publishes: false,
+    ...HTTP,
+  },
+  /** No routes yet (no function is deployed for an area without routes). */
+  bus: { data: ['GetItem'], connections: [], publishes: false, ...HTTP },
+  sis: { data: ['GetItem'], connections: [], publishes: false, ...HTTP },
+  /** `$connect` reads the session and keeps the connection; `$disconnect` drops it; `$default` answers pong. */
+  ws: { data: ['GetItem'], connections: ['GetItem', 'BatchWriteItem'], publishes: true, ...HTTP },
+  /** Ends overdue pickup sessions and tells the staff screens. */
+  scheduled: {
+    data: ['Query', 'GetItem', 'UpdateItem', 'DeleteItem'],
+    connections: PUBLISHER,
+    publishes: true,
+    memoryMb: 512,
+    timeoutSeconds: 60,
+  },
+};
+
+interface PlanBase {
+  /** Lambda id and bundle folder: `http-carLine`, `ws`, `scheduled`. */
+  id: string;
+  access: FunctionAccess;
+}
+export interface HttpFunctionPlan extends PlanBase {
+  kind: 'http';
+  area: Area;
+  routes: readonly RouteDefinition[];
+}
+export interface WsFunctionPlan extends PlanBase {
+  kind: 'ws';
+}
+export interface ScheduledFunctionPlan extends PlanBase {
+  kind: 'scheduled';
+  schedules: readonly ScheduleDefinition[];
+}
+export type FunctionPlan = HttpFunctionPlan | WsFunctionPlan | ScheduledFunctionPlan;
+
+/** Every function, from the route table (areas without routes have none). */
+export const functionPlan = (routes: readonly RouteDefinition[] = routeList): FunctionPlan[] => [
+  ...AREAS.filter((area) => routes.some((route) => route.area === area)).map(
+    (area): HttpFunctionPlan => ({
+      id: `http-${area}`,
+      kind: 'http',
+      area,
+      routes: routes.filter((route) => route.area === area),
+      access: FUNCTION_ACCESS[area],
+    }),
+  ),
+  { id: 'ws', kind: 'ws', access: FUNCTION_ACCESS.ws },
+  ...(schedules.length > 0
+    ? [{ id: 'scheduled', kind: 'scheduled', schedules, access: FUNCTION_ACCESS.scheduled } as const]
+    : []),
+];
+
+/**
+ * The function a handler module runs in (`http/login` → the auth function,
+ * `ws/connect` → ws, `scheduled/end-sessions` → scheduled).
+ */
+export const functionOfModule = (module: string): FunctionPlan | undefined => {
+  const [kind, name] = module.split('/');
+  return functionPlan().find((plan) =>
+    plan.kind === 'http'
+      ? kind === 'http' && plan.routes.some((route) => route.name === name)
+      : plan.kind === kind,
+  );
+};
+
+/**
+ * The one function that serves no route: it rotates the origin secret
+ * CloudFront sends to the APIs (`functions/src/rotation/origin-secret.ts`).
+ */
+export const ORIGIN_SECRET_ROTATION = {
+  id: 'rotate-origin-secret',
+  source: 'src/rotation/origin-secret.ts',
+} as const;
+
+/** Every bundle folder the functions build writes (`functions/dist/{id}`). */
+export const bundleIds = (): string[] => [
+  ...functionPlan().map((plan) => plan.id),
+  ORIGIN_SECRET_ROTATION.id,
+];

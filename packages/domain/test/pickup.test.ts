@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CODE_GUESS_BUDGET,
+  dailyHitChance,
+  PICKUP_CODE_SPACE,
+  wrongGuessCost,
+  wrongGuessesPerWindow,
+} from '../src/pickup';
+
+/**
+ * The deployment-wide budget of wrong pickup-code guesses: an attacker with
+ * unlimited addresses and accounts, spending all of it every hour, has under
+ * a 1% chance per day of hitting any active code (the figure the store
+ * README states).
+ */
+describe('the pickup-code guessing budget', () => {
+  it('is computed over all 923,521 codes: 384 units an hour', () => {
+    expect(PICKUP_CODE_SPACE).toBe(923_521);
+    expect(CODE_GUESS_BUDGET.windowsPerDay).toBe(24);
+    expect(CODE_GUESS_BUDGET.unitsPerWindow).toBe(384);
+  });
+
+  it.each([
+    [0, 384],
+    [1, 384],
+    [10, 38],
+    [25, 15],
+    [100, 3],
+    [384, 1],
+    [385, 0],
+  ])('with %i active codes lets %i wrong guesses through an hour', (active, allowed) => {
+    expect(wrongGuessesPerWindow(active)).toBe(allowed);
+  });
+
+  it.each([1, 2, 5, 10, 25, 50, 100, 200, 384])(
+    'gives an attacker under a 1%% chance per day of hitting any of %i active codes',
+    (active) => {
+      const chance = dailyHitChance(active);
+      expect(chance).toBeLessThan(0.01);
+      // The budget is not needlessly tight: it allows at least half of the 1%.
+      expect(chance).toBeGreaterThan(0.005);
+    },
+  );
+
+  it('charges a wrong guess the chance it had of hitting one of the active codes', () => {
+    expect(wrongGuessCost(0)).toBe(1);
+    expect(wrongGuessCost(7)).toBe(7);
+    // 24 windows of the whole budget, each unit a 1 / 923,521 chance: the union bound.
+    expect(
+      (CODE_GUESS_BUDGET.windowsPerDay * CODE_GUESS_BUDGET.unitsPerWindow) / PICKUP_CODE_SPACE,
+    ).toBeCloseTo(0.00998, 5);
+  });
+});

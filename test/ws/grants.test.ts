@@ -1,0 +1,55 @@
+import { PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
+import { channels } from '@curbside/api';
+import { createManagementClient } from '@curbside/functions/lib/publisher';
+import { grantOf, type RunningServer, startServer } from '@curbside/local';
+import { access, connections, createDb } from '@curbside/store';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openClient } from './live';
+
+/**
+ * The laptop runtime runs each handler with its function's access in AWS:
+ * only the functions that publish may use the management API.
+ */
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer({
+    port: 0,
+    tableName: process.env.TABLE_NAME as string,
+    connectionTableName: process.env.CONNECTION_TABLE_NAME as string,
+    dynamoEndpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB as string,
+  });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('a handler on the laptop', () => {
+  it('runs with the access of its function in AWS', () => {
+    expect(grantOf('http/login')).toMatchObject({ name: 'http-auth', manageConnections: true });
+    expect(grantOf('http/getSchool')).toMatchObject({ name: 'http-admin', manageConnections: false });
+    expect(grantOf('ws/connect').name).toBe('ws');
+    expect(grantOf('scheduled/end-sessions').name).toBe('scheduled');
+    expect(grantOf('http/getSchool').tables[process.env.CONNECTION_TABLE_NAME as string]).toEqual([]);
+  });
+
+  it('of a function that does not publish is refused the management API, as AWS would', async () => {
+    const live = await openClient(server.url);
+    const db = createDb({
+      table: process.env.CONNECTION_TABLE_NAME as string,
+      endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
+    });
+    const [id] = await connections.inChannel(db, channels.public());
+    const client = createManagementClient(server.url, undefined, { inProcess: true });
+    const post = (module: string) =>
+      access.run(grantOf(module), () =>
+        client.send(
+          new PostToConnectionCommand({ ConnectionId: id, Data: new TextEncoder().encode('{"type":"x"}') }),
+        ),
+      );
+    await expect(post('http/getSchool')).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
+    await post('http/addToQueue');
+    expect(await live.next()).toEqual({ type: 'x' });
+    await live.close();
+    client.destroy();
+  });
+});
