@@ -117,7 +117,12 @@ export const addNextToBatch = async (user: User, id: number): Promise<Batch> => 
       if (outcome === 'added') {
         const updated = (await batchNow(id)) as Batch;
         await announce(updated, {
-          entry: { ...candidate, batchId: batch.id, batchNumber: batch.batchNumber, version: candidate.version + 1 },
+          entry: {
+            ...candidate,
+            batchId: batch.id,
+            batchNumber: batch.batchNumber,
+            version: candidate.version + 1,
+          },
           batch: updated,
         });
         return updated;
@@ -132,7 +137,9 @@ export const addNextToBatch = async (user: User, id: number): Promise<Batch> => 
     } else if (taken > 0) {
       taken = 0;
     } else {
-      throw new ConflictError(`No waiting ${PLURAL[batch.vehicleType]} to add to Batch #${batch.batchNumber}`);
+      throw new ConflictError(
+        `No waiting ${PLURAL[batch.vehicleType]} to add to Batch #${batch.batchNumber}`,
+      );
     }
   }
   throw new ConflictError('The queue is changing quickly. Please try again.');
@@ -164,7 +171,10 @@ export const placeInBatch = async (user: User, entry: QueueEntry, batchId: numbe
 };
 
 /** Moves an entry out of its batch, back to waiting or to overflow. */
-export const takeOutOfBatch = async (entry: QueueEntry, status: 'waiting' | 'overflow'): Promise<EntryChange> => {
+export const takeOutOfBatch = async (
+  entry: QueueEntry,
+  status: 'waiting' | 'overflow',
+): Promise<EntryChange> => {
   const batchId = entry.batchId as number;
   const moved = await batches.removeEntry(db, batchId, entry, status);
   return { entry: moved, batch: await batchNow(batchId) };

@@ -15,8 +15,8 @@ import {
   type VehicleType,
   visitEndedError,
 } from '@curbside/domain';
-import type { Db } from './db';
 import { getAll } from './batch-write';
+import type { Db } from './db';
 import { stripKeys } from './ids';
 import { isConditionFailure, queryAll } from './query';
 
@@ -76,7 +76,9 @@ export const activeEntryKey = (entry: Pick<QueueEntry, 'sessionId' | 'vehicleTyp
 });
 
 /** The waiting-line index attributes of an entry that waits for a batch (gsi1, ordered by arrival). */
-export const waitingIndex = (entry: Pick<QueueEntry, 'sessionId' | 'vehicleType' | 'vehicleNumber' | 'entryTime'>) => ({
+export const waitingIndex = (
+  entry: Pick<QueueEntry, 'sessionId' | 'vehicleType' | 'vehicleNumber' | 'entryTime'>,
+) => ({
   gsi1pk: waitingPartition(entry.sessionId, entry.vehicleType),
   gsi1sk: `${entry.entryTime}#${entry.vehicleNumber}`,
 });
@@ -278,7 +280,9 @@ export const queue = {
     return items
       .filter((item) => wanted.has(item.id as string) && item.entity === 'queueEntry')
       .map(fromItem)
-      .sort((a, b) => (a.entryTime === b.entryTime ? (a.id < b.id ? -1 : 1) : a.entryTime < b.entryTime ? -1 : 1));
+      .sort((a, b) =>
+        a.entryTime === b.entryTime ? (a.id < b.id ? -1 : 1) : a.entryTime < b.entryTime ? -1 : 1,
+      );
   },
 
   /** Active entries in queue order with dense positions per vehicle type. */

@@ -20,7 +20,10 @@ const db = createDb({
 
 let at = Date.parse('2030-01-01T15:00:00.000Z');
 /** Arrival times one second apart, so the order is known. */
-const nextTime = () => new Date((at += 1000)).toISOString();
+const nextTime = () => {
+  at += 1000;
+  return new Date(at).toISOString();
+};
 
 const queueCar = (sessionId: number, vehicleNumber: string, riders: StudentSummary[] = []) => {
   const time = nextTime();
@@ -178,9 +181,9 @@ describe('the waiting line (add-to-batch)', () => {
     expect(first.entries.map((e) => e.vehicleNumber)).toEqual(['34']);
     const rest = await queue.waitingForBatch(db, sessionId, 'car', 5, first.next);
     expect(rest.entries.map((e) => e.vehicleNumber)).toEqual(['35']);
-    expect((await queue.waitingForBatch(db, sessionId, 'bus', 5)).entries.map((e) => e.vehicleNumber)).toEqual([
-      '1',
-    ]);
+    expect(
+      (await queue.waitingForBatch(db, sessionId, 'bus', 5)).entries.map((e) => e.vehicleNumber),
+    ).toEqual(['1']);
 
     // Back out of the batch: the car takes its arrival place in the line again.
     const inBatch = (await queue.get(db, c31.id)) as QueueEntry;

@@ -6,9 +6,9 @@ import { batches } from '../src/batch';
 import { connections } from '../src/connection';
 import { createDb, type Db } from '../src/db';
 import { districts } from '../src/district';
-import { releases } from '../src/release';
 import { pickupSessions } from '../src/pickup-session';
 import { queue } from '../src/queue';
+import { releases } from '../src/release';
 import { schools } from '../src/school';
 import { throttle } from '../src/throttle';
 import { users } from '../src/user';
@@ -256,7 +256,9 @@ describe('releases and pickups', () => {
       [1, '2030-01-01T15:05:00.000Z'],
       [2, '2030-01-01T15:05:00.000Z'],
     ]);
-    expect([...(await releases.ofClassrooms(db, sessionId, [7, 8])).pickedUp.keys()].sort()).toEqual([1, 2, 3]);
+    expect([...(await releases.ofClassrooms(db, sessionId, [7, 8])).pickedUp.keys()].sort()).toEqual([
+      1, 2, 3,
+    ]);
     expect((await releases.ofClassrooms(db, 9299, [7])).pickedUp.size).toBe(0);
   });
 
