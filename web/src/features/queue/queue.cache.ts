@@ -13,8 +13,12 @@ export const queueKeys = {
 const isKey = (queryKey: QueryKey, expected: QueryKey) =>
   queryKey.length === expected.length && expected.every((part, i) => queryKey[i] === part);
 
-/** Completed pickups newest first, as `GET /api/queue?status=completed` lists them (at most 200). */
-const newestFirst = (a: QueueEntry, b: QueueEntry) => (b.exitTime ?? '').localeCompare(a.exitTime ?? '');
+/**
+ * Completed pickups newest first, as `GET /api/queue?status=completed` lists
+ * them (at most 200): by exit time, then by id, both descending.
+ */
+const newestFirst = (a: QueueEntry, b: QueueEntry) =>
+  (b.exitTime ?? '').localeCompare(a.exitTime ?? '') || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 const RECENT_PICKUPS = 200;
 
 /** The active list with an entry's new state: in it while queued (the newer copy), out once it left. */
