@@ -76,51 +76,63 @@ const shotsDir = () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** What the front queue screen shows: queue cards (id, text) and the Recent Pickups vehicle column. */
-const frontShows = (page: Page) =>
-  page.evaluate(() => ({
-    cards: [...document.querySelectorAll('section [data-entry-id]')].map((card) => ({
-      id: card.getAttribute('data-entry-id'),
-      text: card.textContent ?? '',
-    })),
-    pickups: [...document.querySelectorAll('table tbody tr')].map(
-      (row) => row.querySelector('td')?.textContent,
+/**
+ * Scripts run in the page (as strings: this file is type-checked without the
+ * DOM library), each answering what one screen shows.
+ */
+const FRONT_SHOWS = `(() => ({
+  cards: [...document.querySelectorAll('section [data-entry-id]')].map((card) => ({
+    id: card.getAttribute('data-entry-id'),
+    text: card.textContent ?? '',
+  })),
+  pickups: [...document.querySelectorAll('table tbody tr')].map((row) => row.querySelector('td')?.textContent),
+}))()`;
+
+const BACK_SHOWS = `(() => ({
+  batches: [...document.querySelectorAll('section[data-batch-id]')].map((card) => ({
+    id: Number(card.getAttribute('data-batch-id')),
+    text: card.textContent ?? '',
+    chips: [...card.querySelectorAll('[data-entry-id]')].map((chip) => chip.getAttribute('data-entry-id')).sort(),
+  })),
+  queue: [
+    ...document.querySelectorAll(
+      'section[aria-label="Cars in Parking Lot"] [data-entry-id], section[aria-label="Bus Loading Zone"] [data-entry-id]',
     ),
-  }));
+  ]
+    .map((card) => card.getAttribute('data-entry-id'))
+    .sort(),
+}))()`;
 
-/** What the back queue screen shows: each loading batch (count, chips) and the queue cards. */
-const backShows = (page: Page) =>
-  page.evaluate(() => ({
-    batches: [...document.querySelectorAll('section[data-batch-id]')].map((card) => ({
-      id: Number(card.getAttribute('data-batch-id')),
-      text: card.textContent ?? '',
-      chips: [...card.querySelectorAll('[data-entry-id]')]
-        .map((chip) => chip.getAttribute('data-entry-id'))
-        .sort(),
-    })),
-    queue: [
-      ...document.querySelectorAll(
-        'section[aria-label="Cars in Parking Lot"] [data-entry-id], section[aria-label="Bus Loading Zone"] [data-entry-id]',
-      ),
-    ]
-      .map((card) => card.getAttribute('data-entry-id'))
-      .sort(),
-  }));
+const TEACHER_SHOWS = `(() => {
+  const number = (label) =>
+    Number(document.querySelector('[role="group"][aria-label="' + label + '"]')?.textContent?.match(/\\d+/)?.[0]);
+  const status = document.querySelector('section[aria-label="Student Batch Status"]');
+  const groups = {};
+  for (const group of status?.querySelectorAll('section[aria-label]') ?? []) {
+    groups[group.getAttribute('aria-label') ?? ''] = [...group.querySelectorAll('[data-student-id]')]
+      .map((row) => row.getAttribute('data-student-id') ?? '')
+      .sort();
+  }
+  return { ready: number('Ready'), inClass: number('In Class'), pickedUp: number('Picked Up'), groups };
+})()`;
 
-/** What the teacher screen shows: the counters and each student's batch-status group. */
-const teacherShows = (page: Page) =>
-  page.evaluate(() => {
-    const number = (label: string) =>
-      Number(document.querySelector(`[role="group"][aria-label="${label}"]`)?.textContent?.match(/\d+/)?.[0]);
-    const status = document.querySelector('section[aria-label="Student Batch Status"]');
-    const groups: Record<string, string[]> = {};
-    for (const group of status?.querySelectorAll('section[aria-label]') ?? []) {
-      groups[group.getAttribute('aria-label') ?? ''] = [...group.querySelectorAll('[data-student-id]')]
-        .map((row) => row.getAttribute('data-student-id') ?? '')
-        .sort();
-    }
-    return { ready: number('Ready'), inClass: number('In Class'), pickedUp: number('Picked Up'), groups };
-  });
+interface FrontShown {
+  cards: Array<{ id: string; text: string }>;
+  pickups: string[];
+}
+interface BackShown {
+  batches: Array<{ id: number; text: string; chips: string[] }>;
+  queue: string[];
+}
+interface TeacherShown {
+  ready: number;
+  inClass: number;
+  pickedUp: number;
+  groups: Record<string, string[]>;
+}
+const frontShows = (page: Page) => page.evaluate<FrontShown>(FRONT_SHOWS);
+const backShows = (page: Page) => page.evaluate<BackShown>(BACK_SHOWS);
+const teacherShows = (page: Page) => page.evaluate<TeacherShown>(TEACHER_SHOWS);
 
 /** The teacher screen's group of a student (written out here, from the specification's groups). */
 const groupOf = (student: any) =>
