@@ -146,7 +146,7 @@ export const frontStaff = async (
             `/api/queue/${encodeURIComponent(added.body.id)}/status`,
             { status: 'completed' },
           );
-          // The back staff may have loaded and completed the car first: a 404 then.
+          // The back staff may have loaded and completed the car first: a 409 (already picked up) then.
           if (rush.check('setQueueStatus', done, true)) rush.counts.walkUpCompleted++;
         })(),
       );
