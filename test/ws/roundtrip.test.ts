@@ -116,6 +116,8 @@ describe('live connection through the laptop WebSocket gateway', () => {
     const [id] = await connections.inChannel(db, channels.public());
     await client.close();
     await eventually(async () => (await connections.get(db, id as string)) === undefined);
+    // The row and its channel memberships go in parallel: wait for both.
+    await eventually(async () => (await connections.inChannel(db, channels.public())).length === 0);
     expect(await connections.inChannel(db, channels.public())).toEqual([]);
   });
 });
