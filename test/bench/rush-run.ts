@@ -14,7 +14,7 @@ import type { BenchContext } from './setup';
 import { sleep } from './stats';
 import { type ScreenMode, WebScreen } from './web-screen';
 
-/** The rush stops by itself this long after the last scheduled arrival, finished or not. */
+/** The rush stops by itself this long after the last scheduled arrival, finished or not (by default). */
 const OVERTIME_MS = 120_000;
 
 /** The meter (and CPU) at one moment of the rush. */
@@ -78,6 +78,8 @@ export const runRush = async (
     cars: readonly Car[];
     arrivalWindowSec: number;
     phase: Phase;
+    /** How long past the arrival window the rush may run before it stops by itself. */
+    overtimeMs?: number;
     /** Samples the meter and CPU in windows (the main rush). */
     cpu?: ReturnType<typeof cpuSampler>;
   },
@@ -94,7 +96,7 @@ export const runRush = async (
   const arrivalMs = arrivalWindowSec * 1000;
   const started = performance.now();
   const startedWall = Date.now();
-  const rush = new Rush(sessionId, started + arrivalMs + OVERTIME_MS);
+  const rush = new Rush(sessionId, started + arrivalMs + (options.overtimeMs ?? OVERTIME_MS));
   const times = arrivalTimes(cars.length, arrivalMs, 42);
   const lanes = ctx.front.map((_, lane) =>
     cars.flatMap((car, i) => (i % ctx.front.length === lane ? [{ car, at: times[i] as number }] : [])),
