@@ -209,7 +209,10 @@ export class WebScreen {
 
   stop(): void {
     this.stopped = true;
-    for (const timer of this.timers) clearInterval(timer);
+    for (const timer of this.timers) {
+      clearTimeout(timer);
+      clearInterval(timer);
+    }
     for (const stop of this.stops) stop();
     for (const { stop } of this.mounted.values()) stop();
     this.mounted.clear();
@@ -252,15 +255,21 @@ export class WebScreen {
     this.mounted.delete(hash);
   }
 
-  /** Reads a list again every `ms`, as its query's `refetchInterval` does. */
+  /**
+   * Reads a list again every `ms`, as its query's `refetchInterval` does; the
+   * first time at a random point of the interval, as screens open at different times.
+   */
   private poll(queryKey: QueryKey, ms: number) {
     const hash = hashKey(queryKey);
-    this.timers.push(
-      setInterval(() => {
-        this.reasons.set(hash, 'poll');
-        void this.client.refetchQueries({ queryKey, exact: true }).catch(() => {});
-      }, ms),
-    );
+    const read = () => {
+      this.reasons.set(hash, 'poll');
+      void this.client.refetchQueries({ queryKey, exact: true }).catch(() => {});
+    };
+    const first = setTimeout(() => {
+      read();
+      this.timers.push(setInterval(read, ms));
+    }, Math.random() * ms);
+    this.timers.push(first);
   }
 
   /** The back screen's batch cards: one vehicles query per loading batch with vehicles and per completed batch. */
