@@ -148,8 +148,9 @@ export const runRush = async (
   }, 15_000);
 
   let teachersStopped = false;
-  const teacherTasks = staffAt('teacher').map(({ member, web }) =>
-    teacherStaff(rush, member.client, web, () => teachersStopped),
+  const teachers = staffAt('teacher');
+  const teacherTasks = teachers.map(({ member, web }, i) =>
+    teacherStaff(rush, member.client, web, (i * 5000) / teachers.length, () => teachersStopped),
   );
   const backTasks = staffAt('back').map(({ member, web }, i) =>
     backStaff(rush, member.client, web, member.screen, 1_000 + i),

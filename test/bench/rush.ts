@@ -2,7 +2,7 @@
  * The dismissal rush: front staff queue cars as they arrive, back staff load
  * them in batches of up to 8 (sending a few to overflow and dismissing them),
  * front staff complete a few walk-up pickups on their own, and teachers
- * release their students as their screen shows them ready. Staff act on what
+ * release their students as their screen shows them ready (looking every 5 s). Staff act on what
  * their screen shows (a `WebScreen`, kept current as the web client keeps
  * it); only the screens read lists. Every loop is bounded by the deadline and
  * stops by itself.
@@ -24,8 +24,8 @@ const LOAD_MS = 1000;
 /** How long back staff wait for more cars before sending off a partly filled batch. */
 const PARTIAL_WAIT_MS = 1500;
 const RETRY_MS = 1000;
-/** How often a teacher looks at the ready list. */
-const TEACHER_LOOK_MS = 1000;
+/** How often a teacher looks at the ready list (as often as the queue status card polls). */
+const TEACHER_LOOK_MS = 5000;
 /** How long a screen that shows no car waiting is trusted to be current (past a sequence gap's grace). */
 const SETTLE_MS = 2500;
 
@@ -295,6 +295,9 @@ export const teacherStaff = async (
       );
       if (rush.check('releaseStudent', answer)) rush.counts.released++;
     }
-    await sleep(TEACHER_LOOK_MS);
+    // The rest of the interval in short steps, so the teacher stops soon after the rush.
+    while (!stopped() && !rush.over() && performance.now() - started < TEACHER_LOOK_MS) {
+      await sleep(Math.min(250, TEACHER_LOOK_MS - (performance.now() - started)));
+    }
   }
 };

@@ -128,6 +128,11 @@ export class WebScreen {
     readonly mode: ScreenMode,
     private readonly classroomIds: readonly number[] = [],
   ) {
+    // Structural sharing spares a browser renders; forty screens in one process render nothing.
+    this.client.setDefaultOptions({
+      ...this.client.getDefaultOptions(),
+      queries: { ...this.client.getDefaultOptions().queries, structuralSharing: false },
+    });
     this.sync = new LiveSync(this.client, {
       onGap: () => {
         this.gaps++;
