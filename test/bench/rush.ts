@@ -276,15 +276,21 @@ export const backStaff = async (
   }
 };
 
-/** One teacher: looks at the ready list of their screen every second and releases who is new in it. */
+/**
+ * One teacher: looks at the ready list of their screen every 5 s (from a
+ * moment of their own) and releases who is new in it.
+ */
 export const teacherStaff = async (
   rush: Rush,
   client: BenchClient,
   web: WebScreen,
+  offsetMs: number,
   stopped: () => boolean,
 ) => {
   const released = new Set<number>();
+  await sleep(offsetMs);
   while (!stopped() && !rush.over()) {
+    const started = performance.now();
     for (const student of web.readyStudents()) {
       if (released.has(student.id)) continue;
       released.add(student.id);
