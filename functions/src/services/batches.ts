@@ -11,6 +11,7 @@ import {
 } from '@curbside/domain';
 import { batches, completedVisit, queue, schools } from '@curbside/store';
 import { db } from '../lib/context';
+import { log } from '../lib/log';
 import { publishToSession } from './live-events';
 import { sessionOfSchool } from './scope';
 import { recordPickups } from './teacher';
@@ -21,10 +22,10 @@ const MAX_ATTEMPTS = 25;
 const CANDIDATES_PER_READ = 4;
 const PLURAL: Readonly<Record<VehicleType, string>> = { car: 'cars', bus: 'buses' };
 
-/** A change to an entry and the batch it moved in or out of (as it is now). */
+/** A change to an entry and the batch it moved in or out of (as it is now, being read). */
 export interface EntryChange {
   entry: QueueEntry;
-  batch: Batch | null;
+  batch: Promise<Batch | null>;
 }
 
 /** A batch of the user's school; another school's answers 404. */
@@ -56,8 +57,27 @@ const capacityOf = async (schoolId: number, type: VehicleType) => {
 /** The batch as it is after a change (its count and version), read consistently. */
 const batchNow = async (id: number): Promise<Batch | null> => (await batches.get(db, id)) ?? null;
 
-const announce = (batch: Batch, change: { entry: QueueEntry | null; batch: Batch | null }) =>
-  publishToSession(batch.schoolId, batch.sessionId, { type: 'QUEUE_STATUS_UPDATED', data: change });
+/**
+ * The same, read while the caller goes on: the change has committed, so a
+ * failed read only leaves the batch out of the live event (logged).
+ */
+const batchSoon = (id: number): Promise<Batch | null> =>
+  batchNow(id).catch((error: Error) => {
+    log('warn', 'batch not read after a change', { batchId: id, error: error.message });
+    return null;
+  });
+
+const announce = (
+  batch: Pick<Batch, 'schoolId' | 'sessionId'>,
+  change:
+    | { entry: QueueEntry | null; batch: Batch | null }
+    | Promise<{ entry: QueueEntry | null; batch: Batch | null }>,
+) =>
+  publishToSession(
+    batch.schoolId,
+    batch.sessionId,
+    Promise.resolve(change).then((data) => ({ type: 'QUEUE_STATUS_UPDATED' as const, data })),
+  );
 
 /** Creates a batch that starts loading at once; numbers count up per session from 1. */
 export const createBatch = async (
@@ -166,7 +186,10 @@ export const placeInBatch = async (user: User, entry: QueueEntry, batchId: numbe
     batchNumber: batch.batchNumber,
     version: entry.version + 1,
   };
-  await announce(batch, { entry: placed, batch: await batchNow(batch.id) });
+  await announce(
+    batch,
+    batchNow(batch.id).then((now) => ({ entry: placed, batch: now })),
+  );
   return placed;
 };
 
@@ -177,14 +200,14 @@ export const takeOutOfBatch = async (
 ): Promise<EntryChange> => {
   const batchId = entry.batchId as number;
   const moved = await batches.removeEntry(db, batchId, entry, status);
-  return { entry: moved, batch: await batchNow(batchId) };
+  return { entry: moved, batch: batchSoon(batchId) };
 };
 
 /** Removes or completes a batched entry on its own, keeping the batch count right. */
 export const dropFromBatch = async (entry: QueueEntry, complete: boolean): Promise<EntryChange> => {
   const batchId = entry.batchId as number;
   const left = await batches.dropEntry(db, batchId, entry, complete ? new Date().toISOString() : undefined);
-  return { entry: left, batch: await batchNow(batchId) };
+  return { entry: left, batch: batchSoon(batchId) };
 };
 
 /**

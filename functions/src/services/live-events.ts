@@ -26,18 +26,21 @@ export const publishToStaff = (schoolId: number, event: LiveEvent) =>
  * numbered in the session's event sequence (one small write per event), so a
  * screen that sees a number skipped knows it missed one. The number is taken
  * after the change committed: a refused change never uses one. Should the
- * number not be had, the event still goes out, without one.
+ * number not be had, the event still goes out, without one. The event may be
+ * given as a promise (of reads it still needs); the number is taken meanwhile.
  */
 export const publishToSession = async (
   schoolId: number,
   sessionId: number,
-  event: CarLineEvent,
+  event: CarLineEvent | Promise<CarLineEvent>,
 ): Promise<void> => {
-  let seq: number | undefined;
-  try {
-    seq = await eventSequence.next(db, sessionId);
-  } catch (error) {
-    log('warn', 'live event not numbered', { type: event.type, error: (error as Error).message });
-  }
-  await publishToStaff(schoolId, { ...event, sessionId, ...(seq === undefined ? {} : { seq }) });
+  // The number is taken while the event's last reads (if any) are under way.
+  const [seq, ready] = await Promise.all([
+    eventSequence.next(db, sessionId).catch((error: Error) => {
+      log('warn', 'live event not numbered', { error: error.message });
+      return undefined;
+    }),
+    event,
+  ]);
+  await publishToStaff(schoolId, { ...ready, sessionId, ...(seq === undefined ? {} : { seq }) });
 };

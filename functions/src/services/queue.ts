@@ -1,7 +1,6 @@
 import {
   type AddVehicleInput,
   addVehicleSchema,
-  type Batch,
   ConflictError,
   canTransition,
   type QueueEntry,
@@ -11,7 +10,7 @@ import {
 } from '@curbside/domain';
 import { queue, students, vehicles } from '@curbside/store';
 import { db } from '../lib/context';
-import { dropFromBatch, placeInBatch, takeOutOfBatch } from './batches';
+import { dropFromBatch, type EntryChange, placeInBatch, takeOutOfBatch } from './batches';
 import { publishToSession } from './live-events';
 import { activeEntryOfSchool, runningSession, sessionOfSchool } from './scope';
 import { recordPickups } from './teacher';
@@ -85,15 +84,28 @@ export const addVehicle = async (user: User, input: AddVehicleInput): Promise<Qu
 export const removeEntry = async (user: User, id: string): Promise<QueueEntry> => {
   const entry = await activeEntryOfSchool(user, id);
   const { entry: removed, batch } =
-    entry.batchId !== null
-      ? await dropFromBatch(entry, false)
-      : { entry: await queue.remove(db, entry), batch: null };
-  await publishToSession(entry.schoolId, entry.sessionId, {
-    type: 'VEHICLE_REMOVED',
-    data: { entry: removed, batch },
-  });
+    entry.batchId !== null ? await dropFromBatch(entry, false) : alone(await queue.remove(db, entry));
+  await publishToSession(
+    entry.schoolId,
+    entry.sessionId,
+    batch.then((now) => ({ type: 'VEHICLE_REMOVED' as const, data: { entry: removed, batch: now } })),
+  );
   return removed;
 };
+
+/** A change to an entry in no batch. */
+const alone = (entry: QueueEntry): EntryChange => ({ entry, batch: Promise.resolve(null) });
+
+/** Tells the staff an entry changed (with its batch's new count once read). */
+const announceChange = (entry: QueueEntry, change: EntryChange) =>
+  publishToSession(
+    entry.schoolId,
+    entry.sessionId,
+    change.batch.then((batch) => ({
+      type: 'QUEUE_STATUS_UPDATED' as const,
+      data: { entry: change.entry, batch },
+    })),
+  );
 
 const refuseTransition = (entry: QueueEntry, status: QueueStatus) => {
   if (!canTransition(entry.status, status)) {
@@ -114,22 +126,19 @@ const changeStatus = async (entry: QueueEntry, status: QueueStatus): Promise<Que
 export const setEntryStatus = async (user: User, id: string, status: QueueStatus): Promise<QueueEntry> => {
   const entry = await activeEntryOfSchool(user, id);
   refuseTransition(entry, status);
-  let changed: { entry: QueueEntry; batch: Batch | null };
-  if (entry.batchId === null) changed = { entry: await changeStatus(entry, status), batch: null };
+  let changed: EntryChange;
+  if (entry.batchId === null) changed = alone(await changeStatus(entry, status));
   else if (status === 'completed') changed = await dropFromBatch(entry, true);
   else if (status === 'ready') {
-    const updated = await queue.update(db, entry, {
-      status,
-      batchId: entry.batchId,
-      batchNumber: entry.batchNumber,
-    });
-    changed = { entry: updated, batch: null };
+    changed = alone(
+      await queue.update(db, entry, { status, batchId: entry.batchId, batchNumber: entry.batchNumber }),
+    );
   } else changed = await takeOutOfBatch(entry, status);
   const updated = changed.entry;
   if (updated.status === 'completed' && updated.exitTime !== null) {
     await recordPickups(entry.sessionId, [updated], updated.exitTime);
   }
-  await publishToSession(entry.schoolId, entry.sessionId, { type: 'QUEUE_STATUS_UPDATED', data: changed });
+  await announceChange(entry, changed);
   return updated;
 };
 
@@ -155,7 +164,7 @@ export const updateEntry = async (
   const changed =
     entry.batchId !== null
       ? await takeOutOfBatch(entry, change.status)
-      : { entry: await changeStatus(entry, change.status), batch: null };
-  await publishToSession(entry.schoolId, entry.sessionId, { type: 'QUEUE_STATUS_UPDATED', data: changed });
+      : alone(await changeStatus(entry, change.status));
+  await announceChange(entry, changed);
   return changed.entry;
 };
