@@ -13,6 +13,7 @@ export default defineConfig({
       'functions/test/**/*.test.ts',
       'infra/test/**/*.test.ts',
       'test/**/*.test.ts',
+      'web/test/**/*.test.ts',
     ],
     pool: 'forks',
     maxWorkers: 2,

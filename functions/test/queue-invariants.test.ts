@@ -7,10 +7,12 @@ import { addVehicle, removeEntry, setEntryStatus, updateEntry } from '../src/ser
 import { createSession } from '../src/services/sessions';
 
 /**
- * Random sequences of queue and batch operations, as several tablets would
- * send them; after every step the invariants hold: batch counts match the
- * entries in them and stay within capacity, no entry is in two places, and
- * positions are dense.
+ * Random rounds of queue and batch operations, each round several tablets
+ * pressing at once (the round's operations run together with Promise.all,
+ * each picking its entry or batch from what the screens showed before the
+ * round). After every round the invariants hold: no car twice in the
+ * session's queue, no batch over capacity, every loading batch's count equal
+ * to its members and to the entries that name it, no id ever given twice.
  */
 const db = createDb({
   table: process.env.TABLE_NAME as string,
@@ -52,14 +54,22 @@ const operation = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant('complete' as const), pick }) },
 );
 
-const checkInvariants = async (sessionId: number) => {
+const checkInvariants = async (sessionId: number, seen: Map<string, string>) => {
   const active = await queue.listActive(db, sessionId);
   const all = await batches.listBySession(db, sessionId);
   for (const batch of all.filter((b) => b.status === 'loading')) {
     const inside = active.filter((e) => e.batchId === batch.id);
+    const members = (await batches.withMembers(db, batch.id))?.memberIds ?? [];
     expect(batch.currentCount).toBe(inside.length);
+    expect([...members].sort()).toEqual(inside.map((e) => e.id).sort());
     expect(batch.currentCount).toBeLessThanOrEqual(batch.maxCapacity);
     expect(inside.every((e) => e.vehicleType === batch.vehicleType && e.status !== 'overflow')).toBe(true);
+  }
+  // An id names one visit for life: never two cars, never two visits of one car.
+  for (const entry of [...active, ...(await queue.listCompleted(db, sessionId, 1000))]) {
+    const car = `${entry.vehicleType}#${entry.vehicleNumber}#${entry.entryTime}`;
+    expect(seen.get(entry.id) ?? car).toBe(car);
+    seen.set(entry.id, car);
   }
   // No entry in two places: one active entry per vehicle, never in a completed
   // batch, and overflow entries are in no batch.
@@ -76,10 +86,13 @@ const checkInvariants = async (sessionId: number) => {
 
 let run = 0;
 
+/** One round: two to four tablets pressing at the same moment. */
+const round = fc.array(operation, { minLength: 2, maxLength: 4 });
+
 describe('queue and batch invariants', () => {
-  it('hold after every step of random operation sequences', async () => {
+  it('hold after every round of operations several tablets send at once', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(operation, { minLength: 25, maxLength: 40 }), async (ops) => {
+      fc.asyncProperty(fc.array(round, { minLength: 10, maxLength: 16 }), async (rounds) => {
         const school = await schools.create(db, {
           name: `Property ${run++}`,
           districtId: 1,
@@ -105,34 +118,43 @@ describe('queue and batch invariants', () => {
           startTime: new Date(now).toISOString(),
           endTime: new Date(now + 3_600_000).toISOString(),
         });
-        for (const step of ops) {
+        const seen = new Map<string, string>();
+        for (const tablets of rounds) {
+          // What every tablet's screen shows before the round.
           const active = await queue.listActive(db, session.id);
           const loading = (await batches.listBySession(db, session.id)).filter((b) => b.status === 'loading');
-          const entry = active.length ? active[('pick' in step ? step.pick : 0) % active.length] : undefined;
-          const batch = loading.length
-            ? loading[('pick2' in step ? step.pick2 : 'pick' in step ? step.pick : 0) % loading.length]
-            : undefined;
-          try {
-            if (step.op === 'add')
-              await addVehicle(user, {
-                sessionId: session.id,
-                vehicleNumber: String(step.number),
-                vehicleType: step.type,
-              });
-            if (step.op === 'remove' && entry) await removeEntry(user, entry.id);
-            if (step.op === 'status' && entry) await setEntryStatus(user, entry.id, step.status);
-            if (step.op === 'batch') await createBatch(user, session.id, step.type);
-            if (step.op === 'addToBatch' && batch) await addNextToBatch(user, batch.id);
-            if (step.op === 'place' && entry && batch)
-              await updateEntry(user, entry.id, { batchId: batch.id, status: 'waiting' });
-            if (step.op === 'out' && entry)
-              await updateEntry(user, entry.id, { batchId: null, status: step.status });
-            if (step.op === 'complete' && batch) await updateBatch(user, batch.id, { status: 'completed' });
-          } catch (error) {
-            // Refusals (409, 404) are answers; anything else is a bug.
-            if (!(error instanceof DomainError)) throw error;
-          }
-          await checkInvariants(session.id);
+          await Promise.all(
+            tablets.map(async (step) => {
+              const entry = active.length
+                ? active[('pick' in step ? step.pick : 0) % active.length]
+                : undefined;
+              const batch = loading.length
+                ? loading[('pick2' in step ? step.pick2 : 'pick' in step ? step.pick : 0) % loading.length]
+                : undefined;
+              try {
+                if (step.op === 'add')
+                  await addVehicle(user, {
+                    sessionId: session.id,
+                    vehicleNumber: String(step.number),
+                    vehicleType: step.type,
+                  });
+                if (step.op === 'remove' && entry) await removeEntry(user, entry.id);
+                if (step.op === 'status' && entry) await setEntryStatus(user, entry.id, step.status);
+                if (step.op === 'batch') await createBatch(user, session.id, step.type);
+                if (step.op === 'addToBatch' && batch) await addNextToBatch(user, batch.id);
+                if (step.op === 'place' && entry && batch)
+                  await updateEntry(user, entry.id, { batchId: batch.id, status: 'waiting' });
+                if (step.op === 'out' && entry)
+                  await updateEntry(user, entry.id, { batchId: null, status: step.status });
+                if (step.op === 'complete' && batch)
+                  await updateBatch(user, batch.id, { status: 'completed' });
+              } catch (error) {
+                // Refusals (409, 404) are answers; anything else is a bug.
+                if (!(error instanceof DomainError)) throw error;
+              }
+            }),
+          );
+          await checkInvariants(session.id, seen);
         }
       }),
       { numRuns: 12 },

@@ -113,16 +113,16 @@ describe('the queue', () => {
     expect(toReady.body.message).toBe('Vehicle 120 cannot go from overflow to ready');
     const done = await front.put(`/api/queue/${entry.id}/status`, { status: 'completed' });
     expect(done.status).toBe(200);
-    expect(done.body).toMatchObject({ status: 'completed', vehicleNumber: '120' });
-    const again = await front.put(`/api/queue/${done.body.id}/status`, { status: 'waiting' });
+    expect(done.body).toMatchObject({ id: entry.id, status: 'completed', vehicleNumber: '120' });
+    // Every later change to the picked-up visit says what happened to it.
+    const again = await front.put(`/api/queue/${entry.id}/status`, { status: 'waiting' });
     expect(again.status).toBe(409);
-    expect(again.body.message).toBe('Vehicle 120 cannot go from completed to waiting');
-    const outAgain = await front.put(`/api/queue/${done.body.id}`, { batchId: null, status: 'overflow' });
+    expect(again.body.message).toBe('Vehicle 120 was already picked up');
+    const outAgain = await front.put(`/api/queue/${entry.id}`, { batchId: null, status: 'overflow' });
     expect(outAgain.status).toBe(409);
-    const removeDone = await front.request('DELETE', `/api/queue/${done.body.id}`);
+    const removeDone = await front.request('DELETE', `/api/queue/${entry.id}`);
     expect(removeDone.status).toBe(409);
-    expect(removeDone.body.message).toBe('Vehicle 120 has already been picked up');
-    expect((await front.put(`/api/queue/${entry.id}/status`, { status: 'waiting' })).status).toBe(404);
+    expect(removeDone.body.message).toBe('Vehicle 120 was already picked up');
     const bad = await front.put(`/api/queue/${entry.id}/status`, { status: 'flying' });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('Status must be waiting, ready, overflow or completed');
@@ -133,12 +133,16 @@ describe('the queue', () => {
     await clear();
   });
 
-  it('removes a vehicle, and a second removal answers 404', async () => {
+  it('removes a vehicle; a second removal says it was already removed, and an id never given is 404', async () => {
     const entry = (await add(front, '122')).body;
     expect((await front.request('DELETE', `/api/queue/${entry.id}`)).status).toBe(200);
     const again = await front.request('DELETE', `/api/queue/${entry.id}`);
-    expect(again.status).toBe(404);
-    expect(again.body).toEqual({ message: 'Queue entry not found' });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ message: 'Vehicle 122 was already removed from the queue' });
+    const never = await front.request('DELETE', `/api/queue/${sessionId}-car-122-1700000000000-abc`);
+    expect(never.status).toBe(404);
+    expect(never.body).toEqual({ message: 'Queue entry not found' });
+    expect((await front.request('DELETE', '/api/queue/not-an-id')).status).toBe(404);
   });
 
   it('gives one entry and 19 conflicts for 20 simultaneous adds of the same car', async () => {

@@ -100,8 +100,17 @@ export interface CostInput {
   connect: LabelFigures | undefined;
   disconnect: LabelFigures | undefined;
   createSession: LabelFigures | undefined;
+  /** Every screen's connection (staff and anonymous). */
   screens: number;
-  teacherScreens: number;
+  /** The staff screens' first reads of their lists (once per dismissal), per label. */
+  screenLoads: Record<string, LabelFigures>;
+  /**
+   * The staff screens' polls (the specification's intervals): per route label,
+   * the calls they made in the rush window and the calls a minute of a real session makes.
+   */
+  polls: Array<{ label: string; callsInRush: number; perMinute: number }>;
+  /** Routes whose calls are the staff screens' reads (their share of a dismissal is reported apart). */
+  screenLabels: readonly string[];
   cars: number;
   rushMinutes: number;
   /** Pings the screens sent during the rush (inbound messages, billed too). */
@@ -116,6 +125,8 @@ export interface CostInput {
 export interface CostModel {
   asRun: Priced;
   dismissal: Priced;
+  /** The part of a dismissal that is the staff screens' reads (loads, polls, reads after a missed event). */
+  dismissalScreenReads: Priced;
   dropoff: Priced;
   month: Priced;
   perCar: { dismissal: number; dropoff: number };
@@ -123,7 +134,6 @@ export interface CostModel {
 }
 
 const PING_EVERY_MINUTES = 0.5;
-const POLLS_PER_MINUTE = 12;
 
 export const costModel = (input: CostInput): CostModel => {
   const httpOf = (label: string) => {
@@ -133,8 +143,13 @@ export const costModel = (input: CostInput): CostModel => {
   };
   const labelUsage = (label: string) =>
     total(input.rush[label], label.startsWith('http/') ? httpOf(label) : 0);
+  const loadsUsage = () => {
+    const usage = emptyUsage();
+    for (const label of Object.keys(input.screenLoads)) addUsage(usage, total(input.screenLoads[label], 1));
+    return usage;
+  };
 
-  // As run: everything the rush window measured, the screens' connects, disconnects and minutes.
+  // As run: everything the rush window measured, the screens' connects, loads, disconnects and minutes.
   const asRunUsage = emptyUsage();
   for (const label of Object.keys(input.rush)) addUsage(asRunUsage, labelUsage(label));
   asRunUsage.webSocketMessages += input.pingsSent;
@@ -142,37 +157,50 @@ export const costModel = (input: CostInput): CostModel => {
   const connectAndLeave = addUsage(perCall(input.connect), perCall(input.disconnect));
   addUsage(asRunUsage, connectAndLeave, input.screens);
   addUsage(asRunUsage, perCall(input.createSession, 1));
+  addUsage(asRunUsage, loadsUsage());
 
-  // Time-driven work, per minute of a real session: teacher polls, pings and pongs, connection minutes.
-  const poll = perCall(input.rush['http/listQueue'], httpOf('http/listQueue'));
+  // Time-driven work, per minute of a real session: the screens' polls, pings and pongs, connection minutes.
   const ping = perCall(input.rush['ws/default']);
   ping.webSocketMessages += 1; // the ping itself is an inbound message
-  const timeDriven = (minutes: number) => {
+  const pollsOver = (minutes: number, only?: readonly string[]) => {
     const usage = emptyUsage();
-    addUsage(usage, poll, input.teacherScreens * POLLS_PER_MINUTE * minutes);
+    for (const poll of input.polls) {
+      if (only && !only.includes(poll.label)) continue;
+      addUsage(usage, perCall(input.rush[poll.label], httpOf(poll.label)), poll.perMinute * minutes);
+    }
+    return usage;
+  };
+  const timeDriven = (minutes: number) => {
+    const usage = pollsOver(minutes);
     addUsage(usage, ping, (input.screens / PING_EVERY_MINUTES) * minutes);
     usage.connectionMinutes = input.screens * minutes;
     return usage;
+  };
+  /** A label's event-driven work in the rush: its calls less those that were polls. */
+  const eventDriven = (label: string) => {
+    const usage = labelUsage(label);
+    const polled = input.polls
+      .filter((poll) => poll.label === label)
+      .reduce((n, poll) => n + poll.callsInRush, 0);
+    const calls = input.rush[label]?.invocations ?? 0;
+    if (polled === 0 || calls === 0) return usage;
+    return addUsage(usage, perCall(input.rush[label], httpOf(label)), -Math.min(polled, calls));
   };
 
   // A real dismissal: the event-driven work as measured, the time-driven work over its real length.
   const dismissal = emptyUsage();
   for (const label of Object.keys(input.rush)) {
     if (label === 'ws/default') continue;
-    if (label === 'http/listQueue') {
-      // The back staff's own look at the line stays; the teacher polls are time-driven.
-      const teacherPolls = Math.min(
-        input.rush[label]?.invocations ?? 0,
-        input.teacherScreens * POLLS_PER_MINUTE * input.rushMinutes,
-      );
-      addUsage(dismissal, poll, (input.rush[label]?.invocations ?? 0) - teacherPolls);
-      continue;
-    }
-    addUsage(dismissal, labelUsage(label));
+    addUsage(dismissal, eventDriven(label));
   }
   addUsage(dismissal, timeDriven(input.dismissalMinutes));
   addUsage(dismissal, connectAndLeave, input.screens);
   addUsage(dismissal, perCall(input.createSession, 1));
+  addUsage(dismissal, loadsUsage());
+
+  const screenReads = loadsUsage();
+  for (const label of input.screenLabels) if (input.rush[label]) addUsage(screenReads, eventDriven(label));
+  addUsage(screenReads, pollsOver(input.dismissalMinutes, input.screenLabels));
 
   // A drop-off: each car queued on arrival and completed on its own (no batches, no releases).
   const dropoff = emptyUsage();
@@ -185,6 +213,7 @@ export const costModel = (input: CostInput): CostModel => {
   addUsage(dropoff, timeDriven(input.dropoffMinutes));
   addUsage(dropoff, connectAndLeave, input.screens);
   addUsage(dropoff, perCall(input.createSession, 1));
+  addUsage(dropoff, loadsUsage());
 
   const month = addUsage(
     addUsage(emptyUsage(), dismissal, input.dismissalsPerMonth),
@@ -193,9 +222,13 @@ export const costModel = (input: CostInput): CostModel => {
   );
   const pricedDismissal = price(dismissal);
   const pricedDropoff = price(dropoff);
+  const pollText = input.polls
+    .map((poll) => `${poll.label.replace(/^http\//, '')} ${poll.perMinute}/min`)
+    .join(', ');
   return {
     asRun: price(asRunUsage),
     dismissal: pricedDismissal,
+    dismissalScreenReads: price(screenReads),
     dropoff: pricedDropoff,
     month: price(month),
     perCar: {
@@ -204,11 +237,11 @@ export const costModel = (input: CostInput): CostModel => {
     },
     assumptions: [
       `Lambda duration: each invocation's measured handler wall time on this machine, rounded up to 1 ms, at ${AWS_PRICES.lambda.memoryGb * 1024} MB arm64. A 512 MB Lambda has about a third of a vCPU, and DynamoDB over the network is slower than DynamoDB Local, so real durations may be longer; they are a small share of the total.`,
-      'DynamoDB units: what DynamoDB Local reported per call, transactions counted twice, failed conditional writes 1 unit per item (estimated), reads at least 0.5 (eventual) or 1 (strong) unit.',
-      `A dismissal: the rush's event-driven work as measured (queue adds, batches, overflow, releases, walk-up pickups), plus time-driven work over ${input.dismissalMinutes} minutes of real time: ${input.teacherScreens} teacher screens polling GET /api/queue every 5 s, ${input.screens} screens pinging every 30 s (ping in, pong out, one $default invocation) and connected the whole time (connection minutes), each screen connecting and disconnecting once, one session created.`,
+      'DynamoDB units: what DynamoDB Local reported per call (indexes included), transactions counted twice, failed conditional writes 1 unit per item (estimated), reads at least 0.5 (eventual) or 1 (strong) unit.',
+      `A dismissal: the rush's event-driven work as measured (queue adds, batches, overflow, releases, walk-up pickups, the live events and their sequence numbers, and the staff screens' reads after a missed event), plus time-driven work over ${input.dismissalMinutes} minutes of real time: the staff screens' polls at the specification's intervals (${pollText}), ${input.screens} screens pinging every 30 s (ping in, pong out, one $default invocation) and connected the whole time (connection minutes), each staff screen reading its lists once when it opens, each screen connecting and disconnecting once, one session created.`,
       `A drop-off (${input.dropoffMinutes} minutes, morning_dropoff session): every car queued on arrival and completed on its own (POST /api/queue and PUT /api/queue/{id}/status, at the measured per-call cost${input.rush['http/setQueueStatus'] ? '' : ' — no walk-up completion was measured, so the add is used for both'}), no batches and no releases; the same screens connected, polling and pinging.`,
       `A school month: ${input.dismissalsPerMonth} dismissals and ${input.dropoffsPerMonth} drop-offs. Not included: the auto-end schedule (one small invocation a minute per deployment, shared by every school), CloudFront and S3 for the web app, CloudWatch Logs, storage and point-in-time recovery of the table (a few MB per school), data transfer.`,
-      'As run: the compressed rush itself (its minutes of wall time), priced as measured.',
+      "As run: the compressed rush itself (its minutes of wall time), priced as measured, with the staff screens' loads.",
     ],
   };
 };

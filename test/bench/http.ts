@@ -6,7 +6,7 @@
 import { Agent, request } from 'node:http';
 import { Samples, type Summary, summarize } from './stats';
 
-export type Phase = 'setup' | 'probe' | 'rush';
+export type Phase = 'setup' | 'probe' | 'load' | 'rush' | 'baseline';
 
 interface RouteRecord {
   latency: Samples;

@@ -1,6 +1,7 @@
 /** The budgets of DESIGN.md checked against a report, and the report as readable tables. */
-import type { BenchReport } from './bench';
+import type { BenchReport, ScreenReads } from './bench';
 import type { Priced } from './cost';
+import { READ_REASONS } from './web-screen';
 
 export interface BudgetCheck {
   budget: string;
@@ -11,10 +12,26 @@ export interface BudgetCheck {
 export const API_P99_BUDGET_MS = 100;
 export const LIVE_P99_BUDGET_MS = 250;
 export const WRITE_UNITS_PER_CAR_BUDGET = 2;
+/** Screen reads per queue event, patching, at most this share of the refetch-on-every-event baseline. */
+export const SCREEN_READS_SHARE_BUDGET = 0.1;
+/** Read units per add-to-batch at 300 waiting cars within this share of those at 50. */
+export const ADD_TO_BATCH_SPREAD_BUDGET = 0.2;
+export const DISMISSAL_COST_BUDGET = 0.3;
 
 export const checkBudgets = (report: BenchReport): BudgetCheck[] => {
-  const { api, live, dynamo, rush } = report;
+  const { api, live, dynamo, rush, screens, cost } = report;
   const { early, late } = dynamo.queueReads;
+  const { at50, at300 } = dynamo.addToBatch;
+  const screenChecks: BudgetCheck[] =
+    screens.baseline && screens.ratio !== null
+      ? [
+          {
+            budget: `Screen reads per queue event at most ${SCREEN_READS_SHARE_BUDGET * 100}% of the refetch-on-every-event baseline (same run)`,
+            value: `${screens.rush.readUnitsPerEvent.toFixed(2)} vs ${screens.baseline.readUnitsPerEvent.toFixed(1)} RCU/event = ${(screens.ratio * 100).toFixed(1)}%`,
+            pass: screens.ratio <= SCREEN_READS_SHARE_BUDGET,
+          },
+        ]
+      : [];
   return [
     {
       budget: `API p99 under ${API_P99_BUDGET_MS} ms (all rush calls)`,
@@ -37,26 +54,43 @@ export const checkBudgets = (report: BenchReport): BudgetCheck[] => {
       pass: live.anonymousEvents === 0,
     },
     {
-      budget: `At most ${WRITE_UNITS_PER_CAR_BUDGET} write units per car added`,
-      value: `${dynamo.writeUnitsPerCarAdded.toFixed(2)}`,
-      pass: dynamo.writeUnitsPerCarAdded > 0 && dynamo.writeUnitsPerCarAdded <= WRITE_UNITS_PER_CAR_BUDGET,
+      budget: `At most ${WRITE_UNITS_PER_CAR_BUDGET} write units per car added to the queue (the entry and its place in the waiting line; the live event's sequence number is counted with the events)`,
+      value: `${dynamo.queueWriteUnitsPerCarAdded.toFixed(2)} (+ ${(dynamo.writeUnitsPerCarAdded - dynamo.queueWriteUnitsPerCarAdded).toFixed(2)} sequence number = ${dynamo.writeUnitsPerCarAdded.toFixed(2)} in the handler)`,
+      pass:
+        dynamo.queueWriteUnitsPerCarAdded > 0 &&
+        dynamo.queueWriteUnitsPerCarAdded <= WRITE_UNITS_PER_CAR_BUDGET + 1e-9,
     },
     {
       budget: 'Queue reads do not grow with completed pickups',
       value: `${early.readUnitsPerCall.toFixed(2)} RCU/read at ${early.completedPickups} completed, ${late.readUnitsPerCall.toFixed(2)} at ${late.completedPickups}`,
       pass: early.readUnitsPerCall > 0 && late.readUnitsPerCall <= early.readUnitsPerCall + 1e-9,
     },
+    ...screenChecks,
+    {
+      budget: `Read units per add-to-batch the same at ${at50.waiting} and ${at300.waiting} waiting cars (within ${ADD_TO_BATCH_SPREAD_BUDGET * 100}%)`,
+      value: `${at50.readUnitsPerCall.toFixed(2)} and ${at300.readUnitsPerCall.toFixed(2)} RCU/call`,
+      pass:
+        at50.readUnitsPerCall > 0 &&
+        Math.abs(at300.readUnitsPerCall - at50.readUnitsPerCall) <=
+          ADD_TO_BATCH_SPREAD_BUDGET * at50.readUnitsPerCall,
+    },
+    {
+      budget: `At most $${DISMISSAL_COST_BUDGET.toFixed(2)} of AWS cost per dismissal, staff screens' reads included (parents and buses are not simulated yet)`,
+      value: `$${cost.dismissal.dollars.total.toFixed(3)} (screens' reads $${cost.dismissalScreenReads.dollars.total.toFixed(4)})`,
+      pass: cost.dismissal.dollars.total <= DISMISSAL_COST_BUDGET,
+    },
     {
       budget: 'Every car handled, no errors',
       value:
         `${rush.leftInQueue} left in queue, ${rush.serverErrors} 5xx, ${rush.networkErrors} network errors, ` +
-        `${rush.counts.unexpected} unexpected answers${rush.timedOut ? ', TIMED OUT' : ''}`,
+        `${rush.counts.unexpected} unexpected answers, ${screens.rush.failedReads} failed screen reads${rush.timedOut ? ', TIMED OUT' : ''}`,
       pass:
         !rush.timedOut &&
         rush.leftInQueue === 0 &&
         rush.serverErrors === 0 &&
         rush.networkErrors === 0 &&
-        rush.counts.unexpected === 0,
+        rush.counts.unexpected === 0 &&
+        screens.rush.failedReads === 0,
     },
   ];
 };
@@ -110,7 +144,7 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
   const section = (title: string) => out.push('', title, '═'.repeat(title.length));
 
   out.push(
-    `Curbside dismissal-rush benchmark — scale ${report.scale} (${report.machine.cpus} CPUs, Node ${report.machine.node}, ${report.startedAt})`,
+    `Curbside dismissal-rush benchmark — scale ${report.scale} (${report.machine.cpus} CPUs, load average ${report.machine.loadAverage.join(' ')} at start, Node ${report.machine.node}, ${report.startedAt})`,
   );
   out.push(
     `School: ${n(report.seed.students)} students, ${n(plan.cars)} cars (+${plan.probeCars} for the read probe), ` +
@@ -128,7 +162,7 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
   out.push(
     `  queued ${c.queued}, batches ${c.batchesCompleted}/${c.batchesCreated} completed, add-to-batch ${c.batched}, ` +
       `completed in batches ${c.completedInBatches}, walk-up pickups ${c.walkUpCompleted}, overflow ${c.overflowed} ` +
-      `(dismissed ${c.dismissed}), releases ${c.released}, teacher polls ${c.teacherPolls}, 409s ${c.conflicts}, ` +
+      `(dismissed ${c.dismissed}), releases ${c.released}, 409s ${c.conflicts}, ` +
       `unexpected ${c.unexpected}, left in queue ${rush.leftInQueue}`,
   );
   for (const answer of rush.unexpectedAnswers) out.push(`  ! ${answer}`);
@@ -223,10 +257,15 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
       .join(', ')}`,
   );
 
+  section('Staff screens, as the web client runs them (rush)');
+  out.push(...screenLines(report));
+
   section('DynamoDB (rush, as AWS bills it)');
   out.push(
     `Read units ${n(dynamo.readUnits)}, write units ${n(dynamo.writeUnits)} (of which ${n(dynamo.estimatedWriteUnits)} estimated for failed conditions); ` +
-      `write units per car added ${dynamo.writeUnitsPerCarAdded.toFixed(2)}`,
+      `write units per car added ${dynamo.queueWriteUnitsPerCarAdded.toFixed(2)} for the queue + ` +
+      `${(dynamo.writeUnitsPerCarAdded - dynamo.queueWriteUnitsPerCarAdded).toFixed(2)} for the event's sequence number; ` +
+      `sequence numbers ${dynamo.sequenceWriteUnitsPerEvent.toFixed(2)} write units per event`,
   );
   out.push('');
   out.push(
@@ -246,6 +285,15 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
       `${early.completedPickups} completed pickups, ${late.readUnitsPerCall.toFixed(2)} at ${late.completedPickups}`,
   );
 
+  const { at50, at300 } = dynamo.addToBatch;
+  out.push(
+    `POST /api/batches/{id}/vehicles (add-to-batch): ${at50.readUnitsPerCall.toFixed(2)} read units per call with ${at50.waiting} cars waiting, ` +
+      `${at300.readUnitsPerCall.toFixed(2)} with ${at300.waiting} (${at50.calls} and ${at300.calls} calls; DynamoDB calls per call: ` +
+      `${Object.entries(at300.operations)
+        .map(([op, k]) => `${op} ${k.toFixed(1)}`)
+        .join(', ')})`,
+  );
+
   section('The rush over time');
   out.push(
     table(
@@ -258,7 +306,7 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
         'server',
         'DDB Local',
         'others',
-        'GET /api/queue',
+        'GET /api/queue (screens)',
         'RCU/call',
         'active cars',
         'completed',
@@ -340,6 +388,10 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
     ),
   );
   out.push(
+    `Of a dismissal, the staff screens' reads (loads, polls, reads after a missed event): ${usd(cost.dismissalScreenReads.dollars.total)} ` +
+      `(${n(cost.dismissalScreenReads.usage.readUnits)} read units, ${n(cost.dismissalScreenReads.usage.httpApiRequests)} requests).`,
+  );
+  out.push(
     `Per car: ${usd(cost.perCar.dismissal)} a dismissal, ${usd(cost.perCar.dropoff)} a drop-off. Assumptions:`,
   );
   for (const assumption of cost.assumptions) out.push(`  - ${assumption}`);
@@ -347,4 +399,49 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
   section('Budgets (DESIGN.md)');
   for (const check of budgets) out.push(`${check.pass ? 'PASS' : 'FAIL'}  ${check.budget}: ${check.value}`);
   return out.join('\n');
+};
+
+/** The staff screens' reads in the rush, side by side with the refetch-on-every-event baseline. */
+const screenLines = (report: BenchReport): string[] => {
+  const { screens } = report;
+  const { rush, baseline } = screens;
+  const lines = [
+    `${screens.staff.front} front, ${screens.staff.back} back and ${screens.staff.teacher} teacher screens; on opening they read ` +
+      `${n(screens.loads.calls)} lists (${units(screens.loads.readUnits)} read units). Reads then per route, and why:`,
+  ];
+  const columns = baseline ? [rush, baseline] : [rush];
+  const name = (reads: ScreenReads) =>
+    reads.mode === 'patch' ? 'patching (web client)' : 'refetch on every event (baseline)';
+  lines.push(
+    table(
+      ['', ...columns.map(name)],
+      [
+        ['rush', ...columns.map((r) => `${r.cars} cars over ${r.arrivalWindowSec} s (${r.seconds} s)`)],
+        ['staff events', ...columns.map((r) => n(r.events))],
+        ['screen reads (calls)', ...columns.map((r) => n(r.calls))],
+        ...READ_REASONS.filter((reason) => reason !== 'load').map((reason) => [
+          `  after ${reason === 'mount' ? 'a new card' : reason === 'gap' ? 'a missed event' : reason === 'poll' ? 'a poll (5 s queue, 30 s alerts)' : 'an event'}`,
+          ...columns.map((r) => n(r.byReason[reason])),
+        ]),
+        ['sequence gaps seen', ...columns.map((r) => n(r.gaps))],
+        ['screen read units', ...columns.map((r) => units(r.readUnits))],
+        ['read units per staff event', ...columns.map((r) => r.readUnitsPerEvent.toFixed(2))],
+        ['read units per 30-minute dismissal', ...columns.map((r) => n(r.perDismissal))],
+        ...Object.keys({ ...rush.byRoute, ...(baseline?.byRoute ?? {}) }).map((route) => [
+          `  ${route}`,
+          ...columns.map(
+            (r) => `${n(r.byRoute[route]?.calls ?? 0)} (${units(r.byRoute[route]?.readUnits ?? 0)} RCU)`,
+          ),
+        ]),
+      ],
+    ),
+  );
+  if (screens.ratio !== null) {
+    lines.push(
+      `Patching reads ${(screens.ratio * 100).toFixed(1)}% of the baseline's read units per event. The baseline ran ` +
+        `in a session of its own after the rush, with ${baseline?.cars} cars over ${baseline?.arrivalWindowSec} s (the same arrival rate); ` +
+        "its per-dismissal figure takes its reads per event over the main rush's events.",
+    );
+  }
+  return lines;
 };

@@ -1,14 +1,17 @@
 /**
  * The dismissal rush: front staff queue cars as they arrive, back staff load
  * them in batches of up to 8 (sending a few to overflow and dismissing them),
- * front staff complete a few walk-up pickups on their own, and teacher
- * screens poll the queue every 5 s and release their students whose car is
- * in it. Every loop is bounded by the deadline and stops by itself.
+ * front staff complete a few walk-up pickups on their own, and teachers
+ * release their students as their screen shows them ready (looking every 5 s). Staff act on what
+ * their screen shows (a `WebScreen`, kept current as the web client keeps
+ * it); only the screens read lists. Every loop is bounded by the deadline and
+ * stops by itself.
  */
 import type { BenchClient } from './http';
 import type { Car } from './school';
 import type { Screen } from './screens';
 import { seededRandom, sleep } from './stats';
+import type { WebScreen } from './web-screen';
 
 /** Share of cars the front staff complete on their own (walk-up pickup from the details dialog). */
 const WALK_UP_SHARE = 0.05;
@@ -21,8 +24,10 @@ const LOAD_MS = 1000;
 /** How long back staff wait for more cars before sending off a partly filled batch. */
 const PARTIAL_WAIT_MS = 1500;
 const RETRY_MS = 1000;
-/** The teacher screen's queue status card polls every 5 s (specification, timings). */
-export const TEACHER_POLL_MS = 5000;
+/** How often a teacher looks at the ready list (as often as the queue status card polls). */
+const TEACHER_LOOK_MS = 5000;
+/** How long a screen that shows no car waiting is trusted to be current (past a sequence gap's grace). */
+const SETTLE_MS = 2500;
 
 export interface RushCounts {
   queued: number;
@@ -36,16 +41,10 @@ export interface RushCounts {
   overflowed: number;
   dismissed: number;
   released: number;
-  teacherPolls: number;
   /** 409 answers (two tablets raced for the same car, a full batch, nothing waiting) and 404s of cars already gone. */
   conflicts: number;
   /** Answers other than the expected 2xx and 409. */
   unexpected: number;
-}
-
-export interface PollSample {
-  at: number;
-  activeEntries: number;
 }
 
 export class Rush {
@@ -59,11 +58,9 @@ export class Rush {
     overflowed: 0,
     dismissed: 0,
     released: 0,
-    teacherPolls: 0,
     conflicts: 0,
     unexpected: 0,
   };
-  readonly polls: PollSample[] = [];
   readonly unexpectedAnswers: string[] = [];
   arrivalsDone = false;
   backDone = false;
@@ -149,7 +146,7 @@ export const frontStaff = async (
             `/api/queue/${encodeURIComponent(added.body.id)}/status`,
             { status: 'completed' },
           );
-          // The back staff may have loaded and completed the car first: a 404 then.
+          // The back staff may have loaded and completed the car first: a 409 (already picked up) then.
           if (rush.check('setQueueStatus', done, true)) rush.counts.walkUpCompleted++;
         })(),
       );
@@ -157,34 +154,34 @@ export const frontStaff = async (
   }
 };
 
-interface QueueEntryView {
-  id: string;
-  status: string;
-  batchId: number | null;
-  students: Array<{ id: number; classroomId: number | null }>;
-}
-
-const waitingForBatch = (entries: readonly QueueEntryView[]) =>
-  entries.filter((entry) => entry.status === 'waiting' && entry.batchId === null).length;
+/** Waits until `ready()` holds, or `ms` passed; answers whether it held. */
+const until = async (ready: () => boolean, ms: number) => {
+  const deadline = performance.now() + ms;
+  while (!ready() && performance.now() < deadline) await sleep(25);
+  return ready();
+};
 
 /**
  * One back-queue tablet: new batch, fill it, send a few to overflow, load,
- * complete; until the line is empty. With no car waiting, it waits for the
- * next VEHICLE_QUEUED on its own screen (at most `RETRY_MS`), as staff watch
- * their queue list.
+ * complete; until the line is empty. It presses Add to batch only when its
+ * screen shows a car waiting for one, and otherwise waits for the next
+ * VEHICLE_QUEUED on its connection (at most `RETRY_MS`), as staff watch
+ * their queue list. Once arrivals are over and the screen has shown no car
+ * waiting for a moment, it stops.
  */
-export const backStaff = async (rush: Rush, client: BenchClient, screen: Screen, seed: number) => {
+export const backStaff = async (
+  rush: Rush,
+  client: BenchClient,
+  web: WebScreen,
+  screen: Screen,
+  seed: number,
+) => {
   const random = seededRandom(seed);
   const { sessionId } = rush;
   while (!rush.over()) {
-    if (rush.arrivalsDone) {
-      // The back screen's queue list: stop when no car waits for a batch any more.
-      const line = await client.call<QueueEntryView[]>(
-        'listQueue',
-        'GET',
-        `/api/queue?sessionId=${sessionId}`,
-      );
-      if (rush.check('listQueue', line) && waitingForBatch(line.body) === 0) return;
+    if (rush.arrivalsDone && web.waitingCars() === 0) {
+      // The screen shows nobody waiting: trust it once it has had time to catch up.
+      if (!(await until(() => web.waitingCars() > 0, SETTLE_MS))) return;
     }
     const created = await client.call<{ id: number; maxCapacity: number }>(
       'createBatch',
@@ -205,9 +202,9 @@ export const backStaff = async (rush: Rush, client: BenchClient, screen: Screen,
     let waitingSince: number | undefined;
     while (count < batch.maxCapacity && !rush.over()) {
       // Press "Add to batch" only when the screen shows a car waiting for one.
-      if (screen.waitingCount === 0 && !rush.arrivalsDone) {
+      if (web.waitingCars() === 0 && !rush.arrivalsDone) {
         const news = await screen.next('VEHICLE_QUEUED', RETRY_MS);
-        if (!news && screen.waitingCount === 0) {
+        if (!news && web.waitingCars() === 0) {
           waitingSince ??= performance.now();
           if (count > 0 && performance.now() - waitingSince > PARTIAL_WAIT_MS) break;
           continue;
@@ -230,42 +227,37 @@ export const backStaff = async (rush: Rush, client: BenchClient, screen: Screen,
       if (rush.arrivalsDone && count === 0) break;
       waitingSince ??= performance.now();
       if (count > 0 && performance.now() - waitingSince > PARTIAL_WAIT_MS) break;
-      if (screen.waitingCount > 0) await sleep(100); // another tablet took it; the screen catches up
+      if (web.waitingCars() > 0) await sleep(100); // another tablet took it; the screen catches up
     }
     if (count > 0) {
-      const loaded = await client.call<QueueEntryView[]>(
-        'batchVehicles',
-        'GET',
-        `/api/batches/${batch.id}/vehicles`,
-      );
-      if (rush.check('batchVehicles', loaded)) {
-        for (const entry of loaded.body) {
-          if (random() >= OVERFLOW_SHARE) continue;
-          const moved = await client.call(
-            'updateQueueEntry',
-            'PUT',
-            `/api/queue/${encodeURIComponent(entry.id)}`,
-            {
-              batchId: null,
-              status: 'overflow',
-            },
-          );
-          // A front tablet may have completed the car meanwhile (walk-up pickup): a 404 then.
-          if (!rush.check('updateQueueEntry', moved, true)) continue;
-          rush.counts.overflowed++;
-          const later = 1000 + random() * 2000;
-          rush.track(
-            (async () => {
-              await sleep(later);
-              const removed = await client.call(
-                'removeFromQueue',
-                'DELETE',
-                `/api/queue/${encodeURIComponent(entry.id)}`,
-              );
-              if (rush.check('removeFromQueue', removed, true)) rush.counts.dismissed++;
-            })(),
-          );
-        }
+      // The batch card shows its vehicles once the events have come in.
+      await until(() => (web.batchVehicles(batch.id)?.length ?? 0) >= count, RETRY_MS);
+      for (const entry of web.batchVehicles(batch.id) ?? []) {
+        if (random() >= OVERFLOW_SHARE) continue;
+        const moved = await client.call(
+          'updateQueueEntry',
+          'PUT',
+          `/api/queue/${encodeURIComponent(entry.id)}`,
+          {
+            batchId: null,
+            status: 'overflow',
+          },
+        );
+        // A front tablet may have completed the car meanwhile (walk-up pickup): a 409 then.
+        if (!rush.check('updateQueueEntry', moved, true)) continue;
+        rush.counts.overflowed++;
+        const later = 1000 + random() * 2000;
+        rush.track(
+          (async () => {
+            await sleep(later);
+            const removed = await client.call(
+              'removeFromQueue',
+              'DELETE',
+              `/api/queue/${encodeURIComponent(entry.id)}`,
+            );
+            if (rush.check('removeFromQueue', removed, true)) rush.counts.dismissed++;
+          })(),
+        );
       }
       await sleep(LOAD_MS);
     }
@@ -284,11 +276,14 @@ export const backStaff = async (rush: Rush, client: BenchClient, screen: Screen,
   }
 };
 
-/** One teacher screen: polls the queue every 5 s and releases its students whose car is in it. */
-export const teacherScreen = async (
+/**
+ * One teacher: looks at the ready list of their screen every 5 s (from a
+ * moment of their own) and releases who is new in it.
+ */
+export const teacherStaff = async (
   rush: Rush,
   client: BenchClient,
-  classroomIds: ReadonlySet<number>,
+  web: WebScreen,
   offsetMs: number,
   stopped: () => boolean,
 ) => {
@@ -296,31 +291,19 @@ export const teacherScreen = async (
   await sleep(offsetMs);
   while (!stopped() && !rush.over()) {
     const started = performance.now();
-    const line = await client.call<QueueEntryView[]>(
-      'listQueue',
-      'GET',
-      `/api/queue?sessionId=${rush.sessionId}`,
-    );
-    rush.counts.teacherPolls++;
-    if (rush.check('listQueue', line)) {
-      rush.polls.push({ at: started, activeEntries: line.body.length });
-      for (const entry of line.body) {
-        for (const student of entry.students) {
-          if (student.classroomId === null || !classroomIds.has(student.classroomId)) continue;
-          if (released.has(student.id)) continue;
-          released.add(student.id);
-          const answer = await client.call(
-            'releaseStudent',
-            'PUT',
-            `/api/teacher/students/${student.id}/release`,
-          );
-          if (rush.check('releaseStudent', answer)) rush.counts.released++;
-        }
-      }
+    for (const student of web.readyStudents()) {
+      if (released.has(student.id)) continue;
+      released.add(student.id);
+      const answer = await client.call(
+        'releaseStudent',
+        'PUT',
+        `/api/teacher/students/${student.id}/release`,
+      );
+      if (rush.check('releaseStudent', answer)) rush.counts.released++;
     }
-    // Sleep out the rest of the interval in short steps, so the screen stops soon after the rush.
-    while (!stopped() && !rush.over() && performance.now() - started < TEACHER_POLL_MS) {
-      await sleep(Math.min(250, TEACHER_POLL_MS - (performance.now() - started)));
+    // The rest of the interval in short steps, so the teacher stops soon after the rush.
+    while (!stopped() && !rush.over() && performance.now() - started < TEACHER_LOOK_MS) {
+      await sleep(Math.min(250, TEACHER_LOOK_MS - (performance.now() - started)));
     }
   }
 };

@@ -1,9 +1,10 @@
 /**
- * The screens: WebSocket clients on `/ws`, signed-in staff (with the session
- * cookie) or anonymous (a bus map). Each counts what it receives; staff
- * screens add every event's delivery latency (arrival minus the server's
- * `sentAt` stamp, same machine so the clocks agree) to a shared sample.
- * Like the web app, every screen pings every 30 s.
+ * The screens' connections: WebSocket clients on `/ws`, signed-in staff (with
+ * the session cookie) or anonymous (a bus map). Each counts what it receives;
+ * staff connections add every event's delivery latency (arrival minus the
+ * server's `sentAt` stamp, same machine so the clocks agree) to a shared
+ * sample, and hand every message to the web screen they feed (`web-screen.ts`).
+ * Like the web app, every connection pings every 30 s.
  */
 import WebSocket from 'ws';
 import type { Samples } from './stats';
@@ -21,14 +22,6 @@ const QUEUE_EVENTS = new Set([
   'QUEUE_UPDATE',
 ]);
 
-interface QueueEventData {
-  entryId?: string;
-  id?: string;
-  ids?: string[];
-  batchId?: number;
-  status?: string;
-}
-
 export class Screen {
   readonly socket: WebSocket;
   /** Events (anything but pong) received. */
@@ -38,14 +31,8 @@ export class Screen {
   queueEvents = 0;
   unstamped = 0;
   readonly byType = new Map<string, number>();
-  /**
-   * The cars this screen shows waiting for a batch, kept from the live events
-   * alone (as the back-queue screen's list): queued, minus those put into a
-   * batch, sent to overflow, completed or removed.
-   */
-  private readonly cars = new Map<string, { at: number; waiting: boolean }>();
-  /** How many cars the screen shows waiting for a batch. */
-  waitingCount = 0;
+  /** Where each message goes next: the web screen this connection feeds. */
+  onMessage: ((message: unknown) => void) | undefined;
   private pinger: NodeJS.Timeout | undefined;
   private waiters: Array<{ type: string; done: () => void }> = [];
 
@@ -54,7 +41,6 @@ export class Screen {
     url: string,
     cookie: string | undefined,
     latency: Samples | undefined,
-    onEvent: (() => void) | undefined,
   ) {
     this.socket = new WebSocket(url, cookie ? { headers: { cookie } } : {});
     this.socket.on('message', (raw) => {
@@ -75,35 +61,11 @@ export class Screen {
       if (QUEUE_EVENTS.has(type)) this.queueEvents++;
       if (typeof message.sentAt === 'number') latency?.push(arrived - message.sentAt, arrived);
       else this.unstamped++;
-      this.follow(type, (message as { data?: QueueEventData }).data, message.sentAt ?? arrived);
-      onEvent?.();
+      this.onMessage?.(message);
       const waiting = this.waiters.filter((waiter) => waiter.type === type);
       this.waiters = this.waiters.filter((waiter) => waiter.type !== type);
       for (const waiter of waiting) waiter.done();
     });
-  }
-
-  /**
-   * Events of one car can arrive out of order (two fan-outs in flight), so the
-   * latest by `sentAt` wins; on a tie, leaving wins.
-   */
-  private follow(type: string, data: QueueEventData | undefined, at: number) {
-    if (!data) return;
-    const mark = (id: string | undefined, waiting: boolean) => {
-      if (!id) return;
-      const known = this.cars.get(id);
-      if (known && (known.at > at || (known.at === at && !known.waiting))) return;
-      if (known?.waiting) this.waitingCount--;
-      if (waiting) this.waitingCount++;
-      this.cars.set(id, { at, waiting });
-    };
-    if (type === 'VEHICLE_QUEUED') mark(data.entryId, true);
-    if (type === 'VEHICLE_REMOVED') mark(data.id, false);
-    if (type === 'VEHICLES_REMOVED_FROM_QUEUE') for (const id of data.ids ?? []) mark(id, false);
-    // Into a batch (the batch's announcement), to overflow, or completed: no longer waiting for a batch.
-    if (type === 'QUEUE_STATUS_UPDATED' && (data.batchId !== undefined || data.status !== 'waiting')) {
-      mark(data.id, false);
-    }
   }
 
   /** Resolves at the next event of `type` (true), or after `timeoutMs` (false). */
@@ -126,11 +88,11 @@ export class Screen {
 
   static async open(
     baseUrl: string,
-    options: { kind: 'staff' | 'anonymous'; cookie?: string; latency?: Samples; onEvent?: () => void },
+    options: { kind: 'staff' | 'anonymous'; cookie?: string; latency?: Samples },
   ): Promise<Screen> {
     const url = `${baseUrl.replace(/^http/, 'ws')}/ws`;
     if (new URL(url).hostname !== '127.0.0.1') throw new Error('The benchmark only targets 127.0.0.1');
-    const screen = new Screen(options.kind, url, options.cookie, options.latency, options.onEvent);
+    const screen = new Screen(options.kind, url, options.cookie, options.latency);
     await new Promise<void>((resolve, reject) => {
       screen.socket.once('open', () => resolve());
       screen.socket.once('error', reject);

@@ -24,5 +24,10 @@ describe('dismissal-rush benchmark (smoke, scale 0.1)', () => {
     expect(report.live.anonymousEvents).toBe(0);
     expect(report.live.leakedQueueEvents).toBe(0);
     // A busy 2-core CI machine needs 70–90 s for it; its sign-ins hash with scrypt at N=2^17.
+    // The screens followed as the web client does, and read far less than the baseline.
+    expect(report.screens.rush.failedReads).toBe(0);
+    expect(report.screens.baseline?.readUnitsPerEvent).toBeGreaterThan(0);
+    expect(report.screens.ratio).toBeLessThan(0.5);
+    expect(report.dynamo.addToBatch.at300.readUnitsPerCall).toBeGreaterThan(0);
   }, 180_000);
 });

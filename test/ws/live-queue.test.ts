@@ -27,15 +27,20 @@ describe('live queue events', () => {
       .body;
     for (const screen of [frontScreen, backScreen]) {
       const queued = await screen.next('VEHICLE_QUEUED');
+      expect(queued).toMatchObject({ sessionId, seq: expect.any(Number) });
       expect(queued.data).toMatchObject({
-        entryId: entry.id,
+        entry: { id: entry.id, vehicleNumber: '104', status: 'waiting', version: 1 },
         vehicle: { number: '104', make: 'Subaru', model: 'Outback', color: 'Green' },
       });
+      expect(queued.data.entry.students.length).toBeGreaterThan(0);
     }
     await back.put(`/api/queue/${entry.id}/status`, { status: 'overflow' });
     await frontScreen.next('QUEUE_STATUS_UPDATED');
     await back.request('DELETE', `/api/queue/${entry.id}`);
-    expect((await frontScreen.next('VEHICLE_REMOVED')).data).toMatchObject({ id: entry.id });
+    expect((await frontScreen.next('VEHICLE_REMOVED')).data).toMatchObject({
+      entry: { id: entry.id, status: 'overflow' },
+      batch: null,
+    });
 
     const alert = (await back.post('/api/alerts', { sessionId, type: 'emergency', location: 'Back Queue' }))
       .body;

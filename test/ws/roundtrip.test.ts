@@ -58,7 +58,10 @@ describe('live connection through the laptop WebSocket gateway', () => {
 
   it('delivers a published event to every client of the channel', async () => {
     const [a, b] = await Promise.all([open(), open()]);
-    const event = { type: 'BUS_LOCATION_UPDATE', data: { busId: 3, lat: 40.1, lng: -75.2 } } as const;
+    const event = {
+      type: 'BUS_LOCATION_UPDATE',
+      data: { busId: 'B3', location: { latitude: 40.1, longitude: -75.2, timestamp: 1 } },
+    } as const;
     const result = await publisher.publish(channels.public(), event);
     expect(result).toEqual({ sent: 2, gone: 0, failed: 0 });
     expect(await a?.next()).toEqual(event);
@@ -89,7 +92,7 @@ describe('live connection through the laptop WebSocket gateway', () => {
       userId: null,
       connectedAt: new Date().toISOString(),
     });
-    const event = { type: 'BUS_TRACKING_STOPPED', data: { busId: 1 } } as const;
+    const event = { type: 'BUS_TRACKING_STOPPED', data: { busId: 'B1' } } as const;
     const result = await publisher.publish(channels.public(), event);
     expect(result).toEqual({ sent: 1, gone: 1, failed: 0 });
     expect(await client.next()).toEqual(event);
@@ -120,6 +123,8 @@ describe('live connection through the laptop WebSocket gateway', () => {
     const [id] = await connections.inChannel(db, channels.public());
     await client.close();
     await eventually(async () => (await connections.get(db, id as string)) === undefined);
+    // The row and its channel memberships go in parallel: wait for both.
+    await eventually(async () => (await connections.inChannel(db, channels.public())).length === 0);
     expect(await connections.inChannel(db, channels.public())).toEqual([]);
   });
 });

@@ -5,5 +5,5 @@ import { readyStudents } from '../services/teacher';
 
 /** `GET /api/teacher/students/ready?sessionId=`: students whose ride is here, newest first. */
 export const handler = httpHandler(routes.readyStudents, async ({ user, query }) =>
-  readyStudents(requireUser(user), query.sessionId),
+  readyStudents(requireUser(user), query.sessionId, query.classroomIds),
 );

@@ -4,9 +4,10 @@ import { requireUser } from '../services/auth';
 import { teacherStudents } from '../services/teacher';
 
 /**
- * `GET /api/teacher/students?sessionId=`: every student with queue, batch,
- * release and pickup state; without `sessionId`, every student outside any session.
+ * `GET /api/teacher/students?sessionId=&classroomIds=`: the students of those
+ * classrooms (every student without `classroomIds`) with queue, batch,
+ * release and pickup state; without `sessionId`, outside any session.
  */
 export const handler = httpHandler(routes.teacherStudents, async ({ user, query }) =>
-  teacherStudents(requireUser(user), query.sessionId),
+  teacherStudents(requireUser(user), query.sessionId, query.classroomIds),
 );

@@ -1,3 +1,4 @@
+import type { CarLineEvent } from '@curbside/api';
 import {
   type Alert,
   alertMessage,
@@ -9,9 +10,18 @@ import {
 import { alerts } from '@curbside/store';
 import type { z } from 'zod';
 import { db } from '../lib/context';
-import { publishToStaff } from './live-events';
+import { publishToSession, publishToStaff } from './live-events';
 import { sessionOfSchool } from './scope';
 import { ownSchoolId } from './tenancy';
+
+/**
+ * Tells the school's staff about an alert change: numbered in its session's
+ * event sequence when it belongs to one.
+ */
+const publishAlert = (alert: Alert, event: CarLineEvent) =>
+  alert.sessionId === null
+    ? publishToStaff(alert.schoolId, event)
+    : publishToSession(alert.schoolId, alert.sessionId, event);
 
 /**
  * The alert toggle: the same type from the same location while one is active
@@ -34,7 +44,7 @@ export const toggleAlert = async (
     if (active) {
       const dismissed = await alerts.dismiss(db, active);
       if (!dismissed) continue;
-      await publishToStaff(schoolId, { type: 'ALERT_DISMISSED', data: { id: active.id, removed: true } });
+      await publishAlert(active, { type: 'ALERT_DISMISSED', data: { id: active.id, removed: true } });
       return { dismissed: true, alert: dismissed };
     }
     const raised = await alerts.raise(db, {
@@ -45,7 +55,7 @@ export const toggleAlert = async (
       message: input.message || alertMessage(input.type, input.location),
     });
     if (!raised) continue;
-    await publishToStaff(schoolId, { type: 'ALERT_CREATED', data: raised });
+    await publishAlert(raised, { type: 'ALERT_CREATED', data: raised });
     return { dismissed: false, alert: raised };
   }
   throw new ConflictError('Someone else changed this alert at the same moment. Please try again.');
@@ -61,6 +71,6 @@ export const dismissAlert = async (user: User, id: number): Promise<Alert> => {
   if (!alert || alert.schoolId !== user.schoolId) throw new NotFoundError('Alert not found');
   if (alert.status !== 'active') return alert;
   const dismissed = (await alerts.dismiss(db, alert)) ?? { ...alert, status: 'dismissed' as const };
-  await publishToStaff(alert.schoolId, { type: 'ALERT_DISMISSED', data: { id: alert.id, removed: true } });
+  await publishAlert(alert, { type: 'ALERT_DISMISSED', data: { id: alert.id, removed: true } });
   return dismissed;
 };

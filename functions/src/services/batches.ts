@@ -5,19 +5,28 @@ import {
   DEFAULT_BATCH_CAPACITY,
   isSessionRunning,
   NotFoundError,
-  nextForBatch,
   type QueueEntry,
   type User,
   type VehicleType,
 } from '@curbside/domain';
-import { batches, completedEntry, queue, schools } from '@curbside/store';
+import { batches, completedVisit, queue, schools } from '@curbside/store';
 import { db } from '../lib/context';
-import { publishToStaff } from './live-events';
+import { log } from '../lib/log';
+import { publishToSession } from './live-events';
 import { sessionOfSchool } from './scope';
 import { recordPickups } from './teacher';
 
+/** Transactions add-to-batch tries before giving up when other tablets keep taking its candidates. */
 const MAX_ATTEMPTS = 25;
+/** Entries of the waiting line read at a time: the first is usually the one taken. */
+const CANDIDATES_PER_READ = 4;
 const PLURAL: Readonly<Record<VehicleType, string>> = { car: 'cars', bus: 'buses' };
+
+/** A change to an entry and the batch it moved in or out of (as it is now, being read). */
+export interface EntryChange {
+  entry: QueueEntry;
+  batch: Promise<Batch | null>;
+}
 
 /** A batch of the user's school; another school's answers 404. */
 export const batchOfSchool = async (user: User, id: number): Promise<Batch> => {
@@ -32,16 +41,43 @@ const assertLoading = (batch: Batch) => {
   }
 };
 
+const refuse = (batch: Batch, outcome: 'full' | 'closed') => {
+  throw new ConflictError(
+    outcome === 'full'
+      ? `Batch #${batch.batchNumber} is full`
+      : `Batch #${batch.batchNumber} is completed and cannot be changed`,
+  );
+};
+
 const capacityOf = async (schoolId: number, type: VehicleType) => {
   const school = await schools.get(db, schoolId);
   return school?.batchCapacity?.[type] ?? DEFAULT_BATCH_CAPACITY[type];
 };
 
-const announce = (batch: Batch, data: Record<string, unknown> = {}) =>
-  publishToStaff(batch.schoolId, {
-    type: 'QUEUE_STATUS_UPDATED',
-    data: { sessionId: batch.sessionId, batchId: batch.id, ...data },
+/** The batch as it is after a change (its count and version), read consistently. */
+const batchNow = async (id: number): Promise<Batch | null> => (await batches.get(db, id)) ?? null;
+
+/**
+ * The same, read while the caller goes on: the change has committed, so a
+ * failed read only leaves the batch out of the live event (logged).
+ */
+const batchSoon = (id: number): Promise<Batch | null> =>
+  batchNow(id).catch((error: Error) => {
+    log('warn', 'batch not read after a change', { batchId: id, error: error.message });
+    return null;
   });
+
+const announce = (
+  batch: Pick<Batch, 'schoolId' | 'sessionId'>,
+  change:
+    | { entry: QueueEntry | null; batch: Batch | null }
+    | Promise<{ entry: QueueEntry | null; batch: Batch | null }>,
+) =>
+  publishToSession(
+    batch.schoolId,
+    batch.sessionId,
+    Promise.resolve(change).then((data) => ({ type: 'QUEUE_STATUS_UPDATED' as const, data })),
+  );
 
 /** Creates a batch that starts loading at once; numbers count up per session from 1. */
 export const createBatch = async (
@@ -58,7 +94,7 @@ export const createBatch = async (
     vehicleType,
     maxCapacity: await capacityOf(session.schoolId, vehicleType),
   });
-  await announce(batch);
+  await announce(batch, { entry: null, batch });
   return batch;
 };
 
@@ -68,38 +104,62 @@ export const listBatches = async (user: User, sessionId: number, status: 'loadin
   return all.filter((batch) => batch.status === status);
 };
 
-/** The entries in a batch (loading: active entries; completed: its completed pickups). */
+/** The entries in a batch, read by key from its members (loading: queued; completed: its pickups). */
 export const batchVehicles = async (user: User, id: number): Promise<QueueEntry[]> => {
-  const batch = await batchOfSchool(user, id);
-  const entries =
-    batch.status === 'loading' || batch.endTime === null
-      ? await queue.listActive(db, batch.sessionId)
-      : await queue.listCompletedAt(db, batch.sessionId, batch.endTime);
-  return entries.filter((entry) => entry.batchId === batch.id);
+  const found = await batches.withMembers(db, id);
+  if (!found || found.batch.schoolId !== user.schoolId) throw new NotFoundError('Batch not found');
+  return batches.entries(db, found.batch, found.memberIds);
 };
 
 /**
  * Add-to-batch: takes the first waiting, batch-less vehicle of the batch's
- * type and raises the count, in one transaction. When another tablet takes
- * that vehicle first, it tries the next one.
+ * type from the waiting line (a few entries at a time) and raises the count,
+ * in one transaction. When another tablet takes that vehicle first, it tries
+ * the next one.
  */
 export const addNextToBatch = async (user: User, id: number): Promise<Batch> => {
   const batch = await batchOfSchool(user, id);
   assertLoading(batch);
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const candidate = nextForBatch(await queue.listActive(db, batch.sessionId), batch.vehicleType);
-    if (!candidate)
+  let cursor: Record<string, unknown> | undefined;
+  let taken = 0;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; ) {
+    const { entries, next } = await queue.waitingForBatch(
+      db,
+      batch.sessionId,
+      batch.vehicleType,
+      CANDIDATES_PER_READ,
+      cursor,
+    );
+    for (const candidate of entries) {
+      attempt++;
+      const outcome = await batches.addEntry(db, batch, candidate);
+      if (outcome === 'full' || outcome === 'closed') refuse(batch, outcome);
+      if (outcome === 'added') {
+        const updated = (await batchNow(id)) as Batch;
+        await announce(updated, {
+          entry: {
+            ...candidate,
+            batchId: batch.id,
+            batchNumber: batch.batchNumber,
+            version: candidate.version + 1,
+          },
+          batch: updated,
+        });
+        return updated;
+      }
+      taken++;
+    }
+    if (next) cursor = next;
+    else if (taken > 0 && cursor !== undefined) {
+      // Every candidate was taken: the line has moved on; read it again from its start.
+      cursor = undefined;
+      taken = 0;
+    } else if (taken > 0) {
+      taken = 0;
+    } else {
       throw new ConflictError(
         `No waiting ${PLURAL[batch.vehicleType]} to add to Batch #${batch.batchNumber}`,
       );
-    const outcome = await batches.addEntry(db, batch, candidate);
-    if (outcome === 'full') throw new ConflictError(`Batch #${batch.batchNumber} is full`);
-    if (outcome === 'closed')
-      throw new ConflictError(`Batch #${batch.batchNumber} is completed and cannot be changed`);
-    if (outcome === 'added') {
-      const updated = (await batches.get(db, id)) as Batch;
-      await announce(updated, { id: candidate.id, status: 'waiting' });
-      return updated;
     }
   }
   throw new ConflictError('The queue is changing quickly. Please try again.');
@@ -118,41 +178,36 @@ export const placeInBatch = async (user: User, entry: QueueEntry, batchId: numbe
     throw new ConflictError(`Vehicle ${entry.vehicleNumber} is not waiting for a batch`);
   }
   const outcome = await batches.addEntry(db, batch, entry);
-  if (outcome === 'full') throw new ConflictError(`Batch #${batch.batchNumber} is full`);
-  if (outcome === 'closed')
-    throw new ConflictError(`Batch #${batch.batchNumber} is completed and cannot be changed`);
-  if (outcome === 'taken') {
-    throw changedMeanwhileError(entry);
-  }
-  await announce(batch, { id: entry.id, status: 'waiting' });
-  return { ...entry, batchId: batch.id, batchNumber: batch.batchNumber };
+  if (outcome === 'full' || outcome === 'closed') refuse(batch, outcome);
+  if (outcome === 'taken') throw changedMeanwhileError(entry);
+  const placed: QueueEntry = {
+    ...entry,
+    batchId: batch.id,
+    batchNumber: batch.batchNumber,
+    version: entry.version + 1,
+  };
+  await announce(
+    batch,
+    batchNow(batch.id).then((now) => ({ entry: placed, batch: now })),
+  );
+  return placed;
 };
 
 /** Moves an entry out of its batch, back to waiting or to overflow. */
 export const takeOutOfBatch = async (
   entry: QueueEntry,
   status: 'waiting' | 'overflow',
-): Promise<QueueEntry> => {
+): Promise<EntryChange> => {
   const batchId = entry.batchId as number;
-  const batch = await batches.get(db, batchId);
-  if (batch) assertLoading(batch);
-  if (!(await batches.removeEntry(db, batchId, entry, status))) {
-    throw changedMeanwhileError(entry);
-  }
-  if (batch) await announce(batch, { id: entry.id, status });
-  return { ...entry, status, batchId: null, batchNumber: null };
+  const moved = await batches.removeEntry(db, batchId, entry, status);
+  return { entry: moved, batch: batchSoon(batchId) };
 };
 
 /** Removes or completes a batched entry on its own, keeping the batch count right. */
-export const dropFromBatch = async (entry: QueueEntry, complete: boolean): Promise<QueueEntry> => {
+export const dropFromBatch = async (entry: QueueEntry, complete: boolean): Promise<EntryChange> => {
   const batchId = entry.batchId as number;
-  const batch = await batches.get(db, batchId);
-  if (batch) assertLoading(batch);
-  const exitTime = new Date().toISOString();
-  if (!(await batches.dropEntry(db, batchId, entry, complete ? exitTime : undefined))) {
-    throw changedMeanwhileError(entry);
-  }
-  return complete ? completedEntry(entry, exitTime).completed : entry;
+  const left = await batches.dropEntry(db, batchId, entry, complete ? new Date().toISOString() : undefined);
+  return { entry: left, batch: batchSoon(batchId) };
 };
 
 /**
@@ -170,14 +225,23 @@ export const updateBatch = async (
   assertLoading(batch);
   if (change.status !== 'completed') return batch;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const entries = (await queue.listActive(db, batch.sessionId)).filter((entry) => entry.batchId === id);
+    const found = await batches.withMembers(db, id);
+    if (!found) throw new NotFoundError('Batch not found');
+    assertLoading(found.batch);
+    const entries = await batches.entries(db, found.batch, found.memberIds);
     const endTime = new Date().toISOString();
-    if (await batches.complete(db, batch, entries, endTime)) {
-      const completed: Batch = { ...batch, status: 'completed', endTime, currentCount: entries.length };
+    if (await batches.complete(db, found.batch, entries, endTime)) {
+      const completed: Batch = {
+        ...found.batch,
+        status: 'completed',
+        endTime,
+        currentCount: entries.length,
+        version: found.batch.version + 1,
+      };
       await recordPickups(batch.sessionId, entries, endTime);
-      await publishToStaff(batch.schoolId, {
+      await publishToSession(batch.schoolId, batch.sessionId, {
         type: 'VEHICLES_REMOVED_FROM_QUEUE',
-        data: { sessionId: batch.sessionId, batchId: id, ids: entries.map((entry) => entry.id) },
+        data: { batch: completed, entries: entries.map((entry) => completedVisit(entry, endTime).completed) },
       });
       return completed;
     }

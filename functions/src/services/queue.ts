@@ -10,9 +10,9 @@ import {
 } from '@curbside/domain';
 import { queue, students, vehicles } from '@curbside/store';
 import { db } from '../lib/context';
-import { dropFromBatch, placeInBatch, takeOutOfBatch } from './batches';
-import { publishToStaff } from './live-events';
-import { entryOfSchool, runningSession, sessionOfSchool } from './scope';
+import { dropFromBatch, type EntryChange, placeInBatch, takeOutOfBatch } from './batches';
+import { publishToSession } from './live-events';
+import { activeEntryOfSchool, runningSession, sessionOfSchool } from './scope';
 import { recordPickups } from './teacher';
 import { ownSchoolId } from './tenancy';
 
@@ -23,7 +23,10 @@ export const listQueue = async (user: User, sessionId: number, status?: 'complet
 
 const snapshot = ({ studentIds: _, schoolId: __, ...vehicle }: Vehicle) => vehicle;
 
-/** Queues a vehicle by number; an unregistered number is queued without details. */
+/**
+ * Queues a vehicle by number as a new visit (an unregistered number is
+ * queued without details) and answers it with its place in its type's line.
+ */
 export const addVehicle = async (user: User, input: AddVehicleInput): Promise<QueueEntry> => {
   const { sessionId, vehicleNumber, vehicleType } = addVehicleSchema.parse(input);
   const schoolId = ownSchoolId(user);
@@ -51,62 +54,91 @@ export const addVehicle = async (user: User, input: AddVehicleInput): Promise<Qu
       classroomId,
     })),
   });
-  await publishToStaff(schoolId, {
-    type: 'VEHICLE_QUEUED',
-    data: {
-      sessionId,
-      entryId: entry.id,
-      vehicle: {
-        number: entry.vehicleNumber,
-        type: entry.vehicleType,
-        make: vehicle?.make ?? null,
-        model: vehicle?.model ?? null,
-        color: vehicle?.color ?? null,
-        parentName: vehicle?.parentName ?? null,
-        alternateContactName: vehicle?.alternateContactName ?? null,
+  // The place in line and the announcement do not wait for each other.
+  const [position] = await Promise.all([
+    queue.positionOf(db, entry),
+    publishToSession(schoolId, sessionId, {
+      type: 'VEHICLE_QUEUED',
+      data: {
+        entry,
+        vehicle: {
+          number: entry.vehicleNumber,
+          type: entry.vehicleType,
+          make: vehicle?.make ?? null,
+          model: vehicle?.model ?? null,
+          color: vehicle?.color ?? null,
+          parentName: vehicle?.parentName ?? null,
+          alternateContactName: vehicle?.alternateContactName ?? null,
+        },
       },
-    },
-  });
-  return entry;
-};
-
-/** Removes an entry (picked up, left, removed, or a dismissed overflow entry). */
-export const removeEntry = async (user: User, id: string): Promise<QueueEntry> => {
-  const entry = await entryOfSchool(user, id);
-  if (entry.status === 'completed') {
-    throw new ConflictError(`Vehicle ${entry.vehicleNumber} has already been picked up`);
-  }
-  const removed = entry.batchId !== null ? await dropFromBatch(entry, false) : await queue.remove(db, entry);
-  await publishToStaff(entry.schoolId, { type: 'VEHICLE_REMOVED', data: { id, sessionId: entry.sessionId } });
-  return removed;
+    }),
+  ]);
+  return { ...entry, position };
 };
 
 /**
- * Changes an entry's status; completing records exitTime, keeps it for Recent
- * Pickups and marks its students picked up.
+ * Removes an entry (picked up, left, removed, or a dismissed overflow entry).
+ * A visit that already ended answers 409 saying how; a second removal of the
+ * same visit is 'already removed'.
  */
-export const setEntryStatus = async (user: User, id: string, status: QueueStatus): Promise<QueueEntry> => {
-  const entry = await entryOfSchool(user, id);
+export const removeEntry = async (user: User, id: string): Promise<QueueEntry> => {
+  const entry = await activeEntryOfSchool(user, id);
+  const { entry: removed, batch } =
+    entry.batchId !== null ? await dropFromBatch(entry, false) : alone(await queue.remove(db, entry));
+  await publishToSession(
+    entry.schoolId,
+    entry.sessionId,
+    batch.then((now) => ({ type: 'VEHICLE_REMOVED' as const, data: { entry: removed, batch: now } })),
+  );
+  return removed;
+};
+
+/** A change to an entry in no batch. */
+const alone = (entry: QueueEntry): EntryChange => ({ entry, batch: Promise.resolve(null) });
+
+/** Tells the staff an entry changed (with its batch's new count once read). */
+const announceChange = (entry: QueueEntry, change: EntryChange) =>
+  publishToSession(
+    entry.schoolId,
+    entry.sessionId,
+    change.batch.then((batch) => ({
+      type: 'QUEUE_STATUS_UPDATED' as const,
+      data: { entry: change.entry, batch },
+    })),
+  );
+
+const refuseTransition = (entry: QueueEntry, status: QueueStatus) => {
   if (!canTransition(entry.status, status)) {
     throw new ConflictError(`Vehicle ${entry.vehicleNumber} cannot go from ${entry.status} to ${status}`);
   }
-  const updated =
-    entry.batchId !== null
-      ? status === 'completed'
-        ? await dropFromBatch(entry, true)
-        : status === 'ready'
-          ? await queue.update(db, entry, { status, batchId: entry.batchId, batchNumber: entry.batchNumber })
-          : await takeOutOfBatch(entry, status)
-      : status === 'completed'
-        ? await queue.complete(db, entry)
-        : await queue.update(db, entry, { status, batchId: null, batchNumber: null });
+};
+
+/** A batch-less entry's new status: completed (a pickup) or another. */
+const changeStatus = async (entry: QueueEntry, status: QueueStatus): Promise<QueueEntry> =>
+  status === 'completed'
+    ? queue.complete(db, entry)
+    : queue.update(db, entry, { status, batchId: null, batchNumber: null });
+
+/**
+ * Changes an entry's status; completing records exitTime, keeps the visit for
+ * Recent Pickups and marks its students picked up.
+ */
+export const setEntryStatus = async (user: User, id: string, status: QueueStatus): Promise<QueueEntry> => {
+  const entry = await activeEntryOfSchool(user, id);
+  refuseTransition(entry, status);
+  let changed: EntryChange;
+  if (entry.batchId === null) changed = alone(await changeStatus(entry, status));
+  else if (status === 'completed') changed = await dropFromBatch(entry, true);
+  else if (status === 'ready') {
+    changed = alone(
+      await queue.update(db, entry, { status, batchId: entry.batchId, batchNumber: entry.batchNumber }),
+    );
+  } else changed = await takeOutOfBatch(entry, status);
+  const updated = changed.entry;
   if (updated.status === 'completed' && updated.exitTime !== null) {
     await recordPickups(entry.sessionId, [updated], updated.exitTime);
   }
-  await publishToStaff(entry.schoolId, {
-    type: 'QUEUE_STATUS_UPDATED',
-    data: { id, sessionId: entry.sessionId, status: updated.status },
-  });
+  await announceChange(entry, changed);
   return updated;
 };
 
@@ -123,23 +155,16 @@ export const updateEntry = async (
   id: string,
   change: { batchId: number | null; status: 'waiting' | 'overflow' },
 ): Promise<QueueEntry> => {
-  const entry = await entryOfSchool(user, id);
+  const entry = await activeEntryOfSchool(user, id);
   if (change.batchId !== null) {
     if (change.status !== 'waiting') throw new ConflictError('A vehicle in a batch has the status waiting');
     return placeInBatch(user, entry, change.batchId);
   }
-  if (!canTransition(entry.status, change.status)) {
-    throw new ConflictError(
-      `Vehicle ${entry.vehicleNumber} cannot go from ${entry.status} to ${change.status}`,
-    );
-  }
-  const updated =
+  refuseTransition(entry, change.status);
+  const changed =
     entry.batchId !== null
       ? await takeOutOfBatch(entry, change.status)
-      : await queue.update(db, entry, { status: change.status, batchId: null, batchNumber: null });
-  await publishToStaff(entry.schoolId, {
-    type: 'QUEUE_STATUS_UPDATED',
-    data: { id, sessionId: entry.sessionId, status: updated.status },
-  });
-  return updated;
+      : alone(await changeStatus(entry, change.status));
+  await announceChange(entry, changed);
+  return changed.entry;
 };

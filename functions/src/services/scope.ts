@@ -5,6 +5,7 @@ import {
   type PickupSession,
   type QueueEntry,
   type User,
+  visitEndedError,
 } from '@curbside/domain';
 import { pickupSessions, queue } from '@curbside/store';
 import { db } from '../lib/context';
@@ -23,9 +24,14 @@ export const runningSession = async (user: User, sessionId: number) => {
   return session;
 };
 
-/** An active entry of the user's school. */
-export const entryOfSchool = async (user: User, id: string): Promise<QueueEntry> => {
-  const entry = await queue.get(db, id);
-  if (!entry || entry.schoolId !== user.schoolId) throw new NotFoundError('Queue entry not found');
-  return entry;
+/**
+ * The visit with this id, still in the queue, of the user's school. A visit
+ * that ended answers 409 saying how (picked up, or already removed); an id
+ * that never named a visit of this school answers 404.
+ */
+export const activeEntryOfSchool = async (user: User, id: string): Promise<QueueEntry> => {
+  const visit = await queue.lookup(db, id);
+  if (!visit || visit.entry.schoolId !== user.schoolId) throw new NotFoundError('Queue entry not found');
+  if (visit.state !== 'active') throw visitEndedError(visit.entry, visit.state);
+  return visit.entry;
 };

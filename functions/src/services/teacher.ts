@@ -5,99 +5,117 @@ import {
   isSessionRunning,
   NotFoundError,
   type QueueEntry,
+  type StudentSummary,
   type TeacherStudent,
   type User,
 } from '@curbside/domain';
 import {
-  batches,
   classrooms,
+  type Marks,
   parentLinks,
   pickupSessions,
   queue,
   releases,
+  type Student,
   students,
-  vehicles,
 } from '@curbside/store';
 import { db } from '../lib/context';
 import { log } from '../lib/log';
-import { publishToChannel, publishToStaff } from './live-events';
+import { publishToChannel, publishToSession } from './live-events';
 import { sessionOfSchool } from './scope';
 import { ownSchoolId } from './tenancy';
 
 export const listClassrooms = async (user: User): Promise<Classroom[]> =>
   user.schoolId === null ? [] : classrooms.listBySchool(db, user.schoolId);
 
-/** What a session adds to the teacher view: its queue, its batches, releases and pickups. */
-const stateOfSession = async (sessionId: number) => {
-  const [active, sessionBatches, marks] = await Promise.all([
-    queue.listActive(db, sessionId),
-    batches.listBySession(db, sessionId),
-    releases.ofSession(db, sessionId),
-  ]);
-  return { active, sessionBatches, marks };
+/** Without a session: nothing queued, released or picked up. */
+const NO_MARKS: Marks = { released: new Map(), pickedUp: new Map() };
+
+/**
+ * The students the view is about: those of the given classrooms (one Query
+ * each), or every student of the school when none are given; and the
+ * classrooms whose release marks to read.
+ */
+const rosterOf = async (schoolId: number, rooms: readonly Classroom[], classroomIds?: readonly number[]) => {
+  if (classroomIds === undefined) {
+    return {
+      roster: await students.listBySchool(db, schoolId),
+      markRooms: [...rooms.map((room) => room.id), null],
+    };
+  }
+  const wanted = rooms.filter((room) => classroomIds.includes(room.id));
+  const pages = await Promise.all(wanted.map((room) => students.listByClassroom(db, schoolId, room.id)));
+  return { roster: pages.flat(), markRooms: wanted.map((room) => room.id) };
 };
 
-/** Without a session: nothing queued, batched, released or picked up. */
-const NO_SESSION: Awaited<ReturnType<typeof stateOfSession>> = {
-  active: [],
-  sessionBatches: [],
-  marks: { released: new Map(), pickedUp: new Map() },
+/** One student as the teacher screen shows them, from their queue entry (if any) and the session's marks. */
+const viewOf = (
+  { schoolId: _, ride, ...student }: Student,
+  room: Classroom | undefined,
+  entry: QueueEntry | undefined,
+  marks: Marks,
+): TeacherStudent => {
+  const vehicle = entry
+    ? { type: entry.vehicleType, number: entry.vehicleNumber, parentName: entry.vehicle?.parentName ?? null }
+    : (ride ?? null);
+  return {
+    ...student,
+    classroom: room ? { id: room.id, name: room.name } : null,
+    inQueue: entry !== undefined,
+    vehicle,
+    vehicleType: vehicle?.type ?? null,
+    number: vehicle?.number ?? null,
+    entryId: entry?.id ?? null,
+    entryVersion: entry?.version ?? null,
+    queueStatus: entry && entry.status !== 'completed' ? entry.status : null,
+    queueTime: entry?.queueTime ?? null,
+    batchId: entry?.batchId ?? null,
+    batchNumber: entry?.batchNumber ?? null,
+    // An entry in a batch is in a loading batch: completing a batch completes its entries.
+    batchStatus: entry?.batchId ? 'loading' : null,
+    releasedAt: marks.released.get(student.id) ?? null,
+    // A vehicle back in the queue puts the student back in the queue.
+    pickedUpAt: entry ? null : (marks.pickedUp.get(student.id) ?? null),
+  };
 };
 
 /**
- * Every student of the school as the teacher screen needs them: in the
- * queue or not, their vehicle or bus, queue time, batch state, and whether a
- * teacher released them or their pickup completed in the session. Without a
- * session, nobody is in the queue, released or picked up.
+ * The students of the given classrooms (every student of the school when
+ * none are given) as the teacher screen needs them: in the queue or not,
+ * their vehicle or bus, queue time, batch state, and whether a teacher
+ * released them or their pickup completed in the session. It reads the
+ * classrooms, their students (who carry their registered ride), the active
+ * queue and the classrooms' release marks; without a session nobody is in
+ * the queue, released or picked up.
  */
-export const teacherStudents = async (user: User, sessionId?: number): Promise<TeacherStudent[]> => {
+export const teacherStudents = async (
+  user: User,
+  sessionId?: number,
+  classroomIds?: readonly number[],
+): Promise<TeacherStudent[]> => {
   const schoolId = ownSchoolId(user);
-  if (sessionId !== undefined) await sessionOfSchool(user, sessionId);
-  const [all, rooms, fleet, { active, sessionBatches, marks }] = await Promise.all([
-    students.listBySchool(db, schoolId),
+  const [rooms] = await Promise.all([
     classrooms.listBySchool(db, schoolId),
-    vehicles.listBySchool(db, schoolId),
-    sessionId === undefined ? NO_SESSION : stateOfSession(sessionId),
+    sessionId === undefined ? undefined : sessionOfSchool(user, sessionId),
+  ]);
+  const { roster, markRooms } = await rosterOf(schoolId, rooms, classroomIds);
+  const [active, marks] = await Promise.all([
+    sessionId === undefined ? [] : queue.listActive(db, sessionId),
+    sessionId === undefined ? NO_MARKS : releases.ofClassrooms(db, sessionId, markRooms),
   ]);
   const roomById = new Map(rooms.map((room) => [room.id, room]));
-  const vehicleOf = new Map<number, (typeof fleet)[number]>();
-  for (const vehicle of fleet)
-    for (const id of vehicle.studentIds) if (!vehicleOf.has(id)) vehicleOf.set(id, vehicle);
-  const entryOf = new Map<number, (typeof active)[number]>();
+  const entryOf = new Map<number, QueueEntry>();
   for (const entry of active) for (const student of entry.students) entryOf.set(student.id, entry);
-  const batchById = new Map(sessionBatches.map((batch) => [batch.id, batch]));
-
-  return all.map(({ schoolId: _, ...student }) => {
-    const entry = entryOf.get(student.id);
-    const vehicle = entry
-      ? {
-          type: entry.vehicleType,
-          number: entry.vehicleNumber,
-          parentName: entry.vehicle?.parentName ?? null,
-        }
-      : vehicleOf.has(student.id)
-        ? (({ type, number, parentName }) => ({ type, number, parentName }))(vehicleOf.get(student.id)!)
-        : null;
-    const room = student.classroomId !== null ? roomById.get(student.classroomId) : undefined;
-    const batch = entry?.batchId ? batchById.get(entry.batchId) : undefined;
-    return {
-      ...student,
-      classroom: room ? { id: room.id, name: room.name } : null,
-      inQueue: entry !== undefined,
-      vehicle,
-      vehicleType: vehicle?.type ?? null,
-      number: vehicle?.number ?? null,
-      entryId: entry?.id ?? null,
-      queueStatus: entry && entry.status !== 'completed' ? entry.status : null,
-      queueTime: entry?.queueTime ?? null,
-      batchId: entry?.batchId ?? null,
-      batchNumber: entry?.batchNumber ?? null,
-      batchStatus: batch?.status ?? null,
-      releasedAt: marks.released.get(student.id) ?? null,
-      // A vehicle back in the queue puts the student back in the queue.
-      pickedUpAt: entry ? null : (marks.pickedUp.get(student.id) ?? null),
-    };
-  });
+  return roster
+    .sort((a, b) => a.id - b.id)
+    .map((student) =>
+      viewOf(
+        student,
+        student.classroomId !== null ? roomById.get(student.classroomId) : undefined,
+        entryOf.get(student.id),
+        marks,
+      ),
+    );
 };
 
 /**
@@ -111,26 +129,33 @@ export const recordPickups = async (
   completed: readonly Pick<QueueEntry, 'students'>[],
   pickedUpAt: string,
 ): Promise<void> => {
-  const studentIds = completed.flatMap((entry) => entry.students.map((student) => student.id));
-  if (studentIds.length === 0) return;
+  const riders: StudentSummary[] = completed.flatMap((entry) => entry.students);
+  if (riders.length === 0) return;
   try {
-    await releases.pickUp(db, sessionId, studentIds, pickedUpAt);
+    await releases.pickUp(db, sessionId, riders, pickedUpAt);
   } catch (error) {
     log('error', 'picked-up students not recorded', {
       sessionId,
-      studentIds,
+      studentIds: riders.map((student) => student.id),
       error: (error as Error).message,
     });
   }
 };
 
-/** Students whose vehicle is in the queue, newest arrival first. */
-export const readyStudents = async (user: User, sessionId: number): Promise<TeacherStudent[]> =>
-  (await teacherStudents(user, sessionId))
+/** Students (of the given classrooms, or all) whose vehicle is in the queue, newest arrival first. */
+export const readyStudents = async (
+  user: User,
+  sessionId: number,
+  classroomIds?: readonly number[],
+): Promise<TeacherStudent[]> =>
+  (await teacherStudents(user, sessionId, classroomIds))
     .filter((student) => student.inQueue)
     .sort((a, b) => (b.queueTime ?? '').localeCompare(a.queueTime ?? ''));
 
-/** Releases a student for pickup in the school's running session; tells staff and the child's parents. */
+/**
+ * Releases a student for pickup in the school's running session; tells staff
+ * (numbered in the session's sequence) and the child's parents (without one).
+ */
 export const releaseStudent = async (user: User, studentId: number) => {
   const schoolId = ownSchoolId(user);
   // Independent reads, one round trip; the student's absence is still reported first.
@@ -141,13 +166,13 @@ export const releaseStudent = async (user: User, studentId: number) => {
   if (!student) throw new NotFoundError('Student not found');
   if (!session || !isSessionRunning(session))
     throw new ConflictError('There is no active session to release students in');
-  const releasedAt = await releases.release(db, session.id, studentId);
+  const releasedAt = await releases.release(db, session.id, student);
   const event = {
     type: 'STUDENT_STATUS_UPDATE' as const,
-    data: { studentId, sessionId: session.id, status: 'released', releasedAt },
+    data: { studentId, sessionId: session.id, status: 'released' as const, releasedAt },
   };
   const [, parents] = await Promise.all([
-    publishToStaff(schoolId, event),
+    publishToSession(schoolId, session.id, event),
     parentLinks.parentsOf(db, schoolId, studentId),
   ]);
   for (const parentId of parents) {

@@ -28,6 +28,13 @@ const idParams = z.object({ id });
 const ok = returns<{ ok: true }>();
 const entryParams = z.object({ id: z.string().trim().min(1, 'Invalid id').max(64, 'Invalid id') });
 const sessionQuery = z.object({ sessionId: id });
+/** `classroomIds=3,7`: the classrooms a teacher view is about (absent: the whole school). */
+const classroomIds = z
+  .string({ message: 'Classroom ids must be numbers separated by commas' })
+  .max(400, 'Too many classrooms')
+  .regex(/^\d{1,10}(,\d{1,10})*$/, 'Classroom ids must be numbers separated by commas')
+  .transform((value) => value.split(',').map(Number))
+  .optional();
 interface PickupCodeView {
   code: string;
   studentId: number;
@@ -368,7 +375,7 @@ export const routes = {
     method: 'GET',
     path: '/api/teacher/students',
     // Without a session: every student, none in the queue, released or picked up.
-    request: { query: z.object({ sessionId: id.optional() }) },
+    request: { query: z.object({ sessionId: id.optional(), classroomIds }) },
     access: { minRole: 'teacher' },
     response: returns<TeacherStudent[]>(),
   }),
@@ -377,7 +384,7 @@ export const routes = {
     area: 'teacher',
     method: 'GET',
     path: '/api/teacher/students/ready',
-    request: { query: sessionQuery },
+    request: { query: sessionQuery.extend({ classroomIds }) },
     access: { minRole: 'teacher' },
     response: returns<TeacherStudent[]>(),
   }),

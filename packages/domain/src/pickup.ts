@@ -19,6 +19,8 @@ export interface TeacherStudent extends StudentSummary {
   vehicleType: VehicleType | null;
   number: string | null;
   entryId: string | null;
+  /** The version of that queue entry this view reflects (screens keep the newer of two copies). */
+  entryVersion: number | null;
   queueStatus: 'waiting' | 'ready' | 'overflow' | null;
   queueTime: string | null;
   batchId: number | null;

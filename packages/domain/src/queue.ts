@@ -54,12 +54,31 @@ export interface QueueEntry {
   exitTime: string | null;
   vehicle: Omit<Vehicle, 'studentIds' | 'schoolId'> | null;
   students: StudentSummary[];
+  /**
+   * Raised by every change to the visit (1 when queued). Writes are held to
+   * the version the caller read, and a screen keeps the higher of two copies.
+   */
+  version: number;
 }
 
-/** Vehicle numbers: what the keypad and a placard can show. */
 /** Another tablet changed the entry between this one's read and its write. */
 export const changedMeanwhileError = (entry: Pick<QueueEntry, 'vehicleNumber'>) =>
   new ConflictError(`Vehicle ${entry.vehicleNumber} was changed by someone else. Refresh and try again.`);
+
+/**
+ * A change aimed at a visit that has ended: the car was picked up, or removed
+ * from the queue (a second dismissal of one overflow car). Ids are never
+ * reused, so the change never lands on a later visit of the same car.
+ */
+export type VisitEnd = 'pickedUp' | 'removed';
+export const visitEndedError = (entry: Pick<QueueEntry, 'vehicleNumber'>, end: VisitEnd) =>
+  new ConflictError(
+    end === 'pickedUp'
+      ? `Vehicle ${entry.vehicleNumber} was already picked up`
+      : `Vehicle ${entry.vehicleNumber} was already removed from the queue`,
+  );
+
+/** Vehicle numbers: what the keypad and a placard can show. */
 
 export const vehicleNumberSchema = z
   .string({ message: 'Vehicle number is required' })
@@ -187,6 +206,8 @@ export interface Batch {
   maxCapacity: number;
   startTime: string;
   endTime: string | null;
+  /** Raised by every change to the batch (count, status); a screen keeps the higher of two copies. */
+  version: number;
 }
 
 /** The vehicle add-to-batch takes: the first waiting, batch-less entry of the batch's type. */

@@ -1,4 +1,4 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type BatchGetCommandOutput, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from './db';
 
 /** BatchWriteItem takes at most 25 requests. */
@@ -47,3 +47,34 @@ export const deleteAll = (db: Db, keys: readonly Record<string, unknown>[]): Pro
     db,
     keys.map((Key) => ({ DeleteRequest: { Key } })),
   );
+
+/** BatchGetItem takes at most 100 keys. */
+const GET_SIZE = 100;
+
+/**
+ * Reads items by key with BatchGetItem, 100 keys a call, asking again for
+ * what DynamoDB leaves unprocessed (with a doubling pause); items that do not
+ * exist are simply absent from the answer, which is in no particular order.
+ */
+export const getAll = async (
+  db: Db,
+  keys: readonly Record<string, unknown>[],
+  consistent = false,
+): Promise<Record<string, unknown>[]> => {
+  const found: Record<string, unknown>[] = [];
+  for (let start = 0; start < keys.length; start += GET_SIZE) {
+    let pending: Record<string, unknown>[] | undefined = keys.slice(start, start + GET_SIZE);
+    for (let attempt = 1; pending && pending.length > 0; attempt++) {
+      if (attempt > BATCH_ATTEMPTS) {
+        throw new Error(`${pending.length} keys still unprocessed after ${BATCH_ATTEMPTS} batch reads`);
+      }
+      if (attempt > 1) await pause(BATCH_BACKOFF_MS * 2 ** (attempt - 2));
+      const result: BatchGetCommandOutput = await db.doc.send(
+        new BatchGetCommand({ RequestItems: { [db.table]: { Keys: pending, ConsistentRead: consistent } } }),
+      );
+      found.push(...((result.Responses?.[db.table] ?? []) as Record<string, unknown>[]));
+      pending = result.UnprocessedKeys?.[db.table]?.Keys as Record<string, unknown>[] | undefined;
+    }
+  }
+  return found;
+};

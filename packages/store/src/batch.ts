@@ -4,18 +4,53 @@ import { ConflictError } from '@curbside/domain';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
 import { cancellationReasons, isConditionFailure, queryAll } from './query';
-import { activeEntryKey, completedEntry } from './queue';
+import {
+  activeEntryKey,
+  completedVisit,
+  conflictFor,
+  heldTo,
+  queue,
+  removedVisit,
+  waitingIndex,
+} from './queue';
 
 /**
- * Batch: `BATCH#{id}` / `BATCH`.
+ * Batch: `BATCH#{id}` / `BATCH`, with the ids of the entries in it
+ * (`memberIds`, a string set), so a batch's vehicles are read by key, never
+ * by reading the queue.
  * Batches of a session in number order: gsi1 `SESSION#{sessionId}#BATCHES` / `{batchNumber:06}`.
  * Batch numbers count per session: `SESSION#{sessionId}` / `BATCH_SEQ` raised with ADD.
- * Moving entries in and out of a batch changes the entry and the batch's
- * count in one transaction, conditioned on the batch loading with room and
- * on the entry being where the caller saw it.
+ * Moving entries in and out of a batch changes the entry, the batch's count
+ * and its members in one transaction, conditioned on the batch loading with
+ * room and on the entry being the visit and version the caller read.
  */
 const key = (id: number) => ({ pk: `BATCH#${id}`, sk: 'BATCH' });
-const fromItem = (item: Record<string, unknown>) => stripKeys<Batch>(item);
+
+const fromItem = (item: Record<string, unknown>): Batch => {
+  const { memberIds: _, ...batch } = stripKeys<Batch & { memberIds?: unknown }>(item);
+  return batch;
+};
+const membersOf = (item: Record<string, unknown>): string[] => [
+  ...((item.memberIds as Set<string> | undefined) ?? []),
+];
+
+/** The batch side of moving one entry out: count down (never below 0), version up, member out. */
+const batchLosesEntry = (db: Db, batchId: number, entry: QueueEntry) => ({
+  Update: {
+    TableName: db.table,
+    Key: key(batchId),
+    UpdateExpression: 'ADD currentCount :minusOne, version :one DELETE memberIds :member',
+    ConditionExpression: '#status = :loading AND currentCount > :zero',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':minusOne': -1,
+      ':one': 1,
+      ':loading': 'loading',
+      ':zero': 0,
+      ':member': new Set([entry.id]),
+    },
+  },
+});
 
 export const batches = {
   async create(
@@ -43,6 +78,7 @@ export const batches = {
       currentCount: 0,
       startTime: new Date().toISOString(),
       endTime: null,
+      version: 1,
     };
     await db.doc.send(
       new PutCommand({
@@ -61,10 +97,23 @@ export const batches = {
   },
 
   async get(db: Db, id: number): Promise<Batch | undefined> {
+    return (await batches.withMembers(db, id))?.batch;
+  },
+
+  /** A batch and the ids of the entries in it, read consistently. */
+  async withMembers(db: Db, id: number): Promise<{ batch: Batch; memberIds: string[] } | undefined> {
     const { Item } = await db.doc.send(
       new GetCommand({ TableName: db.table, Key: key(id), ConsistentRead: true }),
     );
-    return Item ? fromItem(Item) : undefined;
+    return Item ? { batch: fromItem(Item), memberIds: membersOf(Item) } : undefined;
+  },
+
+  /**
+   * The entries in a batch, read by key: its members as queued (loading) or
+   * as completed pickups (completed), in arrival order.
+   */
+  async entries(db: Db, batch: Batch, memberIds: readonly string[]): Promise<QueueEntry[]> {
+    return queue.byIds(db, memberIds, batch.status === 'loading' ? 'active' : 'completed');
   },
 
   /** A session's batches in number order. */
@@ -78,11 +127,13 @@ export const batches = {
   },
 
   /**
-   * Puts a waiting, batch-less entry into a loading batch with room and raises
-   * its count, in one transaction. Answers 'full', 'closed' or 'taken' when a
-   * condition failed (the batch is full, not loading, or the entry moved).
+   * Puts a waiting, batch-less entry into a loading batch with room: the
+   * entry leaves the waiting line, the batch's count and members grow, in one
+   * transaction. Answers 'full', 'closed' or 'taken' when a condition failed
+   * (the batch is full, not loading, or the entry is no longer as read).
    */
   async addEntry(db: Db, batch: Batch, entry: QueueEntry): Promise<'added' | 'full' | 'closed' | 'taken'> {
+    const held = heldTo(entry);
     try {
       await db.doc.send(
         new TransactWriteCommand({
@@ -91,23 +142,29 @@ export const batches = {
               Update: {
                 TableName: db.table,
                 Key: key(batch.id),
-                UpdateExpression: 'ADD currentCount :one',
+                UpdateExpression: 'ADD currentCount :one, version :one, memberIds :member',
                 ConditionExpression: '#status = :loading AND currentCount < maxCapacity',
                 ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: { ':one': 1, ':loading': 'loading' },
+                ExpressionAttributeValues: {
+                  ':one': 1,
+                  ':loading': 'loading',
+                  ':member': new Set([entry.id]),
+                },
               },
             },
             {
               Update: {
                 TableName: db.table,
                 Key: activeEntryKey(entry),
-                UpdateExpression: 'SET batchId = :batchId, batchNumber = :batchNumber',
-                ConditionExpression:
-                  'attribute_exists(pk) AND #status = :waiting AND attribute_type(batchId, :null) AND vehicleType = :type',
+                UpdateExpression:
+                  'SET batchId = :batchId, batchNumber = :batchNumber ADD version :one REMOVE gsi1pk, gsi1sk',
+                ConditionExpression: `${held.condition} AND #status = :waiting AND attribute_type(batchId, :null) AND vehicleType = :type`,
                 ExpressionAttributeNames: { '#status': 'status' },
                 ExpressionAttributeValues: {
+                  ...held.values,
                   ':batchId': batch.id,
                   ':batchNumber': batch.batchNumber,
+                  ':one': 1,
                   ':waiting': 'waiting',
                   ':null': 'NULL',
                   ':type': batch.vehicleType,
@@ -130,93 +187,92 @@ export const batches = {
   },
 
   /**
-   * Takes an entry out of its loading batch (back to waiting, or to overflow)
-   * and lowers the count, never below 0, in one transaction.
+   * Takes an entry out of its loading batch (back to waiting, where it joins
+   * the waiting line again in its arrival place, or to overflow), lowering
+   * the count, in one transaction. A refusal says what happened to the visit.
    */
   async removeEntry(
     db: Db,
     batchId: number,
     entry: QueueEntry,
     status: 'waiting' | 'overflow',
-  ): Promise<boolean> {
+  ): Promise<QueueEntry> {
+    const held = heldTo(entry);
+    const waits = status === 'waiting';
     try {
       await db.doc.send(
         new TransactWriteCommand({
           TransactItems: [
-            {
-              Update: {
-                TableName: db.table,
-                Key: key(batchId),
-                UpdateExpression: 'ADD currentCount :minusOne',
-                ConditionExpression: '#status = :loading AND currentCount > :zero',
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: { ':minusOne': -1, ':loading': 'loading', ':zero': 0 },
-              },
-            },
+            batchLosesEntry(db, batchId, entry),
             {
               Update: {
                 TableName: db.table,
                 Key: activeEntryKey(entry),
-                UpdateExpression: 'SET batchId = :null, batchNumber = :null, #status = :status',
-                ConditionExpression: 'attribute_exists(pk) AND batchId = :batchId',
+                UpdateExpression: `SET batchId = :null, batchNumber = :null, #status = :status${
+                  waits ? ', gsi1pk = :waitPk, gsi1sk = :waitSk' : ''
+                } ADD version :one`,
+                ConditionExpression: `${held.condition} AND batchId = :batchId`,
                 ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: { ':null': null, ':status': status, ':batchId': batchId },
+                ExpressionAttributeValues: {
+                  ...held.values,
+                  ':null': null,
+                  ':status': status,
+                  ':batchId': batchId,
+                  ':one': 1,
+                  ...(waits
+                    ? { ':waitPk': waitingIndex(entry).gsi1pk, ':waitSk': waitingIndex(entry).gsi1sk }
+                    : {}),
+                },
               },
             },
           ],
         }),
       );
-      return true;
     } catch (error) {
-      if (isConditionFailure(error)) return false;
+      if (isConditionFailure(error)) throw await conflictFor(db, entry);
       throw error;
     }
+    return { ...entry, status, batchId: null, batchNumber: null, version: entry.version + 1 };
   },
 
   /**
-   * Deletes a batched entry (removal) or completes it on its own, lowering the
-   * batch count in the same transaction.
+   * Removes a batched entry (its visit kept as removed) or completes it on its
+   * own, lowering the batch count in the same transaction. Answers the entry
+   * as it left; a refusal says what happened to the visit.
    */
-  async dropEntry(db: Db, batchId: number, entry: QueueEntry, completeAt?: string): Promise<boolean> {
+  async dropEntry(db: Db, batchId: number, entry: QueueEntry, completeAt?: string): Promise<QueueEntry> {
+    const held = heldTo(entry);
+    const leftAt = completeAt ?? new Date().toISOString();
+    const completed = completeAt ? completedVisit(entry, completeAt) : undefined;
     try {
       await db.doc.send(
         new TransactWriteCommand({
           TransactItems: [
-            {
-              Update: {
-                TableName: db.table,
-                Key: key(batchId),
-                UpdateExpression: 'ADD currentCount :minusOne',
-                ConditionExpression: '#status = :loading AND currentCount > :zero',
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: { ':minusOne': -1, ':loading': 'loading', ':zero': 0 },
-              },
-            },
+            batchLosesEntry(db, batchId, entry),
             {
               Delete: {
                 TableName: db.table,
                 Key: activeEntryKey(entry),
-                ConditionExpression: 'batchId = :batchId',
-                ExpressionAttributeValues: { ':batchId': batchId },
+                ConditionExpression: `${held.condition} AND batchId = :batchId`,
+                ExpressionAttributeValues: { ...held.values, ':batchId': batchId },
               },
             },
-            ...(completeAt
-              ? [{ Put: { TableName: db.table, Item: completedEntry(entry, completeAt).item } }]
-              : []),
+            { Put: { TableName: db.table, Item: completed?.item ?? removedVisit(entry, leftAt) } },
           ],
         }),
       );
-      return true;
     } catch (error) {
-      if (isConditionFailure(error)) return false;
+      if (isConditionFailure(error)) throw await conflictFor(db, entry);
       throw error;
     }
+    return completed?.completed ?? { ...entry, version: entry.version + 1 };
   },
 
   /**
-   * Completes a loading batch and every entry in it (they become Recent
-   * Pickups), in one transaction. ConflictError when it is no longer loading;
-   * false when an entry moved meanwhile (read again and retry).
+   * Completes a loading batch, as read (count and version), and every entry
+   * in it (they become Recent Pickups, under their ids), in one transaction.
+   * ConflictError when it is no longer loading; false when it or an entry
+   * changed meanwhile (read again and retry).
    */
   async complete(db: Db, batch: Batch, entries: readonly QueueEntry[], endTime: string): Promise<boolean> {
     try {
@@ -227,28 +283,33 @@ export const batches = {
               Update: {
                 TableName: db.table,
                 Key: key(batch.id),
-                UpdateExpression: 'SET #status = :completed, endTime = :endTime',
-                ConditionExpression: '#status = :loading AND currentCount = :count',
+                UpdateExpression: 'SET #status = :completed, endTime = :endTime ADD version :one',
+                ConditionExpression: '#status = :loading AND currentCount = :count AND version = :version',
                 ExpressionAttributeNames: { '#status': 'status' },
                 ExpressionAttributeValues: {
                   ':completed': 'completed',
                   ':loading': 'loading',
                   ':endTime': endTime,
                   ':count': entries.length,
+                  ':version': batch.version,
+                  ':one': 1,
                 },
               },
             },
-            ...entries.flatMap((entry) => [
-              {
-                Delete: {
-                  TableName: db.table,
-                  Key: activeEntryKey(entry),
-                  ConditionExpression: 'batchId = :batchId',
-                  ExpressionAttributeValues: { ':batchId': batch.id },
+            ...entries.flatMap((entry) => {
+              const held = heldTo(entry);
+              return [
+                {
+                  Delete: {
+                    TableName: db.table,
+                    Key: activeEntryKey(entry),
+                    ConditionExpression: `${held.condition} AND batchId = :batchId`,
+                    ExpressionAttributeValues: { ...held.values, ':batchId': batch.id },
+                  },
                 },
-              },
-              { Put: { TableName: db.table, Item: completedEntry(entry, endTime).item } },
-            ]),
+                { Put: { TableName: db.table, Item: completedVisit(entry, endTime).item } },
+              ];
+            }),
           ],
         }),
       );

@@ -1,8 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { PickupCode } from '@curbside/domain';
-import { putAll } from './batch-write';
 import type { Db } from './db';
-import { cancellationReasons, isConditionFailure, queryAll } from './query';
+import { cancellationReasons, isConditionFailure } from './query';
 
 /**
  * Pickup code: `PICKUPCODE#{code}` / `CODE`, claimed on condition that no
@@ -12,9 +11,6 @@ import { cancellationReasons, isConditionFailure, queryAll } from './query';
  * Parent links: `PARENT#{parentId}` / `STUDENT#{schoolId}#{studentId}`, one
  *   Query lists a parent's children; `SCHOOL#{schoolId}#STUDENT#{studentId}` /
  *   `PARENT#{parentId}` lists a child's parents.
- * Released students: `RELEASE#{sessionId}` / `STUDENT#{studentId}`; picked-up
- *   students of the same session in the same partition, `PICKEDUP#{studentId}`,
- *   so one Query answers both.
  */
 const codeKey = (code: string) => ({ pk: `PICKUPCODE#${code}`, sk: 'CODE' });
 const currentKey = (schoolId: number, studentId: number) => ({
@@ -222,68 +218,5 @@ export const parentLinks = {
       }),
     );
     return Items.map((item) => item.parentId as number);
-  },
-};
-
-const releasePartition = (sessionId: number) => `RELEASE#${sessionId}`;
-const RELEASED = 'STUDENT#';
-const PICKED_UP = 'PICKEDUP#';
-
-export const releases = {
-  async release(db: Db, sessionId: number, studentId: number, releasedAt = new Date().toISOString()) {
-    await db.doc.send(
-      new PutCommand({
-        TableName: db.table,
-        Item: {
-          pk: releasePartition(sessionId),
-          sk: `${RELEASED}${studentId}`,
-          entity: 'release',
-          studentId,
-          releasedAt,
-        },
-      }),
-    );
-    return releasedAt;
-  },
-
-  /**
-   * Marks students picked up in a session (their vehicle's pickup completed).
-   * Idempotent: a repeat overwrites `pickedUpAt`.
-   */
-  async pickUp(
-    db: Db,
-    sessionId: number,
-    studentIds: readonly number[],
-    pickedUpAt = new Date().toISOString(),
-  ): Promise<void> {
-    await putAll(
-      db,
-      [...new Set(studentIds)].map((studentId) => ({
-        pk: releasePartition(sessionId),
-        sk: `${PICKED_UP}${studentId}`,
-        entity: 'pickedUp',
-        studentId,
-        pickedUpAt,
-      })),
-    );
-  },
-
-  /** Who was released and who was picked up in a session (student id → time), in one Query. */
-  async ofSession(
-    db: Db,
-    sessionId: number,
-  ): Promise<{ released: Map<number, string>; pickedUp: Map<number, string> }> {
-    const items = await queryAll(db, {
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': releasePartition(sessionId) },
-    });
-    const released = new Map<number, string>();
-    const pickedUp = new Map<number, string>();
-    for (const item of items) {
-      const sk = item.sk as string;
-      if (sk.startsWith(RELEASED)) released.set(item.studentId as number, item.releasedAt as string);
-      else if (sk.startsWith(PICKED_UP)) pickedUp.set(item.studentId as number, item.pickedUpAt as string);
-    }
-    return { released, pickedUp };
   },
 };

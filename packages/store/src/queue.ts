@@ -1,90 +1,73 @@
+import { randomInt } from 'node:crypto';
 import {
-  DeleteCommand,
   GetCommand,
   PutCommand,
+  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import {
   ConflictError,
   changedMeanwhileError,
-  NotFoundError,
   orderQueue,
   type QueueEntry,
   type QueueStatus,
   type VehicleType,
+  visitEndedError,
 } from '@curbside/domain';
+import { getAll } from './batch-write';
 import type { Db } from './db';
 import { stripKeys } from './ids';
 import { isConditionFailure, queryAll } from './query';
 
 /**
- * Queue entries of a session, all in one partition `QUEUE#{sessionId}`:
- * - active (waiting, ready, overflow): sk `ENTRY#{type}#{NUMBER}`, so a
- *   vehicle is in the queue at most once per session: the add is one
- *   conditional PutItem (1 write unit), with no index to maintain;
- * - completed: sk `DONE#{exitTime}#{type}#{NUMBER}`, moved there in one
- *   transaction, so reading the active queue never reads completed pickups.
- * An entry's id names its key: `{sessionId}-{type}-{NUMBER}`. Positions are
- * not stored: readers number the active entries densely in arrival order.
+ * Queue entries of a session, all in one partition `QUEUE#{sessionId}`. An
+ * entry is one visit of a car: its id is given when the car is queued,
+ * `{sessionId}-{type}-{NUMBER}-{entryMs}-{nonce}`, and names that visit for
+ * life (batching, overflow, completion). A car queued again later in the
+ * session is a new visit with a new id.
+ * - active (waiting, ready, overflow): sk `ENTRY#{type}#{NUMBER}`, the car's
+ *   one slot in the session: the add is one conditional PutItem, so a car is
+ *   never queued twice at once. While the entry is waiting and in no batch it
+ *   is also in the waiting line of its type (gsi1, below), so the add writes
+ *   1 unit to the table and 1 to the index.
+ * - ended visits: sk `VISIT#{id}`, written in the same transaction that frees
+ *   the slot: a completed pickup keeps the whole entry (and is listed newest
+ *   first on gsi1 `QUEUE#{sessionId}#DONE`); a removed visit keeps a small
+ *   record (what it was, when it was removed) that expires after 30 days.
+ *   Reading the active queue never reads them.
+ * Every write to an entry is held to the id and version the caller read, so
+ * a write aimed at an earlier visit never lands on a later one.
  */
 const partition = (sessionId: number) => `QUEUE#${sessionId}`;
 const activeSk = (type: VehicleType, number: string) => `ENTRY#${type}#${number.toUpperCase()}`;
+const visitSk = (id: string) => `VISIT#${id}`;
+const waitingPartition = (sessionId: number, type: VehicleType) => `QUEUE#${sessionId}#WAITING#${type}`;
+const donePartition = (sessionId: number) => `QUEUE#${sessionId}#DONE`;
+const REMOVED_KEPT_SECONDS = 30 * 24 * 60 * 60;
+const NONCE_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
-export const entryId = (sessionId: number, type: VehicleType, number: string) =>
-  `${sessionId}-${type}-${number.toUpperCase()}`;
+/** A new visit's id: the car, the session, the moment it was queued and a nonce (never reused). */
+export const newEntryId = (sessionId: number, type: VehicleType, number: string, entryTime: string) => {
+  const nonce = Array.from({ length: 3 }, () => NONCE_ALPHABET[randomInt(NONCE_ALPHABET.length)]).join('');
+  return `${sessionId}-${type}-${number.toUpperCase()}-${Date.parse(entryTime)}-${nonce}`;
+};
 
-const notFound = () => new NotFoundError('Queue entry not found');
-
-const completedSk = (exitTime: string, type: VehicleType, number: string) =>
-  `DONE#${exitTime}#${type}#${number}`;
-
-/**
- * The key an entry's id names, or undefined for a malformed id. An active
- * entry's id is `{sessionId}-{type}-{NUMBER}`; a completed one adds the exit
- * time in milliseconds, so a late change to a picked-up car finds it (and is
- * refused as a transition) instead of missing it.
- */
+/** The session, vehicle and slot key an id names; undefined for anything that is not a visit id. */
 export const parseEntryId = (id: string) => {
-  const match = /^(\d+)-(car|bus)-([A-Z0-9]+)(?:-(\d{13}))?$/.exec(id);
+  const match = /^(\d+)-(car|bus)-([A-Z0-9]+)-(\d{1,15})-([a-z0-9]{3})$/.exec(id);
   if (!match) return undefined;
   const sessionId = Number(match[1]);
   const type = match[2] as VehicleType;
   const number = match[3] as string;
-  const exitTime = match[4] === undefined ? undefined : new Date(Number(match[4])).toISOString();
-  const sk = exitTime === undefined ? activeSk(type, number) : completedSk(exitTime, type, number);
   return {
     sessionId,
     type,
     number,
-    completed: exitTime !== undefined,
-    key: { pk: partition(sessionId), sk },
+    slot: { pk: partition(sessionId), sk: activeSk(type, number) },
+    visit: { pk: partition(sessionId), sk: visitSk(id) },
   };
 };
-
-/** The key of an active entry's id; NotFoundError for a completed or malformed one. */
-const activeKeyOf = (id: string) => {
-  const parsed = parseEntryId(id);
-  if (!parsed || parsed.completed) throw notFound();
-  return parsed.key;
-};
-
-/**
- * Holds a write to an active entry to what the caller read: the same status
- * and the same batch (none, or that one), so a vehicle another tablet put into
- * a batch meanwhile is never changed as if it had none (which would leave the
- * batch's count disagreeing with its entries).
- */
-const unchangedSince = (entry: QueueEntry) => ({
-  ConditionExpression: `attribute_exists(pk) AND #status = :from AND ${
-    entry.batchId === null ? 'attribute_type(batchId, :nullType)' : 'batchId = :seenBatch'
-  }`,
-  names: { '#status': 'status' },
-  values: {
-    ':from': entry.status,
-    ...(entry.batchId === null ? { ':nullType': 'NULL' } : { ':seenBatch': entry.batchId }),
-  },
-});
 
 /** The key of an active entry: for the batch module's transactions only. */
 export const activeEntryKey = (entry: Pick<QueueEntry, 'sessionId' | 'vehicleType' | 'vehicleNumber'>) => ({
@@ -92,27 +75,84 @@ export const activeEntryKey = (entry: Pick<QueueEntry, 'sessionId' | 'vehicleTyp
   sk: activeSk(entry.vehicleType, entry.vehicleNumber),
 });
 
+/** The waiting-line index attributes of an entry that waits for a batch (gsi1, ordered by arrival). */
+export const waitingIndex = (
+  entry: Pick<QueueEntry, 'sessionId' | 'vehicleType' | 'vehicleNumber' | 'entryTime'>,
+) => ({
+  gsi1pk: waitingPartition(entry.sessionId, entry.vehicleType),
+  gsi1sk: `${entry.entryTime}#${entry.vehicleNumber}`,
+});
+
+const waitsForBatch = (entry: Pick<QueueEntry, 'status' | 'batchId'>) =>
+  entry.status === 'waiting' && entry.batchId === null;
+
 /**
- * An entry as completed at `exitTime`: the entry answered to callers and the
- * item of its row in the completed list (`DONE#…`). Used by this module and
- * by the batch module's transactions.
+ * A condition holding a write to the visit and version the caller read. The
+ * placeholders are prefixed so a transaction can add its own.
  */
-export const completedEntry = (entry: QueueEntry, exitTime: string) => {
+export const heldTo = (entry: Pick<QueueEntry, 'id' | 'version'>) => ({
+  condition: 'attribute_exists(pk) AND id = :heldId AND version = :heldVersion',
+  values: { ':heldId': entry.id, ':heldVersion': entry.version },
+});
+
+/** How a visit stands: still in the queue, picked up, or removed. */
+export type Visit =
+  | { state: 'active'; entry: QueueEntry }
+  | { state: 'pickedUp'; entry: QueueEntry }
+  | { state: 'removed'; entry: RemovedVisit };
+
+/** What is kept of a visit removed from the queue (without a pickup). */
+export interface RemovedVisit {
+  id: string;
+  sessionId: number;
+  schoolId: number;
+  vehicleNumber: string;
+  vehicleType: VehicleType;
+  removedAt: string;
+}
+
+/**
+ * An entry as completed at `exitTime`: the entry answered to callers and its
+ * item under `VISIT#{id}` (listed with the session's pickups). Used by this
+ * module and by the batch module's transactions.
+ */
+export const completedVisit = (entry: QueueEntry, exitTime: string) => {
   const completed: QueueEntry = {
     ...entry,
-    id: `${entry.id}-${Date.parse(exitTime)}`,
     status: 'completed',
     position: null,
     exitTime,
+    version: entry.version + 1,
   };
   const { position: _, ...stored } = completed;
   const item = {
     pk: partition(entry.sessionId),
-    sk: completedSk(exitTime, entry.vehicleType, entry.vehicleNumber),
+    sk: visitSk(entry.id),
+    gsi1pk: donePartition(entry.sessionId),
+    gsi1sk: `${exitTime}#${entry.id}`,
     entity: 'queueEntry',
     ...stored,
   };
   return { completed, item };
+};
+
+/** The record a removed visit leaves behind (for the batch module's transactions too). */
+export const removedVisit = (entry: QueueEntry, removedAt: string) => {
+  const record: RemovedVisit = {
+    id: entry.id,
+    sessionId: entry.sessionId,
+    schoolId: entry.schoolId,
+    vehicleNumber: entry.vehicleNumber,
+    vehicleType: entry.vehicleType,
+    removedAt,
+  };
+  return {
+    pk: partition(entry.sessionId),
+    sk: visitSk(entry.id),
+    entity: 'removedVisit',
+    ...record,
+    ttl: Math.ceil(Date.parse(removedAt) / 1000) + REMOVED_KEPT_SECONDS,
+  };
 };
 
 const fromItem = (item: Record<string, unknown>): QueueEntry => ({
@@ -120,48 +160,70 @@ const fromItem = (item: Record<string, unknown>): QueueEntry => ({
   position: null,
 });
 
+/** The active item of an entry: the entry with its keys (and its place in the waiting line). */
+const activeItem = (entry: QueueEntry) => {
+  const { position: _, ...stored } = entry;
+  return {
+    ...activeEntryKey(entry),
+    ...(waitsForBatch(entry) ? waitingIndex(entry) : {}),
+    entity: 'queueEntry',
+    ...stored,
+  };
+};
+
+/** How a visit stands now, read consistently: its slot, then (when the slot holds another visit) its record. */
+const lookup = async (db: Db, id: string): Promise<Visit | undefined> => {
+  const parsed = parseEntryId(id);
+  if (!parsed) return undefined;
+  const { Item: slot } = await db.doc.send(
+    new GetCommand({ TableName: db.table, Key: parsed.slot, ConsistentRead: true }),
+  );
+  if (slot?.id === id) return { state: 'active', entry: fromItem(slot) };
+  const { Item: ended } = await db.doc.send(
+    new GetCommand({ TableName: db.table, Key: parsed.visit, ConsistentRead: true }),
+  );
+  if (!ended) return undefined;
+  return ended.entity === 'removedVisit'
+    ? { state: 'removed', entry: stripKeys<RemovedVisit>(ended) }
+    : { state: 'pickedUp', entry: fromItem(ended) };
+};
+
+/**
+ * Why a write held to `entry` was refused: the visit ended meanwhile (picked
+ * up or removed), or someone else changed it. For this module and the batch
+ * module.
+ */
+export const conflictFor = async (db: Db, entry: QueueEntry): Promise<ConflictError> => {
+  const now = await lookup(db, entry.id);
+  if (now?.state === 'pickedUp' || now?.state === 'removed') return visitEndedError(entry, now.state);
+  return changedMeanwhileError(entry);
+};
+
 export type NewQueueEntry = Omit<
   QueueEntry,
-  'id' | 'position' | 'status' | 'batchId' | 'batchNumber' | 'exitTime'
+  'id' | 'position' | 'status' | 'batchId' | 'batchNumber' | 'exitTime' | 'version'
 >;
 
-/** Entries of a session whose sort key starts with `prefix` (`ENTRY#` or `DONE#`). */
-const entriesWith = (db: Db, sessionId: number, prefix: string, newestFirst = false, limit?: number) =>
-  queryAll(
-    db,
-    {
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': partition(sessionId), ':prefix': prefix },
-      ScanIndexForward: !newestFirst,
-    },
-    limit,
-  );
-
 export const queue = {
-  /** Adds a vehicle; ConflictError when it is already in this session's queue. */
+  /** Adds a vehicle as a new visit; ConflictError when it is already in this session's queue. */
   async add(db: Db, input: NewQueueEntry): Promise<QueueEntry> {
     const number = input.vehicleNumber.toUpperCase();
     const entry: QueueEntry = {
       ...input,
-      id: entryId(input.sessionId, input.vehicleType, number),
+      id: newEntryId(input.sessionId, input.vehicleType, number, input.entryTime),
       vehicleNumber: number,
       status: 'waiting',
       batchId: null,
       batchNumber: null,
       position: null,
       exitTime: null,
+      version: 1,
     };
-    const { position: _, ...stored } = entry;
     try {
       await db.doc.send(
         new PutCommand({
           TableName: db.table,
-          Item: {
-            pk: partition(input.sessionId),
-            sk: activeSk(input.vehicleType, number),
-            entity: 'queueEntry',
-            ...stored,
-          },
+          Item: activeItem(entry),
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
@@ -172,94 +234,109 @@ export const queue = {
     return entry;
   },
 
-  async get(db: Db, id: string): Promise<QueueEntry | undefined> {
-    const parsed = parseEntryId(id);
-    if (!parsed) return undefined;
-    const { Item } = await db.doc.send(
-      new GetCommand({ TableName: db.table, Key: parsed.key, ConsistentRead: true }),
+  /**
+   * The entry's dense place in its type's line as the list shows it now: one
+   * Query of the type's active entries (ids and entry times only are used).
+   */
+  async positionOf(db: Db, entry: QueueEntry): Promise<number> {
+    const items = await queryAll(db, {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: {
+        ':pk': partition(entry.sessionId),
+        ':prefix': `ENTRY#${entry.vehicleType}#`,
+      },
+      ProjectionExpression: 'id, entryTime',
+    });
+    const ahead = items.filter(
+      (item) =>
+        item.id !== entry.id &&
+        ((item.entryTime as string) < entry.entryTime ||
+          (item.entryTime === entry.entryTime && (item.id as string) < entry.id)),
     );
-    return Item ? fromItem(Item) : undefined;
+    return ahead.length + 1;
+  },
+
+  /** How the visit with this id stands (active, picked up or removed); undefined when no such visit was ever made. */
+  lookup,
+
+  /** An active or completed entry by id (a removed visit answers undefined). */
+  async get(db: Db, id: string): Promise<QueueEntry | undefined> {
+    const visit = await lookup(db, id);
+    return visit && visit.state !== 'removed' ? visit.entry : undefined;
+  },
+
+  /**
+   * Visits by id, read consistently by key (BatchGetItem): still queued
+   * (`active`) or completed pickups. Ids not in that state are left out; the
+   * answer is in arrival order.
+   */
+  async byIds(db: Db, ids: readonly string[], state: 'active' | 'completed'): Promise<QueueEntry[]> {
+    const keys = ids.flatMap((id) => {
+      const parsed = parseEntryId(id);
+      return parsed ? [state === 'active' ? parsed.slot : parsed.visit] : [];
+    });
+    const wanted = new Set(ids);
+    const items = await getAll(db, keys, true);
+    return items
+      .filter((item) => wanted.has(item.id as string) && item.entity === 'queueEntry')
+      .map(fromItem)
+      .sort((a, b) =>
+        a.entryTime === b.entryTime ? (a.id < b.id ? -1 : 1) : a.entryTime < b.entryTime ? -1 : 1,
+      );
   },
 
   /** Active entries in queue order with dense positions per vehicle type. */
   async listActive(db: Db, sessionId: number): Promise<QueueEntry[]> {
-    return orderQueue((await entriesWith(db, sessionId, 'ENTRY#')).map(fromItem));
+    const items = await queryAll(db, {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': partition(sessionId), ':prefix': 'ENTRY#' },
+    });
+    return orderQueue(items.map(fromItem));
   },
 
-  /** Completed pickups, newest first. */
+  /** Completed pickups, newest first, under the ids they had while queued. */
   async listCompleted(db: Db, sessionId: number, limit = 200): Promise<QueueEntry[]> {
-    return (await entriesWith(db, sessionId, 'DONE#', true, limit)).map(fromItem);
+    const items = await queryAll(
+      db,
+      {
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': donePartition(sessionId) },
+        ScanIndexForward: false,
+      },
+      limit,
+    );
+    return items.map(fromItem);
   },
 
   /**
-   * Entries completed at one instant: a batch's pickups all carry its end
-   * time, so a completed batch's vehicles are read without the session's
-   * other pickups.
+   * The first entries of a type waiting for a batch, in arrival order: one
+   * Query of the waiting line (gsi1), at most `limit` items. The index lags
+   * the table by a moment, so callers hold their write to what they read.
    */
-  async listCompletedAt(db: Db, sessionId: number, exitTime: string): Promise<QueueEntry[]> {
-    return (await entriesWith(db, sessionId, `DONE#${exitTime}#`)).map(fromItem);
-  },
-
-  /** Removes an active, batch-less entry as the caller read it; answers what was removed. */
-  async remove(db: Db, entry: QueueEntry): Promise<QueueEntry> {
-    const condition = unchangedSince(entry);
-    try {
-      const { Attributes } = await db.doc.send(
-        new DeleteCommand({
-          TableName: db.table,
-          Key: activeKeyOf(entry.id),
-          ConditionExpression: condition.ConditionExpression,
-          ExpressionAttributeNames: condition.names,
-          ExpressionAttributeValues: condition.values,
-          ReturnValues: 'ALL_OLD',
-        }),
-      );
-      return fromItem(Attributes ?? {});
-    } catch (error) {
-      if (isConditionFailure(error)) throw changedMeanwhileError(entry);
-      throw error;
-    }
-  },
-
-  /**
-   * Changes an active entry's status (and batch), on condition that it still
-   * has the status and batch the caller saw, so two tablets cannot both apply
-   * a change.
-   */
-  async update(
+  async waitingForBatch(
     db: Db,
-    entry: QueueEntry,
-    change: { status: Exclude<QueueStatus, 'completed'>; batchId: number | null; batchNumber: number | null },
-  ): Promise<QueueEntry> {
-    const condition = unchangedSince(entry);
-    try {
-      const { Attributes } = await db.doc.send(
-        new UpdateCommand({
-          TableName: db.table,
-          Key: activeKeyOf(entry.id),
-          UpdateExpression: 'SET #status = :status, batchId = :batchId, batchNumber = :batchNumber',
-          ConditionExpression: condition.ConditionExpression,
-          ExpressionAttributeNames: condition.names,
-          ExpressionAttributeValues: {
-            ...condition.values,
-            ':status': change.status,
-            ':batchId': change.batchId,
-            ':batchNumber': change.batchNumber,
-          },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return fromItem(Attributes ?? {});
-    } catch (error) {
-      if (isConditionFailure(error)) throw changedMeanwhileError(entry);
-      throw error;
-    }
+    sessionId: number,
+    type: VehicleType,
+    limit: number,
+    after?: Record<string, unknown>,
+  ): Promise<{ entries: QueueEntry[]; next: Record<string, unknown> | undefined }> {
+    const { Items = [], LastEvaluatedKey } = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': waitingPartition(sessionId, type) },
+        Limit: limit,
+        ...(after ? { ExclusiveStartKey: after } : {}),
+      }),
+    );
+    return { entries: Items.map(fromItem), next: LastEvaluatedKey };
   },
 
-  /** Completes a pickup: records exitTime and moves the entry to the completed list, in one transaction. */
-  async complete(db: Db, entry: QueueEntry, exitTime = new Date().toISOString()): Promise<QueueEntry> {
-    const { completed, item } = completedEntry(entry, exitTime);
-    const condition = unchangedSince(entry);
+  /** Removes an active, batch-less entry as the caller read it; its visit is kept as removed. */
+  async remove(db: Db, entry: QueueEntry, removedAt = new Date().toISOString()): Promise<QueueEntry> {
+    const held = heldTo(entry);
     try {
       await db.doc.send(
         new TransactWriteCommand({
@@ -267,10 +344,81 @@ export const queue = {
             {
               Delete: {
                 TableName: db.table,
-                Key: activeKeyOf(entry.id),
-                ConditionExpression: condition.ConditionExpression,
-                ExpressionAttributeNames: condition.names,
-                ExpressionAttributeValues: condition.values,
+                Key: activeEntryKey(entry),
+                ConditionExpression: held.condition,
+                ExpressionAttributeValues: held.values,
+              },
+            },
+            { Put: { TableName: db.table, Item: removedVisit(entry, removedAt) } },
+          ],
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) throw await conflictFor(db, entry);
+      throw error;
+    }
+    return { ...entry, version: entry.version + 1 };
+  },
+
+  /**
+   * Changes an active entry's status (and batch), held to the visit and
+   * version the caller read, so two tablets cannot both apply a change. The
+   * entry joins the waiting line when it waits for a batch and leaves it otherwise.
+   */
+  async update(
+    db: Db,
+    entry: QueueEntry,
+    change: { status: Exclude<QueueStatus, 'completed'>; batchId: number | null; batchNumber: number | null },
+  ): Promise<QueueEntry> {
+    const held = heldTo(entry);
+    const waits = waitsForBatch(change);
+    try {
+      const { Attributes } = await db.doc.send(
+        new UpdateCommand({
+          TableName: db.table,
+          Key: activeEntryKey(entry),
+          UpdateExpression: `SET #status = :status, batchId = :batchId, batchNumber = :batchNumber${
+            waits ? ', gsi1pk = :waitPk, gsi1sk = :waitSk' : ''
+          } ADD version :one${waits ? '' : ' REMOVE gsi1pk, gsi1sk'}`,
+          ConditionExpression: held.condition,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ...held.values,
+            ':status': change.status,
+            ':batchId': change.batchId,
+            ':batchNumber': change.batchNumber,
+            ':one': 1,
+            ...(waits
+              ? {
+                  ':waitPk': waitingIndex(entry).gsi1pk,
+                  ':waitSk': waitingIndex(entry).gsi1sk,
+                }
+              : {}),
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return fromItem(Attributes ?? {});
+    } catch (error) {
+      if (isConditionFailure(error)) throw await conflictFor(db, entry);
+      throw error;
+    }
+  },
+
+  /** Completes a pickup: records exitTime and keeps the visit as completed, in one transaction. */
+  async complete(db: Db, entry: QueueEntry, exitTime = new Date().toISOString()): Promise<QueueEntry> {
+    const { completed, item } = completedVisit(entry, exitTime);
+    const held = heldTo(entry);
+    try {
+      await db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Delete: {
+                TableName: db.table,
+                Key: activeEntryKey(entry),
+                ConditionExpression: held.condition,
+                ExpressionAttributeValues: held.values,
               },
             },
             { Put: { TableName: db.table, Item: item } },
@@ -278,7 +426,7 @@ export const queue = {
         }),
       );
     } catch (error) {
-      if (isConditionFailure(error)) throw changedMeanwhileError(entry);
+      if (isConditionFailure(error)) throw await conflictFor(db, entry);
       throw error;
     }
     return completed;

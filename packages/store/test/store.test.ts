@@ -6,9 +6,9 @@ import { batches } from '../src/batch';
 import { connections } from '../src/connection';
 import { createDb, type Db } from '../src/db';
 import { districts } from '../src/district';
-import { releases } from '../src/pickup-code';
 import { pickupSessions } from '../src/pickup-session';
 import { queue } from '../src/queue';
+import { releases } from '../src/release';
 import { schools } from '../src/school';
 import { throttle } from '../src/throttle';
 import { users } from '../src/user';
@@ -258,20 +258,28 @@ describe('queue entries and batches', () => {
 
     const [entry] = await queue.listActive(db, sessionId);
     expect(entry).toMatchObject({ vehicleNumber: '41', batchId: batch.id, status: 'waiting' });
-    expect((await batches.get(db, batch.id))?.currentCount).toBe(1);
-    expect(await batches.complete(db, batch, [entry as QueueEntry], new Date().toISOString())).toBe(true);
+    const current = (await batches.get(db, batch.id))!;
+    expect(current.currentCount).toBe(1);
+    expect(await batches.complete(db, current, [entry as QueueEntry], new Date().toISOString())).toBe(true);
   });
 
-  it('finds a completed pickup by the id it was answered with, and a batch by its end time', async () => {
+  it('finds a completed pickup by the id it was queued with, and a completed batch by its members', async () => {
     const sessionId = 9102;
-    const walkUp = await queue.complete(db, await queueCar(sessionId, '42'));
-    expect(await queue.get(db, walkUp.id)).toMatchObject({ status: 'completed', vehicleNumber: '42' });
+    const queued = await queueCar(sessionId, '42');
+    const walkUp = await queue.complete(db, queued);
+    expect(walkUp.id).toBe(queued.id);
+    expect(await queue.get(db, queued.id)).toMatchObject({ status: 'completed', vehicleNumber: '42' });
 
     const batch = await batches.create(db, { sessionId, schoolId: 1, vehicleType: 'car', maxCapacity: 8 });
     await batches.addEntry(db, batch, await queueCar(sessionId, '43'));
     const endTime = new Date(Date.now() + 1000).toISOString();
-    expect(await batches.complete(db, batch, await queue.listActive(db, sessionId), endTime)).toBe(true);
-    expect((await queue.listCompletedAt(db, sessionId, endTime)).map((e) => e.vehicleNumber)).toEqual(['43']);
+    const loaded = await batches.withMembers(db, batch.id);
+    const members = await batches.entries(db, loaded!.batch, loaded!.memberIds);
+    expect(await batches.complete(db, loaded!.batch, members, endTime)).toBe(true);
+    const done = await batches.withMembers(db, batch.id);
+    expect((await batches.entries(db, done!.batch, done!.memberIds)).map((e) => e.vehicleNumber)).toEqual([
+      '43',
+    ]);
   });
 });
 
@@ -298,32 +306,39 @@ describe('releases and pickups', () => {
     return { db: { table: db.table, doc: doc as unknown as Db['doc'] }, calls };
   };
 
-  it("answers a session's releases and pickups apart, from one partition", async () => {
+  const inRoom = (classroomId: number | null) => (id: number) => ({ id, classroomId });
+
+  it("answers a session's releases and pickups apart, one partition per classroom", async () => {
     const sessionId = 9201;
-    await releases.release(db, sessionId, 1, '2030-01-01T15:00:00.000Z');
-    await releases.pickUp(db, sessionId, [1, 2], '2030-01-01T15:05:00.000Z');
-    const { released, pickedUp } = await releases.ofSession(db, sessionId);
+    await releases.release(db, sessionId, inRoom(7)(1), '2030-01-01T15:00:00.000Z');
+    await releases.pickUp(db, sessionId, [1, 2].map(inRoom(7)), '2030-01-01T15:05:00.000Z');
+    await releases.pickUp(db, sessionId, [3].map(inRoom(8)), '2030-01-01T15:06:00.000Z');
+    const { released, pickedUp } = await releases.ofClassrooms(db, sessionId, [7]);
     expect([...released]).toEqual([[1, '2030-01-01T15:00:00.000Z']]);
     expect([...pickedUp].sort()).toEqual([
       [1, '2030-01-01T15:05:00.000Z'],
       [2, '2030-01-01T15:05:00.000Z'],
     ]);
-    expect((await releases.ofSession(db, 9299)).pickedUp.size).toBe(0);
+    expect([...(await releases.ofClassrooms(db, sessionId, [7, 8])).pickedUp.keys()].sort()).toEqual([
+      1, 2, 3,
+    ]);
+    expect((await releases.ofClassrooms(db, 9299, [7])).pickedUp.size).toBe(0);
   });
 
   it('marks more than 25 students in chunks and sends unprocessed ones again', async () => {
     const sessionId = 9202;
     const ids = Array.from({ length: 30 }, (_, i) => i + 1);
     const flaky = throttled(10);
-    await releases.pickUp(flaky.db, sessionId, ids);
+    await releases.pickUp(flaky.db, sessionId, ids.map(inRoom(null)));
     // 25 then 5 per chunk; each try gets 10 through.
     expect(flaky.calls).toEqual([25, 15, 5, 5]);
-    expect([...(await releases.ofSession(db, sessionId)).pickedUp.keys()].sort((a, b) => a - b)).toEqual(ids);
+    const { pickedUp } = await releases.ofClassrooms(db, sessionId, [null]);
+    expect([...pickedUp.keys()].sort((a, b) => a - b)).toEqual(ids);
   });
 
   it('fails when DynamoDB keeps items unprocessed after a few tries', async () => {
     const flaky = throttled(0);
-    await expect(releases.pickUp(flaky.db, 9203, [1, 2])).rejects.toThrow(/unprocessed/);
+    await expect(releases.pickUp(flaky.db, 9203, [1, 2].map(inRoom(1)))).rejects.toThrow(/unprocessed/);
     expect(flaky.calls).toEqual([2, 2, 2, 2, 2]);
   });
 });

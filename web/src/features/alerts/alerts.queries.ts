@@ -3,16 +3,17 @@ import { type Alert, type AlertType, alertMessage } from '@curbside/domain';
 import { notifications } from '@mantine/notifications';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
+import { ALERTS_POLL_MS, alertKeys, withAlert, withoutAlert } from './alerts.cache';
 import { announce } from './announce';
 
-/** Alerts refetch every 30 s on top of the live events. */
-export const ALERTS_POLL_MS = 30_000;
+export { ALERTS_POLL_MS, withAlert, withoutAlert };
 
+/** A session's active alerts: kept current by `activeAlertsPatch`, and read again every 30 s. */
 export const alertQueries = {
-  all: ['alerts'] as const,
+  all: alertKeys.all,
   active: (sessionId: number) =>
     queryOptions({
-      queryKey: [...alertQueries.all, sessionId, 'active'] as const,
+      queryKey: alertKeys.active(sessionId),
       queryFn: () => api(routes.listAlerts, { query: { sessionId } }),
       refetchInterval: ALERTS_POLL_MS,
     }),
@@ -25,12 +26,6 @@ const SEND_FAILED: Record<AlertType, string> = {
 
 const showDismissed = () =>
   notifications.show({ title: 'Alert dismissed', message: 'Alert has been successfully dismissed.' });
-
-/** Adds an alert to a cached list (newest first) or takes one out. */
-export const withAlert = (alerts: Alert[] | undefined, alert: Alert) =>
-  alerts && !alerts.some((item) => item.id === alert.id) ? [alert, ...alerts] : alerts;
-export const withoutAlert = (alerts: Alert[] | undefined, id: number) =>
-  alerts?.filter((item) => item.id !== id);
 
 /**
  * The Help / Emergency toggle: the same type again from the same location
@@ -51,8 +46,10 @@ export const useToggleAlert = (sessionId: number, location: string) => {
         announce(alert, true);
       }
     },
-    onError: (_, type) => notifications.show({ color: 'red', title: 'Error', message: SEND_FAILED[type] }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: alertQueries.all }),
+    onError: (_, type) => {
+      notifications.show({ color: 'red', title: 'Error', message: SEND_FAILED[type] });
+      void queryClient.invalidateQueries({ queryKey: alertQueries.all });
+    },
   });
 };
 
@@ -67,12 +64,13 @@ export const useDismissAlert = () => {
       );
       showDismissed();
     },
-    onError: () =>
+    onError: () => {
       notifications.show({
         color: 'red',
         title: 'Error',
         message: 'Failed to dismiss alert. Please try again.',
-      }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: alertQueries.all }),
+      });
+      void queryClient.invalidateQueries({ queryKey: alertQueries.all });
+    },
   });
 };

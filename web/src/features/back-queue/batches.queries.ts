@@ -2,57 +2,47 @@ import { routes } from '@curbside/api';
 import type { Batch, QueueEntry, VehicleType } from '@curbside/domain';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
-import { useLiveInvalidate } from '../live/live';
+import { withNewer, without } from '../live/changes';
+import { useLivePatches } from '../live/live';
+import { queuePatches } from '../queue/queue.cache';
 import { queueQueries } from '../queue/queue.queries';
+import { batchKeys, batchPatches } from './batches.cache';
 
 /**
- * Batches of a session, keyed by how often they change. Loading batches and
- * their vehicles (`['batches']`) change with the queue; the completed list
- * (`['completed-batches']`) only when a batch completes; a completed batch's
- * vehicles (`['batch-history']`) never change again, so they are fetched once.
+ * Batches of a session (kept current by `batchPatches`). A completed batch's
+ * vehicles never change again, so they are fetched once.
  */
 export const batchQueries = {
-  all: ['batches'] as const,
-  done: ['completed-batches'] as const,
-  history: ['batch-history'] as const,
+  all: batchKeys.all,
+  done: batchKeys.done,
+  history: batchKeys.history,
   active: (sessionId: number) =>
     queryOptions({
-      queryKey: [...batchQueries.all, sessionId, 'active'] as const,
+      queryKey: batchKeys.active(sessionId),
       queryFn: () => api(routes.activeBatches, { query: { sessionId } }),
     }),
   completed: (sessionId: number) =>
     queryOptions({
-      queryKey: [...batchQueries.done, sessionId] as const,
+      queryKey: batchKeys.completed(sessionId),
       queryFn: () => api(routes.listBatches, { query: { sessionId, status: 'completed' } }),
     }),
   /** The entries of a batch; asked for only when its count is above 0. */
   vehicles: (batch: Pick<Batch, 'id' | 'status' | 'currentCount'>) =>
     queryOptions({
-      queryKey:
-        batch.status === 'completed'
-          ? ([...batchQueries.history, batch.id] as const)
-          : ([...batchQueries.all, 'vehicles', batch.id] as const),
+      queryKey: batch.status === 'completed' ? batchKeys.historyOf(batch.id) : batchKeys.vehicles(batch.id),
       queryFn: () => api(routes.batchVehicles, { params: { id: batch.id } }),
       enabled: batch.currentCount > 0,
     }),
 };
 
-/** Live events after which loading batches (counts, vehicles) may be out of date. */
-export const BATCH_EVENTS = [
-  'QUEUE_STATUS_UPDATED',
-  'VEHICLE_REMOVED',
-  'VEHICLES_REMOVED_FROM_QUEUE',
-] as const;
-
 /**
- * Keeps the batches of every screen in step: the server sends
- * QUEUE_STATUS_UPDATED after every batch change and VEHICLES_REMOVED_FROM_QUEUE
- * when a batch completes (a vehicle queued joins no batch, so VEHICLE_QUEUED
- * only refreshes the queue).
+ * Keeps the back queue's batches, their vehicles and the queue current from
+ * the live events: each event carries the batch and entries it changed, and
+ * they are patched into the cached lists, never read again per event.
  */
 export const useBatchesLive = () => {
-  useLiveInvalidate(BATCH_EVENTS, [batchQueries.all]);
-  useLiveInvalidate('VEHICLES_REMOVED_FROM_QUEUE', [batchQueries.done]);
+  useLivePatches(batchPatches);
+  useLivePatches(queuePatches);
 };
 
 /** Batch failures are logged, never shown (specification §8). */
@@ -61,48 +51,66 @@ const logged = (what: string) => (error: unknown) => console.error(`${what} fail
 /** Where a vehicle goes when dropped out of its batch. */
 export type DropTarget = 'queue' | 'overflow';
 
-/** Refreshes the loading batches and the queue (and the completed batches when one completed). */
-const useRefresh = (completed = false) => {
+/** After a failure: read the batches and the queue again, which undoes what was shown ahead of the answer. */
+const useRecover = () => {
   const queryClient = useQueryClient();
-  return () =>
-    Promise.all(
-      [batchQueries.all, queueQueries.all, ...(completed ? [batchQueries.done] : [])].map((queryKey) =>
-        queryClient.invalidateQueries({ queryKey }),
-      ),
+  return (what: string) => (error: unknown) => {
+    logged(what)(error);
+    for (const queryKey of [batchKeys.all, batchKeys.done, queueQueries.all]) {
+      void queryClient.invalidateQueries({ queryKey });
+    }
+  };
+};
+
+/** Puts a batch a call answered into the cached loading batches (or moves it to the completed ones). */
+const useApplyBatch = () => {
+  const queryClient = useQueryClient();
+  return (batch: Batch) => {
+    queryClient.setQueryData<Batch[]>(batchKeys.active(batch.sessionId), (list) =>
+      list ? (batch.status === 'loading' ? withNewer(list, batch) : without(list, batch.id)) : list,
     );
+    if (batch.status === 'completed') {
+      queryClient.setQueryData<Batch[]>(batchKeys.completed(batch.sessionId), (list) =>
+        list && !list.some((item) => item.id === batch.id) ? [...list, batch] : list,
+      );
+    }
+  };
 };
 
 /** Opens a new batch for a vehicle type; it starts loading at once. */
 export const useCreateBatch = (sessionId: number, vehicleType: VehicleType) => {
-  const refresh = useRefresh();
+  const apply = useApplyBatch();
+  const recover = useRecover();
   return useMutation({
     mutationFn: () => api(routes.createBatch, { body: { sessionId, vehicleType } }),
-    onError: logged('Creating a batch'),
-    onSettled: refresh,
+    onSuccess: apply,
+    onError: recover('Creating a batch'),
   });
 };
 
 /** Add to batch: the server takes the first waiting, batch-less vehicle of the batch's type. */
 export const useAddToBatch = () => {
-  const refresh = useRefresh();
+  const apply = useApplyBatch();
+  const recover = useRecover();
   return useMutation({
     mutationFn: (batch: Pick<Batch, 'id'>) => api(routes.addToBatch, { params: { id: batch.id } }),
-    onError: logged('Adding to the batch'),
-    onSettled: refresh,
+    onSuccess: apply,
+    onError: recover('Adding to the batch'),
   });
 };
 
-/** Complete Batch: completed with endTime now, then the queue is refreshed. */
+/** Complete Batch: completed with endTime now; its vehicles leave the queue with the live event. */
 export const useCompleteBatch = () => {
-  const refresh = useRefresh(true);
+  const apply = useApplyBatch();
+  const recover = useRecover();
   return useMutation({
     mutationFn: (batch: Pick<Batch, 'id'>) =>
       api(routes.updateBatch, {
         params: { id: batch.id },
         body: { status: 'completed', endTime: new Date().toISOString() },
       }),
-    onError: logged('Completing the batch'),
-    onSettled: refresh,
+    onSuccess: apply,
+    onError: recover('Completing the batch'),
   });
 };
 
@@ -115,11 +123,11 @@ interface Move {
 /**
  * Moves a vehicle out of its batch, back to the queue (waiting) or to the
  * overflow area. The chip leaves its batch at once; a failure is logged and
- * the refetch puts it back.
+ * the lists are read again, which puts it back.
  */
 export const useMoveOutOfBatch = (sessionId: number) => {
   const queryClient = useQueryClient();
-  const refresh = useRefresh();
+  const recover = useRecover();
   return useMutation({
     mutationFn: ({ entryId, target }: Move) =>
       api(routes.updateQueueEntry, {
@@ -128,14 +136,13 @@ export const useMoveOutOfBatch = (sessionId: number) => {
       }),
     onMutate: async ({ entryId, batchId, target }) => {
       await Promise.all([
-        queryClient.cancelQueries({ queryKey: batchQueries.all }),
+        queryClient.cancelQueries({ queryKey: batchKeys.all }),
         queryClient.cancelQueries({ queryKey: queueQueries.all }),
       ]);
-      queryClient.setQueryData<QueueEntry[]>(
-        batchQueries.vehicles({ id: batchId, status: 'loading', currentCount: 1 }).queryKey,
-        (list) => list?.filter((entry) => entry.id !== entryId),
+      queryClient.setQueryData<QueueEntry[]>(batchKeys.vehicles(batchId), (list) =>
+        list?.filter((entry) => entry.id !== entryId),
       );
-      queryClient.setQueryData<Batch[]>(batchQueries.active(sessionId).queryKey, (list) =>
+      queryClient.setQueryData<Batch[]>(batchKeys.active(sessionId), (list) =>
         list?.map((batch) =>
           batch.id === batchId ? { ...batch, currentCount: Math.max(0, batch.currentCount - 1) } : batch,
         ),
@@ -153,7 +160,6 @@ export const useMoveOutOfBatch = (sessionId: number) => {
         ),
       );
     },
-    onError: logged('Dropping the vehicle'),
-    onSettled: refresh,
+    onError: recover('Dropping the vehicle'),
   });
 };

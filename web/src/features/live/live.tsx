@@ -1,59 +1,101 @@
+import type { LiveEvent, LiveEventType } from '@curbside/api';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
 import { useMe } from '../auth/auth.queries';
-import { LiveConnection, type LiveMessage, type LiveState, liveUrl } from './live-connection';
+import { LiveConnection, type LiveState, liveUrl } from './live-connection';
+import { type CachePatch, isLiveEvent, LiveSync } from './live-sync';
 
-const LiveContext = createContext<LiveConnection | null>(null);
+interface Live {
+  connection: LiveConnection;
+  sync: LiveSync;
+}
+
+const LiveContext = createContext<Live | null>(null);
 
 /**
- * Keeps one live connection for the app. It reconnects when the signed-in
- * user changes, so the server sees the new session cookie at `$connect`.
- * When the connection comes back after it was lost, every query on screen
- * is read again: the events of the gap went to no socket.
+ * Keeps one live connection for the app, and the cache sync that applies
+ * its events to the cached lists. It reconnects when the signed-in user
+ * changes, so the server sees the new session cookie at `$connect`. When the
+ * connection comes back after it was lost, every query on screen is read
+ * again: the events of the gap went to no socket.
  */
 export function LiveProvider({ children }: { children: ReactNode }) {
-  const [connection] = useState(() => new LiveConnection(liveUrl(window.location)));
   const queryClient = useQueryClient();
-  useEffect(() => connection.onReopen(() => void queryClient.invalidateQueries()), [connection, queryClient]);
+  const [live] = useState<Live>(() => ({
+    connection: new LiveConnection(liveUrl(window.location)),
+    sync: new LiveSync(queryClient),
+  }));
+  useEffect(() => {
+    const { connection, sync } = live;
+    const stopReceiving = connection.subscribe((message) => {
+      if (isLiveEvent(message)) sync.receive(message);
+    });
+    const stopReopening = connection.onReopen(() => {
+      sync.reset();
+      void queryClient.invalidateQueries();
+    });
+    return () => {
+      stopReceiving();
+      stopReopening();
+    };
+  }, [live, queryClient]);
+  useEffect(() => () => live.sync.stop(), [live]);
   const { user } = useMe();
   const userId = user?.id ?? null;
   // biome-ignore lint/correctness/useExhaustiveDependencies: reconnect when the signed-in user changes
   useEffect(() => {
-    connection.restart();
-    return () => connection.stop();
-  }, [connection, userId]);
-  return <LiveContext.Provider value={connection}>{children}</LiveContext.Provider>;
+    live.connection.restart();
+    return () => live.connection.stop();
+  }, [live, userId]);
+  return <LiveContext.Provider value={live}>{children}</LiveContext.Provider>;
 }
 
-export const useLiveConnection = () => {
-  const connection = useContext(LiveContext);
-  if (!connection) throw new Error('useLiveConnection needs a <LiveProvider>');
-  return connection;
+const useLive = () => {
+  const live = useContext(LiveContext);
+  if (!live) throw new Error('The live hooks need a <LiveProvider>');
+  return live;
 };
 
-/** Calls `handler` for every live message of the given type(s). */
-export const useLiveEvent = (types: string | readonly string[], handler: (message: LiveMessage) => void) => {
+export const useLiveConnection = () => useLive().connection;
+
+/** The cache sync, e.g. to ask whether a visit ended before applying a late answer. */
+export const useLiveSync = () => useLive().sync;
+
+type EventOf<T extends LiveEventType> = Extract<LiveEvent, { type: T }>;
+
+const isOneOf = <T extends LiveEventType>(event: LiveEvent, types: readonly T[]): event is EventOf<T> =>
+  types.some((type) => type === event.type);
+
+/** Calls `handler` for every live event of the given type(s), typed by the event catalogue. */
+export const useLiveEvent = <T extends LiveEventType>(
+  types: T | readonly T[],
+  handler: (event: EventOf<T>) => void,
+) => {
   const connection = useLiveConnection();
   const latest = useRef(handler);
   latest.current = handler;
-  const key = typeof types === 'string' ? types : types.join(',');
-  useEffect(() => {
-    const wanted = new Set(key.split(','));
-    return connection.subscribe((message) => {
-      if (wanted.has(message.type)) latest.current(message);
-    });
-  }, [connection, key]);
+  const list: readonly T[] = typeof types === 'string' ? [types] : types;
+  const key = list.join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the types are compared by their joined names
+  useEffect(
+    () =>
+      connection.subscribe((message) => {
+        if (isLiveEvent(message) && isOneOf(message, list)) latest.current(message);
+      }),
+    [connection, key],
+  );
 };
 
-/** Invalidates the queries under each key prefix when one of the live message types arrives. */
-export const useLiveInvalidate = (
-  types: string | readonly string[],
-  prefixes: ReadonlyArray<readonly unknown[]>,
-) => {
-  const queryClient = useQueryClient();
-  useLiveEvent(types, () => {
-    for (const queryKey of prefixes) void queryClient.invalidateQueries({ queryKey });
-  });
+/**
+ * Keeps the queries these patches match current from the live events while
+ * the calling screen is mounted (each patch is applied once however many
+ * screens register it).
+ */
+export const useLivePatches = (patches: readonly CachePatch[]) => {
+  const { sync } = useLive();
+  const key = patches.map((patch) => patch.name).join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the patches are compared by their names
+  useEffect(() => sync.register(patches), [sync, key]);
 };
 
 /** `{ state, retries }` of the live connection, for the retry counter and Live/Offline badges. */

@@ -2,7 +2,6 @@ import {
   matchesQueueSearch,
   orderQueue,
   plural,
-  type QueuedVehicle,
   type QueueEntry,
   type VehicleType,
   vehicleQueuedToast,
@@ -23,9 +22,10 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { showLiveToast } from '../../lib/toasts';
-import { useLiveEvent, useLiveInvalidate } from '../live/live';
+import { useLiveEvent, useLivePatches } from '../live/live';
 import { DANGER_TEXT, MUTED_TEXT } from './colors';
-import { QUEUE_EVENTS, queueQueries } from './queue.queries';
+import { queuePatches } from './queue.cache';
+import { queueQueries } from './queue.queries';
 import { useNow } from './use-now';
 import { VehicleCard } from './vehicle-card';
 import { VehicleDialog } from './vehicle-dialog';
@@ -38,17 +38,18 @@ type Ordered = QueueEntry & { position: number | null };
 export const vehicleToastSubject = (type: VehicleType, number: string) => `${type}-${number}`;
 
 /**
- * Keeps the session's queue current from the live connection and announces
- * every vehicle queued in it. Mount it once per screen.
+ * Keeps the session's queue current from the live events (patched, never
+ * read again per event) and announces every vehicle queued in it. Mount it
+ * once per screen.
  */
 export const useQueueLive = (sessionId: number) => {
-  useLiveInvalidate(QUEUE_EVENTS, [queueQueries.all]);
-  useLiveEvent('VEHICLE_QUEUED', (message) => {
-    const data = message.data as { sessionId?: number; vehicle?: Partial<QueuedVehicle> } | undefined;
-    if (data?.sessionId !== undefined && data.sessionId !== sessionId) return;
-    const toast = vehicleQueuedToast(data?.vehicle);
+  useLivePatches(queuePatches);
+  useLiveEvent('VEHICLE_QUEUED', (event) => {
+    if (event.sessionId !== undefined && event.sessionId !== sessionId) return;
+    const vehicle = event.data.vehicle;
+    const toast = vehicleQueuedToast(vehicle);
     // One announcement per car: a refusal of that car on this screen takes it back (add-vehicle.tsx).
-    showLiveToast(vehicleToastSubject(data?.vehicle?.type ?? 'car', data?.vehicle?.number ?? ''), {
+    showLiveToast(vehicleToastSubject(vehicle?.type ?? 'car', vehicle?.number ?? ''), {
       color: 'green.9',
       title: toast.title,
       message: (

@@ -4,54 +4,64 @@ import { notifications } from '@mantine/notifications';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { errorMessage } from '../../lib/http';
+import { useLiveSync } from '../live/live';
+import { queueKeys, withEntry } from './queue.cache';
 
-/** The pickup queue of a session: active entries and completed pickups. */
+/** The pickup queue of a session: active entries and completed pickups (kept current by `queuePatches`). */
 export const queueQueries = {
-  all: ['queue'] as const,
+  all: queueKeys.all,
   active: (sessionId: number) =>
     queryOptions({
-      queryKey: [...queueQueries.all, sessionId, 'active'] as const,
+      queryKey: queueKeys.active(sessionId),
       queryFn: () => api(routes.listQueue, { query: { sessionId } }),
     }),
   completed: (sessionId: number) =>
     queryOptions({
-      queryKey: [...queueQueries.all, sessionId, 'completed'] as const,
+      queryKey: queueKeys.completed(sessionId),
       queryFn: () => api(routes.listQueue, { query: { sessionId, status: 'completed' } }),
     }),
 };
 
-/** Live events after which every queue query is out of date. */
-export const QUEUE_EVENTS = [
-  'VEHICLE_QUEUED',
-  'VEHICLE_REMOVED',
-  'QUEUE_STATUS_UPDATED',
-  'VEHICLES_REMOVED_FROM_QUEUE',
-] as const;
-
 const failure = (title: string, error: unknown) =>
   notifications.show({ color: 'red', title, message: errorMessage(error) });
 
-/** Queues a vehicle by number and type. */
-export const useAddToQueue = () => {
+/**
+ * Puts an entry a call answered into the session's cached lists (the live
+ * event may have come first; versions keep the newer copy), unless the
+ * visit has already ended.
+ */
+const useApplyEntry = () => {
   const queryClient = useQueryClient();
+  const sync = useLiveSync();
+  return (entry: QueueEntry) => {
+    const left = entry.status === 'completed' || sync.hasEnded(entry.sessionId, entry.id);
+    queryClient.setQueryData<QueueEntry[]>(queueKeys.active(entry.sessionId), (list) =>
+      list ? withEntry(list, entry, left) : list,
+    );
+  };
+};
+
+/** Queues a vehicle by number and type; the answer (with its position) joins the list at once. */
+export const useAddToQueue = () => {
+  const apply = useApplyEntry();
   return useMutation({
     mutationFn: (input: AddVehicleInput) => api(routes.addToQueue, { body: input }),
+    onSuccess: apply,
     onError: (error) => failure('Failed to add vehicle', error),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queueQueries.all }),
   });
 };
 
 /**
  * Removes an entry (child picked up, vehicle left, removed, swiped away). The
- * card disappears at once; a failure brings it back with the refetch.
+ * card disappears at once; a failure reads the queue again, which brings it back.
  */
 export const useRemoveFromQueue = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (entry: Pick<QueueEntry, 'id'>) => api(routes.removeFromQueue, { params: { id: entry.id } }),
     onMutate: async (entry) => {
-      await queryClient.cancelQueries({ queryKey: queueQueries.all });
-      queryClient.setQueriesData<QueueEntry[]>({ queryKey: queueQueries.all }, (entries) =>
+      await queryClient.cancelQueries({ queryKey: queueKeys.all });
+      queryClient.setQueriesData<QueueEntry[]>({ queryKey: queueKeys.all }, (entries) =>
         entries?.filter((item) => item.id !== entry.id),
       );
     },
@@ -60,23 +70,26 @@ export const useRemoveFromQueue = () => {
         title: 'Vehicle removed from queue',
         message: 'The vehicle has been removed from the pickup queue',
       }),
-    onError: (error) => failure('Failed to remove vehicle', error),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queueQueries.all }),
+    onError: (error) => {
+      failure('Failed to remove vehicle', error);
+      void queryClient.invalidateQueries({ queryKey: queueKeys.all });
+    },
   });
 };
 
 /** Changes an entry's status, e.g. `completed` from the vehicle dialog. */
 export const useSetQueueStatus = () => {
-  const queryClient = useQueryClient();
+  const apply = useApplyEntry();
   return useMutation({
     mutationFn: ({ entry, status }: { entry: QueueEntry; status: QueueStatus }) =>
       api(routes.setQueueStatus, { params: { id: entry.id }, body: { status } }),
-    onSuccess: (_, { entry, status }) =>
+    onSuccess: (updated, { entry, status }) => {
+      apply(updated);
       notifications.show({
         title: 'Queue status updated',
         message: `${vehicleName(entry.vehicleType, entry.vehicleNumber)}: ${status === 'completed' ? 'pickup completed' : status}`,
-      }),
+      });
+    },
     onError: (error) => failure('Failed to update status', error),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queueQueries.all }),
   });
 };

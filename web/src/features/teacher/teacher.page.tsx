@@ -46,8 +46,14 @@ type Tab = 'arrival' | 'attendance';
  * first), those in class, and the counters.
  */
 const useRoster = (sessionId: number | null, classroomIds: readonly number[]) => {
-  const all = useQuery(teacherQueries.students(sessionId));
-  const ready = useQuery({ ...teacherQueries.ready(sessionId ?? 0), enabled: sessionId !== null });
+  const all = useQuery({
+    ...teacherQueries.students(sessionId, classroomIds),
+    enabled: classroomIds.length > 0,
+  });
+  const ready = useQuery({
+    ...teacherQueries.ready(sessionId ?? 0, classroomIds),
+    enabled: sessionId !== null && classroomIds.length > 0,
+  });
   return useMemo(() => {
     const inRooms = (student: TeacherStudent) =>
       student.classroomId !== null && classroomIds.includes(student.classroomId);
@@ -60,9 +66,9 @@ const useRoster = (sessionId: number | null, classroomIds: readonly number[]) =>
       ready: newestFirst(ready.data ? ready.data.filter(inRooms) : roster.ready),
       inClass: roster.inClass,
       counts: countsOf(roster),
-      isLoading: all.isPending,
+      isLoading: all.isLoading,
     };
-  }, [all.data, all.isPending, ready.data, classroomIds]);
+  }, [all.data, all.isLoading, ready.data, classroomIds]);
 };
 
 type Roster = ReturnType<typeof useRoster>;
@@ -211,7 +217,11 @@ function TeacherScreen({
   tab: Tab;
   onTab: (tab: Tab) => void;
 }) {
-  const roster = useRoster(sessionId, selection.selectedIds);
+  // The students of the selected classrooms that exist (none before the classrooms load).
+  const roster = useRoster(
+    sessionId,
+    selection.selected.map((room) => room.id),
+  );
   const now = useNow(1000);
   const [vehicleOf, setVehicleOf] = useState<TeacherStudent | null>(null);
   const [codeFor, setCodeFor] = useState<TeacherStudent | null>(null);

@@ -4,31 +4,39 @@ import { notifications } from '@mantine/notifications';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { errorMessage } from '../../lib/http';
-import { batchQueries } from '../back-queue/batches.queries';
-import { useLiveInvalidate } from '../live/live';
-import { QUEUE_EVENTS, queueQueries } from '../queue/queue.queries';
+import { completedBatchesPatch } from '../back-queue/batches.cache';
+import { useLivePatches } from '../live/live';
+import { queuePatches } from '../queue/queue.cache';
+import { classroomScope, QUEUE_STATUS_POLL_MS, teacherKeys, teacherPatches } from './teacher.cache';
 
-/** The queue status card refetches the queue every 5 s on top of the live events. */
-export const QUEUE_STATUS_POLL_MS = 5000;
+export { QUEUE_STATUS_POLL_MS };
+
+/** `3,7` for the query string, or nothing for the whole school. */
+const classroomParam = (classroomIds?: readonly number[]) =>
+  classroomIds === undefined ? undefined : classroomScope(classroomIds);
 
 /**
- * The teacher's view of the students in a session, or outside any session
- * (null) (`['teacher-students']`, which changes with the queue, releases and
- * pickups), and the school's classrooms and users (which do not change during
- * a dismissal).
+ * The teacher's view of the students of the selected classrooms in a
+ * session, or outside any session (null) (`['teacher-students']`, kept
+ * current by `teacherPatches`), and the school's classrooms and users (which
+ * do not change during a dismissal).
  */
 export const teacherQueries = {
-  all: ['teacher-students'] as const,
-  students: (sessionId: number | null) =>
+  all: teacherKeys.all,
+  students: (sessionId: number | null, classroomIds?: readonly number[]) =>
     queryOptions({
-      queryKey: [...teacherQueries.all, sessionId ?? 'no-session', 'all'] as const,
-      queryFn: () => api(routes.teacherStudents, { query: { sessionId: sessionId ?? undefined } }),
+      queryKey: teacherKeys.students(sessionId, classroomIds),
+      queryFn: () =>
+        api(routes.teacherStudents, {
+          query: { sessionId: sessionId ?? undefined, classroomIds: classroomParam(classroomIds) },
+        }),
     }),
   /** Students whose vehicle is in the queue, newest arrival first. */
-  ready: (sessionId: number) =>
+  ready: (sessionId: number, classroomIds?: readonly number[]) =>
     queryOptions({
-      queryKey: [...teacherQueries.all, sessionId, 'ready'] as const,
-      queryFn: () => api(routes.readyStudents, { query: { sessionId } }),
+      queryKey: teacherKeys.ready(sessionId, classroomIds),
+      queryFn: () =>
+        api(routes.readyStudents, { query: { sessionId, classroomIds: classroomParam(classroomIds) } }),
     }),
 };
 
@@ -60,19 +68,17 @@ export const vehicleQueries = {
     }),
 };
 
-/** Live events after which the teacher's student lists are out of date. */
-export const TEACHER_EVENTS = [...QUEUE_EVENTS, 'STUDENT_STATUS_UPDATE'] as const;
-
 /**
- * Keeps the teacher screen current: a car queued, removed, batched or
- * completed, or a student released anywhere refreshes the student lists; the
- * queue status card follows the queue; a completed batch joins 'Completed
- * Batches Today'.
+ * Keeps the teacher screen current from the live events, without reading
+ * per event: a car queued, removed, batched or completed, or a student
+ * released anywhere, is patched into the student lists; the queue status
+ * card follows the queue (and polls it every 5 s, as specified); a completed
+ * batch joins 'Completed Batches Today'.
  */
 export const useTeacherLive = () => {
-  useLiveInvalidate(TEACHER_EVENTS, [teacherQueries.all]);
-  useLiveInvalidate(QUEUE_EVENTS, [queueQueries.all]);
-  useLiveInvalidate('VEHICLES_REMOVED_FROM_QUEUE', [batchQueries.done]);
+  useLivePatches(teacherPatches);
+  useLivePatches(queuePatches);
+  useLivePatches([completedBatchesPatch]);
 };
 
 /** Releases a ready student for pickup. */
@@ -93,6 +99,5 @@ export const useReleaseStudent = () => {
     },
     onError: (error) =>
       notifications.show({ color: 'red', title: 'Failed to release student', message: errorMessage(error) }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: teacherQueries.all }),
   });
 };

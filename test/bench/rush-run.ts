@@ -1,0 +1,183 @@
+/**
+ * One rush against open web screens: the cars arrive at the front tablets
+ * over the arrival window, the back tablets load them, the teachers release
+ * their students, and every staff screen follows as the web client does
+ * (patching, or, for the baseline, reading every list again per event).
+ */
+import type { MeterSnapshot } from '@curbside/store';
+import type { CpuSample, cpuSampler } from './cpu';
+import type { Phase } from './http';
+import { diff } from './meter-window';
+import { arrivalTimes, backStaff, frontStaff, Rush, teacherStaff } from './rush';
+import type { Car } from './school';
+import type { BenchContext } from './setup';
+import { sleep } from './stats';
+import { type ScreenMode, WebScreen } from './web-screen';
+
+/** The rush stops by itself this long after the last scheduled arrival, finished or not (by default). */
+const OVERTIME_MS = 120_000;
+
+/** The meter (and CPU) at one moment of the rush. */
+export interface RushSample {
+  at: number;
+  wall: number;
+  snapshot: MeterSnapshot;
+  completed: number;
+  /** Entries the first front screen showed in the queue. */
+  activeEntries: number;
+  cpu: CpuSample | undefined;
+}
+
+export interface RushRun {
+  mode: ScreenMode;
+  sessionId: number;
+  rush: Rush;
+  cars: number;
+  arrivalWindowSec: number;
+  seconds: number;
+  startedWall: number;
+  endedWall: number;
+  before: MeterSnapshot;
+  after: MeterSnapshot;
+  samples: RushSample[];
+  screens: WebScreen[];
+}
+
+/**
+ * Opens a web screen of the session on every staff connection (as each staff
+ * member's page would): each reads its lists once. Answers the screens and
+ * the meter of their loads.
+ */
+export const openWebScreens = async (ctx: BenchContext, sessionId: number, mode: ScreenMode) => {
+  const previous = ctx.recorder.phase;
+  ctx.recorder.phase = 'load';
+  const before = await ctx.meterNow();
+  const screens = ctx.staff.map((member) => {
+    const web = new WebScreen(member.kind, sessionId, member.client, mode, member.classroomIds);
+    member.screen.onMessage = (message) => web.receive(message);
+    return web;
+  });
+  for (let i = 0; i < screens.length; i += 8)
+    await Promise.all(screens.slice(i, i + 8).map((web) => web.open()));
+  const loads = diff(await ctx.meterNow(), before);
+  ctx.recorder.phase = previous;
+  return { screens, loads };
+};
+
+export const closeWebScreens = (ctx: BenchContext, screens: readonly WebScreen[]) => {
+  for (const member of ctx.staff) member.screen.onMessage = undefined;
+  for (const web of screens) web.stop();
+};
+
+export const runRush = async (
+  ctx: BenchContext,
+  options: {
+    sessionId: number;
+    mode: ScreenMode;
+    screens: WebScreen[];
+    cars: readonly Car[];
+    arrivalWindowSec: number;
+    phase: Phase;
+    /** How long past the arrival window the rush may run before it stops by itself. */
+    overtimeMs?: number;
+    /** Samples the meter and CPU in windows (the main rush). */
+    cpu?: ReturnType<typeof cpuSampler>;
+  },
+): Promise<RushRun> => {
+  const { sessionId, screens, cars, arrivalWindowSec, cpu } = options;
+  const staffAt = (kind: 'front' | 'back' | 'teacher') =>
+    ctx.staff
+      .map((member, i) => ({ member, web: screens[i] as WebScreen }))
+      .filter(({ member }) => member.kind === kind);
+  const frontStaffers = staffAt('front');
+  const firstFront = frontStaffers[0]?.web;
+  const before = await ctx.meterNow();
+  ctx.recorder.phase = options.phase;
+  const arrivalMs = arrivalWindowSec * 1000;
+  const started = performance.now();
+  const startedWall = Date.now();
+  const rush = new Rush(sessionId, started + arrivalMs + (options.overtimeMs ?? OVERTIME_MS));
+  const times = arrivalTimes(cars.length, arrivalMs, 42);
+  const lanes = ctx.front.map((_, lane) =>
+    cars.flatMap((car, i) => (i % ctx.front.length === lane ? [{ car, at: times[i] as number }] : [])),
+  );
+  ctx.log(
+    `Rush (${options.mode === 'patch' ? 'screens patch their lists' : 'screens read every list again per event'}): ` +
+      `${cars.length} cars over ${arrivalWindowSec} s, ${ctx.front.length} front, ${ctx.back.length} back, ` +
+      `${ctx.teachers.length} teachers, ${ctx.staff.length} staff + ${ctx.anonymous.length} anonymous screens…`,
+  );
+  const completedSoFar = () =>
+    rush.counts.completedInBatches + rush.counts.walkUpCompleted + rush.counts.dismissed;
+  const samples: RushSample[] = [
+    {
+      at: started,
+      wall: startedWall,
+      snapshot: before,
+      completed: 0,
+      activeEntries: 0,
+      cpu: await cpu?.sample(),
+    },
+  ];
+  const takeSample = async () => {
+    const [snapshot, cpuNow] = await Promise.all([ctx.meterNow(), cpu?.sample()]);
+    samples.push({
+      at: performance.now(),
+      wall: Date.now(),
+      snapshot,
+      completed: completedSoFar(),
+      activeEntries: firstFront?.queue().length ?? 0,
+      cpu: cpuNow,
+    });
+  };
+  const windowMs = Math.min(15_000, Math.max(3_000, arrivalMs / 12));
+  let sampling = cpu !== undefined;
+  const sampler = (async () => {
+    while (sampling) {
+      const next = (samples.at(-1)?.at ?? started) + windowMs;
+      while (sampling && performance.now() < next) await sleep(Math.min(250, next - performance.now()));
+      if (!sampling) break;
+      await takeSample();
+    }
+  })();
+  const progress = setInterval(() => {
+    const c = rush.counts;
+    ctx.log(
+      `  ${Math.round((performance.now() - started) / 1000)} s: queued ${c.queued}, batched ${c.batched}, ` +
+        `completed ${completedSoFar()}, released ${c.released}, events/screen ${ctx.staff[0]?.screen.events ?? 0}`,
+    );
+  }, 15_000);
+
+  let teachersStopped = false;
+  const teachers = staffAt('teacher');
+  const teacherTasks = teachers.map(({ member, web }, i) =>
+    teacherStaff(rush, member.client, web, (i * 5000) / teachers.length, () => teachersStopped),
+  );
+  const backTasks = staffAt('back').map(({ member, web }, i) =>
+    backStaff(rush, member.client, web, member.screen, 1_000 + i),
+  );
+  await Promise.all(lanes.map((lane, i) => frontStaff(rush, ctx.front[i]!, lane, started, 100 + i)));
+  rush.arrivalsDone = true;
+  await Promise.all(backTasks);
+  rush.backDone = true;
+  await rush.settle();
+  teachersStopped = true;
+  await Promise.all(teacherTasks);
+  clearInterval(progress);
+  sampling = false;
+  await sampler;
+  await takeSample();
+  return {
+    mode: options.mode,
+    sessionId,
+    rush,
+    cars: cars.length,
+    arrivalWindowSec,
+    seconds: (performance.now() - started) / 1000,
+    startedWall,
+    endedWall: Date.now(),
+    before,
+    after: samples.at(-1)?.snapshot as MeterSnapshot,
+    samples,
+    screens,
+  };
+};
