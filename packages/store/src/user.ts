@@ -1,16 +1,34 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { User } from '@curbside/domain';
-import { ConflictError } from '@curbside/domain';
+import { ConflictError, searchText } from '@curbside/domain';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
-import { isConditionFailure } from './query';
+import {
+  countAll,
+  decodeCursor,
+  encodeCursor,
+  isConditionFailure,
+  queryAll,
+  queryPage,
+  rosterFilter,
+} from './query';
 
 /**
  * User (staff and parents): `USER#{id}` / `USER`, holding the password hash.
  * Username claim: `USERNAME#{lowercased username}` / `USERNAME` → userId,
  *   written in the same transaction so a username is never taken twice.
- * Users of a school: gsi1 `SCHOOL#{schoolId}#USERS` / `USER#{id:010}`.
+ * Staff of a school: gsi1 `SCHOOL#{schoolId}#USERS` / `USER#{id:010}`.
+ * Parents of a school (accounts the school made, or that linked a child):
+ *   gsi1 `SCHOOL#{schoolId}#PARENTS` / `USER#{id:010}` (see `parent.ts`).
  * Users of a district: gsi2 `DISTRICT#{districtId}#USERS` / `USER#{id:010}`.
+ * `search` holds the lowercased name, username, email and phone.
  */
 const key = (id: number) => ({ pk: `USER#${id}`, sk: 'USER' });
 const usernameKey = (username: string) => ({
@@ -18,16 +36,81 @@ const usernameKey = (username: string) => ({
   sk: 'USERNAME',
 });
 const sortable = (id: number) => `USER#${String(id).padStart(10, '0')}`;
+const staffPartition = (schoolId: number) => `SCHOOL#${schoolId}#USERS`;
+const parentPartition = (schoolId: number) => `SCHOOL#${schoolId}#PARENTS`;
+
+/** Key builders of user items, shared with `parent.ts` (parents are users). */
+export const userKeys = {
+  item: key,
+  parentIndex: (schoolId: number, id: number) => ({
+    gsi1pk: parentPartition(schoolId),
+    gsi1sk: sortable(id),
+  }),
+  parentPartition,
+};
+
+/** A password hash no password matches: an account that cannot sign in until it is given one. */
+export const NO_PASSWORD = '!';
 
 export interface NewUser extends Omit<User, 'id'> {
   passwordHash: string;
 }
 
+const userSearch = (user: Pick<User, 'name' | 'username' | 'email' | 'phone'>) =>
+  searchText(user.name, user.username, user.email, user.phone);
+
+/** The user item with its indexes: staff under their school's users, parents under its parents. */
+const itemOf = (user: User, passwordHash: string) => ({
+  ...key(user.id),
+  ...(user.schoolId !== null
+    ? user.role === 'parent'
+      ? userKeys.parentIndex(user.schoolId, user.id)
+      : { gsi1pk: staffPartition(user.schoolId), gsi1sk: sortable(user.id) }
+    : {}),
+  ...(user.districtId !== null
+    ? { gsi2pk: `DISTRICT#${user.districtId}#USERS`, gsi2sk: sortable(user.id) }
+    : {}),
+  entity: 'user',
+  search: userSearch(user),
+  ...user,
+  passwordHash,
+});
+
+/** A user item without its keys and password hash. */
+export const toUser = (item: Record<string, unknown>): User & { hasPassword: boolean } => {
+  const { passwordHash, ...user } = stripKeys<User & { passwordHash: string }>(item);
+  return { ...user, hasPassword: passwordHash !== NO_PASSWORD };
+};
+const withoutFlag = ({ hasPassword: _, ...user }: User & { hasPassword: boolean }): User => user;
+
+const CURSOR_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk'] as const;
+const keyOf = (item: Record<string, unknown>) => ({
+  pk: item.pk,
+  sk: item.sk,
+  gsi1pk: item.gsi1pk,
+  gsi1sk: item.gsi1sk,
+});
+
+/** Fields of a teacher's or parent's roster record that an update may change. */
+export type Profile = Pick<
+  User,
+  | 'name'
+  | 'email'
+  | 'phone'
+  | 'active'
+  | 'firstName'
+  | 'lastName'
+  | 'address'
+  | 'emergencyContact'
+  | 'emergencyPhone'
+  | 'studentIds'
+>;
+
 export const users = {
-  async create(db: Db, input: NewUser): Promise<User> {
-    const id = await nextId(db, 'user');
+  async create(db: Db, input: NewUser, id?: number): Promise<User> {
+    const userId = id ?? (await nextId(db, 'user'));
     const { passwordHash, ...fields } = input;
-    const user: User = { id, ...fields };
+    const user: User = { id: userId, ...fields };
     try {
       await db.doc.send(
         new TransactWriteCommand({
@@ -35,25 +118,14 @@ export const users = {
             {
               Put: {
                 TableName: db.table,
-                Item: { ...usernameKey(user.username), userId: id, entity: 'username' },
+                Item: { ...usernameKey(user.username), userId, entity: 'username' },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
             {
               Put: {
                 TableName: db.table,
-                Item: {
-                  ...key(id),
-                  ...(user.schoolId !== null
-                    ? { gsi1pk: `SCHOOL#${user.schoolId}#USERS`, gsi1sk: sortable(id) }
-                    : {}),
-                  ...(user.districtId !== null
-                    ? { gsi2pk: `DISTRICT#${user.districtId}#USERS`, gsi2sk: sortable(id) }
-                    : {}),
-                  entity: 'user',
-                  ...user,
-                  passwordHash,
-                },
+                Item: itemOf(user, passwordHash),
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
@@ -71,9 +143,15 @@ export const users = {
 
   async get(db: Db, id: number): Promise<User | undefined> {
     const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: key(id) }));
-    if (!Item) return undefined;
-    const { passwordHash, ...user } = stripKeys<User & { passwordHash: string }>(Item);
-    return user;
+    return Item ? withoutFlag(toUser(Item)) : undefined;
+  },
+
+  /** A user, read consistently, and whether they can sign in (the roster's view). */
+  async getForRoster(db: Db, id: number): Promise<(User & { hasPassword: boolean }) | undefined> {
+    const { Item } = await db.doc.send(
+      new GetCommand({ TableName: db.table, Key: key(id), ConsistentRead: true }),
+    );
+    return Item ? toUser(Item) : undefined;
   },
 
   /** The user and their password hash, for sign-in only. */
@@ -87,14 +165,116 @@ export const users = {
     return { user, passwordHash };
   },
 
+  /** Which of these usernames are taken, and by whom (BatchGet of the claims, 100 a call). */
+  async claims(db: Db, usernames: readonly string[]): Promise<Map<string, number>> {
+    const unique = [...new Set(usernames.map((name) => name.trim().toLowerCase()))];
+    const found = new Map<string, number>();
+    for (let i = 0; i < unique.length; i += 100) {
+      let keys: Record<string, unknown>[] | undefined = unique.slice(i, i + 100).map(usernameKey);
+      while (keys && keys.length > 0) {
+        const result: BatchGetCommandOutput = await db.doc.send(
+          new BatchGetCommand({ RequestItems: { [db.table]: { Keys: keys } } }),
+        );
+        for (const item of result.Responses?.[db.table] ?? []) {
+          found.set(String(item.pk).slice('USERNAME#'.length), item.userId as number);
+        }
+        keys = result.UnprocessedKeys?.[db.table]?.Keys;
+      }
+    }
+    return found;
+  },
+
+  /** Replaces a teacher's or parent's roster fields (the user must exist). */
+  async updateProfile(db: Db, user: User, profile: Profile): Promise<User> {
+    const next: User = { ...user, ...profile };
+    const fields = Object.entries({ ...profile, search: userSearch(next) }).filter(
+      ([, value]) => value !== undefined,
+    );
+    try {
+      await db.doc.send(
+        new UpdateCommand({
+          TableName: db.table,
+          Key: key(user.id),
+          UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+          ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) throw new ConflictError('This account was removed meanwhile');
+      throw error;
+    }
+    return next;
+  },
+
+  async setPassword(db: Db, id: number, passwordHash: string): Promise<void> {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: key(id),
+        UpdateExpression: 'SET passwordHash = :hash',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':hash': passwordHash },
+      }),
+    );
+  },
+
   async listBySchool(db: Db, schoolId: number): Promise<User[]> {
-    return queryUsers(db, 'gsi1', `SCHOOL#${schoolId}#USERS`);
+    return queryUsers(db, 'gsi1', staffPartition(schoolId));
   },
 
   async listByDistrict(db: Db, districtId: number): Promise<User[]> {
     return queryUsers(db, 'gsi2', `DISTRICT#${districtId}#USERS`);
   },
+
+  /** One page of a school's active teachers, in id order, optionally matching a search. */
+  async teachersPage(
+    db: Db,
+    schoolId: number,
+    options: { search?: string; cursor?: string; limit: number },
+  ): Promise<{ items: Array<User & { hasPassword: boolean }>; next: string | null }> {
+    const gsi1pk = staffPartition(schoolId);
+    const { FilterExpression, ExpressionAttributeNames, values } = rosterFilter(options.search, TEACHERS);
+    const page = await queryPage(
+      db,
+      {
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        FilterExpression,
+        ExpressionAttributeNames: { ...ExpressionAttributeNames, '#role': 'role' },
+        ExpressionAttributeValues: { ':pk': gsi1pk, ...values },
+      },
+      { limit: options.limit, start: decodeCursor(options.cursor, { gsi1pk }, CURSOR_ATTRIBUTES), keyOf },
+    );
+    return { items: page.items.map(toUser), next: encodeCursor(page.last) };
+  },
+
+  /** Every teacher of a school, deactivated ones too, all pages (a CSV import matches against them). */
+  async teachersOfSchool(db: Db, schoolId: number): Promise<User[]> {
+    const items = await queryAll(db, {
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      FilterExpression: '#role = :teacher',
+      ExpressionAttributeNames: { '#role': 'role' },
+      ExpressionAttributeValues: { ':pk': staffPartition(schoolId), ':teacher': 'teacher' },
+    });
+    return items.map((item) => withoutFlag(toUser(item)));
+  },
+
+  async countTeachers(db: Db, schoolId: number): Promise<number> {
+    const { FilterExpression, values } = rosterFilter(undefined, TEACHERS);
+    return countAll(db, {
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      FilterExpression,
+      ExpressionAttributeNames: { '#role': 'role' },
+      ExpressionAttributeValues: { ':pk': staffPartition(schoolId), ...values },
+    });
+  },
 };
+
+const TEACHERS = { expression: '#role = :teacher', values: { ':teacher': 'teacher' } };
 
 const queryUsers = async (db: Db, index: 'gsi1' | 'gsi2', partition: string) => {
   const { Items = [] } = await db.doc.send(
@@ -105,8 +285,5 @@ const queryUsers = async (db: Db, index: 'gsi1' | 'gsi2', partition: string) => 
       ExpressionAttributeValues: { ':pk': partition },
     }),
   );
-  return Items.map((item) => {
-    const { passwordHash, ...user } = stripKeys<User & { passwordHash: string }>(item);
-    return user;
-  });
+  return Items.map((item) => withoutFlag(toUser(item)));
 };
