@@ -1,5 +1,5 @@
 import type { RouteDefinition, RouteRequest } from '@curbside/api';
-import { isDomainError, type User, ValidationError } from '@curbside/domain';
+import { isDomainError, RowsRejectedError, type User, ValidationError } from '@curbside/domain';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
@@ -82,17 +82,26 @@ export const requestLogger = (): MiddlewareObj<HttpEvent, HttpResult> => {
   };
 };
 
-/** Parses a JSON body; an unparseable body answers 400, never 500. */
-export const jsonBody = (): MiddlewareObj<HttpEvent, HttpResult> => ({
+/**
+ * Parses a JSON body; an unparseable body answers 400, never 500. A route
+ * that takes `text/csv` gets its body as text.
+ */
+export const jsonBody = (
+  contentType?: RouteDefinition['contentType'],
+): MiddlewareObj<HttpEvent, HttpResult> => ({
   before: (request) => {
     const { event } = request;
     let body: unknown;
     if (event.body !== undefined && event.body !== null && event.body !== '') {
       const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        throw new ValidationError('Request body is not valid JSON');
+      if (contentType === 'text/csv') {
+        body = text;
+      } else {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          throw new ValidationError('Request body is not valid JSON');
+        }
       }
     }
     parsed.set(event, { params: event.pathParameters ?? {}, query: event.queryStringParameters ?? {}, body });
@@ -128,8 +137,9 @@ export const errorHandler = (): MiddlewareObj<HttpEvent, HttpResult> => ({
   onError: (request) => {
     const { error } = request;
     if (isDomainError(error)) {
-      const body: { message: string; issues?: unknown } = { message: error.message };
+      const body: { message: string; issues?: unknown; errors?: unknown } = { message: error.message };
       if (error instanceof ValidationError && error.issues.length > 0) body.issues = error.issues;
+      if (error instanceof RowsRejectedError) body.errors = error.rows;
       request.response = json(error.status, body);
       return;
     }
@@ -159,7 +169,7 @@ export const httpHandler = <Req extends RouteRequest, Res>(
 ) => {
   const chain = middy<HttpEvent, HttpResult, Error, Context>()
     .use(requestLogger())
-    .use(jsonBody())
+    .use(jsonBody(definition.contentType))
     .use(authorize(definition.method, definition.access, { sandboxExempt: definition.sandboxExempt }))
     .use(validate(definition as RouteDefinition));
   for (const middleware of middlewares) chain.use(middleware);

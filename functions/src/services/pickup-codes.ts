@@ -11,7 +11,7 @@ import {
   TooManyRequestsError,
   type User,
 } from '@curbside/domain';
-import { pickupCodes, schools, students, throttle } from '@curbside/store';
+import { parents, pickupCodes, schools, students, throttle } from '@curbside/store';
 import { db } from '../lib/context';
 import { ownSchoolId } from './tenancy';
 
@@ -130,7 +130,11 @@ export const useCode = async (parent: User, code: string, address: string) => {
       refusal(await pickupCodes.get(db, code)) ?? new ConflictError('This pickup code has already been used')
     );
   }
-  const [student] = await students.getMany(db, found.schoolId, [found.studentId]);
+  const [[student]] = await Promise.all([
+    students.getMany(db, found.schoolId, [found.studentId]),
+    // The parent joins the school's parents list with this child.
+    parents.joinSchool(db, parent.id, found.schoolId, found.studentId),
+  ]);
   return {
     linked: true,
     student: student

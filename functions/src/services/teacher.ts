@@ -1,6 +1,5 @@
 import { channels } from '@curbside/api';
 import {
-  type Classroom,
   ConflictError,
   isSessionRunning,
   NotFoundError,
@@ -23,9 +22,6 @@ import { log } from '../lib/log';
 import { publishToChannel, publishToStaff } from './live-events';
 import { sessionOfSchool } from './scope';
 import { ownSchoolId } from './tenancy';
-
-export const listClassrooms = async (user: User): Promise<Classroom[]> =>
-  user.schoolId === null ? [] : classrooms.listBySchool(db, user.schoolId);
 
 /** What a session adds to the teacher view: its queue, its batches, releases and pickups. */
 const stateOfSession = async (sessionId: number) => {

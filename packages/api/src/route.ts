@@ -50,6 +50,12 @@ export interface RouteDefinition<Req extends RouteRequest = RouteRequest, Res = 
   access: Access;
   /** The sandbox mode switch itself stays writable in sandbox mode. */
   sandboxExempt?: boolean;
+  /**
+   * The media type of the request body; `application/json` when absent. A
+   * mutation whose body is of another type answers 415 (a cross-site form can
+   * send `text/plain`). A `text/csv` body reaches the service as text.
+   */
+  contentType?: 'application/json' | 'text/csv';
   /** Phantom field carrying the response type for the typed client: `returns<T>()`. */
   readonly response?: Res;
 }

@@ -4,7 +4,9 @@ import {
   classrooms,
   type Db,
   districts,
+  NO_PASSWORD,
   parentLinks,
+  parents,
   schools,
   students,
   users,
@@ -82,10 +84,59 @@ export const seedIfEmpty = async (db: Db): Promise<boolean> => {
     });
     ids[account.username] = user.id;
   }
-  const firstChild = await seedCarLine(db, live.id, ids.teacher_demo as number);
+  const teacherIds = [ids.teacher_demo as number];
+  for (const [firstName, lastName] of ROOM_TEACHERS) {
+    const teacher = await users.create(db, {
+      name: `${firstName} ${lastName}`,
+      firstName,
+      lastName,
+      username: `${firstName}.${lastName}`.toLowerCase(),
+      email: `${firstName}.${lastName}@lincoln.example`.toLowerCase(),
+      phone: '(555) 010-0300',
+      role: 'teacher',
+      active: true,
+      schoolId: live.id,
+      districtId: district.id,
+      passwordHash,
+    });
+    teacherIds.push(teacher.id);
+  }
+  const families = await seedCarLine(db, live.id, teacherIds);
+  // A parent account for every car family but the first, whose parent is parent_demo.
+  for (const family of families.slice(1)) {
+    const [firstName = 'Parent', lastName = 'Family'] = family.parentName.split(' ');
+    await users
+      .create(db, {
+        name: family.parentName,
+        firstName,
+        lastName,
+        username: `${firstName}.${lastName}.${family.number}`.toLowerCase(),
+        email: `${firstName}.${lastName}.${family.number}@family.example`.toLowerCase(),
+        phone: family.parentPhone,
+        role: 'parent',
+        active: true,
+        schoolId: live.id,
+        districtId: null,
+        studentIds: family.children,
+        passwordHash: NO_PASSWORD,
+      })
+      .then((parent) =>
+        Promise.all(family.children.map((child) => parentLinks.link(db, parent.id, live.id, child))),
+      );
+  }
+  const firstChild = families[0]?.children[0] as number;
+  await parents.joinSchool(db, ids.parent_demo as number, live.id, firstChild);
+  // Last: seedFinished looks for this link.
   await parentLinks.link(db, ids.parent_demo as number, live.id, firstChild);
   return true;
 };
+
+/** Teachers of Rooms 7, 15 and 21 (Room 12 is teacher_demo's; Rooms 4 and 23 have none). */
+const ROOM_TEACHERS: ReadonlyArray<[string, string]> = [
+  ['Maria', 'Lopez'],
+  ['David', 'Chen'],
+  ['Grace', 'Owens'],
+];
 
 const FIRST = [
   'Ava',
@@ -112,19 +163,25 @@ const CARS: ReadonlyArray<[string, string, string]> = [
 ];
 
 /**
- * Six classrooms (Room 12, grade 2, taught by teacher_demo), 60 students
- * spread over them; 24 families with a car (cars 101–124, one to
- * three children each, two families without an alternate contact), five
- * buses (1–5) for the rest, and a few students walking (no vehicle).
+ * Six classrooms (Room 12, grade 2, taught by teacher_demo; Rooms 7, 15 and
+ * 21 by the other teachers), 60 students spread over them; 24 families with a
+ * car (cars 101–124, one to three children each, two families without an
+ * alternate contact), five buses (1–5) for the rest, and a few students
+ * walking (no vehicle). Answers the car families.
  */
-const seedCarLine = async (db: Db, schoolId: number, teacherId: number): Promise<number> => {
+const seedCarLine = async (
+  db: Db,
+  schoolId: number,
+  teacherIds: readonly number[],
+): Promise<Array<{ number: string; parentName: string; parentPhone: string; children: number[] }>> => {
   const rooms = [];
+  const [own = null, ...others] = teacherIds;
   for (const [name, grade, teacher] of [
-    ['Room 12', '2', teacherId],
+    ['Room 12', '2', own],
     ['Room 4', 'K', null],
-    ['Room 7', '1', null],
-    ['Room 15', '3', null],
-    ['Room 21', '4', null],
+    ['Room 7', '1', others[0] ?? null],
+    ['Room 15', '3', others[1] ?? null],
+    ['Room 21', '4', others[2] ?? null],
     ['Room 23', '5', null],
   ] as const) {
     rooms.push(await classrooms.create(db, { schoolId, name, grade, teacherId: teacher }));
@@ -142,19 +199,28 @@ const seedCarLine = async (db: Db, schoolId: number, teacherId: number): Promise
     );
   }
   let next = 0;
+  const families = [];
   for (let family = 0; family < 24; family++) {
     const size = (family % 3) + 1;
     const children = kids.slice(next, next + size);
     next += size;
     const [make, model, color] = CARS[family % CARS.length] as [string, string, string];
     const lastName = children[0]?.lastName ?? 'Family';
+    const parentName = `${['Jordan', 'Casey', 'Riley', 'Morgan'][family % 4]} ${lastName}`;
+    const parentPhone = `(555) 01${String(family).padStart(2, '0')}-2000`;
+    families.push({
+      number: String(101 + family),
+      parentName,
+      parentPhone,
+      children: children.map((child) => child.id),
+    });
     await vehicles.create(db, {
       schoolId,
       number: String(101 + family),
       type: 'car',
       active: true,
-      parentName: `${['Jordan', 'Casey', 'Riley', 'Morgan'][family % 4]} ${lastName}`,
-      parentPhone: `(555) 01${String(family).padStart(2, '0')}-2000`,
+      parentName,
+      parentPhone,
       alternateContactName: family % 12 === 5 ? null : `${['Sam', 'Drew', 'Avery'][family % 3]} ${lastName}`,
       alternateContactPhone: family % 12 === 5 ? null : `(555) 02${String(family).padStart(2, '0')}-3000`,
       make,
@@ -184,5 +250,5 @@ const seedCarLine = async (db: Db, schoolId: number, teacherId: number): Promise
       studentIds: riders.filter((_, i) => i % 5 === bus - 1).map((child) => child.id),
     });
   }
-  return kids[0]?.id as number;
+  return families;
 };

@@ -92,18 +92,20 @@ const keyOf = (item: Record<string, unknown>) => ({
 });
 
 /** Fields of a teacher's or parent's roster record that an update may change. */
-export type Profile = Pick<
-  User,
-  | 'name'
-  | 'email'
-  | 'phone'
-  | 'active'
-  | 'firstName'
-  | 'lastName'
-  | 'address'
-  | 'emergencyContact'
-  | 'emergencyPhone'
-  | 'studentIds'
+export type Profile = Partial<
+  Pick<
+    User,
+    | 'name'
+    | 'email'
+    | 'phone'
+    | 'active'
+    | 'firstName'
+    | 'lastName'
+    | 'address'
+    | 'emergencyContact'
+    | 'emergencyPhone'
+    | 'studentIds'
+  >
 >;
 
 export const users = {
