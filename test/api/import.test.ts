@@ -1,7 +1,8 @@
 import { CSV_TEMPLATES } from '@curbside/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importCsv } from '../support/csv-import';
 import { sessionBody } from '../support/fixtures';
-import { type Answer, type Client, signedIn, startTestServer } from '../support/server';
+import { Client, signedIn, startTestServer } from '../support/server';
 
 /**
  * CSV import over HTTP (`POST /api/import/{kind}`, `text/csv`): a file with
@@ -19,17 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-/** Posts CSV text as a browser's import dialog does. */
-export const importCsv = async (client: Client, kind: string, text: string, query = ''): Promise<Answer> => {
-  const response = await fetch(new URL(`/api/import/${kind}${query}`, client.baseUrl), {
-    method: 'POST',
-    headers: { 'content-type': 'text/csv', ...(client.cookie ? { cookie: client.cookie } : {}) },
-    body: text,
-  });
-  const body = await response.text();
-  return { status: response.status, body: body ? JSON.parse(body) : undefined, headers: response.headers };
-};
 
 const csv = (rows: string[][]) => rows.map((row) => row.join(',')).join('\r\n');
 const count = async (path: string) => {
@@ -231,6 +221,34 @@ describe('importing teachers, parents and vehicles', () => {
       updated: 0,
       unchanged: 2,
     });
+  });
+
+  it('gives an imported parent a sign-in only when the school makes a password', async () => {
+    const [lee] = (await admin.get('/api/parents?search=lee@example.com')).body.items;
+    expect(lee).toMatchObject({ username: 'lee@example.com', canSignIn: false });
+    const refused = await new Client(server.url).post('/api/auth/parent/login', {
+      username: 'lee@example.com',
+      password: 'anything',
+    });
+    expect(refused.status).toBe(401);
+    const reset = await admin.put(`/api/parents/${lee.id}`, {
+      firstName: 'Lee',
+      lastName: 'Family0',
+      email: 'lee@example.com',
+      resetPassword: true,
+    });
+    expect(reset.body.parent.canSignIn).toBe(true);
+    expect(reset.body.credentials.username).toBe('lee@example.com');
+    const signIn = await new Client(server.url).post('/api/auth/parent/login', reset.body.credentials);
+    expect(signIn.status).toBe(200);
+    // A second password replaces the first; the username stays.
+    const again = await admin.put(`/api/parents/${lee.id}`, {
+      firstName: 'Lee',
+      lastName: 'Family0',
+      email: 'lee@example.com',
+      resetPassword: true,
+    });
+    expect(again.body.credentials.username).toBe('lee@example.com');
   });
 
   it('creates and updates vehicles on type and number', async () => {

@@ -587,8 +587,11 @@ export const planStudentImport = (
           });
       cars.set(number, car);
       car.active = true;
-      if (!car.parentName && row.parentName) car.parentName = row.parentName;
-      if (!car.parentPhone && row.parentPhone) car.parentPhone = row.parentPhone;
+      // A car this file creates takes its rows' contact; a registered car keeps its own.
+      if (car.id < 0) {
+        car.parentName ??= row.parentName;
+        car.parentPhone ??= row.parentPhone;
+      }
       addOnce(car.studentIds, student.id);
     }
     if (bus) addOnce(vehicles.edit(bus).studentIds, student.id);

@@ -117,8 +117,11 @@ export const parents = {
     return { items: page.items.map(toUser), next: encodeCursor(page.last) };
   },
 
-  /** Every parent of a school, deactivated ones too, all pages (a CSV import matches against them). */
-  async listAll(db: Db, schoolId: number): Promise<User[]> {
+  /**
+   * Every parent of a school, deactivated ones too, all pages, with the
+   * password hash (a CSV import matches against them and rewrites them whole).
+   */
+  async listAll(db: Db, schoolId: number): Promise<Array<{ user: User; passwordHash: string }>> {
     const items = await queryAll(db, {
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',
@@ -126,7 +129,7 @@ export const parents = {
     });
     return items.map((item) => {
       const { hasPassword: _, ...user } = toUser(item);
-      return user;
+      return { user, passwordHash: item.passwordHash as string };
     });
   },
 

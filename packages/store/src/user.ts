@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { User } from '@curbside/domain';
 import { ConflictError, searchText } from '@curbside/domain';
+import { putAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
 import {
@@ -141,6 +142,78 @@ export const users = {
       throw error;
     }
     return user;
+  },
+
+  /**
+   * Creates many accounts that cannot sign in yet (a CSV import's parents;
+   * ids allocated): BatchWriteItem, 25 a call, with no username claim. Their
+   * username is only a proposal until `claimAndSetPassword` gives the account
+   * a password and claims the first free form of it.
+   */
+  async createMany(db: Db, list: readonly User[]): Promise<void> {
+    await putAll(
+      db,
+      list.map((user) => itemOf(user, NO_PASSWORD)),
+      8,
+    );
+  },
+
+  /**
+   * Gives an account without a claimed username its first password: claims
+   * the first free of `username`, `username2`, … `username20` and sets the
+   * username and the hash, in one transaction per try.
+   */
+  async claimAndSetPassword(db: Db, user: User, passwordHash: string): Promise<User> {
+    for (let n = 1; n <= 20; n++) {
+      const username = n === 1 ? user.username : `${user.username}${n}`;
+      const next = { ...user, username };
+      try {
+        await db.doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Put: {
+                  TableName: db.table,
+                  Item: { ...usernameKey(username), userId: user.id, entity: 'username' },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
+              },
+              {
+                Update: {
+                  TableName: db.table,
+                  Key: key(user.id),
+                  UpdateExpression: 'SET username = :username, passwordHash = :hash, #search = :search',
+                  ConditionExpression: 'attribute_exists(pk)',
+                  ExpressionAttributeNames: { '#search': 'search' },
+                  ExpressionAttributeValues: {
+                    ':username': username,
+                    ':hash': passwordHash,
+                    ':search': userSearch(next),
+                  },
+                },
+              },
+            ],
+          }),
+        );
+        return next;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+    }
+    throw new ConflictError(`No free username like ${user.username}`);
+  },
+
+  /**
+   * Rewrites many existing accounts whole (a CSV import's updates), keeping
+   * the password hash they were read with: BatchWriteItem, 25 a call. A
+   * change made to one of them meanwhile (a new password) is overwritten.
+   */
+  async putMany(db: Db, list: ReadonlyArray<{ user: User; passwordHash: string }>): Promise<void> {
+    await putAll(
+      db,
+      list.map(({ user, passwordHash }) => itemOf(user, passwordHash)),
+      8,
+    );
   },
 
   async get(db: Db, id: number): Promise<User | undefined> {

@@ -92,14 +92,14 @@ const plan = async (
 ): Promise<{
   outcome: PlanOutcome;
   validationErrors: RowError[];
-  parentsBefore: Map<number, ParentRecord>;
+  parentsBefore: Map<number, { record: ParentRecord; user: User; passwordHash: string }>;
 }> => {
   const schoolId = school.id;
-  const parentsBefore = new Map<number, ParentRecord>();
-  const remember = (list: User[]) =>
-    list.map((user) => {
+  const parentsBefore = new Map<number, { record: ParentRecord; user: User; passwordHash: string }>();
+  const remember = (list: Array<{ user: User; passwordHash: string }>) =>
+    list.map(({ user, passwordHash }) => {
       const record = toParentRecord(user);
-      parentsBefore.set(record.id, record);
+      parentsBefore.set(record.id, { record, user, passwordHash });
       return record;
     });
   switch (kind) {
@@ -175,9 +175,20 @@ const withRealIds = async (planned: ImportPlan): Promise<ImportPlan> => {
  * write cut short leaves nothing pointing at a record that is not there yet
  * (importing the same file again completes it).
  */
-const write = async (school: School, planned: ImportPlan, parentsBefore: Map<number, ParentRecord>) => {
+const write = async (
+  school: School,
+  planned: ImportPlan,
+  parentsBefore: Map<number, { record: ParentRecord; user: User; passwordHash: string }>,
+  phases: Record<string, number>,
+) => {
+  let mark = Date.now();
+  const phase = (name: string) => {
+    phases[name] = Date.now() - mark;
+    mark = Date.now();
+  };
   await classrooms.putMany(db, [...planned.classrooms.create, ...planned.classrooms.update] as Classroom[]);
   await students.putMany(db, [...planned.students.create, ...planned.students.update]);
+  phase('studentsMs');
 
   const credentials = await bounded(planned.teachers.create, 4, async (teacher) => {
     const made = await newCredentials(teacher.username);
@@ -204,45 +215,52 @@ const write = async (school: School, planned: ImportPlan, parentsBefore: Map<num
     const current = await users.get(db, id);
     if (current) await users.updateProfile(db, current, profile);
   });
+  phase('teachersMs');
 
-  // Imported parents get an account that cannot sign in until the school gives it a password.
-  await bounded(planned.parents.create, 8, (parent) =>
-    createWithFreeUsername(
-      {
-        name: parent.name,
-        firstName: parent.firstName,
-        lastName: parent.lastName,
-        email: parent.email,
-        phone: parent.phone,
-        address: parent.address,
-        emergencyContact: parent.emergencyContact,
-        emergencyPhone: parent.emergencyPhone,
-        studentIds: parent.studentIds,
-        role: 'parent',
-        active: true,
-        schoolId: school.id,
-        districtId: null,
-        passwordHash: NO_PASSWORD,
-      },
-      parentUsername(parent),
-      { id: parent.id },
-    ),
+  // Imported parents get an account that cannot sign in until the school gives it a password
+  // (which also claims its username).
+  await users.createMany(
+    db,
+    planned.parents.create.map((parent) => ({
+      id: parent.id,
+      name: parent.name,
+      username: parentUsername(parent),
+      firstName: parent.firstName,
+      lastName: parent.lastName,
+      email: parent.email,
+      phone: parent.phone,
+      address: parent.address,
+      emergencyContact: parent.emergencyContact,
+      emergencyPhone: parent.emergencyPhone,
+      studentIds: parent.studentIds,
+      role: 'parent' as const,
+      active: true,
+      schoolId: school.id,
+      districtId: null,
+    })),
   );
-  await bounded(planned.parents.update, 8, async (parent) => {
-    const { id, username: _, schoolId: __, ...profile } = parent;
-    const current = await users.get(db, id);
-    if (current) await users.updateProfile(db, current, profile);
-  });
+  await users.putMany(
+    db,
+    planned.parents.update.flatMap((parent) => {
+      const before = parentsBefore.get(parent.id);
+      if (!before) return [];
+      const { id: _, username: __, schoolId: ___, ...profile } = parent;
+      return [{ user: { ...before.user, ...profile }, passwordHash: before.passwordHash }];
+    }),
+  );
+  phase('parentsMs');
 
   await vehicles.putMany(db, [...planned.vehicles.create, ...planned.vehicles.update]);
+  phase('vehiclesMs');
 
   const links = [...planned.parents.create, ...planned.parents.update].flatMap((parent) => {
-    const before = new Set(parentsBefore.get(parent.id)?.studentIds ?? []);
+    const before = new Set(parentsBefore.get(parent.id)?.record.studentIds ?? []);
     return parent.studentIds
       .filter((studentId) => !before.has(studentId))
       .map((studentId) => ({ parentId: parent.id, schoolId: school.id, studentId }));
   });
   await parentLinks.linkMany(db, links);
+  phase('linksMs');
   return credentials;
 };
 
@@ -268,7 +286,9 @@ export const importRoster = async (
       parsed.errors,
     );
   }
+  const phases: Record<string, number> = { parseMs: Date.now() - started };
   const { outcome, validationErrors, parentsBefore } = await plan(kind, school, parsed.records);
+  phases.planMs = Date.now() - started - (phases.parseMs ?? 0);
   const errors = [...validationErrors, ...(outcome.ok ? [] : outcome.errors)].sort(
     (a, b) => a.row - b.row || (a.column ?? '').localeCompare(b.column ?? ''),
   );
@@ -280,7 +300,7 @@ export const importRoster = async (
     );
   }
   const planned = await withRealIds(outcome.plan);
-  const credentials = await write(school, planned, parentsBefore);
+  const credentials = await write(school, planned, parentsBefore, phases);
   const result: ImportResult = {
     ...planned.counts,
     also: {
@@ -297,6 +317,7 @@ export const importRoster = async (
     schoolId: school.id,
     rows: parsed.records.length,
     ms: Date.now() - started,
+    ...phases,
     ...planned.counts,
   });
   return result;

@@ -107,8 +107,11 @@ export const updateParent = async (
   let credentials = null;
   if (input.resetPassword) {
     const made = await newCredentials(parent.username);
-    await users.setPassword(db, id, made.passwordHash);
-    credentials = made.credentials;
+    // An imported parent's username is claimed with its first password.
+    const claimed = (await users.claims(db, [parent.username])).get(parent.username.toLowerCase()) === id;
+    if (claimed) await users.setPassword(db, id, made.passwordHash);
+    else parent = await users.claimAndSetPassword(db, parent, made.passwordHash);
+    credentials = { username: parent.username, password: made.credentials.password };
   }
   return { parent: await rowOf(school.id, parent, before.hasPassword || credentials !== null), credentials };
 };
