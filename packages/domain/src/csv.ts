@@ -53,7 +53,8 @@ export const parseRosterCsv = (kind: ImportKind, text: string): ParsedFile => {
     // "Too few/many fields" is only a warning for us: absent cells are blank, extras ignored.
     if (error.type === 'FieldMismatch') continue;
     errors.push({
-      row: (error.row ?? 0) + FIRST_DATA_ROW,
+      // papaparse counts quote errors from the header row, other errors from the first data row.
+      row: (error.row ?? 0) + (error.type === 'Quotes' ? 1 : FIRST_DATA_ROW),
       column: null,
       message: error.code === 'MissingQuotes' ? 'A quoted cell is never closed' : error.message,
     });
