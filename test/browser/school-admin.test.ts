@@ -180,6 +180,7 @@ describe('the school admin screen as admin_demo', () => {
     await problems
       .getByRole('row', { name: '22 parentEmail Parent email must be a valid email address' })
       .waitFor();
+    await problems.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(shotsDir(), 'school-admin-import-refused.png') });
     expect(await total('/api/students')).toBe(before);
     expect((await admin.get('/api/vehicles?type=car&number=701')).body.items).toEqual([]);
@@ -281,9 +282,13 @@ describe('the school admin screen as admin_demo', () => {
       page.waitForEvent('popup'),
       page.getByRole('button', { name: 'Print All' }).click(),
     ]);
-    await expect.poll(() => popup.evaluate(() => (window as any).printedAt ?? null)).not.toBeNull();
-    const waited = await popup.evaluate(() => (window as any).printedAt - (window as any).openedAt);
+    await expect.poll(() => popup.evaluate(() => (globalThis as any).printedAt ?? null)).not.toBeNull();
+    const waited = await popup.evaluate(() => (globalThis as any).printedAt - (globalThis as any).openedAt);
     expect(waited).toBeGreaterThanOrEqual(250);
+    // The sheets as the printer gets them: Letter paper (8.5 × 11 in at 96 px).
+    await popup.setViewportSize({ width: 816, height: 1056 });
+    await popup.emulateMedia({ media: 'print' });
+    await popup.screenshot({ path: join(shotsDir(), 'print-placards-print.png'), fullPage: true });
     const html = await popup.content();
     expect(html).toContain('size: letter; margin: 0.25in');
     expect(html.match(/class="large car"/g)).toHaveLength(10);

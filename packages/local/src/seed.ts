@@ -214,6 +214,8 @@ const seedCarLine = async (
       parentPhone,
       children: children.map((child) => child.id),
     });
+    // The parent's contact is on file with each child too (as the students template has it).
+    for (const child of children) await students.update(db, { ...child, parentName, parentPhone });
     await vehicles.create(db, {
       schoolId,
       number: String(101 + family),

@@ -51,6 +51,10 @@ export const placardsHtml = (placards: readonly Placard[], schoolName: string | 
   .small .number { font-size: 22pt; font-weight: 900; line-height: 1.1; }
   .small .school { font-size: 6pt; text-align: center; }
   .empty { font-size: 14pt; }
+  @media screen {
+    html { background: #dee2e6; }
+    body { max-width: 8.5in; margin: 0.25in auto; padding: 0.25in; box-shadow: 0 2px 8px rgba(0, 0, 0, 0.25); }
+  }
   @media print { .bus { -webkit-print-color-adjust: exact; print-color-adjust: exact; } }
 </style></head>
 <body>

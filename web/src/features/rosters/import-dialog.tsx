@@ -195,7 +195,12 @@ export function ImportDialog({
             <ErrorTable errors={parsed.errors} />
           </Alert>
         )}
-        {parsed && parsed.errors.length === 0 && !result && (
+        {refusal?.errors && (
+          <Alert color="red" variant="light" title={refusal.message ?? 'Nothing was imported'} role="alert">
+            <ErrorTable errors={refusal.errors} />
+          </Alert>
+        )}
+        {parsed && parsed.errors.length === 0 && !result && !refusal?.errors && (
           <Stack gap="xs">
             <Title order={4}>
               Preview: first {Math.min(IMPORT_PREVIEW_ROWS, parsed.records.length)} of{' '}
@@ -236,11 +241,6 @@ export function ImportDialog({
               A large school’s file takes up to half a minute. Nothing is written until every row checks out.
             </Text>
           </Stack>
-        )}
-        {refusal?.errors && (
-          <Alert color="red" variant="light" title={refusal.message ?? 'Nothing was imported'} role="alert">
-            <ErrorTable errors={refusal.errors} />
-          </Alert>
         )}
         {importer.error && !refusal?.errors && (
           <Alert color="red" variant="light" title="Import failed" role="alert">

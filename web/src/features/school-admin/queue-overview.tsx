@@ -140,11 +140,7 @@ export function QueueOverview({ entries, now }: { entries: readonly QueueEntry[]
                     <Table.Td fw={800} fz="lg">
                       {vehicleLabel(entry.vehicleType, entry.vehicleNumber)}
                     </Table.Td>
-                    <Table.Td>
-                      <Badge variant="light" color={entry.vehicleType === 'bus' ? 'yellow' : 'blue'}>
-                        {entry.vehicleType === 'bus' ? 'Bus' : 'Car'}
-                      </Badge>
-                    </Table.Td>
+                    <Table.Td fw={600}>{entry.vehicleType === 'bus' ? 'Bus' : 'Car'}</Table.Td>
                     <Table.Td>{familyLabel(entry)}</Table.Td>
                     <Table.Td>{childrenLabel(entry)}</Table.Td>
                     <Table.Td>
