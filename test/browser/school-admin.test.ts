@@ -55,7 +55,11 @@ const open = async (
   if (theme) await context.addInitScript({ content: `localStorage.setItem('curbside-theme', '${theme}')` });
   // Print windows record that they printed instead of opening the print dialog.
   await context.addInitScript({
-    content: 'window.openedAt = Date.now(); window.print = () => { window.printedAt = Date.now(); };',
+    content: `window.openedAt = Date.now();
+      window.print = () => { window.printedAt = Date.now(); };
+      window.opened = [];
+      const open = window.open.bind(window);
+      window.open = (...args) => { window.opened.push(args); return open(...args); };`,
   });
   contexts.push(context);
   const login = await context.request.post('/api/login', { data: { username, password: 'demo1234' } });
@@ -254,6 +258,28 @@ describe('the school admin screen as admin_demo', () => {
     await page.getByRole('button', { name: /^Filter/ }).click();
   }, 60_000);
 
+  it('pops the bus tracking page out in a 1200×800 window and shows the driver page as a 256 px QR code', async () => {
+    const card = region(page, 'Bus Tracking');
+    const [popup] = await Promise.all([
+      page.waitForEvent('popup'),
+      card.getByRole('button', { name: 'Pop Out' }).click(),
+    ]);
+    expect(await page.evaluate(() => (globalThis as any).opened.at(-1))).toEqual([
+      '/bus-tracking',
+      'bus-tracking',
+      'width=1200,height=800',
+    ]);
+    await popup.close();
+    await card.getByRole('button', { name: 'QR Code' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Bus driver page' });
+    const image = dialog.getByRole('img', { name: 'QR code of the bus driver page' });
+    await image.waitFor();
+    expect(await image.evaluate((img: any) => img.naturalWidth)).toBe(256);
+    await text(dialog, `${server.url}/bus-driver`).waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  }, 60_000);
+
   it('takes screenshots of the dashboard on a tablet and a phone, light and dark', async () => {
     const dir = shotsDir();
     for (const theme of [undefined, 'dark'] as const) {
@@ -302,6 +328,17 @@ describe('the school admin screen as admin_demo', () => {
   it('met no page errors', () => {
     expect(errors).toEqual([]);
   });
+});
+
+describe('a district admin managing a school', () => {
+  it('opens /school-admin?schoolId=1 on that school’s rosters', async () => {
+    const page = await open('district_demo', '/school-admin?schoolId=1');
+    await text(page, 'Lincoln Elementary').waitFor();
+    await text(page, "The live car line of Lincoln Elementary shows on its own staff's screens.").waitFor();
+    const management = region(page, 'School Management');
+    await management.getByRole('cell', { name: 'Ava Martinez', exact: true }).waitFor();
+    expect(await management.getByRole('button', { name: 'Add Student', exact: true }).isEnabled()).toBe(true);
+  }, 60_000);
 });
 
 describe('a sandboxed school', () => {

@@ -20,12 +20,14 @@ const escapeHtml = (text: string) =>
 export const placardsHtml = (placards: readonly Placard[], schoolName: string | null | undefined): string => {
   const school = escapeHtml(schoolName?.trim() || PLACARD_FALLBACK_SCHOOL);
   const mascot = escapeHtml(PLACARD_MASCOT_TEXT);
-  const large = placards
-    .map(
-      (p) =>
-        `<div class="large ${p.type}"><div class="school">${school}</div><div class="number">${escapeHtml(p.label)}</div><div class="mascot">${mascot}</div></div>`,
-    )
-    .join('');
+  const large = (type: Placard['type']) =>
+    placards
+      .filter((p) => p.type === type)
+      .map(
+        (p) =>
+          `<div class="large ${p.type}"><div class="school">${school}</div><div class="number">${escapeHtml(p.label)}</div><div class="mascot">${mascot}</div></div>`,
+      )
+      .join('');
   const small = placards
     .map(
       (p) =>
@@ -61,7 +63,11 @@ export const placardsHtml = (placards: readonly Placard[], schoolName: string | 
 ${
   placards.length === 0
     ? '<p class="empty">No active vehicles to print.</p>'
-    : `<h2>Placards</h2><div class="grid large-grid">${large}</div><h2>Lanyards (cut along the dashed lines)</h2><div class="grid small-grid">${small}</div>`
+    : `<h2>Cars</h2><div class="grid large-grid">${large('car')}</div>${
+        placards.some((p) => p.type === 'bus')
+          ? `<h2>Buses</h2><div class="grid large-grid">${large('bus')}</div>`
+          : ''
+      }<h2>Lanyards (cut along the dashed lines)</h2><div class="grid small-grid">${small}</div>`
 }
 </body></html>`;
 };
