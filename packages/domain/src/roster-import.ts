@@ -5,7 +5,11 @@ import {
   fullName,
   GRADE_MAX,
   normalize,
+  optionalEmail,
+  optionalPhone,
+  optionalText,
   phoneDigits,
+  requiredText,
   type Student,
   splitName,
   studentKey,
@@ -137,30 +141,10 @@ export const matchColumns = (kind: ImportKind, headers: readonly string[]) => {
 // ---------------------------------------------------------------------------
 // Row rules. Cells are text; a blank optional cell is null.
 
-const tooLong = (label: string, max: number) => `${label} is too long (at most ${max} characters)`;
-const cell = (label: string, max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, tooLong(label, max))
-    .optional()
-    .transform((value) => (value ? value : null));
-const required = (label: string, max: number) =>
-  z
-    .string({ message: `${label} is required` })
-    .trim()
-    .min(1, `${label} is required`)
-    .max(max, tooLong(label, max));
-const phone = (label: string) =>
-  cell(label, 40).refine(
-    (value) => value === null || (/^[0-9+()\-.\s/x#]+$/i.test(value) && phoneDigits(value).length >= 7),
-    `${label} must be a phone number (at least 7 digits)`,
-  );
-const email = (label: string) =>
-  cell(label, 254).refine(
-    (value) => value === null || z.email().safeParse(value).success,
-    `${label} must be a valid email address`,
-  );
+const cell = optionalText;
+const required = requiredText;
+const phone = optionalPhone;
+const email = optionalEmail;
 const optionalNumber = z
   .string()
   .trim()

@@ -89,7 +89,7 @@ export const ROSTER_MAX_PAGE_SIZE = 100;
 const tooLong = (label: string, max: number) => `${label} is too long (at most ${max} characters)`;
 
 /** A required text field: trimmed, not blank, at most `max` characters. */
-const requiredText = (label: string, max: number) =>
+export const requiredText = (label: string, max: number) =>
   z
     .string({ message: `${label} is required` })
     .trim()
@@ -97,7 +97,7 @@ const requiredText = (label: string, max: number) =>
     .max(max, tooLong(label, max));
 
 /** An optional text field: blank or missing becomes null. */
-const optionalText = (label: string, max: number) =>
+export const optionalText = (label: string, max: number) =>
   z
     .string({ message: `${label} must be text` })
     .trim()
@@ -108,13 +108,15 @@ const optionalText = (label: string, max: number) =>
 /** Digits of a phone number, for matching (`(555) 010-1234` → `5550101234`). */
 export const phoneDigits = (phone: string | null | undefined): string => (phone ?? '').replace(/\D/g, '');
 
-const optionalPhone = (label: string) =>
+/** An optional phone number: at least 7 digits, and only what phone numbers are written with. */
+export const optionalPhone = (label: string) =>
   optionalText(label, 40).refine(
     (value) => value === null || (/^[0-9+()\-.\s/x#]+$/i.test(value) && phoneDigits(value).length >= 7),
     `${label} must be a phone number (at least 7 digits)`,
   );
 
-const optionalEmail = (label: string) =>
+/** An optional email address. */
+export const optionalEmail = (label: string) =>
   optionalText(label, 254).refine(
     (value) => value === null || z.email().safeParse(value).success,
     `${label} must be a valid email address`,

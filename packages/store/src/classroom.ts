@@ -3,7 +3,7 @@ import { type Classroom, ConflictError } from '@curbside/domain';
 import { putAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
-import { countAll, isConditionFailure, queryAll, rosterFilter } from './query';
+import { isConditionFailure, rosterReads } from './query';
 
 /**
  * Classroom: `SCHOOL#{schoolId}#CLASSROOMS` / `CLASSROOM#{id:010}`; a school's
@@ -24,6 +24,8 @@ const toClassroom = (item: Record<string, unknown>): Classroom => {
   const classroom = stripKeys<Classroom>(item);
   return { ...classroom, active: classroom.active ?? true, teacherId: classroom.teacherId ?? null };
 };
+
+const reads = rosterReads({ partition, toRecord: toClassroom });
 
 export const classrooms = {
   async create(db: Db, input: Omit<Classroom, 'id' | 'active'> & { active?: boolean }): Promise<Classroom> {
@@ -68,31 +70,8 @@ export const classrooms = {
   },
 
   /** The active classrooms of a school, all pages. */
-  async listBySchool(db: Db, schoolId: number): Promise<Classroom[]> {
-    const { FilterExpression, values } = rosterFilter(undefined);
-    const items = await queryAll(db, {
-      KeyConditionExpression: 'pk = :pk',
-      FilterExpression,
-      ExpressionAttributeValues: { ':pk': partition(schoolId), ...values },
-    });
-    return items.map(toClassroom);
-  },
-
+  listBySchool: reads.listActive,
   /** Every classroom of a school, deactivated ones too. */
-  async listAll(db: Db, schoolId: number): Promise<Classroom[]> {
-    const items = await queryAll(db, {
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': partition(schoolId) },
-    });
-    return items.map(toClassroom);
-  },
-
-  async count(db: Db, schoolId: number): Promise<number> {
-    const { FilterExpression, values } = rosterFilter(undefined);
-    return countAll(db, {
-      KeyConditionExpression: 'pk = :pk',
-      FilterExpression,
-      ExpressionAttributeValues: { ':pk': partition(schoolId), ...values },
-    });
-  },
+  listAll: reads.listAll,
+  count: reads.count,
 };

@@ -2,15 +2,7 @@ import { PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@
 import type { User } from '@curbside/domain';
 import { putAll } from './batch-write';
 import type { Db } from './db';
-import {
-  countAll,
-  decodeCursor,
-  encodeCursor,
-  isConditionFailure,
-  queryAll,
-  queryPage,
-  rosterFilter,
-} from './query';
+import { isConditionFailure, queryAll, rosterReads } from './query';
 import { toUser, userKeys } from './user';
 
 /**
@@ -43,14 +35,6 @@ export const parentLinkItems = (parentId: number, schoolId: number, studentId: n
   parentLink(parentId, schoolId, studentId, linkedAt),
   childLink(parentId, schoolId, studentId),
 ];
-
-const CURSOR_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk'] as const;
-const keyOf = (item: Record<string, unknown>) => ({
-  pk: item.pk,
-  sk: item.sk,
-  gsi1pk: item.gsi1pk,
-  gsi1sk: item.gsi1sk,
-});
 
 export const parentLinks = {
   /** Links a parent to a child directly (the demo seed). */
@@ -94,28 +78,12 @@ export const parentLinks = {
   },
 };
 
+const parentReads = rosterReads({ index: 'gsi1', partition: userKeys.parentPartition, toRecord: toUser });
+
 export const parents = {
   /** One page of a school's active parents, in id order, optionally matching a search. */
-  async page(
-    db: Db,
-    schoolId: number,
-    options: { search?: string; cursor?: string; limit: number },
-  ): Promise<{ items: Array<User & { hasPassword: boolean }>; next: string | null }> {
-    const gsi1pk = userKeys.parentPartition(schoolId);
-    const { FilterExpression, ExpressionAttributeNames, values } = rosterFilter(options.search);
-    const page = await queryPage(
-      db,
-      {
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        FilterExpression,
-        ...(ExpressionAttributeNames ? { ExpressionAttributeNames } : {}),
-        ExpressionAttributeValues: { ':pk': gsi1pk, ...values },
-      },
-      { limit: options.limit, start: decodeCursor(options.cursor, { gsi1pk }, CURSOR_ATTRIBUTES), keyOf },
-    );
-    return { items: page.items.map(toUser), next: encodeCursor(page.last) };
-  },
+  page: parentReads.page,
+  count: parentReads.count,
 
   /**
    * Every parent of a school, deactivated ones too, all pages, with the
@@ -130,16 +98,6 @@ export const parents = {
     return items.map((item) => {
       const { hasPassword: _, ...user } = toUser(item);
       return { user, passwordHash: item.passwordHash as string };
-    });
-  },
-
-  async count(db: Db, schoolId: number): Promise<number> {
-    const { FilterExpression, values } = rosterFilter(undefined);
-    return countAll(db, {
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      FilterExpression,
-      ExpressionAttributeValues: { ':pk': userKeys.parentPartition(schoolId), ...values },
     });
   },
 

@@ -166,3 +166,66 @@ export const rosterFilter = (
     values,
   };
 };
+
+/**
+ * The reads every roster list makes of one partition (of the table, or of
+ * gsi1): its active records page by page (with a search), all of them, and
+ * how many are active. `only` narrows the partition (the teachers among a
+ * school's staff). Entity modules call it with the partitions they own.
+ */
+export const rosterReads = <T>(options: {
+  index?: 'gsi1';
+  partition: (schoolId: number) => string;
+  toRecord: (item: Record<string, unknown>) => T;
+  only?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
+}) => {
+  const keyName = options.index ? 'gsi1pk' : 'pk';
+  const cursorAttributes = options.index ? ['pk', 'sk', 'gsi1pk', 'gsi1sk'] : ['pk', 'sk'];
+  const keyOf = (item: Record<string, unknown>) =>
+    Object.fromEntries(cursorAttributes.map((name) => [name, item[name]]));
+  const base = (_schoolId: number) => ({
+    ...(options.index ? { IndexName: options.index } : {}),
+    KeyConditionExpression: `${keyName} = :pk`,
+  });
+  const filtered = (schoolId: number, search?: string) => {
+    const extra = options.only ? { expression: options.only.expression, values: options.only.values } : null;
+    const { FilterExpression, ExpressionAttributeNames, values } = rosterFilter(search, extra);
+    const names = { ...ExpressionAttributeNames, ...options.only?.names };
+    return {
+      ...base(schoolId),
+      FilterExpression,
+      ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+      ExpressionAttributeValues: { ':pk': options.partition(schoolId), ...values },
+    };
+  };
+  return {
+    /** The active records, all pages. */
+    async listActive(db: Db, schoolId: number): Promise<T[]> {
+      return (await queryAll(db, filtered(schoolId))).map(options.toRecord);
+    },
+    /** Every record, deactivated ones too, all pages (a CSV import matches against them). */
+    async listAll(db: Db, schoolId: number): Promise<T[]> {
+      const only = options.only;
+      const items = await queryAll(db, {
+        ...base(schoolId),
+        ...(only ? { FilterExpression: only.expression, ExpressionAttributeNames: only.names } : {}),
+        ExpressionAttributeValues: { ':pk': options.partition(schoolId), ...only?.values },
+      });
+      return items.map(options.toRecord);
+    },
+    /** One page of the active records, in key order, optionally matching a search. */
+    async page(
+      db: Db,
+      schoolId: number,
+      page: { search?: string; cursor?: string; limit: number },
+    ): Promise<{ items: T[]; next: string | null }> {
+      const start = decodeCursor(page.cursor, { [keyName]: options.partition(schoolId) }, cursorAttributes);
+      const found = await queryPage(db, filtered(schoolId, page.search), { limit: page.limit, start, keyOf });
+      return { items: found.items.map(options.toRecord), next: encodeCursor(found.last) };
+    },
+    /** How many active records (a COUNT Query, all pages). */
+    async count(db: Db, schoolId: number): Promise<number> {
+      return countAll(db, filtered(schoolId));
+    },
+  };
+};

@@ -3,15 +3,7 @@ import { ConflictError, type Student, searchText } from '@curbside/domain';
 import { putAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
-import {
-  countAll,
-  decodeCursor,
-  encodeCursor,
-  isConditionFailure,
-  queryAll,
-  queryPage,
-  rosterFilter,
-} from './query';
+import { isConditionFailure, rosterReads } from './query';
 
 /**
  * Student: `SCHOOL#{schoolId}#STUDENTS` / `STUDENT#{id:010}`; a school's
@@ -54,8 +46,7 @@ export type NewStudent = Omit<
 > &
   Partial<Pick<Student, 'active' | 'parentName' | 'parentPhone' | 'parentEmail' | 'notes'>>;
 
-const CURSOR_ATTRIBUTES = ['pk', 'sk'] as const;
-const keyOf = (item: Record<string, unknown>) => ({ pk: item.pk, sk: item.sk });
+const reads = rosterReads({ partition, toRecord: toStudent });
 
 export const students = {
   async create(db: Db, input: NewStudent): Promise<Student> {
@@ -133,53 +124,11 @@ export const students = {
   },
 
   /** The active students of a school, all pages. */
-  async listBySchool(db: Db, schoolId: number): Promise<Student[]> {
-    const { FilterExpression, values } = rosterFilter(undefined);
-    const items = await queryAll(db, {
-      KeyConditionExpression: 'pk = :pk',
-      FilterExpression,
-      ExpressionAttributeValues: { ':pk': partition(schoolId), ...values },
-    });
-    return items.map(toStudent);
-  },
-
+  listBySchool: reads.listActive,
   /** Every student of a school, deactivated ones too (a CSV import matches against them). */
-  async listAll(db: Db, schoolId: number): Promise<Student[]> {
-    const items = await queryAll(db, {
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': partition(schoolId) },
-    });
-    return items.map(toStudent);
-  },
-
+  listAll: reads.listAll,
   /** One page of the school's active students, in id order, optionally matching a search. */
-  async page(
-    db: Db,
-    schoolId: number,
-    options: { search?: string; cursor?: string; limit: number },
-  ): Promise<{ items: Student[]; next: string | null }> {
-    const pk = partition(schoolId);
-    const { FilterExpression, ExpressionAttributeNames, values } = rosterFilter(options.search);
-    const page = await queryPage(
-      db,
-      {
-        KeyConditionExpression: 'pk = :pk',
-        FilterExpression,
-        ...(ExpressionAttributeNames ? { ExpressionAttributeNames } : {}),
-        ExpressionAttributeValues: { ':pk': pk, ...values },
-      },
-      { limit: options.limit, start: decodeCursor(options.cursor, { pk }, CURSOR_ATTRIBUTES), keyOf },
-    );
-    return { items: page.items.map(toStudent), next: encodeCursor(page.last) };
-  },
-
-  /** How many active students a school has (a COUNT Query, all pages). */
-  async count(db: Db, schoolId: number): Promise<number> {
-    const { FilterExpression, values } = rosterFilter(undefined);
-    return countAll(db, {
-      KeyConditionExpression: 'pk = :pk',
-      FilterExpression,
-      ExpressionAttributeValues: { ':pk': partition(schoolId), ...values },
-    });
-  },
+  page: reads.page,
+  /** How many active students a school has. */
+  count: reads.count,
 };

@@ -11,15 +11,7 @@ import { ConflictError, searchText } from '@curbside/domain';
 import { putAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
-import {
-  countAll,
-  decodeCursor,
-  encodeCursor,
-  isConditionFailure,
-  queryAll,
-  queryPage,
-  rosterFilter,
-} from './query';
+import { isConditionFailure, rosterReads } from './query';
 
 /**
  * User (staff and parents): `USER#{id}` / `USER`, holding the password hash.
@@ -84,8 +76,8 @@ export const toUser = (item: Record<string, unknown>): User & { hasPassword: boo
 };
 const withoutFlag = ({ hasPassword: _, ...user }: User & { hasPassword: boolean }): User => user;
 
-const CURSOR_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk'] as const;
-const keyOf = (item: Record<string, unknown>) => ({
+const _CURSOR_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk'] as const;
+const _keyOf = (item: Record<string, unknown>) => ({
   pk: item.pk,
   sk: item.sk,
   gsi1pk: item.gsi1pk,
@@ -108,6 +100,14 @@ export type Profile = Partial<
     | 'studentIds'
   >
 >;
+
+/** The teachers among a school's staff (gsi1 `SCHOOL#{schoolId}#USERS`, role teacher). */
+const teacherReads = rosterReads({
+  index: 'gsi1',
+  partition: staffPartition,
+  toRecord: toUser,
+  only: { expression: '#role = :teacher', names: { '#role': 'role' }, values: { ':teacher': 'teacher' } },
+});
 
 export const users = {
   async create(db: Db, input: NewUser, id?: number): Promise<User> {
@@ -304,52 +304,11 @@ export const users = {
   },
 
   /** One page of a school's active teachers, in id order, optionally matching a search. */
-  async teachersPage(
-    db: Db,
-    schoolId: number,
-    options: { search?: string; cursor?: string; limit: number },
-  ): Promise<{ items: Array<User & { hasPassword: boolean }>; next: string | null }> {
-    const gsi1pk = staffPartition(schoolId);
-    const { FilterExpression, ExpressionAttributeNames, values } = rosterFilter(options.search, TEACHERS);
-    const page = await queryPage(
-      db,
-      {
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        FilterExpression,
-        ExpressionAttributeNames: { ...ExpressionAttributeNames, '#role': 'role' },
-        ExpressionAttributeValues: { ':pk': gsi1pk, ...values },
-      },
-      { limit: options.limit, start: decodeCursor(options.cursor, { gsi1pk }, CURSOR_ATTRIBUTES), keyOf },
-    );
-    return { items: page.items.map(toUser), next: encodeCursor(page.last) };
-  },
-
+  teachersPage: teacherReads.page,
   /** Every teacher of a school, deactivated ones too, all pages (a CSV import matches against them). */
-  async teachersOfSchool(db: Db, schoolId: number): Promise<User[]> {
-    const items = await queryAll(db, {
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      FilterExpression: '#role = :teacher',
-      ExpressionAttributeNames: { '#role': 'role' },
-      ExpressionAttributeValues: { ':pk': staffPartition(schoolId), ':teacher': 'teacher' },
-    });
-    return items.map((item) => withoutFlag(toUser(item)));
-  },
-
-  async countTeachers(db: Db, schoolId: number): Promise<number> {
-    const { FilterExpression, values } = rosterFilter(undefined, TEACHERS);
-    return countAll(db, {
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      FilterExpression,
-      ExpressionAttributeNames: { '#role': 'role' },
-      ExpressionAttributeValues: { ':pk': staffPartition(schoolId), ...values },
-    });
-  },
+  teachersOfSchool: teacherReads.listAll,
+  countTeachers: teacherReads.count,
 };
-
-const TEACHERS = { expression: '#role = :teacher', values: { ':teacher': 'teacher' } };
 
 const queryUsers = async (db: Db, index: 'gsi1' | 'gsi2', partition: string) => {
   const { Items = [] } = await db.doc.send(

@@ -3,15 +3,7 @@ import { ConflictError, searchText, type Vehicle, type VehicleType, vehicleName 
 import { putAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
-import {
-  countAll,
-  decodeCursor,
-  encodeCursor,
-  isConditionFailure,
-  queryAll,
-  queryPage,
-  rosterFilter,
-} from './query';
+import { isConditionFailure, rosterReads } from './query';
 
 /**
  * Vehicle: `SCHOOL#{schoolId}#VEHICLES` / `{type}#{NUMBER}`: the number is
@@ -62,8 +54,7 @@ const FREE = 'attribute_not_exists(pk) OR active = :inactive';
 const taken = (vehicle: Pick<Vehicle, 'type' | 'number'>) =>
   new ConflictError(`${vehicleName(vehicle.type, vehicle.number)} is already registered`);
 
-const CURSOR_ATTRIBUTES = ['pk', 'sk'] as const;
-const keyOf = (item: Record<string, unknown>) => ({ pk: item.pk, sk: item.sk });
+const reads = rosterReads({ partition, toRecord: toVehicle });
 
 export const vehicles = {
   /** Registers a vehicle; 409 when an active vehicle of that type already has the number. */
@@ -208,52 +199,10 @@ export const vehicles = {
   },
 
   /** The active vehicles of a school, all pages. */
-  async listBySchool(db: Db, schoolId: number): Promise<Vehicle[]> {
-    const { FilterExpression, values } = rosterFilter(undefined);
-    const items = await queryAll(db, {
-      KeyConditionExpression: 'pk = :pk',
-      FilterExpression,
-      ExpressionAttributeValues: { ':pk': partition(schoolId), ...values },
-    });
-    return items.map(toVehicle);
-  },
-
+  listBySchool: reads.listActive,
   /** Every vehicle of a school, deactivated ones too (a CSV import matches against them). */
-  async listAll(db: Db, schoolId: number): Promise<Vehicle[]> {
-    const items = await queryAll(db, {
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': partition(schoolId) },
-    });
-    return items.map(toVehicle);
-  },
-
+  listAll: reads.listAll,
   /** One page of the school's active vehicles (buses, then cars, by number text), optionally matching a search. */
-  async page(
-    db: Db,
-    schoolId: number,
-    options: { search?: string; cursor?: string; limit: number },
-  ): Promise<{ items: Vehicle[]; next: string | null }> {
-    const pk = partition(schoolId);
-    const { FilterExpression, ExpressionAttributeNames, values } = rosterFilter(options.search);
-    const page = await queryPage(
-      db,
-      {
-        KeyConditionExpression: 'pk = :pk',
-        FilterExpression,
-        ...(ExpressionAttributeNames ? { ExpressionAttributeNames } : {}),
-        ExpressionAttributeValues: { ':pk': pk, ...values },
-      },
-      { limit: options.limit, start: decodeCursor(options.cursor, { pk }, CURSOR_ATTRIBUTES), keyOf },
-    );
-    return { items: page.items.map(toVehicle), next: encodeCursor(page.last) };
-  },
-
-  async count(db: Db, schoolId: number): Promise<number> {
-    const { FilterExpression, values } = rosterFilter(undefined);
-    return countAll(db, {
-      KeyConditionExpression: 'pk = :pk',
-      FilterExpression,
-      ExpressionAttributeValues: { ':pk': partition(schoolId), ...values },
-    });
-  },
+  page: reads.page,
+  count: reads.count,
 };
