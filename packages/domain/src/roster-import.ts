@@ -355,6 +355,17 @@ class Tracker<T extends { id: number }> {
   }
 }
 
+/** Remembers the natural keys of the rows so far; answers the earlier row a row repeats, if any. */
+const repeats = () => {
+  const seen = new Map<string, number>();
+  return (row: number, keys: ReadonlyArray<string | null | false | undefined>): number | undefined => {
+    const present = keys.filter((key): key is string => Boolean(key));
+    const earlier = present.map((key) => seen.get(key)).find((value) => value !== undefined);
+    if (earlier === undefined) for (const key of present) seen.set(key, row);
+    return earlier;
+  };
+};
+
 const addOnce = (list: number[], id: number) => {
   if (!list.includes(id)) list.push(id);
 };
@@ -481,17 +492,16 @@ export const planStudentImport = (
   );
   const buses = context.vehicles.filter((v) => v.type === 'bus' && v.active);
   const parentsFound = parentIndex(context.parents);
-  const seen = new Map<string, number>();
+  const repeated = repeats();
 
   for (const row of rows) {
     const rowErrors: RowError[] = [];
     const key = studentKey(row);
-    const earlier = seen.get(key);
+    const earlier = repeated(row.row, [key]);
     if (earlier !== undefined) {
       errors.push({ row: row.row, column: 'firstName', message: `Same student as row ${earlier}` });
       continue;
     }
-    seen.set(key, row.row);
     const matches = byKey.get(key) ?? [];
     const active = matches.filter((student) => student.active);
     if (active.length > 1) {
@@ -642,15 +652,14 @@ export const planTeacherImport = (
   const byEmail = new Map(context.teachers.filter((t) => t.email).map((t) => [normalize(t.email), t]));
   const usernames = new Set([...context.takenUsernames].map(normalize));
   for (const teacher of context.teachers) usernames.add(normalize(teacher.username));
-  const seen = new Map<string, number>();
+  const repeated = repeats();
 
   for (const row of rows) {
     const rowErrors: RowError[] = [];
-    const keys = [
+    const earlier = repeated(row.row, [
       row.username && `u:${normalize(row.username)}`,
       row.email && `e:${normalize(row.email)}`,
-    ].filter((key): key is string => Boolean(key));
-    const earlier = keys.map((key) => seen.get(key)).find((value) => value !== undefined);
+    ]);
     if (earlier !== undefined) {
       errors.push({
         row: row.row,
@@ -659,7 +668,6 @@ export const planTeacherImport = (
       });
       continue;
     }
-    for (const key of keys) seen.set(key, row.row);
     const existing =
       (row.username ? byUsername.get(normalize(row.username)) : undefined) ??
       (row.email ? byEmail.get(normalize(row.email)) : undefined);
@@ -756,14 +764,13 @@ export const planParentImport = (
     context.students.filter((student) => student.active),
     (student) => normalize(fullName(student)),
   );
-  const seen = new Map<string, number>();
+  const repeated = repeats();
 
   for (const row of rows) {
-    const keys = [
+    const earlier = repeated(row.row, [
       row.email && `e:${normalize(row.email)}`,
       row.phone && `p:${phoneDigits(row.phone)}`,
-    ].filter((key): key is string => Boolean(key));
-    const earlier = keys.map((key) => seen.get(key)).find((value) => value !== undefined);
+    ]);
     if (earlier !== undefined) {
       errors.push({
         row: row.row,
@@ -772,7 +779,6 @@ export const planParentImport = (
       });
       continue;
     }
-    for (const key of keys) seen.set(key, row.row);
     const studentIds: number[] = [];
     let bad = false;
     for (const text of (row.studentNames ?? '')
@@ -861,15 +867,14 @@ export const planVehicleImport = (
   const vehicles = new Tracker<Vehicle>();
   const keyOf = (type: VehicleType, number: string) => `${type}#${number.toUpperCase()}`;
   const byKey = new Map(context.vehicles.map((v) => [keyOf(v.type, v.number), v]));
-  const seen = new Map<string, number>();
+  const repeated = repeats();
   for (const row of rows) {
     const key = keyOf(row.type, row.number);
-    const earlier = seen.get(key);
+    const earlier = repeated(row.row, [key]);
     if (earlier !== undefined) {
       errors.push({ row: row.row, column: 'number', message: `Same ${row.type} as row ${earlier}` });
       continue;
     }
-    seen.set(key, row.row);
     const fields = {
       make: row.make,
       model: row.model,

@@ -14,7 +14,6 @@ import {
   RowsRejectedError,
   remapIds,
   type School,
-  splitName,
   type TeacherRecord,
   type User,
   validateRows,
@@ -35,6 +34,7 @@ import { log } from '../../lib/log';
 import { createWithFreeUsername, newCredentials } from './credentials';
 import { parentUsername } from './parents';
 import { rosterSchool } from './scope';
+import { names } from './views';
 
 /** Runs `work` over `items`, at most `limit` at a time. */
 const bounded = async <T, R>(
@@ -52,11 +52,6 @@ const bounded = async <T, R>(
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
-};
-
-const names = (user: User) => {
-  const split = splitName(user.name);
-  return { firstName: user.firstName ?? split.firstName, lastName: user.lastName ?? split.lastName };
 };
 
 const toParentRecord = (user: User): ParentRecord => ({

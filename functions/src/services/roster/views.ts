@@ -44,7 +44,8 @@ export const studentRows = async (schoolId: number, list: readonly Student[]): P
   });
 };
 
-const names = (user: User) => {
+/** A user's first and last name (older accounts only have `name`). */
+export const names = (user: User) => {
   const split = splitName(user.name);
   return { firstName: user.firstName ?? split.firstName, lastName: user.lastName ?? split.lastName };
 };
