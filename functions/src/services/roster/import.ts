@@ -19,16 +19,7 @@ import {
   validateRows,
 } from '@curbside/domain';
 import { parseRosterCsv } from '@curbside/domain/csv';
-import {
-  classrooms,
-  NO_PASSWORD,
-  nextIds,
-  parentLinks,
-  parents,
-  students,
-  users,
-  vehicles,
-} from '@curbside/store';
+import { classrooms, nextIds, parentLinks, parents, students, users, vehicles } from '@curbside/store';
 import { db } from '../../lib/context';
 import { log } from '../../lib/log';
 import { createWithFreeUsername, newCredentials } from './credentials';
