@@ -84,46 +84,52 @@ export const seedIfEmpty = async (db: Db): Promise<boolean> => {
     });
     ids[account.username] = user.id;
   }
-  const teacherIds = [ids.teacher_demo as number];
-  for (const [firstName, lastName] of ROOM_TEACHERS) {
-    const teacher = await users.create(db, {
-      name: `${firstName} ${lastName}`,
-      firstName,
-      lastName,
-      username: `${firstName}.${lastName}`.toLowerCase(),
-      email: `${firstName}.${lastName}@lincoln.example`.toLowerCase(),
-      phone: '(555) 010-0300',
-      role: 'teacher',
-      active: true,
-      schoolId: live.id,
-      districtId: district.id,
-      passwordHash,
-    });
-    teacherIds.push(teacher.id);
-  }
-  const families = await seedCarLine(db, live.id, teacherIds);
-  // A parent account for every car family but the first, whose parent is parent_demo.
-  for (const family of families.slice(1)) {
-    const [firstName = 'Parent', lastName = 'Family'] = family.parentName.split(' ');
-    await users
-      .create(db, {
-        name: family.parentName,
+  // Independent writes go out together: the seed runs before every test file.
+  const roomTeachers = await Promise.all(
+    ROOM_TEACHERS.map(([firstName, lastName]) =>
+      users.create(db, {
+        name: `${firstName} ${lastName}`,
         firstName,
         lastName,
-        username: `${firstName}.${lastName}.${family.number}`.toLowerCase(),
-        email: `${firstName}.${lastName}.${family.number}@family.example`.toLowerCase(),
-        phone: family.parentPhone,
-        role: 'parent',
+        username: `${firstName}.${lastName}`.toLowerCase(),
+        email: `${firstName}.${lastName}@lincoln.example`.toLowerCase(),
+        phone: '(555) 010-0300',
+        role: 'teacher',
         active: true,
         schoolId: live.id,
-        districtId: null,
-        studentIds: family.children,
-        passwordHash: NO_PASSWORD,
-      })
-      .then((parent) =>
-        Promise.all(family.children.map((child) => parentLinks.link(db, parent.id, live.id, child))),
-      );
-  }
+        districtId: district.id,
+        passwordHash,
+      }),
+    ),
+  );
+  const families = await seedCarLine(db, live.id, [
+    ids.teacher_demo as number,
+    ...roomTeachers.map((teacher) => teacher.id),
+  ]);
+  // A parent account for every car family but the first, whose parent is parent_demo.
+  await Promise.all(
+    families.slice(1).map((family) => {
+      const [firstName = 'Parent', lastName = 'Family'] = family.parentName.split(' ');
+      return users
+        .create(db, {
+          name: family.parentName,
+          firstName,
+          lastName,
+          username: `${firstName}.${lastName}.${family.number}`.toLowerCase(),
+          email: `${firstName}.${lastName}.${family.number}@family.example`.toLowerCase(),
+          phone: family.parentPhone,
+          role: 'parent',
+          active: true,
+          schoolId: live.id,
+          districtId: null,
+          studentIds: family.children,
+          passwordHash: NO_PASSWORD,
+        })
+        .then((parent) =>
+          Promise.all(family.children.map((child) => parentLinks.link(db, parent.id, live.id, child))),
+        );
+    }),
+  );
   const firstChild = families[0]?.children[0] as number;
   await parents.joinSchool(db, ids.parent_demo as number, live.id, firstChild);
   // Last: seedFinished looks for this link.
@@ -186,20 +192,33 @@ const seedCarLine = async (
   ] as const) {
     rooms.push(await classrooms.create(db, { schoolId, name, grade, teacherId: teacher }));
   }
+  const lastNameOf = (i: number) => LAST[Math.floor(i / FIRST.length) % LAST.length] as string;
+  // Car families: family f has (f mod 3) + 1 children, in student order; the first child names the family.
+  const familyOf: Array<{ parentName: string; parentPhone: string }> = [];
+  for (let family = 0, first = 0; family < 24; first += (family % 3) + 1, family++) {
+    const contact = {
+      parentName: `${['Jordan', 'Casey', 'Riley', 'Morgan'][family % 4]} ${lastNameOf(first)}`,
+      parentPhone: `(555) 01${String(family).padStart(2, '0')}-2000`,
+    };
+    for (let k = 0; k <= family % 3; k++) familyOf[first + k] = contact;
+  }
   const kids = [];
   for (let i = 0; i < 60; i++) {
     kids.push(
       await students.create(db, {
         schoolId,
         firstName: FIRST[i % FIRST.length] as string,
-        lastName: LAST[Math.floor(i / FIRST.length) % LAST.length] as string,
+        lastName: lastNameOf(i),
         grade: rooms[i % rooms.length]?.grade as string,
         classroomId: rooms[i % rooms.length]?.id ?? null,
+        // The parent's contact is on file with each child of a car family (as the students template has it).
+        ...familyOf[i],
       }),
     );
   }
   let next = 0;
   const families = [];
+  const registrations: Array<Promise<unknown>> = [];
   for (let family = 0; family < 24; family++) {
     const size = (family % 3) + 1;
     const children = kids.slice(next, next + size);
@@ -214,43 +233,47 @@ const seedCarLine = async (
       parentPhone,
       children: children.map((child) => child.id),
     });
-    // The parent's contact is on file with each child too (as the students template has it).
-    for (const child of children) await students.update(db, { ...child, parentName, parentPhone });
-    await vehicles.create(db, {
-      schoolId,
-      number: String(101 + family),
-      type: 'car',
-      active: true,
-      parentName,
-      parentPhone,
-      alternateContactName: family % 12 === 5 ? null : `${['Sam', 'Drew', 'Avery'][family % 3]} ${lastName}`,
-      alternateContactPhone: family % 12 === 5 ? null : `(555) 02${String(family).padStart(2, '0')}-3000`,
-      make,
-      model,
-      color,
-      licensePlate: `CRB-${1000 + family}`,
-      notes: null,
-      studentIds: children.map((child) => child.id),
-    });
+    registrations.push(
+      vehicles.create(db, {
+        schoolId,
+        number: String(101 + family),
+        type: 'car',
+        active: true,
+        parentName,
+        parentPhone,
+        alternateContactName:
+          family % 12 === 5 ? null : `${['Sam', 'Drew', 'Avery'][family % 3]} ${lastName}`,
+        alternateContactPhone: family % 12 === 5 ? null : `(555) 02${String(family).padStart(2, '0')}-3000`,
+        make,
+        model,
+        color,
+        licensePlate: `CRB-${1000 + family}`,
+        notes: null,
+        studentIds: children.map((child) => child.id),
+      }),
+    );
   }
   const riders = kids.slice(next, kids.length - 4);
   for (let bus = 1; bus <= 5; bus++) {
-    await vehicles.create(db, {
-      schoolId,
-      number: String(bus),
-      type: 'bus',
-      active: true,
-      parentName: `Route ${String.fromCharCode(64 + bus)}`,
-      parentPhone: null,
-      alternateContactName: null,
-      alternateContactPhone: null,
-      make: 'Blue Bird',
-      model: 'Vision',
-      color: 'Yellow',
-      licensePlate: `BUS-${bus}`,
-      notes: null,
-      studentIds: riders.filter((_, i) => i % 5 === bus - 1).map((child) => child.id),
-    });
+    registrations.push(
+      vehicles.create(db, {
+        schoolId,
+        number: String(bus),
+        type: 'bus',
+        active: true,
+        parentName: `Route ${String.fromCharCode(64 + bus)}`,
+        parentPhone: null,
+        alternateContactName: null,
+        alternateContactPhone: null,
+        make: 'Blue Bird',
+        model: 'Vision',
+        color: 'Yellow',
+        licensePlate: `BUS-${bus}`,
+        notes: null,
+        studentIds: riders.filter((_, i) => i % 5 === bus - 1).map((child) => child.id),
+      }),
+    );
   }
+  await Promise.all(registrations);
   return families;
 };
