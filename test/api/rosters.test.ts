@@ -434,7 +434,7 @@ describe('tenancy', () => {
 describe('the school summary', () => {
   it('counts every roster and, in a session, where the students are', async () => {
     const none = (await admin.get('/api/school-summary')).body;
-    expect(none.school).toMatchObject({ id: 1, name: 'Lincoln Elementary', sandbox: false });
+    expect(none.school).toMatchObject({ id: 1, name: 'Lincoln Elementary', sandbox: false, readOnly: false });
     expect(none.counts).toMatchObject({ classrooms: expect.any(Number), teachers: expect.any(Number) });
     expect(none.counts.students).toBe((await allOf(admin, '/api/students')).length);
     expect(none.counts.vehicles).toBe((await allOf(admin, '/api/vehicles')).length);

@@ -325,6 +325,28 @@ describe('the school admin screen as admin_demo', () => {
     await text(page, '34 cars, 5 buses').waitFor();
   }, 60_000);
 
+  it('adds a teacher and shows the one-time sign-in once', async () => {
+    await page.goto('/school-admin');
+    const management = region(page, 'School Management');
+    await management.getByRole('tab', { name: /Teachers/ }).click();
+    await management.getByRole('button', { name: 'Add Teacher' }).click();
+    const form = page.getByRole('dialog', { name: 'Add teacher' });
+    await form.getByLabel('First name').fill('Rosa');
+    await form.getByLabel('Last name').fill('Parks');
+    await form.getByLabel('Email').fill('rosa.parks@lincoln.example');
+    await form.getByRole('button', { name: 'Save' }).click();
+    const shown = page.getByRole('dialog', { name: 'Sign-in for Rosa Parks' });
+    await expect.poll(() => shown.getByTestId('credentials-username').textContent()).toBe('rosa.parks');
+    const password = (await shown.getByTestId('credentials-password').textContent()) as string;
+    expect(password).toMatch(/^[A-Za-z0-9]{12}$/);
+    await shown.getByRole('button', { name: 'Done' }).click();
+    await management.getByRole('cell', { name: 'Rosa Parks', exact: true }).waitFor();
+    const rosa = await page.context().browser()?.newContext({ baseURL: server.url });
+    const login = await rosa?.request.post('/api/login', { data: { username: 'rosa.parks', password } });
+    expect(login?.status()).toBe(200);
+    await rosa?.close();
+  }, 60_000);
+
   it('met no page errors', () => {
     expect(errors).toEqual([]);
   });

@@ -61,7 +61,8 @@ interface CodeLookup {
 }
 /** What the school admin screen reads besides the queue: tab counts and where the students are. */
 export interface SchoolSummary {
-  school: { id: number; name: string; sandbox: boolean };
+  /** `readOnly`: the school (or its district) is in sandbox mode and the caller is not a super admin. */
+  school: { id: number; name: string; sandbox: boolean; readOnly: boolean };
   counts: RosterCounts;
   /** Null without a session. */
   students: StudentStats | null;

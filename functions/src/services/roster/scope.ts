@@ -14,6 +14,13 @@ export const READ_ONLY_MESSAGE = 'Read-only mode: this school is in sandbox mode
  * admins: the route middleware checks the caller's own school, this checks
  * the school picked with `?schoolId=`.
  */
+/** Whether the school is read-only for this user: sandboxed (or its district), and the user not a super admin. */
+export const isReadOnly = async (user: User, school: School): Promise<boolean> => {
+  if (user.role === 'super_admin') return false;
+  if (school.sandbox) return true;
+  return (await districts.get(db, school.districtId))?.sandbox ?? false;
+};
+
 export const rosterSchool = async (
   user: User,
   schoolId: number | undefined,
@@ -24,9 +31,6 @@ export const rosterSchool = async (
     throw new ValidationError('Choose a school: add ?schoolId= to work on a school you oversee');
   }
   const school = await readSchool(user, id);
-  if (mode === 'write' && user.role !== 'super_admin') {
-    const district = school.sandbox ? undefined : await districts.get(db, school.districtId);
-    if (school.sandbox || district?.sandbox) throw new ForbiddenError(READ_ONLY_MESSAGE);
-  }
+  if (mode === 'write' && (await isReadOnly(user, school))) throw new ForbiddenError(READ_ONLY_MESSAGE);
   return school;
 };

@@ -10,7 +10,7 @@ import {
   vehicles,
 } from '@curbside/store';
 import { db } from '../../lib/context';
-import { rosterSchool } from './scope';
+import { isReadOnly, rosterSchool } from './scope';
 
 /**
  * What the school admin screen shows besides the queue itself: the roster
@@ -23,16 +23,20 @@ export const schoolSummary = async (user: User, schoolId?: number, sessionId?: n
   const session = sessionId === undefined ? undefined : await pickupSessions.get(db, sessionId);
   if (sessionId !== undefined && session?.schoolId !== school.id)
     throw new NotFoundError('Session not found');
-  const [studentCount, teacherCount, parentCount, vehicleCount, classroomCount, state] = await Promise.all([
-    students.count(db, school.id),
-    users.countTeachers(db, school.id),
-    parents.count(db, school.id),
-    vehicles.count(db, school.id),
-    classrooms.count(db, school.id),
-    session ? Promise.all([queue.listActive(db, session.id), releases.ofSession(db, session.id)]) : undefined,
-  ]);
+  const [readOnly, studentCount, teacherCount, parentCount, vehicleCount, classroomCount, state] =
+    await Promise.all([
+      isReadOnly(user, school),
+      students.count(db, school.id),
+      users.countTeachers(db, school.id),
+      parents.count(db, school.id),
+      vehicles.count(db, school.id),
+      classrooms.count(db, school.id),
+      session
+        ? Promise.all([queue.listActive(db, session.id), releases.ofSession(db, session.id)])
+        : undefined,
+    ]);
   return {
-    school: { id: school.id, name: school.name, sandbox: school.sandbox },
+    school: { id: school.id, name: school.name, sandbox: school.sandbox, readOnly },
     counts: {
       students: studentCount,
       teachers: teacherCount,

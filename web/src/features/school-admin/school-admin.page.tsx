@@ -98,7 +98,7 @@ export function SchoolAdminPage() {
     );
   }
   const school = summary.data.school;
-  const readOnly = school.sandbox && user.role !== 'super_admin';
+  const readOnly = school.readOnly;
   const permissions: RosterPermissions = {
     canCreate: canPerform(user.role, 'create', readOnly),
     canUpdate: canPerform(user.role, 'update', readOnly),
