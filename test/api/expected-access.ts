@@ -68,7 +68,6 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   removeFromQueue:      [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
   setQueueStatus:       [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
   updateQueueEntry:     [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
-  listVehicles:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   createAlert:          [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
   listAlerts:           [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   dismissAlert:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
@@ -88,6 +87,34 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   getDistrict:          [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   listUsers:            [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   listClassrooms:       [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+
+  // The school admin screen's summary: school admins and above.
+  schoolSummary:        [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     ok],
+
+  // Rosters (§6 data-permission matrix): every staff role reads; admins create,
+  // update, delete and import; teachers only update; wranglers and parents read
+  // only (parents not even that: a school's roster is staff data); sandboxed
+  // schools read-only.
+  listStudents:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  createStudent:        [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  updateStudent:        [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
+  deleteStudent:        [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  listTeachers:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  createTeacher:        [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  updateTeacher:        [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
+  deleteTeacher:        [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  listParents:          [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  createParent:         [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  updateParent:         [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
+  deleteParent:         [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  listVehicles:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  createVehicle:        [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  updateVehicle:        [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
+  deleteVehicle:        [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  createClassroom:      [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  updateClassroom:      [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
+  deleteClassroom:      [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  importRoster:         [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
 
   // The teacher screen's rank: teacher and above.
   teacherStudents:      [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     ok,      ok],

@@ -37,7 +37,7 @@ describe.each(CALLERS)('as %s', (caller) => {
     '%s',
     async (_, route) => {
       const client = clients.get(caller) as Client;
-      const path = fillPath(route.path, { id: 999999, code: 'AAAA' });
+      const path = fillPath(route.path, { id: 999999, code: 'AAAA', kind: 'students' });
       const answer = await client.request(route.method, path, route.method === 'GET' ? undefined : {});
       const want = expectedAccess(route.name as RouteName, caller);
       if (want === 'RO') {

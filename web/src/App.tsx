@@ -72,8 +72,16 @@ export const appRoutes: RouteObject[] = [
             'teacher',
             async () => (await import('./features/teacher/teacher.page')).TeacherPage,
           ),
-          staff('school-admin', 'school_admin', placeholder('School Administration')),
-          staff('print-placards', 'school_admin', placeholder('Print Placards')),
+          staff(
+            'school-admin',
+            'school_admin',
+            async () => (await import('./features/school-admin/school-admin.page')).SchoolAdminPage,
+          ),
+          staff(
+            'print-placards',
+            'school_admin',
+            async () => (await import('./features/print-placards/print-placards.page')).PrintPlacardsPage,
+          ),
           staff('district-admin', 'district_admin', placeholder('District Administration')),
           staff('clever-integration', 'district_admin', placeholder('Student Information Import')),
           staff('super-admin', 'super_admin', placeholder('Super Admin Dashboard')),

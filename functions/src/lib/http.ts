@@ -1,5 +1,5 @@
 import type { RouteDefinition, RouteRequest } from '@curbside/api';
-import { isDomainError, type User, ValidationError } from '@curbside/domain';
+import { isDomainError, RowsRejectedError, type User, ValidationError } from '@curbside/domain';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
@@ -168,8 +168,9 @@ export const errorHandler = (): MiddlewareObj<HttpEvent, HttpResult> => ({
       return;
     }
     if (isDomainError(error)) {
-      const body: { message: string; issues?: unknown } = { message: error.message };
+      const body: { message: string; issues?: unknown; errors?: unknown } = { message: error.message };
       if (error instanceof ValidationError && error.issues.length > 0) body.issues = error.issues;
+      if (error instanceof RowsRejectedError) body.errors = error.rows;
       request.response = json(error.status, body);
       return;
     }

@@ -13,7 +13,7 @@ import {
   type User,
   wrongGuessCost,
 } from '@curbside/domain';
-import { pickupCodes, schools, students, throttle } from '@curbside/store';
+import { parents, pickupCodes, schools, students, throttle } from '@curbside/store';
 import { db } from '../lib/context';
 import { ownSchoolId } from './tenancy';
 
@@ -163,7 +163,11 @@ export const useCode = async (parent: User, code: string, address: string) => {
       refusal(await pickupCodes.get(db, code)) ?? new ConflictError('This pickup code has already been used')
     );
   }
-  const [student] = await students.getMany(db, found.schoolId, [found.studentId]);
+  const [[student]] = await Promise.all([
+    students.getMany(db, found.schoolId, [found.studentId]),
+    // The parent joins the school's parents list with this child.
+    parents.joinSchool(db, parent.id, found.schoolId, found.studentId),
+  ]);
   return {
     linked: true,
     student: student

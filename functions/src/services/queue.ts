@@ -142,9 +142,6 @@ export const setEntryStatus = async (user: User, id: string, status: QueueStatus
   return updated;
 };
 
-export const listVehicles = async (user: User): Promise<Vehicle[]> =>
-  user.schoolId === null ? [] : vehicles.listBySchool(db, user.schoolId);
-
 /**
  * `PUT /api/queue/{id}`: with a batch id, puts a waiting entry into that
  * loading batch; with null, moves it out of its batch, back to waiting or to

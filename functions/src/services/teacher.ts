@@ -5,6 +5,7 @@ import {
   isSessionRunning,
   NotFoundError,
   type QueueEntry,
+  type Student,
   type StudentSummary,
   type TeacherStudent,
   type User,
@@ -16,17 +17,14 @@ import {
   pickupSessions,
   queue,
   releases,
-  type Student,
   students,
+  vehicles,
 } from '@curbside/store';
 import { db } from '../lib/context';
 import { log } from '../lib/log';
 import { publishToChannel, publishToSession } from './live-events';
 import { sessionOfSchool } from './scope';
 import { ownSchoolId } from './tenancy';
-
-export const listClassrooms = async (user: User): Promise<Classroom[]> =>
-  user.schoolId === null ? [] : classrooms.listBySchool(db, user.schoolId);
 
 /** Without a session: nothing queued, released or picked up. */
 const NO_MARKS: Marks = { released: new Map(), pickedUp: new Map() };
@@ -48,9 +46,31 @@ const rosterOf = async (schoolId: number, rooms: readonly Classroom[], classroom
   return { roster: pages.flat(), markRooms: wanted.map((room) => room.id) };
 };
 
+/** The registered vehicle that picks a student up. */
+type Ride = NonNullable<TeacherStudent['vehicle']>;
+
+/**
+ * Each student's registered ride: the first active vehicle (by id) that
+ * lists them. One Query of the school's vehicles, so a roster change is seen
+ * at once.
+ */
+const ridesOf = async (schoolId: number): Promise<Map<number, Ride>> => {
+  const rides = new Map<number, Ride>();
+  const fleet = (await vehicles.listBySchool(db, schoolId)).sort((a, b) => a.id - b.id);
+  for (const vehicle of fleet) {
+    for (const studentId of vehicle.studentIds) {
+      if (!rides.has(studentId)) {
+        rides.set(studentId, { type: vehicle.type, number: vehicle.number, parentName: vehicle.parentName });
+      }
+    }
+  }
+  return rides;
+};
+
 /** One student as the teacher screen shows them, from their queue entry (if any) and the session's marks. */
 const viewOf = (
-  { schoolId: _, ride, ...student }: Student,
+  { schoolId: _, ...student }: Student,
+  ride: Ride | undefined,
   room: Classroom | undefined,
   entry: QueueEntry | undefined,
   marks: Marks,
@@ -84,8 +104,8 @@ const viewOf = (
  * none are given) as the teacher screen needs them: in the queue or not,
  * their vehicle or bus, queue time, batch state, and whether a teacher
  * released them or their pickup completed in the session. It reads the
- * classrooms, their students (who carry their registered ride), the active
- * queue and the classrooms' release marks; without a session nobody is in
+ * classrooms, their students, the school's vehicles (each student's ride),
+ * the active queue and the classrooms' release marks; without a session nobody is in
  * the queue, released or picked up.
  */
 export const teacherStudents = async (
@@ -99,9 +119,10 @@ export const teacherStudents = async (
     sessionId === undefined ? undefined : sessionOfSchool(user, sessionId),
   ]);
   const { roster, markRooms } = await rosterOf(schoolId, rooms, classroomIds);
-  const [active, marks] = await Promise.all([
+  const [active, marks, rides] = await Promise.all([
     sessionId === undefined ? [] : queue.listActive(db, sessionId),
     sessionId === undefined ? NO_MARKS : releases.ofClassrooms(db, sessionId, markRooms),
+    ridesOf(schoolId),
   ]);
   const roomById = new Map(rooms.map((room) => [room.id, room]));
   const entryOf = new Map<number, QueueEntry>();
@@ -111,6 +132,7 @@ export const teacherStudents = async (
     .map((student) =>
       viewOf(
         student,
+        rides.get(student.id),
         student.classroomId !== null ? roomById.get(student.classroomId) : undefined,
         entryOf.get(student.id),
         marks,

@@ -3,22 +3,41 @@ import {
   addVehicleSchema,
   type Batch,
   type Classroom,
+  classroomInputSchema,
   createAlertSchema,
   createBatchSchema,
   type District,
   END_SESSION_MIN_ROLE,
+  IMPORT_KINDS,
+  IMPORT_MAX_CHARS,
+  type ImportResult,
   loginSchema,
+  type OneTimeCredentials,
+  type Page,
+  type ParentRow,
   type PickupSession,
+  parentInputSchema,
   parentRegisterSchema,
   pickupCodeSchema,
   QUEUE_STATUSES,
   type QueueEntry,
+  type RosterCounts,
+  rosterListQuerySchema,
   type School,
+  type StudentRow,
+  type StudentStats,
+  schoolScopeSchema,
   sessionInputSchema,
+  studentInputSchema,
+  type TeacherRow,
   type TeacherStudent,
+  teacherInputSchema,
   type User,
   updateBatchSchema,
-  type Vehicle,
+  VEHICLE_TYPES,
+  type VehicleRow,
+  vehicleInputSchema,
+  vehicleNumberSchema,
 } from '@curbside/domain';
 import { z } from 'zod';
 import { returns, route } from './route';
@@ -48,6 +67,16 @@ interface CodeLookup {
   student: { firstName: string; lastInitial: string } | null;
   schoolName: string | null;
 }
+/** What the school admin screen reads besides the queue: tab counts and where the students are. */
+export interface SchoolSummary {
+  /** `readOnly`: the school (or its district) is in sandbox mode and the caller is not a super admin. */
+  school: { id: number; name: string; sandbox: boolean; readOnly: boolean };
+  counts: RosterCounts;
+  /** Null without a session. */
+  students: StudentStats | null;
+}
+/** A roster route of a school: `?schoolId=` lets district and super admins pick the school. */
+const rosterParams = { params: idParams, query: schoolScopeSchema };
 interface LinkResult {
   linked: true;
   student: { id: number; firstName: string; lastName: string; grade: string } | null;
@@ -260,15 +289,6 @@ export const routes = {
     access: { minRole: 'front_queue_wrangler' },
     response: returns<QueueEntry>(),
   }),
-  listVehicles: route({
-    name: 'listVehicles',
-    area: 'carLine',
-    method: 'GET',
-    path: '/api/vehicles',
-    request: {},
-    access: { minRole: 'front_queue_wrangler' },
-    response: returns<Vehicle[]>(),
-  }),
   createAlert: route({
     name: 'createAlert',
     area: 'carLine',
@@ -359,13 +379,225 @@ export const routes = {
     response: returns<Batch>(),
   }),
 
+  // The school's rosters (school admin screen). Every staff role reads them; the
+  // data-permission matrix decides who writes (admins create, update, delete and
+  // import; teachers update); sandboxed schools are read-only. Tenant-scoped to
+  // the caller's school, or with `?schoolId=` a school a district or super admin oversees.
+  schoolSummary: route({
+    name: 'schoolSummary',
+    area: 'admin',
+    method: 'GET',
+    path: '/api/school-summary',
+    request: { query: schoolScopeSchema.extend({ sessionId: id.optional() }) },
+    access: { minRole: 'school_admin' },
+    response: returns<SchoolSummary>(),
+  }),
+  listStudents: route({
+    name: 'listStudents',
+    area: 'admin',
+    method: 'GET',
+    path: '/api/students',
+    request: { query: rosterListQuerySchema },
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<Page<StudentRow>>(),
+  }),
+  createStudent: route({
+    name: 'createStudent',
+    area: 'admin',
+    method: 'POST',
+    path: '/api/students',
+    request: { query: schoolScopeSchema, body: studentInputSchema },
+    access: { minRole: 'front_queue_wrangler', data: 'create' },
+    response: returns<StudentRow>(),
+  }),
+  updateStudent: route({
+    name: 'updateStudent',
+    area: 'admin',
+    method: 'PUT',
+    path: '/api/students/{id}',
+    request: { ...rosterParams, body: studentInputSchema },
+    access: { minRole: 'front_queue_wrangler', data: 'update' },
+    response: returns<StudentRow>(),
+  }),
+  deleteStudent: route({
+    name: 'deleteStudent',
+    area: 'admin',
+    method: 'DELETE',
+    path: '/api/students/{id}',
+    request: rosterParams,
+    access: { minRole: 'front_queue_wrangler', data: 'delete' },
+    response: returns<StudentRow>(),
+  }),
+  listTeachers: route({
+    name: 'listTeachers',
+    area: 'admin',
+    method: 'GET',
+    path: '/api/teachers',
+    request: { query: rosterListQuerySchema },
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<Page<TeacherRow>>(),
+  }),
+  createTeacher: route({
+    name: 'createTeacher',
+    area: 'admin',
+    method: 'POST',
+    path: '/api/teachers',
+    request: { query: schoolScopeSchema, body: teacherInputSchema },
+    access: { minRole: 'front_queue_wrangler', data: 'create' },
+    response: returns<{ teacher: TeacherRow; credentials: OneTimeCredentials }>(),
+  }),
+  updateTeacher: route({
+    name: 'updateTeacher',
+    area: 'admin',
+    method: 'PUT',
+    path: '/api/teachers/{id}',
+    request: { ...rosterParams, body: teacherInputSchema },
+    access: { minRole: 'front_queue_wrangler', data: 'update' },
+    response: returns<{ teacher: TeacherRow; credentials: OneTimeCredentials | null }>(),
+  }),
+  deleteTeacher: route({
+    name: 'deleteTeacher',
+    area: 'admin',
+    method: 'DELETE',
+    path: '/api/teachers/{id}',
+    request: rosterParams,
+    access: { minRole: 'front_queue_wrangler', data: 'delete' },
+    response: returns<TeacherRow>(),
+  }),
+  listParents: route({
+    name: 'listParents',
+    area: 'admin',
+    method: 'GET',
+    path: '/api/parents',
+    request: { query: rosterListQuerySchema },
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<Page<ParentRow>>(),
+  }),
+  createParent: route({
+    name: 'createParent',
+    area: 'admin',
+    method: 'POST',
+    path: '/api/parents',
+    request: { query: schoolScopeSchema, body: parentInputSchema },
+    access: { minRole: 'front_queue_wrangler', data: 'create' },
+    response: returns<{ parent: ParentRow; credentials: OneTimeCredentials }>(),
+  }),
+  updateParent: route({
+    name: 'updateParent',
+    area: 'admin',
+    method: 'PUT',
+    path: '/api/parents/{id}',
+    request: { ...rosterParams, body: parentInputSchema },
+    access: { minRole: 'front_queue_wrangler', data: 'update' },
+    response: returns<{ parent: ParentRow; credentials: OneTimeCredentials | null }>(),
+  }),
+  deleteParent: route({
+    name: 'deleteParent',
+    area: 'admin',
+    method: 'DELETE',
+    path: '/api/parents/{id}',
+    request: rosterParams,
+    access: { minRole: 'front_queue_wrangler', data: 'delete' },
+    response: returns<ParentRow>(),
+  }),
+  listVehicles: route({
+    name: 'listVehicles',
+    area: 'admin',
+    method: 'GET',
+    path: '/api/vehicles',
+    // `type` and `number` together find one vehicle (the teacher screen's vehicle dialog).
+    request: {
+      query: rosterListQuerySchema.extend({
+        type: z.enum(VEHICLE_TYPES, { message: 'Vehicle type must be car or bus' }).optional(),
+        number: vehicleNumberSchema.optional(),
+      }),
+    },
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<Page<VehicleRow>>(),
+  }),
+  createVehicle: route({
+    name: 'createVehicle',
+    area: 'admin',
+    method: 'POST',
+    path: '/api/vehicles',
+    request: { query: schoolScopeSchema, body: vehicleInputSchema },
+    access: { minRole: 'front_queue_wrangler', data: 'create' },
+    response: returns<VehicleRow>(),
+  }),
+  updateVehicle: route({
+    name: 'updateVehicle',
+    area: 'admin',
+    method: 'PUT',
+    path: '/api/vehicles/{id}',
+    request: { ...rosterParams, body: vehicleInputSchema },
+    access: { minRole: 'front_queue_wrangler', data: 'update' },
+    response: returns<VehicleRow>(),
+  }),
+  deleteVehicle: route({
+    name: 'deleteVehicle',
+    area: 'admin',
+    method: 'DELETE',
+    path: '/api/vehicles/{id}',
+    request: rosterParams,
+    access: { minRole: 'front_queue_wrangler', data: 'delete' },
+    response: returns<VehicleRow>(),
+  }),
+  createClassroom: route({
+    name: 'createClassroom',
+    area: 'admin',
+    method: 'POST',
+    path: '/api/classrooms',
+    request: { query: schoolScopeSchema, body: classroomInputSchema },
+    access: { minRole: 'front_queue_wrangler', data: 'create' },
+    response: returns<Classroom>(),
+  }),
+  updateClassroom: route({
+    name: 'updateClassroom',
+    area: 'admin',
+    method: 'PUT',
+    path: '/api/classrooms/{id}',
+    request: { ...rosterParams, body: classroomInputSchema },
+    access: { minRole: 'front_queue_wrangler', data: 'update' },
+    response: returns<Classroom>(),
+  }),
+  deleteClassroom: route({
+    name: 'deleteClassroom',
+    area: 'admin',
+    method: 'DELETE',
+    path: '/api/classrooms/{id}',
+    request: rosterParams,
+    access: { minRole: 'front_queue_wrangler', data: 'delete' },
+    response: returns<Classroom>(),
+  }),
+  importRoster: route({
+    name: 'importRoster',
+    area: 'admin',
+    method: 'POST',
+    path: '/api/import/{kind}',
+    contentType: 'text/csv',
+    request: {
+      params: z.object({
+        kind: z.enum(IMPORT_KINDS, { message: 'Import students, teachers, parents or vehicles' }),
+      }),
+      query: schoolScopeSchema,
+      body: z
+        .string({ message: 'Send the file as CSV text (Content-Type: text/csv)' })
+        .max(
+          IMPORT_MAX_CHARS,
+          `A file can hold at most ${IMPORT_MAX_CHARS.toLocaleString('en-US')} characters; split it into several files`,
+        ),
+    },
+    access: { minRole: 'front_queue_wrangler', data: 'import' },
+    response: returns<ImportResult>(),
+  }),
+
   // Teachers, classrooms and pickup codes
   listClassrooms: route({
     name: 'listClassrooms',
     area: 'teacher',
     method: 'GET',
     path: '/api/classrooms',
-    request: {},
+    request: { query: schoolScopeSchema },
     access: { minRole: 'front_queue_wrangler' },
     response: returns<Classroom[]>(),
   }),

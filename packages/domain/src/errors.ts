@@ -25,6 +25,19 @@ export class ValidationError extends DomainError {
   }
 }
 
+/**
+ * A file (a CSV import) with bad rows: 400 `{ message, errors: [{ row, column, message }] }`,
+ * one error per bad cell; nothing was written.
+ */
+export class RowsRejectedError extends ValidationError {
+  constructor(
+    message: string,
+    readonly rows: Array<{ row: number; column: string | null; message: string }>,
+  ) {
+    super(message);
+  }
+}
+
 export class UnauthorizedError extends DomainError {
   readonly status = 401;
   constructor(message = 'Not signed in') {

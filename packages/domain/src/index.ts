@@ -5,5 +5,8 @@ export * from './format';
 export * from './pickup';
 export * from './queue';
 export * from './roles';
+export * from './roster';
+export * from './roster-import';
 export * from './schemas';
+export * from './school-admin';
 export * from './sessions';

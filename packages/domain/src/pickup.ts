@@ -8,6 +8,8 @@ export interface Classroom {
   name: string;
   grade: string;
   teacherId: number | null;
+  /** Deactivated classrooms leave the lists but stay for history. */
+  active: boolean;
 }
 
 /** A student as the teacher screen sees them during a session. */

@@ -35,6 +35,14 @@ export const userSchema = z.object({
   active: z.boolean(),
   schoolId: z.number().int().positive().nullable(),
   districtId: z.number().int().positive().nullable(),
+  /** Roster fields of teachers and parents (school admin screen); staff made elsewhere may lack them. */
+  firstName: z.string().optional(),
+  lastName: z.string().optional(),
+  /** Parents: contact details and the children they are linked to. */
+  address: z.string().nullable().optional(),
+  emergencyContact: z.string().nullable().optional(),
+  emergencyPhone: z.string().nullable().optional(),
+  studentIds: z.array(z.number().int().positive()).optional(),
 });
 export type User = z.infer<typeof userSchema>;
 

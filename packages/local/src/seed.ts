@@ -4,7 +4,9 @@ import {
   classrooms,
   type Db,
   districts,
+  NO_PASSWORD,
   parentLinks,
+  parents,
   schools,
   students,
   users,
@@ -82,10 +84,65 @@ export const seedIfEmpty = async (db: Db): Promise<boolean> => {
     });
     ids[account.username] = user.id;
   }
-  const firstChild = await seedCarLine(db, live.id, ids.teacher_demo as number);
+  // Independent writes go out together: the seed runs before every test file.
+  const roomTeachers = await Promise.all(
+    ROOM_TEACHERS.map(([firstName, lastName]) =>
+      users.create(db, {
+        name: `${firstName} ${lastName}`,
+        firstName,
+        lastName,
+        username: `${firstName}.${lastName}`.toLowerCase(),
+        email: `${firstName}.${lastName}@lincoln.example`.toLowerCase(),
+        phone: '(555) 010-0300',
+        role: 'teacher',
+        active: true,
+        schoolId: live.id,
+        districtId: district.id,
+        passwordHash,
+      }),
+    ),
+  );
+  const families = await seedCarLine(db, live.id, [
+    ids.teacher_demo as number,
+    ...roomTeachers.map((teacher) => teacher.id),
+  ]);
+  // A parent account for every car family but the first, whose parent is parent_demo.
+  await Promise.all(
+    families.slice(1).map((family) => {
+      const [firstName = 'Parent', lastName = 'Family'] = family.parentName.split(' ');
+      return users
+        .create(db, {
+          name: family.parentName,
+          firstName,
+          lastName,
+          username: `${firstName}.${lastName}.${family.number}`.toLowerCase(),
+          email: `${firstName}.${lastName}.${family.number}@family.example`.toLowerCase(),
+          phone: family.parentPhone,
+          role: 'parent',
+          active: true,
+          schoolId: live.id,
+          districtId: null,
+          studentIds: family.children,
+          passwordHash: NO_PASSWORD,
+        })
+        .then((parent) =>
+          Promise.all(family.children.map((child) => parentLinks.link(db, parent.id, live.id, child))),
+        );
+    }),
+  );
+  const firstChild = families[0]?.children[0] as number;
+  await parents.joinSchool(db, ids.parent_demo as number, live.id, firstChild);
+  // Last: seedFinished looks for this link.
   await parentLinks.link(db, ids.parent_demo as number, live.id, firstChild);
   return true;
 };
+
+/** Teachers of Rooms 7, 15 and 21 (Room 12 is teacher_demo's; Rooms 4 and 23 have none). */
+const ROOM_TEACHERS: ReadonlyArray<[string, string]> = [
+  ['Maria', 'Lopez'],
+  ['David', 'Chen'],
+  ['Grace', 'Owens'],
+];
 
 const FIRST = [
   'Ava',
@@ -112,22 +169,38 @@ const CARS: ReadonlyArray<[string, string, string]> = [
 ];
 
 /**
- * Six classrooms (Room 12, grade 2, taught by teacher_demo), 60 students
- * spread over them; 24 families with a car (cars 101–124, one to
- * three children each, two families without an alternate contact), five
- * buses (1–5) for the rest, and a few students walking (no vehicle).
+ * Six classrooms (Room 12, grade 2, taught by teacher_demo; Rooms 7, 15 and
+ * 21 by the other teachers), 60 students spread over them; 24 families with a
+ * car (cars 101–124, one to three children each, two families without an
+ * alternate contact), five buses (1–5) for the rest, and a few students
+ * walking (no vehicle). Answers the car families.
  */
-const seedCarLine = async (db: Db, schoolId: number, teacherId: number): Promise<number> => {
+const seedCarLine = async (
+  db: Db,
+  schoolId: number,
+  teacherIds: readonly number[],
+): Promise<Array<{ number: string; parentName: string; parentPhone: string; children: number[] }>> => {
   const rooms = [];
+  const [own = null, ...others] = teacherIds;
   for (const [name, grade, teacher] of [
-    ['Room 12', '2', teacherId],
+    ['Room 12', '2', own],
     ['Room 4', 'K', null],
-    ['Room 7', '1', null],
-    ['Room 15', '3', null],
-    ['Room 21', '4', null],
+    ['Room 7', '1', others[0] ?? null],
+    ['Room 15', '3', others[1] ?? null],
+    ['Room 21', '4', others[2] ?? null],
     ['Room 23', '5', null],
   ] as const) {
     rooms.push(await classrooms.create(db, { schoolId, name, grade, teacherId: teacher }));
+  }
+  const lastNameOf = (i: number) => LAST[Math.floor(i / FIRST.length) % LAST.length] as string;
+  // Car families: family f has (f mod 3) + 1 children, in student order; the first child names the family.
+  const familyOf: Array<{ parentName: string; parentPhone: string }> = [];
+  for (let family = 0, first = 0; family < 24; first += (family % 3) + 1, family++) {
+    const contact = {
+      parentName: `${['Jordan', 'Casey', 'Riley', 'Morgan'][family % 4]} ${lastNameOf(first)}`,
+      parentPhone: `(555) 01${String(family).padStart(2, '0')}-2000`,
+    };
+    for (let k = 0; k <= family % 3; k++) familyOf[first + k] = contact;
   }
   const kids = [];
   for (let i = 0; i < 60; i++) {
@@ -135,54 +208,72 @@ const seedCarLine = async (db: Db, schoolId: number, teacherId: number): Promise
       await students.create(db, {
         schoolId,
         firstName: FIRST[i % FIRST.length] as string,
-        lastName: LAST[Math.floor(i / FIRST.length) % LAST.length] as string,
+        lastName: lastNameOf(i),
         grade: rooms[i % rooms.length]?.grade as string,
         classroomId: rooms[i % rooms.length]?.id ?? null,
+        // The parent's contact is on file with each child of a car family (as the students template has it).
+        ...familyOf[i],
       }),
     );
   }
   let next = 0;
+  const families = [];
+  const registrations: Array<Promise<unknown>> = [];
   for (let family = 0; family < 24; family++) {
     const size = (family % 3) + 1;
     const children = kids.slice(next, next + size);
     next += size;
     const [make, model, color] = CARS[family % CARS.length] as [string, string, string];
     const lastName = children[0]?.lastName ?? 'Family';
-    await vehicles.create(db, {
-      schoolId,
+    const parentName = `${['Jordan', 'Casey', 'Riley', 'Morgan'][family % 4]} ${lastName}`;
+    const parentPhone = `(555) 01${String(family).padStart(2, '0')}-2000`;
+    families.push({
       number: String(101 + family),
-      type: 'car',
-      active: true,
-      parentName: `${['Jordan', 'Casey', 'Riley', 'Morgan'][family % 4]} ${lastName}`,
-      parentPhone: `(555) 01${String(family).padStart(2, '0')}-2000`,
-      alternateContactName: family % 12 === 5 ? null : `${['Sam', 'Drew', 'Avery'][family % 3]} ${lastName}`,
-      alternateContactPhone: family % 12 === 5 ? null : `(555) 02${String(family).padStart(2, '0')}-3000`,
-      make,
-      model,
-      color,
-      licensePlate: `CRB-${1000 + family}`,
-      notes: null,
-      studentIds: children.map((child) => child.id),
+      parentName,
+      parentPhone,
+      children: children.map((child) => child.id),
     });
+    registrations.push(
+      vehicles.create(db, {
+        schoolId,
+        number: String(101 + family),
+        type: 'car',
+        active: true,
+        parentName,
+        parentPhone,
+        alternateContactName:
+          family % 12 === 5 ? null : `${['Sam', 'Drew', 'Avery'][family % 3]} ${lastName}`,
+        alternateContactPhone: family % 12 === 5 ? null : `(555) 02${String(family).padStart(2, '0')}-3000`,
+        make,
+        model,
+        color,
+        licensePlate: `CRB-${1000 + family}`,
+        notes: null,
+        studentIds: children.map((child) => child.id),
+      }),
+    );
   }
   const riders = kids.slice(next, kids.length - 4);
   for (let bus = 1; bus <= 5; bus++) {
-    await vehicles.create(db, {
-      schoolId,
-      number: String(bus),
-      type: 'bus',
-      active: true,
-      parentName: `Route ${String.fromCharCode(64 + bus)}`,
-      parentPhone: null,
-      alternateContactName: null,
-      alternateContactPhone: null,
-      make: 'Blue Bird',
-      model: 'Vision',
-      color: 'Yellow',
-      licensePlate: `BUS-${bus}`,
-      notes: null,
-      studentIds: riders.filter((_, i) => i % 5 === bus - 1).map((child) => child.id),
-    });
+    registrations.push(
+      vehicles.create(db, {
+        schoolId,
+        number: String(bus),
+        type: 'bus',
+        active: true,
+        parentName: `Route ${String.fromCharCode(64 + bus)}`,
+        parentPhone: null,
+        alternateContactName: null,
+        alternateContactPhone: null,
+        make: 'Blue Bird',
+        model: 'Vision',
+        color: 'Yellow',
+        licensePlate: `BUS-${bus}`,
+        notes: null,
+        studentIds: riders.filter((_, i) => i % 5 === bus - 1).map((child) => child.id),
+      }),
+    );
   }
-  return kids[0]?.id as number;
+  await Promise.all(registrations);
+  return families;
 };

@@ -13,32 +13,45 @@ type WriteRequest =
   | { PutRequest: { Item: Record<string, unknown> } }
   | { DeleteRequest: { Key: Record<string, unknown> } };
 
-/**
- * Sends write requests with BatchWriteItem, 25 at a time, sending again what
- * DynamoDB leaves unprocessed; fails when some are still unprocessed after
- * the last try.
- */
-const writeAll = async (db: Db, all: readonly WriteRequest[]): Promise<void> => {
-  for (let start = 0; start < all.length; start += BATCH_SIZE) {
-    let requests = all.slice(start, start + BATCH_SIZE);
-    for (let attempt = 1; requests.length > 0; attempt++) {
-      if (attempt > BATCH_ATTEMPTS) {
-        throw new Error(`${requests.length} items still unprocessed after ${BATCH_ATTEMPTS} batch writes`);
-      }
-      if (attempt > 1) await pause(BATCH_BACKOFF_MS * 2 ** (attempt - 2));
-      const { UnprocessedItems } = await db.doc.send(
-        new BatchWriteCommand({ RequestItems: { [db.table]: requests as never } }),
-      );
-      requests = (UnprocessedItems?.[db.table] ?? []) as WriteRequest[];
+/** Sends one chunk (at most 25 requests), sending again what DynamoDB leaves unprocessed. */
+const writeChunk = async (db: Db, chunk: readonly WriteRequest[]): Promise<void> => {
+  let requests = chunk;
+  for (let attempt = 1; requests.length > 0; attempt++) {
+    if (attempt > BATCH_ATTEMPTS) {
+      throw new Error(`${requests.length} items still unprocessed after ${BATCH_ATTEMPTS} batch writes`);
     }
+    if (attempt > 1) await pause(BATCH_BACKOFF_MS * 2 ** (attempt - 2));
+    const { UnprocessedItems } = await db.doc.send(
+      new BatchWriteCommand({ RequestItems: { [db.table]: requests as never } }),
+    );
+    requests = (UnprocessedItems?.[db.table] ?? []) as WriteRequest[];
   }
 };
 
-/** Puts items (idempotent puts only), 25 per BatchWriteItem. */
-export const putAll = (db: Db, items: readonly Record<string, unknown>[]): Promise<void> =>
+/**
+ * Sends write requests with BatchWriteItem, 25 at a time, sending again what
+ * DynamoDB leaves unprocessed; fails when some are still unprocessed after
+ * the last try. `concurrency` batches are in flight at once (1 unless asked:
+ * a CSV import writes thousands).
+ */
+const writeAll = async (db: Db, all: readonly WriteRequest[], concurrency = 1): Promise<void> => {
+  const starts = Array.from({ length: Math.ceil(all.length / BATCH_SIZE) }, (_, i) => i * BATCH_SIZE);
+  let next = 0;
+  const worker = async () => {
+    while (next < starts.length) {
+      const start = starts[next++] as number;
+      await writeChunk(db, all.slice(start, start + BATCH_SIZE));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, starts.length)) }, worker));
+};
+
+/** Puts items (idempotent puts only), 25 per BatchWriteItem, `concurrency` calls at once. */
+export const putAll = (db: Db, items: readonly Record<string, unknown>[], concurrency = 1): Promise<void> =>
   writeAll(
     db,
     items.map((Item) => ({ PutRequest: { Item } })),
+    concurrency,
   );
 
 /** Deletes items by key (idempotent), 25 per BatchWriteItem. */

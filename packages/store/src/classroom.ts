@@ -1,34 +1,77 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Classroom } from '@curbside/domain';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { type Classroom, ConflictError } from '@curbside/domain';
+import { putAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
+import { isConditionFailure, rosterReads } from './query';
 
-/** Classroom: `SCHOOL#{schoolId}#CLASSROOMS` / `CLASSROOM#{id:010}`; a school's classrooms are one Query. */
+/**
+ * Classroom: `SCHOOL#{schoolId}#CLASSROOMS` / `CLASSROOM#{id:010}`; a school's
+ * classrooms are one partition (tens of items), read whole. Deactivated
+ * classrooms keep their item (`active: false`) and leave the lists.
+ */
+const partition = (schoolId: number) => `SCHOOL#${schoolId}#CLASSROOMS`;
+const key = (schoolId: number, id: number) => ({
+  pk: partition(schoolId),
+  sk: `CLASSROOM#${String(id).padStart(10, '0')}`,
+});
+const itemOf = (classroom: Classroom) => ({
+  ...key(classroom.schoolId, classroom.id),
+  entity: 'classroom',
+  ...classroom,
+});
+const toClassroom = (item: Record<string, unknown>): Classroom => {
+  const classroom = stripKeys<Classroom>(item);
+  return { ...classroom, active: classroom.active ?? true, teacherId: classroom.teacherId ?? null };
+};
+
+const reads = rosterReads({ partition, toRecord: toClassroom });
+
 export const classrooms = {
-  async create(db: Db, input: Omit<Classroom, 'id'>): Promise<Classroom> {
-    const classroom: Classroom = { id: await nextId(db, 'classroom'), ...input };
+  async create(db: Db, input: Omit<Classroom, 'id' | 'active'> & { active?: boolean }): Promise<Classroom> {
+    const classroom: Classroom = { active: true, ...input, id: await nextId(db, 'classroom') };
     await db.doc.send(
       new PutCommand({
         TableName: db.table,
-        Item: {
-          pk: `SCHOOL#${input.schoolId}#CLASSROOMS`,
-          sk: `CLASSROOM#${String(classroom.id).padStart(10, '0')}`,
-          entity: 'classroom',
-          ...classroom,
-        },
+        Item: itemOf(classroom),
+        ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
     return classroom;
   },
 
-  async listBySchool(db: Db, schoolId: number): Promise<Classroom[]> {
-    const { Items = [] } = await db.doc.send(
-      new QueryCommand({
-        TableName: db.table,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': `SCHOOL#${schoolId}#CLASSROOMS` },
-      }),
+  async get(db: Db, schoolId: number, id: number): Promise<Classroom | undefined> {
+    const { Item } = await db.doc.send(
+      new GetCommand({ TableName: db.table, Key: key(schoolId, id), ConsistentRead: true }),
     );
-    return Items.map((item) => stripKeys<Classroom>(item));
+    return Item ? toClassroom(Item) : undefined;
   },
+
+  /** Replaces a classroom's fields (the classroom must exist). */
+  async update(db: Db, classroom: Classroom): Promise<Classroom> {
+    try {
+      await db.doc.send(
+        new PutCommand({
+          TableName: db.table,
+          Item: itemOf(classroom),
+          ConditionExpression: 'attribute_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) throw new ConflictError('This classroom was removed meanwhile');
+      throw error;
+    }
+    return classroom;
+  },
+
+  /** Writes many classrooms at once (a CSV import; ids allocated). */
+  async putMany(db: Db, list: readonly Classroom[]): Promise<void> {
+    await putAll(db, list.map(itemOf), 4);
+  },
+
+  /** The active classrooms of a school, all pages. */
+  listBySchool: reads.listActive,
+  /** Every classroom of a school, deactivated ones too. */
+  listAll: reads.listAll,
+  count: reads.count,
 };

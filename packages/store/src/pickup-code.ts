@@ -1,6 +1,7 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { PickupCode } from '@curbside/domain';
 import type { Db } from './db';
+import { parentLinkItems } from './parent';
 import { cancellationReasons, isConditionFailure } from './query';
 
 /**
@@ -8,9 +9,7 @@ import { cancellationReasons, isConditionFailure } from './query';
  * active code holds it (absent, or expired), so active codes are unique.
  * TTL removes it a day after expiry; expiry is checked in code.
  * A student's current code: `STUDENT_CODE#{schoolId}#{studentId}` / `CODE` → code.
- * Parent links: `PARENT#{parentId}` / `STUDENT#{schoolId}#{studentId}`, one
- *   Query lists a parent's children; `SCHOOL#{schoolId}#STUDENT#{studentId}` /
- *   `PARENT#{parentId}` lists a child's parents.
+ * Using a code writes the parent links (`parent.ts` owns their keys).
  */
 const codeKey = (code: string) => ({ pk: `PICKUPCODE#${code}`, sk: 'CODE' });
 const currentKey = (schoolId: number, studentId: number) => ({
@@ -131,31 +130,9 @@ export const pickupCodes = {
                 },
               },
             },
-            {
-              Put: {
-                TableName: db.table,
-                Item: {
-                  pk: `PARENT#${parentId}`,
-                  sk: `STUDENT#${code.schoolId}#${code.studentId}`,
-                  entity: 'parentLink',
-                  parentId,
-                  schoolId: code.schoolId,
-                  studentId: code.studentId,
-                  linkedAt: usedAt,
-                },
-              },
-            },
-            {
-              Put: {
-                TableName: db.table,
-                Item: {
-                  pk: `SCHOOL#${code.schoolId}#STUDENT#${code.studentId}`,
-                  sk: `PARENT#${parentId}`,
-                  entity: 'childLink',
-                  parentId,
-                },
-              },
-            },
+            ...parentLinkItems(parentId, code.schoolId, code.studentId, usedAt).map((Item) => ({
+              Put: { TableName: db.table, Item },
+            })),
           ],
         }),
       );
@@ -164,59 +141,5 @@ export const pickupCodes = {
       if (isConditionFailure(error)) return false;
       throw error;
     }
-  },
-};
-
-export const parentLinks = {
-  /** Links a parent to a child directly (the demo seed). */
-  async link(db: Db, parentId: number, schoolId: number, studentId: number): Promise<void> {
-    const linkedAt = new Date().toISOString();
-    await db.doc.send(
-      new PutCommand({
-        TableName: db.table,
-        Item: {
-          pk: `PARENT#${parentId}`,
-          sk: `STUDENT#${schoolId}#${studentId}`,
-          entity: 'parentLink',
-          parentId,
-          schoolId,
-          studentId,
-          linkedAt,
-        },
-      }),
-    );
-    await db.doc.send(
-      new PutCommand({
-        TableName: db.table,
-        Item: {
-          pk: `SCHOOL#${schoolId}#STUDENT#${studentId}`,
-          sk: `PARENT#${parentId}`,
-          entity: 'childLink',
-          parentId,
-        },
-      }),
-    );
-  },
-
-  async childrenOf(db: Db, parentId: number): Promise<Array<{ schoolId: number; studentId: number }>> {
-    const { Items = [] } = await db.doc.send(
-      new QueryCommand({
-        TableName: db.table,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :student)',
-        ExpressionAttributeValues: { ':pk': `PARENT#${parentId}`, ':student': 'STUDENT#' },
-      }),
-    );
-    return Items.map((item) => ({ schoolId: item.schoolId as number, studentId: item.studentId as number }));
-  },
-
-  async parentsOf(db: Db, schoolId: number, studentId: number): Promise<number[]> {
-    const { Items = [] } = await db.doc.send(
-      new QueryCommand({
-        TableName: db.table,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': `SCHOOL#${schoolId}#STUDENT#${studentId}` },
-      }),
-    );
-    return Items.map((item) => item.parentId as number);
   },
 };

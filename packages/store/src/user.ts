@@ -1,9 +1,17 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { User } from '@curbside/domain';
-import { ConflictError } from '@curbside/domain';
+import { ConflictError, searchText } from '@curbside/domain';
+import { putAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
-import { isConditionFailure } from './query';
+import { isConditionFailure, rosterReads } from './query';
 
 /**
  * User (staff and parents): `USER#{id}` / `USER`, holding the password hash.
@@ -14,8 +22,11 @@ import { isConditionFailure } from './query';
  *   parent registration can never tell that a staff username exists. (Parents
  *   registered before the split keep a staff-style claim; sign-in and
  *   registration still find them there.)
- * Users of a school: gsi1 `SCHOOL#{schoolId}#USERS` / `USER#{id:010}`.
+ * Staff of a school: gsi1 `SCHOOL#{schoolId}#USERS` / `USER#{id:010}`.
+ * Parents of a school (accounts the school made, or that linked a child):
+ *   gsi1 `SCHOOL#{schoolId}#PARENTS` / `USER#{id:010}` (see `parent.ts`).
  * Users of a district: gsi2 `DISTRICT#{districtId}#USERS` / `USER#{id:010}`.
+ * `search` holds the lowercased name, username, email and phone.
  */
 const key = (id: number) => ({ pk: `USER#${id}`, sk: 'USER' });
 
@@ -28,19 +39,94 @@ const usernameKey = (username: string, kind: AccountKind) => ({
 });
 const kindOf = (role: User['role']): AccountKind => (role === 'parent' ? 'parent' : 'staff');
 const sortable = (id: number) => `USER#${String(id).padStart(10, '0')}`;
+const staffPartition = (schoolId: number) => `SCHOOL#${schoolId}#USERS`;
+const parentPartition = (schoolId: number) => `SCHOOL#${schoolId}#PARENTS`;
+
+/** Key builders of user items, shared with `parent.ts` (parents are users). */
+export const userKeys = {
+  item: key,
+  parentIndex: (schoolId: number, id: number) => ({
+    gsi1pk: parentPartition(schoolId),
+    gsi1sk: sortable(id),
+  }),
+  parentPartition,
+};
+
+/** A password hash no password matches: an account that cannot sign in until it is given one. */
+export const NO_PASSWORD = '!';
 
 export interface NewUser extends Omit<User, 'id'> {
   passwordHash: string;
 }
 
+const userSearch = (user: Pick<User, 'name' | 'username' | 'email' | 'phone'>) =>
+  searchText(user.name, user.username, user.email, user.phone);
+
+/** The user item with its indexes: staff under their school's users, parents under its parents. */
+const itemOf = (user: User, passwordHash: string) => ({
+  ...key(user.id),
+  ...(user.schoolId !== null
+    ? user.role === 'parent'
+      ? userKeys.parentIndex(user.schoolId, user.id)
+      : { gsi1pk: staffPartition(user.schoolId), gsi1sk: sortable(user.id) }
+    : {}),
+  ...(user.districtId !== null
+    ? { gsi2pk: `DISTRICT#${user.districtId}#USERS`, gsi2sk: sortable(user.id) }
+    : {}),
+  entity: 'user',
+  search: userSearch(user),
+  ...user,
+  passwordHash,
+});
+
+/** A user item without its keys and password hash. */
+export const toUser = (item: Record<string, unknown>): User & { hasPassword: boolean } => {
+  const { passwordHash, ...user } = stripKeys<User & { passwordHash: string }>(item);
+  return { ...user, hasPassword: passwordHash !== NO_PASSWORD };
+};
+const withoutFlag = ({ hasPassword: _, ...user }: User & { hasPassword: boolean }): User => user;
+
+const _CURSOR_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk'] as const;
+const _keyOf = (item: Record<string, unknown>) => ({
+  pk: item.pk,
+  sk: item.sk,
+  gsi1pk: item.gsi1pk,
+  gsi1sk: item.gsi1sk,
+});
+
+/** Fields of a teacher's or parent's roster record that an update may change. */
+export type Profile = Partial<
+  Pick<
+    User,
+    | 'name'
+    | 'email'
+    | 'phone'
+    | 'active'
+    | 'firstName'
+    | 'lastName'
+    | 'address'
+    | 'emergencyContact'
+    | 'emergencyPhone'
+    | 'studentIds'
+  >
+>;
+
+/** The teachers among a school's staff (gsi1 `SCHOOL#{schoolId}#USERS`, role teacher). */
+const teacherReads = rosterReads({
+  index: 'gsi1',
+  partition: staffPartition,
+  toRecord: toUser,
+  only: { expression: '#role = :teacher', names: { '#role': 'role' }, values: { ':teacher': 'teacher' } },
+});
+
 export const users = {
-  async create(db: Db, input: NewUser): Promise<User> {
+  async create(db: Db, input: NewUser, id?: number): Promise<User> {
     const kind = kindOf(input.role);
     const taken = () => new ConflictError(`Username ${input.username} is already taken`);
     if (kind === 'parent' && (await legacyParent(db, input.username))) throw taken();
-    const id = await nextId(db, 'user');
+    const userId = id ?? (await nextId(db, 'user'));
     const { passwordHash, ...fields } = input;
-    const user: User = { id, ...fields };
+    const user: User = { id: userId, ...fields };
     try {
       await db.doc.send(
         new TransactWriteCommand({
@@ -48,25 +134,14 @@ export const users = {
             {
               Put: {
                 TableName: db.table,
-                Item: { ...usernameKey(user.username, kind), userId: id, entity: 'username' },
+                Item: { ...usernameKey(user.username, kind), userId, entity: 'username' },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
             {
               Put: {
                 TableName: db.table,
-                Item: {
-                  ...key(id),
-                  ...(user.schoolId !== null
-                    ? { gsi1pk: `SCHOOL#${user.schoolId}#USERS`, gsi1sk: sortable(id) }
-                    : {}),
-                  ...(user.districtId !== null
-                    ? { gsi2pk: `DISTRICT#${user.districtId}#USERS`, gsi2sk: sortable(id) }
-                    : {}),
-                  entity: 'user',
-                  ...user,
-                  passwordHash,
-                },
+                Item: itemOf(user, passwordHash),
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
@@ -80,11 +155,89 @@ export const users = {
     return user;
   },
 
+  /**
+   * Creates many accounts that cannot sign in yet (a CSV import's parents;
+   * ids allocated): BatchWriteItem, 25 a call, with no username claim. Their
+   * username is only a proposal until `claimAndSetPassword` gives the account
+   * a password and claims the first free form of it.
+   */
+  async createMany(db: Db, list: readonly User[]): Promise<void> {
+    await putAll(
+      db,
+      list.map((user) => itemOf(user, NO_PASSWORD)),
+      8,
+    );
+  },
+
+  /**
+   * Gives an account without a claimed username its first password: claims
+   * the first free of `username`, `username2`, … `username20` and sets the
+   * username and the hash, in one transaction per try.
+   */
+  async claimAndSetPassword(db: Db, user: User, passwordHash: string): Promise<User> {
+    for (let n = 1; n <= 20; n++) {
+      const username = n === 1 ? user.username : `${user.username}${n}`;
+      const next = { ...user, username };
+      try {
+        await db.doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Put: {
+                  TableName: db.table,
+                  Item: { ...usernameKey(username, kindOf(user.role)), userId: user.id, entity: 'username' },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
+              },
+              {
+                Update: {
+                  TableName: db.table,
+                  Key: key(user.id),
+                  UpdateExpression: 'SET username = :username, passwordHash = :hash, #search = :search',
+                  ConditionExpression: 'attribute_exists(pk)',
+                  ExpressionAttributeNames: { '#search': 'search' },
+                  ExpressionAttributeValues: {
+                    ':username': username,
+                    ':hash': passwordHash,
+                    ':search': userSearch(next),
+                  },
+                },
+              },
+            ],
+          }),
+        );
+        return next;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+    }
+    throw new ConflictError(`No free username like ${user.username}`);
+  },
+
+  /**
+   * Rewrites many existing accounts whole (a CSV import's updates), keeping
+   * the password hash they were read with: BatchWriteItem, 25 a call. A
+   * change made to one of them meanwhile (a new password) is overwritten.
+   */
+  async putMany(db: Db, list: ReadonlyArray<{ user: User; passwordHash: string }>): Promise<void> {
+    await putAll(
+      db,
+      list.map(({ user, passwordHash }) => itemOf(user, passwordHash)),
+      8,
+    );
+  },
+
   async get(db: Db, id: number): Promise<User | undefined> {
     const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: key(id) }));
-    if (!Item) return undefined;
-    const { passwordHash, ...user } = stripKeys<User & { passwordHash: string }>(Item);
-    return user;
+    return Item ? withoutFlag(toUser(Item)) : undefined;
+  },
+
+  /** A user, read consistently, and whether they can sign in (the roster's view). */
+  async getForRoster(db: Db, id: number): Promise<(User & { hasPassword: boolean }) | undefined> {
+    const { Item } = await db.doc.send(
+      new GetCommand({ TableName: db.table, Key: key(id), ConsistentRead: true }),
+    );
+    return Item ? toUser(Item) : undefined;
   },
 
   /** The user of a kind (staff or parent) and their password hash, for sign-in only. */
@@ -121,13 +274,76 @@ export const users = {
     }
   },
 
+  /** Which of these usernames of one kind are taken, and by whom (BatchGet of the claims, 100 a call). */
+  async claims(db: Db, usernames: readonly string[], kind: AccountKind): Promise<Map<string, number>> {
+    const unique = [...new Set(usernames.map((name) => name.trim().toLowerCase()))];
+    const found = new Map<string, number>();
+    for (let i = 0; i < unique.length; i += 100) {
+      let keys: Record<string, unknown>[] | undefined = unique
+        .slice(i, i + 100)
+        .map((name) => usernameKey(name, kind));
+      while (keys && keys.length > 0) {
+        const result: BatchGetCommandOutput = await db.doc.send(
+          new BatchGetCommand({ RequestItems: { [db.table]: { Keys: keys } } }),
+        );
+        for (const item of result.Responses?.[db.table] ?? []) {
+          found.set(String(item.pk).slice(String(item.pk).indexOf('#') + 1), item.userId as number);
+        }
+        keys = result.UnprocessedKeys?.[db.table]?.Keys;
+      }
+    }
+    return found;
+  },
+
+  /** Replaces a teacher's or parent's roster fields (the user must exist). */
+  async updateProfile(db: Db, user: User, profile: Profile): Promise<User> {
+    const next: User = { ...user, ...profile };
+    const fields = Object.entries({ ...profile, search: userSearch(next) }).filter(
+      ([, value]) => value !== undefined,
+    );
+    try {
+      await db.doc.send(
+        new UpdateCommand({
+          TableName: db.table,
+          Key: key(user.id),
+          UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+          ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) throw new ConflictError('This account was removed meanwhile');
+      throw error;
+    }
+    return next;
+  },
+
+  async setPassword(db: Db, id: number, passwordHash: string): Promise<void> {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: key(id),
+        UpdateExpression: 'SET passwordHash = :hash',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':hash': passwordHash },
+      }),
+    );
+  },
+
   async listBySchool(db: Db, schoolId: number): Promise<User[]> {
-    return queryUsers(db, 'gsi1', `SCHOOL#${schoolId}#USERS`);
+    return queryUsers(db, 'gsi1', staffPartition(schoolId));
   },
 
   async listByDistrict(db: Db, districtId: number): Promise<User[]> {
     return queryUsers(db, 'gsi2', `DISTRICT#${districtId}#USERS`);
   },
+
+  /** One page of a school's active teachers, in id order, optionally matching a search. */
+  teachersPage: teacherReads.page,
+  /** Every teacher of a school, deactivated ones too, all pages (a CSV import matches against them). */
+  teachersOfSchool: teacherReads.listAll,
+  countTeachers: teacherReads.count,
 };
 
 const credentialsAt = async (db: Db, claimKey: { pk: string; sk: string }) => {
@@ -155,8 +371,5 @@ const queryUsers = async (db: Db, index: 'gsi1' | 'gsi2', partition: string) => 
       ExpressionAttributeValues: { ':pk': partition },
     }),
   );
-  return Items.map((item) => {
-    const { passwordHash, ...user } = stripKeys<User & { passwordHash: string }>(item);
-    return user;
-  });
+  return Items.map((item) => withoutFlag(toUser(item)));
 };

@@ -1,166 +1,208 @@
-import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
-import type { StudentSummary, Vehicle, VehicleType } from '@curbside/domain';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConflictError, searchText, type Vehicle, type VehicleType, vehicleName } from '@curbside/domain';
+import { putAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
-import { isConditionFailure, queryAll } from './query';
+import { isConditionFailure, rosterReads } from './query';
 
 /**
- * Vehicle: `SCHOOL#{schoolId}#VEHICLES` / `{type}#{number}`: the number is
- * unique per school and type, and the queue finds a vehicle by it.
- * Student: `SCHOOL#{schoolId}#STUDENTS` / `STUDENT#{id:010}`; students of a
- * classroom on gsi1 `SCHOOL#{schoolId}#CLASSROOM#{classroomId}#STUDENTS` /
- * `STUDENT#{id:010}`. A student carries their `ride` (the registered
- * vehicle that picks them up: type, number, parent name), written when the
- * vehicle is registered, so a classroom's view needs no vehicle reads.
+ * Vehicle: `SCHOOL#{schoolId}#VEHICLES` / `{type}#{NUMBER}`: the number is
+ * unique per school and type, and the queue finds a vehicle by it in one
+ * GetItem. Vehicle id → number: `VEHICLE#{id}` / `VEHICLE`, written with the
+ * vehicle, so the roster edits a vehicle by id. `search` holds the lowercased
+ * number, make, model, color, plate and contact. Deactivated vehicles keep
+ * their item (`active: false`) and leave the lists and the car line; a new
+ * vehicle may take a deactivated one's number.
  */
+const partition = (schoolId: number) => `SCHOOL#${schoolId}#VEHICLES`;
 const vehicleKey = (schoolId: number, type: VehicleType, number: string) => ({
-  pk: `SCHOOL#${schoolId}#VEHICLES`,
+  pk: partition(schoolId),
   sk: `${type}#${number.toUpperCase()}`,
 });
-const studentKey = (schoolId: number, id: number) => ({
-  pk: `SCHOOL#${schoolId}#STUDENTS`,
-  sk: `STUDENT#${String(id).padStart(10, '0')}`,
+const pointerKey = (id: number) => ({ pk: `VEHICLE#${id}`, sk: 'VEHICLE' });
+
+const itemOf = (vehicle: Vehicle) => ({
+  ...vehicleKey(vehicle.schoolId, vehicle.type, vehicle.number),
+  entity: 'vehicle',
+  search: searchText(
+    vehicle.number,
+    vehicle.make,
+    vehicle.model,
+    vehicle.color,
+    vehicle.licensePlate,
+    vehicle.parentName,
+    vehicle.parentPhone,
+  ),
+  ...vehicle,
+});
+const pointerOf = (vehicle: Vehicle) => ({
+  ...pointerKey(vehicle.id),
+  entity: 'vehicleId',
+  schoolId: vehicle.schoolId,
+  type: vehicle.type,
+  number: vehicle.number,
 });
 
-/** The registered vehicle that picks a student up, as kept on the student. */
-export interface Ride {
-  type: VehicleType;
-  number: string;
-  parentName: string | null;
-}
+const toVehicle = (item: Record<string, unknown>): Vehicle => {
+  const vehicle = stripKeys<Vehicle>(item);
+  return { ...vehicle, active: vehicle.active ?? true, studentIds: vehicle.studentIds ?? [] };
+};
 
-export interface Student extends StudentSummary {
-  schoolId: number;
-  /** Set when a registered vehicle lists the student (the first such vehicle). */
-  ride?: Ride | null;
-}
+/** A vehicle's key is free, or held by a deactivated vehicle. */
+const FREE = 'attribute_not_exists(pk) OR active = :inactive';
 
-const classroomIndex = (schoolId: number, classroomId: number | null, id: number) =>
-  classroomId === null
-    ? {}
-    : {
-        gsi1pk: `SCHOOL#${schoolId}#CLASSROOM#${classroomId}#STUDENTS`,
-        gsi1sk: `STUDENT#${String(id).padStart(10, '0')}`,
-      };
+const taken = (vehicle: Pick<Vehicle, 'type' | 'number'>) =>
+  new ConflictError(`${vehicleName(vehicle.type, vehicle.number)} is already registered`);
+
+const reads = rosterReads({ partition, toRecord: toVehicle });
 
 export const vehicles = {
+  /** Registers a vehicle; 409 when an active vehicle of that type already has the number. */
   async create(db: Db, input: Omit<Vehicle, 'id'>): Promise<Vehicle> {
     const vehicle: Vehicle = { id: await nextId(db, 'vehicle'), ...input };
-    await db.doc.send(
-      new PutCommand({
-        TableName: db.table,
-        Item: { ...vehicleKey(input.schoolId, input.type, input.number), entity: 'vehicle', ...vehicle },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    await giveRide(db, vehicle);
+    try {
+      await db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: db.table,
+                Item: itemOf(vehicle),
+                ConditionExpression: FREE,
+                ExpressionAttributeValues: { ':inactive': false },
+              },
+            },
+            { Put: { TableName: db.table, Item: pointerOf(vehicle) } },
+          ],
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) throw taken(vehicle);
+      throw error;
+    }
     return vehicle;
   },
 
+  /** The active vehicle with this number (the queue's lookup); a deactivated one is not found. */
   async byNumber(db: Db, schoolId: number, type: VehicleType, number: string): Promise<Vehicle | undefined> {
+    const vehicle = await vehicles.atNumber(db, schoolId, type, number);
+    return vehicle?.active ? vehicle : undefined;
+  },
+
+  /** The vehicle holding this number, active or not. */
+  async atNumber(db: Db, schoolId: number, type: VehicleType, number: string): Promise<Vehicle | undefined> {
     const { Item } = await db.doc.send(
       new GetCommand({ TableName: db.table, Key: vehicleKey(schoolId, type, number) }),
     );
-    return Item ? stripKeys<Vehicle>(Item) : undefined;
+    return Item ? toVehicle(Item) : undefined;
   },
 
-  async listBySchool(db: Db, schoolId: number): Promise<Vehicle[]> {
-    const items = await queryAll(db, {
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `SCHOOL#${schoolId}#VEHICLES` },
-    });
-    return items.map((item) => stripKeys<Vehicle>(item));
-  },
-};
-
-export const students = {
-  async create(db: Db, input: Omit<Student, 'id'>): Promise<Student> {
-    const student: Student = { id: await nextId(db, 'student'), ...input };
-    await db.doc.send(
-      new PutCommand({
+  /** A vehicle of the school by id (its number found through the id item). */
+  async get(db: Db, schoolId: number, id: number): Promise<Vehicle | undefined> {
+    const { Item: pointer } = await db.doc.send(
+      new GetCommand({ TableName: db.table, Key: pointerKey(id), ConsistentRead: true }),
+    );
+    if (!pointer || pointer.schoolId !== schoolId) return undefined;
+    const { Item } = await db.doc.send(
+      new GetCommand({
         TableName: db.table,
-        Item: {
-          ...studentKey(input.schoolId, student.id),
-          ...classroomIndex(input.schoolId, input.classroomId, student.id),
-          entity: 'student',
-          ...student,
-        },
+        Key: vehicleKey(schoolId, pointer.type as VehicleType, pointer.number as string),
+        ConsistentRead: true,
       }),
     );
-    return student;
+    // The number may have gone to a newer vehicle since this one was deactivated.
+    return Item && Item.id === id ? toVehicle(Item) : undefined;
   },
 
-  /** Students of a school by id (BatchGet, 100 at a time). */
-  async getMany(db: Db, schoolId: number, ids: readonly number[]): Promise<Student[]> {
-    const unique = [...new Set(ids)];
-    const found: Student[] = [];
-    for (let i = 0; i < unique.length; i += 100) {
-      let keys: Record<string, unknown>[] | undefined = unique
-        .slice(i, i + 100)
-        .map((id) => studentKey(schoolId, id));
-      while (keys && keys.length > 0) {
-        const result: BatchGetCommandOutput = await db.doc.send(
-          new BatchGetCommand({ RequestItems: { [db.table]: { Keys: keys } } }),
-        );
-        found.push(
-          ...(result.Responses?.[db.table] ?? []).map((item: Record<string, unknown>) =>
-            stripKeys<Student>(item),
-          ),
-        );
-        keys = result.UnprocessedKeys?.[db.table]?.Keys;
+  /**
+   * Replaces a vehicle's fields, on condition that `before` (what the caller
+   * read) still holds its number. A new number or type moves the item, in one
+   * transaction with its id item; 409 when an active vehicle has the new number.
+   */
+  async update(db: Db, before: Vehicle, after: Vehicle): Promise<Vehicle> {
+    const moved = before.type !== after.type || before.number.toUpperCase() !== after.number.toUpperCase();
+    try {
+      await db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            ...(moved
+              ? [
+                  {
+                    Delete: {
+                      TableName: db.table,
+                      Key: vehicleKey(before.schoolId, before.type, before.number),
+                      ConditionExpression: 'id = :id',
+                      ExpressionAttributeValues: { ':id': before.id },
+                    },
+                  },
+                  {
+                    Put: {
+                      TableName: db.table,
+                      Item: itemOf(after),
+                      ConditionExpression: FREE,
+                      ExpressionAttributeValues: { ':inactive': false },
+                    },
+                  },
+                ]
+              : [
+                  {
+                    Put: {
+                      TableName: db.table,
+                      Item: itemOf(after),
+                      ConditionExpression: 'id = :id',
+                      ExpressionAttributeValues: { ':id': before.id },
+                    },
+                  },
+                ]),
+            { Put: { TableName: db.table, Item: pointerOf(after) } },
+          ],
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) {
+        throw moved
+          ? taken(after)
+          : new ConflictError('This vehicle was changed meanwhile. Refresh and try again.');
       }
+      throw error;
     }
-    return found.sort((a, b) => a.id - b.id);
+    return after;
   },
 
-  async listBySchool(db: Db, schoolId: number): Promise<Student[]> {
-    const items = await queryAll(db, {
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `SCHOOL#${schoolId}#STUDENTS` },
-    });
-    return items.map((item) => stripKeys<Student>(item));
-  },
-
-  /** The students of one classroom (students by classroom, gsi1), in id order. */
-  async listByClassroom(db: Db, schoolId: number, classroomId: number): Promise<Student[]> {
-    const items = await queryAll(db, {
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': `SCHOOL#${schoolId}#CLASSROOM#${classroomId}#STUDENTS` },
-    });
-    return items.map((item) => stripKeys<Student>(item));
-  },
-};
-
-/**
- * Records a newly registered vehicle as the ride of each of its students that
- * has none yet (a student listed by two vehicles keeps the first).
- */
-const giveRide = async (db: Db, vehicle: Vehicle) => {
-  const ride: Ride = { type: vehicle.type, number: vehicle.number, parentName: vehicle.parentName };
-  await Promise.all(
-    [...new Set(vehicle.studentIds)].map(async (studentId) => {
-      try {
-        await db.doc.send(
-          new UpdateCommand({
-            TableName: db.table,
-            Key: studentKey(vehicle.schoolId, studentId),
-            UpdateExpression: 'SET ride = :ride',
-            ConditionExpression:
-              'attribute_exists(pk) AND (attribute_not_exists(ride) OR attribute_type(ride, :null))',
-            ExpressionAttributeValues: { ':ride': ride, ':null': 'NULL' },
-          }),
-        );
-      } catch (error) {
-        // A student unknown here, or already given a ride by another vehicle.
-        if (!isConditionFailure(error)) throw error;
+  /** Sets the students a vehicle collects (the vehicle must still be the one read). */
+  async setStudents(db: Db, vehicle: Vehicle, studentIds: readonly number[]): Promise<void> {
+    try {
+      await db.doc.send(
+        new UpdateCommand({
+          TableName: db.table,
+          Key: vehicleKey(vehicle.schoolId, vehicle.type, vehicle.number),
+          UpdateExpression: 'SET studentIds = :ids',
+          ConditionExpression: 'id = :id',
+          ExpressionAttributeValues: { ':ids': [...studentIds], ':id': vehicle.id },
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) {
+        throw new ConflictError(`${vehicleName(vehicle.type, vehicle.number)} was changed meanwhile`);
       }
-    }),
-  );
+      throw error;
+    }
+  },
+
+  /** Writes many vehicles and their id items at once (a CSV import; ids allocated, numbers checked). */
+  async putMany(db: Db, list: readonly Vehicle[]): Promise<void> {
+    await putAll(
+      db,
+      list.flatMap((vehicle) => [itemOf(vehicle), pointerOf(vehicle)]),
+      8,
+    );
+  },
+
+  /** The active vehicles of a school, all pages. */
+  listBySchool: reads.listActive,
+  /** Every vehicle of a school, deactivated ones too (a CSV import matches against them). */
+  listAll: reads.listAll,
+  /** One page of the school's active vehicles (buses, then cars, by number text), optionally matching a search. */
+  page: reads.page,
+  count: reads.count,
 };

@@ -6,7 +6,7 @@ import { createDb } from '../src/db';
 import { eventSequence } from '../src/event-sequence';
 import { itemSize } from '../src/meter';
 import { activeEntryKey, queue, waitingIndex } from '../src/queue';
-import { students, vehicles } from '../src/vehicle';
+import { students } from '../src/student';
 
 /**
  * The access patterns of stable queue visits against DynamoDB Local: visits
@@ -236,38 +236,24 @@ describe('batch members', () => {
 });
 
 describe('students by classroom', () => {
-  it('lists one classroom’s students, each with the registered vehicle that picks them up', async () => {
+  it('lists one classroom’s active students, and follows a move to another classroom', async () => {
     const schoolId = 9331;
     const make = (firstName: string, classroomId: number | null) =>
       students.create(db, { schoolId, firstName, lastName: 'Lee', grade: '2', classroomId });
     const ann = await make('Ann', 1);
-    const ben = await make('Ben', 2);
+    await make('Ben', 2);
     const cal = await make('Cal', 1);
     await make('Dee', null);
-    const registration = {
-      schoolId,
-      active: true,
-      parentName: 'Jo Lee',
-      parentPhone: null,
-      alternateContactName: null,
-      alternateContactPhone: null,
-      make: null,
-      model: null,
-      color: null,
-      licensePlate: null,
-      notes: null,
-    };
-    await vehicles.create(db, { ...registration, number: '77', type: 'car', studentIds: [ann.id, ben.id] });
-    // A second vehicle listing Ann does not take her ride.
-    await vehicles.create(db, { ...registration, number: '3', type: 'bus', studentIds: [ann.id, cal.id] });
+    const eve = await make('Eve', 1);
+    await students.update(db, { ...eve, active: false });
 
-    const room = await students.listByClassroom(db, schoolId, 1);
-    expect(room.map((s) => [s.firstName, s.ride])).toEqual([
-      ['Ann', { type: 'car', number: '77', parentName: 'Jo Lee' }],
-      ['Cal', { type: 'bus', number: '3', parentName: 'Jo Lee' }],
-    ]);
+    expect((await students.listByClassroom(db, schoolId, 1)).map((s) => s.firstName)).toEqual(['Ann', 'Cal']);
     expect((await students.listByClassroom(db, schoolId, 2)).map((s) => s.firstName)).toEqual(['Ben']);
     expect(await students.listByClassroom(db, schoolId, 3)).toEqual([]);
+
+    await students.update(db, { ...cal, classroomId: 2 });
+    expect((await students.listByClassroom(db, schoolId, 1)).map((s) => s.id)).toEqual([ann.id]);
+    expect((await students.listByClassroom(db, schoolId, 2)).map((s) => s.firstName)).toEqual(['Ben', 'Cal']);
   });
 });
 

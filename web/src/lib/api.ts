@@ -8,9 +8,16 @@ import {
 } from '@curbside/api';
 import { request } from './http';
 
-type Part<K extends string, T> = [T] extends [undefined] ? { [P in K]?: undefined } : { [P in K]: T };
+type Part<K extends string, T> = [T] extends [undefined]
+  ? { [P in K]?: undefined }
+  : object extends T
+    ? { [P in K]?: T }
+    : { [P in K]: T };
 
-/** What a call to route `R` needs: `params`, `query` and `body`, each required when the route declares it. */
+/**
+ * What a call to route `R` needs: `params`, `query` and `body`, each required
+ * when the route declares it (a query whose fields are all optional may be left out).
+ */
 export type ApiInput<R> = Part<'params', ParamsOf<R>> & Part<'query', QueryOf<R>> & Part<'body', BodyOf<R>>;
 
 type ApiArgs<R> = object extends ApiInput<R> ? [input?: ApiInput<R>] : [input: ApiInput<R>];
@@ -40,4 +47,4 @@ export const urlOf = <R extends RouteDefinition>(route: R, input?: ApiInput<R>):
  * `api(routes.health)`, `api(routes.endSession, { params: { id: 3 } })`.
  */
 export const api = <R extends RouteDefinition>(route: R, ...[input]: ApiArgs<R>): Promise<ResponseOf<R>> =>
-  request<ResponseOf<R>>(route.method, urlOf(route, input), input?.body);
+  request<ResponseOf<R>>(route.method, urlOf(route, input), input?.body, route.contentType);

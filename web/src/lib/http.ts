@@ -36,14 +36,23 @@ const parse = (text: string): unknown => {
 
 /**
  * One HTTP call with the session cookie. A body is sent as JSON only when
- * present; a JSON answer is parsed (an empty answer is `null`).
+ * present (or as text, for a route that takes `text/csv`); a JSON answer is
+ * parsed (an empty answer is `null`).
  */
-export const request = async <T = unknown>(method: string, url: string, body?: unknown): Promise<T> => {
+export const request = async <T = unknown>(
+  method: string,
+  url: string,
+  body?: unknown,
+  contentType: 'application/json' | 'text/csv' = 'application/json',
+): Promise<T> => {
   const response = await fetch(url, {
     method,
     credentials: 'include',
     ...(body !== undefined
-      ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
+      ? {
+          headers: { 'content-type': contentType },
+          body: contentType === 'application/json' ? JSON.stringify(body) : String(body),
+        }
       : {}),
   });
   const text = await response.text();

@@ -70,12 +70,12 @@ function RegisteredVehicleDialog({
   const last = useRef(open);
   if (open) last.current = open;
   const student = open ?? last.current;
-  const vehicles = useQuery({ ...vehicleQueries.list(), enabled: open !== null });
   const ride = student?.vehicle ?? null;
-  const vehicle =
-    ride && vehicles.data
-      ? (vehicles.data.find((item) => item.type === ride.type && item.number === ride.number) ?? null)
-      : null;
+  const vehicles = useQuery({
+    ...vehicleQueries.byNumber(ride?.type ?? 'car', ride?.number ?? ''),
+    enabled: open !== null && ride !== null,
+  });
+  const vehicle = vehicles.data ?? null;
   const children = vehicle
     ? students.filter((item) => vehicle.studentIds.includes(item.id))
     : student

@@ -1,5 +1,5 @@
 import { routes } from '@curbside/api';
-import type { TeacherStudent } from '@curbside/domain';
+import type { TeacherStudent, VehicleType } from '@curbside/domain';
 import { notifications } from '@mantine/notifications';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
@@ -58,13 +58,13 @@ export const userQueries = {
     }),
 };
 
-/** Registered vehicles, asked for only when a student not in the queue is opened. */
+/** A registered vehicle by type and number, asked for only when a student not in the queue is opened. */
 export const vehicleQueries = {
   all: ['vehicles'] as const,
-  list: () =>
+  byNumber: (type: VehicleType, number: string) =>
     queryOptions({
-      queryKey: [...vehicleQueries.all, 'list'] as const,
-      queryFn: () => api(routes.listVehicles),
+      queryKey: [...vehicleQueries.all, type, number] as const,
+      queryFn: async () => (await api(routes.listVehicles, { query: { type, number } })).items[0] ?? null,
     }),
 };
 

@@ -1,0 +1,128 @@
+import {
+  fullName,
+  NotFoundError,
+  normalize,
+  type ParentInput,
+  type ParentRow,
+  type School,
+  type User,
+  usernameFromName,
+  ValidationError,
+} from '@curbside/domain';
+import { parents, students, users } from '@curbside/store';
+import { db } from '../../lib/context';
+import { createWithFreeUsername, newCredentials } from './credentials';
+import { rosterSchool } from './scope';
+import { assertMayResetPassword } from './teachers';
+import { parentRows } from './views';
+
+type ListQuery = { schoolId?: number; search?: string; cursor?: string; limit: number };
+
+export const listParents = async (user: User, query: ListQuery) => {
+  const school = await rosterSchool(user, query.schoolId, 'read');
+  const page = await parents.page(db, school.id, query);
+  return { items: await parentRows(school.id, page.items), next: page.next };
+};
+
+/** Every child named must be an active student of the school (checked before any write). */
+const checkChildren = async (schoolId: number, ids: readonly number[] | undefined) => {
+  if (!ids || ids.length === 0) return;
+  const found = await students.getMany(db, schoolId, ids);
+  if (found.length !== new Set(ids).size) {
+    throw new ValidationError('That student does not exist', [
+      { path: 'studentIds', message: 'That student does not exist' },
+    ]);
+  }
+};
+
+const profileOf = (input: ParentInput) => ({
+  firstName: input.firstName,
+  lastName: input.lastName,
+  name: fullName(input),
+  email: input.email,
+  phone: input.phone,
+  address: input.address,
+  emergencyContact: input.emergencyContact,
+  emergencyPhone: input.emergencyPhone,
+});
+
+/** A parent's username: their email, else one made from their name. */
+export const parentUsername = (parent: { email: string | null; firstName: string; lastName: string }) =>
+  parent.email ? normalize(parent.email) : usernameFromName(parent.firstName, parent.lastName);
+
+const rowOf = async (schoolId: number, user: User, hasPassword: boolean) =>
+  (await parentRows(schoolId, [{ ...user, hasPassword }]))[0] as ParentRow;
+
+/** A new parent account of the school, linked to its children, with a one-time password shown once. */
+export const createParent = async (user: User, schoolId: number | undefined, input: ParentInput) => {
+  const school = await rosterSchool(user, schoolId, 'write');
+  await checkChildren(school.id, input.studentIds);
+  const base = parentUsername(input);
+  const first = await newCredentials(base);
+  const parent = await createWithFreeUsername(
+    {
+      ...profileOf(input),
+      role: 'parent',
+      active: true,
+      schoolId: school.id,
+      districtId: null,
+      studentIds: [],
+      passwordHash: first.passwordHash,
+    },
+    base,
+  );
+  const studentIds = [...new Set(input.studentIds ?? [])];
+  if (studentIds.length > 0) await parents.setChildren(db, parent, school.id, studentIds);
+  return {
+    parent: await rowOf(school.id, { ...parent, studentIds }, true),
+    credentials: { username: parent.username, password: first.credentials.password },
+  };
+};
+
+/** An active parent of the school; anyone else answers 404. */
+const parentOf = async (school: School, id: number) => {
+  const found = await users.getForRoster(db, id);
+  if (found?.role !== 'parent' || found.schoolId !== school.id || !found.active) {
+    throw new NotFoundError('Parent not found');
+  }
+  return found;
+};
+
+export const updateParent = async (
+  user: User,
+  id: number,
+  schoolId: number | undefined,
+  input: ParentInput,
+) => {
+  const school = await rosterSchool(user, schoolId, 'write');
+  if (input.resetPassword) assertMayResetPassword(user);
+  const before = await parentOf(school, id);
+  await checkChildren(school.id, input.studentIds);
+  let parent = await users.updateProfile(db, before, { ...profileOf(input), active: true });
+  if (input.studentIds !== undefined) {
+    const studentIds = [...new Set(input.studentIds)];
+    await parents.setChildren(db, parent, school.id, studentIds);
+    parent = { ...parent, studentIds };
+  }
+  let credentials = null;
+  if (input.resetPassword) {
+    const made = await newCredentials(parent.username);
+    // An imported parent's username is claimed with its first password.
+    const claimed =
+      (await users.claims(db, [parent.username], 'parent')).get(parent.username.toLowerCase()) === id;
+    if (claimed) await users.setPassword(db, id, made.passwordHash);
+    else parent = await users.claimAndSetPassword(db, parent, made.passwordHash);
+    credentials = { username: parent.username, password: made.credentials.password };
+  }
+  return { parent: await rowOf(school.id, parent, before.hasPassword || credentials !== null), credentials };
+};
+
+/** Deactivates a parent account: it can no longer sign in and leaves the lists; its links stay for history. */
+export const deactivateParent = async (user: User, id: number, schoolId: number | undefined) => {
+  const school = await rosterSchool(user, schoolId, 'write');
+  const before = await parentOf(school, id);
+  const parent = await users.updateProfile(db, before, { active: false });
+  // TODO(i12 merge): end the parent's sign-in sessions and live connections here
+  // (i12's "end a user's sessions and live connections" service).
+  return rowOf(school.id, parent, before.hasPassword);
+};

@@ -1,0 +1,91 @@
+import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { useLiveStatus } from '../live/live';
+import { MUTED_TEXT } from '../queue/colors';
+
+function Tile({ title, text, action }: { title: string; text: string; action: ReactNode }) {
+  return (
+    <Card withBorder p="md">
+      <Stack gap="xs" h="100%" justify="space-between">
+        <Stack gap={4}>
+          <Text fw={700} fz="lg">
+            {title}
+          </Text>
+          <Text c={MUTED_TEXT} fz="sm">
+            {text}
+          </Text>
+        </Stack>
+        {action}
+      </Stack>
+    </Card>
+  );
+}
+
+function Soon({ title, text }: { title: string; text: string }) {
+  return (
+    <Tile
+      title={title}
+      text={text}
+      action={
+        <Group justify="space-between">
+          <Button variant="default" disabled>
+            Open
+          </Button>
+          <Badge variant="light" color="gray">
+            Soon
+          </Badge>
+        </Group>
+      }
+    />
+  );
+}
+
+/** Reports and Configuration: Print Placards, four tiles marked Soon, and System Status. */
+export function ReportsGrid({ placardsHref }: { placardsHref: string }) {
+  const { state } = useLiveStatus();
+  const connected = state === 'open';
+  return (
+    <Card component="section" aria-labelledby="reports" p={{ base: 'sm', sm: 'lg' }}>
+      <Stack gap="md">
+        <Title order={2} id="reports">
+          Reports and Configuration
+        </Title>
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="md">
+          <Tile
+            title="Print Placards"
+            text="Car placards and lanyards for the car line."
+            action={
+              <Button component={Link} to={placardsHref}>
+                Print Placards
+              </Button>
+            }
+          />
+          <Soon title="Session Reports" text="Pickup times and waits per session." />
+          <Soon title="School Settings" text="Batch sizes, session times and more." />
+          <Soon title="Export Data" text="Download the school's records." />
+          <Soon title="Documentation" text="How to run the car line." />
+          <Card withBorder p="md" component="section" aria-label="System Status">
+            <Stack gap="xs">
+              <Text fw={700} fz="lg">
+                System Status
+              </Text>
+              <Group justify="space-between">
+                <Text>Live connection</Text>
+                <Badge color={connected ? 'green.9' : 'red'} variant="filled">
+                  {connected ? 'Connected' : 'Disconnected'}
+                </Badge>
+              </Group>
+              <Group justify="space-between">
+                <Text>Database</Text>
+                <Badge color="green.9" variant="filled">
+                  Online
+                </Badge>
+              </Group>
+            </Stack>
+          </Card>
+        </SimpleGrid>
+      </Stack>
+    </Card>
+  );
+}
