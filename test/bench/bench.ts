@@ -233,7 +233,11 @@ const startSession = async (
     'GET',
     '/api/sessions/active',
   );
-  if (active.body) await ctx.front[0]!.call('endSession', 'PUT', `/api/sessions/${active.body.id}/end`);
+  // Ending a session takes back queue staff or above (issue 13).
+  if (active.body) {
+    const ended = await ctx.back[0]!.call('endSession', 'PUT', `/api/sessions/${active.body.id}/end`);
+    if (ended.status !== 200) throw new Error(`Could not end the session: ${ended.status}`);
+  }
   const now = Date.now();
   const created = await ctx.front[0]!.call<{ id: number }>('createSession', 'POST', '/api/sessions', {
     name: 'Afternoon Pickup',
