@@ -144,6 +144,23 @@ export const RECORD_CHANGES: Readonly<Partial<Record<RouteName, 'create' | 'upda
     // A new pickup code changes how the student's parents may link: an update of the student.
     generatePickupCode: 'update',
     newStudentPickupCode: 'update',
+    // The school's rosters (issue 14).
+    createStudent: 'create',
+    updateStudent: 'update',
+    deleteStudent: 'delete',
+    createTeacher: 'create',
+    updateTeacher: 'update',
+    deleteTeacher: 'delete',
+    createParent: 'create',
+    updateParent: 'update',
+    deleteParent: 'delete',
+    createVehicle: 'create',
+    updateVehicle: 'update',
+    deleteVehicle: 'delete',
+    createClassroom: 'create',
+    updateClassroom: 'update',
+    deleteClassroom: 'delete',
+    importRoster: 'import',
   };
 
 /**

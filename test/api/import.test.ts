@@ -115,7 +115,7 @@ describe('importing students', () => {
     ).body;
     expect(entry.vehicle).toMatchObject({ parentName: 'Parent2 Family2', parentPhone: '(555) 300-1002' });
     expect(entry.students.map((s: any) => s.firstName).sort()).toEqual(['Kid6', 'Kid7', 'Kid8']);
-    await front.put(`/api/sessions/${session.id}/end`);
+    await admin.put(`/api/sessions/${session.id}/end`);
   });
 
   it('updates only the rows that changed', async () => {

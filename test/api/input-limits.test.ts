@@ -34,7 +34,10 @@ const maxLengthOf = (field: FieldSchema): number | undefined =>
 const validSample = (part: Part, route: RouteDefinition): Record<string, string | number> =>
   part === 'params'
     ? Object.fromEntries(
-        [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name, name === 'code' ? 'AAAA' : 1]),
+        [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [
+          name,
+          name === 'code' ? 'AAAA' : name === 'kind' ? 'students' : 1,
+        ]),
       )
     : part === 'query'
       ? { sessionId: 1 }
@@ -111,7 +114,9 @@ const send = (testCase: Case): Promise<Answer> => {
       .map(([k, v]): [string, string] => [k, String(v)]),
   );
   const path = `${fillPath(route.path, params)}${route.request.query ? `?${query}` : ''}`;
-  const body = part === 'body' ? { [field]: value } : route.method === 'GET' ? undefined : {};
+  // A route that takes another type than JSON (a CSV file) is sent no body when the case is not about it.
+  const body =
+    part === 'body' ? { [field]: value } : route.method === 'GET' || route.contentType ? undefined : {};
   return (clients.get(callerOf(route)) as Client).request(route.method, path, body);
 };
 

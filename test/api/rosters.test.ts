@@ -91,7 +91,7 @@ describe('students', () => {
       await front.post('/api/queue', { sessionId: session.id, vehicleNumber: '124', vehicleType: 'car' })
     ).body;
     expect(entry.students.map((s: any) => s.firstName)).toContain('Nora');
-    await front.put(`/api/sessions/${session.id}/end`);
+    await admin.put(`/api/sessions/${session.id}/end`);
   });
 
   it('answers the form’s messages for bad input, and 404 for a student of nowhere', async () => {
@@ -144,7 +144,7 @@ describe('students', () => {
       await front.post('/api/queue', { sessionId: session.id, vehicleNumber: '124', vehicleType: 'car' })
     ).body;
     expect(entry.students.map((s: any) => s.firstName)).not.toContain('Nora');
-    await front.put(`/api/sessions/${session.id}/end`);
+    await admin.put(`/api/sessions/${session.id}/end`);
     expect((await del(admin, `/api/students/${student.id}`)).status).toBe(404);
   });
 });
@@ -189,7 +189,7 @@ describe('vehicles', () => {
     expect((await del(admin, `/api/vehicles/${created.body.id}`)).body.active).toBe(false);
     const unknown = (await add()).body;
     expect(unknown).toMatchObject({ vehicle: null, students: [] });
-    await front.put(`/api/sessions/${session.id}/end`);
+    await admin.put(`/api/sessions/${session.id}/end`);
     // …and may be registered anew.
     expect((await admin.post('/api/vehicles', { number: '555', type: 'car' })).status).toBe(201);
   });
@@ -455,7 +455,7 @@ describe('the school summary', () => {
       inSchool: none.counts.students - 5,
     });
     expect((await maple.get(`/api/school-summary?sessionId=${session.id}`)).status).toBe(404);
-    await front.put(`/api/sessions/${session.id}/end`);
+    await admin.put(`/api/sessions/${session.id}/end`);
   });
 
   it('is for school admins and above', async () => {

@@ -201,8 +201,9 @@ export const httpHandler = <Req extends RouteRequest, Res>(
   const chain = middy<HttpEvent, HttpResult, Error, Context>()
     .use(requestLogger())
     .use(throughCloudFront())
-    .use(requestBody(definition))
+    // Who may call comes first: a caller who may not gets 401/403 whatever they sent.
     .use(authorize(definition.method, definition.access, { sandboxExempt: definition.sandboxExempt }))
+    .use(requestBody(definition))
     .use(validate(definition as RouteDefinition));
   for (const middleware of middlewares) chain.use(middleware);
   return chain.use(errorHandler()).handler(async (event) => {

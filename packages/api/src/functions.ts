@@ -81,8 +81,28 @@ export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', Functio
     publishes: true,
     ...HTTP,
   },
-  /** Schools, districts, users: reads. */
-  admin: { data: ['GetItem', 'Query'], connections: [], publishes: false, ...HTTP },
+  /**
+   * Schools, districts, users; the school's rosters (students, teachers,
+   * parents, vehicles, classrooms) and their CSV import, which writes
+   * thousands of items in batches and hashes one-time passwords (scrypt at
+   * N=2^17, a whole core each): a full vCPU, and the HTTP API's 29 s.
+   */
+  admin: {
+    data: [
+      'GetItem',
+      'BatchGetItem',
+      'Query',
+      'PutItem',
+      'UpdateItem',
+      'DeleteItem',
+      'BatchWriteItem',
+      'ConditionCheckItem',
+    ],
+    connections: [],
+    publishes: false,
+    memoryMb: 1769,
+    timeoutSeconds: 29,
+  },
   /** Invite links and linking a child: code lookups and uses (throttled), the parent's links. */
   parent: {
     data: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'],
