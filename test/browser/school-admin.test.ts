@@ -213,7 +213,7 @@ describe('the school admin screen as admin_demo', () => {
     const queue = await open('front_demo', '/front-queue');
     await queue.getByLabel('Vehicle Number').fill('703');
     await queue.getByRole('button', { name: 'Add to Queue' }).click();
-    const card = queue.getByRole('button', { name: 'Car 703', exact: true });
+    const card = queue.getByRole('group', { name: 'Car 703', exact: true });
     await card.waitFor();
     for (const child of ['Pupil6 C.', 'Pupil7 C.', 'Pupil8 C.']) {
       await expect.poll(async () => (await card.textContent()) ?? '').toContain(child);
