@@ -234,12 +234,23 @@ describe('functions', () => {
       expect(JSON.stringify(grant.Resource)).toMatch(/"\/ws\/\*\/@connections\/\*"/);
   });
 
-  it('the admin function may read the data table and nothing else', () => {
-    expect(FUNCTION_ACCESS.admin.data).toEqual(['GetItem', 'Query']);
-    expect(actionsOn('http-admin', `"${tableLogicalId(true)}"`).sort()).toEqual([
-      'dynamodb:GetItem',
-      'dynamodb:Query',
-    ]);
+  it('the admin function may read and write the school records of the data table, never Scan, and nothing else', () => {
+    const granted = [
+      'BatchGetItem',
+      'BatchWriteItem',
+      'ConditionCheckItem',
+      'DeleteItem',
+      'GetItem',
+      'PutItem',
+      'Query',
+      'UpdateItem',
+    ];
+    expect([...FUNCTION_ACCESS.admin.data].sort()).toEqual(granted);
+    expect(actionsOn('http-admin', `"${tableLogicalId(true)}"`).sort()).toEqual(
+      granted.map((action) => `dynamodb:${action}`),
+    );
+    expect(FUNCTION_ACCESS.admin.connections).toEqual([]);
+    expect(FUNCTION_ACCESS.admin.publishes).toBe(false);
   });
 });
 
