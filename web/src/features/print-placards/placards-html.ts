@@ -12,6 +12,13 @@ const escapeHtml = (text: string) =>
   );
 
 /**
+ * A large placard's number in points: as big as fits a quarter of the page's
+ * width (a heavy digit is about 0.65 em wide), at most 54 pt.
+ */
+export const numberSize = (label: string): number =>
+  Math.min(54, Math.floor(108 / (0.65 * Math.max(1, label.length))));
+
+/**
  * The printed sheets as one HTML document: large car placards 4 per row,
  * then the buses (number with a B prefix), then small cut-out lanyards 8 per
  * row for all of them; Letter paper with a 0.25 in margin. The preview shows
@@ -25,7 +32,7 @@ export const placardsHtml = (placards: readonly Placard[], schoolName: string | 
       .filter((p) => p.type === type)
       .map(
         (p) =>
-          `<div class="large ${p.type}"><div class="school">${school}</div><div class="number">${escapeHtml(p.label)}</div><div class="mascot">${mascot}</div></div>`,
+          `<div class="large ${p.type}"><div class="school">${school}</div><div class="number" style="font-size: ${numberSize(p.label)}pt">${escapeHtml(p.label)}</div><div class="mascot">${mascot}</div></div>`,
       )
       .join('');
   const small = placards
@@ -42,11 +49,11 @@ export const placardsHtml = (placards: readonly Placard[], schoolName: string | 
   body { margin: 0; font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; color: #000; background: #fff; }
   h2 { font-size: 11pt; margin: 0 0 0.1in; color: #333; }
   .grid { display: grid; gap: 0.12in; margin-bottom: 0.25in; }
-  .grid.large-grid { grid-template-columns: repeat(${PLACARD_COLUMNS.large}, 1fr); }
-  .grid.small-grid { grid-template-columns: repeat(${PLACARD_COLUMNS.small}, 1fr); break-before: page; }
+  .grid.large-grid { grid-template-columns: repeat(${PLACARD_COLUMNS.large}, minmax(0, 1fr)); }
+  .grid.small-grid { grid-template-columns: repeat(${PLACARD_COLUMNS.small}, minmax(0, 1fr)); break-before: page; }
   .large { border: 3px solid #000; border-radius: 10px; height: 2.6in; display: flex; flex-direction: column; align-items: center; justify-content: space-between; padding: 0.12in; break-inside: avoid; }
   .large .school { font-size: 10pt; font-weight: 700; text-align: center; }
-  .large .number { font-size: 60pt; font-weight: 900; line-height: 1; }
+  .large .number { font-weight: 900; line-height: 1; white-space: nowrap; }
   .large .mascot { font-size: 9pt; text-transform: uppercase; letter-spacing: 0.08em; }
   .bus { background: #ffd43b; }
   .small { border: 1.5px dashed #000; height: 1.1in; display: flex; flex-direction: column; align-items: center; justify-content: center; padding: 0.05in; break-inside: avoid; }

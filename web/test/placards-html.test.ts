@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { numberSize, placardsHtml } from '../src/features/print-placards/placards-html';
+
+/** Width of a placard's number, in points, at the heavy weight the sheet prints it in. */
+const widthOf = (label: string) => numberSize(label) * 0.65 * label.length;
+
+describe('placard numbers', () => {
+  it('print three digits large and longer numbers smaller, always within the card (108 pt inside)', () => {
+    expect(numberSize('104')).toBe(54);
+    expect(numberSize('B12')).toBe(54);
+    expect(numberSize('12345')).toBeLessThan(54);
+    for (const label of ['1', '104', 'B12', '1234', 'B1234', '123456789012']) {
+      expect(widthOf(label)).toBeLessThanOrEqual(108);
+    }
+  });
+
+  it('lay the cards out in columns that never grow past the page', () => {
+    const html = placardsHtml([{ type: 'car', number: '104', label: '104' } as never], 'Lincoln Elementary');
+    expect(html).toContain('repeat(4, minmax(0, 1fr))');
+    expect(html).toContain('font-size: 54pt');
+  });
+});
