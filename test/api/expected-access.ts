@@ -64,6 +64,7 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   listSessions:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   createSession:        [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
   listQueue:            [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  sessionReleases:      [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   addToQueue:           [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
   removeFromQueue:      [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
   setQueueStatus:       [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],

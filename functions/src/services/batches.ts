@@ -79,22 +79,50 @@ const announce = (
     Promise.resolve(change).then((data) => ({ type: 'QUEUE_STATUS_UPDATED' as const, data })),
   );
 
-/** Creates a batch that starts loading at once; numbers count up per session from 1. */
+/** Tries to fill a new batch in one transaction before it is written empty and topped up one by one. */
+const FILL_ATTEMPTS = 3;
+
+/**
+ * Creates a batch that starts loading at once; numbers count up per session
+ * from 1. With `fill`, the new batch takes the next waiting, batch-less
+ * vehicles of its type up to its capacity in the same transaction (one tap
+ * on New Car Batch loads a whole batch); when other tablets keep taking those
+ * vehicles first, it is written with what the last read found free.
+ */
 export const createBatch = async (
   user: User,
   sessionId: number,
   vehicleType: VehicleType,
+  fill = false,
 ): Promise<Batch> => {
   const session = await sessionOfSchool(user, sessionId);
   if (!isSessionRunning(session))
     throw new ConflictError('This session has ended. Start a new session first.');
-  const batch = await batches.create(db, {
+  const allocated = await batches.allocate(db, {
     sessionId,
     schoolId: session.schoolId,
     vehicleType,
     maxCapacity: await capacityOf(session.schoolId, vehicleType),
   });
+  let written: Batch | 'taken' = 'taken';
+  let riders: QueueEntry[] = [];
+  for (let attempt = 1; written === 'taken'; attempt++) {
+    riders =
+      fill && attempt <= FILL_ATTEMPTS
+        ? (await queue.waitingForBatch(db, sessionId, vehicleType, allocated.maxCapacity)).entries
+        : [];
+    written = await batches.putFilled(db, allocated, riders);
+  }
+  const batch = written;
   await announce(batch, { entry: null, batch });
+  await Promise.all(
+    riders.map((rider) =>
+      announce(batch, {
+        entry: { ...rider, batchId: batch.id, batchNumber: batch.batchNumber, version: rider.version + 1 },
+        batch,
+      }),
+    ),
+  );
   return batch;
 };
 

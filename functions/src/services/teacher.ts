@@ -6,6 +6,7 @@ import {
   NotFoundError,
   type QueueEntry,
   type Student,
+  type StudentMark,
   type StudentSummary,
   type TeacherStudent,
   type User,
@@ -138,6 +139,25 @@ export const teacherStudents = async (
         marks,
       ),
     );
+};
+
+/**
+ * Who was released and who was picked up in a session, for the queue
+ * screens' badges: the release marks of every classroom of the school (one
+ * Query each) and of students without one.
+ */
+export const sessionReleases = async (user: User, sessionId: number): Promise<StudentMark[]> => {
+  const session = await sessionOfSchool(user, sessionId);
+  const rooms = await classrooms.listBySchool(db, session.schoolId);
+  const marks = await releases.ofClassrooms(db, sessionId, [...rooms.map((room) => room.id), null]);
+  const ids = new Set([...marks.released.keys(), ...marks.pickedUp.keys()]);
+  return [...ids]
+    .sort((a, b) => a - b)
+    .map((studentId) => ({
+      studentId,
+      releasedAt: marks.released.get(studentId) ?? null,
+      pickedUpAt: marks.pickedUp.get(studentId) ?? null,
+    }));
 };
 
 /**

@@ -24,6 +24,7 @@ import {
   type RosterCounts,
   rosterListQuerySchema,
   type School,
+  type StudentMark,
   type StudentRow,
   type StudentStats,
   schoolScopeSchema,
@@ -233,6 +234,15 @@ export const routes = {
   }),
 
   // The car line: queue, vehicles and alerts, open to every staff role of the school
+  sessionReleases: route({
+    name: 'sessionReleases',
+    area: 'carLine',
+    method: 'GET',
+    path: '/api/sessions/{id}/releases',
+    request: { params: idParams },
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<StudentMark[]>(),
+  }),
   listQueue: route({
     name: 'listQueue',
     area: 'carLine',

@@ -55,17 +55,30 @@ export const contactLines = (
   ];
 };
 
+/** The marker of a queued vehicle whose number is not on the school's roster. */
+export const NOT_REGISTERED = 'Not registered';
+/** What the add confirmation says about such a vehicle. */
+export const NOT_REGISTERED_NOTE = 'Not registered: this number is not on the school’s vehicle list';
+
+/** A queue entry whose number matched no registered vehicle (walk-ups, typos). */
+export const isUnregistered = (entry: Pick<QueueEntry, 'vehicleId'>): boolean => entry.vehicleId === null;
+
 /**
  * The toast every staff screen shows when a vehicle is queued:
  * title `Vehicle added successfully:`, then `Car 12: Toyota Camry (Silver)`
- * (or `Vehicle details unavailable`) and the two contact lines.
+ * (or `Vehicle details unavailable`) and the two contact lines; a vehicle not
+ * on the roster adds {@link NOT_REGISTERED_NOTE}.
  */
-export const vehicleQueuedToast = (vehicle: Partial<QueuedVehicle> | null | undefined) => {
+export const vehicleQueuedToast = (vehicle: Partial<QueuedVehicle> | null | undefined, registered = true) => {
   const details = vehicleDescription(vehicle) ?? NO_VEHICLE_DETAILS;
   const name = vehicle?.number ? vehicleName(vehicle.type ?? 'car', vehicle.number) : null;
   return {
     title: 'Vehicle added successfully:',
-    lines: [name ? `${name}: ${details}` : details, ...contactLines(vehicle)],
+    lines: [
+      name ? `${name}: ${details}` : details,
+      ...contactLines(vehicle),
+      ...(registered ? [] : [NOT_REGISTERED_NOTE]),
+    ],
   };
 };
 

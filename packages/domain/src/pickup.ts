@@ -12,6 +12,17 @@ export interface Classroom {
   active: boolean;
 }
 
+/**
+ * Where a student of a session stands for the queue screens: released by a
+ * teacher (sent out to the car line), picked up (their vehicle's pickup
+ * completed), or both.
+ */
+export interface StudentMark {
+  studentId: number;
+  releasedAt: string | null;
+  pickedUpAt: string | null;
+}
+
 /** A student as the teacher screen sees them during a session. */
 export interface TeacherStudent extends StudentSummary {
   classroom: { id: number; name: string } | null;

@@ -226,6 +226,8 @@ export const batchMinutes = (batch: Pick<Batch, 'startTime' | 'endTime'>, now = 
 export const createBatchSchema = z.object({
   sessionId: z.coerce.number({ message: 'Session is required' }).int().positive('Session is required'),
   vehicleType: z.enum(VEHICLE_TYPES, { message: 'Vehicle type must be car or bus' }),
+  /** Fill the new batch with the next waiting vehicles of its type, up to capacity, in the same call. */
+  fill: z.boolean({ message: 'fill must be true or false' }).optional(),
 });
 
 const BATCH_CHANGE_MESSAGE = 'Send a status of loading or completed, or a currentCount of 0 or more';

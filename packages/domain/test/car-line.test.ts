@@ -51,6 +51,18 @@ describe('the vehicle-queued toast', () => {
     });
   });
 
+  it('says when the number is not on the roster', () => {
+    expect(vehicleQueuedToast({ number: '999', type: 'car' }, false).lines).toEqual([
+      'Car 999: Vehicle details unavailable',
+      'No primary contact',
+      'No secondary contact',
+      'Not registered: this number is not on the school’s vehicle list',
+    ]);
+    expect(vehicleQueuedToast(camry, true).lines).not.toContain(
+      'Not registered: this number is not on the school’s vehicle list',
+    );
+  });
+
   it('falls back when details and contacts are missing', () => {
     const unknown = { ...camry, number: '77', make: null, model: null, color: null };
     expect(vehicleQueuedToast({ ...unknown, parentName: null, alternateContactName: '  ' }).lines).toEqual([

@@ -52,11 +52,51 @@ const batchLosesEntry = (db: Db, batchId: number, entry: QueueEntry) => ({
   },
 });
 
+type NewBatch = { sessionId: number; schoolId: number; vehicleType: VehicleType; maxCapacity: number };
+
+const batchItem = (batch: Batch, memberIds: readonly string[]) => ({
+  ...key(batch.id),
+  gsi1pk: `SESSION#${batch.sessionId}#BATCHES`,
+  gsi1sk: String(batch.batchNumber).padStart(6, '0'),
+  entity: 'batch',
+  ...batch,
+  ...(memberIds.length > 0 ? { memberIds: new Set(memberIds) } : {}),
+});
+
+/** The entry side of moving a waiting, batch-less entry (as read) into a batch. */
+const entryJoins = (db: Db, batch: Batch, entry: QueueEntry) => {
+  const held = heldTo(entry);
+  return {
+    Update: {
+      TableName: db.table,
+      Key: activeEntryKey(entry),
+      UpdateExpression:
+        'SET batchId = :batchId, batchNumber = :batchNumber ADD version :one REMOVE gsi1pk, gsi1sk',
+      ConditionExpression: `${held.condition} AND #status = :waiting AND attribute_type(batchId, :null) AND vehicleType = :type`,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ...held.values,
+        ':batchId': batch.id,
+        ':batchNumber': batch.batchNumber,
+        ':one': 1,
+        ':waiting': 'waiting',
+        ':null': 'NULL',
+        ':type': batch.vehicleType,
+      },
+    },
+  };
+};
+
 export const batches = {
-  async create(
-    db: Db,
-    input: { sessionId: number; schoolId: number; vehicleType: VehicleType; maxCapacity: number },
-  ): Promise<Batch> {
+  /** A new, empty batch (loading). */
+  async create(db: Db, input: NewBatch): Promise<Batch> {
+    const batch = await batches.allocate(db, input);
+    await batches.putFilled(db, batch, []);
+    return batch;
+  },
+
+  /** A batch's id and number, taken from their counters; nothing is written for the batch yet. */
+  async allocate(db: Db, input: NewBatch): Promise<Batch> {
     const [id, seq] = await Promise.all([
       nextId(db, 'batch'),
       db.doc.send(
@@ -70,7 +110,7 @@ export const batches = {
         }),
       ),
     ]);
-    const batch: Batch = {
+    return {
       id,
       ...input,
       batchNumber: Number(seq.Attributes?.value),
@@ -80,20 +120,39 @@ export const batches = {
       endTime: null,
       version: 1,
     };
-    await db.doc.send(
-      new PutCommand({
-        TableName: db.table,
-        Item: {
-          ...key(id),
-          gsi1pk: `SESSION#${input.sessionId}#BATCHES`,
-          gsi1sk: String(batch.batchNumber).padStart(6, '0'),
-          entity: 'batch',
-          ...batch,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    return batch;
+  },
+
+  /**
+   * Writes an allocated batch already holding `entries` (waiting, batch-less
+   * entries of its type, as read, at most its capacity): the batch and every
+   * entry's move in one transaction. Answers the batch as written, or
+   * 'taken' when one of the entries is no longer as read (nothing written).
+   */
+  async putFilled(db: Db, batch: Batch, entries: readonly QueueEntry[]): Promise<Batch | 'taken'> {
+    const filled: Batch = { ...batch, currentCount: entries.length };
+    try {
+      await db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: db.table,
+                Item: batchItem(
+                  filled,
+                  entries.map((entry) => entry.id),
+                ),
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            ...entries.map((entry) => entryJoins(db, filled, entry)),
+          ],
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error) && entries.length > 0) return 'taken';
+      throw error;
+    }
+    return filled;
   },
 
   async get(db: Db, id: number): Promise<Batch | undefined> {
@@ -133,7 +192,6 @@ export const batches = {
    * (the batch is full, not loading, or the entry is no longer as read).
    */
   async addEntry(db: Db, batch: Batch, entry: QueueEntry): Promise<'added' | 'full' | 'closed' | 'taken'> {
-    const held = heldTo(entry);
     try {
       await db.doc.send(
         new TransactWriteCommand({
@@ -152,25 +210,7 @@ export const batches = {
                 },
               },
             },
-            {
-              Update: {
-                TableName: db.table,
-                Key: activeEntryKey(entry),
-                UpdateExpression:
-                  'SET batchId = :batchId, batchNumber = :batchNumber ADD version :one REMOVE gsi1pk, gsi1sk',
-                ConditionExpression: `${held.condition} AND #status = :waiting AND attribute_type(batchId, :null) AND vehicleType = :type`,
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: {
-                  ...held.values,
-                  ':batchId': batch.id,
-                  ':batchNumber': batch.batchNumber,
-                  ':one': 1,
-                  ':waiting': 'waiting',
-                  ':null': 'NULL',
-                  ':type': batch.vehicleType,
-                },
-              },
-            },
+            entryJoins(db, batch, entry),
           ],
         }),
       );

@@ -199,7 +199,43 @@ export function BatchManagement({ sessionId, filter, onFilter }: BatchManagement
           )}
         </Stack>
       </Card>
-      <VehicleDialog entry={openEntry} total={sameType} onClose={() => setOpened(null)} />
+      <VehicleDialog
+        entry={openEntry}
+        total={sameType}
+        onClose={() => setOpened(null)}
+        actions={
+          openEntry?.batchId != null && openEntry.status !== 'completed' ? (
+            <Group grow gap="xs">
+              <Button
+                size="lg"
+                variant="default"
+                onClick={() =>
+                  move.mutate({
+                    entryId: openEntry.id,
+                    batchId: openEntry.batchId as number,
+                    target: 'overflow',
+                  })
+                }
+              >
+                Move to Overflow
+              </Button>
+              <Button
+                size="lg"
+                variant="default"
+                onClick={() =>
+                  move.mutate({
+                    entryId: openEntry.id,
+                    batchId: openEntry.batchId as number,
+                    target: 'queue',
+                  })
+                }
+              >
+                Back to Queue
+              </Button>
+            </Group>
+          ) : null
+        }
+      />
     </DragProvider>
   );
 }

@@ -77,12 +77,16 @@ const useApplyBatch = () => {
   };
 };
 
-/** Opens a new batch for a vehicle type; it starts loading at once. */
+/**
+ * Opens a new batch for a vehicle type, filled at once with the next waiting
+ * vehicles of that type up to its capacity (one tap, one server call); the
+ * vehicles' moves arrive as live events.
+ */
 export const useCreateBatch = (sessionId: number, vehicleType: VehicleType) => {
   const apply = useApplyBatch();
   const recover = useRecover();
   return useMutation({
-    mutationFn: () => api(routes.createBatch, { body: { sessionId, vehicleType } }),
+    mutationFn: () => api(routes.createBatch, { body: { sessionId, vehicleType, fill: true } }),
     onSuccess: apply,
     onError: recover('Creating a batch'),
   });

@@ -1,6 +1,7 @@
 import { type QueueEntry, vehicleLabel, vehicleName } from '@curbside/domain';
 import { Portal, Text, UnstyledButton } from '@mantine/core';
 import type { CSSProperties } from 'react';
+import { useStudentMarks } from '../queue/releases';
 import { useChipDrag } from './drag';
 
 /** Car chips dark blue with white text, bus chips school-bus yellow with black text. */
@@ -37,6 +38,8 @@ interface VehicleChipProps {
  */
 export function VehicleChip({ entry, draggable, onOpen }: VehicleChipProps) {
   const label = vehicleLabel(entry.vehicleType, entry.vehicleNumber);
+  const marks = useStudentMarks(entry.sessionId);
+  const released = entry.students.filter((student) => marks.get(student.id)?.releasedAt).length;
   const drag = useChipDrag(
     { entryId: entry.id, batchId: entry.batchId ?? 0 },
     draggable && entry.batchId !== null,
@@ -63,6 +66,24 @@ export function VehicleChip({ entry, draggable, onOpen }: VehicleChipProps) {
         <Text component="span" fz={26} fw={900} lh={1} inherit>
           {label}
         </Text>
+        {released > 0 && (
+          // Children a teacher has sent out: a green count on the chip (the dialog names them).
+          <span
+            data-released={released}
+            title={`${released} released`}
+            style={{
+              marginLeft: 8,
+              padding: '2px 7px',
+              borderRadius: 999,
+              background: 'var(--mantine-color-green-9)',
+              color: 'var(--mantine-color-white)',
+              fontSize: 15,
+              fontWeight: 800,
+            }}
+          >
+            {`✓${released}`}
+          </span>
+        )}
       </UnstyledButton>
       {drag.ghost && (
         <Portal>

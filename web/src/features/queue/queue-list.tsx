@@ -1,4 +1,5 @@
 import {
+  isUnregistered,
   matchesQueueSearch,
   orderQueue,
   plural,
@@ -47,7 +48,7 @@ export const useQueueLive = (sessionId: number) => {
   useLiveEvent('VEHICLE_QUEUED', (event) => {
     if (event.sessionId !== undefined && event.sessionId !== sessionId) return;
     const vehicle = event.data.vehicle;
-    const toast = vehicleQueuedToast(vehicle);
+    const toast = vehicleQueuedToast(vehicle, !isUnregistered(event.data.entry));
     // One announcement per car: a refusal of that car on this screen takes it back (add-vehicle.tsx).
     showLiveToast(vehicleToastSubject(vehicle?.type ?? 'car', vehicle?.number ?? ''), {
       color: 'green.9',

@@ -2,6 +2,7 @@ import type { QueueEntry } from '@curbside/domain';
 import type { QueryKey } from '@tanstack/react-query';
 import { entryChanges, withNewer, without } from '../live/changes';
 import { cachePatch } from '../live/live-sync';
+import { releasesPatch } from './releases';
 
 /** Query keys of a session's queue: active entries and completed pickups. */
 export const queueKeys = {
@@ -48,5 +49,5 @@ export const completedQueuePatch = cachePatch<QueueEntry[]>({
   },
 });
 
-/** Every list of the queue a screen keeps current. */
-export const queuePatches = [activeQueuePatch, completedQueuePatch] as const;
+/** Every list of the queue a screen keeps current, and the children's release marks. */
+export const queuePatches = [activeQueuePatch, completedQueuePatch, releasesPatch] as const;

@@ -2,8 +2,10 @@ import {
   elapsedSeconds,
   formatDuration,
   isOverdue,
+  isUnregistered,
   LONG_PRESS_MS,
   NO_PRIMARY_CONTACT,
+  NOT_REGISTERED,
   ordinal,
   positionLabel,
   type QueueEntry,
@@ -28,12 +30,39 @@ import {
 import { useState } from 'react';
 import { BORDER, DANGER_TEXT, MUTED_TEXT } from './colors';
 import { useRemoveFromQueue } from './queue.queries';
+import { useStudentMarks } from './releases';
 import { usePress } from './use-press';
 
 /** The badges of an entry: Overflow (red), Waiting (outline), Ready, and `Batch #n` when batched. */
+/**
+ * A badge per child a teacher released (green) or whose pickup completed
+ * (blue), from the session's marks, kept current by the live events.
+ */
+export function ChildMarks({ entry }: { entry: QueueEntry }) {
+  const marks = useStudentMarks(entry.sessionId);
+  const shown = entry.students.flatMap((student) => {
+    const mark = marks.get(student.id);
+    if (!mark) return [];
+    const picked = mark.pickedUpAt !== null && entry.status === 'completed';
+    if (!picked && mark.releasedAt === null) return [];
+    return [{ student, picked }];
+  });
+  if (shown.length === 0) return null;
+  return (
+    <>
+      {shown.map(({ student, picked }) => (
+        <Badge key={student.id} color={picked ? 'blue.9' : 'green.9'} variant="filled" size="lg" tt="none">
+          {`${shortName(student)} ${picked ? 'picked up' : 'released'}`}
+        </Badge>
+      ))}
+    </>
+  );
+}
+
 export function EntryBadges({ entry }: { entry: QueueEntry }) {
   return (
     <Group gap={6} wrap="wrap">
+      <ChildMarks entry={entry} />
       {entry.status === 'overflow' && (
         <Badge color="red" variant="filled" size="lg">
           Overflow
@@ -52,6 +81,11 @@ export function EntryBadges({ entry }: { entry: QueueEntry }) {
       {entry.batchId !== null && (
         <Badge color="blue.9" variant="filled" size="lg">
           {`Batch #${entry.batchNumber ?? ''}`}
+        </Badge>
+      )}
+      {isUnregistered(entry) && (
+        <Badge color="orange.9" variant="filled" size="lg">
+          {NOT_REGISTERED}
         </Badge>
       )}
     </Group>

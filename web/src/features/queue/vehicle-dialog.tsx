@@ -59,13 +59,21 @@ interface VehicleDialogProps {
   onClose: () => void;
   /** Offers Complete Pickup (the queue screens); the teacher screen only shows details. */
   completable?: boolean;
+  /** More actions above Complete Pickup (a batch chip's Move to Overflow and Back to Queue). */
+  actions?: ReactNode;
 }
 
 /**
  * Details of a queued vehicle: contacts, children, pickup; clicking anywhere
  * closes it. Compact enough to fit a 768 px high tablet without scrolling.
  */
-export function VehicleDialog({ entry: open, total, onClose, completable = true }: VehicleDialogProps) {
+export function VehicleDialog({
+  entry: open,
+  total,
+  onClose,
+  completable = true,
+  actions,
+}: VehicleDialogProps) {
   const now = useNow(1000);
   const complete = useSetQueueStatus();
   // Keep showing the last vehicle while the dialog fades out.
@@ -147,6 +155,7 @@ export function VehicleDialog({ entry: open, total, onClose, completable = true 
                   bg="var(--mantine-color-body)"
                   style={{ zIndex: 1 }}
                 >
+                  {actions}
                   {/* A pickup already completed (a vehicle of a completed batch) cannot be completed again. */}
                   {completable && entry.status !== 'completed' && (
                     <Button

@@ -1,0 +1,110 @@
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureWebBuilt, launchBrowser, viewports } from '../support/browser';
+import { sessionBody } from '../support/fixtures';
+import { type Client, signedIn, startTestServer } from '../support/server';
+
+/**
+ * Issue 13's car-line actions in the browser: a teacher's release shows on
+ * the front queue card within 2 s, New Car Batch loads a whole batch in one
+ * tap, and a number that is not on the roster is marked on its card and in
+ * the add confirmation.
+ */
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let browser: Browser;
+let front: Client;
+let teacher: Client;
+let sessionId: number;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  const webDist = await ensureWebBuilt();
+  server = await startTestServer({ webDist });
+  browser = await launchBrowser();
+  front = await signedIn(server.url, 'front_demo');
+  teacher = await signedIn(server.url, 'teacher_demo');
+  sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
+}, 120_000);
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await server?.close();
+});
+
+const open = async (username: string, path: string): Promise<Page> => {
+  const context = await browser.newContext({ viewport: viewports.tablet, baseURL: server.url });
+  contexts.push(context);
+  const login = await context.request.post('/api/login', { data: { username, password: 'demo1234' } });
+  expect(login.status()).toBe(200);
+  const page = await context.newPage();
+  await page.goto(path);
+  return page;
+};
+
+/** Where screenshots go (`SHOTS_DIR`, else a temporary folder). */
+const shot = async (page: Page, name: string) => {
+  const dir = process.env.SHOTS_DIR ?? join(tmpdir(), 'curbside-shots');
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`) });
+};
+
+const queueCar = async (vehicleNumber: string) =>
+  expect((await front.post('/api/queue', { sessionId, vehicleNumber, vehicleType: 'car' })).status).toBe(201);
+
+describe('the car line', () => {
+  it('shows a released child on the front queue card within 2 s', async () => {
+    await queueCar('101');
+    const page = await open('front_demo', '/front-queue');
+    const card = page.getByRole('group', { name: 'Car 101', exact: true });
+    await card.waitFor();
+    expect(await card.getByText('Ava M. released').count()).toBe(0);
+    const students = (await teacher.get(`/api/teacher/students?sessionId=${sessionId}`)).body as any[];
+    const ava = students.find((s) => s.firstName === 'Ava' && s.lastName === 'Martinez');
+    const released = await teacher.put(`/api/teacher/students/${ava.id}/release`);
+    expect(released.status).toBe(200);
+    const answeredAt = Date.now();
+    await card.getByText('Ava M. released', { exact: true }).waitFor({ timeout: 2_000 });
+    expect(Date.now() - answeredAt).toBeLessThan(2_000);
+    // A fresh read shows the same: the mark is the server's.
+    await page.reload();
+    await page.getByRole('group', { name: 'Car 101', exact: true }).getByText('Ava M. released').waitFor();
+    await shot(page, 'front-queue-released-badge');
+  }, 60_000);
+
+  it('marks a number that is not on the roster, on its card and in the add confirmation', async () => {
+    const page = await open('front_demo', '/front-queue');
+    await page.getByLabel('Vehicle Number').fill('999');
+    await page.getByRole('button', { name: 'Add to Queue' }).click();
+    const card = page.getByRole('group', { name: 'Car 999', exact: true });
+    await card.getByText('Not registered', { exact: true }).waitFor();
+    await shot(page, 'front-queue-not-registered');
+    await page.getByText('Not registered: this number is not on the school’s vehicle list').first().waitFor();
+    // A registered car is not marked.
+    expect(
+      await page.getByRole('group', { name: 'Car 101', exact: true }).getByText('Not registered').count(),
+    ).toBe(0);
+  }, 60_000);
+
+  it('loads a batch of 8 from 10 waiting cars in one tap on New Car Batch', async () => {
+    // 101 and 999 wait already; eight more.
+    for (const number of ['102', '103', '104', '105', '106', '107', '108', '109']) await queueCar(number);
+    const page = await open('back_demo', '/back-queue');
+    await page.getByRole('button', { name: 'New Car Batch (10)' }).click();
+    await expect
+      .poll(
+        async () => (await front.get(`/api/batches/active?sessionId=${sessionId}`)).body[0]?.currentCount,
+        {
+          timeout: 15_000,
+        },
+      )
+      .toBe(8);
+    const chips = page.getByRole('list', { name: 'Vehicles in Batch #1' }).getByRole('button');
+    await expect.poll(() => chips.count(), { timeout: 15_000 }).toBe(8);
+    await page.getByRole('button', { name: 'New Car Batch (2)' }).waitFor({ timeout: 15_000 });
+    await shot(page, 'back-queue-filled-batch');
+  }, 60_000);
+});

@@ -1,0 +1,74 @@
+import { routes } from '@curbside/api';
+import type { StudentMark } from '@curbside/domain';
+import { type QueryKey, queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../lib/api';
+import { entryChanges } from '../live/changes';
+import { cachePatch } from '../live/live-sync';
+
+/**
+ * The session's released and picked-up students, for the badges on the
+ * queue cards and batch chips: read once, then kept current by the live
+ * events (a teacher's release, a completed pickup).
+ */
+export const releaseKeys = {
+  session: (sessionId: number) => ['releases', sessionId] as const,
+};
+
+export const releaseQueries = {
+  session: (sessionId: number) =>
+    queryOptions({
+      queryKey: releaseKeys.session(sessionId),
+      queryFn: () => api(routes.sessionReleases, { params: { id: sessionId } }),
+    }),
+};
+
+const isKey = (queryKey: QueryKey, sessionId: number) =>
+  queryKey.length === 2 && queryKey[0] === 'releases' && queryKey[1] === sessionId;
+
+/** The marks with a student's change applied (a new list only when something changed). */
+const marked = (
+  marks: StudentMark[],
+  studentId: number,
+  change: Partial<Pick<StudentMark, 'releasedAt' | 'pickedUpAt'>>,
+): StudentMark[] => {
+  const at = marks.findIndex((mark) => mark.studentId === studentId);
+  if (at < 0) return [...marks, { studentId, releasedAt: null, pickedUpAt: null, ...change }];
+  const before = marks[at] as StudentMark;
+  const after = {
+    ...before,
+    releasedAt: before.releasedAt ?? change.releasedAt ?? null,
+    pickedUpAt: before.pickedUpAt ?? change.pickedUpAt ?? null,
+  };
+  if (after.releasedAt === before.releasedAt && after.pickedUpAt === before.pickedUpAt) return marks;
+  return marks.map((mark, i) => (i === at ? after : mark));
+};
+
+/** Releases come with STUDENT_STATUS_UPDATE; a completed pickup marks its children picked up. */
+export const releasesPatch = cachePatch<StudentMark[]>({
+  name: 'queue.releases',
+  matches: isKey,
+  reduce: (marks, event) => {
+    if (event.type === 'STUDENT_STATUS_UPDATE') {
+      return marked(marks, event.data.studentId, { releasedAt: event.data.releasedAt });
+    }
+    return entryChanges(event)
+      .filter(({ entry }) => entry.status === 'completed')
+      .reduce(
+        (next, { entry }) =>
+          entry.students.reduce(
+            (list, student) =>
+              marked(list, student.id, { pickedUpAt: entry.exitTime ?? new Date().toISOString() }),
+            next,
+          ),
+        marks,
+      );
+  },
+});
+
+/** Student id → their mark in the session (empty while loading or without a session). */
+export const useStudentMarks = (sessionId: number | null | undefined): ReadonlyMap<number, StudentMark> => {
+  const { data } = useQuery({ ...releaseQueries.session(sessionId ?? 0), enabled: Boolean(sessionId) });
+  const map = new Map<number, StudentMark>();
+  for (const mark of data ?? []) map.set(mark.studentId, mark);
+  return map;
+};
