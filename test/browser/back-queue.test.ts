@@ -160,19 +160,32 @@ describe('the back queue screen', () => {
       await text(tablet, 'Vehicles moved to overflow (not ready for pickup) - click X to dismiss').waitFor();
     });
 
-    it('creates a car batch and fills it with Add to batch, on both back queue screens', async () => {
+    it('fills a new car batch in one tap, takes a car back with its dialog, tops up with Add to batch, on both back queue screens', async () => {
       await button(tablet, 'New Car Batch (4)').click();
       const batch = region(tablet, 'Batch #1');
       await batch.waitFor();
-      await text(batch, '0/8 vehicles').waitFor();
+      // One tap: the four waiting cars are in the batch.
+      await text(batch, '4/8 vehicles').waitFor();
       await text(batch, 'loading').waitFor();
       await batch.getByText(/^Started \d{1,2}:\d{2} [AP]M$/).waitFor();
-      await text(batch, 'No vehicles in this batch yet').waitFor();
+      expect(await batch.getByRole('listitem').allTextContents()).toEqual(['101', '102', '103', '104']);
+      await button(tablet, 'No Cars in Queue').waitFor();
 
-      for (const count of [1, 2, 3]) {
-        await button(batch, 'Add to batch').click();
-        await text(batch, `${count}/8 vehicles`).waitFor();
-      }
+      // The chip's dialog takes a car back to the queue with a button (as well as by drag).
+      await button(batch, 'Car 104').click();
+      const dialog = tablet.getByRole('dialog');
+      await button(dialog, 'Move to Overflow').waitFor();
+      await button(dialog, 'Back to Queue').click();
+      await dialog.waitFor({ state: 'detached' });
+      await text(batch, '3/8 vehicles').waitFor();
+      await button(tablet, 'New Car Batch (1)').waitFor();
+
+      // Add to batch tops a batch up, and takes it back out again the same way.
+      await button(batch, 'Add to batch').click();
+      await text(batch, '4/8 vehicles').waitFor();
+      await button(batch, 'Car 104').click();
+      await button(tablet.getByRole('dialog'), 'Back to Queue').click();
+      await text(batch, '3/8 vehicles').waitFor();
       for (const car of ['Car 101', 'Car 102', 'Car 103']) await button(batch, car).waitFor();
       expect(await batch.getByRole('listitem').allTextContents()).toEqual(['101', '102', '103']);
       await button(tablet, 'New Car Batch (1)').waitFor();

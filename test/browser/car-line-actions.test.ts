@@ -89,6 +89,37 @@ describe('the car line', () => {
     ).toBe(0);
   }, 60_000);
 
+  it('restores a completed pickup with Undo, and completes it when Undo is not pressed', async () => {
+    await queueCar('120');
+    const page = await open('front_demo', '/front-queue');
+    const card = page.getByRole('group', { name: 'Car 120', exact: true });
+    await card.click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Complete Pickup' }).click();
+    await card.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Undo', exact: true }).click();
+    await card.waitFor();
+    await shot(page, 'front-queue-undo');
+    // Past the 5 s: nothing was sent, the car still waits.
+    await page.waitForTimeout(5_500);
+    const still = (await front.get(`/api/queue?sessionId=${sessionId}`)).body as any[];
+    expect(still.find((entry) => entry.vehicleNumber === '120')?.status).toBe('waiting');
+    await card.waitFor();
+
+    // Without Undo, the pickup completes once the 5 s are up.
+    await card.click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Complete Pickup' }).click();
+    await card.waitFor({ state: 'detached' });
+    await expect
+      .poll(
+        async () =>
+          ((await front.get(`/api/queue?sessionId=${sessionId}&status=completed`)).body as any[]).some(
+            (entry) => entry.vehicleNumber === '120',
+          ),
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+  }, 60_000);
+
   it('loads a batch of 8 from 10 waiting cars in one tap on New Car Batch', async () => {
     // 101 and 999 wait already; eight more.
     for (const number of ['102', '103', '104', '105', '106', '107', '108', '109']) await queueCar(number);

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { MUTED_TEXT } from '../queue/colors';
 import { queueQueries } from '../queue/queue.queries';
+import { usePendingRemovals } from '../queue/undo';
 import { VehicleDialog } from '../queue/vehicle-dialog';
 import { BatchCard } from './batch-card';
 import { batchQueries, useCreateBatch, useMoveOutOfBatch } from './batches.queries';
@@ -76,9 +77,13 @@ export function BatchManagement({ sessionId, filter, onFilter }: BatchManagement
   const [showAll, setShowAll] = useState(false);
   const [opened, setOpened] = useState<QueueEntry | null>(null);
 
+  const leaving = usePendingRemovals();
   const ordered = useMemo(
-    () => orderQueue((queue.data ?? []).filter((entry) => entry.status !== 'completed')),
-    [queue.data],
+    () =>
+      orderQueue(
+        (queue.data ?? []).filter((entry) => entry.status !== 'completed' && !leaving.has(entry.id)),
+      ),
+    [queue.data, leaving],
   );
   const waiting = (type: VehicleType) =>
     ordered.filter(

@@ -27,6 +27,7 @@ import { useLiveEvent, useLivePatches } from '../live/live';
 import { DANGER_TEXT, MUTED_TEXT } from './colors';
 import { queuePatches } from './queue.cache';
 import { queueQueries } from './queue.queries';
+import { usePendingRemovals } from './undo';
 import { useNow } from './use-now';
 import { VehicleCard } from './vehicle-card';
 import { VehicleDialog } from './vehicle-dialog';
@@ -126,17 +127,21 @@ function QueueSection({ title, type, entries, now, onOpen }: SectionProps) {
  */
 export function QueueList({ sessionId, title = 'Current Queue' }: { sessionId: number; title?: string }) {
   const query = useQuery(queueQueries.active(sessionId));
+  const leaving = usePendingRemovals();
   useQueueLive(sessionId);
   const now = useNow(1000);
   const [openId, setOpenId] = useState<string | null>(null);
 
   const { cars, buses } = useMemo(() => {
-    const ordered = orderQueue((query.data ?? []).filter((entry) => entry.status !== 'completed'));
+    // Vehicles removed or picked up here leave the list at once (their change waits for its Undo time).
+    const ordered = orderQueue(
+      (query.data ?? []).filter((entry) => entry.status !== 'completed' && !leaving.has(entry.id)),
+    );
     return {
       cars: ordered.filter((entry) => entry.vehicleType === 'car'),
       buses: ordered.filter((entry) => entry.vehicleType === 'bus'),
     };
-  }, [query.data]);
+  }, [query.data, leaving]);
 
   const open = [...cars, ...buses].find((entry) => entry.id === openId) ?? null;
   const onOpen = (entry: QueueEntry) => setOpenId(entry.id);

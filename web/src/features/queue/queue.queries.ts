@@ -6,6 +6,7 @@ import { api } from '../../lib/api';
 import { errorMessage } from '../../lib/http';
 import { useLiveSync } from '../live/live';
 import { queueKeys, withEntry } from './queue.cache';
+import { withUndo } from './undo';
 
 /** The pickup queue of a session: active entries and completed pickups (kept current by `queuePatches`). */
 export const queueQueries = {
@@ -52,44 +53,67 @@ export const useAddToQueue = () => {
 };
 
 /**
- * Removes an entry (child picked up, vehicle left, removed, swiped away). The
- * card disappears at once; a failure reads the queue again, which brings it back.
+ * Removes an entry (child picked up, vehicle left, removed, swiped away,
+ * dismissed from overflow). The card disappears at once and the toast offers
+ * Undo for 5 s; the removal is sent when that time is up. A failure reads
+ * the queue again, which brings the card back.
  */
 export const useRemoveFromQueue = () => {
   const queryClient = useQueryClient();
-  return useMutation({
+  const mutation = useMutation({
     mutationFn: (entry: Pick<QueueEntry, 'id'>) => api(routes.removeFromQueue, { params: { id: entry.id } }),
-    onMutate: async (entry) => {
-      await queryClient.cancelQueries({ queryKey: queueKeys.all });
+    onSuccess: (_, entry) =>
       queryClient.setQueriesData<QueueEntry[]>({ queryKey: queueKeys.all }, (entries) =>
         entries?.filter((item) => item.id !== entry.id),
-      );
-    },
-    onSuccess: () =>
-      notifications.show({
-        title: 'Vehicle removed from queue',
-        message: 'The vehicle has been removed from the pickup queue',
-      }),
+      ),
     onError: (error) => {
       failure('Failed to remove vehicle', error);
       void queryClient.invalidateQueries({ queryKey: queueKeys.all });
     },
   });
+  return {
+    isPending: mutation.isPending,
+    mutate: (entry: Pick<QueueEntry, 'id'>) =>
+      withUndo(
+        entry.id,
+        'Vehicle removed from queue',
+        'The vehicle has been removed from the pickup queue',
+        () => mutation.mutate(entry),
+      ),
+  };
 };
 
-/** Changes an entry's status, e.g. `completed` from the vehicle dialog. */
+/**
+ * Changes an entry's status, e.g. `completed` from the vehicle dialog. A
+ * completed pickup takes effect after the toast's 5 s Undo (the card leaves
+ * this screen at once); other statuses are sent at once.
+ */
 export const useSetQueueStatus = () => {
   const apply = useApplyEntry();
-  return useMutation({
+  const mutation = useMutation({
     mutationFn: ({ entry, status }: { entry: QueueEntry; status: QueueStatus }) =>
       api(routes.setQueueStatus, { params: { id: entry.id }, body: { status } }),
     onSuccess: (updated, { entry, status }) => {
       apply(updated);
-      notifications.show({
-        title: 'Queue status updated',
-        message: `${vehicleName(entry.vehicleType, entry.vehicleNumber)}: ${status === 'completed' ? 'pickup completed' : status}`,
-      });
+      if (status !== 'completed') {
+        notifications.show({
+          title: 'Queue status updated',
+          message: `${vehicleName(entry.vehicleType, entry.vehicleNumber)}: ${status}`,
+        });
+      }
     },
     onError: (error) => failure('Failed to update status', error),
   });
+  return {
+    isPending: mutation.isPending,
+    mutate: (change: { entry: QueueEntry; status: QueueStatus }) =>
+      change.status === 'completed'
+        ? withUndo(
+            change.entry.id,
+            'Queue status updated',
+            `${vehicleName(change.entry.vehicleType, change.entry.vehicleNumber)}: pickup completed`,
+            () => mutation.mutate(change),
+          )
+        : mutation.mutate(change),
+  };
 };
