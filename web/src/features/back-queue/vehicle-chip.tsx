@@ -67,8 +67,10 @@ export function VehicleChip({ entry, draggable, onOpen }: VehicleChipProps) {
           {label}
         </Text>
         {released > 0 && (
-          // Children a teacher has sent out: a green count on the chip (the dialog names them).
+          // Children a teacher has sent out: a green count on the chip.
+          // Decoration only (the chip's name stays its vehicle; its dialog names the released children).
           <span
+            aria-hidden="true"
             data-released={released}
             title={`${released} released`}
             style={{
