@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { sessionBody } from '../support/fixtures';
 import { connectLive } from '../support/live';
-import { type Client, signedIn, startTestServer } from '../support/server';
+import { Client, signedIn, startTestServer } from '../support/server';
 
 /**
  * What a signed-in screen's live connection may receive: nothing once its
@@ -99,6 +99,40 @@ describe('ending every sign-in of a user (deactivation, password change)', () =>
     expect(phoneScreen.messages.filter((m) => m.type === 'VEHICLE_QUEUED')).toEqual([]);
     expect((await other.get('/api/me')).status).toBe(200);
     await otherScreen.close();
+  });
+});
+
+describe('the school admin deactivating a teacher or giving a new password', () => {
+  it('signs the teacher out everywhere at once, live connection included', async () => {
+    const admin = await signedIn(server.url, 'admin_demo');
+    const created = await admin.post('/api/teachers', { firstName: 'Wren', lastName: 'Okafor', email: null });
+    expect(created.status).toBe(201);
+    const { id } = created.body.teacher;
+    const { username, password } = created.body.credentials;
+
+    // A new password: the sign-in made with the old one ends.
+    const wren = new Client(server.url);
+    await wren.login(username, password);
+    const screen = await connectLive(server.url, wren.cookie);
+    const closed = closedOf(screen.socket);
+    const reset = await admin.put(`/api/teachers/${id}`, {
+      firstName: 'Wren',
+      lastName: 'Okafor',
+      resetPassword: true,
+    });
+    expect(reset.status).toBe(200);
+    expect(await closed).toBe(1000);
+    expect((await wren.get('/api/me')).status).toBe(401);
+
+    // Deactivation: signed in again with the new password, then out at once.
+    await wren.login(username, reset.body.credentials.password);
+    const again = await connectLive(server.url, wren.cookie);
+    const closedAgain = closedOf(again.socket);
+    expect((await admin.request('DELETE', `/api/teachers/${id}`)).status).toBe(200);
+    expect(await closedAgain).toBe(1000);
+    expect((await wren.get('/api/me')).status).toBe(401);
+    await queueCar();
+    expect(again.messages.filter((m) => m.type === 'VEHICLE_QUEUED')).toEqual([]);
   });
 });
 

@@ -49,9 +49,6 @@ const HTTP = { memoryMb: 512, timeoutSeconds: 10 } as const;
  * function). Every HTTP route reads the session and its user (GetItem) to
  * authorize. The laptop runtime enforces these grants on every invocation,
  * so a route that needs more fails its tests until it is granted here.
- * (Deactivating a user or changing a password will call `endSignIns` from
- * the admin function: it then needs the data index Query and BatchWriteItem,
- * the publisher's connection access and `publishes`.)
  */
 export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', FunctionAccess>> = {
   /**
@@ -98,8 +95,9 @@ export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', Functio
       'BatchWriteItem',
       'ConditionCheckItem',
     ],
-    connections: [],
-    publishes: false,
+    // Deactivating a user or giving a new password ends their sign-ins and closes their live connections.
+    connections: PUBLISHER,
+    publishes: true,
     memoryMb: 1769,
     timeoutSeconds: 29,
   },

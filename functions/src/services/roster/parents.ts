@@ -11,6 +11,7 @@ import {
 } from '@curbside/domain';
 import { parents, students, users } from '@curbside/store';
 import { db } from '../../lib/context';
+import { endSignIns } from '../auth';
 import { createWithFreeUsername, newCredentials } from './credentials';
 import { rosterSchool } from './scope';
 import { assertMayResetPassword } from './teachers';
@@ -112,6 +113,8 @@ export const updateParent = async (
       (await users.claims(db, [parent.username], 'parent')).get(parent.username.toLowerCase()) === id;
     if (claimed) await users.setPassword(db, id, made.passwordHash);
     else parent = await users.claimAndSetPassword(db, parent, made.passwordHash);
+    // A new password ends every sign-in made with the old one, live connections too.
+    await endSignIns(id);
     credentials = { username: parent.username, password: made.credentials.password };
   }
   return { parent: await rowOf(school.id, parent, before.hasPassword || credentials !== null), credentials };
@@ -122,7 +125,7 @@ export const deactivateParent = async (user: User, id: number, schoolId: number 
   const school = await rosterSchool(user, schoolId, 'write');
   const before = await parentOf(school, id);
   const parent = await users.updateProfile(db, before, { active: false });
-  // TODO(i12 merge): end the parent's sign-in sessions and live connections here
-  // (i12's "end a user's sessions and live connections" service).
+  // Signed out everywhere at once: sessions revoked, live connections closed.
+  await endSignIns(id);
   return rowOf(school.id, parent, before.hasPassword);
 };

@@ -13,6 +13,7 @@ import {
 } from '@curbside/domain';
 import { classrooms, users } from '@curbside/store';
 import { db } from '../../lib/context';
+import { endSignIns } from '../auth';
 import { createWithFreeUsername, newCredentials } from './credentials';
 import { rosterSchool } from './scope';
 import { teacherRows } from './views';
@@ -127,6 +128,8 @@ export const updateTeacher = async (
   if (input.resetPassword) {
     const made = await newCredentials(teacher.username);
     await users.setPassword(db, id, made.passwordHash);
+    // A new password ends every sign-in made with the old one, live connections too.
+    await endSignIns(id);
     credentials = made.credentials;
   }
   return { teacher: teacherRows([teacher], after)[0] as TeacherRow, credentials };
@@ -140,9 +143,8 @@ export const deactivateTeacher = async (user: User, id: number, schoolId: number
   const school = await rosterSchool(user, schoolId, 'write');
   const before = await teacherOf(school, id);
   const teacher = await users.updateProfile(db, before, { active: false });
-  // TODO(i12 merge): end the teacher's sign-in sessions and live connections here
-  // (i12's "end a user's sessions and live connections" service); until then a
-  // deactivated user is refused on their next request by `userOfToken`.
+  // Signed out everywhere at once: sessions revoked, live connections closed.
+  await endSignIns(id);
   const rooms = await classrooms.listBySchool(db, school.id);
   await assignClassrooms(rooms, id, []);
   return teacherRows([teacher], [])[0] as TeacherRow;
