@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Batch, QueueEntry, VehicleType } from '@curbside/domain';
 import { ConflictError } from '@curbside/domain';
 import type { Db } from './db';
