@@ -1,5 +1,5 @@
 import { type QueueEntry, vehicleLabel, vehicleName } from '@curbside/domain';
-import { Portal, Text, UnstyledButton } from '@mantine/core';
+import { Portal, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import type { CSSProperties } from 'react';
 import { useStudentMarks } from '../queue/releases';
 import { useChipDrag } from './drag';
@@ -46,7 +46,7 @@ export function VehicleChip({ entry, draggable, onOpen }: VehicleChipProps) {
     () => onOpen(entry),
   );
   return (
-    <>
+    <span style={{ position: 'relative', display: 'inline-flex' }}>
       <UnstyledButton
         {...drag.handlers}
         aria-label={vehicleName(entry.vehicleType, entry.vehicleNumber)}
@@ -66,27 +66,29 @@ export function VehicleChip({ entry, draggable, onOpen }: VehicleChipProps) {
         <Text component="span" fz={26} fw={900} lh={1} inherit>
           {label}
         </Text>
-        {released > 0 && (
-          // Children a teacher has sent out: a green count on the chip.
-          // Decoration only (the chip's name stays its vehicle; its dialog names the released children).
-          <span
-            aria-hidden="true"
-            data-released={released}
-            title={`${released} released`}
-            style={{
-              marginLeft: 8,
-              padding: '2px 7px',
-              borderRadius: 999,
-              background: 'var(--mantine-color-green-9)',
-              color: 'var(--mantine-color-white)',
-              fontSize: 15,
-              fontWeight: 800,
-            }}
-          >
-            {`✓${released}`}
-          </span>
-        )}
       </UnstyledButton>
+      {released > 0 && (
+        // Children a teacher has sent out: a green count on the chip's corner (beside the button,
+        // whose name stays its vehicle; the chip's dialog names the children).
+        <span
+          data-released={released}
+          style={{
+            position: 'absolute',
+            top: -8,
+            right: -8,
+            padding: '1px 7px',
+            borderRadius: 999,
+            background: 'var(--mantine-color-green-9)',
+            color: 'var(--mantine-color-white)',
+            fontSize: 14,
+            fontWeight: 800,
+            pointerEvents: 'none',
+          }}
+        >
+          <VisuallyHidden>Children released: </VisuallyHidden>
+          {`✓${released}`}
+        </span>
+      )}
       {drag.ghost && (
         <Portal>
           <div
@@ -109,6 +111,6 @@ export function VehicleChip({ entry, draggable, onOpen }: VehicleChipProps) {
           </div>
         </Portal>
       )}
-    </>
+    </span>
   );
 }
