@@ -26,10 +26,11 @@ afterAll(async () => {
 describe('a handler on the laptop', () => {
   it('runs with the access of its function in AWS', () => {
     expect(grantOf('http/login')).toMatchObject({ name: 'http-auth', manageConnections: true });
-    expect(grantOf('http/getSchool')).toMatchObject({ name: 'http-admin', manageConnections: false });
+    expect(grantOf('http/getSchool')).toMatchObject({ name: 'http-admin', manageConnections: true });
+    expect(grantOf('http/lookupPickupCode')).toMatchObject({ name: 'http-parent', manageConnections: false });
     expect(grantOf('ws/connect').name).toBe('ws');
     expect(grantOf('scheduled/end-sessions').name).toBe('scheduled');
-    expect(grantOf('http/getSchool').tables[process.env.CONNECTION_TABLE_NAME as string]).toEqual([]);
+    expect(grantOf('http/lookupPickupCode').tables[process.env.CONNECTION_TABLE_NAME as string]).toEqual([]);
   });
 
   it('of a function that does not publish is refused the management API, as AWS would', async () => {
@@ -46,7 +47,7 @@ describe('a handler on the laptop', () => {
           new PostToConnectionCommand({ ConnectionId: id, Data: new TextEncoder().encode('{"type":"x"}') }),
         ),
       );
-    await expect(post('http/getSchool')).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
+    await expect(post('http/lookupPickupCode')).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
     await post('http/addToQueue');
     expect(await live.next()).toEqual({ type: 'x' });
     await live.close();
