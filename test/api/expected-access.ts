@@ -129,6 +129,8 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   lookupPickupCode:     [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   usePickupCode:        [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
   linkStudent:          [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
+  parentStudents:       [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
+  parentStudentStatus:  [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
 };
 
 /**

@@ -217,7 +217,7 @@ describe('the front queue screen', () => {
       await a.waitForTimeout(700);
       expect(await a.getByRole('button', { name: /^EMERGENCY ACTIVE/ }).count()).toBe(0);
 
-      await longTouch(b, b.getByRole('button', { name: /^Emergency/ }), 1300);
+      await longTouch(b, b.getByRole('button', { name: /^Emergency/ }), 2000);
       await b.getByRole('button', { name: /^EMERGENCY ACTIVE/ }).waitFor();
       await a.getByRole('button', { name: /^EMERGENCY ACTIVE/ }).waitFor();
       const panel = a.getByRole('region', { name: 'Alerts: Front Queue' });
@@ -225,7 +225,7 @@ describe('the front queue screen', () => {
       await a.waitForTimeout(200);
       expect(await tonesPlayed(a)).toEqual([440, 880, 880, 880]);
 
-      await longTouch(b, b.getByRole('button', { name: /^EMERGENCY ACTIVE/ }), 1300);
+      await longTouch(b, b.getByRole('button', { name: /^EMERGENCY ACTIVE/ }), 2000);
       await b.getByRole('button', { name: /^Emergency/ }).waitFor();
       await b
         .getByText('Alert has been successfully dismissed.', { exact: true })

@@ -1,21 +1,11 @@
 import { type CarLineEvent, channels, type LiveEvent } from '@curbside/api';
 import { eventSequence } from '@curbside/store';
 import { db } from '../lib/context';
-import { live } from '../lib/live';
 import { log } from '../lib/log';
+import { tellParents } from './parents';
+import { publishToChannel } from './publish';
 
-/**
- * Sends a committed change to a channel, stamped with `sentAt` (now: callers
- * publish right after the change committed). The change has already happened,
- * so a failed fan-out is logged, never turned into an error for the caller.
- */
-export const publishToChannel = async (channel: string, event: LiveEvent): Promise<void> => {
-  try {
-    await live().publish(channel, { ...event, sentAt: Date.now() });
-  } catch (error) {
-    log('warn', 'live event not published', { type: event.type, error: (error as Error).message });
-  }
-};
+export { publishToChannel };
 
 /** Tells the school's signed-in staff about a committed change outside any session (no sequence number). */
 export const publishToStaff = (schoolId: number, event: LiveEvent) =>
@@ -28,6 +18,7 @@ export const publishToStaff = (schoolId: number, event: LiveEvent) =>
  * after the change committed: a refused change never uses one. Should the
  * number not be had, the event still goes out, without one. The event may be
  * given as a promise (of reads it still needs); the number is taken meanwhile.
+ * The parents of the children it is about are told too (`parents.ts`).
  */
 export const publishToSession = async (
   schoolId: number,
@@ -42,5 +33,8 @@ export const publishToSession = async (
     }),
     event,
   ]);
-  await publishToStaff(schoolId, { ...ready, sessionId, ...(seq === undefined ? {} : { seq }) });
+  await Promise.all([
+    publishToStaff(schoolId, { ...ready, sessionId, ...(seq === undefined ? {} : { seq }) }),
+    tellParents(schoolId, sessionId, ready),
+  ]);
 };

@@ -1,4 +1,4 @@
-import type { Alert, Batch, QueuedVehicle, QueueEntry } from '@curbside/domain';
+import type { Alert, Batch, ParentStatus, QueuedVehicle, QueueEntry } from '@curbside/domain';
 
 /**
  * The live-event catalogue: every message type the server sends over the
@@ -32,13 +32,20 @@ export interface CarLineEventData {
   ALERT_CREATED: Alert;
   /** An alert was dismissed (the specification: the data has id and removed). */
   ALERT_DISMISSED: { id: number; removed: true };
-  /** A teacher released a student for pickup; also sent to the student's parents. */
-  STUDENT_STATUS_UPDATE: { studentId: number; sessionId: number; status: 'released'; releasedAt: string };
+  /**
+   * A teacher released a student for pickup (to staff, and to the student's
+   * parents); or, on a parent's own channel only, their child's status after
+   * the child's car joined, moved, left or was picked up. It names the child
+   * and nothing else: the parent's dashboard reads its status again.
+   */
+  STUDENT_STATUS_UPDATE:
+    | { studentId: number; sessionId: number; status: 'released'; releasedAt: string }
+    | { studentId: number; sessionId: number; status: ParentStatus };
 }
 
 /**
- * Named by the specification for the parent dashboard and the bus map; not
- * sent yet. Their shapes are the specification's (§7 Live connection), kept
+ * Named by the specification for the parent dashboard and the bus map (the
+ * bus events are not sent yet). Their shapes are the specification's (§7 Live connection), kept
  * here so the parent and bus work starts from them.
  */
 export interface PlannedEventData {
@@ -56,8 +63,11 @@ export interface PlannedEventData {
   };
   /** A driver stopped sharing their position. */
   BUS_TRACKING_STOPPED: { busId: string };
-  /** The parent dashboard refreshes when it arrives (the specification gives no payload). */
-  QUEUE_UPDATE: Record<string, never>;
+  /**
+   * On a parent's channel: the line moved, so their child's place and wait
+   * changed (at most one per child per 15 s). The dashboard reads the status again.
+   */
+  QUEUE_UPDATE: { studentId: number };
 }
 
 export type LiveEventData = CarLineEventData & PlannedEventData;

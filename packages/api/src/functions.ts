@@ -101,9 +101,12 @@ export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', Functio
     memoryMb: 1769,
     timeoutSeconds: 29,
   },
-  /** Invite links and linking a child: code lookups and uses (throttled), the parent's links. */
+  /**
+   * Invite links and linking a child: code lookups and uses (throttled), the
+   * parent's links; the children's pickup status (their session's queue, marks and pickups).
+   */
   parent: {
-    data: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'],
+    data: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'],
     connections: [],
     publishes: false,
     ...HTTP,

@@ -2,6 +2,7 @@ export * from './auth';
 export * from './car-line';
 export * from './errors';
 export * from './format';
+export * from './parent';
 export * from './pickup';
 export * from './queue';
 export * from './roles';

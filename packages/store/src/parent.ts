@@ -102,6 +102,28 @@ export const parents = {
   },
 
   /**
+   * Who follows which child in a school: child id → the active parents
+   * linked to them. One Query of the school's parents (ids, children and
+   * whether active only are used).
+   */
+  async childrenOfSchool(db: Db, schoolId: number): Promise<Map<number, number[]>> {
+    const items = await queryAll(db, {
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': userKeys.parentPartition(schoolId) },
+      ProjectionExpression: 'id, studentIds, active',
+    });
+    const following = new Map<number, number[]>();
+    for (const item of items) {
+      if (item.active === false) continue;
+      for (const studentId of (item.studentIds as number[] | undefined) ?? []) {
+        following.set(studentId, [...(following.get(studentId) ?? []), item.id as number]);
+      }
+    }
+    return following;
+  },
+
+  /**
    * Sets a parent's children: the roster's `studentIds` and the links both
    * ways change in one transaction (at most 20 children, so at most 81 items).
    */

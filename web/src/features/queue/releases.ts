@@ -49,7 +49,11 @@ export const releasesPatch = cachePatch<StudentMark[]>({
   matches: isKey,
   reduce: (marks, event) => {
     if (event.type === 'STUDENT_STATUS_UPDATE') {
-      return marked(marks, event.data.studentId, { releasedAt: event.data.releasedAt });
+      // Staff receive releases only; a parent's copies of other statuses name no release.
+      const { data } = event;
+      return data.status === 'released'
+        ? marked(marks, data.studentId, { releasedAt: data.releasedAt })
+        : marks;
     }
     return entryChanges(event)
       .filter(({ entry }) => entry.status === 'completed')

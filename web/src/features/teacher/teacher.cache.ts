@@ -74,7 +74,7 @@ const leftQueue = (student: TeacherStudent, entry: QueueEntry): TeacherStudent =
 /** The students of a list after an event: their queue state follows the entries, and releases. */
 const studentsAfter = (list: TeacherStudent[], event: CarLineEvent, context: PatchContext) => {
   let next = list;
-  if (event.type === 'STUDENT_STATUS_UPDATE') {
+  if (event.type === 'STUDENT_STATUS_UPDATE' && event.data.status === 'released') {
     const { studentId, releasedAt } = event.data;
     if (next.some((student) => student.id === studentId && student.releasedAt !== releasedAt)) {
       next = next.map((student) => (student.id === studentId ? { ...student, releasedAt } : student));

@@ -1,0 +1,238 @@
+import { type CarLineEvent, channels, type LiveEvent } from '@curbside/api';
+import {
+  estimatedWaitMinutes,
+  isSessionRunning,
+  type ParentChild,
+  type ParentStatus,
+  type ParentStudentStatus,
+  parentStatusOf,
+  pickupRate,
+  type QueueEntry,
+  type Student,
+  type User,
+} from '@curbside/domain';
+import { parentLinks, parents, pickupSessions, queue, releases, schools, students } from '@curbside/store';
+import { db } from '../lib/context';
+import { log } from '../lib/log';
+import { publishToChannel } from './publish';
+
+/** How many of the session's latest pickups the wait estimate reads (newest first). */
+const RATE_SAMPLE = 30;
+
+/** The parent's linked children, active ones, grouped by school. */
+const childrenBySchool = async (parent: User): Promise<Map<number, Student[]>> => {
+  const links = await parentLinks.childrenOf(db, parent.id);
+  const bySchool = new Map<number, number[]>();
+  for (const { schoolId, studentId } of links) {
+    bySchool.set(schoolId, [...(bySchool.get(schoolId) ?? []), studentId]);
+  }
+  const found = await Promise.all(
+    [...bySchool].map(async ([schoolId, ids]) => {
+      const list = (await students.getMany(db, schoolId, ids)).filter((student) => student.active);
+      return [schoolId, list] as const;
+    }),
+  );
+  return new Map(found.filter(([, list]) => list.length > 0));
+};
+
+const byName = (a: { firstName: string; lastName: string }, b: { firstName: string; lastName: string }) =>
+  a.firstName.localeCompare(b.firstName) || a.lastName.localeCompare(b.lastName);
+
+/** `GET /api/parent/students`: the children linked to the signed-in parent, and their school. */
+export const linkedChildren = async (parent: User): Promise<ParentChild[]> => {
+  const bySchool = await childrenBySchool(parent);
+  const names = new Map(
+    await Promise.all(
+      [...bySchool.keys()].map(async (id) => [id, (await schools.get(db, id))?.name ?? null] as const),
+    ),
+  );
+  return [...bySchool]
+    .flatMap(([schoolId, list]) =>
+      list.map(({ id, firstName, lastName, grade }) => ({
+        id,
+        firstName,
+        lastName,
+        grade,
+        schoolId,
+        schoolName: names.get(schoolId) ?? null,
+      })),
+    )
+    .sort(byName);
+};
+
+const notInQueue = ({ id, firstName, lastName, grade }: Student): ParentStudentStatus => ({
+  id,
+  firstName,
+  lastName,
+  grade,
+  vehicleType: null,
+  vehicleNumber: null,
+  status: 'not_in_queue',
+  queuePosition: null,
+  estimatedWaitTime: null,
+  batchNumber: null,
+  entryTime: null,
+  pickupTime: null,
+});
+
+/**
+ * The children of one school as their session sees them: the active queue
+ * (which entry carries each child, and its place), the release and pickup
+ * marks of their classrooms, and the session's latest pickups (the rate the
+ * wait is estimated from). Without a running session nobody is in the queue.
+ */
+const statusInSchool = async (schoolId: number, children: Student[]): Promise<ParentStudentStatus[]> => {
+  const session = await pickupSessions.active(db, schoolId);
+  if (!session || !isSessionRunning(session)) return children.map(notInQueue);
+  const [active, marks, done] = await Promise.all([
+    queue.listActive(db, session.id),
+    releases.ofClassrooms(
+      db,
+      session.id,
+      children.map((child) => child.classroomId),
+    ),
+    queue.listCompleted(db, session.id, RATE_SAMPLE),
+  ]);
+  const entryOf = new Map<number, QueueEntry>();
+  for (const entry of active) {
+    for (const student of entry.students) if (!entryOf.has(student.id)) entryOf.set(student.id, entry);
+  }
+  const now = Date.now();
+  return children.map((child) => {
+    const entry = entryOf.get(child.id);
+    const pickedUpAt = marks.pickedUp.get(child.id) ?? null;
+    const status = parentStatusOf(entry, marks.released.get(child.id) ?? null, pickedUpAt);
+    const base = notInQueue(child);
+    if (!entry) return status === 'picked_up' ? { ...base, status, pickupTime: pickedUpAt } : base;
+    const queued = {
+      ...base,
+      status,
+      vehicleType: entry.vehicleType,
+      vehicleNumber: entry.vehicleNumber,
+      entryTime: entry.entryTime,
+    };
+    if (status !== 'in_queue' || entry.position === null) return queued;
+    const rate = pickupRate(
+      done
+        .filter((pickup) => pickup.vehicleType === entry.vehicleType)
+        .map((pickup) => pickup.exitTime ?? ''),
+      entry.vehicleType,
+      now,
+    );
+    return {
+      ...queued,
+      queuePosition: entry.position,
+      estimatedWaitTime: estimatedWaitMinutes(entry.position, rate),
+      batchNumber: entry.batchNumber,
+    };
+  });
+};
+
+/** `GET /api/parent/students/status`: each linked child's pickup now, and nothing about anyone else. */
+export const childrenStatus = async (parent: User): Promise<ParentStudentStatus[]> => {
+  const bySchool = await childrenBySchool(parent);
+  const pages = await Promise.all(
+    [...bySchool].map(([schoolId, children]) => statusInSchool(schoolId, children)),
+  );
+  return pages.flat().sort(byName);
+};
+
+/** A child's status as a car-line event leaves it (before any release mark, which the parent reads on refresh). */
+const statusAfter = (entry: QueueEntry, leaving: boolean): ParentStatus => {
+  if (entry.status === 'completed') return 'picked_up';
+  if (leaving) return 'not_in_queue';
+  return entry.status === 'ready' ? 'ready_for_pickup' : 'in_queue';
+};
+
+/** The entries an event changed, and whether they left the line (so the cars behind moved up). */
+const changesOf = (event: CarLineEvent): { entries: QueueEntry[]; leaving: boolean; lineMoved: boolean } => {
+  switch (event.type) {
+    case 'VEHICLE_QUEUED':
+      return { entries: [event.data.entry], leaving: false, lineMoved: false };
+    case 'VEHICLE_REMOVED':
+      return { entries: [event.data.entry], leaving: true, lineMoved: true };
+    case 'QUEUE_STATUS_UPDATED': {
+      const entry = event.data.entry;
+      return {
+        entries: entry ? [entry] : [],
+        leaving: false,
+        lineMoved: entry?.status === 'completed',
+      };
+    }
+    case 'VEHICLES_REMOVED_FROM_QUEUE':
+      return { entries: event.data.entries, leaving: false, lineMoved: event.data.entries.length > 0 };
+    default:
+      return { entries: [], leaving: false, lineMoved: false };
+  }
+};
+
+/** At most one position update per child per this long (status changes go at once). */
+export const POSITION_UPDATE_INTERVAL_MS = 15_000;
+
+/**
+ * When each session last told its parents that the line moved. Kept by the
+ * function instance: in AWS each warm instance keeps its own, so a parent may
+ * get one update per instance per interval (a handful), never one per car.
+ */
+const lastLineUpdate = new Map<number, number>();
+
+/**
+ * The line moved (a car left it): every parent whose child's car still waits
+ * gets a `QUEUE_UPDATE` for that child, at most once per interval per
+ * session. One Query of the school's parents (their children) and one of the
+ * active queue; nothing when the school has no linked parents.
+ */
+const tellLineMoved = async (schoolId: number, sessionId: number) => {
+  const now = Date.now();
+  if (now - (lastLineUpdate.get(sessionId) ?? 0) < POSITION_UPDATE_INTERVAL_MS) return;
+  lastLineUpdate.set(sessionId, now);
+  const following = await parents.childrenOfSchool(db, schoolId);
+  if (following.size === 0) return;
+  const active = await queue.listActive(db, sessionId);
+  for (const entry of active) {
+    if (entry.status === 'ready') continue;
+    for (const student of entry.students) {
+      for (const parentId of following.get(student.id) ?? []) {
+        await publishToChannel(channels.parent(parentId), {
+          type: 'QUEUE_UPDATE',
+          data: { studentId: student.id },
+        });
+      }
+    }
+  }
+};
+
+/**
+ * Tells the parents of the children a car-line event is about: a
+ * `STUDENT_STATUS_UPDATE` for each child whose car joined, moved, left or
+ * was picked up (the child's id and status only), at once; and when cars
+ * left the line, a throttled `QUEUE_UPDATE` to the parents of the children
+ * still waiting. Nothing about anyone else reaches a parent's channel. The
+ * change has committed: a failure here is logged, never the caller's error.
+ */
+export const tellParents = async (schoolId: number, sessionId: number, event: CarLineEvent) => {
+  const { entries, leaving, lineMoved } = changesOf(event);
+  if (entries.length === 0) return;
+  try {
+    const children = new Map<number, ParentStatus>();
+    for (const entry of entries) {
+      for (const student of entry.students) children.set(student.id, statusAfter(entry, leaving));
+    }
+    const linked = await Promise.all(
+      [...children.keys()].map(async (studentId) => ({
+        studentId,
+        parentIds: await parentLinks.parentsOf(db, schoolId, studentId),
+      })),
+    );
+    for (const { studentId, parentIds } of linked) {
+      const message: LiveEvent = {
+        type: 'STUDENT_STATUS_UPDATE',
+        data: { studentId, sessionId, status: children.get(studentId) as ParentStatus },
+      };
+      for (const parentId of parentIds) await publishToChannel(channels.parent(parentId), message);
+    }
+    if (lineMoved) await tellLineMoved(schoolId, sessionId);
+  } catch (error) {
+    log('warn', 'parents not told', { type: event.type, error: (error as Error).message });
+  }
+};

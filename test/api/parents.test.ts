@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
+import { connectLive } from '../support/live';
+import { Client, signedIn, startTestServer } from '../support/server';
+
+/**
+ * The parent portal's calls: a parent reads their own children's pickup and
+ * hears about them live, and nothing about anyone else.
+ */
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let front: Client;
+let back: Client;
+let teacher: Client;
+let parent: Client;
+let admin: Client;
+let child: { id: number; firstName: string; lastName: string; schoolName: string };
+let childCar: string;
+let sessionId: number;
+beforeAll(async () => {
+  server = await startTestServer();
+  [front, back, teacher, parent, admin] = await Promise.all([
+    signedIn(server.url, 'front_demo'),
+    signedIn(server.url, 'back_demo'),
+    signedIn(server.url, 'teacher_demo'),
+    signedIn(server.url, 'parent_demo'),
+    signedIn(server.url, 'admin_demo'),
+  ]);
+  [child] = (await parent.get('/api/parent/students')).body;
+  const roster = (await teacher.get('/api/teacher/students')).body as Array<{
+    id: number;
+    vehicle: { number: string } | null;
+  }>;
+  childCar = roster.find((student) => student.id === child.id)?.vehicle?.number as string;
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+let registered = 0;
+const newParent = async () => {
+  registered += 1;
+  const client = new Client(server.url);
+  const answer = await client.post('/api/auth/parent/register', {
+    name: `Parent ${registered}`,
+    username: `parent_portal_${registered}`,
+    password: 'secret1',
+    email: `parent_portal_${registered}@example.com`,
+    phone: '555-0101',
+  });
+  expect(answer.status).toBe(201);
+  return client;
+};
+
+const statusOf = async (client: Client) => {
+  const answer = await client.get('/api/parent/students/status');
+  expect(answer.status).toBe(200);
+  return answer.body as Array<Record<string, unknown>>;
+};
+
+describe("a parent's children", () => {
+  it('are the linked ones, with their school, and not in the queue without a session', async () => {
+    expect(child).toMatchObject({ id: expect.any(Number), schoolName: 'Lincoln Elementary' });
+    expect(childCar).toMatch(/^\d+$/);
+    expect(await statusOf(parent)).toEqual([
+      {
+        id: child.id,
+        firstName: child.firstName,
+        lastName: child.lastName,
+        grade: expect.any(String),
+        vehicleType: null,
+        vehicleNumber: null,
+        status: 'not_in_queue',
+        queuePosition: null,
+        estimatedWaitTime: null,
+        batchNumber: null,
+        entryTime: null,
+        pickupTime: null,
+      },
+    ]);
+  });
+
+  it('of another family stay out of reach: a new parent sees none, and a spent code links nobody', async () => {
+    const other = await newParent();
+    expect((await other.get('/api/parent/students')).body).toEqual([]);
+    expect(await statusOf(other)).toEqual([]);
+    // A code parent_demo's family used: nobody else can use it.
+    const code = (await teacher.post('/api/pickup-codes/generate', { studentId: child.id })).body.code;
+    const family = await newParent();
+    expect((await family.post('/api/parent/link-student', { pickupCode: code })).status).toBe(200);
+    const refused = await other.post('/api/parent/link-student', { pickupCode: code });
+    expect(refused).toMatchObject({
+      status: 409,
+      body: { message: 'This pickup code has already been used' },
+    });
+    expect(await statusOf(other)).toEqual([]);
+    expect((await family.get('/api/parent/students')).body).toMatchObject([{ id: child.id }]);
+  });
+
+  it("of another school's code: the parent is linked to that child only, in that school", async () => {
+    const school = await createSchoolWithStaff(server.db, 'elsewhere');
+    const staff = await signedIn(server.url, 'elsewhere_school_admin');
+    const made = await staff.post('/api/students', { firstName: 'Remy', lastName: 'Far', grade: '2' });
+    expect(made.status).toBe(201);
+    const code = (await staff.post('/api/pickup-codes/generate', { studentId: made.body.id })).body.code;
+    const other = await newParent();
+    expect((await other.post('/api/parent/link-student', { pickupCode: code })).status).toBe(200);
+    expect((await other.get('/api/parent/students')).body).toEqual([
+      expect.objectContaining({ id: made.body.id, schoolId: school.id, schoolName: 'elsewhere School' }),
+    ]);
+  });
+
+  it('follow the car: in the queue with place and wait, batched, ready once released, picked up', async () => {
+    const live = await connectLive(server.url, parent.cookie);
+    sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
+    // Two cars ahead of the child's.
+    for (const number of ['104', '105']) {
+      if (number !== childCar)
+        await front.post('/api/queue', { sessionId, vehicleNumber: number, vehicleType: 'car' });
+    }
+    const entry = (await front.post('/api/queue', { sessionId, vehicleNumber: childCar, vehicleType: 'car' }))
+      .body;
+    const queued = await live.next('STUDENT_STATUS_UPDATE');
+    expect(queued.data).toEqual({ studentId: child.id, sessionId, status: 'in_queue' });
+    const [waiting] = await statusOf(parent);
+    expect(waiting).toMatchObject({
+      status: 'in_queue',
+      vehicleType: 'car',
+      vehicleNumber: childCar,
+      queuePosition: entry.position,
+      batchNumber: null,
+      entryTime: entry.entryTime,
+      pickupTime: null,
+    });
+    // The default rate (4 cars a minute) before the session has pickups.
+    expect(waiting?.estimatedWaitTime).toBe(Math.ceil((entry.position as number) / 4));
+
+    const batch = (await back.post('/api/batches', { sessionId, vehicleType: 'car', fill: true })).body;
+    await expect.poll(async () => (await statusOf(parent))[0]?.batchNumber).toBe(batch.batchNumber);
+
+    live.messages.length = 0;
+    const released = await teacher.put(`/api/teacher/students/${child.id}/release`);
+    expect(released.status, JSON.stringify(released.body)).toBe(200);
+    expect((await live.next('STUDENT_STATUS_UPDATE')).data).toMatchObject({
+      studentId: child.id,
+      status: 'released',
+    });
+    expect((await statusOf(parent))[0]).toMatchObject({
+      status: 'ready_for_pickup',
+      queuePosition: null,
+      estimatedWaitTime: null,
+      batchNumber: null,
+    });
+
+    live.messages.length = 0;
+    await back.put(`/api/batches/${batch.id}`, { status: 'completed' });
+    expect((await live.next('STUDENT_STATUS_UPDATE')).data).toEqual({
+      studentId: child.id,
+      sessionId,
+      status: 'picked_up',
+    });
+    expect((await statusOf(parent))[0]).toMatchObject({
+      status: 'picked_up',
+      vehicleNumber: null,
+      pickupTime: expect.any(String),
+    });
+    await live.close();
+    await admin.put(`/api/sessions/${sessionId}/end`);
+  });
+});
+
+describe("a parent's live connection during a 50-car rush", () => {
+  it('hears about their own child only, and the line moving at most once in 15 s', async () => {
+    const live = await connectLive(server.url, parent.cookie);
+    sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
+    // 49 other cars, then the child's: it waits while the batches ahead load and leave.
+    const numbers = Array.from({ length: 60 }, (_, i) => String(100 + i))
+      .filter((number) => number !== childCar)
+      .slice(0, 49);
+    numbers.push(childCar);
+    for (const number of numbers) {
+      await front.post('/api/queue', { sessionId, vehicleNumber: number, vehicleType: 'car' });
+    }
+    await live.next('STUDENT_STATUS_UPDATE');
+    // Load and complete the first batches: the cars behind move up.
+    for (let round = 0; round < 3; round++) {
+      const batch = (await back.post('/api/batches', { sessionId, vehicleType: 'car', fill: true })).body;
+      await back.put(`/api/batches/${batch.id}`, { status: 'completed' });
+    }
+    const moved = await live.next('QUEUE_UPDATE');
+    expect(moved.data).toEqual({ studentId: child.id });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(live.messages.length).toBeGreaterThan(0);
+    for (const message of live.messages) {
+      expect(['STUDENT_STATUS_UPDATE', 'QUEUE_UPDATE']).toContain(message.type);
+      expect(message.data.studentId).toBe(child.id);
+      expect(Object.keys(message.data).sort()).toEqual(
+        message.type === 'QUEUE_UPDATE' ? ['studentId'] : ['sessionId', 'status', 'studentId'],
+      );
+    }
+    expect(live.messages.filter((message) => message.type === 'QUEUE_UPDATE')).toHaveLength(1);
+    await live.close();
+    await admin.put(`/api/sessions/${sessionId}/end`);
+  });
+});
+
+describe('signing a parent out', () => {
+  it('ends the session and closes their live connection', async () => {
+    const leaving = await newParent();
+    const live = await connectLive(server.url, leaving.cookie);
+    const closed = new Promise<void>((resolve) => live.socket.once('close', () => resolve()));
+    const cookie = leaving.cookie;
+    expect((await leaving.post('/api/auth/logout')).status).toBeLessThan(300);
+    await closed;
+    const stale = new Client(server.url);
+    stale.cookie = cookie;
+    expect((await stale.get('/api/parent/students/status')).status).toBe(401);
+  });
+});
