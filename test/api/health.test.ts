@@ -26,11 +26,11 @@ describe('HTTP through the laptop gateway', () => {
     rmSync(webDist, { recursive: true, force: true });
   });
 
-  it('GET /api/health answers 200 { ok: true } after a round trip to the table', async () => {
+  it('GET /api/health answers 200 { ok: true } after a round trip to the table, and no demo', async () => {
     const response = await fetch(`${server.url}/api/health`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await response.json()).toEqual({ ok: true });
+    expect(await response.json()).toEqual({ ok: true, demo: false });
   });
 
   it('an unknown API path is a 404 JSON { message }', async () => {

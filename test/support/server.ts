@@ -25,6 +25,7 @@ export const startTestServer = async (options: { seed?: boolean; webDist?: strin
     connectionTableName: process.env.CONNECTION_TABLE_NAME as string,
     dynamoEndpoint,
     runSchedules: false,
+    demo: options.seed !== false,
     ...(options.webDist ? { webDist: options.webDist } : {}),
   });
   return { ...server, db, connectionsDb };

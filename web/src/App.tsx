@@ -26,6 +26,15 @@ const placeholder = (title: string) => async (): Promise<ComponentType> => {
   return () => <PlaceholderPage title={title} />;
 };
 
+/** A parent screen: its code and the parent texts (English or Spanish) load together. */
+const parentScreen = (Component: () => Promise<ComponentType>) => async (): Promise<ComponentType> => {
+  const [screen] = await Promise.all([
+    Component(),
+    import('./features/parent/i18n').then(({ startParentTexts }) => startParentTexts()),
+  ]);
+  return screen;
+};
+
 /** A signed-in screen under the shell (header and footer), guarded by its minimum role. */
 const staff = (path: string, minRole: StaffRole | undefined, Component: () => Promise<ComponentType>) => ({
   path,
@@ -97,12 +106,26 @@ export const appRoutes: RouteObject[] = [
           ),
         ],
       },
-      open('invite/:code', placeholder('Parent Invite')),
+      open(
+        'invite/:code',
+        parentScreen(async () => (await import('./features/parent/invite.page')).InvitePage),
+      ),
       open('bus-driver', placeholder('Bus Driver')),
       open('bus-tracking', placeholder('Bus Tracking')),
-      open('parent', placeholder('Parent Portal')),
-      open('parent-login', placeholder('Parent Login')),
-      open('parent-dashboard', placeholder('Parent Dashboard')),
+      open(
+        'parent',
+        parentScreen(async () => (await import('./features/parent/parent.page')).ParentPortalPage),
+      ),
+      open(
+        'parent-login',
+        parentScreen(async () => (await import('./features/parent/parent-login.page')).ParentLoginPage),
+      ),
+      open(
+        'parent-dashboard',
+        parentScreen(
+          async () => (await import('./features/parent/parent-dashboard.page')).ParentDashboardPage,
+        ),
+      ),
       open('*', async () => (await import('./features/not-found/not-found.page')).NotFoundPage),
     ],
   },

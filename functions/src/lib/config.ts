@@ -38,4 +38,6 @@ export const config = {
   trustViewerAddress,
   /** Behind CloudFront: the secret it adds to every request (Secrets Manager ARN); requests without it are refused. */
   originSecretArn,
+  /** The laptop runtime on its demo seed: the parent login may show the demo account. Never set in AWS. */
+  demo: optional('CURBSIDE_DEMO') === '1',
 } as const;

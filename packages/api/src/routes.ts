@@ -98,7 +98,7 @@ export const routes = {
     path: '/api/health',
     request: {},
     access: 'public',
-    response: ok,
+    response: returns<{ ok: true; demo: boolean }>(),
   }),
 
   // Staff sign-in

@@ -27,6 +27,8 @@ export interface ServerOptions {
   webDist?: string;
   /** Run `schedules` from `@curbside/api` on timers. */
   runSchedules?: boolean;
+  /** The data is the demo seed: the parent login shows the demo account (never in AWS). */
+  demo?: boolean;
   /** The map's origins for the Content-Security-Policy; default `MAP_ORIGINS` (env, comma-separated) or the api's list. */
   mapOrigins?: readonly string[];
 }
@@ -116,6 +118,7 @@ export const startServer = async ({
   dynamoEndpoint,
   webDist,
   runSchedules = false,
+  demo = false,
   mapOrigins = process.env.MAP_ORIGINS ? parseOrigins(process.env.MAP_ORIGINS) : MAP_ORIGINS,
 }: ServerOptions): Promise<RunningServer> => {
   // The WebSocket API's connection table, as the stack creates it beside the data table.
@@ -192,6 +195,7 @@ export const startServer = async ({
   process.env.CONNECTION_TABLE_NAME = connectionTableName;
   process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamoEndpoint;
   process.env.WS_MANAGEMENT_ENDPOINT = `http://${loopbackOf(host)}:${actualPort}`;
+  process.env.CURBSIDE_DEMO = demo ? '1' : '';
   // The handlers post to this server's management API in-process (the same answers, no HTTP hop).
   const unregister = registerInProcessManagement(
     process.env.WS_MANAGEMENT_ENDPOINT,

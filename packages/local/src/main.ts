@@ -60,6 +60,7 @@ try {
     dynamoEndpoint,
     webDist: join(root, 'web', 'dist'),
     runSchedules: true,
+    demo: true,
   });
   const shown = host === '127.0.0.1' || host === '0.0.0.0' ? 'localhost' : host;
   const where = externalDynamo

@@ -8,7 +8,7 @@ import { errorMessage, request } from '../../lib/http';
 import { authQueries } from './auth.queries';
 
 /** Forgets every cached answer of the previous user, then sets the current one. */
-const switchUser = (queryClient: QueryClient, user: User | null) => {
+export const switchUser = (queryClient: QueryClient, user: User | null) => {
   queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== authQueries.all[0] });
   queryClient.setQueryData(authQueries.me().queryKey, user);
 };

@@ -1,0 +1,324 @@
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureWebBuilt, launchBrowser, viewports } from '../support/browser';
+import { sessionBody } from '../support/fixtures';
+import { type Client, signedIn, startTestServer } from '../support/server';
+
+/**
+ * The parent portal at phone size, in English and in Spanish: an invite link
+ * from a teacher's pickup code, sign-up, the automatic link, and the child's
+ * pickup followed live on the dashboard.
+ */
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let browser: Browser;
+let front: Client;
+let back: Client;
+let teacher: Client;
+let admin: Client;
+const contexts: BrowserContext[] = [];
+const errors: string[] = [];
+
+beforeAll(async () => {
+  const webDist = await ensureWebBuilt();
+  server = await startTestServer({ webDist });
+  [front, back, teacher, admin] = await Promise.all([
+    signedIn(server.url, 'front_demo'),
+    signedIn(server.url, 'back_demo'),
+    signedIn(server.url, 'teacher_demo'),
+    signedIn(server.url, 'admin_demo'),
+  ]);
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await server?.close();
+});
+
+const shotsDir = () => {
+  const dir = process.env.SHOTS_DIR ?? join(tmpdir(), 'curbside-shots');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+};
+const shoot = (page: Page, name: string) => page.screenshot({ path: join(shotsDir(), `parent-${name}.png`) });
+
+/** A phone in the given language, signed in as `username` when one is given. */
+const phone = async (locale: string, username?: string) => {
+  const context = await browser.newContext({
+    viewport: viewports.phone,
+    baseURL: server.url,
+    locale,
+    hasTouch: true,
+    isMobile: true,
+  });
+  contexts.push(context);
+  if (username) {
+    const staff = username.endsWith('_demo') && !username.startsWith('parent');
+    const login = await context.request.post(staff ? '/api/login' : '/api/auth/parent/login', {
+      data: { username, password: 'demo1234' },
+    });
+    expect(login.status()).toBe(200);
+  }
+  const page = await context.newPage();
+  page.on('pageerror', (error) => errors.push(`${locale}: ${error.message}`));
+  page.on('console', (message) => {
+    // The invite page's refused lookups are answers the page shows, not errors of the page.
+    if (message.type() === 'error' && !/status of 40\d/.test(message.text())) {
+      errors.push(`${locale}: ${message.text()}`);
+    }
+  });
+  return page;
+};
+
+const text = (page: Page, value: string) => page.getByText(value, { exact: true });
+
+/** No serious or critical WCAG 2.1 AA violation on the page as it is now. */
+const expectAccessible = async (page: Page) => {
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const found = result.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      rule: violation.id,
+      nodes: violation.nodes.map((node) => node.target.join(' ')),
+    }));
+  expect(found).toEqual([]);
+};
+
+interface Child {
+  id: number;
+  firstName: string;
+  lastName: string;
+  vehicle: { type: 'car' | 'bus'; number: string } | null;
+}
+
+/** Students of teacher_demo's classroom who ride alone in a registered car (nobody else's parent follows the car). */
+let riders: Child[];
+beforeAll(async () => {
+  const roster = (await teacher.get('/api/teacher/students')).body as Child[];
+  const perCar = new Map<string, number>();
+  for (const student of roster) {
+    if (student.vehicle?.type === 'car')
+      perCar.set(student.vehicle.number, (perCar.get(student.vehicle.number) ?? 0) + 1);
+  }
+  riders = roster.filter(
+    (student) =>
+      student.vehicle?.type === 'car' && perCar.get(student.vehicle.number) === 1 && student.id !== 1,
+  );
+  expect(riders.length).toBeGreaterThanOrEqual(2);
+});
+
+/** The teacher's screen: the pickup code of a student, generated in the dialog (the QR's link). */
+const generateCode = async (child: Child) => {
+  const page = await browser.newPage({ viewport: viewports.tablet, baseURL: server.url });
+  const login = await page.request.post('/api/login', {
+    data: { username: 'teacher_demo', password: 'demo1234' },
+  });
+  expect(login.status()).toBe(200);
+  await page.goto('/teacher');
+  await page
+    .getByRole('button', { name: `Pickup Code for ${child.firstName} ${child.lastName}` })
+    .first()
+    .click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Generate Pickup Code' }).click();
+  const shown = dialog.getByLabel('Pickup code', { exact: true });
+  await shown.waitFor();
+  const code = (await shown.textContent()) as string;
+  const link = await dialog.getByText(/\/invite\/[A-Z2-9]{4}$/).textContent();
+  await page.close();
+  return { code, path: new URL(link as string).pathname };
+};
+
+/** The child's card on the dashboard, and its status badge. */
+const card = (page: Page, child: Child) =>
+  page.getByRole('article', { name: `${child.firstName} ${child.lastName}`, exact: true });
+
+const LANGUAGES = {
+  en: {
+    locale: 'en-US',
+    signUpTab: 'Create Account',
+    name: 'Full name',
+    username: 'Username',
+    password: 'Password',
+    email: 'Email',
+    phone: 'Phone number',
+    create: 'Create Account',
+    linked: 'Child linked successfully',
+    notInQueue: 'Not in Queue',
+    inQueue: 'In Queue',
+    ready: 'Ready for Pickup',
+    pickedUp: 'Picked Up',
+    position: 'Queue position',
+    wait: 'Estimated wait',
+    oneMinute: '1 min',
+    pickedUpAt: /^Picked up at \d{1,2}:\d{2}\s(AM|PM)$/,
+  },
+  es: {
+    locale: 'es-MX',
+    signUpTab: 'Crear cuenta',
+    name: 'Nombre completo',
+    username: 'Usuario',
+    password: 'Contraseña',
+    email: 'Correo electrónico',
+    phone: 'Número de teléfono',
+    create: 'Crear cuenta',
+    linked: 'Hijo vinculado correctamente',
+    notInQueue: 'No está en la fila',
+    inQueue: 'En la fila',
+    ready: 'Listo para recoger',
+    pickedUp: 'Recogido',
+    position: 'Lugar en la fila',
+    wait: 'Espera estimada',
+    oneMinute: '1 min',
+    pickedUpAt: /^Recogido a las \d{1,2}:\d{2}/,
+  },
+} as const;
+
+describe('a parent follows their child from an invite link', () => {
+  for (const [language, words] of Object.entries(LANGUAGES)) {
+    it(`in ${language === 'en' ? 'English' : 'Spanish'}: signs up, is linked, and sees the pickup live`, async () => {
+      const child = riders[language === 'en' ? 0 : 1] as Child;
+      const { path } = await generateCode(child);
+      const page = await phone(words.locale);
+      await page.goto(path);
+
+      await page.getByRole('tab', { name: words.signUpTab }).waitFor();
+      await page
+        .getByRole('heading', { level: 1, name: new RegExp(`${child.firstName} ${child.lastName[0]}\\.`) })
+        .waitFor();
+      await shoot(page, `${language}-invite`);
+      await expectAccessible(page);
+      // Everything empty: each field says what it needs.
+      await page.getByRole('button', { name: words.create, exact: true }).click();
+      if (language === 'en') {
+        for (const message of [
+          'Name is required',
+          'Username is required',
+          'Password must be at least 6 characters',
+          'Valid email is required',
+          'Phone number is required',
+        ]) {
+          await text(page, message).waitFor();
+        }
+      }
+      const username = `family_${language}_${Date.now()}`;
+      await page.getByLabel(words.name).fill(`${child.lastName} Family`);
+      await page.getByLabel(words.username).fill(username);
+      await page.getByLabel(words.password, { exact: true }).fill('secret1');
+      await page.getByLabel(words.email).fill(`${username}@example.com`);
+      await page.getByLabel(words.phone).fill('555-0199');
+      await page.getByRole('button', { name: words.create, exact: true }).click();
+
+      await page.getByRole('status').getByText(words.linked, { exact: true }).waitFor();
+      const linkedAt = Date.now();
+      await page.waitForURL('**/parent-dashboard');
+      expect(Date.now() - linkedAt).toBeGreaterThanOrEqual(1500);
+      const childCard = card(page, child);
+      await text(childCard, words.notInQueue).waitFor();
+
+      const sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
+      const queued = await front.post('/api/queue', {
+        sessionId,
+        vehicleNumber: child.vehicle?.number,
+        vehicleType: 'car',
+      });
+      expect(queued.status).toBe(201);
+      const queuedAt = Date.now();
+      await text(childCard, words.inQueue).waitFor({ timeout: 10_000 });
+      const shownAfter = Date.now() - queuedAt;
+      // Live, without a reload: well inside the 30 s poll (the issue asks for 2 s).
+      expect(shownAfter).toBeLessThan(2_000);
+      await text(childCard, words.position).waitFor();
+      await text(childCard, '#1').waitFor();
+      await text(childCard, words.wait).waitFor();
+      await text(childCard, words.oneMinute).waitFor();
+      await shoot(page, `${language}-in-queue`);
+      await expectAccessible(page);
+
+      const batch = (await back.post('/api/batches', { sessionId, vehicleType: 'car', fill: true })).body;
+      expect(batch.currentCount).toBe(1);
+      await text(childCard, String(batch.batchNumber)).waitFor();
+      expect((await teacher.put(`/api/teacher/students/${child.id}/release`)).status).toBe(200);
+      await text(childCard, words.ready).waitFor();
+      await shoot(page, `${language}-ready`);
+
+      await back.put(`/api/batches/${batch.id}`, { status: 'completed' });
+      await text(childCard, words.pickedUp).waitFor();
+      await childCard.getByText(words.pickedUpAt).waitFor();
+      await shoot(page, `${language}-picked-up`);
+      await admin.put(`/api/sessions/${sessionId}/end`);
+      await page.context().close();
+    }, 90_000);
+  }
+});
+
+describe('the parent portal', () => {
+  it('leads from the landing to sign-in, with the demo account shown and Sign In enabled once both fields are filled', async () => {
+    const page = await phone('en-US');
+    await page.goto('/parent');
+    await page.getByRole('heading', { name: 'Parent Portal' }).waitFor();
+    await expectAccessible(page);
+    await page.getByRole('link', { name: 'Sign In' }).click();
+    await page.waitForURL('**/parent-login');
+    await text(page, 'Username parent_demo · Password demo1234').waitFor();
+    const submit = page.getByRole('button', { name: 'Sign In', exact: true });
+    expect(await submit.isDisabled()).toBe(true);
+    await page.getByLabel('Username').fill('parent_demo');
+    await page.getByLabel('Password', { exact: true }).fill('   ');
+    expect(await submit.isDisabled()).toBe(true);
+    await page.getByLabel('Password', { exact: true }).fill('demo1234');
+    await shoot(page, 'login');
+    await expectAccessible(page);
+    await submit.click();
+    await text(page, 'Login successful').waitFor();
+    await text(page, 'Welcome to the parent portal').waitFor();
+    await page.waitForURL('**/parent-dashboard');
+    await card(page, { id: 1, firstName: 'Ava', lastName: 'Martinez', vehicle: null }).waitFor();
+    await shoot(page, 'dashboard');
+    await expectAccessible(page);
+
+    // A wrong code: the server's answer, and nothing linked.
+    const code = page.getByLabel('Pickup Code');
+    const link = page.getByRole('button', { name: 'Link Student' });
+    expect(await link.isDisabled()).toBe(true);
+    await code.fill(' zzzzz ');
+    expect(await code.inputValue()).toBe('ZZZZ');
+    await link.click();
+    await text(page, 'Failed to link student').waitFor();
+    await text(page, 'Invalid or expired code').waitFor();
+
+    // The language switch, remembered on the device.
+    await page.getByText('Español', { exact: true }).click();
+    await page.getByRole('heading', { name: 'Mis hijos' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Mis hijos' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('es');
+    await page.getByText('English', { exact: true }).click();
+    await page.getByRole('heading', { name: 'My Children' }).waitFor();
+
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.waitForURL('**/parent-login');
+    expect((await page.request.get('/api/parent/students')).status()).toBe(401);
+  }, 60_000);
+
+  it('says what is wrong with an invite link', async () => {
+    const page = await phone('en-US');
+    await page.goto('/invite/ZZZZ');
+    await page.getByRole('heading', { name: 'Invalid or Expired Invite' }).waitFor();
+    await page.goto('/invite/x');
+    await page.getByRole('heading', { name: 'Invalid Invite' }).waitFor();
+    await text(page, 'This invite link is missing a valid code.').waitFor();
+    await expectAccessible(page);
+  }, 30_000);
+
+  it('logs no errors', () => {
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,175 @@
+import type { ParentStudentStatus } from '@curbside/domain';
+import { Alert, Badge, Button, Card, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Navigate } from 'react-router';
+import { useMe } from '../auth/auth.queries';
+import { useLiveEvent } from '../live/live';
+import { clockText, waitText } from './format';
+import { useParentTexts } from './i18n';
+import { useLinkStudent, useParentLogout } from './parent.mutations';
+import { parentQueries } from './parent.queries';
+import { ParentLayout } from './parent-layout';
+
+const STATUS_COLOR: Record<string, string> = {
+  not_in_queue: 'gray',
+  in_queue: 'blue',
+  ready_for_pickup: 'green',
+  picked_up: 'teal',
+};
+const KNOWN = new Set(Object.keys(STATUS_COLOR));
+
+/** A pickup code as typed: trimmed, uppercased, at most 4 characters. */
+const asCode = (text: string) => text.trim().toUpperCase().slice(0, 4);
+
+/** One linked child: name, grade and school, the status badge, and while in the queue place, wait and batch. */
+function ChildCard({ child, school }: { child: ParentStudentStatus; school: string | null }) {
+  const { t, language } = useParentTexts();
+  const status = KNOWN.has(child.status) ? child.status : 'unknown';
+  const inQueue = child.status === 'in_queue';
+  const vehicle =
+    child.vehicleNumber === null
+      ? null
+      : t(child.vehicleType === 'bus' ? 'dashboard.bus' : 'dashboard.car', { number: child.vehicleNumber });
+  const facts: Array<[string, string]> = [];
+  if (inQueue && child.queuePosition !== null)
+    facts.push([t('dashboard.position'), `#${child.queuePosition}`]);
+  if (inQueue && child.estimatedWaitTime !== null) {
+    facts.push([t('dashboard.wait'), waitText(child.estimatedWaitTime, language, t)]);
+  }
+  if (inQueue && child.batchNumber !== null) facts.push([t('dashboard.batch'), String(child.batchNumber)]);
+  if (vehicle && (inQueue || child.status === 'ready_for_pickup'))
+    facts.push([t('dashboard.vehicle'), vehicle]);
+  return (
+    <Card component="article" aria-label={`${child.firstName} ${child.lastName}`} p="md">
+      <Stack gap="sm">
+        <Stack gap={4}>
+          <Title order={2} fz={22}>
+            {child.firstName} {child.lastName}
+          </Title>
+          <Text c="dimmed" fz="sm">
+            {[t('dashboard.grade', { grade: child.grade }), school].filter(Boolean).join(' · ')}
+          </Text>
+          <Badge size="xl" radius="sm" mt={4} color={STATUS_COLOR[status] ?? 'gray'}>
+            {t(`status.${status}`)}
+          </Badge>
+        </Stack>
+        {facts.length > 0 && (
+          <dl style={{ margin: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '4px 16px' }}>
+            {facts.map(([label, value]) => (
+              <div key={label} style={{ display: 'contents' }}>
+                <Text component="dt" fw={600}>
+                  {label}
+                </Text>
+                <Text component="dd" m={0} fw={800} fz="lg">
+                  {value}
+                </Text>
+              </div>
+            ))}
+          </dl>
+        )}
+        {child.status === 'picked_up' && child.pickupTime && (
+          <Text fw={600}>{t('dashboard.pickedUpAt', { time: clockText(child.pickupTime, language) })}</Text>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+/** Link a child by the pickup code their teacher gave. */
+function LinkForm() {
+  const { t } = useParentTexts();
+  const [code, setCode] = useState('');
+  const link = useLinkStudent(
+    { title: t('dashboard.linked'), message: t('dashboard.linkedMessage') },
+    t('dashboard.linkFailed'),
+  );
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (code) link.mutate(code, { onSuccess: () => setCode('') });
+  };
+  return (
+    <Card p="md">
+      <form onSubmit={submit}>
+        <Stack gap="sm">
+          <Title order={2} fz={20}>
+            {t('dashboard.linkTitle')}
+          </Title>
+          <TextInput
+            label={t('dashboard.code')}
+            description={t('dashboard.linkHint')}
+            size="lg"
+            autoCapitalize="characters"
+            autoComplete="off"
+            spellCheck={false}
+            value={code}
+            onChange={(event) => setCode(asCode(event.currentTarget.value))}
+            styles={{ input: { letterSpacing: '0.2em', fontWeight: 800 } }}
+          />
+          <Button type="submit" size="lg" fullWidth disabled={code === ''} loading={link.isPending}>
+            {t('dashboard.link')}
+          </Button>
+        </Stack>
+      </form>
+    </Card>
+  );
+}
+
+/**
+ * `/parent-dashboard`: the signed-in parent's children and their pickup,
+ * read again on every live message about them and every 30 s.
+ */
+export function ParentDashboardPage() {
+  const { t } = useParentTexts();
+  const { user, isLoading } = useMe();
+  const queryClient = useQueryClient();
+  const parent = user?.role === 'parent';
+  const status = useQuery({ ...parentQueries.status(), enabled: parent });
+  const students = useQuery({ ...parentQueries.students(), enabled: parent });
+  const logout = useParentLogout();
+  useLiveEvent(['STUDENT_STATUS_UPDATE', 'QUEUE_UPDATE'], () => {
+    void queryClient.invalidateQueries({ queryKey: parentQueries.status().queryKey });
+  });
+  if (isLoading) return null;
+  if (!parent) return <Navigate to="/parent-login" replace />;
+  const schools = new Map((students.data ?? []).map((child) => [child.id, child.schoolName]));
+  return (
+    <ParentLayout>
+      <Stack gap="md">
+        <Group justify="space-between" wrap="nowrap">
+          <Stack gap={0} style={{ minWidth: 0 }}>
+            <Title order={1} fz={{ base: 28, sm: 34 }}>
+              {t('dashboard.title')}
+            </Title>
+            <Text c="dimmed" truncate>
+              {user.name}
+            </Text>
+          </Stack>
+          <Button
+            variant="default"
+            size="md"
+            style={{ flexShrink: 0 }}
+            onClick={() => logout.mutate()}
+            loading={logout.isPending}
+          >
+            {t('dashboard.signOut')}
+          </Button>
+        </Group>
+        {status.isPending ? (
+          <Loader aria-label="Loading" />
+        ) : status.isError && !status.data ? (
+          <Alert color="red">{t('dashboard.loadFailed')}</Alert>
+        ) : status.data.length === 0 ? (
+          <Text fz="lg">{t('dashboard.none')}</Text>
+        ) : (
+          <Stack gap="sm" aria-live="polite">
+            {status.data.map((child) => (
+              <ChildCard key={child.id} child={child} school={schools.get(child.id) ?? null} />
+            ))}
+          </Stack>
+        )}
+        <LinkForm />
+      </Stack>
+    </ParentLayout>
+  );
+}
