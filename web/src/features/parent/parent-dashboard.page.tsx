@@ -50,7 +50,13 @@ function ChildCard({ child, school }: { child: ParentStudentStatus; school: stri
           <Text c="dimmed" fz="sm">
             {[t('dashboard.grade', { grade: child.grade }), school].filter(Boolean).join(' · ')}
           </Text>
-          <Badge size="xl" radius="sm" mt={4} color={STATUS_COLOR[status] ?? 'gray'}>
+          <Badge
+            size="xl"
+            radius="sm"
+            mt={4}
+            color={STATUS_COLOR[status] ?? 'gray'}
+            style={{ alignSelf: 'flex-start' }}
+          >
             {t(`status.${status}`)}
           </Badge>
         </Stack>
