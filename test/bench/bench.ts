@@ -8,7 +8,9 @@
  * `probes.ts`, `rush-run.ts`, `floor.ts`; this file runs them in order and
  * assembles the report.
  */
-import type { MeterSnapshot } from '@curbside/store';
+import type { MeterCounters, MeterSnapshot } from '@curbside/store';
+import { PARENT_STATUS_POLL_MS } from '../../web/src/features/parent/parent.queries';
+import { AWS_PRICES } from './aws-prices';
 import { type CostModel, costModel } from './cost';
 import { type CpuFigures, type CpuSample, cpuSampler } from './cpu';
 import { type BroadcastFloor, bareBroadcast, barePutLoop, type PutFloor } from './floor';
@@ -100,6 +102,47 @@ export interface ScreenReads {
   perDismissal: number;
 }
 
+/** The parents on the dashboard during the rush: what reached them, what they read, and what it costs. */
+export interface ParentFigures {
+  phones: number;
+  /** Messages about their own child, all phones, by type. */
+  messages: number;
+  byType: Record<string, number>;
+  messagesPerPhone: number;
+  /** Messages that named another child or said more than the child's id and status. */
+  leaks: number;
+  deliveryMs: Summary;
+  /** Status reads: after messages, and the 30 s polls. */
+  reads: number;
+  polls: number;
+  readUnits: number;
+  /** AWS prices of the parents' share of the rush: their messages and their status calls' read units. */
+  messageDollars: number;
+  readDollars: number;
+}
+
+const parentFigures = (ctx: BenchContext, statusCalls: MeterCounters | undefined): ParentFigures => {
+  const byType: Record<string, number> = {};
+  for (const phone of ctx.parents) {
+    for (const [type, n] of phone.received) byType[type] = (byType[type] ?? 0) + n;
+  }
+  const messages = Object.values(byType).reduce((sum, n) => sum + n, 0);
+  const readUnits = statusCalls?.['ddb.readUnits'] ?? 0;
+  return {
+    phones: ctx.parents.length,
+    messages,
+    byType,
+    messagesPerPhone: ctx.parents.length > 0 ? round(messages / ctx.parents.length, 1) : 0,
+    leaks: ctx.parents.reduce((sum, phone) => sum + phone.leaks, 0),
+    deliveryMs: ctx.parentLatency.summary(),
+    reads: ctx.parents.reduce((sum, phone) => sum + phone.reads, 0),
+    polls: ctx.parents.reduce((sum, phone) => sum + phone.polls, 0),
+    readUnits: round(readUnits, 1),
+    messageDollars: messages * AWS_PRICES.webSocketApi.perMessage,
+    readDollars: readUnits * AWS_PRICES.dynamoDb.perReadUnit,
+  };
+};
+
 export interface BenchReport {
   startedAt: string;
   scale: number;
@@ -140,6 +183,7 @@ export interface BenchReport {
     eventsPerSecond: number;
     byType: Record<string, number>;
   };
+  parents: ParentFigures;
   screens: {
     staff: Record<'front' | 'back' | 'teacher', number>;
     /** The staff screens' first reads of their lists when they open (once per session). */
@@ -591,7 +635,11 @@ export const runBenchmark = async (options: BenchOptions): Promise<BenchReport> 
     const addCalls = adds?.['lambda.invocations'] ?? 0;
     const addWrites = adds?.['ddb.writeUnits'] ?? 0;
     const addSequenceWrites = adds?.['ddb.sequenceWriteUnits'] ?? 0;
-    const allScreens = [...ctx.staff.map(({ screen }) => screen), ...ctx.anonymous];
+    const allScreens = [
+      ...ctx.staff.map(({ screen }) => screen),
+      ...ctx.anonymous,
+      ...ctx.parents.map(({ screen }) => screen),
+    ];
     const pingsSent = allScreens.reduce((sum, screen) => sum + screen.pingsSent, 0);
     const rushRoutes = ctx.recorder.routes('rush');
     const cost = costModel({
@@ -607,11 +655,18 @@ export const runBenchmark = async (options: BenchOptions): Promise<BenchReport> 
       createSession: session.counters ? figuresOf(session.counters) : undefined,
       screens: allScreens.length,
       screenLoads: Object.fromEntries(SCREEN_LABELS.map((label) => [label, figuresOf(opened.loads[label])])),
-      polls: Object.entries(pollsPerMinute).map(([route, perMinute]) => ({
-        label: `http/${route}`,
-        callsInRush: run.screens.reduce((sum, screen) => sum + (screen.reads.get(route)?.poll ?? 0), 0),
-        perMinute,
-      })),
+      polls: [
+        ...Object.entries(pollsPerMinute).map(([route, perMinute]) => ({
+          label: `http/${route}`,
+          callsInRush: run.screens.reduce((sum, screen) => sum + (screen.reads.get(route)?.poll ?? 0), 0),
+          perMinute,
+        })),
+        {
+          label: 'http/parentStudentStatus',
+          callsInRush: ctx.parents.reduce((sum, phone) => sum + phone.polls, 0),
+          perMinute: ctx.parents.length * (60_000 / PARENT_STATUS_POLL_MS),
+        },
+      ],
       screenLabels: SCREEN_LABELS,
       cars: school.cars.length,
       rushMinutes: run.seconds / 60,
@@ -682,6 +737,7 @@ export const runBenchmark = async (options: BenchOptions): Promise<BenchReport> 
         eventsPerSecond: round(floors.eventsPerSecond, 1),
         byType,
       },
+      parents: parentFigures(ctx, rushWindow['http/parentStudentStatus']),
       screens: {
         staff: kinds,
         loads: { calls: loadCalls, readUnits: round(loadReadUnits, 1) },

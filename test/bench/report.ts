@@ -19,7 +19,7 @@ export const ADD_TO_BATCH_SPREAD_BUDGET = 0.2;
 export const DISMISSAL_COST_BUDGET = 0.3;
 
 export const checkBudgets = (report: BenchReport): BudgetCheck[] => {
-  const { api, live, dynamo, rush, screens, cost } = report;
+  const { api, live, dynamo, rush, screens, cost, parents } = report;
   const { early, late } = dynamo.queueReads;
   const { at50, at300 } = dynamo.addToBatch;
   const screenChecks: BudgetCheck[] =
@@ -54,6 +54,16 @@ export const checkBudgets = (report: BenchReport): BudgetCheck[] => {
       pass: live.anonymousEvents === 0,
     },
     {
+      budget: 'Nothing leaked to a parent about another child (and every parent heard about their own)',
+      value: `${parents.leaks} leaked; ${n(parents.messages)} messages to ${parents.phones} parents`,
+      pass: parents.leaks === 0 && parents.phones > 0 && parents.messages >= parents.phones,
+    },
+    {
+      budget: `Parent message p99 under ${LIVE_P99_BUDGET_MS} ms`,
+      value: `${ms(parents.deliveryMs.p99)} ms`,
+      pass: parents.deliveryMs.p99 < LIVE_P99_BUDGET_MS && parents.deliveryMs.count > 0,
+    },
+    {
       budget: `At most ${WRITE_UNITS_PER_CAR_BUDGET} write units per car added to the queue (the entry and its place in the waiting line; the live event's sequence number is counted with the events)`,
       value: `${dynamo.queueWriteUnitsPerCarAdded.toFixed(2)} (+ ${(dynamo.writeUnitsPerCarAdded - dynamo.queueWriteUnitsPerCarAdded).toFixed(2)} sequence number = ${dynamo.writeUnitsPerCarAdded.toFixed(2)} in the handler)`,
       pass:
@@ -75,7 +85,7 @@ export const checkBudgets = (report: BenchReport): BudgetCheck[] => {
           ADD_TO_BATCH_SPREAD_BUDGET * at50.readUnitsPerCall,
     },
     {
-      budget: `At most $${DISMISSAL_COST_BUDGET.toFixed(2)} of AWS cost per dismissal, staff screens' reads included (parents and buses are not simulated yet)`,
+      budget: `At most $${DISMISSAL_COST_BUDGET.toFixed(2)} of AWS cost per dismissal, staff screens' reads and parents included (buses are not simulated yet)`,
       value: `$${cost.dismissal.dollars.total.toFixed(3)} (screens' reads $${cost.dismissalScreenReads.dollars.total.toFixed(4)})`,
       pass: cost.dismissal.dollars.total <= DISMISSAL_COST_BUDGET,
     },
@@ -255,6 +265,20 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
     `By type (all staff screens): ${Object.entries(live.byType)
       .map(([type, count]) => `${type} ${n(count)}`)
       .join(', ')}`,
+  );
+
+  const { parents } = report;
+  out.push(
+    `Parents: ${parents.phones} on the dashboard; ${n(parents.messages)} messages about their own child ` +
+      `(${parents.messagesPerPhone} each: ${Object.entries(parents.byType)
+        .map(([type, count]) => `${type} ${n(count)}`)
+        .join(', ')}), ${parents.leaks} about anyone else; delivery p50 ${ms(parents.deliveryMs.p50)} ms, ` +
+      `p99 ${ms(parents.deliveryMs.p99)} ms`,
+  );
+  out.push(
+    `Parents' status reads: ${n(parents.reads)} (${n(parents.polls)} polls), ${units(parents.readUnits)} RCU; ` +
+      `their share of the rush: $${parents.messageDollars.toFixed(4)} messages + $${parents.readDollars.toFixed(4)} read units ` +
+      '(Lambda and HTTP requests in the cost model)',
   );
 
   section('Staff screens, as the web client runs them (rush)');

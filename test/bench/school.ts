@@ -1,13 +1,25 @@
 /**
  * The benchmark's own school, written straight through the store modules (no
  * demo seed): a district, one live school, staff with classrooms, students and
- * registered cars linked to them. Writes run in parallel (bounded): each
+ * registered cars linked to them, and parents following one child each
+ * (signed in: their sessions are written too). Writes run in parallel (bounded): each
  * entity module allocates its id and puts its item, so the key design stays
  * inside the store. One scrypt hash serves every account.
  */
+import { randomBytes } from 'node:crypto';
 import type { StaffRole } from '@curbside/domain';
 import { hashPassword } from '@curbside/functions/lib/passwords';
-import { classrooms, type Db, districts, schools, students, users, vehicles } from '@curbside/store';
+import {
+  authSessions,
+  classrooms,
+  type Db,
+  districts,
+  parentLinks,
+  schools,
+  students,
+  users,
+  vehicles,
+} from '@curbside/store';
 import { mapBounded, seededRandom } from './stats';
 
 export const BENCH_PASSWORD = 'bench-rush-1234';
@@ -22,6 +34,8 @@ export interface SchoolPlan {
   front: number;
   back: number;
   teachers: number;
+  /** Parents following one child each on the dashboard (200 at scale 1). */
+  parents: number;
 }
 
 /** Sizes at `scale` (1 = about 2,000 students, 800 cars, 40 staff). */
@@ -36,6 +50,7 @@ export const planFor = (scale: number): SchoolPlan => {
     front,
     back,
     teachers: Math.max(2, Math.round(40 * scale) - front - back),
+    parents: Math.max(5, Math.round(200 * scale)),
   };
 };
 
@@ -50,8 +65,16 @@ export interface Car {
   studentIds: number[];
 }
 
+/** A parent signed in on their phone (a session made in the store: no password hash per parent). */
+export interface ParentAccount {
+  userId: number;
+  studentId: number;
+  token: string;
+}
+
 export interface BenchSchool {
   schoolId: number;
+  parents: ParentAccount[];
   front: StaffAccount[];
   back: StaffAccount[];
   teachers: Array<StaffAccount & { classroomIds: number[] }>;
@@ -202,10 +225,40 @@ export const seedSchool = async (db: Db, plan: SchoolPlan, prefix: string): Prom
   });
   writes += carPlans.length + probePlans.length;
 
+  // Parents follow one child each, in cars spread over the whole rush.
+  const followed = Array.from({ length: plan.parents }, (_, i) => {
+    const car = carPlans[Math.floor((i * carPlans.length) / plan.parents)];
+    return car?.studentIds[0];
+  }).filter((id): id is number => id !== undefined);
+  const parentAccounts = await mapBounded(followed, WRITE_CONCURRENCY, async (studentId, i) => {
+    const username = `${prefix}_parent_${i + 1}`;
+    const user = await users.create(db, {
+      name: `Parent ${i + 1}`,
+      username,
+      email: null,
+      phone: null,
+      role: 'parent',
+      active: true,
+      schoolId: school.id,
+      districtId: null,
+      studentIds: [studentId],
+      passwordHash,
+    });
+    await parentLinks.link(db, user.id, school.id, studentId);
+    const token = `${user.id}-${randomBytes(32).toString('base64url')}`;
+    await authSessions.put(db, token, {
+      userId: user.id,
+      expiresAt: new Date(Date.now() + 12 * 60 * 60 * 1000).toISOString(),
+    });
+    return { userId: user.id, studentId, token };
+  });
+  writes += parentAccounts.length * 4;
+
   const roomsOf = (teacherId: number) =>
     rooms.filter((room) => room.teacherId === teacherId).map((r) => r.id);
   return {
     schoolId: school.id,
+    parents: parentAccounts,
     front: staff.filter((account) => account.role === 'front_queue_wrangler'),
     back: staff.filter((account) => account.role === 'back_queue_wrangler'),
     teachers: teachers.map((teacher) => ({ ...teacher, classroomIds: roomsOf(teacher.userId) })),

@@ -37,7 +37,7 @@ export class Screen {
   private waiters: Array<{ type: string; done: () => void }> = [];
 
   private constructor(
-    readonly kind: 'staff' | 'anonymous',
+    readonly kind: 'staff' | 'anonymous' | 'parent',
     url: string,
     cookie: string | undefined,
     latency: Samples | undefined,
@@ -88,7 +88,7 @@ export class Screen {
 
   static async open(
     baseUrl: string,
-    options: { kind: 'staff' | 'anonymous'; cookie?: string; latency?: Samples },
+    options: { kind: 'staff' | 'anonymous' | 'parent'; cookie?: string; latency?: Samples },
   ): Promise<Screen> {
     const url = `${baseUrl.replace(/^http/, 'ws')}/ws`;
     if (new URL(url).hostname !== '127.0.0.1') throw new Error('The benchmark only targets 127.0.0.1');

@@ -8,6 +8,7 @@ import { createDb, type MeterCounters, type MeterSnapshot } from '@curbside/stor
 import type { BenchOptions } from './bench';
 import { BenchClient, Recorder } from './http';
 import { diff } from './meter-window';
+import { ParentPhone } from './parent-screen';
 import { BENCH_PASSWORD, type BenchSchool, planFor, type SchoolPlan, seedSchool } from './school';
 import { Screen } from './screens';
 import { type ServerProcess, startServerProcess } from './server-process';
@@ -40,6 +41,10 @@ export interface BenchContext {
   teachers: BenchClient[];
   staff: StaffMember[];
   anonymous: Screen[];
+  /** Parents on the dashboard, one child each. */
+  parents: ParentPhone[];
+  /** Delivery latency of every parent message (arrival minus sentAt). */
+  parentLatency: Samples;
   /** Delivery latency of every staff event (arrival minus sentAt), with arrival times. */
   latency: Samples;
   /** The meter after every screen connected; events published since are expected on every staff screen. */
@@ -62,7 +67,9 @@ export const startBench = async (options: BenchOptions): Promise<BenchContext> =
   const clients: BenchClient[] = [];
   const screens: Screen[] = [];
   let server: ServerProcess | undefined;
+  const phones: ParentPhone[] = [];
   const stop = async () => {
+    await Promise.all(phones.map((phone) => phone.stop()));
     await Promise.all(screens.map((screen) => screen.close()));
     for (const client of clients) client.close();
     await server?.stop();
@@ -122,6 +129,18 @@ export const startBench = async (options: BenchOptions): Promise<BenchContext> =
       screens.push(screen);
       return screen;
     });
+    const parentLatency = new Samples();
+    const parents = await mapBounded(school.parents, 8, async (account) => {
+      const cookie = `curbside_session=${account.token}`;
+      const screen = await Screen.open(srv.url, { kind: 'parent', cookie, latency: parentLatency });
+      screens.push(screen);
+      const client = new BenchClient(srv.url, recorder);
+      client.cookie = cookie;
+      clients.push(client);
+      const phone = new ParentPhone(screen, client, account.studentId);
+      phones.push(phone);
+      return phone;
+    });
     // `$connect` writes the connection rows before the upgrade completes, so every screen is subscribed now.
     const connected = await meterNow();
     return {
@@ -141,6 +160,8 @@ export const startBench = async (options: BenchOptions): Promise<BenchContext> =
       teachers,
       staff,
       anonymous,
+      parents,
+      parentLatency,
       latency,
       connected,
       connects: diff(connected, beforeConnect)['ws/connect'],

@@ -8,7 +8,7 @@ import { runBenchmark } from './bench';
  * the machine); `npm run bench` checks them.
  */
 describe('dismissal-rush benchmark (smoke, scale 0.1)', () => {
-  it('completes with nothing lost and nothing leaked to anonymous screens', async () => {
+  it('completes with nothing lost and nothing leaked to anonymous screens or to parents', async () => {
     const report = await runBenchmark({
       scale: 0.1,
       durationSec: 12,
@@ -23,6 +23,10 @@ describe('dismissal-rush benchmark (smoke, scale 0.1)', () => {
     expect(report.live.lost).toBe(0);
     expect(report.live.anonymousEvents).toBe(0);
     expect(report.live.leakedQueueEvents).toBe(0);
+    // Parents heard about their own child, and nothing about anyone else.
+    expect(report.parents.phones).toBeGreaterThan(0);
+    expect(report.parents.leaks).toBe(0);
+    expect(report.parents.messages).toBeGreaterThanOrEqual(report.parents.phones);
     // A busy 2-core CI machine needs 70–90 s for it; its sign-ins hash with scrypt at N=2^17.
     // The screens followed as the web client does, and read far less than the baseline.
     expect(report.screens.rush.failedReads).toBe(0);

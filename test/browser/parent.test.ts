@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuilt, launchBrowser, viewports } from '../support/browser';
 import { sessionBody } from '../support/fixtures';
@@ -75,7 +75,7 @@ const phone = async (locale: string, username?: string) => {
   return page;
 };
 
-const text = (page: Page, value: string) => page.getByText(value, { exact: true });
+const text = (scope: Page | Locator, value: string) => scope.getByText(value, { exact: true });
 
 /** No serious or critical WCAG 2.1 AA violation on the page as it is now. */
 const expectAccessible = async (page: Page) => {
@@ -299,7 +299,7 @@ describe('the parent portal', () => {
     await page.getByRole('heading', { name: 'Mis hijos' }).waitFor();
     await page.reload();
     await page.getByRole('heading', { name: 'Mis hijos' }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe('es');
+    expect(await page.evaluate<string>('document.documentElement.lang')).toBe('es');
     await page.getByText('English', { exact: true }).click();
     await page.getByRole('heading', { name: 'My Children' }).waitFor();
 
