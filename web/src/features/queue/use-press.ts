@@ -2,6 +2,7 @@ import {
   type KeyboardEvent,
   type MouseEvent,
   type PointerEvent,
+  type TouchEvent,
   useCallback,
   useEffect,
   useRef,
@@ -128,7 +129,25 @@ export const usePress = ({
         }
         end();
       },
-      onPointerCancel: end,
+      onPointerCancel: (event: PointerEvent<HTMLElement>) => {
+        // Chromium may cancel a still touch when its own long-press gesture starts; the
+        // finger is still down, so the press goes on until the touch ends (below).
+        const current = gesture.current;
+        if (event.pointerType === 'touch' && current && !current.swiping) return;
+        end();
+      },
+      onTouchMove: (event: TouchEvent<HTMLElement>) => {
+        const current = gesture.current;
+        const touch = event.touches[0];
+        if (!current || current.pointerType !== 'touch' || current.swiping || !touch) return;
+        if (Math.abs(touch.clientX - current.x) >= SLOP || Math.abs(touch.clientY - current.y) >= SLOP) end();
+      },
+      onTouchEnd: () => {
+        if (gesture.current?.pointerType === 'touch') end();
+      },
+      onTouchCancel: () => {
+        if (gesture.current?.pointerType === 'touch') end();
+      },
       onClick: (event: MouseEvent<HTMLElement>) => {
         if (swallowClick.current) {
           swallowClick.current = false;
