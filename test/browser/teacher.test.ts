@@ -409,7 +409,7 @@ describe('the teacher screen', () => {
           .click();
         const dialog = page.getByRole('dialog');
         await dialog.getByRole('button', { name: 'Generate Pickup Code' }).click();
-        await dialog.getByRole('img').waitFor();
+        await dialog.getByRole('img', { name: /^QR code for / }).waitFor();
         await page.waitForTimeout(400);
         await page.screenshot({ path: join(dir, `teacher-code-${name}.png`) });
         await page.close();
