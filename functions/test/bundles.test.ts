@@ -47,7 +47,7 @@ describe('the function bundles', () => {
     const auth = await load('http-auth');
     const answer = await auth.handler(httpEvent('GET /api/health'), {} as Context);
     expect(answer.statusCode).toBe(200);
-    expect(JSON.parse(answer.body)).toEqual({ ok: true });
+    expect(JSON.parse(answer.body)).toEqual({ ok: true, demo: false });
     const me = await auth.handler(httpEvent('GET /api/me'), {} as Context);
     expect(me.statusCode).toBe(401);
   });

@@ -168,7 +168,9 @@ describe('the back queue screen', () => {
       await text(batch, '4/8 vehicles').waitFor();
       await text(batch, 'loading').waitFor();
       await batch.getByText(/^Started \d{1,2}:\d{2} [AP]M$/).waitFor();
-      expect(await batch.getByRole('listitem').allTextContents()).toEqual(['101', '102', '103', '104']);
+      await expect
+        .poll(() => batch.getByRole('listitem').allTextContents())
+        .toEqual(['101', '102', '103', '104']);
       await button(tablet, 'No Cars in Queue').waitFor();
 
       // The chip's dialog takes a car back to the queue with a button (as well as by drag).

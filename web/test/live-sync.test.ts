@@ -2,6 +2,7 @@ import type { CarLineEvent } from '@curbside/api';
 import type { QueueEntry } from '@curbside/domain';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, describe, expect, it } from 'vitest';
+import { batchKeys, batchPatches } from '../src/features/back-queue/batches.cache';
 import { LiveSync } from '../src/features/live/live-sync';
 import { queueKeys, queuePatches } from '../src/features/queue/queue.cache';
 
@@ -176,5 +177,30 @@ describe('the live cache sync', () => {
     await sleep(GRACE_MS * 3);
     expect(gaps).toEqual([]);
     expect(reads.count).toBe(1);
+  });
+
+  it("keeps a new batch's vehicles read after their queued events, which were older", async () => {
+    // The four cars were queued (version 1, no batch); one tap put them in batch 5 (version 2).
+    const BATCH = 5;
+    const cars = ['101', '102', '103', '104'];
+    const inBatch = cars.map((number) =>
+      entry(number, 2, { batchId: BATCH, batchNumber: 1, status: 'waiting' }),
+    );
+    const { client, sync } = await screen();
+    sync.register(batchPatches);
+    for (const [i, number] of cars.entries()) sync.receive(queued(i + 1, entry(number)));
+    // The batch's vehicles are read before the events that moved the cars arrive.
+    const observer = new QueryObserver(client, {
+      queryKey: batchKeys.vehicles(BATCH),
+      queryFn: async () => inBatch,
+    });
+    const unsubscribe = observer.subscribe(() => {});
+    const inCard = () =>
+      (client.getQueryData<QueueEntry[]>(batchKeys.vehicles(BATCH)) ?? []).map((e) => e.vehicleNumber);
+    await expect.poll(inCard).toEqual(cars);
+    // A car taken back to the queue (newer) leaves the card.
+    sync.receive(changed(5, entry('104', 3)));
+    expect(inCard()).toEqual(['101', '102', '103']);
+    unsubscribe();
   });
 });

@@ -1,6 +1,6 @@
 import type { Batch, QueueEntry } from '@curbside/domain';
 import type { QueryKey } from '@tanstack/react-query';
-import { batchChange, entryChanges, withNewer, without } from '../live/changes';
+import { batchChange, entryChanges, withNewer, without, withoutOlder } from '../live/changes';
 import { cachePatch } from '../live/live-sync';
 
 /**
@@ -73,13 +73,10 @@ export const batchVehiclesPatch = cachePatch<QueueEntry[]>({
   matches: (queryKey) => vehiclesBatchId(queryKey) !== undefined,
   reduce: (list, event, context, queryKey) => {
     const batchId = vehiclesBatchId(queryKey);
-    return entryChanges(event).reduce(
-      (next, { entry, left }) =>
-        !left && !context.ended(entry.id) && entry.batchId === batchId
-          ? withNewer(next, entry)
-          : without(next, entry.id),
-      list,
-    );
+    return entryChanges(event).reduce((next, { entry, left }) => {
+      if (left || context.ended(entry.id)) return without(next, entry.id);
+      return entry.batchId === batchId ? withNewer(next, entry) : withoutOlder(next, entry);
+    }, list);
   },
   create: (client, event) => {
     if (event.type === 'VEHICLES_REMOVED_FROM_QUEUE') {

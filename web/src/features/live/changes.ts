@@ -64,6 +64,16 @@ export const withNewer = <T extends Versioned>(list: T[], item: T): T[] => {
   return list.map((other, i) => (i === at ? item : other));
 };
 
+/**
+ * The list without `item`'s record, unless the list holds that record at a
+ * version at least as new: an older copy replayed onto a list just read
+ * (a car queued before it joined a batch) never takes the newer one out.
+ */
+export const withoutOlder = <T extends Versioned>(list: T[], item: T): T[] => {
+  const current = list.find((other) => other.id === item.id);
+  return current && current.version >= item.version ? list : without(list, item.id);
+};
+
 /** The list without the record `id` (the same array when it was not there). */
 export const without = <T extends { id: string | number }>(list: T[], id: T['id']): T[] =>
   list.some((item) => item.id === id) ? list.filter((item) => item.id !== id) : list;

@@ -139,7 +139,7 @@ export const usePress = ({
       onTouchMove: (event: TouchEvent<HTMLElement>) => {
         const current = gesture.current;
         const touch = event.touches[0];
-        if (!current || current.pointerType !== 'touch' || current.swiping || !touch) return;
+        if (current?.pointerType !== 'touch' || current.swiping || !touch) return;
         if (Math.abs(touch.clientX - current.x) >= SLOP || Math.abs(touch.clientY - current.y) >= SLOP) end();
       },
       onTouchEnd: () => {
