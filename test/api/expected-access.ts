@@ -131,6 +131,10 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   linkStudent:          [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
   parentStudents:       [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
   parentStudentStatus:  [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
+  busLinks:             [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     ok],
+  rotateBusLinks:       [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  busFleet:             [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  busPositions:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
 };
 
 /**

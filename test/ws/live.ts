@@ -12,12 +12,16 @@ export interface LiveClient {
 
 export const wsUrlOf = (serverUrl: string) => `${serverUrl.replace(/^http/, 'ws')}/ws`;
 
-/** Opens `/ws` (with the given headers, e.g. a session cookie) and waits until the server accepted it. */
+/**
+ * Opens `/ws` (with the given headers, e.g. a session cookie, and query,
+ * e.g. `?t=` a bus link's token) and waits until the server accepted it.
+ */
 export const openClient = async (
   serverUrl: string,
   headers: Record<string, string> = {},
+  query = '',
 ): Promise<LiveClient> => {
-  const socket = new WebSocket(wsUrlOf(serverUrl), { headers });
+  const socket = new WebSocket(`${wsUrlOf(serverUrl)}${query}`, { headers });
   const inbox: unknown[] = [];
   let waiter: ((message: unknown) => void) | undefined;
   socket.on('message', (data) => {

@@ -1,9 +1,20 @@
 import { routes } from '@curbside/api';
+import { ValidationError } from '@curbside/domain';
 import { httpHandler } from '../lib/http';
 import { toggleAlert } from '../services/alerts';
 import { requireUser } from '../services/auth';
+import { raiseBusAlert } from '../services/buses';
+import { ownSchoolId } from '../services/tenancy';
 
-/** `POST /api/alerts`: raises an alert, or dismisses the same one (`dismissed: true`). */
-export const handler = httpHandler(routes.createAlert, async ({ user, body }) =>
-  toggleAlert(requireUser(user), body),
-);
+/**
+ * `POST /api/alerts`: the alert panel's toggle raises an alert, or dismisses
+ * the same one (`dismissed: true`); a bus driver's alert (source
+ * `bus_driver`, sent with the driver link) is always raised.
+ */
+export const handler = httpHandler(routes.createAlert, async ({ user, busLink, body }) => {
+  if ('source' in body) {
+    return raiseBusAlert(busLink ?? { schoolId: ownSchoolId(requireUser(user)), kind: 'driver' }, body);
+  }
+  if (busLink) throw new ValidationError('A bus driver alert needs source bus_driver');
+  return toggleAlert(requireUser(user), body);
+});

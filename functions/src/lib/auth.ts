@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Access, VIEWER_ADDRESS_HEADER } from '@curbside/api';
 import {
+  BUS_LINK_MISSING,
   canPerform,
   ForbiddenError,
   hasMinimumRole,
@@ -9,7 +10,7 @@ import {
   UnauthorizedError,
   type User,
 } from '@curbside/domain';
-import { authSessions, districts, schools, users } from '@curbside/store';
+import { authSessions, type BusLinkHolder, busLinks, districts, schools, users } from '@curbside/store';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { config } from './config';
@@ -94,6 +95,18 @@ const signedInUsers = new WeakMap<APIGatewayProxyEventV2, User | null>();
 /** The user resolved by `authorize` for this request. */
 export const userOf = (event: APIGatewayProxyEventV2): User | null => signedInUsers.get(event) ?? null;
 
+const busLinkHolders = new WeakMap<APIGatewayProxyEventV2, BusLinkHolder>();
+
+/** The bus link (driver page or bus map) the request came with, when `authorize` took one. */
+export const busLinkOf = (event: APIGatewayProxyEventV2): BusLinkHolder | null =>
+  busLinkHolders.get(event) ?? null;
+
+/** The token of an `Authorization: Bearer <token>` header. */
+export const bearerOf = (header: string | undefined): string | undefined => {
+  const match = /^Bearer\s+(\S+)$/i.exec(header?.trim() ?? '');
+  return match?.[1];
+};
+
 const isMutation = (method: string) => method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
 
 /**
@@ -123,6 +136,8 @@ const assertSameOrigin = (event: APIGatewayProxyEventV2) => {
   }
 };
 
+const SANDBOXED = 'Read-only mode: this school is in sandbox mode. Changes are not allowed.';
+
 /** Sandbox mode makes a school (or its whole district) read-only for all but super admins. */
 export const assertWritable = async (user: User) => {
   if (user.role === 'super_admin') return;
@@ -130,9 +145,14 @@ export const assertWritable = async (user: User) => {
     user.schoolId !== null ? schools.get(db, user.schoolId) : undefined,
     user.districtId !== null ? districts.get(db, user.districtId) : undefined,
   ]);
-  if (school?.sandbox || district?.sandbox) {
-    throw new ForbiddenError('Read-only mode: this school is in sandbox mode. Changes are not allowed.');
-  }
+  if (school?.sandbox || district?.sandbox) throw new ForbiddenError(SANDBOXED);
+};
+
+/** The same rule for a caller with no user (a bus driver's link): the school's mode, or its district's. */
+const assertSchoolWritable = async (schoolId: number) => {
+  const school = await schools.get(db, schoolId);
+  const district = school?.districtId ? await districts.get(db, school.districtId) : undefined;
+  if (school?.sandbox || district?.sandbox) throw new ForbiddenError(SANDBOXED);
 };
 
 /**
@@ -147,6 +167,18 @@ export const authorize = (
 ): MiddlewareObj<APIGatewayProxyEventV2> => ({
   before: async ({ event }) => {
     if (isMutation(method)) assertSameOrigin(event);
+    const bearer =
+      typeof access === 'object' && access.busLink ? bearerOf(event.headers.authorization) : undefined;
+    if (typeof access === 'object' && access.busLink && bearer !== undefined) {
+      // A page opened from a bus link: the link is its key, for its school only.
+      const holder = await busLinks.holderOf(db, bearer);
+      if (!holder || holder.kind !== access.busLink)
+        throw new UnauthorizedError(BUS_LINK_MISSING[access.busLink]);
+      busLinkHolders.set(event, holder);
+      signedInUsers.set(event, null);
+      if (isMutation(method) && !options.sandboxExempt) await assertSchoolWritable(holder.schoolId);
+      return;
+    }
     const token = cookieValue(event.cookies, SESSION_COOKIE);
     const user = await userOfToken(token);
     signedInUsers.set(event, user);

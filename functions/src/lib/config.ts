@@ -40,4 +40,10 @@ export const config = {
   originSecretArn,
   /** The laptop runtime on its demo seed: the parent login may show the demo account. Never set in AWS. */
   demo: optional('CURBSIDE_DEMO') === '1',
+  /**
+   * How bus positions reach the maps: coalesced (at most one message per
+   * viewer per second for the whole fleet), or `naive` (every position to
+   * every viewer at once: the benchmark's comparison, never deployed).
+   */
+  busRelay: optional('BUS_RELAY') === 'naive' ? ('naive' as const) : ('coalesced' as const),
 } as const;

@@ -1,9 +1,10 @@
 import type { RouteDefinition, RouteRequest } from '@curbside/api';
 import { isDomainError, RowsRejectedError, type User, ValidationError } from '@curbside/domain';
+import type { BusLinkHolder } from '@curbside/store';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
-import { authorize, parseCookies, userOf } from './auth';
+import { authorize, busLinkOf, parseCookies, userOf } from './auth';
 import { cameThroughCloudFront, logAroundCloudFront } from './edge';
 import { log } from './log';
 
@@ -17,8 +18,10 @@ export interface HttpRequest<Req extends RouteRequest> {
   body: Out<Req['body']>;
   /** Cookies as a name → value map. */
   cookies: Record<string, string>;
-  /** The signed-in user (always set on routes that are not public). */
+  /** The signed-in user (always set on routes that are not public, unless a bus link came instead). */
   user: User | null;
+  /** The bus link the page sent instead of a sign-in (routes open to one: `access.busLink`). */
+  busLink: BusLinkHolder | null;
 }
 
 /** A reply other than a plain 200 JSON body: another status, cookies or headers. */
@@ -215,6 +218,7 @@ export const httpHandler = <Req extends RouteRequest, Res>(
       body: state.body as HttpRequest<Req>['body'],
       cookies: parseCookies(event.cookies),
       user: userOf(event),
+      busLink: busLinkOf(event),
     });
     if (result instanceof Reply) {
       const { status = 200, cookies, headers } = result.options;

@@ -1,8 +1,8 @@
 import { channels } from '@curbside/api';
 import { isStaffRole } from '@curbside/domain';
-import { connections, sessionIdOf } from '@curbside/store';
+import { busLinks, connections, sessionIdOf } from '@curbside/store';
 import { cookieValue, isAllowedOrigin, SESSION_COOKIE, userOfToken } from '../lib/auth';
-import { connectionsDb } from '../lib/context';
+import { connectionsDb, db } from '../lib/context';
 import { cameThroughCloudFront, logAroundCloudFront } from '../lib/edge';
 import { log } from '../lib/log';
 import { headerOf, type WsEvent, wsHandler } from '../lib/ws';
@@ -12,7 +12,10 @@ import { headerOf, type WsEvent, wsHandler } from '../lib/ws';
  * a same-site page must not receive the school's queue events with a staff
  * cookie), then reads the session cookie. Signed-in staff join their school's
  * staff channel, parents their own channel; everyone joins the public channel
- * (bus positions) and nothing else.
+ * and nothing else. A page opened from a bus link (`/ws?t=`) is refused when
+ * the link is not (or no longer) valid; a map link joins its school's bus
+ * channel, a driver link may send positions. A staff page showing the bus
+ * map opens its own connection with `?buses=1` and joins the bus channel only.
  */
 export const handler = wsHandler(async (event: WsEvent) => {
   if (!(await cameThroughCloudFront(event.headers))) {
@@ -24,17 +27,43 @@ export const handler = wsHandler(async (event: WsEvent) => {
     log('warn', 'websocket refused: foreign origin', { origin });
     return { statusCode: 403 };
   }
+  const query = event.queryStringParameters ?? {};
+  const connectionId = event.requestContext.connectionId;
+  const connectedAt = new Date().toISOString();
+  if (query.t !== undefined) {
+    const busLink = await busLinks.holderOf(db, query.t);
+    if (!busLink) {
+      log('info', 'websocket refused: not a bus link');
+      return { statusCode: 403 };
+    }
+    const joined = [channels.public(), channels.busLinks(busLink.schoolId)];
+    if (busLink.kind === 'map') joined.push(channels.buses(busLink.schoolId));
+    await connections.put(connectionsDb(), {
+      connectionId,
+      channels: joined,
+      userId: null,
+      sessionId: null,
+      connectedAt,
+      busLink,
+    });
+    return { statusCode: 200 };
+  }
   const token = cookieValue(headerOf(event, 'cookie'), SESSION_COOKIE);
   const user = await userOfToken(token);
+  const staffSchool = user && isStaffRole(user.role) ? user.schoolId : null;
   const joined = [channels.public()];
-  if (user && isStaffRole(user.role) && user.schoolId !== null) joined.push(channels.staff(user.schoolId));
-  if (user?.role === 'parent') joined.push(channels.parent(user.id));
+  if (query.buses === '1') {
+    if (staffSchool !== null) joined.push(channels.buses(staffSchool));
+  } else {
+    if (staffSchool !== null) joined.push(channels.staff(staffSchool));
+    if (user?.role === 'parent') joined.push(channels.parent(user.id));
+  }
   await connections.put(connectionsDb(), {
-    connectionId: event.requestContext.connectionId,
+    connectionId,
     channels: joined,
     userId: user?.id ?? null,
     sessionId: user && token ? sessionIdOf(token) : null,
-    connectedAt: new Date().toISOString(),
+    connectedAt,
   });
   return { statusCode: 200 };
 });

@@ -1,4 +1,12 @@
-import type { Alert, Batch, ParentStatus, QueuedVehicle, QueueEntry } from '@curbside/domain';
+import type {
+  Alert,
+  Batch,
+  BusLocation,
+  BusPosition,
+  ParentStatus,
+  QueuedVehicle,
+  QueueEntry,
+} from '@curbside/domain';
 
 /**
  * The live-event catalogue: every message type the server sends over the
@@ -44,23 +52,18 @@ export interface CarLineEventData {
 }
 
 /**
- * Named by the specification for the parent dashboard and the bus map (the
- * bus events are not sent yet). Their shapes are the specification's (§7 Live connection), kept
- * here so the parent and bus work starts from them.
+ * The parent dashboard's and the bus map's events. The bus events go to the
+ * school's bus channel: its map-link viewers and the staff map; none carries
+ * a student.
  */
-export interface PlannedEventData {
-  /** A bus position (the driver page sends it; the map receives it). */
-  BUS_LOCATION_UPDATE: {
-    busId: string;
-    location: {
-      latitude: number;
-      longitude: number;
-      speed?: number;
-      accuracy?: number;
-      heading?: number;
-      timestamp: number;
-    };
-  };
+export interface PortalEventData {
+  /** One bus's position (specification §7; the driver page sends this shape, the map understands it). */
+  BUS_LOCATION_UPDATE: { busId: string; location: BusLocation };
+  /**
+   * The fleet's latest positions, coalesced: every bus that moved since the
+   * last one, at most one message per viewer per second for the whole fleet.
+   */
+  BUS_LOCATIONS: { buses: BusPosition[] };
   /** A driver stopped sharing their position. */
   BUS_TRACKING_STOPPED: { busId: string };
   /**
@@ -70,7 +73,7 @@ export interface PlannedEventData {
   QUEUE_UPDATE: { studentId: number };
 }
 
-export type LiveEventData = CarLineEventData & PlannedEventData;
+export type LiveEventData = CarLineEventData & PortalEventData;
 export type LiveEventType = keyof LiveEventData;
 export type CarLineEventType = keyof CarLineEventData;
 
@@ -87,6 +90,7 @@ export const CAR_LINE_EVENT_TYPES = [
 export const LIVE_EVENT_TYPES = [
   ...CAR_LINE_EVENT_TYPES,
   'BUS_LOCATION_UPDATE',
+  'BUS_LOCATIONS',
   'BUS_TRACKING_STOPPED',
   'QUEUE_UPDATE',
 ] as const satisfies readonly LiveEventType[];
@@ -122,6 +126,24 @@ export type ServerMessage = LiveEvent | { type: 'pong' };
 export const channels = {
   staff: (schoolId: number) => `school#${schoolId}#staff`,
   parent: (parentId: number) => `parent#${parentId}`,
-  /** Every connection joins it; the bus map's positions will be sent here. */
+  /** Every connection joins it; nothing is sent to it but what any page may know. */
   public: () => 'public',
+  /** A school's bus positions: its map-link viewers and the staff map connections. */
+  buses: (schoolId: number) => `school#${schoolId}#buses`,
+  /**
+   * The connections opened with one of the school's bus links (drivers and
+   * map viewers): rotating the links closes them. Nothing is sent to it.
+   */
+  busLinks: (schoolId: number) => `school#${schoolId}#bus-links`,
 } as const;
+
+/**
+ * What a client sends on its connection (specification §7): `ping` every
+ * 30 s; the driver page (opened with the driver link) a heartbeat every 15 s,
+ * each position and the stop. Anything else is ignored.
+ */
+export type ClientMessage =
+  | { type: 'ping' }
+  | { type: 'heartbeat'; busId: string }
+  | { type: 'BUS_LOCATION_UPDATE'; data: { busId: string; location: BusLocation } }
+  | { type: 'BUS_TRACKING_STOPPED'; data: { busId: string } };

@@ -111,11 +111,30 @@ export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', Functio
     publishes: false,
     ...HTTP,
   },
+  /**
+   * The school's bus links (made on first use, rotated in one transaction,
+   * closing the pages opened with the old ones), the fleet and the positions.
+   */
+  bus: {
+    data: ['GetItem', 'Query', 'PutItem', 'DeleteItem'],
+    connections: PUBLISHER,
+    publishes: true,
+    ...HTTP,
+  },
   /** No routes yet (no function is deployed for an area without routes). */
-  bus: { data: ['GetItem'], connections: [], publishes: false, ...HTTP },
   sis: { data: ['GetItem'], connections: [], publishes: false, ...HTTP },
-  /** `$connect` reads the session and keeps the connection; `$disconnect` drops it; `$default` answers pong. */
-  ws: { data: ['GetItem'], connections: ['GetItem', 'BatchWriteItem'], publishes: true, ...HTTP },
+  /**
+   * `$connect` reads the session or the bus link and keeps the connection;
+   * `$disconnect` drops it; `$default` answers pong and relays a driver's
+   * positions (kept with a TTL; one conditional write per second lets the
+   * fleet's latest fan out to the school's maps).
+   */
+  ws: {
+    data: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    connections: PUBLISHER,
+    publishes: true,
+    ...HTTP,
+  },
   /** Ends overdue pickup sessions and tells the staff screens. */
   scheduled: {
     data: ['Query', 'GetItem', 'UpdateItem', 'DeleteItem'],

@@ -1,4 +1,4 @@
-import type { StaffRole } from '@curbside/domain';
+import type { BusLinkKind, StaffRole } from '@curbside/domain';
 import type { z } from 'zod';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -15,7 +15,16 @@ export type Access =
   | 'public'
   | 'signedIn'
   | 'parent'
-  | { minRole: StaffRole; data?: 'create' | 'update' | 'delete' | 'import' };
+  | {
+      minRole: StaffRole;
+      data?: 'create' | 'update' | 'delete' | 'import';
+      /**
+       * Also open to a holder of the school's bus link of this kind, sent as
+       * `Authorization: Bearer <token>` (the driver page and the bus map have
+       * no login: their link is their key).
+       */
+      busLink?: BusLinkKind;
+    };
 
 export interface RouteRequest {
   params?: z.ZodType;

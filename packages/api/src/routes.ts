@@ -2,6 +2,10 @@ import {
   type Alert,
   addVehicleSchema,
   type Batch,
+  type Bus,
+  type BusLinks,
+  type BusPosition,
+  busAlertSchema,
   type Classroom,
   classroomInputSchema,
   createAlertSchema,
@@ -84,6 +88,23 @@ interface LinkResult {
   linked: true;
   student: { id: number; firstName: string; lastName: string; grade: string } | null;
 }
+
+/**
+ * `POST /api/alerts`: a staff alert (the toggle of the alert panel), or a bus
+ * driver's (source `bus_driver`, sent with the driver link), each checked
+ * with its own rules and messages.
+ */
+const alertBodySchema = z.unknown().transform((value, context) => {
+  const driver =
+    typeof value === 'object' && value !== null && 'source' in value && value.source === 'bus_driver';
+  const result = (driver ? busAlertSchema : createAlertSchema).safeParse(value);
+  if (result.success) return result.data;
+  for (const issue of result.error.issues) context.addIssue({ ...issue, input: value } as never);
+  return z.NEVER;
+}) as unknown as z.ZodType<
+  z.output<typeof createAlertSchema> | z.output<typeof busAlertSchema>,
+  z.input<typeof createAlertSchema> | z.input<typeof busAlertSchema>
+>;
 
 /**
  * The route table: the single source of truth for every HTTP call. Handlers
@@ -306,8 +327,8 @@ export const routes = {
     area: 'carLine',
     method: 'POST',
     path: '/api/alerts',
-    request: { body: createAlertSchema },
-    access: { minRole: 'front_queue_wrangler' },
+    request: { body: alertBodySchema },
+    access: { minRole: 'front_queue_wrangler', busLink: 'driver' },
     response: returns<{ dismissed: boolean; alert: Alert }>(),
   }),
   listAlerts: route({
@@ -718,6 +739,44 @@ export const routes = {
     request: {},
     access: 'parent',
     response: returns<ParentStudentStatus[]>(),
+  }),
+
+  // Buses: the school's private links, the driver page's buses, the map's positions
+  busLinks: route({
+    name: 'busLinks',
+    area: 'bus',
+    method: 'GET',
+    path: '/api/bus-links',
+    request: {},
+    access: { minRole: 'school_admin' },
+    response: returns<BusLinks>(),
+  }),
+  rotateBusLinks: route({
+    name: 'rotateBusLinks',
+    area: 'bus',
+    method: 'POST',
+    path: '/api/bus-links/rotate',
+    request: {},
+    access: { minRole: 'school_admin' },
+    response: returns<BusLinks>(),
+  }),
+  busFleet: route({
+    name: 'busFleet',
+    area: 'bus',
+    method: 'GET',
+    path: '/api/buses',
+    request: {},
+    access: { minRole: 'front_queue_wrangler', busLink: 'driver' },
+    response: returns<Bus[]>(),
+  }),
+  busPositions: route({
+    name: 'busPositions',
+    area: 'bus',
+    method: 'GET',
+    path: '/api/buses/positions',
+    request: {},
+    access: { minRole: 'front_queue_wrangler', busLink: 'map' },
+    response: returns<BusPosition[]>(),
   }),
 } as const;
 

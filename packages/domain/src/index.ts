@@ -1,4 +1,5 @@
 export * from './auth';
+export * from './bus';
 export * from './car-line';
 export * from './errors';
 export * from './format';

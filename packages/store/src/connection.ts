@@ -25,6 +25,8 @@ export interface Connection {
   /** The sign-in session the connection was opened with (`sessionIdOf(token)`), if any. */
   sessionId?: string | null;
   connectedAt: string;
+  /** Opened with one of a school's bus links: which school, driver or map. */
+  busLink?: { schoolId: number; kind: 'driver' | 'map' } | null;
 }
 
 export interface UserConnection {
@@ -83,6 +85,7 @@ export const connections = {
       userId: Item.userId ?? null,
       sessionId: Item.sessionId ?? null,
       connectedAt: Item.connectedAt,
+      busLink: Item.busLink ?? null,
     };
   },
 

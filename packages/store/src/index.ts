@@ -2,6 +2,7 @@ export * from './access';
 export * from './alert';
 export * from './auth-session';
 export * from './batch';
+export * from './bus';
 export * from './classroom';
 export * from './connection';
 export * from './db';

@@ -1,0 +1,199 @@
+import { channels, type LiveEvent } from '@curbside/api';
+import {
+  type Alert,
+  BUS_FANOUT_MS,
+  type Bus,
+  type BusAlertInput,
+  type BusLinks,
+  type BusLocation,
+  type BusPosition,
+  ConflictError,
+  ForbiddenError,
+  type User,
+} from '@curbside/domain';
+import {
+  alerts,
+  type BusLinkHolder,
+  type BusLinkTokens,
+  busFleet,
+  busLinks,
+  busPositions,
+  connections,
+  pickupSessions,
+} from '@curbside/store';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { config } from '../lib/config';
+import { connectionsDb, db } from '../lib/context';
+import { live } from '../lib/live';
+import { log } from '../lib/log';
+import { publishToSession, publishToStaff } from './live-events';
+import { publishToChannel } from './publish';
+import { ownSchoolId } from './tenancy';
+
+/**
+ * Buses: the school's private links, the fleet, the relay of positions from
+ * the driver pages to the maps, and the drivers' alerts.
+ */
+
+/** Who asks: a signed-in staff member, or a page opened from one of the school's bus links. */
+export interface BusCaller {
+  user: User | null;
+  busLink: BusLinkHolder | null;
+}
+
+const schoolOf = ({ user, busLink }: BusCaller): number => {
+  if (busLink) return busLink.schoolId;
+  if (!user) throw new ForbiddenError("You don't have permission to do this.");
+  return ownSchoolId(user);
+};
+
+/**
+ * The site's own address, for links: the stack's site origin when it names
+ * one (behind CloudFront the Host is the API's), else the request's host.
+ */
+const siteOrigin = (event: APIGatewayProxyEventV2): string => {
+  const [configured] = config.allowedOrigins;
+  if (configured) return configured.replace(/\/$/, '');
+  const host = event.headers['x-forwarded-host'] ?? event.headers.host ?? 'localhost';
+  const local = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(host);
+  const proto = event.headers['x-forwarded-proto'] ?? (local ? 'http' : 'https');
+  return `${proto}://${host}`;
+};
+
+const urlsOf = (event: APIGatewayProxyEventV2, links: BusLinkTokens): BusLinks => {
+  const origin = siteOrigin(event);
+  return {
+    driverUrl: `${origin}/bus-driver?t=${links.driverToken}`,
+    mapUrl: `${origin}/bus-tracking?t=${links.mapToken}`,
+  };
+};
+
+/** The school's driver and map links (made on first use). */
+export const linksOf = async (user: User, event: APIGatewayProxyEventV2): Promise<BusLinks> =>
+  urlsOf(event, await busLinks.ofSchool(db, ownSchoolId(user)));
+
+/**
+ * New links for the school: the old ones stop at once, and every live
+ * connection opened with one (drivers, map viewers) is closed; their pages
+ * then explain how to get the new link.
+ */
+export const rotateLinks = async (user: User, event: APIGatewayProxyEventV2): Promise<BusLinks> => {
+  const schoolId = ownSchoolId(user);
+  const { after } = await busLinks.rotate(db, schoolId);
+  const open = await connections.inChannel(connectionsDb(), channels.busLinks(schoolId));
+  if (open.length > 0) await live().disconnect(open);
+  log('info', 'bus links rotated', { schoolId, closed: open.length });
+  return urlsOf(event, after);
+};
+
+export const fleetOf = async (caller: BusCaller): Promise<Bus[]> => busFleet.ofSchool(db, schoolOf(caller));
+
+export const positionsOf = async (caller: BusCaller): Promise<BusPosition[]> =>
+  busPositions.ofSchool(db, schoolOf(caller));
+
+/** A school's fleet, kept a minute per instance: every position is checked against it. */
+const FLEET_TTL_MS = 60_000;
+const fleets = new Map<number, { at: number; ids: Promise<ReadonlySet<string>> }>();
+
+const isSchoolBus = async (schoolId: number, busId: string): Promise<boolean> => {
+  const now = Date.now();
+  let known = fleets.get(schoolId);
+  if (!known || now - known.at > FLEET_TTL_MS) {
+    known = {
+      at: now,
+      ids: busFleet.ofSchool(db, schoolId).then((fleet) => new Set(fleet.map((bus) => bus.busId))),
+    };
+    known.ids.catch(() => fleets.delete(schoolId));
+    fleets.set(schoolId, known);
+  }
+  return (await known.ids).has(busId);
+};
+
+const toBuses = (schoolId: number, event: LiveEvent) => publishToChannel(channels.buses(schoolId), event);
+
+/**
+ * Sends the school's map viewers every bus that moved since the last
+ * fan-out (and in the second before it, which a fan-out reading while a
+ * position was being written could have missed), when this is the first
+ * chance of the current second: one conditional write decides, so each
+ * viewer gets at most one message per second for the whole fleet, whatever
+ * its size.
+ */
+export const fanOut = async (schoolId: number): Promise<boolean> => {
+  const previous = await busPositions.claimFanOut(db, schoolId, BUS_FANOUT_MS);
+  if (previous === null) return false;
+  // A position written while the previous fan-out read could have been missed by it: a second of overlap.
+  const since = previous - BUS_FANOUT_MS;
+  const moved = (await busPositions.ofSchool(db, schoolId)).filter((bus) => bus.updatedAt > since);
+  if (moved.length > 0) await toBuses(schoolId, { type: 'BUS_LOCATIONS', data: { buses: moved } });
+  return true;
+};
+
+/**
+ * A driver's position for one of the school's buses: kept (5 minutes), then
+ * fanned out with the fleet's. Answers false for a bus not of the school.
+ * With `BUS_RELAY=naive` (the benchmark's comparison) every position goes
+ * to every viewer at once instead.
+ */
+export const relayPosition = async (schoolId: number, busId: string, location: BusLocation) => {
+  if (!(await isSchoolBus(schoolId, busId))) return false;
+  // An older position than the one kept (messages overtaking each other) changes nothing.
+  if (!(await busPositions.put(db, schoolId, busId, location))) return true;
+  if (config.busRelay === 'naive') {
+    await toBuses(schoolId, { type: 'BUS_LOCATION_UPDATE', data: { busId, location } });
+  } else {
+    await fanOut(schoolId);
+  }
+  return true;
+};
+
+/** A driver stopped: the bus leaves every map at once. */
+export const stopBus = async (schoolId: number, busId: string) => {
+  if (!(await isSchoolBus(schoolId, busId))) return false;
+  await busPositions.remove(db, schoolId, busId);
+  await toBuses(schoolId, { type: 'BUS_TRACKING_STOPPED', data: { busId } });
+  return true;
+};
+
+/**
+ * A driver's Help or Emergency: an alert of the school's running session
+ * (it joins the alert panels and their sequence), or of the school when no
+ * session runs (still stored and sent to the staff, never dropped). A second
+ * press while the same alert is active answers that alert.
+ */
+export const raiseBusAlert = async (
+  holder: BusLinkHolder,
+  input: BusAlertInput,
+): Promise<{ dismissed: boolean; alert: Alert }> => {
+  const { schoolId } = holder;
+  const session = await pickupSessions.active(db, schoolId);
+  const sessionId = session?.id ?? null;
+  const location = input.metadata.busName || input.metadata.busId;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const raised = await alerts.raise(db, {
+      sessionId,
+      schoolId,
+      type: input.type,
+      location,
+      message: input.message || input.title,
+      priority: input.priority,
+      title: input.title,
+      source: input.source,
+      metadata: {
+        busId: input.metadata.busId,
+        busName: input.metadata.busName,
+        location: input.metadata.location ?? null,
+      },
+    });
+    if (raised) {
+      const event = { type: 'ALERT_CREATED', data: raised } as const;
+      await (sessionId === null
+        ? publishToStaff(schoolId, event)
+        : publishToSession(schoolId, sessionId, event));
+      return { dismissed: false, alert: raised };
+    }
+    const active = await alerts.activeAt(db, { schoolId, sessionId, type: input.type, location });
+    if (active) return { dismissed: false, alert: active };
+  }
+  throw new ConflictError('The alert could not be sent. Please try again.');
+};
