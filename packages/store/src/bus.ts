@@ -160,7 +160,13 @@ export const busPositions = {
    * comes). Answers false when a position taken later is already kept: a
    * driver's messages may be handled out of order.
    */
-  async put(db: Db, schoolId: number, busId: string, location: BusLocation, now = Date.now()): Promise<boolean> {
+  async put(
+    db: Db,
+    schoolId: number,
+    busId: string,
+    location: BusLocation,
+    now = Date.now(),
+  ): Promise<boolean> {
     try {
       await db.doc.send(
         new PutCommand({
