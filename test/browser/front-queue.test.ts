@@ -159,8 +159,8 @@ describe('the front queue screen', () => {
       await b.getByText('Vehicle added successfully:', { exact: true }).first().waitFor();
       await b.getByText('Car 12: Vehicle details unavailable', { exact: true }).first().waitFor();
       expect(await card(b, 'Car 12').getByText('Only vehicle in queue', { exact: true }).count()).toBe(1);
-      // The form is cleared and keeps the chosen type.
-      expect(await a.getByLabel('Vehicle Number').inputValue()).toBe('');
+      // The form is cleared (when the answer arrives, which the live event may overtake) and keeps the chosen type.
+      await expect.poll(() => a.getByLabel('Vehicle Number').inputValue()).toBe('');
     }, 60_000);
 
     it('refuses the same car twice: the server message under the number, which stays, and no success toast', async () => {
