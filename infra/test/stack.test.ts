@@ -213,7 +213,7 @@ describe('functions', () => {
     const wsApi = apiLogicalId('WEBSOCKET');
     const publishers = plans.filter((p) => p.access.publishes).map((p) => p.id);
     expect(publishers.sort()).toEqual(
-      ['http-admin', 'http-auth', 'http-carLine', 'http-teacher', 'scheduled', 'ws'].sort(),
+      ['http-admin', 'http-auth', 'http-bus', 'http-carLine', 'http-teacher', 'scheduled', 'ws'].sort(),
     );
     for (const plan of plans) {
       const endpoint = environmentOf(plan.id).WS_MANAGEMENT_ENDPOINT;

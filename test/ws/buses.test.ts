@@ -49,14 +49,24 @@ const keysOf = (value: unknown): string[] =>
     ? []
     : Object.entries(value).flatMap(([key, inner]) => [key, ...keysOf(inner)]);
 
-/** The buses a client was told of, latest position each, from everything it received. */
+/**
+ * The buses a client was told of, latest position each, from everything it
+ * received as the map does: a position older than the bus's stop (a message
+ * that overtook the stop) does not bring it back.
+ */
 const seen = (client: LiveClient) => {
   const buses = new Map<string, BusPosition['location']>();
+  const stopped = new Map<string, number>();
   for (const message of client.inbox as Array<{ type: string; data: any }>) {
     if (message.type === 'BUS_LOCATIONS') {
-      for (const bus of message.data.buses) buses.set(bus.busId, bus.location);
+      for (const bus of message.data.buses as BusPosition[]) {
+        if (bus.updatedAt > (stopped.get(bus.busId) ?? 0)) buses.set(bus.busId, bus.location);
+      }
     }
-    if (message.type === 'BUS_TRACKING_STOPPED') buses.delete(message.data.busId);
+    if (message.type === 'BUS_TRACKING_STOPPED') {
+      buses.delete(message.data.busId);
+      stopped.set(message.data.busId, message.data.stoppedAt);
+    }
   }
   return buses;
 };
@@ -251,7 +261,17 @@ describe('the relay', () => {
 
   it('takes a stopped bus off every map at once', async () => {
     send(driver, { type: 'BUS_TRACKING_STOPPED', data: { busId: 'B4' } });
-    await eventually(async () => !seen(map).has('B4') && !seen(staffMap).has('B4'), 6000);
+    await eventually(
+      async () =>
+        [map, staffMap].every((client) =>
+          (client.inbox as Array<{ type: string; data: { busId: string } }>).some(
+            (message) => message.type === 'BUS_TRACKING_STOPPED' && message.data.busId === 'B4',
+          ),
+        ),
+      6000,
+    );
+    expect(seen(map).has('B4')).toBe(false);
+    expect(seen(staffMap).has('B4')).toBe(false);
     const positions = await admin.get('/api/buses/positions');
     expect(positions.body.map((bus: BusPosition) => bus.busId)).not.toContain('B4');
   });

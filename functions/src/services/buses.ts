@@ -150,8 +150,9 @@ export const relayPosition = async (schoolId: number, busId: string, location: B
 /** A driver stopped: the bus leaves every map at once. */
 export const stopBus = async (schoolId: number, busId: string) => {
   if (!(await isSchoolBus(schoolId, busId))) return false;
+  const stoppedAt = Date.now();
   await busPositions.remove(db, schoolId, busId);
-  await toBuses(schoolId, { type: 'BUS_TRACKING_STOPPED', data: { busId } });
+  await toBuses(schoolId, { type: 'BUS_TRACKING_STOPPED', data: { busId, stoppedAt } });
   return true;
 };
 

@@ -64,8 +64,12 @@ export interface PortalEventData {
    * last one, at most one message per viewer per second for the whole fleet.
    */
   BUS_LOCATIONS: { buses: BusPosition[] };
-  /** A driver stopped sharing their position. */
-  BUS_TRACKING_STOPPED: { busId: string };
+  /**
+   * A driver stopped sharing their position. `stoppedAt` (server ms, ours):
+   * a coalesced message that overtook this one with an older position of the
+   * bus (`updatedAt` before it) must not bring the bus back.
+   */
+  BUS_TRACKING_STOPPED: { busId: string; stoppedAt?: number };
   /**
    * On a parent's channel: the line moved, so their child's place and wait
    * changed (at most one per child per 15 s). The dashboard reads the status again.
