@@ -8,9 +8,10 @@
  * `probes.ts`, `rush-run.ts`, `floor.ts`; this file runs them in order and
  * assembles the report.
  */
-import type { MeterCounters, MeterSnapshot } from '@curbside/store';
+import { createDb, type MeterCounters, type MeterSnapshot } from '@curbside/store';
 import { PARENT_STATUS_POLL_MS } from '../../web/src/features/parent/parent.queries';
 import { AWS_PRICES } from './aws-prices';
+import { type BusFigures, type BusFleet, busPlanFor, seedBuses, startBusFleet } from './buses';
 import { type CostModel, costModel } from './cost';
 import { type CpuFigures, type CpuSample, cpuSampler } from './cpu';
 import { type BroadcastFloor, bareBroadcast, barePutLoop, type PutFloor } from './floor';
@@ -145,6 +146,8 @@ const parentFigures = (ctx: BenchContext, statusCalls: MeterCounters | undefined
 
 export interface BenchReport {
   startedAt: string;
+  /** The buses of the rush: drivers at 1 Hz, map viewers, the admin's map screens. */
+  buses: BusFigures;
   scale: number;
   machine: { cpus: number; node: string; platform: string; loadAverage: number[] };
   plan: SchoolPlan & { screens: { staff: number; anonymous: number }; arrivalWindowSec: number };
@@ -243,6 +246,8 @@ export interface RushWindow {
 }
 
 const DISMISSAL_MINUTES = 30;
+/** How long the naive bus relay runs for the comparison, after the rush. */
+const NAIVE_BUS_SECONDS = 10;
 const DROPOFF_MINUTES = 30;
 const SESSION_LENGTH_MS = 2 * 60 * 60 * 1000;
 /** The routes of the lists the staff screens read. */
@@ -510,7 +515,23 @@ export const runBenchmark = async (options: BenchOptions): Promise<BenchReport> 
   const { log, school } = ctx;
   const channel = `school#${school.schoolId}#staff`;
   let openScreens: WebScreen[] = [];
+  let fleet: BusFleet | undefined;
   try {
+    const busPlan = busPlanFor(scale);
+    log(`Starting ${busPlan.buses} buses at 1 Hz and ${busPlan.viewers} map viewers…`);
+    const tokens = await seedBuses(
+      createDb({ table: ctx.tableName, endpoint: ctx.endpoint, meter: false }),
+      school.schoolId,
+      busPlan.buses,
+    );
+    fleet = await startBusFleet({
+      url: ctx.server.url,
+      ...tokens,
+      staffCookie: ctx.front[0]?.cookie as string,
+      ...busPlan,
+    });
+    await fleet.warm();
+    const buses = fleet;
     // ── The session, the read probe before any pickup, the screens, a warm-up ──
     const session = await startSession(ctx);
     log('Probing queue reads before the rush…');
@@ -526,20 +547,42 @@ export const runBenchmark = async (options: BenchOptions): Promise<BenchReport> 
     // ── The rush ──────────────────────────────────────────────────────────
     await ctx.server.ask({ type: 'memoryBaseline' });
     const cpu = cpuSampler(() => ctx.server.ask({ type: 'cpu' }));
-    const run = await runRush(ctx, {
-      sessionId: session.id,
-      mode,
-      screens: openScreens,
-      cars: school.cars,
-      arrivalWindowSec: ctx.arrivalWindowSec,
-      phase: 'rush',
-      cpu,
+    let run = undefined as unknown as RushRun;
+    const busRush = await buses.window('coalesced', ctx.meterNow, async () => {
+      run = await runRush(ctx, {
+        sessionId: session.id,
+        mode,
+        screens: openScreens,
+        cars: school.cars,
+        arrivalWindowSec: ctx.arrivalWindowSec,
+        phase: 'rush',
+        cpu,
+      });
     });
     const cpuFigures = cpu.figures(run.samples[0]?.cpu as CpuSample, run.samples.at(-1)?.cpu as CpuSample);
     const serverMemory = await ctx.server.ask({ type: 'memory' });
     log(`Rush done in ${run.seconds.toFixed(1)} s.`);
     await settleDelivery(ctx);
     const deliveryMs = summarize(ctx.latency.between(run.startedWall, Date.now()));
+    const busDelivery = summarize(buses.delivery.between(run.startedWall, Date.now()));
+    log(`The naive bus relay (every position to every viewer) for ${NAIVE_BUS_SECONDS} s…`);
+    await ctx.server.ask({ type: 'busRelay', mode: 'naive' });
+    const busNaive = await buses.window('naive', ctx.meterNow, () => sleep(NAIVE_BUS_SECONDS * 1000));
+    await ctx.server.ask({ type: 'busRelay', mode: 'coalesced' });
+    const busFigures: BusFigures = {
+      ...busPlan,
+      deliveryMs: busDelivery,
+      rush: busRush,
+      naive: busNaive,
+      leaks: buses.leaks(),
+      dismissal: {
+        coalesced: buses.dismissal(busRush, DISMISSAL_MINUTES),
+        naive: buses.dismissal(busNaive, DISMISSAL_MINUTES),
+      },
+      dismissalMinutes: DISMISSAL_MINUTES,
+    };
+    buses.stop();
+    fleet = undefined;
     closeWebScreens(ctx, openScreens);
     openScreens = [];
     const leftInQueue = await clearLeftovers(ctx, session.id);
@@ -642,8 +685,21 @@ export const runBenchmark = async (options: BenchOptions): Promise<BenchReport> 
     ];
     const pingsSent = allScreens.reduce((sum, screen) => sum + screen.pingsSent, 0);
     const rushRoutes = ctx.recorder.routes('rush');
+    // `$default` also ran the drivers' positions (priced apart, over a whole dismissal): the pings alone here.
+    const rushFigures = allFigures(rushWindow);
+    const wsDefault = rushFigures['ws/default'];
+    if (wsDefault && wsDefault.invocations > 0) {
+      const pings = Math.max(0, wsDefault.invocations - busRush.driverMessages);
+      rushFigures['ws/default'] = {
+        invocations: pings,
+        billedMs: wsDefault.billedMs * (pings / wsDefault.invocations),
+        readUnits: 0,
+        writeUnits: 0,
+        billedMessages: pings,
+      };
+    }
     const cost = costModel({
-      rush: allFigures(rushWindow),
+      rush: rushFigures,
       httpBilled: Object.fromEntries(
         Object.entries(rushRoutes).map(([route, figures]) => [
           route,
@@ -679,6 +735,7 @@ export const runBenchmark = async (options: BenchOptions): Promise<BenchReport> 
     const loginFigures = ctx.recorder.routes('setup').login;
     return {
       startedAt,
+      buses: busFigures,
       scale,
       machine: {
         cpus: cpus().length,
@@ -776,6 +833,7 @@ export const runBenchmark = async (options: BenchOptions): Promise<BenchReport> 
     };
   } finally {
     clearInterval(rssSampler);
+    fleet?.stop();
     closeWebScreens(ctx, openScreens);
     await ctx.stop();
   }

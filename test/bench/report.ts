@@ -17,9 +17,13 @@ export const SCREEN_READS_SHARE_BUDGET = 0.1;
 /** Read units per add-to-batch at 300 waiting cars within this share of those at 50. */
 export const ADD_TO_BATCH_SPREAD_BUDGET = 0.2;
 export const DISMISSAL_COST_BUDGET = 0.3;
+/** Bus positions: at most one message per map viewer per second, delivered p99 under 1.5 s. */
+export const BUS_MESSAGES_PER_VIEWER_SECOND_BUDGET = 1;
+export const BUS_P99_BUDGET_MS = 1500;
 
 export const checkBudgets = (report: BenchReport): BudgetCheck[] => {
-  const { api, live, dynamo, rush, screens, cost, parents } = report;
+  const { api, live, dynamo, rush, screens, cost, parents, buses } = report;
+  const withBuses = cost.dismissal.dollars.total + buses.dismissal.coalesced.dollars.total;
   const { early, late } = dynamo.queueReads;
   const { at50, at300 } = dynamo.addToBatch;
   const screenChecks: BudgetCheck[] =
@@ -85,9 +89,26 @@ export const checkBudgets = (report: BenchReport): BudgetCheck[] => {
           ADD_TO_BATCH_SPREAD_BUDGET * at50.readUnitsPerCall,
     },
     {
-      budget: `At most $${DISMISSAL_COST_BUDGET.toFixed(2)} of AWS cost per dismissal, staff screens' reads and parents included (buses are not simulated yet)`,
-      value: `$${cost.dismissal.dollars.total.toFixed(3)} (screens' reads $${cost.dismissalScreenReads.dollars.total.toFixed(4)})`,
-      pass: cost.dismissal.dollars.total <= DISMISSAL_COST_BUDGET,
+      budget: `At most ${BUS_MESSAGES_PER_VIEWER_SECOND_BUDGET} bus message per map viewer per second, whatever the fleet (${buses.buses} buses at 1 Hz, ${buses.viewers} viewers)`,
+      value: `at most ${buses.rush.perViewerPerSecond.max} in any second, ${buses.rush.perViewerPerSecond.mean.toFixed(2)}/s on average (naive relay: ${buses.naive.perViewerPerSecond.mean.toFixed(1)}/s)`,
+      pass:
+        buses.rush.messagesOut > 0 &&
+        buses.rush.perViewerPerSecond.max <= BUS_MESSAGES_PER_VIEWER_SECOND_BUDGET,
+    },
+    {
+      budget: `Bus position p99 under ${BUS_P99_BUDGET_MS} ms, from the driver's send to every viewer`,
+      value: `${ms(buses.deliveryMs.p99)} ms (p50 ${ms(buses.deliveryMs.p50)} ms)`,
+      pass: buses.deliveryMs.count > 0 && buses.deliveryMs.p99 < BUS_P99_BUDGET_MS,
+    },
+    {
+      budget: 'No bus message names a child or a family',
+      value: `${buses.leaks}`,
+      pass: buses.leaks === 0,
+    },
+    {
+      budget: `At most $${DISMISSAL_COST_BUDGET.toFixed(2)} of AWS cost per dismissal, staff screens' reads, parents and buses included`,
+      value: `$${withBuses.toFixed(3)} (buses $${buses.dismissal.coalesced.dollars.total.toFixed(3)}, naive relay $${buses.dismissal.naive.dollars.total.toFixed(2)}; screens' reads $${cost.dismissalScreenReads.dollars.total.toFixed(4)})`,
+      pass: withBuses <= DISMISSAL_COST_BUDGET,
     },
     {
       budget: 'Every car handled, no errors',
@@ -279,6 +300,25 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
     `Parents' status reads: ${n(parents.reads)} (${n(parents.polls)} polls), ${units(parents.readUnits)} RCU; ` +
       `their share of the rush: $${parents.messageDollars.toFixed(4)} messages + $${parents.readDollars.toFixed(4)} read units ` +
       '(Lambda and HTTP requests in the cost model)',
+  );
+
+  const { buses } = report;
+  const relayLine = (label: string, figures: typeof buses.rush) =>
+    `  ${label}: ${n(figures.driverMessages)} driver messages in ${figures.seconds.toFixed(0)} s, ` +
+    `${n(figures.messagesOut)} bus messages out, ${figures.perViewerPerSecond.mean.toFixed(2)} per viewer per second ` +
+    `(at most ${figures.perViewerPerSecond.max} in one second); ${figures.usagePerSecond.writeUnits.toFixed(1)} WCU/s, ` +
+    `${figures.usagePerSecond.readUnits.toFixed(1)} RCU/s`;
+  out.push(
+    `Buses: ${buses.buses} at 1 Hz on the driver link, ${buses.viewers} map-link viewers and ${buses.adminScreens} admin map screens; ` +
+      `position delivery (${n(buses.deliveryMs.count)}): p50 ${ms(buses.deliveryMs.p50)} ms, p99 ${ms(buses.deliveryMs.p99)} ms, ` +
+      `max ${ms(buses.deliveryMs.max)} ms; ${buses.leaks} messages with a child's or family's field`,
+  );
+  out.push(relayLine('coalesced (the rush)', buses.rush));
+  out.push(relayLine('naive (one message per position per viewer, same run)', buses.naive));
+  out.push(
+    `  a ${buses.dismissalMinutes}-minute dismissal of bus traffic: ${usd(buses.dismissal.coalesced.dollars.total)} coalesced ` +
+      `(${n(buses.dismissal.coalesced.usage.webSocketMessages)} messages), ${usd(buses.dismissal.naive.dollars.total)} naive ` +
+      `(${n(buses.dismissal.naive.usage.webSocketMessages)} messages)`,
   );
 
   section('Staff screens, as the web client runs them (rush)');

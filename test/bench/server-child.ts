@@ -98,6 +98,9 @@ const handle = async (request: Request): Promise<Answers[Request['type']]> => {
     }
     case 'floorBroadcast':
       return broadcast(request.count, request.perSecond, request.payloadBytes);
+    case 'busRelay':
+      process.env.BUS_RELAY = request.mode === 'naive' ? 'naive' : '';
+      return null;
     case 'stop':
       clearInterval(sampler);
       floor?.close();

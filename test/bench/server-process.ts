@@ -26,6 +26,8 @@ export type Request =
   | { type: 'cpu' }
   | { type: 'floorServer' }
   | { type: 'floorBroadcast'; count: number; perSecond: number; payloadBytes: number }
+  /** The bus relay from now on: coalesced (as deployed) or naive (every position to every viewer). */
+  | { type: 'busRelay'; mode: 'coalesced' | 'naive' }
   | { type: 'stop' };
 
 export interface Answers {
@@ -37,6 +39,7 @@ export interface Answers {
   cpu: { user: number; system: number };
   floorServer: { url: string };
   floorBroadcast: { sent: number; clients: number; ms: number };
+  busRelay: null;
   stop: null;
 }
 

@@ -8,7 +8,7 @@ import { runBenchmark } from './bench';
  * the machine); `npm run bench` checks them.
  */
 describe('dismissal-rush benchmark (smoke, scale 0.1)', () => {
-  it('completes with nothing lost and nothing leaked to anonymous screens or to parents', async () => {
+  it('completes with nothing lost and nothing leaked to anonymous screens, to parents or on the bus map', async () => {
     const report = await runBenchmark({
       scale: 0.1,
       durationSec: 12,
@@ -33,5 +33,12 @@ describe('dismissal-rush benchmark (smoke, scale 0.1)', () => {
     expect(report.screens.baseline?.readUnitsPerEvent).toBeGreaterThan(0);
     expect(report.screens.ratio).toBeLessThan(0.5);
     expect(report.dynamo.addToBatch.at300.readUnitsPerCall).toBeGreaterThan(0);
+    // The buses reached the map viewers, coalesced, naming no one; the naive relay sent far more.
+    expect(report.buses.rush.messagesOut).toBeGreaterThan(0);
+    expect(report.buses.rush.perViewerPerSecond.max).toBeLessThanOrEqual(1);
+    expect(report.buses.leaks).toBe(0);
+    expect(report.buses.naive.perViewerPerSecond.mean).toBeGreaterThan(
+      report.buses.rush.perViewerPerSecond.mean,
+    );
   }, 180_000);
 });

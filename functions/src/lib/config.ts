@@ -45,5 +45,8 @@ export const config = {
    * viewer per second for the whole fleet), or `naive` (every position to
    * every viewer at once: the benchmark's comparison, never deployed).
    */
-  busRelay: optional('BUS_RELAY') === 'naive' ? ('naive' as const) : ('coalesced' as const),
+  get busRelay(): 'naive' | 'coalesced' {
+    // Read each time: the benchmark switches it in the middle of a run to measure both.
+    return optional('BUS_RELAY') === 'naive' ? 'naive' : 'coalesced';
+  },
 } as const;

@@ -1,0 +1,296 @@
+/**
+ * The buses of the rush: drivers sharing a position every second over the
+ * driver link, map viewers on the map link, and the school admin's map
+ * screens (staff connections opened with `?buses=1`). Each viewer counts the
+ * bus messages it receives per second of the server's clock (`sentAt`), the
+ * delivery of every new position (arrival minus the moment the driver sent
+ * it, same machine so the clocks agree), and any field that could name a
+ * child. The relay can be switched to the naive one (every position to every
+ * viewer) for a window of the same run, to measure what coalescing saves.
+ */
+
+import type { MeterSnapshot } from '@curbside/store';
+import { busLinks, type Db, vehicles } from '@curbside/store';
+import WebSocket from 'ws';
+import { AWS_PRICES } from './aws-prices';
+import { type Priced, price } from './cost';
+import { Samples, type Summary, sleep } from './stats';
+
+const PING_EVERY_MS = 30_000;
+
+/** The fleet a scale brings: 20 buses and 100 map viewers at scale 1, plus two admin map screens. */
+export const busPlanFor = (scale: number) => ({
+  buses: Math.max(2, Math.round(20 * scale)),
+  viewers: Math.max(5, Math.round(100 * scale)),
+  adminScreens: 2,
+});
+
+/** Registers the school's buses (numbers 1…n) and answers its driver and map tokens. */
+export const seedBuses = async (db: Db, schoolId: number, count: number) => {
+  for (let n = 1; n <= count; n++) {
+    await vehicles.create(db, {
+      schoolId,
+      number: String(n),
+      type: 'bus',
+      active: true,
+      parentName: `Route ${n}`,
+      parentPhone: null,
+      alternateContactName: null,
+      alternateContactPhone: null,
+      make: null,
+      model: null,
+      color: null,
+      licensePlate: null,
+      notes: null,
+      studentIds: [],
+    });
+  }
+  const links = await busLinks.ofSchool(db, schoolId);
+  return { driverToken: links.driverToken, mapToken: links.mapToken };
+};
+
+const open = (url: string, headers: Record<string, string> = {}) =>
+  new Promise<WebSocket>((resolve, reject) => {
+    const socket = new WebSocket(url, { headers });
+    socket.once('open', () => resolve(socket));
+    socket.once('error', reject);
+  });
+
+/** Keys that would name or reach a child or a family: never on a bus message. */
+const PRIVATE_KEY = /student|parent|phone|firstName|lastName|guardian/i;
+const keysOf = (value: unknown): string[] =>
+  typeof value !== 'object' || value === null
+    ? []
+    : Object.entries(value).flatMap(([key, inner]) => [key, ...keysOf(inner)]);
+
+/** One map viewer: what it received, per second of the server's clock. */
+class Viewer {
+  readonly perSecond = new Map<number, number>();
+  messages = 0;
+  leaks = 0;
+  private readonly latest = new Map<string, number>();
+  private pinger: NodeJS.Timeout;
+
+  constructor(
+    readonly socket: WebSocket,
+    delivery: Samples,
+    counting: () => boolean,
+  ) {
+    socket.on('message', (raw) => {
+      const arrived = Date.now();
+      const message = JSON.parse(raw.toString()) as {
+        type: string;
+        sentAt?: number;
+        data?: { buses?: Array<{ busId: string; location: { timestamp: number } }> };
+      };
+      if (!message.type.startsWith('BUS_')) return;
+      if (keysOf(message).some((key) => PRIVATE_KEY.test(key))) this.leaks++;
+      if (!counting()) return;
+      this.messages++;
+      const second = Math.floor((message.sentAt ?? arrived) / 1000);
+      this.perSecond.set(second, (this.perSecond.get(second) ?? 0) + 1);
+      // A coalesced message may repeat a position the last one carried: each position counts once.
+      for (const bus of message.data?.buses ?? []) {
+        if ((this.latest.get(bus.busId) ?? 0) >= bus.location.timestamp) continue;
+        this.latest.set(bus.busId, bus.location.timestamp);
+        delivery.push(arrived - bus.location.timestamp, arrived);
+      }
+    });
+    this.pinger = setInterval(() => {
+      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: 'ping' }));
+    }, PING_EVERY_MS);
+  }
+
+  close() {
+    clearInterval(this.pinger);
+    this.socket.close();
+  }
+}
+
+/** One driver: a position of its bus every second, moving along a line, and a heartbeat every 15 s. */
+class Driver {
+  sent = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private heart: NodeJS.Timeout | undefined;
+  private step = 0;
+
+  constructor(
+    readonly socket: WebSocket,
+    readonly busId: string,
+    private readonly index: number,
+  ) {}
+
+  start(periodMs: number) {
+    const send = () => {
+      if (this.socket.readyState !== WebSocket.OPEN) return;
+      this.step++;
+      const location = {
+        latitude: 29.9811 + this.index / 1000 + this.step / 100_000,
+        longitude: -81.4457 + this.step / 100_000,
+        speed: 8,
+        accuracy: 5,
+        heading: 45,
+        timestamp: Date.now(),
+      };
+      this.socket.send(
+        JSON.stringify({ type: 'BUS_LOCATION_UPDATE', data: { busId: this.busId, location } }),
+      );
+      this.sent++;
+    };
+    // Drivers do not send in step: each starts at its own moment of the second.
+    this.timer = setTimeout(
+      () => {
+        send();
+        this.timer = setInterval(send, periodMs);
+      },
+      (this.index * 997) % periodMs,
+    );
+    this.heart = setInterval(() => {
+      if (this.socket.readyState !== WebSocket.OPEN) return;
+      this.socket.send(JSON.stringify({ type: 'heartbeat', busId: this.busId }));
+      this.sent++;
+    }, 15_000);
+  }
+
+  stop() {
+    clearTimeout(this.timer);
+    clearInterval(this.timer);
+    clearInterval(this.heart);
+  }
+}
+
+export interface BusWindowFigures {
+  relay: 'coalesced' | 'naive';
+  seconds: number;
+  /** Messages the drivers sent (positions and heartbeats): one `$default` invocation each. */
+  driverMessages: number;
+  /** Bus messages per viewer per second: the mean, and the most any viewer got in one second. */
+  perViewerPerSecond: { mean: number; max: number };
+  /** Bus messages received by every viewer and admin map screen. */
+  messagesOut: number;
+  /** Per second of the window: usage the meter saw under `ws/default` (the drivers' share of it). */
+  usagePerSecond: { lambdaGbSeconds: number; readUnits: number; writeUnits: number };
+}
+
+export interface BusFigures {
+  buses: number;
+  viewers: number;
+  adminScreens: number;
+  /** During the rush (coalesced relay): new positions delivered to the viewers. */
+  deliveryMs: Summary;
+  rush: BusWindowFigures;
+  naive: BusWindowFigures;
+  /** Any bus message carrying a field that could name a child. */
+  leaks: number;
+  /** A dismissal's bus traffic at AWS prices, coalesced and naive. */
+  dismissal: { coalesced: Priced; naive: Priced };
+  dismissalMinutes: number;
+}
+
+/** The fleet running against the server; `window` measures a stretch of it, `stop` closes everything. */
+export const startBusFleet = async (options: {
+  url: string;
+  driverToken: string;
+  mapToken: string;
+  /** A staff session cookie for the admin map screens. */
+  staffCookie: string;
+  buses: number;
+  viewers: number;
+  adminScreens: number;
+}) => {
+  const ws = `${options.url.replace(/^http/, 'ws')}/ws`;
+  const delivery = new Samples();
+  let counting = false;
+  const isCounting = () => counting;
+  const viewers: Viewer[] = [];
+  for (let i = 0; i < options.viewers; i++) {
+    viewers.push(new Viewer(await open(`${ws}?t=${options.mapToken}`), delivery, isCounting));
+  }
+  for (let i = 0; i < options.adminScreens; i++) {
+    viewers.push(
+      new Viewer(await open(`${ws}?buses=1`, { cookie: options.staffCookie }), delivery, isCounting),
+    );
+  }
+  const drivers: Driver[] = [];
+  for (let n = 1; n <= options.buses; n++) {
+    drivers.push(new Driver(await open(`${ws}?t=${options.driverToken}`), `B${n}`, n - 1));
+  }
+  for (const driver of drivers) driver.start(1000);
+
+  /** Counts what every viewer receives while `during` runs; the meter's `ws/default` share is the drivers'. */
+  const window = async (
+    relay: 'coalesced' | 'naive',
+    meterNow: () => Promise<MeterSnapshot>,
+    during: () => Promise<void>,
+  ): Promise<BusWindowFigures> => {
+    for (const viewer of viewers) {
+      viewer.perSecond.clear();
+      viewer.messages = 0;
+    }
+    const sentBefore = drivers.reduce((sum, driver) => sum + driver.sent, 0);
+    const before = await meterNow();
+    const started = performance.now();
+    counting = true;
+    await during();
+    counting = false;
+    const seconds = (performance.now() - started) / 1000;
+    const after = await meterNow();
+    const driverMessages = drivers.reduce((sum, driver) => sum + driver.sent, 0) - sentBefore;
+    const counters = (snapshot: MeterSnapshot) => snapshot['ws/default'] ?? {};
+    const delta = (name: string) => (counters(after)[name] ?? 0) - (counters(before)[name] ?? 0);
+    const invocations = Math.max(1, delta('lambda.invocations'));
+    // Pings of every screen also run `$default` (no reads or writes): the drivers' share of its time.
+    const share = Math.min(1, driverMessages / invocations);
+    const counts = viewers.flatMap((viewer) => [...viewer.perSecond.values()]);
+    const messagesOut = viewers.reduce((sum, viewer) => sum + viewer.messages, 0);
+    return {
+      relay,
+      seconds,
+      driverMessages,
+      perViewerPerSecond: {
+        mean: messagesOut / viewers.length / Math.max(1, seconds),
+        max: counts.length > 0 ? Math.max(...counts) : 0,
+      },
+      messagesOut,
+      usagePerSecond: {
+        lambdaGbSeconds: ((delta('lambda.billedMs') * share) / 1000 / seconds) * AWS_PRICES.lambda.memoryGb,
+        readUnits: delta('ddb.readUnits') / seconds,
+        writeUnits: delta('ddb.writeUnits') / seconds,
+      },
+    };
+  };
+
+  /** A dismissal's bus traffic, from a window's rates, over `minutes`. */
+  const dismissal = (figures: BusWindowFigures, minutes: number): Priced => {
+    const seconds = minutes * 60;
+    const perSecond = (n: number) => n / Math.max(1, figures.seconds);
+    const connections = options.buses + viewers.length;
+    return price({
+      lambdaRequests: perSecond(figures.driverMessages) * seconds,
+      lambdaGbSeconds: figures.usagePerSecond.lambdaGbSeconds * seconds,
+      httpApiRequests: 0,
+      // In (the drivers') and out (to every viewer).
+      webSocketMessages: perSecond(figures.driverMessages + figures.messagesOut) * seconds,
+      connectionMinutes: connections * minutes,
+      readUnits: figures.usagePerSecond.readUnits * seconds,
+      writeUnits: figures.usagePerSecond.writeUnits * seconds,
+    });
+  };
+
+  return {
+    delivery,
+    window,
+    dismissal,
+    leaks: () => viewers.reduce((sum, viewer) => sum + viewer.leaks, 0),
+    /** Waits for every driver to have sent at least once (they start at their own moment of the second). */
+    warm: async () => {
+      while (drivers.some((driver) => driver.sent === 0)) await sleep(100);
+    },
+    stop: () => {
+      for (const driver of drivers) driver.stop();
+      for (const driver of drivers) driver.socket.close();
+      for (const viewer of viewers) viewer.close();
+    },
+  };
+};
+export type BusFleet = Awaited<ReturnType<typeof startBusFleet>>;
