@@ -277,7 +277,49 @@ describe('the relay', () => {
   });
 });
 
+const driverAlert = (type: 'help' | 'emergency', busId: string, busName: string) => ({
+  type,
+  priority: type === 'help' ? 'medium' : 'critical',
+  title: type === 'help' ? 'Help Request' : 'Emergency Alert',
+  message: `${busName} needs ${type === 'help' ? 'help' : 'emergency assistance'}`,
+  source: 'bus_driver',
+  metadata: { busId, busName, location: { latitude: 29.98, longitude: -81.44 } },
+});
+const postAlert = (body: unknown, headers: Record<string, string>) =>
+  fetch(new URL('/api/alerts', server.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+
 describe('a driver’s alert', () => {
+  it('sent while no session runs is kept, told to the staff, and listed in the next session until dismissed', async () => {
+    const staff = await connect('', { cookie: front.cookie as string });
+    const answer = await postAlert(driverAlert('emergency', 'B3', 'Bus 3'), bearer(links.driverUrl));
+    expect(answer.status).toBe(200);
+    const { alert } = (await answer.json()) as { alert: { id: number; sessionId: number | null } };
+    expect(alert).toMatchObject({
+      sessionId: null,
+      type: 'emergency',
+      priority: 'critical',
+      location: 'Bus 3',
+    });
+    await eventually(
+      async () =>
+        (staff.inbox as Array<{ type: string; data: { id: number } }>).some(
+          (m) => m.type === 'ALERT_CREATED' && m.data.id === alert.id,
+        ),
+      6000,
+    );
+    const session = (await front.post('/api/sessions', sessionBody())).body;
+    const listed = await front.get(`/api/alerts?sessionId=${session.id}`);
+    expect(listed.body.map((a: { id: number }) => a.id)).toContain(alert.id);
+    expect((await front.put(`/api/alerts/${alert.id}/dismiss`)).status).toBe(200);
+    const after = await front.get(`/api/alerts?sessionId=${session.id}`);
+    expect(after.body.map((a: { id: number }) => a.id)).not.toContain(alert.id);
+    expect((await admin.put(`/api/sessions/${session.id}/end`)).status).toBe(200);
+  });
+
   it('reaches the school’s staff at once, in the running session, and is refused with the map link', async () => {
     const staff = await connect('', { cookie: front.cookie as string });
     const session = (await front.post('/api/sessions', sessionBody())).body;
@@ -320,7 +362,7 @@ describe('a driver’s alert', () => {
     );
     const listed = await front.get(`/api/alerts?sessionId=${session.id}`);
     expect(listed.body.map((a: { id: number }) => a.id)).toContain(raised.id);
-    await front.put(`/api/sessions/${session.id}/end`);
+    expect((await admin.put(`/api/sessions/${session.id}/end`)).status).toBe(200);
   });
 });
 

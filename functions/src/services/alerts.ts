@@ -61,9 +61,17 @@ export const toggleAlert = async (
   throw new ConflictError('Someone else changed this alert at the same moment. Please try again.');
 };
 
+/**
+ * The session's active alerts, and those raised while no session ran (a bus
+ * driver's help before dismissal started) until someone dismisses them.
+ */
 export const listActiveAlerts = async (user: User, sessionId: number): Promise<Alert[]> => {
-  await sessionOfSchool(user, sessionId);
-  return alerts.activeForSession(db, sessionId);
+  const session = await sessionOfSchool(user, sessionId);
+  const [ofSession, withoutSession] = await Promise.all([
+    alerts.activeForSession(db, sessionId),
+    alerts.activeWithoutSession(db, session.schoolId),
+  ]);
+  return [...ofSession, ...withoutSession];
 };
 
 export const dismissAlert = async (user: User, id: number): Promise<Alert> => {
