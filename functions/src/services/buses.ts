@@ -111,6 +111,9 @@ const isSchoolBus = async (schoolId: number, busId: string): Promise<boolean> =>
 
 const toBuses = (schoolId: number, event: LiveEvent) => publishToChannel(channels.buses(schoolId), event);
 
+/** The second each school's fan-out was last tried from this instance. */
+const triedSlot = new Map<number, number>();
+
 /**
  * Sends the school's map viewers every bus that moved since the last
  * fan-out (and in the second before it, which a fan-out reading while a
@@ -120,7 +123,12 @@ const toBuses = (schoolId: number, event: LiveEvent) => publishToChannel(channel
  * its size.
  */
 export const fanOut = async (schoolId: number): Promise<boolean> => {
-  const previous = await busPositions.claimFanOut(db, schoolId, BUS_FANOUT_MS);
+  // This instance already tried this second: another write would only fail (and still be billed).
+  const now = Date.now();
+  const slot = Math.floor(now / BUS_FANOUT_MS);
+  if (triedSlot.get(schoolId) === slot) return false;
+  triedSlot.set(schoolId, slot);
+  const previous = await busPositions.claimFanOut(db, schoolId, BUS_FANOUT_MS, now);
   if (previous === null) return false;
   // A position written while the previous fan-out read could have been missed by it: a second of overlap.
   const since = previous - BUS_FANOUT_MS;
