@@ -1,10 +1,11 @@
 /**
  * A parent's phone on the dashboard, as the web client behaves: its live
  * connection (the parent's own channel), a read of the children's status on
- * every message about them, and the status poll every 30 s. It checks that
+ * every message about them (spread over a few seconds when the line moved),
+ * and the status poll every 30 s at the phone's own phase. It checks that
  * every message names its own child and nothing else (a leak otherwise).
  */
-import { PARENT_STATUS_POLL_MS } from '../../web/src/features/parent/parent.queries';
+import { PARENT_STATUS_POLL_MS, spreadDelay } from '../../web/src/features/parent/parent.queries';
 import type { BenchClient } from './http';
 import type { Screen } from './screens';
 
@@ -20,6 +21,7 @@ export class ParentPhone {
   private reading: Promise<void> | undefined;
   private again = false;
   private poller: NodeJS.Timeout | undefined;
+  private readonly spread = new Set<NodeJS.Timeout>();
 
   constructor(
     readonly screen: Screen,
@@ -28,10 +30,18 @@ export class ParentPhone {
   ) {
     screen.onMessage = (message) =>
       this.receive(message as { type?: string; data?: Record<string, unknown> });
-    this.poller = setInterval(() => {
+    // Phones open the dashboard at moments of their own: each polls at its own phase of the 30 s.
+    const poll = () => {
       this.polls++;
       void this.read();
-    }, PARENT_STATUS_POLL_MS);
+    };
+    this.poller = setTimeout(
+      () => {
+        poll();
+        this.poller = setInterval(poll, PARENT_STATUS_POLL_MS);
+      },
+      Math.floor(Math.random() * PARENT_STATUS_POLL_MS),
+    );
   }
 
   private receive({ type = 'UNKNOWN', data = {} }: { type?: string; data?: Record<string, unknown> }) {
@@ -46,7 +56,14 @@ export class ParentPhone {
       return;
     }
     this.received.set(type, (this.received.get(type) ?? 0) + 1);
-    void this.read();
+    // As the web client: the line moving is read at the phone's own moment, its own child's change at once.
+    if (type === 'QUEUE_UPDATE') {
+      const timer = setTimeout(() => {
+        this.spread.delete(timer);
+        void this.read();
+      }, spreadDelay());
+      this.spread.add(timer);
+    } else void this.read();
   }
 
   /** Reads the status; a message during a read asks for one more read after it, not one each. */
@@ -68,7 +85,9 @@ export class ParentPhone {
 
   /** Waits for a read under way, then stops polling. */
   async stop() {
+    clearTimeout(this.poller);
     clearInterval(this.poller);
+    for (const timer of this.spread) clearTimeout(timer);
     await this.reading;
   }
 }

@@ -8,7 +8,7 @@ import { useLiveEvent } from '../live/live';
 import { clockText, waitText } from './format';
 import { useParentTexts } from './i18n';
 import { useLinkStudent, useParentLogout } from './parent.mutations';
-import { parentQueries } from './parent.queries';
+import { parentQueries, spreadDelay } from './parent.queries';
 import { ParentLayout } from './parent-layout';
 
 const STATUS_COLOR: Record<string, string> = {
@@ -133,8 +133,10 @@ export function ParentDashboardPage() {
   const status = useQuery({ ...parentQueries.status(), enabled: parent });
   const students = useQuery({ ...parentQueries.students(), enabled: parent });
   const logout = useParentLogout();
-  useLiveEvent(['STUDENT_STATUS_UPDATE', 'QUEUE_UPDATE'], () => {
-    void queryClient.invalidateQueries({ queryKey: parentQueries.status().queryKey });
+  const readStatus = () => void queryClient.invalidateQueries({ queryKey: parentQueries.status().queryKey });
+  useLiveEvent('STUDENT_STATUS_UPDATE', readStatus);
+  useLiveEvent('QUEUE_UPDATE', () => {
+    setTimeout(readStatus, spreadDelay());
   });
   if (isLoading) return null;
   if (!parent) return <Navigate to="/parent-login" replace />;

@@ -5,6 +5,17 @@ import { api } from '../../lib/api';
 /** The parent status poll (specification §9: every 30 s). */
 export const PARENT_STATUS_POLL_MS = 30_000;
 
+/**
+ * `QUEUE_UPDATE` (the line moved) reaches every waiting family at once; each
+ * phone reads its status within this many ms of it, at a moment of its own,
+ * so the school's parents do not all ask in the same instant. A change of
+ * the child's own status (`STUDENT_STATUS_UPDATE`) is read at once.
+ */
+export const QUEUE_UPDATE_SPREAD_MS = 5_000;
+
+/** A phone's moment within the spread. */
+export const spreadDelay = (random = Math.random()) => Math.floor(random * QUEUE_UPDATE_SPREAD_MS);
+
 export const parentQueries = {
   all: ['parent'] as const,
   students: () =>
