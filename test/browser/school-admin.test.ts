@@ -258,26 +258,48 @@ describe('the school admin screen as admin_demo', () => {
     await page.getByRole('button', { name: /^Filter/ }).click();
   }, 60_000);
 
-  it('pops the bus tracking page out in a 1200×800 window and shows the driver page as a 256 px QR code', async () => {
+  it('pops the map link out in a 1200×800 window, shows the driver link as a 256 px QR code, and rotates both', async () => {
+    const links = (await admin.get('/api/bus-links')).body;
+    expect(links.mapUrl).toMatch(new RegExp(`^${server.url}/bus-tracking\\?t=[\\w-]{32}$`));
+    expect(links.driverUrl).toMatch(new RegExp(`^${server.url}/bus-driver\\?t=[\\w-]{32}$`));
     const card = region(page, 'Bus Tracking');
     const [popup] = await Promise.all([
       page.waitForEvent('popup'),
       card.getByRole('button', { name: 'Pop Out' }).click(),
     ]);
     expect(await page.evaluate(() => (globalThis as any).opened.at(-1))).toEqual([
-      '/bus-tracking',
+      links.mapUrl,
       'bus-tracking',
       'width=1200,height=800',
     ]);
+    await text(popup, 'Interactive Bus Map').waitFor();
     await popup.close();
     await card.getByRole('button', { name: 'QR Code' }).click();
     const dialog = page.getByRole('dialog', { name: 'Bus driver page' });
     const image = dialog.getByRole('img', { name: 'QR code of the bus driver page' });
     await image.waitFor();
     expect(await image.evaluate((img: any) => img.naturalWidth)).toBe(256);
-    await text(dialog, `${server.url}/bus-driver`).waitFor();
+    await text(dialog, links.driverUrl).waitFor();
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
+
+    // Rotate links, confirmed: the card shows the new driver link, the old one no longer works.
+    await card.getByRole('button', { name: 'Rotate links' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Rotate the bus links?' });
+    await confirm.getByRole('button', { name: 'Rotate links' }).click();
+    await text(page, 'New bus links made. The old ones no longer work.').waitFor();
+    await confirm.waitFor({ state: 'detached' });
+    const fresh = (await admin.get('/api/bus-links')).body;
+    expect(fresh.driverUrl).not.toBe(links.driverUrl);
+    await card.getByRole('button', { name: 'QR Code' }).click();
+    await text(dialog, fresh.driverUrl).waitFor();
+    expect(await text(dialog, links.driverUrl).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    const old = await fetch(`${server.url}/api/buses`, {
+      headers: { authorization: `Bearer ${new URL(links.driverUrl).searchParams.get('t')}` },
+    });
+    expect(old.status).toBe(401);
   }, 60_000);
 
   it('takes screenshots of the dashboard on a tablet and a phone, light and dark', async () => {

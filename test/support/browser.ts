@@ -18,9 +18,20 @@ export const viewports = {
   phone: { width: 390, height: 844 },
 } as const;
 
+/** The map's tile server (see web/src/features/buses/bus-map.tsx). */
+const MAP_TILES = 'https://tile.openstreetmap.org/**';
+/** A 1×1 transparent PNG. */
+const BLANK_TILE = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAAC0lEQVR4nGNgAAIAAAUAAXpeqz8AAAAASUVORK5CYII=',
+  'base64',
+);
+
 /**
  * Chromium from the system (`apt-get install -y chromium`), headless, with
- * everything that would reach the network switched off.
+ * everything that would reach the network switched off. There is no network
+ * here: every context answers the map's tile requests with a blank tile (as
+ * a tile server with nothing to show would), so pages with a map log no
+ * failed loads and wait on no name lookup.
  */
 export const launchBrowser = async (): Promise<Browser> => {
   if (!existsSync(CHROMIUM)) {
@@ -29,7 +40,7 @@ export const launchBrowser = async (): Promise<Browser> => {
         '(or point CHROMIUM_PATH at another Chromium binary).',
     );
   }
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
       '--headless',
@@ -42,6 +53,15 @@ export const launchBrowser = async (): Promise<Browser> => {
       '--disable-sync',
     ],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    await context.route(MAP_TILES, (route) =>
+      route.fulfill({ status: 200, contentType: 'image/png', body: BLANK_TILE }),
+    );
+    return context;
+  };
+  return browser;
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

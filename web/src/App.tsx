@@ -110,8 +110,8 @@ export const appRoutes: RouteObject[] = [
         'invite/:code',
         parentScreen(async () => (await import('./features/parent/invite.page')).InvitePage),
       ),
-      open('bus-driver', placeholder('Bus Driver')),
-      open('bus-tracking', placeholder('Bus Tracking')),
+      open('bus-driver', async () => (await import('./features/buses/bus-driver.page')).BusDriverPage),
+      open('bus-tracking', async () => (await import('./features/buses/bus-tracking.page')).BusTrackingPage),
       open(
         'parent',
         parentScreen(async () => (await import('./features/parent/parent.page')).ParentPortalPage),

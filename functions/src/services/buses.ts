@@ -137,9 +137,30 @@ export const fanOut = async (schoolId: number): Promise<boolean> => {
   return true;
 };
 
+/** Per school, this instance's wait for the next second's fan-out (one timer however many positions wait). */
+const trailing = new Map<number, Promise<unknown>>();
+
+/**
+ * A position that came after this second's fan-out went out waits for the
+ * next second's: if no other position arrives to trigger it (a single bus,
+ * or a bus that just stopped moving), this instance tries it, so the last
+ * position of a bus reaches the maps within about a second too.
+ */
+const fanOutNextSecond = (schoolId: number): Promise<unknown> => {
+  const waiting = trailing.get(schoolId);
+  if (waiting) return waiting;
+  const next = (Math.floor(Date.now() / BUS_FANOUT_MS) + 1) * BUS_FANOUT_MS;
+  const attempt = new Promise((resolve) => setTimeout(resolve, next - Date.now() + 20))
+    .then(() => fanOut(schoolId))
+    .catch((error: unknown) => log('warn', 'bus fan-out failed', { schoolId, error: String(error) }))
+    .finally(() => trailing.delete(schoolId));
+  trailing.set(schoolId, attempt);
+  return attempt;
+};
+
 /**
  * A driver's position for one of the school's buses: kept (5 minutes), then
- * fanned out with the fleet's. Answers false for a bus not of the school.
+ * fanned out with the fleet's (this second's fan-out, or the next one's). Answers false for a bus not of the school.
  * With `BUS_RELAY=naive` (the benchmark's comparison) every position goes
  * to every viewer at once instead.
  */
@@ -149,8 +170,8 @@ export const relayPosition = async (schoolId: number, busId: string, location: B
   if (!(await busPositions.put(db, schoolId, busId, location))) return true;
   if (config.busRelay === 'naive') {
     await toBuses(schoolId, { type: 'BUS_LOCATION_UPDATE', data: { busId, location } });
-  } else {
-    await fanOut(schoolId);
+  } else if (!(await fanOut(schoolId))) {
+    await fanOutNextSecond(schoolId);
   }
   return true;
 };

@@ -48,3 +48,16 @@ export const urlOf = <R extends RouteDefinition>(route: R, input?: ApiInput<R>):
  */
 export const api = <R extends RouteDefinition>(route: R, ...[input]: ApiArgs<R>): Promise<ResponseOf<R>> =>
   request<ResponseOf<R>>(route.method, urlOf(route, input), input?.body, route.contentType);
+
+/**
+ * The same call made with a bus link instead of a sign-in (the driver page,
+ * the bus map): the link's token goes as `Authorization: Bearer`.
+ */
+export const apiWithLink = <R extends RouteDefinition>(
+  token: string,
+  route: R,
+  ...[input]: ApiArgs<R>
+): Promise<ResponseOf<R>> =>
+  request<ResponseOf<R>>(route.method, urlOf(route, input), input?.body, route.contentType, {
+    authorization: `Bearer ${token}`,
+  });

@@ -44,15 +44,14 @@ export const request = async <T = unknown>(
   url: string,
   body?: unknown,
   contentType: 'application/json' | 'text/csv' = 'application/json',
+  headers: Record<string, string> = {},
 ): Promise<T> => {
   const response = await fetch(url, {
     method,
     credentials: 'include',
+    headers: { ...(body !== undefined ? { 'content-type': contentType } : {}), ...headers },
     ...(body !== undefined
-      ? {
-          headers: { 'content-type': contentType },
-          body: contentType === 'application/json' ? JSON.stringify(body) : String(body),
-        }
+      ? { body: contentType === 'application/json' ? JSON.stringify(body) : String(body) }
       : {}),
   });
   const text = await response.text();

@@ -1,19 +1,42 @@
-import { Button, Card, Center, Group, Modal, Stack, Text, Title } from '@mantine/core';
-import { useState } from 'react';
+import { routes } from '@curbside/api';
+import { Alert, Button, Card, Group, Modal, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
+import { api } from '../../lib/api';
+import { errorMessage } from '../../lib/http';
 import { QrImage } from '../pickup-codes/qr-image';
 import { MUTED_TEXT } from '../queue/colors';
 
 /** The bus tracking page opens in its own 1200×800 window. */
 export const POP_OUT = { width: 1200, height: 800 } as const;
 
+const linksKey = ['bus-links'] as const;
+
 /**
- * Bus Tracking: Pop Out opens the public bus tracking page in its own window;
- * QR Code shows the bus driver page's address for a driver's phone. (The bus
- * issue replaces both with the school's private, tokened links.)
+ * Bus Tracking: the school's two private links. Pop Out opens the map link
+ * in its own window; QR Code shows the driver link for a driver's phone;
+ * Rotate links makes new ones (the old links, and the pages opened with
+ * them, stop at once). Read-only in sandbox mode.
  */
-export function BusTrackingCard() {
+export function BusTrackingCard({ readOnly = false }: { readOnly?: boolean }) {
   const [qr, setQr] = useState(false);
-  const driverUrl = `${window.location.origin}/bus-driver`;
+  const [confirm, setConfirm] = useState(false);
+  const client = useQueryClient();
+  const links = useQuery({ queryKey: linksKey, queryFn: () => api(routes.busLinks) });
+  const rotate = useMutation({
+    mutationFn: () => api(routes.rotateBusLinks),
+    onSuccess: (fresh) => {
+      client.setQueryData(linksKey, fresh);
+      setConfirm(false);
+      notifications.show({
+        color: 'green',
+        title: 'Success',
+        message: 'New bus links made. The old ones no longer work.',
+      });
+    },
+    onError: (error) => notifications.show({ color: 'red', title: 'Error', message: errorMessage(error) }),
+  });
   return (
     <Card component="section" aria-labelledby="bus-tracking" p="lg">
       <Stack gap="sm">
@@ -21,56 +44,78 @@ export function BusTrackingCard() {
           Bus Tracking
         </Title>
         <Text c={MUTED_TEXT}>
-          Follow the buses on the map, or let a driver open the driver page by its QR code.
+          Follow the buses on the map, or let a driver open the driver page by its QR code. Both links are the
+          school's own: share them only with your drivers and staff.
         </Text>
+        {links.isError && (
+          <Alert color="red" variant="light">
+            {errorMessage(links.error)}
+          </Alert>
+        )}
         <Group>
           <Button
+            disabled={!links.data}
             onClick={() =>
-              window.open('/bus-tracking', 'bus-tracking', `width=${POP_OUT.width},height=${POP_OUT.height}`)
+              links.data &&
+              window.open(
+                links.data.mapUrl,
+                'bus-tracking',
+                `width=${POP_OUT.width},height=${POP_OUT.height}`,
+              )
             }
           >
             Pop Out
           </Button>
-          <Button variant="default" onClick={() => setQr(true)}>
+          <Button variant="default" disabled={!links.data} onClick={() => setQr(true)}>
             QR Code
+          </Button>
+          <Button
+            variant="default"
+            color="red"
+            disabled={readOnly || !links.data}
+            onClick={() => setConfirm(true)}
+          >
+            Rotate links
           </Button>
         </Group>
       </Stack>
       <Modal opened={qr} onClose={() => setQr(false)} title="Bus driver page" centered>
-        <Stack align="center" gap="sm">
-          <QrImage text={driverUrl} label="QR code of the bus driver page" />
-          <Text ff="monospace" ta="center">
-            {driverUrl}
+        {links.data && (
+          <Stack align="center" gap="sm">
+            <QrImage text={links.data.driverUrl} label="QR code of the bus driver page" />
+            <Text ff="monospace" ta="center" style={{ wordBreak: 'break-all' }}>
+              {links.data.driverUrl}
+            </Text>
+          </Stack>
+        )}
+      </Modal>
+      <Modal opened={confirm} onClose={() => setConfirm(false)} title="Rotate the bus links?" centered>
+        <Stack gap="md">
+          <Text>
+            The driver link and the map link stop working at once, and pages open with them close. Give your
+            drivers the new driver link (QR Code) afterwards.
           </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirm(false)}>
+              Cancel
+            </Button>
+            <Button color="red.8" loading={rotate.isPending} onClick={() => rotate.mutate()}>
+              Rotate links
+            </Button>
+          </Group>
         </Stack>
       </Modal>
     </Card>
   );
 }
 
-/** The live-queue map: empty until drivers share positions (the shared bus map lands with bus tracking). */
+const StaffBusMap = lazy(async () => ({ default: (await import('../buses/staff-bus-map')).StaffBusMap }));
+
+/** The live-queue map: the school's buses on the shared bus map (loaded with the map, after the page). */
 export function LiveMapPanel() {
   return (
-    <Card component="section" aria-labelledby="live-map" p="lg">
-      <Stack gap="sm">
-        <Title order={2} id="live-map">
-          Live Queue Map
-        </Title>
-        <Center
-          h={320}
-          style={{
-            borderRadius: 'var(--mantine-radius-md)',
-            background: 'var(--mantine-color-default-hover)',
-          }}
-        >
-          <Stack gap={4} align="center" ta="center" px="md">
-            <Text fw={700} fz="lg">
-              No buses currently tracking
-            </Text>
-            <Text c={MUTED_TEXT}>Buses will appear here when drivers start tracking</Text>
-          </Stack>
-        </Center>
-      </Stack>
-    </Card>
+    <Suspense fallback={<Card h={420} aria-label="Loading the bus map" />}>
+      <StaffBusMap />
+    </Suspense>
   );
 }

@@ -65,7 +65,15 @@ const useSummaryFollowsQueue = () => {
 };
 
 /** The running session's part of the screen: map, bus tracking, stat cards and the queue overview. */
-function SessionPanels({ sessionId, scope }: { sessionId: number; scope: SchoolScope }) {
+function SessionPanels({
+  sessionId,
+  scope,
+  readOnly,
+}: {
+  sessionId: number;
+  scope: SchoolScope;
+  readOnly: boolean;
+}) {
   const { session } = useActiveSession();
   const queue = useQuery(queueQueries.active(sessionId));
   const summary = useQuery(rosterQueries.summary(scope, sessionId));
@@ -82,7 +90,7 @@ function SessionPanels({ sessionId, scope }: { sessionId: number; scope: SchoolS
           <LiveMapPanel />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
-          <BusTrackingCard />
+          <BusTrackingCard readOnly={readOnly} />
         </Grid.Col>
       </Grid>
       <StatCards session={session} students={summary.data?.students} entries={entries} now={now} />
@@ -156,7 +164,7 @@ export function SchoolAdminPage() {
             The live car line of {school.name} shows on its own staff's screens.
           </Alert>
         ) : session ? (
-          <SessionPanels sessionId={session.id} scope={scope} />
+          <SessionPanels sessionId={session.id} scope={scope} readOnly={readOnly} />
         ) : (
           <NoSession />
         )}

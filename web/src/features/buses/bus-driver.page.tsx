@@ -1,0 +1,310 @@
+import { routes } from '@curbside/api';
+import { BUS_DRIVER, BUS_LINK_MISSING, type Bus, type BusLocation } from '@curbside/domain';
+import {
+  Badge,
+  Button,
+  Card,
+  Container,
+  Group,
+  Loader,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { apiWithLink } from '../../lib/api';
+import { HttpError } from '../../lib/http';
+import { MUTED_TEXT } from '../queue/colors';
+import { linkToken, useBusSocket } from './bus-socket';
+import { ConnectionBadge } from './bus-tracking.page';
+import { mph } from './fleet';
+import { LinkMissing } from './link-missing';
+
+const TITLE = 'Bus Driver';
+
+type WakeState = 'active' | 'off' | 'unsupported';
+
+const ALERTS = {
+  help: {
+    priority: 'medium',
+    title: 'Help Request',
+    sent: {
+      title: 'Help Request Sent',
+      message: 'Your help request has been sent to the school administration.',
+    },
+    failed: 'Failed to send help request. Please try again.',
+  },
+  emergency: {
+    priority: 'critical',
+    title: 'Emergency Alert',
+    sent: {
+      title: 'Emergency Alert Sent',
+      message: 'Emergency alert has been sent to school administration.',
+    },
+    failed: 'Failed to send emergency alert. Please try again.',
+  },
+} as const;
+
+const time = (ms: number) =>
+  new Date(ms).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit', second: '2-digit' });
+
+/**
+ * `/bus-driver?t=…` (specification §2 "Bus driver page", §4 "Bus tracking
+ * (driver)"): opened from the school's driver link on the driver's phone,
+ * it shares the chosen bus's position every time the phone has a new one,
+ * keeps the screen awake, sends a heartbeat every 15 s, and raises Help or
+ * Emergency alerts for the school's staff.
+ */
+export function BusDriverPage() {
+  const [token] = useState(linkToken);
+  const fleet = useQuery({
+    queryKey: ['bus-fleet', token],
+    queryFn: () => apiWithLink(token as string, routes.busFleet),
+    enabled: token !== null,
+    retry: (count, error) => !(error instanceof HttpError && error.status === 401) && count < 3,
+  });
+  const invalid = token === null || (fleet.error instanceof HttpError && fleet.error.status === 401);
+  const socket = useBusSocket(invalid || !fleet.data ? null : `?t=${token}`, () => {});
+  const [busId, setBusId] = useState<string | null>(null);
+  const [tracking, setTracking] = useState(false);
+  const [locations, setLocations] = useState<BusLocation[]>([]);
+  const [wake, setWake] = useState<WakeState>(
+    typeof navigator !== 'undefined' && 'wakeLock' in navigator ? 'off' : 'unsupported',
+  );
+  const watch = useRef<number | null>(null);
+  const heartbeat = useRef<ReturnType<typeof setInterval> | null>(null);
+  const lock = useRef<WakeLockSentinel | null>(null);
+  const sendRef = useRef(socket.send);
+  sendRef.current = socket.send;
+  const bus = fleet.data?.find((candidate) => candidate.busId === busId) ?? null;
+  const current = locations[0] ?? null;
+
+  const acquireWakeLock = async () => {
+    if (!('wakeLock' in navigator)) return;
+    try {
+      lock.current = await navigator.wakeLock.request('screen');
+      setWake('active');
+      lock.current.addEventListener('release', () => setWake('off'));
+    } catch {
+      setWake('off');
+    }
+  };
+
+  const stop = (announce = true) => {
+    if (watch.current !== null) navigator.geolocation.clearWatch(watch.current);
+    watch.current = null;
+    if (heartbeat.current) clearInterval(heartbeat.current);
+    heartbeat.current = null;
+    void lock.current?.release().catch(() => {});
+    lock.current = null;
+    if (announce && busId) sendRef.current({ type: 'BUS_TRACKING_STOPPED', data: { busId } });
+    setTracking(false);
+  };
+
+  const start = () => {
+    if (!bus) {
+      notifications.show({ color: 'red', title: 'Error', message: 'Please select a bus first' });
+      return;
+    }
+    if (!('geolocation' in navigator)) {
+      notifications.show({
+        color: 'red',
+        title: 'Error',
+        message: 'Geolocation is not supported by this browser',
+      });
+      return;
+    }
+    setTracking(true);
+    void acquireWakeLock();
+    heartbeat.current = setInterval(
+      () => sendRef.current({ type: 'heartbeat', busId: bus.busId }),
+      BUS_DRIVER.heartbeatMs,
+    );
+    watch.current = navigator.geolocation.watchPosition(
+      (position) => {
+        const { latitude, longitude, speed, accuracy, heading } = position.coords;
+        const location: BusLocation = {
+          latitude,
+          longitude,
+          ...(speed !== null && Number.isFinite(speed) ? { speed } : {}),
+          ...(Number.isFinite(accuracy) ? { accuracy } : {}),
+          ...(heading !== null && Number.isFinite(heading) ? { heading } : {}),
+          timestamp: position.timestamp || Date.now(),
+        };
+        setLocations((list) => [location, ...list].slice(0, BUS_DRIVER.keptLocations));
+        sendRef.current({ type: 'BUS_LOCATION_UPDATE', data: { busId: bus.busId, location } });
+      },
+      (error) => {
+        // A phone that stands still reports no new position within the 10 s timeout: the bus is
+        // waiting, not lost. Tracking goes on; a refused permission or no position at all stops it.
+        if (error.code === error.TIMEOUT) return;
+        notifications.show({ color: 'red', title: 'Error', message: `Location error: ${error.message}` });
+        stop();
+      },
+      BUS_DRIVER.watch,
+    );
+  };
+
+  // The screen lock ends when the page is hidden: take it again when it shows, while tracking.
+  useEffect(() => {
+    if (!tracking) return;
+    const again = () => {
+      if (document.visibilityState === 'visible') void acquireWakeLock();
+    };
+    document.addEventListener('visibilitychange', again);
+    return () => document.removeEventListener('visibilitychange', again);
+  });
+
+  // Leaving the page stops the watch and the heartbeat.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: on unmount only
+  useEffect(() => () => stop(false), []);
+
+  const alert = useMutation({
+    mutationFn: (type: 'help' | 'emergency') => {
+      if (!bus) throw new Error('Please select a bus first');
+      const kind = ALERTS[type];
+      return apiWithLink(token as string, routes.createAlert, {
+        body: {
+          type,
+          priority: kind.priority,
+          title: kind.title,
+          message: `${kind.title} from ${bus.name}${bus.route ? ` (${bus.route})` : ''}`,
+          source: 'bus_driver',
+          metadata: {
+            busId: bus.busId,
+            busName: bus.name,
+            location: current ? { latitude: current.latitude, longitude: current.longitude } : null,
+          },
+        },
+      });
+    },
+    onSuccess: (_, type) => notifications.show({ color: 'green', ...ALERTS[type].sent }),
+    onError: (error, type) =>
+      notifications.show({
+        color: 'red',
+        title: 'Error',
+        message: error.message === 'Please select a bus first' ? error.message : ALERTS[type].failed,
+      }),
+  });
+
+  if (invalid) return <LinkMissing title={TITLE} text={BUS_LINK_MISSING.driver} />;
+  if (!fleet.data) return <Loader m="xl" aria-label="Loading the buses" />;
+  const options = fleet.data.map((item: Bus) => ({
+    value: item.busId,
+    label: item.route ? `${item.name} - ${item.route}` : item.name,
+  }));
+
+  return (
+    <Container size="xs" py="md" px="sm">
+      <Stack gap="md">
+        <Group justify="space-between" wrap="wrap" gap="xs">
+          <Title order={1}>{TITLE}</Title>
+          <ConnectionBadge status={socket.status} retries={socket.retries} />
+        </Group>
+        <Badge
+          size="lg"
+          variant={wake === 'active' ? 'filled' : 'default'}
+          color="green.9"
+          aria-label="Screen lock"
+        >
+          {wake === 'active'
+            ? 'Screen stays on'
+            : wake === 'off'
+              ? 'Screen may turn off'
+              : 'Screen lock not supported'}
+        </Badge>
+        <Card withBorder p="md">
+          <Stack gap="md">
+            <Select
+              label="Select Bus"
+              placeholder="Choose your bus"
+              data={options}
+              value={busId}
+              onChange={setBusId}
+              disabled={tracking}
+              size="lg"
+              allowDeselect={false}
+            />
+            {tracking ? (
+              <Button size="xl" color="red.8" onClick={() => stop()} fullWidth>
+                Stop Tracking
+              </Button>
+            ) : (
+              <Button size="xl" color="green.9" onClick={start} fullWidth>
+                Start Tracking
+              </Button>
+            )}
+          </Stack>
+        </Card>
+        <SimpleGrid cols={2} spacing="sm">
+          <Button
+            size="xl"
+            px="sm"
+            color="orange.9"
+            loading={alert.isPending && alert.variables === 'help'}
+            onClick={() => alert.mutate('help')}
+          >
+            Help
+          </Button>
+          <Button
+            size="xl"
+            px="sm"
+            color="red.9"
+            loading={alert.isPending && alert.variables === 'emergency'}
+            onClick={() => alert.mutate('emergency')}
+          >
+            Emergency
+          </Button>
+        </SimpleGrid>
+        <Card withBorder p="md" component="section" aria-labelledby="current-location">
+          <Stack gap={4}>
+            <Title order={2} fz="h3" id="current-location">
+              Current Location
+            </Title>
+            {current ? (
+              <>
+                <Text fz="lg">Latitude: {current.latitude.toFixed(6)}</Text>
+                <Text fz="lg">Longitude: {current.longitude.toFixed(6)}</Text>
+                {current.accuracy !== undefined && (
+                  <Text fz="lg">Accuracy: {Math.round(current.accuracy)} m</Text>
+                )}
+                {current.speed !== undefined && (
+                  <Text fz="lg">Speed: {mph(current.speed).toFixed(1)} mph</Text>
+                )}
+              </>
+            ) : (
+              <Text c={MUTED_TEXT}>No location yet.</Text>
+            )}
+          </Stack>
+        </Card>
+        <Card withBorder p="md" component="section" aria-labelledby="recent-locations">
+          <Stack gap={4}>
+            <Title order={2} fz="h3" id="recent-locations">
+              Recent Locations
+            </Title>
+            {locations.length === 0 ? (
+              <Text c={MUTED_TEXT}>None yet.</Text>
+            ) : (
+              <Stack component="ol" gap={2} m={0} pl="md" aria-label="Recent Locations">
+                {locations.slice(0, BUS_DRIVER.shownLocations).map((location) => (
+                  <Text component="li" key={location.timestamp} ff="monospace" fz="sm">
+                    {time(location.timestamp)} · {location.latitude.toFixed(6)},{' '}
+                    {location.longitude.toFixed(6)}
+                  </Text>
+                ))}
+              </Stack>
+            )}
+          </Stack>
+        </Card>
+        <Text c={MUTED_TEXT}>
+          Choose your bus and press Start Tracking before you drive. Keep this page open: the school sees your
+          bus on its map while you track. Press Help or Emergency to alert the school office at once.
+        </Text>
+      </Stack>
+    </Container>
+  );
+}
