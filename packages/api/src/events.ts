@@ -77,7 +77,17 @@ export interface PortalEventData {
   QUEUE_UPDATE: { studentId: number };
 }
 
-export type LiveEventData = CarLineEventData & PortalEventData;
+/** To a school's staff: the school itself changed. */
+export interface SchoolEventData {
+  /**
+   * The school's sandbox mode, or its district's, was switched: screens read
+   * the school again (whether it is read-only depends on who looks: a super
+   * admin never is).
+   */
+  SCHOOL_MODE_CHANGED: { schoolId: number; sandbox: boolean; districtSandbox: boolean };
+}
+
+export type LiveEventData = CarLineEventData & PortalEventData & SchoolEventData;
 export type LiveEventType = keyof LiveEventData;
 export type CarLineEventType = keyof CarLineEventData;
 
@@ -97,6 +107,7 @@ export const LIVE_EVENT_TYPES = [
   'BUS_LOCATIONS',
   'BUS_TRACKING_STOPPED',
   'QUEUE_UPDATE',
+  'SCHOOL_MODE_CHANGED',
 ] as const satisfies readonly LiveEventType[];
 
 /** One message of type `T`. */

@@ -43,17 +43,19 @@ export const userSchema = z.object({
   emergencyContact: z.string().nullable().optional(),
   emergencyPhone: z.string().nullable().optional(),
   studentIds: z.array(z.number().int().positive()).optional(),
+  /** Signed in with a one-time password: asked to set their own before anything else. */
+  mustChangePassword: z.boolean().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 
 export const districtInputSchema = z.object({
-  name: z.string().trim().min(1, 'District name is required'),
+  name: z.string().trim().min(1, 'District name is required').max(100, 'District name is too long'),
   active: z.boolean().default(true),
   sandbox: z.boolean().default(false),
 });
 
 export const schoolInputSchema = z.object({
-  name: z.string().trim().min(1, 'School name is required'),
+  name: z.string().trim().min(1, 'School name is required').max(100, 'School name is too long'),
   districtId: z.coerce.number({ message: 'District is required' }).int().min(1, 'District is required'),
   active: z.boolean().default(true),
   sandbox: z.boolean().default(false),
