@@ -54,6 +54,8 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   login:                [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   logout:               [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   me:                   [401,  ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  // Setting one's own password (after a one-time password) is no change to the school: open in sandbox mode.
+  changePassword:       [401,  ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   parentLogin:          [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   parentRegister:       [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   authLogout:           [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
@@ -88,6 +90,21 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   getDistrict:          [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   listUsers:            [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   listClassrooms:       [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  listSchools:          [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+
+  // Districts (issue 17): district admins their own, super admins all. Only the super admin
+  // creates districts and switches them (and any school); a district admin switches their schools.
+  listDistricts:        [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
+  districtSchools:      [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
+  districtUsers:        [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
+  districtReport:       [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
+  createDistrict:       [401,  403,   403,  403,  403,  403,  403,  ok,     403,     403,     403],
+  createSchool:         [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
+  patchSchoolSandbox:   [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
+  putSchoolSandbox:     [401,  403,   403,  403,  403,  403,  403,  ok,     403,     403,     403],
+  putDistrictSandbox:   [401,  403,   403,  403,  403,  403,  403,  ok,     403,     403,     403],
+  createStaff:          [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
+  setUserActive:        [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
 
   // The school admin screen's summary: school admins and above.
   schoolSummary:        [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     ok],
@@ -168,6 +185,14 @@ export const RECORD_CHANGES: Readonly<Partial<Record<RouteName, 'create' | 'upda
     updateClassroom: 'update',
     deleteClassroom: 'delete',
     importRoster: 'import',
+    // Districts, schools and their staff (issue 17).
+    createDistrict: 'create',
+    createSchool: 'create',
+    patchSchoolSandbox: 'update',
+    putSchoolSandbox: 'update',
+    putDistrictSandbox: 'update',
+    createStaff: 'create',
+    setUserActive: 'update',
   };
 
 /**

@@ -8,6 +8,7 @@ import {
   TooManyRequestsError,
   UnauthorizedError,
   type User,
+  ValidationError,
 } from '@curbside/domain';
 import {
   type AccountKind,
@@ -137,6 +138,36 @@ export const endSignIns = async (userId: number, { token }: { token?: string } =
     .map((connection) => connection.connectionId);
   if (closing.length > 0) await live().disconnect(closing);
   return closing.length;
+};
+
+/**
+ * A signed-in user replaces their password (the one-time one an admin gave
+ * them, or their own). The current password is checked as a sign-in is (and
+ * counted against the same limits); then every sign-in of the user ends (a
+ * password change signs out the other tablets, and closes their live
+ * connections) and this one starts again with a new session.
+ */
+export const changeOwnPassword = async (
+  user: User,
+  input: { currentPassword: string; newPassword: string },
+  address: string,
+  deviceToken?: string,
+): Promise<SignedIn> => {
+  const kind: AccountKind = user.role === 'parent' ? 'parent' : 'staff';
+  try {
+    await signIn({ username: user.username, password: input.currentPassword }, kind, address, deviceToken);
+  } catch (error) {
+    if (error instanceof UnauthorizedError) {
+      throw new ValidationError('Current password is incorrect', [
+        { path: 'currentPassword', message: 'Current password is incorrect' },
+      ]);
+    }
+    throw error;
+  }
+  await users.setOwnPassword(db, user.id, await hashPassword(input.newPassword));
+  await endSignIns(user.id);
+  const { mustChangePassword: _, ...changed } = user;
+  return startSession(changed, accountOf(kind, user.username), deviceToken);
 };
 
 /** Logout: ends the session of the token (and its live connections); a token of no session does nothing. */

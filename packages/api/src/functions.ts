@@ -58,7 +58,8 @@ export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', Functio
    * second: 1,769 MB is one full vCPU.
    */
   auth: {
-    data: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    // A password change ends the user's other sign-ins: their sessions (an index Query, batch deletes).
+    data: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'BatchWriteItem'],
     connections: PUBLISHER,
     publishes: true,
     memoryMb: 1769,
@@ -95,7 +96,8 @@ export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', Functio
       'BatchWriteItem',
       'ConditionCheckItem',
     ],
-    // Deactivating a user or giving a new password ends their sign-ins and closes their live connections.
+    // Deactivating a user or giving a new password ends their sign-ins and closes their live connections;
+    // switching a school's (or district's) mode tells the school's staff screens.
     connections: PUBLISHER,
     publishes: true,
     memoryMb: 1769,

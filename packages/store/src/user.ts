@@ -331,6 +331,32 @@ export const users = {
     );
   },
 
+  /** The user's own new password: the one-time one is spent (`mustChangePassword` goes). */
+  async setOwnPassword(db: Db, id: number, passwordHash: string): Promise<void> {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: key(id),
+        UpdateExpression: 'SET passwordHash = :hash REMOVE mustChangePassword',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':hash': passwordHash },
+      }),
+    );
+  },
+
+  /** A one-time password to be replaced at the next sign-in (an admin made it). */
+  async setOneTimePassword(db: Db, id: number, passwordHash: string): Promise<void> {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: key(id),
+        UpdateExpression: 'SET passwordHash = :hash, mustChangePassword = :yes',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':hash': passwordHash, ':yes': true },
+      }),
+    );
+  },
+
   async listBySchool(db: Db, schoolId: number): Promise<User[]> {
     return queryUsers(db, 'gsi1', staffPartition(schoolId));
   },

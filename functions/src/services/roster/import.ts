@@ -189,6 +189,7 @@ const write = async (
         active: true,
         schoolId: school.id,
         districtId: school.districtId,
+        mustChangePassword: true,
         passwordHash: made.passwordHash,
       },
       teacher.username,

@@ -86,6 +86,7 @@ export const createTeacher = async (user: User, schoolId: number | undefined, in
       active: true,
       schoolId: school.id,
       districtId: school.districtId,
+      mustChangePassword: true,
       passwordHash: first.passwordHash,
     },
     base,
@@ -127,7 +128,7 @@ export const updateTeacher = async (
   let credentials = null;
   if (input.resetPassword) {
     const made = await newCredentials(teacher.username);
-    await users.setPassword(db, id, made.passwordHash);
+    await users.setOneTimePassword(db, id, made.passwordHash);
     // A new password ends every sign-in made with the old one, live connections too.
     await endSignIns(id);
     credentials = made.credentials;
