@@ -2,7 +2,8 @@
  * The buses of the rush: drivers sharing a position every second over the
  * driver link, map viewers on the map link, and the school admin's map
  * screens (staff connections opened with `?buses=1`). Each viewer counts the
- * bus messages it receives per second of the server's clock (`sentAt`), the
+ * bus messages it receives per second of the server's clock (the second a
+ * coalesced message was claimed for, else its `sentAt`), the
  * delivery of every new position (arrival minus the moment the driver sent
  * it, same machine so the clocks agree), and any field that could name a
  * child. The relay can be switched to the naive one (every position to every
@@ -81,13 +82,14 @@ class Viewer {
       const message = JSON.parse(raw.toString()) as {
         type: string;
         sentAt?: number;
-        data?: { buses?: Array<{ busId: string; location: { timestamp: number } }> };
+        data?: { second?: number; buses?: Array<{ busId: string; location: { timestamp: number } }> };
       };
       if (!message.type.startsWith('BUS_')) return;
       if (keysOf(message).some((key) => PRIVATE_KEY.test(key))) this.leaks++;
       if (!counting()) return;
       this.messages++;
-      const second = Math.floor((message.sentAt ?? arrived) / 1000);
+      // Its claimed second: a busy machine can stamp `sentAt` in the next one, beside that second's own message.
+      const second = message.data?.second ?? Math.floor((message.sentAt ?? arrived) / 1000);
       this.perSecond.set(second, (this.perSecond.get(second) ?? 0) + 1);
       // A coalesced message may repeat a position the last one carried: each position counts once.
       for (const bus of message.data?.buses ?? []) {

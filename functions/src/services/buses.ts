@@ -133,7 +133,8 @@ export const fanOut = async (schoolId: number): Promise<boolean> => {
   // A position written while the previous fan-out read could have been missed by it: a second of overlap.
   const since = previous - BUS_FANOUT_MS;
   const moved = (await busPositions.ofSchool(db, schoolId)).filter((bus) => bus.updatedAt > since);
-  if (moved.length > 0) await toBuses(schoolId, { type: 'BUS_LOCATIONS', data: { buses: moved } });
+  if (moved.length > 0)
+    await toBuses(schoolId, { type: 'BUS_LOCATIONS', data: { buses: moved, second: slot } });
   return true;
 };
 

@@ -62,8 +62,10 @@ export interface PortalEventData {
   /**
    * The fleet's latest positions, coalesced: every bus that moved since the
    * last one, at most one message per viewer per second for the whole fleet.
+   * `second` (ours, epoch seconds): the second the fan-out was claimed for,
+   * one per school per second; absent on a read of the positions.
    */
-  BUS_LOCATIONS: { buses: BusPosition[] };
+  BUS_LOCATIONS: { buses: BusPosition[]; second?: number };
   /**
    * A driver stopped sharing their position. `stoppedAt` (server ms, ours):
    * a coalesced message that overtook this one with an older position of the
