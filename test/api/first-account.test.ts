@@ -255,6 +255,14 @@ describe('npm run admin', () => {
     expect(unknown.stderr).toContain('Unknown command create-everything');
   });
 
+  it('names the table it could not find, and where it looked', async () => {
+    const run = await adminHere('no-such-table', 'create-district', '--name', 'North Valley USD');
+
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`No such table: table no-such-table at ${endpoint}.`);
+    expect(run.stdout).toBe('');
+  });
+
   it('asks which region a deployed table is in rather than guess one', async () => {
     let stderr = '';
     const code = await runAdmin(['create-district', '--name', 'X'], {
