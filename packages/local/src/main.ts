@@ -6,7 +6,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDb } from '@curbside/store';
-import { type DynamoLocal, ensureTable, startDynamoLocal } from './dynamo';
+import { announceEndpoint, type DynamoLocal, ensureTable, startDynamoLocal } from './dynamo';
 import { type RunningServer, startServer } from './gateway';
 import { seedIfEmpty } from './seed';
 
@@ -18,12 +18,15 @@ const tableName = process.env.TABLE_NAME ?? 'curbside';
 const externalDynamo = process.env.AWS_ENDPOINT_URL_DYNAMODB || undefined;
 
 let dynamo: DynamoLocal | undefined;
+/** Removes `.data/dynamodb-endpoint` (see `announceEndpoint`). */
+let unannounce = () => {};
 let server: RunningServer | undefined;
 
 const shutdown = async (code: number) => {
   try {
     await server?.close();
   } finally {
+    unannounce();
     await dynamo?.stop();
     process.exit(code);
   }
@@ -45,6 +48,11 @@ try {
   if (!externalDynamo)
     dynamo = await startDynamoLocal(inMemory ? { inMemory: true } : { dataDir: join(root, '.data') });
   const dynamoEndpoint = externalDynamo ?? (dynamo as DynamoLocal).endpoint;
+  // `npm run admin` finds the running database here (an in-memory one is nobody else's).
+  if (dynamo && !inMemory) {
+    unannounce = announceEndpoint(join(root, '.data'), dynamoEndpoint);
+    process.on('exit', () => unannounce()); // a second Ctrl-C leaves at once
+  }
   await ensureTable({ endpoint: dynamoEndpoint, tableName });
 
   if (await seedIfEmpty(createDb({ table: tableName, endpoint: dynamoEndpoint }))) {
@@ -76,6 +84,7 @@ try {
       ? `Port ${port} is already in use. Stop the other process or start with another port: PORT=3001 npm start`
       : `Curbside could not start: ${(error as Error).message}`,
   );
+  unannounce();
   await dynamo?.stop();
   process.exit(1);
 }

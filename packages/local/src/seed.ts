@@ -26,6 +26,8 @@ export const DEMO_ACCOUNTS: ReadonlyArray<{ username: string; name: string; role
   { username: 'parent_demo', name: 'Pat Parent', role: 'parent' },
 ];
 
+const DEMO_DISTRICT = 'Demo Unified School District';
+
 export const INCOMPLETE_SEED =
   'The demo data is incomplete: an earlier start stopped while seeding it, so some demo accounts or ' +
   'students may be missing. Stop Curbside, delete the .data folder and start again.';
@@ -44,12 +46,13 @@ const seedFinished = async (db: Db) => {
 export const seedIfEmpty = async (db: Db): Promise<boolean> => {
   const existing = await districts.get(db, 1);
   if (existing) {
-    if (!(await seedFinished(db))) console.warn(INCOMPLETE_SEED);
+    // A district of someone's own (`npm run admin -- create-district`) is no demo seed stopped halfway.
+    if (existing.name === DEMO_DISTRICT && !(await seedFinished(db))) console.warn(INCOMPLETE_SEED);
     return false;
   }
 
   const district = await districts.create(db, {
-    name: 'Demo Unified School District',
+    name: DEMO_DISTRICT,
     active: true,
     sandbox: false,
   });

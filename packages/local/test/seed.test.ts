@@ -35,4 +35,13 @@ describe('the demo seed', () => {
     expect(await seedIfEmpty(db)).toBe(false);
     expect(warn).toHaveBeenCalledWith(INCOMPLETE_SEED);
   });
+
+  it('leaves a table alone whose first district is not the demo one (npm run admin made it), without a warning', async () => {
+    const db = await freshDb();
+    await districts.create(db, { name: 'North Valley USD', active: true, sandbox: false });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    expect(await seedIfEmpty(db)).toBe(false);
+    expect(warn).not.toHaveBeenCalled();
+    expect(await users.findCredentials(db, 'super_demo')).toBeUndefined();
+  });
 });

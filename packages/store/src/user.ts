@@ -26,6 +26,7 @@ import { isConditionFailure, rosterReads } from './query';
  * Parents of a school (accounts the school made, or that linked a child):
  *   gsi1 `SCHOOL#{schoolId}#PARENTS` / `USER#{id:010}` (see `parent.ts`).
  * Users of a district: gsi2 `DISTRICT#{districtId}#USERS` / `USER#{id:010}`.
+ * Super admins (no district): gsi2 `SUPER_ADMINS` / `USER#{id:010}`.
  * `search` holds the lowercased name, username, email and phone.
  */
 const key = (id: number) => ({ pk: `USER#${id}`, sk: 'USER' });
@@ -41,6 +42,7 @@ const kindOf = (role: User['role']): AccountKind => (role === 'parent' ? 'parent
 const sortable = (id: number) => `USER#${String(id).padStart(10, '0')}`;
 const staffPartition = (schoolId: number) => `SCHOOL#${schoolId}#USERS`;
 const parentPartition = (schoolId: number) => `SCHOOL#${schoolId}#PARENTS`;
+const SUPER_ADMINS = 'SUPER_ADMINS';
 
 /** Key builders of user items, shared with `parent.ts` (parents are users). */
 export const userKeys = {
@@ -72,7 +74,9 @@ const itemOf = (user: User, passwordHash: string) => ({
     : {}),
   ...(user.districtId !== null
     ? { gsi2pk: `DISTRICT#${user.districtId}#USERS`, gsi2sk: sortable(user.id) }
-    : {}),
+    : user.role === 'super_admin'
+      ? { gsi2pk: SUPER_ADMINS, gsi2sk: sortable(user.id) }
+      : {}),
   entity: 'user',
   search: userSearch(user),
   ...user,
@@ -363,6 +367,11 @@ export const users = {
 
   async listByDistrict(db: Db, districtId: number): Promise<User[]> {
     return queryUsers(db, 'gsi2', `DISTRICT#${districtId}#USERS`);
+  },
+
+  /** The super admins (the first-account command asks whether there is one). */
+  async listSuperAdmins(db: Db): Promise<User[]> {
+    return queryUsers(db, 'gsi2', SUPER_ADMINS);
   },
 
   /** One page of a school's active teachers, in id order, optionally matching a search. */

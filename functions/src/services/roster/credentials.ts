@@ -1,17 +1,8 @@
-import { randomInt } from 'node:crypto';
 import type { OneTimeCredentials, User } from '@curbside/domain';
 import { ConflictError } from '@curbside/domain';
 import { type NewUser, users } from '@curbside/store';
 import { db } from '../../lib/context';
-import { hashPassword } from '../../lib/passwords';
-
-/** Letters and digits that cannot be mistaken for each other when read aloud or copied by hand. */
-const ALPHABET = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-const LENGTH = 12;
-
-/** A one-time password: 12 characters, about 70 bits, shown once to the admin who made it. */
-export const oneTimePassword = (): string =>
-  Array.from({ length: LENGTH }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
+import { hashPassword, oneTimePassword } from '../../lib/passwords';
 
 /** A new password for an account, and what to show once. */
 export const newCredentials = async (username: string) => {
