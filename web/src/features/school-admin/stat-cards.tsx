@@ -13,7 +13,8 @@ import { Badge, Card, Group, Progress, SimpleGrid, Stack, Text, Title } from '@m
 import type { ReactNode } from 'react';
 import { MUTED_TEXT } from '../queue/colors';
 
-function StatCard({ title, children }: { title: string; children: ReactNode }) {
+/** One card of a dashboard's stat row: a small uppercase title over its content. */
+export function StatCard({ title, children }: { title: string; children: ReactNode }) {
   return (
     <Card component="section" aria-label={title} p="lg">
       <Stack gap="xs">
