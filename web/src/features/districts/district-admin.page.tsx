@@ -28,7 +28,7 @@ import { type ReactNode, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../lib/http';
 import { useMe } from '../auth/auth.queries';
-import { MUTED_TEXT } from '../queue/colors';
+import { DANGER_TEXT, MUTED_TEXT } from '../queue/colors';
 import { CredentialsDialog } from '../rosters/credentials-dialog';
 import { toCsvText } from '../rosters/csv-lazy';
 import { downloadText } from '../rosters/download';
@@ -38,6 +38,7 @@ import { ActiveBadge, createdOn, EmptyState } from './badges';
 import {
   districtQueries,
   fetchDistrictReport,
+  useDistrictsFollowMode,
   useSchoolSandbox,
   useSetUserActive,
 } from './districts.queries';
@@ -49,6 +50,9 @@ const MANAGED: ReadonlySet<User['role']> = new Set([
   'teacher',
   'school_admin',
 ]);
+
+/** Three stat cards share a phone's row. */
+const CARD_PADDING = { base: 'sm', sm: 'lg' } as const;
 
 /** "front_queue_wrangler" → "front queue wrangler" (specification §2). */
 const roleText = (role: string) => role.replace(/_/g, ' ');
@@ -185,8 +189,8 @@ function StaffCard({
         {canChange && (
           <Button
             mt="xs"
-            variant={person.active ? 'outline' : 'default'}
-            color={person.active ? 'red.8' : undefined}
+            variant="default"
+            c={person.active ? DANGER_TEXT : undefined}
             loading={setActive.isPending}
             aria-label={`${person.active ? 'Deactivate' : 'Reactivate'} ${person.name}`}
             onClick={() => setActive.mutate({ id: person.id, active: !person.active })}
@@ -297,6 +301,7 @@ function SettingsTab({ district }: { district: District }) {
  * Report downloads a CSV.
  */
 export function DistrictAdminPage() {
+  useDistrictsFollowMode();
   const { user } = useMe();
   const { id, isLoading } = useDistrictId(user);
   const enabled = id !== null;
@@ -332,14 +337,14 @@ export function DistrictAdminPage() {
             {district.data.name} · {plural(schoolList.length, 'school')}
           </Text>
         </Stack>
-        <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="md">
-          <StatCard title="Total Schools">
+        <SimpleGrid cols={3} spacing={{ base: 'xs', sm: 'md' }}>
+          <StatCard title="Total Schools" p={CARD_PADDING}>
             <Title order={3}>{schoolList.length}</Title>
           </StatCard>
-          <StatCard title="Total Staff">
+          <StatCard title="Total Staff" p={CARD_PADDING}>
             <Title order={3}>{staff.isPending ? '…' : staffList.length}</Title>
           </StatCard>
-          <StatCard title="District Status">
+          <StatCard title="District Status" p={CARD_PADDING}>
             <Group>
               <ActiveBadge active={district.data.active} />
             </Group>

@@ -12,6 +12,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import type { z } from 'zod';
 import { api } from '../../lib/api';
 import { errorMessage } from '../../lib/http';
+import { useLiveEvent } from '../live/live';
 import { schoolQueries } from '../schools/schools.queries';
 
 /**
@@ -143,5 +144,13 @@ export const useSetUserActive = (districtId: number) => {
       }),
     onError: (error) => failure(error, 'Failed to update the staff member'),
     onSettled: () => client.invalidateQueries({ queryKey: districtQueries.users(districtId).queryKey }),
+  });
+};
+
+/** A school's or district's mode was switched elsewhere: the admin screens read the districts again. */
+export const useDistrictsFollowMode = () => {
+  const client = useQueryClient();
+  useLiveEvent('SCHOOL_MODE_CHANGED', () => {
+    void client.invalidateQueries({ queryKey: districtQueries.all });
   });
 };

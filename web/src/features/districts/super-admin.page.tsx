@@ -20,7 +20,12 @@ import { errorMessage } from '../../lib/http';
 import { MUTED_TEXT } from '../queue/colors';
 import { CreateDistrictDialog, CreateSchoolDialog } from './admin-dialogs';
 import { createdOn, EmptyState, ModeBadge } from './badges';
-import { districtQueries, useDistrictSandbox, useSchoolSandbox } from './districts.queries';
+import {
+  districtQueries,
+  useDistrictSandbox,
+  useDistrictsFollowMode,
+  useSchoolSandbox,
+} from './districts.queries';
 
 /** A school under its district: badges and its own Live/Sandbox switch. */
 function SchoolRow({ school, district }: { school: School; district: DistrictWithSchools }) {
@@ -115,6 +120,7 @@ function DistrictCard({ district }: { district: DistrictWithSchools }) {
  * badge and switch.
  */
 export function SuperAdminPage() {
+  useDistrictsFollowMode();
   const districts = useQuery(districtQueries.list());
   const [dialog, setDialog] = useState<'district' | 'school' | null>(null);
   const list = districts.data ?? [];

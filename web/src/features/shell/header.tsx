@@ -1,9 +1,9 @@
 import type { User } from '@curbside/domain';
 import { Badge, Button, Group, UnstyledButton } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useLiveConnection, useLiveStatus } from '../live/live';
+import { useLiveConnection, useLiveEvent, useLiveStatus } from '../live/live';
 import { LIVE } from '../live/live-connection';
 import { schoolQueries } from '../schools/schools.queries';
 import { SessionDialog } from '../sessions/session-dialog';
@@ -55,6 +55,11 @@ export function Header({ user }: { user: User }) {
   const school = useQuery({
     ...schoolQueries.detail(user.schoolId ?? 0),
     enabled: user.schoolId !== null && user.role !== 'parent',
+  });
+  // The SANDBOX badge follows the school's mode without a reload.
+  const queryClient = useQueryClient();
+  useLiveEvent('SCHOOL_MODE_CHANGED', () => {
+    void queryClient.invalidateQueries({ queryKey: schoolQueries.all });
   });
 
   return (

@@ -4,7 +4,6 @@ import { Outlet, useMatches } from 'react-router';
 import { useMe } from '../auth/auth.queries';
 import { LoginScreen } from '../auth/login-screen';
 import { SetPasswordScreen } from '../auth/set-password';
-import { useSchoolModeFollows } from '../schools/use-school-mode';
 import { NO_PERMISSION, type RouteAccess } from './access';
 import { Footer } from './footer';
 import { Header } from './header';
@@ -40,7 +39,6 @@ export function NoPermission() {
 export function ShellLayout() {
   const { user, isLoading } = useMe();
   const minRole = useMinimumRole();
-  useSchoolModeFollows();
   if (isLoading) return null;
   if (!user) return <LoginScreen />;
   if (user.mustChangePassword) return <SetPasswordScreen user={user} />;
