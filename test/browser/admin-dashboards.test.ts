@@ -261,7 +261,7 @@ describe('the district admin screen as district_demo', () => {
     await tablet.getByRole('heading', { name: 'Set your password' }).waitFor();
     await expectAccessible(tablet);
     await tablet.screenshot({ path: join(shotsDir(), 'set-password-tablet.png'), fullPage: true });
-    await tablet.getByLabel('One-time password').fill(credentials.password);
+    await tablet.getByLabel('Current password').fill(credentials.password);
     await tablet.getByLabel('New password', { exact: true }).fill('casey-own-2026');
     await tablet.getByLabel('Confirm new password').fill('casey-own-2027');
     await tablet.getByRole('button', { name: 'Set Password' }).click();

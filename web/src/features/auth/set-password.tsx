@@ -89,7 +89,8 @@ export function SetPasswordScreen({ user }: { user: User }) {
                   </Text>
                 </Stack>
                 <PasswordInput
-                  label="One-time password"
+                  label="Current password"
+                  description="The one-time password you signed in with"
                   autoComplete="current-password"
                   required
                   {...bind('currentPassword')}

@@ -5,10 +5,13 @@ import { MUTED_TEXT } from '../queue/colors';
 export const createdOn = (createdAt: string) =>
   new Date(createdAt).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
 
+/** Badges keep their width beside a long name (the name wraps instead). */
+const NO_SHRINK = { flexShrink: 0 } as const;
+
 /** Sandbox or Live (shades that keep white text at AA contrast in every theme). */
 export function ModeBadge({ sandbox }: { sandbox: boolean }) {
   return (
-    <Badge color={sandbox ? 'orange.8' : 'green.9'} variant="filled" size="lg">
+    <Badge color={sandbox ? 'orange.8' : 'green.9'} variant="filled" size="lg" style={NO_SHRINK}>
       {sandbox ? 'Sandbox' : 'Live'}
     </Badge>
   );
@@ -17,7 +20,7 @@ export function ModeBadge({ sandbox }: { sandbox: boolean }) {
 /** Active or Inactive. */
 export function ActiveBadge({ active }: { active: boolean }) {
   return (
-    <Badge color={active ? 'green.9' : 'gray.7'} variant="filled" size="lg">
+    <Badge color={active ? 'green.9' : 'gray.7'} variant="filled" size="lg" style={NO_SHRINK}>
       {active ? 'Active' : 'Inactive'}
     </Badge>
   );
