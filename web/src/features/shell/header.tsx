@@ -56,7 +56,12 @@ export function Header({ user }: { user: User }) {
     ...schoolQueries.detail(user.schoolId ?? 0),
     enabled: user.schoolId !== null && user.role !== 'parent',
   });
-  // The SANDBOX badge follows the school's mode without a reload.
+  const district = useQuery({
+    ...schoolQueries.district(user.districtId ?? 0),
+    enabled: user.schoolId !== null && user.districtId !== null && user.role !== 'parent',
+  });
+  const sandbox = Boolean(school.data?.sandbox || district.data?.sandbox);
+  // The SANDBOX badge follows the school's mode (and its district's) without a reload.
   const queryClient = useQueryClient();
   useLiveEvent('SCHOOL_MODE_CHANGED', () => {
     void queryClient.invalidateQueries({ queryKey: schoolQueries.all });
@@ -68,7 +73,7 @@ export function Header({ user }: { user: User }) {
         <UnstyledButton component={Link} to="/" aria-label="Curbside home">
           <Logo />
         </UnstyledButton>
-        {school.data?.sandbox && (
+        {sandbox && (
           <Badge color="orange" variant="filled" size="lg">
             SANDBOX
           </Badge>
