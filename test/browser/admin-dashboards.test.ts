@@ -177,9 +177,10 @@ describe('the super admin dashboard as super_demo', () => {
 
     const lincoln = article(page, DEMO_DISTRICT).getByRole('group', { name: 'Lincoln Elementary' });
     const toggle = lincoln.getByRole('switch', { name: 'Sandbox mode for Lincoln Elementary' });
-    await toggle.check();
+    await toggle.click();
     await toast(page, 'School mode updated successfully').waitFor();
     await text(lincoln, 'Sandbox').waitFor();
+    await expect.poll(() => toggle.isChecked()).toBe(true);
 
     await text(school, READ_ONLY).waitFor();
     await expect.poll(() => addStudent.isDisabled()).toBe(true);
@@ -191,8 +192,9 @@ describe('the super admin dashboard as super_demo', () => {
     expect(refused.status).toBe(403);
     expect(JSON.stringify(refused.body)).toMatch(/sandbox/i);
 
-    await toggle.uncheck();
+    await toggle.click();
     await text(lincoln, 'Live').waitFor();
+    await expect.poll(() => toggle.isChecked()).toBe(false);
     await text(school, READ_ONLY).waitFor({ state: 'detached' });
     await expect.poll(() => addStudent.isEnabled()).toBe(true);
     await text(school, 'SANDBOX').waitFor({ state: 'detached' });

@@ -55,7 +55,7 @@ function SchoolRow({ school, district }: { school: School; district: DistrictWit
       </Stack>
       <Switch
         size="lg"
-        label="Sandbox"
+        label="Sandbox mode"
         aria-label={`Sandbox mode for ${school.name}`}
         checked={school.sandbox}
         disabled={toggle.isPending}
@@ -95,7 +95,7 @@ function DistrictCard({ district }: { district: DistrictWithSchools }) {
           </Stack>
           <Switch
             size="lg"
-            label="Sandbox"
+            label="Sandbox mode"
             aria-label={`Sandbox mode for ${district.name}`}
             checked={district.sandbox}
             disabled={toggle.isPending}
