@@ -91,9 +91,17 @@ export const appRoutes: RouteObject[] = [
             'school_admin',
             async () => (await import('./features/print-placards/print-placards.page')).PrintPlacardsPage,
           ),
-          staff('district-admin', 'district_admin', placeholder('District Administration')),
+          staff(
+            'district-admin',
+            'district_admin',
+            async () => (await import('./features/districts/district-admin.page')).DistrictAdminPage,
+          ),
           staff('clever-integration', 'district_admin', placeholder('Student Information Import')),
-          staff('super-admin', 'super_admin', placeholder('Super Admin Dashboard')),
+          staff(
+            'super-admin',
+            'super_admin',
+            async () => (await import('./features/districts/super-admin.page')).SuperAdminPage,
+          ),
           staff(
             'profile',
             undefined,

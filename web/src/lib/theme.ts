@@ -60,6 +60,8 @@ export const theme = createTheme({
     Textarea: { defaultProps: { size: 'lg' } },
     SegmentedControl: { defaultProps: { size: 'lg' } },
     Card: { defaultProps: { withBorder: true, shadow: 'sm', padding: 'xl', radius: 'lg' } },
+    // A dialog's close button (an icon) needs a name for screen readers.
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
     // Toasts read at arm's length outdoors: body-size text in the text colour, a bold title.
     Notification: {
       defaultProps: { withBorder: true, radius: 'md', closeButtonProps: { 'aria-label': 'Close' } },

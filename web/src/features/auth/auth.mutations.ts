@@ -1,11 +1,14 @@
 import { routes } from '@curbside/api';
-import type { LoginInput, User } from '@curbside/domain';
+import type { LoginInput, passwordChangeSchema, User } from '@curbside/domain';
 import { notifications } from '@mantine/notifications';
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
+import type { z } from 'zod';
 import { api } from '../../lib/api';
 import { errorMessage, request } from '../../lib/http';
 import { authQueries } from './auth.queries';
+
+type PasswordChange = z.output<typeof passwordChangeSchema>;
 
 /** Forgets every cached answer of the previous user, then sets the current one. */
 export const switchUser = (queryClient: QueryClient, user: User | null) => {
@@ -51,6 +54,21 @@ export const useLogout = () => {
       switchUser(queryClient, null);
       void queryClient.invalidateQueries({ queryKey: authQueries.all });
       void navigate('/login', { replace: true });
+    },
+  });
+};
+
+/**
+ * A signed-in user replaces their (one-time) password: the answer is the
+ * user, no longer asked to change it.
+ */
+export const useChangePassword = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: PasswordChange) => api(routes.changePassword, { body: input }),
+    onSuccess: (user) => {
+      queryClient.setQueryData(authQueries.me().queryKey, user);
+      notifications.show({ color: 'green.9', title: 'Password set', message: `Welcome, ${user.name}!` });
     },
   });
 };

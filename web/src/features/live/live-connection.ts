@@ -39,6 +39,7 @@ export class LiveConnection {
   private listeners = new Set<Listener>();
   private stateListeners = new Set<StateListener>();
   private reopenListeners = new Set<ReopenListener>();
+  private lostListeners = new Set<ReopenListener>();
   private stopped = false;
   /** Whether a socket of this run was open before: a later open is a reopen, with events missed in between. */
   private wasOpen = false;
@@ -101,6 +102,18 @@ export class LiveConnection {
     };
   }
 
+  /**
+   * Calls `listener` each time an open socket closes without being asked to
+   * (the network dropped, or the server closed it: e.g. the user was
+   * deactivated and their sessions ended).
+   */
+  onLost(listener: ReopenListener) {
+    this.lostListeners.add(listener);
+    return () => {
+      this.lostListeners.delete(listener);
+    };
+  }
+
   /** True once every reconnect attempt has failed; the page's becoming visible starts again. */
   get gaveUp() {
     return this.state === 'closed' && this.retries >= LIVE.maxAttempts && !this.stopped;
@@ -137,9 +150,11 @@ export class LiveConnection {
     };
     socket.onclose = () => {
       if (this.socket !== socket) return;
+      const wasOpen = this.state === 'open';
       clearInterval(this.pingTimer);
       this.socket = null;
       this.setState('closed');
+      if (wasOpen && !this.stopped) for (const listener of this.lostListeners) listener();
       if (!this.stopped) this.scheduleRetry();
     };
   }

@@ -1,7 +1,7 @@
 import type { LiveEvent, LiveEventType } from '@curbside/api';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
-import { useMe } from '../auth/auth.queries';
+import { authQueries, useMe } from '../auth/auth.queries';
 import { LiveConnection, type LiveState, liveUrl } from './live-connection';
 import { type CachePatch, isLiveEvent, LiveSync } from './live-sync';
 
@@ -17,7 +17,8 @@ const LiveContext = createContext<Live | null>(null);
  * its events to the cached lists. It reconnects when the signed-in user
  * changes, so the server sees the new session cookie at `$connect`. When the
  * connection comes back after it was lost, every query on screen is read
- * again: the events of the gap went to no socket.
+ * again: the events of the gap went to no socket. When an open connection is
+ * lost, the current user is read again (a deactivated user's page signs out).
  */
 export function LiveProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
@@ -34,9 +35,15 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       sync.reset();
       void queryClient.invalidateQueries();
     });
+    // A connection the server closed may mean the user's sessions ended
+    // (deactivated): ask who is signed in, so a signed-out page shows the login screen.
+    const stopLosing = connection.onLost(() => {
+      void queryClient.invalidateQueries({ queryKey: authQueries.me().queryKey });
+    });
     return () => {
       stopReceiving();
       stopReopening();
+      stopLosing();
     };
   }, [live, queryClient]);
   useEffect(() => () => live.sync.stop(), [live]);

@@ -6,17 +6,20 @@ export function CredentialsDialog({
   who,
   credentials,
   onClose,
+  note = 'A new one can be made from Edit.',
 }: {
   who: string;
   credentials: OneTimeCredentials | null;
   onClose: () => void;
+  /** What to do when it is lost (after "it is not shown again."). */
+  note?: string;
 }) {
   return (
     <Modal opened={credentials !== null} onClose={onClose} title={`Sign-in for ${who}`} centered size="md">
       {credentials && (
         <Stack gap="md">
           <Alert color="yellow" variant="light" title="Shown once">
-            Copy this password or hand it over now: it is not shown again. A new one can be made from Edit.
+            Copy this password or hand it over now: it is not shown again. {note}
           </Alert>
           <Group justify="space-between" wrap="nowrap">
             <Text fw={600}>Username</Text>

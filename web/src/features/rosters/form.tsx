@@ -62,7 +62,7 @@ export const useRosterForm = <S extends z.ZodType, V extends Record<string, unkn
   return { values, set, errors, failure, saving, submit, text };
 };
 
-/** The dialog around a roster form: title, fields, the save failure, Cancel and Save. */
+/** The dialog around a form: title, fields, the save failure, Cancel and Save (or `submitLabel`). */
 export function FormDialog({
   title,
   opened,
@@ -72,6 +72,7 @@ export function FormDialog({
   failure,
   children,
   extra,
+  submitLabel = 'Save',
 }: {
   title: string;
   opened: boolean;
@@ -81,6 +82,8 @@ export function FormDialog({
   failure: string | null;
   children: ReactNode;
   extra?: ReactNode;
+  /** The submit button's text (Save unless a dialog creates something, e.g. Create). */
+  submitLabel?: string;
 }) {
   return (
     <Modal opened={opened} onClose={onClose} title={title} size="lg" centered>
@@ -99,7 +102,7 @@ export function FormDialog({
                 Cancel
               </Button>
               <Button type="submit" loading={saving}>
-                Save
+                {submitLabel}
               </Button>
             </Group>
           </Group>

@@ -64,6 +64,17 @@ const useSummaryFollowsQueue = () => {
   });
 };
 
+/**
+ * The school's sandbox mode (or its district's) was switched: read the
+ * summary again, whose `readOnly` drives the banner and the controls.
+ */
+const useSummaryFollowsMode = () => {
+  const client = useQueryClient();
+  useLiveEvent('SCHOOL_MODE_CHANGED', () => {
+    void client.invalidateQueries({ queryKey: [...rosterQueries.all, 'summary'] });
+  });
+};
+
 /** The running session's part of the screen: map, bus tracking, stat cards and the queue overview. */
 function SessionPanels({
   sessionId,
@@ -119,6 +130,7 @@ export function SchoolAdminPage() {
   const own = scope === undefined || scope === user?.schoolId;
   const { session, isLoading } = useActiveSession();
   const summary = useQuery({ ...rosterQueries.summary(scope, null), enabled: user !== null });
+  useSummaryFollowsMode();
   if (!user) return null;
   if (summary.isPending || (own && isLoading)) {
     return (

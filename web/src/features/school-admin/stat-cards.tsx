@@ -9,13 +9,23 @@ import {
   WAIT_TARGET_MINUTES,
   waitBarPercent,
 } from '@curbside/domain';
-import { Badge, Card, Group, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Badge, Card, type CardProps, Group, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { MUTED_TEXT } from '../queue/colors';
 
-function StatCard({ title, children }: { title: string; children: ReactNode }) {
+/** One card of a dashboard's stat row: a small uppercase title over its content. */
+export function StatCard({
+  title,
+  children,
+  p = 'lg',
+}: {
+  title: string;
+  children: ReactNode;
+  /** The card's padding (smaller where three cards share a phone's row). */
+  p?: CardProps['p'];
+}) {
   return (
-    <Card component="section" aria-label={title} p="lg">
+    <Card component="section" aria-label={title} p={p}>
       <Stack gap="xs">
         <Text fz="sm" fw={700} tt="uppercase" c={MUTED_TEXT}>
           {title}

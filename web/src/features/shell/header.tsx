@@ -1,9 +1,9 @@
 import type { User } from '@curbside/domain';
 import { Badge, Button, Group, UnstyledButton } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useLiveConnection, useLiveStatus } from '../live/live';
+import { useLiveConnection, useLiveEvent, useLiveStatus } from '../live/live';
 import { LIVE } from '../live/live-connection';
 import { schoolQueries } from '../schools/schools.queries';
 import { SessionDialog } from '../sessions/session-dialog';
@@ -56,6 +56,16 @@ export function Header({ user }: { user: User }) {
     ...schoolQueries.detail(user.schoolId ?? 0),
     enabled: user.schoolId !== null && user.role !== 'parent',
   });
+  const district = useQuery({
+    ...schoolQueries.district(user.districtId ?? 0),
+    enabled: user.schoolId !== null && user.districtId !== null && user.role !== 'parent',
+  });
+  const sandbox = Boolean(school.data?.sandbox || district.data?.sandbox);
+  // The SANDBOX badge follows the school's mode (and its district's) without a reload.
+  const queryClient = useQueryClient();
+  useLiveEvent('SCHOOL_MODE_CHANGED', () => {
+    void queryClient.invalidateQueries({ queryKey: schoolQueries.all });
+  });
 
   return (
     <header className={classes.header}>
@@ -63,7 +73,7 @@ export function Header({ user }: { user: User }) {
         <UnstyledButton component={Link} to="/" aria-label="Curbside home">
           <Logo />
         </UnstyledButton>
-        {school.data?.sandbox && (
+        {sandbox && (
           <Badge color="orange" variant="filled" size="lg">
             SANDBOX
           </Badge>

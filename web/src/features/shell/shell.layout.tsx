@@ -3,6 +3,7 @@ import { Box, Card, Container, Text } from '@mantine/core';
 import { Outlet, useMatches } from 'react-router';
 import { useMe } from '../auth/auth.queries';
 import { LoginScreen } from '../auth/login-screen';
+import { SetPasswordScreen } from '../auth/set-password';
 import { NO_PERMISSION, type RouteAccess } from './access';
 import { Footer } from './footer';
 import { Header } from './header';
@@ -31,7 +32,8 @@ export function NoPermission() {
 
 /**
  * Every signed-in staff screen: header, the page, footer. Nothing while the
- * current user loads; the login screen when nobody is signed in; the
+ * current user loads; the login screen when nobody is signed in; the set-
+ * password step for a user who signed in with a one-time password; the
  * permission message when the user's rank is below the page's minimum.
  */
 export function ShellLayout() {
@@ -39,6 +41,7 @@ export function ShellLayout() {
   const minRole = useMinimumRole();
   if (isLoading) return null;
   if (!user) return <LoginScreen />;
+  if (user.mustChangePassword) return <SetPasswordScreen user={user} />;
   const allowed = !minRole || hasMinimumRole(user.role, minRole);
   return (
     <Box mih="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>

@@ -1,0 +1,129 @@
+import { PASSWORD_MIN, passwordChangeSchema, type User } from '@curbside/domain';
+import {
+  Alert,
+  Button,
+  Card,
+  Center,
+  Container,
+  Group,
+  PasswordInput,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { type FormEvent, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { errorMessage } from '../../lib/http';
+import { homeOf } from '../home/home.page';
+import { CurbsideMark } from '../shell/logo';
+import { useChangePassword, useLogout } from './auth.mutations';
+
+type Field = 'currentPassword' | 'newPassword' | 'confirm';
+
+export const PASSWORDS_DIFFER = 'The two new passwords do not match';
+
+/**
+ * Before anything else, a user signed in with a one-time password sets their
+ * own: the one-time password, the new one twice. Then they go on to their
+ * role's home.
+ */
+export function SetPasswordScreen({ user }: { user: User }) {
+  const change = useChangePassword();
+  const logout = useLogout();
+  const navigate = useNavigate();
+  const [values, setValues] = useState<Record<Field, string>>({
+    currentPassword: '',
+    newPassword: '',
+    confirm: '',
+  });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+
+  const bind = (field: Field) => ({
+    value: values[field],
+    error: errors[field],
+    onChange: (event: { currentTarget: { value: string } }) => {
+      const value = event.currentTarget.value;
+      setValues((current) => ({ ...current, [field]: value }));
+      setErrors((current) => ({ ...current, [field]: undefined }));
+    },
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = passwordChangeSchema.safeParse(values);
+    const next: Partial<Record<Field, string>> = {};
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] as Field;
+        next[field] ??= issue.message;
+      }
+    }
+    if (values.confirm !== values.newPassword) next.confirm ??= PASSWORDS_DIFFER;
+    setErrors(next);
+    if (!parsed.success || Object.keys(next).length > 0) return;
+    change.mutate(parsed.data, {
+      onSuccess: (updated) => void navigate(homeOf(updated.role), { replace: true }),
+    });
+  };
+
+  return (
+    <Center mih="100dvh" p={{ base: 'xs', sm: 'md' }} component="main">
+      <Container size={560} w="100%" p={0}>
+        <Stack gap="lg">
+          <Group justify="center" gap="sm">
+            <CurbsideMark size={44} />
+            <Text fz="h2" fw={800}>
+              Curbside
+            </Text>
+          </Group>
+          <Card p={{ base: 'md', sm: 'xl' }}>
+            <form onSubmit={submit} noValidate>
+              <Stack gap="md">
+                <Stack gap={4}>
+                  <Title order={1} fz="h2">
+                    Set your password
+                  </Title>
+                  <Text>
+                    Welcome, {user.name}. You signed in with a one-time password: choose your own (at least{' '}
+                    {PASSWORD_MIN} characters) to continue.
+                  </Text>
+                </Stack>
+                <PasswordInput
+                  label="Current password"
+                  description="The one-time password you signed in with"
+                  autoComplete="current-password"
+                  required
+                  {...bind('currentPassword')}
+                  data-autofocus
+                />
+                <PasswordInput
+                  label="New password"
+                  autoComplete="new-password"
+                  required
+                  {...bind('newPassword')}
+                />
+                <PasswordInput
+                  label="Confirm new password"
+                  autoComplete="new-password"
+                  required
+                  {...bind('confirm')}
+                />
+                {change.isError && (
+                  <Alert color="red" variant="light" role="alert">
+                    {errorMessage(change.error)}
+                  </Alert>
+                )}
+                <Button type="submit" fullWidth loading={change.isPending}>
+                  Set Password
+                </Button>
+                <Button variant="subtle" onClick={() => logout.mutate()} disabled={logout.isPending}>
+                  Sign out
+                </Button>
+              </Stack>
+            </form>
+          </Card>
+        </Stack>
+      </Container>
+    </Center>
+  );
+}
