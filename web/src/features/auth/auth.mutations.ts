@@ -58,13 +58,17 @@ export const useLogout = () => {
   });
 };
 
+/** While a password change is under way (its own live connection closes: see `LiveProvider`). */
+export const CHANGE_PASSWORD_KEY = ['auth', 'password'] as const;
+
 /**
  * A signed-in user replaces their (one-time) password: the answer is the
- * user, no longer asked to change it.
+ * user, no longer asked to change it, with a new session cookie.
  */
 export const useChangePassword = () => {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: CHANGE_PASSWORD_KEY,
     mutationFn: (input: PasswordChange) => api(routes.changePassword, { body: input }),
     onSuccess: (user) => {
       queryClient.setQueryData(authQueries.me().queryKey, user);

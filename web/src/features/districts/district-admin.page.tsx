@@ -182,9 +182,7 @@ function StaffCard({
         <Text ff="monospace" style={{ overflowWrap: 'anywhere' }}>
           {person.username}
         </Text>
-        <Text fw={700} tt="capitalize">
-          {roleText(person.role)}
-        </Text>
+        <Text fw={700}>{roleText(person.role)}</Text>
         {schoolName && <Text c={MUTED_TEXT}>{schoolName}</Text>}
         {canChange && (
           <Button

@@ -1,6 +1,7 @@
 import type { LiveEvent, LiveEventType } from '@curbside/api';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
+import { CHANGE_PASSWORD_KEY } from '../auth/auth.mutations';
 import { authQueries, useMe } from '../auth/auth.queries';
 import { LiveConnection, type LiveState, liveUrl } from './live-connection';
 import { type CachePatch, isLiveEvent, LiveSync } from './live-sync';
@@ -37,7 +38,10 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     });
     // A connection the server closed may mean the user's sessions ended
     // (deactivated): ask who is signed in, so a signed-out page shows the login screen.
+    // A password change ends every session, this page's too, before its answer
+    // brings the new cookie: asking now would sign the page out.
     const stopLosing = connection.onLost(() => {
+      if (queryClient.isMutating({ mutationKey: CHANGE_PASSWORD_KEY }) > 0) return;
       void queryClient.invalidateQueries({ queryKey: authQueries.me().queryKey });
     });
     return () => {
