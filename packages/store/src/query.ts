@@ -1,6 +1,7 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '@curbside/domain';
 import type { Db } from './db';
+import { stripKeys } from './ids';
 
 /** True when DynamoDB refused a write because a condition did not hold. */
 export const isConditionFailure = (error: unknown): boolean =>
@@ -228,4 +229,28 @@ export const rosterReads = <T>(options: {
       return countAll(db, filtered(schoolId));
     },
   };
+};
+
+/** Sets `sandbox` on an existing item (a school or a district): the item as it is now, or undefined when there is none. */
+export const setSandboxOf = async <T>(
+  db: Db,
+  key: { pk: string; sk: string },
+  sandbox: boolean,
+): Promise<T | undefined> => {
+  const { Attributes } = await db.doc
+    .send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: key,
+        UpdateExpression: 'SET sandbox = :sandbox',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':sandbox': sandbox },
+        ReturnValues: 'ALL_NEW',
+      }),
+    )
+    .catch((error: unknown) => {
+      if (isConditionFailure(error)) return { Attributes: undefined };
+      throw error;
+    });
+  return Attributes ? stripKeys<T>(Attributes) : undefined;
 };

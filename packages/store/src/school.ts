@@ -1,8 +1,8 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { School } from '@curbside/domain';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
-import { isConditionFailure } from './query';
+import { setSandboxOf } from './query';
 
 /**
  * School: `SCHOOL#{id}` / `SCHOOL`.
@@ -47,22 +47,7 @@ export const schools = {
     return Items.map((item) => stripKeys<School>(item));
   },
 
-  async setSandbox(db: Db, id: number, sandbox: boolean): Promise<School | undefined> {
-    const { Attributes } = await db.doc
-      .send(
-        new UpdateCommand({
-          TableName: db.table,
-          Key: key(id),
-          UpdateExpression: 'SET sandbox = :sandbox',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':sandbox': sandbox },
-          ReturnValues: 'ALL_NEW',
-        }),
-      )
-      .catch((error: unknown) => {
-        if (isConditionFailure(error)) return { Attributes: undefined };
-        throw error;
-      });
-    return Attributes ? stripKeys<School>(Attributes) : undefined;
+  setSandbox(db: Db, id: number, sandbox: boolean): Promise<School | undefined> {
+    return setSandboxOf<School>(db, key(id), sandbox);
   },
 };

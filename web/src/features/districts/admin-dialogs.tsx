@@ -14,30 +14,28 @@ import { useCreateDistrict, useCreateSchool, useCreateStaff } from './districts.
 
 /** The Active and Sandbox switches of a new district or school. */
 function ModeSwitches({
-  active,
-  sandbox,
-  onActive,
-  onSandbox,
+  form,
 }: {
-  active: boolean;
-  sandbox: boolean;
-  onActive: (active: boolean) => void;
-  onSandbox: (sandbox: boolean) => void;
+  form: {
+    values: { active: boolean; sandbox: boolean };
+    set: (field: 'active' | 'sandbox', value: boolean) => void;
+  };
 }) {
+  const { active, sandbox } = form.values;
   return (
     <Stack gap="sm">
       <Switch
         size="md"
         label="Active"
         checked={active}
-        onChange={(event) => onActive(event.currentTarget.checked)}
+        onChange={(event) => form.set('active', event.currentTarget.checked)}
       />
       <Switch
         size="md"
         label="Sandbox mode"
         description="Read-only for everyone but super admins"
         checked={sandbox}
-        onChange={(event) => onSandbox(event.currentTarget.checked)}
+        onChange={(event) => form.set('sandbox', event.currentTarget.checked)}
       />
     </Stack>
   );
@@ -65,12 +63,7 @@ export function CreateDistrictDialog({ onClose }: { onClose: () => void }) {
       submitLabel="Create District"
     >
       <TextInput label="District name" required {...form.text('name')} data-autofocus />
-      <ModeSwitches
-        active={form.values.active}
-        sandbox={form.values.sandbox}
-        onActive={(value) => form.set('active', value)}
-        onSandbox={(value) => form.set('sandbox', value)}
-      />
+      <ModeSwitches form={form} />
     </FormDialog>
   );
 }
@@ -122,12 +115,7 @@ export function CreateSchoolDialog({
       ) : (
         <TextInput label="District" value={districts[0]?.name ?? ''} readOnly />
       )}
-      <ModeSwitches
-        active={form.values.active}
-        sandbox={form.values.sandbox}
-        onActive={(value) => form.set('active', value)}
-        onSandbox={(value) => form.set('sandbox', value)}
-      />
+      <ModeSwitches form={form} />
     </FormDialog>
   );
 }
