@@ -1,10 +1,9 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, launchBrowser, viewports } from '../support/browser';
+import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
 /**
@@ -39,12 +38,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
-
-const shotsDir = () => {
-  const dir = process.env.SHOTS_DIR ?? join(tmpdir(), 'curbside-shots');
-  mkdirSync(dir, { recursive: true });
-  return dir;
-};
 
 /**
  * A browser context on `path`, signed in as `username` (demo password) or

@@ -1,12 +1,10 @@
-import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { BUS_LINK_MISSING, type BusLinks } from '@curbside/domain';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { ensureWebBuilt, launchBrowser, viewports } from '../support/browser';
+import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
 import { sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
@@ -44,11 +42,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-const shotsDir = () => {
-  const dir = process.env.SHOTS_DIR ?? join(tmpdir(), 'curbside-shots');
-  mkdirSync(dir, { recursive: true });
-  return dir;
-};
 const shoot = (page: Page, name: string) =>
   page.screenshot({ path: join(shotsDir(), `buses-${name}.png`), fullPage: true });
 

@@ -1,10 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { vehicleLabel } from '@curbside/domain';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, launchBrowser, viewports } from '../support/browser';
+import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
 import { sessionBody } from '../support/fixtures';
 import { connectLive } from '../support/live';
 import { type Client, signedIn, startTestServer } from '../support/server';
@@ -66,12 +64,6 @@ const open = async (username: string, path: string) => {
   });
   await page.goto(path);
   return { page, reads };
-};
-
-const shotsDir = () => {
-  const dir = process.env.SHOTS_DIR ?? join(tmpdir(), 'curbside-shots');
-  mkdirSync(dir, { recursive: true });
-  return dir;
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,10 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, launchBrowser, viewports } from '../support/browser';
+import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
 import { sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
@@ -40,11 +38,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-const shotsDir = () => {
-  const dir = process.env.SHOTS_DIR ?? join(tmpdir(), 'curbside-shots');
-  mkdirSync(dir, { recursive: true });
-  return dir;
-};
 const shoot = (page: Page, name: string) => page.screenshot({ path: join(shotsDir(), `parent-${name}.png`) });
 
 /** A phone in the given language, signed in as `username` when one is given. */

@@ -1,9 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, launchBrowser, viewports } from '../support/browser';
+import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
 import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
@@ -38,12 +37,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
-
-const shotsDir = () => {
-  const dir = process.env.SHOTS_DIR ?? join(tmpdir(), 'curbside-shots');
-  mkdirSync(dir, { recursive: true });
-  return dir;
-};
 
 const open = async (
   username: string,

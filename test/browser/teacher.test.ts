@@ -1,11 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import jsQR from 'jsqr';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, launchBrowser, viewports } from '../support/browser';
+import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
 import { sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
@@ -59,11 +57,6 @@ const open = async (
 };
 
 /** Where screenshots go (`SHOTS_DIR`, else a temporary folder). */
-const shotsDir = () => {
-  const dir = process.env.SHOTS_DIR ?? join(tmpdir(), 'curbside-shots');
-  mkdirSync(dir, { recursive: true });
-  return dir;
-};
 
 const region = (scope: Page | Locator, name: string) => scope.getByRole('region', { name, exact: true });
 const text = (scope: Page | Locator, value: string) => scope.getByText(value, { exact: true });

@@ -26,6 +26,13 @@ const BLANK_TILE = Buffer.from(
   'base64',
 );
 
+/** Where the browser tests write their screenshots (`SHOTS_DIR`, else the system's temp folder), made if missing. */
+export const shotsDir = () => {
+  const dir = process.env.SHOTS_DIR ?? join(tmpdir(), 'curbside-shots');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+};
+
 /**
  * Chromium from the system (`apt-get install -y chromium`), headless, with
  * everything that would reach the network switched off. There is no network
