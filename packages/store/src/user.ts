@@ -323,42 +323,39 @@ export const users = {
     return next;
   },
 
-  async setPassword(db: Db, id: number, passwordHash: string): Promise<void> {
+  /**
+   * A new password hash. `own`: the user chose it, a one-time password is
+   * spent (`mustChangePassword` goes); `oneTime`: an admin made it, to be
+   * replaced at the next sign-in; `keep`: the flag stays as it is.
+   */
+  async setPassword(
+    db: Db,
+    id: number,
+    passwordHash: string,
+    kind: 'own' | 'oneTime' | 'keep' = 'keep',
+  ): Promise<void> {
+    const flag = { own: ' REMOVE mustChangePassword', oneTime: ', mustChangePassword = :yes', keep: '' }[
+      kind
+    ];
     await db.doc.send(
       new UpdateCommand({
         TableName: db.table,
         Key: key(id),
-        UpdateExpression: 'SET passwordHash = :hash',
+        UpdateExpression: `SET passwordHash = :hash${flag}`,
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':hash': passwordHash },
+        ExpressionAttributeValues: { ':hash': passwordHash, ...(kind === 'oneTime' ? { ':yes': true } : {}) },
       }),
     );
   },
 
   /** The user's own new password: the one-time one is spent (`mustChangePassword` goes). */
-  async setOwnPassword(db: Db, id: number, passwordHash: string): Promise<void> {
-    await db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: key(id),
-        UpdateExpression: 'SET passwordHash = :hash REMOVE mustChangePassword',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':hash': passwordHash },
-      }),
-    );
+  setOwnPassword(db: Db, id: number, passwordHash: string): Promise<void> {
+    return users.setPassword(db, id, passwordHash, 'own');
   },
 
   /** A one-time password to be replaced at the next sign-in (an admin made it). */
-  async setOneTimePassword(db: Db, id: number, passwordHash: string): Promise<void> {
-    await db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: key(id),
-        UpdateExpression: 'SET passwordHash = :hash, mustChangePassword = :yes',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':hash': passwordHash, ':yes': true },
-      }),
-    );
+  setOneTimePassword(db: Db, id: number, passwordHash: string): Promise<void> {
+    return users.setPassword(db, id, passwordHash, 'oneTime');
   },
 
   async listBySchool(db: Db, schoolId: number): Promise<User[]> {
