@@ -84,6 +84,8 @@ export class CurbsideStack extends Stack {
   readonly functions: ReadonlyMap<string, lambda.Function>;
   readonly rotationFunction: lambda.Function;
   readonly originSecret: secretsmanager.Secret;
+  /** Clever's client secret, when the deployment names its Clever app (context `curbside:cleverClientId`). */
+  readonly cleverClientSecret?: secretsmanager.Secret;
   readonly httpApi: apigw.HttpApi;
   readonly webSocketApi: apigw.WebSocketApi;
   readonly webSocketStage: apigw.WebSocketStage;
@@ -265,6 +267,27 @@ export class CurbsideStack extends Stack {
         // /api/* reaches the HTTP functions through CloudFront, whose function stamps the visitor's address.
         trustViewerAddress: plan.kind === 'http',
       });
+    }
+
+    // --- Clever single sign-on, when the deployment names its Clever app (context curbside:cleverClientId):
+    // the client secret lives in Secrets Manager (set its value after the first deploy), read by the auth function only.
+    const cleverClientId: string | undefined = this.node.tryGetContext('curbside:cleverClientId');
+    if (cleverClientId) {
+      this.cleverClientSecret = new secretsmanager.Secret(this, 'CleverClientSecret', {
+        description:
+          "Curbside: the Clever app's client secret (single sign-on); set it from Clever's dashboard",
+      });
+      const auth = fn('http-auth');
+      auth.addEnvironment('CLEVER_CLIENT_ID', cleverClientId);
+      auth.addEnvironment('CLEVER_CLIENT_SECRET_ARN', this.cleverClientSecret.secretArn);
+      this.cleverClientSecret.grantRead(auth);
+      NagSuppressions.addResourceSuppressions(this.cleverClientSecret, [
+        {
+          id: 'AwsSolutions-SMG4',
+          reason:
+            "Clever issues the client secret: it is replaced in Clever's dashboard, not by a rotation Lambda",
+        },
+      ]);
     }
 
     // --- The origin secret's rotation: a new value, sent by CloudFront, then made current.

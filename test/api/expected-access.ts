@@ -60,6 +60,7 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   parentRegister:       [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   authLogout:           [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   ssoLogin:             [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  ssoCallback:          [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
 
   // Running a dismissal: every staff role of the school; sandboxed schools read only.
   activeSession:        [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],

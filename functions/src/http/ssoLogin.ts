@@ -1,10 +1,24 @@
 import { routes } from '@curbside/api';
-import { UnavailableError } from '@curbside/domain';
-import { httpHandler } from '../lib/http';
+import { ssoStateCookie } from '../lib/auth';
+import { httpHandler, Reply } from '../lib/http';
+import { SSO_STATE_COOKIE, SsoRefused, ssoFailurePage, startSso } from '../services/sso';
 
-/** `GET /api/auth/login`: single sign-on starts here once an identity provider is configured. */
-export const handler = httpHandler(routes.ssoLogin, async () => {
-  throw new UnavailableError(
-    'Single sign-on is not configured for this deployment yet. Use the sandbox demo sign-in instead.',
-  );
+/**
+ * `GET /api/auth/login` (the login screen's production sign-in, a browser
+ * navigation): off to Clever's authorize page with a state bound to this
+ * browser, or back to the login screen saying why not.
+ */
+export const handler = httpHandler(routes.ssoLogin, async ({ event }) => {
+  try {
+    const { location, state } = await startSso(event);
+    return new Reply(undefined, {
+      status: 302,
+      headers: { location },
+      cookies: [ssoStateCookie(event, SSO_STATE_COOKIE, state)],
+    });
+  } catch (error) {
+    if (error instanceof SsoRefused)
+      return new Reply(undefined, { status: 302, headers: { location: ssoFailurePage(error.reason) } });
+    throw error;
+  }
 });

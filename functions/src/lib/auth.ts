@@ -215,6 +215,21 @@ export const sessionCookie = (event: APIGatewayProxyEventV2, token: string, maxA
     ...(secureFor(event) ? ['Secure'] : []),
   ].join('; ');
 
+/**
+ * The single sign-on state, bound to this browser for the trip to Clever and
+ * back (`Path=/api/auth`, 10 minutes; `SameSite=Lax` comes back on Clever's
+ * top-level redirect). Without a state: the cookie is cleared.
+ */
+export const ssoStateCookie = (event: APIGatewayProxyEventV2, name: string, state: string | null) =>
+  [
+    `${name}=${state ?? ''}`,
+    'Path=/api/auth',
+    'HttpOnly',
+    'SameSite=Lax',
+    `Max-Age=${state ? 600 : 0}`,
+    ...(secureFor(event) ? ['Secure'] : []),
+  ].join('; ');
+
 /** The device cookie, sent with sign-ins only (`Path=/api`). */
 export const deviceCookie = (event: APIGatewayProxyEventV2, token: string) =>
   [

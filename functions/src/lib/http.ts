@@ -5,6 +5,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { authorize, busLinkOf, parseCookies, userOf } from './auth';
+import { config } from './config';
 import { cameThroughCloudFront, logAroundCloudFront } from './edge';
 import { log } from './log';
 
@@ -226,4 +227,17 @@ export const httpHandler = <Req extends RouteRequest, Res>(
     }
     return json(200, result);
   });
+};
+
+/**
+ * The site's own address, for links: the stack's site origin when it names
+ * one (behind CloudFront the Host is the API's), else the request's host.
+ */
+export const siteOrigin = (event: APIGatewayProxyEventV2): string => {
+  const [configured] = config.allowedOrigins;
+  if (configured) return configured.replace(/\/$/, '');
+  const host = event.headers['x-forwarded-host'] ?? event.headers.host ?? 'localhost';
+  const local = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(host);
+  const proto = event.headers['x-forwarded-proto'] ?? (local ? 'http' : 'https');
+  return `${proto}://${host}`;
 };

@@ -111,6 +111,15 @@ export const signIn = async (
 };
 
 /**
+ * A staff user an identity provider vouched for (Clever single sign-on):
+ * signed in as a password would, unless deactivated.
+ */
+export const signInVouched = (user: User, deviceToken?: string): Promise<SignedIn> => {
+  if (!user.active || user.role === 'parent') throw new UnauthorizedError(INVALID);
+  return startSession(user, accountOf('staff', user.username), deviceToken);
+};
+
+/**
  * Ends a user's sign-ins: THE one way to sign a user out. Revokes their
  * sign-in sessions first (so a screen that reconnects is anonymous), then
  * closes the live connections opened with those sessions through the

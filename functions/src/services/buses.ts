@@ -24,6 +24,7 @@ import {
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { config } from '../lib/config';
 import { connectionsDb, db } from '../lib/context';
+import { siteOrigin } from '../lib/http';
 import { live } from '../lib/live';
 import { log } from '../lib/log';
 import { publishToSession, publishToStaff } from './live-events';
@@ -45,19 +46,6 @@ const schoolOf = ({ user, busLink }: BusCaller): number => {
   if (busLink) return busLink.schoolId;
   if (!user) throw new ForbiddenError("You don't have permission to do this.");
   return ownSchoolId(user);
-};
-
-/**
- * The site's own address, for links: the stack's site origin when it names
- * one (behind CloudFront the Host is the API's), else the request's host.
- */
-const siteOrigin = (event: APIGatewayProxyEventV2): string => {
-  const [configured] = config.allowedOrigins;
-  if (configured) return configured.replace(/\/$/, '');
-  const host = event.headers['x-forwarded-host'] ?? event.headers.host ?? 'localhost';
-  const local = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(host);
-  const proto = event.headers['x-forwarded-proto'] ?? (local ? 'http' : 'https');
-  return `${proto}://${host}`;
 };
 
 const urlsOf = (event: APIGatewayProxyEventV2, links: BusLinkTokens): BusLinks => {

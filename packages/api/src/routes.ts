@@ -207,6 +207,23 @@ export const routes = {
     access: 'public',
     response: returns<never>(),
   }),
+  /** Clever sends the browser back here with a code (and our state, unless the sign-in began at Clever). */
+  ssoCallback: route({
+    name: 'ssoCallback',
+    area: 'auth',
+    method: 'GET',
+    path: '/api/auth/clever/callback',
+    request: {
+      query: z.object({
+        code: z.string().max(512).optional(),
+        state: z.string().max(128).optional(),
+        error: z.string().max(200).optional(),
+        scope: z.string().max(500).optional(),
+      }),
+    },
+    access: 'public',
+    response: returns<never>(),
+  }),
 
   // Pickup sessions: open to every staff role of the school
   activeSession: route({

@@ -8,6 +8,8 @@ export const districtSchema = z.object({
   active: z.boolean(),
   sandbox: z.boolean(),
   createdAt: z.string(),
+  /** Its district in Clever, once connected (single sign-on and roster import). */
+  cleverId: z.string().optional(),
 });
 export type District = z.infer<typeof districtSchema>;
 
@@ -45,6 +47,8 @@ export const userSchema = z.object({
   studentIds: z.array(z.number().int().positive()).optional(),
   /** Signed in with a one-time password: asked to set their own before anything else. */
   mustChangePassword: z.boolean().optional(),
+  /** The user's id in Clever: set by an import, or at their first single sign-on (matched by email). */
+  cleverId: z.string().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 

@@ -4,6 +4,7 @@ export * from './auth-session';
 export * from './batch';
 export * from './bus';
 export * from './classroom';
+export * from './clever';
 export * from './connection';
 export * from './db';
 export * from './district';

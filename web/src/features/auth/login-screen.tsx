@@ -18,6 +18,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../lib/http';
 import { CurbsideMark } from '../shell/logo';
 import { useLogin } from './auth.mutations';
@@ -34,14 +35,30 @@ export const DEMO_PASSWORD = 'demo1234';
 /** Single sign-on starts with a full-page visit, so the identity provider can redirect back. */
 export const PRODUCTION_LOGIN_URL = '/api/auth/login';
 
+/** Why a single sign-on came back without signing in (`/login?sso=…`, set by the server). */
+export const SSO_FAILURES: Readonly<Record<string, string>> = {
+  unavailable: 'Single sign-on is not set up for this deployment yet. Use the sandbox demo sign-in instead.',
+  expired: 'That sign-in link has expired or was already used. Please try again.',
+  denied: 'Sign-in was cancelled at Clever. Please try again.',
+  unknown:
+    'Your Clever account is not linked to a Curbside staff account. Ask your district administrator to add you.',
+  inactive: 'Your Curbside account is deactivated. Ask your district administrator to reactivate it.',
+  failed: 'Sign-in through Clever failed. Please try again in a moment.',
+};
+
 type FieldErrors = Partial<Record<'username' | 'password', string>>;
 
-function ChooseMethod({ onDemo }: { onDemo: () => void }) {
+function ChooseMethod({ onDemo, failure }: { onDemo: () => void; failure: string | undefined }) {
   return (
     <Stack gap="lg">
       <Title order={2} ta="center">
         Choose how to sign in
       </Title>
+      {failure && (
+        <Alert color="red" variant="light" role="alert" title="Not signed in">
+          {failure}
+        </Alert>
+      )}
       <Card>
         <Stack gap="sm">
           <Title order={3}>Production Login</Title>
@@ -184,10 +201,15 @@ function DemoLogin({ onBack }: { onBack: () => void }) {
 /**
  * The staff login screen. It opens on the sandbox username and password form;
  * the back link leads to the choice between production single sign-on and the
- * sandbox demo.
+ * sandbox demo. Back from a single sign-on that failed, it opens on the
+ * choice, saying why.
  */
 export function LoginScreen() {
-  const [mode, setMode] = useState<'demo' | 'choose'>('demo');
+  const [params] = useSearchParams();
+  const sso = params.get('sso');
+  const failure = sso === null ? undefined : (SSO_FAILURES[sso] ?? SSO_FAILURES.failed);
+  // Back from a single sign-on that did not sign in: the choice, with the reason.
+  const [mode, setMode] = useState<'demo' | 'choose'>(failure ? 'choose' : 'demo');
   return (
     <Center mih="100dvh" p={{ base: 'xs', sm: 'md' }}>
       <Container size={560} w="100%" p={0}>
@@ -200,7 +222,7 @@ export function LoginScreen() {
             {mode === 'demo' ? (
               <DemoLogin onBack={() => setMode('choose')} />
             ) : (
-              <ChooseMethod onDemo={() => setMode('demo')} />
+              <ChooseMethod onDemo={() => setMode('demo')} failure={failure} />
             )}
           </Card>
         </Stack>
