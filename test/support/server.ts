@@ -50,6 +50,8 @@ export class Client {
   ): Promise<Answer<T>> {
     const response = await fetch(new URL(path, this.baseUrl), {
       method,
+      // A redirect is an answer of the API (single sign-on), not a page to fetch.
+      redirect: 'manual',
       headers: {
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         ...(this.cookie ? { cookie: this.cookie } : {}),
