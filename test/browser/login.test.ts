@@ -107,6 +107,33 @@ describe('the login screen', () => {
     expect(errors).toEqual([]);
   });
 
+  it('production sign-in, not set up here, comes back to the login options saying so', async () => {
+    const { page, errors } = await openSignedOut('/login');
+    await page.getByRole('button', { name: '← Back to login options' }).click();
+    await page.getByRole('button', { name: 'Continue with Single Sign-On' }).click();
+    await page.waitForURL(/\/login\?sso=unavailable$/);
+    await page.getByRole('heading', { name: 'Choose how to sign in' }).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(
+        'Single sign-on is not set up for this deployment yet. Use the sandbox demo sign-in instead.',
+      )
+      .waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('says why a single sign-on did not sign in', async () => {
+    const { page } = await openSignedOut('/login?sso=unknown');
+    await page
+      .getByRole('alert')
+      .getByText(
+        'Your Clever account is not linked to a Curbside staff account. Ask your district administrator to add you.',
+      )
+      .waitFor();
+    await page.getByRole('button', { name: 'Use Demo Login' }).click();
+    await page.getByRole('button', { name: 'Sign In to Demo', exact: true }).waitFor();
+  });
+
   it('shows the login screen at / for a signed-out visitor', async () => {
     const { page } = await openSignedOut('/');
     await page.getByRole('button', { name: 'Sign In to Demo', exact: true }).waitFor();
