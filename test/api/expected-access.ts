@@ -153,6 +153,15 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   rotateBusLinks:       [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
   busFleet:             [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   busPositions:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  // The student-information import page's minimum is district_admin (spec §2 route table).
+  sisDistricts:         [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
+  sisSchools:           [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
+  sisPreviewStudents:   [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
+  sisImportDistrict:    [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
+  sisImportSchool:      [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
+  sisImportStudents:    [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
+  getImportJob:         [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
+  resumeImportJob:      [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
 };
 
 /**
@@ -194,6 +203,11 @@ export const RECORD_CHANGES: Readonly<Partial<Record<RouteName, 'create' | 'upda
     putDistrictSandbox: 'update',
     createStaff: 'create',
     setUserActive: 'update',
+    // The student-information (Clever) import (issue 18).
+    sisImportDistrict: 'import',
+    sisImportSchool: 'import',
+    sisImportStudents: 'import',
+    resumeImportJob: 'import',
   };
 
 /**

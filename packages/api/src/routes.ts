@@ -18,7 +18,9 @@ import {
   END_SESSION_MIN_ROLE,
   IMPORT_KINDS,
   IMPORT_MAX_CHARS,
+  type ImportJob,
   type ImportResult,
+  type ImportStarted,
   loginSchema,
   type NewStaff,
   type OneTimeCredentials,
@@ -36,6 +38,9 @@ import {
   type RosterCounts,
   rosterListQuerySchema,
   type School,
+  type SisDistrict,
+  type SisSchool,
+  type SisStudentPreview,
   type StudentMark,
   type StudentRow,
   type StudentStats,
@@ -43,6 +48,11 @@ import {
   schoolInputSchema,
   schoolScopeSchema,
   sessionInputSchema,
+  sisImportDistrictSchema,
+  sisImportSchoolSchema,
+  sisImportStudentsSchema,
+  sisPreviewQuerySchema,
+  sisSchoolsQuerySchema,
   staffInputSchema,
   studentInputSchema,
   type TeacherRow,
@@ -57,6 +67,10 @@ import {
 } from '@curbside/domain';
 import { z } from 'zod';
 import { returns, route } from './route';
+
+const importJobParams = z.object({
+  id: z.string().regex(/^[0-9a-f-]{36}$/, 'No such import job'),
+});
 
 const id = z.coerce.number({ message: 'Invalid id' }).int('Invalid id').positive('Invalid id');
 const idParams = z.object({ id });
@@ -925,6 +939,82 @@ export const routes = {
     request: {},
     access: { minRole: 'front_queue_wrangler', busLink: 'map' },
     response: returns<BusPosition[]>(),
+  }),
+
+  // The student-information-system (Clever) import: district admins and up.
+  // An import answers at once with a job; the job does the work and reports progress.
+  sisDistricts: route({
+    name: 'sisDistricts',
+    area: 'sis',
+    method: 'GET',
+    path: '/api/clever/districts',
+    request: {},
+    access: { minRole: 'district_admin' },
+    response: returns<SisDistrict[]>(),
+  }),
+  sisSchools: route({
+    name: 'sisSchools',
+    area: 'sis',
+    method: 'GET',
+    path: '/api/clever/schools',
+    request: { query: sisSchoolsQuerySchema },
+    access: { minRole: 'district_admin' },
+    response: returns<SisSchool[]>(),
+  }),
+  sisPreviewStudents: route({
+    name: 'sisPreviewStudents',
+    area: 'sis',
+    method: 'GET',
+    path: '/api/clever/preview/students',
+    request: { query: sisPreviewQuerySchema },
+    access: { minRole: 'district_admin' },
+    response: returns<SisStudentPreview>(),
+  }),
+  sisImportDistrict: route({
+    name: 'sisImportDistrict',
+    area: 'sis',
+    method: 'POST',
+    path: '/api/clever/import/district',
+    request: { body: sisImportDistrictSchema },
+    access: { minRole: 'district_admin', data: 'import' },
+    response: returns<ImportStarted>(),
+  }),
+  sisImportSchool: route({
+    name: 'sisImportSchool',
+    area: 'sis',
+    method: 'POST',
+    path: '/api/clever/import/school',
+    request: { body: sisImportSchoolSchema },
+    access: { minRole: 'district_admin', data: 'import' },
+    response: returns<ImportStarted>(),
+  }),
+  sisImportStudents: route({
+    name: 'sisImportStudents',
+    area: 'sis',
+    method: 'POST',
+    path: '/api/clever/import/students',
+    request: { body: sisImportStudentsSchema },
+    access: { minRole: 'district_admin', data: 'import' },
+    response: returns<ImportStarted>(),
+  }),
+  getImportJob: route({
+    name: 'getImportJob',
+    area: 'sis',
+    method: 'GET',
+    path: '/api/import-jobs/{id}',
+    request: { params: importJobParams },
+    access: { minRole: 'district_admin' },
+    response: returns<ImportJob>(),
+  }),
+  /** A failed job starts again from its last checkpoint (what it finished stays). */
+  resumeImportJob: route({
+    name: 'resumeImportJob',
+    area: 'sis',
+    method: 'POST',
+    path: '/api/import-jobs/{id}/resume',
+    request: { params: importJobParams },
+    access: { minRole: 'district_admin', data: 'import' },
+    response: returns<ImportStarted>(),
   }),
 } as const;
 

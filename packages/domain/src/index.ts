@@ -14,3 +14,4 @@ export * from './roster-import';
 export * from './schemas';
 export * from './school-admin';
 export * from './sessions';
+export * from './sis';

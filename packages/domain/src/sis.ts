@@ -1,0 +1,152 @@
+import { z } from 'zod';
+
+/**
+ * The student-information-system (Clever) import: what the import page shows
+ * and sends (specification §3 "Import service", §7 "Import service"), and the
+ * import jobs that do the work.
+ */
+
+/** A Clever district the app may read: id, name, state (spec §3). */
+export interface SisDistrict {
+  id: string;
+  name: string;
+  state: string;
+}
+
+/** A Clever school: id, name (spec §3). */
+export interface SisSchool {
+  id: string;
+  name: string;
+}
+
+export interface SisStudentPreviewRow {
+  cleverId: string;
+  firstName: string;
+  lastName: string;
+  grade: string;
+  studentNumber: string;
+  email?: string;
+}
+
+/** Student preview: the first 10 students and how many the school has (spec §3, §9). */
+export interface SisStudentPreview {
+  totalCount: number;
+  preview: SisStudentPreviewRow[];
+}
+
+export const SIS_PREVIEW_SIZE = 10;
+
+const cleverIdSchema = z
+  .string({ message: 'A Clever id is required' })
+  .trim()
+  .min(1, 'A Clever id is required')
+  .max(64, 'That is not a Clever id')
+  .regex(/^[A-Za-z0-9_-]+$/, 'That is not a Clever id');
+
+const localIdSchema = (message: string) =>
+  z.coerce
+    .number({ message })
+    .int({ message })
+    .min(1, message)
+    .max(2 ** 31, message);
+
+export const sisSchoolsQuerySchema = z.object({ districtId: cleverIdSchema });
+export const sisPreviewQuerySchema = z.object({ cleverSchoolId: cleverIdSchema });
+export const sisImportDistrictSchema = z.object({ cleverDistrictId: cleverIdSchema });
+export const sisImportSchoolSchema = z.object({
+  cleverSchoolId: cleverIdSchema,
+  localDistrictId: localIdSchema('A district is required'),
+});
+export const sisImportStudentsSchema = z.object({
+  cleverSchoolId: cleverIdSchema,
+  localSchoolId: localIdSchema('A school is required'),
+  createMissingClassrooms: z.boolean().default(true),
+});
+
+export const IMPORT_JOB_KINDS = ['district', 'school', 'students', 'sync'] as const;
+export type ImportJobKind = (typeof IMPORT_JOB_KINDS)[number];
+export type ImportJobStatus = 'running' | 'succeeded' | 'failed';
+
+/** What an import did to one kind of record. */
+export interface ImportTally {
+  created: number;
+  updated: number;
+  unchanged: number;
+  deactivated: number;
+}
+export const SIS_RECORD_KINDS = ['schools', 'teachers', 'classrooms', 'students', 'parents'] as const;
+export type SisRecordKind = (typeof SIS_RECORD_KINDS)[number];
+export type SisCounts = Record<SisRecordKind, ImportTally>;
+
+export const emptyCounts = (): SisCounts => ({
+  schools: { created: 0, updated: 0, unchanged: 0, deactivated: 0 },
+  teachers: { created: 0, updated: 0, unchanged: 0, deactivated: 0 },
+  classrooms: { created: 0, updated: 0, unchanged: 0, deactivated: 0 },
+  students: { created: 0, updated: 0, unchanged: 0, deactivated: 0 },
+  parents: { created: 0, updated: 0, unchanged: 0, deactivated: 0 },
+});
+
+/** An import job, as `GET /api/import-jobs/{id}` answers it. */
+export interface ImportJob {
+  id: string;
+  kind: ImportJobKind;
+  status: ImportJobStatus;
+  /** What it is doing now, or what it did ('Imported 512 students, 25 teachers…'). */
+  message: string;
+  /** 0–100. */
+  percent: number;
+  /** Students read so far and the school's total (once known). */
+  done: number;
+  total: number | null;
+  counts: SisCounts;
+  /** The local district and school it imports into. */
+  districtId: number | null;
+  schoolId: number | null;
+  /** Why it stopped (failed jobs keep what they finished and can be resumed). */
+  error: string | null;
+  startedAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+}
+
+/** The answer of an import request: a message for the toast and the job that does the work. */
+export interface ImportStarted {
+  message: string;
+  job: ImportJob;
+}
+
+const plural = (count: number, one: string, many: string) =>
+  `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+
+const KIND_NAMES: Record<SisRecordKind, [string, string]> = {
+  schools: ['school', 'schools'],
+  teachers: ['teacher', 'teachers'],
+  classrooms: ['classroom', 'classrooms'],
+  students: ['student', 'students'],
+  parents: ['parent', 'parents'],
+};
+
+/**
+ * The final message of an import: what it created, updated and deactivated,
+ * kind by kind ('Imported 512 students: 500 new, 12 updated; 25 teachers…'),
+ * or 'Nothing changed' when all was already up to date.
+ */
+export const summarizeCounts = (counts: SisCounts): string => {
+  const parts = SIS_RECORD_KINDS.flatMap((kind) => {
+    const tally = counts[kind];
+    const seen = tally.created + tally.updated + tally.unchanged;
+    if (seen === 0 && tally.deactivated === 0) return [];
+    const changes = [
+      tally.created > 0 ? `${tally.created.toLocaleString('en-US')} new` : '',
+      tally.updated > 0 ? `${tally.updated.toLocaleString('en-US')} updated` : '',
+      tally.deactivated > 0 ? `${tally.deactivated.toLocaleString('en-US')} deactivated` : '',
+    ].filter(Boolean);
+    const [one, many] = KIND_NAMES[kind];
+    return [`${plural(seen, one, many)}${changes.length > 0 ? ` (${changes.join(', ')})` : ''}`];
+  });
+  const changed = SIS_RECORD_KINDS.some(
+    (kind) => counts[kind].created + counts[kind].updated + counts[kind].deactivated > 0,
+  );
+  if (parts.length === 0) return 'Nothing to import';
+  return `${changed ? 'Imported' : 'Up to date, nothing changed:'} ${parts.join(', ')}`;
+};
