@@ -8,7 +8,7 @@
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { functionPlan, ORIGIN_SECRET_ROTATION } from '@curbside/api';
+import { functionPlan, IMPORT_JOBS, ORIGIN_SECRET_ROTATION } from '@curbside/api';
 import { build, type Plugin } from 'esbuild';
 import { functionEntry } from './src/handlers';
 
@@ -37,6 +37,7 @@ await build({
   entryPoints: {
     ...Object.fromEntries(plans.map((plan) => [`${plan.id}/index`, `curbside-function:${plan.id}`])),
     [`${ORIGIN_SECRET_ROTATION.id}/index`]: join(root, ORIGIN_SECRET_ROTATION.source),
+    [`${IMPORT_JOBS.id}/index`]: join(root, IMPORT_JOBS.source),
   },
   outdir: out,
   bundle: true,
@@ -54,5 +55,5 @@ await build({
   plugins: [entries],
   logLevel: 'warning',
 });
-const ids = [...plans.map((plan) => plan.id), ORIGIN_SECRET_ROTATION.id];
+const ids = [...plans.map((plan) => plan.id), ORIGIN_SECRET_ROTATION.id, IMPORT_JOBS.id];
 console.log(`bundled ${ids.length} functions (${ids.join(', ')}) into ${out}`);

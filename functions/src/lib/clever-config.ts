@@ -11,6 +11,7 @@ import { quietSdkLogger } from '@curbside/store';
  * - `CLEVER_API_URL` (default https://api.clever.com): `/v3.0/me`, `/v3.0/users/{id}`.
  * - The client secret: `CLEVER_CLIENT_SECRET_ARN` (Secrets Manager, in AWS),
  *   else `CLEVER_CLIENT_SECRET` (the laptop and tests).
+ * - The roster import's district tokens: see `cleverDistrictTokens`.
  */
 export interface CleverSso {
   clientId: string;
@@ -34,16 +35,43 @@ export const cleverSso = (): CleverSso | undefined => {
 };
 
 const SECRET_FRESH_MS = 5 * 60_000;
-let cached: { value: string; at: number } | undefined;
+const cached = new Map<string, { value: string; at: number }>();
 let client: SecretsManagerClient | undefined;
 
-/** The client secret: from Secrets Manager (cached five minutes) or the environment. */
-export const cleverSsoSecret = async (): Promise<string> => {
-  const arn = env('CLEVER_CLIENT_SECRET_ARN');
-  if (!arn) return env('CLEVER_CLIENT_SECRET') ?? '';
-  if (cached && Date.now() - cached.at < SECRET_FRESH_MS) return cached.value;
+/** A secret's text: from Secrets Manager when `{name}_ARN` is set (cached five minutes), else `{name}`. */
+const secret = async (name: string): Promise<string> => {
+  const arn = env(`${name}_ARN`);
+  if (!arn) return env(name) ?? '';
+  const hit = cached.get(arn);
+  if (hit && Date.now() - hit.at < SECRET_FRESH_MS) return hit.value;
   client ??= new SecretsManagerClient({ logger: quietSdkLogger });
   const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: arn }));
-  cached = { value: SecretString ?? '', at: Date.now() };
-  return cached.value;
+  cached.set(arn, { value: SecretString ?? '', at: Date.now() });
+  return SecretString ?? '';
+};
+
+/** The client secret: from Secrets Manager (cached five minutes) or the environment. */
+export const cleverSsoSecret = (): Promise<string> => secret('CLEVER_CLIENT_SECRET');
+
+/** The Data API's base URL (`CLEVER_API_URL`, default https://api.clever.com). */
+export const cleverApiUrl = (): string => env('CLEVER_API_URL') ?? 'https://api.clever.com';
+
+/**
+ * The district-app tokens, one per Clever district that shared its data with
+ * the app: `CLEVER_DISTRICT_TOKENS_ARN` (Secrets Manager, in AWS) or
+ * `CLEVER_DISTRICT_TOKENS` (the laptop and tests), JSON
+ * `{ "<clever district id>": "<token>" }`. Empty: no district is connected.
+ */
+export const cleverDistrictTokens = async (): Promise<Map<string, string>> => {
+  const text = (await secret('CLEVER_DISTRICT_TOKENS')).trim();
+  if (!text) return new Map();
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      return new Map(
+        Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+      );
+    }
+  } catch {}
+  throw new Error('CLEVER_DISTRICT_TOKENS must be a JSON object of Clever district ids to tokens');
 };

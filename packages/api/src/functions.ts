@@ -123,8 +123,11 @@ export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', Functio
     publishes: true,
     ...HTTP,
   },
-  /** No routes yet (no function is deployed for an area without routes). */
-  sis: { data: ['GetItem'], connections: [], publishes: false, ...HTTP },
+  /**
+   * The student-information (Clever) import page: reads Clever, connects a
+   * district or school to Clever, starts import jobs (and their function).
+   */
+  sis: { data: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], connections: [], publishes: false, ...HTTP },
   /**
    * `$connect` reads the session or the bus link and keeps the connection;
    * `$disconnect` drops it; `$default` answers pong and relays a driver's
@@ -137,9 +140,9 @@ export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', Functio
     publishes: true,
     ...HTTP,
   },
-  /** Ends overdue pickup sessions and tells the staff screens. */
+  /** Ends overdue pickup sessions and tells the staff screens; starts the nightly Clever sync's jobs. */
   scheduled: {
-    data: ['Query', 'GetItem', 'UpdateItem', 'DeleteItem'],
+    data: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     connections: PUBLISHER,
     publishes: true,
     memoryMb: 512,
@@ -205,8 +208,28 @@ export const ORIGIN_SECRET_ROTATION = {
   source: 'src/rotation/origin-secret.ts',
 } as const;
 
+/**
+ * The function that runs import jobs (`functions/src/jobs/import.ts`),
+ * invoked asynchronously by the import routes, the nightly sync and itself
+ * (a job continues in a new invocation before the 15-minute limit). It
+ * writes rosters in batches; it ends the sign-ins of the people it deactivates.
+ */
+export const IMPORT_JOBS = {
+  id: 'import-jobs',
+  module: 'jobs/import',
+  source: 'src/jobs/import.ts',
+  access: {
+    data: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+    connections: PUBLISHER,
+    publishes: true,
+    memoryMb: 1024,
+    timeoutSeconds: 900,
+  } satisfies FunctionAccess,
+} as const;
+
 /** Every bundle folder the functions build writes (`functions/dist/{id}`). */
 export const bundleIds = (): string[] => [
   ...functionPlan().map((plan) => plan.id),
   ORIGIN_SECRET_ROTATION.id,
+  IMPORT_JOBS.id,
 ];

@@ -10,6 +10,8 @@ export interface Classroom {
   teacherId: number | null;
   /** Deactivated classrooms leave the lists but stay for history. */
   active: boolean;
+  /** The section it was imported from (Clever), if any. */
+  cleverId?: string;
 }
 
 /**

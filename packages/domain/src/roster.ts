@@ -23,6 +23,8 @@ export interface Student extends StudentSummary {
   parentPhone: string | null;
   parentEmail: string | null;
   notes: string | null;
+  /** The student's id in the student-information system (Clever), once imported from it. */
+  cleverId?: string;
 }
 
 /** A vehicle or bus as a roster row: the vehicle and the students it collects. */

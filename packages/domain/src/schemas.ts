@@ -20,6 +20,8 @@ export const schoolSchema = z.object({
   active: z.boolean(),
   sandbox: z.boolean(),
   createdAt: z.string(),
+  /** Its school in Clever, once imported from it. */
+  cleverId: z.string().optional(),
   /** Batch capacity per vehicle type; defaults apply when absent. */
   batchCapacity: z
     .object({ car: z.number().int().min(1).max(40), bus: z.number().int().min(1).max(40) })

@@ -150,3 +150,38 @@ export const summarizeCounts = (counts: SisCounts): string => {
   if (parts.length === 0) return 'Nothing to import';
   return `${changed ? 'Imported' : 'Up to date, nothing changed:'} ${parts.join(', ')}`;
 };
+
+/** Clever's grade names (v3.0) as the rosters write grades: 'Kindergarten' → 'K', '3' → '3'. */
+const GRADES: Record<string, string> = {
+  InfantToddler: 'IT',
+  Preschool: 'PS',
+  PreKindergarten: 'PK',
+  TransitionalKindergarten: 'TK',
+  Kindergarten: 'K',
+  PostGraduate: 'PG',
+  Ungraded: '',
+  Other: '',
+};
+export const gradeFromSis = (grade: string | undefined | null): string => {
+  if (!grade) return '';
+  const known = GRADES[grade];
+  if (known !== undefined) return known;
+  return /^\d+$/.test(grade) ? String(Number(grade)) : grade.slice(0, 20);
+};
+
+/** A person's name from the SIS, trimmed and bounded as the rosters keep it; a missing part is ''. */
+export const namesFromSis = (name: { first?: string; last?: string } | undefined) => {
+  const firstName = (name?.first ?? '').trim().slice(0, 100);
+  const lastName = (name?.last ?? '').trim().slice(0, 100);
+  return { firstName, lastName, name: `${firstName} ${lastName}`.trim() };
+};
+
+/** The fields an import keeps in sync; equal when nothing changed (so a repeat import writes nothing). */
+export const sameFields = <T extends object>(current: T, wanted: Partial<T>): boolean =>
+  Object.entries(wanted).every(([key, value]) => {
+    const had = (current as Record<string, unknown>)[key];
+    if (Array.isArray(value) && Array.isArray(had)) {
+      return value.length === had.length && [...value].sort().join() === [...had].sort().join();
+    }
+    return (had ?? null) === (value ?? null);
+  });

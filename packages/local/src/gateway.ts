@@ -2,8 +2,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { MAP_ORIGINS, parseOrigins, securityHeaders } from '@curbside/api';
+import { IMPORT_JOBS, MAP_ORIGINS, parseOrigins, securityHeaders } from '@curbside/api';
 import { registerInProcessManagement } from '@curbside/functions/lib/in-process';
+import { type JobRun, registerInProcessJobs } from '@curbside/functions/lib/jobs';
 import { connectionTableNameFor } from '@curbside/store';
 import { ensureTable } from './dynamo';
 import { fromHttpResult, matchRoute, splitUrl, toHttpEvent } from './events';
@@ -201,12 +202,30 @@ export const startServer = async ({
     process.env.WS_MANAGEMENT_ENDPOINT,
     inProcessTransport(sockets.answer),
   );
+  // Import jobs run here as the import-jobs function would (asynchronously, continuing itself).
+  const jobRuns = new Set<Promise<void>>();
+  let stopping = false;
+  const unregisterJobs = registerInProcessJobs(async (run: JobRun) => {
+    if (stopping) return;
+    const task = invoke(IMPORT_JOBS.module, run, {
+      timeoutMs: Number(process.env.IMPORT_JOB_TIMEOUT_MS) || IMPORT_JOBS.access.timeoutSeconds * 1000,
+      stopping: () => stopping,
+    })
+      .then(() => undefined)
+      .catch((error) => logError('import job run failed', error))
+      .finally(() => jobRuns.delete(task));
+    jobRuns.add(task);
+  });
   const stopSchedules = runSchedules ? startSchedules() : undefined;
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      stopping = true;
       await stopSchedules?.();
+      // A running import saves its place at its next page and stops (it can be resumed).
+      await Promise.allSettled([...jobRuns]);
+      unregisterJobs();
       // Sockets first: their handlers may still post through this server.
       await sockets.close();
       unregister();

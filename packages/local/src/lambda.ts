@@ -1,6 +1,6 @@
 /** Loads Lambda handler modules of `@curbside/functions` on first use and invokes them as Lambda would. */
 import { randomUUID } from 'node:crypto';
-import { functionOfModule } from '@curbside/api';
+import { type FunctionAccess, functionOfModule, IMPORT_JOBS } from '@curbside/api';
 import { access, type Grant, meter } from '@curbside/store';
 import type { Context } from 'aws-lambda';
 
@@ -10,7 +10,11 @@ export type LambdaHandler = (event: any, context: Context) => Promise<unknown>;
 const LAMBDA_TIMEOUT_MS = 30_000;
 
 /** A minimal Lambda context, as the runtime passes to every invocation. */
-export const lambdaContext = (functionName: string, timeoutMs = LAMBDA_TIMEOUT_MS): Context => {
+export const lambdaContext = (
+  functionName: string,
+  timeoutMs = LAMBDA_TIMEOUT_MS,
+  stopping: () => boolean = () => false,
+): Context => {
   const deadline = Date.now() + timeoutMs;
   return {
     callbackWaitsForEmptyEventLoop: true,
@@ -21,7 +25,8 @@ export const lambdaContext = (functionName: string, timeoutMs = LAMBDA_TIMEOUT_M
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    // A runtime shutting down leaves no time: a long run saves its place and ends.
+    getRemainingTimeInMillis: () => (stopping() ? 0 : Math.max(0, deadline - Date.now())),
     done: () => {},
     fail: () => {},
     succeed: () => {},
@@ -64,7 +69,8 @@ export const grantOf = (module: string): Grant => {
   const key = `${module}\u0000${data}\u0000${connectionTable}`;
   let grant = grants.get(key);
   if (!grant) {
-    const plan = functionOfModule(module);
+    const plan: { id: string; access: FunctionAccess } | undefined =
+      module === IMPORT_JOBS.module ? IMPORT_JOBS : functionOfModule(module);
     if (!plan) throw new Error(`No function serves ${module}: is it in the route table?`);
     grant = {
       name: plan.id,
@@ -87,14 +93,21 @@ export const grantOf = (module: string): Grant => {
  * `lambda.billedMs` (rounded up to whole milliseconds per invocation, as
  * Lambda bills).
  */
-export const invoke = async (module: string, event: unknown): Promise<unknown> => {
+export const invoke = async (
+  module: string,
+  event: unknown,
+  options: { timeoutMs?: number; stopping?: () => boolean } = {},
+): Promise<unknown> => {
   const handler = await loadHandler(module);
   const grant = grantOf(module);
   return meter.run(module, () =>
     access.run(grant, async () => {
       const started = performance.now();
       try {
-        return await handler(event, lambdaContext(module.replace('/', '-')));
+        return await handler(
+          event,
+          lambdaContext(module.replace('/', '-'), options.timeoutMs, options.stopping),
+        );
       } finally {
         const ms = performance.now() - started;
         meter.add('lambda.invocations');

@@ -20,7 +20,7 @@ export const scheduledEvent = (name: string, now = new Date()): ScheduledEvent =
 
 /**
  * Invokes every schedule's handler once at start and then every
- * `everyMinutes`. A run that fails is logged and the next one happens anyway;
+ * `everyMinutes` (a daily one first at its hour). A run that fails is logged and the next one happens anyway;
  * a run still going when the next is due is not doubled. Answers a stop
  * function that clears the timers and waits for running invocations.
  */
@@ -34,12 +34,29 @@ export const startSchedules = (schedules: readonly ScheduleDefinition[] = allSch
       .finally(() => running.delete(schedule.name));
     running.set(schedule.name, task);
   };
-  const timers = schedules.map((schedule) => {
+  const timers: NodeJS.Timeout[] = [];
+  const every = (schedule: ScheduleDefinition) => {
     const timer = setInterval(() => fire(schedule), schedule.everyMinutes * 60_000);
     timer.unref();
-    return timer;
-  });
-  for (const schedule of schedules) fire(schedule);
+    timers.push(timer);
+  };
+  for (const schedule of schedules) {
+    if (schedule.dailyAtHourUtc === undefined) {
+      every(schedule);
+      fire(schedule);
+      continue;
+    }
+    // A daily one waits for its hour, then runs every day.
+    const next = new Date();
+    next.setUTCHours(schedule.dailyAtHourUtc, 0, 0, 0);
+    if (next.getTime() <= Date.now()) next.setUTCDate(next.getUTCDate() + 1);
+    const first = setTimeout(() => {
+      fire(schedule);
+      every(schedule);
+    }, next.getTime() - Date.now());
+    first.unref();
+    timers.push(first);
+  }
   return async () => {
     for (const timer of timers) clearInterval(timer);
     await Promise.allSettled([...running.values()]);

@@ -12,7 +12,8 @@ import { TTL_ATTRIBUTE } from './table';
  *   ttl. Made when a browser starts a sign-in, taken (deleted) by its
  *   callback: single use, and only its hash is stored.
  * - Clever ids: `CLEVER_USER#{cleverId}` / `CLEVER` → userId and
- *   `CLEVER_DISTRICT#{cleverId}` / `CLEVER` → districtId, written with the
+ *   `CLEVER_DISTRICT#{cleverId}` / `CLEVER` → districtId and
+ *   `CLEVER_SCHOOL#{cleverId}` / `CLEVER` → schoolId, written with the
  *   record's own `cleverId` in one transaction: one local record per Clever id.
  */
 const stateKey = (state: string) => ({
@@ -21,6 +22,7 @@ const stateKey = (state: string) => ({
 });
 const userLink = (cleverId: string) => ({ pk: `CLEVER_USER#${cleverId}`, sk: 'CLEVER' });
 const districtLink = (cleverId: string) => ({ pk: `CLEVER_DISTRICT#${cleverId}`, sk: 'CLEVER' });
+const schoolLink = (cleverId: string) => ({ pk: `CLEVER_SCHOOL#${cleverId}`, sk: 'CLEVER' });
 
 export const ssoStates = {
   async create(db: Db, state: string, ttlMs: number, now = Date.now()): Promise<void> {
@@ -68,7 +70,7 @@ const idOf = async (db: Db, key: { pk: string; sk: string }, field: string): Pro
 const link = async (
   db: Db,
   claim: { pk: string; sk: string },
-  field: 'userId' | 'districtId',
+  field: 'userId' | 'districtId' | 'schoolId',
   id: number,
   record: { pk: string; sk: string },
   cleverId: string,
@@ -107,6 +109,16 @@ const link = async (
 export const cleverLinks = {
   userOf: (db: Db, cleverId: string) => idOf(db, userLink(cleverId), 'userId'),
   districtOf: (db: Db, cleverId: string) => idOf(db, districtLink(cleverId), 'districtId'),
+  schoolOf: (db: Db, cleverId: string) => idOf(db, schoolLink(cleverId), 'schoolId'),
+  linkSchool: (db: Db, schoolId: number, cleverId: string) =>
+    link(
+      db,
+      schoolLink(cleverId),
+      'schoolId',
+      schoolId,
+      { pk: `SCHOOL#${schoolId}`, sk: 'SCHOOL' },
+      cleverId,
+    ),
   linkUser: (db: Db, userId: number, cleverId: string) =>
     link(db, userLink(cleverId), 'userId', userId, { pk: `USER#${userId}`, sk: 'USER' }, cleverId),
   linkDistrict: (db: Db, districtId: number, cleverId: string) =>

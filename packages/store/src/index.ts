@@ -11,6 +11,7 @@ export * from './district';
 export * from './event-sequence';
 export * from './health';
 export { nextId, nextIds } from './ids';
+export * from './import-job';
 export * from './known-device';
 export * from './meter';
 export * from './parent';
