@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import {
   type FunctionPlan,
   functionPlan,
+  IMPORT_JOBS,
   ORIGIN_SECRET_ROTATION,
   parseOrigins,
   type RouteDefinition,
@@ -86,6 +87,8 @@ export class CurbsideStack extends Stack {
   readonly originSecret: secretsmanager.Secret;
   /** Clever's client secret, when the deployment names its Clever app (context `curbside:cleverClientId`). */
   readonly cleverClientSecret?: secretsmanager.Secret;
+  readonly cleverDistrictTokens?: secretsmanager.Secret;
+  readonly importJobsFunction: lambda.Function;
   readonly httpApi: apigw.HttpApi;
   readonly webSocketApi: apigw.WebSocketApi;
   readonly webSocketStage: apigw.WebSocketStage;
@@ -146,6 +149,38 @@ export class CurbsideStack extends Stack {
       functions.set(plan.id, handler.fn);
     }
     this.functions = functions;
+
+    // --- The import-jobs function: invoked asynchronously by the import routes, the nightly
+    // sync and itself (a job continues in a new invocation before the 15-minute limit).
+    const importJobs = new HandlerFunction(this, IMPORT_JOBS.id, {
+      bundleDir: `${functionsDist}/${IMPORT_JOBS.id}`,
+      timeout: Duration.seconds(IMPORT_JOBS.access.timeoutSeconds),
+      memorySize: IMPORT_JOBS.access.memoryMb,
+      description: 'Curbside: runs student-information (Clever) import jobs',
+    }).fn;
+    bindTables(importJobs, IMPORT_JOBS.access, { data: this.table, connections: this.connectionTable });
+    // A run that fails marks its job failed (to be resumed); Lambda must not run it again on its own.
+    importJobs.configureAsyncInvoke({ retryAttempts: 0 });
+    this.importJobsFunction = importJobs;
+    for (const starter of [
+      ...plans.filter((plan) => plan.kind === 'http' && plan.area === 'sis'),
+      ...plans.filter((plan) => plan.kind === 'scheduled'),
+    ]) {
+      // The function itself, not its versions (`grantInvoke` would add `:*`).
+      functions
+        .get(starter.id)
+        ?.addToRolePolicy(
+          new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [importJobs.functionArn] }),
+        );
+      functions.get(starter.id)?.addEnvironment('IMPORT_JOBS_FUNCTION', importJobs.functionName);
+    }
+    // Continuing itself: a separate policy (the function's own policy cannot name the function).
+    new iam.Policy(this, 'ImportJobsContinue', {
+      roles: [importJobs.role as iam.IRole],
+      statements: [
+        new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [importJobs.functionArn] }),
+      ],
+    });
     const fn = (planId: string): lambda.Function => {
       const found = functions.get(planId);
       if (!found) throw new Error(`No function ${planId} in the function plan`);
@@ -179,6 +214,8 @@ export class CurbsideStack extends Stack {
     for (const plan of plans) {
       if (plan.access.publishes) bindWebSocketManagement(fn(plan.id), this.webSocketStage);
     }
+    // Deactivating people ends their sign-ins and closes their live connections.
+    bindWebSocketManagement(importJobs, this.webSocketStage);
 
     // --- HTTP API: one route per entry of the route table; the routes of an area share
     // its function's one integration and one invoke permission (a route costs one resource).
@@ -217,8 +254,14 @@ export class CurbsideStack extends Stack {
       if (plan.kind !== 'scheduled') continue;
       for (const schedule of plan.schedules) {
         new events.Rule(this, `Schedule-${schedule.name}`, {
-          description: `Runs ${schedule.name} every ${schedule.everyMinutes} minute(s)`,
-          schedule: events.Schedule.rate(Duration.minutes(schedule.everyMinutes)),
+          description:
+            schedule.dailyAtHourUtc === undefined
+              ? `Runs ${schedule.name} every ${schedule.everyMinutes} minute(s)`
+              : `Runs ${schedule.name} daily at ${schedule.dailyAtHourUtc}:00 UTC`,
+          schedule:
+            schedule.dailyAtHourUtc === undefined
+              ? events.Schedule.rate(Duration.minutes(schedule.everyMinutes))
+              : events.Schedule.cron({ minute: '0', hour: String(schedule.dailyAtHourUtc) }),
           targets: [
             new targets.LambdaFunction(fn(plan.id), {
               // A missed tick is made up by the next one.
@@ -288,6 +331,30 @@ export class CurbsideStack extends Stack {
             "Clever issues the client secret: it is replaced in Clever's dashboard, not by a rotation Lambda",
         },
       ]);
+
+      // The roster import's district-app tokens, JSON { "<clever district id>": "<token>" }: set
+      // from Clever's dashboard as districts connect; read by the import page, the sync and the jobs.
+      this.cleverDistrictTokens = new secretsmanager.Secret(this, 'CleverDistrictTokens', {
+        description:
+          "Curbside: Clever district-app tokens, JSON { districtId: token } (from Clever's dashboard)",
+      });
+      const readers = [
+        importJobs,
+        ...plans
+          .filter((plan) => (plan.kind === 'http' && plan.area === 'sis') || plan.kind === 'scheduled')
+          .map((plan) => fn(plan.id)),
+      ];
+      for (const reader of readers) {
+        reader.addEnvironment('CLEVER_DISTRICT_TOKENS_ARN', this.cleverDistrictTokens.secretArn);
+        this.cleverDistrictTokens.grantRead(reader);
+      }
+      NagSuppressions.addResourceSuppressions(this.cleverDistrictTokens, [
+        {
+          id: 'AwsSolutions-SMG4',
+          reason:
+            'Clever issues the district tokens: a district revokes or reissues them in Clever, not by a rotation Lambda',
+        },
+      ]);
     }
 
     // --- The origin secret's rotation: a new value, sent by CloudFront, then made current.
@@ -355,7 +422,7 @@ export class CurbsideStack extends Stack {
           'The connection table holds only live WebSocket connections (each at most 2 hours old, kept again by the next $connect): nothing to recover to a point in time. The data table has point-in-time recovery.',
       },
     ]);
-    for (const fn of [...this.functions.values(), this.rotationFunction]) {
+    for (const fn of [...this.functions.values(), this.rotationFunction, this.importJobsFunction]) {
       NagSuppressions.addResourceSuppressions(
         fn,
         [
@@ -369,7 +436,7 @@ export class CurbsideStack extends Stack {
       );
     }
     // Only the grants the route table's plan asks for carry wildcards, each with its reason.
-    for (const fn of this.functions.values()) {
+    for (const fn of [...this.functions.values(), this.importJobsFunction]) {
       NagSuppressions.addResourceSuppressions(
         fn.role as iam.IRole,
         [

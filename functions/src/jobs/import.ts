@@ -17,6 +17,6 @@ export const handler = async (event: JobRun, context: Context) => {
     () => context.getRemainingTimeInMillis(),
     RESERVE_MS,
   );
-  if (outcome === 'continue') await startJobRun(event);
+  if (outcome === 'continue') await startJobRun(event, context.functionName);
   return { outcome };
 };

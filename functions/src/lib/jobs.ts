@@ -23,9 +23,12 @@ export const registerInProcessJobs = (starter: Starter) => {
   };
 };
 
-export const startJobRun = async (run: JobRun): Promise<void> => {
+/** Starts a run; `functionName` defaults to `IMPORT_JOBS_FUNCTION` (the jobs function names itself). */
+export const startJobRun = async (
+  run: JobRun,
+  functionName = process.env.IMPORT_JOBS_FUNCTION,
+): Promise<void> => {
   if (inProcess) return inProcess(run);
-  const functionName = process.env.IMPORT_JOBS_FUNCTION;
   if (!functionName) throw new Error('IMPORT_JOBS_FUNCTION is not set: import jobs cannot start');
   client ??= new LambdaClient({ logger: quietSdkLogger });
   await client.send(
