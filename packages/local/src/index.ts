@@ -1,6 +1,7 @@
 /** The laptop runtime: DynamoDB Local, the API Gateway emulation and the schedule timers. */
 export * from './dynamo';
 export * from './events';
+export * from './fake-clever';
 export * from './gateway';
 export * from './lambda';
 export * from './scheduler';

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDb } from '@curbside/store';
 import { announceEndpoint, type DynamoLocal, ensureTable, startDynamoLocal } from './dynamo';
+import { type FakeClever, startFakeClever } from './fake-clever';
 import { type RunningServer, startServer } from './gateway';
 import { seedIfEmpty } from './seed';
 
@@ -21,10 +22,12 @@ let dynamo: DynamoLocal | undefined;
 /** Removes `.data/dynamodb-endpoint` (see `announceEndpoint`). */
 let unannounce = () => {};
 let server: RunningServer | undefined;
+let clever: FakeClever | undefined;
 
 const shutdown = async (code: number) => {
   try {
     await server?.close();
+    await clever?.close();
   } finally {
     unannounce();
     await dynamo?.stop();
@@ -61,6 +64,19 @@ try {
     );
   }
 
+  // Clever, for single sign-on and the roster import: the fake one in the repository unless
+  // CLEVER_CLIENT_ID points at a real Clever app (CURBSIDE_FAKE_CLEVER=0 leaves Clever off).
+  if (!process.env.CLEVER_CLIENT_ID && process.env.CURBSIDE_FAKE_CLEVER !== '0') {
+    clever = await startFakeClever({ port: Number(process.env.FAKE_CLEVER_PORT ?? 0) });
+    Object.assign(process.env, {
+      CLEVER_CLIENT_ID: clever.clientId,
+      CLEVER_CLIENT_SECRET: clever.clientSecret,
+      CLEVER_OAUTH_URL: clever.url,
+      CLEVER_API_URL: clever.url,
+      CLEVER_DISTRICT_TOKENS: JSON.stringify({ [clever.districtId]: clever.districtToken }),
+    });
+  }
+
   server = await startServer({
     port,
     host,
@@ -77,6 +93,7 @@ try {
       ? ' (in memory: data is not kept)'
       : '';
   console.log(`Curbside is running at http://${shown}:${server.port}${where}`);
+  if (clever) console.log(`A test Clever (single sign-on, roster import) is running at ${clever.url}`);
 } catch (error) {
   const busy = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
   console.error(

@@ -1,0 +1,326 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ImportJob, ImportStarted, School } from '@curbside/domain';
+import { type FakeClever, startFakeClever } from '@curbside/local';
+import { classrooms, parents, students, users } from '@curbside/store';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Client, signedIn, startTestServer } from '../support/server';
+
+/**
+ * The roster import from Clever, against the fake Clever server in the
+ * repository (its generated district: 3 schools, about 500 students each),
+ * read 100 records a page so a school's students span 5 pages. Between the
+ * import and the fake sits a small relay that can answer one request with a
+ * 429 or a 500, so a failure lands exactly where a test wants it.
+ */
+let clever: FakeClever;
+let relay: Server;
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let admin: Client;
+
+/** Requests the relay answers itself: the first request whose URL matches, once each. */
+const injected: Array<{
+  match: (url: URL) => boolean;
+  status: number;
+  headers?: () => Record<string, string>;
+  times: number;
+}> = [];
+const seen: string[] = [];
+
+beforeAll(async () => {
+  clever = await startFakeClever({ district: { schools: 3, studentsPerSchool: 500, seed: 7 } });
+  relay = createServer(async (request, response) => {
+    const url = new URL(request.url ?? '/', clever.url);
+    seen.push(`${url.pathname}${url.search}`);
+    const rule = injected.find((r) => r.times > 0 && r.match(url));
+    if (rule) {
+      rule.times--;
+      response.writeHead(rule.status, { 'content-type': 'application/json', ...(rule.headers?.() ?? {}) });
+      return response.end(JSON.stringify({ error: 'injected' }));
+    }
+    const answer = await fetch(url, { headers: { authorization: request.headers.authorization ?? '' } });
+    response.writeHead(answer.status, Object.fromEntries(answer.headers));
+    response.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  Object.assign(process.env, {
+    CLEVER_API_URL: `http://127.0.0.1:${(relay.address() as AddressInfo).port}`,
+    CLEVER_DISTRICT_TOKENS: JSON.stringify({ [clever.districtId]: clever.districtToken }),
+    CLEVER_PAGE_SIZE: '100',
+  });
+  server = await startTestServer();
+  admin = await signedIn(server.url, 'district_demo');
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+  await new Promise((resolve) => relay?.close(resolve));
+  await clever?.close();
+});
+
+/** Follows a job as the page does, until it is no longer running. */
+const finished = async (job: ImportJob): Promise<ImportJob> => {
+  let last = job;
+  await expect
+    .poll(
+      async () => {
+        last = (await admin.get<ImportJob>(`/api/import-jobs/${job.id}`)).body;
+        return last.status;
+      },
+      { timeout: 90_000, interval: 200 },
+    )
+    .not.toBe('running');
+  return last;
+};
+
+const start = async (path: string, body: Record<string, unknown>) => {
+  const answer = await admin.post<ImportStarted>(path, body);
+  expect(answer.status, JSON.stringify(answer.body)).toBe(202);
+  expect(answer.body.message).toEqual(expect.any(String));
+  return answer.body.job;
+};
+
+const cleverSchools = () => clever.data.schools.map((school) => school.id).sort();
+const studentsOf = (schoolId: string) =>
+  clever.data.users.filter((user) => user.roles?.student && user.roles.student.school === schoolId);
+
+/** What a school holds, as the school admin's lists would show it (active records, by Clever id). */
+const snapshot = async (schoolId: number) => {
+  const [studentList, roomList, teacherList, parentList] = await Promise.all([
+    students.listAll(server.db, schoolId),
+    classrooms.listAll(server.db, schoolId),
+    users.teachersOfSchool(server.db, schoolId),
+    parents.listAll(server.db, schoolId),
+  ]);
+  const rooms = new Map(roomList.map((room) => [room.id, room.name]));
+  return {
+    students: studentList
+      .filter((s) => s.active && s.cleverId)
+      .map((s) => `${s.cleverId} ${s.firstName} ${s.lastName} ${s.grade} ${rooms.get(s.classroomId ?? 0)}`)
+      .sort(),
+    classrooms: roomList
+      .filter((r) => r.active && r.cleverId)
+      .map((r) => `${r.cleverId} ${r.name} ${r.grade}`)
+      .sort(),
+    teachers: teacherList
+      .filter((t) => t.active && t.cleverId)
+      .map((t) => `${t.cleverId} ${t.name} ${t.email}`)
+      .sort(),
+    parents: parentList
+      .filter((p) => p.user.active && p.user.cleverId)
+      .map((p) => `${p.user.cleverId} ${p.user.name} ${[...(p.user.studentIds ?? [])].sort().join(',')}`)
+      .sort(),
+  };
+};
+
+let firstSchool: School;
+
+describe('the import page’s reads', () => {
+  it('lists the Clever district, its three schools, and previews the first 10 students with the total', async () => {
+    const districts = await admin.get('/api/clever/districts');
+    expect(districts.status).toBe(200);
+    expect(districts.body).toEqual([
+      { id: clever.districtId, name: clever.data.district.name, state: expect.any(String) },
+    ]);
+    const schools = await admin.get(`/api/clever/schools?districtId=${clever.districtId}`);
+    expect(schools.body.map((s: { id: string }) => s.id).sort()).toEqual(cleverSchools());
+    const [school] = clever.data.schools;
+    const preview = await admin.get(`/api/clever/preview/students?cleverSchoolId=${school?.id}`);
+    expect(preview.status).toBe(200);
+    expect(preview.body.totalCount).toBe(studentsOf(school?.id as string).length);
+    expect(preview.body.preview).toHaveLength(10);
+    expect(preview.body.preview[0]).toEqual({
+      cleverId: expect.any(String),
+      firstName: expect.any(String),
+      lastName: expect.any(String),
+      grade: expect.any(String),
+      studentNumber: expect.any(String),
+      ...(preview.body.preview[0].email ? { email: expect.any(String) } : {}),
+    });
+  });
+
+  it('refuses a school import into a district not yet connected to Clever', async () => {
+    const answer = await admin.post('/api/clever/import/school', {
+      cleverSchoolId: clever.data.schools[0]?.id,
+      localDistrictId: 1,
+    });
+    expect(answer.status).toBe(409);
+    expect(answer.body.message).toMatch(/Import the district first/);
+  });
+});
+
+describe('importing', () => {
+  it('connects the demo district to the Clever district, then imports a school into it', async () => {
+    const district = await finished(
+      await start('/api/clever/import/district', { cleverDistrictId: clever.districtId }),
+    );
+    expect(district.status).toBe('succeeded');
+    expect(district.districtId).toBe(1);
+    const school = await finished(
+      await start('/api/clever/import/school', {
+        cleverSchoolId: clever.data.schools[0]?.id,
+        localDistrictId: 1,
+      }),
+    );
+    expect(school.status).toBe('succeeded');
+    expect(school.counts.schools.created).toBe(1);
+    const listed = await admin.get<School[]>('/api/schools');
+    firstSchool = listed.body.find((s) => s.id === school.schoolId) as School;
+    expect(firstSchool.name).toBe(clever.data.schools[0]?.name);
+  });
+
+  it('imports a school’s students over several pages, waiting out a 429 in the middle, with teachers, classrooms and parents', async () => {
+    const cleverSchool = clever.data.schools[0]?.id as string;
+    const secondPage = (url: URL) =>
+      url.pathname === `/v3.0/schools/${cleverSchool}/users` &&
+      url.searchParams.get('role') === 'student' &&
+      url.searchParams.has('starting_after') &&
+      url.searchParams.get('limit') === '100';
+    injected.push({
+      match: secondPage,
+      status: 429,
+      headers: () => ({ 'X-RateLimit-Reset': String(Math.ceil(Date.now() / 1000) + 1) }),
+      times: 1,
+    });
+    seen.length = 0;
+    const job = await finished(
+      await start('/api/clever/import/students', {
+        cleverSchoolId: cleverSchool,
+        localSchoolId: firstSchool.id,
+        createMissingClassrooms: true,
+      }),
+    );
+    expect(job.status, job.error ?? '').toBe('succeeded');
+    expect(job.percent).toBe(100);
+    const pupils = studentsOf(cleverSchool);
+    expect(job.counts.students).toEqual({ created: pupils.length, updated: 0, unchanged: 0, deactivated: 0 });
+    expect(job.counts.teachers.created).toBeGreaterThan(0);
+    expect(job.counts.classrooms.created).toBeGreaterThan(0);
+    expect(job.counts.parents.created).toBeGreaterThan(0);
+    // Five pages of students (plus the count), and the 429'd page asked again.
+    const studentPages = seen.filter((path) => path.includes('role=student') && path.includes('limit=100'));
+    expect(studentPages.length).toBeGreaterThanOrEqual(6);
+    expect(injected[0]?.times).toBe(0);
+
+    const state = await snapshot(firstSchool.id);
+    expect(state.students).toHaveLength(pupils.length);
+    expect(state.students.every((line) => !line.endsWith(' undefined'))).toBe(true); // each in a classroom
+    // What the school admin's screen lists.
+    const listed = await admin.get(`/api/students?schoolId=${firstSchool.id}&limit=10`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.items).toHaveLength(10);
+  });
+
+  it('a second import changes nothing', async () => {
+    const before = await snapshot(firstSchool.id);
+    const job = await finished(
+      await start('/api/clever/import/students', {
+        cleverSchoolId: clever.data.schools[0]?.id,
+        localSchoolId: firstSchool.id,
+        createMissingClassrooms: true,
+      }),
+    );
+    expect(job.status).toBe('succeeded');
+    for (const kind of ['teachers', 'classrooms', 'students', 'parents'] as const) {
+      expect(job.counts[kind].created, kind).toBe(0);
+      expect(job.counts[kind].updated, kind).toBe(0);
+      expect(job.counts[kind].deactivated, kind).toBe(0);
+    }
+    expect(job.message).toMatch(/^Up to date, nothing changed/);
+    expect(await snapshot(firstSchool.id)).toEqual(before);
+  });
+
+  it('deactivates a student the SIS no longer lists, and nothing else', async () => {
+    const before = await snapshot(firstSchool.id);
+    const leaving = studentsOf(clever.data.schools[0]?.id as string)[3];
+    clever.removeUser(leaving?.id as string);
+    const job = await finished(
+      await start('/api/clever/import/students', {
+        cleverSchoolId: clever.data.schools[0]?.id,
+        localSchoolId: firstSchool.id,
+        createMissingClassrooms: true,
+      }),
+    );
+    expect(job.status).toBe('succeeded');
+    expect(job.counts.students.deactivated).toBe(1);
+    expect(job.counts.students.created + job.counts.students.updated).toBe(0);
+    const after = await snapshot(firstSchool.id);
+    expect(after.students).toEqual(before.students.filter((line) => !line.startsWith(`${leaving?.id} `)));
+    expect(after.teachers).toEqual(before.teachers);
+    expect(after.classrooms).toEqual(before.classrooms);
+  });
+
+  it('a job that fails mid-way keeps what it did, and resumed reaches the same state as a whole import', async () => {
+    const cleverSchool = clever.data.schools[1]?.id as string;
+    const made = await admin.post<School>('/api/schools', { name: 'Second Clever School', districtId: 1 });
+    expect(made.status).toBe(201);
+    const other = made.body;
+    // Clever fails every try of the third students page: the job stops there.
+    injected.push({
+      match: (url) =>
+        url.pathname === `/v3.0/schools/${cleverSchool}/users` &&
+        url.searchParams.get('role') === 'student' &&
+        url.searchParams.get('limit') === '100' &&
+        seen.filter((p) => p.includes(cleverSchool) && p.includes('role=student') && p.includes('limit=100'))
+          .length >= 3,
+      status: 500,
+      times: 5,
+    });
+    const failed = await finished(
+      await start('/api/clever/import/students', {
+        cleverSchoolId: cleverSchool,
+        localSchoolId: other.id,
+        createMissingClassrooms: true,
+      }),
+    );
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toMatch(/Clever answered 500/);
+    const kept = await snapshot(other.id as number);
+    expect(kept.students.length).toBeGreaterThan(0);
+    expect(kept.students.length).toBeLessThan(studentsOf(cleverSchool).length);
+
+    const resumed = await admin.post<ImportStarted>(`/api/import-jobs/${failed.id}/resume`);
+    expect(resumed.status).toBe(202);
+    const done = await finished(resumed.body.job);
+    expect(done.status).toBe('succeeded');
+    expect(done.counts.students.created).toBe(studentsOf(cleverSchool).length);
+    const state = await snapshot(other.id as number);
+    expect(state.students).toHaveLength(studentsOf(cleverSchool).length);
+    // The same state a whole import gives: importing again changes nothing.
+    const again = await finished(
+      await start('/api/clever/import/students', {
+        cleverSchoolId: cleverSchool,
+        localSchoolId: other.id,
+        createMissingClassrooms: true,
+      }),
+    );
+    expect(again.message).toMatch(/^Up to date, nothing changed/);
+    expect(await snapshot(other.id as number)).toEqual(state);
+  });
+
+  it('a revoked token gives a clear error', async () => {
+    clever.revokeDistrictToken();
+    try {
+      const answer = await admin.post('/api/clever/import/students', {
+        cleverSchoolId: clever.data.schools[0]?.id,
+        localSchoolId: firstSchool.id,
+        createMissingClassrooms: true,
+      });
+      expect(answer.status).toBe(503);
+      expect(answer.body.message).toMatch(/Clever refused the district’s token/);
+      const listed = await admin.get('/api/clever/districts');
+      expect(listed.status).toBe(503);
+      expect(listed.body.message).toMatch(/Clever refused the district’s token/);
+    } finally {
+      clever.restoreDistrictToken();
+    }
+  });
+
+  it('a super admin follows any import job; an unknown job is not found', async () => {
+    const job = await start('/api/clever/import/district', { cleverDistrictId: clever.districtId });
+    await finished(job);
+    const superAdmin = await signedIn(server.url, 'super_demo');
+    expect((await superAdmin.get(`/api/import-jobs/${job.id}`)).status).toBe(200);
+    expect((await admin.get('/api/import-jobs/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+  });
+});
