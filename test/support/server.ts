@@ -1,4 +1,4 @@
-import { startServer } from '@curbside/local';
+import { type FakeClever, startServer } from '@curbside/local';
 import { seedIfEmpty } from '@curbside/local/seed';
 import { createDb, type Db } from '@curbside/store';
 
@@ -13,7 +13,10 @@ export const testConnectionsDb = (): Db =>
  * The laptop runtime on a free port, on this test file's own tables, seeded
  * with the demo data.
  */
-export const startTestServer = async (options: { seed?: boolean; webDist?: string } = {}) => {
+export const startTestServer = async (
+  options: { seed?: boolean; webDist?: string; clever?: FakeClever } = {},
+) => {
+  if (options.clever) useClever(options.clever);
   const tableName = process.env.TABLE_NAME as string;
   const dynamoEndpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB as string;
   const db: Db = createDb({ table: tableName, endpoint: dynamoEndpoint });
@@ -30,6 +33,16 @@ export const startTestServer = async (options: { seed?: boolean; webDist?: strin
   });
   return { ...server, db, connectionsDb };
 };
+
+/** Points single sign-on and the roster import at a fake Clever (`startFakeClever()` from @curbside/local). */
+export const useClever = (clever: FakeClever) =>
+  Object.assign(process.env, {
+    CLEVER_CLIENT_ID: clever.clientId,
+    CLEVER_CLIENT_SECRET: clever.clientSecret,
+    CLEVER_OAUTH_URL: clever.url,
+    CLEVER_API_URL: clever.url,
+    CLEVER_DISTRICT_TOKENS: JSON.stringify({ [clever.districtId]: clever.districtToken }),
+  });
 
 export interface Answer<T = any> {
   status: number;
