@@ -180,9 +180,9 @@ const SCHOOL_NAMES = [
 ];
 /** The demo accounts of the laptop seed, as staff of the first school (their emails match the seed's). */
 export const DEMO_STAFF = [
-  { first: 'Tara', last: 'Teacher', email: 'teacher_demo@curbside.example', role: 'teacher' as const },
-  { first: 'Adam', last: 'Admin', email: 'admin_demo@curbside.example', role: 'staff' as const },
-  { first: 'Fran', last: 'Front', email: 'front_demo@curbside.example', role: 'staff' as const },
+  { first: 'Taylor', last: 'Teacher', email: 'teacher_demo@curbside.example', role: 'teacher' as const },
+  { first: 'Alex', last: 'Admin', email: 'admin_demo@curbside.example', role: 'staff' as const },
+  { first: 'Frankie', last: 'Front', email: 'front_demo@curbside.example', role: 'staff' as const },
   {
     first: 'Dana',
     last: 'District',
