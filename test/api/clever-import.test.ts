@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ImportJob, ImportStarted, School } from '@curbside/domain';
+import { type JobRun, registerInProcessJobs } from '@curbside/functions/lib/jobs';
 import { type FakeClever, startFakeClever } from '@curbside/local';
 import { classrooms, parents, students, users } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -296,6 +297,52 @@ describe('importing', () => {
     );
     expect(again.message).toMatch(/^Up to date, nothing changed/);
     expect(await snapshot(other.id as number)).toEqual(state);
+  });
+
+  it('a run that runs short of time saves its place and the job continues in another run', async () => {
+    const { invoke } = await import('@curbside/local');
+    const runs: JobRun[] = [];
+    const tasks: Promise<unknown>[] = [];
+    // Runs of one second that stop with 800 ms left: each does a page or two, then hands on.
+    const restore = registerInProcessJobs(async (run) => {
+      runs.push(run);
+      tasks.push(invoke('jobs/import', run, { timeoutMs: 1000 }));
+    });
+    process.env.IMPORT_JOB_RESERVE_MS = '800';
+    try {
+      const made = await admin.post<School>('/api/schools', { name: 'Third Clever School', districtId: 1 });
+      const cleverSchool = clever.data.schools[2]?.id as string;
+      const job = await finished(
+        await start('/api/clever/import/students', {
+          cleverSchoolId: cleverSchool,
+          localSchoolId: made.body.id,
+          createMissingClassrooms: true,
+        }),
+      );
+      expect(job.status, job.error ?? '').toBe('succeeded');
+      expect(runs.length).toBeGreaterThan(3);
+      expect(new Set(runs.map((run) => run.runId)).size).toBe(1);
+      expect(job.counts.students.created).toBe(studentsOf(cleverSchool).length);
+      expect((await snapshot(made.body.id)).students).toHaveLength(studentsOf(cleverSchool).length);
+    } finally {
+      restore();
+      delete process.env.IMPORT_JOB_RESERVE_MS;
+      await Promise.allSettled(tasks);
+    }
+  });
+
+  it('the nightly sync re-imports the connected district and each connected school, changing nothing', async () => {
+    const { invoke, scheduledEvent } = await import('@curbside/local');
+    const result = (await invoke('scheduled/clever-sync', scheduledEvent('clever-sync'))) as {
+      jobs: string[];
+    };
+    expect(result.jobs).toHaveLength(1);
+    const job = await finished({ id: result.jobs[0] } as ImportJob);
+    expect(job.status, job.error ?? '').toBe('succeeded');
+    expect(job.kind).toBe('sync');
+    const all = clever.data.schools.reduce((n, school) => n + studentsOf(school.id).length, 0);
+    expect(job.counts.students).toEqual({ created: 0, updated: 0, unchanged: all, deactivated: 0 });
+    expect(job.message).toMatch(/^Up to date, nothing changed/);
   });
 
   it('a revoked token gives a clear error', async () => {

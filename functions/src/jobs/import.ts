@@ -3,7 +3,7 @@ import { type JobRun, startJobRun } from '../lib/jobs';
 import { runImportJob } from '../services/sis/run';
 
 /** Stop this long before the function's timeout: a page and its checkpoint fit in it. */
-const RESERVE_MS = Number(process.env.IMPORT_JOB_RESERVE_MS) || 60_000;
+const reserveMs = () => Number(process.env.IMPORT_JOB_RESERVE_MS) || 60_000;
 
 /**
  * The import-jobs function, invoked asynchronously with a job's run: works
@@ -15,7 +15,7 @@ export const handler = async (event: JobRun, context: Context) => {
     event.jobId,
     event.runId,
     () => context.getRemainingTimeInMillis(),
-    RESERVE_MS,
+    reserveMs(),
   );
   if (outcome === 'continue') await startJobRun(event, context.functionName);
   return { outcome };

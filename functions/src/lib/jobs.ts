@@ -15,11 +15,12 @@ type Starter = (run: JobRun) => Promise<void>;
 let inProcess: Starter | undefined;
 let client: LambdaClient | undefined;
 
-/** The laptop runtime runs job runs itself; answers a function that removes the registration. */
+/** The laptop runtime runs job runs itself; answers a function that puts back the one before. */
 export const registerInProcessJobs = (starter: Starter) => {
+  const previous = inProcess;
   inProcess = starter;
   return () => {
-    if (inProcess === starter) inProcess = undefined;
+    if (inProcess === starter) inProcess = previous;
   };
 };
 

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import {
+  emptyCounts,
+  gradeFromSis,
+  namesFromSis,
+  sameFields,
+  sisImportStudentsSchema,
+  sisSchoolsQuerySchema,
+  summarizeCounts,
+} from '../src/sis';
+
+describe('grades from the student-information system', () => {
+  it('writes Clever’s grade names as the rosters do', () => {
+    expect(gradeFromSis('Kindergarten')).toBe('K');
+    expect(gradeFromSis('PreKindergarten')).toBe('PK');
+    expect(gradeFromSis('3')).toBe('3');
+    expect(gradeFromSis('03')).toBe('3');
+    expect(gradeFromSis('Ungraded')).toBe('');
+    expect(gradeFromSis(undefined)).toBe('');
+    expect(gradeFromSis('Some very long grade name from a district')).toHaveLength(20);
+  });
+});
+
+describe('names from the student-information system', () => {
+  it('trims, fills a missing part with nothing and joins the full name', () => {
+    expect(namesFromSis({ first: ' Ava ', last: 'Lee' })).toEqual({
+      firstName: 'Ava',
+      lastName: 'Lee',
+      name: 'Ava Lee',
+    });
+    expect(namesFromSis({ first: 'Ava' })).toEqual({ firstName: 'Ava', lastName: '', name: 'Ava' });
+    expect(namesFromSis(undefined)).toEqual({ firstName: '', lastName: '', name: '' });
+  });
+});
+
+describe('what an import compares', () => {
+  it('is unchanged when every wanted field is equal (lists in any order, absent as null)', () => {
+    expect(sameFields({ a: 1, b: 'x', ids: [2, 1], c: null }, { a: 1, ids: [1, 2], c: undefined })).toBe(
+      true,
+    );
+    expect(sameFields({ a: 1, ids: [1] }, { a: 1, ids: [1, 2] })).toBe(false);
+    expect(sameFields({ a: 1 } as { a: number; b?: string }, { b: 'new' })).toBe(false);
+  });
+});
+
+describe('the final message of an import', () => {
+  it('says what changed, kind by kind, with plurals', () => {
+    const counts = emptyCounts();
+    counts.students = { created: 500, updated: 2, unchanged: 10, deactivated: 1 };
+    counts.teachers = { created: 1, updated: 0, unchanged: 0, deactivated: 0 };
+    expect(summarizeCounts(counts)).toBe(
+      'Imported 1 teacher (1 new), 512 students (500 new, 2 updated, 1 deactivated)',
+    );
+  });
+
+  it('says nothing changed when all was already up to date', () => {
+    const counts = emptyCounts();
+    counts.students.unchanged = 1200;
+    counts.parents.unchanged = 1;
+    expect(summarizeCounts(counts)).toBe('Up to date, nothing changed: 1,200 students, 1 parent');
+    expect(summarizeCounts(emptyCounts())).toBe('Nothing to import');
+  });
+});
+
+describe('import requests', () => {
+  it('take Clever ids as Clever writes them and local ids as numbers; classrooms are made by default', () => {
+    expect(sisSchoolsQuerySchema.safeParse({ districtId: '5f00000001' }).success).toBe(true);
+    expect(sisSchoolsQuerySchema.safeParse({ districtId: '../x' }).success).toBe(false);
+    expect(sisImportStudentsSchema.parse({ cleverSchoolId: 'abc', localSchoolId: '3' })).toEqual({
+      cleverSchoolId: 'abc',
+      localSchoolId: 3,
+      createMissingClassrooms: true,
+    });
+    expect(sisImportStudentsSchema.safeParse({ cleverSchoolId: 'abc', localSchoolId: 0 }).success).toBe(
+      false,
+    );
+  });
+});
