@@ -79,6 +79,21 @@ try {
     totals.read += counters['ddb.readUnits'] ?? 0;
     totals.write += counters['ddb.writeUnits'] ?? 0;
   }
+  // The same import again: nothing changed in Clever, so only the jobs' own records are written.
+  meter.reset();
+  const againStart = performance.now();
+  const again = await Promise.all(
+    clever.data.schools.map((school, i) =>
+      client.post('/api/clever/import/students', {
+        cleverSchoolId: school.id,
+        localSchoolId: local[i],
+        createMissingClassrooms: true,
+      }),
+    ),
+  );
+  const repeated = await Promise.all(again.map((answer) => follow(answer.body.job.id)));
+  let againWrites = 0;
+  for (const counters of Object.values(meter.snapshot())) againWrites += counters['ddb.writeUnits'] ?? 0;
   const sum = (kind: 'students' | 'teachers' | 'classrooms' | 'parents') =>
     done.reduce((n, job) => n + job.counts[kind].created, 0);
   console.log(
@@ -98,6 +113,13 @@ try {
         readUnits: Math.round(totals.read),
         writeUnitsPerStudent: +(totals.write / sum('students')).toFixed(2),
         cleverRequests: clever.requestLog.length,
+        repeatSeconds: Math.round((performance.now() - againStart) / 1000),
+        repeatWriteUnits: Math.round(againWrites),
+        repeatChanged: repeated.reduce(
+          (n, job) =>
+            n + job.counts.students.created + job.counts.students.updated + job.counts.parents.updated,
+          0,
+        ),
       },
       null,
       2,
