@@ -1,0 +1,190 @@
+import type { ImportJob, ImportStarted } from '@curbside/domain';
+import { type FakeClever, type FakeUser, startFakeClever } from '@curbside/local';
+import { parents, students } from '@curbside/store';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
+import { sessionBody } from '../support/fixtures';
+import { type Client, signedIn, startTestServer } from '../support/server';
+
+/**
+ * After a Clever import into the demo school, in Chromium: the school admin's
+ * rosters show the imported students, teachers (with their classrooms) and
+ * parents; a guardian, given a password by the school admin (the roster's
+ * password reset), signs in to the parent portal and sees their child; the
+ * front queue queues the guardian's car and shows the child.
+ */
+let clever: FakeClever;
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let browser: Browser;
+let district: Client;
+let admin: Client;
+const contexts: BrowserContext[] = [];
+const errors: string[] = [];
+
+/** Follows an import job until it is no longer running (in a hook: no expect.poll there). */
+const finished = async (client: Client, started: ImportStarted): Promise<ImportJob> => {
+  const deadline = Date.now() + 180_000;
+  let job = started.job;
+  while (job.status === 'running') {
+    if (Date.now() > deadline) throw new Error(`import job ${job.id} still running: ${job.message}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    job = (await client.get<ImportJob>(`/api/import-jobs/${job.id}`)).body;
+  }
+  return job;
+};
+
+/** The Clever student and guardian the test follows: the first student of the first school, with its first contact. */
+const followed = () => {
+  const school = clever.data.schools[0]?.id as string;
+  const child = clever.data.users.find((user) => user.roles.student?.school === school);
+  const guardian = clever.data.users.find((user) =>
+    user.roles.contact?.student_relationships.some((relation) => relation.student === child?.id),
+  );
+  const teacherId = clever.data.sections.find((section) =>
+    section.students.includes(child?.id as string),
+  )?.teacher;
+  const teacher = clever.data.users.find((user) => user.id === teacherId);
+  return { child, guardian, teacher } as Record<'child' | 'guardian' | 'teacher', FakeUser>;
+};
+
+beforeAll(async () => {
+  const webDist = await ensureWebBuilt();
+  clever = await startFakeClever();
+  server = await startTestServer({ webDist, clever });
+  district = await signedIn(server.url, 'district_demo');
+  admin = await signedIn(server.url, 'admin_demo');
+  // The district admin connects the demo district and imports the first Clever school's roster
+  // into the demo school (the import page itself is tested in clever-integration.test.ts).
+  const connected = await district.post<ImportStarted>('/api/clever/import/district', {
+    cleverDistrictId: clever.districtId,
+  });
+  expect((await finished(district, connected.body)).status).toBe('succeeded');
+  const roster = await district.post<ImportStarted>('/api/clever/import/students', {
+    cleverSchoolId: clever.data.schools[0]?.id,
+    localSchoolId: 1,
+    createMissingClassrooms: true,
+  });
+  const job = await finished(district, roster.body);
+  expect(job.status, job.error ?? '').toBe('succeeded');
+  browser = await launchBrowser();
+}, 240_000);
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await server?.close();
+  await clever?.close();
+});
+
+const open = async (
+  path: string,
+  username?: string,
+  viewport: { width: number; height: number } = viewports.tablet,
+): Promise<Page> => {
+  const context = await browser.newContext({ viewport, baseURL: server.url });
+  contexts.push(context);
+  if (username) {
+    const login = await context.request.post('/api/login', { data: { username, password: 'demo1234' } });
+    expect(login.status()).toBe(200);
+  }
+  const page = await context.newPage();
+  page.on('pageerror', (error) => errors.push(`${path}: ${error.message}`));
+  page.on('console', (message) => {
+    // A signed-out page asks who is signed in (401) before the sign-in.
+    const signedOut401 = !username && /status of 401/.test(message.text());
+    if (message.type() === 'error' && !signedOut401) errors.push(`${path}: ${message.text()}`);
+  });
+  await page.goto(path);
+  return page;
+};
+
+describe('the demo school after a Clever import', () => {
+  it('lists the imported students, teachers with their classrooms, and parents on the school admin screen', async () => {
+    const { child, guardian, teacher } = followed();
+    const page = await open('/school-admin', 'admin_demo');
+    const management = page.getByRole('region', { name: 'School Management', exact: true });
+    const childName = `${child.name.first} ${child.name.last}`;
+    await management.getByLabel('Search students').fill(child.name.last);
+    await management.getByRole('cell', { name: childName, exact: true }).first().waitFor({ timeout: 30_000 });
+    const section = clever.data.sections.find((s) => s.students.includes(child.id));
+    await management
+      .getByText(section?.name as string)
+      .first()
+      .waitFor();
+
+    await management.getByRole('tab', { name: /Teachers/ }).click();
+    await management.getByLabel('Search teachers').fill(teacher.name.last);
+    await management
+      .getByRole('cell', { name: `${teacher.name.first} ${teacher.name.last}`, exact: true })
+      .first()
+      .waitFor({ timeout: 30_000 });
+
+    await management.getByRole('tab', { name: /Parents/ }).click();
+    await management.getByLabel('Search parents').fill(guardian.email as string);
+    await management
+      .getByRole('cell', { name: `${guardian.name.first} ${guardian.name.last}`, exact: true })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: `${shotsDir()}/clever-roster-parents-tablet.png` });
+  }, 90_000);
+
+  it('a guardian given a password by the school signs in to the parent portal and sees their child', async () => {
+    const { child, guardian } = followed();
+    const local = (await parents.listAll(server.db, 1)).find((p) => p.user.cleverId === guardian.id);
+    expect(local).toBeDefined();
+    // The school admin's password reset (Parents tab): a one-time password, shown once.
+    const reset = await admin.request('PUT', `/api/parents/${local?.user.id}?schoolId=1`, {
+      ...pick(local?.user),
+      resetPassword: true,
+    });
+    expect(reset.status, JSON.stringify(reset.body)).toBe(200);
+    const { username, password } = reset.body.credentials as { username: string; password: string };
+
+    const page = await open('/parent-login', undefined, viewports.phone);
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await page.waitForURL('**/parent-dashboard', { timeout: 30_000 });
+    await page
+      .getByRole('article', { name: `${child.name.first} ${child.name.last}`, exact: true })
+      .waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: `${shotsDir()}/clever-roster-guardian-phone.png` });
+  }, 90_000);
+
+  it('the front queue queues the guardian’s car and shows the child', async () => {
+    const { child, guardian } = followed();
+    const local = (await students.listAll(server.db, 1)).find((s) => s.cleverId === child.id);
+    const car = await admin.post('/api/vehicles?schoolId=1', {
+      number: '9001',
+      type: 'car',
+      parentName: `${guardian.name.first} ${guardian.name.last}`,
+      studentIds: [local?.id],
+    });
+    expect(car.status, JSON.stringify(car.body)).toBe(201);
+    const front = await signedIn(server.url, 'front_demo');
+    expect((await front.post('/api/sessions', sessionBody())).status).toBe(201);
+
+    const page = await open('/front-queue', 'front_demo');
+    await page.getByLabel('Vehicle Number').fill('9001');
+    await page.getByRole('button', { name: 'Add to Queue' }).click();
+    const card = page.getByRole('group', { name: 'Car 9001', exact: true });
+    await card.waitFor({ timeout: 30_000 });
+    await expect
+      .poll(async () => (await card.textContent()) ?? '', { timeout: 30_000 })
+      .toContain(`${child.name.first} ${child.name.last.slice(0, 1)}.`);
+  }, 90_000);
+
+  it('met no page errors', () => {
+    expect(errors).toEqual([]);
+  });
+});
+
+/** The parent's editable fields, as the roster's edit form sends them back. */
+const pick = (user: Record<string, unknown> | undefined) => ({
+  firstName: user?.firstName,
+  lastName: user?.lastName,
+  email: user?.email,
+  phone: user?.phone,
+  studentIds: user?.studentIds,
+});
