@@ -122,10 +122,12 @@ describe('the demo school after a Clever import', () => {
 
     await management.getByRole('tab', { name: /Parents/ }).click();
     await management.getByLabel('Search parents').fill(guardian.email as string);
-    await management
+    const row = management
       .getByRole('cell', { name: `${guardian.name.first} ${guardian.name.last}`, exact: true })
-      .first()
-      .waitFor({ timeout: 30_000 });
+      .first();
+    await row.waitFor({ timeout: 30_000 });
+    await expect.poll(() => management.getByRole('row').count(), { timeout: 30_000 }).toBe(2); // header + the guardian
+    await row.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${shotsDir()}/clever-roster-parents-tablet.png` });
   }, 90_000);
 
