@@ -47,6 +47,8 @@ export interface FakeClever {
   /** Removes a user from the district (and from sections and contacts' relationships). */
   removeUser(cleverId: string): void;
   requestLog: Array<{ method: string; path: string; status: number }>;
+  /** What each `POST /oauth/tokens` carried: its Authorization header and body. */
+  tokenRequests: Array<{ authorization: string | undefined; body: Record<string, string> }>;
   close(): Promise<void>;
 }
 
@@ -84,6 +86,7 @@ export const startFakeClever = async (options: FakeCleverOptions = {}): Promise<
   const codes = new Map<string, { user: string; expires: number }>();
   const userTokens = new Map<string, string>();
   const requestLog: FakeClever['requestLog'] = [];
+  const tokenRequests: FakeClever['tokenRequests'] = [];
   let throttle = { count: 0, resetSeconds: 1 };
   let failures = { count: 0, status: 500 };
   const windows = new Map<string, { start: number; count: number }>();
@@ -276,6 +279,7 @@ export const startFakeClever = async (options: FakeCleverOptions = {}): Promise<
       const body: Record<string, string> = (request.headers['content-type'] ?? '').includes('json')
         ? JSON.parse(raw || '{}')
         : Object.fromEntries(new URLSearchParams(raw));
+      tokenRequests.push({ authorization: request.headers.authorization, body });
       const basic = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
       if (request.headers.authorization !== basic) return json(response, 401, { error: 'invalid_client' });
       const grant = codes.get(body.code ?? '');
@@ -324,6 +328,7 @@ export const startFakeClever = async (options: FakeCleverOptions = {}): Promise<
       }
     },
     requestLog,
+    tokenRequests,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
