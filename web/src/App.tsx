@@ -20,12 +20,6 @@ function PageLoader() {
   );
 }
 
-/** A screen whose issue has not landed yet: a lazily loaded page with its heading. */
-const placeholder = (title: string) => async (): Promise<ComponentType> => {
-  const { PlaceholderPage } = await import('./features/placeholder/placeholder.page');
-  return () => <PlaceholderPage title={title} />;
-};
-
 /** A parent screen: its code and the parent texts (English or Spanish) load together. */
 const parentScreen = (Component: () => Promise<ComponentType>) => async (): Promise<ComponentType> => {
   const [screen] = await Promise.all([
@@ -96,7 +90,11 @@ export const appRoutes: RouteObject[] = [
             'district_admin',
             async () => (await import('./features/districts/district-admin.page')).DistrictAdminPage,
           ),
-          staff('clever-integration', 'district_admin', placeholder('Student Information Import')),
+          staff(
+            'clever-integration',
+            'district_admin',
+            async () => (await import('./features/sis/clever-integration.page')).CleverIntegrationPage,
+          ),
           staff(
             'super-admin',
             'super_admin',

@@ -287,6 +287,12 @@ function SettingsTab({ district }: { district: District }) {
         <Text c={MUTED_TEXT} fz="sm">
           The report lists each school with its last session's vehicles and average wait (CSV).
         </Text>
+        <Line label="Clever">{district.cleverId ? 'Connected' : 'Not connected'}</Line>
+        <Group>
+          <Button component={Link} to="/clever-integration" variant="light">
+            Student Information Import
+          </Button>
+        </Group>
       </Stack>
     </Card>
   );

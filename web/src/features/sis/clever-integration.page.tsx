@@ -1,0 +1,449 @@
+import { type ImportJob, SIS_RECORD_KINDS, type SisRecordKind } from '@curbside/domain';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Center,
+  Container,
+  Group,
+  Loader,
+  Progress,
+  Radio,
+  ScrollArea,
+  Stack,
+  Stepper,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { errorMessage } from '../../lib/http';
+import { useMe } from '../auth/auth.queries';
+import { MUTED_TEXT } from '../queue/colors';
+import { sisQueries, useRefreshAfterImport, useResumeImport, useStartImport } from './sis.queries';
+
+/**
+ * The student-information import page (specification §2): three steps —
+ * select the Clever district, select a school, preview its students (the
+ * first 10 and the total) and import them. Each import is a job: the page
+ * follows it (its id in the address, so a reload keeps following) with a
+ * progress bar and, when it is done, what it created, updated and deactivated.
+ */
+export function CleverIntegrationPage() {
+  const { user } = useMe();
+  const [params, setParams] = useSearchParams();
+  const jobId = params.get('job');
+  const [step, setStep] = useState(0);
+  const [districtId, setDistrictId] = useState<string | null>(null);
+  const [schoolId, setSchoolId] = useState<string | null>(null);
+  const [localDistrict, setLocalDistrict] = useState(String(user?.districtId ?? ''));
+  const [localSchool, setLocalSchool] = useState('');
+  const [createClassrooms, setCreateClassrooms] = useState(true);
+
+  const follow = (job: ImportJob) => {
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      next.set('job', job.id);
+      return next;
+    });
+    if (job.kind === 'school' && job.schoolId) setLocalSchool(String(job.schoolId));
+  };
+  const start = useStartImport(follow);
+  // The school a school import made is the natural target of its students.
+  const followed = useQuery({ ...sisQueries.job(jobId ?? ''), enabled: jobId !== null });
+  useEffect(() => {
+    if (followed.data?.kind === 'school' && followed.data.schoolId && !localSchool)
+      setLocalSchool(String(followed.data.schoolId));
+  }, [followed.data, localSchool]);
+
+  return (
+    <Container size="lg" py="xl" px={{ base: 'xs', sm: 'md' }}>
+      <Stack gap="lg">
+        <div>
+          <Title order={1}>Student Information Import</Title>
+          <Text c={MUTED_TEXT}>Import districts, schools and students from Clever.</Text>
+        </div>
+        {jobId ? <JobPanel id={jobId} /> : null}
+        <Card p={{ base: 'md', sm: 'xl' }}>
+          <Stepper
+            active={step}
+            onStepClick={setStep}
+            size="sm"
+            allowNextStepsSelect={false}
+            styles={{ stepDescription: { color: 'var(--mantine-color-dimmed)' } }}
+          >
+            <Stepper.Step label="Select District" description="A Clever district">
+              <DistrictStep
+                selected={districtId}
+                onSelect={(id) => {
+                  setDistrictId(id);
+                  setSchoolId(null);
+                }}
+                importing={start.isPending}
+                onImport={() =>
+                  districtId && start.mutate({ step: 'district', cleverDistrictId: districtId })
+                }
+                onNext={() => setStep(1)}
+              />
+            </Stepper.Step>
+            <Stepper.Step label="Select School" description="One of its schools">
+              {districtId ? (
+                <SchoolStep
+                  districtId={districtId}
+                  selected={schoolId}
+                  onSelect={setSchoolId}
+                  localDistrict={localDistrict}
+                  onLocalDistrict={setLocalDistrict}
+                  importing={start.isPending}
+                  onImport={() =>
+                    schoolId &&
+                    start.mutate({
+                      step: 'school',
+                      cleverSchoolId: schoolId,
+                      // Specification §5: 1 when the field cannot be read as a number.
+                      localDistrictId: Number.parseInt(localDistrict, 10) || 1,
+                    })
+                  }
+                  onBack={() => setStep(0)}
+                  onNext={() => setStep(2)}
+                />
+              ) : null}
+            </Stepper.Step>
+            <Stepper.Step label="Import Students" description="Preview, then import">
+              {schoolId ? (
+                <StudentsStep
+                  schoolId={schoolId}
+                  localSchool={localSchool}
+                  onLocalSchool={setLocalSchool}
+                  createClassrooms={createClassrooms}
+                  onCreateClassrooms={setCreateClassrooms}
+                  importing={start.isPending}
+                  onImport={() =>
+                    start.mutate({
+                      step: 'students',
+                      cleverSchoolId: schoolId,
+                      localSchoolId: Number.parseInt(localSchool, 10),
+                      createMissingClassrooms: createClassrooms,
+                    })
+                  }
+                  onBack={() => setStep(1)}
+                />
+              ) : null}
+            </Stepper.Step>
+          </Stepper>
+        </Card>
+      </Stack>
+    </Container>
+  );
+}
+
+function Loading({ label }: { label: string }) {
+  return (
+    <Center py="lg">
+      <Loader aria-label={label} />
+    </Center>
+  );
+}
+
+function QueryError({ title, error }: { title: string; error: unknown }) {
+  return (
+    <Alert color="red" title={title} role="alert">
+      {errorMessage(error)}
+    </Alert>
+  );
+}
+
+function DistrictStep(props: {
+  selected: string | null;
+  onSelect: (id: string) => void;
+  importing: boolean;
+  onImport: () => void;
+  onNext: () => void;
+}) {
+  const districts = useQuery(sisQueries.districts());
+  if (districts.isPending) return <Loading label="Loading districts" />;
+  if (districts.isError) return <QueryError title="Failed to fetch districts" error={districts.error} />;
+  if (districts.data.length === 0)
+    return (
+      <Text role="status" py="md">
+        No district shares its data with Curbside in Clever yet.
+      </Text>
+    );
+  return (
+    <Stack gap="md" pt="md">
+      <Radio.Group
+        label="Clever district"
+        value={props.selected}
+        onChange={props.onSelect}
+        styles={{ label: { fontWeight: 700 } }}
+      >
+        <Stack gap="sm" mt="xs">
+          {districts.data.map((district) => (
+            <Radio
+              key={district.id}
+              value={district.id}
+              label={district.name}
+              description={`${district.state ? `${district.state} · ` : ''}Clever id ${district.id}`}
+            />
+          ))}
+        </Stack>
+      </Radio.Group>
+      <Group>
+        <Button variant="light" disabled={!props.selected} loading={props.importing} onClick={props.onImport}>
+          Import District
+        </Button>
+        <Button disabled={!props.selected} onClick={props.onNext}>
+          Next
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+function SchoolStep(props: {
+  districtId: string;
+  selected: string | null;
+  onSelect: (id: string) => void;
+  localDistrict: string;
+  onLocalDistrict: (value: string) => void;
+  importing: boolean;
+  onImport: () => void;
+  onBack: () => void;
+  onNext: () => void;
+}) {
+  const schools = useQuery(sisQueries.schools(props.districtId));
+  if (schools.isPending) return <Loading label="Loading schools" />;
+  if (schools.isError) return <QueryError title="Failed to fetch schools" error={schools.error} />;
+  return (
+    <Stack gap="md" pt="md">
+      <Radio.Group
+        label="Clever school"
+        value={props.selected}
+        onChange={props.onSelect}
+        styles={{ label: { fontWeight: 700 } }}
+      >
+        <Stack gap="sm" mt="xs">
+          {schools.data.map((school) => (
+            <Radio
+              key={school.id}
+              value={school.id}
+              label={school.name}
+              description={`Clever id ${school.id}`}
+            />
+          ))}
+        </Stack>
+      </Radio.Group>
+      <TextInput
+        label="Local district ID"
+        description="The Curbside district the school joins"
+        value={props.localDistrict}
+        onChange={(event) => props.onLocalDistrict(event.currentTarget.value)}
+        inputMode="numeric"
+        maw={280}
+      />
+      <Group>
+        <Button variant="default" onClick={props.onBack}>
+          Back
+        </Button>
+        <Button
+          variant="light"
+          disabled={!props.selected || props.localDistrict.trim() === ''}
+          loading={props.importing}
+          onClick={props.onImport}
+        >
+          Import School
+        </Button>
+        <Button disabled={!props.selected} onClick={props.onNext}>
+          Next
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+function StudentsStep(props: {
+  schoolId: string;
+  localSchool: string;
+  onLocalSchool: (value: string) => void;
+  createClassrooms: boolean;
+  onCreateClassrooms: (value: boolean) => void;
+  importing: boolean;
+  onImport: () => void;
+  onBack: () => void;
+}) {
+  const preview = useQuery(sisQueries.preview(props.schoolId));
+  const localSchoolId = Number.parseInt(props.localSchool, 10);
+  return (
+    <Stack gap="md" pt="md">
+      {preview.isPending ? <Loading label="Loading students" /> : null}
+      {preview.isError ? <QueryError title="Failed to preview students" error={preview.error} /> : null}
+      {preview.data ? (
+        <>
+          <Text fw={700}>
+            {preview.data.totalCount.toLocaleString('en-US')}{' '}
+            {preview.data.totalCount === 1 ? 'student' : 'students'} in this school; the first{' '}
+            {preview.data.preview.length}:
+          </Text>
+          <ScrollArea type="auto">
+            <Table striped verticalSpacing="xs" aria-label="Student preview" miw={640}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Clever ID</Table.Th>
+                  <Table.Th>First name</Table.Th>
+                  <Table.Th>Last name</Table.Th>
+                  <Table.Th>Grade</Table.Th>
+                  <Table.Th>Student number</Table.Th>
+                  <Table.Th>Email</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {preview.data.preview.map((student) => (
+                  <Table.Tr key={student.cleverId}>
+                    <Table.Td ff="monospace" fz="sm">
+                      {student.cleverId}
+                    </Table.Td>
+                    <Table.Td>{student.firstName}</Table.Td>
+                    <Table.Td>{student.lastName}</Table.Td>
+                    <Table.Td>{student.grade}</Table.Td>
+                    <Table.Td>{student.studentNumber}</Table.Td>
+                    <Table.Td>{student.email ?? ''}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollArea>
+        </>
+      ) : null}
+      <TextInput
+        label="Local school ID"
+        description="The Curbside school the students join"
+        value={props.localSchool}
+        onChange={(event) => props.onLocalSchool(event.currentTarget.value)}
+        inputMode="numeric"
+        maw={280}
+      />
+      <Switch
+        label="Create missing classrooms"
+        description="A classroom for each Clever section the school does not have yet"
+        checked={props.createClassrooms}
+        onChange={(event) => props.onCreateClassrooms(event.currentTarget.checked)}
+      />
+      <Group>
+        <Button variant="default" onClick={props.onBack}>
+          Back
+        </Button>
+        <Button
+          disabled={!Number.isInteger(localSchoolId) || localSchoolId < 1}
+          loading={props.importing}
+          onClick={props.onImport}
+        >
+          Import Students
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+const KIND_LABEL: Record<ImportJob['kind'], string> = {
+  district: 'District import',
+  school: 'School import',
+  students: 'Student import',
+  sync: 'Nightly sync',
+};
+const RECORD_LABEL: Record<SisRecordKind, string> = {
+  schools: 'Schools',
+  teachers: 'Teachers',
+  classrooms: 'Classrooms',
+  students: 'Students',
+  parents: 'Parents',
+};
+
+/** The import being followed: its progress while it runs, its counts when it is done. */
+function JobPanel({ id }: { id: string }) {
+  const job = useQuery(sisQueries.job(id));
+  const resume = useResumeImport();
+  const refresh = useRefreshAfterImport();
+  const refreshed = useRef<string | null>(null);
+  const data = job.data;
+  useEffect(() => {
+    if (data?.status === 'succeeded' && refreshed.current !== data.id) {
+      refreshed.current = data.id;
+      void refresh();
+    }
+  }, [data, refresh]);
+  if (job.isPending) return <Loading label="Loading the import" />;
+  if (job.isError) return <QueryError title="Import not found" error={job.error} />;
+  const status =
+    job.data.status === 'running' ? 'Running' : job.data.status === 'succeeded' ? 'Finished' : 'Stopped';
+  const color =
+    job.data.status === 'running' ? 'blue' : job.data.status === 'succeeded' ? 'green.9' : 'red.9';
+  const rows = SIS_RECORD_KINDS.filter((kind) => {
+    const tally = job.data.counts[kind];
+    return tally.created + tally.updated + tally.unchanged + tally.deactivated > 0;
+  });
+  return (
+    <Card p={{ base: 'md', sm: 'lg' }} withBorder aria-label="Import progress" component="section">
+      <Stack gap="sm">
+        <Group justify="space-between" wrap="nowrap">
+          <Title order={2} fz="h3">
+            {KIND_LABEL[job.data.kind]}
+          </Title>
+          <Badge color={color} variant="filled">
+            {status}
+          </Badge>
+        </Group>
+        <Progress
+          value={job.data.percent}
+          size="xl"
+          color={color}
+          striped={job.data.status === 'running'}
+          animated={job.data.status === 'running'}
+          aria-label="Import progress"
+        />
+        <Text role="status" aria-live="polite">
+          {job.data.percent}% · {job.data.message}
+        </Text>
+        {job.data.status === 'failed' ? (
+          <Group>
+            <Button color="red.9" loading={resume.isPending} onClick={() => resume.mutate(job.data.id)}>
+              Resume import
+            </Button>
+          </Group>
+        ) : null}
+        {job.data.status !== 'running' && rows.length > 0 ? (
+          <ScrollArea type="auto">
+            <Table verticalSpacing="xs" aria-label="What the import did" miw={480}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Records</Table.Th>
+                  <Table.Th ta="right">New</Table.Th>
+                  <Table.Th ta="right">Updated</Table.Th>
+                  <Table.Th ta="right">Unchanged</Table.Th>
+                  <Table.Th ta="right">Deactivated</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.map((kind) => (
+                  <Table.Tr key={kind}>
+                    <Table.Th scope="row">{RECORD_LABEL[kind]}</Table.Th>
+                    <Table.Td ta="right">{job.data.counts[kind].created.toLocaleString('en-US')}</Table.Td>
+                    <Table.Td ta="right">{job.data.counts[kind].updated.toLocaleString('en-US')}</Table.Td>
+                    <Table.Td ta="right">{job.data.counts[kind].unchanged.toLocaleString('en-US')}</Table.Td>
+                    <Table.Td ta="right">
+                      {job.data.counts[kind].deactivated.toLocaleString('en-US')}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollArea>
+        ) : null}
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,117 @@
+import { routes } from '@curbside/api';
+import type { ImportJob, ImportStarted } from '@curbside/domain';
+import { notifications } from '@mantine/notifications';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../lib/api';
+import { errorMessage } from '../../lib/http';
+import { districtQueries } from '../districts/districts.queries';
+import { rosterQueries } from '../rosters/rosters.queries';
+import { schoolQueries } from '../schools/schools.queries';
+
+/**
+ * The student-information (Clever) import (`['sis', …]`): Clever's districts,
+ * a district's schools, a school's student preview, and the import jobs.
+ */
+export const sisQueries = {
+  all: ['sis'] as const,
+  districts: () =>
+    queryOptions({
+      queryKey: [...sisQueries.all, 'districts'] as const,
+      queryFn: () => api(routes.sisDistricts),
+    }),
+  schools: (districtId: string) =>
+    queryOptions({
+      queryKey: [...sisQueries.all, 'schools', districtId] as const,
+      queryFn: () => api(routes.sisSchools, { query: { districtId } }),
+    }),
+  preview: (cleverSchoolId: string) =>
+    queryOptions({
+      queryKey: [...sisQueries.all, 'preview', cleverSchoolId] as const,
+      queryFn: () => api(routes.sisPreviewStudents, { query: { cleverSchoolId } }),
+    }),
+  /** A job, read every second while it runs. */
+  job: (id: string) =>
+    queryOptions({
+      queryKey: [...sisQueries.all, 'job', id] as const,
+      queryFn: () => api(routes.getImportJob, { params: { id } }),
+      refetchInterval: (query) =>
+        query.state.data?.status === 'running' || !query.state.data ? 1000 : false,
+    }),
+};
+
+/** The toasts of specification §8 "Import": the server's message under the step's title. */
+const IMPORTED = {
+  district: 'District Imported',
+  school: 'School Imported',
+  students: 'Students Imported',
+} as const;
+const FAILED = {
+  district: 'Failed to import district',
+  school: 'Failed to import school',
+  students: 'Failed to import students',
+} as const;
+export type ImportStep = keyof typeof IMPORTED;
+
+type StartInput =
+  | { step: 'district'; cleverDistrictId: string }
+  | { step: 'school'; cleverSchoolId: string; localDistrictId: number }
+  | { step: 'students'; cleverSchoolId: string; localSchoolId: number; createMissingClassrooms: boolean };
+
+/** Starts an import; the answer carries the job the page then follows. */
+export const useStartImport = (onStarted: (job: ImportJob) => void) => {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: StartInput): Promise<ImportStarted> => {
+      const { step, ...body } = input;
+      if (step === 'district')
+        return api(routes.sisImportDistrict, { body: body as { cleverDistrictId: string } });
+      if (step === 'school')
+        return api(routes.sisImportSchool, {
+          body: body as { cleverSchoolId: string; localDistrictId: number },
+        });
+      return api(routes.sisImportStudents, {
+        body: body as { cleverSchoolId: string; localSchoolId: number; createMissingClassrooms: boolean },
+      });
+    },
+    onSuccess: (started, input) => {
+      notifications.show({ color: 'green.9', title: IMPORTED[input.step], message: started.message });
+      client.setQueryData(sisQueries.job(started.job.id).queryKey, started.job);
+      onStarted(started.job);
+    },
+    onError: (error, input) =>
+      notifications.show({
+        color: 'red',
+        title: 'Import Failed',
+        message: errorMessage(error) || FAILED[input.step],
+      }),
+  });
+};
+
+/** Resume import: a failed job goes on from where it stopped. */
+export const useResumeImport = () => {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api(routes.resumeImportJob, { params: { id } }),
+    onSuccess: (started) => {
+      notifications.show({ color: 'green.9', title: 'Import Resumed', message: started.message });
+      client.setQueryData(sisQueries.job(started.job.id).queryKey, started.job);
+    },
+    onError: (error) =>
+      notifications.show({
+        color: 'red',
+        title: 'Import Failed',
+        message: errorMessage(error) || 'Failed to resume import',
+      }),
+  });
+};
+
+/** When a job finishes, what it wrote is read again: districts, schools, the rosters. */
+export const useRefreshAfterImport = () => {
+  const client = useQueryClient();
+  return () =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: districtQueries.all }),
+      client.invalidateQueries({ queryKey: schoolQueries.all }),
+      client.invalidateQueries({ queryKey: rosterQueries.all }),
+    ]);
+};
