@@ -40,7 +40,8 @@ export interface FakeClever {
   data: FakeCleverData;
   /** What Clever does when a user signs in on its page: a fresh single-use code for them. */
   codeFor(cleverId: string): string;
-  throttleNext(count: number, resetSeconds?: number): void;
+  /** The next `count` Data API requests (those whose path and query `only` accepts) answer 429. */
+  throttleNext(count: number, resetSeconds?: number, only?: (path: string) => boolean): void;
   failNext(count: number, status?: number): void;
   revokeDistrictToken(): void;
   restoreDistrictToken(): void;
@@ -87,7 +88,10 @@ export const startFakeClever = async (options: FakeCleverOptions = {}): Promise<
   const userTokens = new Map<string, string>();
   const requestLog: FakeClever['requestLog'] = [];
   const tokenRequests: FakeClever['tokenRequests'] = [];
-  let throttle = { count: 0, resetSeconds: 1 };
+  let throttle: { count: number; resetSeconds: number; only?: (path: string) => boolean } = {
+    count: 0,
+    resetSeconds: 1,
+  };
   let failures = { count: 0, status: 500 };
   const windows = new Map<string, { start: number; count: number }>();
 
@@ -142,7 +146,7 @@ export const startFakeClever = async (options: FakeCleverOptions = {}): Promise<
       return json(response, failures.status, { error: 'Internal Server Error' });
     }
     const now = Date.now();
-    if (throttle.count > 0) {
+    if (throttle.count > 0 && (throttle.only?.(`${url.pathname}${url.search}`) ?? true)) {
       throttle.count--;
       return json(
         response,
@@ -304,8 +308,8 @@ export const startFakeClever = async (options: FakeCleverOptions = {}): Promise<
     districtToken,
     data,
     codeFor,
-    throttleNext: (count, resetSeconds = 1) => {
-      throttle = { count, resetSeconds };
+    throttleNext: (count, resetSeconds = 1, only) => {
+      throttle = { count, resetSeconds, ...(only ? { only } : {}) };
     },
     failNext: (count, status = 500) => {
       failures = { count, status };

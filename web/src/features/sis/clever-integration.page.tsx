@@ -19,6 +19,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -44,6 +45,7 @@ export function CleverIntegrationPage() {
   const [localDistrict, setLocalDistrict] = useState(String(user?.districtId ?? ''));
   const [localSchool, setLocalSchool] = useState('');
   const [createClassrooms, setCreateClassrooms] = useState(true);
+  const phone = useMediaQuery('(max-width: 36em)') ?? false;
 
   const follow = (job: ImportJob) => {
     setParams((current) => {
@@ -71,6 +73,7 @@ export function CleverIntegrationPage() {
         {jobId ? <JobPanel id={jobId} /> : null}
         <Card p={{ base: 'md', sm: 'xl' }}>
           <Stepper
+            orientation={phone ? 'vertical' : 'horizontal'}
             active={step}
             onStepClick={setStep}
             size="sm"
@@ -114,7 +117,7 @@ export function CleverIntegrationPage() {
                 />
               ) : null}
             </Stepper.Step>
-            <Stepper.Step label="Import Students" description="Preview, then import">
+            <Stepper.Step label="Preview and Import" description="The school’s students">
               {schoolId ? (
                 <StudentsStep
                   schoolId={schoolId}
@@ -289,7 +292,8 @@ function StudentsStep(props: {
             {preview.data.totalCount === 1 ? 'student' : 'students'} in this school; the first{' '}
             {preview.data.preview.length}:
           </Text>
-          <ScrollArea type="auto">
+          {/* Wider than a phone: the table scrolls sideways, from the keyboard too. */}
+          <ScrollArea type="auto" viewportProps={{ tabIndex: 0 }}>
             <Table striped verticalSpacing="xs" aria-label="Student preview" miw={640}>
               <Table.Thead>
                 <Table.Tr>
@@ -416,8 +420,8 @@ function JobPanel({ id }: { id: string }) {
           </Group>
         ) : null}
         {job.data.status !== 'running' && rows.length > 0 ? (
-          <ScrollArea type="auto">
-            <Table verticalSpacing="xs" aria-label="What the import did" miw={480}>
+          <ScrollArea type="auto" viewportProps={{ tabIndex: 0 }}>
+            <Table verticalSpacing="xs" horizontalSpacing="xs" aria-label="What the import did" miw={420}>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Records</Table.Th>

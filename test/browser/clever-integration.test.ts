@@ -1,0 +1,164 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type FakeClever, startFakeClever } from '@curbside/local';
+import { students } from '@curbside/store';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
+import { startTestServer } from '../support/server';
+
+/**
+ * The Student Information Import page in Chromium, against the fake Clever
+ * (three schools of 500 students): district_demo imports the Clever district
+ * into the demo district, one of its schools, previews that school's first 10
+ * students and the total, and imports them with a progress bar that reaches
+ * 100 % and the final counts; a reload keeps following the job. Screenshots
+ * on a tablet and a phone, light and dark; axe on each.
+ */
+let clever: FakeClever;
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const errors: string[] = [];
+
+beforeAll(async () => {
+  const webDist = await ensureWebBuilt();
+  clever = await startFakeClever();
+  process.env.CLEVER_PAGE_SIZE = '100';
+  server = await startTestServer({ webDist, clever });
+  browser = await launchBrowser();
+}, 180_000);
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await server?.close();
+  await clever?.close();
+  delete process.env.CLEVER_PAGE_SIZE;
+});
+
+const open = async (
+  path: string,
+  options: { viewport?: { width: number; height: number }; theme?: 'dark' } = {},
+) => {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? viewports.tablet,
+    baseURL: server.url,
+  });
+  if (options.theme)
+    await context.addInitScript({ content: `localStorage.setItem('curbside-theme', '${options.theme}')` });
+  contexts.push(context);
+  const login = await context.request.post('/api/login', {
+    data: { username: 'district_demo', password: 'demo1234' },
+  });
+  expect(login.status()).toBe(200);
+  const page = await context.newPage();
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.goto(path);
+  return page;
+};
+
+const toast = (page: Page, title: string) =>
+  page.locator('.mantine-Notification-root').filter({ hasText: title });
+const progress = (page: Page) => page.getByRole('progressbar', { name: 'Import progress' });
+const panel = (page: Page) => page.getByRole('region', { name: 'Import progress' });
+/** Waits for the followed job to finish and answers its panel. */
+const finished = async (page: Page): Promise<Locator> => {
+  await panel(page).getByText('Finished', { exact: true }).waitFor({ timeout: 90_000 });
+  expect(await progress(page).getAttribute('aria-valuenow')).toBe('100');
+  return panel(page);
+};
+
+const expectAccessible = async (page: Page) => {
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const found = result.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      rule: violation.id,
+      nodes: violation.nodes.map((node) => node.target.join(' ')),
+    }));
+  expect(found).toEqual([]);
+};
+
+let jobUrl = '';
+
+describe('the Student Information Import page as district_demo', () => {
+  it('imports the district, a school, and the school’s students with a progress bar and the final counts', async () => {
+    const page = await open('/district-admin');
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    await page.getByRole('link', { name: 'Student Information Import' }).click();
+    await page.getByRole('heading', { name: 'Student Information Import', level: 1 }).waitFor();
+
+    // 1. The district.
+    await page.getByRole('radio', { name: clever.data.district.name }).check();
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Import District' }).click();
+    await toast(page, 'District Imported').waitFor();
+    await finished(page);
+    await page.getByRole('button', { name: 'Next' }).click();
+
+    // 2. A school, into the demo district (its id is filled in).
+    const school = clever.data.schools[0];
+    await page.getByRole('radio', { name: school?.name }).check();
+    expect(await page.getByLabel('Local district ID').inputValue()).toBe('1');
+    await page.getByRole('button', { name: 'Import School' }).click();
+    await toast(page, 'School Imported').waitFor();
+    const schoolPanel = await finished(page);
+    await schoolPanel.getByRole('rowheader', { name: 'Schools' }).waitFor();
+    await page.getByRole('button', { name: 'Next' }).click();
+
+    // 3. The preview: the first 10 and the total; the new school's id is filled in.
+    const preview = page.getByRole('table', { name: 'Student preview' });
+    await preview.waitFor({ timeout: 30_000 });
+    const total = clever.data.users.filter((user) => user.roles.student?.school === school?.id).length;
+    await page.getByText(`${total} students in this school; the first 10:`).waitFor();
+    expect(await preview.getByRole('row').count()).toBe(11);
+    const localSchool = await page.getByLabel('Local school ID').inputValue();
+    expect(Number(localSchool)).toBeGreaterThan(2);
+    expect(await page.getByRole('switch', { name: 'Create missing classrooms' }).isChecked()).toBe(true);
+
+    // Clever throttles the import's first page of teachers: the job waits it out, visibly running.
+    clever.throttleNext(1, 3, (path) => path.includes('role=teacher'));
+    await page.getByRole('button', { name: 'Import Students' }).click();
+    await toast(page, 'Students Imported').waitFor();
+    await panel(page).getByText('Running', { exact: true }).waitFor();
+    expect(Number(await progress(page).getAttribute('aria-valuenow'))).toBeLessThan(100);
+    const done = await finished(page);
+    const studentsRow = done.getByRole('row', { name: /^Students/ });
+    await expect.poll(async () => (await studentsRow.textContent()) ?? '').toBe(`Students${total}000`);
+    for (const kind of ['Teachers', 'Classrooms', 'Parents'])
+      await done.getByRole('rowheader', { name: kind }).waitFor();
+    await expectAccessible(page);
+    jobUrl = new URL(page.url()).pathname + new URL(page.url()).search;
+    expect(jobUrl).toMatch(/^\/clever-integration\?job=[0-9a-f-]{36}$/);
+    expect((await students.listAll(server.db, Number(localSchool))).length).toBe(total);
+
+    // A reload keeps following the job.
+    await page.reload();
+    await finished(page);
+  }, 180_000);
+
+  it('on a tablet and a phone, light and dark', async () => {
+    for (const theme of [undefined, 'dark'] as const) {
+      for (const [name, viewport] of Object.entries(viewports)) {
+        const page = await open(jobUrl, { viewport, theme });
+        await finished(page);
+        await page.getByRole('radio').first().waitFor();
+        await expectAccessible(page);
+        await page.screenshot({
+          path: `${shotsDir()}/clever-integration-${name}-${theme ?? 'light'}.png`,
+          fullPage: true,
+        });
+        await page.close();
+      }
+    }
+  }, 120_000);
+
+  it('met no page errors', () => {
+    expect(errors).toEqual([]);
+  });
+});
