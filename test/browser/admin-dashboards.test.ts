@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
+import { ensureWebBuilt, expectAccessible, launchBrowser, shotsDir, viewports } from '../support/browser';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
 /**
@@ -87,20 +86,6 @@ const article = (scope: Page | Locator, name: string) => scope.getByRole('articl
 const text = (scope: Page | Locator, value: string) => scope.getByText(value, { exact: true });
 const toast = (page: Page, message: string) =>
   page.locator('.mantine-Notification-root').filter({ hasText: message });
-
-/** No serious or critical WCAG 2.1 AA violation on the page as it is now. */
-const expectAccessible = async (page: Page) => {
-  const result = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const found = result.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({
-      rule: violation.id,
-      nodes: violation.nodes.map((node) => node.target.join(' ')),
-    }));
-  expect(found).toEqual([]);
-};
 
 describe('the super admin dashboard as super_demo', () => {
   let page: Page;

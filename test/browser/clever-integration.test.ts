@@ -1,9 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type FakeClever, startFakeClever } from '@curbside/local';
 import { students } from '@curbside/store';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
+import { ensureWebBuilt, expectAccessible, launchBrowser, shotsDir, viewports } from '../support/browser';
 import { startTestServer } from '../support/server';
 
 /**
@@ -69,19 +68,6 @@ const finished = async (page: Page): Promise<Locator> => {
   await panel(page).getByText('Finished', { exact: true }).waitFor({ timeout: 90_000 });
   expect(await progress(page).getAttribute('aria-valuenow')).toBe('100');
   return panel(page);
-};
-
-const expectAccessible = async (page: Page) => {
-  const result = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const found = result.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({
-      rule: violation.id,
-      nodes: violation.nodes.map((node) => node.target.join(' ')),
-    }));
-  expect(found).toEqual([]);
 };
 
 let jobUrl = '';

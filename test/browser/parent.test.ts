@@ -1,8 +1,7 @@
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
+import { ensureWebBuilt, expectAccessible, launchBrowser, shotsDir, viewports } from '../support/browser';
 import { sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
@@ -69,20 +68,6 @@ const phone = async (locale: string, username?: string) => {
 };
 
 const text = (scope: Page | Locator, value: string) => scope.getByText(value, { exact: true });
-
-/** No serious or critical WCAG 2.1 AA violation on the page as it is now. */
-const expectAccessible = async (page: Page) => {
-  const result = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const found = result.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({
-      rule: violation.id,
-      nodes: violation.nodes.map((node) => node.target.join(' ')),
-    }));
-  expect(found).toEqual([]);
-};
 
 interface Child {
   id: number;

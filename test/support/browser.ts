@@ -3,7 +3,9 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -103,4 +105,21 @@ export const ensureWebBuilt = async (timeoutMs = 120_000): Promise<string> => {
     }
   }
   return webDist;
+};
+
+/**
+ * No serious or critical WCAG 2.1 AA violation on the page as it is now
+ * (axe-core); `exclude` names what axe skips (the map's canvas, say).
+ */
+export const expectAccessible = async (page: Page, exclude: readonly string[] = []) => {
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  for (const selector of exclude) builder = builder.exclude(selector);
+  const result = await builder.analyze();
+  const found = result.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      rule: violation.id,
+      nodes: violation.nodes.map((node) => node.target.join(' ')),
+    }));
+  expect(found).toEqual([]);
 };

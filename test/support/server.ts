@@ -1,4 +1,4 @@
-import { type FakeClever, startServer } from '@curbside/local';
+import { cleverSettings, type FakeClever, startServer } from '@curbside/local';
 import { seedIfEmpty } from '@curbside/local/seed';
 import { createDb, type Db } from '@curbside/store';
 
@@ -35,14 +35,7 @@ export const startTestServer = async (
 };
 
 /** Points single sign-on and the roster import at a fake Clever (`startFakeClever()` from @curbside/local). */
-export const useClever = (clever: FakeClever) =>
-  Object.assign(process.env, {
-    CLEVER_CLIENT_ID: clever.clientId,
-    CLEVER_CLIENT_SECRET: clever.clientSecret,
-    CLEVER_OAUTH_URL: clever.url,
-    CLEVER_API_URL: clever.url,
-    CLEVER_DISTRICT_TOKENS: JSON.stringify({ [clever.districtId]: clever.districtToken }),
-  });
+export const useClever = (clever: FakeClever) => Object.assign(process.env, cleverSettings(clever));
 
 export interface Answer<T = any> {
   status: number;

@@ -69,7 +69,10 @@ import { z } from 'zod';
 import { returns, route } from './route';
 
 const importJobParams = z.object({
-  id: z.string().max(36, 'No such import job').regex(/^[0-9a-f-]{36}$/, 'No such import job'),
+  id: z
+    .string()
+    .max(36, 'No such import job')
+    .regex(/^[0-9a-f-]{36}$/, 'No such import job'),
 });
 
 const id = z.coerce.number({ message: 'Invalid id' }).int('Invalid id').positive('Invalid id');

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDb } from '@curbside/store';
 import { announceEndpoint, type DynamoLocal, ensureTable, startDynamoLocal } from './dynamo';
-import { type FakeClever, startFakeClever } from './fake-clever';
+import { cleverSettings, type FakeClever, startFakeClever } from './fake-clever';
 import { type RunningServer, startServer } from './gateway';
 import { seedIfEmpty } from './seed';
 
@@ -68,13 +68,7 @@ try {
   // CLEVER_CLIENT_ID points at a real Clever app (CURBSIDE_FAKE_CLEVER=0 leaves Clever off).
   if (!process.env.CLEVER_CLIENT_ID && process.env.CURBSIDE_FAKE_CLEVER !== '0') {
     clever = await startFakeClever({ port: Number(process.env.FAKE_CLEVER_PORT ?? 0) });
-    Object.assign(process.env, {
-      CLEVER_CLIENT_ID: clever.clientId,
-      CLEVER_CLIENT_SECRET: clever.clientSecret,
-      CLEVER_OAUTH_URL: clever.url,
-      CLEVER_API_URL: clever.url,
-      CLEVER_DISTRICT_TOKENS: JSON.stringify({ [clever.districtId]: clever.districtToken }),
-    });
+    Object.assign(process.env, cleverSettings(clever));
   }
 
   server = await startServer({

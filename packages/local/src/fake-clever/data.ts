@@ -1,3 +1,5 @@
+import { seededRandom } from '../random';
+
 /**
  * A Clever district as Clever's Data API v3.0 models it, generated from a
  * seed (the same seed, the same district): schools, teachers with one
@@ -68,18 +70,6 @@ export interface DistrictOptions {
   studentsPerSchool?: number;
   seed?: number;
 }
-
-/** mulberry32: small, fast, deterministic. */
-const random = (seed: number) => {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
 
 const FIRST = [
   'Ava',
@@ -196,7 +186,7 @@ const STAMP = '2026-08-01T12:00:00.000Z';
 export const generateDistrict = (options: DistrictOptions = {}): FakeCleverData => {
   const schoolCount = options.schools ?? 3;
   const perSchool = options.studentsPerSchool ?? 500;
-  const next = random(options.seed ?? 1);
+  const next = seededRandom(options.seed ?? 1);
   let counter = 0;
   // Clever ids are 24 hex characters; ascending with creation, as paging expects.
   const id = () => (0x5f00000000 + ++counter).toString(16).padStart(24, '0');

@@ -53,6 +53,15 @@ export interface FakeClever {
   close(): Promise<void>;
 }
 
+/** The settings that point single sign-on and the roster import at a fake Clever. */
+export const cleverSettings = (clever: FakeClever): Record<string, string> => ({
+  CLEVER_CLIENT_ID: clever.clientId,
+  CLEVER_CLIENT_SECRET: clever.clientSecret,
+  CLEVER_OAUTH_URL: clever.url,
+  CLEVER_API_URL: clever.url,
+  CLEVER_DISTRICT_TOKENS: JSON.stringify({ [clever.districtId]: clever.districtToken }),
+});
+
 const json = (
   response: ServerResponse,
   status: number,

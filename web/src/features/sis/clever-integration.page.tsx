@@ -161,6 +161,29 @@ function QueryError({ title, error }: { title: string; error: unknown }) {
   );
 }
 
+/** One Clever record to pick, by name, with what tells it apart. */
+function Choices(props: {
+  label: string;
+  selected: string | null;
+  onSelect: (id: string) => void;
+  options: Array<{ id: string; name: string; detail: string }>;
+}) {
+  return (
+    <Radio.Group
+      label={props.label}
+      value={props.selected}
+      onChange={props.onSelect}
+      styles={{ label: { fontWeight: 700 } }}
+    >
+      <Stack gap="sm" mt="xs">
+        {props.options.map((option) => (
+          <Radio key={option.id} value={option.id} label={option.name} description={option.detail} />
+        ))}
+      </Stack>
+    </Radio.Group>
+  );
+}
+
 function DistrictStep(props: {
   selected: string | null;
   onSelect: (id: string) => void;
@@ -179,23 +202,16 @@ function DistrictStep(props: {
     );
   return (
     <Stack gap="md" pt="md">
-      <Radio.Group
+      <Choices
         label="Clever district"
-        value={props.selected}
-        onChange={props.onSelect}
-        styles={{ label: { fontWeight: 700 } }}
-      >
-        <Stack gap="sm" mt="xs">
-          {districts.data.map((district) => (
-            <Radio
-              key={district.id}
-              value={district.id}
-              label={district.name}
-              description={`${district.state ? `${district.state} · ` : ''}Clever id ${district.id}`}
-            />
-          ))}
-        </Stack>
-      </Radio.Group>
+        selected={props.selected}
+        onSelect={props.onSelect}
+        options={districts.data.map((district) => ({
+          id: district.id,
+          name: district.name,
+          detail: `${district.state ? `${district.state} · ` : ''}Clever id ${district.id}`,
+        }))}
+      />
       <Group>
         <Button variant="light" disabled={!props.selected} loading={props.importing} onClick={props.onImport}>
           Import District
@@ -224,23 +240,16 @@ function SchoolStep(props: {
   if (schools.isError) return <QueryError title="Failed to fetch schools" error={schools.error} />;
   return (
     <Stack gap="md" pt="md">
-      <Radio.Group
+      <Choices
         label="Clever school"
-        value={props.selected}
-        onChange={props.onSelect}
-        styles={{ label: { fontWeight: 700 } }}
-      >
-        <Stack gap="sm" mt="xs">
-          {schools.data.map((school) => (
-            <Radio
-              key={school.id}
-              value={school.id}
-              label={school.name}
-              description={`Clever id ${school.id}`}
-            />
-          ))}
-        </Stack>
-      </Radio.Group>
+        selected={props.selected}
+        onSelect={props.onSelect}
+        options={schools.data.map((school) => ({
+          id: school.id,
+          name: school.name,
+          detail: `Clever id ${school.id}`,
+        }))}
+      />
       <TextInput
         label="Local district ID"
         description="The Curbside district the school joins"
