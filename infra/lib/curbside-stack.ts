@@ -166,13 +166,12 @@ export class CurbsideStack extends Stack {
       ...plans.filter((plan) => plan.kind === 'http' && plan.area === 'sis'),
       ...plans.filter((plan) => plan.kind === 'scheduled'),
     ]) {
+      const invoker = functions.get(starter.id) as lambda.Function;
       // The function itself, not its versions (`grantInvoke` would add `:*`).
-      functions
-        .get(starter.id)
-        ?.addToRolePolicy(
-          new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [importJobs.functionArn] }),
-        );
-      functions.get(starter.id)?.addEnvironment('IMPORT_JOBS_FUNCTION', importJobs.functionName);
+      invoker.addToRolePolicy(
+        new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [importJobs.functionArn] }),
+      );
+      invoker.addEnvironment('IMPORT_JOBS_FUNCTION', importJobs.functionName);
     }
     // Continuing itself: a separate policy (the function's own policy cannot name the function).
     new iam.Policy(this, 'ImportJobsContinue', {
