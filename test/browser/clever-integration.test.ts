@@ -128,6 +128,33 @@ describe('the Student Information Import page as district_demo', () => {
     await finished(page);
   }, 180_000);
 
+  it('shows a stopped import with its reason, and resumes it to the end', async () => {
+    const page = await open('/clever-integration');
+    await page.getByRole('radio', { name: clever.data.district.name }).check();
+    await page.getByRole('button', { name: 'Next' }).click();
+    const school = clever.data.schools[1];
+    await page.getByRole('radio', { name: school?.name }).check();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('table', { name: 'Student preview' }).waitFor({ timeout: 30_000 });
+    // Into the demo school (id 1); Clever fails every try of the first sections page.
+    await page.getByLabel('Local school ID').fill('1');
+    clever.failNext(5, 502, (path) => path.includes('/sections'));
+    await page.getByRole('button', { name: 'Import Students' }).click();
+    await panel(page).getByText('Stopped', { exact: true }).waitFor({ timeout: 90_000 });
+    await panel(page)
+      .getByText(/Import stopped: Clever answered 502/)
+      .waitFor();
+    await expectAccessible(page);
+    await page.screenshot({ path: `${shotsDir()}/clever-integration-stopped-tablet.png` });
+    await panel(page).getByRole('button', { name: 'Resume import' }).click();
+    await toast(page, 'Import Resumed').waitFor();
+    const done = await finished(page);
+    const total = clever.data.users.filter((user) => user.roles.student?.school === school?.id).length;
+    await expect
+      .poll(async () => (await done.getByRole('row', { name: /^Students/ }).textContent()) ?? '')
+      .toBe(`Students${total}000`);
+  }, 180_000);
+
   it('on a tablet and a phone, light and dark', async () => {
     for (const theme of [undefined, 'dark'] as const) {
       for (const [name, viewport] of Object.entries(viewports)) {

@@ -42,7 +42,8 @@ export interface FakeClever {
   codeFor(cleverId: string): string;
   /** The next `count` Data API requests (those whose path and query `only` accepts) answer 429. */
   throttleNext(count: number, resetSeconds?: number, only?: (path: string) => boolean): void;
-  failNext(count: number, status?: number): void;
+  /** The next `count` Data API requests (those whose path and query `only` accepts) answer `status`. */
+  failNext(count: number, status?: number, only?: (path: string) => boolean): void;
   revokeDistrictToken(): void;
   restoreDistrictToken(): void;
   /** Removes a user from the district (and from sections and contacts' relationships). */
@@ -101,7 +102,10 @@ export const startFakeClever = async (options: FakeCleverOptions = {}): Promise<
     count: 0,
     resetSeconds: 1,
   };
-  let failures = { count: 0, status: 500 };
+  let failures: { count: number; status: number; only?: (path: string) => boolean } = {
+    count: 0,
+    status: 500,
+  };
   const windows = new Map<string, { start: number; count: number }>();
 
   const codeFor = (user: string) => {
@@ -150,7 +154,7 @@ export const startFakeClever = async (options: FakeCleverOptions = {}): Promise<
     const asUser = userTokens.get(bearer);
     const asDistrict = bearer === districtToken && !revoked;
     if (!asDistrict && !asUser) return json(response, 401, { error: 'Unauthorized' });
-    if (failures.count > 0) {
+    if (failures.count > 0 && (failures.only?.(`${url.pathname}${url.search}`) ?? true)) {
       failures.count--;
       return json(response, failures.status, { error: 'Internal Server Error' });
     }
@@ -320,8 +324,8 @@ export const startFakeClever = async (options: FakeCleverOptions = {}): Promise<
     throttleNext: (count, resetSeconds = 1, only) => {
       throttle = { count, resetSeconds, ...(only ? { only } : {}) };
     },
-    failNext: (count, status = 500) => {
-      failures = { count, status };
+    failNext: (count, status = 500, only) => {
+      failures = { count, status, ...(only ? { only } : {}) };
     },
     revokeDistrictToken: () => {
       revoked = true;

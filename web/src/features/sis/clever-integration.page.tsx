@@ -382,7 +382,13 @@ function JobPanel({ id }: { id: string }) {
   const resume = useResumeImport();
   const refresh = useRefreshAfterImport();
   const refreshed = useRef<string | null>(null);
+  const card = useRef<HTMLElement>(null);
   const data = job.data;
+  // A new import starts below, at its button: bring its progress into view.
+  const shown = job.isSuccess;
+  useEffect(() => {
+    if (shown && id) card.current?.scrollIntoView({ block: 'start' });
+  }, [id, shown]);
   useEffect(() => {
     if (data?.status === 'succeeded' && refreshed.current !== data.id) {
       refreshed.current = data.id;
@@ -400,7 +406,7 @@ function JobPanel({ id }: { id: string }) {
     return tally.created + tally.updated + tally.unchanged + tally.deactivated > 0;
   });
   return (
-    <Card p={{ base: 'md', sm: 'lg' }} withBorder aria-label="Import progress" component="section">
+    <Card ref={card} p={{ base: 'md', sm: 'lg' }} withBorder aria-label="Import progress" component="section">
       <Stack gap="sm">
         <Group justify="space-between" wrap="nowrap">
           <Title order={2} fz="h3">
