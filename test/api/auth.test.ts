@@ -3,6 +3,7 @@ import { LOGIN_THROTTLE } from '@curbside/domain';
 import { authSessions, throttle } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, signedIn, startTestServer } from '../support/server';
+import { awayFromWindowEdge } from '../support/throttle-window';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
@@ -85,6 +86,7 @@ describe('staff sign-in', () => {
   });
 
   it('throttles a username after five failures, even for the right password, with a clear message', async () => {
+    await awayFromWindowEdge(LOGIN_THROTTLE.windowMs, 20_000);
     const client = new Client(server.url);
     for (let i = 0; i < 5; i++) {
       expect(
@@ -98,9 +100,10 @@ describe('staff sign-in', () => {
     expect((await client.post('/api/login', { username: 'back_demo', password: 'demo1234' })).status).toBe(
       200,
     );
-  });
+  }, 60_000);
 
   it('lets no more than five guesses through when they arrive all at once', async () => {
+    await awayFromWindowEdge(LOGIN_THROTTLE.windowMs, 20_000);
     const guesses = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
         new Client(server.url).post('/api/login', { username: 'burst_target', password: `guess${i}` }),
@@ -109,7 +112,7 @@ describe('staff sign-in', () => {
     const statuses = guesses.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 401)).toHaveLength(5);
     expect(statuses.filter((status) => status === 429)).toHaveLength(7);
-  });
+  }, 60_000);
 
   it('revokes the session record on logout: the old cookie no longer signs anyone in', async () => {
     const client = await signedIn(server.url, 'teacher_demo');
@@ -231,6 +234,7 @@ describe('parent accounts', () => {
 describe('sign-in from one address', () => {
   it('refuses every account from an address after thirty failures there, with a clear message', async () => {
     // 28 failures from this address counted already (each costs a full password check to make for real).
+    await awayFromWindowEdge(LOGIN_THROTTLE.windowMs, 20_000);
     await throttle.clear(server.db, 'login#ip#127.0.0.1', LOGIN_THROTTLE.windowMs);
     await throttle.reserve(
       server.db,
@@ -246,5 +250,5 @@ describe('sign-in from one address', () => {
     const rightPassword = await client.post('/api/login', { username: 'back_demo', password: 'demo1234' });
     expect(rightPassword.status).toBe(429);
     expect(rightPassword.body.message).toMatch(/^Too many failed sign-in attempts\./);
-  });
+  }, 60_000);
 });

@@ -2,6 +2,7 @@ import { CODE_GUESS_BUDGET, PICKUP_CODE_TTL_MS } from '@curbside/domain';
 import { throttle } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, signedIn, startTestServer } from '../support/server';
+import { awayFromWindowEdge } from '../support/throttle-window';
 
 /**
  * The deployment-wide budget of wrong pickup-code guesses: whoever sends
@@ -23,8 +24,7 @@ afterAll(async () => {
 describe('wrong pickup-code guesses, deployment-wide', () => {
   it('are charged by the active codes, and stop every lookup once the budget is spent', async () => {
     // Away from the end of the budget's hour (where it would start over mid-test).
-    const left = CODE_GUESS_BUDGET.windowMs - (Date.now() % CODE_GUESS_BUDGET.windowMs);
-    if (left < 20_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
+    await awayFromWindowEdge(CODE_GUESS_BUDGET.windowMs, 20_000);
     const students = (await teacher.get('/api/teacher/students')).body as Array<{ id: number }>;
     const codes: string[] = [];
     for (const student of students.slice(0, 3)) {

@@ -3,6 +3,7 @@ import { throttle } from '@curbside/store';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { claimExpiredCode, sessionBody } from '../support/fixtures';
 import { Client, signedIn, startTestServer } from '../support/server';
+import { awayFromWindowEdge } from '../support/throttle-window';
 
 /**
  * Pickup codes that no longer work are refused, and guessing codes is
@@ -24,8 +25,7 @@ afterAll(async () => {
 beforeEach(async () => {
   // Every test here comes from 127.0.0.1: each starts with that address's full allowance,
   // away from the end of a fixed counting window (where the count would start over mid-test).
-  const left = CODE_GUESS_LIMIT.windowMs - (Date.now() % CODE_GUESS_LIMIT.windowMs);
-  if (left < 5_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
+  await awayFromWindowEdge(CODE_GUESS_LIMIT.windowMs, 5_000);
   await throttle.clear(server.db, 'code#ip#127.0.0.1', CODE_GUESS_LIMIT.windowMs);
 });
 

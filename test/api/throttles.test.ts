@@ -3,6 +3,7 @@ import { LOGIN_THROTTLE, REGISTRATION_THROTTLE } from '@curbside/domain';
 import { knownDevices, throttle } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from '../support/server';
+import { awayFromWindowEdge } from '../support/throttle-window';
 
 /**
  * Throttles an attacker cannot turn against the users: requests come from
@@ -56,14 +57,9 @@ const from = (address: string, path: string, body: unknown, cookie?: string): Pr
   });
 const login = (address: string, username: string, password: string, cookie?: string) =>
   from(address, '/api/login', { username, password }, cookie);
-/**
- * Counts are kept in fixed windows: a test that counts near a window's end
- * would see its next attempt start a new window. Counting waits for the
- * next window when less than 15 s of this one are left.
- */
+/** Counts `cost` attempts already, away from a window's end (`awayFromWindowEdge`). */
 const countAlready = async (scope: string, cost: number, windowMs: number) => {
-  const left = windowMs - (Date.now() % windowMs);
-  if (left < 15_000) await new Promise((resolve) => setTimeout(resolve, left + 10));
+  await awayFromWindowEdge(windowMs, 15_000);
   return throttle.reserve(server.db, [{ scope, limit: cost, cost }], windowMs);
 };
 
