@@ -7,17 +7,21 @@ import { startTestServer } from '../support/server';
 
 /**
  * The Student Information Import page in Chromium, against the fake Clever
- * (three schools of 500 students): district_demo imports the Clever district
- * into the demo district, one of its schools, previews that school's first 10
- * students and the total, and imports them with a progress bar that reaches
- * 100 % and the final counts; a reload keeps following the job. Screenshots
- * on a tablet and a phone, light and dark; axe on each.
+ * (three schools of 500 students): district_demo signs in, imports the Clever
+ * district into the demo district, one of its schools, previews that school's
+ * first 10 students and the total, and imports them with a progress bar that
+ * reaches 100 % and the final counts; a reload keeps following the job; the
+ * school admin's rosters then list the students (also a roster read before the
+ * import, in the same page). Screenshots on a tablet and a phone, light and
+ * dark; axe on each.
  */
 let clever: FakeClever;
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 const errors: string[] = [];
+/** Console errors a test expects (a read the server refuses on purpose). */
+const expectedErrors: RegExp[] = [];
 
 beforeAll(async () => {
   const webDist = await ensureWebBuilt();
@@ -35,9 +39,10 @@ afterAll(async () => {
   delete process.env.CLEVER_PAGE_SIZE;
 });
 
+/** A page on `path`, signed in as district_demo (or signed out, `signedOut`). */
 const open = async (
   path: string,
-  options: { viewport?: { width: number; height: number }; theme?: 'dark' } = {},
+  options: { viewport?: { width: number; height: number }; theme?: 'dark'; signedOut?: boolean } = {},
 ) => {
   const context = await browser.newContext({
     viewport: options.viewport ?? viewports.tablet,
@@ -46,13 +51,18 @@ const open = async (
   if (options.theme)
     await context.addInitScript({ content: `localStorage.setItem('curbside-theme', '${options.theme}')` });
   contexts.push(context);
-  const login = await context.request.post('/api/login', {
-    data: { username: 'district_demo', password: 'demo1234' },
-  });
-  expect(login.status()).toBe(200);
+  if (!options.signedOut) {
+    const login = await context.request.post('/api/login', {
+      data: { username: 'district_demo', password: 'demo1234' },
+    });
+    expect(login.status()).toBe(200);
+  }
   const page = await context.newPage();
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {
+    // A signed-out page asks who is signed in (401) before the sign-in.
+    if (options.signedOut && /status of 401/.test(message.text())) return;
+    if (expectedErrors.some((expected) => expected.test(message.text()))) return;
     if (message.type() === 'error') errors.push(message.text());
   });
   await page.goto(path);
@@ -61,6 +71,21 @@ const open = async (
 
 const toast = (page: Page, title: string) =>
   page.locator('.mantine-Notification-root').filter({ hasText: title });
+const management = (page: Page) => page.getByRole('region', { name: 'School Management', exact: true });
+/** The Students tab's count (its badge) on the school admin screen. */
+const studentCount = (page: Page, count: number) =>
+  management(page).getByLabel(`${count} students`, { exact: true });
+/** The students of a Clever school. */
+const cleverStudents = (cleverSchoolId: string | undefined) =>
+  clever.data.users.filter((user) => user.roles.student?.school === cleverSchoolId);
+/** Finds a student by last name on the Students tab. */
+const findStudent = async (page: Page, first: string, last: string) => {
+  await management(page).getByLabel('Search students').fill(last);
+  await management(page)
+    .getByRole('cell', { name: `${first} ${last}`, exact: true })
+    .first()
+    .waitFor({ timeout: 30_000 });
+};
 const progress = (page: Page) => page.getByRole('progressbar', { name: 'Import progress' });
 const panel = (page: Page) => page.getByRole('region', { name: 'Import progress' });
 /** Waits for the followed job to finish and answers its panel. */
@@ -74,7 +99,11 @@ let jobUrl = '';
 
 describe('the Student Information Import page as district_demo', () => {
   it('imports the district, a school, and the school’s students with a progress bar and the final counts', async () => {
-    const page = await open('/district-admin');
+    const page = await open('/login', { signedOut: true });
+    await page.getByLabel('Username', { exact: true }).fill('district_demo');
+    await page.getByLabel('Password', { exact: true }).fill('demo1234');
+    await page.getByRole('button', { name: 'Sign In to Demo', exact: true }).click();
+    await page.getByRole('heading', { name: 'District Administration' }).waitFor();
     await page.getByRole('tab', { name: 'Settings' }).click();
     await page.getByRole('link', { name: 'Student Information Import' }).click();
     await page.getByRole('heading', { name: 'Student Information Import', level: 1 }).waitFor();
@@ -91,6 +120,10 @@ describe('the Student Information Import page as district_demo', () => {
     const school = clever.data.schools[0];
     await page.getByRole('radio', { name: school?.name }).check();
     expect(await page.getByLabel('Local district ID').inputValue()).toBe('1');
+    // Specification §5: Import School is disabled while the local district id is empty.
+    await page.getByLabel('Local district ID').fill('');
+    expect(await page.getByRole('button', { name: 'Import School' }).isDisabled()).toBe(true);
+    await page.getByLabel('Local district ID').fill('1');
     await page.getByRole('button', { name: 'Import School' }).click();
     await toast(page, 'School Imported').waitFor();
     const schoolPanel = await finished(page);
@@ -100,11 +133,16 @@ describe('the Student Information Import page as district_demo', () => {
     // 3. The preview: the first 10 and the total; the new school's id is filled in.
     const preview = page.getByRole('table', { name: 'Student preview' });
     await preview.waitFor({ timeout: 30_000 });
-    const total = clever.data.users.filter((user) => user.roles.student?.school === school?.id).length;
+    const total = cleverStudents(school?.id).length;
     await page.getByText(`${total} students in this school; the first 10:`).waitFor();
     expect(await preview.getByRole('row').count()).toBe(11);
     const localSchool = await page.getByLabel('Local school ID').inputValue();
     expect(Number(localSchool)).toBeGreaterThan(2);
+    // Import Students is disabled while the local school id is empty (and the field stays empty).
+    await page.getByLabel('Local school ID').fill('');
+    await expect.poll(() => page.getByRole('button', { name: 'Import Students' }).isDisabled()).toBe(true);
+    expect(await page.getByLabel('Local school ID').inputValue()).toBe('');
+    await page.getByLabel('Local school ID').fill(localSchool);
     expect(await page.getByRole('switch', { name: 'Create missing classrooms' }).isChecked()).toBe(true);
 
     // Clever throttles the import's first page of teachers: the job waits it out, visibly running.
@@ -126,10 +164,25 @@ describe('the Student Information Import page as district_demo', () => {
     // A reload keeps following the job.
     await page.reload();
     await finished(page);
+
+    // The school admin's rosters of the new school list the students.
+    await panel(page).getByRole('link', { name: 'Open School Rosters' }).click();
+    await page.getByRole('heading', { name: 'School Administration' }).waitFor();
+    expect(new URL(page.url()).search).toBe(`?schoolId=${localSchool}`);
+    await studentCount(page, total).waitFor({ timeout: 30_000 });
+    const [child] = cleverStudents(school?.id);
+    await findStudent(page, child?.name.first as string, child?.name.last as string);
   }, 180_000);
 
-  it('shows a stopped import with its reason, and resumes it to the end', async () => {
-    const page = await open('/clever-integration');
+  it('shows a stopped import with its reason, resumes it to the end, and the demo school’s roster read before shows the students', async () => {
+    // The demo school's roster, read (and kept) before the import in this same page.
+    const before = (await students.listAll(server.db, 1)).length;
+    const page = await open('/school-admin?schoolId=1');
+    await studentCount(page, before).waitFor({ timeout: 30_000 });
+    await page.getByRole('link', { name: 'Curbside home' }).click();
+    await page.getByRole('heading', { name: 'District Administration' }).waitFor();
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    await page.getByRole('link', { name: 'Student Information Import' }).click();
     await page.getByRole('radio', { name: clever.data.district.name }).check();
     await page.getByRole('button', { name: 'Next' }).click();
     const school = clever.data.schools[1];
@@ -149,11 +202,42 @@ describe('the Student Information Import page as district_demo', () => {
     await panel(page).getByRole('button', { name: 'Resume import' }).click();
     await toast(page, 'Import Resumed').waitFor();
     const done = await finished(page);
-    const total = clever.data.users.filter((user) => user.roles.student?.school === school?.id).length;
+    const total = cleverStudents(school?.id).length;
     await expect
       .poll(async () => (await done.getByRole('row', { name: /^Students/ }).textContent()) ?? '')
       .toBe(`Students${total}000`);
+
+    // Back on the demo school's rosters (same page, same cache): read again, with the students.
+    await done.getByRole('link', { name: 'Open School Rosters' }).click();
+    await page.getByRole('heading', { name: 'School Administration' }).waitFor();
+    await studentCount(page, before + total).waitFor({ timeout: 30_000 });
+    const [child] = cleverStudents(school?.id);
+    await findStudent(page, child?.name.first as string, child?.name.last as string);
   }, 180_000);
+
+  it('a read that fails shows its toast and the reason, and Try again reads it again', async () => {
+    // The district's Clever token refused: the server answers 503 with the reason.
+    clever.revokeDistrictToken();
+    expectedErrors.push(/status of 503/);
+    try {
+      const page = await open('/clever-integration');
+      await toast(page, 'Failed to fetch districts')
+        .getByText(/Clever refused the district’s token/)
+        .waitFor();
+      // On the page too, until it works (the toast goes after 5 s).
+      const alert = page.getByRole('alert', { name: 'Failed to fetch districts', exact: true });
+      await alert.getByText(/Clever refused the district’s token/).waitFor();
+      await expectAccessible(page);
+      await page.screenshot({ path: `${shotsDir()}/clever-integration-read-failed-tablet.png` });
+      clever.restoreDistrictToken();
+      await alert.getByRole('button', { name: 'Try again' }).click();
+      await page.getByRole('radio', { name: clever.data.district.name }).waitFor();
+      expect(await alert.count()).toBe(0);
+    } finally {
+      clever.restoreDistrictToken();
+      expectedErrors.pop();
+    }
+  }, 60_000);
 
   it('on a tablet and a phone, light and dark', async () => {
     for (const theme of [undefined, 'dark'] as const) {
@@ -164,6 +248,17 @@ describe('the Student Information Import page as district_demo', () => {
         await expectAccessible(page);
         await page.screenshot({
           path: `${shotsDir()}/clever-integration-${name}-${theme ?? 'light'}.png`,
+          fullPage: true,
+        });
+        // The third step: the preview table, the local school and the switch.
+        await page.getByRole('radio', { name: clever.data.district.name }).check();
+        await page.getByRole('button', { name: 'Next' }).click();
+        await page.getByRole('radio', { name: clever.data.schools[0]?.name }).check();
+        await page.getByRole('button', { name: 'Next' }).click();
+        await page.getByRole('table', { name: 'Student preview' }).waitFor({ timeout: 30_000 });
+        await expectAccessible(page);
+        await page.screenshot({
+          path: `${shotsDir()}/clever-integration-preview-${name}-${theme ?? 'light'}.png`,
           fullPage: true,
         });
         await page.close();

@@ -20,9 +20,10 @@ import {
   Title,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../lib/http';
 import { useMe } from '../auth/auth.queries';
 import { MUTED_TEXT } from '../queue/colors';
@@ -58,10 +59,17 @@ export function CleverIntegrationPage() {
   const start = useStartImport(follow);
   // The school a school import made is the natural target of its students.
   const followed = useQuery({ ...sisQueries.job(jobId ?? ''), enabled: jobId !== null });
+  // Once per job, so that the field can still be emptied or changed: the school a school
+  // import made, or (after a reload) the one a student import went into when the field is empty.
+  const prefilled = useRef<string | null>(null);
   useEffect(() => {
-    if (followed.data?.kind === 'school' && followed.data.schoolId && !localSchool)
-      setLocalSchool(String(followed.data.schoolId));
-  }, [followed.data, localSchool]);
+    const job = followed.data;
+    if (!job?.schoolId || prefilled.current === job.id) return;
+    if (job.kind !== 'school' && job.kind !== 'students') return;
+    prefilled.current = job.id;
+    const id = String(job.schoolId);
+    setLocalSchool((current) => (job.kind === 'school' || current === '' ? id : current));
+  }, [followed.data]);
 
   return (
     <Container size="lg" py="xl" px={{ base: 'xs', sm: 'md' }}>
@@ -153,10 +161,29 @@ function Loading({ label }: { label: string }) {
   );
 }
 
-function QueryError({ title, error }: { title: string; error: unknown }) {
+/** Errors already toasted: going back to a step does not toast its failed read again. */
+const toasted = new WeakSet<object>();
+
+/**
+ * A read that failed: its toast once (specification §8, the title with the
+ * server's message), and on the page until it works, with Try again.
+ */
+function QueryError({ title, error, onRetry }: { title: string; error: unknown; onRetry: () => void }) {
+  useEffect(() => {
+    if (typeof error === 'object' && error !== null) {
+      if (toasted.has(error)) return;
+      toasted.add(error);
+    }
+    notifications.show({ color: 'red', title, message: errorMessage(error) });
+  }, [title, error]);
   return (
     <Alert color="red" title={title} role="alert">
-      {errorMessage(error)}
+      <Stack gap="sm" align="flex-start">
+        <Text>{errorMessage(error)}</Text>
+        <Button variant="default" onClick={onRetry}>
+          Try again
+        </Button>
+      </Stack>
     </Alert>
   );
 }
@@ -193,7 +220,14 @@ function DistrictStep(props: {
 }) {
   const districts = useQuery(sisQueries.districts());
   if (districts.isPending) return <Loading label="Loading districts" />;
-  if (districts.isError) return <QueryError title="Failed to fetch districts" error={districts.error} />;
+  if (districts.isError)
+    return (
+      <QueryError
+        title="Failed to fetch districts"
+        error={districts.error}
+        onRetry={() => void districts.refetch()}
+      />
+    );
   if (districts.data.length === 0)
     return (
       <Text role="status" py="md">
@@ -237,7 +271,14 @@ function SchoolStep(props: {
 }) {
   const schools = useQuery(sisQueries.schools(props.districtId));
   if (schools.isPending) return <Loading label="Loading schools" />;
-  if (schools.isError) return <QueryError title="Failed to fetch schools" error={schools.error} />;
+  if (schools.isError)
+    return (
+      <QueryError
+        title="Failed to fetch schools"
+        error={schools.error}
+        onRetry={() => void schools.refetch()}
+      />
+    );
   return (
     <Stack gap="md" pt="md">
       <Choices
@@ -293,7 +334,13 @@ function StudentsStep(props: {
   return (
     <Stack gap="md" pt="md">
       {preview.isPending ? <Loading label="Loading students" /> : null}
-      {preview.isError ? <QueryError title="Failed to preview students" error={preview.error} /> : null}
+      {preview.isError ? (
+        <QueryError
+          title="Failed to preview students"
+          error={preview.error}
+          onRetry={() => void preview.refetch()}
+        />
+      ) : null}
       {preview.data ? (
         <>
           <Text fw={700}>
@@ -306,25 +353,25 @@ function StudentsStep(props: {
             <Table striped verticalSpacing="xs" aria-label="Student preview" miw={640}>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>Clever ID</Table.Th>
                   <Table.Th>First name</Table.Th>
                   <Table.Th>Last name</Table.Th>
                   <Table.Th>Grade</Table.Th>
                   <Table.Th>Student number</Table.Th>
                   <Table.Th>Email</Table.Th>
+                  <Table.Th>Clever ID</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
                 {preview.data.preview.map((student) => (
                   <Table.Tr key={student.cleverId}>
-                    <Table.Td ff="monospace" fz="sm">
-                      {student.cleverId}
-                    </Table.Td>
                     <Table.Td>{student.firstName}</Table.Td>
                     <Table.Td>{student.lastName}</Table.Td>
                     <Table.Td>{student.grade}</Table.Td>
                     <Table.Td>{student.studentNumber}</Table.Td>
                     <Table.Td>{student.email ?? ''}</Table.Td>
+                    <Table.Td ff="monospace" fz="sm">
+                      {student.cleverId}
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
@@ -396,7 +443,8 @@ function JobPanel({ id }: { id: string }) {
     }
   }, [data, refresh]);
   if (job.isPending) return <Loading label="Loading the import" />;
-  if (job.isError) return <QueryError title="Import not found" error={job.error} />;
+  if (job.isError)
+    return <QueryError title="Import not found" error={job.error} onRetry={() => void job.refetch()} />;
   const status =
     job.data.status === 'running' ? 'Running' : job.data.status === 'succeeded' ? 'Finished' : 'Stopped';
   const color =
@@ -461,6 +509,14 @@ function JobPanel({ id }: { id: string }) {
               </Table.Tbody>
             </Table>
           </ScrollArea>
+        ) : null}
+        {/* What a student import wrote, on the school admin screen. */}
+        {job.data.status === 'succeeded' && job.data.kind === 'students' && job.data.schoolId ? (
+          <Group>
+            <Button component={Link} to={`/school-admin?schoolId=${job.data.schoolId}`} variant="light">
+              Open School Rosters
+            </Button>
+          </Group>
         ) : null}
       </Stack>
     </Card>

@@ -7,6 +7,7 @@ import { errorMessage } from '../../lib/http';
 import { districtQueries } from '../districts/districts.queries';
 import { rosterQueries } from '../rosters/rosters.queries';
 import { schoolQueries } from '../schools/schools.queries';
+import { classroomQueries, teacherQueries, userQueries } from '../teacher/teacher.queries';
 
 /**
  * The student-information (Clever) import (`['sis', …]`): Clever's districts,
@@ -105,13 +106,22 @@ export const useResumeImport = () => {
   });
 };
 
-/** When a job finishes, what it wrote is read again: districts, schools, the rosters. */
+/**
+ * When a job finishes, what it wrote is read again: districts, schools, the
+ * school admin's rosters (students, teachers, parents, classrooms, the tab
+ * counts) and what the teacher screens read of them (classrooms, users, students).
+ */
 export const useRefreshAfterImport = () => {
   const client = useQueryClient();
   return () =>
-    Promise.all([
-      client.invalidateQueries({ queryKey: districtQueries.all }),
-      client.invalidateQueries({ queryKey: schoolQueries.all }),
-      client.invalidateQueries({ queryKey: rosterQueries.all }),
-    ]);
+    Promise.all(
+      [
+        districtQueries.all,
+        schoolQueries.all,
+        rosterQueries.all,
+        classroomQueries.all,
+        userQueries.all,
+        teacherQueries.all,
+      ].map((queryKey) => client.invalidateQueries({ queryKey })),
+    );
 };
