@@ -6,7 +6,7 @@ import { z } from 'zod';
  * import jobs that do the work.
  */
 
-/** A Clever district the app may read: id, name, state (spec §3). */
+/** A Clever district the app may read: id, name, state (spec §3: Clever's sync status, `success` when its data is current). */
 export interface SisDistrict {
   id: string;
   name: string;

@@ -163,8 +163,8 @@ export interface CleverName {
 export interface CleverDistrict {
   id: string;
   name: string;
+  /** The district's data sync in Clever: running, pending, error, paused, success (v3.0). */
   state?: string;
-  location?: { state?: string };
 }
 export interface CleverSchool {
   id: string;

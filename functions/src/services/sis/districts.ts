@@ -68,7 +68,7 @@ const visibleDistrict = async (user: User, cleverDistrictId: string): Promise<Cl
 const toSisDistrict = (district: CleverDistrict): SisDistrict => ({
   id: district.id,
   name: district.name,
-  state: district.state ?? district.location?.state ?? '',
+  state: district.state ?? '',
 });
 
 export const listSisDistricts = async (user: User): Promise<SisDistrict[]> => {

@@ -59,7 +59,7 @@ export interface FakeSection {
   last_modified: string;
 }
 export interface FakeCleverData {
-  district: { id: string; name: string; state: string; location: { state: string } };
+  district: { id: string; name: string; state: string; last_sync: string };
   schools: FakeSchool[];
   users: FakeUser[];
   sections: FakeSection[];
@@ -195,8 +195,9 @@ export const generateDistrict = (options: DistrictOptions = {}): FakeCleverData 
   const district = {
     id: districtId,
     name: 'Curbside Demo District (Clever)',
-    state: 'FL',
-    location: { state: 'FL' },
+    // Clever's v3.0 district `state` is its data sync's status, not a US state (those are on schools).
+    state: 'success',
+    last_sync: STAMP,
   };
   const schools: FakeSchool[] = [];
   const users: FakeUser[] = [];

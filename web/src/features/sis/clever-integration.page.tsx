@@ -243,7 +243,7 @@ function DistrictStep(props: {
         options={districts.data.map((district) => ({
           id: district.id,
           name: district.name,
-          detail: `${district.state ? `${district.state} · ` : ''}Clever id ${district.id}`,
+          detail: `${district.state ? `Clever sync: ${district.state} · ` : ''}Clever id ${district.id}`,
         }))}
       />
       <Group>
