@@ -107,13 +107,14 @@ export class CleverClient {
     return envelope.data as T;
   }
 
-  /** One page of a list, starting after `after` (null: the first page). */
+  /** One page of a list, starting after `after` (null: the first page), `limit` records at most. */
   async page<T>(
     path: string,
     after: string | null,
     params: Record<string, string> = {},
+    limit = pageSize(),
   ): Promise<CleverPage<T>> {
-    const query = new URLSearchParams({ ...params, limit: String(pageSize()) });
+    const query = new URLSearchParams({ ...params, limit: String(limit) });
     if (after) query.set('starting_after', after);
     const envelope = await this.request<T>(`${path}?${query}`);
     const records = ((envelope.data as Array<{ data: T }> | undefined) ?? []).map((entry) => entry.data);
@@ -127,16 +128,9 @@ export class CleverClient {
     let total = 0;
     let after: string | null = null;
     do {
-      const query = new URLSearchParams({ ...params, limit: '10000' });
-      if (after) query.set('starting_after', after);
-      const envelope = await this.request<{ id: string }>(`${path}?${query}`);
-      const records = (envelope.data as Array<{ data: { id: string } }> | undefined) ?? [];
-      total += records.length;
-      const nextLink = envelope.links?.find((link) => link.rel === 'next')?.uri;
-      after =
-        nextLink && records.length > 0
-          ? new URL(nextLink, this.baseUrl).searchParams.get('starting_after')
-          : null;
+      const page: CleverPage<{ id: string }> = await this.page<{ id: string }>(path, after, params, 10_000);
+      total += page.records.length;
+      after = page.next;
     } while (after);
     return total;
   }

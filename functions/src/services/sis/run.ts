@@ -386,8 +386,11 @@ const retire = async (jobId: string, state: SchoolState, tally: Tally) => {
   }
 };
 
-/** The district record: made (a super admin's first import) or renamed, and linked to its Clever district. */
-const importDistrict = async (stored: StoredImportJob<ImportRequest>, client: CleverClient, tally: Tally) => {
+/**
+ * The district record: made (a super admin's first import) or the one already
+ * there (a district admin's own; its name is left as it is), linked to its Clever district.
+ */
+const importDistrict = async (stored: StoredImportJob<ImportRequest>, client: CleverClient) => {
   const request = stored.request;
   const clever = await client.get<CleverDistrict>(`/v3.0/districts/${request.cleverDistrictId}`);
   const name = clever.name.trim().slice(0, 100) || 'District';
@@ -396,7 +399,6 @@ const importDistrict = async (stored: StoredImportJob<ImportRequest>, client: Cl
     const made = await districts.create(db, { name, active: true, sandbox: false });
     localId = made.id;
     await cleverLinks.linkDistrict(db, localId, clever.id);
-    tally('schools', 'unchanged', 0);
   } else {
     const local = await districts.get(db, localId);
     if (local?.cleverId !== clever.id) await cleverLinks.linkDistrict(db, localId, clever.id);
@@ -406,7 +408,7 @@ const importDistrict = async (stored: StoredImportJob<ImportRequest>, client: Cl
   return name;
 };
 
-/** One school record: made in the local district or renamed, and linked to its Clever school. */
+/** One school record: made in the local district, or the one already imported (left as it is); linked to its Clever school. */
 const importSchoolRecord = async (
   stored: StoredImportJob<ImportRequest>,
   client: CleverClient,
@@ -471,7 +473,7 @@ export const runImportJob = async (
     client = new CleverClient(await tokenOf(request.cleverDistrictId));
     if (job.kind === 'district' || job.kind === 'sync') {
       if (stored.checkpoint.step === 'district') {
-        const name = await importDistrict(stored, client, tally);
+        const name = await importDistrict(stored, client);
         stored.checkpoint =
           job.kind === 'sync'
             ? { school: 0, step: 'teachers', after: null, page: 0 }
