@@ -120,6 +120,8 @@ export interface CostInput {
   dropoffMinutes: number;
   dismissalsPerMonth: number;
   dropoffsPerMonth: number;
+  /** The bus fleet of the run (0 buses: none): drivers and the map screens (map-link viewers and admin maps). */
+  bus?: { buses: number; mapScreens: number };
 }
 
 export interface CostModel {
@@ -130,10 +132,46 @@ export interface CostModel {
   dropoff: Priced;
   month: Priced;
   perCar: { dismissal: number; dropoff: number };
+  /**
+   * What the specification's own intervals cost over a dismissal, whatever
+   * the implementation: every socket's ping and pong, the drivers' positions
+   * and heartbeats, one bus message per map screen per second, the polls,
+   * the connection minutes. No car, no DynamoDB, no Lambda duration.
+   */
+  floor: Priced;
   assumptions: string[];
 }
 
 const PING_EVERY_MINUTES = 0.5;
+/** The driver page's heartbeat (specification: every 15 s) and position rate (the benchmark's buses: 1 Hz). */
+const HEARTBEATS_PER_MINUTE = 4;
+const POSITIONS_PER_MINUTE = 60;
+
+/** The specification's floor of a dismissal of `minutes` (see `CostModel.floor`). */
+export const specFloor = (input: {
+  /** Car-line screens: staff, anonymous, parents. */
+  screens: number;
+  /** Calls a minute of every poll the specification sets. */
+  pollsPerMinute: number;
+  buses: number;
+  mapScreens: number;
+  minutes: number;
+}): Priced => {
+  const sockets = input.screens + input.buses + input.mapScreens;
+  const pings = (sockets / PING_EVERY_MINUTES) * input.minutes;
+  const fromDrivers = input.buses * (HEARTBEATS_PER_MINUTE + POSITIONS_PER_MINUTE) * input.minutes;
+  const toMaps = input.buses > 0 ? input.mapScreens * 60 * input.minutes : 0;
+  const polls = input.pollsPerMinute * input.minutes;
+  return price({
+    lambdaRequests: pings + fromDrivers + polls,
+    lambdaGbSeconds: 0,
+    httpApiRequests: polls,
+    webSocketMessages: 2 * pings + fromDrivers + toMaps,
+    connectionMinutes: sockets * input.minutes,
+    readUnits: 0,
+    writeUnits: 0,
+  });
+};
 
 export const costModel = (input: CostInput): CostModel => {
   const httpOf = (label: string) => {
@@ -235,6 +273,13 @@ export const costModel = (input: CostInput): CostModel => {
       dismissal: pricedDismissal.dollars.total / Math.max(1, input.cars),
       dropoff: pricedDropoff.dollars.total / Math.max(1, input.cars),
     },
+    floor: specFloor({
+      screens: input.screens,
+      pollsPerMinute: input.polls.reduce((sum, poll) => sum + poll.perMinute, 0),
+      buses: input.bus?.buses ?? 0,
+      mapScreens: input.bus?.mapScreens ?? 0,
+      minutes: input.dismissalMinutes,
+    }),
     assumptions: [
       `Lambda duration: each invocation's measured handler wall time on this machine, rounded up to 1 ms, at ${AWS_PRICES.lambda.memoryGb * 1024} MB arm64. A 512 MB Lambda has about a third of a vCPU, and DynamoDB over the network is slower than DynamoDB Local, so real durations may be longer; they are a small share of the total.`,
       'DynamoDB units: what DynamoDB Local reported per call (indexes included), transactions counted twice, failed conditional writes 1 unit per item (estimated), reads at least 0.5 (eventual) or 1 (strong) unit.',

@@ -7,6 +7,7 @@
  */
 import { Agent } from 'node:http';
 import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { localAccessKeyId } from '@curbside/local';
 import { openFloorClient } from './screens';
 import type { ServerProcess } from './server-process';
 import { Samples, type Summary, seededRandom, sleep } from './stats';
@@ -34,7 +35,8 @@ export const barePutLoop = async (options: {
   const client = new DynamoDBClient({
     endpoint: options.endpoint,
     region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    // DynamoDB Local keeps a database per key id: the one the server's table is in.
+    credentials: { accessKeyId: localAccessKeyId(), secretAccessKey: 'local' },
     maxAttempts: 1,
     requestHandler: { httpAgent: new Agent({ keepAlive: true, maxSockets: options.clients }) },
   });

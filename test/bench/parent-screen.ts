@@ -76,7 +76,7 @@ export class ParentPhone {
       do {
         this.again = false;
         this.reads++;
-        await this.client.call('GET /api/parent/students/status', 'GET', '/api/parent/students/status');
+        await this.client.call('parentStudentStatus', 'GET', '/api/parent/students/status');
       } while (this.again);
       this.reading = undefined;
     })();
