@@ -1,6 +1,6 @@
 import { PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import { channels } from '@curbside/api';
-import { createManagementClient } from '@curbside/functions/lib/publisher';
+import { createManagementClient, createPublisher } from '@curbside/functions/lib/publisher';
 import { grantOf, type RunningServer, startServer } from '@curbside/local';
 import { access, connections, createDb } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,6 +51,29 @@ describe('a handler on the laptop', () => {
     await post('http/addToQueue');
     expect(await live.next()).toEqual({ type: 'x' });
     await live.close();
+    client.destroy();
+  });
+
+  it("posts through the publisher's in-process path with the same refusal, delivery and gone answers", async () => {
+    const live = await openClient(server.url);
+    const db = createDb({
+      table: process.env.CONNECTION_TABLE_NAME as string,
+      endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
+    });
+    const [id] = await connections.inChannel(db, channels.public());
+    const client = createManagementClient(server.url, undefined, { inProcess: true });
+    const publisher = createPublisher({ db, client, inProcessEndpoint: server.url });
+    const send = (module: string) =>
+      access.run(grantOf(module), () =>
+        publisher.send([id as string], { type: 'ALERT_DISMISSED', data: { id: 7, removed: true } } as never),
+      );
+    expect(await send('http/lookupPickupCode')).toEqual({ sent: 0, gone: 0, failed: 1 });
+    expect(await send('http/addToQueue')).toEqual({ sent: 1, gone: 0, failed: 0 });
+    expect(await live.next()).toEqual({ type: 'ALERT_DISMISSED', data: { id: 7, removed: true } });
+    await live.close();
+    await expect
+      .poll(() => send('http/addToQueue'), { timeout: 10_000 })
+      .toEqual({ sent: 0, gone: 1, failed: 0 });
     client.destroy();
   });
 });

@@ -15,6 +15,7 @@ export const live = (): Publisher => {
     publisher = createPublisher({
       db: connectionsDb(),
       client: createManagementClient(config.wsManagementEndpoint, undefined, { inProcess: true }),
+      inProcessEndpoint: config.wsManagementEndpoint,
     });
   }
   return publisher;

@@ -91,17 +91,40 @@ const BILLED_MESSAGE_BYTES = 32 * 1024;
 const isGone = (error: unknown) =>
   error instanceof GoneException || (error as { name?: string }).name === 'GoneException';
 
-/** A publisher over the live-connection table `db` and a management API `client`. */
+/**
+ * A publisher over the live-connection table `db` and a management API
+ * `client`. With `inProcessEndpoint`, posts go straight to the transport the
+ * laptop runtime registered for that endpoint when it offers `post` (the same
+ * answers and the same IAM check, without the SDK's request); in AWS nothing
+ * is registered and every post is the SDK's.
+ */
 export const createPublisher = ({
   db,
   client,
   concurrency = 64,
+  inProcessEndpoint,
 }: {
   /** The live-connection table. */
   db: Db;
   client: ApiGatewayManagementApiClient;
   concurrency?: number;
+  inProcessEndpoint?: string;
 }): Publisher => {
+  const post = async (connectionId: string, data: Uint8Array) => {
+    const direct = inProcessEndpoint ? inProcessTransportFor(inProcessEndpoint)?.post : undefined;
+    if (!direct) {
+      await client.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: data }));
+      return;
+    }
+    const { status, errorType } = await direct(connectionId, data);
+    if (status === 410) throw new GoneException({ message: 'Gone', $metadata: { httpStatusCode: 410 } });
+    if (status >= 300) {
+      throw Object.assign(new Error(`The management API answered ${status}`), {
+        name: errorType ?? 'ManagementApiError',
+        $metadata: { httpStatusCode: status },
+      });
+    }
+  };
   const send: Publisher['send'] = async (connectionIds, event, channel) => {
     const data = new TextEncoder().encode(JSON.stringify(event));
     const result: PublishResult = { sent: 0, gone: 0, failed: 0 };
@@ -111,7 +134,7 @@ export const createPublisher = ({
       meter.add('live.billedMessages', Math.max(1, Math.ceil(data.byteLength / BILLED_MESSAGE_BYTES)));
       meter.add('live.bytes', data.byteLength);
       try {
-        await client.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: data }));
+        await post(connectionId, data);
         result.sent++;
       } catch (error) {
         if (isGone(error)) {
