@@ -60,8 +60,18 @@ export const queueReadProbe = async (
 };
 
 /**
- * Every rush route a few times on the probe cars, so the rush measures warm
- * code (as warm Lambda containers), not the first JIT compilation of each path.
+ * Rounds of the warm-up: at least this many, and for at least this long. The
+ * JIT of DynamoDB Local (Java) is still compiling for about the first 15 s of
+ * load (it used twice its steady CPU in the rush's first window, with the
+ * p99 half as high again), and DynamoDB in AWS has no such start.
+ */
+const WARM_UP_ROUNDS = 3;
+const WARM_UP_MS = 20_000;
+
+/**
+ * Every rush route over and over on the probe cars, so the rush measures warm
+ * code (as warm Lambda containers and a running DynamoDB), not the first JIT
+ * compilation of each path.
  */
 export const warmUp = async (ctx: BenchContext, sessionId: number) => {
   ctx.recorder.phase = 'probe';
@@ -69,7 +79,8 @@ export const warmUp = async (ctx: BenchContext, sessionId: number) => {
   const [loader] = ctx.back;
   const [teacher] = ctx.teachers;
   if (!lead || !loader || !teacher) return;
-  for (let round = 0; round < 3; round++) {
+  const started = performance.now();
+  for (let round = 0; round < WARM_UP_ROUNDS || performance.now() - started < WARM_UP_MS; round++) {
     const ids: string[] = [];
     for (const car of ctx.school.probeCars) ids.push(await queueCar(lead, sessionId, car.number));
     const batch = await loader.call<{ id: number }>('createBatch', 'POST', '/api/batches', {
