@@ -127,6 +127,9 @@ describe('the demo school after a Clever import', () => {
       .first();
     await row.waitFor({ timeout: 30_000 });
     await expect.poll(() => management.getByRole('row').count(), { timeout: 30_000 }).toBe(2); // header + the guardian
+    // No password yet: the badge says so in full beside the long email, not "N…".
+    const notYet = management.getByText('Not yet', { exact: true });
+    expect(await notYet.evaluate((label) => label.scrollWidth <= label.clientWidth)).toBe(true);
     await row.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${shotsDir()}/clever-roster-parents-tablet.png` });
   }, 90_000);

@@ -177,7 +177,8 @@ export function RosterPanel({
                     p.canSignIn ? (
                       p.username
                     ) : (
-                      <Badge variant="light" color="gray">
+                      // Never cut to "N…" beside a long email at tablet width.
+                      <Badge variant="light" color="gray" miw="max-content">
                         Not yet
                       </Badge>
                     ),
