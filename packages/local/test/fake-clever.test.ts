@@ -143,6 +143,20 @@ describe('OAuth', () => {
       data: { email: string };
     };
     expect(user.data.email).toBe('teacher_demo@curbside.example');
+
+    // A code is bound to the redirect_uri it was sent to, as Clever's are.
+    const again = await fetch(new URL(choose, clever.url), { redirect: 'manual' });
+    const second = new URL(again.headers.get('location') as string).searchParams.get('code') as string;
+    const elsewhere = await fetch(`${clever.url}/oauth/tokens`, {
+      method: 'POST',
+      headers: { authorization: basic, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        code: second,
+        grant_type: 'authorization_code',
+        redirect_uri: 'http://localhost:9/elsewhere',
+      }),
+    });
+    expect(elsewhere.status).toBe(400);
   });
 
   it('shows an error page for an unknown application', async () => {

@@ -38,8 +38,11 @@ export interface FakeClever {
   districtId: string;
   districtToken: string;
   data: FakeCleverData;
-  /** What Clever does when a user signs in on its page: a fresh single-use code for them. */
-  codeFor(cleverId: string): string;
+  /**
+   * What Clever does when a user signs in on its page: a fresh single-use code
+   * for them; with `redirectUri`, only a trade naming that redirect_uri takes it.
+   */
+  codeFor(cleverId: string, redirectUri?: string): string;
   /** The next `count` Data API requests (those whose path and query `only` accepts) answer 429. */
   throttleNext(count: number, resetSeconds?: number, only?: (path: string) => boolean): void;
   /** The next `count` Data API requests (those whose path and query `only` accepts) answer `status`. */
@@ -94,7 +97,8 @@ export const startFakeClever = async (options: FakeCleverOptions = {}): Promise<
   const data = generateDistrict(options.district);
   const districtToken = `district-${randomBytes(12).toString('hex')}`;
   let revoked = false;
-  const codes = new Map<string, { user: string; expires: number }>();
+  /** Codes by value: whose, until when, and the redirect_uri they were sent to (the trade must name it). */
+  const codes = new Map<string, { user: string; expires: number; redirectUri?: string }>();
   const userTokens = new Map<string, string>();
   const requestLog: FakeClever['requestLog'] = [];
   const tokenRequests: FakeClever['tokenRequests'] = [];
@@ -108,9 +112,9 @@ export const startFakeClever = async (options: FakeCleverOptions = {}): Promise<
   };
   const windows = new Map<string, { start: number; count: number }>();
 
-  const codeFor = (user: string) => {
+  const codeFor = (user: string, redirectUri?: string) => {
     const code = randomBytes(16).toString('hex');
-    codes.set(code, { user, expires: Date.now() + 60_000 });
+    codes.set(code, { user, expires: Date.now() + 60_000, ...(redirectUri ? { redirectUri } : {}) });
     return code;
   };
   const byId = (id: string) => data.users.find((user) => user.id === id);
@@ -266,7 +270,7 @@ export const startFakeClever = async (options: FakeCleverOptions = {}): Promise<
         if (state) back.searchParams.set('state', state);
         const label = `${user.name.first} ${user.name.last}`;
         const role = user.roles.teacher ? 'Teacher' : user.roles.district_admin ? 'District admin' : 'Staff';
-        return `<li><a href="/oauth/choose?${new URLSearchParams({ user: user.id, back: back.toString() })}">${escapeHtml(label)}</a> <span>${role} · ${escapeHtml(user.email ?? '')}</span></li>`;
+        return `<li><a href="/oauth/choose?${new URLSearchParams({ user: user.id, back: back.toString(), redirect_uri: redirect })}">${escapeHtml(label)}</a> <span>${role} · ${escapeHtml(user.email ?? '')}</span></li>`;
       })
       .join('');
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -287,7 +291,8 @@ export const startFakeClever = async (options: FakeCleverOptions = {}): Promise<
     if (url.pathname === '/oauth/authorize') return authorizePage(response, url);
     if (url.pathname === '/oauth/choose') {
       const back = new URL(url.searchParams.get('back') ?? '');
-      back.searchParams.set('code', codeFor(url.searchParams.get('user') ?? ''));
+      const redirectUri = url.searchParams.get('redirect_uri') ?? undefined;
+      back.searchParams.set('code', codeFor(url.searchParams.get('user') ?? '', redirectUri));
       response.writeHead(302, { location: back.toString() });
       return response.end();
     }
@@ -301,7 +306,12 @@ export const startFakeClever = async (options: FakeCleverOptions = {}): Promise<
       if (request.headers.authorization !== basic) return json(response, 401, { error: 'invalid_client' });
       const grant = codes.get(body.code ?? '');
       codes.delete(body.code ?? '');
-      if (!grant || grant.expires < Date.now() || body.grant_type !== 'authorization_code')
+      if (
+        !grant ||
+        grant.expires < Date.now() ||
+        body.grant_type !== 'authorization_code' ||
+        (grant.redirectUri !== undefined && body.redirect_uri !== grant.redirectUri)
+      )
         return json(response, 400, { error: 'invalid_grant' });
       const token = `user-${randomBytes(12).toString('hex')}`;
       userTokens.set(token, grant.user);
