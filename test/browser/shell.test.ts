@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, launchBrowser, viewports } from '../support/browser';
+import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
 import { createStaff, sessionBody } from '../support/fixtures';
 import { signedIn, startTestServer } from '../support/server';
 
@@ -217,6 +217,28 @@ describe('the header', () => {
     await page.getByText('The session has been ended successfully', { exact: true }).waitFor();
     expect((await admin.get('/api/sessions/active')).body).toBeNull();
     expect([...errors, ...front.errors]).toEqual([]);
+  });
+
+  it('shows a disabled button as a button in the Dark theme, not as grey text on its card', async () => {
+    const context = await browser.newContext({ viewport: viewports.tablet, baseURL: server.url });
+    contexts.push(context);
+    await context.addInitScript("window.localStorage.setItem('curbside-theme', 'dark')");
+    const page = await context.newPage();
+    await page.goto('/parent-login');
+    const submit = page.locator('button[type=submit]');
+    await submit.waitFor();
+    expect(await submit.isDisabled()).toBe(true); // both fields empty
+    expect(await page.evaluate<string | null>(SCHEME)).toBe('dark');
+    // The button's fill against the first filled box behind it (the card).
+    const [button, behind] = await page.evaluate<[string, string]>(`(() => {
+      const fill = (el) => getComputedStyle(el).backgroundColor;
+      const button = document.querySelector('button[type=submit]');
+      let up = button.parentElement;
+      while (up && (fill(up) === 'rgba(0, 0, 0, 0)' || fill(up) === 'transparent')) up = up.parentElement;
+      return [fill(button), up ? fill(up) : 'none'];
+    })()`);
+    expect(button).not.toBe(behind);
+    await page.screenshot({ path: `${shotsDir()}/disabled-button-dark-tablet.png` });
   });
 
   it('keeps the Dark theme across a reload under one storage key', async () => {

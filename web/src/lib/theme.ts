@@ -80,7 +80,9 @@ export const theme = createTheme({
 /**
  * Secondary ("dimmed") text, placeholders and field errors readable at WCAG AA
  * on the page and on cards (Mantine's own grey is 3.3:1 on white and 4.0:1 on
- * dark; its error red 3.3:1 on white).
+ * dark; its error red 3.3:1 on white). In the dark scheme a disabled control
+ * keeps the shape of a control: Mantine fills it with dark 6, the colour of
+ * a card, where a disabled button read as grey text.
  */
 export const readableVariables: CSSVariablesResolver = () => ({
   variables: {},
@@ -93,5 +95,8 @@ export const readableVariables: CSSVariablesResolver = () => ({
     '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',
     '--mantine-color-placeholder': 'var(--mantine-color-dark-1)',
     '--mantine-color-error': 'var(--mantine-color-red-4)',
+    '--mantine-color-disabled': 'var(--mantine-color-dark-5)',
+    '--mantine-color-disabled-color': 'var(--mantine-color-dark-2)',
+    '--mantine-color-disabled-border': 'var(--mantine-color-dark-3)',
   },
 });
