@@ -33,14 +33,27 @@ describe('a handler on the laptop', () => {
     expect(grantOf('http/lookupPickupCode').tables[process.env.CONNECTION_TABLE_NAME as string]).toEqual([]);
   });
 
-  it('of a function that does not publish is refused the management API, as AWS would', async () => {
-    const live = await openClient(server.url);
+  /** A new anonymous screen, its connection id (not an earlier test's) and a management client. */
+  const openScreen = async () => {
     const db = createDb({
       table: process.env.CONNECTION_TABLE_NAME as string,
       endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
     });
-    const [id] = await connections.inChannel(db, channels.public());
+    const before = new Set(await connections.inChannel(db, channels.public()));
+    const live = await openClient(server.url);
+    let id: string | undefined;
+    await expect
+      .poll(async () => {
+        id = (await connections.inChannel(db, channels.public())).find((each) => !before.has(each));
+        return id;
+      })
+      .toBeDefined();
     const client = createManagementClient(server.url, undefined, { inProcess: true });
+    return { db, live, id: id as string, client };
+  };
+
+  it('of a function that does not publish is refused the management API, as AWS would', async () => {
+    const { live, id, client } = await openScreen();
     const post = (module: string) =>
       access.run(grantOf(module), () =>
         client.send(
@@ -55,17 +68,11 @@ describe('a handler on the laptop', () => {
   });
 
   it("posts through the publisher's in-process path with the same refusal, delivery and gone answers", async () => {
-    const live = await openClient(server.url);
-    const db = createDb({
-      table: process.env.CONNECTION_TABLE_NAME as string,
-      endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
-    });
-    const [id] = await connections.inChannel(db, channels.public());
-    const client = createManagementClient(server.url, undefined, { inProcess: true });
+    const { db, live, id, client } = await openScreen();
     const publisher = createPublisher({ db, client, inProcessEndpoint: server.url });
     const send = (module: string) =>
       access.run(grantOf(module), () =>
-        publisher.send([id as string], { type: 'ALERT_DISMISSED', data: { id: 7, removed: true } } as never),
+        publisher.send([id], { type: 'ALERT_DISMISSED', data: { id: 7, removed: true } } as never),
       );
     expect(await send('http/lookupPickupCode')).toEqual({ sent: 0, gone: 0, failed: 1 });
     expect(await send('http/addToQueue')).toEqual({ sent: 1, gone: 0, failed: 0 });
