@@ -1,5 +1,5 @@
 import { type FakeClever, startFakeClever } from '@curbside/local';
-import { students } from '@curbside/store';
+import { importJobs, students } from '@curbside/store';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuilt, expectAccessible, launchBrowser, shotsDir, viewports } from '../support/browser';
@@ -213,6 +213,44 @@ describe('the Student Information Import page as district_demo', () => {
     await studentCount(page, before + total).waitFor({ timeout: 30_000 });
     const [child] = cleverStudents(school?.id);
     await findStudent(page, child?.name.first as string, child?.name.last as string);
+  }, 180_000);
+
+  it('shows an import whose run died as stalled, and Resume finishes it', async () => {
+    // The demo school's students again (as the test before), stopped on the sections page by Clever…
+    const school = clever.data.schools[1];
+    const page = await open('/clever-integration');
+    clever.failNext(5, 502, (path) => path.includes('/sections'));
+    const started = await page.request.post('/api/clever/import/students', {
+      data: { cleverSchoolId: school?.id, localSchoolId: 1 },
+    });
+    expect(started.status()).toBe(202);
+    const { job } = (await started.json()) as { job: { id: string } };
+    await expect
+      .poll(async () => (await importJobs.get(server.db, job.id))?.job.status, { timeout: 60_000 })
+      .toBe('failed');
+    // …then made to look as a run that died there would: still running, not moved for 7 minutes.
+    const stored = await importJobs.get(server.db, job.id);
+    if (!stored) throw new Error(`No job ${job.id}`);
+    const updatedAt = new Date(Date.now() - 7 * 60_000).toISOString();
+    const dead = { ...stored.job, status: 'running' as const, message: 'Reading sections…', updatedAt };
+    expect(await importJobs.save(server.db, { ...stored, job: dead })).toBe(true);
+
+    await page.goto(`/clever-integration?job=${job.id}`);
+    await panel(page).getByText('Stalled', { exact: true }).waitFor({ timeout: 30_000 });
+    await panel(page)
+      .getByText(
+        'No progress for 7 minutes: the import stopped where it was. Resume it to continue from there.',
+      )
+      .waitFor();
+    await expectAccessible(page);
+    await page.screenshot({ path: `${shotsDir()}/clever-integration-stalled-tablet.png` });
+    await panel(page).getByRole('button', { name: 'Resume import' }).click();
+    await toast(page, 'Import Resumed').waitFor();
+    const done = await finished(page);
+    const total = cleverStudents(school?.id).length;
+    await expect
+      .poll(async () => (await done.getByRole('row', { name: /^Students/ }).textContent()) ?? '')
+      .toBe(`Students00${total}0`);
   }, 180_000);
 
   it('a read that fails shows its toast and the reason, and Try again reads it again', async () => {

@@ -109,6 +109,21 @@ export interface ImportJob {
   finishedAt: string | null;
 }
 
+/**
+ * A running import whose run saved nothing for this long has lost its run
+ * (its runtime stopped: a restart, a crash): it is stalled, and may be
+ * resumed from its checkpoint. A run saves after every page it reads.
+ */
+export const IMPORT_RUN_STALE_MS = 5 * 60_000;
+
+/** Whether `job` says running but has not moved for `IMPORT_RUN_STALE_MS` (at `now`, epoch ms). */
+export const isStalledImport = (job: Pick<ImportJob, 'status' | 'updatedAt'>, now = Date.now()): boolean =>
+  job.status === 'running' && now - Date.parse(job.updatedAt) > IMPORT_RUN_STALE_MS;
+
+/** Whole minutes a stalled job has not moved (at least the stale limit's). */
+export const stalledMinutes = (job: Pick<ImportJob, 'updatedAt'>, now = Date.now()): number =>
+  Math.max(IMPORT_RUN_STALE_MS / 60_000, Math.floor((now - Date.parse(job.updatedAt)) / 60_000));
+
 /** The answer of an import request: a message for the toast and the job that does the work. */
 export interface ImportStarted {
   message: string;

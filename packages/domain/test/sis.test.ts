@@ -2,10 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   emptyCounts,
   gradeFromSis,
+  IMPORT_RUN_STALE_MS,
+  isStalledImport,
   namesFromSis,
   sameFields,
   sisImportStudentsSchema,
   sisSchoolsQuerySchema,
+  stalledMinutes,
   summarizeCounts,
 } from '../src/sis';
 
@@ -74,5 +77,27 @@ describe('import requests', () => {
     expect(sisImportStudentsSchema.safeParse({ cleverSchoolId: 'abc', localSchoolId: 0 }).success).toBe(
       false,
     );
+  });
+});
+
+describe('a stalled import', () => {
+  const now = Date.parse('2026-11-25T15:00:00.000Z');
+  const at = (msAgo: number) => new Date(now - msAgo).toISOString();
+
+  it('is a running job whose run saved nothing for over five minutes', () => {
+    expect(IMPORT_RUN_STALE_MS).toBe(300_000);
+    expect(isStalledImport({ status: 'running', updatedAt: at(4 * 60_000) }, now)).toBe(false);
+    expect(isStalledImport({ status: 'running', updatedAt: at(5 * 60_000) }, now)).toBe(false);
+    expect(isStalledImport({ status: 'running', updatedAt: at(5 * 60_000 + 1) }, now)).toBe(true);
+  });
+
+  it('is never a finished or stopped job, however old', () => {
+    expect(isStalledImport({ status: 'succeeded', updatedAt: at(60 * 60_000) }, now)).toBe(false);
+    expect(isStalledImport({ status: 'failed', updatedAt: at(60 * 60_000) }, now)).toBe(false);
+  });
+
+  it('says for how many whole minutes it has not moved', () => {
+    expect(stalledMinutes({ updatedAt: at(12 * 60_000 + 59_000) }, now)).toBe(12);
+    expect(stalledMinutes({ updatedAt: at(5 * 60_000 + 1) }, now)).toBe(5);
   });
 });

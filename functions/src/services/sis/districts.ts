@@ -3,6 +3,7 @@ import {
   ConflictError,
   emptyCounts,
   ForbiddenError,
+  IMPORT_RUN_STALE_MS,
   type ImportJob,
   type ImportJobKind,
   type ImportStarted,
@@ -266,9 +267,6 @@ export const startStudentsImport = async (
   return { message: `The students of ${school.name} are being imported into ${local.name}`, job };
 };
 
-/** A running job that saved nothing for this long lost its run (a restart): it may be resumed. */
-const STALE_RUN_MS = 5 * 60_000;
-
 const visibleJob = async (user: User, id: string) => {
   const stored = await importJobs.get(db, id);
   const visible =
@@ -280,7 +278,7 @@ const visibleJob = async (user: User, id: string) => {
 export const getImportJob = async (user: User, id: string): Promise<ImportJob> =>
   (await visibleJob(user, id)).job;
 
-/** A failed job runs again from its checkpoint; what it finished stays. */
+/** A failed or stalled job runs again from its checkpoint; what it finished stays. */
 export const resumeImportJob = async (user: User, id: string): Promise<ImportStarted> => {
   const stored = await visibleJob(user, id);
   if (stored.job.schoolId !== null) {
@@ -288,7 +286,7 @@ export const resumeImportJob = async (user: User, id: string): Promise<ImportSta
     if (school && (await isReadOnly(user, school))) throw new ForbiddenError(READ_ONLY_MESSAGE);
   }
   const runId = randomUUID();
-  const stale = new Date(Date.now() - STALE_RUN_MS).toISOString();
+  const stale = new Date(Date.now() - IMPORT_RUN_STALE_MS).toISOString();
   if (!(await importJobs.takeOver(db, id, runId, new Date().toISOString(), stale)))
     throw new ConflictError('Only a stopped import can be resumed; this one is running or finished');
   await startJobRun({ jobId: id, runId });

@@ -1,4 +1,10 @@
-import { type ImportJob, SIS_RECORD_KINDS, type SisRecordKind } from '@curbside/domain';
+import {
+  type ImportJob,
+  isStalledImport,
+  SIS_RECORD_KINDS,
+  type SisRecordKind,
+  stalledMinutes,
+} from '@curbside/domain';
 import {
   Alert,
   Badge,
@@ -445,10 +451,17 @@ function JobPanel({ id }: { id: string }) {
   if (job.isPending) return <Loading label="Loading the import" />;
   if (job.isError)
     return <QueryError title="Import not found" error={job.error} onRetry={() => void job.refetch()} />;
-  const status =
-    job.data.status === 'running' ? 'Running' : job.data.status === 'succeeded' ? 'Finished' : 'Stopped';
-  const color =
-    job.data.status === 'running' ? 'blue' : job.data.status === 'succeeded' ? 'green.9' : 'red.9';
+  // Running, but its run has saved nothing for minutes: its runtime went away (the job polls, so this is re-read).
+  const stalled = isStalledImport(job.data);
+  const moving = job.data.status === 'running' && !stalled;
+  const status = stalled
+    ? 'Stalled'
+    : job.data.status === 'running'
+      ? 'Running'
+      : job.data.status === 'succeeded'
+        ? 'Finished'
+        : 'Stopped';
+  const color = moving ? 'blue' : job.data.status === 'succeeded' ? 'green.9' : 'red.9';
   const rows = SIS_RECORD_KINDS.filter((kind) => {
     const tally = job.data.counts[kind];
     return tally.created + tally.updated + tally.unchanged + tally.deactivated > 0;
@@ -468,14 +481,20 @@ function JobPanel({ id }: { id: string }) {
           value={job.data.percent}
           size="xl"
           color={color}
-          striped={job.data.status === 'running'}
-          animated={job.data.status === 'running'}
+          striped={moving}
+          animated={moving}
           aria-label="Import progress"
         />
         <Text role="status" aria-live="polite">
           {job.data.percent}% · {job.data.message}
         </Text>
-        {job.data.status === 'failed' ? (
+        {stalled ? (
+          <Text>
+            No progress for {stalledMinutes(job.data)} minutes: the import stopped where it was. Resume it to
+            continue from there.
+          </Text>
+        ) : null}
+        {job.data.status === 'failed' || stalled ? (
           <Group>
             <Button color="red.9" loading={resume.isPending} onClick={() => resume.mutate(job.data.id)}>
               Resume import
