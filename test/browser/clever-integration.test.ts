@@ -94,6 +94,20 @@ const finished = async (page: Page): Promise<Locator> => {
   expect(await progress(page).getAttribute('aria-valuenow')).toBe('100');
   return panel(page);
 };
+/**
+ * The panel's state looked at (axe, a screenshot named `shot`), then Resume:
+ * the job resumes and finishes; answers the finished panel.
+ */
+const resumeToTheEnd = async (page: Page, shot: string): Promise<Locator> => {
+  await expectAccessible(page);
+  await page.screenshot({ path: `${shotsDir()}/${shot}` });
+  await panel(page).getByRole('button', { name: 'Resume import' }).click();
+  await toast(page, 'Import Resumed').waitFor();
+  return finished(page);
+};
+/** The finished panel's Students row ('Students' then new, updated, unchanged, deactivated). */
+const studentsRow = (done: Locator) =>
+  expect.poll(async () => (await done.getByRole('row', { name: /^Students/ }).textContent()) ?? '');
 
 let jobUrl = '';
 
@@ -197,15 +211,9 @@ describe('the Student Information Import page as district_demo', () => {
     await panel(page)
       .getByText(/Import stopped: Clever answered 502/)
       .waitFor();
-    await expectAccessible(page);
-    await page.screenshot({ path: `${shotsDir()}/clever-integration-stopped-tablet.png` });
-    await panel(page).getByRole('button', { name: 'Resume import' }).click();
-    await toast(page, 'Import Resumed').waitFor();
-    const done = await finished(page);
+    const done = await resumeToTheEnd(page, 'clever-integration-stopped-tablet.png');
     const total = cleverStudents(school?.id).length;
-    await expect
-      .poll(async () => (await done.getByRole('row', { name: /^Students/ }).textContent()) ?? '')
-      .toBe(`Students${total}000`);
+    await studentsRow(done).toBe(`Students${total}000`);
 
     // Back on the demo school's rosters (same page, same cache): read again, with the students.
     await done.getByRole('link', { name: 'Open School Rosters' }).click();
@@ -242,15 +250,8 @@ describe('the Student Information Import page as district_demo', () => {
         'No progress for 7 minutes: the import stopped where it was. Resume it to continue from there.',
       )
       .waitFor();
-    await expectAccessible(page);
-    await page.screenshot({ path: `${shotsDir()}/clever-integration-stalled-tablet.png` });
-    await panel(page).getByRole('button', { name: 'Resume import' }).click();
-    await toast(page, 'Import Resumed').waitFor();
-    const done = await finished(page);
-    const total = cleverStudents(school?.id).length;
-    await expect
-      .poll(async () => (await done.getByRole('row', { name: /^Students/ }).textContent()) ?? '')
-      .toBe(`Students00${total}0`);
+    const done = await resumeToTheEnd(page, 'clever-integration-stalled-tablet.png');
+    await studentsRow(done).toBe(`Students00${cleverStudents(school?.id).length}0`);
   }, 180_000);
 
   it('a read that fails shows its toast and the reason, and Try again reads it again', async () => {
