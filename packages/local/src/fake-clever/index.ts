@@ -57,6 +57,12 @@ export interface FakeClever {
   close(): Promise<void>;
 }
 
+/** The next requests a test wants refused (`count` of them), those whose path and query `only` accepts. */
+interface Fault {
+  count: number;
+  only?: (path: string) => boolean;
+}
+
 /** The settings that point single sign-on and the roster import at a fake Clever. */
 export const cleverSettings = (clever: FakeClever): Record<string, string> => ({
   CLEVER_CLIENT_ID: clever.clientId,
@@ -102,13 +108,13 @@ export const startFakeClever = async (options: FakeCleverOptions = {}): Promise<
   const userTokens = new Map<string, string>();
   const requestLog: FakeClever['requestLog'] = [];
   const tokenRequests: FakeClever['tokenRequests'] = [];
-  let throttle: { count: number; resetSeconds: number; only?: (path: string) => boolean } = {
-    count: 0,
-    resetSeconds: 1,
-  };
-  let failures: { count: number; status: number; only?: (path: string) => boolean } = {
-    count: 0,
-    status: 500,
+  let throttle: Fault & { resetSeconds: number } = { count: 0, resetSeconds: 1 };
+  let failures: Fault & { status: number } = { count: 0, status: 500 };
+  /** Whether a fault set up by a test takes this request (and counts it). */
+  const strikes = (fault: Fault, url: URL) => {
+    if (fault.count <= 0 || !(fault.only?.(`${url.pathname}${url.search}`) ?? true)) return false;
+    fault.count--;
+    return true;
   };
   const windows = new Map<string, { start: number; count: number }>();
 
@@ -158,13 +164,9 @@ export const startFakeClever = async (options: FakeCleverOptions = {}): Promise<
     const asUser = userTokens.get(bearer);
     const asDistrict = bearer === districtToken && !revoked;
     if (!asDistrict && !asUser) return json(response, 401, { error: 'Unauthorized' });
-    if (failures.count > 0 && (failures.only?.(`${url.pathname}${url.search}`) ?? true)) {
-      failures.count--;
-      return json(response, failures.status, { error: 'Internal Server Error' });
-    }
+    if (strikes(failures, url)) return json(response, failures.status, { error: 'Internal Server Error' });
     const now = Date.now();
-    if (throttle.count > 0 && (throttle.only?.(`${url.pathname}${url.search}`) ?? true)) {
-      throttle.count--;
+    if (strikes(throttle, url)) {
       return json(
         response,
         429,

@@ -27,7 +27,7 @@ import {
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { useQuery } from '@tanstack/react-query';
+import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../lib/http';
@@ -194,6 +194,15 @@ function QueryError({ title, error, onRetry }: { title: string; error: unknown; 
   );
 }
 
+/** A read without its data yet: loading while it runs, its error (with Try again) when it failed. */
+function ReadState(props: { query: UseQueryResult<unknown>; loading: string; failed: string }) {
+  const { query } = props;
+  if (query.isPending) return <Loading label={props.loading} />;
+  if (query.isError)
+    return <QueryError title={props.failed} error={query.error} onRetry={() => void query.refetch()} />;
+  return null;
+}
+
 /** One Clever record to pick, by name, with what tells it apart. */
 function Choices(props: {
   label: string;
@@ -225,15 +234,8 @@ function DistrictStep(props: {
   onNext: () => void;
 }) {
   const districts = useQuery(sisQueries.districts());
-  if (districts.isPending) return <Loading label="Loading districts" />;
-  if (districts.isError)
-    return (
-      <QueryError
-        title="Failed to fetch districts"
-        error={districts.error}
-        onRetry={() => void districts.refetch()}
-      />
-    );
+  if (!districts.isSuccess)
+    return <ReadState query={districts} loading="Loading districts" failed="Failed to fetch districts" />;
   if (districts.data.length === 0)
     return (
       <Text role="status" py="md">
@@ -276,15 +278,8 @@ function SchoolStep(props: {
   onNext: () => void;
 }) {
   const schools = useQuery(sisQueries.schools(props.districtId));
-  if (schools.isPending) return <Loading label="Loading schools" />;
-  if (schools.isError)
-    return (
-      <QueryError
-        title="Failed to fetch schools"
-        error={schools.error}
-        onRetry={() => void schools.refetch()}
-      />
-    );
+  if (!schools.isSuccess)
+    return <ReadState query={schools} loading="Loading schools" failed="Failed to fetch schools" />;
   return (
     <Stack gap="md" pt="md">
       <Choices
@@ -339,14 +334,7 @@ function StudentsStep(props: {
   const localSchoolId = Number.parseInt(props.localSchool, 10);
   return (
     <Stack gap="md" pt="md">
-      {preview.isPending ? <Loading label="Loading students" /> : null}
-      {preview.isError ? (
-        <QueryError
-          title="Failed to preview students"
-          error={preview.error}
-          onRetry={() => void preview.refetch()}
-        />
-      ) : null}
+      <ReadState query={preview} loading="Loading students" failed="Failed to preview students" />
       {preview.data ? (
         <>
           <Text fw={700}>
@@ -448,9 +436,7 @@ function JobPanel({ id }: { id: string }) {
       void refresh();
     }
   }, [data, refresh]);
-  if (job.isPending) return <Loading label="Loading the import" />;
-  if (job.isError)
-    return <QueryError title="Import not found" error={job.error} onRetry={() => void job.refetch()} />;
+  if (!job.isSuccess) return <ReadState query={job} loading="Loading the import" failed="Import not found" />;
   // Running, but its run has saved nothing for minutes: its runtime went away (the job polls, so this is re-read).
   const stalled = isStalledImport(job.data);
   const moving = job.data.status === 'running' && !stalled;
