@@ -10,6 +10,51 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * Node 22 is the baseline (Lambda runs nodejs22.x; AWS SDK releases after early
+ * January 2027 need it). On an older Node, the npm registry's `node` package
+ * brings Node 22 into `.tools/` once, and this script runs again under it, with
+ * it first on the PATH for everything it starts (pnpm, vite, vitest, tsx).
+ */
+const NODE_MAJOR = 22;
+if (Number(process.versions.node.split('.')[0]) < NODE_MAJOR) {
+  const prefix = join(root, '.tools', `node${NODE_MAJOR}`);
+  const nodeBin = join(prefix, 'node_modules', 'node', 'bin', 'node');
+  if (!existsSync(nodeBin)) {
+    console.log(
+      `\n▶ Node ${process.versions.node} is older than ${NODE_MAJOR}: installing Node ${NODE_MAJOR} into .tools/ (npm registry)`,
+    );
+    mkdirSync(prefix, { recursive: true });
+    const installed = spawnSync(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        prefix,
+        '--no-save',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        `node@${NODE_MAJOR}`,
+      ],
+      { stdio: ['ignore', 'inherit', 'inherit'] },
+    );
+    if (installed.status !== 0 || !existsSync(nodeBin)) {
+      console.error(
+        `✖ Could not install Node ${NODE_MAJOR}; install Node.js ${NODE_MAJOR} or newer and run this again.`,
+      );
+      process.exit(1);
+    }
+  }
+  // Ctrl-C reaches both processes: this one waits for the other to stop (DynamoDB Local included).
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => {});
+  const again = spawnSync(nodeBin, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: 'inherit',
+    env: { ...process.env, PATH: `${dirname(nodeBin)}:${process.env.PATH ?? ''}` },
+  });
+  process.exit(again.status ?? 1);
+}
 const bin = (name, dir = root) => join(dir, 'node_modules', '.bin', name);
 const [command = 'test', ...rest] = process.argv.slice(2);
 
@@ -49,10 +94,16 @@ const buildWeb = () =>
 const buildFunctions = () =>
   step('Bundling the Lambda handlers', bin('tsx'), ['build.ts'], { cwd: join(root, 'functions') });
 
-/** Prints the closing line CI reads: `tests: N passed, N failed, N skipped`. */
+/** Prints the ten slowest test files, then the closing line CI reads: `tests: N passed, N failed, N skipped`. */
 const summarize = (file) => {
   if (!existsSync(file)) return;
   const report = JSON.parse(readFileSync(file, 'utf8'));
+  const slowest = report.testResults
+    .map((result) => ({ file: result.name.replace(`${root}/`, ''), ms: result.endTime - result.startTime }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 10);
+  console.log('\nSlowest test files:');
+  for (const { file, ms } of slowest) console.log(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}`);
   const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   console.log(
     `\ntests: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${skipped} skipped`,
@@ -82,7 +133,6 @@ switch (command) {
     const run = spawnSync(
       bin('vitest'),
       ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...rest],
-      // NODE_NO_WARNINGS quiets the AWS SDK's notice about Node 20 in every worker.
       { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_NO_WARNINGS: '1' } },
     );
     summarize(report);
