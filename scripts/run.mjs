@@ -121,11 +121,18 @@ switch (command) {
   case 'test': {
     install();
     requireJava();
-    step('Lint and format (biome)', bin('biome'), ['ci', '.']);
-    step('Type check', bin('tsc'), ['-p', 'tsconfig.json']);
-    step('Type check (web)', bin('tsc'), ['-p', 'web/tsconfig.json']);
+    // `npm test -- --project unit` (or integration, browser) is a quick focused run: no lint or
+    // type check, and the web app is built only for the browser project.
+    const projects = rest.flatMap((arg, i) =>
+      arg === '--project' ? [rest[i + 1]] : arg.startsWith('--project=') ? [arg.slice(10)] : [],
+    );
+    if (projects.length === 0) {
+      step('Lint and format (biome)', bin('biome'), ['ci', '.']);
+      step('Type check', bin('tsc'), ['-p', 'tsconfig.json']);
+      step('Type check (web)', bin('tsc'), ['-p', 'web/tsconfig.json']);
+    }
     buildFunctions();
-    buildWeb();
+    if (projects.length === 0 || projects.includes('browser')) buildWeb();
     const results = join(root, '.test-results');
     mkdirSync(results, { recursive: true });
     const report = join(results, 'vitest.json');
