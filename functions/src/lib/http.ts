@@ -1,5 +1,17 @@
 import type { RouteDefinition, RouteRequest } from '@curbside/api';
-import { isDomainError, RowsRejectedError, type User, ValidationError } from '@curbside/domain';
+import {
+  ConflictError,
+  type DomainError,
+  ForbiddenError,
+  isDomainError,
+  NotFoundError,
+  RowsRejectedError,
+  TooManyRequestsError,
+  UnauthorizedError,
+  UnavailableError,
+  type User,
+  ValidationError,
+} from '@curbside/domain';
 import type { BusLinkHolder } from '@curbside/store';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
@@ -160,6 +172,19 @@ export const validate = (definition: RouteDefinition): MiddlewareObj<HttpEvent, 
  * `issues`). Anything else is a 500 with a generic message: no stack trace or
  * SDK error ever reaches a response. Registered last, so it runs first on error.
  */
+/** The one place a domain error becomes an HTTP status (the first class it is an instance of). */
+const STATUS_OF_ERROR: ReadonlyArray<readonly [abstract new (...args: never[]) => DomainError, number]> = [
+  [ValidationError, 400],
+  [UnauthorizedError, 401],
+  [ForbiddenError, 403],
+  [NotFoundError, 404],
+  [ConflictError, 409],
+  [TooManyRequestsError, 429],
+  [UnavailableError, 503],
+];
+export const statusOf = (error: DomainError): number =>
+  STATUS_OF_ERROR.find(([kind]) => error instanceof kind)?.[1] ?? 500;
+
 export const errorHandler = (): MiddlewareObj<HttpEvent, HttpResult> => ({
   onError: (request) => {
     const { error } = request;
@@ -175,7 +200,7 @@ export const errorHandler = (): MiddlewareObj<HttpEvent, HttpResult> => ({
       const body: { message: string; issues?: unknown; errors?: unknown } = { message: error.message };
       if (error instanceof ValidationError && error.issues.length > 0) body.issues = error.issues;
       if (error instanceof RowsRejectedError) body.errors = error.rows;
-      request.response = json(error.status, body);
+      request.response = json(statusOf(error), body);
       return;
     }
     log('error', 'unhandled error', {

@@ -1,9 +1,11 @@
 /**
- * Domain errors. Services throw these; the HTTP error middleware maps each to
- * its status code in one place. The message is shown to the user as it is.
+ * Domain errors. Services throw these; they say what went wrong, not how a
+ * protocol answers it: the HTTP layer maps each class to its status code in one
+ * table (`functions/src/lib/http.ts`). The message is shown to the user as it is.
  */
 export abstract class DomainError extends Error {
-  abstract readonly status: 400 | 401 | 403 | 404 | 409 | 429 | 503;
+  /** Sets a domain error apart from any other Error for the type checker (a protected member is nominal). */
+  protected readonly domain = true;
   constructor(message: string) {
     super(message);
     this.name = new.target.name;
@@ -16,7 +18,6 @@ export interface FieldIssue {
 }
 
 export class ValidationError extends DomainError {
-  readonly status = 400;
   constructor(
     message: string,
     readonly issues: FieldIssue[] = [],
@@ -39,33 +40,23 @@ export class RowsRejectedError extends ValidationError {
 }
 
 export class UnauthorizedError extends DomainError {
-  readonly status = 401;
   constructor(message = 'Not signed in') {
     super(message);
   }
 }
 
 export class ForbiddenError extends DomainError {
-  readonly status = 403;
   constructor(message = "You don't have permission to do this.") {
     super(message);
   }
 }
 
-export class NotFoundError extends DomainError {
-  readonly status = 404;
-}
+export class NotFoundError extends DomainError {}
 
-export class ConflictError extends DomainError {
-  readonly status = 409;
-}
+export class ConflictError extends DomainError {}
 
-export class TooManyRequestsError extends DomainError {
-  readonly status = 429;
-}
+export class TooManyRequestsError extends DomainError {}
 
-export class UnavailableError extends DomainError {
-  readonly status = 503;
-}
+export class UnavailableError extends DomainError {}
 
 export const isDomainError = (error: unknown): error is DomainError => error instanceof DomainError;
