@@ -47,6 +47,9 @@ export const rankOf = (role: unknown): number => (isStaffRole(role) ? ROLE_RANK[
 /** Home path of a role; any unknown role goes to the front queue. */
 export const homePathOf = (role: unknown): string => (isStaffRole(role) ? ROLE_HOME[role] : '/front-queue');
 
+/** Where `/` leads a signed-in user: parents to their dashboard, staff to their role's home. */
+export const homeOf = (role: unknown): string => (role === 'parent' ? '/parent-dashboard' : homePathOf(role));
+
 export const hasMinimumRole = (role: unknown, minimum: StaffRole): boolean =>
   rankOf(role) >= ROLE_RANK[minimum];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canPerform, hasMinimumRole, homePathOf, rankOf, viewableRoles } from '../src/roles';
+import { canPerform, hasMinimumRole, homeOf, homePathOf, rankOf, viewableRoles } from '../src/roles';
 
 describe('roles', () => {
   it('ranks the staff roles 1 to 6 and everyone else 0', () => {
@@ -13,6 +13,8 @@ describe('roles', () => {
     expect(homePathOf('district_admin')).toBe('/district-admin');
     expect(homePathOf('teacher')).toBe('/teacher');
     expect(homePathOf('janitor')).toBe('/front-queue');
+    expect(homeOf('parent')).toBe('/parent-dashboard');
+    expect(homeOf('school_admin')).toBe('/school-admin');
   });
 
   it('lets a higher role open pages of lower roles only', () => {

@@ -20,7 +20,7 @@ import {
 import { type FormEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../lib/http';
-import { CurbsideMark } from '../shell/logo';
+import { CurbsideMark } from '../../components/logo';
 import { useLogin } from './auth.mutations';
 
 /** The four demo accounts listed on the sandbox form (password `demo1234`). */

@@ -1,4 +1,4 @@
-import { PASSWORD_MIN, passwordChangeSchema, type User } from '@curbside/domain';
+import { homeOf, PASSWORD_MIN, passwordChangeSchema, type User } from '@curbside/domain';
 import {
   Alert,
   Button,
@@ -14,8 +14,7 @@ import {
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage } from '../../lib/http';
-import { homeOf } from '../home/home.page';
-import { CurbsideMark } from '../shell/logo';
+import { CurbsideMark } from '../../components/logo';
 import { useChangePassword, useLogout } from './auth.mutations';
 
 type Field = 'currentPassword' | 'newPassword' | 'confirm';

@@ -1,10 +1,7 @@
-import { homePathOf } from '@curbside/domain';
+import { homeOf } from '@curbside/domain';
 import { Navigate } from 'react-router';
 import { useMe } from '../auth/auth.queries';
 import { LoginScreen } from '../auth/login-screen';
-
-/** Where `/` leads a signed-in user: parents to their dashboard, staff to their role's home. */
-export const homeOf = (role: string) => (role === 'parent' ? '/parent-dashboard' : homePathOf(role));
 
 /** `/`: a signed-in user goes to their home page; everyone else sees the login screen. */
 export function HomePage() {

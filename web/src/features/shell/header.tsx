@@ -9,7 +9,7 @@ import { schoolQueries } from '../schools/schools.queries';
 import { SessionDialog } from '../sessions/session-dialog';
 import { useActiveSession } from '../sessions/sessions.queries';
 import classes from './header.module.css';
-import { Logo } from './logo';
+import { Logo } from '../../components/logo';
 import { SessionPill } from './session-pill';
 import { UserMenu } from './user-menu';
 
