@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuilt, expectAccessible, launchBrowser, shotsDir, viewports } from '../support/browser';
+import { signIn } from '../support/browser-suite';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
 /**
@@ -62,8 +63,7 @@ const open = async (
   }
   contexts.push(context);
   if (username) {
-    const login = await context.request.post('/api/login', { data: { username, password: 'demo1234' } });
-    expect(login.status()).toBe(200);
+    await signIn(context, username);
   }
   const page = await context.newPage();
   const who = username ?? 'signed out';

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
+import { signIn } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
@@ -40,8 +41,7 @@ const open = async (
     isMobile: touch,
   });
   contexts.push(context);
-  const login = await context.request.post('/api/login', { data: { username, password: 'demo1234' } });
-  expect(login.status()).toBe(200);
+  await signIn(context, username);
   const page = await context.newPage();
   page.on('pageerror', (error) => errors.push(`${username}: ${error.message}`));
   page.on('console', (message) => {

@@ -10,6 +10,7 @@ import {
   shotsDir,
   viewports,
 } from '../support/browser';
+import { signIn } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
@@ -66,10 +67,7 @@ const open = async (
   contexts.push(context);
   if (options.geolocation) await context.addInitScript(scriptedGeolocation);
   if (options.username) {
-    const login = await context.request.post('/api/login', {
-      data: { username: options.username, password: 'demo1234' },
-    });
-    expect(login.status()).toBe(200);
+    await signIn(context, options.username);
   }
   const page = await context.newPage();
   page.on('pageerror', (error) => errors.push(error.message));

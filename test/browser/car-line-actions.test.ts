@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuilt, launchBrowser, viewports } from '../support/browser';
+import { signIn } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
@@ -38,8 +39,7 @@ afterAll(async () => {
 const open = async (username: string, path: string): Promise<Page> => {
   const context = await browser.newContext({ viewport: viewports.tablet, baseURL: server.url });
   contexts.push(context);
-  const login = await context.request.post('/api/login', { data: { username, password: 'demo1234' } });
-  expect(login.status()).toBe(200);
+  await signIn(context, username);
   const page = await context.newPage();
   await page.goto(path);
   return page;

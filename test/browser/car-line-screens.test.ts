@@ -3,6 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
+import { signIn } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
@@ -78,8 +79,7 @@ const open = async (
   contexts.push(context);
   await context.addInitScript({ content: `localStorage.setItem('curbside-theme', '${theme}')` });
   if (username) {
-    const login = await context.request.post('/api/login', { data: { username, password: 'demo1234' } });
-    expect(login.status()).toBe(200);
+    await signIn(context, username);
   }
   const page = await context.newPage();
   page.on('pageerror', (error) => errors.push(`${username} ${path}: ${error.message}`));

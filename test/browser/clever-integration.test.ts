@@ -3,6 +3,7 @@ import { importJobs, students } from '@curbside/store';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuilt, expectAccessible, launchBrowser, shotsDir, viewports } from '../support/browser';
+import { signIn } from '../support/browser-suite';
 import { startTestServer } from '../support/server';
 
 /**
@@ -52,10 +53,7 @@ const open = async (
     await context.addInitScript({ content: `localStorage.setItem('curbside-theme', '${options.theme}')` });
   contexts.push(context);
   if (!options.signedOut) {
-    const login = await context.request.post('/api/login', {
-      data: { username: 'district_demo', password: 'demo1234' },
-    });
-    expect(login.status()).toBe(200);
+    await signIn(context, 'district_demo');
   }
   const page = await context.newPage();
   page.on('pageerror', (error) => errors.push(error.message));

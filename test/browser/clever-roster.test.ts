@@ -4,6 +4,7 @@ import { parents, students } from '@curbside/store';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
+import { signIn } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
@@ -85,8 +86,7 @@ const open = async (
   const context = await browser.newContext({ viewport, baseURL: server.url });
   contexts.push(context);
   if (username) {
-    const login = await context.request.post('/api/login', { data: { username, password: 'demo1234' } });
-    expect(login.status()).toBe(200);
+    await signIn(context, username);
   }
   const page = await context.newPage();
   page.on('pageerror', (error) => errors.push(`${path}: ${error.message}`));

@@ -4,6 +4,7 @@ import { connections } from '@curbside/store';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuilt, launchBrowser, viewports } from '../support/browser';
+import { signIn } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
@@ -52,8 +53,7 @@ const openFrontQueue = async (
       };
     })();`,
   });
-  const login = await context.request.post('/api/login', { data: { username, password: 'demo1234' } });
-  expect(login.status()).toBe(200);
+  await signIn(context, username);
   const page = await context.newPage();
   page.on('pageerror', (error) => errors.push(`${username}: ${error.message}`));
   page.on('console', (message) => {

@@ -3,6 +3,7 @@ import { vehicleLabel } from '@curbside/domain';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
+import { signIn } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
 import { connectLive } from '../support/live';
 import { type Client, signedIn, startTestServer } from '../support/server';
@@ -48,8 +49,7 @@ afterAll(async () => {
 const open = async (username: string, path: string) => {
   const context = await browser.newContext({ viewport: viewports.tablet, baseURL: server.url });
   contexts.push(context);
-  const login = await context.request.post('/api/login', { data: { username, password: 'demo1234' } });
-  expect(login.status()).toBe(200);
+  await signIn(context, username);
   const page = await context.newPage();
   const reads: Read[] = [];
   page.on('pageerror', (error) => errors.push(`${username}: ${error.message}`));

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuilt, expectAccessible, launchBrowser, shotsDir, viewports } from '../support/browser';
+import { signIn } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
@@ -51,10 +52,7 @@ const phone = async (locale: string, username?: string) => {
   contexts.push(context);
   if (username) {
     const staff = username.endsWith('_demo') && !username.startsWith('parent');
-    const login = await context.request.post(staff ? '/api/login' : '/api/auth/parent/login', {
-      data: { username, password: 'demo1234' },
-    });
-    expect(login.status()).toBe(200);
+    await signIn(context, username, { portal: staff ? 'staff' : 'parent' });
   }
   const page = await context.newPage();
   page.on('pageerror', (error) => errors.push(`${locale}: ${error.message}`));
@@ -95,10 +93,7 @@ beforeAll(async () => {
 /** The teacher's screen: the pickup code of a student, generated in the dialog (the QR's link). */
 const generateCode = async (child: Child) => {
   const page = await browser.newPage({ viewport: viewports.tablet, baseURL: server.url });
-  const login = await page.request.post('/api/login', {
-    data: { username: 'teacher_demo', password: 'demo1234' },
-  });
-  expect(login.status()).toBe(200);
+  await signIn(page.context(), 'teacher_demo');
   await page.goto('/teacher');
   await page
     .getByRole('button', { name: `Pickup Code for ${child.firstName} ${child.lastName}` })

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
+import { signIn } from '../support/browser-suite';
 import { createStaff, sessionBody } from '../support/fixtures';
 import { signedIn, startTestServer } from '../support/server';
 
@@ -41,8 +42,7 @@ const openAs = async (
   const context = await browser.newContext({ viewport, baseURL: server.url });
   contexts.push(context);
   if (username) {
-    const login = await context.request.post('/api/login', { data: { username, password: 'demo1234' } });
-    expect(login.status()).toBe(200);
+    await signIn(context, username);
   }
   const page = await context.newPage();
   const errors = watchErrors(page);

@@ -4,6 +4,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
+import { signIn } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
@@ -45,8 +46,7 @@ const open = async (
   if (theme) await context.addInitScript({ content: `localStorage.setItem('curbside-theme', '${theme}')` });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   contexts.push(context);
-  const login = await context.request.post('/api/login', { data: { username, password: 'demo1234' } });
-  expect(login.status()).toBe(200);
+  await signIn(context, username);
   const page = await context.newPage();
   page.on('pageerror', (error) => errors.push(`${username}: ${error.message}`));
   page.on('console', (message) => {
