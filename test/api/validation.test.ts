@@ -1,3 +1,4 @@
+import { ConflictError } from '@curbside/domain';
 import { batches } from '@curbside/store';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sessionBody } from '../support/fixtures';
@@ -223,7 +224,8 @@ describe('batches', () => {
     const stale = await newBatch();
     await front.put(`/api/batches/${stale.id}`, { status: 'completed' });
     const completing = batches.complete(server.db, stale, [], new Date().toISOString());
-    await expect(completing).rejects.toMatchObject({ status: 409, message: 'Batch #1 is already completed' });
+    await expect(completing).rejects.toBeInstanceOf(ConflictError);
+    await expect(completing).rejects.toThrow('Batch #1 is already completed');
   });
 });
 
