@@ -200,3 +200,79 @@ export const sameFields = <T extends object>(current: T, wanted: Partial<T>): bo
     }
     return (had ?? null) === (value ?? null);
   });
+
+/** A school's import, step by step: each step reads Clever's pages of one kind of record. */
+export const SIS_SCHOOL_STEPS = ['teachers', 'sections', 'students', 'contacts', 'retire'] as const;
+export type SisSchoolStep = (typeof SIS_SCHOOL_STEPS)[number];
+
+/** Where an import job is: the school (index into its list), the step, and the page within it. */
+export interface SisCheckpoint {
+  school: number;
+  step: string;
+  /** The Clever id to read after (`starting_after`); null: from the start. */
+  after: string | null;
+  /** Pages of this step done so far. */
+  page: number;
+  /** The last school whose students were counted (for the total). */
+  counted?: number;
+}
+
+/**
+ * Where a school's import goes after a page: the same step's next page (Clever named
+ * one: `next`), else the school's next step, else the first step of the next school.
+ */
+export const nextCheckpoint = (checkpoint: SisCheckpoint, next: string | null): SisCheckpoint => {
+  const { counted } = checkpoint;
+  if (next) return { ...checkpoint, after: next, page: checkpoint.page + 1 };
+  const following = SIS_SCHOOL_STEPS[SIS_SCHOOL_STEPS.indexOf(checkpoint.step as SisSchoolStep) + 1];
+  return following
+    ? { school: checkpoint.school, step: following, after: null, page: 0, counted }
+    : { school: checkpoint.school + 1, step: 'teachers', after: null, page: 0, counted };
+};
+
+/** How much of a school's import each step is, in percent. */
+const STEP_SHARE: Record<SisSchoolStep, number> = {
+  teachers: 5,
+  sections: 5,
+  students: 55,
+  contacts: 30,
+  retire: 5,
+};
+const STEP_MESSAGE: Record<SisSchoolStep, string> = {
+  teachers: 'Importing teachers…',
+  sections: 'Importing classrooms…',
+  students: 'Importing students…',
+  contacts: 'Importing parents…',
+  retire: 'Deactivating what the student-information system no longer lists…',
+};
+
+/** How far a job of `schoolCount` schools is at `checkpoint`, `fraction` of the way through its step (never 100 before it is done). */
+export const importPercent = (checkpoint: SisCheckpoint, schoolCount: number, fraction: number): number => {
+  if (schoolCount === 0) return 0;
+  const index = SIS_SCHOOL_STEPS.indexOf(checkpoint.step as SisSchoolStep);
+  const before = SIS_SCHOOL_STEPS.slice(0, Math.max(0, index)).reduce(
+    (sum, step) => sum + STEP_SHARE[step],
+    0,
+  );
+  const within = index >= 0 ? STEP_SHARE[checkpoint.step as SisSchoolStep] * Math.min(1, fraction) : 0;
+  return Math.min(99, Math.floor(((checkpoint.school + (before + within) / 100) / schoolCount) * 100));
+};
+
+/**
+ * The progress a job shows after a page: students by how many were read of the total
+ * ('Importing students: 1,200 of 1,500'); other steps by pages (a guess) with the step's message.
+ */
+export const importProgress = (
+  checkpoint: SisCheckpoint,
+  job: Pick<ImportJob, 'done' | 'total' | 'message'>,
+  schoolCount: number,
+): { message: string; percent: number } => {
+  const step = checkpoint.step as SisSchoolStep;
+  const pages = checkpoint.page / (checkpoint.page + 2);
+  const fraction = step === 'students' && job.total ? job.done / job.total : pages;
+  const message =
+    step === 'students' && job.done > 0 && job.total
+      ? `Importing students: ${job.done.toLocaleString('en-US')} of ${job.total.toLocaleString('en-US')}`
+      : (STEP_MESSAGE[step] ?? job.message);
+  return { message, percent: importPercent(checkpoint, schoolCount, fraction) };
+};

@@ -3,8 +3,11 @@ import {
   emptyCounts,
   gradeFromSis,
   IMPORT_RUN_STALE_MS,
+  importProgress,
   isStalledImport,
   namesFromSis,
+  nextCheckpoint,
+  SIS_SCHOOL_STEPS,
   sameFields,
   sisImportStudentsSchema,
   sisSchoolsQuerySchema,
@@ -99,5 +102,51 @@ describe('a stalled import', () => {
   it('says for how many whole minutes it has not moved', () => {
     expect(stalledMinutes({ updatedAt: at(12 * 60_000 + 59_000) }, now)).toBe(12);
     expect(stalledMinutes({ updatedAt: at(5 * 60_000 + 1) }, now)).toBe(5);
+  });
+});
+
+describe("a school import's checkpoints and progress", () => {
+  const at = (step: string, page = 0, school = 0) => ({
+    school,
+    step,
+    after: page ? `c${page}` : null,
+    page,
+    counted: 0,
+  });
+
+  it('reads the next page of the same step while Clever names one', () => {
+    expect(nextCheckpoint(at('students', 2), 'c9')).toEqual({
+      school: 0,
+      step: 'students',
+      after: 'c9',
+      page: 3,
+      counted: 0,
+    });
+  });
+
+  it('goes from each step to the next at its last page, and from retiring to the next school', () => {
+    const order = SIS_SCHOOL_STEPS.map((step) => nextCheckpoint(at(step, 4), null));
+    expect(
+      order.map((checkpoint) => [checkpoint.school, checkpoint.step, checkpoint.after, checkpoint.page]),
+    ).toEqual([
+      [0, 'sections', null, 0],
+      [0, 'students', null, 0],
+      [0, 'contacts', null, 0],
+      [0, 'retire', null, 0],
+      [1, 'teachers', null, 0],
+    ]);
+    expect(order.every((checkpoint) => checkpoint.counted === 0)).toBe(true);
+  });
+
+  it('shows students read of the total, other steps by their message, and never 100 % before the end', () => {
+    const job = { done: 1200, total: 1500, message: '' };
+    expect(importProgress(at('students', 3), job, 1)).toEqual({
+      message: 'Importing students: 1,200 of 1,500',
+      percent: 54,
+    });
+    expect(importProgress(at('contacts'), job, 1)).toEqual({ message: 'Importing parents…', percent: 65 });
+    expect(importProgress(at('retire', 50), job, 1).percent).toBeLessThan(100);
+    // The second of two schools starts half-way.
+    expect(importProgress(at('teachers', 0, 1), job, 2).percent).toBe(50);
   });
 });

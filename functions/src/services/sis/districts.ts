@@ -22,7 +22,7 @@ import { startJobRun } from '../../lib/jobs';
 import { isReadOnly, READ_ONLY_MESSAGE, rosterSchool } from '../roster/scope';
 import { readDistrict } from '../tenancy';
 import { CleverClient, type CleverDistrict, CleverError, type CleverSchool, type CleverUser } from './clever';
-import type { ImportRequest } from './run';
+import type { ImportRequest } from './request';
 
 /**
  * The import page's reads (Clever districts, schools, a student preview) and
