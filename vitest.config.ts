@@ -29,6 +29,7 @@ export default defineConfig({
             'functions/test/**/*.test.ts',
             'infra/test/**/*.test.ts',
             'web/test/**/*.test.ts',
+            'test/unit/**/*.test.ts',
           ],
         },
       },
