@@ -67,6 +67,7 @@ export const createParent = async (user: User, schoolId: number | undefined, inp
       active: true,
       schoolId: school.id,
       districtId: null,
+      madeBySchoolId: school.id,
       studentIds: [],
       passwordHash: first.passwordHash,
     },

@@ -55,7 +55,8 @@ import { tokenOf } from './districts';
  * its sections (classrooms: by Clever id, else by name; made when missing if
  * asked), its students (by Clever id; their classroom from their section),
  * the district's contacts (parent accounts of the school, by Clever id, else
- * by email; linked to their children of this school), then retires what the
+ * by email among the accounts the school made; linked to their children of
+ * this school), then retires what the
  * SIS no longer lists (records with a Clever id that no page of this job saw
  * are deactivated). Only records that changed are written, so an import run
  * again writes nothing.
@@ -135,9 +136,10 @@ const loadSchool = async (jobId: string, schoolId: number): Promise<SchoolState>
     roomsByName: new Map(roomList.filter((r) => !r.cleverId).map((r) => [lower(r.name), r] as const)),
     students: byClever(studentList),
     parents: new Map(parentList.flatMap((p) => (p.user.cleverId ? [[p.user.cleverId, p] as const] : []))),
+    // Only the school's own accounts: a parent who registered themselves typed their email (never a key).
     parentsByEmail: new Map(
       parentList
-        .filter((p) => !p.user.cleverId && p.user.email)
+        .filter((p) => !p.user.cleverId && p.user.email && p.user.madeBySchoolId === schoolId)
         .map((p) => [lower(p.user.email), p] as const),
     ),
     sectionOf,
@@ -319,6 +321,7 @@ const importContacts = async (state: SchoolState, page: CleverUser[], tally: Tal
       role: 'parent',
       schoolId: state.school.id,
       districtId: null,
+      madeBySchoolId: state.school.id,
     });
     tally('parents', 'created');
   }
