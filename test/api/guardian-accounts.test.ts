@@ -1,6 +1,7 @@
 import { CSV_TEMPLATES } from '@curbside/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importCsv } from '../support/csv-import';
+import { createSchoolWithStaff } from '../support/fixtures';
 import { Client, signedIn, startTestServer } from '../support/server';
 
 /**
@@ -112,5 +113,78 @@ describe('an import never hands a child to an account the school did not make', 
     expect(row.students.map((s: any) => s.firstName).sort()).toEqual(
       [demoStudents[0]?.firstName, 'Sibling'].sort(),
     );
+  });
+});
+
+describe('a school admin gives a parent a new password', () => {
+  const profile = (email: string) => ({
+    firstName: 'Pat',
+    lastName: 'Guardian',
+    email,
+    phone: null,
+    address: null,
+    emergencyContact: null,
+    emergencyPhone: null,
+  });
+  const NOT_YOURS =
+    'Only the parent can change this password: your school did not make this account, or it follows children at another school.';
+
+  it('only for an account the school made: a self-registered parent who linked a child keeps theirs', async () => {
+    const stranger = await strangerWith({ email: 'own.account@example.com', phone: '(555) 710-0004' });
+    const { id } = (await stranger.get('/api/me')).body;
+    const reset = await admin.put(`/api/parents/${id}`, {
+      ...profile('own.account@example.com'),
+      resetPassword: true,
+    });
+    expect(reset).toMatchObject({ status: 403, body: { message: NOT_YOURS } });
+    expect((await stranger.get('/api/me')).status).toBe(200);
+    const again = await new Client(server.url).post('/api/auth/parent/login', {
+      username: `stranger_${registered}`,
+      password: 'secret1',
+    });
+    expect(again.status).toBe(200);
+  });
+
+  it('only while all its children are at the school: an account that also follows a child elsewhere keeps its password', async () => {
+    const made = await admin.post('/api/parents', {
+      ...profile('two.schools@example.com'),
+      studentIds: [demoStudents[5]?.id],
+    });
+    expect(made.status).toBe(201);
+    const parent = new Client(server.url);
+    expect((await parent.post('/api/auth/parent/login', made.body.credentials)).status).toBe(200);
+    const chosen = { currentPassword: made.body.credentials.password, newPassword: 'two-schools-own' };
+    expect((await parent.post('/api/auth/password', chosen)).status).toBe(200);
+    // The parent links a child of another school with that school's code.
+    await createSchoolWithStaff(server.db, 'elsewhere');
+    const [otherAdmin, otherTeacher] = await Promise.all([
+      signedIn(server.url, 'elsewhere_school_admin'),
+      signedIn(server.url, 'elsewhere_teacher'),
+    ]);
+    const child = await otherAdmin.post('/api/students', { firstName: 'Other', lastName: 'Kid', grade: '1' });
+    expect(child.status, JSON.stringify(child.body)).toBe(201);
+    const code = (await otherTeacher.post('/api/pickup-codes/generate', { studentId: child.body.id })).body
+      .code;
+    expect((await parent.post('/api/parent/link-student', { pickupCode: code })).status).toBe(200);
+
+    const reset = await admin.put(`/api/parents/${made.body.parent.id}`, {
+      ...profile('two.schools@example.com'),
+      resetPassword: true,
+    });
+    expect(reset).toMatchObject({ status: 403, body: { message: NOT_YOURS } });
+    expect((await parent.get('/api/parent/students')).status).toBe(200);
+  }, 90_000);
+
+  it('an account the school made, with its children all there, gets a one-time password', async () => {
+    const made = await admin.post('/api/parents', {
+      ...profile('one.school@example.com'),
+      studentIds: [demoStudents[6]?.id],
+    });
+    const reset = await admin.put(`/api/parents/${made.body.parent.id}`, {
+      ...profile('one.school@example.com'),
+      resetPassword: true,
+    });
+    expect(reset.status).toBe(200);
+    expect(reset.body.credentials).toMatchObject({ username: 'one.school@example.com' });
   });
 });
