@@ -1,8 +1,10 @@
-import { fillPath, routeList } from '@curbside/api';
+import { fillPath, type RouteName, routeList } from '@curbside/api';
+import { MUST_CHANGE_PASSWORD } from '@curbside/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { sessionBody } from '../support/fixtures';
+import { createStaff, sessionBody } from '../support/fixtures';
 import { Client, signedIn, startTestServer } from '../support/server';
+import { expectedBeforeOwnPassword } from './expected-access';
 
 /** Input a browser, a proxy or an attacker may send: never a 500, never a half-done change. */
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -85,5 +87,37 @@ describe('a mutation body that is not JSON', () => {
     const cookie = answer.headers.getSetCookie()[0]?.split(';')[0] as string;
     const out = await fetch(`${server.url}/api/logout`, { method: 'POST', headers: { cookie } });
     expect(out.status).toBe(200);
+  });
+});
+
+describe('bad input from a user who has not yet replaced their one-time password', () => {
+  let client: Client;
+  beforeAll(async () => {
+    await createStaff(server.db, {
+      username: 'one_time_bad_input',
+      role: 'school_admin',
+      schoolId: 1,
+      districtId: 1,
+      mustChangePassword: true,
+    });
+    client = await signedIn(server.url, 'one_time_bad_input');
+  });
+
+  it.each(
+    routeList
+      .filter((route) => expectedBeforeOwnPassword(route.name as RouteName) === 403)
+      .map((route) => [`${route.method} ${route.path}`, route] as const),
+  )('%s: the one-time password answer (403) comes first, never a 400 or a 500', async (_, route) => {
+    const path = `${fillPath(route.path, { id: 'x', code: '!!', kind: 'nope' })}?schoolId=abc`;
+    const sent = await fetch(new URL(path, server.url), {
+      method: route.method,
+      headers: {
+        cookie: client.cookie as string,
+        ...(route.method === 'GET' ? {} : { 'content-type': route.contentType ?? 'application/json' }),
+      },
+      ...(route.method === 'GET' ? {} : { body: '{"broken": ' }),
+    });
+    expect(sent.status).toBe(403);
+    expect(await sent.json()).toEqual({ message: MUST_CHANGE_PASSWORD });
   });
 });

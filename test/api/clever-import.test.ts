@@ -5,7 +5,8 @@ import { type JobRun, registerInProcessJobs } from '@curbside/functions/lib/jobs
 import { type FakeClever, startFakeClever } from '@curbside/local';
 import { classrooms, parents, students, users } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, signedIn, startTestServer } from '../support/server';
+import { createStaff } from '../support/fixtures';
+import { Client, signedIn, startTestServer } from '../support/server';
 
 /**
  * The roster import from Clever, against the fake Clever server in the
@@ -369,5 +370,84 @@ describe('importing', () => {
     const superAdmin = await signedIn(server.url, 'super_demo');
     expect((await superAdmin.get(`/api/import-jobs/${job.id}`)).status).toBe(200);
     expect((await admin.get('/api/import-jobs/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+  });
+});
+
+describe('what the school decided stands', () => {
+  const importFirstSchool = async () => {
+    const job = await finished(
+      await start('/api/clever/import/students', {
+        cleverSchoolId: clever.data.schools[0]?.id,
+        localSchoolId: firstSchool.id,
+        createMissingClassrooms: true,
+      }),
+    );
+    expect(job.status, job.error ?? '').toBe('succeeded');
+    return job;
+  };
+  const localStudent = async (cleverId: string) =>
+    (await students.listAll(server.db, firstSchool.id)).find((s) => s.cleverId === cleverId) as {
+      id: number;
+    };
+
+  it('a new guardian in Clever whose email a self-registered parent typed gets an account of their own', async () => {
+    const [linked, victim] = studentsOf(clever.data.schools[0]?.id as string).slice(20, 22);
+    // A stranger registers with the guardian's email and links one child of the school by a code.
+    const stranger = new Client(server.url);
+    expect(
+      (
+        await stranger.post('/api/auth/parent/register', {
+          name: 'Stranger',
+          username: 'stranger_clever',
+          password: 'secret1',
+          email: 'new.guardian@family.example.org',
+          phone: '555-0199',
+        })
+      ).status,
+    ).toBe(201);
+    await createStaff(server.db, {
+      username: 'clever_school_teacher',
+      role: 'teacher',
+      schoolId: firstSchool.id,
+      districtId: 1,
+    });
+    const teacher = await signedIn(server.url, 'clever_school_teacher');
+    const code = (
+      await teacher.post('/api/pickup-codes/generate', {
+        studentId: (await localStudent(linked?.id ?? '')).id,
+      })
+    ).body.code;
+    expect((await stranger.post('/api/parent/link-student', { pickupCode: code })).status).toBe(200);
+    // The district's SIS adds the victim's real guardian, with that email.
+    clever.data.users.push({
+      id: 'ffffff000000000000000001',
+      district: clever.districtId,
+      email: 'new.guardian@family.example.org',
+      name: { first: 'Real', last: 'Guardian' },
+      created: '2026-01-01T00:00:00.000Z',
+      last_modified: '2026-01-01T00:00:00.000Z',
+      roles: {
+        contact: {
+          phone: '9045550199',
+          phone_type: 'Cell',
+          sis_id: 'C-NEW-1',
+          student_relationships: [
+            { student: victim?.id ?? '', relationship: 'Parent', type: 'Parent/Guardian' },
+          ],
+        },
+      },
+    });
+    const job = await importFirstSchool();
+    expect(job.counts.parents.created).toBe(1);
+    const children = (await stranger.get('/api/parent/students')).body as Array<{ firstName: string }>;
+    expect(children.map((child) => child.firstName)).toEqual([linked?.name.first]);
+    const guardian = (await parents.listAll(server.db, firstSchool.id)).find(
+      (p) => p.user.cleverId === 'ffffff000000000000000001',
+    );
+    expect(guardian?.user).toMatchObject({
+      name: 'Real Guardian',
+      studentIds: [(await localStudent(victim?.id ?? '')).id],
+    });
+    expect(guardian?.user.username).not.toBe('stranger_clever');
   });
 });

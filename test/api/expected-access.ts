@@ -228,3 +228,16 @@ export const DATA_MATRIX: Readonly<Record<string, readonly string[]>> = {
 /** The outcome the table gives a caller for a route. */
 export const expectedAccess = (route: RouteName, caller: Caller): Outcome =>
   (EXPECTED_ACCESS[route] as Row)[CALLERS.indexOf(caller)] as Outcome;
+
+/**
+ * What a user signed in with a one-time password may call before choosing
+ * their own (issue 25): these routes answer them as any signed-in user; the
+ * routes open to everyone (the signed-out column's `ok`: sign-in, sign-out,
+ * health, …) stay open; every other route answers 403 with the one-time
+ * password message, whatever the role.
+ */
+export const BEFORE_OWN_PASSWORD: ReadonlySet<RouteName> = new Set<RouteName>(['me', 'changePassword']);
+
+/** The outcome for a user who has not yet replaced their one-time password: `ok`, or 403 (`MUST_CHANGE_PASSWORD`). */
+export const expectedBeforeOwnPassword = (route: RouteName): 'ok' | 403 =>
+  BEFORE_OWN_PASSWORD.has(route) || expectedAccess(route, null) === 'ok' ? 'ok' : 403;

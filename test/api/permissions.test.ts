@@ -1,8 +1,16 @@
 import { fillPath, type RouteName, routeList } from '@curbside/api';
+import { MUST_CHANGE_PASSWORD } from '@curbside/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSchoolWithStaff } from '../support/fixtures';
+import { createSchoolWithStaff, createStaff } from '../support/fixtures';
 import { Client, signedIn, startTestServer } from '../support/server';
-import { CALLERS, type Caller, DATA_MATRIX, expectedAccess, RECORD_CHANGES } from './expected-access';
+import {
+  CALLERS,
+  type Caller,
+  DATA_MATRIX,
+  expectedAccess,
+  expectedBeforeOwnPassword,
+  RECORD_CHANGES,
+} from './expected-access';
 
 /**
  * Every route of the route table × every caller (signed out, each demo
@@ -94,6 +102,36 @@ describe('the data-permission matrix', () => {
         }
         if (!DATA_MATRIX[ROLE_OF[caller]]?.includes(action as string)) expect(want, caller).toBe(403);
         if (caller.startsWith('sandbox_')) expect(want, caller).not.toBe('ok');
+      }
+    },
+  );
+});
+
+describe.each([
+  ['school_admin', 1, 1],
+  ['parent', null, null],
+] as const)('as a %s signed in with a one-time password not yet replaced', (role, schoolId, districtId) => {
+  let client: Client;
+  beforeAll(async () => {
+    const username = `one_time_${role}`;
+    await createStaff(server.db, { username, role, schoolId, districtId, mustChangePassword: true });
+    client = new Client(server.url);
+    const path = role === 'parent' ? '/api/auth/parent/login' : '/api/login';
+    expect((await client.post(path, { username, password: 'demo1234' })).status).toBe(200);
+  });
+
+  it.each(ordered.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s',
+    async (_, route) => {
+      const path = fillPath(route.path, { id: 999999, code: 'AAAA', kind: 'students' });
+      const answer = await client.request(route.method, path, route.method === 'GET' ? undefined : {});
+      if (expectedBeforeOwnPassword(route.name as RouteName) === 'ok') {
+        expect(answer.status).not.toBe(401);
+        expect(answer.body?.message).not.toBe(MUST_CHANGE_PASSWORD);
+        expect(answer.status).toBeLessThan(500);
+      } else {
+        expect(answer.status).toBe(403);
+        expect(answer.body).toEqual({ message: MUST_CHANGE_PASSWORD });
       }
     },
   );

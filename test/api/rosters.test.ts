@@ -226,7 +226,7 @@ describe('teachers', () => {
   let teacherId: number;
   let credentials: { username: string; password: string };
 
-  it('adds a teacher with a username and a one-time password that signs in', async () => {
+  it('adds a teacher with a username and a one-time password that signs in to choose their own', async () => {
     const room = (await admin.post('/api/classrooms', { name: 'Room 30', grade: '5' })).body;
     const created = await admin.post('/api/teachers', {
       firstName: 'Iris',
@@ -246,6 +246,10 @@ describe('teachers', () => {
     credentials = created.body.credentials;
     const iris = new Client(server.url);
     expect((await iris.login(credentials.username, credentials.password)).role).toBe('teacher');
+    // A one-time password: only choosing one's own is open until then.
+    expect((await iris.get('/api/teacher/students')).status).toBe(403);
+    const chosen = { currentPassword: credentials.password, newPassword: 'iris-own-password' };
+    expect((await iris.post('/api/auth/password', chosen)).status).toBe(200);
     expect((await iris.get('/api/teacher/students')).status).toBe(200);
   });
 

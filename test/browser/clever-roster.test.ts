@@ -140,7 +140,7 @@ describe('the demo school after a Clever import', () => {
     await page.screenshot({ path: `${shotsDir()}/clever-roster-parents-tablet.png` });
   }, 90_000);
 
-  it('a guardian given a password by the school signs in to the parent portal and sees their child', async () => {
+  it('a guardian given a password by the school signs in to the parent portal, chooses their own and sees their child', async () => {
     const { child, guardian } = followed();
     const local = (await parents.listAll(server.db, 1)).find((p) => p.user.cleverId === guardian.id);
     expect(local).toBeDefined();
@@ -157,6 +157,13 @@ describe('the demo school after a Clever import', () => {
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await page.waitForURL('**/parent-dashboard', { timeout: 30_000 });
+    // A one-time password: the guardian chooses their own before anything else.
+    await page.getByRole('heading', { name: 'Choose Your Password' }).waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: `${shotsDir()}/clever-roster-guardian-password-phone.png` });
+    await page.getByLabel('One-time password').fill(password);
+    await page.getByLabel('New password', { exact: true }).fill('guardian-own-2026');
+    await page.getByLabel('Confirm new password').fill('guardian-own-2026');
+    await page.getByRole('button', { name: 'Save Password' }).click();
     await page
       .getByRole('article', { name: `${child.name.first} ${child.name.last}`, exact: true })
       .waitFor({ timeout: 30_000 });

@@ -4,10 +4,17 @@ import { type Db, pickupCodes, schools, users } from '@curbside/store';
 
 const passwordHash = hashPassword('demo1234');
 
-/** A staff account created straight in the store, password `demo1234`. */
+/** A staff (or parent) account created straight in the store, password `demo1234`. */
 export const createStaff = async (
   db: Db,
-  fields: { username: string; role: StaffRole; schoolId: number | null; districtId: number | null },
+  fields: {
+    username: string;
+    role: StaffRole | 'parent';
+    schoolId: number | null;
+    districtId: number | null;
+    /** Signed in with a one-time password (`demo1234`), not yet replaced. */
+    mustChangePassword?: boolean;
+  },
 ) =>
   users.create(db, {
     name: fields.username,

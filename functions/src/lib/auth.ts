@@ -6,6 +6,7 @@ import {
   ForbiddenError,
   hasMinimumRole,
   isStaffRole,
+  MUST_CHANGE_PASSWORD,
   rankOf,
   UnauthorizedError,
   type User,
@@ -157,13 +158,13 @@ const assertSchoolWritable = async (schoolId: number) => {
 
 /**
  * Enforces the route table's "who may call it": signs the request's user in
- * from the session cookie, checks rank, the data-permission matrix, the
- * sandbox rule and, on mutations, the Origin.
+ * from the session cookie, checks the one-time password gate, rank, the
+ * data-permission matrix, the sandbox rule and, on mutations, the Origin.
  */
 export const authorize = (
   method: string,
   access: Access,
-  options: { sandboxExempt?: boolean } = {},
+  options: { sandboxExempt?: boolean; beforeOwnPassword?: boolean } = {},
 ): MiddlewareObj<APIGatewayProxyEventV2> => ({
   before: async ({ event }) => {
     if (isMutation(method)) assertSameOrigin(event);
@@ -184,6 +185,8 @@ export const authorize = (
     signedInUsers.set(event, user);
     if (access === 'public') return;
     if (!user) throw new UnauthorizedError('Not signed in');
+    // A one-time password only lets its holder choose their own (then read themselves, or sign out).
+    if (user.mustChangePassword && !options.beforeOwnPassword) throw new ForbiddenError(MUST_CHANGE_PASSWORD);
     if (access === 'signedIn') return;
     if (access === 'parent') {
       if (user.role !== 'parent') throw new ForbiddenError('Only parents can do this.');

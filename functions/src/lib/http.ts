@@ -231,7 +231,12 @@ export const httpHandler = <Req extends RouteRequest, Res>(
     .use(requestLogger())
     .use(throughCloudFront())
     // Who may call comes first: a caller who may not gets 401/403 whatever they sent.
-    .use(authorize(definition.method, definition.access, { sandboxExempt: definition.sandboxExempt }))
+    .use(
+      authorize(definition.method, definition.access, {
+        sandboxExempt: definition.sandboxExempt,
+        beforeOwnPassword: definition.beforeOwnPassword,
+      }),
+    )
     .use(requestBody(definition))
     .use(validate(definition as RouteDefinition));
   for (const middleware of middlewares) chain.use(middleware);

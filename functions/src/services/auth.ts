@@ -3,6 +3,8 @@ import {
   AUTH_SESSION_TTL_MS,
   ConflictError,
   LOGIN_THROTTLE,
+  ONE_TIME_PASSWORD_EXPIRED,
+  oneTimePasswordExpired,
   type ParentRegisterInput,
   REGISTRATION_THROTTLE,
   TooManyRequestsError,
@@ -103,6 +105,8 @@ export const signIn = async (
   const valid = await verifyPassword(password, found?.passwordHash ?? (await dummyHash()));
   // A failed attempt stays counted; a sign-in gives its counts back and clears its place's.
   if (!found || !valid || !found.user.active) throw new UnauthorizedError(INVALID);
+  // A one-time password works for `ONE_TIME_PASSWORD_TTL_MS` (still counted as a failed attempt after).
+  if (oneTimePasswordExpired(found.user)) throw new UnauthorizedError(ONE_TIME_PASSWORD_EXPIRED);
   await Promise.all([attempt.release(), throttle.clear(db, scopes[0]?.scope ?? '', LOGIN_THROTTLE.windowMs)]);
   if (needsRehash(found.passwordHash)) {
     await users.replacePasswordHash(db, found.user.id, found.passwordHash, await hashPassword(password));
@@ -167,15 +171,15 @@ export const changeOwnPassword = async (
     await signIn({ username: user.username, password: input.currentPassword }, kind, address, deviceToken);
   } catch (error) {
     if (error instanceof UnauthorizedError) {
-      throw new ValidationError('Current password is incorrect', [
-        { path: 'currentPassword', message: 'Current password is incorrect' },
-      ]);
+      const message =
+        error.message === ONE_TIME_PASSWORD_EXPIRED ? error.message : 'Current password is incorrect';
+      throw new ValidationError(message, [{ path: 'currentPassword', message }]);
     }
     throw error;
   }
   await users.setOwnPassword(db, user.id, await hashPassword(input.newPassword));
   await endSignIns(user.id);
-  const { mustChangePassword: _, ...changed } = user;
+  const { mustChangePassword: _, oneTimePasswordExpiresAt: __, ...changed } = user;
   return startSession(changed, accountOf(kind, user.username), deviceToken);
 };
 

@@ -49,7 +49,9 @@ export const handler = wsHandler(async (event: WsEvent) => {
     return { statusCode: 200 };
   }
   const token = cookieValue(headerOf(event, 'cookie'), SESSION_COOKIE);
-  const user = await userOfToken(token);
+  const signedIn = await userOfToken(token);
+  // Signed in with a one-time password not yet replaced: nothing but pongs until they choose their own.
+  const user = signedIn?.mustChangePassword ? null : signedIn;
   const staffSchool = user && isStaffRole(user.role) ? user.schoolId : null;
   const joined = [channels.public()];
   if (query.buses === '1') {
@@ -61,8 +63,8 @@ export const handler = wsHandler(async (event: WsEvent) => {
   await connections.put(connectionsDb(), {
     connectionId,
     channels: joined,
-    userId: user?.id ?? null,
-    sessionId: user && token ? sessionIdOf(token) : null,
+    userId: signedIn?.id ?? null,
+    sessionId: signedIn && token ? sessionIdOf(token) : null,
     connectedAt,
   });
   return { statusCode: 200 };

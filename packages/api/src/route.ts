@@ -60,6 +60,12 @@ export interface RouteDefinition<Req extends RouteRequest = RouteRequest, Res = 
   /** The sandbox mode switch itself stays writable in sandbox mode. */
   sandboxExempt?: boolean;
   /**
+   * Answers a user signed in with a one-time password before they set their
+   * own (their account, the password change); every other signed-in route
+   * refuses them (`MUST_CHANGE_PASSWORD`). Routes open to everyone stay open.
+   */
+  beforeOwnPassword?: boolean;
+  /**
    * The media type of the request body; `application/json` when absent. A
    * mutation whose body is of another type answers 415 (a cross-site form can
    * send `text/plain`). A `text/csv` body reaches the service as text.

@@ -175,6 +175,7 @@ export const routes = {
     request: { body: passwordChangeSchema },
     access: 'signedIn',
     sandboxExempt: true,
+    beforeOwnPassword: true,
     response: returns<User>(),
   }),
   me: route({
@@ -184,6 +185,7 @@ export const routes = {
     path: '/api/me',
     request: {},
     access: 'signedIn',
+    beforeOwnPassword: true,
     response: returns<User>(),
   }),
 

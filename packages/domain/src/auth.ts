@@ -71,3 +71,21 @@ export const REGISTRATION_THROTTLE = {
 
 /** Staff and parent sessions last 12 hours. */
 export const AUTH_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+
+/**
+ * A one-time password (an admin made it, or an import's account got its
+ * first one) works for 7 days, and only to choose one's own: until then the
+ * account may read itself, set its password and sign out, nothing else.
+ */
+export const ONE_TIME_PASSWORD_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+export const MUST_CHANGE_PASSWORD =
+  'Set your own password first: a one-time password only lets you choose a new one.';
+export const ONE_TIME_PASSWORD_EXPIRED = 'This one-time password has expired. Ask your school for a new one.';
+
+/** Whether an account's one-time password no longer works (past its time, or made before it had one). */
+export const oneTimePasswordExpired = (
+  user: { mustChangePassword?: boolean; oneTimePasswordExpiresAt?: string },
+  now = Date.now(),
+) =>
+  user.mustChangePassword === true &&
+  !(user.oneTimePasswordExpiresAt !== undefined && Date.parse(user.oneTimePasswordExpiresAt) > now);

@@ -24,7 +24,7 @@ import {
  * what is new, updates what changed and leaves the rest, so importing the
  * same file twice changes nothing the second time. Rows are matched on a
  * natural key: student name + grade, teacher username or email, parent email
- * or phone, vehicle type + number. Links are only ever added by an import
+ * or phone (of accounts the school made), vehicle type + number. Links are only ever added by an import
  * (a child is never unlinked because a row leaves a column blank).
  */
 
@@ -271,6 +271,8 @@ export interface ParentRecord {
   emergencyPhone: string | null;
   active: boolean;
   studentIds: number[];
+  /** The school that made the account (absent: its holder registered it, and typed its contact). */
+  madeBySchoolId?: number;
 }
 /** A teacher account as the roster keeps it. */
 export interface TeacherRecord {
@@ -449,15 +451,20 @@ export interface StudentImportContext {
   parents: readonly ParentRecord[];
 }
 
-/** Parents of the school by email and by phone digits, growing as the plan adds some. */
-const parentIndex = (parents: readonly ParentRecord[]) => {
+/**
+ * The school's own parent accounts by email and by phone digits, growing as
+ * the plan adds some. Only accounts this school made are keys: a parent who
+ * registered themselves typed their email and phone, which nobody checked, so
+ * a row naming that contact gets an account of its own (never that one).
+ */
+const parentIndex = (parents: readonly ParentRecord[], schoolId: number) => {
   const byEmail = new Map<string, ParentRecord>();
   const byPhone = new Map<string, ParentRecord>();
   const add = (parent: ParentRecord) => {
     if (parent.email) byEmail.set(normalize(parent.email), parent);
     if (parent.phone) byPhone.set(phoneDigits(parent.phone), parent);
   };
-  for (const parent of parents) if (parent.active) add(parent);
+  for (const parent of parents) if (parent.active && parent.madeBySchoolId === schoolId) add(parent);
   const find = (email: string | null, phone: string | null) =>
     (email ? byEmail.get(normalize(email)) : undefined) ??
     (phone ? byPhone.get(phoneDigits(phone)) : undefined);
@@ -469,8 +476,8 @@ const parentIndex = (parents: readonly ParentRecord[]) => {
  * them in the named classroom (created when missing) or, without one, the
  * grade's only classroom; links them to the car `vehicleNumber` (created with
  * the row's parent name and phone when new) and to the bus of `busRoute`; and
- * links them to a parent account found or created by the parent's email or
- * phone (when the row names the parent).
+ * links them to a parent account of the school's found by the parent's email
+ * or phone, or created (when the row names the parent).
  */
 export const planStudentImport = (
   rows: ReadonlyArray<ImportRow<'students'>>,
@@ -491,7 +498,7 @@ export const planStudentImport = (
     context.vehicles.filter((v) => v.type === 'car').map((v) => [v.number.toUpperCase(), v] as const),
   );
   const buses = context.vehicles.filter((v) => v.type === 'bus' && v.active);
-  const parentsFound = parentIndex(context.parents);
+  const parentsFound = parentIndex(context.parents, context.schoolId);
   const repeated = repeats();
 
   for (const row of rows) {
@@ -610,6 +617,7 @@ export const planStudentImport = (
           emergencyPhone: null,
           active: true,
           studentIds: [student.id],
+          madeBySchoolId: context.schoolId,
         });
         parentsFound.add(parent);
       }
@@ -746,8 +754,8 @@ const parseStudentName = (text: string) => {
 };
 
 /**
- * A parents file: each row creates or updates a parent account (matched on
- * email, else phone) and links it to the students of `studentNames`
+ * A parents file: each row creates or updates a parent account the school
+ * made (matched on email, else phone) and links it to the students of `studentNames`
  * (`First Last`, separated by `;`; `First Last (grade)` when two students share
  * a name).
  */
@@ -759,7 +767,7 @@ export const planParentImport = (
   const plan = emptyPlan();
   const nextId = tempIds();
   const parents = new Tracker<ParentRecord>();
-  const found = parentIndex(context.parents);
+  const found = parentIndex(context.parents, context.schoolId);
   const byName = groupBy(
     context.students.filter((student) => student.active),
     (student) => normalize(fullName(student)),
@@ -830,6 +838,7 @@ export const planParentImport = (
         username: '',
         ...fields,
         studentIds,
+        madeBySchoolId: context.schoolId,
       });
       found.add(parent);
       plan.counts.created++;

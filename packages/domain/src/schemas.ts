@@ -49,6 +49,14 @@ export const userSchema = z.object({
   studentIds: z.array(z.number().int().positive()).optional(),
   /** Signed in with a one-time password: asked to set their own before anything else. */
   mustChangePassword: z.boolean().optional(),
+  /** While `mustChangePassword`: when the one-time password stops working (`ONE_TIME_PASSWORD_TTL_MS`). */
+  oneTimePasswordExpiresAt: z.string().optional(),
+  /**
+   * Parents: the school whose staff or import made this account, and so vouch
+   * for its email and phone. Absent on an account its holder registered: an
+   * import never matches it (docs/adr/0010-guardian-accounts.md).
+   */
+  madeBySchoolId: z.number().int().positive().optional(),
   /** The user's id in Clever: set by an import, or at their first single sign-on (matched by email). */
   cleverId: z.string().optional(),
 });

@@ -286,6 +286,52 @@ describe('planning teachers, parents and vehicles', () => {
     ]);
   });
 
+  it('matches a row’s parent contact only to an account the school made, never a self-registered one', () => {
+    const parent = (id: number, email: string, madeBySchoolId?: number) => ({
+      id,
+      schoolId: 1,
+      firstName: 'P',
+      lastName: 'Q',
+      name: 'P Q',
+      username: email,
+      email,
+      phone: '555 010 2222',
+      address: null,
+      emergencyContact: null,
+      emergencyPhone: null,
+      active: true,
+      studentIds: [9],
+      ...(madeBySchoolId ? { madeBySchoolId } : {}),
+    });
+    const plan = (email: string) =>
+      planStudentImport(
+        rows('students', [
+          { firstName: 'Ava', lastName: 'Kim', grade: '2', parentName: 'P Q', parentEmail: email },
+        ]),
+        {
+          schoolId: 1,
+          students: [],
+          classrooms: [],
+          vehicles: [],
+          parents: [
+            parent(50, 'self@x.example'),
+            parent(51, 'made@x.example', 1),
+            parent(52, 'other@x.example', 2),
+          ],
+        },
+      );
+    for (const email of ['self@x.example', 'other@x.example']) {
+      expect(plan(email)).toMatchObject({
+        ok: true,
+        plan: { parents: { create: [expect.objectContaining({ email, madeBySchoolId: 1 })], update: [] } },
+      });
+    }
+    expect(plan('made@x.example')).toMatchObject({
+      ok: true,
+      plan: { parents: { create: [], update: [expect.objectContaining({ id: 51, studentIds: [9, -1] })] } },
+    });
+  });
+
   it('links parents to students by name, with the grade when two share a name', () => {
     const students = [
       student(1, 'Ava', 'Martinez', '2'),

@@ -125,6 +125,7 @@ export const seedIfEmpty = async (db: Db): Promise<boolean> => {
           active: true,
           schoolId: live.id,
           districtId: null,
+          madeBySchoolId: live.id,
           studentIds: family.children,
           passwordHash: NO_PASSWORD,
         })

@@ -7,7 +7,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { User } from '@curbside/domain';
-import { ConflictError, searchText } from '@curbside/domain';
+import { ConflictError, ONE_TIME_PASSWORD_TTL_MS, searchText } from '@curbside/domain';
 import { putAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
@@ -53,6 +53,9 @@ export const userKeys = {
   }),
   parentPartition,
 };
+
+/** When a one-time password given now stops working. */
+const oneTimeExpiry = () => new Date(Date.now() + ONE_TIME_PASSWORD_TTL_MS).toISOString();
 
 /** A password hash no password matches: an account that cannot sign in until it is given one. */
 export const NO_PASSWORD = '!';
@@ -130,7 +133,14 @@ export const users = {
     if (kind === 'parent' && (await legacyParent(db, input.username))) throw taken();
     const userId = id ?? (await nextId(db, 'user'));
     const { passwordHash, ...fields } = input;
-    const user: User = { id: userId, ...fields };
+    // A one-time password (an account made with one) works for `ONE_TIME_PASSWORD_TTL_MS`.
+    const user: User = {
+      id: userId,
+      ...fields,
+      ...(fields.mustChangePassword
+        ? { oneTimePasswordExpiresAt: fields.oneTimePasswordExpiresAt ?? oneTimeExpiry() }
+        : {}),
+    };
     try {
       await db.doc.send(
         new TransactWriteCommand({
@@ -174,14 +184,16 @@ export const users = {
   },
 
   /**
-   * Gives an account without a claimed username its first password: claims
-   * the first free of `username`, `username2`, … `username20` and sets the
-   * username and the hash, in one transaction per try.
+   * Gives an account without a claimed username its first password, a
+   * one-time one (an admin made it): claims the first free of `username`,
+   * `username2`, … `username20` and sets the username and the hash, in one
+   * transaction per try.
    */
   async claimAndSetPassword(db: Db, user: User, passwordHash: string): Promise<User> {
+    const expiresAt = oneTimeExpiry();
     for (let n = 1; n <= 20; n++) {
       const username = n === 1 ? user.username : `${user.username}${n}`;
-      const next = { ...user, username };
+      const next = { ...user, username, mustChangePassword: true, oneTimePasswordExpiresAt: expiresAt };
       try {
         await db.doc.send(
           new TransactWriteCommand({
@@ -197,13 +209,16 @@ export const users = {
                 Update: {
                   TableName: db.table,
                   Key: key(user.id),
-                  UpdateExpression: 'SET username = :username, passwordHash = :hash, #search = :search',
+                  UpdateExpression:
+                    'SET username = :username, passwordHash = :hash, #search = :search, mustChangePassword = :yes, oneTimePasswordExpiresAt = :until',
                   ConditionExpression: 'attribute_exists(pk)',
                   ExpressionAttributeNames: { '#search': 'search' },
                   ExpressionAttributeValues: {
                     ':username': username,
                     ':hash': passwordHash,
                     ':search': userSearch(next),
+                    ':yes': true,
+                    ':until': expiresAt,
                   },
                 },
               },
@@ -326,7 +341,8 @@ export const users = {
   /**
    * A new password hash. `own`: the user chose it, a one-time password is
    * spent (`mustChangePassword` goes); `oneTime`: an admin made it, to be
-   * replaced at the next sign-in; `keep`: the flag stays as it is.
+   * replaced at the next sign-in, within `ONE_TIME_PASSWORD_TTL_MS`; `keep`:
+   * the flag stays as it is.
    */
   async setPassword(
     db: Db,
@@ -334,16 +350,21 @@ export const users = {
     passwordHash: string,
     kind: 'own' | 'oneTime' | 'keep' = 'keep',
   ): Promise<void> {
-    const flag = { own: ' REMOVE mustChangePassword', oneTime: ', mustChangePassword = :yes', keep: '' }[
-      kind
-    ];
+    const flag = {
+      own: ' REMOVE mustChangePassword, oneTimePasswordExpiresAt',
+      oneTime: ', mustChangePassword = :yes, oneTimePasswordExpiresAt = :until',
+      keep: '',
+    }[kind];
     await db.doc.send(
       new UpdateCommand({
         TableName: db.table,
         Key: key(id),
         UpdateExpression: `SET passwordHash = :hash${flag}`,
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':hash': passwordHash, ...(kind === 'oneTime' ? { ':yes': true } : {}) },
+        ExpressionAttributeValues: {
+          ':hash': passwordHash,
+          ...(kind === 'oneTime' ? { ':yes': true, ':until': oneTimeExpiry() } : {}),
+        },
       }),
     );
   },

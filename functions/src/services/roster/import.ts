@@ -58,6 +58,7 @@ const toParentRecord = (user: User): ParentRecord => ({
   emergencyPhone: user.emergencyPhone ?? null,
   active: user.active,
   studentIds: [...new Set(user.studentIds ?? [])],
+  ...(user.madeBySchoolId !== undefined ? { madeBySchoolId: user.madeBySchoolId } : {}),
 });
 
 const toTeacherRecord = (user: User): TeacherRecord => ({
@@ -224,6 +225,7 @@ const write = async (
       active: true,
       schoolId: school.id,
       districtId: null,
+      madeBySchoolId: school.id,
     })),
   );
   await users.putMany(

@@ -1,4 +1,5 @@
 import {
+  ForbiddenError,
   fullName,
   NotFoundError,
   normalize,
@@ -9,7 +10,7 @@ import {
   usernameFromName,
   ValidationError,
 } from '@curbside/domain';
-import { parents, students, users } from '@curbside/store';
+import { parentLinks, parents, students, users } from '@curbside/store';
 import { db } from '../../lib/context';
 import { endSignIns } from '../auth';
 import { createWithFreeUsername, newCredentials } from './credentials';
@@ -67,6 +68,8 @@ export const createParent = async (user: User, schoolId: number | undefined, inp
       active: true,
       schoolId: school.id,
       districtId: null,
+      madeBySchoolId: school.id,
+      mustChangePassword: true,
       studentIds: [],
       passwordHash: first.passwordHash,
     },
@@ -89,6 +92,22 @@ const parentOf = async (school: School, id: number) => {
   return found;
 };
 
+const NOT_YOURS =
+  'Only the parent can change this password: your school did not make this account, or it follows children at another school.';
+
+/**
+ * A school may give a new password only to an account it made, and only while
+ * every child the account follows is at the school: never to a parent who
+ * registered themselves, nor to one another school's children depend on
+ * (docs/adr/0010-guardian-accounts.md).
+ */
+const assertSchoolsOwn = async (school: School, parent: User) => {
+  const children = await parentLinks.childrenOf(db, parent.id);
+  if (parent.madeBySchoolId !== school.id || children.some((child) => child.schoolId !== school.id)) {
+    throw new ForbiddenError(NOT_YOURS);
+  }
+};
+
 export const updateParent = async (
   user: User,
   id: number,
@@ -98,6 +117,7 @@ export const updateParent = async (
   const school = await rosterSchool(user, schoolId, 'write');
   if (input.resetPassword) assertMayResetPassword(user);
   const before = await parentOf(school, id);
+  if (input.resetPassword) await assertSchoolsOwn(school, before);
   await checkChildren(school.id, input.studentIds);
   let parent = await users.updateProfile(db, before, { ...profileOf(input), active: true });
   if (input.studentIds !== undefined) {
@@ -111,7 +131,8 @@ export const updateParent = async (
     // An imported parent's username is claimed with its first password.
     const claimed =
       (await users.claims(db, [parent.username], 'parent')).get(parent.username.toLowerCase()) === id;
-    if (claimed) await users.setPassword(db, id, made.passwordHash);
+    // Either way a one-time password: the parent chooses their own at the next sign-in.
+    if (claimed) await users.setOneTimePassword(db, id, made.passwordHash);
     else parent = await users.claimAndSetPassword(db, parent, made.passwordHash);
     // A new password ends every sign-in made with the old one, live connections too.
     await endSignIns(id);

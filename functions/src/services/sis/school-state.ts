@@ -48,9 +48,10 @@ export const loadSchool = async (jobId: string, schoolId: number): Promise<Schoo
     roomsByName: new Map(roomList.filter((r) => !r.cleverId).map((r) => [lower(r.name), r] as const)),
     students: byClever(studentList),
     parents: new Map(parentList.flatMap((p) => (p.user.cleverId ? [[p.user.cleverId, p] as const] : []))),
+    // Only the school's own accounts: a parent who registered themselves typed their email (never a key).
     parentsByEmail: new Map(
       parentList
-        .filter((p) => !p.user.cleverId && p.user.email)
+        .filter((p) => !p.user.cleverId && p.user.email && p.user.madeBySchoolId === schoolId)
         .map((p) => [lower(p.user.email), p] as const),
     ),
     sectionOf,

@@ -20,6 +20,7 @@ import { useParentTexts } from './i18n';
 import { useLinkStudent, useParentLogin, useParentRegister } from './parent.mutations';
 import { parentQueries } from './parent.queries';
 import { ParentLayout } from './parent-layout';
+import { ParentSetPassword } from './parent-set-password';
 
 /** After linking, the page goes on to the dashboard after this long (specification §9). */
 export const INVITE_REDIRECT_MS = 2000;
@@ -216,10 +217,12 @@ export function InvitePage() {
     staleTime: Number.POSITIVE_INFINITY,
   });
   const [linkStarted, setLinkStarted] = useState(false);
-  const parent = user?.role === 'parent';
+  // A parent signed in with a one-time password chooses their own first; then the child is linked.
+  const parent = user?.role === 'parent' && !user.mustChangePassword;
   useEffect(() => {
     if (parent && lookup.isSuccess) setLinkStarted(true);
   }, [parent, lookup.isSuccess]);
+  if (user?.role === 'parent' && user.mustChangePassword) return <ParentSetPassword user={user} />;
 
   let body: React.ReactNode;
   if (!valid) body = <Problem title={t('invite.missingTitle')} text={t('invite.missing')} />;

@@ -10,6 +10,7 @@ import { useParentTexts } from './i18n';
 import { useLinkStudent, useParentLogout } from './parent.mutations';
 import { parentQueries, spreadDelay } from './parent.queries';
 import { ParentLayout } from './parent-layout';
+import { ParentSetPassword } from './parent-set-password';
 
 const STATUS_COLOR: Record<string, string> = {
   not_in_queue: 'gray',
@@ -129,7 +130,8 @@ export function ParentDashboardPage() {
   const { t } = useParentTexts();
   const { user, isLoading } = useMe();
   const queryClient = useQueryClient();
-  const parent = user?.role === 'parent';
+  // A one-time password lets the parent choose their own first (the server answers nothing else).
+  const parent = user?.role === 'parent' && !user.mustChangePassword;
   const status = useQuery({ ...parentQueries.status(), enabled: parent });
   const students = useQuery({ ...parentQueries.students(), enabled: parent });
   const logout = useParentLogout();
@@ -139,6 +141,7 @@ export function ParentDashboardPage() {
     setTimeout(readStatus, spreadDelay());
   });
   if (isLoading) return null;
+  if (user?.role === 'parent' && user.mustChangePassword) return <ParentSetPassword user={user} />;
   if (!parent) return <Navigate to="/parent-login" replace />;
   const schools = new Map((students.data ?? []).map((child) => [child.id, child.schoolName]));
   return (

@@ -1,11 +1,12 @@
 import { routes } from '@curbside/api';
-import type { ParentRegisterInput } from '@curbside/domain';
+import type { ParentRegisterInput, passwordChangeSchema } from '@curbside/domain';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
+import type { z } from 'zod';
 import { api } from '../../lib/api';
 import { errorMessage } from '../../lib/http';
-import { switchUser } from '../auth/auth.mutations';
+import { CHANGE_PASSWORD_KEY, switchUser } from '../auth/auth.mutations';
 import { authQueries } from '../auth/auth.queries';
 import { useParentTexts } from './i18n';
 import { parentQueries } from './parent.queries';
@@ -30,6 +31,23 @@ export const useParentLogin = (toast: { title?: string; message: string }, onDon
       onDone();
     },
     onError: (error) => failed(t('login.failed'), error),
+  });
+};
+
+/**
+ * A parent signed in with the one-time password the school gave replaces it
+ * (`POST /api/auth/password`): the answer is the parent, no longer asked to.
+ */
+export const useParentChangePassword = () => {
+  const queryClient = useQueryClient();
+  const { t } = useParentTexts();
+  return useMutation({
+    mutationKey: CHANGE_PASSWORD_KEY,
+    mutationFn: (input: z.output<typeof passwordChangeSchema>) => api(routes.changePassword, { body: input }),
+    onSuccess: (user) => {
+      queryClient.setQueryData(authQueries.me().queryKey, user);
+      notifications.show({ color: 'green.9', message: t('password.done') });
+    },
   });
 };
 

@@ -82,6 +82,19 @@ export const en = {
     redirecting: 'Taking you to your dashboard…',
     toDashboard: 'Go to the dashboard',
   },
+  password: {
+    title: 'Choose Your Password',
+    intro:
+      'You signed in with a one-time password from the school. Choose your own (at least {{min}} characters) to continue.',
+    current: 'One-time password',
+    new: 'New password',
+    confirm: 'Confirm new password',
+    submit: 'Save Password',
+    tooShort: 'Password must be at least {{min}} characters',
+    same: 'Choose a password different from the one-time password',
+    mismatch: 'The two new passwords do not match',
+    done: 'Password saved',
+  },
   validation: {
     username: 'Username is required',
     password: 'Password is required',
@@ -173,6 +186,19 @@ export const es: ParentTexts = {
     redirecting: 'Lo llevamos a su panel…',
     toDashboard: 'Ir al panel',
   },
+  password: {
+    title: 'Elija su contraseña',
+    intro:
+      'Inició sesión con una contraseña de un solo uso de la escuela. Elija la suya (al menos {{min}} caracteres) para continuar.',
+    current: 'Contraseña de un solo uso',
+    new: 'Contraseña nueva',
+    confirm: 'Confirme la contraseña nueva',
+    submit: 'Guardar contraseña',
+    tooShort: 'La contraseña debe tener al menos {{min}} caracteres',
+    same: 'Elija una contraseña distinta de la de un solo uso',
+    mismatch: 'Las dos contraseñas nuevas no coinciden',
+    done: 'Contraseña guardada',
+  },
   validation: {
     username: 'El usuario es obligatorio',
     password: 'La contraseña es obligatoria',
@@ -190,5 +216,8 @@ export const es: ParentTexts = {
     'Too many invalid codes have been tried recently. Please try again later.':
       'Se han probado demasiados códigos no válidos. Intente más tarde.',
     'Invalid username or password': 'Usuario o contraseña incorrectos',
+    'Current password is incorrect': 'La contraseña actual no es correcta',
+    'This one-time password has expired. Ask your school for a new one.':
+      'Esta contraseña de un solo uso se venció. Pida una nueva a la escuela.',
   },
 };

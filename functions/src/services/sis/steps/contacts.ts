@@ -49,6 +49,7 @@ const importContacts = async (state: SchoolState, page: CleverUser[], tally: Tal
       role: 'parent',
       schoolId: state.school.id,
       districtId: null,
+      madeBySchoolId: state.school.id,
     });
     tally('parents', 'created');
   }

@@ -13,7 +13,7 @@ export type { SchoolStep, StepContext } from './step';
  * (staff accounts, by Clever id, else by email among the school's teachers), its sections
  * (classrooms: by Clever id, else by name; made when missing if asked), its students (by
  * Clever id; their classroom from their section), the district's contacts (parent accounts
- * the school made, by Clever id; linked to their children of this school), then retiring
+ * by Clever id, else by email among the accounts the school made; linked to their children of this school), then retiring
  * what the SIS no longer lists (records with a Clever id that no page of this job saw).
  */
 export const SCHOOL_STEPS: Record<SisSchoolStep, SchoolStep<unknown>> = {
