@@ -9,7 +9,7 @@
  * assembles the report.
  */
 import { createDb, type MeterCounters, type MeterSnapshot } from '@curbside/store';
-import { PARENT_STATUS_POLL_MS } from '../../web/src/features/parent/parent.queries';
+import { PARENT_STATUS_POLL_MS } from '@curbside/web/cache';
 import { AWS_PRICES } from './aws-prices';
 import { type BusFigures, type BusFleet, busPlanFor, seedBuses, startBusFleet } from './buses';
 import { type CostModel, costModel } from './cost';
