@@ -33,12 +33,7 @@ import {
 } from '@curbside/web/cache';
 import { hashKey, type QueryKey, QueryObserver } from '@tanstack/query-core';
 import type { BenchClient } from './http';
-
-export type ScreenKind = 'front' | 'back' | 'teacher';
-export type ScreenMode = 'patch' | 'refetch-all';
-/** Why a screen read a list: its first load, a new card, its polling interval, a missed event, or an event (baseline). */
-export type ReadReason = 'load' | 'mount' | 'poll' | 'gap' | 'event';
-export const READ_REASONS: readonly ReadReason[] = ['load', 'mount', 'poll', 'gap', 'event'];
+import type { ReadReason, ScreenKind, ScreenMode } from './types';
 
 /** The cache patches each screen registers, as its page's hooks do. */
 const PATCHES: Record<ScreenKind, readonly CachePatch[]> = {
