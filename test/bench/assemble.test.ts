@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assembleReport, screenReadsOf } from './assemble';
 import { checkBudgets } from './budgets';
+import { busDismissal } from './cost';
 import { formatReport } from './report';
 import type { BusWindowFigures, PhaseResults, ReadReason, Summary } from './types';
 
@@ -358,6 +359,17 @@ describe('screenReadsOf', () => {
     });
     expect(Object.keys(reads.byRoute)).toEqual(['listQueue', 'listAlerts']);
     expect(reads.calls).toBe(50);
+  });
+});
+
+describe('busDismissal', () => {
+  it("projects a window's bus traffic to a dismissal: messages in and out, connections the whole time", () => {
+    // 60 driver messages and 700 out in 10 s; 14 connections (2 buses, 10 viewers, 2 admin maps) over 30 minutes.
+    const { usage } = busDismissal(busWindow('coalesced', 700), 14, 30);
+    expect(usage.lambdaRequests).toBe(6 * 1800);
+    expect(usage.webSocketMessages).toBe(76 * 1800);
+    expect(usage.connectionMinutes).toBe(14 * 30);
+    expect(usage.writeUnits).toBe(6 * 1800);
   });
 });
 

@@ -39,10 +39,10 @@ export const runBenchmark = async (options: BenchOptions): Promise<BenchReport> 
   const stage: Stage = { ctx, mode: options.screens ?? 'patch', screens: [], fleet: undefined };
   try {
     const setup = setupFigures(ctx);
-    await startBuses(stage, scale);
+    const busPlan = await startBuses(stage, scale);
     const warmUp = await warmUpPhase(stage);
     const rush = await rushPhase(stage, warmUp.sessionId);
-    const buses = await naiveBusPhase(stage, rush);
+    const buses = await naiveBusPhase(stage, busPlan, rush);
     const afterRush = await afterRushPhase(stage, warmUp.sessionId, rush);
     const baseline = stage.mode === 'patch' ? await baselinePhase(stage) : null;
     const addToBatch = await batchProbePhase(ctx);

@@ -32,8 +32,10 @@ const BASELINE_SHARE = 1 / 8;
  */
 const BASELINE_OVERTIME_MS = 20_000;
 
+type BusPlan = ReturnType<typeof busPlanFor>;
+
 /** Seeds the school's buses and starts the fleet (drivers at 1 Hz, map viewers, admin maps); answers its plan. */
-export const startBuses = async (stage: Stage, scale: number) => {
+export const startBuses = async (stage: Stage, scale: number): Promise<BusPlan> => {
   const { ctx } = stage;
   const plan = busPlanFor(scale);
   ctx.log(`Starting ${plan.buses} buses at 1 Hz and ${plan.viewers} map viewers…`);
@@ -117,10 +119,9 @@ export const rushPhase = async (stage: Stage, sessionId: number): Promise<MainRu
 };
 
 /** The naive bus relay (every position to every viewer) for a while after the rush; then the fleet stops. */
-export const naiveBusPhase = async (stage: Stage, rush: MainRushFigures): Promise<BusRun> => {
+export const naiveBusPhase = async (stage: Stage, plan: BusPlan, rush: MainRushFigures): Promise<BusRun> => {
   const { ctx } = stage;
   const fleet = stage.fleet!;
-  const plan = busPlanFor(ctx.options.scale);
   ctx.log(`The naive bus relay (every position to every viewer) for ${NAIVE_BUS_SECONDS} s…`);
   await ctx.server.ask({ type: 'busRelay', mode: 'naive' });
   const naive = await fleet.window('naive', ctx.meterNow, () => sleep(NAIVE_BUS_SECONDS * 1000));
