@@ -14,8 +14,8 @@ import type { MeterSnapshot } from '@curbside/store';
 import { busLinks, type Db, vehicles } from '@curbside/store';
 import WebSocket from 'ws';
 import { AWS_PRICES } from './aws-prices';
-import { type Priced, price } from './cost';
-import { Samples, type Summary, sleep } from './stats';
+import { Samples, sleep } from './stats';
+import type { BusWindowFigures } from './types';
 
 const PING_EVERY_MS = 30_000;
 
@@ -161,34 +161,6 @@ class Driver {
   }
 }
 
-export interface BusWindowFigures {
-  relay: 'coalesced' | 'naive';
-  seconds: number;
-  /** Messages the drivers sent (positions and heartbeats): one `$default` invocation each. */
-  driverMessages: number;
-  /** Bus messages per viewer per second: the mean, and the most any viewer got in one second. */
-  perViewerPerSecond: { mean: number; max: number };
-  /** Bus messages received by every viewer and admin map screen. */
-  messagesOut: number;
-  /** Per second of the window: usage the meter saw under `ws/default` (the drivers' share of it). */
-  usagePerSecond: { lambdaGbSeconds: number; readUnits: number; writeUnits: number };
-}
-
-export interface BusFigures {
-  buses: number;
-  viewers: number;
-  adminScreens: number;
-  /** During the rush (coalesced relay): new positions delivered to the viewers. */
-  deliveryMs: Summary;
-  rush: BusWindowFigures;
-  naive: BusWindowFigures;
-  /** Any bus message carrying a field that could name a child. */
-  leaks: number;
-  /** A dismissal's bus traffic at AWS prices, coalesced and naive. */
-  dismissal: { coalesced: Priced; naive: Priced };
-  dismissalMinutes: number;
-}
-
 /** The fleet running against the server; `window` measures a stretch of it, `stop` closes everything. */
 export const startBusFleet = async (options: {
   url: string;
@@ -262,27 +234,9 @@ export const startBusFleet = async (options: {
     };
   };
 
-  /** A dismissal's bus traffic, from a window's rates, over `minutes`. */
-  const dismissal = (figures: BusWindowFigures, minutes: number): Priced => {
-    const seconds = minutes * 60;
-    const perSecond = (n: number) => n / Math.max(1, figures.seconds);
-    const connections = options.buses + viewers.length;
-    return price({
-      lambdaRequests: perSecond(figures.driverMessages) * seconds,
-      lambdaGbSeconds: figures.usagePerSecond.lambdaGbSeconds * seconds,
-      httpApiRequests: 0,
-      // In (the drivers') and out (to every viewer).
-      webSocketMessages: perSecond(figures.driverMessages + figures.messagesOut) * seconds,
-      connectionMinutes: connections * minutes,
-      readUnits: figures.usagePerSecond.readUnits * seconds,
-      writeUnits: figures.usagePerSecond.writeUnits * seconds,
-    });
-  };
-
   return {
     delivery,
     window,
-    dismissal,
     leaks: () => viewers.reduce((sum, viewer) => sum + viewer.leaks, 0),
     /** Waits for every driver to have sent at least once (they start at their own moment of the second). */
     warm: async () => {

@@ -5,40 +5,7 @@
  * school month.
  */
 import { AWS_PRICES } from './aws-prices';
-
-/** What one handler label consumed (meter counters of a window). */
-export interface LabelFigures {
-  invocations: number;
-  billedMs: number;
-  readUnits: number;
-  writeUnits: number;
-  /** Outbound live messages in 32 KB increments. */
-  billedMessages: number;
-}
-
-export interface Usage {
-  lambdaRequests: number;
-  lambdaGbSeconds: number;
-  httpApiRequests: number;
-  webSocketMessages: number;
-  connectionMinutes: number;
-  readUnits: number;
-  writeUnits: number;
-}
-
-export interface Priced {
-  usage: Usage;
-  dollars: {
-    lambdaRequests: number;
-    lambdaDuration: number;
-    httpApi: number;
-    webSocketMessages: number;
-    connectionMinutes: number;
-    dynamoDbReads: number;
-    dynamoDbWrites: number;
-    total: number;
-  };
-}
+import type { BusWindowFigures, CostModel, LabelFigures, Priced, Usage } from './types';
 
 export const emptyUsage = (): Usage => ({
   lambdaRequests: 0,
@@ -91,6 +58,25 @@ export const price = (usage: Usage): Priced => {
   return { usage, dollars };
 };
 
+/**
+ * A dismissal's bus traffic at AWS prices, from a window's rates, over
+ * `minutes`; `connections`: the buses and every map screen (viewers and admin maps).
+ */
+export const busDismissal = (figures: BusWindowFigures, connections: number, minutes: number): Priced => {
+  const seconds = minutes * 60;
+  const perSecond = (n: number) => n / Math.max(1, figures.seconds);
+  return price({
+    lambdaRequests: perSecond(figures.driverMessages) * seconds,
+    lambdaGbSeconds: figures.usagePerSecond.lambdaGbSeconds * seconds,
+    httpApiRequests: 0,
+    // In (the drivers') and out (to every viewer).
+    webSocketMessages: perSecond(figures.driverMessages + figures.messagesOut) * seconds,
+    connectionMinutes: connections * minutes,
+    readUnits: figures.usagePerSecond.readUnits * seconds,
+    writeUnits: figures.usagePerSecond.writeUnits * seconds,
+  });
+};
+
 export interface CostInput {
   /** Meter figures of the rush window, per handler label (`http/addToQueue`, `ws/default`, …). */
   rush: Record<string, LabelFigures>;
@@ -122,24 +108,6 @@ export interface CostInput {
   dropoffsPerMonth: number;
   /** The bus fleet of the run (0 buses: none): drivers and the map screens (map-link viewers and admin maps). */
   bus?: { buses: number; mapScreens: number };
-}
-
-export interface CostModel {
-  asRun: Priced;
-  dismissal: Priced;
-  /** The part of a dismissal that is the staff screens' reads (loads, polls, reads after a missed event). */
-  dismissalScreenReads: Priced;
-  dropoff: Priced;
-  month: Priced;
-  perCar: { dismissal: number; dropoff: number };
-  /**
-   * What the specification's own intervals cost over a dismissal, whatever
-   * the implementation: every socket's ping and pong, the drivers' positions
-   * and heartbeats, one bus message per map screen per second, the polls,
-   * the connection minutes. No car, no DynamoDB, no Lambda duration.
-   */
-  floor: Priced;
-  assumptions: string[];
 }
 
 const PING_EVERY_MINUTES = 0.5;

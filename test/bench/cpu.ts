@@ -6,6 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import type { CpuFigures, CpuSample } from './types';
 
 const TICKS_PER_SECOND = 100;
 
@@ -48,26 +49,6 @@ const javaChild = (): number | undefined => {
   }
   return undefined;
 };
-
-export interface CpuSample {
-  at: number;
-  server: number;
-  generator: number;
-  dynamo: number | undefined;
-  machine: number | undefined;
-}
-
-export interface CpuFigures {
-  seconds: number;
-  cores: number;
-  /** CPU seconds used, and as a share of one core over the window. */
-  server: { seconds: number; cores: number };
-  dynamoLocal: { seconds: number; cores: number } | null;
-  generator: { seconds: number; cores: number };
-  /** Everything else on the machine (other users' work), when /proc/stat is readable. */
-  others: { seconds: number; cores: number } | null;
-  machineBusy: { seconds: number; cores: number } | null;
-}
 
 export const cpuSampler = (serverCpu: () => Promise<{ user: number; system: number }>) => {
   const java = javaChild();

@@ -10,16 +10,8 @@ import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { localAccessKeyId } from '@curbside/local';
 import { openFloorClient } from './screens';
 import type { ServerProcess } from './server-process';
-import { Samples, type Summary, seededRandom, sleep } from './stats';
-
-export interface PutFloor {
-  clients: number;
-  perSecond: number;
-  puts: number;
-  errors: number;
-  itemBytes: number;
-  latencyMs: Summary;
-}
+import { Samples, seededRandom, sleep } from './stats';
+import type { BroadcastFloor, PutFloor } from './types';
 
 export const barePutLoop = async (options: {
   endpoint: string;
@@ -77,16 +69,6 @@ export const barePutLoop = async (options: {
     latencyMs: latency.summary(),
   };
 };
-
-export interface BroadcastFloor {
-  clients: number;
-  messages: number;
-  perSecond: number;
-  payloadBytes: number;
-  expected: number;
-  received: number;
-  latencyMs: Summary;
-}
 
 export const bareBroadcast = async (
   server: ServerProcess,

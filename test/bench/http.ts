@@ -4,7 +4,8 @@
  * from request start to the last byte of the answer) under its route name.
  */
 import { Agent, request } from 'node:http';
-import { Samples, type Summary, summarize } from './stats';
+import { Samples, summarize } from './stats';
+import type { RouteFigures, Summary } from './types';
 
 export type Phase = 'setup' | 'probe' | 'load' | 'rush' | 'baseline';
 
@@ -12,14 +13,6 @@ interface RouteRecord {
   latency: Samples;
   statuses: Map<number, number>;
   /** HTTP API bills requests in 512 KB increments (request plus answer). */
-  billedRequests: number;
-  bytes: number;
-}
-
-export interface RouteFigures {
-  calls: number;
-  latencyMs: Summary;
-  statuses: Record<string, number>;
   billedRequests: number;
   bytes: number;
 }

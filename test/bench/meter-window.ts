@@ -1,7 +1,7 @@
 /** Reading the server's meter: what changed between two snapshots, per label, and per-call figures. */
 import type { MeterCounters, MeterSnapshot } from '@curbside/store';
-import type { LabelFigures } from './cost';
 import { round } from './stats';
+import type { LabelFigures } from './types';
 
 export const diff = (after: MeterSnapshot, before: MeterSnapshot): MeterSnapshot => {
   const out: MeterSnapshot = {};

@@ -5,7 +5,7 @@
  * and the status poll every 30 s at the phone's own phase. It checks that
  * every message names its own child and nothing else (a leak otherwise).
  */
-import { PARENT_STATUS_POLL_MS, spreadDelay } from '../../web/src/features/parent/parent.queries';
+import { PARENT_STATUS_POLL_MS, spreadDelay } from '@curbside/web/cache';
 import type { BenchClient } from './http';
 import type { Screen } from './screens';
 

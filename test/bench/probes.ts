@@ -8,23 +8,7 @@ import type { BenchClient } from './http';
 import { diff, perCall } from './meter-window';
 import type { Car } from './school';
 import type { BenchContext } from './setup';
-
-export interface QueueReadProbe {
-  /** Active entries the probe queued (the same cars both times). */
-  activeEntries: number;
-  completedPickups: number;
-  calls: number;
-  readUnitsPerCall: number;
-}
-
-export interface AddToBatchProbe {
-  /** Cars waiting for a batch when add-to-batch was pressed. */
-  waiting: number;
-  calls: number;
-  readUnitsPerCall: number;
-  /** DynamoDB calls per add-to-batch, by operation. */
-  operations: Record<string, number>;
-}
+import type { AddToBatchProbe, QueueReadProbe } from './types';
 
 const queueCar = async (client: BenchClient, sessionId: number, vehicleNumber: string) => {
   const added = await client.call<{ id: string }>('addToQueue', 'POST', '/api/queue', {

@@ -1,145 +1,8 @@
-/** The budgets of DESIGN.md checked against a report, and the report as readable tables. */
-import type { BenchReport, ScreenReads } from './bench';
-import type { Priced } from './cost';
-import { READ_REASONS } from './web-screen';
+/** The report as readable text: a header, then one section per part of the run, each from its own formatter. */
+import { ms, n, table, units, usd } from './format';
+import { type BenchReport, type BudgetCheck, type Priced, READ_REASONS, type ScreenReads } from './types';
 
-export interface BudgetCheck {
-  budget: string;
-  value: string;
-  pass: boolean;
-}
-
-export const API_P99_BUDGET_MS = 100;
-export const LIVE_P99_BUDGET_MS = 250;
-export const WRITE_UNITS_PER_CAR_BUDGET = 2;
-/** Screen reads per queue event, patching, at most this share of the refetch-on-every-event baseline. */
-export const SCREEN_READS_SHARE_BUDGET = 0.1;
-/** Read units per add-to-batch at 300 waiting cars within this share of those at 50. */
-export const ADD_TO_BATCH_SPREAD_BUDGET = 0.2;
-export const DISMISSAL_COST_BUDGET = 0.3;
-/** Bus positions: at most one message per map viewer per second, delivered p99 under 1.5 s. */
-export const BUS_MESSAGES_PER_VIEWER_SECOND_BUDGET = 1;
-export const BUS_P99_BUDGET_MS = 1500;
-
-export const checkBudgets = (report: BenchReport): BudgetCheck[] => {
-  const { api, live, dynamo, rush, screens, cost, parents, buses } = report;
-  const withBuses = cost.dismissal.dollars.total + buses.dismissal.coalesced.dollars.total;
-  const { early, late } = dynamo.queueReads;
-  const { at50, at300 } = dynamo.addToBatch;
-  const screenChecks: BudgetCheck[] =
-    screens.baseline && screens.ratio !== null
-      ? [
-          {
-            budget: `Screen reads per queue event at most ${SCREEN_READS_SHARE_BUDGET * 100}% of the refetch-on-every-event baseline (same run)`,
-            value: `${screens.rush.readUnitsPerEvent.toFixed(2)} vs ${screens.baseline.readUnitsPerEvent.toFixed(1)} RCU/event = ${(screens.ratio * 100).toFixed(1)}%`,
-            pass: screens.ratio <= SCREEN_READS_SHARE_BUDGET,
-          },
-        ]
-      : [];
-  return [
-    {
-      budget: `API p99 under ${API_P99_BUDGET_MS} ms (all rush calls)`,
-      value: `${ms(api.overall.p99)} ms`,
-      pass: api.overall.p99 < API_P99_BUDGET_MS,
-    },
-    {
-      budget: `Live event p99 under ${LIVE_P99_BUDGET_MS} ms (commit to every staff screen)`,
-      value: `${ms(live.deliveryMs.p99)} ms`,
-      pass: live.deliveryMs.p99 < LIVE_P99_BUDGET_MS && live.deliveryMs.count > 0,
-    },
-    {
-      budget: 'Nothing lost (every staff screen got every staff event)',
-      value: `${live.lost} lost of ${live.expectedPerScreen * live.staffScreens}`,
-      pass: live.lost === 0 && live.expectedPerScreen > 0,
-    },
-    {
-      budget: 'Nothing leaked to anonymous screens',
-      value: `${live.anonymousEvents} events (${live.leakedQueueEvents} queue events)`,
-      pass: live.anonymousEvents === 0,
-    },
-    {
-      budget: 'Nothing leaked to a parent about another child (and every parent heard about their own)',
-      value: `${parents.leaks} leaked; ${n(parents.messages)} messages to ${parents.phones} parents`,
-      pass: parents.leaks === 0 && parents.phones > 0 && parents.messages >= parents.phones,
-    },
-    {
-      budget: `Parent message p99 under ${LIVE_P99_BUDGET_MS} ms (rush, publish to phone)`,
-      value: `${ms(parents.deliveryMs.p99)} ms`,
-      pass: parents.deliveryMs.p99 < LIVE_P99_BUDGET_MS && parents.deliveryMs.count > 0,
-    },
-    {
-      budget: `At most ${WRITE_UNITS_PER_CAR_BUDGET} write units per car added to the queue (the entry and its place in the waiting line; the live event's sequence number is counted with the events)`,
-      value: `${dynamo.queueWriteUnitsPerCarAdded.toFixed(2)} (+ ${(dynamo.writeUnitsPerCarAdded - dynamo.queueWriteUnitsPerCarAdded).toFixed(2)} sequence number = ${dynamo.writeUnitsPerCarAdded.toFixed(2)} in the handler)`,
-      pass:
-        dynamo.queueWriteUnitsPerCarAdded > 0 &&
-        dynamo.queueWriteUnitsPerCarAdded <= WRITE_UNITS_PER_CAR_BUDGET + 1e-9,
-    },
-    {
-      budget: 'Queue reads do not grow with completed pickups',
-      value: `${early.readUnitsPerCall.toFixed(2)} RCU/read at ${early.completedPickups} completed, ${late.readUnitsPerCall.toFixed(2)} at ${late.completedPickups}`,
-      pass: early.readUnitsPerCall > 0 && late.readUnitsPerCall <= early.readUnitsPerCall + 1e-9,
-    },
-    ...screenChecks,
-    {
-      budget: `Read units per add-to-batch the same at ${at50.waiting} and ${at300.waiting} waiting cars (within ${ADD_TO_BATCH_SPREAD_BUDGET * 100}%)`,
-      value: `${at50.readUnitsPerCall.toFixed(2)} and ${at300.readUnitsPerCall.toFixed(2)} RCU/call`,
-      pass:
-        at50.readUnitsPerCall > 0 &&
-        Math.abs(at300.readUnitsPerCall - at50.readUnitsPerCall) <=
-          ADD_TO_BATCH_SPREAD_BUDGET * at50.readUnitsPerCall,
-    },
-    {
-      budget: `At most ${BUS_MESSAGES_PER_VIEWER_SECOND_BUDGET} bus message per map viewer per second, whatever the fleet (${buses.buses} buses at 1 Hz, ${buses.viewers} viewers)`,
-      value: `at most ${buses.rush.perViewerPerSecond.max} in any second, ${buses.rush.perViewerPerSecond.mean.toFixed(2)}/s on average (naive relay: ${buses.naive.perViewerPerSecond.mean.toFixed(1)}/s)`,
-      pass:
-        buses.rush.messagesOut > 0 &&
-        buses.rush.perViewerPerSecond.max <= BUS_MESSAGES_PER_VIEWER_SECOND_BUDGET,
-    },
-    {
-      budget: `Bus position p99 under ${BUS_P99_BUDGET_MS} ms, from the driver's send to every viewer`,
-      value: `${ms(buses.deliveryMs.p99)} ms (p50 ${ms(buses.deliveryMs.p50)} ms)`,
-      pass: buses.deliveryMs.count > 0 && buses.deliveryMs.p99 < BUS_P99_BUDGET_MS,
-    },
-    {
-      budget: 'No bus message names a child or a family',
-      value: `${buses.leaks}`,
-      pass: buses.leaks === 0,
-    },
-    {
-      budget: `At most $${DISMISSAL_COST_BUDGET.toFixed(2)} of AWS cost per dismissal, staff screens' reads, parents and buses included`,
-      value: `$${withBuses.toFixed(3)} (buses $${buses.dismissal.coalesced.dollars.total.toFixed(3)}, naive relay $${buses.dismissal.naive.dollars.total.toFixed(2)}; screens' reads $${cost.dismissalScreenReads.dollars.total.toFixed(4)}; the specification's intervals alone $${cost.floor.dollars.total.toFixed(3)})`,
-      pass: withBuses <= DISMISSAL_COST_BUDGET,
-    },
-    {
-      budget: 'Every car handled, no errors',
-      value:
-        `${rush.leftInQueue} left in queue, ${rush.serverErrors} 5xx, ${rush.networkErrors} network errors, ` +
-        `${rush.counts.unexpected} unexpected answers, ${screens.rush.failedReads} failed screen reads${rush.timedOut ? ', TIMED OUT' : ''}`,
-      pass:
-        !rush.timedOut &&
-        rush.leftInQueue === 0 &&
-        rush.serverErrors === 0 &&
-        rush.networkErrors === 0 &&
-        rush.counts.unexpected === 0 &&
-        screens.rush.failedReads === 0,
-    },
-  ];
-};
-
-const ms = (value: number) => (value >= 10 ? value.toFixed(0) : value.toFixed(1));
-const n = (value: number) => Math.round(value).toLocaleString('en-US');
-const units = (value: number) => (value >= 100 ? n(value) : value.toFixed(2));
-const usd = (value: number) =>
-  value >= 1 ? `$${value.toFixed(2)}` : value >= 0.01 ? `$${value.toFixed(3)}` : `$${value.toFixed(5)}`;
-
-/** Left-aligned first column, right-aligned others. */
-export const table = (header: string[], rows: string[][]): string => {
-  const widths = header.map((cell, i) => Math.max(cell.length, ...rows.map((row) => (row[i] ?? '').length)));
-  const line = (row: string[]) =>
-    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
-  return [line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-};
-
+/** The cost table: usage, then dollars, a column per projection. */
 const costRows = (columns: Priced[]): string[][] => {
   const usage = (pick: (p: Priced) => number, format: (v: number) => string) =>
     columns.map((p) => format(pick(p)));
@@ -168,12 +31,11 @@ const costRows = (columns: Priced[]): string[][] => {
   ];
 };
 
-export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): string => {
-  const { plan, rush, api, live, dynamo, floor, cost, memory } = report;
+/** The run, the school, the setup and the rush in a few lines. */
+const headerLines = (report: BenchReport): string[] => {
+  const { plan, rush } = report;
   const c = rush.counts;
   const out: string[] = [];
-  const section = (title: string) => out.push('', title, '═'.repeat(title.length));
-
   out.push(
     `Curbside dismissal-rush benchmark — scale ${report.scale} (${report.machine.cpus} CPUs, load average ${report.machine.loadAverage.join(' ')} at start, Node ${report.machine.node}, ${report.startedAt})`,
   );
@@ -197,8 +59,13 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
       `unexpected ${c.unexpected}, left in queue ${rush.leftInQueue}`,
   );
   for (const answer of rush.unexpectedAnswers) out.push(`  ! ${answer}`);
+  return out;
+};
 
-  section('API latency (client-side over HTTP, rush) and cost per call (server meter)');
+/** API latency and cost per call, per route, and the WebSocket handlers. */
+const apiLines = (report: BenchReport): string[] => {
+  const { api } = report;
+  const out: string[] = [];
   out.push(
     table(
       [
@@ -265,8 +132,13 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
       ),
     );
   }
+  return out;
+};
 
-  section('Live events');
+/** The staff events: published, delivered, lost; the anonymous screens. */
+const liveLines = (report: BenchReport): string[] => {
+  const { live } = report;
+  const out: string[] = [];
   out.push(
     `Published to the staff channel: ${n(live.publishedToStaff)} events (${live.eventsPerSecond}/s in the rush); ` +
       `each of ${live.staffScreens} staff screens expected ${n(live.expectedPerScreen)}, received ${n(live.receivedMin)}–${n(live.receivedMax)}: ` +
@@ -287,8 +159,13 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
       .map(([type, count]) => `${type} ${n(count)}`)
       .join(', ')}`,
   );
+  return out;
+};
 
+/** The parents' messages and status reads. */
+const parentLines = (report: BenchReport): string[] => {
   const { parents } = report;
+  const out: string[] = [];
   out.push(
     `Parents: ${parents.phones} on the dashboard; ${n(parents.messages)} messages about their own child ` +
       `(${parents.messagesPerPhone} each: ${Object.entries(parents.byType)
@@ -303,8 +180,13 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
       `their share of the rush: $${parents.messageDollars.toFixed(4)} messages + $${parents.readDollars.toFixed(4)} read units ` +
       '(Lambda and HTTP requests in the cost model)',
   );
+  return out;
+};
 
+/** The buses: delivery, the coalesced and naive relays, a dismissal's bus traffic. */
+const busLines = (report: BenchReport): string[] => {
   const { buses } = report;
+  const out: string[] = [];
   const relayLine = (label: string, figures: typeof buses.rush) =>
     `  ${label}: ${n(figures.driverMessages)} driver messages in ${figures.seconds.toFixed(0)} s, ` +
     `${n(figures.messagesOut)} bus messages out, ${figures.perViewerPerSecond.mean.toFixed(2)} per viewer per second ` +
@@ -322,11 +204,13 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
       `(${n(buses.dismissal.coalesced.usage.webSocketMessages)} messages), ${usd(buses.dismissal.naive.dollars.total)} naive ` +
       `(${n(buses.dismissal.naive.usage.webSocketMessages)} messages)`,
   );
+  return out;
+};
 
-  section('Staff screens, as the web client runs them (rush)');
-  out.push(...screenLines(report));
-
-  section('DynamoDB (rush, as AWS bills it)');
+/** DynamoDB as AWS bills it: units, calls per route, the read probes. */
+const dynamoLines = (report: BenchReport): string[] => {
+  const { api, dynamo } = report;
+  const out: string[] = [];
   out.push(
     `Read units ${n(dynamo.readUnits)}, write units ${n(dynamo.writeUnits)} (of which ${n(dynamo.estimatedWriteUnits)} estimated for failed conditions); ` +
       `write units per car added ${dynamo.queueWriteUnitsPerCarAdded.toFixed(2)} for the queue + ` +
@@ -359,8 +243,12 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
         .map(([op, k]) => `${op} ${k.toFixed(1)}`)
         .join(', ')})`,
   );
+  return out;
+};
 
-  section('The rush over time');
+/** The rush in windows of time. */
+const timelineLines = (report: BenchReport): string[] => {
+  const out: string[] = [];
   out.push(
     table(
       [
@@ -396,15 +284,24 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
   out.push(
     '(server, DDB Local, others: CPU cores used in the window; others = every other process on the machine)',
   );
+  return out;
+};
 
-  section('Memory');
+/** Memory of the server process and of the load generator. */
+const memoryLines = (report: BenchReport): string[] => {
+  const { memory } = report;
+  const out: string[] = [];
   out.push(
     `Server process (child, Curbside only): RSS ${memory.server.baselineRssMb.toFixed(0)} MB before the rush, peak ` +
       `${memory.server.peakRssMb.toFixed(0)} MB; heap used peak ${memory.server.peakHeapUsedMb.toFixed(0)} MB. ` +
       `Load generator (this process): peak RSS ${memory.generatorPeakRssMb.toFixed(0)} MB. DynamoDB Local (Java) not included.`,
   );
+  return out;
+};
 
-  section('CPU during the rush');
+/** Where the CPU went during the rush. */
+const cpuLines = (report: BenchReport): string[] => {
+  const out: string[] = [];
   const share = (part: { seconds: number; cores: number } | null) =>
     part ? `${part.seconds.toFixed(0)} s (${part.cores.toFixed(2)} cores)` : 'n/a';
   out.push(
@@ -412,8 +309,13 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
       `DynamoDB Local ${share(report.cpu.dynamoLocal)}, load generator ${share(report.cpu.generator)}, ` +
       `everything else on the machine ${share(report.cpu.others)}; machine busy ${share(report.cpu.machineBusy)}`,
   );
+  return out;
+};
 
-  section('Floor (same machine, same run; ratios over the lower run)');
+/** The floors and the ratios over them. */
+const floorLines = (report: BenchReport): string[] => {
+  const { api, live, floor } = report;
+  const out: string[] = [];
   out.push(
     table(
       ['floor', 'clients', 'rate/s', 'samples', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'],
@@ -445,8 +347,13 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
     `API p50 ÷ bare write p50 = ${ms(api.overall.p50)} ÷ ${ms(floor.putP50Ms)} = ${floor.apiP50OverPutP50.toFixed(1)}×; ` +
       `fan-out p99 ÷ bare broadcast p99 = ${ms(live.deliveryMs.p99)} ÷ ${ms(floor.broadcastP99Ms)} = ${floor.fanoutP99OverBroadcastP99.toFixed(1)}×`,
   );
+  return out;
+};
 
-  section('AWS cost (list prices, us-east-1; test/bench/aws-prices.ts)');
+/** The AWS cost: as run, a dismissal, a drop-off, a school month; the floor of the specification. */
+const costLines = (report: BenchReport): string[] => {
+  const { rush, cost } = report;
+  const out: string[] = [];
   out.push(
     table(
       ['', `as run (${rush.seconds} s)`, 'dismissal (30 min)', 'drop-off (30 min)', 'school month (20+20)'],
@@ -470,9 +377,27 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
     `Per car: ${usd(cost.perCar.dismissal)} a dismissal, ${usd(cost.perCar.dropoff)} a drop-off. Assumptions:`,
   );
   for (const assumption of cost.assumptions) out.push(`  - ${assumption}`);
+  return out;
+};
 
-  section('Budgets (DESIGN.md)');
-  for (const check of budgets) out.push(`${check.pass ? 'PASS' : 'FAIL'}  ${check.budget}: ${check.value}`);
+const budgetLines = (budgets: readonly BudgetCheck[]): string[] =>
+  budgets.map((check) => `${check.pass ? 'PASS' : 'FAIL'}  ${check.budget}: ${check.value}`);
+
+export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): string => {
+  const sections: Array<[title: string, lines: string[]]> = [
+    ['API latency (client-side over HTTP, rush) and cost per call (server meter)', apiLines(report)],
+    ['Live events', [...liveLines(report), ...parentLines(report), ...busLines(report)]],
+    ['Staff screens, as the web client runs them (rush)', screenLines(report)],
+    ['DynamoDB (rush, as AWS bills it)', dynamoLines(report)],
+    ['The rush over time', timelineLines(report)],
+    ['Memory', memoryLines(report)],
+    ['CPU during the rush', cpuLines(report)],
+    ['Floor (same machine, same run; ratios over the lower run)', floorLines(report)],
+    ['AWS cost (list prices, us-east-1; test/bench/aws-prices.ts)', costLines(report)],
+    ['Budgets (DESIGN.md)', budgetLines(budgets)],
+  ];
+  const out = headerLines(report);
+  for (const [title, lines] of sections) out.push('', title, '═'.repeat(title.length), ...lines);
   return out.join('\n');
 };
 

@@ -9,7 +9,8 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runBenchmark } from './bench';
-import { checkBudgets, formatReport } from './report';
+import { checkBudgets } from './budgets';
+import { formatReport } from './report';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

@@ -5,28 +5,24 @@
  * (patching, or, for the baseline, reading every list again per event).
  */
 import type { MeterSnapshot } from '@curbside/store';
-import type { CpuSample, cpuSampler } from './cpu';
+import type { cpuSampler } from './cpu';
 import type { Phase } from './http';
 import { diff } from './meter-window';
 import { arrivalTimes, backStaff, frontStaff, Rush, teacherStaff } from './rush';
 import type { Car } from './school';
 import type { BenchContext } from './setup';
 import { sleep } from './stats';
-import { type ScreenMode, WebScreen } from './web-screen';
+import {
+  READ_REASONS,
+  type RushFigures,
+  type RushSample,
+  type ScreenMode,
+  type ScreenReadTally,
+} from './types';
+import { WebScreen } from './web-screen';
 
 /** The rush stops by itself this long after the last scheduled arrival, finished or not (by default). */
 const OVERTIME_MS = 120_000;
-
-/** The meter (and CPU) at one moment of the rush. */
-export interface RushSample {
-  at: number;
-  wall: number;
-  snapshot: MeterSnapshot;
-  completed: number;
-  /** Entries the first front screen showed in the queue. */
-  activeEntries: number;
-  cpu: CpuSample | undefined;
-}
 
 export interface RushRun {
   mode: ScreenMode;
@@ -179,5 +175,34 @@ export const runRush = async (
     after: samples.at(-1)?.snapshot as MeterSnapshot,
     samples,
     screens,
+  };
+};
+
+/** The rush as plain figures: what it did, and what the server's meter counted meanwhile. */
+export const rushFiguresOf = (run: RushRun): RushFigures => ({
+  mode: run.mode,
+  cars: run.cars,
+  arrivalWindowSec: run.arrivalWindowSec,
+  seconds: run.seconds,
+  timedOut: run.rush.timedOut,
+  counts: { ...run.rush.counts },
+  unexpectedAnswers: [...run.rush.unexpectedAnswers],
+  window: diff(run.after, run.before),
+});
+
+/** What the screens read, all together: per route by reason, their gaps and failed reads. */
+export const tallyReads = (screens: readonly WebScreen[]): ScreenReadTally => {
+  const byRoute: ScreenReadTally['byRoute'] = {};
+  for (const screen of screens) {
+    for (const [route, reasons] of screen.reads) {
+      const into = byRoute[route] ?? { load: 0, mount: 0, poll: 0, gap: 0, event: 0 };
+      byRoute[route] = into;
+      for (const reason of READ_REASONS) into[reason] += reasons[reason];
+    }
+  }
+  return {
+    byRoute,
+    gaps: screens.reduce((sum, screen) => sum + screen.gaps, 0),
+    failedReads: screens.reduce((sum, screen) => sum + screen.failedReads, 0),
   };
 };

@@ -11,6 +11,7 @@ import type { BenchClient } from './http';
 import type { Car } from './school';
 import type { Screen } from './screens';
 import { seededRandom, sleep } from './stats';
+import type { RushCounts } from './types';
 import type { WebScreen } from './web-screen';
 
 /** Share of cars the front staff complete on their own (walk-up pickup from the details dialog). */
@@ -28,24 +29,6 @@ const RETRY_MS = 1000;
 const TEACHER_LOOK_MS = 5000;
 /** How long a screen that shows no car waiting is trusted to be current (past a sequence gap's grace). */
 const SETTLE_MS = 2500;
-
-export interface RushCounts {
-  queued: number;
-  walkUpCompleted: number;
-  batchesCreated: number;
-  batchesCompleted: number;
-  /** Cars added to a batch (add-to-batch answers 200). */
-  batched: number;
-  /** Cars completed with their batch. */
-  completedInBatches: number;
-  overflowed: number;
-  dismissed: number;
-  released: number;
-  /** 409 answers (two tablets raced for the same car, a full batch, nothing waiting) and 404s of cars already gone. */
-  conflicts: number;
-  /** Answers other than the expected 2xx and 409. */
-  unexpected: number;
-}
 
 export class Rush {
   readonly counts: RushCounts = {

@@ -21,22 +21,10 @@ import {
   vehicles,
 } from '@curbside/store';
 import { mapBounded, seededRandom } from './stats';
+import type { SchoolPlan } from './types';
 
 export const BENCH_PASSWORD = 'bench-rush-1234';
 const WRITE_CONCURRENCY = 24;
-
-export interface SchoolPlan {
-  students: number;
-  cars: number;
-  /** Extra registered cars kept out of the rush, queued only by the read-unit probes. */
-  probeCars: number;
-  classrooms: number;
-  front: number;
-  back: number;
-  teachers: number;
-  /** Parents following one child each on the dashboard (200 at scale 1). */
-  parents: number;
-}
 
 /** Sizes at `scale` (1 = about 2,000 students, 800 cars, 40 staff). */
 export const planFor = (scale: number): SchoolPlan => {

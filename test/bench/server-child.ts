@@ -8,7 +8,8 @@ import { handlerModules } from '@curbside/functions/handlers';
 import { loadHandler, type RunningServer, startServer } from '@curbside/local';
 import { meter } from '@curbside/store';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { Answers, Envelope, MemoryFigures, Reply, Request } from './server-process';
+import type { Answers, Envelope, Reply, Request } from './server-process';
+import type { MemoryFigures } from './types';
 
 const MB = 1024 * 1024;
 let server: RunningServer | undefined;

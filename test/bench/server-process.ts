@@ -9,14 +9,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { MeterSnapshot } from '@curbside/store';
-
-export interface MemoryFigures {
-  /** RSS after start (handlers loaded), before any load. */
-  baselineRssMb: number;
-  peakRssMb: number;
-  peakHeapUsedMb: number;
-  samples: number;
-}
+import type { MemoryFigures } from './types';
 
 export type Request =
   | { type: 'start'; tableName: string; dynamoEndpoint: string; logLevel: string }

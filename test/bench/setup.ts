@@ -5,15 +5,14 @@
  */
 import { ensureTable, startDynamoLocal } from '@curbside/local';
 import { createDb, type MeterCounters, type MeterSnapshot } from '@curbside/store';
-import type { BenchOptions } from './bench';
 import { BenchClient, Recorder } from './http';
 import { diff } from './meter-window';
 import { ParentPhone } from './parent-screen';
-import { BENCH_PASSWORD, type BenchSchool, planFor, type SchoolPlan, seedSchool } from './school';
+import { BENCH_PASSWORD, type BenchSchool, planFor, seedSchool } from './school';
 import { Screen } from './screens';
 import { type ServerProcess, startServerProcess } from './server-process';
 import { mapBounded, Samples } from './stats';
-import type { ScreenKind } from './web-screen';
+import type { BenchOptions, SchoolPlan, ScreenKind } from './types';
 
 export interface StaffMember {
   kind: ScreenKind;

@@ -1,13 +1,5 @@
 /** Small numeric helpers for the benchmark: percentiles, a seeded random source, bounded parallelism. */
-
-export interface Summary {
-  count: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-  mean: number;
-}
+import type { Summary } from './types';
 
 /** Nearest-rank percentile of an ascending array (`q` in 0..1); 0 for none. */
 export const percentile = (sorted: ArrayLike<number>, q: number): number => {

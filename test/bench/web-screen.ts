@@ -1,9 +1,10 @@
 /**
  * A staff screen as the web client runs it, without a browser: the web's own
  * QueryClient settings, query keys, live-event cache patches and cache sync
- * (imported from `web/src`), with one query observer per list the screen
- * shows, the specification's polling intervals, and the same reads over HTTP
- * (through a `BenchClient`, so every read is recorded and metered).
+ * (the web package's `@curbside/web/cache` entry), with one query observer
+ * per list the screen shows, the specification's polling intervals, and the
+ * same reads over HTTP (through a `BenchClient`, so every read is recorded
+ * and metered).
  *
  * - `patch` mode is today's web client: events patch the cached lists; a list
  *   is read again only on a sequence gap, or on its polling interval.
@@ -13,28 +14,26 @@
  */
 import type { LiveEvent, LiveEventType } from '@curbside/api';
 import type { Batch, QueueEntry, TeacherStudent } from '@curbside/domain';
-import { hashKey, type QueryKey, QueryObserver } from '@tanstack/query-core';
-import { ALERTS_POLL_MS, activeAlertsPatch, alertKeys } from '../../web/src/features/alerts/alerts.cache';
 import {
+  ALERTS_POLL_MS,
+  activeAlertsPatch,
+  alertKeys,
   batchKeys,
   batchPatches,
+  type CachePatch,
   completedBatchesPatch,
-} from '../../web/src/features/back-queue/batches.cache';
-import { type CachePatch, isLiveEvent, LiveSync } from '../../web/src/features/live/live-sync';
-import { queueKeys, queuePatches } from '../../web/src/features/queue/queue.cache';
-import {
+  createQueryClient,
+  isLiveEvent,
+  LiveSync,
   QUEUE_STATUS_POLL_MS,
+  queueKeys,
+  queuePatches,
   teacherKeys,
   teacherPatches,
-} from '../../web/src/features/teacher/teacher.cache';
-import { createQueryClient } from '../../web/src/lib/query-client';
+} from '@curbside/web/cache';
+import { hashKey, type QueryKey, QueryObserver } from '@tanstack/query-core';
 import type { BenchClient } from './http';
-
-export type ScreenKind = 'front' | 'back' | 'teacher';
-export type ScreenMode = 'patch' | 'refetch-all';
-/** Why a screen read a list: its first load, a new card, its polling interval, a missed event, or an event (baseline). */
-export type ReadReason = 'load' | 'mount' | 'poll' | 'gap' | 'event';
-export const READ_REASONS: readonly ReadReason[] = ['load', 'mount', 'poll', 'gap', 'event'];
+import type { ReadReason, ScreenKind, ScreenMode } from './types';
 
 /** The cache patches each screen registers, as its page's hooks do. */
 const PATCHES: Record<ScreenKind, readonly CachePatch[]> = {

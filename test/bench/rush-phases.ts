@@ -1,0 +1,159 @@
+/**
+ * The rush phases: the bus fleet started before it; the main rush with the
+ * buses running, measured until every event was delivered; the naive bus
+ * relay after it; the baseline rush (the same screens reading every list
+ * again per event). Each answers plain figures (`types.ts`).
+ */
+import { createDb } from '@curbside/store';
+import { busPlanFor, seedBuses, startBusFleet } from './buses';
+import { cpuSampler } from './cpu';
+import { diff, perCall } from './meter-window';
+import { clearLeftovers, type Stage, settleDelivery, startSession } from './phases';
+import {
+  closeWebScreens,
+  openWebScreens,
+  type RushRun,
+  runRush,
+  rushFiguresOf,
+  tallyReads,
+} from './rush-run';
+import type { BenchContext } from './setup';
+import { round, sleep, summarize } from './stats';
+import type { BaselineFigures, BusRun, CpuSample, MainRushFigures, RushWindow } from './types';
+
+/** How long the naive bus relay runs for the comparison, after the rush. */
+const NAIVE_BUS_SECONDS = 10;
+/** The baseline rush: this share of the cars over this share of the window (the same arrival rate). */
+const BASELINE_SHARE = 1 / 8;
+/**
+ * The baseline's screens saturate a laptop: its rush stops this long after
+ * its arrival window, finished or not (what it left is cleared; its reads per
+ * event are measured over what it did).
+ */
+const BASELINE_OVERTIME_MS = 20_000;
+
+type BusPlan = ReturnType<typeof busPlanFor>;
+
+/** Seeds the school's buses and starts the fleet (drivers at 1 Hz, map viewers, admin maps); answers its plan. */
+export const startBuses = async (stage: Stage, scale: number): Promise<BusPlan> => {
+  const { ctx } = stage;
+  const plan = busPlanFor(scale);
+  ctx.log(`Starting ${plan.buses} buses at 1 Hz and ${plan.viewers} map viewers…`);
+  const tokens = await seedBuses(
+    createDb({ table: ctx.tableName, endpoint: ctx.endpoint, meter: false }),
+    ctx.school.schoolId,
+    plan.buses,
+  );
+  stage.fleet = await startBusFleet({
+    url: ctx.server.url,
+    ...tokens,
+    staffCookie: ctx.front[0]?.cookie as string,
+    ...plan,
+  });
+  await stage.fleet.warm();
+  return plan;
+};
+
+/** The rush in windows of time: latency, CPU per process, and queue reads against queue length and pickups. */
+const timelineOf = (ctx: BenchContext, run: RushRun, cpu: ReturnType<typeof cpuSampler>): RushWindow[] =>
+  run.samples.slice(1).map((sample, i) => {
+    const previous = run.samples[i]!;
+    const reads = diff(sample.snapshot, previous.snapshot)['http/listQueue'];
+    const api = summarize(ctx.recorder.between('rush', previous.wall, sample.wall));
+    const delivery = summarize(ctx.latency.between(previous.wall, sample.wall));
+    const cores = cpu.figures(previous.cpu as CpuSample, sample.cpu as CpuSample);
+    const started = run.samples[0]!.at;
+    return {
+      fromSec: round((previous.at - started) / 1000, 1),
+      toSec: round((sample.at - started) / 1000, 1),
+      apiCalls: api.count,
+      apiP50Ms: round(api.p50, 1),
+      apiP99Ms: round(api.p99, 1),
+      deliveryP99Ms: round(delivery.p99, 1),
+      serverCores: round(cores.server.cores, 2),
+      dynamoLocalCores: cores.dynamoLocal ? round(cores.dynamoLocal.cores, 2) : null,
+      otherCores: cores.others ? round(cores.others.cores, 2) : null,
+      polls: reads?.['lambda.invocations'] ?? 0,
+      readUnitsPerCall: round(perCall(reads, 'ddb.readUnits'), 2),
+      averageActiveEntries: round((previous.activeEntries + sample.activeEntries) / 2, 1),
+      completedPickupsAtEnd: sample.completed,
+    };
+  });
+
+/**
+ * The rush on the open screens, with the buses counted over it, the CPU and
+ * the meter sampled in windows; then every event delivered.
+ */
+export const rushPhase = async (stage: Stage, sessionId: number): Promise<MainRushFigures> => {
+  const { ctx, mode } = stage;
+  const fleet = stage.fleet!;
+  await ctx.server.ask({ type: 'memoryBaseline' });
+  const cpu = cpuSampler(() => ctx.server.ask({ type: 'cpu' }));
+  let run = undefined as unknown as RushRun;
+  const busWindow = await fleet.window('coalesced', ctx.meterNow, async () => {
+    run = await runRush(ctx, {
+      sessionId,
+      mode,
+      screens: stage.screens,
+      cars: ctx.school.cars,
+      arrivalWindowSec: ctx.arrivalWindowSec,
+      phase: 'rush',
+      cpu,
+    });
+  });
+  const cpuFigures = cpu.figures(run.samples[0]?.cpu as CpuSample, run.samples.at(-1)?.cpu as CpuSample);
+  const serverMemory = await ctx.server.ask({ type: 'memory' });
+  ctx.log(`Rush done in ${run.seconds.toFixed(1)} s.`);
+  await settleDelivery(ctx);
+  const delivered = Date.now();
+  return {
+    ...rushFiguresOf(run),
+    // The rush's messages (not the naive relay's or the baseline's load after it).
+    deliveryMs: summarize(ctx.latency.between(run.startedWall, delivered)),
+    parentDeliveryMs: summarize(ctx.parentLatency.between(run.startedWall, delivered)),
+    cpu: cpuFigures,
+    serverMemory,
+    timeline: timelineOf(ctx, run, cpu),
+    buses: { deliveryMs: summarize(fleet.delivery.between(run.startedWall, Date.now())), window: busWindow },
+  };
+};
+
+/** The naive bus relay (every position to every viewer) for a while after the rush; then the fleet stops. */
+export const naiveBusPhase = async (stage: Stage, plan: BusPlan, rush: MainRushFigures): Promise<BusRun> => {
+  const { ctx } = stage;
+  const fleet = stage.fleet!;
+  ctx.log(`The naive bus relay (every position to every viewer) for ${NAIVE_BUS_SECONDS} s…`);
+  await ctx.server.ask({ type: 'busRelay', mode: 'naive' });
+  const naive = await fleet.window('naive', ctx.meterNow, () => sleep(NAIVE_BUS_SECONDS * 1000));
+  await ctx.server.ask({ type: 'busRelay', mode: 'coalesced' });
+  const leaks = fleet.leaks();
+  fleet.stop();
+  stage.fleet = undefined;
+  return { ...plan, deliveryMs: rush.buses.deliveryMs, rush: rush.buses.window, naive, leaks };
+};
+
+/** The baseline: the same screens reading every list again per event, in a shorter rush of its own session. */
+export const baselinePhase = async (stage: Stage): Promise<BaselineFigures> => {
+  const { ctx } = stage;
+  const session = await startSession(ctx);
+  const cars = ctx.school.cars.slice(0, Math.max(8, Math.round(ctx.school.cars.length * BASELINE_SHARE)));
+  const windowSec = Math.max(5, Math.round(ctx.arrivalWindowSec * BASELINE_SHARE));
+  ctx.log(`Baseline: opening the staff screens again, reading every list per event…`);
+  const reopened = await openWebScreens(ctx, session.id, 'refetch-all');
+  stage.screens = reopened.screens;
+  const base = await runRush(ctx, {
+    sessionId: session.id,
+    mode: 'refetch-all',
+    screens: stage.screens,
+    cars,
+    arrivalWindowSec: windowSec,
+    phase: 'baseline',
+    overtimeMs: BASELINE_OVERTIME_MS,
+  });
+  await settleDelivery(ctx);
+  const screens = stage.screens;
+  closeWebScreens(ctx, screens);
+  stage.screens = [];
+  await clearLeftovers(ctx, session.id);
+  return { ...rushFiguresOf(base), reads: tallyReads(screens) };
+};
