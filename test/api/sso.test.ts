@@ -190,3 +190,86 @@ describe('single sign-on through Clever', () => {
     }
   });
 });
+
+describe('who a Clever sign-in may reach', () => {
+  /** A Clever user with `email` for the test, given back after. */
+  const withEmail = async (user: FakeUser, email: string, run: () => Promise<void>) => {
+    const before = user.email;
+    user.email = email;
+    try {
+      await run();
+    } finally {
+      if (before === undefined) delete user.email;
+      else user.email = before;
+    }
+  };
+  const signIn = async (cleverId: string) => {
+    const browser = new Browser();
+    const state = await browser.start();
+    const answer = await browser.get(`/api/auth/clever/callback?code=${codeFor(cleverId)}&state=${state}`);
+    return { answer, browser };
+  };
+
+  it('refuses a Clever student or guardian whose email is a staff member’s', async () => {
+    configure(true);
+    const student = clever.data.users.find((user) => user.roles.student) as FakeUser;
+    const guardian = clever.data.users.find((user) => user.roles.contact) as FakeUser;
+    for (const someone of [student, guardian]) {
+      await withEmail(someone, 'back_demo@curbside.example', async () => {
+        const { answer, browser } = await signIn(someone.id);
+        expect(answer).toEqual({ status: 302, location: '/login?sso=unknown' });
+        expect(browser.jar.has('curbside_session')).toBe(false);
+      });
+    }
+    const back = (await users.findCredentials(server.db, 'back_demo', 'staff'))?.user;
+    expect(back?.cleverId).toBeUndefined();
+  });
+
+  it('never hands an account linked to one Clever id to another Clever user with its email', async () => {
+    configure(true);
+    const admin = person('admin_demo@curbside.example');
+    expect((await signIn(admin.id)).answer).toEqual({ status: 302, location: '/' });
+    const other = clever.data.users.find(
+      (user) => user.roles.teacher && user.id !== ids.teacher && user.email !== undefined,
+    ) as FakeUser;
+    await withEmail(other, 'admin_demo@curbside.example', async () => {
+      const { answer, browser } = await signIn(other.id);
+      expect(answer).toEqual({ status: 302, location: '/login?sso=unknown' });
+      expect(browser.jar.has('curbside_session')).toBe(false);
+    });
+    const linked = (await users.findCredentials(server.db, 'admin_demo', 'staff'))?.user;
+    expect(linked?.cleverId).toBe(admin.id);
+    expect(await cleverLinks.userOf(server.db, other.id)).toBeUndefined();
+  });
+
+  it('lets a teacher change their own email, never a colleague’s (where a Clever sign-in would land)', async () => {
+    const teacher = new Client(server.url);
+    await teacher.login('teacher_demo');
+    const staff = (await teacher.get('/api/teachers?limit=100')).body.items as Array<{
+      id: number;
+      username: string;
+      firstName: string;
+      lastName: string;
+      email: string | null;
+      phone: string | null;
+    }>;
+    const colleague = staff.find((row) => row.username !== 'teacher_demo' && row.email) as (typeof staff)[0];
+    const edit = (row: typeof colleague, changes: Partial<typeof colleague>) => {
+      const { firstName, lastName, email, phone } = { ...row, ...changes };
+      return teacher.put(`/api/teachers/${row.id}`, { firstName, lastName, email, phone });
+    };
+    const refused = await edit(colleague, { email: 'teacher_demo@curbside.example' });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ message: 'You can change only your own email.' });
+    expect((await edit(colleague, { email: null })).status).toBe(403);
+    const after = (await teacher.get('/api/teachers?limit=100')).body.items.find(
+      (row: { id: number }) => row.id === colleague.id,
+    );
+    expect(after.email).toBe(colleague.email);
+    // Their other details stay the teacher's to correct; their own email too.
+    expect((await edit(colleague, { phone: '555-010-2030' })).status).toBe(200);
+    const self = staff.find((row) => row.username === 'teacher_demo') as (typeof staff)[0];
+    expect((await edit(self, { email: 'taylor.teacher@curbside.example' })).status).toBe(200);
+    expect((await edit(self, { email: self.email })).status).toBe(200);
+  });
+});
