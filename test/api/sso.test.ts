@@ -143,17 +143,37 @@ describe('single sign-on through Clever', () => {
     expect(victim.jar.has('curbside_session')).toBe(false);
   });
 
-  it('accepts a sign-in started at Clever (no state), and finds the user by Clever id once linked', async () => {
+  it('sends a sign-in started at Clever (no state) to start one here, then finds the user by Clever id once linked', async () => {
     configure(true);
     const teacher = (await users.findCredentials(server.db, 'teacher_demo', 'staff'))?.user;
     expect(teacher?.cleverId).toBe(ids.teacher);
     person('Teacher_Demo@curbside.example').email = 'changed@elsewhere.example';
     const browser = new Browser();
+    // The Clever Portal's link: a code and no state. Nobody is signed in by it; the browser starts a sign-in.
     expect(await browser.get(`/api/auth/clever/callback?code=${codeFor(ids.teacher)}`)).toEqual({
+      status: 302,
+      location: '/api/auth/login',
+    });
+    expect(browser.jar.has('curbside_session')).toBe(false);
+    // There it gets a state, and Clever (already signed in) sends it back with a code and that state.
+    const state = await browser.start();
+    expect(
+      await browser.get(`/api/auth/clever/callback?code=${codeFor(ids.teacher)}&state=${state}`),
+    ).toEqual({
       status: 302,
       location: '/',
     });
     expect((await browser.me()).body.username).toBe('teacher_demo');
+  });
+
+  it('never signs a browser in with a code it was handed without a state (login CSRF)', async () => {
+    configure(true);
+    // An attacker's own code, in a link or an image on their page.
+    const victim = new Browser();
+    const answer = await victim.get(`/api/auth/clever/callback?code=${codeFor(ids.front)}`);
+    expect(answer).toEqual({ status: 302, location: '/api/auth/login' });
+    expect(victim.jar.has('curbside_session')).toBe(false);
+    expect((await victim.me()).status).toBe(401);
   });
 
   it('sends an unknown Clever user, a refused consent and a bad code to the login screen with the reason', async () => {

@@ -26,8 +26,11 @@ import { type SignedIn, signInVouched } from './auth';
  * already linked to one Clever id is never handed to another.
  *
  * A sign-in started at Clever (the Clever Portal, an Instant Login link)
- * comes with a code and no state: Clever requires apps to accept it, and so
- * do we. A state that is present must be ours, unused and unexpired.
+ * comes with a code and no state. That code signs no one in (it could be an
+ * attacker's own, planted in a link: login CSRF); the browser is sent to
+ * `GET /api/auth/login` instead, which starts a sign-in with a state bound to
+ * it, and Clever, where the user is signed in already, sends it straight back
+ * with a code and that state. The state must be ours, unused and unexpired.
  */
 export const SSO_STATE_COOKIE = 'curbside_sso_state';
 const STATE_TTL_MS = 10 * 60_000;
@@ -142,20 +145,20 @@ const accountOf = async (identity: CleverIdentity): Promise<User> => {
 };
 
 /**
- * The callback: the browser back from Clever with a code (and our state).
- * Answers the sign-in, or throws `SsoRefused` with the reason to show.
+ * The callback: the browser back from Clever with a code and our state.
+ * Answers the sign-in, `startOver` for a code without a state (the browser
+ * goes to `GET /api/auth/login` for one), or throws `SsoRefused` with the reason to show.
  */
 export const finishSso = async (
   event: APIGatewayProxyEventV2,
   query: { code?: string; state?: string; error?: string },
   cookies: Record<string, string | undefined>,
-): Promise<SignedIn> => {
+): Promise<SignedIn | 'startOver'> => {
   if (!cleverSso()) throw new SsoRefused('unavailable');
   if (query.error || !query.code) throw new SsoRefused('denied');
-  if (query.state !== undefined) {
-    const bound = cookies[SSO_STATE_COOKIE] === query.state;
-    if (!bound || !(await ssoStates.take(db, query.state))) throw new SsoRefused('expired');
-  }
+  if (query.state === undefined) return 'startOver';
+  const bound = cookies[SSO_STATE_COOKIE] === query.state;
+  if (!bound || !(await ssoStates.take(db, query.state))) throw new SsoRefused('expired');
   const identity = await identify(query.code, callbackUrl(event));
   const user = await accountOf(identity);
   if (!user.active) throw new SsoRefused('inactive');
