@@ -120,4 +120,31 @@ describe('bad input from a user who has not yet replaced their one-time password
     expect(sent.status).toBe(403);
     expect(await sent.json()).toEqual({ message: MUST_CHANGE_PASSWORD });
   });
+
+describe('a crafted roster list cursor', () => {
+  const decode = (cursor: string) => JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const encode = (key: Record<string, unknown>) => Buffer.from(JSON.stringify(key)).toString('base64url');
+
+  it.each(['/api/students', '/api/parents', '/api/vehicles', '/api/teachers'])(
+    '%s: a cursor with an empty or altered key field answers 400 Invalid cursor, never a 500',
+    async (path) => {
+      const admin = await signedIn(server.url, 'admin_demo');
+      const first = await admin.get(`${path}?limit=1`);
+      expect(first.status).toBe(200);
+      const key = decode(first.body.next);
+      for (const name of Object.keys(key)) {
+        for (const value of ['', 'X']) {
+          const answer = await admin.get(`${path}?limit=1&cursor=${encode({ ...key, [name]: value })}`);
+          expect({ name, value, status: answer.status, message: answer.body.message }).toEqual({
+            name,
+            value,
+            status: 400,
+            message: 'Invalid cursor',
+          });
+        }
+      }
+      // The list's own cursor still reads the next page.
+      expect((await admin.get(`${path}?limit=1&cursor=${first.body.next}`)).status).toBe(200);
+    },
+  );
 });

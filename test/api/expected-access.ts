@@ -155,6 +155,9 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   busPositions:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   // The student-information import page's minimum is district_admin (spec §2 route table).
   sisDistricts:         [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
+  // Which Clever district a district imports from is the super admin's to assign (issue 25).
+  sisAssignments:       [401,  403,   403,  403,  403,  403,  403,  ok,     403,     403,     403],
+  sisAssignDistrict:    [401,  403,   403,  403,  403,  403,  403,  ok,     403,     403,     403],
   sisSchools:           [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
   sisPreviewStudents:   [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
   sisImportDistrict:    [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
@@ -204,6 +207,7 @@ export const RECORD_CHANGES: Readonly<Partial<Record<RouteName, 'create' | 'upda
     createStaff: 'create',
     setUserActive: 'update',
     // The student-information (Clever) import (issue 18).
+    sisAssignDistrict: 'update',
     sisImportDistrict: 'import',
     sisImportSchool: 'import',
     sisImportStudents: 'import',

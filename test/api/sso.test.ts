@@ -143,17 +143,37 @@ describe('single sign-on through Clever', () => {
     expect(victim.jar.has('curbside_session')).toBe(false);
   });
 
-  it('accepts a sign-in started at Clever (no state), and finds the user by Clever id once linked', async () => {
+  it('sends a sign-in started at Clever (no state) to start one here, then finds the user by Clever id once linked', async () => {
     configure(true);
     const teacher = (await users.findCredentials(server.db, 'teacher_demo', 'staff'))?.user;
     expect(teacher?.cleverId).toBe(ids.teacher);
     person('Teacher_Demo@curbside.example').email = 'changed@elsewhere.example';
     const browser = new Browser();
+    // The Clever Portal's link: a code and no state. Nobody is signed in by it; the browser starts a sign-in.
     expect(await browser.get(`/api/auth/clever/callback?code=${codeFor(ids.teacher)}`)).toEqual({
+      status: 302,
+      location: '/api/auth/login',
+    });
+    expect(browser.jar.has('curbside_session')).toBe(false);
+    // There it gets a state, and Clever (already signed in) sends it back with a code and that state.
+    const state = await browser.start();
+    expect(
+      await browser.get(`/api/auth/clever/callback?code=${codeFor(ids.teacher)}&state=${state}`),
+    ).toEqual({
       status: 302,
       location: '/',
     });
     expect((await browser.me()).body.username).toBe('teacher_demo');
+  });
+
+  it('never signs a browser in with a code it was handed without a state (login CSRF)', async () => {
+    configure(true);
+    // An attacker's own code, in a link or an image on their page.
+    const victim = new Browser();
+    const answer = await victim.get(`/api/auth/clever/callback?code=${codeFor(ids.front)}`);
+    expect(answer).toEqual({ status: 302, location: '/api/auth/login' });
+    expect(victim.jar.has('curbside_session')).toBe(false);
+    expect((await victim.me()).status).toBe(401);
   });
 
   it('sends an unknown Clever user, a refused consent and a bad code to the login screen with the reason', async () => {
@@ -188,5 +208,88 @@ describe('single sign-on through Clever', () => {
     } finally {
       await users.updateProfile(server.db, { ...front, active: false }, { active: true });
     }
+  });
+});
+
+describe('who a Clever sign-in may reach', () => {
+  /** A Clever user with `email` for the test, given back after. */
+  const withEmail = async (user: FakeUser, email: string, run: () => Promise<void>) => {
+    const before = user.email;
+    user.email = email;
+    try {
+      await run();
+    } finally {
+      if (before === undefined) delete user.email;
+      else user.email = before;
+    }
+  };
+  const signIn = async (cleverId: string) => {
+    const browser = new Browser();
+    const state = await browser.start();
+    const answer = await browser.get(`/api/auth/clever/callback?code=${codeFor(cleverId)}&state=${state}`);
+    return { answer, browser };
+  };
+
+  it('refuses a Clever student or guardian whose email is a staff member’s', async () => {
+    configure(true);
+    const student = clever.data.users.find((user) => user.roles.student) as FakeUser;
+    const guardian = clever.data.users.find((user) => user.roles.contact) as FakeUser;
+    for (const someone of [student, guardian]) {
+      await withEmail(someone, 'back_demo@curbside.example', async () => {
+        const { answer, browser } = await signIn(someone.id);
+        expect(answer).toEqual({ status: 302, location: '/login?sso=unknown' });
+        expect(browser.jar.has('curbside_session')).toBe(false);
+      });
+    }
+    const back = (await users.findCredentials(server.db, 'back_demo', 'staff'))?.user;
+    expect(back?.cleverId).toBeUndefined();
+  });
+
+  it('never hands an account linked to one Clever id to another Clever user with its email', async () => {
+    configure(true);
+    const admin = person('admin_demo@curbside.example');
+    expect((await signIn(admin.id)).answer).toEqual({ status: 302, location: '/' });
+    const other = clever.data.users.find(
+      (user) => user.roles.teacher && user.id !== ids.teacher && user.email !== undefined,
+    ) as FakeUser;
+    await withEmail(other, 'admin_demo@curbside.example', async () => {
+      const { answer, browser } = await signIn(other.id);
+      expect(answer).toEqual({ status: 302, location: '/login?sso=unknown' });
+      expect(browser.jar.has('curbside_session')).toBe(false);
+    });
+    const linked = (await users.findCredentials(server.db, 'admin_demo', 'staff'))?.user;
+    expect(linked?.cleverId).toBe(admin.id);
+    expect(await cleverLinks.userOf(server.db, other.id)).toBeUndefined();
+  });
+
+  it('lets a teacher change their own email, never a colleague’s (where a Clever sign-in would land)', async () => {
+    const teacher = new Client(server.url);
+    await teacher.login('teacher_demo');
+    const staff = (await teacher.get('/api/teachers?limit=100')).body.items as Array<{
+      id: number;
+      username: string;
+      firstName: string;
+      lastName: string;
+      email: string | null;
+      phone: string | null;
+    }>;
+    const colleague = staff.find((row) => row.username !== 'teacher_demo' && row.email) as (typeof staff)[0];
+    const edit = (row: typeof colleague, changes: Partial<typeof colleague>) => {
+      const { firstName, lastName, email, phone } = { ...row, ...changes };
+      return teacher.put(`/api/teachers/${row.id}`, { firstName, lastName, email, phone });
+    };
+    const refused = await edit(colleague, { email: 'teacher_demo@curbside.example' });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ message: 'You can change only your own email.' });
+    expect((await edit(colleague, { email: null })).status).toBe(403);
+    const after = (await teacher.get('/api/teachers?limit=100')).body.items.find(
+      (row: { id: number }) => row.id === colleague.id,
+    );
+    expect(after.email).toBe(colleague.email);
+    // Their other details stay the teacher's to correct; their own email too.
+    expect((await edit(colleague, { phone: '555-010-2030' })).status).toBe(200);
+    const self = staff.find((row) => row.username === 'teacher_demo') as (typeof staff)[0];
+    expect((await edit(self, { email: 'taylor.teacher@curbside.example' })).status).toBe(200);
+    expect((await edit(self, { email: self.email })).status).toBe(200);
   });
 });

@@ -40,10 +40,15 @@ afterAll(async () => {
   delete process.env.CLEVER_PAGE_SIZE;
 });
 
-/** A page on `path`, signed in as district_demo (or signed out, `signedOut`). */
+/** A page on `path`, signed in as district_demo (or `as` another, or signed out, `signedOut`). */
 const open = async (
   path: string,
-  options: { viewport?: { width: number; height: number }; theme?: 'dark'; signedOut?: boolean } = {},
+  options: {
+    viewport?: { width: number; height: number };
+    theme?: 'dark';
+    signedOut?: boolean;
+    as?: string;
+  } = {},
 ) => {
   const context = await browser.newContext({
     viewport: options.viewport ?? viewports.tablet,
@@ -53,7 +58,7 @@ const open = async (
     await context.addInitScript({ content: `localStorage.setItem('curbside-theme', '${options.theme}')` });
   contexts.push(context);
   if (!options.signedOut) {
-    await signIn(context, 'district_demo');
+    await signIn(context, options.as ?? 'district_demo');
   }
   const page = await context.newPage();
   page.on('pageerror', (error) => errors.push(error.message));
@@ -108,6 +113,33 @@ const studentsRow = (done: Locator) =>
   expect.poll(async () => (await done.getByRole('row', { name: /^Students/ }).textContent()) ?? '');
 
 let jobUrl = '';
+
+describe('the Clever district, assigned by the super admin', () => {
+  it('the import page tells a district admin with none to ask the super admin, who assigns it on their dashboard', async () => {
+    const before = await open('/clever-integration');
+    await before
+      .getByText(
+        'No Clever district is assigned to your district yet. Ask your super admin to assign one on the Super Admin Dashboard.',
+      )
+      .waitFor();
+    await expectAccessible(before);
+
+    const page = await open('/super-admin', { as: 'super_demo' });
+    const row = page
+      .getByRole('region', { name: 'Clever Districts' })
+      .getByRole('group', { name: clever.data.district.name });
+    await row
+      .getByLabel(`Assign ${clever.data.district.name} to`)
+      .selectOption({ label: 'Demo Unified School District' });
+    await row.getByRole('button', { name: 'Assign', exact: true }).click();
+    await toast(page, 'Clever District Assigned').waitFor();
+    await row.getByText('Assigned to Demo Unified School District').waitFor();
+    await expectAccessible(page);
+    await page
+      .getByRole('region', { name: 'Clever Districts' })
+      .screenshot({ path: `${shotsDir()}/super-admin-clever-districts.png` });
+  });
+});
 
 describe('the Student Information Import page as district_demo', () => {
   it('imports the district, a school, and the school’s students with a progress bar and the final counts', async () => {

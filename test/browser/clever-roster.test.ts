@@ -55,8 +55,12 @@ beforeAll(async () => {
   server = await startTestServer({ webDist, clever });
   district = await signedIn(server.url, 'district_demo');
   admin = await signedIn(server.url, 'admin_demo');
-  // The district admin connects the demo district and imports the first Clever school's roster
-  // into the demo school (the import page itself is tested in clever-integration.test.ts).
+  // The super admin assigns the Clever district to the demo district; its district admin imports it
+  // and the first Clever school's roster into the demo school (the import page itself is tested in
+  // clever-integration.test.ts).
+  const superAdmin = await signedIn(server.url, 'super_demo');
+  const assigned = await superAdmin.put('/api/districts/1/clever', { cleverDistrictId: clever.districtId });
+  expect(assigned.status).toBe(200);
   const connected = await district.post<ImportStarted>('/api/clever/import/district', {
     cleverDistrictId: clever.districtId,
   });

@@ -6,13 +6,21 @@ import { finishSso, SSO_STATE_COOKIE, SsoRefused, ssoFailurePage } from '../serv
 
 /**
  * `GET /api/auth/clever/callback`: the browser back from Clever. Signed in,
- * it goes to the home page; refused, to the login screen with the reason
- * (never a 500 page). The state cookie is spent either way.
+ * it goes to the home page; without a state (a sign-in started at Clever),
+ * to start one here; refused, to the login screen with the reason (never a
+ * 500 page). The state cookie is spent either way.
  */
 export const handler = httpHandler(routes.ssoCallback, async ({ event, query, cookies }) => {
   const spent = ssoStateCookie(event, SSO_STATE_COOKIE, null);
   try {
     const signedIn = await finishSso(event, query, cookies);
+    if (signedIn === 'startOver') {
+      return new Reply(undefined, {
+        status: 302,
+        headers: { location: routes.ssoLogin.path },
+        cookies: [spent],
+      });
+    }
     return new Reply(undefined, {
       status: 302,
       headers: { location: '/' },

@@ -3,6 +3,7 @@ import {
   CODE_GUESS_BUDGET,
   ConflictError,
   canGenerateCode,
+  guessWithinBudget,
   NotFoundError,
   PICKUP_CODE_ALPHABET,
   PICKUP_CODE_LENGTH,
@@ -11,7 +12,6 @@ import {
   pickupCodeState,
   TooManyRequestsError,
   type User,
-  wrongGuessCost,
 } from '@curbside/domain';
 import { parents, pickupCodes, schools, students, throttle } from '@curbside/store';
 import { db } from '../lib/context';
@@ -21,16 +21,17 @@ import { ownSchoolId } from './tenancy';
  * Pickup codes: 4 characters without look-alikes (31^4 = 923,521 codes),
  * unique among active codes, valid for 10 minutes, used once. Failed lookups
  * and uses are limited per address and per parent (so one person's typos end
- * in a short wait), and deployment-wide by the guessing budget of the domain
- * (`CODE_GUESS_BUDGET`: under a 1% chance per day that anyone, from any number
- * of addresses, hits an active code).
+ * in a short wait), and per school by the guessing budget of the domain
+ * (`CODE_GUESS_BUDGET`: from one address, under a 1% chance per day of
+ * hitting an active code of a school). No one's wrong guesses stop another
+ * address's lookups, and a valid code is never charged.
  */
 export const CODE_GUESS_LIMIT = { windowMs: 10 * 60 * 1000, failures: 10 } as const;
 
-/** Codes issued per code lifetime: those of this window and the last bound the codes active now. */
-const ISSUED = 'code#issued';
-/** The deployment-wide guessing budget's counter. */
-const BUDGET = 'code#budget';
+/** A school's codes issued per code lifetime: those of this window and the last bound its codes active now. */
+const issued = (schoolId: number) => `code#issued#${schoolId}`;
+/** Wrong guesses of an address or parent (`ip#…`, `parent#…`) in the budget's window and the one before. */
+const wrongGuesses = (who: string) => `code#wrong#${who}`;
 
 const randomCode = () =>
   Array.from(
@@ -78,49 +79,13 @@ export const generateCode = async (user: User, studentId: number) => {
     };
     const outcome = await pickupCodes.claim(db, code, pointer);
     if (outcome === 'claimed') {
-      await throttle.count(db, ISSUED, PICKUP_CODE_TTL_MS);
+      await throttle.count(db, issued(student.schoolId), PICKUP_CODE_TTL_MS);
       return view(code);
     }
     // Someone else gave the student a code meanwhile: theirs is the active one.
     if (outcome === 'raced') throw alreadyActive;
   }
   throw new ConflictError('Could not find a free pickup code. Please try again.');
-};
-
-/**
- * Counts an attempt against each scope, and its chance of hitting an active
- * code against the deployment-wide budget, before the code is read, so
- * guesses sent all at once are limited too; a code that works gives its
- * counts back.
- */
-const guard = async (scopes: string[]) => {
-  const activeCodes = await throttle.recent(db, ISSUED, PICKUP_CODE_TTL_MS);
-  const [own, everyone] = await Promise.all([
-    throttle.reserve(
-      db,
-      scopes.map((scope) => ({ scope, limit: CODE_GUESS_LIMIT.failures })),
-      CODE_GUESS_LIMIT.windowMs,
-    ),
-    throttle.reserve(
-      db,
-      [{ scope: BUDGET, limit: CODE_GUESS_BUDGET.unitsPerWindow, cost: wrongGuessCost(activeCodes) }],
-      CODE_GUESS_BUDGET.windowMs,
-    ),
-  ]);
-  const release = async () => {
-    await Promise.all([own.release(), everyone.release()]);
-  };
-  if (!own.allowed) {
-    await everyone.release();
-    throw new TooManyRequestsError('Too many invalid codes. Please wait 10 minutes and try again.');
-  }
-  if (!everyone.allowed) {
-    await own.release();
-    throw new TooManyRequestsError(
-      'Too many invalid codes have been tried recently. Please try again later.',
-    );
-  }
-  return release;
 };
 
 /** Why a code cannot be used, as the invite page and parent portal show it. */
@@ -132,13 +97,48 @@ const refusal = (code: PickupCode | undefined) => {
   return undefined;
 };
 
-/** What an invite link shows before sign-in: whose code it is, and whether it still works. */
-export const lookupCode = async (code: string, address: string) => {
-  const release = await guard([`code#ip#${address}`]);
+/**
+ * Whether everyone guessing (`who`: the address, and the parent) is within
+ * the budget of the code's school: their wrong guesses, each charged the
+ * school's active codes, under the hour's units.
+ */
+const withinBudget = async (who: readonly string[], schoolId: number) => {
+  const [activeCodes, ...guessed] = await Promise.all([
+    throttle.recent(db, issued(schoolId), PICKUP_CODE_TTL_MS),
+    ...who.map((scope) => throttle.recent(db, wrongGuesses(scope), CODE_GUESS_BUDGET.windowMs)),
+  ]);
+  return guessed.every((count) => guessWithinBudget(count, activeCodes ?? 0));
+};
+
+/**
+ * The code someone (`who`: `ip#{address}`, and `parent#{id}` when signed in)
+ * looks up or uses, if it works for them. Each attempt is counted against
+ * their own limit before the code is read (so guesses sent all at once are
+ * limited too), and given back when the code works. A code of a school whose
+ * budget they spent answers as a wrong guess would; every failure is charged
+ * to their budget.
+ */
+const attempt = async (who: readonly string[], code: string): Promise<PickupCode> => {
+  const own = await throttle.reserve(
+    db,
+    who.map((scope) => ({ scope: `code#${scope}`, limit: CODE_GUESS_LIMIT.failures })),
+    CODE_GUESS_LIMIT.windowMs,
+  );
+  if (!own.allowed)
+    throw new TooManyRequestsError('Too many invalid codes. Please wait 10 minutes and try again.');
   const found = await pickupCodes.get(db, code);
   const error = refusal(found);
-  if (error || !found) throw error;
-  await release();
+  if (!error && found && (await withinBudget(who, found.schoolId))) {
+    await own.release();
+    return found;
+  }
+  await Promise.all(who.map((scope) => throttle.count(db, wrongGuesses(scope), CODE_GUESS_BUDGET.windowMs)));
+  throw error ?? new NotFoundError('Invalid or expired code');
+};
+
+/** What an invite link shows before sign-in: whose code it is, and whether it still works. */
+export const lookupCode = async (code: string, address: string) => {
+  const found = await attempt([`ip#${address}`], code);
   const [[student], school] = await Promise.all([
     students.getMany(db, found.schoolId, [found.studentId]),
     schools.get(db, found.schoolId),
@@ -153,11 +153,7 @@ export const lookupCode = async (code: string, address: string) => {
 
 /** A signed-in parent uses a code: the code is spent and the parent linked to the child. */
 export const useCode = async (parent: User, code: string, address: string) => {
-  const release = await guard([`code#ip#${address}`, `code#parent#${parent.id}`]);
-  const found = await pickupCodes.get(db, code);
-  const error = refusal(found);
-  if (error || !found) throw error;
-  await release();
+  const found = await attempt([`ip#${address}`, `parent#${parent.id}`], code);
   if (!(await pickupCodes.use(db, found, parent.id))) {
     throw (
       refusal(await pickupCodes.get(db, code)) ?? new ConflictError('This pickup code has already been used')

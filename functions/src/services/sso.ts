@@ -21,10 +21,16 @@ import { type SignedIn, signInVouched } from './auth';
  * signs in the staff account with that Clever id — or, the first time, the
  * one with the user's email among the staff of the Curbside district
  * connected to that Clever district (the Clever id is then kept on it).
+ * Only Clever teachers, staff and district admins sign in (a student or a
+ * guardian whose email is a staff member's never does), and an account
+ * already linked to one Clever id is never handed to another.
  *
  * A sign-in started at Clever (the Clever Portal, an Instant Login link)
- * comes with a code and no state: Clever requires apps to accept it, and so
- * do we. A state that is present must be ours, unused and unexpired.
+ * comes with a code and no state. That code signs no one in (it could be an
+ * attacker's own, planted in a link: login CSRF); the browser is sent to
+ * `GET /api/auth/login` instead, which starts a sign-in with a state bound to
+ * it, and Clever, where the user is signed in already, sends it straight back
+ * with a code and that state. The state must be ours, unused and unexpired.
  */
 export const SSO_STATE_COOKIE = 'curbside_sso_state';
 const STATE_TTL_MS = 10 * 60_000;
@@ -72,7 +78,12 @@ interface CleverIdentity {
   cleverId: string;
   districtCleverId: string;
   email: string | null;
+  /** A Clever teacher, staff member or district admin: the only ones who sign in to the staff screens. */
+  staff: boolean;
 }
+
+/** The Clever roles (`/users/{id}` `roles`) that may sign in as staff. */
+const STAFF_ROLES = ['teacher', 'staff', 'district_admin'] as const;
 
 /** The code, traded for a token, then who the token is for: `/me`, and `/users/{id}` for the email. */
 const identify = async (code: string, redirectUri: string): Promise<CleverIdentity> => {
@@ -96,16 +107,24 @@ const identify = async (code: string, redirectUri: string): Promise<CleverIdenti
   if (typeof me?.id !== 'string' || typeof me.district !== 'string') throw new SsoRefused('failed');
   const user = (
     await fetchJson(new URL(`/v3.0/users/${encodeURIComponent(me.id)}`, sso.apiUrl).toString(), bearer)
-  ).data as { email?: unknown } | undefined;
+  ).data as { email?: unknown; roles?: unknown } | undefined;
+  const roles =
+    typeof user?.roles === 'object' && user.roles !== null ? (user.roles as Record<string, unknown>) : {};
   return {
     cleverId: me.id,
     districtCleverId: me.district,
     email: typeof user?.email === 'string' ? user.email.trim().toLowerCase() : null,
+    staff: STAFF_ROLES.some((role) => typeof roles[role] === 'object' && roles[role] !== null),
   };
 };
 
-/** The staff account of a Clever user: by Clever id, else by email in the connected district (then linked). */
+/**
+ * The staff account of a Clever teacher, staff member or district admin: by
+ * Clever id, else by email in the connected district (then linked), unless
+ * that account is already linked to another Clever id.
+ */
 const accountOf = async (identity: CleverIdentity): Promise<User> => {
+  if (!identity.staff) throw new SsoRefused('unknown');
   const linked = await cleverLinks.userOf(db, identity.cleverId);
   if (linked !== undefined) {
     const user = await users.get(db, linked);
@@ -119,25 +138,27 @@ const accountOf = async (identity: CleverIdentity): Promise<User> => {
   // Two accounts with one email: which one is meant is not ours to guess.
   const [match] = staff;
   if (!match || staff.length > 1) throw new SsoRefused('unknown');
+  // Linked to another Clever user already: an email shared in Clever is no claim on it.
+  if (match.cleverId && match.cleverId !== identity.cleverId) throw new SsoRefused('unknown');
   if (!match.cleverId) await cleverLinks.linkUser(db, match.id, identity.cleverId);
   return match;
 };
 
 /**
- * The callback: the browser back from Clever with a code (and our state).
- * Answers the sign-in, or throws `SsoRefused` with the reason to show.
+ * The callback: the browser back from Clever with a code and our state.
+ * Answers the sign-in, `startOver` for a code without a state (the browser
+ * goes to `GET /api/auth/login` for one), or throws `SsoRefused` with the reason to show.
  */
 export const finishSso = async (
   event: APIGatewayProxyEventV2,
   query: { code?: string; state?: string; error?: string },
   cookies: Record<string, string | undefined>,
-): Promise<SignedIn> => {
+): Promise<SignedIn | 'startOver'> => {
   if (!cleverSso()) throw new SsoRefused('unavailable');
   if (query.error || !query.code) throw new SsoRefused('denied');
-  if (query.state !== undefined) {
-    const bound = cookies[SSO_STATE_COOKIE] === query.state;
-    if (!bound || !(await ssoStates.take(db, query.state))) throw new SsoRefused('expired');
-  }
+  if (query.state === undefined) return 'startOver';
+  const bound = cookies[SSO_STATE_COOKIE] === query.state;
+  if (!bound || !(await ssoStates.take(db, query.state))) throw new SsoRefused('expired');
   const identity = await identify(query.code, callbackUrl(event));
   const user = await accountOf(identity);
   if (!user.active) throw new SsoRefused('inactive');

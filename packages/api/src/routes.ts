@@ -39,6 +39,7 @@ import {
   rosterListQuerySchema,
   type School,
   type SisDistrict,
+  type SisDistrictAssignment,
   type SisSchool,
   type SisStudentPreview,
   type StudentMark,
@@ -48,6 +49,7 @@ import {
   schoolInputSchema,
   schoolScopeSchema,
   sessionInputSchema,
+  sisAssignDistrictSchema,
   sisImportDistrictSchema,
   sisImportSchoolSchema,
   sisImportStudentsSchema,
@@ -956,6 +958,26 @@ export const routes = {
     request: {},
     access: { minRole: 'district_admin' },
     response: returns<SisDistrict[]>(),
+  }),
+  // Which Clever district a Curbside district imports from is the super admin's to say:
+  // a district admin sees none until theirs is assigned.
+  sisAssignments: route({
+    name: 'sisAssignments',
+    area: 'sis',
+    method: 'GET',
+    path: '/api/clever/assignments',
+    request: {},
+    access: { minRole: 'super_admin' },
+    response: returns<SisDistrictAssignment[]>(),
+  }),
+  sisAssignDistrict: route({
+    name: 'sisAssignDistrict',
+    area: 'sis',
+    method: 'PUT',
+    path: '/api/districts/{id}/clever',
+    request: { params: idParams, body: sisAssignDistrictSchema },
+    access: { minRole: 'super_admin', data: 'update' },
+    response: returns<District>(),
   }),
   sisSchools: route({
     name: 'sisSchools',

@@ -81,11 +81,20 @@ export const parseRosterCsv = (kind: ImportKind, text: string): ParsedFile => {
 };
 
 /**
- * Rows to CSV text (quotes where needed, CRLF line ends). A cell starting
- * with `=`, `+`, `-` or `@` is escaped, so a spreadsheet never runs it as a formula.
+ * A cell a spreadsheet may run as a formula: one that starts with `=`, `+`,
+ * `-`, `@`, a tab or a carriage return, whatever follows (a line break
+ * included: papaparse's own `escapeFormulae: true` misses `=A1\n…`).
+ */
+export const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * Rows to CSV text (quotes where needed, CRLF line ends). A cell that
+ * `FORMULA_START` matches goes out quoted with a leading `'` (OWASP's rule),
+ * so a spreadsheet shows it as text and never runs it. Every CSV file the app
+ * writes goes through here.
  */
 export const toCsv = (rows: ReadonlyArray<ReadonlyArray<string | number | null | undefined>>): string =>
   `${Papa.unparse(
     rows.map((row) => row.map((value) => (value === null || value === undefined ? '' : String(value)))),
-    { newline: '\r\n', escapeFormulae: true },
+    { newline: '\r\n', escapeFormulae: FORMULA_START },
   )}\r\n`;

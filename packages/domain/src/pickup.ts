@@ -99,19 +99,23 @@ export const pickupCodeSchema = z
 export const PICKUP_CODE_SPACE = PICKUP_CODE_ALPHABET.length ** PICKUP_CODE_LENGTH;
 
 /**
- * The deployment-wide budget of wrong pickup-code guesses (failed lookups and
- * uses, whoever sends them, from however many addresses): an attacker may
- * have at most a 1% chance per day of hitting any active code.
+ * The budget of wrong pickup-code guesses (failed lookups and uses), kept per
+ * school and per address (and per parent account): from one address, an
+ * attacker may have at most a 1% chance per day of hitting an active code of
+ * a given school.
  *
- * A wrong guess while `a` codes are active hits one with chance a / 923,521.
- * Each failed guess is charged `a` units (at least 1) against a budget of
- * `unitsPerWindow` units per hour, and one unit is a chance of 1 / 923,521, so
- * by the union bound the chance of a hit in one day is at most
- * 24 × 384 / 923,521 = 0.998% whatever the number of active codes: with one
- * active code, 384 wrong guesses an hour are allowed; with 10, 38; with 100, 3.
- * When the budget is spent, every lookup and use waits for the next hour
- * (valid codes too: a lookup cannot be let through without revealing whether
- * the code exists).
+ * A wrong guess while a school has `a` codes active hits one of them with
+ * chance a / 923,521. Each failed guess from an address is charged `a` units
+ * (at least 1) against that school's budget of `unitsPerWindow` units per hour
+ * for that address, and one unit is a chance of 1 / 923,521, so by the union
+ * bound the chance of a hit in one day is at most 24 × 384 / 923,521 = 0.998%
+ * whatever the number of active codes: with one active code, 384 wrong
+ * guesses an hour are allowed; with 10, 38; with 100, 3. When an address has
+ * spent a school's budget, that school's codes answer it as a wrong guess
+ * would (so the answer reveals nothing); other addresses, and other schools'
+ * codes, are not affected, and a valid code is never charged. A guess is
+ * always let through while nothing is spent (`guessWithinBudget`), so a
+ * school with more than 384 active codes still links them.
  */
 const DAILY_HIT_CHANCE = 0.01;
 const GUESS_WINDOW_MS = 60 * 60 * 1000;
@@ -128,6 +132,14 @@ export const CODE_GUESS_BUDGET = {
 
 /** What one wrong guess costs while `activeCodes` codes are active (its chance of a hit, in units of 1 / 923,521). */
 export const wrongGuessCost = (activeCodes: number) => Math.max(1, Math.ceil(activeCodes));
+
+/**
+ * Whether a code of a school with `activeCodes` active codes may be found by an
+ * address (or parent) that made `wrongGuesses` wrong guesses in the budget's
+ * window: while those guesses' cost is under the budget.
+ */
+export const guessWithinBudget = (wrongGuesses: number, activeCodes: number) =>
+  wrongGuesses * wrongGuessCost(activeCodes) < CODE_GUESS_BUDGET.unitsPerWindow;
 
 /** Wrong guesses the budget lets through in one window while `activeCodes` codes are active. */
 export const wrongGuessesPerWindow = (activeCodes: number) =>

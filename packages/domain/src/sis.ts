@@ -13,6 +13,15 @@ export interface SisDistrict {
   state: string;
 }
 
+/**
+ * A Clever district that shares its data with the app, as the super admin
+ * assigns it: with the Curbside district it is assigned to (null: none yet;
+ * a district admin sees only the one assigned to their district).
+ */
+export interface SisDistrictAssignment extends SisDistrict {
+  districtId: number | null;
+}
+
 /** A Clever school: id, name (spec §3). */
 export interface SisSchool {
   id: string;
@@ -53,6 +62,8 @@ const localIdSchema = (message: string) =>
 export const sisSchoolsQuerySchema = z.object({ districtId: cleverIdSchema });
 export const sisPreviewQuerySchema = z.object({ cleverSchoolId: cleverIdSchema });
 export const sisImportDistrictSchema = z.object({ cleverDistrictId: cleverIdSchema });
+/** The super admin assigns a Clever district to a Curbside district (`PUT /api/districts/{id}/clever`). */
+export const sisAssignDistrictSchema = z.object({ cleverDistrictId: cleverIdSchema });
 export const sisImportSchoolSchema = z.object({
   cleverSchoolId: cleverIdSchema,
   localDistrictId: localIdSchema('A district is required'),

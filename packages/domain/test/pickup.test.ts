@@ -2,16 +2,17 @@ import { describe, expect, it } from 'vitest';
 import {
   CODE_GUESS_BUDGET,
   dailyHitChance,
+  guessWithinBudget,
   PICKUP_CODE_SPACE,
   wrongGuessCost,
   wrongGuessesPerWindow,
 } from '../src/pickup';
 
 /**
- * The deployment-wide budget of wrong pickup-code guesses: an attacker with
- * unlimited addresses and accounts, spending all of it every hour, has under
- * a 1% chance per day of hitting any active code (the figure the store
- * README states).
+ * The budget of wrong pickup-code guesses, per school and per address: an
+ * attacker spending an address's whole budget every hour has under a 1%
+ * chance per day of hitting an active code of the school (the figure the
+ * store README states); a guess is let through while nothing is spent.
  */
 describe('the pickup-code guessing budget', () => {
   it('is computed over all 923,521 codes: 384 units an hour', () => {
@@ -49,5 +50,13 @@ describe('the pickup-code guessing budget', () => {
     expect(
       (CODE_GUESS_BUDGET.windowsPerDay * CODE_GUESS_BUDGET.unitsPerWindow) / PICKUP_CODE_SPACE,
     ).toBeCloseTo(0.00998, 5);
+  });
+
+  it("finds a school's codes for an address while its wrong guesses cost under the budget, and always at first", () => {
+    expect(guessWithinBudget(7, 48)).toBe(true);
+    expect(guessWithinBudget(8, 48)).toBe(false);
+    expect(guessWithinBudget(0, 5_000)).toBe(true);
+    expect(guessWithinBudget(1, 5_000)).toBe(false);
+    expect(guessWithinBudget(383, 0)).toBe(true);
   });
 });

@@ -120,6 +120,21 @@ describe('CSV templates and parsing', () => {
   it('writes CSV that a spreadsheet never runs as a formula', () => {
     expect(toCsv([['a', '=HYPERLINK("x")', 'b,c', null]])).toBe('a,"\'=HYPERLINK(""x"")","b,c",\r\n');
   });
+
+  it('escapes a formula cell that holds a line break, and every cell that starts with = + - @, tab or CR', () => {
+    expect(toCsv([['=HYPERLINK(\n"x")', '-2+3\n+cmd|x']])).toBe(
+      '"\'=HYPERLINK(\n""x"")","\'-2+3\n+cmd|x"\r\n',
+    );
+    expect(toCsv([['+1', '@SUM(A1)', '\t=1', '\r=1', '\n=1', 'a=1', ' =1']])).toBe(
+      '"\'+1","\'@SUM(A1)","\'\t=1","\'\r=1","\n=1",a=1," =1"\r\n',
+    );
+  });
+
+  it('writes each template as toCsv would (its fixed header cells need no escaping)', () => {
+    for (const kind of Object.keys(CSV_TEMPLATES) as Array<keyof typeof CSV_TEMPLATES>) {
+      expect(csvTemplate(kind)).toBe(toCsv([CSV_TEMPLATES[kind]]));
+    }
+  });
 });
 
 describe('row rules', () => {

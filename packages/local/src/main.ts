@@ -9,7 +9,7 @@ import { createDb } from '@curbside/store';
 import { announceEndpoint, type DynamoLocal, ensureTable, startDynamoLocal } from './dynamo';
 import { cleverSettings, type FakeClever, startFakeClever } from './fake-clever';
 import { type RunningServer, startServer } from './gateway';
-import { seedIfEmpty } from './seed';
+import { assignDemoClever, seedIfEmpty } from './seed';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const inMemory = process.argv.includes('--in-memory');
@@ -69,6 +69,8 @@ try {
   if (!process.env.CLEVER_CLIENT_ID && process.env.CURBSIDE_FAKE_CLEVER !== '0') {
     clever = await startFakeClever({ port: Number(process.env.FAKE_CLEVER_PORT ?? 0) });
     Object.assign(process.env, cleverSettings(clever));
+    // As the super admin would: the fake Clever's district is the demo district's (district_demo imports it).
+    await assignDemoClever(createDb({ table: tableName, endpoint: dynamoEndpoint }), clever.districtId);
   }
 
   server = await startServer({

@@ -2,6 +2,7 @@ import type { StaffRole } from '@curbside/domain';
 import { hashPassword } from '@curbside/functions/lib/passwords';
 import {
   classrooms,
+  cleverLinks,
   type Db,
   districts,
   NO_PASSWORD,
@@ -280,4 +281,18 @@ const seedCarLine = async (
   }
   await Promise.all(registrations);
   return families;
+};
+
+/**
+ * The demo's Clever: the super admin's assignment of the fake Clever's
+ * district to the demo district, made for them, so `district_demo` imports
+ * it at once. Only the seeded demo district, and only while neither is
+ * assigned to anything (a later choice of the super admin stands).
+ */
+export const assignDemoClever = async (db: Db, cleverDistrictId: string): Promise<boolean> => {
+  const demo = await districts.get(db, 1);
+  if (demo?.name !== DEMO_DISTRICT || demo.cleverId) return false;
+  if ((await cleverLinks.districtOf(db, cleverDistrictId)) !== undefined) return false;
+  await cleverLinks.linkDistrict(db, demo.id, cleverDistrictId);
+  return true;
 };

@@ -25,7 +25,11 @@ const toClassroom = (item: Record<string, unknown>): Classroom => {
   return { ...classroom, active: classroom.active ?? true, teacherId: classroom.teacherId ?? null };
 };
 
-const reads = rosterReads({ partition, toRecord: toClassroom });
+const reads = rosterReads({
+  partition,
+  isKey: (key) => /^CLASSROOM#\d{10}$/.test(key.sk),
+  toRecord: toClassroom,
+});
 
 export const classrooms = {
   async create(db: Db, input: Omit<Classroom, 'id' | 'active'> & { active?: boolean }): Promise<Classroom> {

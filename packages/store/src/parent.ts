@@ -78,7 +78,12 @@ export const parentLinks = {
   },
 };
 
-const parentReads = rosterReads({ index: 'gsi1', partition: userKeys.parentPartition, toRecord: toUser });
+const parentReads = rosterReads({
+  index: 'gsi1',
+  partition: userKeys.parentPartition,
+  isKey: userKeys.isListKey,
+  toRecord: toUser,
+});
 
 export const parents = {
   /** One page of a school's active parents, in id order, optionally matching a search. */

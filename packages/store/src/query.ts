@@ -111,20 +111,26 @@ export const countAll = async (
   return count;
 };
 
+/** The key a roster cursor names: the item's table key, and its gsi1 key for a list read from gsi1. */
+export type CursorKey = { pk: string; sk: string; gsi1pk?: string; gsi1sk?: string };
+
 /** A page cursor: the key to continue after, as URL-safe text. */
 export const encodeCursor = (key: Record<string, unknown> | undefined): string | null =>
   key ? Buffer.from(JSON.stringify(key)).toString('base64url') : null;
 
 /**
  * The key a cursor names, only if it is a key of the partition being read
- * (`expected` attributes equal) with string attributes only; anything else is
- * refused, so a cursor can never start a read in another school's partition.
+ * (`expected` attributes equal) with non-empty string attributes only, of the
+ * shape the list's own items have (`isKey`); anything else is refused (400
+ * Invalid cursor), so a cursor can never start a read in another school's
+ * partition, nor make DynamoDB refuse the read (a 500).
  */
 export const decodeCursor = (
   cursor: string | undefined,
   expected: Record<string, string>,
   attributes: readonly string[],
-): Record<string, unknown> | undefined => {
+  isKey: (key: CursorKey) => boolean,
+): CursorKey | undefined => {
   if (!cursor) return undefined;
   let key: unknown;
   try {
@@ -132,13 +138,15 @@ export const decodeCursor = (
   } catch {
     throw new ValidationError('Invalid cursor');
   }
-  const record = key as Record<string, unknown>;
+  const record = key as CursorKey & Record<string, unknown>;
   const valid =
     typeof key === 'object' &&
     key !== null &&
+    !Array.isArray(key) &&
     Object.keys(record).length === attributes.length &&
-    attributes.every((name) => typeof record[name] === 'string') &&
-    Object.entries(expected).every(([name, value]) => record[name] === value);
+    attributes.every((name) => typeof record[name] === 'string' && record[name] !== '') &&
+    Object.entries(expected).every(([name, value]) => record[name] === value) &&
+    isKey(record);
   if (!valid) throw new ValidationError('Invalid cursor');
   return record;
 };
@@ -177,6 +185,8 @@ export const rosterFilter = (
 export const rosterReads = <T>(options: {
   index?: 'gsi1';
   partition: (schoolId: number) => string;
+  /** Whether a page cursor's key (partition already checked) has the shape of one of the list's items. */
+  isKey: (key: CursorKey) => boolean;
   toRecord: (item: Record<string, unknown>) => T;
   only?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
 }) => {
@@ -220,7 +230,12 @@ export const rosterReads = <T>(options: {
       schoolId: number,
       page: { search?: string; cursor?: string; limit: number },
     ): Promise<{ items: T[]; next: string | null }> {
-      const start = decodeCursor(page.cursor, { [keyName]: options.partition(schoolId) }, cursorAttributes);
+      const start = decodeCursor(
+        page.cursor,
+        { [keyName]: options.partition(schoolId) },
+        cursorAttributes,
+        options.isKey,
+      );
       const found = await queryPage(db, filtered(schoolId, page.search), { limit: page.limit, start, keyOf });
       return { items: found.items.map(options.toRecord), next: encodeCursor(found.last) };
     },

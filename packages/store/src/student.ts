@@ -57,7 +57,11 @@ export type NewStudent = Omit<
 > &
   Partial<Pick<Student, 'active' | 'parentName' | 'parentPhone' | 'parentEmail' | 'notes'>>;
 
-const reads = rosterReads({ partition, toRecord: toStudent });
+const reads = rosterReads({
+  partition,
+  isKey: (key) => /^STUDENT#\d{10}$/.test(key.sk),
+  toRecord: toStudent,
+});
 
 export const students = {
   async create(db: Db, input: NewStudent): Promise<Student> {

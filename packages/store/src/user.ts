@@ -11,7 +11,7 @@ import { ConflictError, ONE_TIME_PASSWORD_TTL_MS, searchText } from '@curbside/d
 import { putAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
-import { isConditionFailure, rosterReads } from './query';
+import { type CursorKey, isConditionFailure, rosterReads } from './query';
 
 /**
  * User (staff and parents): `USER#{id}` / `USER`, holding the password hash.
@@ -44,6 +44,12 @@ const staffPartition = (schoolId: number) => `SCHOOL#${schoolId}#USERS`;
 const parentPartition = (schoolId: number) => `SCHOOL#${schoolId}#PARENTS`;
 const SUPER_ADMINS = 'SUPER_ADMINS';
 
+/** Whether a roster cursor names a user item by its gsi1 entry: `USER#{id}` / `USER` with gsi1sk `sortable(id)`. */
+const isListKey = (cursor: CursorKey) => {
+  const id = /^USER#(\d{10})$/.exec(cursor.gsi1sk ?? '')?.[1];
+  return id !== undefined && cursor.pk === key(Number(id)).pk && cursor.sk === key(Number(id)).sk;
+};
+
 /** Key builders of user items, shared with `parent.ts` (parents are users). */
 export const userKeys = {
   item: key,
@@ -52,6 +58,7 @@ export const userKeys = {
     gsi1sk: sortable(id),
   }),
   parentPartition,
+  isListKey,
 };
 
 /** When a one-time password given now stops working. */
@@ -122,6 +129,7 @@ export type Profile = Partial<
 const teacherReads = rosterReads({
   index: 'gsi1',
   partition: staffPartition,
+  isKey: isListKey,
   toRecord: toUser,
   only: { expression: '#role = :teacher', names: { '#role': 'role' }, values: { ':teacher': 'teacher' } },
 });

@@ -1,5 +1,12 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictError, searchText, type Vehicle, type VehicleType, vehicleName } from '@curbside/domain';
+import {
+  ConflictError,
+  searchText,
+  VEHICLE_TYPES,
+  type Vehicle,
+  type VehicleType,
+  vehicleName,
+} from '@curbside/domain';
 import { putAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
@@ -54,7 +61,12 @@ const FREE = 'attribute_not_exists(pk) OR active = :inactive';
 const taken = (vehicle: Pick<Vehicle, 'type' | 'number'>) =>
   new ConflictError(`${vehicleName(vehicle.type, vehicle.number)} is already registered`);
 
-const reads = rosterReads({ partition, toRecord: toVehicle });
+const reads = rosterReads({
+  partition,
+  isKey: (key) =>
+    VEHICLE_TYPES.some((type) => key.sk.startsWith(`${type}#`) && key.sk.length > type.length + 1),
+  toRecord: toVehicle,
+});
 
 export const vehicles = {
   /** Registers a vehicle; 409 when an active vehicle of that type already has the number. */

@@ -113,6 +113,17 @@ export const assertMayResetPassword = (user: User) => {
   if (!canPerform(user.role, 'create')) throw new ForbiddenError("You don't have permission to do this.");
 };
 
+/**
+ * A teacher's email is where a Clever sign-in lands the first time: a teacher
+ * (who may edit colleagues' records, not create accounts) changes only their own.
+ */
+const assertMayChangeEmail = (user: User, before: User, email: string | null | undefined) => {
+  const same = (before.email ?? '').trim().toLowerCase() === (email ?? '').trim().toLowerCase();
+  if (!same && user.id !== before.id && !canPerform(user.role, 'create')) {
+    throw new ForbiddenError('You can change only your own email.');
+  }
+};
+
 export const updateTeacher = async (
   user: User,
   id: number,
@@ -122,6 +133,7 @@ export const updateTeacher = async (
   const school = await rosterSchool(user, schoolId, 'write');
   if (input.resetPassword) assertMayResetPassword(user);
   const before = await teacherOf(school, id);
+  assertMayChangeEmail(user, before, input.email);
   const rooms = await checkClassrooms(school.id, input.classroomIds);
   const teacher = await users.updateProfile(db, before, { ...profileOf(input), active: true });
   const after = await assignClassrooms(rooms, id, input.classroomIds);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   ConflictError,
+  type District,
   emptyCounts,
   ForbiddenError,
   IMPORT_RUN_STALE_MS,
@@ -10,6 +11,7 @@ import {
   NotFoundError,
   SIS_PREVIEW_SIZE,
   type SisDistrict,
+  type SisDistrictAssignment,
   type SisSchool,
   type SisStudentPreview,
   UnavailableError,
@@ -28,8 +30,7 @@ import type { ImportRequest } from './request';
  * The import page's reads (Clever districts, schools, a student preview) and
  * the imports it starts. The Clever districts a user may work with: a super
  * admin every district that shared its data with the app; a district admin
- * the one connected to their district, or, before any is, those connected
- * to no district yet.
+ * only the one the super admin assigned to their district (none before).
  */
 
 export const tokenOf = async (cleverDistrictId: string): Promise<string> => {
@@ -53,10 +54,8 @@ const clever = async <T>(work: () => Promise<T>): Promise<T> => {
 
 const mayUse = async (user: User, cleverDistrictId: string): Promise<boolean> => {
   if (user.role === 'super_admin') return true;
-  const linked = await cleverLinks.districtOf(db, cleverDistrictId);
-  if (linked !== undefined) return linked === user.districtId;
-  const own = user.districtId === null ? undefined : await districts.get(db, user.districtId);
-  return own !== undefined && !own.cleverId;
+  const assigned = await cleverLinks.districtOf(db, cleverDistrictId);
+  return assigned !== undefined && assigned === user.districtId;
 };
 
 const visibleDistrict = async (user: User, cleverDistrictId: string): Promise<CleverClient> => {
@@ -85,6 +84,44 @@ export const listSisDistricts = async (user: User): Promise<SisDistrict[]> => {
     ),
   );
   return found.flat().sort((a, b) => a.name.localeCompare(b.name));
+};
+
+/** The super admin's list: every Clever district shared with the app, with the district it is assigned to. */
+export const listCleverAssignments = async (_user: User): Promise<SisDistrictAssignment[]> => {
+  const tokens = await cleverDistrictTokens();
+  const found = await clever(() =>
+    Promise.all(
+      [...tokens].map(async ([id, token]) => ({
+        ...toSisDistrict(await new CleverClient(token).get<CleverDistrict>(`/v3.0/districts/${id}`)),
+        districtId: (await cleverLinks.districtOf(db, id)) ?? null,
+      })),
+    ),
+  );
+  return found.sort((a, b) => a.name.localeCompare(b.name));
+};
+
+/**
+ * The super admin assigns a Clever district (one that shares its data with
+ * the app) to a district: its district admin may then import from it. Each
+ * is assigned to at most one of the other; assigning again is no change.
+ */
+export const assignCleverDistrict = async (
+  _user: User,
+  districtId: number,
+  cleverDistrictId: string,
+): Promise<District> => {
+  const district = await districts.get(db, districtId);
+  if (!district) throw new NotFoundError('District not found');
+  if (!(await cleverDistrictTokens()).has(cleverDistrictId))
+    throw new NotFoundError('District not found in Clever');
+  if (district.cleverId === cleverDistrictId) return district;
+  if (district.cleverId)
+    throw new ConflictError(`${district.name} is already connected to another Clever district`);
+  const assigned = await cleverLinks.districtOf(db, cleverDistrictId);
+  if (assigned !== undefined && assigned !== districtId)
+    throw new ConflictError('This Clever district is assigned to another district');
+  await cleverLinks.linkDistrict(db, districtId, cleverDistrictId);
+  return { ...district, cleverId: cleverDistrictId };
 };
 
 export const listSisSchools = async (user: User, cleverDistrictId: string): Promise<SisSchool[]> => {

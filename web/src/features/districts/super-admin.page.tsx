@@ -18,6 +18,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../lib/http';
 import { MUTED_TEXT } from '../queue/colors';
+import { CleverAssignments } from '../sis/clever-assignments';
 import { CreateDistrictDialog, CreateSchoolDialog } from './admin-dialogs';
 import { createdOn, EmptyState, ModeBadge } from './badges';
 import {
@@ -117,7 +118,7 @@ function DistrictCard({ district }: { district: DistrictWithSchools }) {
 /**
  * The super admin dashboard (specification §2): Create District and Create
  * School, and every district with its schools, each with its Live or Sandbox
- * badge and switch.
+ * badge and switch; below them, which Clever district each district imports from.
  */
 export function SuperAdminPage() {
   useDistrictsFollowMode();
@@ -157,6 +158,7 @@ export function SuperAdminPage() {
         ) : (
           list.map((district) => <DistrictCard key={district.id} district={district} />)
         )}
+        {districts.data && <CleverAssignments districts={list} />}
       </Stack>
       {dialog === 'district' && <CreateDistrictDialog onClose={() => setDialog(null)} />}
       {dialog === 'school' && (

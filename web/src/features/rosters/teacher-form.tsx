@@ -2,6 +2,7 @@ import { type OneTimeCredentials, type TeacherRow, teacherInputSchema } from '@c
 import { Button, MultiSelect, SimpleGrid, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
+import { useMe } from '../auth/auth.queries';
 import { FormDialog, useRosterForm } from './form';
 import { rosterQueries, type SchoolScope, useSaveTeacher } from './rosters.queries';
 
@@ -24,6 +25,9 @@ export function TeacherForm({
   onCredentials: (who: string, credentials: OneTimeCredentials) => void;
 }) {
   const rooms = useQuery(rosterQueries.classrooms(schoolId));
+  const { user } = useMe();
+  // A Clever sign-in lands on an account by its email: a teacher changes only their own (the server holds to it).
+  const emailLocked = teacher !== null && !canResetPassword && teacher.id !== user?.id;
   const save = useSaveTeacher(schoolId);
   const form = useRosterForm(
     teacherInputSchema,
@@ -71,7 +75,13 @@ export function TeacherForm({
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextInput label="First name" required {...form.text('firstName')} data-autofocus />
         <TextInput label="Last name" required {...form.text('lastName')} />
-        <TextInput label="Email" type="email" {...form.text('email')} />
+        <TextInput
+          label="Email"
+          type="email"
+          {...form.text('email')}
+          readOnly={emailLocked}
+          description={emailLocked ? 'Only they (or an admin) can change it' : undefined}
+        />
         <TextInput label="Phone" type="tel" {...form.text('phone')} />
         {teacher ? (
           <TextInput label="Username" value={teacher.username} readOnly disabled />

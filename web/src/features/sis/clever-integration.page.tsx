@@ -234,12 +234,15 @@ function DistrictStep(props: {
   onNext: () => void;
 }) {
   const districts = useQuery(sisQueries.districts());
+  const { user } = useMe();
   if (!districts.isSuccess)
     return <ReadState query={districts} loading="Loading districts" failed="Failed to fetch districts" />;
   if (districts.data.length === 0)
     return (
       <Text role="status" py="md">
-        No district shares its data with Curbside in Clever yet.
+        {user?.role === 'super_admin'
+          ? 'No district shares its data with Curbside in Clever yet.'
+          : 'No Clever district is assigned to your district yet. Ask your super admin to assign one on the Super Admin Dashboard.'}
       </Text>
     );
   return (

@@ -30,6 +30,12 @@ export const sisQueries = {
       queryKey: [...sisQueries.all, 'preview', cleverSchoolId] as const,
       queryFn: () => api(routes.sisPreviewStudents, { query: { cleverSchoolId } }),
     }),
+  /** The super admin's list: every Clever district shared with the app, and the district it is assigned to. */
+  assignments: () =>
+    queryOptions({
+      queryKey: [...sisQueries.all, 'assignments'] as const,
+      queryFn: () => api(routes.sisAssignments),
+    }),
   /** A job, read every second while it runs. */
   job: (id: string) =>
     queryOptions({
@@ -84,6 +90,34 @@ export const useStartImport = (onStarted: (job: ImportJob) => void) => {
         color: 'red',
         title: 'Import Failed',
         message: errorMessage(error) || FAILED[input.step],
+      }),
+  });
+};
+
+/** The super admin assigns a Clever district to a district; its district admin may then import from it. */
+export const useAssignCleverDistrict = () => {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { districtId: number; cleverDistrictId: string }) =>
+      api(routes.sisAssignDistrict, {
+        params: { id: input.districtId },
+        body: { cleverDistrictId: input.cleverDistrictId },
+      }),
+    onSuccess: (district) => {
+      notifications.show({
+        color: 'green.9',
+        title: 'Clever District Assigned',
+        message: `${district.name} imports from it now`,
+      });
+      return Promise.all(
+        [sisQueries.all, districtQueries.all].map((queryKey) => client.invalidateQueries({ queryKey })),
+      );
+    },
+    onError: (error) =>
+      notifications.show({
+        color: 'red',
+        title: 'Assignment Failed',
+        message: errorMessage(error) || 'Failed to assign the Clever district',
       }),
   });
 };
