@@ -120,6 +120,7 @@ describe('bad input from a user who has not yet replaced their one-time password
     expect(sent.status).toBe(403);
     expect(await sent.json()).toEqual({ message: MUST_CHANGE_PASSWORD });
   });
+});
 
 describe('a crafted roster list cursor', () => {
   const decode = (cursor: string) => JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
