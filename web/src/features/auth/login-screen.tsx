@@ -19,8 +19,8 @@ import {
 } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { errorMessage } from '../../lib/http';
 import { CurbsideMark } from '../../components/logo';
+import { errorMessage } from '../../lib/http';
 import { useLogin } from './auth.mutations';
 
 /** The four demo accounts listed on the sandbox form (password `demo1234`). */

@@ -13,8 +13,8 @@ import {
 } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { errorMessage } from '../../lib/http';
 import { CurbsideMark } from '../../components/logo';
+import { errorMessage } from '../../lib/http';
 import { useChangePassword, useLogout } from './auth.mutations';
 
 type Field = 'currentPassword' | 'newPassword' | 'confirm';

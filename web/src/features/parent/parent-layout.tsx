@@ -1,7 +1,7 @@
 import { Container, Group, SegmentedControl, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { LANGUAGES } from '../../lib/i18n';
 import { CurbsideMark } from '../../components/logo';
+import { LANGUAGES } from '../../lib/i18n';
 import { useParentTexts } from './i18n';
 
 /**

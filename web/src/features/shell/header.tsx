@@ -3,13 +3,13 @@ import { Badge, Button, Group, UnstyledButton } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { Logo } from '../../components/logo';
 import { useLiveConnection, useLiveEvent, useLiveStatus } from '../live/live';
 import { LIVE } from '../live/live-connection';
 import { schoolQueries } from '../schools/schools.queries';
 import { SessionDialog } from '../sessions/session-dialog';
 import { useActiveSession } from '../sessions/sessions.queries';
 import classes from './header.module.css';
-import { Logo } from '../../components/logo';
 import { SessionPill } from './session-pill';
 import { UserMenu } from './user-menu';
 
