@@ -7,6 +7,9 @@ import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/b
 import { sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
+/** The record's actor and retention for changes this test makes straight in the store. */
+const rec = { actor: { kind: 'schedule' as const }, retentionDays: 400 };
+
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let browser: Browser;
 let front: Client;
@@ -319,18 +322,22 @@ describe('the teacher screen', () => {
         await Promise.all(
           Array.from({ length: 20 }, async (_, i) => {
             const now = new Date().toISOString();
-            const entry = await queue.add(server.db, {
-              sessionId,
-              schoolId: 1,
-              vehicleId: null,
-              vehicleNumber: `W${start + i}`,
-              vehicleType: 'car',
-              entryTime: now,
-              queueTime: now,
-              vehicle: null,
-              students: [],
-            });
-            await queue.complete(server.db, entry);
+            const entry = await queue.add(
+              server.db,
+              {
+                sessionId,
+                schoolId: 1,
+                vehicleId: null,
+                vehicleNumber: `W${start + i}`,
+                vehicleType: 'car',
+                entryTime: now,
+                queueTime: now,
+                vehicle: null,
+                students: [],
+              },
+              rec,
+            );
+            await queue.complete(server.db, entry, rec);
           }),
         );
       }

@@ -5,6 +5,7 @@ import {
   isSessionRunning,
   NotFoundError,
   type QueueEntry,
+  type Recording,
   type Student,
   type StudentMark,
   type StudentSummary,
@@ -24,11 +25,12 @@ import {
 import { db } from '../lib/context';
 import { log } from '../lib/log';
 import { publishToChannel, publishToSession } from './live-events';
+import { recordingBy } from './record';
 import { sessionOfSchool } from './scope';
 import { ownSchoolId } from './tenancy';
 
 /** Without a session: nothing queued, released or picked up. */
-const NO_MARKS: Marks = { released: new Map(), pickedUp: new Map() };
+const NO_MARKS: Marks = { released: new Map(), pickedUp: new Map(), releasedBy: new Map() };
 
 /**
  * The students the view is about: those of the given classrooms (one Query
@@ -167,17 +169,18 @@ export const sessionReleases = async (user: User, sessionId: number): Promise<St
  * turned into an error for the caller.
  */
 export const recordPickups = async (
-  sessionId: number,
-  completed: readonly Pick<QueueEntry, 'students'>[],
+  scope: { schoolId: number; sessionId: number },
+  completed: readonly Pick<QueueEntry, 'id' | 'vehicleNumber' | 'vehicleType' | 'students'>[],
   pickedUpAt: string,
+  record: Recording,
 ): Promise<void> => {
   const riders: StudentSummary[] = completed.flatMap((entry) => entry.students);
   if (riders.length === 0) return;
   try {
-    await releases.pickUp(db, sessionId, riders, pickedUpAt);
+    await releases.pickUp(db, scope, completed, record, pickedUpAt);
   } catch (error) {
     log('error', 'picked-up students not recorded', {
-      sessionId,
+      sessionId: scope.sessionId,
       studentIds: riders.map((student) => student.id),
       error: (error as Error).message,
     });
@@ -208,7 +211,12 @@ export const releaseStudent = async (user: User, studentId: number) => {
   if (!student) throw new NotFoundError('Student not found');
   if (!session || !isSessionRunning(session))
     throw new ConflictError('There is no active session to release students in');
-  const releasedAt = await releases.release(db, session.id, student);
+  const releasedAt = await releases.release(
+    db,
+    { schoolId, sessionId: session.id },
+    student,
+    await recordingBy(user, schoolId),
+  );
   const event = {
     type: 'STUDENT_STATUS_UPDATE' as const,
     data: { studentId, sessionId: session.id, status: 'released' as const, releasedAt },
