@@ -210,6 +210,8 @@ export interface BenchReport {
     writeUnitsPerCarAdded: number;
     /** The queue's own write units per car (the entry and its place in the waiting line). */
     queueWriteUnitsPerCarAdded: number;
+    /** The record's write units per car added (its event, and the transaction it makes the add). */
+    recordWriteUnitsPerCarAdded: number;
     /** The live events' sequence numbers: write units per event. */
     sequenceWriteUnitsPerEvent: number;
     queueReads: { early: QueueReadProbe; late: QueueReadProbe };
@@ -684,6 +686,7 @@ export const runBenchmark = async (options: BenchOptions): Promise<BenchReport> 
     const addCalls = adds?.['lambda.invocations'] ?? 0;
     const addWrites = adds?.['ddb.writeUnits'] ?? 0;
     const addSequenceWrites = adds?.['ddb.sequenceWriteUnits'] ?? 0;
+    const addRecordWrites = adds?.['ddb.recordWriteUnits'] ?? 0;
     const allScreens = [
       ...ctx.staff.map(({ screen }) => screen),
       ...ctx.anonymous,
@@ -817,7 +820,9 @@ export const runBenchmark = async (options: BenchOptions): Promise<BenchReport> 
         writeUnits: sumOf(rushWindow, 'ddb.writeUnits'),
         estimatedWriteUnits: sumOf(rushWindow, 'ddb.estimatedWriteUnits'),
         writeUnitsPerCarAdded: addCalls > 0 ? addWrites / addCalls : 0,
-        queueWriteUnitsPerCarAdded: addCalls > 0 ? (addWrites - addSequenceWrites) / addCalls : 0,
+        queueWriteUnitsPerCarAdded:
+          addCalls > 0 ? (addWrites - addSequenceWrites - addRecordWrites) / addCalls : 0,
+        recordWriteUnitsPerCarAdded: addCalls > 0 ? addRecordWrites / addCalls : 0,
         sequenceWriteUnitsPerEvent:
           publishedTo(rushWindow, channel) > 0
             ? sumOf(rushWindow, 'ddb.sequenceWriteUnits') / publishedTo(rushWindow, channel)

@@ -11,7 +11,7 @@ import type {
 import { getAll } from './batch-write';
 import type { Db } from './db';
 import { stripKeys } from './ids';
-import { itemSize } from './meter';
+import { itemSize, meter } from './meter';
 import { decodeCursor, encodeCursor, queryAll, queryPage } from './query';
 
 /**
@@ -74,14 +74,31 @@ export const eventPuts = (
   at: string,
   bodies: readonly DismissalEventBody[],
   recording: Recording,
-) =>
-  bodies.map((body, seq) => ({
+) => {
+  const puts = bodies.map((body, seq) => ({
     Put: {
       TableName: db.table,
       Item: itemOf(scope, at, seq, body, recording),
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   }));
+  // The benchmark tells the record's write units apart: 2 per KB of each event (it rides in a transaction).
+  meter.add(
+    'ddb.recordWriteUnits',
+    puts.reduce((sum, put) => sum + 2 * writeUnits(put.Put.Item), 0),
+  );
+  return puts;
+};
+
+const writeUnits = (item: Record<string, unknown>) => Math.max(1, Math.ceil(itemSize(item) / 1024));
+
+/**
+ * What a change that would be one PutItem pays more for riding in a
+ * transaction with its record (its item's table write counts twice), counted
+ * with the record's units for the benchmark.
+ */
+export const meterTransactionSurcharge = (item: Record<string, unknown>) =>
+  meter.add('ddb.recordWriteUnits', writeUnits(item));
 
 /**
  * An alert's event (raised, dismissed, …) for its change's transaction: only

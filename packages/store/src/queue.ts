@@ -13,7 +13,7 @@ import {
 } from '@curbside/domain';
 import { getAll } from './batch-write';
 import type { Db } from './db';
-import { eventPuts } from './dismissal-event';
+import { eventPuts, meterTransactionSurcharge } from './dismissal-event';
 import { stripKeys } from './ids';
 import { isConditionFailure, queryAll } from './query';
 
@@ -220,6 +220,8 @@ export const queue = {
       exitTime: null,
       version: 1,
     };
+    const item = activeItem(entry);
+    meterTransactionSurcharge(item);
     try {
       await db.doc.send(
         new TransactWriteCommand({
@@ -227,7 +229,7 @@ export const queue = {
             {
               Put: {
                 TableName: db.table,
-                Item: activeItem(entry),
+                Item: item,
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
