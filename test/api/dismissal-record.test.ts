@@ -258,8 +258,14 @@ describe('the record cannot be changed', () => {
       }
     }
     // The route table reads the record only: no route of the record's paths takes another method.
-    const recordRoutes = routeList.filter((route) => /\/(events|report)/.test(route.path));
-    expect(recordRoutes.map((route) => route.method)).toEqual(['GET', 'GET', 'GET']);
+    const recordRoutes = routeList.filter((route) =>
+      /^\/api\/sessions\/\{id\}\/(events|report)/.test(route.path),
+    );
+    expect(recordRoutes.map((route) => `${route.method} ${route.path}`).sort()).toEqual([
+      'GET /api/sessions/{id}/events',
+      'GET /api/sessions/{id}/report',
+      'GET /api/sessions/{id}/report.csv',
+    ]);
     expect((await admin.put(`/api/sessions/${sessionId}/end`)).status).toBe(200);
     const after = await dismissalEvents.ofSession(server.db, sessionId);
     expect(after.slice(0, before.length)).toEqual(before);
