@@ -293,7 +293,8 @@ describe('who may read the record', () => {
       const client = await signedIn(server.url, name);
       expect((await client.get(`/api/sessions/${sessionId}/report`)).status).toBe(200);
     }
-  });
+    // Four scrypt sign-ins on a shared machine.
+  }, 120_000);
 
   it("reports the district's dismissals per school over a date range", async () => {
     const district = await signedIn(server.url, 'district_demo');
@@ -305,5 +306,5 @@ describe('who may read the record', () => {
     expect(lincoln).toMatchObject({ sessions: 1, cars: 9, medianWaitSeconds: expect.any(Number) });
     const bad = await district.get(`/api/districts/${districtId}/dismissals?from=${today}&to=2000-01-01`);
     expect(bad.status).toBe(400);
-  });
+  }, 60_000);
 });
