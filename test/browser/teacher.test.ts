@@ -238,7 +238,8 @@ describe('the teacher screen', () => {
       await ava.getByRole('button', { name: 'Release Ava Martinez' }).click();
       await text(teacher, 'Student released').waitFor();
       await text(teacher, 'The student has been released for pickup').waitFor();
-      await text(ava, 'Released').waitFor();
+      // The teacher screen says who released the child.
+      await text(ava, 'Released by teacher_demo').waitFor();
       expect(await ava.getByRole('button', { name: 'Release Ava Martinez' }).count()).toBe(0);
     });
 

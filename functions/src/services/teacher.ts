@@ -1,5 +1,6 @@
 import { channels } from '@curbside/api';
 import {
+  actorName,
   type Classroom,
   ConflictError,
   isSessionRunning,
@@ -70,6 +71,11 @@ const ridesOf = async (schoolId: number): Promise<Map<number, Ride>> => {
   return rides;
 };
 
+const releasedByOf = (marks: Marks, studentId: number) => {
+  const actor = marks.releasedBy.get(studentId);
+  return marks.released.has(studentId) && actor ? actorName(actor) : null;
+};
+
 /** One student as the teacher screen shows them, from their queue entry (if any) and the session's marks. */
 const viewOf = (
   { schoolId: _, ...student }: Student,
@@ -97,6 +103,7 @@ const viewOf = (
     // An entry in a batch is in a loading batch: completing a batch completes its entries.
     batchStatus: entry?.batchId ? 'loading' : null,
     releasedAt: marks.released.get(student.id) ?? null,
+    releasedBy: releasedByOf(marks, student.id),
     // A vehicle back in the queue puts the student back in the queue.
     pickedUpAt: entry ? null : (marks.pickedUp.get(student.id) ?? null),
   };
@@ -211,18 +218,16 @@ export const releaseStudent = async (user: User, studentId: number) => {
   if (!student) throw new NotFoundError('Student not found');
   if (!session || !isSessionRunning(session))
     throw new ConflictError('There is no active session to release students in');
-  const releasedAt = await releases.release(
-    db,
-    { schoolId, sessionId: session.id },
-    student,
-    await recordingBy(user, schoolId),
-  );
+  const record = await recordingBy(user, schoolId);
+  const releasedAt = await releases.release(db, { schoolId, sessionId: session.id }, student, record);
   const event = {
     type: 'STUDENT_STATUS_UPDATE' as const,
     data: { studentId, sessionId: session.id, status: 'released' as const, releasedAt },
   };
+  // Staff see who released the child; parents are told only that they were.
+  const toStaff = { ...event, data: { ...event.data, releasedBy: actorName(record.actor) } };
   const [, parents] = await Promise.all([
-    publishToSession(schoolId, session.id, event),
+    publishToSession(schoolId, session.id, toStaff),
     parentLinks.parentsOf(db, schoolId, studentId),
   ]);
   for (const parentId of parents) {

@@ -42,6 +42,10 @@ export const actorOf = (user: { id: number; username: string; role: Role }): Dis
   username: user.username,
   role: user.role,
 });
+/** An actor as one line of a staff screen: the username, or the driver link / the schedule. */
+export const actorName = (actor: DismissalActor): string =>
+  'kind' in actor ? (actor.kind === 'driver link' ? 'Driver link' : 'Schedule') : actor.username;
+
 export const DRIVER_LINK: DismissalActor = { kind: 'driver link' };
 export const SCHEDULE: DismissalActor = { kind: 'schedule' };
 
