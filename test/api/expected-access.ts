@@ -65,6 +65,10 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   // Running a dismissal: every staff role of the school; sandboxed schools read only.
   activeSession:        [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   listSessions:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  // The record's reports: school admins and above (a district admin has no school of their own: 404, not 403).
+  sessionReport:        [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     ok],
+  sessionReportCsv:     [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     ok],
+  sessionEvents:        [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     ok],
   createSession:        [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
   listQueue:            [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   sessionReleases:      [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
@@ -98,6 +102,7 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   listDistricts:        [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
   districtSchools:      [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
   districtUsers:        [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
+  districtDismissals:   [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
   districtReport:       [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
   createDistrict:       [401,  403,   403,  403,  403,  403,  403,  ok,     403,     403,     403],
   createSchool:         [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
@@ -140,6 +145,7 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   readyStudents:        [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     ok,      ok],
   releaseStudent:       [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
   generatePickupCode:   [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
+  studentPickups:       [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     ok,      ok],
   studentPickupCode:    [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     ok,      ok],
   newStudentPickupCode: [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
 

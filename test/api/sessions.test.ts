@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
 import { Client, signedIn, startTestServer } from '../support/server';
 
+/** The record's actor and retention for changes this test makes straight in the store. */
+const rec = { actor: { kind: 'schedule' as const }, retentionDays: 400 };
+
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
   server = await startTestServer();
@@ -45,7 +48,7 @@ describe('pickup sessions', () => {
     expect((await teacher.put(`/api/sessions/${created.body.id}/end`)).status).toBe(409);
 
     const list = await front.get('/api/sessions');
-    expect(list.body.map((s: { id: number }) => s.id)).toContain(created.body.id);
+    expect(list.body.items.map((s: { id: number }) => s.id)).toContain(created.body.id);
   });
 
   it('allows exactly one of two simultaneous starts', async () => {
@@ -85,9 +88,9 @@ describe('pickup sessions', () => {
 
     const lincolnAdmin = await signedIn(server.url, 'admin_demo');
     expect((await lincolnAdmin.get('/api/sessions/active')).body).toBeNull();
-    expect((await lincolnAdmin.get('/api/sessions')).body.map((s: { id: number }) => s.id)).not.toContain(
-      oakSession.id,
-    );
+    expect(
+      (await lincolnAdmin.get('/api/sessions')).body.items.map((s: { id: number }) => s.id),
+    ).not.toContain(oakSession.id);
     const foreignEnd = await lincolnAdmin.put(`/api/sessions/${oakSession.id}/end`);
     expect(foreignEnd.status).toBe(404);
     expect((await lincolnAdmin.get(`/api/schools/${other.id}`)).status).toBe(404);
@@ -97,14 +100,18 @@ describe('pickup sessions', () => {
   it('auto-ends only sessions whose end time has passed', async () => {
     const pine = await createSchoolWithStaff(server.db, 'pine');
     const elm = await createSchoolWithStaff(server.db, 'elm');
-    const pineSession = await pickupSessions.create(server.db, {
-      schoolId: pine.id,
-      name: 'Morning Dropoff',
-      type: 'morning_dropoff',
-      startTime: new Date(Date.now() - 3 * 3_600_000).toISOString(),
-      endTime: new Date(Date.now() - 60_000).toISOString(),
-      notes: null,
-    });
+    const pineSession = await pickupSessions.create(
+      server.db,
+      {
+        schoolId: pine.id,
+        name: 'Morning Dropoff',
+        type: 'morning_dropoff',
+        startTime: new Date(Date.now() - 3 * 3_600_000).toISOString(),
+        endTime: new Date(Date.now() - 60_000).toISOString(),
+        notes: null,
+      },
+      rec,
+    );
     const elmSession = (
       await (await signedIn(server.url, 'elm_teacher')).post('/api/sessions', sessionBody())
     ).body;
@@ -120,14 +127,18 @@ describe('pickup sessions', () => {
 
   it('lets a new session start when the previous one ran past its end before the auto-end ran', async () => {
     const birch = await createSchoolWithStaff(server.db, 'birch');
-    await pickupSessions.create(server.db, {
-      schoolId: birch.id,
-      name: 'Morning Dropoff',
-      type: 'morning_dropoff',
-      startTime: new Date(Date.now() - 3 * 3_600_000).toISOString(),
-      endTime: new Date(Date.now() - 1_000).toISOString(),
-      notes: null,
-    });
+    await pickupSessions.create(
+      server.db,
+      {
+        schoolId: birch.id,
+        name: 'Morning Dropoff',
+        type: 'morning_dropoff',
+        startTime: new Date(Date.now() - 3 * 3_600_000).toISOString(),
+        endTime: new Date(Date.now() - 1_000).toISOString(),
+        notes: null,
+      },
+      rec,
+    );
     const staff = await signedIn(server.url, 'birch_front_queue_wrangler');
     expect((await staff.get('/api/sessions/active')).body).toBeNull();
     expect((await staff.post('/api/sessions', sessionBody())).status).toBe(201);

@@ -4,6 +4,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sessionBody } from '../support/fixtures';
 import { type Answer, type Client, signedIn, startTestServer } from '../support/server';
 
+/** The record's actor and retention for changes this test makes straight in the store. */
+const rec = { actor: { kind: 'schedule' as const }, retentionDays: 400 };
+
 /**
  * The messages the queue, batch and alert routes answer for input they
  * refuse: what the front and back queue tablets show as they are.
@@ -223,7 +226,7 @@ describe('batches', () => {
     // The same batch as the slower tablet read it, while it was still loading.
     const stale = await newBatch();
     await front.put(`/api/batches/${stale.id}`, { status: 'completed' });
-    const completing = batches.complete(server.db, stale, [], new Date().toISOString());
+    const completing = batches.complete(server.db, stale, [], new Date().toISOString(), rec);
     await expect(completing).rejects.toBeInstanceOf(ConflictError);
     await expect(completing).rejects.toThrow('Batch #1 is already completed');
   });

@@ -235,6 +235,7 @@ export const assembleReport = (p: PhaseResults): BenchReport => {
   const addCalls = adds?.['lambda.invocations'] ?? 0;
   const addWrites = adds?.['ddb.writeUnits'] ?? 0;
   const addSequenceWrites = adds?.['ddb.sequenceWriteUnits'] ?? 0;
+  const addRecordWrites = adds?.['ddb.recordWriteUnits'] ?? 0;
   const expected = p.publishedToStaff;
   const received = tallies.staff.received;
   const connections = p.buses.buses + p.buses.viewers + p.buses.adminScreens;
@@ -306,7 +307,9 @@ export const assembleReport = (p: PhaseResults): BenchReport => {
       writeUnits: sumOf(window, 'ddb.writeUnits'),
       estimatedWriteUnits: sumOf(window, 'ddb.estimatedWriteUnits'),
       writeUnitsPerCarAdded: addCalls > 0 ? addWrites / addCalls : 0,
-      queueWriteUnitsPerCarAdded: addCalls > 0 ? (addWrites - addSequenceWrites) / addCalls : 0,
+      queueWriteUnitsPerCarAdded:
+        addCalls > 0 ? (addWrites - addSequenceWrites - addRecordWrites) / addCalls : 0,
+      recordWriteUnitsPerCarAdded: addCalls > 0 ? addRecordWrites / addCalls : 0,
       sequenceWriteUnitsPerEvent:
         publishedTo(window, channel) > 0
           ? sumOf(window, 'ddb.sequenceWriteUnits') / publishedTo(window, channel)

@@ -532,6 +532,8 @@ export interface BenchReport {
     writeUnitsPerCarAdded: number;
     /** The queue's own write units per car (the entry and its place in the waiting line). */
     queueWriteUnitsPerCarAdded: number;
+    /** The record's write units per car added (its event, and the transaction it makes the add). */
+    recordWriteUnitsPerCarAdded: number;
     /** The live events' sequence numbers: write units per event. */
     sequenceWriteUnitsPerEvent: number;
     queueReads: { early: QueueReadProbe; late: QueueReadProbe };

@@ -228,7 +228,7 @@ describe("the teacher's Arrival/Departure tab", () => {
     await dialog.waitFor({ state: 'detached' });
 
     await ava.getByRole('button', { name: 'Release Ava Martinez' }).click();
-    await ava.getByText('Released', { exact: true }).waitFor();
+    await ava.getByText('Released by teacher_demo', { exact: true }).waitFor();
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(shotsDir(), 'teacher-arrival-released-tablet.png'), fullPage: true });
     await page.context().close();

@@ -232,6 +232,44 @@ describe('a parent follows their child from an invite link', () => {
   }
 });
 
+describe("'Child picked up' on the front queue", () => {
+  for (const [language, words] of Object.entries(LANGUAGES)) {
+    it(`shows the parent Picked Up and the time (phone, ${language === 'en' ? 'English' : 'Spanish'})`, async () => {
+      const page = await phone(words.locale, 'parent_demo');
+      await page.goto('/parent-dashboard');
+      const [child] = (await (await page.request.get('/api/parent/students')).json()) as Child[];
+      const roster = (await teacher.get('/api/teacher/students')).body as Child[];
+      const car = roster.find((student) => student.id === child?.id)?.vehicle?.number as string;
+      const childCard = card(page, child as Child);
+      await text(childCard, words.notInQueue).waitFor();
+
+      const sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
+      expect(
+        (await front.post('/api/queue', { sessionId, vehicleNumber: car, vehicleType: 'car' })).status,
+      ).toBe(201);
+      await text(childCard, words.inQueue).waitFor({ timeout: 10_000 });
+
+      // The front queue's menu on the car: Child picked up (sent when the 5 s Undo is over).
+      const tablet = await browser.newPage({ viewport: viewports.tablet, baseURL: server.url });
+      expect(
+        (
+          await tablet.request.post('/api/login', { data: { username: 'front_demo', password: 'demo1234' } })
+        ).status(),
+      ).toBe(200);
+      await tablet.goto('/front-queue');
+      await tablet.getByRole('button', { name: `Actions for Car ${car}`, exact: true }).click();
+      await tablet.getByRole('menuitem', { name: 'Child picked up', exact: true }).click();
+
+      await text(childCard, words.pickedUp).waitFor({ timeout: 20_000 });
+      await childCard.getByText(words.pickedUpAt).waitFor();
+      await shoot(page, `${language}-child-picked-up`);
+      await tablet.close();
+      await admin.put(`/api/sessions/${sessionId}/end`);
+      await page.context().close();
+    }, 90_000);
+  }
+});
+
 describe('the parent portal', () => {
   it('leads from the landing to sign-in, with the demo account shown and Sign In enabled once both fields are filled', async () => {
     const page = await phone('en-US');

@@ -128,7 +128,8 @@ describe('the school admin screen as admin_demo', () => {
     await management.getByRole('cell', { name: 'Ava Martinez', exact: true }).waitFor();
     const reports = region(page, 'Reports and Configuration');
     await reports.getByRole('link', { name: 'Print Placards' }).waitFor();
-    expect(await reports.getByText('Soon', { exact: true }).count()).toBe(4);
+    await reports.getByRole('link', { name: 'Session Reports' }).waitFor();
+    expect(await reports.getByText('Soon', { exact: true }).count()).toBe(3);
     await region(page, 'System Status').getByText('Connected', { exact: true }).waitFor();
     await region(page, 'System Status').getByText('Online', { exact: true }).waitFor();
   }, 60_000);

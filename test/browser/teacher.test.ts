@@ -8,6 +8,9 @@ import { signIn } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
+/** The record's actor and retention for changes this test makes straight in the store. */
+const rec = { actor: { kind: 'schedule' as const }, retentionDays: 400 };
+
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let browser: Browser;
 let front: Client;
@@ -235,7 +238,8 @@ describe('the teacher screen', () => {
       await ava.getByRole('button', { name: 'Release Ava Martinez' }).click();
       await text(teacher, 'Student released').waitFor();
       await text(teacher, 'The student has been released for pickup').waitFor();
-      await text(ava, 'Released').waitFor();
+      // The teacher screen says who released the child.
+      await text(ava, 'Released by teacher_demo').waitFor();
       expect(await ava.getByRole('button', { name: 'Release Ava Martinez' }).count()).toBe(0);
     });
 
@@ -319,18 +323,22 @@ describe('the teacher screen', () => {
         await Promise.all(
           Array.from({ length: 20 }, async (_, i) => {
             const now = new Date().toISOString();
-            const entry = await queue.add(server.db, {
-              sessionId,
-              schoolId: 1,
-              vehicleId: null,
-              vehicleNumber: `W${start + i}`,
-              vehicleType: 'car',
-              entryTime: now,
-              queueTime: now,
-              vehicle: null,
-              students: [],
-            });
-            await queue.complete(server.db, entry);
+            const entry = await queue.add(
+              server.db,
+              {
+                sessionId,
+                schoolId: 1,
+                vehicleId: null,
+                vehicleNumber: `W${start + i}`,
+                vehicleType: 'car',
+                entryTime: now,
+                queueTime: now,
+                vehicle: null,
+                students: [],
+              },
+              rec,
+            );
+            await queue.complete(server.db, entry, rec);
           }),
         );
       }

@@ -81,6 +81,16 @@ export const appRoutes: RouteObject[] = [
             async () => (await import('./features/school-admin/school-admin.page')).SchoolAdminPage,
           ),
           staff(
+            'session-reports',
+            'school_admin',
+            async () => (await import('./features/reports/session-reports.page')).SessionReportsPage,
+          ),
+          staff(
+            'session-reports/:id',
+            'school_admin',
+            async () => (await import('./features/reports/session-report.page')).SessionReportPage,
+          ),
+          staff(
             'print-placards',
             'school_admin',
             async () => (await import('./features/print-placards/print-placards.page')).PrintPlacardsPage,

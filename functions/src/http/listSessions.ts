@@ -1,7 +1,9 @@
 import { routes } from '@curbside/api';
 import { httpHandler } from '../lib/http';
 import { requireUser } from '../services/auth';
-import { listSessions } from '../services/sessions';
+import { listSessionsWithSummary } from '../services/reports';
 
-/** `GET /api/sessions`: the school's sessions, newest first. */
-export const handler = httpHandler(routes.listSessions, async ({ user }) => listSessions(requireUser(user)));
+/** `GET /api/sessions`: the school's sessions, newest first, paged, each with its summary. */
+export const handler = httpHandler(routes.listSessions, async ({ user, query }) =>
+  listSessionsWithSummary(requireUser(user), query.cursor),
+);

@@ -3,7 +3,7 @@ import { httpHandler } from '../lib/http';
 import { requireUser } from '../services/auth';
 import { removeEntry } from '../services/queue';
 
-/** `DELETE /api/queue/{id}`: removes a vehicle (or dismisses an overflow entry). */
-export const handler = httpHandler(routes.removeFromQueue, async ({ user, params }) =>
-  removeEntry(requireUser(user), params.id),
+/** `DELETE /api/queue/{id}`: a vehicle leaves the queue, saying why (picked up, left, removed). */
+export const handler = httpHandler(routes.removeFromQueue, async ({ user, params, body }) =>
+  removeEntry(requireUser(user), params.id, body.reason),
 );

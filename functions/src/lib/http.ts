@@ -41,7 +41,13 @@ export interface HttpRequest<Req extends RouteRequest> {
 export class Reply<T = unknown> {
   constructor(
     readonly body: T,
-    readonly options: { status?: number; cookies?: string[]; headers?: Record<string, string> } = {},
+    readonly options: {
+      status?: number;
+      cookies?: string[];
+      headers?: Record<string, string>;
+      /** The body is text sent as it is (with its content-type in `headers`), not JSON. */
+      text?: boolean;
+    } = {},
   ) {}
 }
 
@@ -252,7 +258,14 @@ export const httpHandler = <Req extends RouteRequest, Res>(
       busLink: busLinkOf(event),
     });
     if (result instanceof Reply) {
-      const { status = 200, cookies, headers } = result.options;
+      const { status = 200, cookies, headers, text } = result.options;
+      if (text) {
+        return {
+          statusCode: status,
+          headers: { 'cache-control': 'no-store', ...headers },
+          body: String(result.body),
+        };
+      }
       return json(status, result.body, { ...(cookies ? { cookies } : {}), ...(headers ? { headers } : {}) });
     }
     return json(200, result);

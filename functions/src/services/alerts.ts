@@ -11,6 +11,7 @@ import { alerts } from '@curbside/store';
 import type { z } from 'zod';
 import { db } from '../lib/context';
 import { publishToSession, publishToStaff } from './live-events';
+import { recordingBy } from './record';
 import { sessionOfSchool } from './scope';
 import { ownSchoolId } from './tenancy';
 
@@ -34,6 +35,7 @@ export const toggleAlert = async (
   const schoolId = ownSchoolId(user);
   const sessionId = input.sessionId ?? null;
   if (sessionId !== null) await sessionOfSchool(user, sessionId);
+  const record = await recordingBy(user, schoolId);
   for (let attempt = 0; attempt < 3; attempt++) {
     const active = await alerts.activeAt(db, {
       schoolId,
@@ -42,18 +44,22 @@ export const toggleAlert = async (
       location: input.location,
     });
     if (active) {
-      const dismissed = await alerts.dismiss(db, active);
+      const dismissed = await alerts.dismiss(db, active, record);
       if (!dismissed) continue;
       await publishAlert(active, { type: 'ALERT_DISMISSED', data: { id: active.id, removed: true } });
       return { dismissed: true, alert: dismissed };
     }
-    const raised = await alerts.raise(db, {
-      sessionId,
-      schoolId,
-      type: input.type,
-      location: input.location,
-      message: input.message || alertMessage(input.type, input.location),
-    });
+    const raised = await alerts.raise(
+      db,
+      {
+        sessionId,
+        schoolId,
+        type: input.type,
+        location: input.location,
+        message: input.message || alertMessage(input.type, input.location),
+      },
+      record,
+    );
     if (!raised) continue;
     await publishAlert(raised, { type: 'ALERT_CREATED', data: raised });
     return { dismissed: false, alert: raised };
@@ -78,7 +84,8 @@ export const dismissAlert = async (user: User, id: number): Promise<Alert> => {
   const alert = await alerts.get(db, id);
   if (!alert || alert.schoolId !== user.schoolId) throw new NotFoundError('Alert not found');
   if (alert.status !== 'active') return alert;
-  const dismissed = (await alerts.dismiss(db, alert)) ?? { ...alert, status: 'dismissed' as const };
+  const record = await recordingBy(user, alert.schoolId);
+  const dismissed = (await alerts.dismiss(db, alert, record)) ?? { ...alert, status: 'dismissed' as const };
   await publishAlert(alert, { type: 'ALERT_DISMISSED', data: { id: alert.id, removed: true } });
   return dismissed;
 };

@@ -6,6 +6,7 @@ import {
   isSessionRunning,
   NotFoundError,
   type QueueEntry,
+  type Recording,
   type User,
   type VehicleType,
 } from '@curbside/domain';
@@ -13,6 +14,7 @@ import { batches, completedVisit, queue, schools } from '@curbside/store';
 import { db } from '../lib/context';
 import { log } from '../lib/log';
 import { publishToSession } from './live-events';
+import { recordingBy } from './record';
 import { sessionOfSchool } from './scope';
 import { recordPickups } from './teacher';
 
@@ -98,6 +100,7 @@ export const createBatch = async (
   const session = await sessionOfSchool(user, sessionId);
   if (!isSessionRunning(session))
     throw new ConflictError('This session has ended. Start a new session first.');
+  const record = await recordingBy(user, session.schoolId);
   const allocated = await batches.allocate(db, {
     sessionId,
     schoolId: session.schoolId,
@@ -111,7 +114,7 @@ export const createBatch = async (
       fill && attempt <= FILL_ATTEMPTS
         ? (await queue.waitingForBatch(db, sessionId, vehicleType, allocated.maxCapacity)).entries
         : [];
-    written = await batches.putFilled(db, allocated, riders);
+    written = await batches.putFilled(db, allocated, riders, record);
   }
   const batch = written;
   await announce(batch, { entry: null, batch });
@@ -148,6 +151,7 @@ export const batchVehicles = async (user: User, id: number): Promise<QueueEntry[
 export const addNextToBatch = async (user: User, id: number): Promise<Batch> => {
   const batch = await batchOfSchool(user, id);
   assertLoading(batch);
+  const record = await recordingBy(user, batch.schoolId);
   let cursor: Record<string, unknown> | undefined;
   let taken = 0;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; ) {
@@ -160,7 +164,7 @@ export const addNextToBatch = async (user: User, id: number): Promise<Batch> => 
     );
     for (const candidate of entries) {
       attempt++;
-      const outcome = await batches.addEntry(db, batch, candidate);
+      const outcome = await batches.addEntry(db, batch, candidate, record);
       if (outcome === 'full' || outcome === 'closed') refuse(batch, outcome);
       if (outcome === 'added') {
         const updated = (await batchNow(id)) as Batch;
@@ -205,7 +209,7 @@ export const placeInBatch = async (user: User, entry: QueueEntry, batchId: numbe
   if (entry.status !== 'waiting' || entry.batchId !== null) {
     throw new ConflictError(`Vehicle ${entry.vehicleNumber} is not waiting for a batch`);
   }
-  const outcome = await batches.addEntry(db, batch, entry);
+  const outcome = await batches.addEntry(db, batch, entry, await recordingBy(user, batch.schoolId));
   if (outcome === 'full' || outcome === 'closed') refuse(batch, outcome);
   if (outcome === 'taken') throw changedMeanwhileError(entry);
   const placed: QueueEntry = {
@@ -225,16 +229,27 @@ export const placeInBatch = async (user: User, entry: QueueEntry, batchId: numbe
 export const takeOutOfBatch = async (
   entry: QueueEntry,
   status: 'waiting' | 'overflow',
+  record: Recording,
 ): Promise<EntryChange> => {
   const batchId = entry.batchId as number;
-  const moved = await batches.removeEntry(db, batchId, entry, status);
+  const moved = await batches.removeEntry(db, batchId, entry, status, record);
   return { entry: moved, batch: batchSoon(batchId) };
 };
 
-/** Removes or completes a batched entry on its own, keeping the batch count right. */
-export const dropFromBatch = async (entry: QueueEntry, complete: boolean): Promise<EntryChange> => {
+/** Removes (the car left, or staff removed it) or completes a batched entry on its own, keeping the batch count right. */
+export const dropFromBatch = async (
+  entry: QueueEntry,
+  record: Recording,
+  outcome: 'picked_up' | 'left' | 'removed',
+): Promise<EntryChange> => {
   const batchId = entry.batchId as number;
-  const left = await batches.dropEntry(db, batchId, entry, complete ? new Date().toISOString() : undefined);
+  const left = await batches.dropEntry(
+    db,
+    batchId,
+    entry,
+    record,
+    outcome === 'picked_up' ? { completeAt: new Date().toISOString() } : { reason: outcome },
+  );
   return { entry: left, batch: batchSoon(batchId) };
 };
 
@@ -252,13 +267,14 @@ export const updateBatch = async (
   const batch = await batchOfSchool(user, id);
   assertLoading(batch);
   if (change.status !== 'completed') return batch;
+  const record = await recordingBy(user, batch.schoolId);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const found = await batches.withMembers(db, id);
     if (!found) throw new NotFoundError('Batch not found');
     assertLoading(found.batch);
     const entries = await batches.entries(db, found.batch, found.memberIds);
     const endTime = new Date().toISOString();
-    if (await batches.complete(db, found.batch, entries, endTime)) {
+    if (await batches.complete(db, found.batch, entries, endTime, record)) {
       const completed: Batch = {
         ...found.batch,
         status: 'completed',
@@ -266,7 +282,7 @@ export const updateBatch = async (
         currentCount: entries.length,
         version: found.batch.version + 1,
       };
-      await recordPickups(batch.sessionId, entries, endTime);
+      await recordPickups(batch, entries, endTime, record);
       await publishToSession(batch.schoolId, batch.sessionId, {
         type: 'VEHICLES_REMOVED_FROM_QUEUE',
         data: { batch: completed, entries: entries.map((entry) => completedVisit(entry, endTime).completed) },

@@ -8,6 +8,7 @@ import {
   type BusLocation,
   type BusPosition,
   ConflictError,
+  DRIVER_LINK,
   ForbiddenError,
   type User,
 } from '@curbside/domain';
@@ -29,6 +30,7 @@ import { live } from '../lib/live';
 import { log } from '../lib/log';
 import { publishToSession, publishToStaff } from './live-events';
 import { publishToChannel } from './publish';
+import { recording } from './record';
 import { ownSchoolId } from './tenancy';
 
 /**
@@ -188,22 +190,27 @@ export const raiseBusAlert = async (
   const session = await pickupSessions.active(db, schoolId);
   const sessionId = session?.id ?? null;
   const location = input.metadata.busName || input.metadata.busId;
+  const record = await recording(DRIVER_LINK, schoolId);
   for (let attempt = 0; attempt < 3; attempt++) {
-    const raised = await alerts.raise(db, {
-      sessionId,
-      schoolId,
-      type: input.type,
-      location,
-      message: input.message || input.title,
-      priority: input.priority,
-      title: input.title,
-      source: input.source,
-      metadata: {
-        busId: input.metadata.busId,
-        busName: input.metadata.busName,
-        location: input.metadata.location ?? null,
+    const raised = await alerts.raise(
+      db,
+      {
+        sessionId,
+        schoolId,
+        type: input.type,
+        location,
+        message: input.message || input.title,
+        priority: input.priority,
+        title: input.title,
+        source: input.source,
+        metadata: {
+          busId: input.metadata.busId,
+          busName: input.metadata.busName,
+          location: input.metadata.location ?? null,
+        },
       },
-    });
+      record,
+    );
     if (raised) {
       const event = { type: 'ALERT_CREATED', data: raised } as const;
       await (sessionId === null

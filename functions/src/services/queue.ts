@@ -5,6 +5,8 @@ import {
   canTransition,
   type QueueEntry,
   type QueueStatus,
+  type Recording,
+  type RemovalReason,
   type User,
   type Vehicle,
 } from '@curbside/domain';
@@ -12,6 +14,7 @@ import { queue, students, vehicles } from '@curbside/store';
 import { db } from '../lib/context';
 import { dropFromBatch, type EntryChange, placeInBatch, takeOutOfBatch } from './batches';
 import { publishToSession } from './live-events';
+import { recordingBy } from './record';
 import { activeEntryOfSchool, runningSession, sessionOfSchool } from './scope';
 import { recordPickups } from './teacher';
 import { ownSchoolId } from './tenancy';
@@ -31,29 +34,36 @@ export const addVehicle = async (user: User, input: AddVehicleInput): Promise<Qu
   const { sessionId, vehicleNumber, vehicleType } = addVehicleSchema.parse(input);
   const schoolId = ownSchoolId(user);
   // Independent reads, one round trip.
-  const [, vehicle] = await Promise.all([
+  const [, vehicle, requeue, record] = await Promise.all([
     runningSession(user, sessionId),
     vehicles.byNumber(db, schoolId, vehicleType, vehicleNumber),
+    queue.visitedBefore(db, sessionId, vehicleType, vehicleNumber),
+    recordingBy(user, schoolId),
   ]);
   const riders = vehicle ? await students.getMany(db, schoolId, vehicle.studentIds) : [];
   const now = new Date().toISOString();
-  const entry = await queue.add(db, {
-    sessionId,
-    schoolId,
-    vehicleId: vehicle?.id ?? null,
-    vehicleNumber,
-    vehicleType,
-    entryTime: now,
-    queueTime: now,
-    vehicle: vehicle ? snapshot(vehicle) : null,
-    students: riders.map(({ id, firstName, lastName, grade, classroomId }) => ({
-      id,
-      firstName,
-      lastName,
-      grade,
-      classroomId,
-    })),
-  });
+  const entry = await queue.add(
+    db,
+    {
+      sessionId,
+      schoolId,
+      vehicleId: vehicle?.id ?? null,
+      vehicleNumber,
+      vehicleType,
+      entryTime: now,
+      queueTime: now,
+      vehicle: vehicle ? snapshot(vehicle) : null,
+      students: riders.map(({ id, firstName, lastName, grade, classroomId }) => ({
+        id,
+        firstName,
+        lastName,
+        grade,
+        classroomId,
+      })),
+    },
+    record,
+    requeue,
+  );
   // The place in line and the announcement do not wait for each other.
   const [position] = await Promise.all([
     queue.positionOf(db, entry),
@@ -77,14 +87,40 @@ export const addVehicle = async (user: User, input: AddVehicleInput): Promise<Qu
 };
 
 /**
- * Removes an entry (picked up, left, removed, or a dismissed overflow entry).
- * A visit that already ended answers 409 saying how; a second removal of the
- * same visit is 'already removed'.
+ * Removes an entry, saying what happened (`reason`): `picked_up` completes
+ * the pickup exactly as a batch completion does (the visit is kept as
+ * completed and its students are marked picked up); `left` and `removed` keep
+ * the visit as removed. A visit that already ended answers 409 saying how; a
+ * second removal of the same visit is 'already removed'.
  */
-export const removeEntry = async (user: User, id: string): Promise<QueueEntry> => {
+export const removeEntry = async (
+  user: User,
+  id: string,
+  reason: RemovalReason = 'removed',
+): Promise<QueueEntry> => {
   const entry = await activeEntryOfSchool(user, id);
+  const record = await recordingBy(user, entry.schoolId);
+  if (reason === 'picked_up') {
+    const changed =
+      entry.batchId !== null
+        ? await dropFromBatch(entry, record, 'picked_up')
+        : alone(await queue.complete(db, entry, record));
+    const completed = changed.entry;
+    await recordPickups(entry, [completed], completed.exitTime ?? new Date().toISOString(), record);
+    await publishToSession(
+      entry.schoolId,
+      entry.sessionId,
+      changed.batch.then((now) => ({
+        type: 'VEHICLE_REMOVED' as const,
+        data: { entry: completed, batch: now },
+      })),
+    );
+    return completed;
+  }
   const { entry: removed, batch } =
-    entry.batchId !== null ? await dropFromBatch(entry, false) : alone(await queue.remove(db, entry));
+    entry.batchId !== null
+      ? await dropFromBatch(entry, record, reason)
+      : alone(await queue.remove(db, entry, record, reason));
   await publishToSession(
     entry.schoolId,
     entry.sessionId,
@@ -114,10 +150,14 @@ const refuseTransition = (entry: QueueEntry, status: QueueStatus) => {
 };
 
 /** A batch-less entry's new status: completed (a pickup) or another. */
-const changeStatus = async (entry: QueueEntry, status: QueueStatus): Promise<QueueEntry> =>
+const changeStatus = async (
+  entry: QueueEntry,
+  status: QueueStatus,
+  record: Recording,
+): Promise<QueueEntry> =>
   status === 'completed'
-    ? queue.complete(db, entry)
-    : queue.update(db, entry, { status, batchId: null, batchNumber: null });
+    ? queue.complete(db, entry, record)
+    : queue.update(db, entry, { status, batchId: null, batchNumber: null }, record);
 
 /**
  * Changes an entry's status; completing records exitTime, keeps the visit for
@@ -126,17 +166,23 @@ const changeStatus = async (entry: QueueEntry, status: QueueStatus): Promise<Que
 export const setEntryStatus = async (user: User, id: string, status: QueueStatus): Promise<QueueEntry> => {
   const entry = await activeEntryOfSchool(user, id);
   refuseTransition(entry, status);
+  const record = await recordingBy(user, entry.schoolId);
   let changed: EntryChange;
-  if (entry.batchId === null) changed = alone(await changeStatus(entry, status));
-  else if (status === 'completed') changed = await dropFromBatch(entry, true);
+  if (entry.batchId === null) changed = alone(await changeStatus(entry, status, record));
+  else if (status === 'completed') changed = await dropFromBatch(entry, record, 'picked_up');
   else if (status === 'ready') {
     changed = alone(
-      await queue.update(db, entry, { status, batchId: entry.batchId, batchNumber: entry.batchNumber }),
+      await queue.update(
+        db,
+        entry,
+        { status, batchId: entry.batchId, batchNumber: entry.batchNumber },
+        record,
+      ),
     );
-  } else changed = await takeOutOfBatch(entry, status);
+  } else changed = await takeOutOfBatch(entry, status, record);
   const updated = changed.entry;
   if (updated.status === 'completed' && updated.exitTime !== null) {
-    await recordPickups(entry.sessionId, [updated], updated.exitTime);
+    await recordPickups(entry, [updated], updated.exitTime, record);
   }
   await announceChange(entry, changed);
   return updated;
@@ -158,10 +204,11 @@ export const updateEntry = async (
     return placeInBatch(user, entry, change.batchId);
   }
   refuseTransition(entry, change.status);
+  const record = await recordingBy(user, entry.schoolId);
   const changed =
     entry.batchId !== null
-      ? await takeOutOfBatch(entry, change.status)
-      : alone(await changeStatus(entry, change.status));
+      ? await takeOutOfBatch(entry, change.status, record)
+      : alone(await changeStatus(entry, change.status, record));
   await announceChange(entry, changed);
   return changed.entry;
 };

@@ -3,11 +3,13 @@ import {
   isSessionRunning,
   NotFoundError,
   type PickupSession,
+  SCHEDULE,
   type SessionInput,
   type User,
 } from '@curbside/domain';
 import { pickupSessions } from '@curbside/store';
 import { db } from '../lib/context';
+import { recording, recordingBy } from './record';
 import { ownSchoolId } from './tenancy';
 
 /** The school's running session, or null (a session past its end time is not running). */
@@ -31,16 +33,17 @@ export const createSession = async (user: User, input: SessionInput): Promise<Pi
     endTime: new Date(input.endTime).toISOString(),
     notes: input.notes?.trim() || null,
   };
+  const record = await recordingBy(user, schoolId);
   try {
-    return await pickupSessions.create(db, fields);
+    return await pickupSessions.create(db, fields, record);
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
     // The slot may still be held by a session whose end time passed before
     // the scheduled auto-end ran: end it now, then try once more.
     const current = await pickupSessions.active(db, schoolId);
     if (!current || isSessionRunning(current)) throw error;
-    await pickupSessions.end(db, current);
-    return pickupSessions.create(db, fields);
+    await pickupSessions.end(db, current, await recording(SCHEDULE, schoolId));
+    return pickupSessions.create(db, fields, record);
   }
 };
 
@@ -48,7 +51,7 @@ export const endSession = async (user: User, id: number): Promise<PickupSession>
   const session = await pickupSessions.get(db, id);
   if (!session || session.schoolId !== user.schoolId) throw new NotFoundError('Session not found');
   if (session.status !== 'active') throw new ConflictError('This session has already ended');
-  const ended = await pickupSessions.end(db, session);
+  const ended = await pickupSessions.end(db, session, await recordingBy(user, session.schoolId));
   if (!ended) throw new ConflictError('This session has already ended');
   return ended;
 };
@@ -57,7 +60,9 @@ export const endSession = async (user: User, id: number): Promise<PickupSession>
 export const endOverdueSessions = async (now = new Date()): Promise<number> => {
   const overdue = await pickupSessions.overdue(db, now);
   const ended = await Promise.all(
-    overdue.map((session) => pickupSessions.end(db, session, now.toISOString())),
+    overdue.map(async (session) =>
+      pickupSessions.end(db, session, await recording(SCHEDULE, session.schoolId), now.toISOString()),
+    ),
   );
   return ended.filter(Boolean).length;
 };

@@ -1,10 +1,12 @@
 import { channels } from '@curbside/api';
 import {
+  actorName,
   type Classroom,
   ConflictError,
   isSessionRunning,
   NotFoundError,
   type QueueEntry,
+  type Recording,
   type Student,
   type StudentMark,
   type StudentSummary,
@@ -24,11 +26,12 @@ import {
 import { db } from '../lib/context';
 import { log } from '../lib/log';
 import { publishToChannel, publishToSession } from './live-events';
+import { recordingBy } from './record';
 import { sessionOfSchool } from './scope';
 import { ownSchoolId } from './tenancy';
 
 /** Without a session: nothing queued, released or picked up. */
-const NO_MARKS: Marks = { released: new Map(), pickedUp: new Map() };
+const NO_MARKS: Marks = { released: new Map(), pickedUp: new Map(), releasedBy: new Map() };
 
 /**
  * The students the view is about: those of the given classrooms (one Query
@@ -68,6 +71,11 @@ const ridesOf = async (schoolId: number): Promise<Map<number, Ride>> => {
   return rides;
 };
 
+const releasedByOf = (marks: Marks, studentId: number) => {
+  const actor = marks.releasedBy.get(studentId);
+  return marks.released.has(studentId) && actor ? actorName(actor) : null;
+};
+
 /** One student as the teacher screen shows them, from their queue entry (if any) and the session's marks. */
 const viewOf = (
   { schoolId: _, ...student }: Student,
@@ -95,6 +103,7 @@ const viewOf = (
     // An entry in a batch is in a loading batch: completing a batch completes its entries.
     batchStatus: entry?.batchId ? 'loading' : null,
     releasedAt: marks.released.get(student.id) ?? null,
+    releasedBy: releasedByOf(marks, student.id),
     // A vehicle back in the queue puts the student back in the queue.
     pickedUpAt: entry ? null : (marks.pickedUp.get(student.id) ?? null),
   };
@@ -167,17 +176,18 @@ export const sessionReleases = async (user: User, sessionId: number): Promise<St
  * turned into an error for the caller.
  */
 export const recordPickups = async (
-  sessionId: number,
-  completed: readonly Pick<QueueEntry, 'students'>[],
+  scope: { schoolId: number; sessionId: number },
+  completed: readonly Pick<QueueEntry, 'id' | 'vehicleNumber' | 'vehicleType' | 'students'>[],
   pickedUpAt: string,
+  record: Recording,
 ): Promise<void> => {
   const riders: StudentSummary[] = completed.flatMap((entry) => entry.students);
   if (riders.length === 0) return;
   try {
-    await releases.pickUp(db, sessionId, riders, pickedUpAt);
+    await releases.pickUp(db, scope, completed, record, pickedUpAt);
   } catch (error) {
     log('error', 'picked-up students not recorded', {
-      sessionId,
+      sessionId: scope.sessionId,
       studentIds: riders.map((student) => student.id),
       error: (error as Error).message,
     });
@@ -208,13 +218,16 @@ export const releaseStudent = async (user: User, studentId: number) => {
   if (!student) throw new NotFoundError('Student not found');
   if (!session || !isSessionRunning(session))
     throw new ConflictError('There is no active session to release students in');
-  const releasedAt = await releases.release(db, session.id, student);
+  const record = await recordingBy(user, schoolId);
+  const releasedAt = await releases.release(db, { schoolId, sessionId: session.id }, student, record);
   const event = {
     type: 'STUDENT_STATUS_UPDATE' as const,
     data: { studentId, sessionId: session.id, status: 'released' as const, releasedAt },
   };
+  // Staff see who released the child; parents are told only that they were.
+  const toStaff = { ...event, data: { ...event.data, releasedBy: actorName(record.actor) } };
   const [, parents] = await Promise.all([
-    publishToSession(schoolId, session.id, event),
+    publishToSession(schoolId, session.id, toStaff),
     parentLinks.parentsOf(db, schoolId, studentId),
   ]);
   for (const parentId of parents) {

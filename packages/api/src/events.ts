@@ -47,7 +47,14 @@ export interface CarLineEventData {
    * and nothing else: the parent's dashboard reads its status again.
    */
   STUDENT_STATUS_UPDATE:
-    | { studentId: number; sessionId: number; status: 'released'; releasedAt: string }
+    | {
+        studentId: number;
+        sessionId: number;
+        status: 'released';
+        releasedAt: string;
+        /** Who released the student (staff screens only; parents are not told). */
+        releasedBy?: string;
+      }
     | { studentId: number; sessionId: number; status: ParentStatus };
 }
 

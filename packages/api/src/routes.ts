@@ -11,7 +11,9 @@ import {
   classroomInputSchema,
   createAlertSchema,
   createBatchSchema,
+  type DismissalEvent,
   type District,
+  type DistrictDismissalRow,
   type DistrictReportRow,
   type DistrictWithSchools,
   districtInputSchema,
@@ -36,13 +38,17 @@ import {
   QUEUE_STATUSES,
   type QueueEntry,
   type RosterCounts,
+  removalSchema,
   rosterListQuerySchema,
   type School,
+  type SessionListItem,
+  type SessionReport,
   type SisDistrict,
   type SisDistrictAssignment,
   type SisSchool,
   type SisStudentPreview,
   type StudentMark,
+  type StudentPickup,
   type StudentRow,
   type StudentStats,
   sandboxInputSchema,
@@ -80,6 +86,11 @@ const importJobParams = z.object({
 const id = z.coerce.number({ message: 'Invalid id' }).int('Invalid id').positive('Invalid id');
 const idParams = z.object({ id });
 const ok = returns<{ ok: true }>();
+const cursorQuery = z.object({ cursor: z.string().max(2000, 'Invalid cursor').optional() });
+const day = (name: string) =>
+  z
+    .string({ message: `${name} is required` })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `${name} must be a date (YYYY-MM-DD)`);
 const entryParams = z.object({ id: z.string().trim().min(1, 'Invalid id').max(64, 'Invalid id') });
 const sessionQuery = z.object({ sessionId: id });
 /** `classroomIds=3,7`: the classrooms a teacher view is about (absent: the whole school). */
@@ -261,9 +272,37 @@ export const routes = {
     area: 'carLine',
     method: 'GET',
     path: '/api/sessions',
-    request: {},
+    request: { query: cursorQuery },
     access: { minRole: 'front_queue_wrangler' },
-    response: returns<PickupSession[]>(),
+    response: returns<{ items: SessionListItem[]; next: string | null }>(),
+  }),
+  // The dismissal's record: reports for school admins and above (district admins of its district, super admins).
+  sessionReport: route({
+    name: 'sessionReport',
+    area: 'carLine',
+    method: 'GET',
+    path: '/api/sessions/{id}/report',
+    request: { params: idParams },
+    access: { minRole: 'school_admin' },
+    response: returns<SessionReport>(),
+  }),
+  sessionReportCsv: route({
+    name: 'sessionReportCsv',
+    area: 'carLine',
+    method: 'GET',
+    path: '/api/sessions/{id}/report.csv',
+    request: { params: idParams },
+    access: { minRole: 'school_admin' },
+    response: returns<string>(),
+  }),
+  sessionEvents: route({
+    name: 'sessionEvents',
+    area: 'carLine',
+    method: 'GET',
+    path: '/api/sessions/{id}/events',
+    request: { params: idParams, query: cursorQuery },
+    access: { minRole: 'school_admin' },
+    response: returns<{ items: DismissalEvent[]; next: string | null }>(),
   }),
   createSession: route({
     name: 'createSession',
@@ -330,6 +369,15 @@ export const routes = {
     request: { params: idParams },
     access: { minRole: 'district_admin' },
     response: returns<User[]>(),
+  }),
+  districtDismissals: route({
+    name: 'districtDismissals',
+    area: 'admin',
+    method: 'GET',
+    path: '/api/districts/{id}/dismissals',
+    request: { params: idParams, query: z.object({ from: day('from'), to: day('to') }) },
+    access: { minRole: 'district_admin' },
+    response: returns<DistrictDismissalRow[]>(),
   }),
   districtReport: route({
     name: 'districtReport',
@@ -458,7 +506,7 @@ export const routes = {
     area: 'carLine',
     method: 'DELETE',
     path: '/api/queue/{id}',
-    request: { params: entryParams },
+    request: { params: entryParams, body: removalSchema },
     access: { minRole: 'front_queue_wrangler' },
     response: returns<QueueEntry>(),
   }),
@@ -845,6 +893,15 @@ export const routes = {
     },
     access: { minRole: 'teacher', data: 'update' },
     response: returns<PickupCodeView>(),
+  }),
+  studentPickups: route({
+    name: 'studentPickups',
+    area: 'teacher',
+    method: 'GET',
+    path: '/api/students/{id}/pickups',
+    request: { params: idParams },
+    access: { minRole: 'teacher' },
+    response: returns<StudentPickup[]>(),
   }),
   studentPickupCode: route({
     name: 'studentPickupCode',

@@ -8,6 +8,7 @@ export * from './format';
 export * from './parent';
 export * from './pickup';
 export * from './queue';
+export * from './record';
 export * from './roles';
 export * from './roster';
 export * from './roster-import';

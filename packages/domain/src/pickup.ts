@@ -42,6 +42,8 @@ export interface TeacherStudent extends StudentSummary {
   batchNumber: number | null;
   batchStatus: 'loading' | 'completed' | null;
   releasedAt: string | null;
+  /** Who released the student this session (their username), when known. */
+  releasedBy: string | null;
   /** When the student's vehicle's pickup completed this session; null while in the queue again. */
   pickedUpAt: string | null;
 }

@@ -26,6 +26,8 @@ export const schoolSchema = z.object({
   batchCapacity: z
     .object({ car: z.number().int().min(1).max(40), bus: z.number().int().min(1).max(40) })
     .optional(),
+  /** Days the dismissal's record is kept (a school setting, #32); 400 when absent. */
+  retentionDays: z.number().int().min(1).max(3650).optional(),
 });
 export type School = z.infer<typeof schoolSchema>;
 

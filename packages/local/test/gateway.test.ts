@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { type RunningServer, startServer } from '../src/gateway';
 
+/** The record's actor and retention for changes this test makes straight in the store. */
+const rec = { actor: { kind: 'schedule' as const }, retentionDays: 400 };
+
 const tableName = process.env.TABLE_NAME as string;
 const dynamoEndpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB as string;
 const INDEX = '<!doctype html><title>Curbside</title>';
@@ -104,14 +107,18 @@ describe('server lifecycle', () => {
 
   it('runs the schedules: an overdue pickup session is ended without anyone calling the API', async () => {
     const db = createDb({ table: tableName, endpoint: dynamoEndpoint });
-    const session = await pickupSessions.create(db, {
-      schoolId: 9001,
-      name: 'Afternoon Pickup',
-      type: 'afternoon_pickup',
-      startTime: new Date(Date.now() - 3 * 3_600_000).toISOString(),
-      endTime: new Date(Date.now() - 60_000).toISOString(),
-      notes: null,
-    });
+    const session = await pickupSessions.create(
+      db,
+      {
+        schoolId: 9001,
+        name: 'Afternoon Pickup',
+        type: 'afternoon_pickup',
+        startTime: new Date(Date.now() - 3 * 3_600_000).toISOString(),
+        endTime: new Date(Date.now() - 60_000).toISOString(),
+        notes: null,
+      },
+      rec,
+    );
     const scheduled = await startServer({ port: 0, tableName, dynamoEndpoint, runSchedules: true });
     try {
       const deadline = Date.now() + 10_000;

@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { Alert } from '@curbside/domain';
+import type { Alert, Recording } from '@curbside/domain';
 import type { Db } from './db';
+import { alertEventPuts } from './dismissal-event';
 import { nextId, stripKeys } from './ids';
 import { isConditionFailure } from './query';
 
@@ -35,7 +36,7 @@ export const alerts = {
   },
 
   /** Raises an alert; undefined when the slot is already taken (someone raised it first). */
-  async raise(db: Db, input: NewAlert): Promise<Alert | undefined> {
+  async raise(db: Db, input: NewAlert, recording: Recording): Promise<Alert | undefined> {
     const alert: Alert = {
       ...input,
       id: await nextId(db, 'alert'),
@@ -70,6 +71,7 @@ export const alerts = {
                 },
               },
             },
+            ...alertEventPuts(db, alert, 'alert_raised', alert.createdAt, recording),
           ],
         }),
       );
@@ -88,7 +90,7 @@ export const alerts = {
   },
 
   /** Dismisses an active alert and frees its slot; undefined when it was not active. */
-  async dismiss(db: Db, alert: Alert): Promise<Alert | undefined> {
+  async dismiss(db: Db, alert: Alert, recording: Recording): Promise<Alert | undefined> {
     const dismissedAt = new Date().toISOString();
     try {
       await db.doc.send(
@@ -116,6 +118,7 @@ export const alerts = {
                 },
               },
             },
+            ...alertEventPuts(db, alert, 'alert_dismissed', dismissedAt, recording),
           ],
         }),
       );

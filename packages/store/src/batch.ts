@@ -1,7 +1,8 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Batch, QueueEntry, VehicleType } from '@curbside/domain';
-import { ConflictError } from '@curbside/domain';
+import type { Batch, QueueEntry, Recording, VehicleType } from '@curbside/domain';
+import { ConflictError, eventEntryOf } from '@curbside/domain';
 import type { Db } from './db';
+import { eventPuts, packEntries, TRANSACTION_ITEM_LIMIT } from './dismissal-event';
 import { nextId, stripKeys } from './ids';
 import { cancellationReasons, isConditionFailure, queryAll } from './query';
 import {
@@ -89,9 +90,9 @@ const entryJoins = (db: Db, batch: Batch, entry: QueueEntry) => {
 
 export const batches = {
   /** A new, empty batch (loading). */
-  async create(db: Db, input: NewBatch): Promise<Batch> {
+  async create(db: Db, input: NewBatch, recording: Recording): Promise<Batch> {
     const batch = await batches.allocate(db, input);
-    await batches.putFilled(db, batch, []);
+    await batches.putFilled(db, batch, [], recording);
     return batch;
   },
 
@@ -128,8 +129,18 @@ export const batches = {
    * entry's move in one transaction. Answers the batch as written, or
    * 'taken' when one of the entries is no longer as read (nothing written).
    */
-  async putFilled(db: Db, batch: Batch, entries: readonly QueueEntry[]): Promise<Batch | 'taken'> {
+  async putFilled(
+    db: Db,
+    batch: Batch,
+    entries: readonly QueueEntry[],
+    recording: Recording,
+  ): Promise<Batch | 'taken'> {
     const filled: Batch = { ...batch, currentCount: entries.length };
+    const events = packEntries(
+      { kind: 'batch_created', batch: { id: batch.id, number: batch.batchNumber } },
+      entries.map(eventEntryOf),
+      TRANSACTION_ITEM_LIMIT - 1 - entries.length,
+    );
     try {
       await db.doc.send(
         new TransactWriteCommand({
@@ -145,6 +156,7 @@ export const batches = {
               },
             },
             ...entries.map((entry) => entryJoins(db, filled, entry)),
+            ...eventPuts(db, batch, new Date().toISOString(), events, recording),
           ],
         }),
       );
@@ -191,7 +203,12 @@ export const batches = {
    * transaction. Answers 'full', 'closed' or 'taken' when a condition failed
    * (the batch is full, not loading, or the entry is no longer as read).
    */
-  async addEntry(db: Db, batch: Batch, entry: QueueEntry): Promise<'added' | 'full' | 'closed' | 'taken'> {
+  async addEntry(
+    db: Db,
+    batch: Batch,
+    entry: QueueEntry,
+    recording: Recording,
+  ): Promise<'added' | 'full' | 'closed' | 'taken'> {
     try {
       await db.doc.send(
         new TransactWriteCommand({
@@ -211,6 +228,19 @@ export const batches = {
               },
             },
             entryJoins(db, batch, entry),
+            ...eventPuts(
+              db,
+              batch,
+              new Date().toISOString(),
+              [
+                {
+                  kind: 'batched',
+                  batch: { id: batch.id, number: batch.batchNumber },
+                  entries: [eventEntryOf(entry)],
+                },
+              ],
+              recording,
+            ),
           ],
         }),
       );
@@ -236,9 +266,16 @@ export const batches = {
     batchId: number,
     entry: QueueEntry,
     status: 'waiting' | 'overflow',
+    recording: Recording,
   ): Promise<QueueEntry> {
     const held = heldTo(entry);
     const waits = status === 'waiting';
+    const event = {
+      kind: waits ? ('unbatched' as const) : ('moved_to_overflow' as const),
+      batch: { id: batchId, number: entry.batchNumber ?? 0 },
+      status: { from: entry.status, to: status },
+      entries: [eventEntryOf(entry)],
+    };
     try {
       await db.doc.send(
         new TransactWriteCommand({
@@ -265,6 +302,7 @@ export const batches = {
                 },
               },
             },
+            ...eventPuts(db, entry, new Date().toISOString(), [event], recording),
           ],
         }),
       );
@@ -280,10 +318,18 @@ export const batches = {
    * own, lowering the batch count in the same transaction. Answers the entry
    * as it left; a refusal says what happened to the visit.
    */
-  async dropEntry(db: Db, batchId: number, entry: QueueEntry, completeAt?: string): Promise<QueueEntry> {
+  async dropEntry(
+    db: Db,
+    batchId: number,
+    entry: QueueEntry,
+    recording: Recording,
+    outcome: { completeAt: string } | { reason: 'left' | 'removed' },
+  ): Promise<QueueEntry> {
     const held = heldTo(entry);
+    const completeAt = 'completeAt' in outcome ? outcome.completeAt : undefined;
     const leftAt = completeAt ?? new Date().toISOString();
     const completed = completeAt ? completedVisit(entry, completeAt) : undefined;
+    const kind = 'reason' in outcome ? outcome.reason : ('picked_up' as const);
     try {
       await db.doc.send(
         new TransactWriteCommand({
@@ -298,6 +344,19 @@ export const batches = {
               },
             },
             { Put: { TableName: db.table, Item: completed?.item ?? removedVisit(entry, leftAt) } },
+            ...eventPuts(
+              db,
+              entry,
+              leftAt,
+              [
+                {
+                  kind,
+                  batch: { id: batchId, number: entry.batchNumber ?? 0 },
+                  entries: [eventEntryOf(entry)],
+                },
+              ],
+              recording,
+            ),
           ],
         }),
       );
@@ -314,7 +373,18 @@ export const batches = {
    * ConflictError when it is no longer loading; false when it or an entry
    * changed meanwhile (read again and retry).
    */
-  async complete(db: Db, batch: Batch, entries: readonly QueueEntry[], endTime: string): Promise<boolean> {
+  async complete(
+    db: Db,
+    batch: Batch,
+    entries: readonly QueueEntry[],
+    endTime: string,
+    recording: Recording,
+  ): Promise<boolean> {
+    const events = packEntries(
+      { kind: 'picked_up', batch: { id: batch.id, number: batch.batchNumber } },
+      entries.map(eventEntryOf),
+      TRANSACTION_ITEM_LIMIT - 1 - 2 * entries.length,
+    );
     try {
       await db.doc.send(
         new TransactWriteCommand({
@@ -350,6 +420,7 @@ export const batches = {
                 { Put: { TableName: db.table, Item: completedVisit(entry, endTime).item } },
               ];
             }),
+            ...eventPuts(db, batch, endTime, events, recording),
           ],
         }),
       );

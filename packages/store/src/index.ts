@@ -7,6 +7,7 @@ export * from './classroom';
 export * from './clever';
 export * from './connection';
 export * from './db';
+export { dismissalEvents, recordSummaries, type StoredSummary } from './dismissal-event';
 export * from './district';
 export * from './event-sequence';
 export * from './health';

@@ -1,9 +1,10 @@
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { PickupSession } from '@curbside/domain';
+import type { PickupSession, Recording } from '@curbside/domain';
 import { ConflictError } from '@curbside/domain';
 import type { Db } from './db';
+import { eventPuts } from './dismissal-event';
 import { nextId, stripKeys } from './ids';
-import { isConditionFailure, queryAll } from './query';
+import { decodeCursor, encodeCursor, isConditionFailure, queryAll, queryPage } from './query';
 
 /**
  * Pickup session: `SESSION#{id}` / `SESSION`.
@@ -21,7 +22,11 @@ const fromItem = (item: Record<string, unknown>) => stripKeys<PickupSession>(ite
 
 export const pickupSessions = {
   /** Creates an active session; ConflictError when the school already has one. */
-  async create(db: Db, input: Omit<PickupSession, 'id' | 'status' | 'endedAt'>): Promise<PickupSession> {
+  async create(
+    db: Db,
+    input: Omit<PickupSession, 'id' | 'status' | 'endedAt'>,
+    recording: Recording,
+  ): Promise<PickupSession> {
     const id = await nextId(db, 'session');
     const session: PickupSession = { id, ...input, status: 'active', endedAt: null };
     try {
@@ -50,6 +55,13 @@ export const pickupSessions = {
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
+            ...eventPuts(
+              db,
+              { schoolId: input.schoolId, sessionId: id },
+              new Date().toISOString(),
+              [{ kind: 'session_started', entries: [] }],
+              recording,
+            ),
           ],
         }),
       );
@@ -95,15 +107,61 @@ export const pickupSessions = {
     return Items.map(fromItem);
   },
 
+  /** The school's sessions, newest first, a page at a time (`cursor` from the previous page). */
+  async pageBySchool(
+    db: Db,
+    schoolId: number,
+    options: { limit: number; cursor?: string },
+  ): Promise<{ items: PickupSession[]; next: string | null }> {
+    const gsi1pk = `SCHOOL#${schoolId}#SESSIONS`;
+    const start = decodeCursor(
+      options.cursor,
+      { gsi1pk },
+      ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
+      (key) => /^SESSION#\d+$/.test(String(key.pk)) && key.sk === 'SESSION',
+    );
+    const { items, last } = await queryPage(
+      db,
+      {
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': gsi1pk },
+        ScanIndexForward: false,
+      },
+      {
+        limit: options.limit,
+        ...(start ? { start } : {}),
+        keyOf: (item) => ({ pk: item.pk, sk: item.sk, gsi1pk: item.gsi1pk, gsi1sk: item.gsi1sk }),
+      },
+    );
+    return { items: items.map(fromItem), next: encodeCursor(last) };
+  },
+
+  /** The school's sessions that started in [from, to), oldest first (all pages). */
+  async startedBetween(db: Db, schoolId: number, from: string, to: string): Promise<PickupSession[]> {
+    const items = await queryAll(db, {
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': `SCHOOL#${schoolId}#SESSIONS`, ':from': from, ':to': to },
+    });
+    return items.map(fromItem);
+  },
+
   /**
-   * Ends an active session and frees the school's active slot, in one
+   * Ends an active session and frees the school's active slot, with its
+   * record (`session_auto_ended` when the schedule ends it), in one
    * transaction. Answers undefined when it was not active (already ended).
    */
   async end(
     db: Db,
     session: PickupSession,
+    recording: Recording,
     endedAt = new Date().toISOString(),
   ): Promise<PickupSession | undefined> {
+    const kind =
+      'kind' in recording.actor && recording.actor.kind === 'schedule'
+        ? 'session_auto_ended'
+        : 'session_ended';
     try {
       await db.doc.send(
         new TransactWriteCommand({
@@ -126,6 +184,13 @@ export const pickupSessions = {
                 ExpressionAttributeValues: { ':ended': 'ended', ':active': 'active', ':endedAt': endedAt },
               },
             },
+            ...eventPuts(
+              db,
+              { schoolId: session.schoolId, sessionId: session.id },
+              endedAt,
+              [{ kind, entries: [] }],
+              recording,
+            ),
           ],
         }),
       );

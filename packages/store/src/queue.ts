@@ -1,22 +1,19 @@
 import { randomInt } from 'node:crypto';
-import {
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import {
   ConflictError,
   changedMeanwhileError,
+  eventEntryOf,
   orderQueue,
   type QueueEntry,
   type QueueStatus,
+  type Recording,
   type VehicleType,
   visitEndedError,
 } from '@curbside/domain';
 import { getAll } from './batch-write';
 import type { Db } from './db';
+import { eventPuts, meterTransactionSurcharge } from './dismissal-event';
 import { stripKeys } from './ids';
 import { isConditionFailure, queryAll } from './query';
 
@@ -205,8 +202,12 @@ export type NewQueueEntry = Omit<
 >;
 
 export const queue = {
-  /** Adds a vehicle as a new visit; ConflictError when it is already in this session's queue. */
-  async add(db: Db, input: NewQueueEntry): Promise<QueueEntry> {
+  /**
+   * Adds a vehicle as a new visit, with its record (`vehicle_queued`, or
+   * `vehicle_requeued` when the car already had a visit in this session), in
+   * one transaction; ConflictError when it is already in this session's queue.
+   */
+  async add(db: Db, input: NewQueueEntry, recording: Recording, requeue = false): Promise<QueueEntry> {
     const number = input.vehicleNumber.toUpperCase();
     const entry: QueueEntry = {
       ...input,
@@ -219,12 +220,27 @@ export const queue = {
       exitTime: null,
       version: 1,
     };
+    const item = activeItem(entry);
+    meterTransactionSurcharge(item);
     try {
       await db.doc.send(
-        new PutCommand({
-          TableName: db.table,
-          Item: activeItem(entry),
-          ConditionExpression: 'attribute_not_exists(pk)',
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: db.table,
+                Item: item,
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            ...eventPuts(
+              db,
+              entry,
+              entry.entryTime,
+              [{ kind: requeue ? 'vehicle_requeued' : 'vehicle_queued', entries: [eventEntryOf(entry)] }],
+              recording,
+            ),
+          ],
         }),
       );
     } catch (error) {
@@ -232,6 +248,23 @@ export const queue = {
       throw error;
     }
     return entry;
+  },
+
+  /** Whether the car had an earlier visit in the session (picked up or removed): one Query, one item at most. */
+  async visitedBefore(db: Db, sessionId: number, type: VehicleType, number: string): Promise<boolean> {
+    const { Items = [] } = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: {
+          ':pk': partition(sessionId),
+          ':prefix': `${visitSk(`${sessionId}-${type}-${number.toUpperCase()}-`)}`,
+        },
+        ProjectionExpression: 'id',
+        Limit: 1,
+      }),
+    );
+    return Items.length > 0;
   },
 
   /**
@@ -334,8 +367,17 @@ export const queue = {
     return { entries: Items.map(fromItem), next: LastEvaluatedKey };
   },
 
-  /** Removes an active, batch-less entry as the caller read it; its visit is kept as removed. */
-  async remove(db: Db, entry: QueueEntry, removedAt = new Date().toISOString()): Promise<QueueEntry> {
+  /**
+   * Removes an active, batch-less entry as the caller read it (the car left,
+   * or staff removed it); its visit is kept as removed, and the record says why.
+   */
+  async remove(
+    db: Db,
+    entry: QueueEntry,
+    recording: Recording,
+    reason: 'left' | 'removed' = 'removed',
+    removedAt = new Date().toISOString(),
+  ): Promise<QueueEntry> {
     const held = heldTo(entry);
     try {
       await db.doc.send(
@@ -350,6 +392,7 @@ export const queue = {
               },
             },
             { Put: { TableName: db.table, Item: removedVisit(entry, removedAt) } },
+            ...eventPuts(db, entry, removedAt, [{ kind: reason, entries: [eventEntryOf(entry)] }], recording),
           ],
         }),
       );
@@ -369,44 +412,77 @@ export const queue = {
     db: Db,
     entry: QueueEntry,
     change: { status: Exclude<QueueStatus, 'completed'>; batchId: number | null; batchNumber: number | null },
+    recording: Recording,
   ): Promise<QueueEntry> {
     const held = heldTo(entry);
     const waits = waitsForBatch(change);
+    const at = new Date().toISOString();
+    const updated: QueueEntry = {
+      ...entry,
+      status: change.status,
+      batchId: change.batchId,
+      batchNumber: change.batchNumber,
+      position: null,
+      version: entry.version + 1,
+    };
     try {
-      const { Attributes } = await db.doc.send(
-        new UpdateCommand({
-          TableName: db.table,
-          Key: activeEntryKey(entry),
-          UpdateExpression: `SET #status = :status, batchId = :batchId, batchNumber = :batchNumber${
-            waits ? ', gsi1pk = :waitPk, gsi1sk = :waitSk' : ''
-          } ADD version :one${waits ? '' : ' REMOVE gsi1pk, gsi1sk'}`,
-          ConditionExpression: held.condition,
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ...held.values,
-            ':status': change.status,
-            ':batchId': change.batchId,
-            ':batchNumber': change.batchNumber,
-            ':one': 1,
-            ...(waits
-              ? {
-                  ':waitPk': waitingIndex(entry).gsi1pk,
-                  ':waitSk': waitingIndex(entry).gsi1sk,
-                }
-              : {}),
-          },
-          ReturnValues: 'ALL_NEW',
+      await db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: db.table,
+                Key: activeEntryKey(entry),
+                UpdateExpression: `SET #status = :status, batchId = :batchId, batchNumber = :batchNumber${
+                  waits ? ', gsi1pk = :waitPk, gsi1sk = :waitSk' : ''
+                } ADD version :one${waits ? '' : ' REMOVE gsi1pk, gsi1sk'}`,
+                ConditionExpression: held.condition,
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: {
+                  ...held.values,
+                  ':status': change.status,
+                  ':batchId': change.batchId,
+                  ':batchNumber': change.batchNumber,
+                  ':one': 1,
+                  ...(waits
+                    ? {
+                        ':waitPk': waitingIndex(entry).gsi1pk,
+                        ':waitSk': waitingIndex(entry).gsi1sk,
+                      }
+                    : {}),
+                },
+              },
+            },
+            ...eventPuts(
+              db,
+              entry,
+              at,
+              [
+                {
+                  kind: change.status === 'overflow' ? 'moved_to_overflow' : 'status_changed',
+                  entries: [eventEntryOf(entry)],
+                  status: { from: entry.status, to: change.status },
+                },
+              ],
+              recording,
+            ),
+          ],
         }),
       );
-      return fromItem(Attributes ?? {});
+      return updated;
     } catch (error) {
       if (isConditionFailure(error)) throw await conflictFor(db, entry);
       throw error;
     }
   },
 
-  /** Completes a pickup: records exitTime and keeps the visit as completed, in one transaction. */
-  async complete(db: Db, entry: QueueEntry, exitTime = new Date().toISOString()): Promise<QueueEntry> {
+  /** Completes a pickup: records exitTime and keeps the visit as completed, with its record, in one transaction. */
+  async complete(
+    db: Db,
+    entry: QueueEntry,
+    recording: Recording,
+    exitTime = new Date().toISOString(),
+  ): Promise<QueueEntry> {
     const { completed, item } = completedVisit(entry, exitTime);
     const held = heldTo(entry);
     try {
@@ -422,6 +498,13 @@ export const queue = {
               },
             },
             { Put: { TableName: db.table, Item: item } },
+            ...eventPuts(
+              db,
+              entry,
+              exitTime,
+              [{ kind: 'picked_up', entries: [eventEntryOf(entry)] }],
+              recording,
+            ),
           ],
         }),
       );

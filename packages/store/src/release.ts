@@ -1,7 +1,8 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { StudentSummary } from '@curbside/domain';
-import { putAll } from './batch-write';
+import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { DismissalActor, QueueEntry, Recording, StudentSummary } from '@curbside/domain';
+import { getAll, putAll } from './batch-write';
 import type { Db } from './db';
+import { eventPuts } from './dismissal-event';
 import { queryAll } from './query';
 
 /**
@@ -14,52 +15,155 @@ const partition = (sessionId: number, classroomId: number | null) =>
   `RELEASE#${sessionId}#CLASSROOM#${classroomId ?? 'NONE'}`;
 const RELEASED = 'STUDENT#';
 const PICKED_UP = 'PICKEDUP#';
+/** A student's pickups, newest first (gsi2, on the picked-up marks): `SCHOOL#{schoolId}#STUDENT#{studentId}#PICKUPS` / `{pickedUpAt}#{sessionId}`. */
+const pickupsOf = (schoolId: number, studentId: number) => `SCHOOL#${schoolId}#STUDENT#${studentId}#PICKUPS`;
+const DAY_SECONDS = 24 * 60 * 60;
+const expiry = (at: string, recording: Recording) =>
+  Math.ceil(Date.parse(at) / 1000) + recording.retentionDays * DAY_SECONDS;
+
+/** A pickup of one student as their history keeps it (a picked-up mark). */
+export interface PickupMark {
+  studentId: number;
+  sessionId: number;
+  pickedUpAt: string;
+  entryId: string | null;
+  vehicleNumber: string | null;
+  vehicleType: 'car' | 'bus' | null;
+  completedBy: DismissalActor | null;
+  releasedAt: string | null;
+  releasedBy: DismissalActor | null;
+}
 
 type Placed = Pick<StudentSummary, 'id' | 'classroomId'>;
 
 export interface Marks {
   released: Map<number, string>;
   pickedUp: Map<number, string>;
+  /** Who released each released student (absent on marks made before the record). */
+  releasedBy: Map<number, DismissalActor>;
 }
 
 export const releases = {
-  async release(db: Db, sessionId: number, student: Placed, releasedAt = new Date().toISOString()) {
+  /**
+   * Marks a student released in a session (with who released them), with its
+   * record (`student_released`), in one transaction.
+   */
+  async release(
+    db: Db,
+    scope: { schoolId: number; sessionId: number },
+    student: StudentSummary,
+    recording: Recording,
+    releasedAt = new Date().toISOString(),
+  ) {
+    const { id, firstName, lastName, grade, classroomId } = student;
     await db.doc.send(
-      new PutCommand({
-        TableName: db.table,
-        Item: {
-          pk: partition(sessionId, student.classroomId),
-          sk: `${RELEASED}${student.id}`,
-          entity: 'release',
-          studentId: student.id,
-          releasedAt,
-        },
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: db.table,
+              Item: {
+                pk: partition(scope.sessionId, student.classroomId),
+                sk: `${RELEASED}${student.id}`,
+                entity: 'release',
+                studentId: student.id,
+                releasedAt,
+                releasedBy: recording.actor,
+                ttl: expiry(releasedAt, recording),
+              },
+            },
+          },
+          ...eventPuts(
+            db,
+            scope,
+            releasedAt,
+            [
+              {
+                kind: 'student_released',
+                entries: [],
+                student: { id, firstName, lastName, grade, classroomId },
+              },
+            ],
+            recording,
+          ),
+        ],
       }),
     );
     return releasedAt;
   },
 
   /**
-   * Marks students picked up in a session (their vehicle's pickup completed).
+   * Marks the students of completed pickups picked up in a session (for the
+   * teacher screen's Picked Up and each student's pickup history).
    * Idempotent: a repeat overwrites `pickedUpAt`.
    */
   async pickUp(
     db: Db,
-    sessionId: number,
-    students: readonly Placed[],
+    scope: { schoolId: number; sessionId: number },
+    completed: readonly Pick<QueueEntry, 'id' | 'vehicleNumber' | 'vehicleType' | 'students'>[],
+    recording: Recording,
     pickedUpAt = new Date().toISOString(),
   ): Promise<void> {
-    const unique = new Map(students.map((student) => [student.id, student]));
+    const unique = new Map<number, { student: Placed; entry: (typeof completed)[number] }>();
+    for (const entry of completed)
+      for (const student of entry.students) unique.set(student.id, { student, entry });
     await putAll(
       db,
-      [...unique.values()].map((student) => ({
-        pk: partition(sessionId, student.classroomId),
+      [...unique.values()].map(({ student, entry }) => ({
+        pk: partition(scope.sessionId, student.classroomId),
         sk: `${PICKED_UP}${student.id}`,
+        gsi2pk: pickupsOf(scope.schoolId, student.id),
+        gsi2sk: `${pickedUpAt}#${scope.sessionId}`,
         entity: 'pickedUp',
         studentId: student.id,
+        sessionId: scope.sessionId,
         pickedUpAt,
+        entryId: entry.id,
+        vehicleNumber: entry.vehicleNumber,
+        vehicleType: entry.vehicleType,
+        completedBy: recording.actor,
+        ttl: expiry(pickedUpAt, recording),
       })),
     );
+  },
+
+  /**
+   * A student's last pickups, newest first: one Query of their pickups
+   * (gsi2), then who released them in each session (BatchGetItem of the
+   * release marks beside each pickup mark).
+   */
+  async ofStudent(db: Db, schoolId: number, student: Placed, limit = 20): Promise<PickupMark[]> {
+    const { Items = [] } = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk',
+        ExpressionAttributeValues: { ':pk': pickupsOf(schoolId, student.id) },
+        ScanIndexForward: false,
+        Limit: limit,
+      }),
+    );
+    const now = Date.now() / 1000;
+    const marks = Items.filter((item) => typeof item.ttl !== 'number' || item.ttl > now);
+    const released = await getAll(
+      db,
+      marks.map((item) => ({ pk: item.pk, sk: `${RELEASED}${student.id}` })),
+    );
+    const releaseOf = new Map(released.map((item) => [item.pk as string, item]));
+    return marks.map((item) => {
+      const release = releaseOf.get(item.pk as string);
+      return {
+        studentId: student.id,
+        sessionId: item.sessionId as number,
+        pickedUpAt: item.pickedUpAt as string,
+        entryId: (item.entryId as string | undefined) ?? null,
+        vehicleNumber: (item.vehicleNumber as string | undefined) ?? null,
+        vehicleType: (item.vehicleType as 'car' | 'bus' | undefined) ?? null,
+        completedBy: (item.completedBy as DismissalActor | undefined) ?? null,
+        releasedAt: (release?.releasedAt as string | undefined) ?? null,
+        releasedBy: (release?.releasedBy as DismissalActor | undefined) ?? null,
+      };
+    });
   },
 
   /** Who was released and who was picked up in a session in some classrooms (student id → time), one Query each. */
@@ -74,11 +178,14 @@ export const releases = {
     );
     const released = new Map<number, string>();
     const pickedUp = new Map<number, string>();
+    const releasedBy = new Map<number, DismissalActor>();
     for (const item of pages.flat()) {
       const sk = item.sk as string;
-      if (sk.startsWith(RELEASED)) released.set(item.studentId as number, item.releasedAt as string);
-      else if (sk.startsWith(PICKED_UP)) pickedUp.set(item.studentId as number, item.pickedUpAt as string);
+      if (sk.startsWith(RELEASED)) {
+        released.set(item.studentId as number, item.releasedAt as string);
+        if (item.releasedBy) releasedBy.set(item.studentId as number, item.releasedBy as DismissalActor);
+      } else if (sk.startsWith(PICKED_UP)) pickedUp.set(item.studentId as number, item.pickedUpAt as string);
     }
-    return { released, pickedUp };
+    return { released, pickedUp, releasedBy };
   },
 };

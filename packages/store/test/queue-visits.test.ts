@@ -8,6 +8,9 @@ import { itemSize } from '../src/meter';
 import { activeEntryKey, queue, waitingIndex } from '../src/queue';
 import { students } from '../src/student';
 
+/** The record's actor and retention for changes this test makes straight in the store. */
+const rec = { actor: { kind: 'schedule' as const }, retentionDays: 400 };
+
 /**
  * The access patterns of stable queue visits against DynamoDB Local: visits
  * by id, the waiting line, batch members, completed pickups, students by
@@ -27,36 +30,40 @@ const nextTime = () => {
 
 const queueCar = (sessionId: number, vehicleNumber: string, riders: StudentSummary[] = []) => {
   const time = nextTime();
-  return queue.add(db, {
-    sessionId,
-    schoolId: 1,
-    vehicleId: null,
-    vehicleNumber,
-    vehicleType: 'car',
-    entryTime: time,
-    queueTime: time,
-    vehicle: null,
-    students: riders,
-  });
+  return queue.add(
+    db,
+    {
+      sessionId,
+      schoolId: 1,
+      vehicleId: null,
+      vehicleNumber,
+      vehicleType: 'car',
+      entryTime: time,
+      queueTime: time,
+      vehicle: null,
+      students: riders,
+    },
+    rec,
+  );
 };
 const newBatch = (sessionId: number, maxCapacity = 8) =>
-  batches.create(db, { sessionId, schoolId: 1, vehicleType: 'car', maxCapacity });
+  batches.create(db, { sessionId, schoolId: 1, vehicleType: 'car', maxCapacity }, rec);
 
 describe('a visit by id', () => {
   it('refuses a write held to an earlier visit of the same car, by its condition, and leaves the new visit alone', async () => {
     const sessionId = 9301;
     const first = await queueCar(sessionId, '104');
-    await queue.complete(db, first);
+    await queue.complete(db, first, rec);
     const second = await queueCar(sessionId, '104');
     expect(second.id).not.toBe(first.id);
 
     // `first` is what a stale tablet still holds: same car, same slot, another visit.
     await expect(
-      queue.update(db, first, { status: 'overflow', batchId: null, batchNumber: null }),
+      queue.update(db, first, { status: 'overflow', batchId: null, batchNumber: null }, rec),
     ).rejects.toThrow('Vehicle 104 was already picked up');
-    await expect(queue.remove(db, first)).rejects.toThrow('Vehicle 104 was already picked up');
+    await expect(queue.remove(db, first, rec)).rejects.toThrow('Vehicle 104 was already picked up');
     const batch = await newBatch(sessionId);
-    expect(await batches.addEntry(db, batch, first)).toBe('taken');
+    expect(await batches.addEntry(db, batch, first, rec)).toBe('taken');
 
     expect(await queue.lookup(db, second.id)).toEqual({ state: 'active', entry: second });
     expect((await batches.get(db, batch.id))?.currentCount).toBe(0);
@@ -65,19 +72,21 @@ describe('a visit by id', () => {
   it('refuses a write held to an old version of the visit as changed by someone else', async () => {
     const sessionId = 9302;
     const seen = await queueCar(sessionId, '105');
-    const moved = await queue.update(db, seen, { status: 'ready', batchId: null, batchNumber: null });
+    const moved = await queue.update(db, seen, { status: 'ready', batchId: null, batchNumber: null }, rec);
     expect(moved.version).toBe(seen.version + 1);
-    await expect(queue.complete(db, seen)).rejects.toThrow(/was changed by someone else/);
+    await expect(queue.complete(db, seen, rec)).rejects.toThrow(/was changed by someone else/);
     expect((await queue.lookup(db, seen.id))?.state).toBe('active');
   });
 
   it('keeps a removed visit as removed (for 30 days), and answers nothing for an id never given', async () => {
     const sessionId = 9303;
     const entry = await queueCar(sessionId, '106');
-    await queue.remove(db, entry);
+    await queue.remove(db, entry, rec);
     const visit = await queue.lookup(db, entry.id);
     expect(visit).toMatchObject({ state: 'removed', entry: { id: entry.id, vehicleNumber: '106' } });
-    await expect(queue.remove(db, entry)).rejects.toThrow('Vehicle 106 was already removed from the queue');
+    await expect(queue.remove(db, entry, rec)).rejects.toThrow(
+      'Vehicle 106 was already removed from the queue',
+    );
     const { Item } = await db.doc.send(
       new GetCommand({ TableName: db.table, Key: { pk: `QUEUE#${sessionId}`, sk: `VISIT#${entry.id}` } }),
     );
@@ -91,8 +100,8 @@ describe('a visit by id', () => {
     const a = await queueCar(sessionId, '107');
     const b = await queueCar(sessionId, '108');
     await queueCar(sessionId, '109');
-    await queue.complete(db, a, nextTime());
-    await queue.complete(db, b, nextTime());
+    await queue.complete(db, a, rec, nextTime());
+    await queue.complete(db, b, rec, nextTime());
     expect((await queue.listCompleted(db, sessionId)).map((e) => e.id)).toEqual([b.id, a.id]);
     expect((await queue.listActive(db, sessionId)).map((e) => e.vehicleNumber)).toEqual(['109']);
   });
@@ -103,7 +112,7 @@ describe('a visit by id', () => {
     const second = await queueCar(sessionId, '2');
     expect(await queue.positionOf(db, second)).toBe(2);
     const [first] = await queue.listActive(db, sessionId);
-    await queue.remove(db, first as QueueEntry);
+    await queue.remove(db, first as QueueEntry, rec);
     expect(await queue.positionOf(db, second)).toBe(1);
   });
 
@@ -160,22 +169,26 @@ describe('the waiting line (add-to-batch)', () => {
     const sessionId = 9311;
     const cars = [];
     for (const number of ['31', '32', '33', '34', '35']) cars.push(await queueCar(sessionId, number));
-    await queue.add(db, {
-      sessionId,
-      schoolId: 1,
-      vehicleId: null,
-      vehicleNumber: '1',
-      vehicleType: 'bus',
-      entryTime: nextTime(),
-      queueTime: nextTime(),
-      vehicle: null,
-      students: [],
-    });
+    await queue.add(
+      db,
+      {
+        sessionId,
+        schoolId: 1,
+        vehicleId: null,
+        vehicleNumber: '1',
+        vehicleType: 'bus',
+        entryTime: nextTime(),
+        queueTime: nextTime(),
+        vehicle: null,
+        students: [],
+      },
+      rec,
+    );
     const [c31, c32, c33, c34] = cars as [QueueEntry, QueueEntry, QueueEntry, QueueEntry];
     const batch = await newBatch(sessionId);
-    expect(await batches.addEntry(db, batch, c31)).toBe('added');
-    await queue.update(db, c32, { status: 'overflow', batchId: null, batchNumber: null });
-    await queue.update(db, c33, { status: 'ready', batchId: null, batchNumber: null });
+    expect(await batches.addEntry(db, batch, c31, rec)).toBe('added');
+    await queue.update(db, c32, { status: 'overflow', batchId: null, batchNumber: null }, rec);
+    await queue.update(db, c33, { status: 'ready', batchId: null, batchNumber: null }, rec);
 
     const first = await queue.waitingForBatch(db, sessionId, 'car', 1);
     expect(first.entries.map((e) => e.vehicleNumber)).toEqual(['34']);
@@ -187,7 +200,7 @@ describe('the waiting line (add-to-batch)', () => {
 
     // Back out of the batch: the car takes its arrival place in the line again.
     const inBatch = (await queue.get(db, c31.id)) as QueueEntry;
-    await batches.removeEntry(db, batch.id, inBatch, 'waiting');
+    await batches.removeEntry(db, batch.id, inBatch, 'waiting', rec);
     expect((await queue.waitingForBatch(db, sessionId, 'car', 5)).entries.map((e) => e.id)).toEqual([
       c31.id,
       c34.id,
@@ -203,8 +216,14 @@ describe('batch members', () => {
     const cars = [];
     for (const number of ['41', '42', '43']) cars.push(await queueCar(sessionId, number));
     await queueCar(sessionId, '44');
-    for (const car of cars) expect(await batches.addEntry(db, batch, car)).toBe('added');
-    await batches.removeEntry(db, batch.id, (await queue.get(db, cars[1]!.id)) as QueueEntry, 'overflow');
+    for (const car of cars) expect(await batches.addEntry(db, batch, car, rec)).toBe('added');
+    await batches.removeEntry(
+      db,
+      batch.id,
+      (await queue.get(db, cars[1]!.id)) as QueueEntry,
+      'overflow',
+      rec,
+    );
 
     const loading = (await batches.withMembers(db, batch.id))!;
     expect(loading.batch.currentCount).toBe(2);
@@ -212,7 +231,7 @@ describe('batch members', () => {
     expect(members.map((e) => e.vehicleNumber)).toEqual(['41', '43']);
     expect(members.every((e) => e.batchId === batch.id)).toBe(true);
 
-    expect(await batches.complete(db, loading.batch, members, nextTime())).toBe(true);
+    expect(await batches.complete(db, loading.batch, members, nextTime(), rec)).toBe(true);
     const done = (await batches.withMembers(db, batch.id))!;
     expect(done.batch).toMatchObject({ status: 'completed', version: loading.batch.version + 1 });
     const pickups = await batches.entries(db, done.batch, done.memberIds);
@@ -226,12 +245,12 @@ describe('batch members', () => {
     const sessionId = 9322;
     const batch = await newBatch(sessionId);
     const car = await queueCar(sessionId, '45');
-    expect(await batches.addEntry(db, batch, car)).toBe('added');
+    expect(await batches.addEntry(db, batch, car, rec)).toBe('added');
     const seen = (await batches.withMembers(db, batch.id))!;
     const late = await queueCar(sessionId, '46');
-    expect(await batches.addEntry(db, seen.batch, late)).toBe('added');
+    expect(await batches.addEntry(db, seen.batch, late, rec)).toBe('added');
     const entries = await batches.entries(db, seen.batch, seen.memberIds);
-    expect(await batches.complete(db, seen.batch, entries, nextTime())).toBe(false);
+    expect(await batches.complete(db, seen.batch, entries, nextTime(), rec)).toBe(false);
   });
 });
 

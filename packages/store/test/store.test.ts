@@ -13,6 +13,9 @@ import { schools } from '../src/school';
 import { throttle } from '../src/throttle';
 import { users } from '../src/user';
 
+/** The record's actor and retention for changes this test makes straight in the store. */
+const rec = { actor: { kind: 'schedule' as const }, retentionDays: 400 };
+
 const db = createDb({
   table: process.env.TABLE_NAME as string,
   endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
@@ -78,23 +81,28 @@ describe('pickup sessions', () => {
   });
 
   it('holds one active session per school and frees the slot when it ends', async () => {
-    const first = await pickupSessions.create(db, fields(501, 3_600_000));
-    await expect(pickupSessions.create(db, fields(501, 3_600_000))).rejects.toBeInstanceOf(ConflictError);
+    const first = await pickupSessions.create(db, fields(501, 3_600_000), rec);
+    await expect(pickupSessions.create(db, fields(501, 3_600_000), rec)).rejects.toBeInstanceOf(
+      ConflictError,
+    );
     expect((await pickupSessions.active(db, 501))?.id).toBe(first.id);
-    const [once, twice] = await Promise.all([pickupSessions.end(db, first), pickupSessions.end(db, first)]);
+    const [once, twice] = await Promise.all([
+      pickupSessions.end(db, first, rec),
+      pickupSessions.end(db, first, rec),
+    ]);
     expect([once, twice].filter(Boolean)).toHaveLength(1);
     expect(await pickupSessions.active(db, 501)).toBeUndefined();
-    const next = await pickupSessions.create(db, fields(501, 3_600_000));
+    const next = await pickupSessions.create(db, fields(501, 3_600_000), rec);
     expect((await pickupSessions.listBySchool(db, 501)).map((s) => s.id)).toEqual([next.id, first.id]);
   });
 
   it('finds only running sessions past their end time', async () => {
-    const overdue = await pickupSessions.create(db, fields(601, -1_000));
-    const running = await pickupSessions.create(db, fields(602, 3_600_000));
+    const overdue = await pickupSessions.create(db, fields(601, -1_000), rec);
+    const running = await pickupSessions.create(db, fields(602, 3_600_000), rec);
     const ids = (await pickupSessions.overdue(db)).map((s) => s.id);
     expect(ids).toContain(overdue.id);
     expect(ids).not.toContain(running.id);
-    await pickupSessions.end(db, overdue);
+    await pickupSessions.end(db, overdue, rec);
     expect((await pickupSessions.overdue(db)).map((s) => s.id)).not.toContain(overdue.id);
   });
 });
@@ -232,50 +240,64 @@ describe('connections', () => {
 
 describe('queue entries and batches', () => {
   const queueCar = (sessionId: number, vehicleNumber: string) =>
-    queue.add(db, {
-      sessionId,
-      schoolId: 1,
-      vehicleId: null,
-      vehicleNumber,
-      vehicleType: 'car',
-      entryTime: new Date().toISOString(),
-      queueTime: new Date().toISOString(),
-      vehicle: null,
-      students: [],
-    });
+    queue.add(
+      db,
+      {
+        sessionId,
+        schoolId: 1,
+        vehicleId: null,
+        vehicleNumber,
+        vehicleType: 'car',
+        entryTime: new Date().toISOString(),
+        queueTime: new Date().toISOString(),
+        vehicle: null,
+        students: [],
+      },
+      rec,
+    );
 
   it('refuses a change made from a batch-less read of a car another tablet has put into a batch', async () => {
     const sessionId = 9101;
     const seen = await queueCar(sessionId, '41');
-    const batch = await batches.create(db, { sessionId, schoolId: 1, vehicleType: 'car', maxCapacity: 8 });
-    expect(await batches.addEntry(db, batch, seen)).toBe('added');
+    const batch = await batches.create(
+      db,
+      { sessionId, schoolId: 1, vehicleType: 'car', maxCapacity: 8 },
+      rec,
+    );
+    expect(await batches.addEntry(db, batch, seen, rec)).toBe('added');
 
-    await expect(queue.complete(db, seen)).rejects.toThrow(ConflictError);
+    await expect(queue.complete(db, seen, rec)).rejects.toThrow(ConflictError);
     await expect(
-      queue.update(db, seen, { status: 'overflow', batchId: null, batchNumber: null }),
+      queue.update(db, seen, { status: 'overflow', batchId: null, batchNumber: null }, rec),
     ).rejects.toThrow(ConflictError);
-    await expect(queue.remove(db, seen)).rejects.toThrow(ConflictError);
+    await expect(queue.remove(db, seen, rec)).rejects.toThrow(ConflictError);
 
     const [entry] = await queue.listActive(db, sessionId);
     expect(entry).toMatchObject({ vehicleNumber: '41', batchId: batch.id, status: 'waiting' });
     const current = (await batches.get(db, batch.id))!;
     expect(current.currentCount).toBe(1);
-    expect(await batches.complete(db, current, [entry as QueueEntry], new Date().toISOString())).toBe(true);
+    expect(await batches.complete(db, current, [entry as QueueEntry], new Date().toISOString(), rec)).toBe(
+      true,
+    );
   });
 
   it('finds a completed pickup by the id it was queued with, and a completed batch by its members', async () => {
     const sessionId = 9102;
     const queued = await queueCar(sessionId, '42');
-    const walkUp = await queue.complete(db, queued);
+    const walkUp = await queue.complete(db, queued, rec);
     expect(walkUp.id).toBe(queued.id);
     expect(await queue.get(db, queued.id)).toMatchObject({ status: 'completed', vehicleNumber: '42' });
 
-    const batch = await batches.create(db, { sessionId, schoolId: 1, vehicleType: 'car', maxCapacity: 8 });
-    await batches.addEntry(db, batch, await queueCar(sessionId, '43'));
+    const batch = await batches.create(
+      db,
+      { sessionId, schoolId: 1, vehicleType: 'car', maxCapacity: 8 },
+      rec,
+    );
+    await batches.addEntry(db, batch, await queueCar(sessionId, '43'), rec);
     const endTime = new Date(Date.now() + 1000).toISOString();
     const loaded = await batches.withMembers(db, batch.id);
     const members = await batches.entries(db, loaded!.batch, loaded!.memberIds);
-    expect(await batches.complete(db, loaded!.batch, members, endTime)).toBe(true);
+    expect(await batches.complete(db, loaded!.batch, members, endTime, rec)).toBe(true);
     const done = await batches.withMembers(db, batch.id);
     expect((await batches.entries(db, done!.batch, done!.memberIds)).map((e) => e.vehicleNumber)).toEqual([
       '43',
@@ -306,13 +328,24 @@ describe('releases and pickups', () => {
     return { db: { table: db.table, doc: doc as unknown as Db['doc'] }, calls };
   };
 
-  const inRoom = (classroomId: number | null) => (id: number) => ({ id, classroomId });
+  const inRoom = (classroomId: number | null) => (id: number) => ({
+    id,
+    classroomId,
+    firstName: `First${id}`,
+    lastName: `Last${id}`,
+    grade: '3',
+  });
+  /** A completed visit carrying these students. */
+  const car = (students: ReturnType<ReturnType<typeof inRoom>>[]) => [
+    { id: `car-${students[0]?.id}`, vehicleNumber: '12', vehicleType: 'car' as const, students },
+  ];
+  const at = (sessionId: number) => ({ schoolId: 1, sessionId });
 
   it("answers a session's releases and pickups apart, one partition per classroom", async () => {
     const sessionId = 9201;
-    await releases.release(db, sessionId, inRoom(7)(1), '2030-01-01T15:00:00.000Z');
-    await releases.pickUp(db, sessionId, [1, 2].map(inRoom(7)), '2030-01-01T15:05:00.000Z');
-    await releases.pickUp(db, sessionId, [3].map(inRoom(8)), '2030-01-01T15:06:00.000Z');
+    await releases.release(db, at(sessionId), inRoom(7)(1), rec, '2030-01-01T15:00:00.000Z');
+    await releases.pickUp(db, at(sessionId), car([1, 2].map(inRoom(7))), rec, '2030-01-01T15:05:00.000Z');
+    await releases.pickUp(db, at(sessionId), car([3].map(inRoom(8))), rec, '2030-01-01T15:06:00.000Z');
     const { released, pickedUp } = await releases.ofClassrooms(db, sessionId, [7]);
     expect([...released]).toEqual([[1, '2030-01-01T15:00:00.000Z']]);
     expect([...pickedUp].sort()).toEqual([
@@ -329,7 +362,7 @@ describe('releases and pickups', () => {
     const sessionId = 9202;
     const ids = Array.from({ length: 30 }, (_, i) => i + 1);
     const flaky = throttled(10);
-    await releases.pickUp(flaky.db, sessionId, ids.map(inRoom(null)));
+    await releases.pickUp(flaky.db, at(sessionId), car(ids.map(inRoom(null))), rec);
     // 25 then 5 per chunk; each try gets 10 through.
     expect(flaky.calls).toEqual([25, 15, 5, 5]);
     const { pickedUp } = await releases.ofClassrooms(db, sessionId, [null]);
@@ -338,7 +371,9 @@ describe('releases and pickups', () => {
 
   it('fails when DynamoDB keeps items unprocessed after a few tries', async () => {
     const flaky = throttled(0);
-    await expect(releases.pickUp(flaky.db, 9203, [1, 2].map(inRoom(1)))).rejects.toThrow(/unprocessed/);
+    await expect(releases.pickUp(flaky.db, at(9203), car([1, 2].map(inRoom(1))), rec)).rejects.toThrow(
+      /unprocessed/,
+    );
     expect(flaky.calls).toEqual([2, 2, 2, 2, 2]);
   });
 });

@@ -29,6 +29,7 @@ import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../lib/http';
 import { useMe } from '../auth/auth.queries';
 import { DANGER_TEXT, MUTED_TEXT } from '../queue/colors';
+import { DistrictDismissals } from '../reports/district-dismissals';
 import { CredentialsDialog } from '../rosters/credentials-dialog';
 import { toCsvText } from '../rosters/csv-lazy';
 import { downloadText } from '../rosters/download';
@@ -363,6 +364,9 @@ export function DistrictAdminPage() {
               <Tabs.Tab value="staff" fz="md">
                 Staff
               </Tabs.Tab>
+              <Tabs.Tab value="dismissals" fz="md">
+                Dismissals
+              </Tabs.Tab>
               <Tabs.Tab value="settings" fz="md">
                 Settings
               </Tabs.Tab>
@@ -378,6 +382,9 @@ export function DistrictAdminPage() {
               ) : (
                 <StaffTab me={user} districtId={district.data.id} schools={schoolList} staff={staffList} />
               )}
+            </Tabs.Panel>
+            <Tabs.Panel value="dismissals">
+              <DistrictDismissals districtId={district.data.id} />
             </Tabs.Panel>
             <Tabs.Panel value="settings">
               <SettingsTab district={district.data} />

@@ -1,5 +1,11 @@
 import { routes } from '@curbside/api';
-import { type AddVehicleInput, type QueueEntry, type QueueStatus, vehicleName } from '@curbside/domain';
+import {
+  type AddVehicleInput,
+  type QueueEntry,
+  type QueueStatus,
+  type RemovalReason,
+  vehicleName,
+} from '@curbside/domain';
 import { notifications } from '@mantine/notifications';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
@@ -61,7 +67,8 @@ export const useAddToQueue = () => {
 export const useRemoveFromQueue = () => {
   const queryClient = useQueryClient();
   const mutation = useMutation({
-    mutationFn: (entry: Pick<QueueEntry, 'id'>) => api(routes.removeFromQueue, { params: { id: entry.id } }),
+    mutationFn: (entry: Pick<QueueEntry, 'id'> & { reason?: RemovalReason }) =>
+      api(routes.removeFromQueue, { params: { id: entry.id }, body: { reason: entry.reason ?? 'removed' } }),
     onSuccess: (_, entry) =>
       queryClient.setQueriesData<QueueEntry[]>({ queryKey: queueKeys.all }, (entries) =>
         entries?.filter((item) => item.id !== entry.id),
@@ -73,12 +80,13 @@ export const useRemoveFromQueue = () => {
   });
   return {
     isPending: mutation.isPending,
-    mutate: (entry: Pick<QueueEntry, 'id'>) =>
+    /** `reason`: what the staff saw happen (picked up, left); a swipe or a dismissal is `removed`. */
+    mutate: (entry: Pick<QueueEntry, 'id'>, reason: RemovalReason = 'removed') =>
       withUndo(
         entry.id,
         'Vehicle removed from queue',
         'The vehicle has been removed from the pickup queue',
-        () => mutation.mutate(entry),
+        () => mutation.mutate({ id: entry.id, reason }),
       ),
   };
 };

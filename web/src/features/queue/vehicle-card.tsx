@@ -92,7 +92,12 @@ export function EntryBadges({ entry }: { entry: QueueEntry }) {
   );
 }
 
-const MENU_ACTIONS = ['Child picked up', 'Vehicle left', 'Remove from queue'] as const;
+/** The menu's three removals, each telling the server what happened (the record keeps it). */
+const MENU_ACTIONS = [
+  ['Child picked up', 'picked_up'],
+  ['Vehicle left', 'left'],
+  ['Remove from queue', 'removed'],
+] as const;
 
 interface VehicleCardProps {
   entry: QueueEntry & { position: number | null };
@@ -248,14 +253,14 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
         </Menu.Target>
         <Menu.Dropdown>
           <Menu.Label fz="md">{name}</Menu.Label>
-          {MENU_ACTIONS.map((action) => (
+          {MENU_ACTIONS.map(([action, reason]) => (
             <Menu.Item
               key={action}
               fz="lg"
               py="md"
               fw={600}
-              c={action === 'Remove from queue' ? DANGER_TEXT : undefined}
-              onClick={() => remove.mutate(entry)}
+              c={reason === 'removed' ? DANGER_TEXT : undefined}
+              onClick={() => remove.mutate(entry, reason)}
             >
               {action}
             </Menu.Item>

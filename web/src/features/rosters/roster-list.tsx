@@ -39,6 +39,8 @@ export interface RosterListProps<T extends { id: number }, K extends readonly un
   onEdit: (row: T) => void;
   onDeactivate: (row: T) => void;
   toolbar: ReactNode;
+  /** One more action per row (a student's pickup history). */
+  rowAction?: (row: T) => ReactNode;
 }
 
 /**
@@ -57,6 +59,7 @@ export function RosterList<T extends { id: number }, K extends readonly unknown[
   onEdit,
   onDeactivate,
   toolbar,
+  rowAction,
 }: RosterListProps<T, K>) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
@@ -118,6 +121,7 @@ export function RosterList<T extends { id: number }, K extends readonly unknown[
                   ))}
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap">
+                      {rowAction?.(row)}
                       <Button
                         size="xs"
                         variant="light"

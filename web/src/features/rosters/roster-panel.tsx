@@ -11,6 +11,7 @@ import {
 } from '@curbside/domain';
 import { Badge, Button, Card, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useState } from 'react';
+import { StudentPickupsDialog } from '../reports/student-pickups-dialog';
 import { ClassroomsDialog } from './classrooms-dialog';
 import { CredentialsDialog } from './credentials-dialog';
 import { downloadText } from './download';
@@ -64,6 +65,7 @@ export function RosterPanel({
   const [importing, setImporting] = useState<ImportKind | null>(null);
   const [editing, setEditing] = useState<{ kind: ImportKind; row: unknown } | null>(null);
   const [classrooms, setClassrooms] = useState(false);
+  const [history, setHistory] = useState<StudentRow | null>(null);
   const [credentials, setCredentials] = useState<{ who: string; credentials: OneTimeCredentials } | null>(
     null,
   );
@@ -136,6 +138,21 @@ export function RosterPanel({
               onEdit={(row) => setEditing({ kind: 'students', row })}
               onDeactivate={(s) =>
                 deactivate.mutate({ kind: 'students', id: s.id, label: `${s.firstName} ${s.lastName}` })
+              }
+              // A student's pickups are read in the staff member's own school.
+              rowAction={
+                schoolId === undefined
+                  ? (s) => (
+                      <Button
+                        size="xs"
+                        variant="default"
+                        onClick={() => setHistory(s)}
+                        aria-label={`Pickup history of ${s.firstName} ${s.lastName}`}
+                      >
+                        Pickups
+                      </Button>
+                    )
+                  : undefined
               }
               toolbar={toolbar('students', 'Student')}
             />
@@ -222,6 +239,7 @@ export function RosterPanel({
       {importing && (
         <ImportDialog kind={importing} schoolId={schoolId} opened onClose={() => setImporting(null)} />
       )}
+      {history && <StudentPickupsDialog student={history} onClose={() => setHistory(null)} />}
       {editing?.kind === 'students' && (
         <StudentForm
           schoolId={schoolId}

@@ -41,7 +41,7 @@ function Soon({ title, text }: { title: string; text: string }) {
   );
 }
 
-/** Reports and Configuration: Print Placards, four tiles marked Soon, and System Status. */
+/** Reports and Configuration: Print Placards, Session Reports, three tiles marked Soon, and System Status. */
 export function ReportsGrid({ placardsHref }: { placardsHref: string }) {
   const { state } = useLiveStatus();
   const connected = state === 'open';
@@ -61,7 +61,15 @@ export function ReportsGrid({ placardsHref }: { placardsHref: string }) {
               </Button>
             }
           />
-          <Soon title="Session Reports" text="Pickup times and waits per session." />
+          <Tile
+            title="Session Reports"
+            text="Every dismissal: who released each child, to which car, and when."
+            action={
+              <Button component={Link} to="/session-reports">
+                Session Reports
+              </Button>
+            }
+          />
           <Soon title="School Settings" text="Batch sizes, session times and more." />
           <Soon title="Export Data" text="Download the school's records." />
           <Soon title="Documentation" text="How to run the car line." />

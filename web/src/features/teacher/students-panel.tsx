@@ -170,8 +170,16 @@ export function ReadyRow({
               Pickup Code
             </Button>
             {student.releasedAt ? (
-              <Badge size="xl" h={50} color="green.9" variant="outline" radius="md" tt="none">
-                Released
+              <Badge
+                size="xl"
+                h={50}
+                color="green.9"
+                variant="outline"
+                radius="md"
+                tt="none"
+                title={student.releasedBy ? `Released by ${student.releasedBy}` : 'Released'}
+              >
+                {student.releasedBy ? `Released by ${student.releasedBy}` : 'Released'}
               </Badge>
             ) : (
               <Button

@@ -76,8 +76,17 @@ const studentsAfter = (list: TeacherStudent[], event: CarLineEvent, context: Pat
   let next = list;
   if (event.type === 'STUDENT_STATUS_UPDATE' && event.data.status === 'released') {
     const { studentId, releasedAt } = event.data;
-    if (next.some((student) => student.id === studentId && student.releasedAt !== releasedAt)) {
-      next = next.map((student) => (student.id === studentId ? { ...student, releasedAt } : student));
+    const releasedBy = event.data.releasedBy ?? null;
+    if (
+      next.some(
+        (student) =>
+          student.id === studentId &&
+          (student.releasedAt !== releasedAt || student.releasedBy !== releasedBy),
+      )
+    ) {
+      next = next.map((student) =>
+        student.id === studentId ? { ...student, releasedAt, releasedBy } : student,
+      );
     }
   }
   for (const { entry, left } of entryChanges(event)) {

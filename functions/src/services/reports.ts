@@ -1,0 +1,219 @@
+import {
+  type DismissalEvent,
+  type DistrictDismissalRow,
+  NotFoundError,
+  type PickupSession,
+  pickupsFromEvents,
+  pickupWaitSeconds,
+  quantile,
+  type ReportPickup,
+  type ReportSummary,
+  type SessionListItem,
+  type SessionReport,
+  type StudentPickup,
+  sessionReportCsvRows,
+  sessionSummaryOf,
+  summarize,
+  type User,
+  ValidationError,
+} from '@curbside/domain';
+import { toCsv } from '@curbside/domain/csv';
+import {
+  classrooms,
+  dismissalEvents,
+  pickupSessions,
+  recordSummaries,
+  releases,
+  type StoredSummary,
+  students,
+} from '@curbside/store';
+import { db } from '../lib/context';
+import { districtSchools } from './districts';
+import { retentionDays } from './record';
+import { canSeeSchool, readSchool } from './tenancy';
+
+/**
+ * Reports read the dismissal's record: a session's events give its pickups
+ * (who queued, released and completed each car, and when), its summary and
+ * its CSV. Ended sessions keep their summary beside them once computed.
+ */
+
+const SESSIONS_PAGE = 20;
+const EVENTS_PAGE = 500;
+
+/** A session the user may see the record of: its school's staff, its district's admins, super admins; else 404. */
+const visibleSession = async (user: User, id: number): Promise<PickupSession> => {
+  const session = await pickupSessions.get(db, id);
+  if (!session) throw new NotFoundError('Session not found');
+  if (user.schoolId !== session.schoolId) {
+    // readSchool answers 404 for a school outside the user's district.
+    const school = await readSchool(user, session.schoolId).catch(() => undefined);
+    if (!school || !canSeeSchool(user, school) || user.schoolId !== null) {
+      throw new NotFoundError('Session not found');
+    }
+  }
+  return session;
+};
+
+const reportOf = async (session: PickupSession, events: readonly DismissalEvent[]) => {
+  const rooms = await classrooms.listBySchool(db, session.schoolId);
+  const names = new Map(rooms.map((room) => [room.id, room.name]));
+  const pickups = pickupsFromEvents(events, (id) => (id === null ? null : (names.get(id) ?? null)));
+  return { pickups, summary: summarize(events, pickups) };
+};
+
+const storedOf = (
+  session: PickupSession,
+  report: { summary: ReportSummary; pickups: ReportPickup[] },
+): StoredSummary => ({
+  sessionId: session.id,
+  summary: report.summary,
+  waits: report.pickups
+    .map(pickupWaitSeconds)
+    .filter((wait): wait is number => wait !== null)
+    .sort((a, b) => a - b),
+});
+
+/**
+ * The summaries of some sessions: kept ones read by key; the others computed
+ * from their events (and kept when the session has ended).
+ */
+const summariesOf = async (sessions: readonly PickupSession[]): Promise<Map<number, StoredSummary>> => {
+  const kept = await recordSummaries.ofSessions(
+    db,
+    sessions.filter((session) => session.status === 'ended').map((session) => session.id),
+  );
+  await Promise.all(
+    sessions
+      .filter((session) => !kept.has(session.id))
+      .map(async (session) => {
+        const report = await reportOf(session, await dismissalEvents.ofSession(db, session.id));
+        const stored = storedOf(session, report);
+        kept.set(session.id, stored);
+        if (session.status === 'ended') {
+          await recordSummaries.keep(db, stored, await retentionDays(session.schoolId));
+        }
+      }),
+  );
+  return kept;
+};
+
+/** `GET /api/sessions`: the school's sessions, newest first, paged, each with its summary. */
+export const listSessionsWithSummary = async (
+  user: User,
+  cursor?: string,
+): Promise<{ items: SessionListItem[]; next: string | null }> => {
+  if (user.schoolId === null) return { items: [], next: null };
+  const page = await pickupSessions.pageBySchool(db, user.schoolId, {
+    limit: SESSIONS_PAGE,
+    ...(cursor ? { cursor } : {}),
+  });
+  const summaries = await summariesOf(page.items);
+  return {
+    items: page.items.map((session) => ({
+      ...session,
+      summary: sessionSummaryOf((summaries.get(session.id) as StoredSummary).summary),
+    })),
+    next: page.next,
+  };
+};
+
+/** `GET /api/sessions/{id}/report`. */
+export const sessionReport = async (user: User, id: number): Promise<SessionReport> => {
+  const session = await visibleSession(user, id);
+  const report = await reportOf(session, await dismissalEvents.ofSession(db, id));
+  return { session, ...report };
+};
+
+/** `GET /api/sessions/{id}/report.csv`: one row per student (cells that a spreadsheet would run are escaped). */
+export const sessionReportCsv = async (
+  user: User,
+  id: number,
+): Promise<{ csv: string; filename: string }> => {
+  const { session, pickups } = await sessionReport(user, id);
+  return {
+    csv: toCsv(sessionReportCsvRows(pickups)),
+    filename: `session-${session.id}-${session.startTime.slice(0, 10)}.csv`,
+  };
+};
+
+/** `GET /api/sessions/{id}/events`: the raw record, oldest first, paged. */
+export const sessionEvents = async (user: User, id: number, cursor?: string) => {
+  await visibleSession(user, id);
+  return dismissalEvents.page(db, id, { limit: EVENTS_PAGE, ...(cursor ? { cursor } : {}) });
+};
+
+/** `GET /api/students/{id}/pickups`: a student's last pickups, newest first (their school's staff). */
+export const studentPickups = async (user: User, studentId: number): Promise<StudentPickup[]> => {
+  if (user.schoolId === null) throw new NotFoundError('Student not found');
+  const student = await students.get(db, user.schoolId, studentId);
+  if (!student) throw new NotFoundError('Student not found');
+  const marks = await releases.ofStudent(db, user.schoolId, student);
+  const sessions = new Map<number, PickupSession | undefined>();
+  await Promise.all(
+    [...new Set(marks.map((mark) => mark.sessionId))].map(async (sessionId) => {
+      sessions.set(sessionId, await pickupSessions.get(db, sessionId));
+    }),
+  );
+  return marks.map((mark) => {
+    const session = sessions.get(mark.sessionId);
+    return {
+      sessionId: mark.sessionId,
+      sessionName: session?.name ?? '',
+      date: (session?.startTime ?? mark.pickedUpAt).slice(0, 10),
+      entryId: mark.entryId ?? '',
+      vehicleNumber: mark.vehicleNumber ?? '',
+      vehicleType: mark.vehicleType ?? 'car',
+      releasedAt: mark.releasedAt,
+      releasedBy: mark.releasedBy,
+      pickedUpAt: mark.pickedUpAt,
+      completedBy: mark.completedBy,
+    };
+  });
+};
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const MAX_RANGE_DAYS = 366;
+
+/**
+ * `GET /api/districts/{id}/dismissals?from=&to=`: per school, the sessions
+ * that started in the date range (from and to inclusive, UTC days) with
+ * their cars, students picked up, and the median and p90 wait over all
+ * their pickups, from the record.
+ */
+export const districtDismissals = async (
+  user: User,
+  districtId: number,
+  range: { from: string; to: string },
+): Promise<DistrictDismissalRow[]> => {
+  const from = new Date(`${range.from}T00:00:00.000Z`);
+  const to = new Date(Date.parse(`${range.to}T00:00:00.000Z`) + DAY_MS);
+  if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime()) || to <= from) {
+    throw new ValidationError('Choose a start date on or before the end date');
+  }
+  if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY_MS) {
+    throw new ValidationError(`Choose a range of at most ${MAX_RANGE_DAYS} days`);
+  }
+  const list = await districtSchools(user, districtId);
+  return Promise.all(
+    list.map(async (school): Promise<DistrictDismissalRow> => {
+      const sessions = await pickupSessions.startedBetween(
+        db,
+        school.id,
+        from.toISOString(),
+        to.toISOString(),
+      );
+      const summaries = [...(await summariesOf(sessions)).values()];
+      const waits = summaries.flatMap((stored) => stored.waits).sort((a, b) => a - b);
+      return {
+        schoolId: school.id,
+        schoolName: school.name,
+        sessions: sessions.length,
+        cars: summaries.reduce((sum, stored) => sum + stored.summary.cars + stored.summary.buses, 0),
+        studentsPickedUp: summaries.reduce((sum, stored) => sum + stored.summary.studentsPickedUp, 0),
+        medianWaitSeconds: quantile(waits, 0.5),
+        p90WaitSeconds: quantile(waits, 0.9),
+      };
+    }),
+  );
+};
