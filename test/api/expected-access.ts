@@ -79,6 +79,8 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   createAlert:          [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
   listAlerts:           [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   dismissAlert:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
+  // "I'm on it" (issue 27): any staff of the school, like dismissing; a change, so read-only in sandbox mode.
+  acknowledgeAlert:     [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
   activeBatches:        [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   listBatches:          [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   createBatch:          [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],

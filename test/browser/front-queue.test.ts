@@ -198,13 +198,16 @@ describe('the front queue screen', () => {
       // The screen that raised it is told the school admin knows; the others see the alert itself.
       const raisedNote = 'Help requested at Front Queue. The school admin has been notified.';
       await a.getByText(raisedNote, { exact: true }).waitFor();
-      const panel = b.getByRole('region', { name: 'Alerts: Front Queue' });
-      await panel.getByText('Help requested at Front Queue', { exact: true }).waitFor();
+      // Every staff screen shows the school's alerts on the banner at its top.
+      const panel = b.getByRole('region', { name: 'Active alerts' });
+      // A phone's banner is one line per alert (its message names it for the Dismiss button).
+      const dismiss = panel.getByRole('button', { name: 'Dismiss: Help requested at Front Queue' });
+      await panel.getByText(/^Help Requested Front Queue · Raised by Frankie Front · /).waitFor();
       expect(await b.getByText(raisedNote, { exact: true }).count()).toBe(0);
       await b.getByRole('button', { name: /^Help Requested/ }).waitFor();
 
-      await panel.getByRole('button', { name: 'Dismiss: Help requested at Front Queue' }).click();
-      await panel.getByText('Help requested at Front Queue', { exact: true }).waitFor({ state: 'detached' });
+      await dismiss.click();
+      await dismiss.waitFor({ state: 'detached' });
       await a.getByRole('button', { name: /^Help Requested/ }).waitFor({ state: 'detached' });
       // One 440 Hz tone per screen for this alert, however often the alert arrived.
       expect(await tonesPlayed(a)).toEqual([440]);
@@ -220,7 +223,7 @@ describe('the front queue screen', () => {
       await longTouch(b, b.getByRole('button', { name: /^Emergency/ }), 2000);
       await b.getByRole('button', { name: /^EMERGENCY ACTIVE/ }).waitFor();
       await a.getByRole('button', { name: /^EMERGENCY ACTIVE/ }).waitFor();
-      const panel = a.getByRole('region', { name: 'Alerts: Front Queue' });
+      const panel = a.getByRole('region', { name: 'Active alerts' });
       await panel.getByText('Emergency assistance needed at Front Queue', { exact: true }).waitFor();
       await a.waitForTimeout(200);
       expect(await tonesPlayed(a)).toEqual([440, 880, 880, 880]);
@@ -298,7 +301,7 @@ describe('the front queue screen', () => {
         message: 'Emergency assistance needed at Back Queue',
       });
       expect(raised.body.dismissed).toBe(false);
-      const panel = a.getByRole('region', { name: 'Alerts: Front Queue' });
+      const panel = a.getByRole('region', { name: 'Active alerts' });
       const emergency = panel.getByText('Emergency assistance needed at Back Queue', { exact: true });
       await emergency.waitFor();
 
@@ -318,7 +321,7 @@ describe('the front queue screen', () => {
     it('does not sound an alert again after a reload on the screen that already heard it', async () => {
       expect(await tonesPlayed(a)).toContain(880);
       await a.reload();
-      const panel = a.getByRole('region', { name: 'Alerts: Front Queue' });
+      const panel = a.getByRole('region', { name: 'Active alerts' });
       await panel.getByText('Emergency assistance needed at Back Queue', { exact: true }).waitFor();
       await a.waitForTimeout(700);
       expect(await tonesPlayed(a)).toEqual([]);

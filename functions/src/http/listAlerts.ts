@@ -3,7 +3,7 @@ import { httpHandler } from '../lib/http';
 import { listActiveAlerts } from '../services/alerts';
 import { requireUser } from '../services/auth';
 
-/** `GET /api/alerts?sessionId=`: the session's active alerts, newest first. */
+/** `GET /api/alerts`: the school's active alerts; `?sessionId=`: the session's. Newest first. */
 export const handler = httpHandler(routes.listAlerts, async ({ user, query }) =>
   listActiveAlerts(requireUser(user), query.sessionId),
 );

@@ -1,4 +1,4 @@
-import type { CarLineEvent } from '@curbside/api';
+import { type CarLineEvent, channels, driverAlertView } from '@curbside/api';
 import {
   type Alert,
   alertMessage,
@@ -10,7 +10,7 @@ import {
 import { alerts } from '@curbside/store';
 import type { z } from 'zod';
 import { db } from '../lib/context';
-import { publishToSession, publishToStaff } from './live-events';
+import { publishToChannel, publishToSession, publishToStaff } from './live-events';
 import { recordingBy } from './record';
 import { sessionOfSchool } from './scope';
 import { ownSchoolId } from './tenancy';
@@ -57,6 +57,7 @@ export const toggleAlert = async (
         type: input.type,
         location: input.location,
         message: input.message || alertMessage(input.type, input.location),
+        raisedBy: { userId: user.id, name: user.name },
       },
       record,
     );
@@ -68,10 +69,15 @@ export const toggleAlert = async (
 };
 
 /**
- * The session's active alerts, and those raised while no session ran (a bus
+ * Without a session: the school's active alerts, of any session or none (every
+ * staff screen's banner; an account without a school has none). With one: the
+ * session's active alerts, and those raised while no session ran (a bus
  * driver's help before dismissal started) until someone dismisses them.
  */
-export const listActiveAlerts = async (user: User, sessionId: number): Promise<Alert[]> => {
+export const listActiveAlerts = async (user: User, sessionId?: number): Promise<Alert[]> => {
+  if (sessionId === undefined) {
+    return user.schoolId === null ? [] : alerts.activeOfSchool(db, user.schoolId);
+  }
   const session = await sessionOfSchool(user, sessionId);
   const [ofSession, withoutSession] = await Promise.all([
     alerts.activeForSession(db, sessionId),
@@ -80,12 +86,45 @@ export const listActiveAlerts = async (user: User, sessionId: number): Promise<A
   return [...ofSession, ...withoutSession];
 };
 
-export const dismissAlert = async (user: User, id: number): Promise<Alert> => {
+const alertOfSchool = async (user: User, id: number): Promise<Alert> => {
   const alert = await alerts.get(db, id);
   if (!alert || alert.schoolId !== user.schoolId) throw new NotFoundError('Alert not found');
+  return alert;
+};
+
+export const dismissAlert = async (user: User, id: number): Promise<Alert> => {
+  const alert = await alertOfSchool(user, id);
   if (alert.status !== 'active') return alert;
   const record = await recordingBy(user, alert.schoolId);
   const dismissed = (await alerts.dismiss(db, alert, record)) ?? { ...alert, status: 'dismissed' as const };
   await publishAlert(alert, { type: 'ALERT_DISMISSED', data: { id: alert.id, removed: true } });
   return dismissed;
+};
+
+/**
+ * "I'm on it": the staff member joins the alert's acknowledgements (once: a
+ * second press answers the alert as it is) and every staff screen is told;
+ * a bus driver's alert also tells the school's driver pages that the school
+ * has seen it (`DriverAlertView`: names and times, nothing else). An alert
+ * no longer active is answered as it is.
+ */
+export const acknowledgeAlert = async (user: User, id: number): Promise<Alert> => {
+  const alert = await alertOfSchool(user, id);
+  if (alert.status !== 'active') return alert;
+  const acknowledged = await alerts.acknowledge(db, alert, {
+    userId: user.id,
+    name: user.name,
+    at: new Date().toISOString(),
+  });
+  if (!acknowledged) return (await alerts.get(db, id)) ?? alert;
+  await Promise.all([
+    publishAlert(acknowledged, { type: 'ALERT_ACKNOWLEDGED', data: acknowledged }),
+    acknowledged.source === 'bus_driver'
+      ? publishToChannel(channels.drivers(acknowledged.schoolId), {
+          type: 'ALERT_ACKNOWLEDGED',
+          data: driverAlertView(acknowledged),
+        })
+      : undefined,
+  ]);
+  return acknowledged;
 };

@@ -14,7 +14,8 @@ import { headerOf, type WsEvent, wsHandler } from '../lib/ws';
  * staff channel, parents their own channel; everyone joins the public channel
  * and nothing else. A page opened from a bus link (`/ws?t=`) is refused when
  * the link is not (or no longer) valid; a map link joins its school's bus
- * channel, a driver link may send positions. A staff page showing the bus
+ * channel, a driver link may send positions and joins its school's driver
+ * channel (told only that the school has seen a bus alert). A staff page showing the bus
  * map opens its own connection with `?buses=1` and joins the bus channel only.
  */
 export const handler = wsHandler(async (event: WsEvent) => {
@@ -38,6 +39,7 @@ export const handler = wsHandler(async (event: WsEvent) => {
     }
     const joined = [channels.public(), channels.busLinks(busLink.schoolId)];
     if (busLink.kind === 'map') joined.push(channels.buses(busLink.schoolId));
+    if (busLink.kind === 'driver') joined.push(channels.drivers(busLink.schoolId));
     await connections.put(connectionsDb(), {
       connectionId,
       channels: joined,

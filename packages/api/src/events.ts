@@ -1,5 +1,6 @@
 import type {
   Alert,
+  AlertAcknowledgement,
   Batch,
   BusLocation,
   BusPosition,
@@ -41,6 +42,12 @@ export interface CarLineEventData {
   /** An alert was dismissed (the specification: the data has id and removed). */
   ALERT_DISMISSED: { id: number; removed: true };
   /**
+   * Someone said "I'm on it" (ours): to staff, the alert with its
+   * acknowledgements; to the school's driver pages (a bus driver's alert
+   * only), the driver's view of it (`DriverAlertView`).
+   */
+  ALERT_ACKNOWLEDGED: Alert | DriverAlertView;
+  /**
    * A teacher released a student for pickup (to staff, and to the student's
    * parents); or, on a parent's own channel only, their child's status after
    * the child's car joined, moved, left or was picked up. It names the child
@@ -57,6 +64,31 @@ export interface CarLineEventData {
       }
     | { studentId: number; sessionId: number; status: ParentStatus };
 }
+
+/**
+ * What a driver page is told of a bus alert: that the school has seen it, and
+ * by whom (display names and times). Nothing else of the school: no user ids,
+ * no session.
+ */
+export interface DriverAlertView {
+  id: number;
+  type: Alert['type'];
+  status: Alert['status'];
+  busId: string;
+  acknowledgements: Pick<AlertAcknowledgement, 'name' | 'at'>[];
+}
+
+/** The driver's view of a bus alert (`DriverAlertView`). */
+export const driverAlertView = (alert: Alert): DriverAlertView => ({
+  id: alert.id,
+  type: alert.type,
+  status: alert.status,
+  busId: String((alert.metadata as { busId?: unknown } | undefined)?.busId ?? ''),
+  acknowledgements: (alert.acknowledgements ?? []).map(({ name, at }) => ({ name, at })),
+});
+
+/** A staff copy of ALERT_ACKNOWLEDGED carries the whole alert; a driver's copy does not. */
+export const isStaffAlert = (data: Alert | DriverAlertView): data is Alert => 'schoolId' in data;
 
 /**
  * The parent dashboard's and the bus map's events. The bus events go to the
@@ -107,6 +139,7 @@ export const CAR_LINE_EVENT_TYPES = [
   'VEHICLES_REMOVED_FROM_QUEUE',
   'ALERT_CREATED',
   'ALERT_DISMISSED',
+  'ALERT_ACKNOWLEDGED',
   'STUDENT_STATUS_UPDATE',
 ] as const satisfies readonly CarLineEventType[];
 
@@ -159,6 +192,11 @@ export const channels = {
    * map viewers): rotating the links closes them. Nothing is sent to it.
    */
   busLinks: (schoolId: number) => `school#${schoolId}#bus-links`,
+  /**
+   * The connections opened with the school's driver link: told only that
+   * the school has seen a bus alert (`ALERT_ACKNOWLEDGED` with a `DriverAlertView`).
+   */
+  drivers: (schoolId: number) => `school#${schoolId}#drivers`,
 } as const;
 
 /**

@@ -105,6 +105,16 @@ export const ALERT_TONES: Readonly<Record<AlertType, readonly Tone[]>> = {
   help: [{ frequency: 440, start: 0, duration: 0.5 }],
 };
 
+/**
+ * An emergency nobody has acknowledged sounds again this often (ms) on every
+ * staff screen, until someone says "I'm on it" or dismisses it; help sounds once.
+ */
+export const ALERT_REPEAT_MS = 30_000;
+
+/** Whether an alert still calls for its sound to be repeated: an active, unacknowledged emergency. */
+export const alertRepeats = (alert: Pick<Alert, 'type' | 'status' | 'acknowledgements'>): boolean =>
+  alert.type === 'emergency' && alert.status === 'active' && (alert.acknowledgements?.length ?? 0) === 0;
+
 /** The toast announcing an alert: emergencies stay until closed (`autoClose: false`). */
 export const alertAnnouncement = (
   alert: Pick<Alert, 'type' | 'message' | 'location' | 'title'>,

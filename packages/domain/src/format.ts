@@ -22,6 +22,16 @@ export const formatClockTime = (moment: string | number | Date): string =>
 export const elapsedSeconds = (since: string | number | Date, now: number = Date.now()): number =>
   Math.floor((now - new Date(since).getTime()) / 1000);
 
+/** How long ago a moment was, as an alert banner says it: `just now`, `45 s ago`, `3 min ago`, `1 h 5 min ago`. */
+export const formatAgo = (since: string | number | Date, now: number = Date.now()): string => {
+  const seconds = Math.max(0, elapsedSeconds(since, now));
+  if (seconds < 10) return 'just now';
+  if (seconds < 60) return `${seconds} s ago`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min ago`;
+};
+
 /** Whole seconds until a moment, never below 0. */
 export const countdownSeconds = (until: string | number | Date, now: number = Date.now()): number =>
   Math.max(0, Math.ceil((new Date(until).getTime() - now) / 1000));

@@ -168,7 +168,38 @@ export interface Alert {
   title?: string;
   source?: string;
   metadata?: Record<string, unknown>;
+  /** The staff member who raised it from a screen (a bus driver's alert has none: see `alertRaiser`). */
+  raisedBy?: { userId: number; name: string } | null;
+  /** Who said "I'm on it", first first; one entry per user. */
+  acknowledgements?: AlertAcknowledgement[];
 }
+
+/** A staff member's "I'm on it" on an alert: who (their display name) and when. */
+export interface AlertAcknowledgement {
+  userId: number;
+  name: string;
+  at: string;
+}
+
+/** Who raised an alert, as the banner says it: a user's name, or `Bus 3 driver`. */
+export const alertRaiser = (alert: Pick<Alert, 'raisedBy' | 'source' | 'metadata' | 'location'>): string => {
+  if (alert.raisedBy) return alert.raisedBy.name;
+  if (alert.source === 'bus_driver') {
+    const { busName, busId } = (alert.metadata ?? {}) as { busName?: string; busId?: string };
+    return `${busName || (busId ? `Bus ${busId}` : alert.location)} driver`;
+  }
+  return 'Staff';
+};
+
+/** The banner's line of who owns an alert: `Ms Lopez is on it`, `Ms Lopez and Mr Kim are on it`. */
+export const alertOwners = (
+  acknowledgements: readonly Pick<AlertAcknowledgement, 'name'>[] = [],
+): string | null => {
+  const names = acknowledgements.map((ack) => ack.name);
+  if (names.length === 0) return null;
+  if (names.length === 1) return `${names[0]} is on it`;
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]} are on it`;
+};
 
 export const alertMessage = (type: AlertType, location: string) =>
   type === 'emergency' ? `Emergency assistance needed at ${location}` : `Help requested at ${location}`;

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ALERT_REPEAT_MS,
   ALERT_TONES,
   alertAnnouncement,
   alertButtonLabel,
+  alertRepeats,
   contactLines,
   isOverdue,
   vehicleDescription,
@@ -11,6 +13,8 @@ import {
   vehicleQueuedToast,
   waitSeconds,
 } from '../src/car-line';
+import { formatAgo } from '../src/format';
+import { alertOwners, alertRaiser } from '../src/queue';
 
 const camry = {
   number: '12',
@@ -147,5 +151,49 @@ describe('alerts', () => {
     expect(alertButtonLabel('emergency', true)).toBe('EMERGENCY ACTIVE');
     expect(alertButtonLabel('help', false)).toBe('Help');
     expect(alertButtonLabel('emergency', false)).toBe('Emergency');
+  });
+});
+
+describe('the alert banner', () => {
+  const bus = { source: 'bus_driver', metadata: { busId: 'B3', busName: 'Bus 3' }, location: 'Bus 3' };
+
+  it('names who raised an alert: the staff member, or the bus driver', () => {
+    expect(alertRaiser({ raisedBy: { userId: 4, name: 'Ms Lopez' }, location: 'Front Queue' })).toBe(
+      'Ms Lopez',
+    );
+    expect(alertRaiser(bus)).toBe('Bus 3 driver');
+    expect(alertRaiser({ ...bus, metadata: { busId: 'B3', busName: '' } })).toBe('Bus B3 driver');
+    expect(alertRaiser({ location: 'Front Queue' })).toBe('Staff');
+  });
+
+  it('says who is on it', () => {
+    expect(alertOwners([])).toBeNull();
+    expect(alertOwners([{ name: 'Ms Lopez' }])).toBe('Ms Lopez is on it');
+    expect(alertOwners([{ name: 'Ms Lopez' }, { name: 'Mr Kim' }, { name: 'Alex Admin' }])).toBe(
+      'Ms Lopez, Mr Kim and Alex Admin are on it',
+    );
+  });
+
+  it('repeats an active emergency until someone is on it; help never', () => {
+    expect(alertRepeats({ type: 'emergency', status: 'active', acknowledgements: [] })).toBe(true);
+    expect(alertRepeats({ type: 'emergency', status: 'active' })).toBe(true);
+    expect(
+      alertRepeats({
+        type: 'emergency',
+        status: 'active',
+        acknowledgements: [{ userId: 1, name: 'Ms Lopez', at: '2026-03-02T15:00:00.000Z' }],
+      }),
+    ).toBe(false);
+    expect(alertRepeats({ type: 'emergency', status: 'dismissed', acknowledgements: [] })).toBe(false);
+    expect(alertRepeats({ type: 'help', status: 'active', acknowledgements: [] })).toBe(false);
+    expect(ALERT_REPEAT_MS).toBe(30_000);
+  });
+
+  it('says how long ago an alert was raised', () => {
+    const raised = Date.parse('2026-03-02T15:00:00.000Z');
+    expect(formatAgo(raised, raised + 4_000)).toBe('just now');
+    expect(formatAgo(raised, raised + 45_000)).toBe('45 s ago');
+    expect(formatAgo(raised, raised + 3 * 60_000 + 5_000)).toBe('3 min ago');
+    expect(formatAgo(raised, raised + 65 * 60_000)).toBe('1 h 5 min ago');
   });
 });

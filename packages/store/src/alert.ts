@@ -1,5 +1,5 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { Alert, Recording } from '@curbside/domain';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Alert, AlertAcknowledgement, Recording } from '@curbside/domain';
 import type { Db } from './db';
 import { alertEventPuts } from './dismissal-event';
 import { nextId, stripKeys } from './ids';
@@ -9,6 +9,10 @@ import { isConditionFailure } from './query';
  * Alert: `ALERT#{id}` / `ALERT`.
  * Alerts of a school's session: gsi1 `SESSION#{sessionId}#ALERTS` (or
  *   `SCHOOL#{schoolId}#ALERTS` without a session) / `{createdAt}#{id:010}`.
+ * Active alerts of a school, session or not (sparse: set when raised, removed
+ *   when dismissed): gsi2 `SCHOOL#{schoolId}#ACTIVE_ALERTS` / `{createdAt}#{id:010}`.
+ * Acknowledgements: the list `acknowledgements` and the number set
+ *   `acknowledgedBy` (user ids) that makes "I'm on it" once per user a condition.
  * Active slot per session, type and location: `SCHOOL#{schoolId}` /
  *   `ALERT#{sessionId or NONE}#{type}#{location}` → alertId, claimed and
  *   released in the same transaction as the alert changes, so one location
@@ -21,10 +25,19 @@ const slotKey = ({ schoolId, sessionId, type, location }: SlotOf) => ({
   pk: `SCHOOL#${schoolId}`,
   sk: `ALERT#${sessionId ?? 'NONE'}#${type}#${location.toLowerCase()}`,
 });
+const activeKey = (alert: Pick<Alert, 'schoolId' | 'createdAt' | 'id'>) => ({
+  gsi2pk: `SCHOOL#${alert.schoolId}#ACTIVE_ALERTS`,
+  gsi2sk: `${alert.createdAt}#${String(alert.id).padStart(10, '0')}`,
+});
+/** An alert item as it leaves the store: keys and the acknowledgement set stripped. */
+const toAlert = (item: Record<string, unknown>): Alert => {
+  const { acknowledgedBy, ...rest } = item;
+  return stripKeys<Alert>(rest);
+};
 const listKey = (alert: Pick<Alert, 'sessionId' | 'schoolId'>) =>
   alert.sessionId !== null ? `SESSION#${alert.sessionId}#ALERTS` : `SCHOOL#${alert.schoolId}#ALERTS`;
 
-export type NewAlert = Omit<Alert, 'id' | 'status' | 'createdAt' | 'dismissedAt'>;
+export type NewAlert = Omit<Alert, 'id' | 'status' | 'createdAt' | 'dismissedAt' | 'acknowledgements'>;
 
 export const alerts = {
   /** The active alert of a type at a location in a session, if any. */
@@ -43,6 +56,7 @@ export const alerts = {
       status: 'active',
       createdAt: new Date().toISOString(),
       dismissedAt: null,
+      acknowledgements: [],
     };
     try {
       await db.doc.send(
@@ -66,6 +80,7 @@ export const alerts = {
                   ...key(alert.id),
                   gsi1pk: listKey(alert),
                   gsi1sk: `${alert.createdAt}#${String(alert.id).padStart(10, '0')}`,
+                  ...activeKey(alert),
                   entity: 'alert',
                   ...alert,
                 },
@@ -86,7 +101,7 @@ export const alerts = {
     const { Item } = await db.doc.send(
       new GetCommand({ TableName: db.table, Key: key(id), ConsistentRead: true }),
     );
-    return Item ? stripKeys<Alert>(Item) : undefined;
+    return Item ? toAlert(Item) : undefined;
   },
 
   /** Dismisses an active alert and frees its slot; undefined when it was not active. */
@@ -108,7 +123,7 @@ export const alerts = {
               Update: {
                 TableName: db.table,
                 Key: key(alert.id),
-                UpdateExpression: 'SET #status = :dismissed, dismissedAt = :at',
+                UpdateExpression: 'SET #status = :dismissed, dismissedAt = :at REMOVE gsi2pk, gsi2sk',
                 ConditionExpression: '#status = :active',
                 ExpressionAttributeNames: { '#status': 'status' },
                 ExpressionAttributeValues: {
@@ -127,6 +142,52 @@ export const alerts = {
       throw error;
     }
     return { ...alert, status: 'dismissed', dismissedAt };
+  },
+
+  /**
+   * A staff member's "I'm on it": appended once per user while the alert is
+   * active. Undefined when this user already acknowledged it or it is no
+   * longer active (the caller reads it again).
+   */
+  async acknowledge(db: Db, alert: Pick<Alert, 'id'>, ack: AlertAcknowledgement): Promise<Alert | undefined> {
+    try {
+      const { Attributes } = await db.doc.send(
+        new UpdateCommand({
+          TableName: db.table,
+          Key: key(alert.id),
+          UpdateExpression:
+            'SET acknowledgements = list_append(if_not_exists(acknowledgements, :none), :ack) ADD acknowledgedBy :users',
+          ConditionExpression: '#status = :active AND NOT contains(acknowledgedBy, :user)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':none': [],
+            ':ack': [ack],
+            ':users': new Set([ack.userId]),
+            ':user': ack.userId,
+            ':active': 'active',
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes ? toAlert(Attributes) : undefined;
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      throw error;
+    }
+  },
+
+  /** A school's active alerts, of any session or none, newest first: the staff screens' banner. */
+  async activeOfSchool(db: Db, schoolId: number): Promise<Alert[]> {
+    const { Items = [] } = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk',
+        ExpressionAttributeValues: { ':pk': `SCHOOL#${schoolId}#ACTIVE_ALERTS` },
+        ScanIndexForward: false,
+      }),
+    );
+    return Items.map(toAlert);
   },
 
   /** Active alerts of a session, newest first. */
@@ -152,5 +213,5 @@ const activeIn = async (db: Db, list: string): Promise<Alert[]> => {
       ScanIndexForward: false,
     }),
   );
-  return Items.map((item) => stripKeys<Alert>(item));
+  return Items.map(toAlert);
 };

@@ -1,16 +1,7 @@
-import {
-  type Alert,
-  type AlertType,
-  alertAnnouncement,
-  alertButtonLabel,
-  formatClockTime,
-  LONG_PRESS_MS,
-  plural,
-} from '@curbside/domain';
+import { type Alert, type AlertType, alertButtonLabel, LONG_PRESS_MS, plural } from '@curbside/domain';
 import {
   Badge,
   Box,
-  Button,
   Card,
   Group,
   SimpleGrid,
@@ -22,11 +13,12 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useLivePatches } from '../live/live';
 import { MUTED_TEXT } from '../queue/colors';
 import { usePress } from '../queue/use-press';
+import { activeAlertsPatch } from './alerts.cache';
 import classes from './alerts.module.css';
-import { alertQueries, useDismissAlert, useToggleAlert } from './alerts.queries';
-import { useAlertAnnouncements } from './use-alert-announcements';
+import { alertQueries, useToggleAlert } from './alerts.queries';
 
 const HINT: Record<AlertType, string> = {
   help: 'Hold to request help',
@@ -73,42 +65,6 @@ function AlertButton({ type, active, sending, onTrigger }: AlertButtonProps) {
         }}
       />
     </UnstyledButton>
-  );
-}
-
-/** One active alert on the banner: what, where and when, and Dismiss. */
-function AlertRow({ alert }: { alert: Alert }) {
-  const dismiss = useDismissAlert();
-  const { title } = alertAnnouncement(alert);
-  return (
-    <Group
-      component="li"
-      className={classes.row}
-      data-type={alert.type}
-      wrap="nowrap"
-      gap="sm"
-      justify="space-between"
-    >
-      <Stack gap={0} style={{ minWidth: 0 }}>
-        <Text fz="sm" fw={800} inherit className={classes.meta}>
-          <span className={classes.label}>{title}</span>
-          {` ${alert.location} · ${formatClockTime(alert.createdAt)}`}
-        </Text>
-        <Text fw={800} fz="lg" lh={1.3} inherit>
-          {alert.message}
-        </Text>
-      </Stack>
-      <Button
-        className={classes.dismiss}
-        size="md"
-        h={48}
-        loading={dismiss.isPending}
-        onClick={() => dismiss.mutate(alert)}
-        aria-label={`Dismiss: ${alert.message}`}
-      >
-        Dismiss
-      </Button>
-    </Group>
   );
 }
 
@@ -172,15 +128,14 @@ interface AlertPanelProps {
 }
 
 /**
- * A screen's alerts: the banner of every active alert of the session (each
- * with Dismiss; it stays until someone dismisses it, and it never takes the
- * toast slot or covers the screen) and the Help / Emergency pair that raises
- * alerts for `location`. Each new alert sounds once per device. On phones the
- * panel folds to one line with the count.
+ * A car-line screen's alert panel: the count of the session's active alerts
+ * (shown, with who is on each, on the banner at the top of every staff
+ * screen, `AlertBanner`) and the Help / Emergency pair that raises alerts for
+ * `location`. On phones the panel folds to one line with the count.
  */
 export function AlertPanel({ sessionId, location, title = 'Alerts', collapsible = false }: AlertPanelProps) {
   const query = useQuery(alertQueries.active(sessionId));
-  useAlertAnnouncements(sessionId, query.data);
+  useLivePatches([activeAlertsPatch]);
   const alerts = (query.data ?? []).filter((alert) => alert.status === 'active');
   const toggle = useToggleAlert(sessionId, location);
   const [open, setOpen] = useState(false);
@@ -231,16 +186,9 @@ export function AlertPanel({ sessionId, location, title = 'Alerts', collapsible 
           </Text>
         )}
         {shown && alerts.length > 0 && (
-          <Stack
-            component="ul"
-            gap={6}
-            className={classes.list}
-            aria-label={`${plural(alerts.length, 'active alert')}`}
-          >
-            {alerts.map((alert) => (
-              <AlertRow key={alert.id} alert={alert} />
-            ))}
-          </Stack>
+          <Text fw={700} fz="sm">
+            {`${plural(alerts.length, 'active alert')} at the top of the screen`}
+          </Text>
         )}
         {shown && (
           <SimpleGrid cols={2} spacing="xs">

@@ -3,14 +3,24 @@ import { type Alert, type AlertType, alertMessage } from '@curbside/domain';
 import { notifications } from '@mantine/notifications';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
-import { ALERTS_POLL_MS, alertKeys, withAlert, withoutAlert } from './alerts.cache';
+import { ALERTS_POLL_MS, alertKeys, withAlert, withAlertUpdated, withoutAlert } from './alerts.cache';
 import { announce } from './announce';
 
 export { ALERTS_POLL_MS, withAlert, withoutAlert };
 
-/** A session's active alerts: kept current by `activeAlertsPatch`, and read again every 30 s. */
+/**
+ * A session's active alerts (kept current by `activeAlertsPatch`) and the
+ * school's (every staff screen's banner, kept current by the banner's live
+ * events), each read again every 30 s.
+ */
 export const alertQueries = {
   all: alertKeys.all,
+  school: () =>
+    queryOptions({
+      queryKey: alertKeys.school(),
+      queryFn: () => api(routes.listAlerts),
+      refetchInterval: ALERTS_POLL_MS,
+    }),
   active: (sessionId: number) =>
     queryOptions({
       queryKey: alertKeys.active(sessionId),
@@ -33,16 +43,19 @@ const showDismissed = () =>
  */
 export const useToggleAlert = (sessionId: number, location: string) => {
   const queryClient = useQueryClient();
-  const key = alertQueries.active(sessionId).queryKey;
   return useMutation({
     mutationFn: (type: AlertType) =>
       api(routes.createAlert, { body: { sessionId, type, location, message: alertMessage(type, location) } }),
     onSuccess: ({ dismissed, alert }) => {
       if (dismissed) {
-        queryClient.setQueryData<Alert[]>(key, (alerts) => withoutAlert(alerts, alert.id));
+        queryClient.setQueriesData<Alert[]>({ queryKey: alertQueries.all }, (alerts) =>
+          withoutAlert(alerts, alert.id),
+        );
         showDismissed();
       } else {
-        queryClient.setQueryData<Alert[]>(key, (alerts) => withAlert(alerts, alert));
+        for (const key of [alertQueries.active(sessionId).queryKey, alertKeys.school()]) {
+          queryClient.setQueryData<Alert[]>(key, (alerts) => withAlert(alerts, alert));
+        }
         announce(alert, true);
       }
     },
@@ -69,6 +82,27 @@ export const useDismissAlert = () => {
         color: 'red',
         title: 'Error',
         message: 'Failed to dismiss alert. Please try again.',
+      });
+      void queryClient.invalidateQueries({ queryKey: alertQueries.all });
+    },
+  });
+};
+
+/** "I'm on it": the alert comes back with this user among its acknowledgements. */
+export const useAcknowledgeAlert = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (alert: Pick<Alert, 'id'>) => api(routes.acknowledgeAlert, { params: { id: alert.id } }),
+    onSuccess: (alert) => {
+      queryClient.setQueriesData<Alert[]>({ queryKey: alertQueries.all }, (alerts) =>
+        alert.status === 'active' ? withAlertUpdated(alerts, alert) : withoutAlert(alerts, alert.id),
+      );
+    },
+    onError: () => {
+      notifications.show({
+        color: 'red',
+        title: 'Error',
+        message: 'Failed to acknowledge alert. Please try again.',
       });
       void queryClient.invalidateQueries({ queryKey: alertQueries.all });
     },

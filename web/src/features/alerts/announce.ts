@@ -37,26 +37,46 @@ const remember = (key: string) => {
 
 export const alertToastId = (id: number) => `alert-${id}`;
 
+/** Alerts whose sound is being played right now (a second arrival waits for the first). */
+const playing = new Set<string>();
+
+/** Whether this device has already sounded the alert. */
+export const wasHeard = (alert: Pick<Alert, 'id' | 'sessionId'>) => heard.has(keyOf(alert));
+
 /**
  * Sounds an active alert once per device: three beeps for an emergency, one
- * tone for help. The screen that raised it is also answered with a toast
- * naming who now knows ("… The school admin has been notified."); every
- * screen shows the alert on its banner, not in a toast, so an emergency never
- * holds the one toast slot that answers to the user's own actions need.
+ * tone for help. An alert the page could not sound yet (the browser wants a
+ * tap first) stays unheard, so it sounds once the tap came. Answers whether
+ * it sounded now.
+ */
+export const soundOnce = async (alert: Alert): Promise<boolean> => {
+  if (alert.status !== 'active') return false;
+  const key = keyOf(alert);
+  if (heard.has(key) || playing.has(key)) return false;
+  playing.add(key);
+  try {
+    const played = await playAlertSound(alert.type);
+    if (played) remember(key);
+    return played;
+  } finally {
+    playing.delete(key);
+  }
+};
+
+/**
+ * The screen that raised an alert is answered with a toast naming who now
+ * knows ("… The school admin has been notified."): an emergency's stays until
+ * closed (specification §9), help's closes on its own. Every staff screen
+ * shows the alert itself on its banner, and sounds it there.
  */
 export const announce = (alert: Alert, raisedHere = false) => {
-  if (alert.status !== 'active') return;
-  if (raisedHere) {
-    const toast = alertAnnouncement(alert, true);
-    notifications.show({
-      id: alertToastId(alert.id),
-      color: alert.type === 'emergency' ? 'red.9' : 'orange.9',
-      title: toast.title,
-      message: toast.message,
-    });
-  }
-  const key = keyOf(alert);
-  if (heard.has(key)) return;
-  remember(key);
-  playAlertSound(alert.type);
+  if (alert.status !== 'active' || !raisedHere) return;
+  const toast = alertAnnouncement(alert, true);
+  notifications.show({
+    id: alertToastId(alert.id),
+    color: alert.type === 'emergency' ? 'red.9' : 'orange.9',
+    title: toast.title,
+    message: toast.message,
+    ...(toast.autoClose === false ? { autoClose: false } : {}),
+  });
 };

@@ -21,6 +21,7 @@ import { HttpError } from '../../lib/http';
 import { MUTED_TEXT } from '../queue/colors';
 import { linkToken, useBusSocket } from './bus-socket';
 import { ConnectionBadge } from './bus-tracking.page';
+import { DriverAlertSeen, useDriverAlertSeen } from './driver-alert-seen';
 import { mph } from './fleet';
 import { LinkMissing } from './link-missing';
 
@@ -68,7 +69,8 @@ export function BusDriverPage() {
     retry: (count, error) => !(error instanceof HttpError && error.status === 401) && count < 3,
   });
   const invalid = token === null || (fleet.error instanceof HttpError && fleet.error.status === 401);
-  const socket = useBusSocket(invalid || !fleet.data ? null : `?t=${token}`, () => {});
+  const seen = useDriverAlertSeen();
+  const socket = useBusSocket(invalid || !fleet.data ? null : `?t=${token}`, seen.onEvent);
   const [busId, setBusId] = useState<string | null>(null);
   const [tracking, setTracking] = useState(false);
   const [locations, setLocations] = useState<BusLocation[]>([]);
@@ -182,7 +184,10 @@ export function BusDriverPage() {
         },
       });
     },
-    onSuccess: (_, type) => notifications.show({ color: 'green', ...ALERTS[type].sent }),
+    onSuccess: ({ alert }, type) => {
+      seen.sent(alert);
+      notifications.show({ color: 'green', ...ALERTS[type].sent });
+    },
     onError: (error, type) =>
       notifications.show({
         color: 'red',
@@ -260,6 +265,7 @@ export function BusDriverPage() {
             Emergency
           </Button>
         </SimpleGrid>
+        <DriverAlertSeen last={seen.last} />
         <Card withBorder p="md" component="section" aria-labelledby="current-location">
           <Stack gap={4}>
             <Title order={2} fz="h3" id="current-location">

@@ -1,6 +1,7 @@
-import { hasMinimumRole } from '@curbside/domain';
+import { hasMinimumRole, isStaffRole } from '@curbside/domain';
 import { Box, Card, Container, Text } from '@mantine/core';
 import { Outlet, useMatches } from 'react-router';
+import { AlertBanner } from '../alerts/alert-banner';
 import { useMe } from '../auth/auth.queries';
 import { LoginScreen } from '../auth/login-screen';
 import { SetPasswordScreen } from '../auth/set-password';
@@ -31,7 +32,9 @@ export function NoPermission() {
 }
 
 /**
- * Every signed-in staff screen: header, the page, footer. Nothing while the
+ * Every signed-in staff screen: header, the school's alert banner (staff of
+ * a school: every active alert, its sound, and the bar that asks for a tap
+ * when the browser still blocks sound), the page, footer. Nothing while the
  * current user loads; the login screen when nobody is signed in; the set-
  * password step for a user who signed in with a one-time password; the
  * permission message when the user's rank is below the page's minimum.
@@ -46,6 +49,7 @@ export function ShellLayout() {
   return (
     <Box mih="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
       <Header user={user} />
+      {isStaffRole(user.role) && user.schoolId !== null && <AlertBanner userId={user.id} />}
       <Box component="main" style={{ flex: 1 }}>
         {allowed ? <Outlet /> : <NoPermission />}
       </Box>

@@ -1,0 +1,304 @@
+import { join } from 'node:path';
+import type { Alert, BusLinks } from '@curbside/domain';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureWebBuilt, expectAccessible, launchBrowser, shotsDir, viewports } from '../support/browser';
+import { sessionBody } from '../support/fixtures';
+import { type Client, signedIn, startTestServer } from '../support/server';
+
+/**
+ * Alerts that reach someone (issue 27), in Chromium on a tablet and a phone:
+ * every staff screen shows the school's active alerts on a banner at the top
+ * and sounds them, session or not; a page that may not make sound yet (after
+ * a reload) asks for a tap and sounds the next alert after it; an emergency
+ * nobody is on sounds again every 30 s (Playwright's clock) until someone
+ * says "I'm on it"; the screen that raised an emergency keeps its toast.
+ * "Sounds" is measured in the page: every tone started while its audio
+ * context runs (a suspended context makes no sound).
+ */
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let browser: Browser;
+let admin: Client;
+let links: BusLinks;
+const contexts: BrowserContext[] = [];
+const errors: string[] = [];
+const raised: number[] = [];
+
+/** Records every tone the page starts, and whether its audio context was running then. */
+const RECORD_TONES = `(() => {
+  window.tones = [];
+  const start = OscillatorNode.prototype.start;
+  OscillatorNode.prototype.start = function (...args) {
+    window.tones.push({ frequency: this.frequency.value, state: this.context.state });
+    return start.apply(this, args);
+  };
+})();`;
+
+beforeAll(async () => {
+  const webDist = await ensureWebBuilt();
+  server = await startTestServer({ webDist });
+  admin = await signedIn(server.url, 'admin_demo');
+  links = (await admin.get('/api/bus-links')).body;
+  browser = await launchBrowser();
+}, 120_000);
+
+afterEach(async () => {
+  for (const id of raised.splice(0)) await admin.put(`/api/alerts/${id}/dismiss`);
+  while (contexts.length > 0) await contexts.pop()?.close();
+  expect(errors.splice(0)).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const open = async (
+  username: string,
+  path: string,
+  viewport: { width: number; height: number },
+  options: { clock?: boolean } = {},
+) => {
+  const touch = viewport === viewports.phone;
+  const context = await browser.newContext({
+    viewport,
+    baseURL: server.url,
+    hasTouch: touch,
+    isMobile: touch,
+  });
+  contexts.push(context);
+  await context.addInitScript({ content: RECORD_TONES });
+  const login = await context.request.post('/api/login', { data: { username, password: 'demo1234' } });
+  expect(login.status()).toBe(200);
+  const page = await context.newPage();
+  if (options.clock) await page.clock.install();
+  page.on('pageerror', (error) => errors.push(`${username}: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`${username}: ${message.text()}`);
+  });
+  await page.goto(path);
+  return page;
+};
+
+/**
+ * Waits until the page shows `text`, read without a user gesture: Playwright's
+ * own queries count as one, and would let the page make sound without a tap.
+ */
+const waitForTextUntapped = async (page: Page, text: string) => {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await expect
+      .poll(
+        async () =>
+          (
+            await cdp.send('Runtime.evaluate', {
+              expression: 'document.body ? document.body.innerText : ""',
+              returnByValue: true,
+            })
+          ).result.value as string,
+        { timeout: 30_000, interval: 200 },
+      )
+      .toContain(text);
+  } finally {
+    await cdp.detach();
+  }
+};
+
+/** A page just opened may not make sound: it says so, and a tap on the bar turns sound on. */
+const turnOnSound = async (page: Page) => {
+  await waitForTextUntapped(page, SOUND_BAR);
+  await tap(page, soundBar(page));
+  await soundBar(page).waitFor({ state: 'detached' });
+};
+
+/** A tap (or a click on a tablet without touch) on an element. */
+const tap = async (page: Page, target: Locator) => {
+  if (page.viewportSize()?.width === viewports.phone.width) await target.tap();
+  else await target.click();
+};
+
+const SOUND_BAR = 'Tap to turn on alert sounds';
+const soundBar = (page: Page) => page.getByRole('button', { name: SOUND_BAR });
+const banner = (page: Page) => page.getByRole('region', { name: 'Active alerts', exact: true });
+/** An alert on the banner, found by who raised it. */
+const bannerRow = (page: Page, raisedBy: string) =>
+  banner(page)
+    .getByRole('listitem')
+    .filter({ hasText: `Raised by ${raisedBy} · ` });
+/** The frequencies this page has sounded (tones started while its audio ran). */
+const sounded = async (page: Page) =>
+  (await page.evaluate<Array<{ frequency: number; state: string }>>('window.tones'))
+    .filter((tone) => tone.state === 'running')
+    .map((tone) => tone.frequency);
+const EMERGENCY_TONES = [880, 880, 880];
+
+/** A driver's alert sent with the school's driver link, as the driver page sends it. */
+const driverAlert = async (type: 'help' | 'emergency', busId: string, busName: string) => {
+  const answer = await fetch(new URL('/api/alerts', server.url), {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${new URL(links.driverUrl).searchParams.get('t')}`,
+    },
+    body: JSON.stringify({
+      type,
+      priority: type === 'help' ? 'medium' : 'critical',
+      title: type === 'help' ? 'Help Request' : 'Emergency Alert',
+      message: `${type === 'help' ? 'Help Request' : 'Emergency Alert'} from ${busName}`,
+      source: 'bus_driver',
+      metadata: { busId, busName, location: null },
+    }),
+  });
+  expect(answer.status).toBe(200);
+  const { alert } = (await answer.json()) as { alert: Alert };
+  raised.push(alert.id);
+  return alert;
+};
+
+describe.each([
+  ['tablet', viewports.tablet],
+  ['phone', viewports.phone],
+] as const)('on a %s', (device, viewport) => {
+  it('the school admin dashboard shows and sounds a driver’s emergency raised with no session running', {
+    timeout: 120_000,
+  }, async () => {
+    expect((await admin.get('/api/sessions/active')).body ?? null).toBeNull();
+    const page = await open('admin_demo', '/school-admin', viewport);
+    await turnOnSound(page);
+
+    const alert = await driverAlert('emergency', 'B3', 'Bus 3');
+    const row = bannerRow(page, 'Bus 3 driver');
+    await row.waitFor();
+    await row.getByText('Nobody is on it yet', { exact: true }).waitFor();
+    expect(await row.textContent()).toMatch(/^Emergency Alert Bus 3 · Raised by Bus 3 driver · just now · /);
+    await expect.poll(() => sounded(page), { timeout: 10_000 }).toEqual(EMERGENCY_TONES);
+
+    await expectAccessible(page);
+    await page.screenshot({ path: join(shotsDir(), `alert-banner-school-admin-${device}.png`) });
+
+    // "I'm on it": the banner says who, on this screen and (by the live event) every other.
+    const front = await open('front_demo', '/front-queue', viewport);
+    await bannerRow(front, 'Bus 3 driver').waitFor();
+    await tap(page, row.getByRole('button', { name: `I'm on it: ${alert.message}` }));
+    await row.getByText('Alex Admin is on it', { exact: true }).waitFor();
+    await banner(front).getByText('Alex Admin is on it', { exact: true }).waitFor();
+    await page.screenshot({ path: join(shotsDir(), `alert-banner-acknowledged-${device}.png`) });
+  });
+
+  it('an emergency nobody is on sounds again after 30 s, and stops after “I’m on it”', {
+    timeout: 120_000,
+  }, async () => {
+    const page = await open('teacher_demo', '/teacher', viewport, { clock: true });
+    await turnOnSound(page);
+    const alert = await driverAlert('emergency', 'B4', 'Bus 4');
+    await bannerRow(page, 'Bus 4 driver').waitFor();
+    await expect.poll(() => sounded(page), { timeout: 10_000 }).toEqual(EMERGENCY_TONES);
+
+    await page.clock.fastForward(29_000);
+    expect(await sounded(page)).toEqual(EMERGENCY_TONES);
+    await page.clock.fastForward(2_000);
+    await expect
+      .poll(() => sounded(page), { timeout: 10_000 })
+      .toEqual([...EMERGENCY_TONES, ...EMERGENCY_TONES]);
+
+    await tap(page, banner(page).getByRole('button', { name: `I'm on it: ${alert.message}` }));
+    await banner(page).getByText('Taylor Teacher is on it', { exact: true }).waitFor();
+    await page.clock.fastForward(31_000);
+    await page.clock.fastForward(31_000);
+    // The ticks that would have sounded it had their chance: nothing more.
+    await banner(page).getByText('Taylor Teacher is on it', { exact: true }).waitFor();
+    expect(await sounded(page)).toEqual([...EMERGENCY_TONES, ...EMERGENCY_TONES]);
+  });
+});
+
+describe('a reloaded front-queue tablet', () => {
+  it('shows the “Tap to turn on alert sounds” bar, stays silent until a tap, then sounds', {
+    timeout: 120_000,
+  }, async () => {
+    const page = await open('front_demo', '/front-queue', viewports.tablet);
+    await turnOnSound(page);
+    await page.reload();
+    await waitForTextUntapped(page, SOUND_BAR);
+
+    // An alert while sound is blocked: on the banner at once, the bar stays.
+    await driverAlert('help', 'B2', 'Bus 2');
+    await waitForTextUntapped(page, 'Help Request from Bus 2');
+    await waitForTextUntapped(page, SOUND_BAR);
+
+    await tap(page, soundBar(page));
+    await soundBar(page).waitFor({ state: 'detached' });
+    // The alert that came while it was blocked sounds now, once; the next one as it comes.
+    await expect.poll(() => sounded(page), { timeout: 10_000 }).toEqual([440]);
+    await driverAlert('emergency', 'B2', 'Bus 2');
+    await bannerRow(page, 'Bus 2 driver').getByText('Emergency Alert from Bus 2', { exact: true }).waitFor();
+    await expect.poll(() => sounded(page), { timeout: 10_000 }).toEqual([440, ...EMERGENCY_TONES]);
+  });
+});
+
+describe('the screen that raised an emergency', () => {
+  it('keeps its toast until it is closed', { timeout: 120_000 }, async () => {
+    const session = (await admin.post('/api/sessions', sessionBody())).body;
+    try {
+      const page = await open('front_demo', '/front-queue', viewports.tablet, { clock: true });
+      const emergency = page
+        .getByRole('region', { name: 'Alerts: Front Queue', exact: true })
+        .getByRole('button', { name: /^Emergency/ });
+      await emergency.scrollIntoViewIfNeeded();
+      const box = await emergency.boundingBox();
+      if (!box) throw new Error('no Emergency button');
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.clock.runFor(1_100);
+      await page.mouse.up();
+
+      const toast = page.getByRole('alert').filter({ hasText: 'The school admin has been notified.' });
+      await toast.waitFor();
+      const id = (await admin.get('/api/alerts')).body.find((a: Alert) => a.location === 'Front Queue')?.id;
+      if (id) raised.push(id);
+      await page.clock.fastForward(10_000);
+      await page.clock.fastForward(60_000);
+      await toast.waitFor();
+      expect(await toast.count()).toBe(1);
+    } finally {
+      await admin.put(`/api/sessions/${session.id}/end`);
+    }
+  });
+});
+
+describe('the driver page', () => {
+  it('shows the driver that the school has seen their emergency, and who is on it', {
+    timeout: 120_000,
+  }, async () => {
+    const token = new URL(links.driverUrl).searchParams.get('t');
+    const context = await browser.newContext({
+      viewport: viewports.phone,
+      baseURL: server.url,
+      hasTouch: true,
+      isMobile: true,
+    });
+    contexts.push(context);
+    const driver = await context.newPage();
+    driver.on('pageerror', (error) => errors.push(`driver: ${error.message}`));
+    await driver.clock.install();
+    await driver.goto(`/bus-driver?t=${token}`);
+    await driver.getByRole('textbox', { name: 'Select Bus' }).click();
+    await driver.getByRole('option', { name: 'Bus 5 - Route E' }).click();
+    // Held long enough for a press-and-hold button as well as a plain one.
+    const emergency = driver.getByRole('button', { name: 'Emergency', exact: true });
+    const box = (await emergency.boundingBox())!;
+    await driver.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await driver.mouse.down();
+    await driver.clock.runFor(1_300);
+    await driver.mouse.up();
+    const status = driver.getByRole('status', { name: 'Your alert' });
+    await status.getByText(/^Your emergency alert was sent\. Waiting for someone at the school/).waitFor();
+
+    const alert = (await admin.get('/api/alerts')).body.find((a: Alert) => a.location === 'Bus 5') as Alert;
+    raised.push(alert.id);
+    expect((await admin.post(`/api/alerts/${alert.id}/acknowledge`)).status).toBe(200);
+    await status.getByText('The school has seen your emergency alert', { exact: true }).waitFor();
+    await status.getByText(/^Alex Admin is on it \(since /).waitFor();
+    await expectAccessible(driver);
+    await driver.screenshot({ path: join(shotsDir(), 'bus-driver-alert-seen-phone.png') });
+  });
+});

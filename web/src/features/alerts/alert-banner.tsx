@@ -1,0 +1,150 @@
+import {
+  type Alert,
+  alertAnnouncement,
+  alertOwners,
+  alertRaiser,
+  formatAgo,
+  formatClockTime,
+  plural,
+} from '@curbside/domain';
+import { Button, Group, Stack, Text, UnstyledButton } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useLiveEvent } from '../live/live';
+import { alertKeys, schoolAlertsAfter } from './alerts.cache';
+import classes from './alerts.module.css';
+import { alertQueries, useAcknowledgeAlert, useDismissAlert } from './alerts.queries';
+import { alertToastId } from './announce';
+import { useAlertSounds } from './use-alert-sounds';
+
+/** Re-renders every `ms`, for the "how long ago" of each alert. */
+const useNow = (ms: number) => {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+  return now;
+};
+
+/**
+ * One active alert: what, where, who raised it and when, who is on it;
+ * "I'm on it" (until this user is: the line of who is on it names them) and Dismiss.
+ */
+function BannerRow({ alert, userId, now }: { alert: Alert; userId: number; now: number }) {
+  const dismiss = useDismissAlert();
+  const acknowledge = useAcknowledgeAlert();
+  const { title } = alertAnnouncement(alert);
+  const owners = alertOwners(alert.acknowledgements);
+  const mine = (alert.acknowledgements ?? []).some((ack) => ack.userId === userId);
+  return (
+    <Group component="li" className={classes.row} data-type={alert.type} gap="sm" justify="space-between">
+      <Stack gap={0} style={{ minWidth: 0, flex: '1 1 16rem' }}>
+        <Text fz="sm" fw={800} inherit className={classes.meta}>
+          <span className={classes.label}>{title}</span>
+          {` ${alert.location} · Raised by ${alertRaiser(alert)} · `}
+          <time dateTime={alert.createdAt} title={formatClockTime(alert.createdAt)}>
+            {formatAgo(alert.createdAt, now)}
+          </time>
+          {' · '}
+          <span className={classes.owners} data-owned={owners ? true : undefined}>
+            {owners ?? 'Nobody is on it yet'}
+          </span>
+        </Text>
+        {/* Phones keep the banner short: the first line already says what and where. */}
+        <Text fw={800} fz="lg" lh={1.3} inherit visibleFrom="sm">
+          {alert.message}
+        </Text>
+      </Stack>
+      <Group gap="xs" wrap="nowrap" className={classes.actions}>
+        {!mine && (
+          <Button
+            className={classes.onIt}
+            size="md"
+            h={48}
+            loading={acknowledge.isPending}
+            onClick={() => acknowledge.mutate(alert)}
+            aria-label={`I'm on it: ${alert.message}`}
+          >
+            I’m on it
+          </Button>
+        )}
+        <Button
+          className={classes.dismiss}
+          size="md"
+          h={48}
+          loading={dismiss.isPending}
+          onClick={() => dismiss.mutate(alert)}
+          aria-label={`Dismiss: ${alert.message}`}
+        >
+          Dismiss
+        </Button>
+      </Group>
+    </Group>
+  );
+}
+
+/** Shown while the browser still wants a tap before the page may make sound (after a reload, say). */
+function SoundBar() {
+  return (
+    <UnstyledButton
+      className={classes.soundBar}
+      aria-label="Tap to turn on alert sounds"
+      aria-describedby="alert-sound-why"
+    >
+      <Text component="span" fw={900} fz="md" inherit>
+        Tap to turn on alert sounds
+      </Text>
+      <Text component="span" id="alert-sound-why" fz="sm" fw={700} inherit visibleFrom="sm">
+        Until then this screen cannot sound alerts.
+      </Text>
+    </UnstyledButton>
+  );
+}
+
+/**
+ * At the top of every signed-in staff screen (the staff shell mounts it once):
+ * every active alert of the school, session or not, with who raised it, how
+ * long ago, who is on it, "I'm on it" and Dismiss. It sounds each alert once
+ * per device and repeats an emergency nobody is on every 30 s; while the
+ * browser still wants a tap before it may make sound, a bar asks for one.
+ */
+export function AlertBanner({ userId }: { userId: number }) {
+  const queryClient = useQueryClient();
+  const query = useQuery(alertQueries.school());
+  useLiveEvent(['ALERT_CREATED', 'ALERT_ACKNOWLEDGED', 'ALERT_DISMISSED'], (event) => {
+    queryClient.setQueryData<Alert[]>(alertKeys.school(), (list) => list && schoolAlertsAfter(list, event));
+    if (event.type === 'ALERT_DISMISSED') notifications.hide(alertToastId(event.data.id));
+  });
+  // Emergencies first, then help; newest first within each.
+  const alerts = (query.data ?? [])
+    .filter((alert) => alert.status === 'active')
+    .sort((a, b) => Number(b.type === 'emergency') - Number(a.type === 'emergency'));
+  const sound = useAlertSounds(alerts);
+  const now = useNow(10_000);
+  const emergency = alerts.some((alert) => alert.type === 'emergency');
+  return (
+    <>
+      {sound === 'locked' && <SoundBar />}
+      {alerts.length > 0 && (
+        <section
+          aria-label="Active alerts"
+          className={classes.banner}
+          data-emergency={emergency || undefined}
+        >
+          <Stack
+            component="ul"
+            gap={6}
+            className={classes.list}
+            aria-label={plural(alerts.length, 'active alert')}
+          >
+            {alerts.map((alert) => (
+              <BannerRow key={alert.id} alert={alert} userId={userId} now={now} />
+            ))}
+          </Stack>
+        </section>
+      )}
+    </>
+  );
+}
