@@ -14,6 +14,7 @@ import {
   wrongGuessCost,
 } from '@curbside/domain';
 import { parents, pickupCodes, schools, students, throttle } from '@curbside/store';
+import { assertSchoolWritable } from '../lib/auth';
 import { db } from '../lib/context';
 import { ownSchoolId } from './tenancy';
 
@@ -158,6 +159,8 @@ export const useCode = async (parent: User, code: string, address: string) => {
   const error = refusal(found);
   if (error || !found) throw error;
   await release();
+  // A link is a write into the child's school: none while it is in sandbox mode (the code stays unused).
+  await assertSchoolWritable(found.schoolId);
   if (!(await pickupCodes.use(db, found, parent.id))) {
     throw (
       refusal(await pickupCodes.get(db, code)) ?? new ConflictError('This pickup code has already been used')
