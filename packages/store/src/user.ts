@@ -115,6 +115,7 @@ export type Profile = Partial<
     | 'emergencyContact'
     | 'emergencyPhone'
     | 'studentIds'
+    | 'retiredBySis'
   >
 >;
 

@@ -146,6 +146,14 @@ const loadSchool = async (jobId: string, schoolId: number): Promise<SchoolState>
   };
 };
 
+/**
+ * Whether an import sets an account active: a new one, an active one, or one
+ * an earlier import retired (the SIS lists them again) is; one the school
+ * deactivated stays as the school left it.
+ */
+const activeAfterImport = (existing: User | undefined) =>
+  !existing || existing.active || existing.retiredBySis === true;
+
 type Tally = (
   kind: SisRecordKind,
   outcome: 'created' | 'updated' | 'unchanged' | 'deactivated',
@@ -157,9 +165,14 @@ const importTeachers = async (state: SchoolState, page: CleverUser[], tally: Tal
   for (const person of page) {
     const names = namesFromSis(person.name);
     const email = person.email?.trim() || null;
-    const wanted = { ...names, email, active: true };
     const existing =
       state.teachers.get(person.id) ?? (email ? state.teachersByEmail.get(lower(email)) : undefined);
+    const wanted = {
+      ...names,
+      email,
+      active: activeAfterImport(existing),
+      ...(existing?.retiredBySis ? { retiredBySis: false } : {}),
+    };
     if (existing) {
       if (!sameFields(existing, wanted)) {
         const changed = await users.updateProfile(db, existing, wanted);
@@ -292,16 +305,17 @@ const importContacts = async (state: SchoolState, page: CleverUser[], tally: Tal
     seen.push(person.id);
     const names = namesFromSis(person.name);
     const email = person.email?.trim() || null;
+    const existing =
+      state.parents.get(person.id) ?? (email ? state.parentsByEmail.get(lower(email)) : undefined);
     const wanted = {
       ...names,
       email,
       phone: person.roles?.contact?.phone?.trim() || null,
       studentIds: [...new Set(children)],
-      active: true,
+      active: activeAfterImport(existing?.user),
+      ...(existing?.user.retiredBySis ? { retiredBySis: false } : {}),
       cleverId: person.id,
     };
-    const existing =
-      state.parents.get(person.id) ?? (email ? state.parentsByEmail.get(lower(email)) : undefined);
     if (existing) {
       if (!sameFields(existing.user, wanted)) {
         rewrites.push({
@@ -377,13 +391,16 @@ const retire = async (jobId: string, state: SchoolState, tally: Tally) => {
     .map(([, parent]) => parent);
   await users.putMany(
     db,
-    leavingParents.map(({ user, passwordHash }) => ({ user: { ...user, active: false }, passwordHash })),
+    leavingParents.map(({ user, passwordHash }) => ({
+      user: { ...user, active: false, retiredBySis: true },
+      passwordHash,
+    })),
   );
   for (const { user } of leavingParents) await endSignIns(user.id);
   tally('parents', 'deactivated', leavingParents.length);
 
   for (const teacher of gone(state.teachers, teacherIds as Set<string>)) {
-    await users.updateProfile(db, teacher, { active: false });
+    await users.updateProfile(db, teacher, { active: false, retiredBySis: true });
     await endSignIns(teacher.id);
     tally('teachers', 'deactivated');
   }
