@@ -453,4 +453,42 @@ describe('what the school decided stands', () => {
     });
     expect(guardian?.user.username).not.toBe('stranger_clever');
   });
+
+  it('a teacher and a parent the school deactivated stay deactivated after the next import', {
+    timeout: 120_000,
+  }, async () => {
+    const teacher = (await users.teachersOfSchool(server.db, firstSchool.id)).find(
+      (t) => t.active && t.cleverId,
+    );
+    const parent = (await parents.listAll(server.db, firstSchool.id)).find(
+      (p) => p.user.active && p.user.cleverId && p.user.cleverId !== 'ffffff000000000000000001',
+    )?.user;
+    for (const path of [`/api/teachers/${teacher?.id}`, `/api/parents/${parent?.id}`]) {
+      const answer = await admin.request('DELETE', `${path}?schoolId=${firstSchool.id}`);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    }
+    const job = await importFirstSchool();
+    expect(job.counts.teachers.updated).toBe(0);
+    expect(job.counts.parents.updated).toBe(0);
+    expect((await users.get(server.db, teacher?.id ?? 0))?.active).toBe(false);
+    expect((await users.get(server.db, parent?.id ?? 0))?.active).toBe(false);
+    const listed = await admin.get(
+      `/api/teachers?schoolId=${firstSchool.id}&search=${encodeURIComponent(teacher?.name ?? '')}`,
+    );
+    expect(listed.body.items.map((t: { id: number }) => t.id)).not.toContain(teacher?.id);
+  });
+
+  it('one the SIS stopped listing comes back when it lists them again', { timeout: 120_000 }, async () => {
+    const victim = clever.data.users.find((u) => u.id === 'ffffff000000000000000001');
+    clever.removeUser('ffffff000000000000000001');
+    const gone = await importFirstSchool();
+    expect(gone.counts.parents.deactivated).toBe(1);
+    clever.data.users.push(victim as (typeof clever.data.users)[number]);
+    const back = await importFirstSchool();
+    expect(back.counts.parents.updated).toBe(1);
+    const guardian = (await parents.listAll(server.db, firstSchool.id)).find(
+      (p) => p.user.cleverId === 'ffffff000000000000000001',
+    );
+    expect(guardian?.user.active).toBe(true);
+  });
 });

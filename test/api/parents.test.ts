@@ -216,3 +216,32 @@ describe('signing a parent out', () => {
     expect((await stale.get('/api/parent/students/status')).status).toBe(401);
   });
 });
+
+describe('a sandboxed school', () => {
+  it('takes no new parent link, even with a code issued while it was live', async () => {
+    const school = await createSchoolWithStaff(server.db, 'gone_sandbox');
+    const [schoolAdmin, schoolTeacher, superAdmin] = await Promise.all([
+      signedIn(server.url, 'gone_sandbox_school_admin'),
+      signedIn(server.url, 'gone_sandbox_teacher'),
+      signedIn(server.url, 'super_demo'),
+    ]);
+    const kid = await schoolAdmin.post('/api/students', { firstName: 'Sandy', lastName: 'Box', grade: '1' });
+    expect(kid.status, JSON.stringify(kid.body)).toBe(201);
+    const code = (await schoolTeacher.post('/api/pickup-codes/generate', { studentId: kid.body.id })).body
+      .code;
+    expect(code).toEqual(expect.any(String));
+    expect((await superAdmin.put(`/api/schools/${school.id}/sandbox`, { sandbox: true })).status).toBe(200);
+
+    const someone = await newParent();
+    for (const [path, body] of [
+      ['/api/parent/link-student', { pickupCode: code }],
+      ['/api/pickup-codes/use', { code }],
+    ] as const) {
+      expect(await someone.post(path, body)).toMatchObject({
+        status: 403,
+        body: { message: 'Read-only mode: this school is in sandbox mode. Changes are not allowed.' },
+      });
+    }
+    expect((await someone.get('/api/parent/students')).body).toEqual([]);
+  });
+});

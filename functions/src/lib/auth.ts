@@ -149,8 +149,11 @@ export const assertWritable = async (user: User) => {
   if (school?.sandbox || district?.sandbox) throw new ForbiddenError(SANDBOXED);
 };
 
-/** The same rule for a caller with no user (a bus driver's link): the school's mode, or its district's. */
-const assertSchoolWritable = async (schoolId: number) => {
+/**
+ * The same rule for a school a caller acts on without being its staff (a bus
+ * driver's link; a parent linking a child there): the school's mode, or its district's.
+ */
+export const assertSchoolWritable = async (schoolId: number) => {
   const school = await schools.get(db, schoolId);
   const district = school?.districtId ? await districts.get(db, school.districtId) : undefined;
   if (school?.sandbox || district?.sandbox) throw new ForbiddenError(SANDBOXED);

@@ -170,7 +170,8 @@ export const setUserActive = async (user: User, id: number, active: boolean): Pr
     const school = await readSchool(user, target.schoolId);
     if (await isReadOnly(user, school)) throw new ForbiddenError(READ_ONLY_MESSAGE);
   }
-  const changed = await users.updateProfile(db, target, { active });
+  // The school's (district's) decision, either way: an import neither undoes nor repeats it.
+  const changed = await users.updateProfile(db, target, { active, retiredBySis: false });
   if (!active) await endSignIns(id);
   return changed;
 };

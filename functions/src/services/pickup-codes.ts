@@ -14,6 +14,7 @@ import {
   type User,
 } from '@curbside/domain';
 import { parents, pickupCodes, schools, students, throttle } from '@curbside/store';
+import { assertSchoolWritable } from '../lib/auth';
 import { db } from '../lib/context';
 import { ownSchoolId } from './tenancy';
 
@@ -154,6 +155,8 @@ export const lookupCode = async (code: string, address: string) => {
 /** A signed-in parent uses a code: the code is spent and the parent linked to the child. */
 export const useCode = async (parent: User, code: string, address: string) => {
   const found = await attempt([`ip#${address}`, `parent#${parent.id}`], code);
+  // A link is a write into the child's school: none while it is in sandbox mode (the code stays unused).
+  await assertSchoolWritable(found.schoolId);
   if (!(await pickupCodes.use(db, found, parent.id))) {
     throw (
       refusal(await pickupCodes.get(db, code)) ?? new ConflictError('This pickup code has already been used')

@@ -59,6 +59,12 @@ export const userSchema = z.object({
    * import never matches it (docs/adr/0010-guardian-accounts.md).
    */
   madeBySchoolId: z.number().int().positive().optional(),
+  /**
+   * Deactivated by a Clever import because the SIS no longer listed them: the
+   * next import that lists them again reactivates them. A deactivation by the
+   * school (false or absent) stands until the school reverses it.
+   */
+  retiredBySis: z.boolean().optional(),
   /** The user's id in Clever: set by an import, or at their first single sign-on (matched by email). */
   cleverId: z.string().optional(),
 });

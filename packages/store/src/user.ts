@@ -122,6 +122,7 @@ export type Profile = Partial<
     | 'emergencyContact'
     | 'emergencyPhone'
     | 'studentIds'
+    | 'retiredBySis'
   >
 >;
 

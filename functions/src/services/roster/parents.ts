@@ -145,7 +145,8 @@ export const updateParent = async (
 export const deactivateParent = async (user: User, id: number, schoolId: number | undefined) => {
   const school = await rosterSchool(user, schoolId, 'write');
   const before = await parentOf(school, id);
-  const parent = await users.updateProfile(db, before, { active: false });
+  // The school's own deactivation: an import never undoes it (`retiredBySis` false).
+  const parent = await users.updateProfile(db, before, { active: false, retiredBySis: false });
   // Signed out everywhere at once: sessions revoked, live connections closed.
   await endSignIns(id);
   return rowOf(school.id, parent, before.hasPassword);

@@ -155,7 +155,8 @@ export const updateTeacher = async (
 export const deactivateTeacher = async (user: User, id: number, schoolId: number | undefined) => {
   const school = await rosterSchool(user, schoolId, 'write');
   const before = await teacherOf(school, id);
-  const teacher = await users.updateProfile(db, before, { active: false });
+  // The school's own deactivation: an import never undoes it (`retiredBySis` false).
+  const teacher = await users.updateProfile(db, before, { active: false, retiredBySis: false });
   // Signed out everywhere at once: sessions revoked, live connections closed.
   await endSignIns(id);
   const rooms = await classrooms.listBySchool(db, school.id);

@@ -58,6 +58,14 @@ export const loadSchool = async (jobId: string, schoolId: number): Promise<Schoo
   };
 };
 
+/**
+ * Whether an import sets an account active: a new one, an active one, or one
+ * an earlier import retired (the SIS lists them again) is; one the school
+ * deactivated stays as the school left it.
+ */
+export const activeAfterImport = (existing: User | undefined) =>
+  !existing || existing.active || existing.retiredBySis === true;
+
 /** Counts one outcome (or `n`) of a kind of record for the job's summary. */
 export type Tally = (
   kind: SisRecordKind,

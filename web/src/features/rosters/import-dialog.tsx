@@ -37,7 +37,7 @@ const HINTS: Readonly<Record<ImportKind, string[]>> = {
     'An optional classroom column puts the student in that classroom (created if missing); without it a student joins the grade’s only classroom.',
   ],
   teachers: [
-    'Rows are matched on username, else email. New teachers get a one-time password, shown once after the import.',
+    'Rows are matched on username, else email. New teachers get no password: give each one a sign-in from the Teachers list (Edit, then Save and make a new password).',
     'classroom makes the teacher that classroom’s teacher (created with the row’s grade if missing).',
   ],
   parents: [

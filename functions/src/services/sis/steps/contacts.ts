@@ -3,7 +3,7 @@ import { NO_PASSWORD, nextIds, parentLinks, parents, users } from '@curbside/sto
 import { db } from '../../../lib/context';
 import { parentUsername } from '../../roster/parents';
 import type { CleverUser } from '../clever';
-import { lower, type SchoolState, type Tally } from '../school-state';
+import { activeAfterImport, lower, type SchoolState, type Tally } from '../school-state';
 import type { SchoolStep } from './step';
 
 /** Contacts of the school's students: parent accounts (no password until the school gives one), linked to their children. */
@@ -20,16 +20,17 @@ const importContacts = async (state: SchoolState, page: CleverUser[], tally: Tal
     seen.push(person.id);
     const names = namesFromSis(person.name);
     const email = person.email?.trim() || null;
+    const existing =
+      state.parents.get(person.id) ?? (email ? state.parentsByEmail.get(lower(email)) : undefined);
     const wanted = {
       ...names,
       email,
       phone: person.roles?.contact?.phone?.trim() || null,
       studentIds: [...new Set(children)],
-      active: true,
+      active: activeAfterImport(existing?.user),
+      ...(existing?.user.retiredBySis ? { retiredBySis: false } : {}),
       cleverId: person.id,
     };
-    const existing =
-      state.parents.get(person.id) ?? (email ? state.parentsByEmail.get(lower(email)) : undefined);
     if (existing) {
       if (!sameFields(existing.user, wanted)) {
         rewrites.push({

@@ -34,13 +34,16 @@ const retire = async (jobId: string, state: SchoolState, tally: Tally) => {
     .map(([, parent]) => parent);
   await users.putMany(
     db,
-    leavingParents.map(({ user, passwordHash }) => ({ user: { ...user, active: false }, passwordHash })),
+    leavingParents.map(({ user, passwordHash }) => ({
+      user: { ...user, active: false, retiredBySis: true },
+      passwordHash,
+    })),
   );
   for (const { user } of leavingParents) await endSignIns(user.id);
   tally('parents', 'deactivated', leavingParents.length);
 
   for (const teacher of gone(state.teachers, teacherIds as Set<string>)) {
-    await users.updateProfile(db, teacher, { active: false });
+    await users.updateProfile(db, teacher, { active: false, retiredBySis: true });
     await endSignIns(teacher.id);
     tally('teachers', 'deactivated');
   }

@@ -4,7 +4,7 @@ import { db } from '../../../lib/context';
 import { log } from '../../../lib/log';
 import { createWithFreeUsername } from '../../roster/credentials';
 import type { CleverUser } from '../clever';
-import { lower, type SchoolState, type Tally } from '../school-state';
+import { activeAfterImport, lower, type SchoolState, type Tally } from '../school-state';
 import type { SchoolStep } from './step';
 
 /** Teachers: staff accounts (role teacher) that sign in through Clever; no password of ours. */
@@ -12,9 +12,14 @@ const importTeachers = async (state: SchoolState, page: CleverUser[], tally: Tal
   for (const person of page) {
     const names = namesFromSis(person.name);
     const email = person.email?.trim() || null;
-    const wanted = { ...names, email, active: true };
     const existing =
       state.teachers.get(person.id) ?? (email ? state.teachersByEmail.get(lower(email)) : undefined);
+    const wanted = {
+      ...names,
+      email,
+      active: activeAfterImport(existing),
+      ...(existing?.retiredBySis ? { retiredBySis: false } : {}),
+    };
     if (existing) {
       if (!sameFields(existing, wanted)) {
         const changed = await users.updateProfile(db, existing, wanted);
