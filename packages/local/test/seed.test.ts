@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createDb, districts, users } from '@curbside/store';
+import { cleverLinks, createDb, districts, users } from '@curbside/store';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ensureTable } from '../src/dynamo';
-import { DEMO_ACCOUNTS, INCOMPLETE_SEED, seedIfEmpty } from '../src/seed';
+import { assignDemoClever, DEMO_ACCOUNTS, INCOMPLETE_SEED, seedIfEmpty } from '../src/seed';
 
 const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB as string;
 const freshDb = async () => {
@@ -43,5 +43,16 @@ describe('the demo seed', () => {
     expect(await seedIfEmpty(db)).toBe(false);
     expect(warn).not.toHaveBeenCalled();
     expect(await users.findCredentials(db, 'super_demo')).toBeUndefined();
+  });
+
+  it("assigns the fake Clever district to the demo district, once, and never over a super admin's choice", async () => {
+    const db = await freshDb();
+    expect(await assignDemoClever(db, 'clever-demo')).toBe(false);
+    await seedIfEmpty(db);
+    expect(await assignDemoClever(db, 'clever-demo')).toBe(true);
+    expect((await districts.get(db, 1))?.cleverId).toBe('clever-demo');
+    expect(await cleverLinks.districtOf(db, 'clever-demo')).toBe(1);
+    expect(await assignDemoClever(db, 'clever-other')).toBe(false);
+    expect((await districts.get(db, 1))?.cleverId).toBe('clever-demo');
   });
 });

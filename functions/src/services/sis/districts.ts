@@ -211,9 +211,10 @@ const createJob = async (
 const START = (step: string): ImportCheckpoint => ({ school: 0, step, after: null, page: 0 });
 
 /**
- * Imports a Clever district: a district admin's own district is connected to
- * it; a super admin's import makes a new district (or refreshes the one
- * already connected).
+ * Imports a Clever district: a district admin's into their own district (the
+ * super admin assigned it the Clever district, or they would not see it); a
+ * super admin's import makes a new district (or refreshes the one already
+ * connected).
  */
 export const startDistrictImport = async (user: User, cleverDistrictId: string): Promise<ImportStarted> => {
   const client = await visibleDistrict(user, cleverDistrictId);
