@@ -8,6 +8,8 @@ import {
   optionalEmail,
   optionalPhone,
   optionalText,
+  type ParentContact,
+  type Person,
   phoneDigits,
   requiredText,
   type Student,
@@ -257,34 +259,14 @@ export const validateRows = <K extends ImportKind>(
 // service swaps them for real ids (`remapIds`) before anything is written.
 
 /** A parent account as the roster keeps it. */
-export interface ParentRecord {
-  id: number;
+export interface ParentRecord extends Person, ParentContact {
   schoolId: number | null;
-  firstName: string;
-  lastName: string;
-  name: string;
-  username: string;
-  email: string | null;
-  phone: string | null;
-  address: string | null;
-  emergencyContact: string | null;
-  emergencyPhone: string | null;
-  active: boolean;
   studentIds: number[];
   /** The school that made the account (absent: its holder registered it, and typed its contact). */
   madeBySchoolId?: number;
 }
 /** A teacher account as the roster keeps it. */
-export interface TeacherRecord {
-  id: number;
-  firstName: string;
-  lastName: string;
-  name: string;
-  username: string;
-  email: string | null;
-  phone: string | null;
-  active: boolean;
-}
+export type TeacherRecord = Person;
 
 interface Changes<T> {
   create: T[];

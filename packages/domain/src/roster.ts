@@ -6,6 +6,7 @@ import {
   type VehicleType,
   vehicleNumberSchema,
 } from './queue';
+import type { User } from './schemas';
 
 /**
  * The school's rosters: students, teachers, parents, vehicles and classrooms
@@ -39,7 +40,11 @@ export interface StudentRow extends Student {
   /** The cars and buses that collect the student. */
   vehicles: Array<{ id: number; type: VehicleType; number: string }>;
 }
-export interface TeacherRow {
+/**
+ * A person the rosters keep: a teacher's or a parent's account as the lists show it and the
+ * imports match it. One type, one mapping from a user (`personOf`), for both kinds.
+ */
+export interface Person {
   id: number;
   firstName: string;
   lastName: string;
@@ -48,20 +53,38 @@ export interface TeacherRow {
   email: string | null;
   phone: string | null;
   active: boolean;
-  classrooms: Array<{ id: number; name: string; grade: string }>;
 }
-export interface ParentRow {
-  id: number;
-  firstName: string;
-  lastName: string;
-  name: string;
-  username: string;
-  email: string | null;
-  phone: string | null;
+/** What a parent's account keeps besides a person's fields. */
+export interface ParentContact {
   address: string | null;
   emergencyContact: string | null;
   emergencyPhone: string | null;
-  active: boolean;
+}
+/** A user as a person of the rosters (older accounts only have `name`: it is split). */
+export const personOf = (user: User): Person => {
+  const split = splitName(user.name);
+  return {
+    id: user.id,
+    firstName: user.firstName ?? split.firstName,
+    lastName: user.lastName ?? split.lastName,
+    name: user.name,
+    username: user.username,
+    email: user.email,
+    phone: user.phone,
+    active: user.active,
+  };
+};
+/** A parent's contact fields of a user (absent ones are null). */
+export const parentContactOf = (user: User): ParentContact => ({
+  address: user.address ?? null,
+  emergencyContact: user.emergencyContact ?? null,
+  emergencyPhone: user.emergencyPhone ?? null,
+});
+
+export interface TeacherRow extends Person {
+  classrooms: Array<{ id: number; name: string; grade: string }>;
+}
+export interface ParentRow extends Person, ParentContact {
   /** Whether the account can sign in yet (imported parents get a password from the school first). */
   canSignIn: boolean;
   students: RosterRef[];

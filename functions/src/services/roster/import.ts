@@ -6,6 +6,8 @@ import {
   newIdCounts,
   type ParentRecord,
   type PlanOutcome,
+  parentContactOf,
+  personOf,
   planParentImport,
   planStudentImport,
   planTeacherImport,
@@ -14,7 +16,6 @@ import {
   RowsRejectedError,
   remapIds,
   type School,
-  type TeacherRecord,
   type User,
   validateRows,
 } from '@curbside/domain';
@@ -34,7 +35,6 @@ import { log } from '../../lib/log';
 import { createWithFreeUsername } from './credentials';
 import { parentUsername } from './parents';
 import { rosterSchool } from './scope';
-import { names } from './views';
 
 /** Runs `work` over `items`, at most `limit` at a time. */
 const bounded = async <T, R>(
@@ -55,29 +55,11 @@ const bounded = async <T, R>(
 };
 
 const toParentRecord = (user: User): ParentRecord => ({
-  id: user.id,
+  ...personOf(user),
+  ...parentContactOf(user),
   schoolId: user.schoolId,
-  ...names(user),
-  name: user.name,
-  username: user.username,
-  email: user.email,
-  phone: user.phone,
-  address: user.address ?? null,
-  emergencyContact: user.emergencyContact ?? null,
-  emergencyPhone: user.emergencyPhone ?? null,
-  active: user.active,
   studentIds: [...new Set(user.studentIds ?? [])],
   ...(user.madeBySchoolId !== undefined ? { madeBySchoolId: user.madeBySchoolId } : {}),
-});
-
-const toTeacherRecord = (user: User): TeacherRecord => ({
-  id: user.id,
-  ...names(user),
-  name: user.name,
-  username: user.username,
-  email: user.email,
-  phone: user.phone,
-  active: user.active,
 });
 
 /** Reads what the file is matched against and plans the change (nothing is written). */
@@ -130,7 +112,7 @@ const plan = async (
       );
       const outcome = planTeacherImport(rows, {
         schoolId,
-        teachers: teachers.map(toTeacherRecord),
+        teachers: teachers.map(personOf),
         classrooms: rooms,
         takenUsernames,
       });

@@ -1,10 +1,11 @@
 import {
   type Classroom,
   type ParentRow,
+  parentContactOf,
+  personOf,
   type RosterRef,
   type Student,
   type StudentRow,
-  splitName,
   type TeacherRow,
   type User,
   type Vehicle,
@@ -44,22 +45,10 @@ export const studentRows = async (schoolId: number, list: readonly Student[]): P
   });
 };
 
-/** A user's first and last name (older accounts only have `name`). */
-export const names = (user: User) => {
-  const split = splitName(user.name);
-  return { firstName: user.firstName ?? split.firstName, lastName: user.lastName ?? split.lastName };
-};
-
 /** Teachers with the classrooms they teach. */
 export const teacherRows = (list: readonly User[], rooms: readonly Classroom[]): TeacherRow[] =>
   list.map((user) => ({
-    id: user.id,
-    ...names(user),
-    name: user.name,
-    username: user.username,
-    email: user.email,
-    phone: user.phone,
-    active: user.active,
+    ...personOf(user),
     classrooms: rooms
       .filter((room) => room.active && room.teacherId === user.id)
       .map(({ id, name, grade }) => ({ id, name, grade })),
@@ -77,16 +66,8 @@ export const parentRows = async (
   );
   const byId = new Map(children.map((student) => [student.id, student]));
   return list.map((user) => ({
-    id: user.id,
-    ...names(user),
-    name: user.name,
-    username: user.username,
-    email: user.email,
-    phone: user.phone,
-    address: user.address ?? null,
-    emergencyContact: user.emergencyContact ?? null,
-    emergencyPhone: user.emergencyPhone ?? null,
-    active: user.active,
+    ...personOf(user),
+    ...parentContactOf(user),
     canSignIn: user.hasPassword,
     students: [...new Set(user.studentIds ?? [])]
       .map((id) => byId.get(id))

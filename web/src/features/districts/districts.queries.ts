@@ -12,6 +12,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import type { z } from 'zod';
 import { api } from '../../lib/api';
 import { errorMessage } from '../../lib/http';
+import { DISTRICTS_KEY } from '../../lib/query-keys';
 import { useLiveEvent } from '../live/live';
 import { schoolQueries } from '../schools/schools.queries';
 
@@ -21,7 +22,7 @@ import { schoolQueries } from '../schools/schools.queries';
  * and its report.
  */
 export const districtQueries = {
-  all: ['districts'] as const,
+  all: DISTRICTS_KEY,
   list: () =>
     queryOptions({
       queryKey: [...districtQueries.all, 'list'] as const,

@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { errorMessage } from '../../lib/http';
-import { districtQueries } from '../districts/districts.queries';
+import { DISTRICTS_KEY } from '../../lib/query-keys';
 import { rosterQueries } from '../rosters/rosters.queries';
 import { schoolQueries } from '../schools/schools.queries';
 import { classroomQueries, teacherQueries, userQueries } from '../teacher/teacher.queries';
@@ -110,7 +110,7 @@ export const useAssignCleverDistrict = () => {
         message: `${district.name} imports from it now`,
       });
       return Promise.all(
-        [sisQueries.all, districtQueries.all].map((queryKey) => client.invalidateQueries({ queryKey })),
+        [sisQueries.all, DISTRICTS_KEY].map((queryKey) => client.invalidateQueries({ queryKey })),
       );
     },
     onError: (error) =>
@@ -150,7 +150,7 @@ export const useRefreshAfterImport = () => {
   return () =>
     Promise.all(
       [
-        districtQueries.all,
+        DISTRICTS_KEY,
         schoolQueries.all,
         rosterQueries.all,
         classroomQueries.all,
