@@ -83,12 +83,12 @@ export const appRoutes: RouteObject[] = [
           staff(
             'session-reports',
             'school_admin',
-            async () => (await import('./features/reports/session-reports.page')).SessionReportsPage,
+            async () => (await import('./features/school-admin/school-admin.page')).SessionReportsPage,
           ),
           staff(
             'session-reports/:id',
             'school_admin',
-            async () => (await import('./features/reports/session-report.page')).SessionReportPage,
+            async () => (await import('./features/school-admin/school-admin.page')).SessionReportPage,
           ),
           staff(
             'print-placards',

@@ -3,21 +3,23 @@ import {
   type DistrictDismissalRow,
   NotFoundError,
   type PickupSession,
-  pickupsFromEvents,
-  pickupWaitSeconds,
-  quantile,
   type ReportPickup,
   type ReportSummary,
   type SessionListItem,
   type SessionReport,
   type StudentPickup,
-  sessionReportCsvRows,
-  sessionSummaryOf,
-  summarize,
   type User,
   ValidationError,
 } from '@curbside/domain';
 import { toCsv } from '@curbside/domain/csv';
+import {
+  pickupsFromEvents,
+  pickupWaitSeconds,
+  quantile,
+  sessionReportCsvRows,
+  sessionSummaryOf,
+  summarize,
+} from '@curbside/domain/report';
 import {
   classrooms,
   dismissalEvents,

@@ -1,5 +1,6 @@
 import '@mantine/charts/styles.css';
-import { pickupsPerMinute, type ReportPickup, waitDistribution } from '@curbside/domain';
+import type { ReportPickup } from '@curbside/domain';
+import { pickupsPerMinute, waitDistribution } from '@curbside/domain/report';
 import { BarChart } from '@mantine/charts';
 import { Card, SimpleGrid, Text } from '@mantine/core';
 

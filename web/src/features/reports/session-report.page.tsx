@@ -146,7 +146,13 @@ export function SessionReportPage() {
                             .join(', ')}
                     </Table.Td>
                     <Table.Td>
-                      <Badge variant="light" color={pickup.outcome === 'picked_up' ? 'green.9' : 'gray'}>
+                      <Badge
+                        variant="outline"
+                        tt="none"
+                        size="lg"
+                        style={{ whiteSpace: 'nowrap', overflow: 'visible' }}
+                        color={pickup.outcome === 'picked_up' ? 'green.9' : 'gray.8'}
+                      >
                         {pickup.outcome ? OUTCOME_LABEL[pickup.outcome] : 'In queue'}
                       </Badge>
                     </Table.Td>

@@ -186,3 +186,7 @@ export function SchoolAdminPage() {
     </Container>
   );
 }
+
+// The school admin's report pages load with the school admin screen (one chunk: fewer chunks for the first screens to share).
+export { SessionReportPage } from '../reports/session-report.page';
+export { SessionReportsPage } from '../reports/session-reports.page';
