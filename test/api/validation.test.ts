@@ -250,8 +250,9 @@ describe('alerts', () => {
     expect((await front.get(`/api/alerts?sessionId=${sessionId}`)).body).toEqual([]);
   });
 
-  it('answers "Invalid id" for the alert list without a session', async () => {
-    refusedWith(await front.get('/api/alerts'), 'sessionId', 'Invalid id');
+  // Without a session the list answers the school's active alerts (issue 27, test/ws/alerts.test.ts).
+  it('answers "Invalid id" for the alert list of a session that is not a number', async () => {
+    refusedWith(await front.get('/api/alerts?sessionId=abc'), 'sessionId', 'Invalid id');
   });
 
   it('answers "Invalid id" for dismissing an alert with a word for an id', async () => {

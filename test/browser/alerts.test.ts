@@ -302,3 +302,28 @@ describe('the driver page', () => {
     await driver.screenshot({ path: join(shotsDir(), 'bus-driver-alert-seen-phone.png') });
   });
 });
+
+describe('a staff tab in the background', () => {
+  it('flashes its title while an alert is active, and shows its own again in front', {
+    timeout: 120_000,
+  }, async () => {
+    const page = await open('back_demo', '/back-queue', viewports.tablet, { clock: true });
+    await page.getByRole('banner').waitFor();
+    const own = await page.title();
+    await driverAlert('emergency', 'B1', 'Bus 1');
+    await bannerRow(page, 'Bus 1 driver').waitFor();
+    // The tab goes to the background.
+    await page.evaluate(`Object.defineProperty(document, 'hidden', { configurable: true, get: () => true })`);
+    const titles = new Set<string>();
+    for (let tick = 0; tick < 3; tick++) {
+      await page.clock.runFor(1_000);
+      titles.add(await page.title());
+    }
+    expect([...titles].sort()).toEqual(['⚠ EMERGENCY ALERT', own].sort());
+    await page.evaluate(
+      `Object.defineProperty(document, 'hidden', { configurable: true, get: () => false })`,
+    );
+    await page.clock.runFor(1_000);
+    expect(await page.title()).toBe(own);
+  });
+});
