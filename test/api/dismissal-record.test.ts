@@ -228,6 +228,29 @@ describe("a whole dismissal's record", () => {
   });
 });
 
+describe("a session's alerts in the record", () => {
+  it('records who raised, acknowledged and dismissed an alert, in that order', async () => {
+    const raised = await front.post('/api/alerts', { sessionId, type: 'help', location: 'Back Queue' });
+    expect(raised.status).toBe(200);
+    const alertId = raised.body.alert.id as number;
+    expect((await teacher.post(`/api/alerts/${alertId}/acknowledge`)).status).toBe(200);
+    // A second press is the same acknowledgement: it records nothing more.
+    expect((await teacher.post(`/api/alerts/${alertId}/acknowledge`)).status).toBe(200);
+    expect((await admin.put(`/api/alerts/${alertId}/dismiss`)).status).toBe(200);
+    const events = (await dismissalEvents.ofSession(server.db, sessionId)) as Array<{
+      kind: string;
+      actor: unknown;
+      alert?: { id: number };
+    }>;
+    const ofAlert = events.filter((event) => event.alert?.id === alertId);
+    expect(ofAlert.map((event) => [event.kind, event.actor])).toEqual([
+      ['alert_raised', me.front],
+      ['alert_acknowledged', me.teacher],
+      ['alert_dismissed', me.admin],
+    ]);
+  });
+});
+
 describe('the removal reason', () => {
   it('answers 400 naming the field for any other value', async () => {
     const car = await queueCar('106');

@@ -111,11 +111,13 @@ export const dismissAlert = async (user: User, id: number): Promise<Alert> => {
 export const acknowledgeAlert = async (user: User, id: number): Promise<Alert> => {
   const alert = await alertOfSchool(user, id);
   if (alert.status !== 'active') return alert;
-  const acknowledged = await alerts.acknowledge(db, alert, {
-    userId: user.id,
-    name: user.name,
-    at: new Date().toISOString(),
-  });
+  const record = await recordingBy(user, alert.schoolId);
+  const acknowledged = await alerts.acknowledge(
+    db,
+    alert,
+    { userId: user.id, name: user.name, at: new Date().toISOString() },
+    record,
+  );
   if (!acknowledged) return (await alerts.get(db, id)) ?? alert;
   await Promise.all([
     publishAlert(acknowledged, { type: 'ALERT_ACKNOWLEDGED', data: acknowledged }),

@@ -27,6 +27,7 @@ export const DISMISSAL_EVENT_KINDS = [
   'student_released',
   'student_unreleased',
   'alert_raised',
+  'alert_acknowledged',
   'alert_dismissed',
 ] as const;
 export type DismissalEventKind = (typeof DISMISSAL_EVENT_KINDS)[number];

@@ -149,31 +149,47 @@ export const alerts = {
    * active. Undefined when this user already acknowledged it or it is no
    * longer active (the caller reads it again).
    */
-  async acknowledge(db: Db, alert: Pick<Alert, 'id'>, ack: AlertAcknowledgement): Promise<Alert | undefined> {
+  /**
+   * "I'm on it": the staff member joins the alert's acknowledgements, once (a second press,
+   * or an alert no longer active, answers undefined). A session's alert records it in the
+   * same transaction.
+   */
+  async acknowledge(
+    db: Db,
+    alert: Alert,
+    ack: AlertAcknowledgement,
+    recording: Recording,
+  ): Promise<Alert | undefined> {
     try {
-      const { Attributes } = await db.doc.send(
-        new UpdateCommand({
-          TableName: db.table,
-          Key: key(alert.id),
-          UpdateExpression:
-            'SET acknowledgements = list_append(if_not_exists(acknowledgements, :none), :ack) ADD acknowledgedBy :users',
-          ConditionExpression: '#status = :active AND NOT contains(acknowledgedBy, :user)',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':none': [],
-            ':ack': [ack],
-            ':users': new Set([ack.userId]),
-            ':user': ack.userId,
-            ':active': 'active',
-          },
-          ReturnValues: 'ALL_NEW',
+      await db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: db.table,
+                Key: key(alert.id),
+                UpdateExpression:
+                  'SET acknowledgements = list_append(if_not_exists(acknowledgements, :none), :ack) ADD acknowledgedBy :users',
+                ConditionExpression: '#status = :active AND NOT contains(acknowledgedBy, :user)',
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: {
+                  ':none': [],
+                  ':ack': [ack],
+                  ':users': new Set([ack.userId]),
+                  ':user': ack.userId,
+                  ':active': 'active',
+                },
+              },
+            },
+            ...alertEventPuts(db, alert, 'alert_acknowledged', ack.at, recording),
+          ],
         }),
       );
-      return Attributes ? toAlert(Attributes) : undefined;
     } catch (error) {
       if (isConditionFailure(error)) return undefined;
       throw error;
     }
+    return this.get(db, alert.id);
   },
 
   /** A school's active alerts, of any session or none, newest first: the staff screens' banner. */
