@@ -1,5 +1,5 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { ORIGIN_SECRET_HEADER, returns, route, VIEWER_ADDRESS_HEADER } from '@curbside/api';
+import { areaRoutes, ORIGIN_SECRET_HEADER, returns, route, VIEWER_ADDRESS_HEADER } from '@curbside/api';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -45,14 +45,14 @@ beforeEach(() => {
   edge.forgetOriginSecret();
 });
 
-const whereFrom = route({
-  name: 'whereFrom',
-  area: 'auth',
-  method: 'GET',
-  path: '/api/where-from',
-  request: { query: z.object({}) },
-  access: 'public',
-  response: returns<{ address: string }>(),
+const { whereFrom } = areaRoutes('auth', {
+  whereFrom: route({
+    method: 'GET',
+    path: '/api/where-from',
+    request: { query: z.object({}) },
+    access: 'public',
+    response: returns<{ address: string }>(),
+  }),
 });
 
 const event = (headers: Record<string, string>): APIGatewayProxyEventV2 =>

@@ -1,4 +1,4 @@
-import { returns, route, VIEWER_ADDRESS_HEADER } from '@curbside/api';
+import { areaRoutes, returns, route, VIEWER_ADDRESS_HEADER } from '@curbside/api';
 import {
   ConflictError,
   ForbiddenError,
@@ -42,17 +42,17 @@ const event = (overrides: Partial<APIGatewayProxyEventV2> = {}): APIGatewayProxy
 });
 const context = {} as Context;
 
-const things = route({
-  name: 'things',
-  area: 'admin',
-  method: 'POST',
-  path: '/api/things/{id}',
-  request: {
-    params: z.object({ id: z.coerce.number().int().positive() }),
-    body: z.object({ name: z.string().trim().min(1, 'Name is required') }),
-  },
-  access: 'public',
-  response: returns<{ id: number; name: string }>(),
+const { things } = areaRoutes('admin', {
+  things: route({
+    method: 'POST',
+    path: '/api/things/{id}',
+    request: {
+      params: z.object({ id: z.coerce.number().int().positive() }),
+      body: z.object({ name: z.string().trim().min(1, 'Name is required') }),
+    },
+    access: 'public',
+    response: returns<{ id: number; name: string }>(),
+  }),
 });
 
 const call = async (handler: ReturnType<typeof httpHandler>, e: APIGatewayProxyEventV2) => {

@@ -78,9 +78,28 @@ export interface RouteDefinition<Req extends RouteRequest = RouteRequest, Res = 
 /** Marks a route's response type: `response: returns<{ ok: true }>()`. */
 export const returns = <T>(): T | undefined => undefined;
 
+/** A route as an area's table writes it: its name is its key, its area the table's. */
+export type RouteSpec<Req extends RouteRequest = RouteRequest, Res = unknown> = Omit<
+  RouteDefinition<Req, Res>,
+  'name' | 'area'
+>;
+
 export const route = <const Req extends RouteRequest, Res>(
-  definition: RouteDefinition<Req, Res>,
-): RouteDefinition<Req, Res> => definition;
+  definition: RouteSpec<Req, Res>,
+): RouteSpec<Req, Res> => definition;
+
+/** An area's route table: each route named after its key and served by the area's function. */
+export const areaRoutes = <const T extends Record<string, RouteSpec<RouteRequest, unknown>>>(
+  area: Area,
+  table: T,
+) =>
+  Object.fromEntries(
+    Object.entries(table).map(([name, definition]) => [name, { ...definition, name, area }]),
+  ) as {
+    [K in keyof T]: T[K] extends RouteSpec<infer Req, infer Res>
+      ? RouteDefinition<Req, Res> & { name: K }
+      : never;
+  };
 
 /** `GET /api/health` → `GET /api/health`; the HTTP API route key. */
 export const routeKeyOf = (definition: Pick<RouteDefinition, 'method' | 'path'>): string =>

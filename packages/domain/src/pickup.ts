@@ -157,3 +157,24 @@ export const dailyHitChance = (activeCodes: number) => {
   for (let i = 0; i < guesses; i++) miss *= 1 - activeCodes / (PICKUP_CODE_SPACE - i);
   return 1 - miss;
 };
+
+/** A pickup code as the teacher screen shows it. */
+export interface PickupCodeView {
+  code: string;
+  studentId: number;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+/** What a code lookup tells before sign-in: the child's first name and last initial, the school. */
+export interface CodeLookup {
+  code: string;
+  expiresAt: string;
+  student: { firstName: string; lastInitial: string } | null;
+  schoolName: string | null;
+}
+/** A parent linked to a child by a code. */
+export interface LinkResult {
+  linked: true;
+  student: { id: number; firstName: string; lastName: string; grade: string } | null;
+}

@@ -1,7 +1,7 @@
 import { vehicleLabel } from './car-line';
 import { formatDuration, shortName } from './format';
 import type { QueueEntry, Vehicle, VehicleType } from './queue';
-import { compareNumbers } from './roster';
+import { compareNumbers, type RosterCounts, type StudentStats } from './roster';
 
 /** The school admin screen and the placards page (specification §2, §9). */
 
@@ -134,3 +134,12 @@ export const placardsFor = (
       .map((vehicle) => ({ type, number: vehicle.number, label: vehicleLabel(type, vehicle.number) }));
   return [...pick('car'), ...pick('bus')];
 };
+
+/** What the school admin screen reads besides the queue: tab counts and where the students are. */
+export interface SchoolSummary {
+  /** `readOnly`: the school (or its district) is in sandbox mode and the caller is not a super admin. */
+  school: { id: number; name: string; sandbox: boolean; readOnly: boolean };
+  counts: RosterCounts;
+  /** Null without a session. */
+  students: StudentStats | null;
+}

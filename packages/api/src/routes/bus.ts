@@ -1,0 +1,35 @@
+import type { Bus, BusLinks, BusPosition } from '@curbside/domain';
+import { areaRoutes, returns, route } from '../route';
+
+/** Buses: the school's private links, the driver page's buses, the map's positions. */
+export const busRoutes = areaRoutes('bus', {
+  // Buses: the school's private links, the driver page's buses, the map's positions
+  busLinks: route({
+    method: 'GET',
+    path: '/api/bus-links',
+    request: {},
+    access: { minRole: 'school_admin' },
+    response: returns<BusLinks>(),
+  }),
+  rotateBusLinks: route({
+    method: 'POST',
+    path: '/api/bus-links/rotate',
+    request: {},
+    access: { minRole: 'school_admin' },
+    response: returns<BusLinks>(),
+  }),
+  busFleet: route({
+    method: 'GET',
+    path: '/api/buses',
+    request: {},
+    access: { minRole: 'front_queue_wrangler', busLink: 'driver' },
+    response: returns<Bus[]>(),
+  }),
+  busPositions: route({
+    method: 'GET',
+    path: '/api/buses/positions',
+    request: {},
+    access: { minRole: 'front_queue_wrangler', busLink: 'map' },
+    response: returns<BusPosition[]>(),
+  }),
+});

@@ -1,0 +1,29 @@
+import { adminRoutes } from './admin';
+import { authRoutes } from './auth';
+import { busRoutes } from './bus';
+import { carLineRoutes } from './carLine';
+import { parentRoutes } from './parent';
+import { sisRoutes } from './sis';
+import { teacherRoutes } from './teacher';
+
+export * from './shared';
+
+/**
+ * The route table: the single source of truth for every HTTP call. Handlers
+ * (`functions/src/http/{name}.ts`), the CDK stack, the laptop gateway and the
+ * web client all read it.
+ */
+export const routes = {
+  ...authRoutes,
+  ...carLineRoutes,
+  ...teacherRoutes,
+  ...adminRoutes,
+  ...parentRoutes,
+  ...busRoutes,
+  ...sisRoutes,
+} as const;
+
+export type Routes = typeof routes;
+export type RouteName = keyof Routes;
+
+export const routeList = Object.values(routes);
