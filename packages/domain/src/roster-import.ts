@@ -3,9 +3,10 @@ import type { Classroom } from './pickup';
 import { VEHICLE_TYPES, type Vehicle, type VehicleType, vehicleNumberSchema } from './queue';
 import {
   fullName,
-  GRADE_MAX,
+  gradeSchema,
   normalize,
   optionalEmail,
+  optionalGradeSchema,
   optionalPhone,
   optionalText,
   phoneDigits,
@@ -155,7 +156,7 @@ const optionalNumber = z
 export const studentRowSchema = z.object({
   firstName: required('First name', 50),
   lastName: required('Last name', 50),
-  grade: required('Grade', GRADE_MAX),
+  grade: gradeSchema,
   parentName: cell('Parent name', 100),
   parentPhone: phone('Parent phone'),
   parentEmail: email('Parent email'),
@@ -169,7 +170,7 @@ export const teacherRowSchema = z.object({
   lastName: required('Last name', 50),
   email: email('Email'),
   phone: phone('Phone'),
-  grade: cell('Grade', GRADE_MAX),
+  grade: optionalGradeSchema,
   classroom: cell('Classroom', 50),
   username: z
     .string()

@@ -131,7 +131,39 @@ const rosterId = (label: string) =>
     .positive(`Invalid ${label}`);
 
 export const GRADE_MAX = 10;
-export const gradeSchema = requiredText('Grade', GRADE_MAX);
+
+/**
+ * The grades a school's rosters take: K and 1 to 12, and the years around
+ * them that a student-information system names (infant/toddler, preschool,
+ * pre-K, transitional K, post-graduate; see `gradeFromSis`).
+ */
+export const GRADES = [
+  'IT',
+  'PS',
+  'PK',
+  'TK',
+  'K',
+  ...Array.from({ length: 12 }, (_, i) => String(i + 1)),
+  'PG',
+];
+export const GRADE_MESSAGE = 'Grade must be K or 1 to 12 (or PK, TK, PS, IT, PG)';
+
+/** A grade as written (`k`, `04`, `Kindergarten`) as the rosters keep it (`K`, `4`), or null if it is none. */
+export const normalizeGrade = (text: string): string | null => {
+  const value = text.trim();
+  const upper = value.toUpperCase();
+  const named = upper === 'KINDERGARTEN' ? 'K' : /^\d+$/.test(value) ? String(Number(value)) : upper;
+  return GRADES.includes(named) ? named : null;
+};
+
+export const gradeSchema = requiredText('Grade', GRADE_MAX)
+  .refine((value) => normalizeGrade(value) !== null, GRADE_MESSAGE)
+  .transform((value) => normalizeGrade(value) as string);
+
+/** A grade that may be left blank (a teacher's row): blank is null. */
+export const optionalGradeSchema = optionalText('Grade', GRADE_MAX)
+  .refine((value) => value === null || normalizeGrade(value) !== null, GRADE_MESSAGE)
+  .transform((value) => (value === null ? null : (normalizeGrade(value) as string)));
 
 export const usernameSchema = z
   .string({ message: 'Username must be text' })
