@@ -280,6 +280,22 @@ export const searchText = (...parts: Array<string | null | undefined>): string =
     .filter((part) => part.length > 0)
     .join(' | ');
 
+/**
+ * The active staff member other than `exceptId` who already uses `email`
+ * (compared without case or spaces): a school's staff emails are one person's each.
+ */
+export const emailHolder = <T extends { id: number; email?: string | null; active: boolean }>(
+  staff: readonly T[],
+  email: string | null | undefined,
+  exceptId: number | null = null,
+): T | undefined => {
+  const wanted = email?.trim().toLowerCase();
+  if (!wanted) return undefined;
+  return staff.find(
+    (user) => user.active && user.id !== exceptId && user.email?.trim().toLowerCase() === wanted,
+  );
+};
+
 /** A student's natural key: name and grade. */
 export const studentKey = (student: { firstName: string; lastName: string; grade: string }) =>
   `${normalize(student.firstName)} ${normalize(student.lastName)}#${normalize(student.grade)}`;
