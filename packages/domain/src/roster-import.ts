@@ -139,6 +139,34 @@ export const matchColumns = (kind: ImportKind, headers: readonly string[]) => {
   return { columns, missing };
 };
 
+/**
+ * One rule for a student's car, in Add / Edit Student and in the students
+ * CSV alike: a car number that is not on the school's list is registered
+ * (the student's parent as its contact) and a deactivated one comes back; a
+ * bus must be one of the school's (a route, not a family's number).
+ */
+export const carForStudent = (
+  schoolId: number,
+  number: string,
+  contact: { parentName: string | null; parentPhone: string | null },
+  studentIds: number[] = [],
+): Omit<Vehicle, 'id'> => ({
+  schoolId,
+  number,
+  type: 'car',
+  active: true,
+  parentName: contact.parentName,
+  parentPhone: contact.parentPhone,
+  alternateContactName: null,
+  alternateContactPhone: null,
+  make: null,
+  model: null,
+  color: null,
+  licensePlate: null,
+  notes: null,
+  studentIds,
+});
+
 // ---------------------------------------------------------------------------
 // Row rules. Cells are text; a blank optional cell is null.
 
@@ -563,23 +591,7 @@ export const planStudentImport = (
       const known = cars.get(number);
       const car = known
         ? vehicles.edit(known)
-        : vehicles.add({
-            id: nextId('vehicle'),
-            schoolId: context.schoolId,
-            number: row.vehicleNumber,
-            type: 'car',
-            active: true,
-            parentName: row.parentName,
-            parentPhone: row.parentPhone,
-            alternateContactName: null,
-            alternateContactPhone: null,
-            make: null,
-            model: null,
-            color: null,
-            licensePlate: null,
-            notes: null,
-            studentIds: [],
-          });
+        : vehicles.add({ id: nextId('vehicle'), ...carForStudent(context.schoolId, row.vehicleNumber, row) });
       cars.set(number, car);
       car.active = true;
       // A car this file creates takes its rows' contact; a registered car keeps its own.
