@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { ensureWebBuilt, expectAccessible, launchBrowser, shotsDir, viewports } from '../support/browser';
 import { sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
@@ -324,6 +325,46 @@ describe('with a session running', () => {
       }
     }
   }, 120_000);
+});
+
+describe('the bus map on a phone', () => {
+  it('shows each bus’s Center button whole, and a legend with the map’s and the list’s colours', async () => {
+    const links = (await admin.get('/api/bus-links')).body;
+    const page = await open(links.mapUrl, 'phone');
+    await text(page, 'Interactive Bus Map').waitFor();
+    const driver = new WebSocket(
+      `${server.url.replace(/^http/, 'ws')}/ws?t=${new URL(links.driverUrl).searchParams.get('t')}`,
+    );
+    await new Promise((resolve, reject) => {
+      driver.once('open', resolve);
+      driver.once('error', reject);
+    });
+    const send = () =>
+      driver.send(
+        JSON.stringify({
+          type: 'BUS_LOCATION_UPDATE',
+          data: {
+            busId: 'B4',
+            location: {
+              latitude: 29.9811,
+              longitude: -81.4457,
+              speed: 6.7,
+              accuracy: 4,
+              timestamp: Date.now(),
+            },
+          },
+        }),
+      );
+    send();
+    const center = page.getByRole('button', { name: 'Center on B4' });
+    await center.waitFor();
+    expect(await wholeOnScreen(page, center)).toBe(true);
+    const legend = page.getByLabel('Legend');
+    await text(legend, /grey on the map, yellow in the list/).waitFor();
+    await shoot(page, 'bus-map-phone');
+    driver.send(JSON.stringify({ type: 'BUS_TRACKING_STOPPED', data: { busId: 'B4' } }));
+    driver.close();
+  }, 60_000);
 });
 
 it('met no page errors', () => {
