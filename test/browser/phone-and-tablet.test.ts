@@ -72,7 +72,7 @@ const open = async (
   const page = await context.newPage();
   page.on('pageerror', (error) => errors.push(`${path} ${size}: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error' && !/status of 40\d|WebSocket/.test(message.text())) {
+    if (message.type() === 'error' && !/status of (40\d|503)|WebSocket/.test(message.text())) {
       errors.push(`${path} ${size}: ${message.text()}`);
     }
   });
@@ -205,6 +205,19 @@ describe('the Bus Tracking card', () => {
       await text(dialog, /\/bus-driver\?t=/).waitFor();
     }, 60_000);
   }
+});
+
+describe('System Status', () => {
+  it('shows the database Online from the health check, and Offline when it fails', async () => {
+    const page = await open('/school-admin', 'tablet', { username: 'admin_demo' });
+    const status = page.getByRole('region', { name: 'System Status', exact: true });
+    await text(status, 'Online').waitFor();
+    await page.route('**/api/health', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Unavailable"}' }),
+    );
+    await page.reload();
+    await text(page.getByRole('region', { name: 'System Status', exact: true }), 'Offline').waitFor();
+  }, 60_000);
 });
 
 describe('with a session running', () => {
