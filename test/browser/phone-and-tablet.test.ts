@@ -196,7 +196,8 @@ describe('the Bus Tracking card', () => {
       const card = page.getByRole('region', { name: 'Bus Tracking', exact: true });
       await card.waitFor();
       for (const name of ['Pop Out', 'QR Code', 'Rotate links']) {
-        expect(await card.getByRole('button', { name }).isEnabled()).toBe(true);
+        // Enabled once the links are read.
+        await expect.poll(() => card.getByRole('button', { name }).isEnabled()).toBe(true);
       }
       await shoot(page, `bus-tracking-no-session-${size}`);
       await card.getByRole('button', { name: 'QR Code' }).click();
