@@ -103,14 +103,14 @@ describe('students', () => {
         { path: 'lastName', message: 'Last name is too long (at most 50 characters)' },
       ]),
     );
-    const noCar = await admin.post('/api/students', {
+    const noBus = await admin.post('/api/students', {
       firstName: 'A',
       lastName: 'B',
       grade: '1',
-      vehicles: [{ type: 'car', number: '999' }],
+      vehicles: [{ type: 'bus', number: '999' }],
     });
-    expect(noCar.status).toBe(400);
-    expect(noCar.body.message).toBe('No Car 999 is registered');
+    expect(noBus.status).toBe(400);
+    expect(noBus.body.message).toBe('No Bus B999 is registered');
     expect(
       (await admin.put('/api/students/999999', { firstName: 'A', lastName: 'B', grade: '1' })).status,
     ).toBe(404);

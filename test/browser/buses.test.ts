@@ -206,7 +206,15 @@ describe('the bus pages', () => {
     expect(session.status).toBeLessThan(300);
     const { page: frontQueue } = await open('/front-queue', { username: 'front_demo' });
     await frontQueue.getByRole('heading', { name: 'Current Queue' }).waitFor();
-    await driver.getByRole('button', { name: 'Help', exact: true }).click();
+    // Held (a tap sends nothing): 800 ms.
+    const help = await driver.getByRole('button', { name: /^Help/ }).boundingBox();
+    if (!help) throw new Error('no Help button');
+    const cdp = await driver.context().newCDPSession(driver);
+    const point = { x: help.x + help.width / 2, y: help.y + help.height / 2 };
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point] });
+    await driver.waitForTimeout(1100);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await cdp.detach();
     await text(driver, 'Help Request Sent').waitFor();
     await text(frontQueue, /Help Request from Bus 2/)
       .first()

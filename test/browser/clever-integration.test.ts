@@ -192,10 +192,18 @@ describe('the Student Information Import page as district_demo', () => {
     // Clever throttles the import's first page of teachers: the job waits it out, visibly running.
     clever.throttleNext(1, 3, (path) => path.includes('role=teacher'));
     await page.getByRole('button', { name: 'Import Students' }).click();
-    await toast(page, 'Students Imported').waitFor();
+    await toast(page, 'Import started').waitFor();
     await panel(page).getByText('Running', { exact: true }).waitFor();
     expect(Number(await progress(page).getAttribute('aria-valuenow'))).toBeLessThan(100);
+    // "Students Imported" only once it has: not at 0%.
+    expect(await toast(page, 'Students Imported').count()).toBe(0);
     const done = await finished(page);
+    await toast(page, 'Students Imported').waitFor({ timeout: 30_000 });
+    await done
+      .getByText(
+        /^Clever brings no vehicles: add the families' cars .* before this school can run a car line\.$/,
+      )
+      .waitFor();
     const studentsRow = done.getByRole('row', { name: /^Students/ });
     await expect.poll(async () => (await studentsRow.textContent()) ?? '').toBe(`Students${total}000`);
     for (const kind of ['Teachers', 'Classrooms', 'Parents'])

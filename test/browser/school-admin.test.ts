@@ -312,10 +312,10 @@ describe('the school admin screen as admin_demo', () => {
     }
   }, 120_000);
 
-  it('prints placards: a preview, and Print All prints the sheets after 250 ms', async () => {
+  it('prints placards: a preview, and Print All prints every vehicle’s sheets after 250 ms', async () => {
     await page.getByRole('link', { name: 'Print Placards' }).click();
     await page.getByRole('heading', { name: 'Print Placards' }).waitFor();
-    await text(page, '10 cars, 5 buses').waitFor();
+    await text(page, '34 cars, 5 buses').waitFor();
     const preview = page.frameLocator('iframe[title="Placards preview"]');
     await preview.getByText('B1', { exact: true }).first().waitFor();
     await preview.getByText('Lincoln Elementary').first().waitFor();
@@ -333,12 +333,13 @@ describe('the school admin screen as admin_demo', () => {
     await popup.screenshot({ path: join(shotsDir(), 'print-placards-print.png'), fullPage: true });
     const html = await popup.content();
     expect(html).toContain('size: letter; margin: 0.25in');
-    expect(html.match(/class="large car"/g)).toHaveLength(10);
+    // Print All prints all, as it says.
+    expect(html.match(/class="large car"/g)).toHaveLength(34);
     expect(html.match(/class="large bus"/g)).toHaveLength(5);
-    expect(html.match(/class="small /g)).toHaveLength(15);
+    expect(html.match(/class="small /g)).toHaveLength(39);
     await popup.close();
-    await page.getByLabel('Print every active vehicle').check();
-    await text(page, '34 cars, 5 buses').waitFor();
+    await page.getByLabel('Only the first 10 cars and 5 buses').check();
+    await text(page, '10 cars, 5 buses').waitFor();
   }, 60_000);
 
   it('adds a teacher and shows the one-time sign-in once', async () => {

@@ -3,9 +3,10 @@ import type { Classroom } from './pickup';
 import { VEHICLE_TYPES, type Vehicle, type VehicleType, vehicleNumberSchema } from './queue';
 import {
   fullName,
-  GRADE_MAX,
+  gradeSchema,
   normalize,
   optionalEmail,
+  optionalGradeSchema,
   optionalPhone,
   optionalText,
   type ParentContact,
@@ -140,6 +141,34 @@ export const matchColumns = (kind: ImportKind, headers: readonly string[]) => {
   return { columns, missing };
 };
 
+/**
+ * One rule for a student's car, in Add / Edit Student and in the students
+ * CSV alike: a car number that is not on the school's list is registered
+ * (the student's parent as its contact) and a deactivated one comes back; a
+ * bus must be one of the school's (a route, not a family's number).
+ */
+export const carForStudent = (
+  schoolId: number,
+  number: string,
+  contact: { parentName: string | null; parentPhone: string | null },
+  studentIds: number[] = [],
+): Omit<Vehicle, 'id'> => ({
+  schoolId,
+  number,
+  type: 'car',
+  active: true,
+  parentName: contact.parentName,
+  parentPhone: contact.parentPhone,
+  alternateContactName: null,
+  alternateContactPhone: null,
+  make: null,
+  model: null,
+  color: null,
+  licensePlate: null,
+  notes: null,
+  studentIds,
+});
+
 // ---------------------------------------------------------------------------
 // Row rules. Cells are text; a blank optional cell is null.
 
@@ -157,7 +186,7 @@ const optionalNumber = z
 export const studentRowSchema = z.object({
   firstName: required('First name', 50),
   lastName: required('Last name', 50),
-  grade: required('Grade', GRADE_MAX),
+  grade: gradeSchema,
   parentName: cell('Parent name', 100),
   parentPhone: phone('Parent phone'),
   parentEmail: email('Parent email'),
@@ -171,7 +200,7 @@ export const teacherRowSchema = z.object({
   lastName: required('Last name', 50),
   email: email('Email'),
   phone: phone('Phone'),
-  grade: cell('Grade', GRADE_MAX),
+  grade: optionalGradeSchema,
   classroom: cell('Classroom', 50),
   username: z
     .string()
@@ -551,23 +580,7 @@ export const planStudentImport = (
       const known = cars.get(number);
       const car = known
         ? vehicles.edit(known)
-        : vehicles.add({
-            id: nextId('vehicle'),
-            schoolId: context.schoolId,
-            number: row.vehicleNumber,
-            type: 'car',
-            active: true,
-            parentName: row.parentName,
-            parentPhone: row.parentPhone,
-            alternateContactName: null,
-            alternateContactPhone: null,
-            make: null,
-            model: null,
-            color: null,
-            licensePlate: null,
-            notes: null,
-            studentIds: [],
-          });
+        : vehicles.add({ id: nextId('vehicle'), ...carForStudent(context.schoolId, row.vehicleNumber, row) });
       cars.set(number, car);
       car.active = true;
       // A car this file creates takes its rows' contact; a registered car keeps its own.

@@ -154,7 +154,39 @@ const rosterId = (label: string) =>
     .positive(`Invalid ${label}`);
 
 export const GRADE_MAX = 10;
-export const gradeSchema = requiredText('Grade', GRADE_MAX);
+
+/**
+ * The grades a school's rosters take: K and 1 to 12, and the years around
+ * them that a student-information system names (infant/toddler, preschool,
+ * pre-K, transitional K, post-graduate; see `gradeFromSis`).
+ */
+export const GRADES = [
+  'IT',
+  'PS',
+  'PK',
+  'TK',
+  'K',
+  ...Array.from({ length: 12 }, (_, i) => String(i + 1)),
+  'PG',
+];
+export const GRADE_MESSAGE = 'Grade must be K or 1 to 12 (or PK, TK, PS, IT, PG)';
+
+/** A grade as written (`k`, `04`, `Kindergarten`) as the rosters keep it (`K`, `4`), or null if it is none. */
+export const normalizeGrade = (text: string): string | null => {
+  const value = text.trim();
+  const upper = value.toUpperCase();
+  const named = upper === 'KINDERGARTEN' ? 'K' : /^\d+$/.test(value) ? String(Number(value)) : upper;
+  return GRADES.includes(named) ? named : null;
+};
+
+export const gradeSchema = requiredText('Grade', GRADE_MAX)
+  .refine((value) => normalizeGrade(value) !== null, GRADE_MESSAGE)
+  .transform((value) => normalizeGrade(value) as string);
+
+/** A grade that may be left blank (a teacher's row): blank is null. */
+export const optionalGradeSchema = optionalText('Grade', GRADE_MAX)
+  .refine((value) => value === null || normalizeGrade(value) !== null, GRADE_MESSAGE)
+  .transform((value) => (value === null ? null : (normalizeGrade(value) as string)));
 
 export const usernameSchema = z
   .string({ message: 'Username must be text' })
@@ -270,6 +302,22 @@ export const searchText = (...parts: Array<string | null | undefined>): string =
     .map(normalize)
     .filter((part) => part.length > 0)
     .join(' | ');
+
+/**
+ * The active staff member other than `exceptId` who already uses `email`
+ * (compared without case or spaces): a school's staff emails are one person's each.
+ */
+export const emailHolder = <T extends { id: number; email?: string | null; active: boolean }>(
+  staff: readonly T[],
+  email: string | null | undefined,
+  exceptId: number | null = null,
+): T | undefined => {
+  const wanted = email?.trim().toLowerCase();
+  if (!wanted) return undefined;
+  return staff.find(
+    (user) => user.active && user.id !== exceptId && user.email?.trim().toLowerCase() === wanted,
+  );
+};
 
 /** A student's natural key: name and grade. */
 export const studentKey = (student: { firstName: string; lastName: string; grade: string }) =>

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { parseRosterCsv, toCsv } from '../src/csv';
 import type { Classroom } from '../src/pickup';
 import type { QueueEntry, Vehicle } from '../src/queue';
-import { compareNumbers, type Student, splitName, studentStats, usernameFromName } from '../src/roster';
+import {
+  compareNumbers,
+  GRADE_MESSAGE,
+  gradeSchema,
+  type Student,
+  splitName,
+  studentStats,
+  usernameFromName,
+} from '../src/roster';
 import {
   busForRoute,
   CSV_TEMPLATES,
@@ -149,6 +157,30 @@ describe('row rules', () => {
       { row: 3, column: 'parentPhone', message: 'Parent phone must be a phone number (at least 7 digits)' },
       { row: 3, column: 'parentEmail', message: 'Parent email must be a valid email address' },
     ]);
+  });
+});
+
+describe('grades', () => {
+  it('takes K to 12 and the SIS years, written as the rosters keep them', () => {
+    for (const [written, kept] of [
+      ['K', 'K'],
+      ['k', 'K'],
+      ['1', '1'],
+      ['04', '4'],
+      ['12', '12'],
+      [' pk ', 'PK'],
+      ['TK', 'TK'],
+    ]) {
+      expect(gradeSchema.parse(written)).toBe(kept);
+    }
+  });
+
+  it('refuses a grade that is none, in a CSV row as in a form', () => {
+    for (const wrong of ['14', '13', '0', '-1', 'Grade 3', '3rd', 'X']) {
+      expect(gradeSchema.safeParse(wrong).error?.issues[0]?.message).toBe(GRADE_MESSAGE);
+    }
+    const { errors } = validateRows('students', [{ firstName: 'A', lastName: 'B', grade: '14' }]);
+    expect(errors).toEqual([{ row: 2, column: 'grade', message: GRADE_MESSAGE }]);
   });
 });
 

@@ -67,3 +67,20 @@ export const answersBeforeAnnouncements = () =>
         .map(({ toast }) => toast),
     );
   });
+
+const KIND = 'data-toast-kind';
+
+/**
+ * Shows an answer of a kind that comes in runs (`Vehicle added` after each
+ * save of an admin adding cars): at most one toast of that kind waits or
+ * shows; a new one takes the place of the old, so the fourth save is
+ * answered at once, not after three more toasts' 5 s each.
+ */
+export const showReplacingToast = (kind: string, toast: Omit<NotificationData, 'id'>) => {
+  notifications.updateState(notificationsStore, (list) => {
+    const fresh = { ...toast, id: `${kind}-${Date.now()}-${Math.random()}`, [KIND]: kind };
+    const at = list.findIndex((item) => item[KIND] === kind);
+    if (at === -1) return [...list, fresh];
+    return [...list.slice(0, at), fresh, ...list.slice(at + 1).filter((item) => item[KIND] !== kind)];
+  });
+};

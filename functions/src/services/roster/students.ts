@@ -1,4 +1,5 @@
 import {
+  carForStudent,
   NotFoundError,
   type Student,
   type StudentInput,
@@ -31,37 +32,61 @@ const checkClassroom = async (schoolId: number, classroomId: number | null) => {
 };
 
 /**
- * The vehicles to change so that exactly `rides` collect the student: every
- * ride must be an active vehicle of the school (checked before anything is written).
+ * The vehicles to change so that exactly `rides` collect the student, by the
+ * same rule as the students CSV (`carForStudent`): a car number not on the
+ * school's list is registered, a deactivated car comes back, and a bus must
+ * be an active bus of the school (checked before anything is written).
  */
 const planRides = async (schoolId: number, studentId: number | null, rides: StudentInput['vehicles']) => {
-  if (rides === undefined) return [];
-  const fleet = await vehicles.listBySchool(db, schoolId);
+  if (rides === undefined) return { changes: [], newCars: [] };
+  const fleet = await vehicles.listAll(db, schoolId);
   const wanted = new Set<number>();
+  const newCars: string[] = [];
   for (const ride of rides) {
     const vehicle = fleet.find(
       (v) => v.type === ride.type && v.number.toUpperCase() === ride.number.toUpperCase(),
     );
-    if (!vehicle) {
+    if (ride.type === 'bus' && !vehicle?.active) {
       const message = `No ${vehicleName(ride.type, ride.number)} is registered`;
       throw new ValidationError(message, [{ path: 'vehicles', message }]);
     }
-    wanted.add(vehicle.id);
+    if (vehicle) wanted.add(vehicle.id);
+    else if (!newCars.some((number) => number.toUpperCase() === ride.number.toUpperCase()))
+      newCars.push(ride.number);
   }
-  return fleet
+  const changes = fleet
     .filter(
-      (vehicle) => (studentId !== null && vehicle.studentIds.includes(studentId)) !== wanted.has(vehicle.id),
+      (vehicle) =>
+        (studentId !== null && vehicle.active && vehicle.studentIds.includes(studentId)) !==
+        wanted.has(vehicle.id),
     )
     .map((vehicle) => ({ vehicle, add: wanted.has(vehicle.id) }));
+  return { changes, newCars };
 };
 
-const applyRides = async (studentId: number, changes: Awaited<ReturnType<typeof planRides>>) => {
+const applyRides = async (
+  studentId: number,
+  student: Pick<Student, 'schoolId' | 'parentName' | 'parentPhone'>,
+  { changes, newCars }: Awaited<ReturnType<typeof planRides>>,
+) => {
   for (const { vehicle, add } of changes) {
+    if (add && !vehicle.active) {
+      // A deactivated car comes back for this student.
+      await vehicles.update(db, vehicle, {
+        ...vehicle,
+        active: true,
+        studentIds: [...new Set([...vehicle.studentIds, studentId])],
+      });
+      continue;
+    }
     await vehicles.setStudents(
       db,
       vehicle,
       add ? [...vehicle.studentIds, studentId] : vehicle.studentIds.filter((id) => id !== studentId),
     );
+  }
+  for (const number of newCars) {
+    await vehicles.create(db, carForStudent(student.schoolId, number, student, [studentId]));
   }
 };
 
@@ -85,7 +110,7 @@ export const createStudent = async (user: User, schoolId: number | undefined, in
   // A new student rides nothing yet: every listed vehicle gains them.
   const rides = await planRides(school.id, null, input.vehicles);
   const student = await students.create(db, { schoolId: school.id, ...fieldsOf(input) });
-  await applyRides(student.id, rides);
+  await applyRides(student.id, student, rides);
   return rowOf(school.id, student);
 };
 
@@ -107,7 +132,7 @@ export const updateStudent = async (
   await checkClassroom(school.id, input.classroomId);
   const rides = await planRides(school.id, id, input.vehicles);
   const student = await students.update(db, { ...before, ...fieldsOf(input) });
-  await applyRides(id, rides);
+  await applyRides(id, student, rides);
   return rowOf(school.id, student);
 };
 

@@ -1,6 +1,8 @@
 import {
   type Classroom,
+  ConflictError,
   canPerform,
+  emailHolder,
   ForbiddenError,
   fullName,
   NotFoundError,
@@ -62,6 +64,12 @@ const assignClassrooms = async (
   return next;
 };
 
+/** One email, one staff member of the school: a second teacher with it is refused (409). */
+const assertEmailFree = async (schoolId: number, email: string | null, exceptId: number | null) => {
+  const holder = emailHolder(await users.listBySchool(db, schoolId), email, exceptId);
+  if (holder) throw new ConflictError(`The email ${email} is already used by ${holder.name}`);
+};
+
 const profileOf = (input: TeacherInput) => ({
   firstName: input.firstName,
   lastName: input.lastName,
@@ -76,6 +84,7 @@ const profileOf = (input: TeacherInput) => ({
  */
 export const createTeacher = async (user: User, schoolId: number | undefined, input: TeacherInput) => {
   const school = await rosterSchool(user, schoolId, 'write');
+  await assertEmailFree(school.id, input.email, null);
   const rooms = await checkClassrooms(school.id, input.classroomIds);
   const base = input.username ?? usernameFromName(input.firstName, input.lastName);
   const first = await newCredentials(base);
@@ -134,6 +143,7 @@ export const updateTeacher = async (
   if (input.resetPassword) assertMayResetPassword(user);
   const before = await teacherOf(school, id);
   assertMayChangeEmail(user, before, input.email);
+  await assertEmailFree(school.id, input.email, id);
   const rooms = await checkClassrooms(school.id, input.classroomIds);
   const teacher = await users.updateProfile(db, before, { ...profileOf(input), active: true });
   const after = await assignClassrooms(rooms, id, input.classroomIds);

@@ -1,7 +1,6 @@
-import { type Alert, type AlertType, alertButtonLabel, LONG_PRESS_MS, plural } from '@curbside/domain';
+import { type Alert, type AlertType, alertButtonLabel, plural } from '@curbside/domain';
 import {
   Badge,
-  Box,
   Card,
   Group,
   SimpleGrid,
@@ -15,15 +14,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLivePatches } from '../live/live';
 import { MUTED_TEXT } from '../queue/colors';
-import { usePress } from '../queue/use-press';
 import { activeAlertsPatch } from './alerts.cache';
 import classes from './alerts.module.css';
 import { alertQueries, useToggleAlert } from './alerts.queries';
-
-const HINT: Record<AlertType, string> = {
-  help: 'Hold to request help',
-  emergency: 'Hold to call an emergency',
-};
+import { HOLD_HINT, HoldButton } from './hold-button';
 
 interface AlertButtonProps {
   type: AlertType;
@@ -32,39 +26,17 @@ interface AlertButtonProps {
   onTrigger: (type: AlertType) => void;
 }
 
-/**
- * Press and hold to raise (or, while active, to cancel) an alert: 800 ms for
- * help, 1000 ms for an emergency. A bar fills while the press lasts.
- */
+/** Press and hold to raise (or, while active, to cancel) an alert: 800 ms for help, 1000 ms for an emergency. */
 function AlertButton({ type, active, sending, onTrigger }: AlertButtonProps) {
-  const delay = LONG_PRESS_MS[type];
-  const press = usePress({ delay, onLongPress: () => onTrigger(type), keyboard: true, disabled: sending });
   return (
-    <UnstyledButton
-      {...press.handlers}
-      className={classes.trigger}
-      data-type={type}
-      data-active={active || undefined}
-      aria-pressed={active}
-      aria-busy={sending || undefined}
-      data-pressing={press.pressing || undefined}
-      style={{ opacity: sending ? 0.7 : 1 }}
-    >
-      <Text component="span" display="block" fz={{ base: 20, sm: 24 }} fw={900} lh={1.15} inherit>
-        {alertButtonLabel(type, active)}
-      </Text>
-      <Text component="span" display="block" fz="sm" fw={700} inherit>
-        {sending ? 'Sending...' : active ? 'Hold to cancel' : HINT[type]}
-      </Text>
-      <Box
-        aria-hidden
-        className={classes.progress}
-        style={{
-          transform: `scaleX(${press.pressing ? 1 : 0})`,
-          transition: press.pressing ? `transform ${delay}ms linear` : 'none',
-        }}
-      />
-    </UnstyledButton>
+    <HoldButton
+      type={type}
+      label={alertButtonLabel(type, active)}
+      hint={sending ? 'Sending...' : active ? 'Hold to cancel' : HOLD_HINT[type]}
+      active={active}
+      sending={sending}
+      onHold={() => onTrigger(type)}
+    />
   );
 }
 

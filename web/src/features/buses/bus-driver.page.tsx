@@ -18,6 +18,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { apiWithLink } from '../../lib/api';
 import { HttpError } from '../../lib/http';
+import { HOLD_HINT, HoldButton } from '../alerts/hold-button';
 import { MUTED_TEXT } from '../queue/colors';
 import { linkToken, useBusSocket } from './bus-socket';
 import { ConnectionBadge } from './bus-tracking.page';
@@ -245,25 +246,21 @@ export function BusDriverPage() {
             )}
           </Stack>
         </Card>
+        {/* Held, not tapped: a phone on a dashboard mount gets tapped by accident. */}
         <SimpleGrid cols={2} spacing="sm">
-          <Button
-            size="xl"
-            px="sm"
-            color="orange.9"
-            loading={alert.isPending && alert.variables === 'help'}
-            onClick={() => alert.mutate('help')}
-          >
-            Help
-          </Button>
-          <Button
-            size="xl"
-            px="sm"
-            color="red.9"
-            loading={alert.isPending && alert.variables === 'emergency'}
-            onClick={() => alert.mutate('emergency')}
-          >
-            Emergency
-          </Button>
+          {(['help', 'emergency'] as const).map((type) => {
+            const sending = alert.isPending && alert.variables === type;
+            return (
+              <HoldButton
+                key={type}
+                type={type}
+                label={type === 'help' ? 'Help' : 'Emergency'}
+                hint={sending ? 'Sending...' : HOLD_HINT[type]}
+                sending={sending}
+                onHold={() => alert.mutate(type)}
+              />
+            );
+          })}
         </SimpleGrid>
         <DriverAlertSeen last={seen.last} />
         <Card withBorder p="md" component="section" aria-labelledby="current-location">
@@ -308,7 +305,7 @@ export function BusDriverPage() {
         </Card>
         <Text c={MUTED_TEXT}>
           Choose your bus and press Start Tracking before you drive. Keep this page open: the school sees your
-          bus on its map while you track. Press Help or Emergency to alert the school office at once.
+          bus on its map while you track. Hold Help or Emergency for a second to alert the school office.
         </Text>
       </Stack>
     </Container>

@@ -269,7 +269,8 @@ export function BusMap({ buses, live, titleOrder = 2 }: BusMapProps) {
               const active = isActive(bus, now);
               return (
                 <Group component="li" key={bus.busId} justify="space-between" wrap="nowrap" gap="sm">
-                  <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+                  {/* On a phone the speed and time wrap; Center is never cut. */}
+                  <Group gap="sm" wrap="wrap" style={{ minWidth: 0, rowGap: 0 }}>
                     <Box
                       w={12}
                       h={12}
@@ -292,6 +293,7 @@ export function BusMap({ buses, live, titleOrder = 2 }: BusMapProps) {
                     variant="default"
                     onClick={() => focus(bus)}
                     aria-label={`Center on ${bus.busId}`}
+                    style={{ flexShrink: 0 }}
                   >
                     Center
                   </Button>
@@ -300,15 +302,25 @@ export function BusMap({ buses, live, titleOrder = 2 }: BusMapProps) {
             })}
           </Stack>
         )}
+        {/* Each state in both its colours: the marker's on the map, the dot's in the list. */}
         <Group gap="lg" aria-label="Legend">
-          <Group gap={6}>
-            <Box w={12} h={12} style={{ borderRadius: '50%', background: DOT.active }} />
-            <Text fz="sm">Active (live updates)</Text>
-          </Group>
-          <Group gap={6}>
-            <Box w={12} h={12} style={{ borderRadius: '50%', background: DOT.delayed }} />
-            <Text fz="sm">Delayed (&gt;1 min)</Text>
-          </Group>
+          {(
+            [
+              ['Active (live updates)', ACTIVE, DOT.active, 'blue on the map, green in the list'],
+              ['Delayed (>1 min)', DELAYED, DOT.delayed, 'grey on the map, yellow in the list'],
+            ] as const
+          ).map(([label, marker, dot, colours]) => (
+            <Group gap={6} key={label} wrap="nowrap">
+              <Box w={14} h={14} style={{ borderRadius: 3, background: marker, flex: 'none' }} />
+              <Box w={12} h={12} style={{ borderRadius: '50%', background: dot, flex: 'none' }} />
+              <Text fz="sm">
+                {label}
+                <Text span fz="sm" c={MUTED_TEXT}>
+                  {` · ${colours}`}
+                </Text>
+              </Text>
+            </Group>
+          ))}
         </Group>
       </Stack>
     </Card>

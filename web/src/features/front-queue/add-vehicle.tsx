@@ -1,13 +1,79 @@
-import { type VehicleType, vehicleNumberSchema } from '@curbside/domain';
-import { Button, Card, SegmentedControl, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import {
+  isUnregistered,
+  type QueueEntry,
+  type VehicleType,
+  vehicleName,
+  vehicleNumberSchema,
+} from '@curbside/domain';
+import {
+  Alert,
+  Button,
+  Card,
+  Group,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { type FormEvent, useRef, useState } from 'react';
 import { errorMessage } from '../../lib/http';
 import { withdrawLiveToast } from '../../lib/toasts';
 import { DANGER_TEXT } from '../queue/colors';
-import { useAddToQueue } from '../queue/queue.queries';
+import { useAddToQueue, useRemoveFromQueue } from '../queue/queue.queries';
 import { vehicleToastSubject } from '../queue/queue-list';
 
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', 'Clear', '0', 'Enter'] as const;
+
+/**
+ * A number that is not on the school's vehicle list was queued (a borrowed car
+ * is never refused): says so plainly, and offers to take it out again and put
+ * the number back for correction, or to keep it.
+ */
+function UnregisteredWarning({
+  entry,
+  onRemove,
+  onKeep,
+}: {
+  entry: QueueEntry;
+  onRemove: () => void;
+  onKeep: () => void;
+}) {
+  const name = vehicleName(entry.vehicleType, entry.vehicleNumber);
+  return (
+    <Alert
+      color="orange.9"
+      variant="outline"
+      role="alert"
+      title={`${name} is not registered`}
+      styles={{
+        title: {
+          color: 'var(--mantine-color-text)',
+          fontSize: 'var(--mantine-font-size-lg)',
+          fontWeight: 800,
+        },
+        message: { color: 'var(--mantine-color-text)' },
+      }}
+    >
+      <Stack gap="xs">
+        <Text fz="md" inherit>
+          It is in the queue, but no family or student on the school's list goes with this number. If it was
+          mistyped, remove it and enter it again.
+        </Text>
+        {/* Side by side where they fit whole, one above the other on a narrow phone. */}
+        <Group gap="xs" wrap="wrap">
+          <Button size="md" color="orange.9" onClick={onRemove} style={{ flex: '1 0 auto' }}>
+            Remove and re-enter
+          </Button>
+          <Button size="md" variant="default" onClick={onKeep} style={{ flex: '1 0 auto' }}>
+            Keep it
+          </Button>
+        </Group>
+      </Stack>
+    </Alert>
+  );
+}
 
 /**
  * Add Vehicle to Queue: Car/Bus, the vehicle number (typed or from the
@@ -15,15 +81,18 @@ const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', 'Clear', '0', 'Enter'
  * the chosen type stays. A refusal shows under the number, which stays for
  * correction; any live announcement about that car is taken back, so the
  * screen never says "added" about a car the server just refused here.
- * Compact enough that the whole keypad and Add to Queue fit a 768 px high
- * tablet and a phone's first screen.
+ * A number not on the school's list is queued all the same, and the card
+ * says so with a way to correct it. Compact enough that the whole keypad
+ * and Add to Queue fit a 768 px high tablet and a phone's first screen.
  */
 export function AddVehicleCard({ sessionId }: { sessionId: number }) {
   const [vehicleType, setVehicleType] = useState<VehicleType>('car');
   const [vehicleNumber, setVehicleNumber] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [unregistered, setUnregistered] = useState<QueueEntry | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const add = useAddToQueue();
+  const remove = useRemoveFromQueue();
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
@@ -37,7 +106,10 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
     add.mutate(
       { sessionId, vehicleNumber: parsed.data, vehicleType },
       {
-        onSuccess: () => setVehicleNumber(''),
+        onSuccess: (entry) => {
+          setVehicleNumber('');
+          setUnregistered(isUnregistered(entry) ? entry : null);
+        },
         onError: (refusal) => {
           withdrawLiveToast(vehicleToastSubject(vehicleType, parsed.data));
           setError(errorMessage(refusal));
@@ -45,6 +117,14 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
         },
       },
     );
+  };
+
+  const reenter = (entry: QueueEntry) => {
+    remove.mutate(entry);
+    setUnregistered(null);
+    setVehicleType(entry.vehicleType);
+    setVehicleNumber(entry.vehicleNumber);
+    requestAnimationFrame(() => input.current?.select());
   };
 
   const type = (digits: string) => {
@@ -90,6 +170,13 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
               error: { fontSize: 'var(--mantine-font-size-md)', fontWeight: 700 },
             }}
           />
+          {unregistered && (
+            <UnregisteredWarning
+              entry={unregistered}
+              onRemove={() => reenter(unregistered)}
+              onKeep={() => setUnregistered(null)}
+            />
+          )}
           <SimpleGrid cols={3} spacing={8} verticalSpacing={8} role="group" aria-label="Keypad">
             {KEYS.map((key) => (
               <Button

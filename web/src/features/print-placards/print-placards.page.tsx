@@ -54,17 +54,17 @@ export const printPlacards = (html: string) => {
 
 /**
  * Print placards (specification §2): a preview of the sheets and Print All.
- * By default the first 10 cars and 5 buses by number; a box prints every
- * active vehicle of the school.
+ * Print All prints every active vehicle of the school, as it says; a box
+ * limits the sheets to the first 10 cars and 5 buses by number.
  */
 export function PrintPlacardsPage() {
   const { user } = useMe();
   const scope = useSchoolScope(user);
-  const [every, setEvery] = useState(false);
+  const [firstOnly, setFirstOnly] = useState(false);
   const [blocked, setBlocked] = useState(false);
   const summary = useQuery({ ...rosterQueries.summary(scope, null), enabled: user !== null });
   const vehicles = useQuery({ ...allVehicles(scope), enabled: user !== null });
-  const placards = useMemo(() => placardsFor(vehicles.data ?? [], every), [vehicles.data, every]);
+  const placards = useMemo(() => placardsFor(vehicles.data ?? [], !firstOnly), [vehicles.data, firstOnly]);
   const html = useMemo(() => placardsHtml(placards, summary.data?.school.name), [placards, summary.data]);
   if (!user) return null;
   const cars = placards.filter((p) => p.type === 'car').length;
@@ -98,10 +98,10 @@ export function PrintPlacardsPage() {
         <Card>
           <Group justify="space-between">
             <Checkbox
-              label="Print every active vehicle"
-              description={`Otherwise the first ${PLACARD_LIMITS.car} cars and ${PLACARD_LIMITS.bus} buses by number`}
-              checked={every}
-              onChange={(event) => setEvery(event.currentTarget.checked)}
+              label={`Only the first ${PLACARD_LIMITS.car} cars and ${PLACARD_LIMITS.bus} buses`}
+              description="By number; otherwise every active vehicle"
+              checked={firstOnly}
+              onChange={(event) => setFirstOnly(event.currentTarget.checked)}
             />
             <Text fw={600}>
               {plural(cars, 'car')}, {plural(buses, 'bus', 'buses')}

@@ -49,10 +49,12 @@ export const useQueueLive = (sessionId: number) => {
   useLiveEvent('VEHICLE_QUEUED', (event) => {
     if (event.sessionId !== undefined && event.sessionId !== sessionId) return;
     const vehicle = event.data.vehicle;
-    const toast = vehicleQueuedToast(vehicle, !isUnregistered(event.data.entry));
+    const registered = !isUnregistered(event.data.entry);
+    const toast = vehicleQueuedToast(vehicle, registered);
     // One announcement per car: a refusal of that car on this screen takes it back (add-vehicle.tsx).
     showLiveToast(vehicleToastSubject(vehicle?.type ?? 'car', vehicle?.number ?? ''), {
-      color: 'green.9',
+      // Orange for a number not on the school's list (its last line says so).
+      color: registered ? 'green.9' : 'orange.9',
       title: toast.title,
       message: (
         <Stack gap={0}>

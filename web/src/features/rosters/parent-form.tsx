@@ -1,6 +1,6 @@
 import { type OneTimeCredentials, type ParentRow, parentInputSchema, type RosterRef } from '@curbside/domain';
 import { Button, SimpleGrid, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showReplacingToast } from '../../lib/toasts';
 import { FormDialog, useRosterForm } from './form';
 import { type SchoolScope, useSaveParent } from './rosters.queries';
 import { StudentPicker } from './student-picker';
@@ -36,7 +36,7 @@ export function ParentForm({
     },
     async (input) => {
       const answer = await save.mutateAsync({ id: parent?.id ?? null, input });
-      notifications.show({
+      showReplacingToast(parent ? 'Parent updated' : 'Parent added', {
         color: 'green.9',
         title: parent ? 'Parent updated' : 'Parent added',
         message: answer.parent.name,

@@ -1,6 +1,7 @@
 import type { Page } from '@curbside/domain';
 import {
   Button,
+  Card,
   Center,
   CloseButton,
   Group,
@@ -14,6 +15,8 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { type UseQueryOptions, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
+import { DANGER_TEXT, MUTED_TEXT } from '../queue/colors';
+import { usePhone } from '../queue/use-phone';
 import type { SchoolScope } from './rosters.queries';
 
 export interface Column<T> {
@@ -43,9 +46,62 @@ export interface RosterListProps<T extends { id: number }, K extends readonly un
   rowAction?: (row: T) => ReactNode;
 }
 
+/** A row's Edit and Deactivate, never shrunk (a cut "Deactiva…" is no button to trust). */
+function RowActions({
+  label,
+  canUpdate,
+  canDelete,
+  onEdit,
+  onDeactivate,
+  grow = false,
+  extra,
+}: {
+  label: string;
+  canUpdate: boolean;
+  canDelete: boolean;
+  onEdit: () => void;
+  onDeactivate: () => void;
+  /** On a phone's card the two share its width. */
+  grow?: boolean;
+  /** The list's own action for the row, before Edit (a student's pickup history). */
+  extra?: ReactNode;
+}) {
+  const style = { flexShrink: 0, ...(grow ? { flex: 1 } : {}) };
+  return (
+    <Group gap="xs" wrap="nowrap">
+      {extra}
+      <Button
+        size={grow ? 'md' : 'xs'}
+        variant="light"
+        disabled={!canUpdate}
+        onClick={onEdit}
+        aria-label={`Edit ${label}`}
+        style={style}
+      >
+        Edit
+      </Button>
+      <Button
+        size={grow ? 'md' : 'xs'}
+        variant={grow ? 'outline' : 'subtle'}
+        color="red.8"
+        disabled={!canDelete}
+        onClick={onDeactivate}
+        aria-label={`Deactivate ${label}`}
+        // Dark red on light schemes, light red on dark: at least 4.5:1 on the striped rows.
+        style={canDelete ? { ...style, color: DANGER_TEXT, borderColor: DANGER_TEXT } : style}
+      >
+        Deactivate
+      </Button>
+    </Group>
+  );
+}
+
 /**
  * A roster list: search, a page of rows with Edit and Deactivate, and
- * Previous / Next over the pages (cursors from the server).
+ * Previous / Next over the pages (cursors from the server). A phone shows
+ * each row as a card (its fields one under another, its actions at the
+ * bottom); a tablet shows the table, whose cells wrap so that the actions
+ * column is never cut.
  */
 export function RosterList<T extends { id: number }, K extends readonly unknown[]>({
   noun,
@@ -68,7 +124,19 @@ export function RosterList<T extends { id: number }, K extends readonly unknown[
   const cursor = cursors[cursors.length - 1] ?? null;
   const page = useQuery(query({ schoolId, search: debounced, cursor }));
   const [confirming, setConfirming] = useState<T | null>(null);
+  const phone = usePhone();
   const rows = page.data?.items ?? [];
+  const actions = (row: T, grow = false) => (
+    <RowActions
+      label={labelOf(row)}
+      canUpdate={canUpdate}
+      canDelete={canDelete}
+      onEdit={() => onEdit(row)}
+      onDeactivate={() => setConfirming(row)}
+      grow={grow}
+      extra={rowAction?.(row)}
+    />
+  );
 
   const onSearch = (value: string) => {
     setSearch(value);
@@ -102,6 +170,38 @@ export function RosterList<T extends { id: number }, K extends readonly unknown[
         <Text ta="center" py="lg" fz="lg">
           {debounced.trim() ? `No ${noun} match “${debounced.trim()}”.` : emptyText}
         </Text>
+      ) : phone ? (
+        <Stack component="ul" gap="sm" m={0} p={0} style={{ listStyle: 'none' }} aria-label={noun}>
+          {rows.map((row) => {
+            const [first, ...rest] = columns;
+            return (
+              <Card component="li" key={row.id} p="sm" shadow="none" aria-label={labelOf(row)}>
+                <Stack gap={6}>
+                  {first && (
+                    <Text fw={800} fz="lg" style={{ overflowWrap: 'anywhere' }}>
+                      {first.cell(row)}
+                    </Text>
+                  )}
+                  <dl
+                    style={{ margin: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '2px 12px' }}
+                  >
+                    {rest.map((column) => (
+                      <div key={column.header} style={{ display: 'contents' }}>
+                        <Text component="dt" fz="sm" c={MUTED_TEXT}>
+                          {column.header}
+                        </Text>
+                        <Text component="dd" m={0} fz="sm" style={{ overflowWrap: 'anywhere' }}>
+                          {column.cell(row)}
+                        </Text>
+                      </div>
+                    ))}
+                  </dl>
+                  {actions(row, true)}
+                </Stack>
+              </Card>
+            );
+          })}
+        </Stack>
       ) : (
         <Table.ScrollContainer minWidth={720}>
           <Table striped highlightOnHover verticalSpacing="sm" aria-label={noun}>
@@ -117,32 +217,11 @@ export function RosterList<T extends { id: number }, K extends readonly unknown[
               {rows.map((row) => (
                 <Table.Tr key={row.id}>
                   {columns.map((column) => (
-                    <Table.Td key={column.header}>{column.cell(row)}</Table.Td>
+                    <Table.Td key={column.header} style={{ overflowWrap: 'anywhere' }}>
+                      {column.cell(row)}
+                    </Table.Td>
                   ))}
-                  <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      {rowAction?.(row)}
-                      <Button
-                        size="xs"
-                        variant="light"
-                        disabled={!canUpdate}
-                        onClick={() => onEdit(row)}
-                        aria-label={`Edit ${labelOf(row)}`}
-                      >
-                        Edit
-                      </Button>
-                      <Button
-                        size="xs"
-                        variant="subtle"
-                        color="red"
-                        disabled={!canDelete}
-                        onClick={() => setConfirming(row)}
-                        aria-label={`Deactivate ${labelOf(row)}`}
-                      >
-                        Deactivate
-                      </Button>
-                    </Group>
-                  </Table.Td>
+                  <Table.Td style={{ width: '1%', whiteSpace: 'nowrap' }}>{actions(row)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

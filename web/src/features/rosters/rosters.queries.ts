@@ -11,6 +11,7 @@ import { notifications } from '@mantine/notifications';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { errorMessage } from '../../lib/http';
+import { showReplacingToast } from '../../lib/toasts';
 import { classroomQueries, teacherQueries, vehicleQueries } from '../teacher/teacher.queries';
 
 export type RosterKind = ImportKind;
@@ -162,7 +163,7 @@ export const useDeactivate = (schoolId: SchoolScope) => {
     mutationFn: ({ kind, id }: { kind: keyof typeof DEACTIVATE; id: number; label: string }) =>
       api(DEACTIVATE[kind] as typeof routes.deleteStudent, { params: { id }, query: { schoolId } }),
     onSuccess: (_, { label }) =>
-      notifications.show({
+      showReplacingToast('Deactivated', {
         color: 'green.9',
         title: 'Deactivated',
         message: `${label} has been deactivated`,

@@ -1,7 +1,7 @@
 import { type StudentRow, studentInputSchema } from '@curbside/domain';
 import { Select, SimpleGrid, TagsInput, Textarea, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
+import { showReplacingToast } from '../../lib/toasts';
 import { FormDialog, useRosterForm } from './form';
 import { rosterQueries, type SchoolScope, useSaveStudent } from './rosters.queries';
 
@@ -38,7 +38,7 @@ export function StudentForm({
     },
     async (input) => {
       await save.mutateAsync({ id: student?.id ?? null, input });
-      notifications.show({
+      showReplacingToast(student ? 'Student updated' : 'Student added', {
         color: 'green.9',
         title: student ? 'Student updated' : 'Student added',
         message: `${input.firstName} ${input.lastName}`,

@@ -40,6 +40,10 @@ export function StudentPicker({
       onChange={(ids) => onChange(ids.map((id) => known.get(Number(id))).filter((s): s is RosterRef => !!s))}
       error={error}
       clearable
+      maxDropdownHeight={220}
+      // Inside the dialog, not in a portal beside the page: on a phone a list placed by the
+      // page widened it, which moved the dialog, which moved the list, which closed it.
+      comboboxProps={{ withinPortal: false, position: 'bottom', middlewares: { flip: true, shift: false } }}
     />
   );
 }

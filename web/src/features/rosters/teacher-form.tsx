@@ -1,7 +1,7 @@
 import { type OneTimeCredentials, type TeacherRow, teacherInputSchema } from '@curbside/domain';
 import { Button, MultiSelect, SimpleGrid, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
+import { showReplacingToast } from '../../lib/toasts';
 import { useMe } from '../auth/auth.queries';
 import { FormDialog, useRosterForm } from './form';
 import { rosterQueries, type SchoolScope, useSaveTeacher } from './rosters.queries';
@@ -42,7 +42,7 @@ export function TeacherForm({
     },
     async (input) => {
       const answer = await save.mutateAsync({ id: teacher?.id ?? null, input });
-      notifications.show({
+      showReplacingToast(teacher ? 'Teacher updated' : 'Teacher added', {
         color: 'green.9',
         title: teacher ? 'Teacher updated' : 'Teacher added',
         message: answer.teacher.name,

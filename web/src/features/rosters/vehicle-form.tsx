@@ -1,6 +1,6 @@
 import { type RosterRef, type VehicleRow, vehicleInputSchema } from '@curbside/domain';
 import { SegmentedControl, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showReplacingToast } from '../../lib/toasts';
 import { FormDialog, useRosterForm } from './form';
 import { type SchoolScope, useSaveVehicle } from './rosters.queries';
 import { StudentPicker } from './student-picker';
@@ -35,7 +35,7 @@ export function VehicleForm({
     },
     async (input) => {
       await save.mutateAsync({ id: vehicle?.id ?? null, input });
-      notifications.show({
+      showReplacingToast(vehicle ? 'Vehicle updated' : 'Vehicle added', {
         color: 'green.9',
         title: vehicle ? 'Vehicle updated' : 'Vehicle added',
         message: `${input.type === 'bus' ? 'Bus B' : 'Car '}${input.number}`,

@@ -1,6 +1,8 @@
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { healthQueries } from '../health/health.queries';
 import { useLiveStatus } from '../live/live';
 import { MUTED_TEXT } from '../queue/colors';
 
@@ -41,10 +43,13 @@ function Soon({ title, text }: { title: string; text: string }) {
   );
 }
 
-/** Reports and Configuration: Print Placards, Session Reports, three tiles marked Soon, and System Status. */
+/** Reports and Configuration: Print Placards, Session Reports, three tiles marked Soon, and System Status (live connection, and the database from the health check). */
 export function ReportsGrid({ placardsHref }: { placardsHref: string }) {
   const { state } = useLiveStatus();
   const connected = state === 'open';
+  // The health check reads the table: Online when it answers, Offline when it fails (read every 30 s).
+  const health = useQuery({ ...healthQueries.status(), refetchInterval: 30_000, retry: false });
+  const database = health.isSuccess ? 'Online' : health.isError ? 'Offline' : 'Checking...';
   return (
     <Card component="section" aria-labelledby="reports" p={{ base: 'sm', sm: 'lg' }}>
       <Stack gap="md">
@@ -86,8 +91,11 @@ export function ReportsGrid({ placardsHref }: { placardsHref: string }) {
               </Group>
               <Group justify="space-between">
                 <Text>Database</Text>
-                <Badge color="green.9" variant="filled">
-                  Online
+                <Badge
+                  color={database === 'Online' ? 'green.9' : database === 'Offline' ? 'red.9' : 'gray.7'}
+                  variant="filled"
+                >
+                  {database}
                 </Badge>
               </Group>
             </Stack>

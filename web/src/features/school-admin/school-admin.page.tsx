@@ -121,8 +121,8 @@ function NoSession() {
 
 /**
  * The school admin screen (specification §2): with a running session its map,
- * bus tracking, stat cards and queue overview; always School Management and
- * Reports and Configuration. A sandboxed school is read-only.
+ * stat cards and queue overview; always Bus Tracking (drivers are set up
+ * before the session), School Management and Reports and Configuration. A sandboxed school is read-only.
  */
 export function SchoolAdminPage() {
   const { user } = useMe();
@@ -178,7 +178,15 @@ export function SchoolAdminPage() {
         ) : session ? (
           <SessionPanels sessionId={session.id} scope={scope} readOnly={readOnly} />
         ) : (
-          <NoSession />
+          // The drivers' links are set up in the morning or the day before: the card shows with no session too.
+          <Grid gutter="md" align="center">
+            <Grid.Col span={{ base: 12, md: 8 }}>
+              <NoSession />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 4 }}>
+              <BusTrackingCard readOnly={readOnly} />
+            </Grid.Col>
+          </Grid>
         )}
         <RosterPanel schoolId={scope} counts={summary.data.counts} permissions={permissions} />
         <ReportsGrid placardsHref={placardsHref} />

@@ -6,11 +6,12 @@ import {
   stalledMinutes,
 } from '@curbside/domain';
 import { Badge, Button, Card, Group, Progress, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { ReadState } from '../../components/read-state';
-import { sisQueries, useRefreshAfterImport, useResumeImport } from './sis.queries';
+import { IMPORTED, sisQueries, useRefreshAfterImport, useResumeImport } from './sis.queries';
 
 const KIND_LABEL: Record<ImportJob['kind'], string> = {
   district: 'District import',
@@ -39,10 +40,16 @@ export function JobPanel({ id }: { id: string }) {
   useEffect(() => {
     if (shown && id) card.current?.scrollIntoView({ block: 'start' });
   }, [id, shown]);
+  // Seen running here: its end is news ("Students Imported"); a job opened already done is not.
+  const sawRunning = useRef(false);
   useEffect(() => {
+    if (data?.status === 'running') sawRunning.current = true;
     if (data?.status === 'succeeded' && refreshed.current !== data.id) {
       refreshed.current = data.id;
       void refresh();
+      if (sawRunning.current && data.kind !== 'sync') {
+        notifications.show({ color: 'green.9', title: IMPORTED[data.kind], message: data.message });
+      }
     }
   }, [data, refresh]);
   if (!job.isSuccess) return <ReadState query={job} loading="Loading the import" failed="Import not found" />;
@@ -124,7 +131,13 @@ export function JobPanel({ id }: { id: string }) {
             </Table>
           </ScrollArea>
         ) : null}
-        {/* What a student import wrote, on the school admin screen. */}
+        {/* What a student import wrote, on the school admin screen; Clever has no cars. */}
+        {job.data.status === 'succeeded' && job.data.kind === 'students' && job.data.schoolId ? (
+          <Text fw={700}>
+            Clever brings no vehicles: add the families' cars (School Rosters, Vehicles: Add or Import) before
+            this school can run a car line.
+          </Text>
+        ) : null}
         {job.data.status === 'succeeded' && job.data.kind === 'students' && job.data.schoolId ? (
           <Group>
             <Button component={Link} to={`/school-admin?schoolId=${job.data.schoolId}`} variant="light">

@@ -46,8 +46,11 @@ export const sisQueries = {
     }),
 };
 
-/** The toasts of specification §8 "Import": the server's message under the step's title. */
-const IMPORTED = {
+/**
+ * The toasts of specification §8 "Import": the step's title over the job's
+ * message, shown when the job has finished (not when it starts, at 0%).
+ */
+export const IMPORTED = {
   district: 'District Imported',
   school: 'School Imported',
   students: 'Students Imported',
@@ -80,8 +83,9 @@ export const useStartImport = (onStarted: (job: ImportJob) => void) => {
         body: body as { cleverSchoolId: string; localSchoolId: number; createMissingClassrooms: boolean },
       });
     },
-    onSuccess: (started, input) => {
-      notifications.show({ color: 'green.9', title: IMPORTED[input.step], message: started.message });
+    onSuccess: (started) => {
+      // The job runs on: "Imported" waits for its end (the job panel says it).
+      notifications.show({ color: 'blue', title: 'Import started', message: started.message });
       client.setQueryData(sisQueries.job(started.job.id).queryKey, started.job);
       onStarted(started.job);
     },
