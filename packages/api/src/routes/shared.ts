@@ -13,10 +13,13 @@ export const importJobParams = z.object({
 export const id = z.coerce.number({ message: 'Invalid id' }).int('Invalid id').positive('Invalid id');
 export const idParams = z.object({ id });
 export const ok = returns<{ ok: true }>();
-export const cursorQuery = z.object({ cursor: z.string().max(2000, 'Invalid cursor').optional() });
+export const cursorQuery = z.object({
+  cursor: z.string({ message: 'Invalid cursor' }).max(1000, 'Invalid cursor').optional(),
+});
 export const day = (name: string) =>
   z
     .string({ message: `${name} is required` })
+    .max(10, `${name} must be a date (YYYY-MM-DD)`)
     .regex(/^\d{4}-\d{2}-\d{2}$/, `${name} must be a date (YYYY-MM-DD)`);
 export const entryParams = z.object({ id: z.string().trim().min(1, 'Invalid id').max(64, 'Invalid id') });
 export const sessionQuery = z.object({ sessionId: id });

@@ -1,13 +1,19 @@
 import { hasMinimumRole, isStaffRole } from '@curbside/domain';
 import { Box, Card, Container, Text } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { Outlet, useMatches } from 'react-router';
 import { AlertBanner } from '../alerts/alert-banner';
 import { useMe } from '../auth/auth.queries';
-import { LoginScreen } from '../auth/login-screen';
-import { SetPasswordScreen } from '../auth/set-password';
 import { NO_PERMISSION, type RouteAccess } from './access';
 import { Footer } from './footer';
 import { Header } from './header';
+
+// A signed-in screen never shows these: they load only when needed (the first load of a car-line
+// tablet stays within its JavaScript budget).
+const LoginScreen = lazy(() => import('../auth/login-screen').then((m) => ({ default: m.LoginScreen })));
+const SetPasswordScreen = lazy(() =>
+  import('../auth/set-password').then((m) => ({ default: m.SetPasswordScreen })),
+);
 
 /** The deepest minimum role among the matched routes' handles. */
 const useMinimumRole = () => {
@@ -43,8 +49,18 @@ export function ShellLayout() {
   const { user, isLoading } = useMe();
   const minRole = useMinimumRole();
   if (isLoading) return null;
-  if (!user) return <LoginScreen />;
-  if (user.mustChangePassword) return <SetPasswordScreen user={user} />;
+  if (!user)
+    return (
+      <Suspense fallback={null}>
+        <LoginScreen />
+      </Suspense>
+    );
+  if (user.mustChangePassword)
+    return (
+      <Suspense fallback={null}>
+        <SetPasswordScreen user={user} />
+      </Suspense>
+    );
   const allowed = !minRole || hasMinimumRole(user.role, minRole);
   return (
     <Box mih="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
