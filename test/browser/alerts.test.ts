@@ -284,7 +284,7 @@ describe('the driver page', () => {
     await driver.getByRole('textbox', { name: 'Select Bus' }).click();
     await driver.getByRole('option', { name: 'Bus 5 - Route E' }).click();
     // Held long enough for a press-and-hold button as well as a plain one.
-    const emergency = driver.getByRole('button', { name: 'Emergency', exact: true });
+    const emergency = driver.getByRole('button', { name: /^Emergency/ });
     const box = (await emergency.boundingBox())!;
     await driver.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await driver.mouse.down();

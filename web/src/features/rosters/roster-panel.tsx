@@ -147,7 +147,7 @@ export function RosterPanel({
                         size="xs"
                         variant="default"
                         onClick={() => setHistory(s)}
-                        aria-label={`Pickup history of ${s.firstName} ${s.lastName}`}
+                        aria-label={`Pickups of ${s.firstName} ${s.lastName}`}
                       >
                         Pickups
                       </Button>
