@@ -12,8 +12,8 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { MUTED_TEXT } from '../../lib/theme';
 import { useLivePatches } from '../live/live';
-import { MUTED_TEXT } from '../queue/colors';
 import { activeAlertsPatch } from './alerts.cache';
 import classes from './alerts.module.css';
 import { alertQueries, useToggleAlert } from './alerts.queries';

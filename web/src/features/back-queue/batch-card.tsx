@@ -1,7 +1,7 @@
 import { type Batch, batchMinutes, formatClockTime, plural, type QueueEntry } from '@curbside/domain';
 import { Badge, Button, Group, Loader, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { MUTED_TEXT } from '../queue/colors';
+import { MUTED_TEXT } from '../../lib/theme';
 import { batchQueries, useAddToBatch, useCompleteBatch } from './batches.queries';
 import { LIST } from './list-style';
 import { VehicleChip } from './vehicle-chip';

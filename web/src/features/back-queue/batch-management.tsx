@@ -2,7 +2,7 @@ import { type Batch, orderQueue, type QueueEntry, type VehicleType } from '@curb
 import { Button, Card, Grid, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { MUTED_TEXT } from '../queue/colors';
+import { MUTED_TEXT } from '../../lib/theme';
 import { queueQueries } from '../queue/queue.queries';
 import { usePendingRemovals } from '../queue/undo';
 import { VehicleDialog } from '../queue/vehicle-dialog';

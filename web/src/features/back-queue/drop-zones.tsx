@@ -19,7 +19,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { MUTED_TEXT } from '../queue/colors';
+import { MUTED_TEXT } from '../../lib/theme';
 import { useRemoveFromQueue } from '../queue/queue.queries';
 import type { DropTarget } from './batches.queries';
 import { useDropZone } from './drag';

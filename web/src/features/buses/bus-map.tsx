@@ -2,7 +2,7 @@ import { BUS_MAP } from '@curbside/domain';
 import { Badge, Box, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import type { Map as MapLibreMap, Marker, Popup } from 'maplibre-gl';
 import { useEffect, useRef, useState } from 'react';
-import { MUTED_TEXT } from '../queue/colors';
+import { MUTED_TEXT } from '../../lib/theme';
 import './bus-map.css';
 import { type Fleet, isActive, mph, type TrackedBus } from './fleet';
 

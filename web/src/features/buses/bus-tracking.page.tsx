@@ -1,7 +1,7 @@
 import { BUS_LINK_MISSING } from '@curbside/domain';
 import { Badge, Button, Container, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { MUTED_TEXT } from '../queue/colors';
+import { MUTED_TEXT } from '../../lib/theme';
 import { BusMap } from './bus-map';
 import { linkToken, type SocketStatus } from './bus-socket';
 import { LinkMissing } from './link-missing';

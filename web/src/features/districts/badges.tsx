@@ -1,5 +1,5 @@
 import { Badge, Stack, Text } from '@mantine/core';
-import { MUTED_TEXT } from '../queue/colors';
+import { MUTED_TEXT } from '../../lib/theme';
 
 /** A created date as `Nov 24, 2026`. */
 export const createdOn = (createdAt: string) =>

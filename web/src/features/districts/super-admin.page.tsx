@@ -17,7 +17,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../lib/http';
-import { MUTED_TEXT } from '../queue/colors';
+import { MUTED_TEXT } from '../../lib/theme';
 import { CleverAssignments } from '../sis/clever-assignments';
 import { CreateDistrictDialog, CreateSchoolDialog } from './admin-dialogs';
 import { createdOn, EmptyState, ModeBadge } from './badges';

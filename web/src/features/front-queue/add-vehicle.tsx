@@ -19,8 +19,8 @@ import {
 } from '@mantine/core';
 import { type FormEvent, useRef, useState } from 'react';
 import { errorMessage } from '../../lib/http';
+import { DANGER_TEXT } from '../../lib/theme';
 import { withdrawLiveToast } from '../../lib/toasts';
-import { DANGER_TEXT } from '../queue/colors';
 import { useAddToQueue, useRemoveFromQueue } from '../queue/queue.queries';
 import { vehicleToastSubject } from '../queue/queue-list';
 

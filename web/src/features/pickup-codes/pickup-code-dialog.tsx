@@ -10,7 +10,7 @@ import { Alert, Button, Center, Loader, Modal, Stack, Text } from '@mantine/core
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { MUTED_TEXT } from '../queue/colors';
+import { MUTED_TEXT } from '../../lib/theme';
 import { useNow } from '../queue/use-now';
 import {
   type CodeStudent,

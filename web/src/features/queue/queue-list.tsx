@@ -22,9 +22,9 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import { DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
 import { showLiveToast } from '../../lib/toasts';
 import { useLiveEvent, useLivePatches } from '../live/live';
-import { DANGER_TEXT, MUTED_TEXT } from './colors';
 import { queuePatches } from './queue.cache';
 import { queueQueries } from './queue.queries';
 import { usePendingRemovals } from './undo';

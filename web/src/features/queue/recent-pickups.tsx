@@ -8,7 +8,7 @@ import {
 } from '@curbside/domain';
 import { Card, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { MUTED_TEXT } from './colors';
+import { MUTED_TEXT } from '../../lib/theme';
 import { queueQueries } from './queue.queries';
 
 const newestFirst = (a: QueueEntry, b: QueueEntry) => (b.exitTime ?? '').localeCompare(a.exitTime ?? '');

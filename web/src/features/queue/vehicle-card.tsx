@@ -28,7 +28,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useState } from 'react';
-import { BORDER, DANGER_TEXT, MUTED_TEXT } from './colors';
+import { BORDER, DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
 import { useRemoveFromQueue } from './queue.queries';
 import { useStudentMarks } from './releases';
 import { usePress } from './use-press';

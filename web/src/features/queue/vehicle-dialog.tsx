@@ -13,7 +13,7 @@ import {
 } from '@curbside/domain';
 import { Anchor, Button, Divider, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { type ReactNode, useRef } from 'react';
-import { MUTED_TEXT } from './colors';
+import { MUTED_TEXT } from '../../lib/theme';
 import { useSetQueueStatus } from './queue.queries';
 import { useNow } from './use-now';
 import { EntryBadges } from './vehicle-card';

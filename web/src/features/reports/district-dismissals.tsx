@@ -1,7 +1,7 @@
 import { Alert, Card, Group, Loader, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { MUTED_TEXT } from '../queue/colors';
+import { MUTED_TEXT } from '../../lib/theme';
 import { waitText } from './format';
 import { reportQueries } from './reports.queries';
 

@@ -19,7 +19,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { MUTED_TEXT } from '../queue/colors';
+import { MUTED_TEXT } from '../../lib/theme';
 import { actorText, dayText, OUTCOME_LABEL, timeText, waitText } from './format';
 import { reportCsvHref, reportQueries } from './reports.queries';
 

@@ -14,7 +14,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { MUTED_TEXT } from '../queue/colors';
+import { MUTED_TEXT } from '../../lib/theme';
 import { dayText, timeText, waitText } from './format';
 import { reportQueries } from './reports.queries';
 

@@ -1,6 +1,6 @@
 import { Alert, Loader, Modal, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { MUTED_TEXT } from '../queue/colors';
+import { MUTED_TEXT } from '../../lib/theme';
 import { actorText, timeText } from './format';
 import { reportQueries } from './reports.queries';
 

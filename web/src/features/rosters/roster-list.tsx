@@ -15,7 +15,7 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { type UseQueryOptions, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { DANGER_TEXT, MUTED_TEXT } from '../queue/colors';
+import { DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
 import { usePhone } from '../queue/use-phone';
 import type { SchoolScope } from './rosters.queries';
 

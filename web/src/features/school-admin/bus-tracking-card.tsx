@@ -5,8 +5,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { api } from '../../lib/api';
 import { errorMessage } from '../../lib/http';
+import { MUTED_TEXT } from '../../lib/theme';
 import { QrImage } from '../pickup-codes/qr-image';
-import { MUTED_TEXT } from '../queue/colors';
 
 /** The bus tracking page opens in its own 1200×800 window. */
 export const POP_OUT = { width: 1200, height: 800 } as const;

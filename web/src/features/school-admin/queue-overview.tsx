@@ -16,7 +16,7 @@ import {
 } from '@curbside/domain';
 import { Badge, Button, Card, Group, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
-import { DANGER_TEXT, MUTED_TEXT } from '../queue/colors';
+import { DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
 import { VehicleDialog } from '../queue/vehicle-dialog';
 import { toCsvText } from '../rosters/csv-lazy';
 import { downloadText } from '../rosters/download';

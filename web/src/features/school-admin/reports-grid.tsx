@@ -2,9 +2,9 @@ import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@man
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { MUTED_TEXT } from '../../lib/theme';
 import { healthQueries } from '../health/health.queries';
 import { useLiveStatus } from '../live/live';
-import { MUTED_TEXT } from '../queue/colors';
 
 function Tile({ title, text, action }: { title: string; text: string; action: ReactNode }) {
   return (

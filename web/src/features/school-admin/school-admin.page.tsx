@@ -3,9 +3,9 @@ import { Alert, Center, Container, Grid, Loader, Stack, Text, Title } from '@man
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
+import { MUTED_TEXT } from '../../lib/theme';
 import { useMe } from '../auth/auth.queries';
 import { useLiveEvent } from '../live/live';
-import { MUTED_TEXT } from '../queue/colors';
 import { queueQueries } from '../queue/queue.queries';
 import { useQueueLive } from '../queue/queue-list';
 import { useNow } from '../queue/use-now';

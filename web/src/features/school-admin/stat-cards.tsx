@@ -11,7 +11,7 @@ import {
 } from '@curbside/domain';
 import { Badge, Card, type CardProps, Group, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { MUTED_TEXT } from '../queue/colors';
+import { MUTED_TEXT } from '../../lib/theme';
 
 /** One card of a dashboard's stat row: a small uppercase title over its content. */
 export function StatCard({

@@ -3,7 +3,7 @@ import { Alert, Button, Card, Group, Loader, NativeSelect, Stack, Text, Title } 
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../lib/http';
-import { MUTED_TEXT } from '../queue/colors';
+import { MUTED_TEXT } from '../../lib/theme';
 import { sisQueries, useAssignCleverDistrict } from './sis.queries';
 
 /** One Clever district: the district it is assigned to, or a choice of district and Assign. */

@@ -1,6 +1,6 @@
 import { type TeacherStudent, vehicleLabel } from '@curbside/domain';
 import { Badge, Card, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { BORDER, DANGER_TEXT, MUTED_TEXT } from '../queue/colors';
+import { BORDER, DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
 import { BATCH_GROUPS, type BatchGroupKey, batchGroupOf, isPickedUp } from './roster';
 import { BatchStatusBadge } from './student-badges';
 

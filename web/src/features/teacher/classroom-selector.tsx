@@ -2,7 +2,7 @@ import type { Classroom, User } from '@curbside/domain';
 import { Badge, Card, Checkbox, Collapse, Group, Loader, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { BORDER, MUTED_TEXT } from '../queue/colors';
+import { BORDER, MUTED_TEXT } from '../../lib/theme';
 import { defaultClassroomIds, INITIAL_CLASSROOM_ID, NO_TEACHER, teacherNames } from './roster';
 import { classroomQueries, userQueries } from './teacher.queries';
 

@@ -1,8 +1,8 @@
 import { batchMinutes, formatClockTime, plural } from '@curbside/domain';
 import { Badge, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { BORDER, MUTED_TEXT } from '../../lib/theme';
 import { batchQueries } from '../back-queue/batches.queries';
-import { BORDER, MUTED_TEXT } from '../queue/colors';
 
 /** 'Completed Batches Today': the session's completed batches, latest first. */
 export function CompletedBatches({ sessionId }: { sessionId: number }) {

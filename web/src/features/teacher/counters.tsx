@@ -1,7 +1,7 @@
 import type { Classroom } from '@curbside/domain';
 import { plural } from '@curbside/domain';
 import { Card, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { MUTED_TEXT } from '../queue/colors';
+import { MUTED_TEXT } from '../../lib/theme';
 import type { RosterCounts } from './roster';
 
 const COUNTERS = [

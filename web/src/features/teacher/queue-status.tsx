@@ -8,7 +8,7 @@ import {
 } from '@curbside/domain';
 import { Badge, Box, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { BORDER, MUTED_TEXT } from '../queue/colors';
+import { BORDER, MUTED_TEXT } from '../../lib/theme';
 import { queueQueries } from '../queue/queue.queries';
 import { QUEUE_STATUS_POLL_MS } from './teacher.queries';
 

@@ -11,7 +11,7 @@ import {
 import { Center, Divider, Group, Loader, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useRef } from 'react';
-import { MUTED_TEXT } from '../queue/colors';
+import { MUTED_TEXT } from '../../lib/theme';
 import { queueQueries } from '../queue/queue.queries';
 import { Field, Phone, Section, VehicleDialog } from '../queue/vehicle-dialog';
 import { vehicleQueries } from './teacher.queries';

@@ -21,7 +21,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
-import { BORDER, MUTED_TEXT } from '../queue/colors';
+import { BORDER, MUTED_TEXT } from '../../lib/theme';
 import { matchesStudentSearch, readyHighlight } from './roster';
 import { BatchStatusBadge } from './student-badges';
 import classes from './teacher.module.css';

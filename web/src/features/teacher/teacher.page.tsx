@@ -15,10 +15,10 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useMemo, useState } from 'react';
+import { MUTED_TEXT } from '../../lib/theme';
 import { AlertPanel } from '../alerts/alert-panel';
 import { useMe } from '../auth/auth.queries';
 import { PickupCodeDialog } from '../pickup-codes/pickup-code-dialog';
-import { MUTED_TEXT } from '../queue/colors';
 import { NoActiveSession } from '../queue/no-active-session';
 import { useNow } from '../queue/use-now';
 import { usePhone } from '../queue/use-phone';
