@@ -63,7 +63,8 @@ function UnregisteredWarning({
         </Text>
         {/* Side by side where they fit whole, one above the other on a narrow phone. */}
         <Group gap="xs" wrap="wrap">
-          <Button size="md" color="orange.9" onClick={onRemove} style={{ flex: '1 0 auto' }}>
+          {/* White on #7c2d12 is 9.5:1: AAA in the Bright theme too. */}
+          <Button size="md" color="#7c2d12" onClick={onRemove} style={{ flex: '1 0 auto' }}>
             Remove and re-enter
           </Button>
           <Button size="md" variant="default" onClick={onKeep} style={{ flex: '1 0 auto' }}>
