@@ -1,5 +1,5 @@
 import type { FakeClever } from '@curbside/local';
-import type { Browser, BrowserContext, BrowserContextOptions, Cookie, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { ensureWebBuilt, launchBrowser, viewports } from './browser';
 import { startTestServer } from './server';
@@ -33,19 +33,9 @@ export interface OpenOptions extends ContextOptions {
 }
 
 /**
- * Whether a context may reuse the cookie of an earlier sign-in. Off: two pages of one account
- * then share one server session, and the live screens of the car line (one connection a page)
- * were seen to miss events that way; each page signs in on its own until that is understood.
- */
-const reuseSessions = false;
-/** The session cookies of this test file's sign-ins, per account (module state: one file's). */
-const sessions = new Map<string, Cookie[]>();
-
-/**
- * Signs `context` in on the staff or the parent portal (default: the parent's for `parent…`):
- * the first time in this file for real, then with the cookie of that first sign-in while
- * `GET /api/me` still accepts it. A password hash costs about half a second of CPU, and a
- * browser test file opens dozens of signed-in pages.
+ * Signs `context` in on the staff or the parent portal (default: the parent's for `parent…`).
+ * Each page signs in on its own: two pages sharing one server session (a reused cookie) were
+ * seen to miss live events on the teacher and front-queue screens.
  */
 export const signIn = async (
   context: BrowserContext,
@@ -55,27 +45,15 @@ export const signIn = async (
     portal?: 'staff' | 'parent';
   },
 ) => {
-  const key = `${portal}\n${username}\n${password}`;
-  const saved = reuseSessions ? sessions.get(key) : undefined;
-  if (saved) {
-    await context.addCookies(saved);
-    const me = await context.request.get('/api/me');
-    if (me.ok()) return;
-    sessions.delete(key);
-    await context.clearCookies();
-  }
   const path = portal === 'parent' ? '/api/auth/parent/login' : '/api/login';
   const login = await context.request.post(path, { data: { username, password } });
   expect(login.status(), `${username} signs in`).toBe(200);
-  sessions.set(key, await context.cookies());
 };
 
 /**
  * One browser suite per test file: the laptop runtime on this file's tables with the built
- * web app, one Chromium, and the contexts the tests open (closed at the end). Sign-in
- * happens once per account and file: the session cookie is reused by every later context
- * of that account while the server still accepts it (the tests of sign-in itself sign in
- * through the form). Every page's uncaught errors and console errors, but the expected
+ * web app, one Chromium, and the contexts the tests open (closed at the end), each signed
+ * in on its own (`signIn`). Every page's uncaught errors and console errors, but the expected
  * ones, are collected in `errors`: a file asserts it stays empty.
  */
 export const browserSuite = (setup: { seed?: boolean; clever?: () => FakeClever } = {}) => {
