@@ -164,6 +164,14 @@ const phases = (change: (p: PhaseResults) => void = () => {}): PhaseResults => {
       leftInQueue: 0,
       late: { activeEntries: 5, completedPickups: 80, calls: 3, readUnitsPerCall: 1.5 },
     },
+    sessionReport: {
+      cars: 80,
+      pickups: 80,
+      reads: [180, 95, 90],
+      slowestMs: 180,
+      readUnitsPerRead: 41.5,
+      status: 200,
+    },
     baseline: {
       mode: 'refetch-all',
       cars: 10,
@@ -396,5 +404,13 @@ describe('formatReport', () => {
     const verdicts = text.split('\n').filter((line) => /^(PASS|FAIL) {2}/.test(line));
     expect(verdicts).toHaveLength(budgets.length);
     expect(text).toContain('lost 2, extra 1');
+  });
+
+  it("checks the session report's read time, and fails a report that did not answer", () => {
+    const line = (p: PhaseResults) =>
+      checkBudgets(assembleReport(p)).find((check) => check.budget.startsWith('A session report reads'));
+    expect(line(phases())).toMatchObject({ pass: true, value: expect.stringContaining('80 cars') });
+    expect(line(phases((p) => Object.assign(p.sessionReport, { slowestMs: 1200 })))?.pass).toBe(false);
+    expect(line(phases((p) => Object.assign(p.sessionReport, { status: 500, cars: 0 })))?.pass).toBe(false);
   });
 });

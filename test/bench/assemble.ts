@@ -315,6 +315,7 @@ export const assembleReport = (p: PhaseResults): BenchReport => {
           ? sumOf(window, 'ddb.sequenceWriteUnits') / publishedTo(window, channel)
           : 0,
       queueReads: { early: warmUp.early, late: afterRush.late },
+      sessionReport: p.sessionReport,
       addToBatch: p.addToBatch,
     },
     memory: { server: rush.serverMemory, generatorPeakRssMb: p.generatorPeakRssMb },

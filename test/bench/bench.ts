@@ -17,6 +17,7 @@ import {
   floorPhase,
   machineAtStart,
   type Stage,
+  sessionReportPhase,
   settleDelivery,
   setupFigures,
   talliesOf,
@@ -44,6 +45,7 @@ export const runBenchmark = async (options: BenchOptions): Promise<BenchReport> 
     const rush = await rushPhase(stage, warmUp.sessionId);
     const buses = await naiveBusPhase(stage, busPlan, rush);
     const afterRush = await afterRushPhase(stage, warmUp.sessionId, rush);
+    const sessionReport = await sessionReportPhase(ctx, warmUp.sessionId);
     const baseline = stage.mode === 'patch' ? await baselinePhase(stage) : null;
     const addToBatch = await batchProbePhase(ctx);
     // Delivery to every screen, over everything published.
@@ -59,6 +61,7 @@ export const runBenchmark = async (options: BenchOptions): Promise<BenchReport> 
       rush,
       buses,
       afterRush,
+      sessionReport,
       baseline,
       addToBatch,
       publishedToStaff,

@@ -13,6 +13,8 @@ export const DISMISSAL_COST_BUDGET = 0.3;
 /** Bus positions: at most one message per map viewer per second, delivered p99 under 1.5 s. */
 export const BUS_MESSAGES_PER_VIEWER_SECOND_BUDGET = 1;
 export const BUS_P99_BUDGET_MS = 1500;
+/** The school admin's report of the rush's session (800 cars at scale 1) reads in under 1 s. */
+export const SESSION_REPORT_BUDGET_MS = 1000;
 
 export const checkBudgets = (report: BenchReport): BudgetCheck[] => {
   const { api, live, dynamo, rush, screens, cost, parents, buses } = report;
@@ -71,6 +73,14 @@ export const checkBudgets = (report: BenchReport): BudgetCheck[] => {
       budget: 'Queue reads do not grow with completed pickups',
       value: `${early.readUnitsPerCall.toFixed(2)} RCU/read at ${early.completedPickups} completed, ${late.readUnitsPerCall.toFixed(2)} at ${late.completedPickups}`,
       pass: early.readUnitsPerCall > 0 && late.readUnitsPerCall <= early.readUnitsPerCall + 1e-9,
+    },
+    {
+      budget: `A session report reads in under ${SESSION_REPORT_BUDGET_MS} ms (the rush's session, as the school admin)`,
+      value: `${ms(dynamo.sessionReport.slowestMs)} ms at the slowest of ${dynamo.sessionReport.reads.length} for ${n(dynamo.sessionReport.cars)} cars (${n(dynamo.sessionReport.pickups)} pickups), ${dynamo.sessionReport.readUnitsPerRead} RCU per read`,
+      pass:
+        dynamo.sessionReport.status === 200 &&
+        dynamo.sessionReport.cars > 0 &&
+        dynamo.sessionReport.slowestMs < SESSION_REPORT_BUDGET_MS,
     },
     ...screenChecks,
     {

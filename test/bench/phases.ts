@@ -9,9 +9,11 @@
 import { cpus, loadavg } from 'node:os';
 import type { BusFleet } from './buses';
 import { bareBroadcast, barePutLoop } from './floor';
+import { BenchClient } from './http';
 import { diff, publishedAll, publishedTo, sumOf } from './meter-window';
 import { addToBatchProbe, queueReadProbe, warmUp } from './probes';
 import { closeWebScreens, openWebScreens, tallyReads } from './rush-run';
+import { BENCH_PASSWORD } from './school';
 import type { BenchContext } from './setup';
 import { round, sleep } from './stats';
 import type {
@@ -22,6 +24,7 @@ import type {
   MainRushFigures,
   PutFloor,
   ScreenMode,
+  SessionReportRead,
   SetupFigures,
   Tallies,
   WarmUpFigures,
@@ -187,6 +190,39 @@ export const afterRushPhase = async (
   ctx.log('Probing queue reads after it…');
   const late = await queueReadProbe(ctx, sessionId, completed);
   return { reads: tallyReads(screens), leftInQueue, late };
+};
+
+// ── The rush's session report, as the school admin reads it ───────────────
+
+/** Three reads of the rush's session report (about 800 cars at scale 1): their times and read units. */
+export const sessionReportPhase = async (
+  ctx: BenchContext,
+  sessionId: number,
+): Promise<SessionReportRead> => {
+  ctx.log('Reading the rush session report as the school admin…');
+  const admin = new BenchClient(ctx.server.url, ctx.recorder);
+  ctx.clients.push(admin);
+  await admin.login(ctx.school.admin.username, BENCH_PASSWORD);
+  const before = await ctx.meterNow();
+  const reads: number[] = [];
+  let status = 0;
+  let pickups: Array<{ entryId: string }> = [];
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    const answer = await admin.call('sessionReport', 'GET', `/api/sessions/${sessionId}/report`);
+    reads.push(round(performance.now() - started, 1));
+    status = answer.status;
+    if (answer.status === 200) pickups = answer.body.pickups;
+  }
+  const window = diff(await ctx.meterNow(), before);
+  return {
+    cars: new Set(pickups.map((pickup) => pickup.entryId)).size,
+    pickups: pickups.length,
+    reads,
+    slowestMs: Math.max(...reads),
+    readUnitsPerRead: round(sumOf(window, 'ddb.readUnits') / reads.length, 1),
+    status,
+  };
 };
 
 // ── Add-to-batch with 50 and with 300 cars waiting ──────────────────────────

@@ -66,6 +66,8 @@ export interface BenchSchool {
   front: StaffAccount[];
   back: StaffAccount[];
   teachers: Array<StaffAccount & { classroomIds: number[] }>;
+  /** The school's admin, who reads the session's report after the rush (no screen of the rush). */
+  admin: StaffAccount;
   cars: Car[];
   probeCars: Car[];
   studentCount: number;
@@ -137,7 +139,19 @@ export const seedSchool = async (db: Db, plan: SchoolPlan, prefix: string): Prom
     });
     return { username, role, userId: user.id };
   });
-  writes += staff.length;
+  const adminUser = await users.create(db, {
+    name: `${prefix} Admin`,
+    username: `${prefix}_admin`,
+    email: null,
+    phone: null,
+    role: 'school_admin',
+    active: true,
+    schoolId: school.id,
+    districtId: district.id,
+    passwordHash,
+  });
+  const admin: StaffAccount = { username: `${prefix}_admin`, role: 'school_admin', userId: adminUser.id };
+  writes += staff.length + 1;
   const teachers = staff.filter((account) => account.role === 'teacher');
 
   // Classrooms round-robin over the teachers, grades K to 5.
@@ -250,6 +264,7 @@ export const seedSchool = async (db: Db, plan: SchoolPlan, prefix: string): Prom
     front: staff.filter((account) => account.role === 'front_queue_wrangler'),
     back: staff.filter((account) => account.role === 'back_queue_wrangler'),
     teachers: teachers.map((teacher) => ({ ...teacher, classroomIds: roomsOf(teacher.userId) })),
+    admin,
     cars: carPlans,
     probeCars: probePlans,
     studentCount: kids.length,

@@ -33,6 +33,10 @@ describe('dismissal-rush benchmark (smoke, scale 0.1)', () => {
     expect(report.screens.baseline?.readUnitsPerEvent).toBeGreaterThan(0);
     expect(report.screens.ratio).toBeLessThan(0.5);
     expect(report.dynamo.addToBatch.at300.readUnitsPerCall).toBeGreaterThan(0);
+    // The admin's report of the rush's session names every car queued in it.
+    expect(report.dynamo.sessionReport.status).toBe(200);
+    expect(report.dynamo.sessionReport.cars).toBeGreaterThanOrEqual(report.plan.cars);
+    expect(report.dynamo.sessionReport.readUnitsPerRead).toBeGreaterThan(0);
     // The buses reached the map viewers, coalesced, naming no one; the naive relay sent far more.
     expect(report.buses.rush.messagesOut).toBeGreaterThan(0);
     expect(report.buses.rush.perViewerPerSecond.max).toBeLessThanOrEqual(1);

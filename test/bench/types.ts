@@ -339,6 +339,19 @@ export interface MainRushFigures extends RushFigures {
  * After the rush: what its screens read (counted once they closed), what it
  * left in the queue (cleared), and the queue read again with the same active cars.
  */
+/** The rush's session report, read by the school admin after the rush (`GET /api/sessions/{id}/report`). */
+export interface SessionReportRead {
+  /** Cars and pickups in the report (the rush's session). */
+  cars: number;
+  pickups: number;
+  /** Each read's time, client side, and the slowest. */
+  reads: number[];
+  slowestMs: number;
+  /** DynamoDB read units per report read (the server's meter). */
+  readUnitsPerRead: number;
+  status: number;
+}
+
 export interface AfterRushFigures {
   reads: ScreenReadTally;
   leftInQueue: number;
@@ -396,6 +409,7 @@ export interface PhaseResults {
   rush: MainRushFigures;
   buses: BusRun;
   afterRush: AfterRushFigures;
+  sessionReport: SessionReportRead;
   /** The refetch-on-every-event baseline (null when the main rush was the baseline). */
   baseline: BaselineFigures | null;
   addToBatch: { at50: AddToBatchProbe; at300: AddToBatchProbe };
@@ -537,6 +551,7 @@ export interface BenchReport {
     /** The live events' sequence numbers: write units per event. */
     sequenceWriteUnitsPerEvent: number;
     queueReads: { early: QueueReadProbe; late: QueueReadProbe };
+    sessionReport: SessionReportRead;
     addToBatch: { at50: AddToBatchProbe; at300: AddToBatchProbe };
   };
   memory: { server: MemoryFigures; generatorPeakRssMb: number };
