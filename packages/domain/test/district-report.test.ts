@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { districtReportCsvRows, districtReportFilename } from '../src/district-report';
+import { districtReportCsvRows, districtReportFilename, localDateTime } from '../src/district-report';
 
 describe('the district report', () => {
   it('has one row per school after the header, with the mode, last session, vehicles and mm:ss wait', () => {
@@ -23,9 +23,24 @@ describe('the district report', () => {
     ]);
     expect(rows).toEqual([
       ['School', 'Mode', 'Last Session', 'Last Session Start', 'Vehicles', 'Average Wait'],
-      ['Lincoln Elementary', 'Live', 'Afternoon Pickup', '2026-11-24T20:00:00.000Z', '12', '03:05'],
+      ['Lincoln Elementary', 'Live', 'Afternoon Pickup', '2026-11-24 20:00 UTC', '12', '03:05'],
       ['Oak Middle', 'Sandbox', '', '', '0', ''],
     ]);
+  });
+
+  it("gives the last session's start in the schools' time zone, not raw UTC", () => {
+    const row = {
+      schoolId: 1,
+      schoolName: 'Lincoln Elementary',
+      sandbox: false,
+      lastSession: { name: 'Afternoon Pickup', startTime: '2026-11-24T20:00:00.000Z' },
+      vehicles: 12,
+      averageWaitSeconds: 185,
+    };
+    expect(districtReportCsvRows([row], 'America/New_York')[1]?.[3]).toBe('2026-11-24 15:00 EST');
+    expect(districtReportCsvRows([row], 'America/Los_Angeles')[1]?.[3]).toBe('2026-11-24 12:00 PST');
+    expect(localDateTime('2026-06-01T19:30:00.000Z', 'America/Chicago')).toBe('2026-06-01 14:30 CDT');
+    expect(localDateTime('2026-06-01T19:30:00.000Z', 'Not/AZone')).toBe('2026-06-01 19:30 UTC');
   });
 
   it('names the file after the district and the day', () => {
@@ -35,5 +50,9 @@ describe('the district report', () => {
     expect(districtReportFilename('***', new Date('2026-11-24T12:00:00Z'))).toBe(
       'district-report-2026-11-24.csv',
     );
+    // 8 pm in New York is already the next day in UTC: the file is named after the district's day.
+    expect(
+      districtReportFilename('Springfield Unified', new Date('2026-11-25T01:00:00Z'), 'America/New_York'),
+    ).toBe('springfield-unified-report-2026-11-24.csv');
   });
 });

@@ -263,7 +263,12 @@ function SettingsTab({ district }: { district: District }) {
     setGenerating(true);
     try {
       const rows = await fetchDistrictReport(district.id);
-      downloadText(districtReportFilename(district.name), await toCsvText(districtReportCsvRows(rows)));
+      // The schools' time zone: a district admin's device is where its schools are.
+      const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      downloadText(
+        districtReportFilename(district.name, new Date(), timeZone),
+        await toCsvText(districtReportCsvRows(rows, timeZone)),
+      );
     } catch (error) {
       notifications.show({ color: 'red', title: 'Error', message: errorMessage(error) });
     } finally {
