@@ -271,6 +271,63 @@ describe('the bus pages', () => {
     await text(mapPage, 'No buses currently tracking').waitFor();
   }, 60_000);
 
+  it('keeps a bus that drives out of view on the tablet map until the user pans; Fit all buses follows again', async () => {
+    const driver = await driverSocket(tokenOf(links.driverUrl));
+    const drive = (latitude: number, longitude: number) =>
+      driver.send(
+        JSON.stringify({
+          type: 'BUS_LOCATION_UPDATE',
+          data: {
+            busId: 'B3',
+            location: { latitude, longitude, speed: 12, accuracy: 5, timestamp: Date.now() },
+          },
+        }),
+      );
+    /** Whether the marker's centre is inside the map's box (what the user can see). */
+    const inView = async () => {
+      const map = await mapPage.getByTestId('bus-map').boundingBox();
+      const box = await marker(mapPage, 'B3').boundingBox();
+      if (!map || !box) return false;
+      const x = box.x + box.width / 2;
+      const y = box.y + box.height / 2;
+      return x >= map.x && x <= map.x + map.width && y >= map.y && y <= map.y + map.height;
+    };
+    /** Sends a position and waits until the marker stands there (the map has handled it). */
+    const driveTo = async (latitude: number, longitude: number) => {
+      const before = await placeOf(mapPage, 'B3').catch(() => '');
+      drive(latitude, longitude);
+      await expect.poll(() => placeOf(mapPage, 'B3').catch(() => ''), { timeout: 15_000 }).not.toBe(before);
+    };
+    drive(29.9811, -81.4457);
+    await marker(mapPage, 'B3').waitFor();
+    // The test before centred the map on one bus (the user took the view): Fit all buses gives it back.
+    await mapPage.getByRole('button', { name: 'Fit all buses' }).click();
+    await expect.poll(inView, { timeout: 15_000 }).toBe(true);
+    // 40 km north: far out of the view it had; the map comes along.
+    await driveTo(30.35, -81.4457);
+    await expect.poll(inView, { timeout: 15_000 }).toBe(true);
+    // The user drags the map: from now on the view is theirs.
+    const map = (await mapPage.getByTestId('bus-map').boundingBox()) as {
+      x: number;
+      y: number;
+      width: number;
+      height: number;
+    };
+    await mapPage.mouse.move(map.x + map.width / 2, map.y + map.height / 2);
+    await mapPage.mouse.down();
+    await mapPage.mouse.move(map.x + map.width / 2 - 150, map.y + map.height / 2 + 60, { steps: 8 });
+    await mapPage.mouse.up();
+    await driveTo(30.9, -81.4457);
+    expect(await inView()).toBe(false);
+    await mapPage.getByRole('button', { name: 'Fit all buses' }).click();
+    await expect.poll(inView, { timeout: 15_000 }).toBe(true);
+    // Following again: the next position out of view brings the view along.
+    await driveTo(30.2, -81.9);
+    await expect.poll(inView, { timeout: 15_000 }).toBe(true);
+    driver.send(JSON.stringify({ type: 'BUS_TRACKING_STOPPED', data: { busId: 'B3' } }));
+    await text(mapPage, 'No buses currently tracking').waitFor();
+  }, 90_000);
+
   it('after the links are rotated, shows the old map link’s page the explanation and sends it nothing', async () => {
     const rotated = await admin.post('/api/bus-links/rotate');
     expect(rotated.status).toBe(200);

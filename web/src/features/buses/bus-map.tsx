@@ -92,6 +92,8 @@ export function BusMap({ buses, live, titleOrder = 2 }: BusMapProps) {
   const library = useRef<typeof import('maplibre-gl') | null>(null);
   const placed = useRef(new Map<string, Placed>());
   const atDefault = useRef(true);
+  // The map keeps every bus in view until the user pans, zooms or picks one bus; 'Fit all buses' resumes it.
+  const following = useRef(true);
   const [, tick] = useState(0);
   const list = [...buses.values()].sort((a, b) =>
     a.busId.localeCompare(b.busId, undefined, { numeric: true }),
@@ -122,6 +124,12 @@ export function BusMap({ buses, live, titleOrder = 2 }: BusMapProps) {
       });
       // Tiles that cannot load (offline) leave the background: not worth a console error each.
       made.on('error', () => {});
+      made.on('dragstart', () => {
+        following.current = false;
+      });
+      made.on('zoomstart', (event) => {
+        if (event.originalEvent) following.current = false;
+      });
       made.addControl(new maplibre.NavigationControl({ showCompass: false }), 'bottom-right');
       setMap(made);
     })();
@@ -142,6 +150,7 @@ export function BusMap({ buses, live, titleOrder = 2 }: BusMapProps) {
       duration: 0,
     });
     atDefault.current = false;
+    following.current = false;
   };
 
   // Markers follow the buses: placed, moved, recoloured, removed.
@@ -184,13 +193,20 @@ export function BusMap({ buses, live, titleOrder = 2 }: BusMapProps) {
       map.jumpTo({ center: [first.location.longitude, first.location.latitude] });
       atDefault.current = false;
     }
+    // A bus that drives out of view brings the view along, until the user takes the map over.
+    if (following.current) {
+      const view = map.getBounds();
+      const outside = list.some((bus) => !view.contains([bus.location.longitude, bus.location.latitude]));
+      if (outside) showAll(maplibre);
+    }
   });
 
-  const fitAll = () => {
-    const maplibre = library.current;
-    if (!map || !maplibre || list.length === 0) return;
+  /** Every bus in view: one bus centred (at the zoom the map has), more fitted with a margin. */
+  const showAll = (maplibre: typeof import('maplibre-gl')) => {
+    if (!map || list.length === 0) return;
     if (list.length === 1) {
-      focus(list[0] as TrackedBus);
+      const [bus] = list as [TrackedBus];
+      map.jumpTo({ center: [bus.location.longitude, bus.location.latitude] });
       return;
     }
     const bounds = new maplibre.LngLatBounds();
@@ -200,7 +216,19 @@ export function BusMap({ buses, live, titleOrder = 2 }: BusMapProps) {
       padding: Math.round(Math.min(clientWidth, clientHeight) * BUS_MAP.fitPadding),
       animate: false,
     });
+  };
+
+  const fitAll = () => {
+    const maplibre = library.current;
+    if (!map || !maplibre || list.length === 0) return;
+    if (list.length === 1) {
+      focus(list[0] as TrackedBus);
+      following.current = true;
+      return;
+    }
+    showAll(maplibre);
     atDefault.current = false;
+    following.current = true;
   };
 
   const now = Date.now();
