@@ -23,6 +23,7 @@ const { values } = parseArgs({
     log: { type: 'boolean', default: false },
     out: { type: 'string' },
     'cpu-prof': { type: 'boolean', default: false },
+    workers: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -41,6 +42,7 @@ if (values.help) {
       '  --log            let the server log errors and requests',
       '  --out FILE       where to write the JSON report (default .bench/report-<time>.json)',
       '  --cpu-prof       write a V8 CPU profile of the server process under .bench/profiles',
+      '  --workers N      worker threads per function in the server (default: the cores; 0: one thread)',
     ].join('\n'),
   );
   process.exit(0);
@@ -57,11 +59,18 @@ if (durationSec !== undefined && !(durationSec >= 1 && durationSec <= 1800)) {
   process.exit(2);
 }
 
+const workers = values.workers === undefined ? undefined : Number(values.workers);
+if (workers !== undefined && !(Number.isInteger(workers) && workers >= 0 && workers <= 64)) {
+  console.error(`--workers must be a whole number from 0 to 64, not ${values.workers}`);
+  process.exit(2);
+}
+
 process.env.AWS_REGION ??= 'us-east-1';
 const report = await runBenchmark({
   scale,
   screens: values['refetch-all'] ? 'refetch-all' : 'patch',
   ...(durationSec !== undefined ? { durationSec } : {}),
+  ...(workers !== undefined ? { workers } : {}),
   logLevel: values.log ? 'error' : 'silent',
   ...(values['cpu-prof'] ? { cpuProfileDir: join(root, '.bench', 'profiles') } : {}),
   log: (line) => console.error(line),

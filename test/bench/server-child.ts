@@ -73,15 +73,19 @@ const handle = async (request: Request): Promise<Answers[Request['type']]> => {
         tableName: request.tableName,
         dynamoEndpoint: request.dynamoEndpoint,
         runSchedules: false,
+        workers: request.workers,
       });
-      for (const module of handlerModules()) {
-        await loadHandler(module.source.replace(/^src\//, '').replace(/\.ts$/, ''));
-      }
+      const modules = handlerModules().map((module) =>
+        module.source.replace(/^src\//, '').replace(/\.ts$/, ''),
+      );
+      if (server.workers) await server.workers.warm(modules);
+      else for (const module of modules) await loadHandler(module);
       baselineRss = process.memoryUsage.rss();
       peakRss = baselineRss;
       return { url: server.url };
     }
     case 'meter':
+      await server?.workers?.collectMeter();
       return meter.snapshot();
     case 'memory':
       return memory();

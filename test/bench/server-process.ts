@@ -12,7 +12,14 @@ import type { MeterSnapshot } from '@curbside/store';
 import type { MemoryFigures } from './types';
 
 export type Request =
-  | { type: 'start'; tableName: string; dynamoEndpoint: string; logLevel: string }
+  | {
+      type: 'start';
+      tableName: string;
+      dynamoEndpoint: string;
+      logLevel: string;
+      /** Worker threads per function at most (`cores`: the machine's; 0: every handler on one thread). */
+      workers: number | 'cores';
+    }
   | { type: 'meter' }
   | { type: 'memory' }
   | { type: 'memoryBaseline' }
@@ -55,6 +62,7 @@ export const startServerProcess = async (options: {
   logLevel: string;
   /** Write a V8 CPU profile of the server process into this directory. */
   cpuProfileDir?: string | undefined;
+  workers?: number | undefined;
 }): Promise<ServerProcess> => {
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
@@ -98,6 +106,7 @@ export const startServerProcess = async (options: {
       tableName: options.tableName,
       dynamoEndpoint: options.dynamoEndpoint,
       logLevel: options.logLevel,
+      workers: options.workers ?? 'cores',
     });
     return { url, pid: child.pid as number, ask, stop };
   } catch (error) {

@@ -86,6 +86,7 @@ export const startBench = async (options: BenchOptions): Promise<BenchContext> =
       dynamoEndpoint: endpoint,
       logLevel: options.logLevel ?? 'silent',
       cpuProfileDir: options.cpuProfileDir,
+      workers: options.workers,
     });
     const srv = server;
     const meterNow = () => srv.ask({ type: 'meter' });

@@ -13,6 +13,8 @@ describe('dismissal-rush benchmark (smoke, scale 0.1)', () => {
       scale: 0.1,
       durationSec: 12,
       floorRuns: 1,
+      // One thread: the suite shares the machine's cores; the worker pools have their own test (test/ws/workers.test.ts).
+      workers: 0,
       endpoint: inject('dynamoEndpoint'),
       tableName: process.env.TABLE_NAME as string,
     });

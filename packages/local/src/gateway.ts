@@ -1,6 +1,7 @@
 /** One Node HTTP server standing in for CloudFront + HTTP API + WebSocket API + EventBridge on a laptop. */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
 import type { Duplex } from 'node:stream';
 import { IMPORT_JOBS, MAP_ORIGINS, parseOrigins, securityHeaders } from '@curbside/api';
 import { registerInProcessManagement } from '@curbside/functions/lib/in-process';
@@ -8,12 +9,13 @@ import { type JobRun, registerInProcessJobs } from '@curbside/functions/lib/jobs
 import { connectionTableNameFor } from '@curbside/store';
 import { ensureTable } from './dynamo';
 import { fromHttpResult, matchRoute, splitUrl, toHttpEvent } from './events';
-import { invoke } from './lambda';
+import { type Invoke, invoke as inProcessInvoke } from './lambda';
 import { logError, logInfo } from './log';
 import { inProcessTransport } from './management';
 import { startSchedules } from './scheduler';
 import { serveStatic } from './static';
 import { createWebSocketGateway } from './websocket';
+import { createWorkerPools, WorkerCrashed, type WorkerPools } from './workers';
 
 export interface ServerOptions {
   /** Default 3000; 0 picks any free port. */
@@ -32,12 +34,22 @@ export interface ServerOptions {
   demo?: boolean;
   /** The map's origins for the Content-Security-Policy; default `MAP_ORIGINS` (env, comma-separated) or the api's list. */
   mapOrigins?: readonly string[];
+  /**
+   * Run each function in worker threads, at most this many per function, as Lambda runs
+   * each in its own containers (`'cores'`: the machine's cores). 0 (the default) runs
+   * every handler on this thread: quicker to start, as the tests do.
+   */
+  workers?: number | 'cores';
+  /** Handler modules loaded from other files in the workers (tests). */
+  workerModules?: Record<string, string>;
 }
 
 export interface RunningServer {
   /** `http://{host}:{port}`, for example `http://127.0.0.1:3000`. */
   url: string;
   port: number;
+  /** The worker pools, when the functions run in workers. */
+  workers: WorkerPools | undefined;
   /** Closes sockets (running their `$disconnect`), timers and the server. */
   close(): Promise<void>;
 }
@@ -121,10 +133,16 @@ export const startServer = async ({
   runSchedules = false,
   demo = false,
   mapOrigins = process.env.MAP_ORIGINS ? parseOrigins(process.env.MAP_ORIGINS) : MAP_ORIGINS,
+  workers = 0,
+  workerModules,
 }: ServerOptions): Promise<RunningServer> => {
   // The WebSocket API's connection table, as the stack creates it beside the data table.
   await ensureTable({ endpoint: dynamoEndpoint, tableName: connectionTableName, kind: 'connections' });
-  const sockets = createWebSocketGateway();
+  // Handlers run here, or in worker threads made once the configuration below is set.
+  let pools: WorkerPools | undefined;
+  const invoke: Invoke = (module, event, options) =>
+    pools ? pools.invoke(module, event, options) : inProcessInvoke(module, event, options);
+  const sockets = createWebSocketGateway({ invoke });
 
   /** `/api/*`: the route table decides; the handler gets the same event API Gateway would build. */
   const api = async (request: IncomingMessage, response: ServerResponse, rawPath: string) => {
@@ -146,8 +164,10 @@ export const startServer = async ({
     try {
       result = await invoke(`http/${match.route.name}`, event);
     } catch (error) {
-      // An uncaught error in a Lambda: API Gateway answers this.
+      // An uncaught error in a Lambda: API Gateway answers this; a crashed one (its worker died), 502.
       logError(`http/${match.route.name} failed`, error);
+      if (error instanceof WorkerCrashed)
+        return sendJson(response, 502, { message: 'Internal Server Error' });
       return sendJson(response, 500, { message: 'Internal Server Error' });
     }
     const out = fromHttpResult(result);
@@ -205,7 +225,7 @@ export const startServer = async ({
   // Import jobs run here as the import-jobs function would (asynchronously, continuing itself).
   const jobRuns = new Set<Promise<void>>();
   let stopping = false;
-  const unregisterJobs = registerInProcessJobs(async (run: JobRun) => {
+  const startJob = async (run: JobRun) => {
     if (stopping) return;
     const task = invoke(IMPORT_JOBS.module, run, {
       timeoutMs: Number(process.env.IMPORT_JOB_TIMEOUT_MS) || IMPORT_JOBS.access.timeoutSeconds * 1000,
@@ -215,19 +235,34 @@ export const startServer = async ({
       .catch((error) => logError('import job run failed', error))
       .finally(() => jobRuns.delete(task));
     jobRuns.add(task);
-  });
-  const stopSchedules = runSchedules ? startSchedules() : undefined;
+  };
+  const unregisterJobs = registerInProcessJobs(startJob);
+  const limit = workers === 'cores' ? availableParallelism() : workers;
+  if (limit > 0) {
+    pools = createWorkerPools({
+      limit,
+      managementEndpoint: process.env.WS_MANAGEMENT_ENDPOINT,
+      ...(workerModules ? { modules: workerModules } : {}),
+      answerQuestion: async (question) =>
+        question.kind === 'management'
+          ? sockets.answer(question.method, question.connectionId, question.body)
+          : startJob(question.run),
+    });
+  }
+  const stopSchedules = runSchedules ? startSchedules(undefined, invoke) : undefined;
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       stopping = true;
+      pools?.stop();
       await stopSchedules?.();
       // A running import saves its place at its next page and stops (it can be resumed).
       await Promise.allSettled([...jobRuns]);
       unregisterJobs();
       // Sockets first: their handlers may still post through this server.
       await sockets.close();
+      await pools?.close();
       unregister();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -238,5 +273,5 @@ export const startServer = async ({
     return closing;
   };
 
-  return { url: `http://${loopbackOf(host)}:${actualPort}`, port: actualPort, close };
+  return { url: `http://${loopbackOf(host)}:${actualPort}`, port: actualPort, workers: pools, close };
 };

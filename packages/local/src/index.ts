@@ -7,4 +7,5 @@ export * from './lambda';
 export * from './scheduler';
 export * from './static';
 export * from './websocket';
+export * from './workers';
 export * from './ws-events';

@@ -34,6 +34,17 @@ export const lambdaContext = (
 };
 
 const cache = new Map<string, Promise<LambdaHandler>>();
+let overrides: Record<string, string> = {};
+
+/**
+ * Loads these handler modules from the given files (absolute paths or file URLs)
+ * instead of `@curbside/functions/{module}`: a test's stand-in for a real handler,
+ * with the real one's function, grant and meter label.
+ */
+export const resolveModulesWith = (modules: Record<string, string>) => {
+  overrides = { ...modules };
+  cache.clear();
+};
 
 /**
  * The `handler` export of `@curbside/functions/{module}` (for example
@@ -43,14 +54,13 @@ const cache = new Map<string, Promise<LambdaHandler>>();
 export const loadHandler = (module: string): Promise<LambdaHandler> => {
   let loading = cache.get(module);
   if (!loading) {
-    loading = import(/* @vite-ignore */ `@curbside/functions/${module}`).then(
-      (exports: { handler?: unknown }) => {
-        if (typeof exports.handler !== 'function') {
-          throw new Error(`@curbside/functions/${module} does not export a handler function`);
-        }
-        return exports.handler as LambdaHandler;
-      },
-    );
+    const source = overrides[module] ?? `@curbside/functions/${module}`;
+    loading = import(/* @vite-ignore */ source).then((exports: { handler?: unknown }) => {
+      if (typeof exports.handler !== 'function') {
+        throw new Error(`${source} does not export a handler function`);
+      }
+      return exports.handler as LambdaHandler;
+    });
     loading.catch(() => cache.delete(module));
     cache.set(module, loading);
   }
@@ -93,11 +103,16 @@ export const grantOf = (module: string): Grant => {
  * `lambda.billedMs` (rounded up to whole milliseconds per invocation, as
  * Lambda bills).
  */
-export const invoke = async (
-  module: string,
-  event: unknown,
-  options: { timeoutMs?: number; stopping?: () => boolean } = {},
-): Promise<unknown> => {
+export interface InvokeOptions {
+  timeoutMs?: number;
+  /** True once the runtime is shutting down: a long run saves its place and ends. */
+  stopping?: () => boolean;
+}
+
+/** Runs one invocation of a handler module and answers its result (in-process, or in a worker). */
+export type Invoke = (module: string, event: unknown, options?: InvokeOptions) => Promise<unknown>;
+
+export const invoke: Invoke = async (module, event, options = {}) => {
   const handler = await loadHandler(module);
   const grant = grantOf(module);
   return meter.run(module, () =>

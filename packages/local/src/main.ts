@@ -1,10 +1,13 @@
 /**
- * `tsx packages/local/src/main.ts [--in-memory]`: Curbside on a laptop, on
- * PORT (default 3000). With AWS_ENDPOINT_URL_DYNAMODB set (LocalStack, say),
- * it uses that DynamoDB instead of starting DynamoDB Local.
+ * `tsx packages/local/src/main.ts [--in-memory] [--workers N]`: Curbside on a
+ * laptop, on PORT (default 3000). Each function runs in worker threads, at
+ * most N per function (default: the machine's cores; 0 runs every handler on
+ * the main thread). With AWS_ENDPOINT_URL_DYNAMODB set (LocalStack, say), it
+ * uses that DynamoDB instead of starting DynamoDB Local.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { handlerModules } from '@curbside/functions/handlers';
 import { createDb } from '@curbside/store';
 import { announceEndpoint, type DynamoLocal, ensureTable, startDynamoLocal } from './dynamo';
 import { cleverSettings, type FakeClever, startFakeClever } from './fake-clever';
@@ -13,6 +16,13 @@ import { assignDemoClever, seedIfEmpty } from './seed';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const inMemory = process.argv.includes('--in-memory');
+/** `--workers N` or `--workers=N`: worker threads per function at most. */
+const workersArg = (() => {
+  const at = process.argv.findIndex((arg) => arg === '--workers' || arg.startsWith('--workers='));
+  if (at < 0) return undefined;
+  const arg = process.argv[at] as string;
+  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : process.argv[at + 1];
+})();
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '127.0.0.1';
 const tableName = process.env.TABLE_NAME ?? 'curbside';
@@ -48,6 +58,9 @@ process.on('SIGTERM', onSignal);
 try {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`PORT must be a port number, not ${process.env.PORT}`);
+  const workers = workersArg === undefined ? 'cores' : Number(workersArg);
+  if (workers !== 'cores' && !(Number.isInteger(workers) && workers >= 0 && workers <= 64))
+    throw new Error(`--workers must be a whole number from 0 to 64, not ${workersArg}`);
   if (!externalDynamo)
     dynamo = await startDynamoLocal(inMemory ? { inMemory: true } : { dataDir: join(root, '.data') });
   const dynamoEndpoint = externalDynamo ?? (dynamo as DynamoLocal).endpoint;
@@ -81,6 +94,7 @@ try {
     webDist: join(root, 'web', 'dist'),
     runSchedules: true,
     demo: true,
+    workers,
   });
   const shown = host === '127.0.0.1' || host === '0.0.0.0' ? 'localhost' : host;
   const where = externalDynamo
@@ -89,6 +103,13 @@ try {
       ? ' (in memory: data is not kept)'
       : '';
   console.log(`Curbside is running at http://${shown}:${server.port}${where}`);
+  // One warm worker per function, in the background: the first tap of the day is not a cold start.
+  void server.workers
+    ?.warm(
+      handlerModules().map((module) => module.source.replace(/^src\//, '').replace(/\.ts$/, '')),
+      1,
+    )
+    .catch((error: unknown) => console.error(`Warming the functions failed: ${(error as Error).message}`));
   if (clever) console.log(`A test Clever (single sign-on, roster import) is running at ${clever.url}`);
 } catch (error) {
   const busy = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';

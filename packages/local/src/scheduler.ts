@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { schedules as allSchedules, type ScheduleDefinition } from '@curbside/api';
 import type { ScheduledEvent } from 'aws-lambda';
-import { invoke } from './lambda';
+import { type Invoke, invoke as inProcessInvoke } from './lambda';
 import { logError } from './log';
 
 /** The event an EventBridge schedule rule delivers. */
@@ -24,7 +24,10 @@ export const scheduledEvent = (name: string, now = new Date()): ScheduledEvent =
  * a run still going when the next is due is not doubled. Answers a stop
  * function that clears the timers and waits for running invocations.
  */
-export const startSchedules = (schedules: readonly ScheduleDefinition[] = allSchedules) => {
+export const startSchedules = (
+  schedules: readonly ScheduleDefinition[] = allSchedules,
+  invoke: Invoke = inProcessInvoke,
+) => {
   const running = new Map<string, Promise<void>>();
   const fire = (schedule: ScheduleDefinition) => {
     if (running.has(schedule.name)) return;

@@ -3,7 +3,7 @@ import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WS_ROUTES } from '@curbside/api';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
-import { invoke } from './lambda';
+import { type Invoke, invoke as inProcessInvoke } from './lambda';
 import { logError } from './log';
 import {
   type ConnectionInfo,
@@ -29,6 +29,8 @@ export interface LiveConnection extends ConnectionInfo {
 export interface WebSocketGatewayOptions {
   idleTimeoutMs?: number;
   maxLifetimeMs?: number;
+  /** How handlers run: in this thread (default) or in the runtime's worker threads. */
+  invoke?: Invoke;
 }
 
 const toBuffer = (data: RawData): Buffer =>
@@ -76,6 +78,7 @@ const GONE = jsonAnswer(410, { message: 'Gone' }, { 'x-amzn-ErrorType': 'GoneExc
 export const createWebSocketGateway = ({
   idleTimeoutMs = IDLE_TIMEOUT_MS,
   maxLifetimeMs = MAX_LIFETIME_MS,
+  invoke = inProcessInvoke,
 }: WebSocketGatewayOptions = {}) => {
   const server = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const live = new Map<string, LiveConnection>();

@@ -47,6 +47,26 @@ export const meter = {
     return out;
   },
 
+  /**
+   * Every counter, cleared after (the item sizes kept for transactions stay): a worker
+   * thread of the laptop runtime hands what its invocation counted to the main thread.
+   */
+  take(): MeterSnapshot {
+    const out = meter.snapshot();
+    counters = new Map();
+    return out;
+  },
+
+  /** Adds the counters of a snapshot (what a worker thread counted) to this thread's. */
+  absorb(snapshot: MeterSnapshot): void {
+    for (const [label, values] of Object.entries(snapshot)) {
+      const of = counters.get(label) ?? new Map<string, number>();
+      counters.set(label, of);
+      for (const [counter, amount] of Object.entries(values))
+        of.set(counter, (of.get(counter) ?? 0) + amount);
+    }
+  },
+
   /** Clears the counters (and the item sizes kept for transactions). */
   reset(): void {
     counters = new Map();

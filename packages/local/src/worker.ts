@@ -1,0 +1,82 @@
+/**
+ * One worker thread of the laptop runtime: a warm Lambda container of one
+ * function. It runs one invocation at a time (the pool never sends two),
+ * with the function's IAM grant and the meter, exactly as `invoke` does on the
+ * main thread; its module state (caches, the bus relay's timers) is its own.
+ * Live messages and job starts cross to the main thread, which owns the
+ * sockets and the job runs: a post is refused here first when the function
+ * has no `execute-api:ManageConnections`, as IAM would.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { registerInProcessManagement } from '@curbside/functions/lib/in-process';
+import { registerInProcessJobs } from '@curbside/functions/lib/jobs';
+import { meter } from '@curbside/store';
+import { invoke, loadHandler, resolveModulesWith } from './lambda';
+import { inProcessTransport } from './management';
+import type { FromWorker, ToWorker, WorkerSetup } from './worker-protocol';
+
+const port = parentPort;
+if (!port) throw new Error('worker.ts runs only as a worker thread');
+const setup = workerData as WorkerSetup;
+if (setup.modules) resolveModulesWith(setup.modules);
+
+let stopping = false;
+let lastAsk = 0;
+const asks = new Map<number, (value: unknown) => void>();
+const send = (message: FromWorker) => port.postMessage(message);
+const ask = <T>(question: Extract<FromWorker, { type: 'ask' }>['question']): Promise<T> =>
+  new Promise((resolve) => {
+    const id = ++lastAsk;
+    asks.set(id, resolve as (value: unknown) => void);
+    send({ type: 'ask', id, question });
+  });
+
+if (setup.managementEndpoint) {
+  registerInProcessManagement(
+    setup.managementEndpoint,
+    inProcessTransport((method, connectionId, body) =>
+      ask({ kind: 'management', method, connectionId, body }),
+    ),
+  );
+}
+registerInProcessJobs((run) => ask({ kind: 'job', run }));
+
+port.on('message', (message: ToWorker) => {
+  switch (message.type) {
+    case 'answer': {
+      asks.get(message.id)?.(message.value);
+      asks.delete(message.id);
+      return;
+    }
+    case 'stopping':
+      stopping = true;
+      return;
+    case 'warm': {
+      void Promise.allSettled(message.modules.map((module) => loadHandler(module))).then(() =>
+        send({ type: 'warmed', id: message.id }),
+      );
+      return;
+    }
+    case 'collect':
+      send({ type: 'collected', id: message.id, meter: meter.take() });
+      return;
+    case 'invoke': {
+      const { id, module, event, timeoutMs } = message;
+      invoke(module, event, { ...(timeoutMs ? { timeoutMs } : {}), stopping: () => stopping }).then(
+        (value) => send({ type: 'result', id, ok: true, value, meter: meter.take() }),
+        (error: unknown) =>
+          send({
+            type: 'result',
+            id,
+            ok: false,
+            error: {
+              message: error instanceof Error ? error.message : String(error),
+              stack: error instanceof Error ? (error.stack ?? '') : '',
+            },
+            meter: meter.take(),
+          }),
+      );
+      return;
+    }
+  }
+});
