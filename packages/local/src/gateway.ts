@@ -245,7 +245,9 @@ export const startServer = async ({
       ...(workerModules ? { modules: workerModules } : {}),
       answerQuestion: async (question) =>
         question.kind === 'management'
-          ? sockets.answer(question.method, question.connectionId, question.body)
+          ? Promise.all(
+              question.calls.map((call) => sockets.answer(call.method, call.connectionId, call.body)),
+            )
           : startJob(question.run),
     });
   }

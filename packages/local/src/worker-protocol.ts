@@ -18,9 +18,14 @@ export type ToWorker =
   | { type: 'collect'; id: number }
   | { type: 'stopping' };
 
-export type Question =
-  | { kind: 'management'; method: string; connectionId: string; body: Uint8Array }
-  | { kind: 'job'; run: JobRun };
+export interface ManagementCall {
+  method: string;
+  connectionId: string;
+  body: Uint8Array;
+}
+
+/** A fan-out's posts, made in the same turn of the worker's event loop, cross as one message. */
+export type Question = { kind: 'management'; calls: ManagementCall[] } | { kind: 'job'; run: JobRun };
 
 export type FromWorker =
   | {

@@ -13,7 +13,7 @@ import { registerInProcessJobs } from '@curbside/functions/lib/jobs';
 import { meter } from '@curbside/store';
 import { invoke, loadHandler, resolveModulesWith } from './lambda';
 import { inProcessTransport } from './management';
-import type { FromWorker, ToWorker, WorkerSetup } from './worker-protocol';
+import type { FromWorker, ManagementAnswer, ManagementCall, ToWorker, WorkerSetup } from './worker-protocol';
 
 const port = parentPort;
 if (!port) throw new Error('worker.ts runs only as a worker thread');
@@ -31,13 +31,27 @@ const ask = <T>(question: Extract<FromWorker, { type: 'ask' }>['question']): Pro
     send({ type: 'ask', id, question });
   });
 
+/** The management calls of this turn of the event loop (a fan-out's posts), sent together. */
+let calls: Array<{ call: ManagementCall; answered: (answer: ManagementAnswer) => void }> | undefined;
+const callManagement = (method: string, connectionId: string, body: Uint8Array) =>
+  new Promise<ManagementAnswer>((answered) => {
+    if (!calls) {
+      calls = [];
+      setImmediate(() => {
+        const these = calls ?? [];
+        calls = undefined;
+        void ask<ManagementAnswer[]>({ kind: 'management', calls: these.map(({ call }) => call) }).then(
+          (answers) => {
+            for (const [i, { answered }] of these.entries()) answered(answers[i] as ManagementAnswer);
+          },
+        );
+      });
+    }
+    calls.push({ call: { method, connectionId, body }, answered });
+  });
+
 if (setup.managementEndpoint) {
-  registerInProcessManagement(
-    setup.managementEndpoint,
-    inProcessTransport((method, connectionId, body) =>
-      ask({ kind: 'management', method, connectionId, body }),
-    ),
-  );
+  registerInProcessManagement(setup.managementEndpoint, inProcessTransport(callManagement));
 }
 registerInProcessJobs((run) => ask({ kind: 'job', run }));
 
