@@ -1,27 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { districtReportCsvRows, districtReportFilename, localDateTime } from '../src/district-report';
 
+const rows = [
+  {
+    schoolId: 1,
+    schoolName: 'Lincoln Elementary',
+    sandbox: false,
+    lastSession: { name: 'Afternoon Pickup', startTime: '2026-11-24T20:00:00.000Z' },
+    vehicles: 12,
+    averageWaitSeconds: 185,
+  },
+  {
+    schoolId: 2,
+    schoolName: 'Oak Middle',
+    sandbox: true,
+    lastSession: null,
+    vehicles: 0,
+    averageWaitSeconds: null,
+  },
+] as const;
+
 describe('the district report', () => {
   it('has one row per school after the header, with the mode, last session, vehicles and mm:ss wait', () => {
-    const rows = districtReportCsvRows([
-      {
-        schoolId: 1,
-        schoolName: 'Lincoln Elementary',
-        sandbox: false,
-        lastSession: { name: 'Afternoon Pickup', startTime: '2026-11-24T20:00:00.000Z' },
-        vehicles: 12,
-        averageWaitSeconds: 185,
-      },
-      {
-        schoolId: 2,
-        schoolName: 'Oak Middle',
-        sandbox: true,
-        lastSession: null,
-        vehicles: 0,
-        averageWaitSeconds: null,
-      },
-    ]);
-    expect(rows).toEqual([
+    const csv = districtReportCsvRows(rows);
+    expect(csv).toEqual([
       ['School', 'Mode', 'Last Session', 'Last Session Start', 'Vehicles', 'Average Wait'],
       ['Lincoln Elementary', 'Live', 'Afternoon Pickup', '2026-11-24 20:00 UTC', '12', '03:05'],
       ['Oak Middle', 'Sandbox', '', '', '0', ''],
@@ -29,14 +31,7 @@ describe('the district report', () => {
   });
 
   it("gives the last session's start in the schools' time zone, not raw UTC", () => {
-    const row = {
-      schoolId: 1,
-      schoolName: 'Lincoln Elementary',
-      sandbox: false,
-      lastSession: { name: 'Afternoon Pickup', startTime: '2026-11-24T20:00:00.000Z' },
-      vehicles: 12,
-      averageWaitSeconds: 185,
-    };
+    const [row] = rows;
     expect(districtReportCsvRows([row], 'America/New_York')[1]?.[3]).toBe('2026-11-24 15:00 EST');
     expect(districtReportCsvRows([row], 'America/Los_Angeles')[1]?.[3]).toBe('2026-11-24 12:00 PST');
     expect(localDateTime('2026-06-01T19:30:00.000Z', 'America/Chicago')).toBe('2026-06-01 14:30 CDT');
