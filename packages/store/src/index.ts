@@ -11,6 +11,7 @@ export { dismissalEvents, recordSummaries, type StoredSummary } from './dismissa
 export * from './district';
 export * from './event-sequence';
 export * from './health';
+export * from './idempotency';
 export { nextId, nextIds } from './ids';
 export * from './import-job';
 export * from './known-device';
