@@ -21,6 +21,7 @@ export * from './pickup-code';
 export * from './pickup-session';
 export * from './queue';
 export * from './release';
+export * from './restore';
 export * from './school';
 export * from './student';
 export * from './table';

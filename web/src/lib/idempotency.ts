@@ -11,6 +11,9 @@ export const idempotencyKey = (): string => {
 /** Waits before each resend of a request whose answer never came (the connection dropped). */
 const RETRY_DELAYS_MS = [400, 1500];
 
+/** The browser says there is no connection (a resend would fail the same way). */
+const isOffline = () => (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A request that got no answer at all (fetch rejects with a TypeError), as opposed to an error answer. */
@@ -31,7 +34,7 @@ export const sendOnce = async <T>(
       return await send(headers);
     } catch (error) {
       const delay = RETRY_DELAYS_MS[attempt];
-      if (!isNetworkFailure(error) || delay === undefined || !navigator.onLine) throw error;
+      if (!isNetworkFailure(error) || delay === undefined || isOffline()) throw error;
       await sleep(delay);
     }
   }
