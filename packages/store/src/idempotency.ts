@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from './db';
+import { itemSize, meter } from './meter';
 import { isConditionFailure } from './query';
 
 /**
@@ -12,6 +13,10 @@ import { isConditionFailure } from './query';
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** How long a claim may stay in progress before another attempt may take it over (its holder died). */
 export const IDEMPOTENCY_LEASE_MS = 30 * 1000;
+
+/** The benchmark tells the keys' write units apart (`ddb.idempotencyWriteUnits`): 1 per KB written. */
+const count = (item: Record<string, unknown>) =>
+  meter.add('ddb.idempotencyWriteUnits', Math.max(1, Math.ceil(itemSize(item) / 1024)));
 
 const keyOf = (caller: string, key: string) => ({ pk: `IDEMPOTENCY#${caller}#${key}`, sk: 'IDEMPOTENCY' });
 
@@ -58,18 +63,20 @@ export const idempotency = {
     now = Date.now(),
   ): Promise<{ claimed: true } | { claimed: false; record: IdempotencyRecord | undefined }> {
     const expiresAt = now + IDEMPOTENCY_TTL_MS;
+    const item = {
+      ...keyOf(caller, key),
+      state: 'in_progress',
+      fingerprint,
+      leaseUntil: now + IDEMPOTENCY_LEASE_MS,
+      expiresAt,
+      ttl: Math.ceil(expiresAt / 1000),
+    };
+    count(item);
     try {
       await db.doc.send(
         new PutCommand({
           TableName: db.table,
-          Item: {
-            ...keyOf(caller, key),
-            state: 'in_progress',
-            fingerprint,
-            leaseUntil: now + IDEMPOTENCY_LEASE_MS,
-            expiresAt,
-            ttl: Math.ceil(expiresAt / 1000),
-          },
+          Item: item,
           ConditionExpression:
             'attribute_not_exists(pk) OR expiresAt <= :now OR (#state = :inProgress AND leaseUntil <= :now)',
           ExpressionAttributeNames: { '#state': 'state' },
@@ -93,6 +100,15 @@ export const idempotency = {
 
   /** Keeps the first answer of a claimed key. */
   async complete(db: Db, caller: string, key: string, answer: StoredAnswer): Promise<void> {
+    // The record as it becomes (an update is billed on the larger of the item before and after).
+    count({
+      ...keyOf(caller, key),
+      state: 'completed',
+      fingerprint: '-'.repeat(43),
+      expiresAt: 0,
+      ttl: 0,
+      ...answer,
+    });
     await db.doc.send(
       new UpdateCommand({
         TableName: db.table,
@@ -111,6 +127,7 @@ export const idempotency = {
 
   /** Gives a claim back (the attempt failed without an answer worth keeping): a retry applies it afresh. */
   async release(db: Db, caller: string, key: string): Promise<void> {
+    count(keyOf(caller, key));
     try {
       await db.doc.send(
         new DeleteCommand({
