@@ -74,6 +74,7 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   sessionReleases:      [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   addToQueue:           [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
   removeFromQueue:      [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
+  restoreQueueEntry:    [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
   setQueueStatus:       [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
   updateQueueEntry:     [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
   createAlert:          [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],

@@ -236,6 +236,7 @@ export const assembleReport = (p: PhaseResults): BenchReport => {
   const addWrites = adds?.['ddb.writeUnits'] ?? 0;
   const addSequenceWrites = adds?.['ddb.sequenceWriteUnits'] ?? 0;
   const addRecordWrites = adds?.['ddb.recordWriteUnits'] ?? 0;
+  const addKeyWrites = adds?.['ddb.idempotencyWriteUnits'] ?? 0;
   const expected = p.publishedToStaff;
   const received = tallies.staff.received;
   const connections = p.buses.buses + p.buses.viewers + p.buses.adminScreens;
@@ -308,8 +309,9 @@ export const assembleReport = (p: PhaseResults): BenchReport => {
       estimatedWriteUnits: sumOf(window, 'ddb.estimatedWriteUnits'),
       writeUnitsPerCarAdded: addCalls > 0 ? addWrites / addCalls : 0,
       queueWriteUnitsPerCarAdded:
-        addCalls > 0 ? (addWrites - addSequenceWrites - addRecordWrites) / addCalls : 0,
+        addCalls > 0 ? (addWrites - addSequenceWrites - addRecordWrites - addKeyWrites) / addCalls : 0,
       recordWriteUnitsPerCarAdded: addCalls > 0 ? addRecordWrites / addCalls : 0,
+      idempotencyWriteUnitsPerCarAdded: addCalls > 0 ? addKeyWrites / addCalls : 0,
       sequenceWriteUnitsPerEvent:
         publishedTo(window, channel) > 0
           ? sumOf(window, 'ddb.sequenceWriteUnits') / publishedTo(window, channel)

@@ -64,7 +64,7 @@ export const checkBudgets = (report: BenchReport): BudgetCheck[] => {
     },
     {
       budget: `At most ${WRITE_UNITS_PER_CAR_BUDGET} write units per car added to the queue (the entry and its place in the waiting line), plus the record; the live event's sequence number is counted with the events`,
-      value: `${dynamo.queueWriteUnitsPerCarAdded.toFixed(2)} (+ ${dynamo.recordWriteUnitsPerCarAdded.toFixed(2)} record + ${(dynamo.writeUnitsPerCarAdded - dynamo.queueWriteUnitsPerCarAdded - dynamo.recordWriteUnitsPerCarAdded).toFixed(2)} sequence number = ${dynamo.writeUnitsPerCarAdded.toFixed(2)} in the handler)`,
+      value: `${dynamo.queueWriteUnitsPerCarAdded.toFixed(2)} (+ ${dynamo.recordWriteUnitsPerCarAdded.toFixed(2)} record + ${dynamo.idempotencyWriteUnitsPerCarAdded.toFixed(2)} Idempotency-Key + ${(dynamo.writeUnitsPerCarAdded - dynamo.queueWriteUnitsPerCarAdded - dynamo.recordWriteUnitsPerCarAdded - dynamo.idempotencyWriteUnitsPerCarAdded).toFixed(2)} sequence number = ${dynamo.writeUnitsPerCarAdded.toFixed(2)} in the handler)`,
       pass:
         dynamo.queueWriteUnitsPerCarAdded > 0 &&
         dynamo.queueWriteUnitsPerCarAdded <= WRITE_UNITS_PER_CAR_BUDGET + 1e-9,

@@ -3,6 +3,7 @@
  * with its own session cookie, recording every call's latency (client-side,
  * from request start to the last byte of the answer) under its route name.
  */
+import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { Samples, summarize } from './stats';
 import type { RouteFigures, Summary } from './types';
@@ -125,6 +126,8 @@ export class BenchClient {
           headers: {
             ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
             ...(this.cookie ? { cookie: this.cookie } : {}),
+            // Every mutation carries a key, as the web client's do (one per call: the bench never resends).
+            ...(method === 'GET' ? {} : { 'idempotency-key': randomUUID() }),
           },
         },
         (response) => {

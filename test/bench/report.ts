@@ -215,7 +215,8 @@ const dynamoLines = (report: BenchReport): string[] => {
     `Read units ${n(dynamo.readUnits)}, write units ${n(dynamo.writeUnits)} (of which ${n(dynamo.estimatedWriteUnits)} estimated for failed conditions); ` +
       `write units per car added ${dynamo.queueWriteUnitsPerCarAdded.toFixed(2)} for the queue + ` +
       `${dynamo.recordWriteUnitsPerCarAdded.toFixed(2)} for the record (its event, in the add's transaction) + ` +
-      `${(dynamo.writeUnitsPerCarAdded - dynamo.queueWriteUnitsPerCarAdded - dynamo.recordWriteUnitsPerCarAdded).toFixed(2)} for the event's sequence number; ` +
+      `${dynamo.idempotencyWriteUnitsPerCarAdded.toFixed(2)} for the Idempotency-Key (its record claimed, the answer kept) + ` +
+      `${(dynamo.writeUnitsPerCarAdded - dynamo.queueWriteUnitsPerCarAdded - dynamo.recordWriteUnitsPerCarAdded - dynamo.idempotencyWriteUnitsPerCarAdded).toFixed(2)} for the event's sequence number; ` +
       `sequence numbers ${dynamo.sequenceWriteUnitsPerEvent.toFixed(2)} write units per event`,
   );
   out.push('');

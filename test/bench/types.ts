@@ -550,6 +550,8 @@ export interface BenchReport {
     queueWriteUnitsPerCarAdded: number;
     /** The record's write units per car added (its event, and the transaction it makes the add). */
     recordWriteUnitsPerCarAdded: number;
+    /** What the Idempotency-Key adds per car added: its record claimed, then the first answer kept. */
+    idempotencyWriteUnitsPerCarAdded: number;
     /** The live events' sequence numbers: write units per event. */
     sequenceWriteUnitsPerEvent: number;
     queueReads: { early: QueueReadProbe; late: QueueReadProbe };

@@ -249,7 +249,7 @@ describe("'Child picked up' on the front queue", () => {
       ).toBe(201);
       await text(childCard, words.inQueue).waitFor({ timeout: 10_000 });
 
-      // The front queue's menu on the car: Child picked up (sent when the 5 s Undo is over).
+      // The front queue's menu on the car: Child picked up (sent at once; the toast offers Undo).
       const tablet = await browser.newPage({ viewport: viewports.tablet, baseURL: server.url });
       expect(
         (

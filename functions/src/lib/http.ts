@@ -19,6 +19,7 @@ import type { z } from 'zod';
 import { authorize, busLinkOf, parseCookies, userOf } from './auth';
 import { config } from './config';
 import { cameThroughCloudFront, logAroundCloudFront } from './edge';
+import { IdempotencyKeyReusedError, idempotentMutations, replayOf } from './idempotency';
 import { log } from './log';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -202,6 +203,10 @@ export const errorHandler = (): MiddlewareObj<HttpEvent, HttpResult> => ({
       request.response = json(415, { message: error.message });
       return;
     }
+    if (error instanceof IdempotencyKeyReusedError) {
+      request.response = json(422, { message: error.message });
+      return;
+    }
     if (isDomainError(error)) {
       const body: { message: string; issues?: unknown; errors?: unknown } = { message: error.message };
       if (error instanceof ValidationError && error.issues.length > 0) body.issues = error.issues;
@@ -246,7 +251,11 @@ export const httpHandler = <Req extends RouteRequest, Res>(
     .use(requestBody(definition))
     .use(validate(definition as RouteDefinition));
   for (const middleware of middlewares) chain.use(middleware);
+  // Last before the error handler: sees the answer as it is sent (errors already mapped) and keeps it.
+  chain.use(idempotentMutations());
   return chain.use(errorHandler()).handler(async (event) => {
+    const replayed = replayOf(event);
+    if (replayed) return replayed;
     const state = parsed.get(event) as State;
     const result = await service({
       event,

@@ -3,6 +3,7 @@ import {
   addVehicleSchema,
   ConflictError,
   canTransition,
+  NotFoundError,
   type QueueEntry,
   type QueueStatus,
   type Recording,
@@ -10,7 +11,7 @@ import {
   type User,
   type Vehicle,
 } from '@curbside/domain';
-import { queue, students, vehicles } from '@curbside/store';
+import { parseEntryId, queue, releases, restoreVisit, students, vehicles } from '@curbside/store';
 import { db } from '../lib/context';
 import { dropFromBatch, type EntryChange, placeInBatch, takeOutOfBatch } from './batches';
 import { publishToSession } from './live-events';
@@ -211,4 +212,24 @@ export const updateEntry = async (
       : alone(await changeStatus(entry, change.status, record));
   await announceChange(entry, changed);
   return changed.entry;
+};
+
+/**
+ * `POST /api/queue/{id}/restore`: Undo of a removal or a pickup within 60 s.
+ * The visit comes back with its id and place (and its batch while that batch
+ * is loading with room), its students' picked-up marks are taken back, and
+ * every screen is told at once. 409 after 60 s or once the car was queued again.
+ */
+export const restoreEntry = async (user: User, id: string): Promise<QueueEntry> => {
+  const parsed = parseEntryId(id);
+  if (!parsed) throw new NotFoundError('Queue entry not found');
+  const session = await runningSession(user, parsed.sessionId);
+  const record = await recordingBy(user, session.schoolId);
+  const { entry, batch, wasPickup } = await restoreVisit(db, id, record);
+  if (wasPickup) await releases.unPickUp(db, entry.sessionId, entry);
+  const [position] = await Promise.all([
+    queue.positionOf(db, entry),
+    publishToSession(entry.schoolId, entry.sessionId, { type: 'VEHICLE_RESTORED', data: { entry, batch } }),
+  ]);
+  return { ...entry, position };
 };

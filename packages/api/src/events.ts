@@ -35,6 +35,12 @@ export interface CarLineEventData {
    * count or state changed (a new batch, a vehicle in or out).
    */
   QUEUE_STATUS_UPDATED: { entry: QueueEntry | null; batch: Batch | null };
+  /**
+   * Undo put a removed or picked-up visit back (same id, same arrival): the
+   * entry as it is again, and its batch's new count when it went back into it.
+   * Screens take the id off their list of ended visits.
+   */
+  VEHICLE_RESTORED: { entry: QueueEntry; batch: Batch | null };
   /** A batch completed: the batch, and its entries, now completed pickups. */
   VEHICLES_REMOVED_FROM_QUEUE: { batch: Batch; entries: QueueEntry[] };
   /** An alert became active (the specification: the data is an alert). */
@@ -136,6 +142,7 @@ export const CAR_LINE_EVENT_TYPES = [
   'VEHICLE_QUEUED',
   'VEHICLE_REMOVED',
   'QUEUE_STATUS_UPDATED',
+  'VEHICLE_RESTORED',
   'VEHICLES_REMOVED_FROM_QUEUE',
   'ALERT_CREATED',
   'ALERT_DISMISSED',

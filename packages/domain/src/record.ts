@@ -24,6 +24,7 @@ export const DISMISSAL_EVENT_KINDS = [
   'picked_up',
   'left',
   'removed',
+  'restored',
   'student_released',
   'student_unreleased',
   'alert_raised',

@@ -113,6 +113,13 @@ export const pickupsFromEvents = (
           pickup.outcome = event.kind;
           pickup.endedAt = event.at;
           break;
+        case 'restored':
+          // Undo: the visit is back in the line, as if it had not ended.
+          pickup.outcome = null;
+          pickup.endedAt = null;
+          pickup.pickedUpAt = null;
+          pickup.completedBy = null;
+          break;
         default:
           break;
       }

@@ -26,6 +26,8 @@ import {
  * room and on the entry being the visit and version the caller read.
  */
 const key = (id: number) => ({ pk: `BATCH#${id}`, sk: 'BATCH' });
+/** A batch's key, for the restore transaction (`restore.ts`). */
+export const batchKey = key;
 
 const fromItem = (item: Record<string, unknown>): Batch => {
   const { memberIds: _, ...batch } = stripKeys<Batch & { memberIds?: unknown }>(item);

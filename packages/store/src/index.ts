@@ -11,6 +11,7 @@ export { dismissalEvents, recordSummaries, type StoredSummary } from './dismissa
 export * from './district';
 export * from './event-sequence';
 export * from './health';
+export * from './idempotency';
 export { nextId, nextIds } from './ids';
 export * from './import-job';
 export * from './known-device';
@@ -20,6 +21,7 @@ export * from './pickup-code';
 export * from './pickup-session';
 export * from './queue';
 export * from './release';
+export * from './restore';
 export * from './school';
 export * from './student';
 export * from './table';

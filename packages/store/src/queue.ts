@@ -143,11 +143,14 @@ export const removedVisit = (entry: QueueEntry, removedAt: string) => {
     vehicleType: entry.vehicleType,
     removedAt,
   };
+  const { position: _, ...stored } = entry;
   return {
     pk: partition(entry.sessionId),
     sk: visitSk(entry.id),
     entity: 'removedVisit',
     ...record,
+    // The entry as it was, so Undo can put it back (`restore.ts`).
+    entry: stored,
     ttl: Math.ceil(Date.parse(removedAt) / 1000) + REMOVED_KEPT_SECONDS,
   };
 };
@@ -158,7 +161,7 @@ const fromItem = (item: Record<string, unknown>): QueueEntry => ({
 });
 
 /** The active item of an entry: the entry with its keys (and its place in the waiting line). */
-const activeItem = (entry: QueueEntry) => {
+export const activeItem = (entry: QueueEntry) => {
   const { position: _, ...stored } = entry;
   return {
     ...activeEntryKey(entry),
@@ -181,7 +184,7 @@ const lookup = async (db: Db, id: string): Promise<Visit | undefined> => {
   );
   if (!ended) return undefined;
   return ended.entity === 'removedVisit'
-    ? { state: 'removed', entry: stripKeys<RemovedVisit>(ended) }
+    ? { state: 'removed', entry: stripKeys<RemovedVisit>({ ...ended, entry: undefined }) }
     : { state: 'pickedUp', entry: fromItem(ended) };
 };
 

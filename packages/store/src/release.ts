@@ -1,9 +1,9 @@
-import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { DismissalActor, QueueEntry, Recording, StudentSummary } from '@curbside/domain';
 import { getAll, putAll } from './batch-write';
 import type { Db } from './db';
 import { eventPuts } from './dismissal-event';
-import { queryAll } from './query';
+import { isConditionFailure, queryAll } from './query';
 
 /**
  * What happened to students in a session, per classroom, so a teacher's view
@@ -97,6 +97,29 @@ export const releases = {
    * teacher screen's Picked Up and each student's pickup history).
    * Idempotent: a repeat overwrites `pickedUpAt`.
    */
+  /**
+   * Takes back the picked-up marks a completion wrote for `entry` (Undo of a
+   * pickup): only marks that name this visit, so a later pickup stays.
+   */
+  async unPickUp(db: Db, sessionId: number, entry: Pick<QueueEntry, 'id' | 'students'>): Promise<void> {
+    await Promise.all(
+      entry.students.map(async (student) => {
+        try {
+          await db.doc.send(
+            new DeleteCommand({
+              TableName: db.table,
+              Key: { pk: partition(sessionId, student.classroomId), sk: `${PICKED_UP}${student.id}` },
+              ConditionExpression: 'entryId = :entryId',
+              ExpressionAttributeValues: { ':entryId': entry.id },
+            }),
+          );
+        } catch (error) {
+          if (!isConditionFailure(error)) throw error;
+        }
+      }),
+    );
+  },
+
   async pickUp(
     db: Db,
     scope: { schoolId: number; sessionId: number },

@@ -7,6 +7,7 @@ import {
   type RouteDefinition,
 } from '@curbside/api';
 import { request } from './http';
+import { idempotencyKey, sendOnce } from './idempotency';
 
 type Part<K extends string, T> = [T] extends [undefined]
   ? { [P in K]?: undefined }
@@ -47,7 +48,23 @@ export const urlOf = <R extends RouteDefinition>(route: R, input?: ApiInput<R>):
  * `api(routes.health)`, `api(routes.endSession, { params: { id: 3 } })`.
  */
 export const api = <R extends RouteDefinition>(route: R, ...[input]: ApiArgs<R>): Promise<ResponseOf<R>> =>
-  request<ResponseOf<R>>(route.method, urlOf(route, input), input?.body, route.contentType);
+  apiKeyed(idempotencyKey(), route, ...([input] as ApiArgs<R>));
+
+/**
+ * A call sent with a given `Idempotency-Key` (mutations only; reads send
+ * none): one user action keeps its key through every retry, so the server
+ * applies it once. `api` makes a new key per call.
+ */
+export const apiKeyed = <R extends RouteDefinition>(
+  key: string,
+  route: R,
+  ...[input]: ApiArgs<R>
+): Promise<ResponseOf<R>> =>
+  route.method === 'GET'
+    ? request<ResponseOf<R>>(route.method, urlOf(route, input), input?.body, route.contentType)
+    : sendOnce(key, (headers) =>
+        request<ResponseOf<R>>(route.method, urlOf(route, input), input?.body, route.contentType, headers),
+      );
 
 /**
  * The same call made with a bus link instead of a sign-in (the driver page,
@@ -57,7 +74,16 @@ export const apiWithLink = <R extends RouteDefinition>(
   token: string,
   route: R,
   ...[input]: ApiArgs<R>
-): Promise<ResponseOf<R>> =>
-  request<ResponseOf<R>>(route.method, urlOf(route, input), input?.body, route.contentType, {
-    authorization: `Bearer ${token}`,
-  });
+): Promise<ResponseOf<R>> => {
+  const authorization = `Bearer ${token}`;
+  return route.method === 'GET'
+    ? request<ResponseOf<R>>(route.method, urlOf(route, input), input?.body, route.contentType, {
+        authorization,
+      })
+    : sendOnce(idempotencyKey(), (headers) =>
+        request<ResponseOf<R>>(route.method, urlOf(route, input), input?.body, route.contentType, {
+          authorization,
+          ...headers,
+        }),
+      );
+};

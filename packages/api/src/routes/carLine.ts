@@ -101,6 +101,13 @@ export const carLineRoutes = areaRoutes('carLine', {
     access: { minRole: 'front_queue_wrangler' },
     response: returns<QueueEntry>(),
   }),
+  restoreQueueEntry: route({
+    method: 'POST',
+    path: '/api/queue/{id}/restore',
+    request: { params: entryParams },
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<QueueEntry>(),
+  }),
   setQueueStatus: route({
     method: 'PUT',
     path: '/api/queue/{id}/status',

@@ -11,6 +11,7 @@ export interface EntryChange {
 export const entryChanges = (event: CarLineEvent): EntryChange[] => {
   switch (event.type) {
     case 'VEHICLE_QUEUED':
+    case 'VEHICLE_RESTORED':
       return [{ entry: event.data.entry, left: false }];
     case 'VEHICLE_REMOVED':
       return [{ entry: event.data.entry, left: true }];
@@ -30,6 +31,7 @@ export const batchChange = (event: CarLineEvent): Batch | null => {
   switch (event.type) {
     case 'VEHICLE_REMOVED':
     case 'QUEUE_STATUS_UPDATED':
+    case 'VEHICLE_RESTORED':
     case 'VEHICLES_REMOVED_FROM_QUEUE':
       return event.data.batch;
     default:
@@ -48,6 +50,10 @@ export const endedBy = (event: CarLineEvent): string[] => [
     .map((change) => change.entry.id),
   ...(event.type === 'ALERT_DISMISSED' ? [`alert:${event.data.id}`] : []),
 ];
+
+/** Visits an event brought back (Undo): ended no more, the one exception to "ended for good". */
+export const restoredBy = (event: CarLineEvent): string[] =>
+  event.type === 'VEHICLE_RESTORED' ? [event.data.entry.id] : [];
 
 /** A record with a version: the copy with the higher version is the newer one. */
 interface Versioned {

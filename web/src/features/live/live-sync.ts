@@ -1,6 +1,6 @@
 import { CAR_LINE_EVENT_TYPES, type CarLineEvent, LIVE_EVENT_TYPES, type LiveEvent } from '@curbside/api';
 import type { QueryCacheNotifyEvent, QueryClient, QueryKey } from '@tanstack/react-query';
-import { endedBy } from './changes';
+import { endedBy, restoredBy } from './changes';
 
 /**
  * Keeps a screen's cached lists current from the live events, without
@@ -165,6 +165,11 @@ export class LiveSync {
     }
   }
 
+  /** A visit Undo brought back (its answer may come before its event): it is no longer ended. */
+  restored(sessionId: number, entryId: string): void {
+    this.sessions.get(sessionId)?.ended.delete(entryId);
+  }
+
   /** Whether a visit or alert ended for good in the session (for mutations answering late). */
   hasEnded(sessionId: number, key: string): boolean {
     return this.sessions.get(sessionId)?.ended.has(key) ?? false;
@@ -193,6 +198,7 @@ export class LiveSync {
 
   private apply(sessionId: number, event: CarLineEvent): void {
     const state = this.stateOf(sessionId);
+    for (const key of restoredBy(event)) state.ended.delete(key);
     for (const key of endedBy(event)) state.ended.add(key);
     state.recent.push(event);
     if (state.recent.length > this.recentEvents)

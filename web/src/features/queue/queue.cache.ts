@@ -1,6 +1,6 @@
 import type { QueueEntry } from '@curbside/domain';
 import type { QueryKey } from '@tanstack/react-query';
-import { entryChanges, withNewer, without } from '../live/changes';
+import { entryChanges, restoredBy, withNewer, without } from '../live/changes';
 import { cachePatch } from '../live/live-sync';
 import { releasesPatch } from './releases';
 
@@ -41,7 +41,10 @@ export const activeQueuePatch = cachePatch<QueueEntry[]>({
 export const completedQueuePatch = cachePatch<QueueEntry[]>({
   name: 'queue.completed',
   matches: (queryKey, sessionId) => isKey(queryKey, queueKeys.completed(sessionId)),
-  reduce: (list, event) => {
+  reduce: (before, event) => {
+    // Undo of a pickup takes it off Recent Pickups.
+    const back = restoredBy(event);
+    const list = back.length === 0 ? before : before.filter((entry) => !back.includes(entry.id));
     const done = entryChanges(event)
       .map((change) => change.entry)
       .filter((entry) => entry.status === 'completed' && !list.some((item) => item.id === entry.id));

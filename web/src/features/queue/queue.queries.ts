@@ -48,6 +48,27 @@ const useApplyEntry = () => {
   };
 };
 
+/**
+ * Undo of a removal or pickup: sends the inverse (`restore`) and puts the
+ * entry the server answers back into this screen's lists (the live event
+ * does the same on every other screen).
+ */
+export const useRestoreEntry = () => {
+  const queryClient = useQueryClient();
+  const sync = useLiveSync();
+  return async (entryId: string) => {
+    const entry = await api(routes.restoreQueueEntry, { params: { id: entryId } });
+    sync.restored(entry.sessionId, entry.id);
+    queryClient.setQueryData<QueueEntry[]>(queueKeys.active(entry.sessionId), (list) =>
+      list ? withEntry(list, entry, false) : list,
+    );
+    queryClient.setQueryData<QueueEntry[]>(queueKeys.completed(entry.sessionId), (list) =>
+      list?.filter((item) => item.id !== entry.id),
+    );
+    return entry;
+  };
+};
+
 /** Queues a vehicle by number and type; the answer (with its position) joins the list at once. */
 export const useAddToQueue = () => {
   const apply = useApplyEntry();
@@ -60,12 +81,13 @@ export const useAddToQueue = () => {
 
 /**
  * Removes an entry (child picked up, vehicle left, removed, swiped away,
- * dismissed from overflow). The card disappears at once and the toast offers
- * Undo for 5 s; the removal is sent when that time is up. A failure reads
- * the queue again, which brings the card back.
+ * dismissed from overflow). The removal is sent at once and the card leaves;
+ * the toast's Undo (5 s) puts it back. A failure reads the queue again,
+ * which brings the card back.
  */
 export const useRemoveFromQueue = () => {
   const queryClient = useQueryClient();
+  const restore = useRestoreEntry();
   const mutation = useMutation({
     mutationFn: (entry: Pick<QueueEntry, 'id'> & { reason?: RemovalReason }) =>
       api(routes.removeFromQueue, { params: { id: entry.id }, body: { reason: entry.reason ?? 'removed' } }),
@@ -86,18 +108,19 @@ export const useRemoveFromQueue = () => {
         entry.id,
         'Vehicle removed from queue',
         'The vehicle has been removed from the pickup queue',
-        () => mutation.mutate({ id: entry.id, reason }),
+        () => mutation.mutateAsync({ id: entry.id, reason }),
+        () => restore(entry.id),
       ),
   };
 };
 
 /**
- * Changes an entry's status, e.g. `completed` from the vehicle dialog. A
- * completed pickup takes effect after the toast's 5 s Undo (the card leaves
- * this screen at once); other statuses are sent at once.
+ * Changes an entry's status, e.g. `completed` from the vehicle dialog, at
+ * once; a completed pickup's toast offers Undo for 5 s (the inverse is sent).
  */
 export const useSetQueueStatus = () => {
   const apply = useApplyEntry();
+  const restore = useRestoreEntry();
   const mutation = useMutation({
     mutationFn: ({ entry, status }: { entry: QueueEntry; status: QueueStatus }) =>
       api(routes.setQueueStatus, { params: { id: entry.id }, body: { status } }),
@@ -120,7 +143,8 @@ export const useSetQueueStatus = () => {
             change.entry.id,
             'Queue status updated',
             `${vehicleName(change.entry.vehicleType, change.entry.vehicleNumber)}: pickup completed`,
-            () => mutation.mutate(change),
+            () => mutation.mutateAsync(change),
+            () => restore(change.entry.id),
           )
         : mutation.mutate(change),
   };

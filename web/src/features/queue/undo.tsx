@@ -1,28 +1,25 @@
 import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useSyncExternalStore } from 'react';
+import { errorMessage } from '../../lib/http';
 
 /**
  * Undo for the destructive queue actions (complete a pickup, remove a
- * vehicle, dismiss an overflow vehicle), by delayed commit: the vehicle
- * leaves this screen at once and a toast offers Undo for {@link UNDO_MS};
- * the change is sent to the server only when that time is up, so Undo
- * restores the vehicle exactly as it was (nothing was changed). Leaving or
- * reloading the page sends what is still waiting at once.
+ * vehicle, dismiss an overflow vehicle), without holding anything on the
+ * device: the change is sent at once (every other screen and the parents
+ * see it at once), and the toast's Undo, for {@link UNDO_MS}, sends the
+ * inverse (`POST /api/queue/{id}/restore`, which the server accepts for 60 s):
+ * the vehicle comes back with its id and place on every screen.
  */
 export const UNDO_MS = 5_000;
 
-interface Pending {
-  timer: ReturnType<typeof setTimeout>;
-  commit: () => void;
-}
-
-const pending = new Map<string, Pending>();
+/** Ids of entries whose removal was sent and not yet answered: screens hide them meanwhile. */
+const sending = new Set<string>();
 const listeners = new Set<() => void>();
 let snapshot: ReadonlySet<string> = new Set();
 
 const changed = () => {
-  snapshot = new Set(pending.keys());
+  snapshot = new Set(sending);
   for (const listener of listeners) listener();
 };
 
@@ -31,7 +28,7 @@ const subscribe = (listener: () => void) => {
   return () => listeners.delete(listener);
 };
 
-/** Ids of the queue entries whose removal waits for its Undo time: screens hide them. */
+/** Ids of the queue entries being removed from this screen (sent, not yet answered): screens hide them. */
 export const usePendingRemovals = (): ReadonlySet<string> =>
   useSyncExternalStore(
     subscribe,
@@ -39,54 +36,50 @@ export const usePendingRemovals = (): ReadonlySet<string> =>
     () => snapshot,
   );
 
-/** Sends every change still waiting for its Undo time (the page is going away). */
-export const commitPending = () => {
-  for (const [key, item] of [...pending]) {
-    clearTimeout(item.timer);
-    pending.delete(key);
-    item.commit();
-  }
-  changed();
-};
-
-if (typeof window !== 'undefined') window.addEventListener('pagehide', commitPending);
-
 /**
- * Hides entry `entryId` now and sends `commit` after {@link UNDO_MS} unless
- * the toast's Undo is pressed first. A second action on the same entry
- * replaces the first.
+ * Hides entry `entryId` and sends `send` at once; once it succeeded, a toast
+ * offers Undo, which calls `restore` (the inverse) and says so when the
+ * server refuses (too late, or the car was queued again).
  */
-export const withUndo = (entryId: string, title: string, message: string, commit: () => void) => {
-  const before = pending.get(entryId);
-  if (before) clearTimeout(before.timer);
+export const withUndo = (
+  entryId: string,
+  title: string,
+  message: string,
+  send: () => Promise<unknown>,
+  restore: () => Promise<unknown>,
+) => {
   const toastId = `undo-${entryId}`;
-  const run = () => {
-    pending.delete(entryId);
-    changed();
-    commit();
-  };
-  const undo = () => {
-    const item = pending.get(entryId);
-    if (item) clearTimeout(item.timer);
-    pending.delete(entryId);
-    changed();
-    notifications.hide(toastId);
-  };
-  pending.set(entryId, { timer: setTimeout(run, UNDO_MS), commit });
+  sending.add(entryId);
   changed();
-  notifications.show({
-    id: toastId,
-    title,
-    autoClose: UNDO_MS,
-    message: (
-      <Group justify="space-between" wrap="nowrap" gap="sm">
-        <Text fz="md" c="var(--mantine-color-text)">
-          {message}
-        </Text>
-        <Button size="md" variant="outline" onClick={undo}>
-          Undo
-        </Button>
-      </Group>
-    ),
-  });
+  const undo = () => {
+    notifications.hide(toastId);
+    restore().catch((error: unknown) =>
+      notifications.show({ color: 'red', title: 'Could not undo', message: errorMessage(error) }),
+    );
+  };
+  send()
+    .then(() =>
+      notifications.show({
+        id: toastId,
+        title,
+        autoClose: UNDO_MS,
+        message: (
+          <Group justify="space-between" wrap="nowrap" gap="sm">
+            <Text fz="md" c="var(--mantine-color-text)">
+              {message}
+            </Text>
+            <Button size="md" variant="outline" onClick={undo}>
+              Undo
+            </Button>
+          </Group>
+        ),
+      }),
+    )
+    .catch(() => {
+      // The mutation's own onError says what went wrong and reads the queue again.
+    })
+    .finally(() => {
+      sending.delete(entryId);
+      changed();
+    });
 };

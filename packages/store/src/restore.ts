@@ -1,0 +1,132 @@
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type Batch,
+  ConflictError,
+  eventEntryOf,
+  NotFoundError,
+  type QueueEntry,
+  type Recording,
+} from '@curbside/domain';
+import { batches, batchKey } from './batch';
+import type { Db } from './db';
+import { eventPuts, meterTransactionSurcharge } from './dismissal-event';
+import { stripKeys } from './ids';
+import { cancellationReasons, isConditionFailure } from './query';
+import { activeItem, parseEntryId } from './queue';
+
+/** How long after a removal or a pickup Undo may bring the visit back. */
+export const RESTORE_WINDOW_MS = 60 * 1000;
+
+/** What Undo brought back: the entry (same id, its place by arrival) and its batch when it went back in. */
+export interface Restored {
+  entry: QueueEntry;
+  batch: Batch | null;
+  /** It was a pickup (its students' picked-up marks are to be taken back). */
+  wasPickup: boolean;
+}
+
+/**
+ * Undo of a removal or a pickup, within `RESTORE_WINDOW_MS`: the visit's
+ * ended record is deleted and its entry put back in its slot under the same
+ * id and arrival time (so the same place in the line), in its batch when
+ * that batch is still loading and has room (else waiting for one), with a
+ * `restored` event in the record, in one transaction. 409 when the window
+ * passed or the car was queued again meanwhile; 404 for no such visit.
+ */
+export const restoreVisit = async (
+  db: Db,
+  id: string,
+  recording: Recording,
+  now = new Date(),
+): Promise<Restored> => {
+  const parsed = parseEntryId(id);
+  if (!parsed) throw new NotFoundError('Queue entry not found');
+  const [{ Item: slot }, { Item: ended }] = await Promise.all([
+    db.doc.send(new GetCommand({ TableName: db.table, Key: parsed.slot, ConsistentRead: true })),
+    db.doc.send(new GetCommand({ TableName: db.table, Key: parsed.visit, ConsistentRead: true })),
+  ]);
+  const number = parsed.number;
+  if (slot?.id === id) throw new ConflictError(`Vehicle ${number} is already in the queue`);
+  if (!ended) throw new NotFoundError('Queue entry not found');
+  const wasPickup = ended.entity !== 'removedVisit';
+  const stored = (wasPickup ? stripKeys<QueueEntry>(ended) : ended.entry) as QueueEntry | undefined;
+  const endedAt = (wasPickup ? ended.exitTime : ended.removedAt) as string | undefined;
+  if (!stored || !endedAt || now.getTime() - Date.parse(endedAt) > RESTORE_WINDOW_MS) {
+    throw new ConflictError(`Vehicle ${number} can no longer be put back: Undo is possible for 60 seconds`);
+  }
+  if (slot) throw new ConflictError(`Vehicle ${number} was queued again and cannot be put back`);
+  const batch = stored.batchId !== null ? await batches.get(db, stored.batchId) : undefined;
+  const intoBatch =
+    batch && batch.status === 'loading' && batch.currentCount < batch.maxCapacity ? batch : null;
+  const entry: QueueEntry = {
+    ...stored,
+    status: 'waiting',
+    batchId: intoBatch?.id ?? null,
+    batchNumber: intoBatch?.batchNumber ?? null,
+    exitTime: null,
+    position: null,
+    version: stored.version + 1,
+  };
+  const item = activeItem(entry);
+  meterTransactionSurcharge(item);
+  const at = now.toISOString();
+  try {
+    await db.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: { TableName: db.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
+          },
+          {
+            Delete: {
+              TableName: db.table,
+              Key: parsed.visit,
+              ConditionExpression: 'id = :id',
+              ExpressionAttributeValues: { ':id': id },
+            },
+          },
+          ...(intoBatch
+            ? [
+                {
+                  Update: {
+                    TableName: db.table,
+                    Key: batchKey(intoBatch.id),
+                    UpdateExpression: 'ADD currentCount :one, version :one, memberIds :member',
+                    ConditionExpression: '#status = :loading AND currentCount < maxCapacity',
+                    ExpressionAttributeNames: { '#status': 'status' },
+                    ExpressionAttributeValues: { ':one': 1, ':loading': 'loading', ':member': new Set([id]) },
+                  },
+                },
+              ]
+            : []),
+          ...eventPuts(
+            db,
+            entry,
+            at,
+            [
+              {
+                kind: 'restored',
+                entries: [eventEntryOf(entry)],
+                ...(intoBatch ? { batch: { id: intoBatch.id, number: intoBatch.batchNumber } } : {}),
+              },
+            ],
+            recording,
+          ),
+        ],
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    const [slotReason, visitReason] = cancellationReasons(error);
+    if (slotReason === 'ConditionalCheckFailed') {
+      throw new ConflictError(`Vehicle ${number} was queued again and cannot be put back`);
+    }
+    if (visitReason === 'ConditionalCheckFailed')
+      throw new ConflictError(`Vehicle ${number} was already put back`);
+    // The batch filled up or closed meanwhile: back to waiting for a batch instead.
+    if (intoBatch) return restoreVisit(db, id, recording, now);
+    throw error;
+  }
+  const after = intoBatch ? await batches.get(db, intoBatch.id) : undefined;
+  return { entry, batch: after ?? null, wasPickup };
+};

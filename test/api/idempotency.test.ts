@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sessionBody } from '../support/fixtures';
+import { type Client, signedIn, startTestServer } from '../support/server';
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let front: Client;
+let back: Client;
+let teacher: Client;
+let sessionId: number;
+beforeAll(async () => {
+  server = await startTestServer();
+  front = await signedIn(server.url, 'front_demo');
+  back = await signedIn(server.url, 'back_demo');
+  teacher = await signedIn(server.url, 'teacher_demo');
+});
+afterAll(async () => {
+  await server?.close();
+});
+beforeEach(async () => {
+  // A fresh session per test: an empty queue.
+  const active = (await back.get('/api/sessions/active')).body;
+  if (active) await back.put(`/api/sessions/${active.id}/end`);
+  sessionId = (await back.post('/api/sessions', sessionBody())).body.id;
+});
+
+const keyed = (key: string) => ({ 'Idempotency-Key': key });
+const addCar = (client: Client, vehicleNumber: string, key: string) =>
+  client.request('POST', '/api/queue', { sessionId, vehicleNumber, vehicleType: 'car' }, keyed(key));
+const active = async () => (await front.get(`/api/queue?sessionId=${sessionId}`)).body as any[];
+
+describe('a mutation sent twice with the same Idempotency-Key', () => {
+  it('queues a car once and answers both sends with the same 201', async () => {
+    const key = randomUUID();
+    const first = await addCar(front, '101', key);
+    const again = await addCar(front, '101', key);
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect((await active()).filter((entry) => entry.vehicleNumber === '101')).toHaveLength(1);
+  });
+
+  it('queues a car once when both sends race', async () => {
+    const key = randomUUID();
+    const answers = await Promise.all([
+      addCar(front, '102', key),
+      addCar(front, '102', key),
+      addCar(front, '102', key),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201]);
+    expect(answers[1]?.body).toEqual(answers[0]?.body);
+    expect(answers[2]?.body).toEqual(answers[0]?.body);
+    expect((await active()).filter((entry) => entry.vehicleNumber === '102')).toHaveLength(1);
+  });
+
+  it('removes an entry once and answers the retry as the first time, not with a 409', async () => {
+    const entry = (await addCar(front, '103', randomUUID())).body;
+    const key = randomUUID();
+    const remove = () =>
+      front.request('DELETE', `/api/queue/${entry.id}`, { reason: 'picked_up' }, keyed(key));
+    const first = await remove();
+    const again = await remove();
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    const unkeyed = await front.request('DELETE', `/api/queue/${entry.id}`, { reason: 'picked_up' });
+    expect(unkeyed.status).toBe(409);
+  });
+
+  it('adds one car to a batch, not two, when the add is retried', async () => {
+    await addCar(front, '104', randomUUID());
+    await addCar(front, '105', randomUUID());
+    const batch = (await back.post('/api/batches', { sessionId, vehicleType: 'car' })).body;
+    const key = randomUUID();
+    const [first, again] = await Promise.all([
+      back.request('POST', `/api/batches/${batch.id}/vehicles`, {}, keyed(key)),
+      back.request('POST', `/api/batches/${batch.id}/vehicles`, {}, keyed(key)),
+    ]);
+    expect(first.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(first.body.currentCount).toBe(1);
+    const inBatch = (await back.get(`/api/batches/${batch.id}/vehicles`)).body;
+    expect(inBatch.map((entry: any) => entry.vehicleNumber)).toEqual(['104']);
+  });
+
+  it('releases a student once and answers the retry with the first release', async () => {
+    await addCar(front, '101', randomUUID());
+    const [student] = (await teacher.get(`/api/teacher/students/ready?sessionId=${sessionId}`)).body;
+    const key = randomUUID();
+    const release = () =>
+      teacher.request('PUT', `/api/teacher/students/${student.id}/release`, undefined, keyed(key));
+    const first = await release();
+    const again = await release();
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+  });
+
+  it('refuses the same key with another body with 422, applying nothing', async () => {
+    const key = randomUUID();
+    expect((await addCar(front, '106', key)).status).toBe(201);
+    const other = await addCar(front, '107', key);
+    expect(other.status).toBe(422);
+    expect(other.body).toEqual({ message: 'This Idempotency-Key was already used for a different request' });
+    expect((await active()).map((entry) => entry.vehicleNumber)).toEqual(['106']);
+  });
+
+  it("applies another user's key as that user's own request, never answering with the first user's body", async () => {
+    const key = randomUUID();
+    const mine = await addCar(front, '108', key);
+    expect(mine.status).toBe(201);
+    const theirs = await addCar(back, '108', key);
+    expect(theirs.status).toBe(409);
+    expect(theirs.body).toEqual({ message: 'Vehicle 108 is already in the queue' });
+    const otherKey = randomUUID();
+    expect((await addCar(front, '112', otherKey)).status).toBe(201);
+    const theirsElsewhere = await addCar(back, '109', otherKey);
+    expect(theirsElsewhere.status).toBe(201);
+    expect(theirsElsewhere.body.vehicleNumber).toBe('109');
+  });
+
+  it('leaves requests without a key as they were: a second add is refused', async () => {
+    const add = () => front.post('/api/queue', { sessionId, vehicleNumber: '110', vehicleType: 'car' });
+    expect((await add()).status).toBe(201);
+    expect((await add()).status).toBe(409);
+  });
+
+  it('refuses a malformed key with 400 before applying anything', async () => {
+    const answer = await addCar(front, '111', 'no');
+    expect(answer.status).toBe(400);
+    expect(await active()).toEqual([]);
+  });
+});

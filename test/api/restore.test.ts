@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sessionBody } from '../support/fixtures';
+import { connectLive } from '../support/live';
+import { type Client, signedIn, startTestServer } from '../support/server';
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let front: Client;
+let back: Client;
+let sessionId: number;
+beforeAll(async () => {
+  server = await startTestServer();
+  front = await signedIn(server.url, 'front_demo');
+  back = await signedIn(server.url, 'back_demo');
+});
+afterAll(async () => {
+  await server?.close();
+});
+beforeEach(async () => {
+  const active = (await back.get('/api/sessions/active')).body;
+  if (active) await back.put(`/api/sessions/${active.id}/end`);
+  sessionId = (await back.post('/api/sessions', sessionBody())).body.id;
+});
+
+const addCar = async (vehicleNumber: string) =>
+  (await front.post('/api/queue', { sessionId, vehicleNumber, vehicleType: 'car' })).body;
+const active = async () => (await front.get(`/api/queue?sessionId=${sessionId}`)).body as any[];
+const restore = (id: string) => front.post(`/api/queue/${id}/restore`);
+
+/** Runs `fn` with the clock (of this process, where the server runs too) `ms` ahead. */
+const later = async <T>(ms: number, fn: () => Promise<T>): Promise<T> => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(Date.now() + ms);
+  try {
+    return await fn();
+  } finally {
+    vi.useRealTimers();
+  }
+};
+
+describe('Undo: putting a removed or picked-up car back', () => {
+  it('puts a removed car back with its id and its place in the line, and tells every screen', async () => {
+    await addCar('101');
+    const middle = await addCar('102');
+    await addCar('103');
+    const screen = await connectLive(server.url, back.cookie);
+    try {
+      await back.request('DELETE', `/api/queue/${middle.id}`, { reason: 'removed' });
+      const answer = await restore(middle.id);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({
+        id: middle.id,
+        vehicleNumber: '102',
+        status: 'waiting',
+        position: 2,
+      });
+      expect((await active()).map((entry) => [entry.id, entry.position])).toEqual([
+        [expect.any(String), 1],
+        [middle.id, 2],
+        [expect.any(String), 3],
+      ]);
+      const event = await screen.next('VEHICLE_RESTORED', 10_000);
+      expect(event.data.entry).toMatchObject({ id: middle.id, status: 'waiting' });
+    } finally {
+      await screen.close();
+    }
+  });
+
+  it('puts a car picked up from a loading batch back into that batch, off Recent Pickups', async () => {
+    const car = await addCar('104');
+    const batch = (await back.post('/api/batches', { sessionId, vehicleType: 'car' })).body;
+    await back.post(`/api/batches/${batch.id}/vehicles`);
+    await back.request('DELETE', `/api/queue/${car.id}`, { reason: 'picked_up' });
+    expect((await back.get(`/api/batches/${batch.id}/vehicles`)).body).toEqual([]);
+
+    const answer = await restore(car.id);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ id: car.id, batchId: batch.id, exitTime: null, status: 'waiting' });
+    const inBatch = (await back.get(`/api/batches/${batch.id}/vehicles`)).body;
+    expect(inBatch.map((entry: any) => entry.id)).toEqual([car.id]);
+    const [loading] = (await back.get(`/api/batches/active?sessionId=${sessionId}`)).body;
+    expect(loading.currentCount).toBe(1);
+    const recent = (await front.get(`/api/queue?sessionId=${sessionId}&status=completed`)).body;
+    expect(recent.map((entry: any) => entry.id)).not.toContain(car.id);
+  });
+
+  it('records the Undo in the dismissal record', async () => {
+    const car = await addCar('105');
+    await back.request('DELETE', `/api/queue/${car.id}`, { reason: 'left' });
+    await restore(car.id);
+    const admin = await signedIn(server.url, 'admin_demo');
+    const events = (await admin.get(`/api/sessions/${sessionId}/events`)).body.items as any[];
+    expect(
+      events.filter((event) => event.entries.some((e: any) => e.id === car.id)).map((e) => e.kind),
+    ).toEqual(['vehicle_queued', 'left', 'restored']);
+  });
+
+  it('refuses after 60 seconds with 409', async () => {
+    const car = await addCar('106');
+    await back.request('DELETE', `/api/queue/${car.id}`, { reason: 'picked_up' });
+    const answer = await later(61_000, () => restore(car.id));
+    expect(answer.status).toBe(409);
+    expect(answer.body).toEqual({
+      message: 'Vehicle 106 can no longer be put back: Undo is possible for 60 seconds',
+    });
+    expect(await active()).toEqual([]);
+  });
+
+  it('refuses once the car was queued again, keeping the new visit', async () => {
+    const car = await addCar('107');
+    await back.request('DELETE', `/api/queue/${car.id}`, { reason: 'removed' });
+    const again = await addCar('107');
+    const answer = await restore(car.id);
+    expect(answer.status).toBe(409);
+    expect(answer.body).toEqual({ message: 'Vehicle 107 was queued again and cannot be put back' });
+    expect((await active()).map((entry) => entry.id)).toEqual([again.id]);
+  });
+
+  it('refuses a car still in the queue, and an id of no visit', async () => {
+    const car = await addCar('108');
+    expect((await restore(car.id)).status).toBe(409);
+    expect((await restore(`${sessionId}-car-999-1700000000000-abc`)).status).toBe(404);
+  });
+});
