@@ -111,6 +111,9 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   patchSchoolSandbox:   [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
   putSchoolSandbox:     [401,  403,   403,  403,  403,  403,  403,  ok,     403,     403,     403],
   putDistrictSandbox:   [401,  403,   403,  403,  403,  403,  403,  ok,     403,     403,     403],
+  // A school's settings (issue 32): school admins and above; a sandboxed school's are read-only.
+  getSchoolSettings:    [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     ok],
+  putSchoolSettings:    [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
   createStaff:          [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
   setUserActive:        [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
 
@@ -212,6 +215,7 @@ export const RECORD_CHANGES: Readonly<Partial<Record<RouteName, 'create' | 'upda
     patchSchoolSandbox: 'update',
     putSchoolSandbox: 'update',
     putDistrictSandbox: 'update',
+    putSchoolSettings: 'update',
     createStaff: 'create',
     setUserActive: 'update',
     // The student-information (Clever) import (issue 18).

@@ -7,6 +7,7 @@ import type {
   ParentStatus,
   QueuedVehicle,
   QueueEntry,
+  SchoolSettings,
 } from '@curbside/domain';
 
 /**
@@ -126,6 +127,11 @@ export interface SchoolEventData {
    * admin never is).
    */
   SCHOOL_MODE_CHANGED: { schoolId: number; sandbox: boolean; districtSandbox: boolean };
+  /**
+   * The school's settings changed (#32): the car-line screens show the batch
+   * sizes in force without a reload; the next batch takes them.
+   */
+  SCHOOL_SETTINGS_CHANGED: { schoolId: number; settings: SchoolSettings };
 }
 
 export type LiveEventData = CarLineEventData & PortalEventData & SchoolEventData;
@@ -150,6 +156,7 @@ export const LIVE_EVENT_TYPES = [
   'BUS_TRACKING_STOPPED',
   'QUEUE_UPDATE',
   'SCHOOL_MODE_CHANGED',
+  'SCHOOL_SETTINGS_CHANGED',
 ] as const satisfies readonly LiveEventType[];
 
 /** One message of type `T`. */

@@ -14,5 +14,6 @@ export * from './roster';
 export * from './roster-import';
 export * from './schemas';
 export * from './school-admin';
+export * from './school-settings';
 export * from './sessions';
 export * from './sis';
