@@ -162,6 +162,9 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   parentStudentStatus:  [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
   busLinks:             [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     ok],
   rotateBusLinks:       [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  // The hallway display's link (issue 32): like the bus links.
+  displayLink:          [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     ok],
+  rotateDisplayLink:    [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
   busFleet:             [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   busPositions:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   // The student-information import page's minimum is district_admin (spec §2 route table).

@@ -1,6 +1,7 @@
 export * from './auth';
 export * from './bus';
 export * from './car-line';
+export * from './display';
 export * from './district-report';
 export * from './districts';
 export * from './errors';
