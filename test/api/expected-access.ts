@@ -112,6 +112,9 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   patchSchoolSandbox:   [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
   putSchoolSandbox:     [401,  403,   403,  403,  403,  403,  403,  ok,     403,     403,     403],
   putDistrictSandbox:   [401,  403,   403,  403,  403,  403,  403,  ok,     403,     403,     403],
+  // A school's settings (issue 32): school admins and above; a sandboxed school's are read-only.
+  getSchoolSettings:    [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     ok],
+  putSchoolSettings:    [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
   createStaff:          [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
   setUserActive:        [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
 
@@ -160,6 +163,9 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   parentStudentStatus:  [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
   busLinks:             [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     ok],
   rotateBusLinks:       [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  // The hallway display's link (issue 32): like the bus links.
+  displayLink:          [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     ok],
+  rotateDisplayLink:    [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
   busFleet:             [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   busPositions:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   // The student-information import page's minimum is district_admin (spec §2 route table).
@@ -213,6 +219,7 @@ export const RECORD_CHANGES: Readonly<Partial<Record<RouteName, 'create' | 'upda
     patchSchoolSandbox: 'update',
     putSchoolSandbox: 'update',
     putDistrictSandbox: 'update',
+    putSchoolSettings: 'update',
     createStaff: 'create',
     setUserActive: 'update',
     // The student-information (Clever) import (issue 18).

@@ -2,6 +2,7 @@ import { type CarLineEvent, channels, type LiveEvent } from '@curbside/api';
 import { eventSequence } from '@curbside/store';
 import { db } from '../lib/context';
 import { log } from '../lib/log';
+import { tellDisplays } from './display';
 import { tellParents } from './parents';
 import { publishToChannel } from './publish';
 
@@ -36,5 +37,13 @@ export const publishToSession = async (
   await Promise.all([
     publishToStaff(schoolId, { ...ready, sessionId, ...(seq === undefined ? {} : { seq }) }),
     tellParents(schoolId, sessionId, ready),
+    ...(DISPLAY_CHANGES.has(ready.type) ? [tellDisplays(schoolId)] : []),
   ]);
 };
+
+/** The line's changes that can change the hallway display's board (issue 32). */
+const DISPLAY_CHANGES: ReadonlySet<string> = new Set([
+  'QUEUE_STATUS_UPDATED',
+  'VEHICLE_REMOVED',
+  'VEHICLES_REMOVED_FROM_QUEUE',
+]);

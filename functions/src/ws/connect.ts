@@ -1,6 +1,6 @@
 import { channels } from '@curbside/api';
 import { isStaffRole } from '@curbside/domain';
-import { busLinks, connections, sessionIdOf } from '@curbside/store';
+import { busLinks, connections, displayLinks, sessionIdOf } from '@curbside/store';
 import { cookieValue, isAllowedOrigin, SESSION_COOKIE, userOfToken } from '../lib/auth';
 import { connectionsDb, db } from '../lib/context';
 import { cameThroughCloudFront, logAroundCloudFront } from '../lib/edge';
@@ -34,8 +34,20 @@ export const handler = wsHandler(async (event: WsEvent) => {
   if (query.t !== undefined) {
     const busLink = await busLinks.holderOf(db, query.t);
     if (!busLink) {
-      log('info', 'websocket refused: not a bus link');
-      return { statusCode: 403 };
+      // The hallway display's link (issue 32): its school's display channel, and nothing else.
+      const displaySchool = await displayLinks.schoolOf(db, query.t);
+      if (displaySchool === undefined) {
+        log('info', 'websocket refused: not a bus or display link');
+        return { statusCode: 403 };
+      }
+      await connections.put(connectionsDb(), {
+        connectionId,
+        channels: [channels.public(), channels.display(displaySchool)],
+        userId: null,
+        sessionId: null,
+        connectedAt,
+      });
+      return { statusCode: 200 };
     }
     const joined = [channels.public(), channels.busLinks(busLink.schoolId)];
     if (busLink.kind === 'map') joined.push(channels.buses(busLink.schoolId));

@@ -6,6 +6,7 @@ import { live } from '../lib/live';
 import { log } from '../lib/log';
 import { wsHandler } from '../lib/ws';
 import { fanOut, relayPosition, stopBus } from '../services/buses';
+import { answerDisplay } from './display';
 
 /** A connection's bus link, kept per instance: a driver sends every second, its link never changes. */
 const driverLinks = new Map<string, Promise<{ schoolId: number } | null>>();
@@ -44,6 +45,10 @@ export const handler = wsHandler(async (event) => {
   const type = message?.type;
   if (type === 'ping') {
     await live().send([connectionId], { type: 'pong' });
+    return { statusCode: 200 };
+  }
+  if (type === 'DISPLAY_REFRESH') {
+    await answerDisplay(connectionId);
     return { statusCode: 200 };
   }
   if (type !== 'BUS_LOCATION_UPDATE' && type !== 'BUS_TRACKING_STOPPED' && type !== 'heartbeat') {

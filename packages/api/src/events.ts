@@ -4,9 +4,11 @@ import type {
   Batch,
   BusLocation,
   BusPosition,
+  DisplayBoard,
   ParentStatus,
   QueuedVehicle,
   QueueEntry,
+  SchoolSettings,
 } from '@curbside/domain';
 
 /**
@@ -132,9 +134,20 @@ export interface SchoolEventData {
    * admin never is).
    */
   SCHOOL_MODE_CHANGED: { schoolId: number; sandbox: boolean; districtSandbox: boolean };
+  /**
+   * The school's settings changed (#32): the car-line screens show the batch
+   * sizes in force without a reload; the next batch takes them.
+   */
+  SCHOOL_SETTINGS_CHANGED: { schoolId: number; settings: SchoolSettings };
 }
 
-export type LiveEventData = CarLineEventData & PortalEventData & SchoolEventData;
+/** To a school's hallway displays (issue 32): only what the display shows. */
+export interface DisplayEventData {
+  /** The called students as they are now (first names, last initials, vehicle and batch numbers). */
+  DISPLAY_BOARD: DisplayBoard;
+}
+
+export type LiveEventData = CarLineEventData & PortalEventData & SchoolEventData & DisplayEventData;
 export type LiveEventType = keyof LiveEventData;
 export type CarLineEventType = keyof CarLineEventData;
 
@@ -157,6 +170,8 @@ export const LIVE_EVENT_TYPES = [
   'BUS_TRACKING_STOPPED',
   'QUEUE_UPDATE',
   'SCHOOL_MODE_CHANGED',
+  'SCHOOL_SETTINGS_CHANGED',
+  'DISPLAY_BOARD',
 ] as const satisfies readonly LiveEventType[];
 
 /** One message of type `T`. */
@@ -204,6 +219,11 @@ export const channels = {
    * the school has seen a bus alert (`ALERT_ACKNOWLEDGED` with a `DriverAlertView`).
    */
   drivers: (schoolId: number) => `school#${schoolId}#drivers`,
+  /**
+   * The connections opened with the school's display link (issue 32): told
+   * only `DISPLAY_BOARD`; rotating the link closes them.
+   */
+  display: (schoolId: number) => `school#${schoolId}#display`,
 } as const;
 
 /**
@@ -213,6 +233,8 @@ export const channels = {
  */
 export type ClientMessage =
   | { type: 'ping' }
+  /** A display page asks for the board as it is now (on opening, after a reconnect). */
+  | { type: 'DISPLAY_REFRESH' }
   | { type: 'heartbeat'; busId: string }
   | { type: 'BUS_LOCATION_UPDATE'; data: { busId: string; location: BusLocation } }
   | { type: 'BUS_TRACKING_STOPPED'; data: { busId: string } };

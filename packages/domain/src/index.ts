@@ -1,6 +1,7 @@
 export * from './auth';
 export * from './bus';
 export * from './car-line';
+export * from './display';
 export * from './district-report';
 export * from './districts';
 export * from './errors';
@@ -14,5 +15,6 @@ export * from './roster';
 export * from './roster-import';
 export * from './schemas';
 export * from './school-admin';
+export * from './school-settings';
 export * from './sessions';
 export * from './sis';

@@ -8,6 +8,7 @@ export * from './clever';
 export * from './connection';
 export * from './db';
 export { dismissalEvents, recordSummaries, type StoredSummary } from './dismissal-event';
+export * from './display-link';
 export * from './district';
 export * from './event-sequence';
 export * from './health';

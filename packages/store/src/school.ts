@@ -1,8 +1,8 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { School } from '@curbside/domain';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { School, SchoolSettings } from '@curbside/domain';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
-import { setSandboxOf } from './query';
+import { isConditionFailure, setSandboxOf } from './query';
 
 /**
  * School: `SCHOOL#{id}` / `SCHOOL`.
@@ -45,6 +45,37 @@ export const schools = {
       }),
     );
     return Items.map((item) => stripKeys<School>(item));
+  },
+
+  /**
+   * The school's settings (#32), in one write: its batch capacities (a batch
+   * made afterwards takes them; one made before keeps its own), its usual
+   * dismissal length, languages and record retention. Undefined when the
+   * school does not exist.
+   */
+  async updateSettings(db: Db, id: number, settings: SchoolSettings): Promise<School | undefined> {
+    try {
+      const { Attributes } = await db.doc.send(
+        new UpdateCommand({
+          TableName: db.table,
+          Key: key(id),
+          UpdateExpression:
+            'SET batchCapacity = :capacity, defaultSessionMinutes = :minutes, languages = :languages, retentionDays = :retention',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: {
+            ':capacity': { car: settings.carBatchCapacity, bus: settings.busBatchCapacity },
+            ':minutes': settings.defaultSessionMinutes,
+            ':languages': settings.languages,
+            ':retention': settings.recordRetentionDays,
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes ? stripKeys<School>(Attributes) : undefined;
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      throw error;
+    }
   },
 
   setSandbox(db: Db, id: number, sandbox: boolean): Promise<School | undefined> {

@@ -1,4 +1,4 @@
-import type { Bus, BusLinks, BusPosition } from '@curbside/domain';
+import type { Bus, BusLinks, BusPosition, DisplayLink } from '@curbside/domain';
 import { areaRoutes, returns, route } from '../route';
 
 /** Buses: the school's private links, the driver page's buses, the map's positions. */
@@ -17,6 +17,21 @@ export const busRoutes = areaRoutes('bus', {
     request: {},
     access: { minRole: 'school_admin' },
     response: returns<BusLinks>(),
+  }),
+  // The hallway display's private link (issue 32): like the bus map's, school admins and above.
+  displayLink: route({
+    method: 'GET',
+    path: '/api/display-link',
+    request: {},
+    access: { minRole: 'school_admin' },
+    response: returns<DisplayLink>(),
+  }),
+  rotateDisplayLink: route({
+    method: 'POST',
+    path: '/api/display-link/rotate',
+    request: {},
+    access: { minRole: 'school_admin' },
+    response: returns<DisplayLink>(),
   }),
   busFleet: route({
     method: 'GET',

@@ -1,0 +1,68 @@
+import { channels } from '@curbside/api';
+import { type DisplayBoard, type DisplayLink, displayBoardOf, type User } from '@curbside/domain';
+import { batches, connections, displayLinks, pickupSessions, queue } from '@curbside/store';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { connectionsDb, db } from '../lib/context';
+import { siteOrigin } from '../lib/http';
+import { live } from '../lib/live';
+import { log } from '../lib/log';
+import { publishToChannel } from './publish';
+import { ownSchoolId } from './tenancy';
+
+/**
+ * The hallway display (issue 32): the school's private display link, the
+ * board of called students, and telling the school's displays when it
+ * changes. A display's connection joins only its school's display channel,
+ * and nothing but `DISPLAY_BOARD` (first names, last initials, vehicle and
+ * batch numbers) is sent to it.
+ */
+const urlOf = (event: APIGatewayProxyEventV2, token: string): DisplayLink => ({
+  url: `${siteOrigin(event)}/display?t=${token}`,
+});
+
+export const displayLinkOf = async (user: User, event: APIGatewayProxyEventV2): Promise<DisplayLink> =>
+  urlOf(event, (await displayLinks.ofSchool(db, ownSchoolId(user))).token);
+
+/** A new display link: the old one stops at once, and the displays opened with it are closed. */
+export const rotateDisplayLink = async (user: User, event: APIGatewayProxyEventV2): Promise<DisplayLink> => {
+  const schoolId = ownSchoolId(user);
+  const after = await displayLinks.rotate(db, schoolId);
+  const open = await connections.inChannel(connectionsDb(), channels.display(schoolId));
+  if (open.length > 0) await live().disconnect(open);
+  log('info', 'display link rotated', { schoolId, closed: open.length });
+  return urlOf(event, after.token);
+};
+
+/** The school's board now: its running session's called students (none when no session runs). */
+export const boardOf = async (schoolId: number): Promise<DisplayBoard> => {
+  const session = await pickupSessions.active(db, schoolId);
+  if (!session) return { sessionId: null, groups: [] };
+  const [entries, list] = await Promise.all([
+    queue.listActive(db, session.id),
+    batches.listBySession(db, session.id),
+  ]);
+  return displayBoardOf(session.id, entries, list);
+};
+
+/** Sends the board to one display (on its asking: at opening and after each reconnect). */
+export const sendBoard = async (connectionId: string, schoolId: number): Promise<void> => {
+  await live().send([connectionId], { type: 'DISPLAY_BOARD', data: await boardOf(schoolId) });
+};
+
+/**
+ * After a change of the school's line: its displays, if any are open, get
+ * the board as it now is (one Query of the connection table when none is).
+ * Never fails the change it follows.
+ */
+export const tellDisplays = async (schoolId: number): Promise<void> => {
+  try {
+    const open = await connections.inChannel(connectionsDb(), channels.display(schoolId));
+    if (open.length === 0) return;
+    await publishToChannel(channels.display(schoolId), {
+      type: 'DISPLAY_BOARD',
+      data: await boardOf(schoolId),
+    });
+  } catch (error) {
+    log('warn', 'display not told', { schoolId, error: String(error) });
+  }
+};
