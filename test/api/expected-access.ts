@@ -161,6 +161,18 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   linkStudent:          [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
   parentStudents:       [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
   parentStudentStatus:  [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
+  // Parent invites (issue 29): teachers for their classrooms, school admins and above; sandboxed schools read only.
+  createParentInvites:  [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
+  listParentInvites:    [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     ok,      ok],
+  revokeParentInvite:   [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
+  // An invite link is its own key: open to anyone (accepting needs a parent, or makes one).
+  lookupParentInvite:   [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  acceptParentInvite:   [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  // Authorized pickups: the family edits, every staff role of the school reads.
+  parentAuthorizedPickups: [401, ok,  403,  403,  403,  403,  403,  403,    403,     403,     403],
+  addAuthorizedPickup:  [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
+  deleteAuthorizedPickup: [401, ok,   403,  403,  403,  403,  403,  403,    403,     403,     403],
+  studentAuthorizedPickups: [401, 403, ok,  ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   busLinks:             [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     ok],
   rotateBusLinks:       [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
   // The hallway display's link (issue 32): like the bus links.
@@ -196,6 +208,9 @@ export const RECORD_CHANGES: Readonly<Partial<Record<RouteName, 'create' | 'upda
     // A new pickup code changes how the student's parents may link: an update of the student.
     generatePickupCode: 'update',
     newStudentPickupCode: 'update',
+    // So does a parent invite (issue 29).
+    createParentInvites: 'update',
+    revokeParentInvite: 'update',
     // The school's rosters (issue 14).
     createStudent: 'create',
     updateStudent: 'update',

@@ -3,6 +3,7 @@ import {
   ConflictError,
   type DomainError,
   ForbiddenError,
+  GoneError,
   isDomainError,
   NotFoundError,
   RowsRejectedError,
@@ -186,6 +187,7 @@ const STATUS_OF_ERROR: ReadonlyArray<readonly [abstract new (...args: never[]) =
   [ForbiddenError, 403],
   [NotFoundError, 404],
   [ConflictError, 409],
+  [GoneError, 410],
   [TooManyRequestsError, 429],
   [UnavailableError, 503],
 ];

@@ -197,7 +197,8 @@ export const signOut = async (token: string | undefined) => {
  * (staff usernames are apart and never conflict, so this reveals none).
  */
 export const registerParent = async (
-  input: Required<ParentRegisterInput>,
+  // An invite's new account may have no email address (the school knew none).
+  input: Omit<Required<ParentRegisterInput>, 'email'> & { email: string | null },
   address: string,
   deviceToken?: string,
 ): Promise<SignedIn> => {

@@ -108,7 +108,8 @@ export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', Functio
    * parent's links; the children's pickup status (their session's queue, marks and pickups).
    */
   parent: {
-    data: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'],
+    // Removing an adult from a child's authorized pickups (DeleteItem).
+    data: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
     connections: [],
     publishes: false,
     ...HTTP,

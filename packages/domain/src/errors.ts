@@ -55,6 +55,9 @@ export class NotFoundError extends DomainError {}
 
 export class ConflictError extends DomainError {}
 
+/** Something that worked once and never will again (a used, revoked or expired invite). */
+export class GoneError extends DomainError {}
+
 export class TooManyRequestsError extends DomainError {}
 
 export class UnavailableError extends DomainError {}

@@ -7,6 +7,7 @@ export * from './districts';
 export * from './errors';
 export * from './format';
 export * from './parent';
+export * from './parent-invites';
 export * from './pickup';
 export * from './queue';
 export * from './record';

@@ -1,6 +1,7 @@
 export * from './access';
 export * from './alert';
 export * from './auth-session';
+export * from './authorized-pickup';
 export * from './batch';
 export * from './bus';
 export * from './classroom';
@@ -18,6 +19,7 @@ export * from './import-job';
 export * from './known-device';
 export * from './meter';
 export * from './parent';
+export * from './parent-invite';
 export * from './pickup-code';
 export * from './pickup-session';
 export * from './queue';

@@ -2,6 +2,12 @@ import { adminRoutes } from './admin';
 import { authRoutes } from './auth';
 import { busRoutes } from './bus';
 import { carLineRoutes } from './carLine';
+import {
+  authorizedPickupParentRoutes,
+  authorizedPickupStaffRoutes,
+  inviteAdminRoutes,
+  inviteAuthRoutes,
+} from './invites';
 import { parentRoutes } from './parent';
 import { sisRoutes } from './sis';
 import { teacherRoutes } from './teacher';
@@ -21,6 +27,10 @@ export const routes = {
   ...parentRoutes,
   ...busRoutes,
   ...sisRoutes,
+  ...inviteAdminRoutes,
+  ...inviteAuthRoutes,
+  ...authorizedPickupParentRoutes,
+  ...authorizedPickupStaffRoutes,
 } as const;
 
 export type Routes = typeof routes;

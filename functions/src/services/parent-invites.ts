@@ -1,0 +1,287 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  type AcceptInviteInput,
+  type CreateInvitesInput,
+  ForbiddenError,
+  GoneError,
+  INVITE_GUESS_LIMIT,
+  INVITE_REFUSALS,
+  INVITE_TOKEN_BYTES,
+  INVITE_TTL_MS,
+  type InviteView,
+  inviteStatus,
+  type NewInviteView,
+  NotFoundError,
+  type ParentInvite,
+  ROLE_RANK,
+  type StaffRole,
+  type Student,
+  TooManyRequestsError,
+  type User,
+  ValidationError,
+} from '@curbside/domain';
+import { classrooms, parentInvites, parents, schools, students, throttle, users } from '@curbside/store';
+import { assertSchoolWritable } from '../lib/auth';
+import { db } from '../lib/context';
+import { registerParent, type SignedIn } from './auth';
+import { ownSchoolId } from './tenancy';
+
+/**
+ * Parent invites (issue 29): one random link per student and known guardian,
+ * valid 30 days, used once, revocable. The token (256 bits) is shown once, in
+ * the answer that makes it; the store keeps only its SHA-256 hash.
+ */
+export const hashInviteToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+const view = (invite: ParentInvite, now = Date.now()): InviteView => ({
+  id: invite.id,
+  studentId: invite.studentId,
+  guardianName: invite.guardianName,
+  email: invite.email,
+  createdAt: invite.createdAt,
+  expiresAt: invite.expiresAt,
+  status: inviteStatus(invite, now),
+});
+
+const isTeacherOnly = (user: User) => ROLE_RANK[user.role as StaffRole] < ROLE_RANK.school_admin;
+
+/** The classrooms a teacher may invite for: those they teach. */
+const teacherRooms = async (user: User, schoolId: number) =>
+  new Set(
+    (await classrooms.listBySchool(db, schoolId))
+      .filter((room) => room.teacherId === user.id)
+      .map((room) => room.id),
+  );
+
+const NOT_YOUR_CLASS = 'Teachers can invite the families of their own classrooms only.';
+
+/** The students an invite request names, in the caller's school and within a teacher's classrooms. */
+const studentsFor = async (user: User, schoolId: number, input: CreateInvitesInput): Promise<Student[]> => {
+  const teacher = isTeacherOnly(user);
+  if ('allStudents' in input) {
+    if (teacher) throw new ForbiddenError(NOT_YOUR_CLASS);
+    return students.listBySchool(db, schoolId);
+  }
+  if ('classroomId' in input) {
+    const room = await classrooms.get(db, schoolId, input.classroomId);
+    if (!room?.active) throw new NotFoundError('Classroom not found');
+    if (teacher && room.teacherId !== user.id) throw new ForbiddenError(NOT_YOUR_CLASS);
+    return students.listByClassroom(db, schoolId, room.id);
+  }
+  const ids = [...new Set(input.studentIds)];
+  const found = (await students.getMany(db, schoolId, ids)).filter((student) => student.active);
+  if (found.length !== ids.length) throw new NotFoundError('Student not found');
+  if (teacher) {
+    const rooms = await teacherRooms(user, schoolId);
+    if (found.some((student) => student.classroomId === null || !rooms.has(student.classroomId))) {
+      throw new ForbiddenError(NOT_YOUR_CLASS);
+    }
+  }
+  return found;
+};
+
+/**
+ * Whom each student's invites go to: their guardians with an account (imported
+ * by CSV or Clever), else the contact on the student's record, else no one named.
+ */
+const guardiansOf = async (schoolId: number, list: readonly Student[]) => {
+  const byStudent = new Map<number, Array<{ name: string | null; email: string | null }>>();
+  if (list.length === 0) return byStudent;
+  const wanted = new Set(list.map((student) => student.id));
+  for (const { user } of await parents.listAll(db, schoolId)) {
+    if (!user.active) continue;
+    for (const studentId of user.studentIds ?? []) {
+      if (!wanted.has(studentId)) continue;
+      byStudent.set(studentId, [...(byStudent.get(studentId) ?? []), { name: user.name, email: user.email }]);
+    }
+  }
+  return byStudent;
+};
+
+/** Makes the invites a request asks for and answers their links. */
+export const createInvites = async (
+  user: User,
+  input: CreateInvitesInput,
+  origin: string,
+): Promise<{ invites: NewInviteView[] }> => {
+  const schoolId = ownSchoolId(user);
+  const list = await studentsFor(user, schoolId, input);
+  const guardians = await guardiansOf(schoolId, list);
+  const now = Date.now();
+  const createdAt = new Date(now).toISOString();
+  const expiresAt = new Date(now + INVITE_TTL_MS).toISOString();
+  const planned = list.flatMap((student) => {
+    const known = guardians.get(student.id) ?? [];
+    const to =
+      known.length > 0 ? known : [{ name: student.parentName ?? null, email: student.parentEmail ?? null }];
+    return to.map((guardian) => ({
+      token: randomBytes(INVITE_TOKEN_BYTES).toString('base64url'),
+      invite: {
+        schoolId,
+        studentId: student.id,
+        guardianName: guardian.name,
+        email: guardian.email,
+        createdAt,
+        expiresAt,
+        acceptedAt: null,
+        acceptedBy: null,
+        revokedAt: null,
+      },
+    }));
+  });
+  const made = await parentInvites.createMany(
+    db,
+    planned.map(({ token, invite }) => ({ ...invite, tokenHash: hashInviteToken(token) })),
+  );
+  return {
+    invites: made.map((invite, i) => ({
+      id: invite.id,
+      studentId: invite.studentId,
+      guardianName: invite.guardianName,
+      email: invite.email,
+      expiresAt: invite.expiresAt,
+      url: `${origin}/parent/invite?t=${planned[i]?.token}`,
+    })),
+  };
+};
+
+/** A student of the caller's school (404 otherwise; a teacher only their classrooms' students). */
+const studentOfSchool = async (user: User, studentId: number) => {
+  const schoolId = ownSchoolId(user);
+  const student = await students.get(db, schoolId, studentId);
+  if (!student) throw new NotFoundError('Student not found');
+  if (isTeacherOnly(user)) {
+    const rooms = await teacherRooms(user, schoolId);
+    if (student.classroomId === null || !rooms.has(student.classroomId))
+      throw new ForbiddenError(NOT_YOUR_CLASS);
+  }
+  return student;
+};
+
+export const listInvites = async (user: User, studentId: number): Promise<InviteView[]> => {
+  const student = await studentOfSchool(user, studentId);
+  const now = Date.now();
+  return (await parentInvites.listByStudent(db, student.schoolId, student.id)).map((invite) =>
+    view(invite, now),
+  );
+};
+
+export const revokeInvite = async (user: User, id: number): Promise<InviteView> => {
+  const invite = await parentInvites.get(db, id);
+  if (!invite || invite.schoolId !== user.schoolId) throw new NotFoundError('Invite not found');
+  await studentOfSchool(user, invite.studentId);
+  if (!(await parentInvites.revoke(db, id))) {
+    const now = await parentInvites.get(db, id);
+    if (now && inviteStatus(now) === 'accepted') throw new GoneError(INVITE_REFUSALS.accepted);
+  }
+  const after = await parentInvites.get(db, id);
+  return view(after ?? invite);
+};
+
+/**
+ * The invite a token names, if it still works. Each attempt is counted
+ * against the address's limit before the token is read, and given back when
+ * the invite works (so only failures use up the allowance, as with pickup codes).
+ */
+const attempt = async (token: string, address: string): Promise<ParentInvite> => {
+  const own = await throttle.reserve(
+    db,
+    [{ scope: `invite#ip#${address}`, limit: INVITE_GUESS_LIMIT.failures }],
+    INVITE_GUESS_LIMIT.windowMs,
+  );
+  if (!own.allowed)
+    throw new TooManyRequestsError('Too many invalid invites. Please wait 10 minutes and try again.');
+  const invite = await parentInvites.byTokenHash(db, hashInviteToken(token));
+  if (!invite) throw new NotFoundError('This invite link is not valid.');
+  const status = inviteStatus(invite);
+  if (status !== 'pending') throw new GoneError(INVITE_REFUSALS[status]);
+  await own.release();
+  return invite;
+};
+
+/** What the invite page shows before sign-in: the school and the child's first name and last initial. */
+export const lookupInvite = async (token: string, address: string) => {
+  const invite = await attempt(token, address);
+  const [student, school] = await Promise.all([
+    students.get(db, invite.schoolId, invite.studentId),
+    schools.get(db, invite.schoolId),
+  ]);
+  return {
+    schoolName: school?.name ?? null,
+    student: student ? { firstName: student.firstName, lastInitial: student.lastName.charAt(0) } : null,
+  };
+};
+
+const NEW_ACCOUNT_FIELDS = ['username', 'password', 'firstName', 'lastName', 'phone'] as const;
+
+/**
+ * Accepts an invite: as the signed-in parent, or with a new parent account
+ * (then signed in). The child is linked and the invite used in one transaction.
+ */
+export const acceptInvite = async (
+  signedInUser: User | null,
+  input: AcceptInviteInput,
+  address: string,
+  deviceToken: string | undefined,
+): Promise<{
+  result: {
+    linked: true;
+    student: { id: number; firstName: string; lastName: string; grade: string } | null;
+    user: User;
+  };
+  signedIn: SignedIn | null;
+}> => {
+  const newAccount = NEW_ACCOUNT_FIELDS.some((field) => input[field] !== undefined);
+  if (!newAccount && signedInUser?.role !== 'parent') {
+    if (signedInUser) throw new ForbiddenError('Only a parent account can accept an invite.');
+    const missing = NEW_ACCOUNT_FIELDS.map((path) => ({ path, message: 'Required to create your account' }));
+    throw new ValidationError('Sign in or create an account to accept the invite', missing);
+  }
+  if (newAccount) {
+    const missing = NEW_ACCOUNT_FIELDS.filter((field) => input[field] === undefined);
+    if (missing.length > 0) {
+      throw new ValidationError(
+        'Fill in every field to create your account',
+        missing.map((path) => ({ path, message: 'Required' })),
+      );
+    }
+  }
+  const invite = await attempt(input.token, address);
+  await assertSchoolWritable(invite.schoolId);
+  let signedIn: SignedIn | null = null;
+  let parent = signedInUser as User;
+  if (newAccount) {
+    signedIn = await registerParent(
+      {
+        name: `${input.firstName} ${input.lastName}`,
+        username: input.username as string,
+        password: input.password as string,
+        email: invite.email,
+        phone: input.phone as string,
+        role: 'parent',
+      },
+      address,
+      deviceToken,
+    );
+    parent = signedIn.user;
+  }
+  if (!(await parentInvites.accept(db, invite, parent.id))) {
+    const now = await parentInvites.get(db, invite.id);
+    const status = now ? inviteStatus(now) : 'expired';
+    throw new GoneError(INVITE_REFUSALS[status === 'pending' ? 'accepted' : status]);
+  }
+  const [student] = await Promise.all([
+    students.get(db, invite.schoolId, invite.studentId),
+    parents.joinSchool(db, parent.id, invite.schoolId, invite.studentId),
+  ]);
+  return {
+    result: {
+      linked: true,
+      student: student
+        ? { id: student.id, firstName: student.firstName, lastName: student.lastName, grade: student.grade }
+        : null,
+      user: (await users.get(db, parent.id)) ?? parent,
+    },
+    signedIn,
+  };
+};

@@ -1,0 +1,97 @@
+import {
+  type AuthorizedPickup,
+  acceptInviteSchema,
+  authorizedPickupSchema,
+  createInvitesSchema,
+  type InviteView,
+  inviteTokenSchema,
+  type LinkResult,
+  type NewInviteView,
+  type User,
+} from '@curbside/domain';
+import { z } from 'zod';
+import { areaRoutes, returns, route } from '../route';
+import { id, idParams, ok } from './shared';
+
+/** Parent invites as the school's staff make, list and revoke them (issue 29). */
+export const inviteAdminRoutes = areaRoutes('admin', {
+  createParentInvites: route({
+    method: 'POST',
+    path: '/api/parent-invites',
+    request: { body: createInvitesSchema },
+    // An invite changes how the student's parents may link, as a pickup code does: an update of the student.
+    access: { minRole: 'teacher', data: 'update' },
+    response: returns<{ invites: NewInviteView[] }>(),
+  }),
+  listParentInvites: route({
+    method: 'GET',
+    path: '/api/parent-invites',
+    request: { query: z.object({ studentId: id }) },
+    access: { minRole: 'teacher' },
+    response: returns<InviteView[]>(),
+  }),
+  revokeParentInvite: route({
+    method: 'DELETE',
+    path: '/api/parent-invites/{id}',
+    request: { params: idParams },
+    access: { minRole: 'teacher', data: 'update' },
+    response: returns<InviteView>(),
+  }),
+});
+
+/** What an invite link shows before sign-in, and accepting it (which may create the parent's account). */
+export const inviteAuthRoutes = areaRoutes('auth', {
+  lookupParentInvite: route({
+    method: 'GET',
+    path: '/api/parent-invites/lookup',
+    request: { query: z.object({ t: inviteTokenSchema }) },
+    access: 'public',
+    response: returns<{
+      schoolName: string | null;
+      student: { firstName: string; lastInitial: string } | null;
+    }>(),
+  }),
+  acceptParentInvite: route({
+    method: 'POST',
+    path: '/api/parent-invites/accept',
+    request: { body: acceptInviteSchema },
+    access: 'public',
+    response: returns<LinkResult & { user: User }>(),
+  }),
+});
+
+/** The adults a family allows to collect their children. */
+export const authorizedPickupParentRoutes = areaRoutes('parent', {
+  parentAuthorizedPickups: route({
+    method: 'GET',
+    path: '/api/parent/authorized-pickups',
+    request: {},
+    access: 'parent',
+    response: returns<AuthorizedPickup[]>(),
+  }),
+  addAuthorizedPickup: route({
+    method: 'POST',
+    path: '/api/parent/authorized-pickups',
+    request: { body: authorizedPickupSchema },
+    access: 'parent',
+    response: returns<AuthorizedPickup>(),
+  }),
+  deleteAuthorizedPickup: route({
+    method: 'DELETE',
+    path: '/api/parent/authorized-pickups/{id}',
+    request: { params: idParams },
+    access: 'parent',
+    response: ok,
+  }),
+});
+
+/** A student's authorized adults, for every staff screen of the school. */
+export const authorizedPickupStaffRoutes = areaRoutes('teacher', {
+  studentAuthorizedPickups: route({
+    method: 'GET',
+    path: '/api/students/{id}/authorized-pickups',
+    request: { params: idParams },
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<{ pickups: AuthorizedPickup[]; text: string | null }>(),
+  }),
+});

@@ -1,0 +1,156 @@
+import { z } from 'zod';
+
+/**
+ * Parent invites (issue 29): a random, single-use, revocable link per student
+ * and known guardian, valid 30 days; and the other adults a family allows to
+ * collect a child.
+ */
+export const INVITE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** Random bytes in an invite token: 256 bits, sent as 43 base64url characters. */
+export const INVITE_TOKEN_BYTES = 32;
+export const inviteTokenSchema = z
+  .string({ message: 'Invite token is required' })
+  .regex(/^[A-Za-z0-9_-]{43}$/, 'Invite token is not valid');
+/** Failed invite acceptances per address in a 10-minute window (like the pickup codes). */
+export const INVITE_GUESS_LIMIT = { windowMs: 10 * 60 * 1000, failures: 10 } as const;
+/** At most this many students in one invite request by id. */
+export const INVITE_MAX_STUDENT_IDS = 5000;
+
+export type InviteStatus = 'pending' | 'accepted' | 'expired' | 'revoked';
+
+export interface ParentInvite {
+  id: number;
+  schoolId: number;
+  studentId: number;
+  guardianName: string | null;
+  email: string | null;
+  createdAt: string;
+  expiresAt: string;
+  acceptedAt: string | null;
+  acceptedBy: number | null;
+  revokedAt: string | null;
+}
+
+/** Where an invite stands at `now`. A used or revoked invite stays so after its expiry. */
+export const inviteStatus = (
+  invite: Pick<ParentInvite, 'expiresAt' | 'acceptedAt' | 'revokedAt'>,
+  now = Date.now(),
+): InviteStatus => {
+  if (invite.acceptedAt) return 'accepted';
+  if (invite.revokedAt) return 'revoked';
+  if (Date.parse(invite.expiresAt) <= now) return 'expired';
+  return 'pending';
+};
+
+/** What a parent is told about an invite that no longer works (410). */
+export const INVITE_REFUSALS: Readonly<Record<Exclude<InviteStatus, 'pending'>, string>> = {
+  accepted: 'This invite has already been used. Please ask the school for a new one.',
+  revoked: 'This invite was withdrawn by the school. Please ask the school for a new one.',
+  expired: 'This invite has expired. Please ask the school for a new one.',
+};
+
+const id = z.coerce.number({ message: 'Must be a number' }).int().positive();
+
+export const createInvitesSchema = z.union(
+  [
+    z
+      .object({ studentIds: z.array(id).min(1, 'Choose at least one student').max(INVITE_MAX_STUDENT_IDS) })
+      .strict(),
+    z.object({ classroomId: id }).strict(),
+    z.object({ allStudents: z.literal(true) }).strict(),
+  ],
+  { message: 'Send studentIds, classroomId or allStudents' },
+);
+export type CreateInvitesInput = z.infer<typeof createInvitesSchema>;
+
+const trimmed = (field: string, max: number) =>
+  z
+    .string({ message: `${field} is required` })
+    .trim()
+    .min(1, `${field} is required`)
+    .max(max, `${field} is too long`);
+
+export const acceptInviteSchema = z.object({
+  token: inviteTokenSchema,
+  username: trimmed('Username', 100).optional(),
+  password: z.string().min(6, 'Password must be at least 6 characters').max(200).optional(),
+  firstName: trimmed('First name', 50).optional(),
+  lastName: trimmed('Last name', 50).optional(),
+  phone: trimmed('Phone number', 40).optional(),
+});
+export type AcceptInviteInput = z.infer<typeof acceptInviteSchema>;
+
+/** An invite as the staff see it. */
+export interface InviteView {
+  id: number;
+  studentId: number;
+  guardianName: string | null;
+  email: string | null;
+  expiresAt: string;
+  createdAt: string;
+  status: InviteStatus;
+}
+/** A new invite, with its link (the token is shown only now). */
+export type NewInviteView = Pick<InviteView, 'id' | 'studentId' | 'guardianName' | 'email' | 'expiresAt'> & {
+  url: string;
+};
+
+/** Adults a family allows to pick a child up: at most this many per child. */
+export const AUTHORIZED_PICKUPS_MAX = 20;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export const authorizedPickupSchema = z.object({
+  studentId: id,
+  name: trimmed('Name', 100),
+  relationship: z.string().trim().max(50, 'Relationship is too long').optional().default(''),
+  phone: z.string().trim().max(40, 'Phone number is too long').optional().default(''),
+  onDate: z
+    .string()
+    .regex(DATE, 'Date must be YYYY-MM-DD')
+    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), 'Date is not valid')
+    .nullish(),
+});
+export type AuthorizedPickupInput = z.infer<typeof authorizedPickupSchema>;
+
+export interface AuthorizedPickup {
+  id: number;
+  schoolId: number;
+  studentId: number;
+  name: string;
+  relationship: string;
+  phone: string;
+  /** A one-day delegate's day (`YYYY-MM-DD`, the school's calendar), or null: every day. */
+  onDate: string | null;
+  createdBy: number;
+  createdAt: string;
+}
+
+/**
+ * The time zone of a school's calendar (schools have no time-zone setting yet):
+ * a one-day delegate counts through its day here.
+ */
+export const SCHOOL_TIME_ZONE = 'America/Chicago';
+
+/** Today's date as `YYYY-MM-DD` in a time zone. */
+export const dateIn = (timeZone: string, now = Date.now()): string =>
+  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    now,
+  );
+
+/** Whether an authorized pickup still counts on `today` (a one-day delegate is gone after its day). */
+export const pickupStillAllowed = (pickup: Pick<AuthorizedPickup, 'onDate'>, today: string): boolean =>
+  pickup.onDate === null || pickup.onDate >= today;
+
+/** "Also allowed: Grandma Rosa; today: Ana Ruiz" — what the curb sees (null when no one). */
+export const alsoAllowedText = (
+  pickups: ReadonlyArray<Pick<AuthorizedPickup, 'name' | 'onDate'>>,
+  today: string,
+) => {
+  const always = pickups.filter((p) => p.onDate === null).map((p) => p.name);
+  const todayOnly = pickups.filter((p) => p.onDate === today).map((p) => p.name);
+  const parts = [
+    ...(always.length ? [`Also allowed: ${always.join(', ')}`] : []),
+    ...(todayOnly.length ? [`${always.length ? 'today' : 'Today'}: ${todayOnly.join(', ')}`] : []),
+  ];
+  return parts.length ? parts.join('; ') : null;
+};

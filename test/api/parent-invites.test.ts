@@ -1,0 +1,191 @@
+import { INVITE_GUESS_LIMIT } from '@curbside/domain';
+import { classrooms, type Student, students, throttle } from '@curbside/store';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createSchoolWithStaff } from '../support/fixtures';
+import { Client, signedIn, startTestServer } from '../support/server';
+import { awayFromWindowEdge } from '../support/throttle-window';
+
+/**
+ * Parent invites (issue 29): a school's staff make one link per student and
+ * guardian; a parent opens it, creates an account or signs in, and follows the
+ * child. A link works once, until revoked, for 30 days.
+ */
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let admin: Client;
+let teacher: Client;
+let roster: Student[];
+let teacherRoom: number;
+beforeAll(async () => {
+  server = await startTestServer();
+  admin = await signedIn(server.url, 'admin_demo');
+  teacher = await signedIn(server.url, 'teacher_demo');
+  roster = await students.listBySchool(server.db, 1);
+  const rooms = await classrooms.listBySchool(server.db, 1);
+  teacherRoom = rooms.find((room) => room.name === 'Room 12')?.id as number;
+});
+afterAll(async () => {
+  await server?.close();
+});
+beforeEach(async () => {
+  await awayFromWindowEdge(INVITE_GUESS_LIMIT.windowMs, 5_000);
+  await throttle.clear(server.db, 'invite#ip#127.0.0.1', INVITE_GUESS_LIMIT.windowMs);
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+let accounts = 0;
+const newAccount = () => {
+  accounts += 1;
+  return {
+    username: `invited_parent_${accounts}`,
+    password: 'secret1',
+    firstName: 'Maria',
+    lastName: `Lopez ${accounts}`,
+    phone: '555-0101',
+  };
+};
+const tokenOf = (url: string) => new URL(url).searchParams.get('t') as string;
+const invite = async (studentIds: number[], by = admin) => {
+  const answer = await by.post('/api/parent-invites', { studentIds });
+  expect(answer.status).toBe(201);
+  return answer.body.invites as Array<{ id: number; studentId: number; url: string; expiresAt: string }>;
+};
+const student = (i: number) => roster[i] as Student;
+
+describe('inviting and accepting', () => {
+  it('two children invited, accepted by a new parent: the parent follows both, the list says accepted', async () => {
+    const [a, b] = [student(0), student(1)];
+    const invites = await invite([a.id, b.id]);
+    expect(new Set(invites.map((i) => i.studentId))).toEqual(new Set([a.id, b.id]));
+    const first = invites.find((i) => i.studentId === a.id);
+    const second = invites.find((i) => i.studentId === b.id);
+    expect(first?.url).toMatch(/\/parent\/invite\?t=[A-Za-z0-9_-]{43}$/);
+    expect(Date.parse(first?.expiresAt as string) - Date.now()).toBeGreaterThan(29 * 24 * 3600_000);
+
+    const parent = new Client(server.url);
+    const look = await parent.get(`/api/parent-invites/lookup?t=${tokenOf(first?.url as string)}`);
+    expect(look.status).toBe(200);
+    expect(look.body).toEqual({
+      schoolName: expect.any(String),
+      student: { firstName: a.firstName, lastInitial: a.lastName.charAt(0) },
+    });
+    const created = await parent.post('/api/parent-invites/accept', {
+      token: tokenOf(first?.url as string),
+      ...newAccount(),
+    });
+    expect(created.status).toBe(201);
+    expect(parent.cookie).toBeDefined();
+    const signedInAccept = await parent.post('/api/parent-invites/accept', {
+      token: tokenOf(second?.url as string),
+    });
+    expect(signedInAccept.status).toBe(200);
+
+    const children = (await parent.get('/api/parent/students')).body.map((child: { id: number }) => child.id);
+    expect(children.sort()).toEqual([a.id, b.id].sort());
+    const listed = await admin.get(`/api/parent-invites?studentId=${a.id}`);
+    expect(listed.body.find((i: { id: number }) => i.id === first?.id)?.status).toBe('accepted');
+  });
+
+  it('the same link a second time is 410 and says it was used', async () => {
+    const [one] = await invite([student(2).id]);
+    const token = tokenOf(one?.url as string);
+    expect(
+      (await new Client(server.url).post('/api/parent-invites/accept', { token, ...newAccount() })).status,
+    ).toBe(201);
+    const again = await new Client(server.url).post('/api/parent-invites/accept', { token, ...newAccount() });
+    expect(again.status).toBe(410);
+    expect(again.body.message).toBe(
+      'This invite has already been used. Please ask the school for a new one.',
+    );
+  });
+
+  it('a revoked link is 410 and the list says revoked', async () => {
+    const [one] = await invite([student(3).id]);
+    const revoked = await admin.request('DELETE', `/api/parent-invites/${one?.id}`);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.status).toBe('revoked');
+    const answer = await new Client(server.url).post('/api/parent-invites/accept', {
+      token: tokenOf(one?.url as string),
+      ...newAccount(),
+    });
+    expect(answer.status).toBe(410);
+    expect(answer.body.message).toBe(
+      'This invite was withdrawn by the school. Please ask the school for a new one.',
+    );
+  });
+
+  it('a link older than 30 days is 410 and says it expired', async () => {
+    const [one] = await invite([student(4).id]);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 30 * 24 * 3600_000 + 60_000);
+    const answer = await new Client(server.url).post('/api/parent-invites/accept', {
+      token: tokenOf(one?.url as string),
+      ...newAccount(),
+    });
+    expect(answer.status).toBe(410);
+    expect(answer.body.message).toBe('This invite has expired. Please ask the school for a new one.');
+    vi.useRealTimers();
+    const listed = await admin.get(`/api/parent-invites?studentId=${student(4).id}`);
+    expect(listed.body.find((i: { id: number }) => i.id === one?.id)?.status).toBe('pending');
+  });
+
+  it('an unknown link is 404, and wrong links from one address are throttled', async () => {
+    const unknown = 'A'.repeat(43);
+    const answer = await new Client(server.url).post('/api/parent-invites/accept', {
+      token: unknown,
+      ...newAccount(),
+    });
+    expect(answer.status).toBe(404);
+    for (let i = 1; i < INVITE_GUESS_LIMIT.failures; i++) {
+      await new Client(server.url).get(`/api/parent-invites/lookup?t=${unknown}`);
+    }
+    const [one] = await invite([student(5).id]);
+    const blocked = await new Client(server.url).get(
+      `/api/parent-invites/lookup?t=${tokenOf(one?.url as string)}`,
+    );
+    expect(blocked.status).toBe(429);
+  });
+});
+
+describe('who may invite', () => {
+  it('a teacher invites their own classroom, not another, and not the whole school', async () => {
+    const own = roster.find((s) => s.classroomId === teacherRoom) as Student;
+    const other = roster.find((s) => s.classroomId !== teacherRoom && s.classroomId !== null) as Student;
+    expect((await teacher.post('/api/parent-invites', { studentIds: [own.id] })).status).toBe(201);
+    expect((await teacher.post('/api/parent-invites', { classroomId: teacherRoom })).status).toBe(201);
+    expect((await teacher.post('/api/parent-invites', { studentIds: [other.id] })).status).toBe(403);
+    expect((await teacher.post('/api/parent-invites', { allStudents: true })).status).toBe(403);
+  });
+
+  it("another school's staff get 404 for this school's students and invites, and its token links only its own child", async () => {
+    const schoolB = await createSchoolWithStaff(server.db, 'invites_b');
+    const studentB = await students.create(server.db, {
+      schoolId: schoolB.id,
+      firstName: 'Bea',
+      lastName: 'Other',
+      grade: '3',
+      classroomId: null,
+      parentName: null,
+      parentPhone: null,
+      parentEmail: null,
+      notes: null,
+    } as never);
+    const adminB = await signedIn(server.url, 'invites_b_school_admin');
+    const [ofA] = await invite([student(6).id]);
+    expect((await adminB.post('/api/parent-invites', { studentIds: [student(6).id] })).status).toBe(404);
+    expect((await adminB.get(`/api/parent-invites?studentId=${student(6).id}`)).status).toBe(404);
+    expect((await adminB.request('DELETE', `/api/parent-invites/${ofA?.id}`)).status).toBe(404);
+    expect((await admin.post('/api/parent-invites', { studentIds: [studentB.id] })).status).toBe(404);
+
+    const parent = new Client(server.url);
+    await parent.post('/api/parent-invites/accept', { token: tokenOf(ofA?.url as string), ...newAccount() });
+    const children = (await parent.get('/api/parent/students')).body.map((child: { id: number }) => child.id);
+    expect(children).toEqual([student(6).id]);
+  });
+
+  it('a parent or a wrangler cannot invite', async () => {
+    const front = await signedIn(server.url, 'front_demo');
+    expect((await front.post('/api/parent-invites', { allStudents: true })).status).toBe(403);
+  });
+});
