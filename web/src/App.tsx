@@ -128,6 +128,7 @@ export const appRoutes: RouteObject[] = [
       ),
       open('bus-driver', async () => (await import('./features/buses/bus-driver.page')).BusDriverPage),
       open('bus-tracking', async () => (await import('./features/buses/bus-tracking.page')).BusTrackingPage),
+      open('display', async () => (await import('./features/display/display.page')).DisplayPage),
       open(
         'parent',
         parentScreen(async () => (await import('./features/parent/parent.page')).ParentPortalPage),
