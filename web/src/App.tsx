@@ -91,6 +91,11 @@ export const appRoutes: RouteObject[] = [
             async () => (await import('./features/school-admin/school-admin.page')).SessionReportPage,
           ),
           staff(
+            'school-settings',
+            'school_admin',
+            async () => (await import('./features/school-settings/school-settings.page')).SchoolSettingsPage,
+          ),
+          staff(
             'print-placards',
             'school_admin',
             async () => (await import('./features/print-placards/print-placards.page')).PrintPlacardsPage,

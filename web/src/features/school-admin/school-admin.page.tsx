@@ -196,7 +196,10 @@ export function SchoolAdminPage() {
           </Grid>
         )}
         <RosterPanel schoolId={scope} counts={summary.data.counts} permissions={permissions} />
-        <ReportsGrid placardsHref={placardsHref} />
+        <ReportsGrid
+          placardsHref={placardsHref}
+          settingsHref={scope === undefined ? '/school-settings' : `/school-settings?schoolId=${scope}`}
+        />
       </Stack>
     </Container>
   );
