@@ -29,6 +29,9 @@ describe('school settings', () => {
     await page.getByRole('heading', { name: 'School Settings', level: 1 }).waitFor({ timeout: 30_000 });
     const size = page.getByRole('textbox', { name: 'Car batch size' });
     await expect.poll(() => size.inputValue(), { timeout: 30_000 }).toBe('8');
+    // The defaults in force: English and Spanish.
+    expect(await page.getByRole('checkbox', { name: 'Spanish' }).isChecked()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: 'English' }).isChecked()).toBe(true);
     await size.fill('31');
     await page.getByRole('button', { name: 'Save Settings' }).click();
     await page.getByText('Car batch size must be at most 30').waitFor({ timeout: 10_000 });
@@ -44,6 +47,14 @@ describe('school settings', () => {
       .first()
       .waitFor({ timeout: 15_000 });
     await back.put(`/api/sessions/${sessionId}/end`);
+  });
+
+  it('the footer’s Live Bus Map opens the school’s map for signed-in staff', async () => {
+    const { page } = await suite.open('front_demo', '/front-queue');
+    await page.getByRole('link', { name: 'Live Bus Map' }).click();
+    await page.getByRole('heading', { name: 'Live Bus Map', level: 1 }).waitFor({ timeout: 30_000 });
+    expect(new URL(page.url()).pathname).toBe('/bus-map');
+    expect(await page.getByText('This map link', { exact: false }).count()).toBe(0);
   });
 
   it('logged no errors', () => {

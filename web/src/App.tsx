@@ -91,6 +91,11 @@ export const appRoutes: RouteObject[] = [
             async () => (await import('./features/school-admin/school-admin.page')).SessionReportPage,
           ),
           staff(
+            'bus-map',
+            'front_queue_wrangler',
+            async () => (await import('./features/buses/staff-bus-map.page')).StaffBusMapPage,
+          ),
+          staff(
             'school-settings',
             'school_admin',
             async () => (await import('./features/school-settings/school-settings.page')).SchoolSettingsPage,

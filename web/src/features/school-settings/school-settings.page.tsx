@@ -1,10 +1,5 @@
 import { routes } from '@curbside/api';
-import {
-  SCHOOL_SETTINGS_BOUNDS,
-  type SchoolLanguage,
-  type SchoolSettings,
-  schoolSettingsSchema,
-} from '@curbside/domain';
+import { SCHOOL_SETTINGS_BOUNDS, type SchoolSettings, schoolSettingsSchema } from '@curbside/domain';
 import {
   Alert,
   Anchor,
@@ -99,14 +94,6 @@ export function SchoolSettingsPage() {
     }
     save.mutate(checked.data);
   };
-  const setLanguage = (language: SchoolLanguage, on: boolean) =>
-    form &&
-    setForm({
-      ...form,
-      languages: on
-        ? [...form.languages.filter((l) => l !== language), language]
-        : form.languages.filter((l) => l !== language),
-    });
   return (
     <Container size="sm" py="lg">
       <Stack gap="md">
@@ -144,15 +131,21 @@ export function SchoolSettingsPage() {
                   error={errors[field]}
                 />
               ))}
-              <Checkbox.Group label="Languages" description="English is always on." error={errors.languages}>
+              <Checkbox.Group
+                label="Languages"
+                description="English is always on."
+                error={errors.languages}
+                value={form.languages}
+                onChange={(values) =>
+                  setForm({
+                    ...form,
+                    languages: ['en', ...(values.includes('es') ? (['es'] as const) : [])],
+                  })
+                }
+              >
                 <Group mt="xs">
-                  <Checkbox label="English" checked disabled value="en" />
-                  <Checkbox
-                    label="Spanish"
-                    value="es"
-                    checked={form.languages.includes('es')}
-                    onChange={(event) => setLanguage('es', event.currentTarget.checked)}
-                  />
+                  <Checkbox label="English" value="en" disabled />
+                  <Checkbox label="Spanish" value="es" />
                 </Group>
               </Checkbox.Group>
               <Text c={MUTED_TEXT} fz="sm">
