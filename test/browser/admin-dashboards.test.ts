@@ -156,6 +156,12 @@ describe('the super admin dashboard as super_demo', () => {
     const lincoln = article(page, DEMO_DISTRICT).getByRole('group', { name: 'Lincoln Elementary' });
     const toggle = lincoln.getByRole('switch', { name: 'Sandbox mode for Lincoln Elementary' });
     await toggle.click();
+    // The switch asks first (issue 32), saying what it does to a running dismissal; nothing changes before.
+    const dialog = page.getByRole('dialog', { name: 'Switch Lincoln Elementary to sandbox mode?' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toMatch(/dismissal running now can no longer queue cars/);
+    expect(await toggle.isChecked()).toBe(false);
+    await dialog.getByRole('button', { name: 'Switch to sandbox' }).click();
     await toast(page, 'School mode updated successfully').waitFor();
     await text(lincoln, 'Sandbox').waitFor();
     await expect.poll(() => toggle.isChecked()).toBe(true);
@@ -171,6 +177,10 @@ describe('the super admin dashboard as super_demo', () => {
     expect(JSON.stringify(refused.body)).toMatch(/sandbox/i);
 
     await toggle.click();
+    await page
+      .getByRole('dialog', { name: 'Switch Lincoln Elementary to live?' })
+      .getByRole('button', { name: 'Switch to live' })
+      .click();
     await text(lincoln, 'Live').waitFor();
     await expect.poll(() => toggle.isChecked()).toBe(false);
     await text(school, READ_ONLY).waitFor({ state: 'detached' });

@@ -129,7 +129,8 @@ describe('the school admin screen as admin_demo', () => {
     const reports = region(page, 'Reports and Configuration');
     await reports.getByRole('link', { name: 'Print Placards' }).waitFor();
     await reports.getByRole('link', { name: 'Session Reports' }).waitFor();
-    expect(await reports.getByText('Soon', { exact: true }).count()).toBe(3);
+    await reports.getByRole('link', { name: 'School Settings' }).waitFor();
+    expect(await reports.getByText('Soon', { exact: true }).count()).toBe(2);
     await region(page, 'System Status').getByText('Connected', { exact: true }).waitFor();
     await region(page, 'System Status').getByText('Online', { exact: true }).waitFor();
   }, 60_000);

@@ -91,6 +91,16 @@ export const appRoutes: RouteObject[] = [
             async () => (await import('./features/school-admin/school-admin.page')).SessionReportPage,
           ),
           staff(
+            'bus-map',
+            'front_queue_wrangler',
+            async () => (await import('./features/buses/staff-bus-map.page')).StaffBusMapPage,
+          ),
+          staff(
+            'school-settings',
+            'school_admin',
+            async () => (await import('./features/school-settings/school-settings.page')).SchoolSettingsPage,
+          ),
+          staff(
             'print-placards',
             'school_admin',
             async () => (await import('./features/print-placards/print-placards.page')).PrintPlacardsPage,
@@ -128,6 +138,7 @@ export const appRoutes: RouteObject[] = [
       ),
       open('bus-driver', async () => (await import('./features/buses/bus-driver.page')).BusDriverPage),
       open('bus-tracking', async () => (await import('./features/buses/bus-tracking.page')).BusTrackingPage),
+      open('display', async () => (await import('./features/display/display.page')).DisplayPage),
       open(
         'parent',
         parentScreen(async () => (await import('./features/parent/parent.page')).ParentPortalPage),

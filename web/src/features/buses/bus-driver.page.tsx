@@ -74,6 +74,8 @@ export function BusDriverPage() {
   const socket = useBusSocket(invalid || !fleet.data ? null : `?t=${token}`, seen.onEvent);
   const [busId, setBusId] = useState<string | null>(null);
   const [tracking, setTracking] = useState(false);
+  /** A transient GPS error (no fix under a bridge): tracking goes on and says so until the next fix. */
+  const [signalLost, setSignalLost] = useState(false);
   const [locations, setLocations] = useState<BusLocation[]>([]);
   const [wake, setWake] = useState<WakeState>(
     typeof navigator !== 'undefined' && 'wakeLock' in navigator ? 'off' : 'unsupported',
@@ -105,6 +107,7 @@ export function BusDriverPage() {
     void lock.current?.release().catch(() => {});
     lock.current = null;
     if (announce && busId) sendRef.current({ type: 'BUS_TRACKING_STOPPED', data: { busId } });
+    setSignalLost(false);
     setTracking(false);
   };
 
@@ -138,6 +141,7 @@ export function BusDriverPage() {
           ...(heading !== null && Number.isFinite(heading) ? { heading } : {}),
           timestamp: position.timestamp || Date.now(),
         };
+        setSignalLost(false);
         setLocations((list) => [location, ...list].slice(0, BUS_DRIVER.keptLocations));
         sendRef.current({ type: 'BUS_LOCATION_UPDATE', data: { busId: bus.busId, location } });
       },
@@ -145,6 +149,11 @@ export function BusDriverPage() {
         // A phone that stands still reports no new position within the 10 s timeout: the bus is
         // waiting, not lost. Tracking goes on; a refused permission or no position at all stops it.
         if (error.code === error.TIMEOUT) return;
+        // No position for now (a bridge, a tunnel): keep watching, and resume on the next fix (issue 32).
+        if (error.code !== error.PERMISSION_DENIED) {
+          setSignalLost(true);
+          return;
+        }
         notifications.show({ color: 'red', title: 'Error', message: `Location error: ${error.message}` });
         stop();
       },
@@ -235,6 +244,11 @@ export function BusDriverPage() {
               size="lg"
               allowDeselect={false}
             />
+            {tracking && signalLost && (
+              <Text role="status" fw={700} c="orange.9">
+                GPS signal lost — still trying
+              </Text>
+            )}
             {tracking ? (
               <Button size="xl" color="red.8" onClick={() => stop()} fullWidth>
                 Stop Tracking

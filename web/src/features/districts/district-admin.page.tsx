@@ -36,6 +36,7 @@ import { downloadText } from '../rosters/download';
 import { StatCard } from '../school-admin/stat-cards';
 import { CreateSchoolDialog, StaffDialog } from './admin-dialogs';
 import { ActiveBadge, createdOn, EmptyState } from './badges';
+import { useConfirmMode } from './confirm-mode';
 import {
   districtQueries,
   fetchDistrictReport,
@@ -86,6 +87,7 @@ function Line({ label, children }: { label: string; children: ReactNode }) {
 /** One school: its badges and details, the sandbox switch and Manage. */
 function SchoolCard({ school }: { school: School }) {
   const toggle = useSchoolSandbox('district');
+  const confirm = useConfirmMode();
   const switching = toggle.isPending;
   const titleId = `school-${school.id}`;
   return (
@@ -111,7 +113,14 @@ function SchoolCard({ school }: { school: School }) {
             variant="default"
             loading={switching}
             aria-label={`${school.sandbox ? 'Disable' : 'Enable'} sandbox for ${school.name}`}
-            onClick={() => toggle.mutate({ school, sandbox: !school.sandbox })}
+            onClick={() =>
+              confirm.ask({
+                name: school.name,
+                district: false,
+                sandbox: !school.sandbox,
+                apply: () => toggle.mutate({ school, sandbox: !school.sandbox }),
+              })
+            }
           >
             {school.sandbox ? 'Disable' : 'Enable'}
           </Button>
@@ -123,6 +132,7 @@ function SchoolCard({ school }: { school: School }) {
             Manage
           </Button>
         </Group>
+        {confirm.modal}
       </Stack>
     </Card>
   );

@@ -21,6 +21,7 @@ import { MUTED_TEXT } from '../../lib/theme';
 import { CleverAssignments } from '../sis/clever-assignments';
 import { CreateDistrictDialog, CreateSchoolDialog } from './admin-dialogs';
 import { createdOn, EmptyState, ModeBadge } from './badges';
+import { useConfirmMode } from './confirm-mode';
 import {
   districtQueries,
   useDistrictSandbox,
@@ -31,6 +32,7 @@ import {
 /** A school under its district: badges and its own Live/Sandbox switch. */
 function SchoolRow({ school, district }: { school: School; district: DistrictWithSchools }) {
   const toggle = useSchoolSandbox('super');
+  const confirm = useConfirmMode();
   return (
     <Group
       justify="space-between"
@@ -60,8 +62,17 @@ function SchoolRow({ school, district }: { school: School; district: DistrictWit
         aria-label={`Sandbox mode for ${school.name}`}
         checked={school.sandbox}
         disabled={toggle.isPending}
-        onChange={(event) => toggle.mutate({ school, sandbox: event.currentTarget.checked })}
+        onChange={(event) => {
+          const sandbox = event.currentTarget.checked;
+          confirm.ask({
+            name: school.name,
+            district: false,
+            sandbox,
+            apply: () => toggle.mutate({ school, sandbox }),
+          });
+        }}
       />
+      {confirm.modal}
     </Group>
   );
 }
@@ -77,6 +88,7 @@ function InactiveBadge() {
 /** One district: badges, school count, created date, the Live/Sandbox switch and its schools. */
 function DistrictCard({ district }: { district: DistrictWithSchools }) {
   const toggle = useDistrictSandbox();
+  const confirm = useConfirmMode();
   const titleId = `district-${district.id}`;
   return (
     <Card component="article" aria-labelledby={titleId} p={{ base: 'sm', sm: 'lg' }}>
@@ -100,8 +112,17 @@ function DistrictCard({ district }: { district: DistrictWithSchools }) {
             aria-label={`Sandbox mode for ${district.name}`}
             checked={district.sandbox}
             disabled={toggle.isPending}
-            onChange={(event) => toggle.mutate({ district, sandbox: event.currentTarget.checked })}
+            onChange={(event) => {
+              const sandbox = event.currentTarget.checked;
+              confirm.ask({
+                name: district.name,
+                district: true,
+                sandbox,
+                apply: () => toggle.mutate({ district, sandbox }),
+              });
+            }}
           />
+          {confirm.modal}
         </Group>
         {district.schools.length > 0 && (
           <Stack gap={0} pl={{ base: 0, sm: 'md' }}>

@@ -43,8 +43,14 @@ function Soon({ title, text }: { title: string; text: string }) {
   );
 }
 
-/** Reports and Configuration: Print Placards, Session Reports, three tiles marked Soon, and System Status (live connection, and the database from the health check). */
-export function ReportsGrid({ placardsHref }: { placardsHref: string }) {
+/** Reports and Configuration: Print Placards, Session Reports, School Settings, two tiles marked Soon, and System Status (live connection, and the database from the health check). */
+export function ReportsGrid({
+  placardsHref,
+  settingsHref = '/school-settings',
+}: {
+  placardsHref: string;
+  settingsHref?: string;
+}) {
   const { state } = useLiveStatus();
   const connected = state === 'open';
   // The health check reads the table: Online when it answers, Offline when it fails (read every 30 s).
@@ -75,7 +81,15 @@ export function ReportsGrid({ placardsHref }: { placardsHref: string }) {
               </Button>
             }
           />
-          <Soon title="School Settings" text="Batch sizes, session times and more." />
+          <Tile
+            title="School Settings"
+            text="Batch sizes, session times and more."
+            action={
+              <Button component={Link} to={settingsHref}>
+                School Settings
+              </Button>
+            }
+          />
           <Soon title="Export Data" text="Download the school's records." />
           <Soon title="Documentation" text="How to run the car line." />
           <Card withBorder p="md" component="section" aria-label="System Status">

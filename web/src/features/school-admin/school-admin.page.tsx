@@ -13,6 +13,7 @@ import { RosterPanel, type RosterPermissions } from '../rosters/roster-panel';
 import { rosterQueries, type SchoolScope } from '../rosters/rosters.queries';
 import { useActiveSession } from '../sessions/sessions.queries';
 import { BusTrackingCard, LiveMapPanel } from './bus-tracking-card';
+import { DisplayLinkCard } from './display-link-card';
 import { QueueOverview } from './queue-overview';
 import { ReportsGrid } from './reports-grid';
 import { StatCards } from './stat-cards';
@@ -101,7 +102,10 @@ function SessionPanels({
           <LiveMapPanel />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
-          <BusTrackingCard readOnly={readOnly} />
+          <Stack gap="md">
+            <BusTrackingCard readOnly={readOnly} />
+            <DisplayLinkCard readOnly={readOnly} />
+          </Stack>
         </Grid.Col>
       </Grid>
       <StatCards session={session} students={summary.data?.students} entries={entries} now={now} />
@@ -184,12 +188,18 @@ export function SchoolAdminPage() {
               <NoSession />
             </Grid.Col>
             <Grid.Col span={{ base: 12, md: 4 }}>
-              <BusTrackingCard readOnly={readOnly} />
+              <Stack gap="md">
+                <BusTrackingCard readOnly={readOnly} />
+                <DisplayLinkCard readOnly={readOnly} />
+              </Stack>
             </Grid.Col>
           </Grid>
         )}
         <RosterPanel schoolId={scope} counts={summary.data.counts} permissions={permissions} />
-        <ReportsGrid placardsHref={placardsHref} />
+        <ReportsGrid
+          placardsHref={placardsHref}
+          settingsHref={scope === undefined ? '/school-settings' : `/school-settings?schoolId=${scope}`}
+        />
       </Stack>
     </Container>
   );
