@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { Logo } from '../../components/logo';
 import { useLiveConnection, useLiveEvent, useLiveStatus } from '../live/live';
 import { LIVE } from '../live/live-connection';
+import { ConnectionStatus } from '../outbox/connection-status';
 import { schoolQueries } from '../schools/schools.queries';
 import { SessionDialog } from '../sessions/session-dialog';
 import { useActiveSession } from '../sessions/sessions.queries';
@@ -98,6 +99,7 @@ export function Header({ user }: { user: User }) {
             </Badge>
           )
         )}
+        <ConnectionStatus />
       </Group>
       <SessionControls user={user} onNew={() => setCreating(true)} />
       <div className={classes.user}>
