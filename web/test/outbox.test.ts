@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { memoryStorage, Outbox, type OutboxItem, waitingText } from '../src/features/outbox/outbox';
+import { Outbox, type OutboxItem, type OutboxStorage, waitingText } from '../src/features/outbox/outbox';
+
+const memoryStorage = (initial: OutboxItem[] = []): OutboxStorage => {
+  let kept = [...initial];
+  return {
+    load: async () => [...kept],
+    save: async (items) => {
+      kept = [...items];
+    },
+  };
+};
+
 import { HttpError } from '../src/lib/http';
 
 const item = (key: string, vehicle: string): OutboxItem => ({

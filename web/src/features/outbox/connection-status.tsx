@@ -1,4 +1,4 @@
-import { Badge, CloseButton, Group } from '@mantine/core';
+import { Badge, Button } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { queueKeys } from '../queue/queue.cache';
@@ -50,16 +50,9 @@ export function ConnectionStatus() {
         </Badge>
       )}
       {refusals.map((refusal) => (
-        <Group key={refusal.key} gap={4} wrap="nowrap">
-          <Badge color="red" variant="filled" size="lg" role="alert">
-            {refusal.vehicle}: {refusal.message}
-          </Badge>
-          <CloseButton
-            size="lg"
-            aria-label={`Dismiss: ${refusal.vehicle}`}
-            onClick={() => theOutbox().dismiss(refusal.key)}
-          />
-        </Group>
+        <Button key={refusal.key} color="red" role="alert" onClick={() => theOutbox().dismiss(refusal.key)}>
+          {refusal.vehicle}: {refusal.message} ✕
+        </Button>
       ))}
     </>
   );

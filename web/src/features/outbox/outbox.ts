@@ -33,16 +33,6 @@ export interface OutboxStorage {
   save(items: readonly OutboxItem[]): Promise<void>;
 }
 
-export const memoryStorage = (initial: OutboxItem[] = []): OutboxStorage => {
-  let kept = [...initial];
-  return {
-    load: async () => [...kept],
-    save: async (items) => {
-      kept = [...items];
-    },
-  };
-};
-
 const DB_NAME = 'curbside-outbox';
 const STORE = 'outbox';
 const RECORD = 'items';

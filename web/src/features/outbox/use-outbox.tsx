@@ -4,7 +4,7 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { type ApiInput, apiKeyed } from '../../lib/api';
 import { idempotencyKey, isNetworkFailure } from '../../lib/idempotency';
 import { queueKeys } from '../queue/queue.cache';
-import { indexedDbStorage, memoryStorage, Outbox, type OutboxItem } from './outbox';
+import { indexedDbStorage, Outbox, type OutboxItem } from './outbox';
 
 const sentListeners = new Set<(item: OutboxItem) => void>();
 
@@ -17,13 +17,9 @@ const send = (item: OutboxItem) => {
 let outbox: Outbox | undefined;
 /** The device's one outbox (IndexedDB where the browser has it). */
 export const theOutbox = (): Outbox => {
-  outbox ??= new Outbox(
-    typeof indexedDB === 'undefined' ? memoryStorage() : indexedDbStorage(),
-    send,
-    (item) => {
-      for (const listener of sentListeners) listener(item);
-    },
-  );
+  outbox ??= new Outbox(indexedDbStorage(), send, (item) => {
+    for (const listener of sentListeners) listener(item);
+  });
   return outbox;
 };
 
