@@ -109,7 +109,7 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
       {
         onSuccess: (entry) => {
           setVehicleNumber('');
-          setUnregistered(isUnregistered(entry) ? entry : null);
+          setUnregistered(entry && isUnregistered(entry) ? entry : null);
         },
         onError: (refusal) => {
           withdrawLiveToast(vehicleToastSubject(vehicleType, parsed.data));

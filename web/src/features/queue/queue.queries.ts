@@ -11,6 +11,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { api } from '../../lib/api';
 import { errorMessage } from '../../lib/http';
 import { useLiveSync } from '../live/live';
+import { sendOrKeep } from '../outbox/use-outbox';
 import { queueKeys, withEntry } from './queue.cache';
 import { withUndo } from './undo';
 
@@ -73,8 +74,16 @@ export const useRestoreEntry = () => {
 export const useAddToQueue = () => {
   const apply = useApplyEntry();
   return useMutation({
-    mutationFn: (input: AddVehicleInput) => api(routes.addToQueue, { body: input }),
-    onSuccess: apply,
+    // The outbox keeps what cannot be sent now: never paused by TanStack Query's offline mode.
+    networkMode: 'always',
+    mutationFn: (input: AddVehicleInput) =>
+      sendOrKeep(
+        'addToQueue',
+        { body: input },
+        { vehicle: vehicleName(input.vehicleType ?? 'car', input.vehicleNumber), action: 'add' },
+      ),
+    // null: no connection, the add waits in the outbox (the header counts it).
+    onSuccess: (entry) => (entry ? apply(entry) : undefined),
     onError: (error) => failure('Failed to add vehicle', error),
   });
 };
@@ -89,8 +98,16 @@ export const useRemoveFromQueue = () => {
   const queryClient = useQueryClient();
   const restore = useRestoreEntry();
   const mutation = useMutation({
-    mutationFn: (entry: Pick<QueueEntry, 'id'> & { reason?: RemovalReason }) =>
-      api(routes.removeFromQueue, { params: { id: entry.id }, body: { reason: entry.reason ?? 'removed' } }),
+    // The outbox keeps what cannot be sent now: never paused by TanStack Query's offline mode.
+    networkMode: 'always',
+    mutationFn: (
+      entry: Pick<QueueEntry, 'id' | 'vehicleType' | 'vehicleNumber'> & { reason?: RemovalReason },
+    ) =>
+      sendOrKeep(
+        'removeFromQueue',
+        { params: { id: entry.id }, body: { reason: entry.reason ?? 'removed' } },
+        { vehicle: vehicleName(entry.vehicleType, entry.vehicleNumber), action: entry.reason ?? 'removed' },
+      ),
     onSuccess: (_, entry) =>
       queryClient.setQueriesData<QueueEntry[]>({ queryKey: queueKeys.all }, (entries) =>
         entries?.filter((item) => item.id !== entry.id),
@@ -103,12 +120,15 @@ export const useRemoveFromQueue = () => {
   return {
     isPending: mutation.isPending,
     /** `reason`: what the staff saw happen (picked up, left); a swipe or a dismissal is `removed`. */
-    mutate: (entry: Pick<QueueEntry, 'id'>, reason: RemovalReason = 'removed') =>
+    mutate: (
+      entry: Pick<QueueEntry, 'id' | 'vehicleType' | 'vehicleNumber'>,
+      reason: RemovalReason = 'removed',
+    ) =>
       withUndo(
         entry.id,
         'Vehicle removed from queue',
         'The vehicle has been removed from the pickup queue',
-        () => mutation.mutateAsync({ id: entry.id, reason }),
+        () => mutation.mutateAsync({ ...entry, reason }),
         () => restore(entry.id),
       ),
   };
@@ -122,10 +142,19 @@ export const useSetQueueStatus = () => {
   const apply = useApplyEntry();
   const restore = useRestoreEntry();
   const mutation = useMutation({
+    // The outbox keeps what cannot be sent now: never paused by TanStack Query's offline mode.
+    networkMode: 'always',
     mutationFn: ({ entry, status }: { entry: QueueEntry; status: QueueStatus }) =>
-      api(routes.setQueueStatus, { params: { id: entry.id }, body: { status } }),
+      sendOrKeep(
+        'setQueueStatus',
+        { params: { id: entry.id }, body: { status } },
+        { vehicle: vehicleName(entry.vehicleType, entry.vehicleNumber), action: status },
+      ),
     onSuccess: (updated, { entry, status }) => {
-      apply(updated);
+      // null: the change waits in the outbox; the card shows it as if made.
+      apply(
+        updated ?? { ...entry, status, exitTime: status === 'completed' ? new Date().toISOString() : null },
+      );
       if (status !== 'completed') {
         notifications.show({
           title: 'Queue status updated',

@@ -1,19 +1,24 @@
 import type { User } from '@curbside/domain';
 import { Badge, Button, Group, UnstyledButton } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Logo } from '../../components/logo';
 import { useLiveConnection, useLiveEvent, useLiveStatus } from '../live/live';
 import { LIVE } from '../live/live-connection';
+import { ConnectionStatus } from '../outbox/connection-status';
 import { schoolQueries } from '../schools/schools.queries';
-import { SessionDialog } from '../sessions/session-dialog';
 import { useActiveSession } from '../sessions/sessions.queries';
 import classes from './header.module.css';
 import { SessionPill } from './session-pill';
 import { UserMenu } from './user-menu';
 
 /** District and super admins work above a single school: no session pill or Start Session for them. */
+/** The new-session form loads when opened (it is not part of the screens' first load). */
+const SessionDialog = lazy(() =>
+  import('../sessions/session-dialog').then((module) => ({ default: module.SessionDialog })),
+);
+
 const runsSessions = (role: User['role']) =>
   role !== 'district_admin' && role !== 'super_admin' && role !== 'parent';
 
@@ -98,12 +103,17 @@ export function Header({ user }: { user: User }) {
             </Badge>
           )
         )}
+        <ConnectionStatus />
       </Group>
       <SessionControls user={user} onNew={() => setCreating(true)} />
       <div className={classes.user}>
         <UserMenu user={user} />
       </div>
-      <SessionDialog opened={creating} onClose={() => setCreating(false)} />
+      {creating && (
+        <Suspense fallback={null}>
+          <SessionDialog opened onClose={() => setCreating(false)} />
+        </Suspense>
+      )}
     </header>
   );
 }

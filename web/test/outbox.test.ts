@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { Outbox, type OutboxItem, type OutboxStorage, waitingText } from '../src/features/outbox/outbox';
+
+const memoryStorage = (initial: OutboxItem[] = []): OutboxStorage => {
+  let kept = [...initial];
+  return {
+    load: async () => [...kept],
+    save: async (items) => {
+      kept = [...items];
+    },
+  };
+};
+
+import { HttpError } from '../src/lib/http';
+
+const item = (key: string, vehicle: string): OutboxItem => ({
+  key,
+  route: 'addToQueue',
+  input: { body: { vehicleNumber: vehicle.replace('Car ', '') } },
+  vehicle,
+  action: 'add',
+  at: 0,
+});
+
+describe('the outbox', () => {
+  it('sends what waited in order, each with its own key, and empties', async () => {
+    const sent: string[] = [];
+    const outbox = new Outbox(memoryStorage(), async (it) => {
+      sent.push(it.key);
+    });
+    await outbox.add(item('k1', 'Car 1'));
+    await outbox.add(item('k2', 'Car 2'));
+    await outbox.add(item('k3', 'Car 3'));
+    expect(outbox.snapshot().items).toHaveLength(3);
+    await outbox.flush();
+    expect(sent).toEqual(['k1', 'k2', 'k3']);
+    expect(outbox.snapshot().items).toEqual([]);
+  });
+
+  it('keeps what waits across a reload (the storage), and the same key is kept once', async () => {
+    const storage = memoryStorage();
+    const first = new Outbox(storage, async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await first.add(item('k1', 'Car 1'));
+    await first.add(item('k1', 'Car 1'));
+    await first.flush();
+    const sent: string[] = [];
+    const reloaded = new Outbox(storage, async (it) => {
+      sent.push(it.key);
+    });
+    await reloaded.flush();
+    expect(sent).toEqual(['k1']);
+  });
+
+  it('stops at a network failure and goes on from there later', async () => {
+    let online = false;
+    const sent: string[] = [];
+    const outbox = new Outbox(memoryStorage(), async (it) => {
+      if (!online) throw new TypeError('Failed to fetch');
+      sent.push(it.key);
+    });
+    await outbox.add(item('k1', 'Car 1'));
+    await outbox.add(item('k2', 'Car 2'));
+    await outbox.flush();
+    expect(outbox.snapshot().items.map((it) => it.key)).toEqual(['k1', 'k2']);
+    online = true;
+    await outbox.flush();
+    expect(sent).toEqual(['k1', 'k2']);
+  });
+
+  it('keeps a 409 refusal beside its vehicle and sends the rest', async () => {
+    const sent: string[] = [];
+    const outbox = new Outbox(memoryStorage(), async (it) => {
+      if (it.key === 'k1')
+        throw new HttpError(409, '409: …', { message: 'Vehicle 1 is already in the queue' });
+      sent.push(it.key);
+    });
+    await outbox.add(item('k1', 'Car 1'));
+    await outbox.add(item('k2', 'Car 2'));
+    await outbox.flush();
+    expect(sent).toEqual(['k2']);
+    expect(outbox.snapshot().refusals).toEqual([
+      { key: 'k1', vehicle: 'Car 1', message: 'Vehicle 1 is already in the queue' },
+    ]);
+    outbox.dismiss('k1');
+    expect(outbox.snapshot().refusals).toEqual([]);
+  });
+
+  it('says how many changes wait', () => {
+    expect(waitingText(false, 3)).toBe('Offline — 3 changes waiting');
+    expect(waitingText(false, 1)).toBe('Offline — 1 change waiting');
+    expect(waitingText(true, 0)).toBeNull();
+  });
+});
