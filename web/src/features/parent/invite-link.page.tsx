@@ -36,13 +36,23 @@ const useAcceptInvite = () => {
     mutationFn: (body: AcceptInviteInput) => api(routes.acceptParentInvite, { body }),
     onSuccess: (answer) => {
       switchUser(queryClient, answer.user);
-      void queryClient.invalidateQueries({ queryKey: parentQueries.all });
+      // The children and their status are read again; the used link is not looked up again (it would answer 410).
+      void queryClient.invalidateQueries({ queryKey: parentQueries.students().queryKey });
+      void queryClient.invalidateQueries({ queryKey: parentQueries.status().queryKey });
       navigate('/parent-dashboard', { replace: true });
     },
   });
 };
 
-function SignupForm({ token, accept }: { token: string; accept: ReturnType<typeof useAcceptInvite> }) {
+function SignupForm({
+  token,
+  accept,
+  pending,
+}: {
+  token: string;
+  accept: (body: AcceptInviteInput) => void;
+  pending: boolean;
+}) {
   const { t } = useParentTexts();
   const [fields, setFields] = useState({
     firstName: '',
@@ -63,7 +73,7 @@ function SignupForm({ token, accept }: { token: string; accept: ReturnType<typeo
     if (fields.password.length < 6) found.password = t('validation.passwordLength');
     if (!fields.phone.trim()) found.phone = t('validation.phone');
     setErrors(found);
-    if (Object.keys(found).length === 0) accept.mutate({ token, ...fields });
+    if (Object.keys(found).length === 0) accept({ token, ...fields });
   };
   return (
     <form onSubmit={submit} noValidate>
@@ -110,7 +120,7 @@ function SignupForm({ token, accept }: { token: string; accept: ReturnType<typeo
           error={errors.phone}
           onChange={set('phone')}
         />
-        <Button type="submit" size="lg" fullWidth loading={accept.isPending}>
+        <Button type="submit" size="lg" fullWidth loading={pending}>
           {t('invite.createAccount')}
         </Button>
       </Stack>
@@ -183,14 +193,26 @@ export function InviteLinkPage() {
   const token = useSearchParams()[0].get('t') ?? '';
   const valid = TOKEN.test(token);
   const { user, isLoading } = useMe();
+  const accept = useAcceptInvite();
+  // Looked up until accepted: signing in forgets cached answers, and the used link would answer 410.
   const lookup = useQuery({
     ...parentQueries.inviteLink(token),
-    enabled: valid,
+    enabled: valid && accept.isIdle,
     staleTime: Number.POSITIVE_INFINITY,
   });
-  const accept = useAcceptInvite();
   const started = useRef(false);
   const parent = user?.role === 'parent' && !user.mustChangePassword;
+  // Accepted once: by the new account's form, or by itself once a parent is signed in.
+  const acceptOnce = (body: AcceptInviteInput) => {
+    if (started.current) return;
+    started.current = true;
+    // A refused account (a username taken) may be corrected and sent again.
+    accept.mutate(body, {
+      onError: () => {
+        started.current = false;
+      },
+    });
+  };
   useEffect(() => {
     if (!parent || !lookup.isSuccess || started.current) return;
     started.current = true;
@@ -253,7 +275,7 @@ export function InviteLinkPage() {
                   </Tabs.Tab>
                 </Tabs.List>
                 <Tabs.Panel value="signup">
-                  <SignupForm token={token} accept={accept} />
+                  <SignupForm token={token} accept={acceptOnce} pending={accept.isPending} />
                 </Tabs.Panel>
                 <Tabs.Panel value="login">
                   <LoginForm />
