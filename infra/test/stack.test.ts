@@ -329,8 +329,9 @@ describe('HTTP API', () => {
 describe('what the stack costs in CloudFormation resources', () => {
   const count = (t: Template) => Object.keys(t.toJSON().Resources).length;
 
-  it('stays far from the 500-resource limit: under 200 today', () => {
-    expect(count(template)).toBeLessThan(200);
+  // 188 before issue 29's nine routes (2 resources each) made it 206.
+  it('stays far from the 500-resource limit: under 250 today', () => {
+    expect(count(template)).toBeLessThan(250);
   });
 
   it('grows by at most 2 resources per route added to an area', () => {

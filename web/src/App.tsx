@@ -133,6 +133,10 @@ export const appRoutes: RouteObject[] = [
         ],
       },
       open(
+        'parent/invite',
+        parentScreen(async () => (await import('./features/parent/invite-link.page')).InviteLinkPage),
+      ),
+      open(
         'invite/:code',
         parentScreen(async () => (await import('./features/parent/invite.page')).InvitePage),
       ),

@@ -10,6 +10,7 @@ export const INVITE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export const INVITE_TOKEN_BYTES = 32;
 export const inviteTokenSchema = z
   .string({ message: 'Invite token is required' })
+  .max(43, 'Invite token is not valid')
   .regex(/^[A-Za-z0-9_-]{43}$/, 'Invite token is not valid');
 /** Failed invite acceptances per address in a 10-minute window (like the pickup codes). */
 export const INVITE_GUESS_LIMIT = { windowMs: 10 * 60 * 1000, failures: 10 } as const;
@@ -106,6 +107,7 @@ export const authorizedPickupSchema = z.object({
   phone: z.string().trim().max(40, 'Phone number is too long').optional().default(''),
   onDate: z
     .string()
+    .max(10, 'Date must be YYYY-MM-DD')
     .regex(DATE, 'Date must be YYYY-MM-DD')
     .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), 'Date is not valid')
     .nullish(),

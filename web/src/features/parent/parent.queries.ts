@@ -34,4 +34,17 @@ export const parentQueries = {
       queryKey: [...parentQueries.all, 'invite', code] as const,
       queryFn: () => api(routes.lookupPickupCode, { params: { code } }),
     }),
+  /** What a school's invite link (`/parent/invite?t=`) is for. */
+  inviteLink: (token: string) =>
+    queryOptions({
+      queryKey: [...parentQueries.all, 'invite-link', token] as const,
+      queryFn: () => api(routes.lookupParentInvite, { query: { t: token } }),
+      retry: false,
+    }),
+  /** The adults allowed to collect the parent's children. */
+  authorizedPickups: () =>
+    queryOptions({
+      queryKey: [...parentQueries.all, 'authorized-pickups'] as const,
+      queryFn: () => api(routes.parentAuthorizedPickups),
+    }),
 };

@@ -82,6 +82,18 @@ export const en = {
     redirecting: 'Taking you to your dashboard…',
     toDashboard: 'Go to the dashboard',
   },
+  inviteLink: {
+    title: 'Follow {{name}}’s pickup',
+    atSchool: 'at {{school}}',
+    intro: 'Your school invited you. Create an account or sign in to follow your child’s pickup.',
+    firstName: 'First name',
+    lastName: 'Last name',
+    firstNameRequired: 'First name is required',
+    lastNameRequired: 'Last name is required',
+    accepted: 'You now follow {{name}}',
+    problemTitle: 'This invite does not work',
+    missing: 'This invite link is missing its code. Please ask the school for a new one.',
+  },
   password: {
     title: 'Choose Your Password',
     intro:
@@ -186,6 +198,18 @@ export const es: ParentTexts = {
     redirecting: 'Lo llevamos a su panel…',
     toDashboard: 'Ir al panel',
   },
+  inviteLink: {
+    title: 'Siga la recogida de {{name}}',
+    atSchool: 'en {{school}}',
+    intro: 'Su escuela lo invitó. Cree una cuenta o inicie sesión para seguir la recogida de su hijo.',
+    firstName: 'Nombre',
+    lastName: 'Apellido',
+    firstNameRequired: 'El nombre es obligatorio',
+    lastNameRequired: 'El apellido es obligatorio',
+    accepted: 'Ahora sigue a {{name}}',
+    problemTitle: 'Esta invitación no funciona',
+    missing: 'A este enlace de invitación le falta su código. Pida uno nuevo a la escuela.',
+  },
   password: {
     title: 'Elija su contraseña',
     intro:
@@ -215,6 +239,15 @@ export const es: ParentTexts = {
       'Demasiados códigos no válidos. Espere 10 minutos e intente de nuevo.',
     'Too many invalid codes have been tried recently. Please try again later.':
       'Se han probado demasiados códigos no válidos. Intente más tarde.',
+    'This invite has already been used. Please ask the school for a new one.':
+      'Esta invitación ya se usó. Pida una nueva a la escuela.',
+    'This invite was withdrawn by the school. Please ask the school for a new one.':
+      'La escuela retiró esta invitación. Pida una nueva a la escuela.',
+    'This invite has expired. Please ask the school for a new one.':
+      'Esta invitación se venció. Pida una nueva a la escuela.',
+    'This invite link is not valid.': 'Este enlace de invitación no es válido.',
+    'Too many invalid invites. Please wait 10 minutes and try again.':
+      'Demasiadas invitaciones no válidas. Espere 10 minutos e intente de nuevo.',
     'Invalid username or password': 'Usuario o contraseña incorrectos',
     'Current password is incorrect': 'La contraseña actual no es correcta',
     'This one-time password has expired. Ask your school for a new one.':

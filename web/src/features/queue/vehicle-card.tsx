@@ -29,6 +29,7 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { BORDER, DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
+import { AlsoAllowed } from '../authorized-pickups/also-allowed';
 import { useRemoveFromQueue } from './queue.queries';
 import { useStudentMarks } from './releases';
 import { usePress } from './use-press';
@@ -209,6 +210,7 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
                   {children}
                 </Text>
               )}
+              <AlsoAllowed studentIds={entry.students.map((student) => student.id)} />
             </Stack>
             <Text fz="md" fw={800} c={overdue ? DANGER_TEXT : MUTED_TEXT} style={{ flexShrink: 0 }}>
               <VisuallyHidden>In queue </VisuallyHidden>

@@ -22,6 +22,7 @@ import {
 } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
 import { BORDER, MUTED_TEXT } from '../../lib/theme';
+import { AlsoAllowed } from '../authorized-pickups/also-allowed';
 import { matchesStudentSearch, readyHighlight } from './roster';
 import { BatchStatusBadge } from './student-badges';
 import classes from './teacher.module.css';
@@ -99,6 +100,7 @@ function StudentOpener({
       <RidePlate student={student} />
       <Stack gap={0} style={{ minWidth: 0, flex: 1 }}>
         {children}
+        <AlsoAllowed studentIds={[student.id]} />
       </Stack>
     </Group>
   );
