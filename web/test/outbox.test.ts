@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Outbox, type OutboxItem, type OutboxStorage, waitingText } from '../src/features/outbox/outbox';
+import { Outbox, type OutboxItem, type OutboxStorage, waitingText } from '../src/features/queue/outbox';
 
 const memoryStorage = (initial: OutboxItem[] = []): OutboxStorage => {
   let kept = [...initial];

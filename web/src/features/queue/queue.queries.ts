@@ -11,9 +11,9 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { api } from '../../lib/api';
 import { errorMessage } from '../../lib/http';
 import { useLiveSync } from '../live/live';
-import { sendOrKeep } from '../outbox/use-outbox';
 import { queueKeys, withEntry } from './queue.cache';
 import { withUndo } from './undo';
+import { sendOrKeep } from './use-outbox';
 
 /** The pickup queue of a session: active entries and completed pickups (kept current by `queuePatches`). */
 export const queueQueries = {

@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { Logo } from '../../components/logo';
 import { useLiveConnection, useLiveEvent, useLiveStatus } from '../live/live';
 import { LIVE } from '../live/live-connection';
-import { ConnectionStatus } from '../outbox/connection-status';
+import { ConnectionStatus } from '../queue/connection-status';
 import { schoolQueries } from '../schools/schools.queries';
 import { useActiveSession } from '../sessions/sessions.queries';
 import classes from './header.module.css';

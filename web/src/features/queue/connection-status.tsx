@@ -1,8 +1,8 @@
 import { Badge, Button } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { queueKeys } from '../queue/queue.cache';
 import { waitingText } from './outbox';
+import { queueKeys } from './queue.cache';
 import { theOutbox, useOnline, useOutbox, useOutboxSender } from './use-outbox';
 
 /** "last updated 2 min ago" from the newest queue data this screen holds. */

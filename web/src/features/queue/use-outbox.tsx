@@ -3,8 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 import { type ApiInput, apiKeyed } from '../../lib/api';
 import { idempotencyKey, isNetworkFailure } from '../../lib/idempotency';
-import { queueKeys } from '../queue/queue.cache';
 import { indexedDbStorage, Outbox, type OutboxItem } from './outbox';
+import { queueKeys } from './queue.cache';
 
 const sentListeners = new Set<(item: OutboxItem) => void>();
 
