@@ -42,7 +42,7 @@ if (values.help) {
       '  --log            let the server log errors and requests',
       '  --out FILE       where to write the JSON report (default .bench/report-<time>.json)',
       '  --cpu-prof       write a V8 CPU profile of the server process under .bench/profiles',
-      '  --workers N      worker threads per function in the server (default: the cores; 0: one thread)',
+      '  --workers N      worker threads per function in the server (default 0: every handler on one thread)',
     ].join('\n'),
   );
   process.exit(0);

@@ -106,7 +106,7 @@ export const startServerProcess = async (options: {
       tableName: options.tableName,
       dynamoEndpoint: options.dynamoEndpoint,
       logLevel: options.logLevel,
-      workers: options.workers ?? 'cores',
+      workers: options.workers ?? 0,
     });
     return { url, pid: child.pid as number, ask, stop };
   } catch (error) {

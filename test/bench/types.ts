@@ -26,7 +26,7 @@ export interface BenchOptions {
   cpuProfileDir?: string;
   /** How many times each floor runs (default 2; the ratios use the lower run). */
   floorRuns?: number;
-  /** Worker threads per function in the server (default: the machine's cores; 0: every handler on one thread). */
+  /** Worker threads per function in the server (default 0: every handler on one thread). */
   workers?: number;
   /** Progress lines (stderr in the CLI). */
   log?: (line: string) => void;
