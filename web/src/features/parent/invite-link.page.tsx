@@ -21,7 +21,7 @@ import { errorMessage } from '../../lib/http';
 import { switchUser } from '../auth/auth.mutations';
 import { useMe } from '../auth/auth.queries';
 import { useParentTexts } from './i18n';
-import { useParentLogin } from './parent.mutations';
+import { InviteLoginForm } from './invite-login-form';
 import { parentQueries } from './parent.queries';
 import { ParentLayout } from './parent-layout';
 
@@ -122,49 +122,6 @@ function SignupForm({
         />
         <Button type="submit" size="lg" fullWidth loading={pending}>
           {t('invite.createAccount')}
-        </Button>
-      </Stack>
-    </form>
-  );
-}
-
-function LoginForm() {
-  const { t } = useParentTexts();
-  const [fields, setFields] = useState({ username: '', password: '' });
-  const [errors, setErrors] = useState<Errors>({});
-  // Signed in, the page accepts the invite by itself.
-  const login = useParentLogin({ message: t('invite.loginSuccess') }, () => {});
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const found: Errors = {};
-    if (!fields.username.trim()) found.username = t('validation.username');
-    if (!fields.password) found.password = t('validation.password');
-    setErrors(found);
-    if (Object.keys(found).length === 0)
-      login.mutate({ username: fields.username.trim(), password: fields.password });
-  };
-  return (
-    <form onSubmit={submit} noValidate>
-      <Stack gap="sm">
-        <TextInput
-          label={t('login.username')}
-          size="lg"
-          autoComplete="username"
-          autoCapitalize="none"
-          value={fields.username}
-          error={errors.username}
-          onChange={(event) => setFields({ ...fields, username: event.currentTarget.value })}
-        />
-        <PasswordInput
-          label={t('login.password')}
-          size="lg"
-          autoComplete="current-password"
-          value={fields.password}
-          error={errors.password}
-          onChange={(event) => setFields({ ...fields, password: event.currentTarget.value })}
-        />
-        <Button type="submit" size="lg" fullWidth loading={login.isPending}>
-          {t('login.submit')}
         </Button>
       </Stack>
     </form>
@@ -278,7 +235,7 @@ export function InviteLinkPage() {
                   <SignupForm token={token} accept={acceptOnce} pending={accept.isPending} />
                 </Tabs.Panel>
                 <Tabs.Panel value="login">
-                  <LoginForm />
+                  <InviteLoginForm />
                 </Tabs.Panel>
               </Tabs>
             </>

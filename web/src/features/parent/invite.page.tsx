@@ -17,7 +17,8 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { errorMessage } from '../../lib/http';
 import { useMe } from '../auth/auth.queries';
 import { useParentTexts } from './i18n';
-import { useLinkStudent, useParentLogin, useParentRegister } from './parent.mutations';
+import { InviteLoginForm } from './invite-login-form';
+import { useLinkStudent, useParentRegister } from './parent.mutations';
 import { parentQueries } from './parent.queries';
 import { ParentLayout } from './parent-layout';
 import { ParentSetPassword } from './parent-set-password';
@@ -27,49 +28,6 @@ export const INVITE_REDIRECT_MS = 2000;
 
 type Errors = Partial<Record<string, string>>;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** Sign in with an existing parent account (specification §5 "Invite login"). */
-function LoginTab() {
-  const { t } = useParentTexts();
-  const [fields, setFields] = useState({ username: '', password: '' });
-  const [errors, setErrors] = useState<Errors>({});
-  const login = useParentLogin({ message: t('invite.loginSuccess') }, () => {});
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const found: Errors = {};
-    if (!fields.username.trim()) found.username = t('validation.username');
-    if (!fields.password) found.password = t('validation.password');
-    setErrors(found);
-    if (Object.keys(found).length === 0)
-      login.mutate({ username: fields.username.trim(), password: fields.password });
-  };
-  return (
-    <form onSubmit={submit} noValidate>
-      <Stack gap="sm">
-        <TextInput
-          label={t('login.username')}
-          size="lg"
-          autoComplete="username"
-          autoCapitalize="none"
-          value={fields.username}
-          error={errors.username}
-          onChange={(event) => setFields({ ...fields, username: event.currentTarget.value })}
-        />
-        <PasswordInput
-          label={t('login.password')}
-          size="lg"
-          autoComplete="current-password"
-          value={fields.password}
-          error={errors.password}
-          onChange={(event) => setFields({ ...fields, password: event.currentTarget.value })}
-        />
-        <Button type="submit" size="lg" fullWidth loading={login.isPending}>
-          {t('login.submit')}
-        </Button>
-      </Stack>
-    </form>
-  );
-}
 
 /** Create a parent account (specification §5 "Invite signup"). */
 function SignupTab() {
@@ -270,7 +228,7 @@ export function InvitePage() {
                 <SignupTab />
               </Tabs.Panel>
               <Tabs.Panel value="login">
-                <LoginTab />
+                <InviteLoginForm />
               </Tabs.Panel>
             </Tabs>
           )}

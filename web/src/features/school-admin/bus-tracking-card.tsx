@@ -1,12 +1,12 @@
 import { routes } from '@curbside/api';
 import { Alert, Button, Card, Group, Modal, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { api } from '../../lib/api';
 import { errorMessage } from '../../lib/http';
 import { MUTED_TEXT } from '../../lib/theme';
 import { QrImage } from '../pickup-codes/qr-image';
+import { RotateLinkConfirm, useRotateLink } from './rotate-link';
 
 /** The bus tracking page opens in its own 1200×800 window. */
 export const POP_OUT = { width: 1200, height: 800 } as const;
@@ -21,21 +21,11 @@ const linksKey = ['bus-links'] as const;
  */
 export function BusTrackingCard({ readOnly = false }: { readOnly?: boolean }) {
   const [qr, setQr] = useState(false);
-  const [confirm, setConfirm] = useState(false);
-  const client = useQueryClient();
   const links = useQuery({ queryKey: linksKey, queryFn: () => api(routes.busLinks) });
-  const rotate = useMutation({
-    mutationFn: () => api(routes.rotateBusLinks),
-    onSuccess: (fresh) => {
-      client.setQueryData(linksKey, fresh);
-      setConfirm(false);
-      notifications.show({
-        color: 'green',
-        title: 'Success',
-        message: 'New bus links made. The old ones no longer work.',
-      });
-    },
-    onError: (error) => notifications.show({ color: 'red', title: 'Error', message: errorMessage(error) }),
+  const rotation = useRotateLink({
+    queryKey: linksKey,
+    route: routes.rotateBusLinks,
+    done: 'New bus links made. The old ones no longer work.',
   });
   return (
     <Card component="section" aria-labelledby="bus-tracking" p="lg">
@@ -69,12 +59,7 @@ export function BusTrackingCard({ readOnly = false }: { readOnly?: boolean }) {
           <Button variant="default" disabled={!links.data} onClick={() => setQr(true)}>
             QR Code
           </Button>
-          <Button
-            variant="default"
-            color="red"
-            disabled={readOnly || !links.data}
-            onClick={() => setConfirm(true)}
-          >
+          <Button variant="default" color="red" disabled={readOnly || !links.data} onClick={rotation.ask}>
             Rotate links
           </Button>
         </Group>
@@ -89,22 +74,10 @@ export function BusTrackingCard({ readOnly = false }: { readOnly?: boolean }) {
           </Stack>
         )}
       </Modal>
-      <Modal opened={confirm} onClose={() => setConfirm(false)} title="Rotate the bus links?" centered>
-        <Stack gap="md">
-          <Text>
-            The driver link and the map link stop working at once, and pages open with them close. Give your
-            drivers the new driver link (QR Code) afterwards.
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirm(false)}>
-              Cancel
-            </Button>
-            <Button color="red.8" loading={rotate.isPending} onClick={() => rotate.mutate()}>
-              Rotate links
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <RotateLinkConfirm link={rotation} title="Rotate the bus links?" action="Rotate links">
+        The driver link and the map link stop working at once, and pages open with them close. Give your
+        drivers the new driver link (QR Code) afterwards.
+      </RotateLinkConfirm>
     </Card>
   );
 }

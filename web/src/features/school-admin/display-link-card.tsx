@@ -1,11 +1,10 @@
 import { routes } from '@curbside/api';
-import { Alert, Button, Card, Group, Modal, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { errorMessage } from '../../lib/http';
 import { MUTED_TEXT } from '../../lib/theme';
+import { RotateLinkConfirm, useRotateLink } from './rotate-link';
 
 const linkKey = ['display-link'] as const;
 
@@ -15,21 +14,11 @@ const linkKey = ['display-link'] as const;
  * link, and the displays open with it, stop at once). Read-only in sandbox mode.
  */
 export function DisplayLinkCard({ readOnly = false }: { readOnly?: boolean }) {
-  const [confirm, setConfirm] = useState(false);
-  const client = useQueryClient();
   const link = useQuery({ queryKey: linkKey, queryFn: () => api(routes.displayLink) });
-  const rotate = useMutation({
-    mutationFn: () => api(routes.rotateDisplayLink),
-    onSuccess: (fresh) => {
-      client.setQueryData(linkKey, fresh);
-      setConfirm(false);
-      notifications.show({
-        color: 'green',
-        title: 'Success',
-        message: 'New display link made. The old one no longer works.',
-      });
-    },
-    onError: (error) => notifications.show({ color: 'red', title: 'Error', message: errorMessage(error) }),
+  const rotation = useRotateLink({
+    queryKey: linkKey,
+    route: routes.rotateDisplayLink,
+    done: 'New display link made. The old one no longer works.',
   });
   return (
     <Card component="section" aria-labelledby="hallway-display" p="lg">
@@ -55,32 +44,15 @@ export function DisplayLinkCard({ readOnly = false }: { readOnly?: boolean }) {
           <Button component="a" href={link.data?.url} target="_blank" rel="noopener" disabled={!link.data}>
             Open Display
           </Button>
-          <Button
-            variant="default"
-            color="red"
-            disabled={readOnly || !link.data}
-            onClick={() => setConfirm(true)}
-          >
+          <Button variant="default" color="red" disabled={readOnly || !link.data} onClick={rotation.ask}>
             Rotate display link
           </Button>
         </Group>
       </Stack>
-      <Modal opened={confirm} onClose={() => setConfirm(false)} title="Rotate the display link?" centered>
-        <Stack gap="md">
-          <Text>
-            The display link stops working at once, and displays open with it go blank. Open the new link on
-            your TVs afterwards.
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirm(false)}>
-              Cancel
-            </Button>
-            <Button color="red.8" loading={rotate.isPending} onClick={() => rotate.mutate()}>
-              Rotate display link
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <RotateLinkConfirm link={rotation} title="Rotate the display link?" action="Rotate display link">
+        The display link stops working at once, and displays open with it go blank. Open the new link on your
+        TVs afterwards.
+      </RotateLinkConfirm>
     </Card>
   );
 }
