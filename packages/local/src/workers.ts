@@ -45,7 +45,8 @@ interface Slot {
   running: Running | undefined;
   /** Given to an invocation that has not started on it yet. */
   reserved: boolean;
-  warmed: Map<number, () => void>;
+  /** Answers awaited from the worker: a warm-up or a meter collection done. */
+  acks: Map<number, () => void>;
   ended: boolean;
 }
 
@@ -90,13 +91,13 @@ export const createWorkerPools = (options: WorkerPoolOptions) => {
   const spawn = (functionId: string): Slot => {
     // Workers share this process's environment: the runtime sets the handlers' configuration once.
     const worker = new Worker(ENTRY, { env: SHARE_ENV, workerData: setup, name: functionId });
-    const slot: Slot = { worker, running: undefined, reserved: false, warmed: new Map(), ended: false };
+    const slot: Slot = { worker, running: undefined, reserved: false, acks: new Map(), ended: false };
     const end = (why: string) => {
       if (slot.ended) return;
       slot.ended = true;
       const pool = poolOf(functionId);
       pool.splice(pool.indexOf(slot), 1);
-      for (const done of slot.warmed.values()) done();
+      for (const done of slot.acks.values()) done();
       const running = slot.running;
       slot.running = undefined;
       if (running) running.reject(new WorkerCrashed(running.module, why));
@@ -131,12 +132,12 @@ export const createWorkerPools = (options: WorkerPoolOptions) => {
         }
         case 'collected':
           meter.absorb(message.meter);
-          slot.warmed.get(message.id)?.();
-          slot.warmed.delete(message.id);
+          slot.acks.get(message.id)?.();
+          slot.acks.delete(message.id);
           return;
         case 'warmed': {
-          slot.warmed.get(message.id)?.();
-          slot.warmed.delete(message.id);
+          slot.acks.get(message.id)?.();
+          slot.acks.delete(message.id);
           return;
         }
       }
@@ -209,7 +210,7 @@ export const createWorkerPools = (options: WorkerPoolOptions) => {
           (slot) =>
             new Promise<void>((done) => {
               const id = ++lastId;
-              slot.warmed.set(id, done);
+              slot.acks.set(id, done);
               slot.worker.postMessage({ type: 'warm', id, modules: its } satisfies ToWorker);
             }),
         );
@@ -224,7 +225,7 @@ export const createWorkerPools = (options: WorkerPoolOptions) => {
         (slot) =>
           new Promise<void>((done) => {
             const id = ++lastId;
-            slot.warmed.set(id, done);
+            slot.acks.set(id, done);
             slot.worker.postMessage({ type: 'collect', id } satisfies ToWorker);
           }),
       ),
