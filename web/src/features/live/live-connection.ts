@@ -31,6 +31,8 @@ export const liveUrl = (location: Pick<Location, 'protocol' | 'host'>) =>
 type Listener = (message: LiveMessage) => void;
 type StateListener = (state: LiveState, retries: number) => void;
 type ReopenListener = () => void;
+/** `first`: the run's first socket opened; otherwise it opened again after a loss. */
+type OpenListener = (first: boolean) => void;
 
 export class LiveConnection {
   private socket: WebSocket | null = null;
@@ -38,7 +40,7 @@ export class LiveConnection {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private listeners = new Set<Listener>();
   private stateListeners = new Set<StateListener>();
-  private reopenListeners = new Set<ReopenListener>();
+  private openListeners = new Set<OpenListener>();
   private lostListeners = new Set<ReopenListener>();
   private stopped = false;
   /** Whether a socket of this run was open before: a later open is a reopen, with events missed in between. */
@@ -92,13 +94,15 @@ export class LiveConnection {
   }
 
   /**
-   * Calls `listener` each time the connection opens again after it was lost:
-   * whatever changed in between arrived on no socket, so readers refresh.
+   * Calls `listener` each time a socket opens: the first of a run (`first`), and
+   * each time it opens again after it was lost. Whatever changed before the
+   * server knew the socket arrived on no socket (lists read while the first
+   * socket was still connecting included), so readers refresh.
    */
-  onReopen(listener: ReopenListener) {
-    this.reopenListeners.add(listener);
+  onOpen(listener: OpenListener) {
+    this.openListeners.add(listener);
     return () => {
-      this.reopenListeners.delete(listener);
+      this.openListeners.delete(listener);
     };
   }
 
@@ -132,8 +136,9 @@ export class LiveConnection {
     socket.onopen = () => {
       this.retries = 0;
       this.setState('open');
-      if (this.wasOpen) for (const listener of this.reopenListeners) listener();
+      const first = !this.wasOpen;
       this.wasOpen = true;
+      for (const listener of this.openListeners) listener(first);
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: 'ping' }), LIVE.pingMs);
     };
