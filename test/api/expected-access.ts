@@ -144,6 +144,7 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   createClassroom:      [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
   updateClassroom:      [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
   deleteClassroom:      [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  classroomStudentCount:[401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   importRoster:         [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
 
   // The teacher screen's rank: teacher and above.

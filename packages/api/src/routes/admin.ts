@@ -322,6 +322,14 @@ export const adminRoutes = areaRoutes('admin', {
     access: { minRole: 'front_queue_wrangler', data: 'delete' },
     response: returns<Classroom>(),
   }),
+  /** How many active students a classroom has: the deactivation question names them (issue 32). */
+  classroomStudentCount: route({
+    method: 'GET',
+    path: '/api/classrooms/{id}/student-count',
+    request: rosterParams,
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<{ count: number }>(),
+  }),
   importRoster: route({
     method: 'POST',
     path: '/api/import/{kind}',
