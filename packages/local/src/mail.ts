@@ -118,6 +118,9 @@ const sendEmail = (raw: Uint8Array, deliver: (mail: OutgoingMail) => Promise<str
   const simple = request.Content?.Simple;
   if (!request.FromEmailAddress) return Promise.resolve(badRequest('FromEmailAddress is required'));
   if (to.length === 0) return Promise.resolve(badRequest('Destination needs at least one address'));
+  // SES refuses an address without a local part and a domain (`Missing final '@domain'`).
+  const bad = to.find((address) => !/^(?:[^<>]*<)?[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+>?$/.test(address.trim()));
+  if (bad !== undefined) return Promise.resolve(badRequest(`Illegal address: ${JSON.stringify(bad)}`));
   if (!simple?.Subject?.Data || !(simple.Body?.Text?.Data || simple.Body?.Html?.Data))
     return Promise.resolve(badRequest('Content.Simple needs a subject and a body'));
   return deliver({
