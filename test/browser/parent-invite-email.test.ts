@@ -51,7 +51,7 @@ describe('an emailed invite', () => {
     await page.waitForURL('**/parent-dashboard', { timeout: 30_000 });
     await page.getByRole('article', { name: 'Mateo Emailed' }).waitFor({ timeout: 30_000 });
     expect(suite.errors).toEqual([]);
-  });
+  }, 180_000);
 });
 
 describe('the adults a family allows to collect a child', () => {
@@ -120,5 +120,5 @@ describe('the adults a family allows to collect a child', () => {
       .getByText('Also allowed: Abuela Rosa', { exact: true });
     await line.waitFor({ timeout: 60_000 });
     expect(suite.errors).toEqual([]);
-  });
+  }, 180_000);
 });
