@@ -23,7 +23,11 @@ import {
 import { classrooms, parentInvites, parents, schools, students, throttle, users } from '@curbside/store';
 import { assertSchoolWritable } from '../lib/auth';
 import { db } from '../lib/context';
+import { log } from '../lib/log';
+import { sendMail } from '../lib/mail';
+import { forEachBounded } from '../lib/publisher';
 import { registerParent, type SignedIn } from './auth';
+import { inviteEmail } from './invite-email';
 import { ownSchoolId } from './tenancy';
 
 /**
@@ -98,41 +102,76 @@ const guardiansOf = async (schoolId: number, list: readonly Student[]) => {
   return byStudent;
 };
 
-/** Makes the invites a request asks for and answers their links. */
-export const createInvites = async (
+/** One invite to make: its token (shown once) and what is stored. */
+interface PlannedInvite {
+  token: string;
+  student: Student;
+  invite: Omit<ParentInvite, 'id'>;
+}
+
+/**
+ * The invites a request asks for: one per student and known guardian (one
+ * per student when none is known); with `withEmail`, only those with an email address.
+ */
+const planInvites = async (
   user: User,
   input: CreateInvitesInput,
-  origin: string,
-): Promise<{ invites: NewInviteView[] }> => {
+  { withEmail = false } = {},
+): Promise<{ planned: PlannedInvite[]; withoutEmail: number }> => {
   const schoolId = ownSchoolId(user);
   const list = await studentsFor(user, schoolId, input);
   const guardians = await guardiansOf(schoolId, list);
   const now = Date.now();
   const createdAt = new Date(now).toISOString();
   const expiresAt = new Date(now + INVITE_TTL_MS).toISOString();
+  let withoutEmail = 0;
   const planned = list.flatMap((student) => {
     const known = guardians.get(student.id) ?? [];
     const to =
       known.length > 0 ? known : [{ name: student.parentName ?? null, email: student.parentEmail ?? null }];
-    return to.map((guardian) => ({
-      token: randomBytes(INVITE_TOKEN_BYTES).toString('base64url'),
-      invite: {
-        schoolId,
-        studentId: student.id,
-        guardianName: guardian.name,
-        email: guardian.email,
-        createdAt,
-        expiresAt,
-        acceptedAt: null,
-        acceptedBy: null,
-        revokedAt: null,
-      },
-    }));
+    return to.flatMap((guardian): PlannedInvite[] => {
+      if (withEmail && !guardian.email?.trim()) {
+        withoutEmail += 1;
+        return [];
+      }
+      return [
+        {
+          token: randomBytes(INVITE_TOKEN_BYTES).toString('base64url'),
+          student,
+          invite: {
+            schoolId,
+            studentId: student.id,
+            guardianName: guardian.name,
+            email: guardian.email,
+            createdAt,
+            expiresAt,
+            acceptedAt: null,
+            acceptedBy: null,
+            revokedAt: null,
+          },
+        },
+      ];
+    });
   });
-  const made = await parentInvites.createMany(
+  return { planned, withoutEmail };
+};
+
+const store = (planned: readonly PlannedInvite[]) =>
+  parentInvites.createMany(
     db,
     planned.map(({ token, invite }) => ({ ...invite, tokenHash: hashInviteToken(token) })),
   );
+
+const linkOf = (origin: string, token: string) => `${origin}/parent/invite?t=${token}`;
+
+/** Makes the invites a request asks for and answers their links. */
+export const createInvites = async (
+  user: User,
+  input: CreateInvitesInput,
+  origin: string,
+): Promise<{ invites: NewInviteView[] }> => {
+  const { planned } = await planInvites(user, input);
+  const made = await store(planned);
   return {
     invites: made.map((invite, i) => ({
       id: invite.id,
@@ -140,9 +179,56 @@ export const createInvites = async (
       guardianName: invite.guardianName,
       email: invite.email,
       expiresAt: invite.expiresAt,
-      url: `${origin}/parent/invite?t=${planned[i]?.token}`,
+      url: linkOf(origin, planned[i]?.token as string),
     })),
   };
+};
+
+/** Emails sent at once (SES answers each in tens of milliseconds; its account rate limits the rest). */
+const MAIL_CONCURRENCY = 8;
+
+/**
+ * Makes the invites a request asks for whose guardian has an email address
+ * and sends each its link (English and Spanish in one message). Guardians
+ * without an address get no invite here (`skipped`: the school prints them a
+ * letter); a message SES refuses is `failed`, its invite stays pending (it
+ * can be revoked, or printed).
+ */
+export const emailInvites = async (
+  user: User,
+  input: CreateInvitesInput,
+  origin: string,
+): Promise<{ sent: number; skipped: number; failed: number }> => {
+  const { planned, withoutEmail } = await planInvites(user, input, { withEmail: true });
+  if (planned.length === 0) return { sent: 0, skipped: withoutEmail, failed: 0 };
+  const made = await store(planned);
+  const school = await schools.get(db, ownSchoolId(user));
+  let sent = 0;
+  let failed = 0;
+  await forEachBounded(
+    made.map((invite, i) => ({ invite, plan: planned[i] as PlannedInvite })),
+    MAIL_CONCURRENCY,
+    async ({ invite, plan }) => {
+      try {
+        await sendMail({
+          to: invite.email as string,
+          ...inviteEmail({
+            schoolName: school?.name ?? '',
+            firstName: plan.student.firstName,
+            lastInitial: plan.student.lastName.charAt(0),
+            guardianName: invite.guardianName,
+            url: linkOf(origin, plan.token),
+            expiresAt: invite.expiresAt,
+          }),
+        });
+        sent += 1;
+      } catch (error) {
+        failed += 1;
+        log('warn', 'invite email not sent', { inviteId: invite.id, error: (error as Error).name });
+      }
+    },
+  );
+  return { sent, skipped: withoutEmail, failed };
 };
 
 /** A student of the caller's school (404 otherwise; a teacher only their classrooms' students). */

@@ -33,6 +33,8 @@ export interface FunctionAccess {
   connections: readonly TableAction[];
   /** May post to and close WebSocket connections (`execute-api:ManageConnections`). */
   publishes: boolean;
+  /** May send email through Amazon SES (`ses:SendEmail`, from the `MAIL_FROM` identity). */
+  sendsEmail?: boolean;
   /** Lambda memory in MB (CPU grows with it). */
   memoryMb: number;
   /** Lambda timeout in seconds (the HTTP API gives up after 30 s anyway). */
@@ -100,6 +102,8 @@ export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', Functio
     // switching a school's (or district's) mode tells the school's staff screens.
     connections: PUBLISHER,
     publishes: true,
+    // Emailing parent invites (issue 29): the only function that sends mail.
+    sendsEmail: true,
     memoryMb: 1769,
     timeoutSeconds: 29,
   },
