@@ -62,6 +62,11 @@ const studentsFor = async (user: User, schoolId: number, input: CreateInvitesInp
     if (teacher) throw new ForbiddenError(NOT_YOUR_CLASS);
     return students.listBySchool(db, schoolId);
   }
+  if ('grade' in input) {
+    // A grade spans classrooms: the school's office invites it, a teacher their own classrooms.
+    if (teacher) throw new ForbiddenError(NOT_YOUR_CLASS);
+    return (await students.listBySchool(db, schoolId)).filter((student) => student.grade === input.grade);
+  }
   if ('classroomId' in input) {
     const room = await classrooms.get(db, schoolId, input.classroomId);
     if (!room?.active) throw new NotFoundError('Classroom not found');
@@ -106,7 +111,11 @@ export const createInvites = async (
 ): Promise<{ invites: NewInviteView[] }> => {
   const schoolId = ownSchoolId(user);
   const list = await studentsFor(user, schoolId, input);
-  const guardians = await guardiansOf(schoolId, list);
+  const [guardians, rooms] = await Promise.all([
+    guardiansOf(schoolId, list),
+    list.length > 0 ? classrooms.listBySchool(db, schoolId) : [],
+  ]);
+  const roomNames = new Map(rooms.map((room) => [room.id, room.name]));
   const now = Date.now();
   const createdAt = new Date(now).toISOString();
   const expiresAt = new Date(now + INVITE_TTL_MS).toISOString();
@@ -114,7 +123,14 @@ export const createInvites = async (
     const known = guardians.get(student.id) ?? [];
     const to =
       known.length > 0 ? known : [{ name: student.parentName ?? null, email: student.parentEmail ?? null }];
+    const named = {
+      firstName: student.firstName,
+      lastName: student.lastName,
+      grade: student.grade,
+      classroom: student.classroomId === null ? null : (roomNames.get(student.classroomId) ?? null),
+    };
     return to.map((guardian) => ({
+      student: named,
       token: randomBytes(INVITE_TOKEN_BYTES).toString('base64url'),
       invite: {
         schoolId,
@@ -141,6 +157,7 @@ export const createInvites = async (
       email: invite.email,
       expiresAt: invite.expiresAt,
       url: `${origin}/parent/invite?t=${planned[i]?.token}`,
+      student: planned[i]?.student as NewInviteView['student'],
     })),
   };
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { gradeSchema } from './roster';
 
 /**
  * Parent invites (issue 29): a random, single-use, revocable link per student
@@ -58,9 +59,11 @@ export const createInvitesSchema = z.union(
       .object({ studentIds: z.array(id).min(1, 'Choose at least one student').max(INVITE_MAX_STUDENT_IDS) })
       .strict(),
     z.object({ classroomId: id }).strict(),
+    // A grade as the rosters keep it (`K`, `3`; `03` and `k` are the same grade).
+    z.object({ grade: gradeSchema }).strict(),
     z.object({ allStudents: z.literal(true) }).strict(),
   ],
-  { message: 'Send studentIds, classroomId or allStudents' },
+  { message: 'Send studentIds, classroomId, grade or allStudents' },
 );
 export type CreateInvitesInput = z.infer<typeof createInvitesSchema>;
 
@@ -91,9 +94,11 @@ export interface InviteView {
   createdAt: string;
   status: InviteStatus;
 }
-/** A new invite, with its link (the token is shown only now). */
+/** A new invite, with its link (the token is shown only now) and what a printed letter names. */
 export type NewInviteView = Pick<InviteView, 'id' | 'studentId' | 'guardianName' | 'email' | 'expiresAt'> & {
   url: string;
+  /** The child as the school's letter names them (full name: the letter goes to the family). */
+  student: { firstName: string; lastName: string; grade: string; classroom: string | null };
 };
 
 /** Adults a family allows to pick a child up: at most this many per child. */
