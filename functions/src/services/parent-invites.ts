@@ -4,6 +4,7 @@ import {
   type CreateInvitesInput,
   ForbiddenError,
   GoneError,
+  GRADE_MESSAGE,
   INVITE_GUESS_LIMIT,
   INVITE_REFUSALS,
   INVITE_TOKEN_BYTES,
@@ -12,6 +13,7 @@ import {
   inviteStatus,
   type NewInviteView,
   NotFoundError,
+  normalizeGrade,
   type ParentInvite,
   ROLE_RANK,
   type StaffRole,
@@ -65,7 +67,9 @@ const studentsFor = async (user: User, schoolId: number, input: CreateInvitesInp
   if ('grade' in input) {
     // A grade spans classrooms: the school's office invites it, a teacher their own classrooms.
     if (teacher) throw new ForbiddenError(NOT_YOUR_CLASS);
-    return (await students.listBySchool(db, schoolId)).filter((student) => student.grade === input.grade);
+    const grade = normalizeGrade(input.grade);
+    if (grade === null) throw new ValidationError(GRADE_MESSAGE, [{ path: 'grade', message: GRADE_MESSAGE }]);
+    return (await students.listBySchool(db, schoolId)).filter((student) => student.grade === grade);
   }
   if ('classroomId' in input) {
     const room = await classrooms.get(db, schoolId, input.classroomId);

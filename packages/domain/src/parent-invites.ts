@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { gradeSchema } from './roster';
 
 /**
  * Parent invites (issue 29): a random, single-use, revocable link per student
@@ -59,8 +58,9 @@ export const createInvitesSchema = z.union(
       .object({ studentIds: z.array(id).min(1, 'Choose at least one student').max(INVITE_MAX_STUDENT_IDS) })
       .strict(),
     z.object({ classroomId: id }).strict(),
-    // A grade as the rosters keep it (`K`, `3`; `03` and `k` are the same grade).
-    z.object({ grade: gradeSchema }).strict(),
+    // A grade as written (`3`, `03`, `k`): the service reads it as the rosters keep it (`normalizeGrade`).
+    // Not the rosters' own schema: the route table is in every screen's first load, the rosters' rules are not.
+    z.object({ grade: z.string().trim().min(1, 'Grade is required').max(10, 'Grade is too long') }).strict(),
     z.object({ allStudents: z.literal(true) }).strict(),
   ],
   { message: 'Send studentIds, classroomId, grade or allStudents' },

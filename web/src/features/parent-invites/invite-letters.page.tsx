@@ -1,21 +1,28 @@
+import { routes } from '@curbside/api';
 import { plural } from '@curbside/domain';
-import { Alert, Button, Container, Group, Stack, Text, Title } from '@mantine/core';
-import { useEffect, useMemo } from 'react';
+import { Alert, Box, Button, Group, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { api } from '../../lib/api';
 import { MUTED_TEXT } from '../../lib/theme';
-import { useMe } from '../auth/auth.queries';
 import { InviteLetter } from './invite-letter';
 import classes from './letters.module.css';
-import { lettersFor } from './letters-handoff';
+import { type LetterBatch, lettersFor } from './letters-handoff';
 
 /**
  * The invitation letters of the invites just made (handed over in this tab's
  * sessionStorage): one letter per printed page, English and Spanish.
  */
 export function InviteLettersPage() {
-  const { user, isLoading } = useMe();
-  const userId = user?.id;
-  const batch = useMemo(() => (userId === undefined ? null : lettersFor(userId)), [userId]);
+  // Who is signed in, read once (not through the query hooks: this page's chunk then shares no
+  // new split of them with the car-line screens, whose first load has a budget).
+  const [batch, setBatch] = useState<LetterBatch | null | undefined>(undefined);
+  useEffect(() => {
+    api(routes.me).then(
+      (user) => setBatch(lettersFor(user.id)),
+      () => setBatch(null),
+    );
+  }, []);
   // The title a printed page carries in its header (if the browser prints one).
   useEffect(() => {
     const before = document.title;
@@ -24,11 +31,11 @@ export function InviteLettersPage() {
       document.title = before;
     };
   }, []);
-  if (isLoading) return null;
+  if (batch === undefined) return null;
   if (!batch) {
     return (
-      <Container size="sm" py="xl" component="main">
-        <Stack>
+      <Box component="main" maw={720} mx="auto" px="md" py="xl">
+        <Box style={{ display: 'flex', flexDirection: 'column', gap: 'var(--mantine-spacing-md)' }}>
           <Title order={1}>Invitation Letters</Title>
           <Alert color="blue" title="No letters to print">
             Letters show only in the browser tab where the invites were made, to the person who made them.
@@ -39,23 +46,23 @@ export function InviteLettersPage() {
               School Administration
             </Button>
           </Group>
-        </Stack>
-      </Container>
+        </Box>
+      </Box>
     );
   }
   const students = new Set(batch.invites.map((invite) => invite.studentId)).size;
   return (
     <main>
       <div className={classes.noPrint}>
-        <Container size="md" py="md">
+        <Box maw={960} mx="auto" px="md" py="md">
           <Group justify="space-between" align="flex-end">
-            <Stack gap={0}>
+            <Box>
               <Title order={1}>Invitation Letters</Title>
-              <Text c={MUTED_TEXT}>
+              <Box component="p" m={0} c={MUTED_TEXT}>
                 {batch.schoolName} · {plural(batch.invites.length, 'letter')} for{' '}
                 {plural(students, 'student')} · one letter per page
-              </Text>
-            </Stack>
+              </Box>
+            </Box>
             <Group>
               <Button component={Link} to="/school-admin" variant="default">
                 Back
@@ -65,7 +72,7 @@ export function InviteLettersPage() {
               </Button>
             </Group>
           </Group>
-        </Container>
+        </Box>
       </div>
       <div className={classes.sheets} data-letters={batch.invites.length}>
         {batch.invites.map((invite) => (
