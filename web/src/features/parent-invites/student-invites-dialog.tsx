@@ -151,10 +151,10 @@ export function StudentInvitesDialog({
                   <Table.Tr key={invite.id} data-invite-id={invite.id}>
                     <Table.Td>{invite.guardianName ?? 'Family'}</Table.Td>
                     <Table.Td>{invite.email ?? '—'}</Table.Td>
-                    <Table.Td>{day(invite.createdAt)}</Table.Td>
-                    <Table.Td>{day(invite.expiresAt)}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{day(invite.createdAt)}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{day(invite.expiresAt)}</Table.Td>
                     <Table.Td>
-                      <Badge variant="light" color={STATUS[invite.status].color}>
+                      <Badge variant="light" color={STATUS[invite.status].color} miw="max-content">
                         {STATUS[invite.status].label}
                       </Badge>
                     </Table.Td>
