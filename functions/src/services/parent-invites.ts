@@ -4,6 +4,7 @@ import {
   type CreateInvitesInput,
   ForbiddenError,
   GoneError,
+  GRADE_MESSAGE,
   INVITE_GUESS_LIMIT,
   INVITE_REFUSALS,
   INVITE_TOKEN_BYTES,
@@ -12,6 +13,7 @@ import {
   inviteStatus,
   type NewInviteView,
   NotFoundError,
+  normalizeGrade,
   type ParentInvite,
   ROLE_RANK,
   type StaffRole,
@@ -66,6 +68,13 @@ const studentsFor = async (user: User, schoolId: number, input: CreateInvitesInp
     if (teacher) throw new ForbiddenError(NOT_YOUR_CLASS);
     return students.listBySchool(db, schoolId);
   }
+  if ('grade' in input) {
+    // A grade spans classrooms: the school's office invites it, a teacher their own classrooms.
+    if (teacher) throw new ForbiddenError(NOT_YOUR_CLASS);
+    const grade = normalizeGrade(input.grade);
+    if (grade === null) throw new ValidationError(GRADE_MESSAGE, [{ path: 'grade', message: GRADE_MESSAGE }]);
+    return (await students.listBySchool(db, schoolId)).filter((student) => student.grade === grade);
+  }
   if ('classroomId' in input) {
     const room = await classrooms.get(db, schoolId, input.classroomId);
     if (!room?.active) throw new NotFoundError('Classroom not found');
@@ -106,6 +115,8 @@ const guardiansOf = async (schoolId: number, list: readonly Student[]) => {
 interface PlannedInvite {
   token: string;
   student: Student;
+  /** The child as the letter names them. */
+  named: NewInviteView['student'];
   invite: Omit<ParentInvite, 'id'>;
 }
 
@@ -120,7 +131,11 @@ const planInvites = async (
 ): Promise<{ planned: PlannedInvite[]; withoutEmail: number }> => {
   const schoolId = ownSchoolId(user);
   const list = await studentsFor(user, schoolId, input);
-  const guardians = await guardiansOf(schoolId, list);
+  const [guardians, rooms] = await Promise.all([
+    guardiansOf(schoolId, list),
+    list.length > 0 ? classrooms.listBySchool(db, schoolId) : [],
+  ]);
+  const roomNames = new Map(rooms.map((room) => [room.id, room.name]));
   const now = Date.now();
   const createdAt = new Date(now).toISOString();
   const expiresAt = new Date(now + INVITE_TTL_MS).toISOString();
@@ -129,6 +144,12 @@ const planInvites = async (
     const known = guardians.get(student.id) ?? [];
     const to =
       known.length > 0 ? known : [{ name: student.parentName ?? null, email: student.parentEmail ?? null }];
+    const named = {
+      firstName: student.firstName,
+      lastName: student.lastName,
+      grade: student.grade,
+      classroom: student.classroomId === null ? null : (roomNames.get(student.classroomId) ?? null),
+    };
     return to.flatMap((guardian): PlannedInvite[] => {
       if (withEmail && !guardian.email?.trim()) {
         withoutEmail += 1;
@@ -138,6 +159,7 @@ const planInvites = async (
         {
           token: randomBytes(INVITE_TOKEN_BYTES).toString('base64url'),
           student,
+          named,
           invite: {
             schoolId,
             studentId: student.id,
@@ -180,6 +202,7 @@ export const createInvites = async (
       email: invite.email,
       expiresAt: invite.expiresAt,
       url: linkOf(origin, planned[i]?.token as string),
+      student: planned[i]?.named as NewInviteView['student'],
     })),
   };
 };
