@@ -1,5 +1,7 @@
 import { join } from 'node:path';
+import { channels } from '@curbside/api';
 import { vehicleLabel } from '@curbside/domain';
+import { connections } from '@curbside/store';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
@@ -239,6 +241,15 @@ describe('three screens following a rush', () => {
     await screens.teacher.page.getByRole('region', { name: 'My Classroom' }).getByText('Room 12').waitFor();
     const me = (await teacher.get('/api/me')).body;
     const room = ((await teacher.get('/api/classrooms')).body as any[]).find((r) => r.teacherId === me.id);
+    // The teacher screen follows its classroom only (issue 31): its connection subscribed to it.
+    await expect
+      .poll(
+        async () =>
+          (await connections.inChannel(server.connectionsDb, channels.classroom(room.schoolId, room.id)))
+            .length,
+        { timeout: 30_000 },
+      )
+      .toBe(1);
     // Let every screen finish loading and connect before the rush.
     await sleep(1500);
     const events = await connectLive(server.url, front.cookie);
