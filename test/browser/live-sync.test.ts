@@ -1,5 +1,7 @@
 import { join } from 'node:path';
+import { channels } from '@curbside/api';
 import { vehicleLabel } from '@curbside/domain';
+import { connections } from '@curbside/store';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { shotsDir } from '../support/browser';
@@ -219,6 +221,19 @@ describe('three screens following a rush', () => {
     await screens.teacher.page.getByRole('region', { name: 'My Classroom' }).getByText('Room 12').waitFor();
     const me = (await teacher.get('/api/me')).body;
     const room = ((await teacher.get('/api/classrooms')).body as any[]).find((r) => r.teacherId === me.id);
+    // The teacher screen follows its classroom only (issue 31): its connection subscribed to it.
+    await expect
+      .poll(
+        async () =>
+          (
+            await connections.inChannel(
+              suite.server.connectionsDb,
+              channels.classroom(room.schoolId, room.id),
+            )
+          ).length,
+        { timeout: 30_000 },
+      )
+      .toBe(1);
     // Every screen has loaded (above) and is connected before the rush.
     for (const screen of Object.values(screens)) await connected(screen.page);
     const events = await connectLive(suite.server.url, front.cookie);

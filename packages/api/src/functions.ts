@@ -137,11 +137,13 @@ export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', Functio
    * `$connect` reads the session or the bus link and keeps the connection;
    * `$disconnect` drops it; `$default` answers pong and relays a driver's
    * positions (kept with a TTL; one conditional write per second lets the
-   * fleet's latest fan out to the school's maps).
+   * fleet's latest fan out to the school's maps). A staff connection's
+   * `subscribe` checks its classrooms (one BatchGetItem) and swaps its
+   * channel rows (its connection row updated, member rows batch-written).
    */
   ws: {
-    data: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    connections: PUBLISHER,
+    data: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    connections: [...PUBLISHER, 'UpdateItem'],
     publishes: true,
     ...HTTP,
   },

@@ -1,3 +1,5 @@
+import type { ClientMessage } from '@curbside/api';
+
 /**
  * The live connection: one WebSocket to `/ws` on the page's own host (wss on
  * https). Pings every 30 s; after any close it did not ask for it reconnects
@@ -74,8 +76,8 @@ export class LiveConnection {
     this.start();
   }
 
-  /** Sends a message when the socket is open; otherwise it is not sent. */
-  send(message: LiveMessage) {
+  /** Sends a message (a ping, a subscribe) when the socket is open; otherwise it is not sent. */
+  send(message: LiveMessage | ClientMessage) {
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
   }
 
