@@ -127,6 +127,9 @@ export class LiveConnection {
 
   private setState(state: LiveState) {
     this.state = state;
+    // On the page's root element (`data-live="open"` once connected): what a test, or a look in
+    // the developer tools, waits on instead of a guess of time.
+    document.documentElement.dataset.live = state;
     for (const listener of this.stateListeners) listener(state, this.retries);
   }
 

@@ -58,19 +58,6 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     };
   }, [live, queryClient]);
   useEffect(() => () => live.sync.stop(), [live]);
-  // The connection's state on the page's root element (`data-live="open"` once connected):
-  // what a test, or a look in the developer tools, waits on instead of a guess of time.
-  useEffect(() => {
-    const root = document.documentElement;
-    root.dataset.live = live.connection.state;
-    const stop = live.connection.onState((state) => {
-      root.dataset.live = state;
-    });
-    return () => {
-      stop();
-      delete root.dataset.live;
-    };
-  }, [live]);
   const { user } = useMe();
   const userId = user?.id ?? null;
   // biome-ignore lint/correctness/useExhaustiveDependencies: reconnect when the signed-in user changes
