@@ -1,12 +1,13 @@
 import react from '@vitejs/plugin-react';
 import mantine from 'postcss-preset-mantine';
 import { defineConfig } from 'vite';
+import { routePathsOnly } from './route-paths';
 
 /** Where `vite dev` sends API and live-connection calls: the laptop runtime (`pnpm serve`). */
 const apiTarget = process.env.CURBSIDE_API ?? 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [routePathsOnly(), react()],
   css: { postcss: { plugins: [mantine()] } },
   server: {
     proxy: {

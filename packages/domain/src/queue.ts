@@ -80,6 +80,18 @@ export const visitEndedError = (entry: Pick<QueueEntry, 'vehicleNumber'>, end: V
 
 /** Vehicle numbers: what the keypad and a placard can show. */
 
+/**
+ * What is wrong with a vehicle number as typed, or null: the rule of `vehicleNumberSchema`
+ * without zod, for the front queue's form (its first load carries no schema library).
+ */
+export const vehicleNumberProblem = (value: string): string | null => {
+  const number = value.trim();
+  if (number.length === 0) return 'Vehicle number is required';
+  if (number.length > 12) return 'Vehicle number is too long';
+  if (!/^[A-Za-z0-9]+$/.test(number)) return 'Vehicle number can only contain letters and digits';
+  return null;
+};
+
 export const vehicleNumberSchema = z
   .string({ message: 'Vehicle number is required' })
   .trim()
