@@ -11,9 +11,10 @@ import { budgeted, bundleTable, functionsDist, measureBundles } from '../src/bui
  * (every HTTP and WebSocket function under 150 ms) belongs to the benchmark's
  * report (`npm run bench`); this test prints the same table and fails on a
  * bundle past `MAX_BYTES` (exact, whatever the load: the bundles before ADR
- * 0019 were 1.1–1.2 MB, those after 0.62–0.72 MB).
+ * 0019 were 1.1–1.2 MB, those after 0.62–0.72 MB, the admin one 0.9 MB with SES).
  */
-const MAX_BYTES = 800 * 1024;
+// The admin function carries the SES client too (emailed invites): 905 KB; the others 620–710 KB.
+const MAX_BYTES = 1000 * 1024;
 beforeAll(() => {
   if (bundleIds().some((id) => !existsSync(join(functionsDist, id, 'index.mjs')))) {
     execFileSync('npx', ['tsx', 'build.ts'], { cwd: join(functionsDist, '..'), stdio: 'inherit' });
