@@ -1,12 +1,16 @@
-import { type CreateInvitesInput, GRADES, type NewInviteView, plural } from '@curbside/domain';
+import {
+  type Classroom,
+  type CreateInvitesInput,
+  GRADES,
+  type NewInviteView,
+  plural,
+} from '@curbside/domain';
 import { Alert, Button, Group, Modal, Radio, Select, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage } from '../../lib/http';
 import { MUTED_TEXT } from '../../lib/theme';
-import { rosterQueries } from '../rosters/rosters.queries';
 import { keepLetters, LETTERS_PATH } from './letters-handoff';
 import { useCreateInvites, useEmailInvites } from './parent-invites.queries';
 
@@ -54,18 +58,20 @@ export function InviteFamiliesDialog({
   schoolName,
   userId,
   readOnly,
+  rooms,
 }: {
   opened: boolean;
   onClose: () => void;
   schoolName: string;
   userId: number;
   readOnly: boolean;
+  /** The school's classrooms, as the roster reads them (read while the dialog is open). */
+  rooms: { data: readonly Classroom[] | undefined; isPending: boolean };
 }) {
   const [scope, setScope] = useState<Scope>('school');
   const [grade, setGrade] = useState<string | null>(null);
   const [classroomId, setClassroomId] = useState<string | null>(null);
   const [made, setMade] = useState<{ selector: CreateInvitesInput; invites: NewInviteView[] } | null>(null);
-  const rooms = useQuery({ ...rosterQueries.classrooms(undefined), enabled: opened });
   const create = useCreateInvites();
   const email = useEmailInvitesAction();
   const navigate = useNavigate();

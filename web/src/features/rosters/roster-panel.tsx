@@ -10,6 +10,7 @@ import {
   vehicleLabel,
 } from '@curbside/domain';
 import { Badge, Button, Card, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { InviteFamiliesDialog } from '../parent-invites/invite-families-dialog';
 import { StudentInvitesDialog } from '../parent-invites/student-invites-dialog';
@@ -82,6 +83,7 @@ export function RosterPanel({
   const [classrooms, setClassrooms] = useState(false);
   const [history, setHistory] = useState<StudentRow | null>(null);
   const [inviting, setInviting] = useState(false);
+  const inviteRooms = useQuery({ ...rosterQueries.classrooms(undefined), enabled: inviting });
   const [invitesOf, setInvitesOf] = useState<StudentRow | null>(null);
   const [credentials, setCredentials] = useState<{ who: string; credentials: OneTimeCredentials } | null>(
     null,
@@ -281,6 +283,7 @@ export function RosterPanel({
           schoolName={invites.schoolName}
           userId={invites.userId}
           readOnly={invites.readOnly}
+          rooms={inviteRooms}
         />
       )}
       {invites && invitesOf && (
