@@ -12,8 +12,8 @@ import {
   type QueueEntry,
   type QueueStatus,
   vehicleNumberProblem,
-  vehicleNumberSchema,
 } from '../src/queue';
+import { vehicleNumberSchema } from '../src/queue-schemas';
 
 describe('queue status changes', () => {
   // The documented table: completed is final; a vehicle may stay where it is unless it is completed.
