@@ -5,7 +5,6 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { type ComponentType, useEffect, useState } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
-import { TooltipDelays } from './components/tooltips';
 import { LiveProvider } from './features/live/live';
 import type { RouteAccess } from './features/shell/access';
 import { AppThemeProvider } from './features/theme/theme-provider';
@@ -171,7 +170,7 @@ export const appRoutes: RouteObject[] = [
 const router = createBrowserRouter(appRoutes);
 
 /**
- * Theme (from the stored preference) → toasts → data → live connection → tooltip delays → router.
+ * Theme (from the stored preference) → toasts → data → live connection → router.
  * `<Notifications>` follows the specification: one toast at a time, 5 s, at most 420 px wide;
  * an answer to the user's own action goes before live announcements (lib/toasts.ts). Alerts
  * are not toasts: they have their own banner on the car-line screens.
@@ -184,9 +183,7 @@ export function App() {
       <Notifications limit={1} autoClose={5000} containerWidth={420} position="top-center" />
       <QueryClientProvider client={queryClient}>
         <LiveProvider>
-          <TooltipDelays>
-            <RouterProvider router={router} />
-          </TooltipDelays>
+          <RouterProvider router={router} />
         </LiveProvider>
       </QueryClientProvider>
     </AppThemeProvider>

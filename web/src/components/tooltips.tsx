@@ -9,9 +9,10 @@ import type { ReactNode } from 'react';
 export const TOOLTIP_DELAYS = { openMs: 700, skipMs: 300 } as const;
 
 /**
- * Every tooltip of the app shares these delays through Mantine's
+ * The tooltips of the screens inside share these delays through Mantine's
  * `Tooltip.Group` (floating-ui's delay group): its close delay is the skip
- * window in which a neighbour's tooltip needs no new wait.
+ * window in which a neighbour's tooltip needs no new wait. The staff shell
+ * holds it (every icon tooltip is on a staff screen).
  */
 export function TooltipDelays({ children }: { children: ReactNode }) {
   return (
@@ -32,7 +33,15 @@ export function IconTooltip({
   ...props
 }: { label: string; children: ReactNode } & Omit<TooltipProps, 'label' | 'children'>) {
   return (
-    <Tooltip label={label} withArrow events={{ hover: true, focus: true, touch: false }} fz="md" {...props}>
+    <Tooltip
+      label={label}
+      withArrow
+      // Outside a group too, the specification's open delay.
+      openDelay={TOOLTIP_DELAYS.openMs}
+      events={{ hover: true, focus: true, touch: false }}
+      fz="md"
+      {...props}
+    >
       {children}
     </Tooltip>
   );
