@@ -96,6 +96,30 @@ describe('tooltips on icon buttons', () => {
     await back.put(`/api/sessions/${sessionId}/end`);
   });
 
+  it('names the overflow’s Dismiss button on hover and on keyboard focus', { timeout: 120_000 }, async () => {
+    const back = await signedIn(suite.server.url, 'back_demo');
+    const active = (await back.get('/api/sessions/active')).body;
+    if (active) await back.put(`/api/sessions/${active.id}/end`);
+    const sessionId = (await back.post('/api/sessions', sessionBody())).body.id as number;
+    const entry = (await back.post('/api/queue', { sessionId, vehicleNumber: '104', vehicleType: 'car' }))
+      .body;
+    await back.put(`/api/queue/${entry.id}`, { batchId: null, status: 'overflow' });
+
+    const { page } = await suite.open('back_demo', '/back-queue', { viewport: { width: 1280, height: 900 } });
+    const dismiss = page.getByRole('button', { name: 'Dismiss Car 104' });
+    await dismiss.waitFor({ timeout: 30_000 });
+    await dismiss.hover();
+    await expect.poll(() => tooltipOf(page, dismiss), { timeout: 10_000 }).toBe('Dismiss Car 104');
+    await page.screenshot({ path: join(shotsDir(), 'tooltip-overflow-dismiss.png') });
+
+    // Away, then to the button with the keyboard: the same name, without a mouse.
+    await page.mouse.move(0, 0);
+    await expect.poll(() => tooltipOf(page, dismiss), { timeout: 10_000 }).toBeNull();
+    await dismiss.focus();
+    await expect.poll(() => tooltipOf(page, dismiss), { timeout: 10_000 }).toBe('Dismiss Car 104');
+    await back.put(`/api/sessions/${sessionId}/end`);
+  });
+
   it('logged no errors', () => {
     expect(suite.errors).toEqual([]);
   });
