@@ -1,6 +1,8 @@
+import { MAIL_SENDER } from '@curbside/api';
 import { CSV_TEMPLATES, type EmailRunProgress, INVITE_GUESS_LIMIT } from '@curbside/domain';
 import { sesClient } from '@curbside/functions/lib/mail';
-import { classrooms, type Student, students, throttle, users } from '@curbside/store';
+import { invoke } from '@curbside/local';
+import { classrooms, mailRuns, type Student, students, throttle, users } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importCsv } from '../support/csv-import';
 import { createSchoolWithStaff } from '../support/fixtures';
@@ -289,5 +291,75 @@ describe('a whole school in one action', () => {
     }
     expect(throttled).toBe(20);
     for (const address of addresses) expect(mailTo(address), address).toHaveLength(1);
+  });
+
+  describe('never one guardian twice', () => {
+    /** A run written straight to the store (as the email route writes it), not yet started. */
+    const queuedRun = async (name: string, count: number) => {
+      const runId = crypto.randomUUID();
+      const addresses = Array.from({ length: count }, (_, i) => `${name}.${i}@family.example`);
+      await mailRuns.create(
+        server.db,
+        {
+          schoolId: sofia.schoolId,
+          runId,
+          startedBy: 0,
+          schoolName: 'mail_a School',
+          createdAt: new Date().toISOString(),
+          queued: count,
+          skipped: 0,
+        },
+        addresses.map((to, i) => ({
+          inviteId: 900_000 + i,
+          to,
+          guardianName: null,
+          firstName: 'Kid',
+          lastInitial: 'Q',
+          url: `${server.url}/parent/invite?t=${'x'.repeat(43)}`,
+          expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+        })),
+      );
+      return { runId, addresses };
+    };
+    const sender = (runId: string) =>
+      invoke(
+        'jobs/mail',
+        { schoolId: sofia.schoolId, runId },
+        { timeoutMs: MAIL_SENDER.access.timeoutSeconds * 1000 },
+      );
+
+    it('a message an ended invocation claimed and never settled is not sent again: it counts as failed', async () => {
+      const { runId, addresses } = await queuedRun('abandoned', 3);
+      const [first] = (await mailRuns.unsettled(server.db, sofia.schoolId, runId, undefined, 10)).messages;
+      expect(
+        await mailRuns.claim(server.db, sofia.schoolId, runId, first?.sk as string, 'ended-invocation'),
+      ).toBe(true);
+      expect(await sender(runId)).toEqual({ outcome: 'done' });
+      expect((await admin.get(`/api/parent-invites/email/${runId}`)).body).toEqual({
+        queued: 3,
+        sent: 2,
+        failed: 1,
+        skipped: 0,
+        done: true,
+      });
+      expect(addresses.map((address) => mailTo(address).length)).toEqual([0, 1, 1]);
+      // Settled messages keep no link.
+      expect((await mailRuns.unsettled(server.db, sofia.schoolId, runId, undefined, 10)).messages).toEqual(
+        [],
+      );
+    });
+
+    it('two invocations of the same run at once (a duplicated event) send each message at most once', async () => {
+      const { runId, addresses } = await queuedRun('duplicated', 8);
+      await Promise.all([sender(runId), sender(runId)]);
+      const progress = (await admin.get(`/api/parent-invites/email/${runId}`)).body;
+      expect(progress).toMatchObject({ queued: 8, done: true });
+      expect(progress.sent + progress.failed).toBe(8);
+      for (const address of addresses) expect(mailTo(address).length, address).toBeLessThanOrEqual(1);
+      // (One of them may count a message the other sent as failed: in AWS they never run at once.)
+      expect(addresses.filter((address) => mailTo(address).length === 1).length).toBeGreaterThanOrEqual(
+        progress.sent,
+      );
+    });
   });
 });
