@@ -258,10 +258,12 @@ describe('a whole school in one action', () => {
     for (const address of addresses) expect(mailTo(address), address).toHaveLength(1);
   });
 
-  it('SES throttling (TooManyRequestsException, 429) is waited out and retried; each message still goes once', async () => {
-    const { roomId, addresses } = await classWithEmails('Room Throttled', 10);
-    // The emulator never throttles: SES's client alone is stood in for, refusing each message
-    // twice as SES does over its sending rate, then passing it on to the emulator.
+  /**
+   * The emulator never throttles: SES's client alone is stood in for while `run` runs, refusing
+   * each message's first `refusals` tries as SES does over its sending rate
+   * (`TooManyRequestsException`, 429), then passing it on to the emulator. Answers the refusals.
+   */
+  const withThrottledSes = async (refusals: number, run: () => Promise<void>) => {
     const client = sesClient();
     const send = client.send.bind(client);
     const tries = new Map<string, number>();
@@ -271,7 +273,7 @@ describe('a whole school in one action', () => {
         (command.input as { Destination?: { ToAddresses?: string[] } }).Destination?.ToAddresses,
       );
       tries.set(to, (tries.get(to) ?? 0) + 1);
-      if ((tries.get(to) as number) <= 2) {
+      if ((tries.get(to) as number) <= refusals) {
         throttled += 1;
         const error = Object.assign(new Error('Maximum sending rate exceeded.'), {
           name: 'TooManyRequestsException',
@@ -281,15 +283,46 @@ describe('a whole school in one action', () => {
       }
       return send(command);
     }) as typeof client.send;
-    process.env.MAIL_THROTTLE_BACKOFF_MS = '20';
     try {
-      const { done } = await emailAndWait(admin, { classroomId: roomId });
-      expect(done).toEqual({ queued: 10, sent: 10, failed: 0, skipped: 1, done: true });
+      await run();
     } finally {
       client.send = send as typeof client.send;
+    }
+    return throttled;
+  };
+
+  it('SES throttling (TooManyRequestsException, 429) is waited out and retried; each message still goes once', async () => {
+    const { roomId, addresses } = await classWithEmails('Room Throttled', 10);
+    process.env.MAIL_THROTTLE_BACKOFF_MS = '20';
+    try {
+      const throttled = await withThrottledSes(2, async () => {
+        const { done } = await emailAndWait(admin, { classroomId: roomId });
+        expect(done).toEqual({ queued: 10, sent: 10, failed: 0, skipped: 1, done: true });
+      });
+      expect(throttled).toBe(20);
+    } finally {
       delete process.env.MAIL_THROTTLE_BACKOFF_MS;
     }
-    expect(throttled).toBe(20);
+    for (const address of addresses) expect(mailTo(address), address).toHaveLength(1);
+  });
+
+  it('a throttled message with no time left to wait goes back to the queue for the next invocation', async () => {
+    const { roomId, addresses } = await classWithEmails('Room Late', 2);
+    // Each wait (5 s) is longer than an invocation has left (3 s, 1 s kept in reserve).
+    process.env.MAIL_THROTTLE_BACKOFF_MS = '5000';
+    process.env.MAIL_SENDER_TIMEOUT_MS = '3000';
+    process.env.MAIL_SENDER_RESERVE_MS = '1000';
+    try {
+      const throttled = await withThrottledSes(2, async () => {
+        const { done } = await emailAndWait(admin, { classroomId: roomId });
+        expect(done).toEqual({ queued: 2, sent: 2, failed: 0, skipped: 1, done: true });
+      });
+      expect(throttled).toBe(4);
+    } finally {
+      delete process.env.MAIL_THROTTLE_BACKOFF_MS;
+      delete process.env.MAIL_SENDER_TIMEOUT_MS;
+      delete process.env.MAIL_SENDER_RESERVE_MS;
+    }
     for (const address of addresses) expect(mailTo(address), address).toHaveLength(1);
   });
 
