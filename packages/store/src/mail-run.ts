@@ -8,7 +8,7 @@ import {
 import { putAll } from './batch-write';
 import type { Db } from './db';
 import { stripKeys } from './ids';
-import { isConditionFailure } from './query';
+import { cancellationReasons, isConditionFailure } from './query';
 import { TTL_ATTRIBUTE } from './table';
 
 /**
@@ -33,6 +33,8 @@ const partition = (schoolId: number, runId: string) => `SCHOOL#${schoolId}#MAILR
 const runKey = (schoolId: number, runId: string) => ({ pk: partition(schoolId, runId), sk: 'RUN' });
 const MESSAGE_PREFIX = 'MESSAGE#';
 const messageSk = (n: number) => `${MESSAGE_PREFIX}${String(n).padStart(5, '0')}`;
+/** Tries of a settling transaction that DynamoDB cancelled for a conflict on the run's counters. */
+const SETTLE_ATTEMPTS = 8;
 const ttlIn = (days: number) => Math.ceil(Date.now() / 1000) + days * 86_400;
 
 export interface MailRun {
@@ -230,40 +232,49 @@ export const mailRuns = {
     now = new Date().toISOString(),
   ): Promise<boolean> {
     const pk = partition(schoolId, runId);
-    try {
-      await db.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: db.table,
-                Key: { pk, sk },
-                UpdateExpression: 'SET #status = :outcome REMOVE #url',
-                ConditionExpression: '#status = :sending AND claimedBy = :claimant',
-                ExpressionAttributeNames: { '#status': 'status', '#url': 'url' },
-                ExpressionAttributeValues: {
-                  ':outcome': outcome,
-                  ':sending': 'sending',
-                  ':claimant': claimant,
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await db.doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: db.table,
+                  Key: { pk, sk },
+                  UpdateExpression: 'SET #status = :outcome REMOVE #url',
+                  ConditionExpression: '#status = :sending AND claimedBy = :claimant',
+                  ExpressionAttributeNames: { '#status': 'status', '#url': 'url' },
+                  ExpressionAttributeValues: {
+                    ':outcome': outcome,
+                    ':sending': 'sending',
+                    ':claimant': claimant,
+                  },
                 },
               },
-            },
-            {
-              Update: {
-                TableName: db.table,
-                Key: runKey(schoolId, runId),
-                UpdateExpression: 'ADD #count :one SET updatedAt = :now',
-                ExpressionAttributeNames: { '#count': outcome },
-                ExpressionAttributeValues: { ':one': 1, ':now': now },
+              {
+                Update: {
+                  TableName: db.table,
+                  Key: runKey(schoolId, runId),
+                  UpdateExpression: 'ADD #count :one SET updatedAt = :now',
+                  ExpressionAttributeNames: { '#count': outcome },
+                  ExpressionAttributeValues: { ':one': 1, ':now': now },
+                },
               },
-            },
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
+            ],
+          }),
+        );
+        return true;
+      } catch (error) {
+        // Messages settled at once all count on the run: DynamoDB cancels one of two
+        // transactions on the same item (`TransactionConflict`), which is tried again.
+        const conflict = cancellationReasons(error).includes('TransactionConflict');
+        if (conflict && attempt < SETTLE_ATTEMPTS) {
+          await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * Math.random()));
+          continue;
+        }
+        if (!conflict && isConditionFailure(error)) return false;
+        throw error;
+      }
     }
   },
 
