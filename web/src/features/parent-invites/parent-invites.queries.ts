@@ -38,7 +38,8 @@ export const emailRunQuery = (runId: string) =>
   queryOptions({
     queryKey: [...inviteQueries.all, 'email-run', runId] as const,
     queryFn: () => api(routes.getParentInviteEmailRun, { params: { id: runId } }),
-    refetchInterval: (query) => (query.state.data?.done ? false : EMAIL_RUN_POLL_MS),
+    refetchInterval: (query) =>
+      query.state.data?.done || query.state.status === 'error' ? false : EMAIL_RUN_POLL_MS,
   });
 
 /**
