@@ -8,7 +8,7 @@
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { functionPlan, IMPORT_JOBS, ORIGIN_SECRET_ROTATION } from '@curbside/api';
+import { ASYNC_FUNCTIONS, functionPlan, ORIGIN_SECRET_ROTATION } from '@curbside/api';
 import { build, type Plugin } from 'esbuild';
 import { zodEnglishOnly } from './src/build/zod-english-only';
 import { functionEntry } from './src/handlers';
@@ -38,7 +38,7 @@ await build({
   entryPoints: {
     ...Object.fromEntries(plans.map((plan) => [`${plan.id}/index`, `curbside-function:${plan.id}`])),
     [`${ORIGIN_SECRET_ROTATION.id}/index`]: join(root, ORIGIN_SECRET_ROTATION.source),
-    [`${IMPORT_JOBS.id}/index`]: join(root, IMPORT_JOBS.source),
+    ...Object.fromEntries(ASYNC_FUNCTIONS.map((fn) => [`${fn.id}/index`, join(root, fn.source)])),
   },
   outdir: out,
   bundle: true,
@@ -58,5 +58,9 @@ await build({
   plugins: [entries, zodEnglishOnly],
   logLevel: 'warning',
 });
-const ids = [...plans.map((plan) => plan.id), ORIGIN_SECRET_ROTATION.id, IMPORT_JOBS.id];
+const ids = [
+  ...plans.map((plan) => plan.id),
+  ORIGIN_SECRET_ROTATION.id,
+  ...ASYNC_FUNCTIONS.map((fn) => fn.id),
+];
 console.log(`bundled ${ids.length} functions (${ids.join(', ')}) into ${out}`);

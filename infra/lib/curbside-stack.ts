@@ -3,6 +3,7 @@ import {
   type FunctionPlan,
   functionPlan,
   IMPORT_JOBS,
+  MAIL_SENDER,
   ORIGIN_SECRET_ROTATION,
   parseOrigins,
   type RouteDefinition,
@@ -90,6 +91,8 @@ export class CurbsideStack extends Stack {
   readonly cleverClientSecret?: secretsmanager.Secret;
   readonly cleverDistrictTokens?: secretsmanager.Secret;
   readonly importJobsFunction: lambda.Function;
+  /** Sends emailed invites (the only function with ses:SendEmail), one invocation at a time. */
+  readonly mailSenderFunction: lambda.Function;
   readonly httpApi: apigw.HttpApi;
   readonly webSocketApi: apigw.WebSocketApi;
   readonly webSocketStage: apigw.WebSocketStage;
@@ -313,13 +316,45 @@ export class CurbsideStack extends Stack {
     }
 
     // --- Email (parent invites): the sender is a verified SES identity named by CDK context
-    // curbside:mailFrom; only the function that sends gets it and ses:SendEmail.
+    // curbside:mailFrom; only the function that sends gets it and ses:SendEmail. The email route
+    // queues a mail run and invokes the mail sender asynchronously; the sender runs one invocation
+    // at a time (reserved concurrency 1), paced at curbside:mailSendRate messages a second (default
+    // 10, under SES's default account rate of 14), continuing itself before its 15-minute limit.
     const mailFrom: string =
       this.node.tryGetContext('curbside:mailFrom') ??
       `Curbside <no-reply@${domainName ?? 'curbside.example'}>`;
+    const mailSender = new HandlerFunction(this, MAIL_SENDER.id, {
+      bundleDir: `${functionsDist}/${MAIL_SENDER.id}`,
+      timeout: Duration.seconds(MAIL_SENDER.access.timeoutSeconds),
+      memorySize: MAIL_SENDER.access.memoryMb,
+      description: 'Curbside: sends emailed parent invites through SES, paced under its sending rate',
+      reservedConcurrentExecutions: 1,
+    }).fn;
+    bindTables(mailSender, MAIL_SENDER.access, { data: this.table, connections: this.connectionTable });
+    // A failed invocation is run again (twice, Lambda's default): claimed messages are never sent twice.
+    mailSender.configureAsyncInvoke({ retryAttempts: 2 });
+    const mailSendRate = Number(this.node.tryGetContext('curbside:mailSendRate') ?? 10);
+    if (!(mailSendRate > 0)) throw new Error('curbside:mailSendRate must be a positive number');
+    mailSender.addEnvironment('MAIL_SEND_RATE', String(mailSendRate));
+    this.mailSenderFunction = mailSender;
     for (const plan of plans) {
       if (plan.access.sendsEmail) bindMail(fn(plan.id), mailFrom);
     }
+    bindMail(mailSender, mailFrom);
+    for (const plan of plans) {
+      if (plan.kind !== 'http' || !plan.routes.some((route) => route.name === 'emailParentInvites')) continue;
+      const starter = fn(plan.id);
+      starter.addToRolePolicy(
+        new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [mailSender.functionArn] }),
+      );
+      starter.addEnvironment('MAIL_SENDER_FUNCTION', mailSender.functionName);
+    }
+    new iam.Policy(this, 'MailSenderContinue', {
+      roles: [mailSender.role as iam.IRole],
+      statements: [
+        new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [mailSender.functionArn] }),
+      ],
+    });
 
     // --- Clever single sign-on, when the deployment names its Clever app (context curbside:cleverClientId):
     // the client secret lives in Secrets Manager (set its value after the first deploy), read by the auth function only.
@@ -431,7 +466,12 @@ export class CurbsideStack extends Stack {
           'The connection table holds only live WebSocket connections (each at most 2 hours old, kept again by the next $connect): nothing to recover to a point in time. The data table has point-in-time recovery.',
       },
     ]);
-    for (const fn of [...this.functions.values(), this.rotationFunction, this.importJobsFunction]) {
+    for (const fn of [
+      ...this.functions.values(),
+      this.rotationFunction,
+      this.importJobsFunction,
+      this.mailSenderFunction,
+    ]) {
       NagSuppressions.addResourceSuppressions(
         fn,
         [
@@ -467,6 +507,18 @@ export class CurbsideStack extends Stack {
         true,
       );
     }
+    NagSuppressions.addResourceSuppressions(
+      this.mailSenderFunction.role as iam.IRole,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason:
+            'Query grants include the data table\'s indexes (table ARN + "/index/*"), as for every function that queries.',
+          appliesTo: [{ regex: '/^Resource::<Table[A-Za-z0-9]+\\.Arn>\\/index\\/\\*$/g' }],
+        },
+      ],
+      true,
+    );
     NagSuppressions.addResourceSuppressions(
       this.rotationFunction.role as iam.IRole,
       [

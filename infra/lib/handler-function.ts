@@ -18,6 +18,8 @@ export interface HandlerFunctionProps {
   memorySize?: number;
   /** What the function is for (its role's and the function's description). */
   description?: string;
+  /** Invocations at once at most (default: the account's unreserved pool). */
+  reservedConcurrentExecutions?: number;
 }
 
 /**
@@ -49,6 +51,9 @@ export class HandlerFunction extends Construct {
       role,
       logGroup: this.logGroup,
       description: props.description ?? `Curbside ${id}`,
+      ...(props.reservedConcurrentExecutions === undefined
+        ? {}
+        : { reservedConcurrentExecutions: props.reservedConcurrentExecutions }),
     });
   }
 }

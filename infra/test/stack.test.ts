@@ -5,6 +5,7 @@ import {
   FUNCTION_ACCESS,
   functionPlan,
   IMPORT_JOBS,
+  MAIL_SENDER,
   ORIGIN_SECRET_HEADER,
   type RouteDefinition,
   routeKeyOf,
@@ -60,7 +61,12 @@ afterAll(() => {
 });
 
 const logicalId = (planId: string): string => {
-  const fn = planId === IMPORT_JOBS.id ? stack.importJobsFunction : stack.functions.get(planId);
+  const fn =
+    planId === IMPORT_JOBS.id
+      ? stack.importJobsFunction
+      : planId === MAIL_SENDER.id
+        ? stack.mailSenderFunction
+        : stack.functions.get(planId);
   if (!fn) throw new Error(`no function ${planId}`);
   return stack.getLogicalId(fn.node.defaultChild as CfnFunction);
 };
@@ -152,7 +158,7 @@ describe('tables', () => {
 describe('functions', () => {
   const plans = functionPlan();
 
-  it('one per area with routes, one for the WebSocket routes, one for the schedules (and the secret rotation, the import jobs)', () => {
+  it('one per area with routes, one for the WebSocket routes, one for the schedules (and the secret rotation, the import jobs, the mail sender)', () => {
     expect([...stack.functions.keys()].sort()).toEqual(plans.map((p) => p.id).sort());
     expect(plans.map((p) => p.id)).toEqual(
       expect.arrayContaining([
@@ -165,7 +171,8 @@ describe('functions', () => {
         'scheduled',
       ]),
     );
-    template.resourceCountIs('AWS::Lambda::Function', plans.length + 3); // + rotation + import jobs + BucketDeployment
+    // + rotation + import jobs + mail sender + BucketDeployment
+    template.resourceCountIs('AWS::Lambda::Function', plans.length + 4);
   });
 
   it('the import-jobs function: 15 minutes, invoked asynchronously by the import routes, the schedules and itself, never retried by Lambda', () => {
@@ -173,8 +180,11 @@ describe('functions', () => {
     const fn = resources[jobs]!.Properties;
     expect(fn.Timeout).toBe(900);
     expect(fn.MemorySize).toBe(IMPORT_JOBS.access.memoryMb);
-    const [, config] = only(ofType('AWS::Lambda::EventInvokeConfig'));
-    expect(config.Properties.FunctionName).toEqual({ Ref: jobs });
+    const [, config] = only(
+      ofType('AWS::Lambda::EventInvokeConfig').filter(
+        ([, c]) => JSON.stringify(c.Properties.FunctionName) === JSON.stringify({ Ref: jobs }),
+      ),
+    );
     expect(config.Properties.MaximumRetryAttempts).toBe(0);
     const invokers = ofType('AWS::IAM::Policy').filter(([, p]) =>
       p.Properties.PolicyDocument.Statement.some(
@@ -260,43 +270,74 @@ describe('functions', () => {
       expect(JSON.stringify(grant.Resource)).toMatch(/"\/ws\/\*\/@connections\/\*"/);
   });
 
-  it('only the function that sends mail gets MAIL_FROM and ses:SendEmail, on the sender identity only', () => {
-    const senders = plans.filter((p) => p.access.sendsEmail).map((p) => p.id);
-    expect(senders).toEqual(['http-admin']);
-    for (const plan of plans) {
-      const statements = statementsOfRole(roleOf(plan.id));
-      const sending = statements.filter((s) => [s.Action].flat().some((a: string) => a.startsWith('ses:')));
-      if (plan.id === 'http-admin') {
-        expect(environmentOf(plan.id).MAIL_FROM).toBe('Curbside <no-reply@curbside.example>');
-        const grant = only(sending);
-        expect(grant.Action).toBe('ses:SendEmail');
-        expect(grant.Condition).toEqual({ StringEquals: { 'ses:FromAddress': 'no-reply@curbside.example' } });
-        const resources = JSON.stringify(grant.Resource);
-        expect(resources).toContain(':identity/no-reply@curbside.example');
-        expect(resources).toContain(':identity/curbside.example');
-        expect(resources).not.toContain('*');
-      } else {
-        expect(environmentOf(plan.id).MAIL_FROM, plan.id).toBeUndefined();
-        expect(sending, plan.id).toEqual([]);
-      }
+  it('only the mail sender gets MAIL_FROM and ses:SendEmail, on the sender identity only', () => {
+    // No function of the route table sends: the email route queues a mail run for the sender.
+    expect(plans.filter((p) => p.access.sendsEmail).map((p) => p.id)).toEqual([]);
+    const sesGrantsOf = (planId: string) =>
+      statementsOfRole(roleOf(planId)).filter((s) =>
+        [s.Action].flat().some((a: string) => a.startsWith('ses:')),
+      );
+    const grant = only(sesGrantsOf(MAIL_SENDER.id));
+    expect(grant.Action).toBe('ses:SendEmail');
+    expect(grant.Condition).toEqual({ StringEquals: { 'ses:FromAddress': 'no-reply@curbside.example' } });
+    const identities = JSON.stringify(grant.Resource);
+    expect(identities).toContain(':identity/no-reply@curbside.example');
+    expect(identities).toContain(':identity/curbside.example');
+    expect(identities).not.toContain('*');
+    expect(environmentOf(MAIL_SENDER.id).MAIL_FROM).toBe('Curbside <no-reply@curbside.example>');
+    for (const id of [...plans.map((p) => p.id), IMPORT_JOBS.id]) {
+      expect(environmentOf(id).MAIL_FROM, id).toBeUndefined();
+      expect(sesGrantsOf(id), id).toEqual([]);
     }
-    // Nor the import jobs, nor any other role or policy of the stack.
+    // Nor any other role or policy of the stack.
     const sesGrants = ofType('AWS::IAM::Policy')
       .flatMap(([, p]) => p.Properties.PolicyDocument.Statement)
       .filter((s: any) => [s.Action].flat().some((a: string) => a.startsWith('ses:')));
-    expect(sesGrants).toHaveLength(1);
-    expect(environmentOf(IMPORT_JOBS.id).MAIL_FROM).toBeUndefined();
+    expect(sesGrants).toEqual([grant]);
   });
 
-  it('the sender comes from CDK context curbside:mailFrom', () => {
-    const app = new App({ context: { 'curbside:mailFrom': 'Lincoln Schools <pickup@lincoln.example>' } });
+  it('the mail sender: 15 minutes, one invocation at a time, started by the admin function and itself', () => {
+    const sender = logicalId(MAIL_SENDER.id);
+    const fn = resources[sender]!.Properties;
+    expect(fn.Timeout).toBe(900);
+    expect(fn.ReservedConcurrentExecutions).toBe(1);
+    expect(fn.Environment.Variables.MAIL_SEND_RATE).toBe('10');
+    const [, config] = only(
+      ofType('AWS::Lambda::EventInvokeConfig').filter(
+        ([, c]) => JSON.stringify(c.Properties.FunctionName) === JSON.stringify({ Ref: sender }),
+      ),
+    );
+    expect(config.Properties.MaximumRetryAttempts).toBe(2);
+    const invokers = ofType('AWS::IAM::Policy').filter(([, p]) =>
+      p.Properties.PolicyDocument.Statement.some(
+        (s: any) =>
+          [s.Action].flat().includes('lambda:InvokeFunction') && JSON.stringify(s.Resource).includes(sender),
+      ),
+    );
+    const roles = invokers.flatMap(([, p]) => p.Properties.Roles.map((r: any) => r.Ref as string));
+    expect(roles.sort()).toEqual(['http-admin', MAIL_SENDER.id].map(roleOf).sort());
+    expect(environmentOf('http-admin').MAIL_SENDER_FUNCTION).toEqual({ Ref: sender });
+    // It reads and settles a run's messages; nothing else of the table, never the connections.
+    expect(actionsOn(MAIL_SENDER.id, `"${tableLogicalId(true)}"`).sort()).toEqual(
+      MAIL_SENDER.access.data.map((a) => `dynamodb:${a}`).sort(),
+    );
+    expect(environmentOf(MAIL_SENDER.id).CONNECTION_TABLE_NAME).toBeUndefined();
+  });
+
+  it('the sender comes from CDK context curbside:mailFrom, the pace from curbside:mailSendRate', () => {
+    const app = new App({
+      context: {
+        'curbside:mailFrom': 'Lincoln Schools <pickup@lincoln.example>',
+        'curbside:mailSendRate': 40,
+      },
+    });
     const built = new CurbsideStack(app, 'CurbsideMail', { webDist });
     const synthesized = Template.fromStack(built).toJSON().Resources as Resources;
-    const admin =
-      synthesized[built.getLogicalId(built.functions.get('http-admin')?.node.defaultChild as CfnFunction)];
-    expect(admin?.Properties.Environment.Variables.MAIL_FROM).toBe(
+    const sender = synthesized[built.getLogicalId(built.mailSenderFunction.node.defaultChild as CfnFunction)];
+    expect(sender?.Properties.Environment.Variables.MAIL_FROM).toBe(
       'Lincoln Schools <pickup@lincoln.example>',
     );
+    expect(sender?.Properties.Environment.Variables.MAIL_SEND_RATE).toBe('40');
     const grant = Object.values(synthesized)
       .filter((r) => r.Type === 'AWS::IAM::Policy')
       .flatMap((r) => r.Properties.PolicyDocument.Statement)
@@ -671,8 +712,9 @@ describe('checks', () => {
         (s: { id: string }) => s.id === 'AwsSolutions-IAM5',
       ),
     );
-    // 45 with the import-jobs function (its index Query and ManageConnections, on the role and its policy).
-    expect(iam5.length).toBeLessThanOrEqual(45);
+    // 45 with the import-jobs function (its index Query and ManageConnections, on the role and its policy);
+    // 47 with the mail sender (its index Query, on the role and its policy).
+    expect(iam5.length).toBeLessThanOrEqual(47);
   });
 });
 

@@ -167,6 +167,8 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   listParentInvites:    [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     ok,      ok],
   revokeParentInvite:   [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
   emailParentInvites:   [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
+  // Following an emailing's progress is a read: open in sandbox mode too.
+  getParentInviteEmailRun: [401, 403, 403,  403,  ok,   ok,   ok,   ok,     403,     ok,      ok],
   // An invite link is its own key: open to anyone (accepting needs a parent, or makes one).
   lookupParentInvite:   [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   acceptParentInvite:   [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],

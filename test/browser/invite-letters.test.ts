@@ -52,14 +52,28 @@ describe('Invite Families', () => {
     expect(await made.textContent()).toContain(`for ${pupils.length} students`);
     await dialog.screenshot({ path: join(shotsDir(), 'invite-families-made.png') });
 
-    // Email Invites sends the same selector to the mail route (part B of the issue answers it).
+    // Email Invites sends the same selector to the mail route (part B of the issue answers it): the
+    // answer names a mail run, whose progress the dialog reads until it is done.
     let emailed: unknown = null;
+    const runId = '0b0e6f4c-3f2a-4c1e-9d51-6a2f1c7e8b90';
     await page.route('**/api/parent-invites/email', async (route) => {
       emailed = route.request().postDataJSON();
-      await route.fulfill({ status: 200, contentType: 'application/json', body: '{"sent":3,"skipped":2}' });
+      await route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({ runId, queued: 3, skipped: 2 }),
+      });
     });
+    await page.route(`**/api/parent-invites/email/${runId}`, (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({ queued: 3, sent: 3, failed: 0, skipped: 2, done: true }),
+      }),
+    );
     await dialog.getByRole('button', { name: 'Email Invites' }).click();
     await toast(page, 'Invites emailed').waitFor();
+    await dialog.getByRole('region', { name: 'Email progress' }).getByText('Sent 3 of 3').waitFor();
     expect(await toast(page, 'Invites emailed').textContent()).toContain(
       '3 emails sent; 2 families without an email address skipped.',
     );

@@ -15,20 +15,42 @@ const suite = browserSuite();
 describe('an emailed invite', () => {
   it("appears in the laptop's mail page and its link works", async () => {
     const db = suite.server.db;
-    const child = await students.create(db, {
+    const room = await classrooms.create(db, {
+      schoolId: 1,
+      name: 'Room Mail',
+      grade: '3',
+      teacherId: null,
+    } as never);
+    await students.create(db, {
       schoolId: 1,
       firstName: 'Mateo',
       lastName: 'Emailed',
       grade: '3',
-      classroomId: null,
+      classroomId: room.id,
       parentName: 'Elena Emailed',
       parentPhone: null,
       parentEmail: 'elena.emailed@family.example',
       notes: null,
     } as never);
-    const admin = await signedIn(suite.server.url, 'admin_demo');
-    const answer = await admin.post('/api/parent-invites/email', { studentIds: [child.id] });
-    expect(answer.body).toEqual({ sent: 1, skipped: 0, failed: 0 });
+
+    // The office emails the classroom's families from Invite Families and sees the emailing go out.
+    const office = await suite.open('admin_demo', '/school-admin');
+    await office.page
+      .getByRole('region', { name: 'School Management' })
+      .getByRole('button', { name: 'Invite Families' })
+      .click();
+    const dialog = office.page.getByRole('dialog', { name: 'Invite Families' });
+    await dialog.getByRole('radio', { name: 'A classroom' }).check();
+    await dialog.getByRole('textbox', { name: 'Classroom' }).click();
+    await office.page.getByRole('option', { name: 'Room Mail', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Make Invites' }).click();
+    await dialog.getByRole('button', { name: 'Email Invites' }).click();
+    const progress = dialog.getByRole('region', { name: 'Email progress' });
+    await progress.getByText('Emailed. Sent 1 of 1').waitFor({ timeout: 30_000 });
+    expect(
+      await progress.getByRole('progressbar', { name: 'Emails sent' }).getAttribute('aria-valuenow'),
+    ).toBe('100');
+    await dialog.screenshot({ path: join(shotsDir(), 'invite-families-emailed.png') });
 
     const mail = await suite.open(null, '/dev/mail', { label: 'mail page' });
     const message = mail.page.getByRole('article').filter({ hasText: 'elena.emailed@family.example' });

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { channels, IMPORT_JOBS } from '@curbside/api';
 import { invoke, type RunningServer, scheduledEvent, startServer } from '@curbside/local';
-import { connections } from '@curbside/store';
+import { connections, students } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionBody } from '../support/fixtures';
 import { connectLive } from '../support/live';
@@ -139,5 +139,31 @@ describe('functions in worker threads', () => {
     };
     expect([200, 410]).toContain(JSON.parse(allowed.body).answer.status);
     await screen.close();
+  }, 60_000);
+
+  it('send emailed invites from the mail sender in its own worker, kept by the main thread', async () => {
+    const db = inProcess.db;
+    const child = await students.create(db, {
+      schoolId: 1,
+      firstName: 'Wren',
+      lastName: 'Worker',
+      grade: '2',
+      classroomId: null,
+      parentName: 'Wanda Worker',
+      parentPhone: null,
+      parentEmail: 'wanda.worker@family.example',
+      notes: null,
+    } as never);
+    const admin = await signedIn(pooled.url, 'admin_demo');
+    const answer = await admin.post('/api/parent-invites/email', { studentIds: [child.id] });
+    expect(answer.body).toMatchObject({ queued: 1, skipped: 0 });
+    await expect
+      .poll(async () => (await admin.get(`/api/parent-invites/email/${answer.body.runId}`)).body, {
+        timeout: 30_000,
+      })
+      .toEqual({ queued: 1, sent: 1, failed: 0, skipped: 0, done: true });
+    const kept = pooled.mail.list().filter((mail) => mail.to.includes('wanda.worker@family.example'));
+    expect(kept).toHaveLength(1);
+    expect(kept[0]?.subject).toContain('Wren W.');
   }, 60_000);
 });

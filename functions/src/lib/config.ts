@@ -39,6 +39,16 @@ export const config = {
   get sesEndpoint(): string | undefined {
     return optional('SES_ENDPOINT');
   },
+  /** Messages the mail sender sends per second (default 10: under SES's default account rate of 14). */
+  get mailSendRate(): number {
+    const rate = Number(optional('MAIL_SEND_RATE'));
+    return Number.isFinite(rate) && rate > 0 ? rate : 10;
+  },
+  /** The first wait after SES throttles a message (doubled on each further refusal). */
+  get mailThrottleBackoffMs(): number {
+    const ms = Number(optional('MAIL_THROTTLE_BACKOFF_MS') ?? 1000);
+    return Number.isFinite(ms) && ms >= 0 ? ms : 1000;
+  },
   logLevel: optional('LOG_LEVEL') ?? 'info',
   /** Site origins allowed to send mutations besides the request's own host (the CloudFront domain). */
   allowedOrigins: (optional('ALLOWED_ORIGINS') ?? '').split(',').filter((origin) => origin !== ''),

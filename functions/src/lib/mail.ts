@@ -53,6 +53,23 @@ const ses = (): SESv2Client => {
   return client.ses;
 };
 
+/** The process's SES client (created once; a test may stand in for its `send`). */
+export const sesClient = (): SESv2Client => ses();
+
+/**
+ * SES refused for its sending rate (`TooManyRequestsException`, HTTP 429;
+ * `Throttling` in older answers): the message was not sent and may be sent later.
+ */
+export const isThrottling = (error: unknown): boolean => {
+  const { name, $metadata } = (error ?? {}) as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return (
+    name === 'TooManyRequestsException' ||
+    name === 'Throttling' ||
+    name === 'ThrottlingException' ||
+    $metadata?.httpStatusCode === 429
+  );
+};
+
 /** Sends one email from the configured sender (`MAIL_FROM`); answers SES's message id. */
 export const sendMail = async (mail: Mail): Promise<string | undefined> => {
   if (!config.mailFrom) throw new Error('Environment variable MAIL_FROM is not set');

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import {
   type AcceptInviteInput,
   type CreateInvitesInput,
+  type EmailRunStarted,
   ForbiddenError,
   GoneError,
   GRADE_MESSAGE,
@@ -25,11 +26,8 @@ import {
 import { classrooms, parentInvites, parents, schools, students, throttle, users } from '@curbside/store';
 import { assertSchoolWritable } from '../lib/auth';
 import { db } from '../lib/context';
-import { log } from '../lib/log';
-import { sendMail } from '../lib/mail';
-import { forEachBounded } from '../lib/publisher';
 import { registerParent, type SignedIn } from './auth';
-import { inviteEmail } from './invite-email';
+import { queueMailRun } from './mail-runs';
 import { ownSchoolId } from './tenancy';
 
 /**
@@ -207,51 +205,40 @@ export const createInvites = async (
   };
 };
 
-/** Emails sent at once (SES answers each in tens of milliseconds; its account rate limits the rest). */
-const MAIL_CONCURRENCY = 8;
-
 /**
  * Makes the invites a request asks for whose guardian has an email address
- * and sends each its link (English and Spanish in one message). Guardians
- * without an address get no invite here (`skipped`: the school prints them a
- * letter); a message SES refuses is `failed`, its invite stays pending (it
- * can be revoked, or printed).
+ * and queues each its link (English and Spanish in one message) in a mail
+ * run, sent after the answer by the mail sender (`mail-sender.ts`), paced
+ * under SES's sending rate. Guardians without an address get no invite here
+ * (`skipped`: the school prints them a letter). The links go into the run
+ * now: the invites keep only their tokens' hashes.
  */
 export const emailInvites = async (
   user: User,
   input: CreateInvitesInput,
   origin: string,
-): Promise<{ sent: number; skipped: number; failed: number }> => {
+): Promise<EmailRunStarted> => {
   const { planned, withoutEmail } = await planInvites(user, input, { withEmail: true });
-  if (planned.length === 0) return { sent: 0, skipped: withoutEmail, failed: 0 };
-  const made = await store(planned);
-  const school = await schools.get(db, ownSchoolId(user));
-  let sent = 0;
-  let failed = 0;
-  await forEachBounded(
-    made.map((invite, i) => ({ invite, plan: planned[i] as PlannedInvite })),
-    MAIL_CONCURRENCY,
-    async ({ invite, plan }) => {
-      try {
-        await sendMail({
-          to: invite.email as string,
-          ...inviteEmail({
-            schoolName: school?.name ?? '',
-            firstName: plan.student.firstName,
-            lastInitial: plan.student.lastName.charAt(0),
-            guardianName: invite.guardianName,
-            url: linkOf(origin, plan.token),
-            expiresAt: invite.expiresAt,
-          }),
-        });
-        sent += 1;
-      } catch (error) {
-        failed += 1;
-        log('warn', 'invite email not sent', { inviteId: invite.id, error: (error as Error).name });
-      }
-    },
-  );
-  return { sent, skipped: withoutEmail, failed };
+  const schoolId = ownSchoolId(user);
+  const [made, school] =
+    planned.length > 0 ? await Promise.all([store(planned), schools.get(db, schoolId)]) : [[], undefined];
+  return queueMailRun(user, {
+    schoolId,
+    schoolName: school?.name ?? '',
+    skipped: withoutEmail,
+    messages: made.map((invite, i) => {
+      const plan = planned[i] as PlannedInvite;
+      return {
+        inviteId: invite.id,
+        to: (invite.email as string).trim(),
+        guardianName: invite.guardianName,
+        firstName: plan.student.firstName,
+        lastInitial: plan.student.lastName.charAt(0),
+        url: linkOf(origin, plan.token),
+        expiresAt: invite.expiresAt,
+      };
+    }),
+  });
 };
 
 /** A student of the caller's school (404 otherwise; a teacher only their classrooms' students). */

@@ -102,8 +102,7 @@ export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', Functio
     // switching a school's (or district's) mode tells the school's staff screens.
     connections: PUBLISHER,
     publishes: true,
-    // Emailing parent invites (issue 29): the only function that sends mail.
-    sendsEmail: true,
+    // Emailing parent invites (issue 29) queues a mail run and starts the mail sender (below), which alone sends.
     memoryMb: 1769,
     timeoutSeconds: 29,
   },
@@ -234,9 +233,37 @@ export const IMPORT_JOBS = {
   } satisfies FunctionAccess,
 } as const;
 
+/**
+ * The function that sends emailed parent invites (`functions/src/jobs/mail.ts`),
+ * invoked asynchronously by the mail route and by itself (a run continues in a
+ * new invocation before the 15-minute limit), one invocation at a time, paced
+ * under SES's sending rate. The only function that may call `ses:SendEmail`.
+ * It claims, settles and counts a run's messages (an update transaction each).
+ */
+export const MAIL_SENDER = {
+  id: 'mail-sender',
+  module: 'jobs/mail',
+  source: 'src/jobs/mail.ts',
+  access: {
+    data: ['GetItem', 'Query', 'UpdateItem'],
+    connections: [],
+    publishes: false,
+    sendsEmail: true,
+    memoryMb: 512,
+    timeoutSeconds: 900,
+  } satisfies FunctionAccess,
+} as const;
+
+/** The functions no route serves that the others (and they themselves) invoke asynchronously. */
+export const ASYNC_FUNCTIONS = [IMPORT_JOBS, MAIL_SENDER] as const;
+
+/** The asynchronous function a handler module is (`jobs/import`, `jobs/mail`), if it is one. */
+export const asyncFunctionOfModule = (module: string): (typeof ASYNC_FUNCTIONS)[number] | undefined =>
+  ASYNC_FUNCTIONS.find((fn) => fn.module === module);
+
 /** Every bundle folder the functions build writes (`functions/dist/{id}`). */
 export const bundleIds = (): string[] => [
   ...functionPlan().map((plan) => plan.id),
   ORIGIN_SECRET_ROTATION.id,
-  IMPORT_JOBS.id,
+  ...ASYNC_FUNCTIONS.map((fn) => fn.id),
 ];

@@ -101,6 +101,28 @@ export type NewInviteView = Pick<InviteView, 'id' | 'studentId' | 'guardianName'
   student: { firstName: string; lastName: string; grade: string; classroom: string | null };
 };
 
+/**
+ * What `POST /api/parent-invites/email` answers: the invites are made and their
+ * messages queued in a mail run, sent after the answer (`queued`); guardians
+ * without an email address get no invite (`skipped`).
+ */
+export interface EmailRunStarted {
+  runId: string;
+  queued: number;
+  skipped: number;
+}
+
+/** A mail run as the office follows it (`GET /api/parent-invites/email/{id}`). */
+export interface EmailRunProgress {
+  queued: number;
+  sent: number;
+  /** Refused by SES (or never sent: a run that stopped); their invites stay pending. */
+  failed: number;
+  skipped: number;
+  /** Every queued message is sent or failed. */
+  done: boolean;
+}
+
 /** Adults a family allows to pick a child up: at most this many per child. */
 export const AUTHORIZED_PICKUPS_MAX = 20;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;

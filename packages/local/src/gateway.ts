@@ -3,9 +3,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import type { Duplex } from 'node:stream';
-import { IMPORT_JOBS, MAP_ORIGINS, parseOrigins, securityHeaders } from '@curbside/api';
+import { IMPORT_JOBS, MAIL_SENDER, MAP_ORIGINS, parseOrigins, securityHeaders } from '@curbside/api';
 import { registerInProcessMail, registerInProcessManagement } from '@curbside/functions/lib/in-process';
 import { type JobRun, registerInProcessJobs } from '@curbside/functions/lib/jobs';
+import { type MailRunStart, registerInProcessMailRuns } from '@curbside/functions/lib/mail-runs';
 import { connectionTableNameFor } from '@curbside/store';
 import { ensureTable } from './dynamo';
 import { fromHttpResult, matchRoute, splitUrl, toHttpEvent } from './events';
@@ -239,21 +240,33 @@ export const startServer = async ({
     process.env.WS_MANAGEMENT_ENDPOINT,
     inProcessTransport(sockets.answer),
   );
-  // Import jobs run here as the import-jobs function would (asynchronously, continuing itself).
+  // Import jobs and mail runs run here as their functions would (asynchronously, continuing themselves).
   const jobRuns = new Set<Promise<void>>();
   let stopping = false;
-  const startJob = async (run: JobRun) => {
+  const startAsync = (module: string, event: unknown, timeoutMs: number, what: string) => {
     if (stopping) return;
-    const task = invoke(IMPORT_JOBS.module, run, {
-      timeoutMs: Number(process.env.IMPORT_JOB_TIMEOUT_MS) || IMPORT_JOBS.access.timeoutSeconds * 1000,
-      stopping: () => stopping,
-    })
+    const task = invoke(module, event, { timeoutMs, stopping: () => stopping })
       .then(() => undefined)
-      .catch((error) => logError('import job run failed', error))
+      .catch((error) => logError(`${what} failed`, error))
       .finally(() => jobRuns.delete(task));
     jobRuns.add(task);
   };
+  const startJob = async (run: JobRun) =>
+    startAsync(
+      IMPORT_JOBS.module,
+      run,
+      Number(process.env.IMPORT_JOB_TIMEOUT_MS) || IMPORT_JOBS.access.timeoutSeconds * 1000,
+      'import job run',
+    );
+  const startMailRun = async (run: MailRunStart) =>
+    startAsync(
+      MAIL_SENDER.module,
+      run,
+      Number(process.env.MAIL_SENDER_TIMEOUT_MS) || MAIL_SENDER.access.timeoutSeconds * 1000,
+      'mail run',
+    );
   const unregisterJobs = registerInProcessJobs(startJob);
+  const unregisterMailRuns = registerInProcessMailRuns(startMailRun);
   const limit = workers === 'cores' ? availableParallelism() : workers;
   if (limit > 0) {
     pools = createWorkerPools({
@@ -268,7 +281,9 @@ export const startServer = async ({
             )
           : question.kind === 'mail'
             ? deliver(question.mail)
-            : startJob(question.run),
+            : question.kind === 'mailRun'
+              ? startMailRun(question.run)
+              : startJob(question.run),
     });
   }
   const stopSchedules = runSchedules ? startSchedules(undefined, invoke) : undefined;
@@ -279,9 +294,11 @@ export const startServer = async ({
       stopping = true;
       pools?.stop();
       await stopSchedules?.();
-      // A running import saves its place at its next page and stops (it can be resumed).
+      // A running import saves its place at its next page and stops (it can be resumed); a mail run
+      // stops claiming messages and settles those it sent.
       await Promise.allSettled([...jobRuns]);
       unregisterJobs();
+      unregisterMailRuns();
       // Sockets first: their handlers may still post through this server.
       await sockets.close();
       await pools?.close();

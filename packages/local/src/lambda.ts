@@ -1,6 +1,6 @@
 /** Loads Lambda handler modules of `@curbside/functions` on first use and invokes them as Lambda would. */
 import { randomUUID } from 'node:crypto';
-import { type FunctionAccess, functionOfModule, IMPORT_JOBS } from '@curbside/api';
+import { asyncFunctionOfModule, type FunctionAccess, functionOfModule } from '@curbside/api';
 import { access, type Grant, meter } from '@curbside/store';
 import type { Context } from 'aws-lambda';
 
@@ -80,7 +80,7 @@ export const grantOf = (module: string): Grant => {
   let grant = grants.get(key);
   if (!grant) {
     const plan: { id: string; access: FunctionAccess } | undefined =
-      module === IMPORT_JOBS.module ? IMPORT_JOBS : functionOfModule(module);
+      asyncFunctionOfModule(module) ?? functionOfModule(module);
     if (!plan) throw new Error(`No function serves ${module}: is it in the route table?`);
     grant = {
       name: plan.id,

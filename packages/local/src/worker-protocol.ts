@@ -1,5 +1,6 @@
 /** The messages between the laptop runtime's main thread and its worker threads (structured clones). */
 import type { JobRun } from '@curbside/functions/lib/jobs';
+import type { MailRunStart } from '@curbside/functions/lib/mail-runs';
 import type { MeterSnapshot } from '@curbside/store';
 import type { OutgoingMail } from './mail';
 import type { ManagementAnswer } from './websocket';
@@ -31,6 +32,8 @@ export interface ManagementCall {
 export type Question =
   | { kind: 'management'; calls: ManagementCall[] }
   | { kind: 'job'; run: JobRun }
+  /** A mail run to send (emailed invites): the main thread runs the mail sender. */
+  | { kind: 'mailRun'; run: MailRunStart }
   /** A message the handler sent through the emulated SES: the main thread keeps it (answers its id). */
   | { kind: 'mail'; mail: OutgoingMail };
 

@@ -10,6 +10,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { registerInProcessMail, registerInProcessManagement } from '@curbside/functions/lib/in-process';
 import { registerInProcessJobs } from '@curbside/functions/lib/jobs';
+import { registerInProcessMailRuns } from '@curbside/functions/lib/mail-runs';
 import { meter } from '@curbside/store';
 import { invoke, loadHandler, resolveModulesWith } from './lambda';
 import { sesTransport } from './mail';
@@ -55,6 +56,7 @@ if (setup.managementEndpoint) {
   registerInProcessManagement(setup.managementEndpoint, inProcessTransport(callManagement));
 }
 registerInProcessJobs((run) => ask({ kind: 'job', run }));
+registerInProcessMailRuns((run) => ask({ kind: 'mailRun', run }));
 // Mail is refused here first when the function has no ses:SendEmail; the main thread keeps what is sent.
 if (setup.mailEndpoint) {
   registerInProcessMail(

@@ -9,7 +9,7 @@
  * the job runs; workers reach them through `answerQuestion`.
  */
 import { SHARE_ENV, Worker } from 'node:worker_threads';
-import { functionOfModule, IMPORT_JOBS } from '@curbside/api';
+import { asyncFunctionOfModule, functionOfModule } from '@curbside/api';
 import { meter } from '@curbside/store';
 import type { Invoke, InvokeOptions } from './lambda';
 import { logError } from './log';
@@ -56,7 +56,7 @@ const ENTRY = new URL('./worker-entry.mjs', import.meta.url);
 
 /** The function a handler module belongs to (its pool). */
 const functionIdOf = (module: string): string =>
-  module === IMPORT_JOBS.module ? IMPORT_JOBS.id : (functionOfModule(module)?.id ?? module);
+  asyncFunctionOfModule(module)?.id ?? functionOfModule(module)?.id ?? module;
 
 export const createWorkerPools = (options: WorkerPoolOptions) => {
   const limit = Math.max(1, Math.floor(options.limit));

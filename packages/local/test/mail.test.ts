@@ -36,8 +36,8 @@ const message = {
 };
 
 describe('the emulated SES', () => {
-  it('keeps what the sending function sends, one JSON file under the mail folder', async () => {
-    const id = await access.run(grantOf('http/emailParentInvites'), () => sendMail(message));
+  it('keeps what the sending function (the mail sender) sends, one JSON file under the mail folder', async () => {
+    const id = await access.run(grantOf('jobs/mail'), () => sendMail(message));
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     const files = readdirSync(mailDir);
     expect(files).toHaveLength(1);
@@ -58,11 +58,17 @@ describe('the emulated SES', () => {
     const refused = access.run(grantOf('http/lookupPickupCode'), () => sendMail(message));
     await expect(refused).rejects.toMatchObject({ name: 'AccessDeniedException' });
     expect(grantOf('http/lookupPickupCode').sendsEmail).toBe(false);
+    // Nor the admin function that queues the emailed invites: only the mail sender sends them.
+    await expect(
+      access.run(grantOf('http/emailParentInvites'), () => sendMail(message)),
+    ).rejects.toMatchObject({
+      name: 'AccessDeniedException',
+    });
     expect(server.mail.list().length).toBe(before);
   });
 
   it('answers a message without an address 400 (BadRequestException)', async () => {
-    const refused = access.run(grantOf('http/emailParentInvites'), () => sendMail({ ...message, to: '' }));
+    const refused = access.run(grantOf('jobs/mail'), () => sendMail({ ...message, to: '' }));
     await expect(refused).rejects.toMatchObject({ $metadata: { httpStatusCode: 400 } });
   });
 

@@ -17,6 +17,7 @@ export * from './idempotency';
 export { nextId, nextIds } from './ids';
 export * from './import-job';
 export * from './known-device';
+export * from './mail-run';
 export * from './meter';
 export * from './parent';
 export * from './parent-invite';

@@ -3,6 +3,8 @@ import {
   acceptInviteSchema,
   authorizedPickupSchema,
   createInvitesSchema,
+  type EmailRunProgress,
+  type EmailRunStarted,
   type InviteView,
   inviteTokenSchema,
   type LinkResult,
@@ -11,7 +13,7 @@ import {
 } from '@curbside/domain';
 import { z } from 'zod';
 import { areaRoutes, returns, route } from '../route';
-import { id, idParams, ok } from './shared';
+import { id, idParams, mailRunParams, ok } from './shared';
 
 /** Parent invites as the school's staff make, list and revoke them (issue 29). */
 export const inviteAdminRoutes = areaRoutes('admin', {
@@ -27,9 +29,17 @@ export const inviteAdminRoutes = areaRoutes('admin', {
     method: 'POST',
     path: '/api/parent-invites/email',
     request: { body: createInvitesSchema },
-    // The same invites as above, for the guardians with an email address, each sent its link.
+    // The same invites as above, for the guardians with an email address; their messages are sent after the answer.
     access: { minRole: 'teacher', data: 'update' },
-    response: returns<{ sent: number; skipped: number; failed: number }>(),
+    response: returns<EmailRunStarted>(),
+  }),
+  getParentInviteEmailRun: route({
+    method: 'GET',
+    path: '/api/parent-invites/email/{id}',
+    request: { params: mailRunParams },
+    // Who may email invites follows their sending (a teacher: the runs they started).
+    access: { minRole: 'teacher' },
+    response: returns<EmailRunProgress>(),
   }),
   listParentInvites: route({
     method: 'GET',

@@ -10,6 +10,14 @@ export const importJobParams = z.object({
     .regex(/^[0-9a-f-]{36}$/, 'No such import job'),
 });
 
+/** A mail run's id (a UUID, as the email route answers it). */
+export const mailRunParams = z.object({
+  id: z
+    .string()
+    .max(36, 'No such mail run')
+    .regex(/^[0-9a-f-]{36}$/, 'No such mail run'),
+});
+
 export const id = z.coerce.number({ message: 'Invalid id' }).int('Invalid id').positive('Invalid id');
 export const idParams = z.object({ id });
 export const ok = returns<{ ok: true }>();

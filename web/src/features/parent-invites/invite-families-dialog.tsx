@@ -6,13 +6,13 @@ import {
   plural,
 } from '@curbside/domain';
 import { Alert, Button, Group, Modal, Radio, Select, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage } from '../../lib/http';
 import { MUTED_TEXT } from '../../lib/theme';
+import { EmailRunStatus, useEmailRun } from './email-run';
 import { keepLetters, LETTERS_PATH } from './letters-handoff';
-import { useCreateInvites, useEmailInvites } from './parent-invites.queries';
+import { useCreateInvites } from './parent-invites.queries';
 
 type Scope = 'school' | 'grade' | 'classroom';
 
@@ -28,23 +28,6 @@ const selectorOf = (
   if (scope === 'school') return { allStudents: true };
   if (scope === 'grade') return grade ? { grade } : null;
   return classroomId ? { classroomId: Number(classroomId) } : null;
-};
-
-/** Invites emailed: a toast either way (the mail route answers how many were sent and skipped). */
-export const useEmailInvitesAction = () => {
-  const email = useEmailInvites();
-  const send = (selector: CreateInvitesInput) =>
-    email.mutate(selector, {
-      onSuccess: ({ sent, skipped }) =>
-        notifications.show({
-          color: 'green',
-          title: 'Invites emailed',
-          message: `${plural(sent, 'email')} sent; ${plural(skipped, 'family', 'families')} without an email address skipped.`,
-        }),
-      onError: (error) =>
-        notifications.show({ color: 'red', title: 'Failed to email invites', message: errorMessage(error) }),
-    });
-  return { send, pending: email.isPending };
 };
 
 /**
@@ -73,7 +56,7 @@ export function InviteFamiliesDialog({
   const [classroomId, setClassroomId] = useState<string | null>(null);
   const [made, setMade] = useState<{ selector: CreateInvitesInput; invites: NewInviteView[] } | null>(null);
   const create = useCreateInvites();
-  const email = useEmailInvitesAction();
+  const email = useEmailRun();
   const navigate = useNavigate();
 
   const roomList = [...(rooms.data ?? [])].sort((a, b) =>
@@ -124,6 +107,7 @@ export function InviteFamiliesDialog({
             Print the letters now: a link is shown only once. If a letter is lost, make a new invite from the
             student&apos;s Invites.
           </Text>
+          {email.run && <EmailRunStatus run={email.run} progress={email.progress} />}
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               Done
@@ -131,7 +115,7 @@ export function InviteFamiliesDialog({
             <Button
               variant="light"
               onClick={() => email.send(made.selector)}
-              loading={email.pending}
+              loading={email.sending}
               disabled={readOnly}
             >
               Email Invites
@@ -147,6 +131,7 @@ export function InviteFamiliesDialog({
             Make a personal invite link for every family: print letters with a QR code (in English and
             Spanish) or email them. Each link works once and expires in 30 days.
           </Text>
+          {email.run && email.sending && <EmailRunStatus run={email.run} progress={email.progress} />}
           <Radio.Group label="Who to invite" value={scope} onChange={(value) => setScope(value as Scope)}>
             <Stack gap="xs" mt="xs">
               <Radio value="school" label="The whole school" />

@@ -2,8 +2,6 @@ import { routes } from '@curbside/api';
 import type { CreateInvitesInput } from '@curbside/domain';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
-import { request } from '../../lib/http';
-import { idempotencyKey, sendOnce } from '../../lib/idempotency';
 
 /** A student's parent invites (`['parent-invites', studentId]`). */
 export const inviteQueries = {
@@ -32,22 +30,26 @@ export const useRevokeInvite = () => {
   });
 };
 
-/** What the mail route answers: invites sent, and guardians skipped (no email address). */
-export interface EmailInvitesAnswer {
-  sent: number;
-  skipped: number;
-}
+/** How often an emailing's progress is read while it sends. */
+export const EMAIL_RUN_POLL_MS = 1000;
 
-/** The route that emails invites (issue 29, part B), sent the same selector as the letters. */
-export const EMAIL_INVITES_PATH = '/api/parent-invites/email';
+/** An emailing of invites (a mail run), read every second until it is done. */
+export const emailRunQuery = (runId: string) =>
+  queryOptions({
+    queryKey: [...inviteQueries.all, 'email-run', runId] as const,
+    queryFn: () => api(routes.getParentInviteEmailRun, { params: { id: runId } }),
+    refetchInterval: (query) =>
+      query.state.data?.done || query.state.status === 'error' ? false : EMAIL_RUN_POLL_MS,
+  });
 
+/**
+ * Emails invites (issue 29, part B) for the same selector as the letters: the
+ * answer names the mail run, whose messages are sent after it.
+ */
 export const useEmailInvites = () => {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (selector: CreateInvitesInput) =>
-      sendOnce(idempotencyKey(), (headers) =>
-        request<EmailInvitesAnswer>('POST', EMAIL_INVITES_PATH, selector, 'application/json', headers),
-      ),
+    mutationFn: (selector: CreateInvitesInput) => api(routes.emailParentInvites, { body: selector }),
     onSettled: () => client.invalidateQueries({ queryKey: inviteQueries.all }),
   });
 };

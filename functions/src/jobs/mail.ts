@@ -1,0 +1,22 @@
+import type { Context } from 'aws-lambda';
+import { type MailRunStart, startMailRun } from '../lib/mail-runs';
+import { sendMailRun } from '../services/mail-sender';
+
+/** Stop claiming messages this long before the function's timeout (a throttled one may wait 30 s). */
+const reserveMs = () => Number(process.env.MAIL_SENDER_RESERVE_MS) || 60_000;
+
+/**
+ * The mail sender, invoked asynchronously with a mail run: sends its messages
+ * until they are all settled or its time is nearly up, then continues in a
+ * new invocation with the messages still queued.
+ */
+export const handler = async (event: MailRunStart, context: Context) => {
+  const outcome = await sendMailRun(
+    { schoolId: event.schoolId, runId: event.runId },
+    () => context.getRemainingTimeInMillis(),
+    reserveMs(),
+    context.awsRequestId,
+  );
+  if (outcome === 'continue') await startMailRun(event, context.functionName);
+  return { outcome };
+};
