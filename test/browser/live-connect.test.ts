@@ -68,7 +68,7 @@ describe('a screen whose live connection opens after it read its lists', () => {
     expect(second.status).toBe(201);
     expect(await card('Car 502').count()).toBe(0);
 
-    await page.evaluate(() => (window as unknown as { openLive: () => void }).openLive());
+    await page.evaluate('window.openLive()');
     await expect.poll(() => card('Car 502').count(), { timeout: 15_000 }).toBe(1);
     expect(await card('Car 501').count()).toBe(1);
   }, 60_000);
