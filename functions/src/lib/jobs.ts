@@ -1,5 +1,4 @@
-import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import { quietSdkLogger } from '@curbside/store';
+import { asyncStarter } from './async-start';
 
 /**
  * Starts a run of an import job: in AWS an asynchronous invocation of the
@@ -10,33 +9,11 @@ export interface JobRun {
   jobId: string;
   runId: string;
 }
-type Starter = (run: JobRun) => Promise<void>;
 
-let inProcess: Starter | undefined;
-let client: LambdaClient | undefined;
+const jobRuns = asyncStarter<JobRun>('IMPORT_JOBS_FUNCTION', 'import jobs cannot start');
 
 /** The laptop runtime runs job runs itself; answers a function that puts back the one before. */
-export const registerInProcessJobs = (starter: Starter) => {
-  const previous = inProcess;
-  inProcess = starter;
-  return () => {
-    if (inProcess === starter) inProcess = previous;
-  };
-};
+export const registerInProcessJobs = jobRuns.register;
 
 /** Starts a run; `functionName` defaults to `IMPORT_JOBS_FUNCTION` (the jobs function names itself). */
-export const startJobRun = async (
-  run: JobRun,
-  functionName = process.env.IMPORT_JOBS_FUNCTION,
-): Promise<void> => {
-  if (inProcess) return inProcess(run);
-  if (!functionName) throw new Error('IMPORT_JOBS_FUNCTION is not set: import jobs cannot start');
-  client ??= new LambdaClient({ logger: quietSdkLogger });
-  await client.send(
-    new InvokeCommand({
-      FunctionName: functionName,
-      InvocationType: 'Event',
-      Payload: new TextEncoder().encode(JSON.stringify(run)),
-    }),
-  );
-};
+export const startJobRun = (run: JobRun, functionName?: string) => jobRuns.start(run, functionName);

@@ -1,0 +1,37 @@
+import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { quietSdkLogger } from '@curbside/store';
+
+/**
+ * Work that goes on after a request answers (an import job's run, a mail
+ * run): in AWS an asynchronous invocation of the function named by the
+ * environment variable `env`; on a laptop the runtime registers a starter
+ * that runs the same handler in-process.
+ */
+export const asyncStarter = <T>(env: string, what: string) => {
+  type Starter = (payload: T) => Promise<void>;
+  let inProcess: Starter | undefined;
+  let client: LambdaClient | undefined;
+  return {
+    /** The laptop runtime runs the work itself; answers a function that puts back the starter before. */
+    register(starter: Starter) {
+      const previous = inProcess;
+      inProcess = starter;
+      return () => {
+        if (inProcess === starter) inProcess = previous;
+      };
+    },
+    /** Starts the work; `functionName` defaults to the variable's value (a function continuing itself names itself). */
+    async start(payload: T, functionName = process.env[env]): Promise<void> {
+      if (inProcess) return inProcess(payload);
+      if (!functionName) throw new Error(`${env} is not set: ${what}`);
+      client ??= new LambdaClient({ logger: quietSdkLogger });
+      await client.send(
+        new InvokeCommand({
+          FunctionName: functionName,
+          InvocationType: 'Event',
+          Payload: new TextEncoder().encode(JSON.stringify(payload)),
+        }),
+      );
+    },
+  };
+};
