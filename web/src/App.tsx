@@ -6,6 +6,7 @@ import { type ComponentType, useEffect, useState } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { LiveProvider } from './features/live/live';
+import { restoreLastKnown } from './features/queue/last-known';
 import type { RouteAccess } from './features/shell/access';
 import { AppThemeProvider } from './features/theme/theme-provider';
 import { createQueryClient } from './lib/query-client';
@@ -171,7 +172,12 @@ const router = createBrowserRouter(appRoutes);
  * are not toasts: they have their own banner on the car-line screens.
  */
 export function App() {
-  const [queryClient] = useState(createQueryClient);
+  const [queryClient] = useState(() => {
+    const client = createQueryClient();
+    // A tablet opened without a connection shows its last-known car line (marked offline).
+    if (!navigator.onLine) void restoreLastKnown(client).catch(() => {});
+    return client;
+  });
   useEffect(() => answersBeforeAnnouncements(), []);
   return (
     <AppThemeProvider>

@@ -21,16 +21,25 @@ import {
   Title,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
 import { showLiveToast } from '../../lib/toasts';
 import { useLiveEvent, useLivePatches } from '../live/live';
+import { PendingChanges } from './pending';
 import { queuePatches } from './queue.cache';
 import { queueQueries } from './queue.queries';
 import { usePendingRemovals } from './undo';
 import { useNow } from './use-now';
 import { VehicleCard } from './vehicle-card';
-import { VehicleDialog } from './vehicle-dialog';
+
+/**
+ * The details dialog loads with the first tap on a card (the service worker
+ * keeps its code for a screen without a connection): the queue screens'
+ * first load stays within its budget.
+ */
+const VehicleDialog = lazy(() =>
+  import('./vehicle-dialog').then((module) => ({ default: module.VehicleDialog })),
+);
 
 export const SEARCH_PLACEHOLDER = 'Search by vehicle #, parent name, make, model, color, or student name...';
 
@@ -146,7 +155,12 @@ export function QueueList({ sessionId, title = 'Current Queue' }: { sessionId: n
   }, [query.data, leaving]);
 
   const open = [...cars, ...buses].find((entry) => entry.id === openId) ?? null;
-  const onOpen = (entry: QueueEntry) => setOpenId(entry.id);
+  // Mounted from the first tap on, so it can fade out when closed.
+  const [dialogWanted, setDialogWanted] = useState(false);
+  const onOpen = (entry: QueueEntry) => {
+    setDialogWanted(true);
+    setOpenId(entry.id);
+  };
 
   return (
     <Card p={{ base: 'sm', sm: 'lg' }}>
@@ -155,6 +169,7 @@ export function QueueList({ sessionId, title = 'Current Queue' }: { sessionId: n
           <Title order={2}>{title}</Title>
           {query.isPending && <Loader size="sm" aria-label="Loading queue" />}
         </Group>
+        <PendingChanges entries={[...cars, ...buses]} />
         {query.isError && (
           <Group>
             <Text c={DANGER_TEXT} fw={700}>
@@ -168,11 +183,15 @@ export function QueueList({ sessionId, title = 'Current Queue' }: { sessionId: n
         <QueueSection title="Cars in Parking Lot" type="car" entries={cars} now={now} onOpen={onOpen} />
         <QueueSection title="Bus Loading Zone" type="bus" entries={buses} now={now} onOpen={onOpen} />
       </Stack>
-      <VehicleDialog
-        entry={open}
-        total={open?.vehicleType === 'bus' ? buses.length : cars.length}
-        onClose={() => setOpenId(null)}
-      />
+      {dialogWanted && (
+        <Suspense fallback={null}>
+          <VehicleDialog
+            entry={open}
+            total={open?.vehicleType === 'bus' ? buses.length : cars.length}
+            onClose={() => setOpenId(null)}
+          />
+        </Suspense>
+      )}
     </Card>
   );
 }
