@@ -1,6 +1,6 @@
 import { Badge } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect } from 'react';
 import { useLiveConnection, useLiveStatus } from '../live/live';
 import { LIVE } from '../live/live-connection';
 import { keepLastKnown } from './last-known';
@@ -10,17 +10,6 @@ import { useNow } from './use-now';
 import { useOnline, useOutbox, useOutboxSender } from './use-outbox';
 
 const COLORS = { live: 'green.9', busy: 'yellow', offline: 'red' } as const;
-
-/** When the newest queue data this screen holds was read (0: none), following the cache. */
-const useQueueUpdatedAt = () => {
-  const queryClient = useQueryClient();
-  const cache = queryClient.getQueryCache();
-  return useSyncExternalStore(
-    (listener) => cache.subscribe(listener),
-    () =>
-      Math.max(0, ...cache.findAll({ queryKey: queueKeys.all }).map((query) => query.state.dataUpdatedAt)),
-  );
-};
 
 /**
  * The header's word on the connection, in the state the screen is in (see
@@ -37,7 +26,6 @@ export function ConnectionStatus() {
   const { items } = useOutbox();
   const { state, retries } = useLiveStatus();
   const connection = useLiveConnection();
-  const updatedAt = useQueueUpdatedAt();
   const now = useNow(15_000);
   const look = connectionLook({
     online,
@@ -45,7 +33,14 @@ export function ConnectionStatus() {
     retries,
     gaveUp: state === 'closed' && retries >= LIVE.maxAttempts,
     waiting: items.length,
-    updatedAt,
+    // The newest queue data on screen (read again with each render: every 15 s at least).
+    updatedAt: Math.max(
+      0,
+      ...queryClient
+        .getQueryCache()
+        .findAll({ queryKey: queueKeys.all })
+        .map((query) => query.state.dataUpdatedAt),
+    ),
     now,
   });
   if (!look) return null;

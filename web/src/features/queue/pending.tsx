@@ -81,30 +81,26 @@ export function PendingChanges({ entries }: { entries: readonly About[] }) {
     <Stack gap="sm" component="section" aria-label="Waiting to send">
       <Title order={3}>Waiting to send</Title>
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
-        {waiting.map((item) => (
+        {[...waiting, ...refused].map((change) => (
           <Paper
-            key={item.key}
+            key={change.key}
             role="group"
-            aria-label={`${item.vehicle}, waiting to send`}
+            aria-label={`${change.vehicle}, ${'message' in change ? 'not sent' : 'waiting to send'}`}
             withBorder
             radius="md"
             p="sm"
             style={{ borderStyle: 'dashed', borderWidth: 2 }}
           >
             <Text fw={900} fz="xl">
-              {item.vehicle}
+              {change.vehicle}
             </Text>
-            <Badge color="yellow.4" c="black" variant="filled" size="lg" tt="none">
-              Waiting to send
-            </Badge>
-          </Paper>
-        ))}
-        {refused.map((refusal) => (
-          <Paper key={refusal.key} role="group" aria-label={`${refusal.vehicle}, not sent`} withBorder p="sm">
-            <Text fw={900} fz="xl">
-              {refusal.vehicle}
-            </Text>
-            <RefusalNotice refusal={refusal} />
+            {'message' in change ? (
+              <RefusalNotice refusal={change} />
+            ) : (
+              <Badge color="yellow.4" c="black" variant="filled" size="lg" tt="none">
+                Waiting to send
+              </Badge>
+            )}
           </Paper>
         ))}
       </SimpleGrid>
