@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { functionPlan, IMPORT_JOBS, ORIGIN_SECRET_ROTATION } from '@curbside/api';
 import { build, type Plugin } from 'esbuild';
+import { zodEnglishOnly } from './src/build/zod-english-only';
 import { functionEntry } from './src/handlers';
 
 const root = dirname(fileURLToPath(import.meta.url));
@@ -42,6 +43,8 @@ await build({
   outdir: out,
   bundle: true,
   platform: 'node',
+  // The ES module builds (the AWS SDK's dist-es): tree-shaken, unlike the CommonJS `main` a node build picks by default.
+  mainFields: ['module', 'main'],
   target: 'node22',
   format: 'esm',
   outExtension: { '.js': '.mjs' },
@@ -52,7 +55,7 @@ await build({
   banner: {
     js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
   },
-  plugins: [entries],
+  plugins: [entries, zodEnglishOnly],
   logLevel: 'warning',
 });
 const ids = [...plans.map((plan) => plan.id), ORIGIN_SECRET_ROTATION.id, IMPORT_JOBS.id];

@@ -28,6 +28,7 @@ import type { Construct } from 'constructs';
 import { functionsDist as defaultFunctionsDist } from './bundles';
 import {
   bindEdge,
+  bindMail,
   bindTables,
   bindWebSocketManagement,
   distributionArn,
@@ -309,6 +310,15 @@ export class CurbsideStack extends Stack {
         // /api/* reaches the HTTP functions through CloudFront, whose function stamps the visitor's address.
         trustViewerAddress: plan.kind === 'http',
       });
+    }
+
+    // --- Email (parent invites): the sender is a verified SES identity named by CDK context
+    // curbside:mailFrom; only the function that sends gets it and ses:SendEmail.
+    const mailFrom: string =
+      this.node.tryGetContext('curbside:mailFrom') ??
+      `Curbside <no-reply@${domainName ?? 'curbside.example'}>`;
+    for (const plan of plans) {
+      if (plan.access.sendsEmail) bindMail(fn(plan.id), mailFrom);
     }
 
     // --- Clever single sign-on, when the deployment names its Clever app (context curbside:cleverClientId):

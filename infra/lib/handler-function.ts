@@ -109,6 +109,34 @@ export const bindWebSocketManagement = (fn: lambda.Function, stage: WebSocketSta
   stage.grantManagementApiAccess(fn);
 };
 
+/** The address of a sender such as `Curbside <no-reply@school.example>` (`no-reply@school.example`). */
+export const senderAddress = (from: string): string => {
+  const address = (/<([^<>]+)>\s*$/.exec(from)?.[1] ?? from).trim();
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(address)) throw new Error(`Not a sender address: ${from}`);
+  return address;
+};
+
+/**
+ * Lets a function send email through Amazon SES (v2 SendEmail): sets
+ * MAIL_FROM and grants `ses:SendEmail` on that sender's identities only (the
+ * address, or its verified domain), with the From address pinned by
+ * condition, in one call.
+ */
+export const bindMail = (fn: lambda.Function, from: string): void => {
+  const address = senderAddress(from);
+  const domain = address.slice(address.indexOf('@') + 1);
+  const identity = (name: string) =>
+    Stack.of(fn).formatArn({ service: 'ses', resource: 'identity', resourceName: name });
+  fn.addEnvironment('MAIL_FROM', from);
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: ['ses:SendEmail'],
+      resources: [identity(address), identity(domain)],
+      conditions: { StringEquals: { 'ses:FromAddress': address } },
+    }),
+  );
+};
+
 /**
  * Puts a function behind CloudFront: ORIGIN_SECRET_ARN (the secret CloudFront
  * adds to every request it forwards, which the function verifies first) with

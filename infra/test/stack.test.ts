@@ -260,6 +260,51 @@ describe('functions', () => {
       expect(JSON.stringify(grant.Resource)).toMatch(/"\/ws\/\*\/@connections\/\*"/);
   });
 
+  it('only the function that sends mail gets MAIL_FROM and ses:SendEmail, on the sender identity only', () => {
+    const senders = plans.filter((p) => p.access.sendsEmail).map((p) => p.id);
+    expect(senders).toEqual(['http-admin']);
+    for (const plan of plans) {
+      const statements = statementsOfRole(roleOf(plan.id));
+      const sending = statements.filter((s) => [s.Action].flat().some((a: string) => a.startsWith('ses:')));
+      if (plan.id === 'http-admin') {
+        expect(environmentOf(plan.id).MAIL_FROM).toBe('Curbside <no-reply@curbside.example>');
+        const grant = only(sending);
+        expect(grant.Action).toBe('ses:SendEmail');
+        expect(grant.Condition).toEqual({ StringEquals: { 'ses:FromAddress': 'no-reply@curbside.example' } });
+        const resources = JSON.stringify(grant.Resource);
+        expect(resources).toContain(':identity/no-reply@curbside.example');
+        expect(resources).toContain(':identity/curbside.example');
+        expect(resources).not.toContain('*');
+      } else {
+        expect(environmentOf(plan.id).MAIL_FROM, plan.id).toBeUndefined();
+        expect(sending, plan.id).toEqual([]);
+      }
+    }
+    // Nor the import jobs, nor any other role or policy of the stack.
+    const sesGrants = ofType('AWS::IAM::Policy')
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement)
+      .filter((s: any) => [s.Action].flat().some((a: string) => a.startsWith('ses:')));
+    expect(sesGrants).toHaveLength(1);
+    expect(environmentOf(IMPORT_JOBS.id).MAIL_FROM).toBeUndefined();
+  });
+
+  it('the sender comes from CDK context curbside:mailFrom', () => {
+    const app = new App({ context: { 'curbside:mailFrom': 'Lincoln Schools <pickup@lincoln.example>' } });
+    const built = new CurbsideStack(app, 'CurbsideMail', { webDist });
+    const synthesized = Template.fromStack(built).toJSON().Resources as Resources;
+    const admin =
+      synthesized[built.getLogicalId(built.functions.get('http-admin')?.node.defaultChild as CfnFunction)];
+    expect(admin?.Properties.Environment.Variables.MAIL_FROM).toBe(
+      'Lincoln Schools <pickup@lincoln.example>',
+    );
+    const grant = Object.values(synthesized)
+      .filter((r) => r.Type === 'AWS::IAM::Policy')
+      .flatMap((r) => r.Properties.PolicyDocument.Statement)
+      .find((s: any) => s.Action === 'ses:SendEmail');
+    expect(grant.Condition).toEqual({ StringEquals: { 'ses:FromAddress': 'pickup@lincoln.example' } });
+    expect(JSON.stringify(grant.Resource)).toContain(':identity/lincoln.example');
+  });
+
   it('the admin function may read and write the school records of the data table, never Scan, and end sign-ins', () => {
     const granted = [
       'BatchGetItem',

@@ -144,6 +144,7 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   createClassroom:      [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
   updateClassroom:      [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
   deleteClassroom:      [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  classroomStudentCount:[401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   importRoster:         [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
 
   // The teacher screen's rank: teacher and above.
@@ -165,6 +166,7 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   createParentInvites:  [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
   listParentInvites:    [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     ok,      ok],
   revokeParentInvite:   [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
+  emailParentInvites:   [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
   // An invite link is its own key: open to anyone (accepting needs a parent, or makes one).
   lookupParentInvite:   [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   acceptParentInvite:   [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
@@ -211,6 +213,7 @@ export const RECORD_CHANGES: Readonly<Partial<Record<RouteName, 'create' | 'upda
     // So does a parent invite (issue 29).
     createParentInvites: 'update',
     revokeParentInvite: 'update',
+    emailParentInvites: 'update',
     // The school's rosters (issue 14).
     createStudent: 'create',
     updateStudent: 'update',

@@ -189,3 +189,87 @@ describe('who may invite', () => {
     expect((await front.post('/api/parent-invites', { allStudents: true })).status).toBe(403);
   });
 });
+
+describe('inviting a grade (the school admin\u2019s "Invite families")', () => {
+  const gradeOf = () => {
+    const counts = new Map<string, number>();
+    for (const s of roster) counts.set(s.grade, (counts.get(s.grade) ?? 0) + 1);
+    return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] as string;
+  };
+
+  it('invites every active student of that grade and names each child and classroom for the letter', async () => {
+    const grade = gradeOf();
+    const ofGrade = roster.filter((s) => s.grade === grade);
+    const rooms = new Map((await classrooms.listBySchool(server.db, 1)).map((r) => [r.id, r.name]));
+    const answer = await admin.post('/api/parent-invites', { grade });
+    expect(answer.status).toBe(201);
+    const invites = answer.body.invites as Array<{
+      studentId: number;
+      student: { firstName: string; lastName: string; grade: string; classroom: string | null };
+    }>;
+    expect(new Set(invites.map((i) => i.studentId))).toEqual(new Set(ofGrade.map((s) => s.id)));
+    for (const invite of invites) {
+      const child = ofGrade.find((s) => s.id === invite.studentId) as Student;
+      expect(invite.student).toEqual({
+        firstName: child.firstName,
+        lastName: child.lastName,
+        grade,
+        classroom: child.classroomId === null ? null : (rooms.get(child.classroomId) ?? null),
+      });
+    }
+  });
+
+  it('takes the grade as the rosters write it ("0K" is no grade: 400; "k" is K)', async () => {
+    expect((await admin.post('/api/parent-invites', { grade: '0K' })).status).toBe(400);
+    expect((await admin.post('/api/parent-invites', { grade: '' })).status).toBe(400);
+    const grade = gradeOf();
+    const written = /^\d+$/.test(grade) ? `0${grade}` : grade.toLowerCase();
+    const answer = await admin.post('/api/parent-invites', { grade: written });
+    expect(answer.status).toBe(201);
+    expect(answer.body.invites.length).toBeGreaterThan(0);
+  });
+
+  it('a grade with no students makes no invites', async () => {
+    const empty = ['PG', 'IT', '12'].find((g) => !roster.some((s) => s.grade === g)) as string;
+    const answer = await admin.post('/api/parent-invites', { grade: empty });
+    expect(answer.status).toBe(201);
+    expect(answer.body.invites).toEqual([]);
+  });
+
+  it('a teacher cannot invite a grade (it spans other classrooms): 403', async () => {
+    expect((await teacher.post('/api/parent-invites', { grade: gradeOf() })).status).toBe(403);
+  });
+
+  it("another school's admin inviting the same grade gets only their own school's students", async () => {
+    const schoolB = await createSchoolWithStaff(server.db, 'grade_b');
+    const grade = gradeOf();
+    const studentB = await students.create(server.db, {
+      schoolId: schoolB.id,
+      firstName: 'Gus',
+      lastName: 'Bee',
+      grade,
+      classroomId: null,
+      parentName: null,
+      parentPhone: null,
+      parentEmail: null,
+      notes: null,
+    } as never);
+    const adminB = await signedIn(server.url, 'grade_b_school_admin');
+    const answer = await adminB.post('/api/parent-invites', { grade });
+    expect(answer.status).toBe(201);
+    expect(answer.body.invites.map((i: { studentId: number }) => i.studentId)).toEqual([studentB.id]);
+    expect(answer.body.invites[0].student).toEqual({
+      firstName: 'Gus',
+      lastName: 'Bee',
+      grade,
+      classroom: null,
+    });
+  });
+
+  it('a wrangler cannot invite a grade, and a district admin (no school of their own) neither', async () => {
+    const front = await signedIn(server.url, 'front_demo');
+    expect((await front.post('/api/parent-invites', { grade: gradeOf() })).status).toBe(403);
+    const district = await signedIn(server.url, 'district_demo');
+    expect((await district.post('/api/parent-invites', { grade: gradeOf() })).status).toBe(403);
+  });
+});

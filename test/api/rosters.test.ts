@@ -351,6 +351,27 @@ describe('classrooms', () => {
     expect((await del(admin, `/api/classrooms/${spare.id}`)).body.active).toBe(false);
     expect((await admin.get('/api/classrooms')).body.map((r: any) => r.name)).not.toContain('Spare Room');
   });
+
+  it('counts the active students of a classroom for the deactivation question, in its own school only', async () => {
+    const room12 = (await admin.get('/api/classrooms')).body.find((r: any) => r.name === 'Room 12');
+    const inRoom = (await allOf(admin, '/api/students')).filter((s) => s.classroom?.id === room12.id);
+    expect(inRoom.length).toBeGreaterThan(0);
+    const counted = await admin.get(`/api/classrooms/${room12.id}/student-count`);
+    expect(counted.status).toBe(200);
+    expect(counted.body).toEqual({ count: inRoom.length });
+    // A student who leaves the classroom leaves its count.
+    const moved = inRoom[0];
+    await del(admin, `/api/students/${moved.id}`);
+    expect((await admin.get(`/api/classrooms/${room12.id}/student-count`)).body).toEqual({
+      count: inRoom.length - 1,
+    });
+    const empty = (await admin.post('/api/classrooms', { name: 'Empty Room', grade: '2' })).body;
+    expect((await front.get(`/api/classrooms/${empty.id}/student-count`)).body).toEqual({ count: 0 });
+    // Another school's classroom is as if it did not exist.
+    expect((await maple.get(`/api/classrooms/${room12.id}/student-count`)).status).toBe(404);
+    await del(admin, `/api/classrooms/${empty.id}`);
+    expect((await admin.get(`/api/classrooms/${empty.id}/student-count`)).status).toBe(404);
+  });
 });
 
 describe('tenancy', () => {

@@ -68,7 +68,7 @@ describe('school settings', () => {
     expect(own.body).toEqual({
       carBatchCapacity: 8,
       busBatchCapacity: 4,
-      defaultSessionMinutes: 60,
+      defaultSessionMinutes: 120,
       languages: ['en', 'es'],
       recordRetentionDays: 400,
     });

@@ -1,4 +1,5 @@
 /** The budgets of DESIGN.md checked against a report. */
+import { bundleBudgetChecks } from './bundles';
 import { ms, n } from './format';
 import type { BenchReport, BudgetCheck } from './types';
 
@@ -126,5 +127,6 @@ export const checkBudgets = (report: BenchReport): BudgetCheck[] => {
         rush.counts.unexpected === 0 &&
         screens.rush.failedReads === 0,
     },
+    ...bundleBudgetChecks(report.bundles),
   ];
 };

@@ -1,4 +1,5 @@
 /** The report as readable text: a header, then one section per part of the run, each from its own formatter. */
+import { bundleLines } from './bundles';
 import { ms, n, table, units, usd } from './format';
 import { type BenchReport, type BudgetCheck, type Priced, READ_REASONS, type ScreenReads } from './types';
 
@@ -396,6 +397,7 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
     ['CPU during the rush', cpuLines(report)],
     ['Floor (same machine, same run; ratios over the lower run)', floorLines(report)],
     ['AWS cost (list prices, us-east-1; test/bench/aws-prices.ts)', costLines(report)],
+    ['Function bundles: bytes, import ms (cold start)', bundleLines(report.bundles)],
     ['Budgets (DESIGN.md)', budgetLines(budgets)],
   ];
   const out = headerLines(report);

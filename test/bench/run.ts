@@ -4,10 +4,12 @@
  * `.bench/`, and exits 1 when a budget of DESIGN.md is missed (unless
  * `--no-budget`).
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { measureBundles } from '@curbside/functions/build/bundle-imports';
 import { runBenchmark } from './bench';
 import { checkBudgets } from './budgets';
 import { formatReport } from './report';
@@ -75,6 +77,9 @@ const report = await runBenchmark({
   ...(values['cpu-prof'] ? { cpuProfileDir: join(root, '.bench', 'profiles') } : {}),
   log: (line) => console.error(line),
 });
+// Cold starts, measured once the server has stopped (ADR 0019), on bundles built from this tree.
+execFileSync('npx', ['tsx', 'build.ts'], { cwd: join(root, 'functions'), stdio: 'ignore' });
+report.bundles = await measureBundles(5);
 const budgets = checkBudgets(report);
 console.log(formatReport(report, budgets));
 

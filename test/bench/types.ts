@@ -4,6 +4,8 @@
  * them, and the budgets' verdicts. This module imports none of the bench's
  * own modules, so every one of them can import from it without a circle.
  */
+
+import type { BundleImport } from '@curbside/functions/build/bundle-imports';
 import type { MeterCounters, MeterSnapshot } from '@curbside/store';
 
 export interface BenchOptions {
@@ -489,6 +491,8 @@ export interface ParentFigures {
 
 export interface BenchReport {
   startedAt: string;
+  /** Each function bundle's bytes and import time (the CLI measures them after the run; ADR 0019). */
+  bundles?: BundleImport[];
   /** The buses of the rush: drivers at 1 Hz, map viewers, the admin's map screens. */
   buses: BusFigures;
   scale: number;

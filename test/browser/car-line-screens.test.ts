@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
-import { signIn } from '../support/browser-suite';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { shotsDir, viewports } from '../support/browser';
+import { browserSuite, painted, type Theme, type Viewport } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
-import { type Client, signedIn, startTestServer } from '../support/server';
+import { type Client, signedIn } from '../support/server';
 
 /**
  * The car-line screens under pressure (issue 13): the work on the first
@@ -14,26 +14,16 @@ import { type Client, signedIn, startTestServer } from '../support/server';
  * on the login, front, back and teacher screens in light, dark and bright.
  */
 
-const THEMES = ['light', 'dark', 'bright'] as const;
-type Theme = (typeof THEMES)[number];
+const THEMES: readonly Theme[] = ['light', 'dark', 'bright'];
 const portrait = { width: 768, height: 1024 };
-type Viewport = { width: number; height: number };
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
+const suite = browserSuite();
 let front: Client;
 let sessionId: number;
-const contexts: BrowserContext[] = [];
-const errors: string[] = [];
-
-/** Where screenshots go (`SHOTS_DIR`, else a temporary folder). */
 
 beforeAll(async () => {
-  const webDist = await ensureWebBuilt();
-  server = await startTestServer({ webDist });
-  browser = await launchBrowser();
-  front = await signedIn(server.url, 'front_demo');
-  const back = await signedIn(server.url, 'back_demo');
+  front = await signedIn(suite.server.url, 'front_demo');
+  const back = await signedIn(suite.server.url, 'back_demo');
   sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
   // Two alerts, raised on other screens.
   for (const [client, type, location, message] of [
@@ -56,12 +46,6 @@ beforeAll(async () => {
   await back.put(`/api/queue/${batched.id}`, { batchId: null, status: 'overflow' });
 }, 120_000);
 
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.close();
-});
-
 /** A browser signed in as `username` (or signed out), in `theme`, on `path`. */
 const open = async (
   username: string | null,
@@ -70,26 +54,7 @@ const open = async (
   theme: Theme = 'light',
   touch = false,
 ) => {
-  const context = await browser.newContext({
-    viewport,
-    baseURL: server.url,
-    hasTouch: touch,
-    isMobile: touch,
-  });
-  contexts.push(context);
-  await context.addInitScript({ content: `localStorage.setItem('curbside-theme', '${theme}')` });
-  if (username) {
-    await signIn(context, username);
-  }
-  const page = await context.newPage();
-  page.on('pageerror', (error) => errors.push(`${username} ${path}: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return;
-    // A signed-out visitor's current-user query answers 401: nobody is signed in.
-    if (/status of 401/.test(message.text()) && /\/api\/me$/.test(message.location().url)) return;
-    errors.push(`${username} ${path}: ${message.text()}`);
-  });
-  await page.goto(path);
+  const { page } = await suite.open(username, path, { viewport, theme, touch, label: `${username} ${path}` });
   return page;
 };
 
@@ -132,7 +97,7 @@ describe('the front queue with two active alerts', () => {
         await alerts.getByText(EMERGENCY, { exact: true }).waitFor();
         await alerts.getByText('Help requested at Gate 2', { exact: true }).waitFor();
         await page.getByRole('group', { name: 'Car 116', exact: true }).waitFor();
-        await page.waitForTimeout(300);
+        await painted(page);
 
         // The banner of alerts at the top of every staff screen comes first and pushes the page
         // down by its own height (and the sound bar's, until a tap); the rest is as without alerts.
@@ -213,7 +178,7 @@ describe('the front queue with two active alerts', () => {
     await page.getByRole('group', { name: 'Car 101', exact: true }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('heading', { name: 'Pickup Information' }).waitFor();
-    await page.waitForTimeout(400);
+    await painted(page);
     const content = page.locator('.mantine-Modal-content');
     expect(await inViewport(page, content)).toBe(true);
     expect(
@@ -239,7 +204,7 @@ describe("the teacher's Arrival/Departure tab", () => {
     // Each alert once on the screen: on the banner at its top (the Alert Center counts them).
     await alertBanner(page).getByText(EMERGENCY, { exact: true }).waitFor();
     expect(await page.getByText(EMERGENCY, { exact: true }).count()).toBe(1);
-    await page.waitForTimeout(300);
+    await painted(page);
     await page.screenshot({ path: join(shotsDir(), 'teacher-arrival-alerts-tablet.png'), fullPage: true });
 
     await ava.getByText('Ava Martinez', { exact: true }).click();
@@ -252,7 +217,7 @@ describe("the teacher's Arrival/Departure tab", () => {
 
     await ava.getByRole('button', { name: 'Release Ava Martinez' }).click();
     await ava.getByText('Released by teacher_demo', { exact: true }).waitFor();
-    await page.waitForTimeout(300);
+    await painted(page);
     await page.screenshot({ path: join(shotsDir(), 'teacher-arrival-released-tablet.png'), fullPage: true });
     await page.context().close();
 
@@ -334,7 +299,7 @@ describe('accessibility (axe): no serious or critical violation', () => {
           await page.getByRole('button', { name: 'Add to Queue', exact: true }).click();
           await page.getByText('Vehicle added successfully:', { exact: true }).waitFor();
         }
-        await page.waitForTimeout(400);
+        await painted(page);
         const tags = [
           'wcag2a',
           'wcag2aa',
@@ -358,6 +323,6 @@ describe('accessibility (axe): no serious or critical violation', () => {
 
 describe('the screens log no errors', () => {
   it('in any of the pages above', () => {
-    expect(errors).toEqual([]);
+    expect(suite.errors).toEqual([]);
   });
 });

@@ -1,12 +1,12 @@
 import type { ImportJob, ImportStarted } from '@curbside/domain';
-import { type FakeClever, type FakeUser, startFakeClever } from '@curbside/local';
+import { type FakeUser, startFakeClever } from '@curbside/local';
 import { parents, students } from '@curbside/store';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
-import { signIn } from '../support/browser-suite';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { shotsDir, viewports } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
-import { type Client, signedIn, startTestServer } from '../support/server';
+import { type Client, signedIn } from '../support/server';
 
 /**
  * After a Clever import into the demo school, in Chromium: the school admin's
@@ -15,91 +15,72 @@ import { type Client, signedIn, startTestServer } from '../support/server';
  * password reset), signs in to the parent portal and sees their child; the
  * front queue queues the guardian's car and shows the child.
  */
-let clever: FakeClever;
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
+const suite = browserSuite({ clever: () => startFakeClever(), timeout: 180_000 });
 let district: Client;
 let admin: Client;
-const contexts: BrowserContext[] = [];
-const errors: string[] = [];
 
-/** Follows an import job until it is no longer running (in a hook: no expect.poll there). */
+/** Follows an import job until it is no longer running (in a hook: vi.waitFor, not expect.poll). */
 const finished = async (client: Client, started: ImportStarted): Promise<ImportJob> => {
-  const deadline = Date.now() + 180_000;
   let job = started.job;
-  while (job.status === 'running') {
-    if (Date.now() > deadline) throw new Error(`import job ${job.id} still running: ${job.message}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    job = (await client.get<ImportJob>(`/api/import-jobs/${job.id}`)).body;
-  }
+  await vi.waitFor(
+    async () => {
+      if (job.status === 'running') job = (await client.get<ImportJob>(`/api/import-jobs/${job.id}`)).body;
+      if (job.status === 'running') throw new Error(`import job ${job.id} still running: ${job.message}`);
+    },
+    { timeout: 180_000, interval: 250 },
+  );
   return job;
 };
 
 /** The Clever student and guardian the test follows: the first student of the first school, with its first contact. */
 const followed = () => {
-  const school = clever.data.schools[0]?.id as string;
-  const child = clever.data.users.find((user) => user.roles.student?.school === school);
-  const guardian = clever.data.users.find((user) =>
+  const school = suite.clever.data.schools[0]?.id as string;
+  const child = suite.clever.data.users.find((user) => user.roles.student?.school === school);
+  const guardian = suite.clever.data.users.find((user) =>
     user.roles.contact?.student_relationships.some((relation) => relation.student === child?.id),
   );
-  const teacherId = clever.data.sections.find((section) =>
+  const teacherId = suite.clever.data.sections.find((section) =>
     section.students.includes(child?.id as string),
   )?.teacher;
-  const teacher = clever.data.users.find((user) => user.id === teacherId);
+  const teacher = suite.clever.data.users.find((user) => user.id === teacherId);
   return { child, guardian, teacher } as Record<'child' | 'guardian' | 'teacher', FakeUser>;
 };
 
 beforeAll(async () => {
-  const webDist = await ensureWebBuilt();
-  clever = await startFakeClever();
-  server = await startTestServer({ webDist, clever });
-  district = await signedIn(server.url, 'district_demo');
-  admin = await signedIn(server.url, 'admin_demo');
+  district = await signedIn(suite.server.url, 'district_demo');
+  admin = await signedIn(suite.server.url, 'admin_demo');
   // The super admin assigns the Clever district to the demo district; its district admin imports it
   // and the first Clever school's roster into the demo school (the import page itself is tested in
   // clever-integration.test.ts).
-  const superAdmin = await signedIn(server.url, 'super_demo');
-  const assigned = await superAdmin.put('/api/districts/1/clever', { cleverDistrictId: clever.districtId });
+  const superAdmin = await signedIn(suite.server.url, 'super_demo');
+  const assigned = await superAdmin.put('/api/districts/1/clever', {
+    cleverDistrictId: suite.clever.districtId,
+  });
   expect(assigned.status).toBe(200);
   const connected = await district.post<ImportStarted>('/api/clever/import/district', {
-    cleverDistrictId: clever.districtId,
+    cleverDistrictId: suite.clever.districtId,
   });
   expect((await finished(district, connected.body)).status).toBe('succeeded');
   const roster = await district.post<ImportStarted>('/api/clever/import/students', {
-    cleverSchoolId: clever.data.schools[0]?.id,
+    cleverSchoolId: suite.clever.data.schools[0]?.id,
     localSchoolId: 1,
     createMissingClassrooms: true,
   });
   const job = await finished(district, roster.body);
   expect(job.status, job.error ?? '').toBe('succeeded');
-  browser = await launchBrowser();
 }, 240_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.close();
-  await clever?.close();
-});
 
 const open = async (
   path: string,
   username?: string,
   viewport: { width: number; height: number } = viewports.tablet,
 ): Promise<Page> => {
-  const context = await browser.newContext({ viewport, baseURL: server.url });
-  contexts.push(context);
-  if (username) {
-    await signIn(context, username);
-  }
-  const page = await context.newPage();
-  page.on('pageerror', (error) => errors.push(`${path}: ${error.message}`));
-  page.on('console', (message) => {
+  const { page } = await suite.open(username ?? null, path, {
+    viewport,
     // A signed-out page asks who is signed in (401) before the sign-in.
-    const signedOut401 = !username && /status of 401/.test(message.text());
-    if (message.type() === 'error' && !signedOut401) errors.push(`${path}: ${message.text()}`);
+    ...(username ? {} : { expectedErrors: [/status of 401/] }),
+    label: path,
   });
-  await page.goto(path);
   return page;
 };
 
@@ -111,7 +92,7 @@ describe('the demo school after a Clever import', () => {
     const childName = `${child.name.first} ${child.name.last}`;
     await management.getByLabel('Search students').fill(child.name.last);
     await management.getByRole('cell', { name: childName, exact: true }).first().waitFor({ timeout: 30_000 });
-    const section = clever.data.sections.find((s) => s.students.includes(child.id));
+    const section = suite.clever.data.sections.find((s) => s.students.includes(child.id));
     await management
       .getByText(section?.name as string)
       .first()
@@ -146,7 +127,7 @@ describe('the demo school after a Clever import', () => {
 
   it('a guardian given a password by the school signs in to the parent portal, chooses their own and sees their child', async () => {
     const { child, guardian } = followed();
-    const local = (await parents.listAll(server.db, 1)).find((p) => p.user.cleverId === guardian.id);
+    const local = (await parents.listAll(suite.server.db, 1)).find((p) => p.user.cleverId === guardian.id);
     expect(local).toBeDefined();
     // The school admin's password reset (Parents tab): a one-time password, shown once.
     const reset = await admin.request('PUT', `/api/parents/${local?.user.id}?schoolId=1`, {
@@ -176,7 +157,7 @@ describe('the demo school after a Clever import', () => {
 
   it('the front queue queues the guardian’s car and shows the child', async () => {
     const { child, guardian } = followed();
-    const local = (await students.listAll(server.db, 1)).find((s) => s.cleverId === child.id);
+    const local = (await students.listAll(suite.server.db, 1)).find((s) => s.cleverId === child.id);
     const car = await admin.post('/api/vehicles?schoolId=1', {
       number: '9001',
       type: 'car',
@@ -184,7 +165,7 @@ describe('the demo school after a Clever import', () => {
       studentIds: [local?.id],
     });
     expect(car.status, JSON.stringify(car.body)).toBe(201);
-    const front = await signedIn(server.url, 'front_demo');
+    const front = await signedIn(suite.server.url, 'front_demo');
     expect((await front.post('/api/sessions', sessionBody())).status).toBe(201);
 
     const page = await open('/front-queue', 'front_demo');
@@ -198,7 +179,7 @@ describe('the demo school after a Clever import', () => {
   }, 90_000);
 
   it('met no page errors', () => {
-    expect(errors).toEqual([]);
+    expect(suite.errors).toEqual([]);
   });
 });
 

@@ -1,26 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, launchBrowser, viewports } from '../support/browser';
-import { startTestServer } from '../support/server';
+import { describe, expect, it } from 'vitest';
+import { webDist } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
 
 /**
  * The web app works under its strict Content-Security-Policy: no inline
  * script, nothing the policy refuses on the way from sign-in to the queue.
  */
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
-let webDist: string;
-beforeAll(async () => {
-  webDist = await ensureWebBuilt();
-  server = await startTestServer({ webDist });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = browserSuite();
 
 describe('the built web app', () => {
   it('has no inline script in its page', () => {
@@ -35,9 +23,11 @@ describe('the built web app', () => {
   });
 
   it('signs in and shows the front queue with nothing refused by the policy', async () => {
-    const context = await browser.newContext({ viewport: viewports.tablet, baseURL: server.url });
+    // The app as it is (nothing added to the page: no stylesheet switching the transitions off).
+    const context = await suite.newContext({ motion: true });
     try {
       const page = await context.newPage();
+      const errors = suite.watch(page, 'front_demo', true);
       const refused: string[] = [];
       await page.exposeFunction('reportViolation', (text: string) => refused.push(text));
       await page.addInitScript(
@@ -54,6 +44,7 @@ describe('the built web app', () => {
       await page.waitForURL('**/front-queue');
       await expect.poll(() => page.getByText('No Active Session').count()).toBeGreaterThan(0);
       expect(refused).toEqual([]);
+      expect(errors).toEqual([]);
     } finally {
       await context.close();
     }

@@ -1,9 +1,9 @@
 import { gzipSync } from 'node:zlib';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, launchBrowser, viewports } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { browserSuite } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
-import { signedIn, startTestServer } from '../support/server';
+import { signedIn } from '../support/server';
 
 /**
  * DESIGN.md's budget: the JavaScript a tablet downloads before the login and
@@ -12,28 +12,14 @@ import { signedIn, startTestServer } from '../support/server';
  */
 const INITIAL_JS_BUDGET_BYTES = 250 * 1024;
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
-
-beforeAll(async () => {
-  const webDist = await ensureWebBuilt();
-  server = await startTestServer({ webDist });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = browserSuite();
 
 /** Opens `path` (signed in as `username`, if given) and answers the gzipped bytes of every script it loaded. */
 const initialScripts = async (path: string, ready: (page: Page) => Promise<unknown>, username?: string) => {
-  const context = await browser.newContext({ viewport: viewports.tablet, baseURL: server.url });
-  if (username) {
-    const login = await context.request.post('/api/login', { data: { username, password: 'demo1234' } });
-    expect(login.status()).toBe(200);
-  }
+  const context = await suite.newContext();
+  if (username) await suite.signIn(context, username);
   const page = await context.newPage();
+  suite.watch(page, username ?? 'signed out', !username);
   const scripts: Array<Promise<{ url: string; gzipped: number }>> = [];
   page.on('response', (response) => {
     if (response.request().resourceType() !== 'script') return;
@@ -57,7 +43,7 @@ describe('initial JavaScript', () => {
   });
 
   it('of the front queue screen stays under 250 KB gzip', async () => {
-    const front = await signedIn(server.url, 'front_demo');
+    const front = await signedIn(suite.server.url, 'front_demo');
     expect((await front.post('/api/sessions', sessionBody())).status).toBe(201);
     const { count, bytes } = await initialScripts(
       '/front-queue',
@@ -69,5 +55,9 @@ describe('initial JavaScript', () => {
     );
     expect(count).toBeGreaterThan(0);
     expect(bytes).toBeLessThan(INITIAL_JS_BUDGET_BYTES);
-  });
+  }, 60_000);
+});
+
+it('logged no errors on the screens it measured', () => {
+  expect(suite.errors).toEqual([]);
 });

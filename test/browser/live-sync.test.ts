@@ -1,12 +1,14 @@
 import { join } from 'node:path';
+import { channels } from '@curbside/api';
 import { vehicleLabel } from '@curbside/domain';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
-import { signIn } from '../support/browser-suite';
+import { connections } from '@curbside/store';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { shotsDir } from '../support/browser';
+import { browserSuite, connected } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
 import { connectLive } from '../support/live';
-import { type Client, signedIn, startTestServer } from '../support/server';
+import { type Client, signedIn } from '../support/server';
 
 /**
  * Three screens follow a rush of 30 vehicles, batching, overflow, a walk-up
@@ -15,14 +17,11 @@ import { type Client, signedIn, startTestServer } from '../support/server';
  * exactly what a fresh read of the server answers, and none of them read its
  * lists again per event (the events carry the changes).
  */
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
+const suite = browserSuite();
 let front: Client;
 let back: Client;
 let teacher: Client;
 let sessionId: number;
-const contexts: BrowserContext[] = [];
-const errors: string[] = [];
 
 /** Every GET of the API a screen made: its path and query, and when. */
 interface Read {
@@ -31,38 +30,21 @@ interface Read {
 }
 
 beforeAll(async () => {
-  const webDist = await ensureWebBuilt();
-  server = await startTestServer({ webDist });
-  front = await signedIn(server.url, 'front_demo');
-  back = await signedIn(server.url, 'back_demo');
-  teacher = await signedIn(server.url, 'teacher_demo');
+  front = await signedIn(suite.server.url, 'front_demo');
+  back = await signedIn(suite.server.url, 'back_demo');
+  teacher = await signedIn(suite.server.url, 'teacher_demo');
   sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.close();
 });
 
 const open = async (username: string, path: string) => {
-  const context = await browser.newContext({ viewport: viewports.tablet, baseURL: server.url });
-  contexts.push(context);
-  await signIn(context, username);
-  const page = await context.newPage();
+  const { page } = await suite.open(username, path);
   const reads: Read[] = [];
-  page.on('pageerror', (error) => errors.push(`${username}: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`${username}: ${message.text()}`);
-  });
   page.on('request', (request) => {
     const url = new URL(request.url());
     if (request.method() === 'GET' && url.pathname.startsWith('/api/')) {
       reads.push({ path: url.pathname + url.search, at: Date.now() });
     }
   });
-  await page.goto(path);
   return { page, reads };
 };
 
@@ -239,9 +221,22 @@ describe('three screens following a rush', () => {
     await screens.teacher.page.getByRole('region', { name: 'My Classroom' }).getByText('Room 12').waitFor();
     const me = (await teacher.get('/api/me')).body;
     const room = ((await teacher.get('/api/classrooms')).body as any[]).find((r) => r.teacherId === me.id);
-    // Let every screen finish loading and connect before the rush.
-    await sleep(1500);
-    const events = await connectLive(server.url, front.cookie);
+    // The teacher screen follows its classroom only (issue 31): its connection subscribed to it.
+    await expect
+      .poll(
+        async () =>
+          (
+            await connections.inChannel(
+              suite.server.connectionsDb,
+              channels.classroom(room.schoolId, room.id),
+            )
+          ).length,
+        { timeout: 30_000 },
+      )
+      .toBe(1);
+    // Every screen has loaded (above) and is connected before the rush.
+    for (const screen of Object.values(screens)) await connected(screen.page);
+    const events = await connectLive(suite.server.url, front.cookie);
     const rushStarted = Date.now();
 
     // ── The rush: 30 vehicles from two front tablets, loaded by a back tablet ──
@@ -250,8 +245,14 @@ describe('three screens following a rush', () => {
       ...Array.from({ length: 5 }, (_, i) => ({ vehicleNumber: String(1 + i), vehicleType: 'bus' })),
       { vehicleNumber: '9001', vehicleType: 'car' },
     ];
-    const front2 = await signedIn(server.url, 'front_demo');
+    const front2 = await signedIn(suite.server.url, 'front_demo');
     const ids: Record<string, string> = {};
+    // The back tablet waits for cars to arrive (not for a time): resolved at each pair queued.
+    let arrived: () => void = () => {};
+    let arrival = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const nextArrival = () => arrival;
     const adding = (async () => {
       for (let i = 0; i < numbers.length; i += 2) {
         const pair = numbers.slice(i, i + 2);
@@ -262,14 +263,23 @@ describe('three screens following a rush', () => {
           expect(answer.status).toBe(201);
           ids[`${answer.body.vehicleType}#${answer.body.vehicleNumber}`] = answer.body.id;
         }
+        const signal = arrived;
+        arrival = new Promise<void>((resolve) => {
+          arrived = resolve;
+        });
+        signal();
+        // The rush's arrivals come spaced in time, as cars do (the pace is the test's subject).
         await sleep(120);
       }
+      arrived();
     })();
-    await sleep(600);
+    // The back tablet starts its first batch once a few cars are in the line.
+    while (Object.keys(ids).length < 4) await nextArrival();
     const first = (await back.post('/api/batches', { sessionId, vehicleType: 'car' })).body;
     for (let i = 0; i < 8; i++) {
       const added = await back.post(`/api/batches/${first.id}/vehicles`);
-      if (added.status !== 200) await sleep(200);
+      // No car waiting yet: the next one to arrive (the last pairs may already be in).
+      if (added.status !== 200 && Object.keys(ids).length < numbers.length) await nextArrival();
     }
     await adding;
     // One car of the batch to overflow and dismissed; a walk-up pickup; a release.
@@ -307,14 +317,20 @@ describe('three screens following a rush', () => {
       { front: screens.front.page, back: screens.back.page, teacher: screens.teacher.page },
       room.id,
     );
-    const deadline = Date.now() + 15_000;
-    while (result.problems.length > 0 && Date.now() < deadline) {
-      await sleep(250);
-      result = await compare(
-        { front: screens.front.page, back: screens.back.page, teacher: screens.teacher.page },
-        room.id,
-      );
-    }
+    // The screens catch up: polled until they match (the explanation below says what did not).
+    await expect
+      .poll(
+        async () => {
+          result = await compare(
+            { front: screens.front.page, back: screens.back.page, teacher: screens.teacher.page },
+            room.id,
+          );
+          return result.problems;
+        },
+        { timeout: 15_000, interval: 250 },
+      )
+      .toEqual([])
+      .catch(() => {});
     const explain = {
       problems: result.problems,
       batches: {
@@ -351,6 +367,6 @@ describe('three screens following a rush', () => {
       await screen.page.screenshot({ path: join(dir, `live-sync-${name}.png`), fullPage: true });
     }
     await events.close();
-    expect(errors).toEqual([]);
+    expect(suite.errors).toEqual([]);
   }, 120_000);
 });

@@ -1,47 +1,19 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, launchBrowser, viewports } from '../support/browser';
-import { startTestServer } from '../support/server';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { viewports } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  const webDist = await ensureWebBuilt();
-  server = await startTestServer({ webDist });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.close();
-});
+const suite = browserSuite();
 
 /**
- * A fresh, signed-out browser on `path`. Page errors and console errors are
- * collected, except the 401 of `GET /api/me` that a signed-out visitor gets.
+ * A fresh, signed-out browser on `path`, with the errors its page logs: all but the 401 of
+ * `GET /api/me` that a signed-out visitor gets, and the 401 of a refused sign-in.
  */
-const openSignedOut = async (
-  path: string,
-  viewport: { width: number; height: number } = viewports.tablet,
-) => {
-  const context = await browser.newContext({ viewport, baseURL: server.url });
-  contexts.push(context);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return;
-    const expected401 = /status of 401/.test(message.text()) && /\/api\/me$/.test(message.location().url);
-    const expectedLoginFailure =
-      /status of 401/.test(message.text()) && /\/api\/login$/.test(message.location().url);
-    if (!expected401 && !expectedLoginFailure) errors.push(message.text());
+const openSignedOut = (path: string, viewport: { width: number; height: number } = viewports.tablet) =>
+  suite.open(null, path, {
+    viewport,
+    expectedErrors: [{ text: /status of 401/, url: /\/api\/login$/ }],
   });
-  await page.goto(path);
-  return { page, errors };
-};
 
 const signInThroughForm = async (page: Page, username: string, password = 'demo1234') => {
   await page.getByLabel('Username', { exact: true }).fill(username);
@@ -123,7 +95,7 @@ describe('the login screen', () => {
   });
 
   it('says why a single sign-on did not sign in', async () => {
-    const { page } = await openSignedOut('/login?sso=unknown');
+    const { page, errors } = await openSignedOut('/login?sso=unknown');
     await page
       .getByRole('alert')
       .getByText(
@@ -132,12 +104,14 @@ describe('the login screen', () => {
       .waitFor();
     await page.getByRole('button', { name: 'Use Demo Login' }).click();
     await page.getByRole('button', { name: 'Sign In to Demo', exact: true }).waitFor();
+    expect(errors).toEqual([]);
   });
 
   it('shows the login screen at / for a signed-out visitor', async () => {
-    const { page } = await openSignedOut('/');
+    const { page, errors } = await openSignedOut('/');
     await page.getByRole('button', { name: 'Sign In to Demo', exact: true }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
+    expect(errors).toEqual([]);
   });
 
   for (const [index, home] of HOMES.entries()) {

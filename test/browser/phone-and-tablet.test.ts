@@ -1,10 +1,11 @@
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { ensureWebBuilt, expectAccessible, launchBrowser, shotsDir, viewports } from '../support/browser';
+import { expectAccessible, shotsDir, viewports } from '../support/browser';
+import { browserSuite, type Theme } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
-import { type Client, signedIn, startTestServer } from '../support/server';
+import { type Client, signedIn } from '../support/server';
 
 /**
  * What a walk-through of the screens on a 390×844 touch phone and a
@@ -16,67 +17,33 @@ import { type Client, signedIn, startTestServer } from '../support/server';
  * correct it; and axe on the sign-in dialog and the parent dashboard in the
  * light, dark and bright themes. Screenshots go to SHOTS_DIR.
  */
-type Theme = 'light' | 'dark' | 'bright';
 type Size = keyof typeof viewports;
 const SIZES = Object.keys(viewports) as Size[];
 const THEMES: Theme[] = ['light', 'dark', 'bright'];
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
+const suite = browserSuite();
 let admin: Client;
 let front: Client;
 let back: Client;
-const contexts: BrowserContext[] = [];
-const errors: string[] = [];
 
 beforeAll(async () => {
-  const webDist = await ensureWebBuilt();
-  server = await startTestServer({ webDist });
   [admin, front, back] = await Promise.all([
-    signedIn(server.url, 'admin_demo'),
-    signedIn(server.url, 'front_demo'),
-    signedIn(server.url, 'back_demo'),
+    signedIn(suite.server.url, 'admin_demo'),
+    signedIn(suite.server.url, 'front_demo'),
+    signedIn(suite.server.url, 'back_demo'),
   ]);
-  browser = await launchBrowser();
-}, 120_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.close();
 });
 
-/** A page at `size` (a phone is a touch screen), signed in as a staff `username` or a parent, in `theme`. */
-const open = async (
-  path: string,
-  size: Size,
-  options: { username?: string; parent?: boolean; theme?: Theme } = {},
-) => {
-  const phone = size === 'phone';
-  const context = await browser.newContext({
+/** A page at `size` (a phone is a touch screen), signed in as `username` (staff or parent), in `theme`. */
+const open = async (path: string, size: Size, options: { username?: string; theme?: Theme } = {}) => {
+  const { page } = await suite.open(options.username ?? null, path, {
     viewport: viewports[size],
-    baseURL: server.url,
-    hasTouch: phone,
-    isMobile: phone,
+    touch: size === 'phone',
+    theme: options.theme ?? 'light',
+    // Refusals the screens show (a driver's link read twice, the health check made to fail).
+    expectedErrors: [/status of (40\d|503)|WebSocket/],
+    label: `${path} ${size}`,
   });
-  contexts.push(context);
-  await context.addInitScript({
-    content: `localStorage.setItem('curbside-theme', '${options.theme ?? 'light'}')`,
-  });
-  if (options.username) {
-    const login = await context.request.post(options.parent ? '/api/auth/parent/login' : '/api/login', {
-      data: { username: options.username, password: 'demo1234' },
-    });
-    expect(login.status()).toBe(200);
-  }
-  const page = await context.newPage();
-  page.on('pageerror', (error) => errors.push(`${path} ${size}: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !/status of (40\d|503)|WebSocket/.test(message.text())) {
-      errors.push(`${path} ${size}: ${message.text()}`);
-    }
-  });
-  await page.goto(path);
   return page;
 };
 
@@ -330,7 +297,7 @@ describe('with a session running', () => {
     expect((await back.put(`/api/batches/${batch.id}`, { status: 'completed' })).status).toBe(200);
     for (const size of SIZES) {
       for (const theme of THEMES) {
-        const page = await open('/parent-dashboard', size, { username: 'parent_demo', parent: true, theme });
+        const page = await open('/parent-dashboard', size, { username: 'parent_demo', theme });
         const badge = text(page, 'Picked Up');
         await badge.waitFor();
         await shoot(page, `parent-picked-up-${size}-${theme}`);
@@ -347,7 +314,7 @@ describe('the bus map on a phone', () => {
     const page = await open(links.mapUrl, 'phone');
     await text(page, 'Interactive Bus Map').waitFor();
     const driver = new WebSocket(
-      `${server.url.replace(/^http/, 'ws')}/ws?t=${new URL(links.driverUrl).searchParams.get('t')}`,
+      `${suite.server.url.replace(/^http/, 'ws')}/ws?t=${new URL(links.driverUrl).searchParams.get('t')}`,
     );
     await new Promise((resolve, reject) => {
       driver.once('open', resolve);
@@ -382,5 +349,5 @@ describe('the bus map on a phone', () => {
 });
 
 it('met no page errors', () => {
-  expect(errors).toEqual([]);
+  expect(suite.errors).toEqual([]);
 });

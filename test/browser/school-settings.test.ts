@@ -13,7 +13,9 @@ import { signedIn } from '../support/server';
 const suite = browserSuite();
 
 describe('school settings', () => {
-  it('the admin changes the car batch size and the back queue’s next batch shows it without a reload', async () => {
+  it('the admin changes the car batch size and the back queue’s next batch shows it without a reload', {
+    timeout: 120_000,
+  }, async () => {
     const back = await signedIn(suite.server.url, 'back_demo');
     const active = (await back.get('/api/sessions/active')).body;
     if (active) await back.put(`/api/sessions/${active.id}/end`);
@@ -55,6 +57,29 @@ describe('school settings', () => {
     await page.getByRole('heading', { name: 'Live Bus Map', level: 1 }).waitFor({ timeout: 30_000 });
     expect(new URL(page.url()).pathname).toBe('/bus-map');
     expect(await page.getByText('This map link', { exact: false }).count()).toBe(0);
+  });
+
+  it('the session dialog offers the school’s usual dismissal length', { timeout: 120_000 }, async () => {
+    const admin = await signedIn(suite.server.url, 'admin_demo');
+    const settings = (await admin.get('/api/schools/1/settings')).body;
+    expect(settings.defaultSessionMinutes).toBe(120);
+    expect(
+      (await admin.put('/api/schools/1/settings', { ...settings, defaultSessionMinutes: 45 })).status,
+    ).toBe(200);
+    const { page } = await suite.open('front_demo', '/front-queue');
+    await page.getByRole('button', { name: 'New Session' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Start New Session' });
+    const minutes = async () =>
+      (Date.parse(await dialog.getByLabel('End time').inputValue()) -
+        Date.parse(await dialog.getByLabel('Start time').inputValue())) /
+      60_000;
+    await expect.poll(minutes, { timeout: 15_000 }).toBe(45);
+    // Another type resets the times to the same usual length.
+    await dialog.getByText('Morning Dropoff', { exact: true }).click();
+    await expect.poll(() => dialog.getByLabel('Session name').inputValue()).toBe('Morning Dropoff');
+    expect(await minutes()).toBe(45);
+    await page.screenshot({ path: join(shotsDir(), 'session-dialog-usual-length.png') });
+    await admin.put('/api/schools/1/settings', settings);
   });
 
   it('logged no errors', () => {

@@ -2,21 +2,18 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_RETENTION_DAYS, type Recording } from '@curbside/domain';
 import { batches, pickupSessions, queue, students, vehicles } from '@curbside/store';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
-import { type Client, signedIn, startTestServer } from '../support/server';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { shotsDir } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
+import { signedIn } from '../support/server';
 
 /**
  * Session Reports in Chromium: the school admin opens yesterday's dismissal
  * from the admin screen, sees its charts and its pickups, searches them and
  * exports the CSV.
  */
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
-let admin: Client;
+const suite = browserSuite();
 let sessionId: number;
-const errors: string[] = [];
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Yesterday at 15:00 UTC plus some minutes. */
@@ -33,8 +30,8 @@ const yesterday = (minutes: number) => {
  */
 const runYesterday = async () => {
   const users = {
-    front: (await (await signedIn(server.url, 'front_demo')).get('/api/me')).body,
-    back: (await (await signedIn(server.url, 'back_demo')).get('/api/me')).body,
+    front: (await (await signedIn(suite.server.url, 'front_demo')).get('/api/me')).body,
+    back: (await (await signedIn(suite.server.url, 'back_demo')).get('/api/me')).body,
   };
   const as = (user: { id: number; username: string; role: 'front_queue_wrangler' }): Recording => ({
     actor: { id: user.id, username: user.username, role: user.role },
@@ -42,7 +39,7 @@ const runYesterday = async () => {
   });
   const schoolId = users.front.schoolId as number;
   const session = await pickupSessions.create(
-    server.db,
+    suite.server.db,
     {
       schoolId,
       name: 'Afternoon Pickup',
@@ -54,16 +51,16 @@ const runYesterday = async () => {
     as(users.front),
   );
   const batch = await batches.create(
-    server.db,
+    suite.server.db,
     { sessionId: session.id, schoolId, vehicleType: 'car', maxCapacity: 8 },
     as(users.back),
   );
   const entries = [];
   for (const [i, number] of ['101', '102', '103', '104', '105', '106'].entries()) {
-    const vehicle = await vehicles.byNumber(server.db, schoolId, 'car', number);
-    const riders = await students.getMany(server.db, schoolId, vehicle?.studentIds ?? []);
+    const vehicle = await vehicles.byNumber(suite.server.db, schoolId, 'car', number);
+    const riders = await students.getMany(suite.server.db, schoolId, vehicle?.studentIds ?? []);
     const entry = await queue.add(
-      server.db,
+      suite.server.db,
       {
         sessionId: session.id,
         schoolId,
@@ -83,46 +80,24 @@ const runYesterday = async () => {
       },
       as(users.front),
     );
-    expect(await batches.addEntry(server.db, batch, entry, as(users.back))).toBe('added');
+    expect(await batches.addEntry(suite.server.db, batch, entry, as(users.back))).toBe('added');
     entries.push({ ...entry, batchId: batch.id, batchNumber: batch.batchNumber, version: entry.version + 1 });
   }
-  const loaded = await batches.withMembers(server.db, batch.id);
-  expect(await batches.complete(server.db, loaded!.batch, entries, yesterday(14), as(users.back))).toBe(true);
-  await pickupSessions.end(server.db, session, as(users.back), yesterday(20));
+  const loaded = await batches.withMembers(suite.server.db, batch.id);
+  expect(await batches.complete(suite.server.db, loaded!.batch, entries, yesterday(14), as(users.back))).toBe(
+    true,
+  );
+  await pickupSessions.end(suite.server.db, session, as(users.back), yesterday(20));
   return session.id;
 };
 
 beforeAll(async () => {
-  const webDist = await ensureWebBuilt();
-  server = await startTestServer({ webDist });
-  admin = await signedIn(server.url, 'admin_demo');
   sessionId = await runYesterday();
-  browser = await launchBrowser();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+}, 120_000);
 
 describe('Session Reports', () => {
   it("opens yesterday's session from the admin screen, shows its charts and pickups, and exports the CSV", async () => {
-    const context = await browser.newContext({
-      viewport: viewports.tablet,
-      baseURL: server.url,
-      acceptDownloads: true,
-    });
-    const login = await context.request.post('/api/login', {
-      data: { username: 'admin_demo', password: 'demo1234' },
-    });
-    expect(login.status()).toBe(200);
-    const page = await context.newPage();
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-
-    await page.goto('/school-admin');
+    const { page, context } = await suite.open('admin_demo', '/school-admin', { acceptDownloads: true });
     await page.getByRole('link', { name: 'Session Reports' }).click();
     await page.getByRole('heading', { level: 1, name: 'Session Reports' }).waitFor();
     const sessions = page.getByRole('table', { name: 'Sessions' });
@@ -166,6 +141,6 @@ describe('Session Reports', () => {
   }, 120_000);
 
   it('logs no errors', () => {
-    expect(errors).toEqual([]);
+    expect(suite.errors).toEqual([]);
   });
 });

@@ -1,54 +1,21 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
-import { signIn } from '../support/browser-suite';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { shotsDir, viewports } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
 import { createStaff, sessionBody } from '../support/fixtures';
-import { signedIn, startTestServer } from '../support/server';
+import { signedIn } from '../support/server';
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+const suite = browserSuite();
 
-beforeAll(async () => {
-  const webDist = await ensureWebBuilt();
-  server = await startTestServer({ webDist });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.close();
-});
-
-/** Console errors, except the 401 of `GET /api/me` that a signed-out visitor gets. */
-const watchErrors = (page: Page) => {
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return;
-    if (/status of 401/.test(message.text()) && /\/api\/me$/.test(message.location().url)) return;
-    errors.push(message.text());
-  });
-  return errors;
-};
-
-/** A browser signed in as `username` (through the API), on `path`. */
-const openAs = async (
+/**
+ * A browser signed in as `username` (through the API), on `path`, with its page's errors: all
+ * but the 401 of `GET /api/me` that a signed-out visitor gets (after a sign-out too).
+ */
+const openAs = (
   username: string | null,
   path: string,
   viewport: { width: number; height: number } = viewports.tablet,
-) => {
-  const context = await browser.newContext({ viewport, baseURL: server.url });
-  contexts.push(context);
-  if (username) {
-    await signIn(context, username);
-  }
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  await page.goto(path);
-  return { page, errors };
-};
+) => suite.open(username, path, { viewport, expectedErrors: [{ text: /status of 401/, url: /\/api\/me$/ }] });
 
 const accountMenu = (page: Page) => page.getByRole('button', { name: /^Account menu for / });
 const menuItem = (page: Page, name: string) => page.getByRole('menuitem', { name, exact: true });
@@ -106,7 +73,7 @@ describe('the role guard', () => {
   });
 
   it('shows the SANDBOX badge to staff of a sandboxed school', async () => {
-    await createStaff(server.db, {
+    await createStaff(suite.server.db, {
       username: 'sandbox_front',
       role: 'front_queue_wrangler',
       schoolId: 2,
@@ -155,8 +122,8 @@ describe('the header', () => {
       await expect(pill(page).textContent()).resolves.toContain(sessionName);
       const first = (await pill(page).textContent()) ?? '';
       expect(first).toMatch(/1:59:\d\d|2:00:00/);
-      await page.waitForTimeout(1500);
-      expect(await pill(page).textContent()).not.toBe(first);
+      // The countdown ticks: its text changes within the next second.
+      await expect.poll(() => pill(page).textContent(), { timeout: 5_000 }).not.toBe(first);
       expect(await page.getByRole('button', { name: 'Start Session', exact: true }).count()).toBe(0);
       await page.getByRole('button', { name: 'New Session', exact: true }).waitFor();
 
@@ -176,7 +143,7 @@ describe('the header', () => {
   }
 
   it('asks before ending a session with cars queued, naming how many, and lets only back queue staff and above end it', async () => {
-    const admin = await signedIn(server.url, 'admin_demo');
+    const admin = await signedIn(suite.server.url, 'admin_demo');
     const sessionId = (await admin.post('/api/sessions', sessionBody())).body.id;
     for (const vehicleNumber of ['301', '302', '303']) {
       expect((await admin.post('/api/queue', { sessionId, vehicleNumber, vehicleType: 'car' })).status).toBe(
@@ -220,11 +187,7 @@ describe('the header', () => {
   });
 
   it('shows a disabled button as a button in the Dark theme, not as grey text on its card', async () => {
-    const context = await browser.newContext({ viewport: viewports.tablet, baseURL: server.url });
-    contexts.push(context);
-    await context.addInitScript("window.localStorage.setItem('curbside-theme', 'dark')");
-    const page = await context.newPage();
-    await page.goto('/parent-login');
+    const { page } = await suite.open(null, '/parent-login', { theme: 'dark' });
     const submit = page.locator('button[type=submit]');
     await submit.waitFor();
     expect(await submit.isDisabled()).toBe(true); // both fields empty

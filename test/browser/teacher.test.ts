@@ -1,35 +1,21 @@
 import { join } from 'node:path';
 import jsQR from 'jsqr';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
-import { signIn } from '../support/browser-suite';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { shotsDir, viewports } from '../support/browser';
+import { browserSuite, connected, painted } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
-import { type Client, signedIn, startTestServer } from '../support/server';
+import { type Client, signedIn } from '../support/server';
 
 /** The record's actor and retention for changes this test makes straight in the store. */
 const rec = { actor: { kind: 'schedule' as const }, retentionDays: 400 };
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
+const suite = browserSuite();
 let front: Client;
-let origin: string;
-const contexts: BrowserContext[] = [];
-const errors: string[] = [];
 
 beforeAll(async () => {
-  const webDist = await ensureWebBuilt();
-  server = await startTestServer({ webDist });
-  origin = new URL(server.url).origin;
-  front = await signedIn(server.url, 'front_demo');
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.close();
+  front = await signedIn(suite.server.url, 'front_demo');
 });
 
 /** A browser context signed in as `username` with `path` open. */
@@ -40,26 +26,14 @@ const open = async (
   touch = false,
   theme?: 'dark' | 'bright',
 ) => {
-  const context = await browser.newContext({
+  const { page } = await suite.open(username, path, {
     viewport,
-    baseURL: server.url,
-    hasTouch: touch,
-    isMobile: touch,
+    touch,
+    ...(theme ? { theme } : {}),
+    permissions: ['clipboard-read', 'clipboard-write'],
   });
-  if (theme) await context.addInitScript({ content: `localStorage.setItem('curbside-theme', '${theme}')` });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-  contexts.push(context);
-  await signIn(context, username);
-  const page = await context.newPage();
-  page.on('pageerror', (error) => errors.push(`${username}: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`${username}: ${message.text()}`);
-  });
-  await page.goto(path);
   return page;
 };
-
-/** Where screenshots go (`SHOTS_DIR`, else a temporary folder). */
 
 const region = (scope: Page | Locator, name: string) => scope.getByRole('region', { name, exact: true });
 const text = (scope: Page | Locator, value: string) => scope.getByText(value, { exact: true });
@@ -130,7 +104,7 @@ describe('the teacher screen', () => {
     for (const [name, viewport] of Object.entries(viewports) as [keyof typeof viewports, any][]) {
       const page = await open('teacher_demo', '/teacher', viewport, name === 'phone');
       await expect.poll(() => inClassList(page).getByRole('listitem').count()).toBe(10);
-      await page.waitForTimeout(300);
+      await painted(page);
       const wide = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
       expect(wide).toBeLessThanOrEqual(0);
       await page.screenshot({ path: join(dir, `teacher-attendance-no-session-${name}.png`), fullPage: true });
@@ -174,8 +148,9 @@ describe('the teacher screen', () => {
       const panel = region(teacher, 'Students: Room 12');
       await text(panel, 'Ready: 0').waitFor();
       await row(inClassList(teacher), 'Ava Martinez').waitFor();
-      // Give the live connections a moment to open.
-      await teacher.waitForTimeout(500);
+      // Both screens' live connections are open: the car queued next reaches the teacher's.
+      await connected(teacher);
+      await connected(frontPage);
 
       const keypad = frontPage.getByRole('group', { name: 'Keypad' });
       for (const digit of ['1', '0', '1'])
@@ -256,13 +231,13 @@ describe('the teacher screen', () => {
       const code = (await shown.textContent()) as string;
       expect(code).toMatch(/^[A-Z2-9]{4}$/);
       await text(teacher, `Code ${code} generated for Ava Martinez`).waitFor();
-      await text(dialog, `${origin}/invite/${code}`).waitFor();
+      await text(dialog, `${suite.origin}/invite/${code}`).waitFor();
       await dialog.getByText(/^Expires at \d{1,2}:\d{2} (AM|PM) \(\d{2}:\d{2} left\)$/).waitFor();
 
-      const qr = dialog.getByRole('img', { name: `QR code for ${origin}/invite/${code}` });
+      const qr = dialog.getByRole('img', { name: `QR code for ${suite.origin}/invite/${code}` });
       await qr.waitFor();
       const decoded = decodeQr((await qr.getAttribute('src')) as string);
-      expect(decoded.text).toBe(`${origin}/invite/${code}`);
+      expect(decoded.text).toBe(`${suite.origin}/invite/${code}`);
       expect(decoded.width).toBe(256);
 
       // An active code can only be refreshed.
@@ -324,7 +299,7 @@ describe('the teacher screen', () => {
           Array.from({ length: 20 }, async (_, i) => {
             const now = new Date().toISOString();
             const entry = await queue.add(
-              server.db,
+              suite.server.db,
               {
                 sessionId,
                 schoolId: 1,
@@ -338,7 +313,7 @@ describe('the teacher screen', () => {
               },
               rec,
             );
-            await queue.complete(server.db, entry, rec);
+            await queue.complete(suite.server.db, entry, rec);
           }),
         );
       }
@@ -392,17 +367,18 @@ describe('the teacher screen', () => {
         const status = region(page, 'Student Batch Status');
         await text(region(status, 'Students in Active Batches'), 'Ava Johnson').waitFor();
         await text(region(status, 'Students Waiting for Batch Assignment'), 'Sofia Johnson').waitFor();
-        await page.waitForTimeout(300);
+        await painted(page);
         const wide = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
         expect(wide).toBeLessThanOrEqual(0);
         await page.screenshot({ path: join(dir, `teacher-arrival-${name}.png`), fullPage: true });
 
         await tab(page, 'Attendance').click();
         await row(readyList(page), 'Sofia Johnson').waitFor();
-        await page.waitForTimeout(300);
+        // The car queued next arrives on this page's live connection.
+        await connected(page);
         await front.post('/api/queue', { sessionId, vehicleNumber: car, vehicleType: 'car' });
         await text(row(readyList(page), student), 'JUST ARRIVED!').waitFor();
-        await page.waitForTimeout(300);
+        await painted(page);
         await page.screenshot({ path: join(dir, `teacher-attendance-${name}.png`), fullPage: true });
 
         await row(readyList(page), student)
@@ -411,7 +387,7 @@ describe('the teacher screen', () => {
         const dialog = page.getByRole('dialog');
         await dialog.getByRole('button', { name: 'Generate Pickup Code' }).click();
         await dialog.getByRole('img', { name: /^QR code for / }).waitFor();
-        await page.waitForTimeout(400);
+        await painted(page);
         await page.screenshot({ path: join(dir, `teacher-code-${name}.png`) });
         await page.close();
       }
@@ -419,6 +395,7 @@ describe('the teacher screen', () => {
       const dark = await open('teacher_demo', '/teacher', viewports.tablet, false, 'dark');
       await tab(dark, 'Attendance').click();
       await row(readyList(dark), 'Sofia Johnson').waitFor();
+      await connected(dark);
       await front.post('/api/queue', { sessionId, vehicleNumber: '119', vehicleType: 'car' });
       await text(row(readyList(dark), 'Ava Patel'), 'JUST ARRIVED!').waitFor();
       await dark.screenshot({ path: join(dir, 'teacher-attendance-dark.png'), fullPage: true });
@@ -426,7 +403,7 @@ describe('the teacher screen', () => {
     }, 90_000);
 
     it('logs no errors', () => {
-      expect(errors).toEqual([]);
+      expect(suite.errors).toEqual([]);
     });
   });
 });

@@ -13,6 +13,11 @@ export interface ContextOptions {
   touch?: boolean;
   /** The colour theme the app starts in (stored as the app stores it). */
   theme?: Theme;
+  /**
+   * The app's transitions and animations run as for anyone (off by default: a test waits on
+   * what a screen shows, never for a dialog to finish fading in).
+   */
+  motion?: boolean;
   /** Scripts to run in every page of the context before the app's own. */
   initScripts?: string[];
   /** Browser permissions to grant on the server's origin (`clipboard-read`, say). */
@@ -21,16 +26,53 @@ export interface ContextOptions {
   locale?: string;
 }
 
+/**
+ * A console error a page is expected to log: a pattern of its text, or of its text and the
+ * address it names (`{ text: /status of 401/, url: /\/api\/login$/ }`: only that refusal).
+ */
+export type ExpectedError = RegExp | { text: RegExp; url: RegExp };
+
 export interface OpenOptions extends ContextOptions {
   /**
    * Console errors this page is expected to log (a refused request the test makes on
-   * purpose): matched against the message text. A signed-out page's `GET /api/me` 401
-   * is always expected.
+   * purpose). A signed-out page's `GET /api/me` 401 is always expected.
    */
-  expectedErrors?: RegExp[];
+  expectedErrors?: ExpectedError[];
   /** Names the page in `errors` (default: the username, or `signed out`). */
   label?: string;
 }
+
+/**
+ * Switches off every CSS transition and animation of a page, before the app's own scripts:
+ * with the context's `reducedMotion: 'reduce'` (which the app's Mantine theme respects:
+ * dialogs, menus and toasts open at once) a screen is as it ends up the moment it shows.
+ */
+const NO_MOTION = `(() => {
+  const style = document.createElement('style');
+  style.textContent = '*, *::before, *::after { transition: none !important; animation: none !important; scroll-behavior: auto !important; }';
+  const add = () => (document.head ?? document.documentElement).appendChild(style);
+  if (document.head) add();
+  else document.addEventListener('DOMContentLoaded', add, { once: true });
+})()`;
+
+/**
+ * Waits until `page`'s live connection is open (`data-live="open"` on its root element,
+ * set by the app's LiveProvider): events sent from then on reach the page. Wait for the
+ * screen's content first: the connection starts again once the signed-in user is known.
+ */
+export const connected = (page: Page, timeout = 30_000) =>
+  page.locator('html[data-live="open"]').waitFor({ state: 'attached', timeout });
+
+/**
+ * Waits until `page` has drawn what it shows now (two animation frames: the layout of the
+ * last change is done and painted), before a screenshot, a measure or axe. With transitions
+ * off nothing moves after that.
+ */
+export const painted = (page: Page) =>
+  // A string: this file is type-checked without the DOM library.
+  page.evaluate<void>(
+    'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())))',
+  );
 
 /**
  * Signs `context` in on the staff or the parent portal (default: the parent's for `parent…`).
@@ -56,27 +98,38 @@ export const signIn = async (
  * in on its own (`signIn`). Every page's uncaught errors and console errors, but the expected
  * ones, are collected in `errors`: a file asserts it stays empty.
  */
-export const browserSuite = (setup: { seed?: boolean; clever?: () => FakeClever } = {}) => {
+export const browserSuite = (
+  setup: {
+    /** `false`: the tables start empty (no demo data, no demo sign-in). */
+    seed?: boolean;
+    /** A fake Clever for sign-in and the roster import (`startFakeClever()`), closed at the end. */
+    clever?: () => FakeClever | Promise<FakeClever>;
+    /** The start's time limit (a fake Clever's district takes a while). */
+    timeout?: number;
+  } = {},
+) => {
   let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
   let browser: Browser | undefined;
+  let clever: FakeClever | undefined;
   const contexts: BrowserContext[] = [];
   const errors: string[] = [];
 
   beforeAll(async () => {
     const webDist = await ensureWebBuilt();
-    const clever = setup.clever?.();
+    clever = await setup.clever?.();
     server = await startTestServer({
       webDist,
       ...(setup.seed === false ? { seed: false } : {}),
       ...(clever ? { clever } : {}),
     });
     browser = await launchBrowser();
-  });
+  }, setup.timeout ?? 120_000);
 
   afterAll(async () => {
     for (const context of contexts) await context.close().catch(() => {});
     await browser?.close();
     await server?.close();
+    await clever?.close();
   });
 
   const started = () => {
@@ -93,9 +146,11 @@ export const browserSuite = (setup: { seed?: boolean; clever?: () => FakeClever 
       ...(options.touch ? { hasTouch: true, isMobile: true } : {}),
       ...(options.acceptDownloads ? { acceptDownloads: true } : {}),
       ...(options.locale ? { locale: options.locale } : {}),
+      ...(options.motion ? {} : { reducedMotion: 'reduce' as const }),
       ...extra,
     });
     contexts.push(context);
+    if (!options.motion) await context.addInitScript({ content: NO_MOTION });
     if (options.theme) {
       await context.addInitScript({ content: `localStorage.setItem('curbside-theme', '${options.theme}')` });
     }
@@ -106,27 +161,47 @@ export const browserSuite = (setup: { seed?: boolean; clever?: () => FakeClever 
     return context;
   };
 
-  /** Collects `page`'s uncaught errors and console errors but the expected ones. */
-  const watch = (page: Page, label: string, signedOut: boolean, expected: RegExp[] = []) => {
-    page.on('pageerror', (error) => errors.push(`${label}: ${error.message}`));
+  /**
+   * Collects `page`'s uncaught errors and console errors but the expected ones, in `errors`;
+   * answers this page's own (a test may assert them right away).
+   */
+  const watch = (page: Page, label: string, signedOut: boolean, expected: ExpectedError[] = []) => {
+    const own: string[] = [];
+    const found = (error: string) => {
+      own.push(error);
+      errors.push(`${label}: ${error}`);
+    };
+    page.on('pageerror', (error) => found(error.message));
     page.on('console', (message) => {
       if (message.type() !== 'error') return;
       const text = message.text();
+      const { url } = message.location();
       // A signed-out visitor's current-user query answers 401: nobody is signed in.
-      if (signedOut && /status of 401/.test(text) && /\/api\/me$/.test(message.location().url)) return;
-      if (expected.some((pattern) => pattern.test(text))) return;
-      errors.push(`${label}: ${text}`);
+      if (signedOut && /status of 401/.test(text) && /\/api\/me$/.test(url)) return;
+      const isExpected = (pattern: ExpectedError) =>
+        pattern instanceof RegExp ? pattern.test(text) : pattern.text.test(text) && pattern.url.test(url);
+      if (expected.some(isExpected)) return;
+      found(text);
     });
+    return own;
   };
 
-  /** A page at `path` in a new context, signed in as `username` (null: signed out). */
+  /**
+   * A page at `path` in a new context, signed in as `username` (null: signed out), with the
+   * errors it logged (`errors` of the page; the suite's `errors` gathers every page's).
+   */
   const open = async (username: string | null, path: string, options: OpenOptions = {}) => {
     const context = await newContext(options);
     if (username) await signIn(context, username);
     const page = await context.newPage();
-    watch(page, options.label ?? username ?? 'signed out', !username, options.expectedErrors);
+    const pageErrors = watch(
+      page,
+      options.label ?? username ?? 'signed out',
+      !username,
+      options.expectedErrors,
+    );
     await page.goto(path);
-    return { page, context };
+    return { page, context, errors: pageErrors };
   };
 
   return {
@@ -139,6 +214,13 @@ export const browserSuite = (setup: { seed?: boolean; clever?: () => FakeClever 
     get origin() {
       return new URL(started().server.url).origin;
     },
+    /** The fake Clever of `setup.clever`. */
+    get clever() {
+      if (!clever) throw new Error('This browser suite has no fake Clever (setup.clever)');
+      return clever;
+    },
+    connected,
+    painted,
     errors,
     newContext,
     signIn,

@@ -141,6 +141,11 @@ export const appRoutes: RouteObject[] = [
         'invite/:code',
         parentScreen(async () => (await import('./features/parent/invite.page')).InvitePage),
       ),
+      // The letters of the invites just made (their links live only in this tab): outside the shell, so a page prints only letters.
+      open(
+        'invite-letters',
+        async () => (await import('./features/parent-invites/invite-letters.page')).InviteLettersPage,
+      ),
       open('bus-driver', async () => (await import('./features/buses/bus-driver.page')).BusDriverPage),
       open('bus-tracking', async () => (await import('./features/buses/bus-tracking.page')).BusTrackingPage),
       open('display', async () => (await import('./features/display/display.page')).DisplayPage),

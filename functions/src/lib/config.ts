@@ -31,6 +31,14 @@ export const config = {
   dynamoEndpoint: optional('AWS_ENDPOINT_URL_DYNAMODB'),
   /** The WebSocket API's management endpoint (https://{api}.execute-api.{region}.amazonaws.com/{stage}). */
   wsManagementEndpoint: optional('WS_MANAGEMENT_ENDPOINT'),
+  /** The sender of the school's email (an SES verified identity; CDK context `curbside:mailFrom`). */
+  get mailFrom(): string | undefined {
+    return optional('MAIL_FROM');
+  },
+  /** The laptop runtime's SES endpoint (served in-process); unset in AWS, where the client calls SES. */
+  get sesEndpoint(): string | undefined {
+    return optional('SES_ENDPOINT');
+  },
   logLevel: optional('LOG_LEVEL') ?? 'info',
   /** Site origins allowed to send mutations besides the request's own host (the CloudFront domain). */
   allowedOrigins: (optional('ALLOWED_ORIGINS') ?? '').split(',').filter((origin) => origin !== ''),

@@ -42,3 +42,22 @@ export const registerInProcessManagement = (endpoint: string, transport: Managem
 /** The transport registered for `endpoint`, if any. */
 export const inProcessTransportFor = (endpoint: string): ManagementTransport | undefined =>
   inProcess.get(endpoint);
+
+/**
+ * The mail (Amazon SES v2) endpoint of the laptop runtime, served in-process
+ * as the management API is: the handlers' SES client sends through the
+ * transport registered for its endpoint (`SES_ENDPOINT`); in AWS nothing is
+ * registered and the client calls SES.
+ */
+const inProcessMail = new Map<string, ManagementTransport>();
+
+export const registerInProcessMail = (endpoint: string, transport: ManagementTransport) => {
+  inProcessMail.set(endpoint, transport);
+  return () => {
+    if (inProcessMail.get(endpoint) === transport) inProcessMail.delete(endpoint);
+  };
+};
+
+/** The mail transport registered for `endpoint`, if any. */
+export const inProcessMailFor = (endpoint: string): ManagementTransport | undefined =>
+  inProcessMail.get(endpoint);

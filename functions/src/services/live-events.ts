@@ -1,6 +1,7 @@
 import { type CarLineEvent, channels, type LiveEvent } from '@curbside/api';
-import { eventSequence } from '@curbside/store';
-import { db } from '../lib/context';
+import { connections, eventSequence, meter, students } from '@curbside/store';
+import { connectionsDb, db } from '../lib/context';
+import { live } from '../lib/live';
 import { log } from '../lib/log';
 import { tellDisplays } from './display';
 import { tellParents } from './parents';
@@ -20,11 +21,18 @@ export const publishToStaff = (schoolId: number, event: LiveEvent) =>
  * number not be had, the event still goes out, without one. The event may be
  * given as a promise (of reads it still needs); the number is taken meanwhile.
  * The parents of the children it is about are told too (`parents.ts`).
+ *
+ * Staff connections get it by topic (issue 31, ADR 0018): those following the
+ * whole line numbered, those subscribed to classrooms only when it concerns
+ * one of them (the students of its visits), without a number; an alert
+ * reaches every staff connection. `classroomIds`: the classrooms it concerns,
+ * when the caller knows them and the event does not say (a release).
  */
 export const publishToSession = async (
   schoolId: number,
   sessionId: number,
   event: CarLineEvent | Promise<CarLineEvent>,
+  classroomIds?: readonly (number | null)[],
 ): Promise<void> => {
   // The number is taken while the event's last reads (if any) are under way.
   const [seq, ready] = await Promise.all([
@@ -35,7 +43,11 @@ export const publishToSession = async (
     event,
   ]);
   await Promise.all([
-    publishToStaff(schoolId, { ...ready, sessionId, ...(seq === undefined ? {} : { seq }) }),
+    routeToStaff(
+      schoolId,
+      { ...ready, sessionId, ...(seq === undefined ? {} : { seq }) },
+      await concernOf(schoolId, ready, classroomIds),
+    ),
     tellParents(schoolId, sessionId, ready),
     ...(DISPLAY_CHANGES.has(ready.type) ? [tellDisplays(schoolId)] : []),
   ]);
@@ -47,3 +59,77 @@ const DISPLAY_CHANGES: ReadonlySet<string> = new Set([
   'VEHICLE_REMOVED',
   'VEHICLES_REMOVED_FROM_QUEUE',
 ]);
+
+/** Every staff connection: an alert. Otherwise the classrooms of the students the event is about. */
+type Concern = 'all' | number[];
+
+const classroomsOfStudents = (list: readonly { classroomId: number | null }[]) =>
+  list.map((student) => student.classroomId);
+
+/**
+ * The classrooms a car-line event concerns, from its records: the students
+ * of its visit(s); a release names only the student (one read when the caller
+ * did not say). A batch's own change without a visit (a new, empty batch)
+ * concerns no classroom: its visits' events follow.
+ */
+const concernOf = async (
+  schoolId: number,
+  event: CarLineEvent,
+  given: readonly (number | null)[] | undefined,
+): Promise<Concern> => {
+  let ids: readonly (number | null)[];
+  switch (event.type) {
+    case 'VEHICLE_QUEUED':
+    case 'VEHICLE_REMOVED':
+    case 'VEHICLE_RESTORED':
+      ids = classroomsOfStudents(event.data.entry.students);
+      break;
+    case 'QUEUE_STATUS_UPDATED':
+      ids = classroomsOfStudents(event.data.entry?.students ?? []);
+      break;
+    case 'VEHICLES_REMOVED_FROM_QUEUE':
+      ids = event.data.entries.flatMap((entry) => classroomsOfStudents(entry.students));
+      break;
+    case 'STUDENT_STATUS_UPDATE':
+      ids =
+        given ??
+        (await students.getMany(db, schoolId, [event.data.studentId]).then(classroomsOfStudents, () => []));
+      break;
+    default:
+      return 'all';
+  }
+  return [...new Set(ids.filter((id): id is number => id !== null))];
+};
+
+/**
+ * Sends a session's event to the school's staff connections by topic: the
+ * whole-line channel's members get it as it is (numbered); the members of the
+ * concerned classrooms' channels (or, for an alert, every narrowed
+ * connection) get it once each without its number: they see a part of the
+ * sequence, so a number would read as a gap. One Query per channel, no Scan.
+ * Counted once as an event published to the school's staff.
+ */
+const routeToStaff = async (schoolId: number, event: LiveEvent, concern: Concern): Promise<void> => {
+  try {
+    meter.add(`live.published.${channels.staff(schoolId)}`);
+    const sent = { ...event, sentAt: Date.now() };
+    const narrowing =
+      concern === 'all'
+        ? [channels.narrowed(schoolId)]
+        : concern.map((classroomId) => channels.classroom(schoolId, classroomId));
+    const [line, ...others] = await Promise.all(
+      [channels.line(schoolId), ...narrowing].map((channel) =>
+        connections.inChannel(connectionsDb(), channel),
+      ),
+    );
+    const whole = new Set(line);
+    const narrowed = [...new Set(others.flat())].filter((connectionId) => !whole.has(connectionId));
+    const { seq: _numbered, ...unnumbered } = sent;
+    await Promise.all([
+      live().send(line ?? [], sent, channels.line(schoolId)),
+      narrowed.length > 0 ? live().send(narrowed, unnumbered as LiveEvent) : undefined,
+    ]);
+  } catch (error) {
+    log('warn', 'live event not published', { type: event.type, error: (error as Error).message });
+  }
+};

@@ -4,6 +4,7 @@ import {
   type CreateInvitesInput,
   ForbiddenError,
   GoneError,
+  GRADE_MESSAGE,
   INVITE_GUESS_LIMIT,
   INVITE_REFUSALS,
   INVITE_TOKEN_BYTES,
@@ -12,6 +13,7 @@ import {
   inviteStatus,
   type NewInviteView,
   NotFoundError,
+  normalizeGrade,
   type ParentInvite,
   ROLE_RANK,
   type StaffRole,
@@ -23,7 +25,11 @@ import {
 import { classrooms, parentInvites, parents, schools, students, throttle, users } from '@curbside/store';
 import { assertSchoolWritable } from '../lib/auth';
 import { db } from '../lib/context';
+import { log } from '../lib/log';
+import { sendMail } from '../lib/mail';
+import { forEachBounded } from '../lib/publisher';
 import { registerParent, type SignedIn } from './auth';
+import { inviteEmail } from './invite-email';
 import { ownSchoolId } from './tenancy';
 
 /**
@@ -62,6 +68,13 @@ const studentsFor = async (user: User, schoolId: number, input: CreateInvitesInp
     if (teacher) throw new ForbiddenError(NOT_YOUR_CLASS);
     return students.listBySchool(db, schoolId);
   }
+  if ('grade' in input) {
+    // A grade spans classrooms: the school's office invites it, a teacher their own classrooms.
+    if (teacher) throw new ForbiddenError(NOT_YOUR_CLASS);
+    const grade = normalizeGrade(input.grade);
+    if (grade === null) throw new ValidationError(GRADE_MESSAGE, [{ path: 'grade', message: GRADE_MESSAGE }]);
+    return (await students.listBySchool(db, schoolId)).filter((student) => student.grade === grade);
+  }
   if ('classroomId' in input) {
     const room = await classrooms.get(db, schoolId, input.classroomId);
     if (!room?.active) throw new NotFoundError('Classroom not found');
@@ -98,41 +111,89 @@ const guardiansOf = async (schoolId: number, list: readonly Student[]) => {
   return byStudent;
 };
 
+/** One invite to make: its token (shown once) and what is stored. */
+interface PlannedInvite {
+  token: string;
+  student: Student;
+  /** The child as the letter names them. */
+  named: NewInviteView['student'];
+  invite: Omit<ParentInvite, 'id'>;
+}
+
+/**
+ * The invites a request asks for: one per student and known guardian (one
+ * per student when none is known); with `withEmail`, only those with an email address.
+ */
+const planInvites = async (
+  user: User,
+  input: CreateInvitesInput,
+  { withEmail = false } = {},
+): Promise<{ planned: PlannedInvite[]; withoutEmail: number }> => {
+  const schoolId = ownSchoolId(user);
+  const list = await studentsFor(user, schoolId, input);
+  const [guardians, rooms] = await Promise.all([
+    guardiansOf(schoolId, list),
+    list.length > 0 ? classrooms.listBySchool(db, schoolId) : [],
+  ]);
+  const roomNames = new Map(rooms.map((room) => [room.id, room.name]));
+  const now = Date.now();
+  const createdAt = new Date(now).toISOString();
+  const expiresAt = new Date(now + INVITE_TTL_MS).toISOString();
+  let withoutEmail = 0;
+  const planned = list.flatMap((student) => {
+    const known = guardians.get(student.id) ?? [];
+    const to =
+      known.length > 0 ? known : [{ name: student.parentName ?? null, email: student.parentEmail ?? null }];
+    const named = {
+      firstName: student.firstName,
+      lastName: student.lastName,
+      grade: student.grade,
+      classroom: student.classroomId === null ? null : (roomNames.get(student.classroomId) ?? null),
+    };
+    return to.flatMap((guardian): PlannedInvite[] => {
+      if (withEmail && !guardian.email?.trim()) {
+        withoutEmail += 1;
+        return [];
+      }
+      return [
+        {
+          token: randomBytes(INVITE_TOKEN_BYTES).toString('base64url'),
+          student,
+          named,
+          invite: {
+            schoolId,
+            studentId: student.id,
+            guardianName: guardian.name,
+            email: guardian.email,
+            createdAt,
+            expiresAt,
+            acceptedAt: null,
+            acceptedBy: null,
+            revokedAt: null,
+          },
+        },
+      ];
+    });
+  });
+  return { planned, withoutEmail };
+};
+
+const store = (planned: readonly PlannedInvite[]) =>
+  parentInvites.createMany(
+    db,
+    planned.map(({ token, invite }) => ({ ...invite, tokenHash: hashInviteToken(token) })),
+  );
+
+const linkOf = (origin: string, token: string) => `${origin}/parent/invite?t=${token}`;
+
 /** Makes the invites a request asks for and answers their links. */
 export const createInvites = async (
   user: User,
   input: CreateInvitesInput,
   origin: string,
 ): Promise<{ invites: NewInviteView[] }> => {
-  const schoolId = ownSchoolId(user);
-  const list = await studentsFor(user, schoolId, input);
-  const guardians = await guardiansOf(schoolId, list);
-  const now = Date.now();
-  const createdAt = new Date(now).toISOString();
-  const expiresAt = new Date(now + INVITE_TTL_MS).toISOString();
-  const planned = list.flatMap((student) => {
-    const known = guardians.get(student.id) ?? [];
-    const to =
-      known.length > 0 ? known : [{ name: student.parentName ?? null, email: student.parentEmail ?? null }];
-    return to.map((guardian) => ({
-      token: randomBytes(INVITE_TOKEN_BYTES).toString('base64url'),
-      invite: {
-        schoolId,
-        studentId: student.id,
-        guardianName: guardian.name,
-        email: guardian.email,
-        createdAt,
-        expiresAt,
-        acceptedAt: null,
-        acceptedBy: null,
-        revokedAt: null,
-      },
-    }));
-  });
-  const made = await parentInvites.createMany(
-    db,
-    planned.map(({ token, invite }) => ({ ...invite, tokenHash: hashInviteToken(token) })),
-  );
+  const { planned } = await planInvites(user, input);
+  const made = await store(planned);
   return {
     invites: made.map((invite, i) => ({
       id: invite.id,
@@ -140,9 +201,57 @@ export const createInvites = async (
       guardianName: invite.guardianName,
       email: invite.email,
       expiresAt: invite.expiresAt,
-      url: `${origin}/parent/invite?t=${planned[i]?.token}`,
+      url: linkOf(origin, planned[i]?.token as string),
+      student: planned[i]?.named as NewInviteView['student'],
     })),
   };
+};
+
+/** Emails sent at once (SES answers each in tens of milliseconds; its account rate limits the rest). */
+const MAIL_CONCURRENCY = 8;
+
+/**
+ * Makes the invites a request asks for whose guardian has an email address
+ * and sends each its link (English and Spanish in one message). Guardians
+ * without an address get no invite here (`skipped`: the school prints them a
+ * letter); a message SES refuses is `failed`, its invite stays pending (it
+ * can be revoked, or printed).
+ */
+export const emailInvites = async (
+  user: User,
+  input: CreateInvitesInput,
+  origin: string,
+): Promise<{ sent: number; skipped: number; failed: number }> => {
+  const { planned, withoutEmail } = await planInvites(user, input, { withEmail: true });
+  if (planned.length === 0) return { sent: 0, skipped: withoutEmail, failed: 0 };
+  const made = await store(planned);
+  const school = await schools.get(db, ownSchoolId(user));
+  let sent = 0;
+  let failed = 0;
+  await forEachBounded(
+    made.map((invite, i) => ({ invite, plan: planned[i] as PlannedInvite })),
+    MAIL_CONCURRENCY,
+    async ({ invite, plan }) => {
+      try {
+        await sendMail({
+          to: invite.email as string,
+          ...inviteEmail({
+            schoolName: school?.name ?? '',
+            firstName: plan.student.firstName,
+            lastInitial: plan.student.lastName.charAt(0),
+            guardianName: invite.guardianName,
+            url: linkOf(origin, plan.token),
+            expiresAt: invite.expiresAt,
+          }),
+        });
+        sent += 1;
+      } catch (error) {
+        failed += 1;
+        log('warn', 'invite email not sent', { inviteId: invite.id, error: (error as Error).name });
+      }
+    },
+  );
+  return { sent, skipped: withoutEmail, failed };
 };
 
 /** A student of the caller's school (404 otherwise; a teacher only their classrooms' students). */

@@ -227,7 +227,7 @@ export const releaseStudent = async (user: User, studentId: number) => {
   // Staff see who released the child; parents are told only that they were.
   const toStaff = { ...event, data: { ...event.data, releasedBy: actorName(record.actor) } };
   const [, parents] = await Promise.all([
-    publishToSession(schoolId, session.id, toStaff),
+    publishToSession(schoolId, session.id, toStaff, [student.classroomId]),
     parentLinks.parentsOf(db, schoolId, studentId),
   ]);
   for (const parentId of parents) {

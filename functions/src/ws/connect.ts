@@ -71,7 +71,8 @@ export const handler = wsHandler(async (event: WsEvent) => {
   if (query.buses === '1') {
     if (staffSchool !== null) joined.push(channels.buses(staffSchool));
   } else {
-    if (staffSchool !== null) joined.push(channels.staff(staffSchool));
+    // Every car-line event of the school until the connection subscribes to classrooms.
+    if (staffSchool !== null) joined.push(channels.staff(staffSchool), channels.line(staffSchool));
     if (user?.role === 'parent') joined.push(channels.parent(user.id));
   }
   await connections.put(connectionsDb(), {

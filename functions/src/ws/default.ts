@@ -7,6 +7,7 @@ import { log } from '../lib/log';
 import { wsHandler } from '../lib/ws';
 import { fanOut, relayPosition, stopBus } from '../services/buses';
 import { answerDisplay } from './display';
+import { answerSubscribe } from './subscribe';
 
 /** A connection's bus link, kept per instance: a driver sends every second, its link never changes. */
 const driverLinks = new Map<string, Promise<{ schoolId: number } | null>>();
@@ -30,12 +31,16 @@ const driverSchoolOf = (connectionId: string): Promise<{ schoolId: number } | nu
  * `$default`: answers `ping` with `pong`. From a connection opened with a
  * driver link: a position of one of its school's buses is kept and relayed to
  * the school's maps, a stop takes the bus off them, a heartbeat sends what
- * is still waiting for its second. From any other connection these are
+ * is still waiting for its second. A staff connection's `subscribe` narrows
+ * its car-line events to classrooms (`subscribe.ts`). From any other connection these are
  * ignored, as is anything malformed (logged).
  */
 export const handler = wsHandler(async (event) => {
   const connectionId = event.requestContext.connectionId;
-  let message: Partial<ClientMessage> & { data?: { busId?: unknown; location?: unknown }; busId?: unknown };
+  let message: Partial<Extract<ClientMessage, { type: string }>> & {
+    data?: { busId?: unknown; location?: unknown };
+    busId?: unknown;
+  };
   try {
     message = JSON.parse(event.body ?? '');
   } catch {
@@ -43,6 +48,11 @@ export const handler = wsHandler(async (event) => {
     return { statusCode: 200 };
   }
   const type = message?.type;
+  const action = (message as { action?: unknown } | null)?.action;
+  if (action === 'subscribe' || action === 'unsubscribe') {
+    await answerSubscribe(connectionId, message as Record<string, unknown>);
+    return { statusCode: 200 };
+  }
   if (type === 'ping') {
     await live().send([connectionId], { type: 'pong' });
     return { statusCode: 200 };

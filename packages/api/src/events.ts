@@ -198,8 +198,29 @@ export interface LiveMessageOf<T extends LiveEventType> {
 export type LiveEvent = { [T in LiveEventType]: LiveMessageOf<T> }[LiveEventType];
 export type CarLineEvent = { [T in CarLineEventType]: LiveMessageOf<T> }[CarLineEventType];
 
-/** Anything the server sends on a connection: a live event or the answer to a ping. */
-export type ServerMessage = LiveEvent | { type: 'pong' };
+/**
+ * A staff connection's subscription (issue 31, ADR 0018): the classrooms whose
+ * car-line events it now receives (only those of its own school that exist),
+ * or `null`: every car-line event of the school again.
+ */
+export interface SubscribedMessage {
+  type: 'subscribed';
+  classroomIds: number[] | null;
+}
+
+/** A message the server could not act on (a malformed subscribe): the connection stays open. */
+export interface ErrorMessage {
+  type: 'error';
+  error: string;
+  /** The action that was refused. */
+  action?: string;
+}
+
+/** Anything the server sends on a connection: a live event, the answer to a ping or to a subscribe. */
+export type ServerMessage = LiveEvent | { type: 'pong' } | SubscribedMessage | ErrorMessage;
+
+/** The most classrooms one subscribe may name. */
+export const MAX_SUBSCRIBED_CLASSROOMS = 50;
 
 /** Channels: a school's staff, a parent's own updates, and the public bus channel. */
 export const channels = {
@@ -224,6 +245,20 @@ export const channels = {
    * only `DISPLAY_BOARD`; rotating the link closes them.
    */
   display: (schoolId: number) => `school#${schoolId}#display`,
+  /**
+   * The school's car-line events, numbered in the session's sequence: the
+   * staff connections that follow the whole line (every staff connection
+   * until it subscribes to classrooms; front and back queue, dashboards).
+   */
+  line: (schoolId: number) => `school#${schoolId}#line`,
+  /**
+   * The staff connections narrowed to classrooms (issue 31): told, without a
+   * sequence number, the car-line events that concern no classroom in
+   * particular (alerts of a session).
+   */
+  narrowed: (schoolId: number) => `school#${schoolId}#classrooms`,
+  /** One classroom's car-line events (unnumbered), for the connections subscribed to it. */
+  classroom: (schoolId: number, classroomId: number) => `school#${schoolId}#classroom#${classroomId}`,
 } as const;
 
 /**
@@ -233,6 +268,14 @@ export const channels = {
  */
 export type ClientMessage =
   | { type: 'ping' }
+  /**
+   * A staff connection narrows its car-line events to these classrooms
+   * (again: switches at once); answered with `SubscribedMessage`, or an
+   * `ErrorMessage` when malformed.
+   */
+  | { action: 'subscribe'; classroomIds: number[] }
+  /** Back to every car-line event of the school; answered `{ type: 'subscribed', classroomIds: null }`. */
+  | { action: 'unsubscribe' }
   /** A display page asks for the board as it is now (on opening, after a reconnect). */
   | { type: 'DISPLAY_REFRESH' }
   | { type: 'heartbeat'; busId: string }

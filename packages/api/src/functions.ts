@@ -33,6 +33,8 @@ export interface FunctionAccess {
   connections: readonly TableAction[];
   /** May post to and close WebSocket connections (`execute-api:ManageConnections`). */
   publishes: boolean;
+  /** May send email through Amazon SES (`ses:SendEmail`, from the `MAIL_FROM` identity). */
+  sendsEmail?: boolean;
   /** Lambda memory in MB (CPU grows with it). */
   memoryMb: number;
   /** Lambda timeout in seconds (the HTTP API gives up after 30 s anyway). */
@@ -100,6 +102,8 @@ export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', Functio
     // switching a school's (or district's) mode tells the school's staff screens.
     connections: PUBLISHER,
     publishes: true,
+    // Emailing parent invites (issue 29): the only function that sends mail.
+    sendsEmail: true,
     memoryMb: 1769,
     timeoutSeconds: 29,
   },
@@ -133,11 +137,13 @@ export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', Functio
    * `$connect` reads the session or the bus link and keeps the connection;
    * `$disconnect` drops it; `$default` answers pong and relays a driver's
    * positions (kept with a TTL; one conditional write per second lets the
-   * fleet's latest fan out to the school's maps).
+   * fleet's latest fan out to the school's maps). A staff connection's
+   * `subscribe` checks its classrooms (one BatchGetItem) and swaps its
+   * channel rows (its connection row updated, member rows batch-written).
    */
   ws: {
-    data: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    connections: PUBLISHER,
+    data: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    connections: [...PUBLISHER, 'UpdateItem'],
     publishes: true,
     ...HTTP,
   },

@@ -58,9 +58,12 @@ export const createInvitesSchema = z.union(
       .object({ studentIds: z.array(id).min(1, 'Choose at least one student').max(INVITE_MAX_STUDENT_IDS) })
       .strict(),
     z.object({ classroomId: id }).strict(),
+    // A grade as written (`3`, `03`, `k`): the service reads it as the rosters keep it (`normalizeGrade`).
+    // Not the rosters' own schema: the route table is in every screen's first load, the rosters' rules are not.
+    z.object({ grade: z.string().trim().min(1, 'Grade is required').max(10, 'Grade is too long') }).strict(),
     z.object({ allStudents: z.literal(true) }).strict(),
   ],
-  { message: 'Send studentIds, classroomId or allStudents' },
+  { message: 'Send studentIds, classroomId, grade or allStudents' },
 );
 export type CreateInvitesInput = z.infer<typeof createInvitesSchema>;
 
@@ -91,9 +94,11 @@ export interface InviteView {
   createdAt: string;
   status: InviteStatus;
 }
-/** A new invite, with its link (the token is shown only now). */
+/** A new invite, with its link (the token is shown only now) and what a printed letter names. */
 export type NewInviteView = Pick<InviteView, 'id' | 'studentId' | 'guardianName' | 'email' | 'expiresAt'> & {
   url: string;
+  /** The child as the school's letter names them (full name: the letter goes to the family). */
+  student: { firstName: string; lastName: string; grade: string; classroom: string | null };
 };
 
 /** Adults a family allows to pick a child up: at most this many per child. */

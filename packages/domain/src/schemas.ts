@@ -28,7 +28,7 @@ export const schoolSchema = z.object({
     .optional(),
   /** Days the dismissal's record is kept (a school setting, #32); 400 when absent. */
   retentionDays: z.number().int().min(1).max(3650).optional(),
-  /** The usual dismissal length in minutes (a school setting, #32); 60 when absent. */
+  /** The usual dismissal length in minutes (a school setting, #32): the Start Session dialog's default; 120 when absent. */
   defaultSessionMinutes: z.number().int().min(1).max(1440).optional(),
   /** The languages the school's families read (a school setting, #32); English and Spanish when absent. */
   languages: z.array(z.string()).optional(),

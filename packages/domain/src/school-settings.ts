@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_BATCH_CAPACITY } from './queue';
 import { DEFAULT_RETENTION_DAYS } from './record';
+import { SESSION_DEFAULT_LENGTH_MS } from './sessions';
 
 /**
  * A school's own settings (issue 32): its batch sizes, its usual dismissal
@@ -17,8 +18,8 @@ export const SCHOOL_SETTINGS_BOUNDS = {
 export const SCHOOL_LANGUAGES = ['en', 'es'] as const;
 export type SchoolLanguage = (typeof SCHOOL_LANGUAGES)[number];
 
-/** The usual dismissal length when a school has not set one. */
-export const DEFAULT_SESSION_MINUTES = 60;
+/** The usual dismissal length when a school has not set one: the specification's session default length, 2 hours. */
+export const DEFAULT_SESSION_MINUTES = SESSION_DEFAULT_LENGTH_MS / 60_000;
 
 const bounded = (name: string, { min, max }: { min: number; max: number }) =>
   z

@@ -68,12 +68,19 @@ export const sessionInputSchema = z
   });
 export type SessionInput = z.input<typeof sessionInputSchema>;
 
-/** Form defaults: start now, end two hours later, named after the type. */
-export const sessionDefaults = (type: SessionType, now = new Date()) => ({
+/**
+ * Form defaults: start now, end after the school's usual dismissal length
+ * (its `defaultSessionMinutes` setting; two hours when it has none), named after the type.
+ */
+export const sessionDefaults = (
+  type: SessionType,
+  now = new Date(),
+  lengthMs: number = SESSION_DEFAULT_LENGTH_MS,
+) => ({
   name: SESSION_TYPE_NAME[type],
   type,
   startTime: now.toISOString(),
-  endTime: new Date(now.getTime() + SESSION_DEFAULT_LENGTH_MS).toISOString(),
+  endTime: new Date(now.getTime() + lengthMs).toISOString(),
   notes: '',
 });
 

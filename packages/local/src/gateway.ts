@@ -4,13 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import type { Duplex } from 'node:stream';
 import { IMPORT_JOBS, MAP_ORIGINS, parseOrigins, securityHeaders } from '@curbside/api';
-import { registerInProcessManagement } from '@curbside/functions/lib/in-process';
+import { registerInProcessMail, registerInProcessManagement } from '@curbside/functions/lib/in-process';
 import { type JobRun, registerInProcessJobs } from '@curbside/functions/lib/jobs';
 import { connectionTableNameFor } from '@curbside/store';
 import { ensureTable } from './dynamo';
 import { fromHttpResult, matchRoute, splitUrl, toHttpEvent } from './events';
 import { type Invoke, invoke as inProcessInvoke } from './lambda';
 import { logError, logInfo } from './log';
+import { createMailbox, type Mailbox, mailPage, sesTransport } from './mail';
 import { inProcessTransport } from './management';
 import { startSchedules } from './scheduler';
 import { serveStatic } from './static';
@@ -42,6 +43,8 @@ export interface ServerOptions {
   workers?: number | 'cores';
   /** Handler modules loaded from other files in the workers (tests). */
   workerModules?: Record<string, string>;
+  /** Where the emulated SES keeps each message (`.data/mail`); default: in memory. */
+  mailDir?: string;
 }
 
 export interface RunningServer {
@@ -50,6 +53,8 @@ export interface RunningServer {
   port: number;
   /** The worker pools, when the functions run in workers. */
   workers: WorkerPools | undefined;
+  /** The messages the handlers sent through the emulated SES (listed at `/dev/mail`). */
+  mail: Mailbox;
   /** Closes sockets (running their `$disconnect`), timers and the server. */
   close(): Promise<void>;
 }
@@ -135,6 +140,7 @@ export const startServer = async ({
   mapOrigins = process.env.MAP_ORIGINS ? parseOrigins(process.env.MAP_ORIGINS) : MAP_ORIGINS,
   workers = 0,
   workerModules,
+  mailDir,
 }: ServerOptions): Promise<RunningServer> => {
   // The WebSocket API's connection table, as the stack creates it beside the data table.
   await ensureTable({ endpoint: dynamoEndpoint, tableName: connectionTableName, kind: 'connections' });
@@ -143,6 +149,7 @@ export const startServer = async ({
   const invoke: Invoke = (module, event, options) =>
     pools ? pools.invoke(module, event, options) : inProcessInvoke(module, event, options);
   const sockets = createWebSocketGateway({ invoke });
+  const mail = createMailbox(mailDir ? { dir: mailDir } : {});
 
   /** `/api/*`: the route table decides; the handler gets the same event API Gateway would build. */
   const api = async (request: IncomingMessage, response: ServerResponse, rawPath: string) => {
@@ -195,6 +202,11 @@ export const startServer = async ({
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return sendJson(response, 405, { message: 'Method not allowed' }, { allow: 'GET, HEAD' });
     }
+    // The laptop's mail (the emulated SES's messages): this runtime's page only, never deployed.
+    if (rawPath === '/dev/mail') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      return response.end(request.method === 'HEAD' ? undefined : mailPage(mail.list()));
+    }
     serveStatic(webDist, request, response, rawPath);
   };
 
@@ -217,6 +229,11 @@ export const startServer = async ({
   process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamoEndpoint;
   process.env.WS_MANAGEMENT_ENDPOINT = `http://${loopbackOf(host)}:${actualPort}`;
   process.env.CURBSIDE_DEMO = demo ? '1' : '';
+  // SES v2 on this server, in-process as the management API (no HTTP route); the sender as configured, or the laptop's.
+  process.env.SES_ENDPOINT = `http://${loopbackOf(host)}:${actualPort}`;
+  process.env.MAIL_FROM ||= 'Curbside <no-reply@curbside.localhost>';
+  const deliver = async (message: Parameters<Mailbox['deliver']>[0]) => mail.deliver(message).id;
+  const unregisterMail = registerInProcessMail(process.env.SES_ENDPOINT, sesTransport(deliver));
   // The handlers post to this server's management API in-process (the same answers, no HTTP hop).
   const unregister = registerInProcessManagement(
     process.env.WS_MANAGEMENT_ENDPOINT,
@@ -242,13 +259,16 @@ export const startServer = async ({
     pools = createWorkerPools({
       limit,
       managementEndpoint: process.env.WS_MANAGEMENT_ENDPOINT,
+      mailEndpoint: process.env.SES_ENDPOINT,
       ...(workerModules ? { modules: workerModules } : {}),
       answerQuestion: async (question) =>
         question.kind === 'management'
           ? Promise.all(
               question.calls.map((call) => sockets.answer(call.method, call.connectionId, call.body)),
             )
-          : startJob(question.run),
+          : question.kind === 'mail'
+            ? deliver(question.mail)
+            : startJob(question.run),
     });
   }
   const stopSchedules = runSchedules ? startSchedules(undefined, invoke) : undefined;
@@ -266,6 +286,7 @@ export const startServer = async ({
       await sockets.close();
       await pools?.close();
       unregister();
+      unregisterMail();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
@@ -275,5 +296,5 @@ export const startServer = async ({
     return closing;
   };
 
-  return { url: `http://${loopbackOf(host)}:${actualPort}`, port: actualPort, workers: pools, close };
+  return { url: `http://${loopbackOf(host)}:${actualPort}`, port: actualPort, workers: pools, mail, close };
 };

@@ -4,6 +4,7 @@ export * from './events';
 export * from './fake-clever';
 export * from './gateway';
 export * from './lambda';
+export * from './mail';
 export * from './scheduler';
 export * from './static';
 export * from './websocket';

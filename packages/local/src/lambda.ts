@@ -89,6 +89,7 @@ export const grantOf = (module: string): Grant => {
         ...(connectionTable ? { [connectionTable]: plan.access.connections } : {}),
       },
       manageConnections: plan.access.publishes,
+      sendsEmail: plan.access.sendsEmail === true,
     };
     grants.set(key, grant);
   }

@@ -97,6 +97,8 @@ try {
     runSchedules: true,
     demo: true,
     workers,
+    // The emulated SES keeps each message under .data/mail (/dev/mail lists them); in memory with --in-memory.
+    ...(inMemory ? {} : { mailDir: join(root, '.data', 'mail') }),
   });
   const shown = host === '127.0.0.1' || host === '0.0.0.0' ? 'localhost' : host;
   const where = externalDynamo
@@ -105,6 +107,7 @@ try {
       ? ' (in memory: data is not kept)'
       : '';
   console.log(`Curbside is running at http://${shown}:${server.port}${where}`);
+  console.log(`Email it sends (parent invites) is kept here: http://${shown}:${server.port}/dev/mail`);
   // One warm worker per function, in the background: the first tap of the day is not a cold start.
   void server.workers
     ?.warm(

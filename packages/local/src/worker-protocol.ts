@@ -1,11 +1,14 @@
 /** The messages between the laptop runtime's main thread and its worker threads (structured clones). */
 import type { JobRun } from '@curbside/functions/lib/jobs';
 import type { MeterSnapshot } from '@curbside/store';
+import type { OutgoingMail } from './mail';
 import type { ManagementAnswer } from './websocket';
 
 export interface WorkerSetup {
   /** The management API's endpoint the handlers post to (`WS_MANAGEMENT_ENDPOINT`). */
   managementEndpoint: string;
+  /** The emulated SES endpoint the handlers send mail to (`SES_ENDPOINT`). */
+  mailEndpoint?: string;
   /** Handler modules loaded from these files instead of `@curbside/functions/{module}` (tests). */
   modules?: Record<string, string>;
 }
@@ -25,7 +28,11 @@ export interface ManagementCall {
 }
 
 /** A fan-out's posts, made in the same turn of the worker's event loop, cross as one message. */
-export type Question = { kind: 'management'; calls: ManagementCall[] } | { kind: 'job'; run: JobRun };
+export type Question =
+  | { kind: 'management'; calls: ManagementCall[] }
+  | { kind: 'job'; run: JobRun }
+  /** A message the handler sent through the emulated SES: the main thread keeps it (answers its id). */
+  | { kind: 'mail'; mail: OutgoingMail };
 
 export type FromWorker =
   | {

@@ -8,10 +8,11 @@
  * has no `execute-api:ManageConnections`, as IAM would.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { registerInProcessManagement } from '@curbside/functions/lib/in-process';
+import { registerInProcessMail, registerInProcessManagement } from '@curbside/functions/lib/in-process';
 import { registerInProcessJobs } from '@curbside/functions/lib/jobs';
 import { meter } from '@curbside/store';
 import { invoke, loadHandler, resolveModulesWith } from './lambda';
+import { sesTransport } from './mail';
 import { inProcessTransport } from './management';
 import type { FromWorker, ManagementAnswer, ManagementCall, ToWorker, WorkerSetup } from './worker-protocol';
 
@@ -54,6 +55,13 @@ if (setup.managementEndpoint) {
   registerInProcessManagement(setup.managementEndpoint, inProcessTransport(callManagement));
 }
 registerInProcessJobs((run) => ask({ kind: 'job', run }));
+// Mail is refused here first when the function has no ses:SendEmail; the main thread keeps what is sent.
+if (setup.mailEndpoint) {
+  registerInProcessMail(
+    setup.mailEndpoint,
+    sesTransport((mail) => ask<string>({ kind: 'mail', mail })),
+  );
+}
 
 port.on('message', (message: ToWorker) => {
   switch (message.type) {

@@ -28,6 +28,8 @@ export interface WorkerPoolOptions {
   limit: number;
   /** The management API endpoint the handlers post to. */
   managementEndpoint: string;
+  /** The emulated SES endpoint the handlers send mail to. */
+  mailEndpoint?: string;
   /** Answers a worker's question: a post to a socket, a job run to start. */
   answerQuestion: (question: Question) => Promise<unknown>;
   /** Handler modules loaded from other files (tests). */
@@ -66,6 +68,7 @@ export const createWorkerPools = (options: WorkerPoolOptions) => {
 
   const setup: WorkerSetup = {
     managementEndpoint: options.managementEndpoint,
+    ...(options.mailEndpoint ? { mailEndpoint: options.mailEndpoint } : {}),
     ...(options.modules ? { modules: options.modules } : {}),
   };
 

@@ -28,6 +28,8 @@ export interface Grant {
   tables: Readonly<Record<string, readonly TableAction[]>>;
   /** May call the WebSocket management API (`execute-api:ManageConnections`). */
   manageConnections: boolean;
+  /** May send email through SES (`ses:SendEmail`). */
+  sendsEmail?: boolean;
 }
 
 const current = new AsyncLocalStorage<Grant>();

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Alert, AlertAcknowledgement, Recording } from '@curbside/domain';
 import type { Db } from './db';
 import { alertEventPuts } from './dismissal-event';

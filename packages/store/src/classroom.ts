@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type Classroom, ConflictError } from '@curbside/domain';
-import { putAll } from './batch-write';
+import { getAll, putAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
 import { isConditionFailure, rosterReads } from './query';
@@ -49,6 +49,21 @@ export const classrooms = {
       new GetCommand({ TableName: db.table, Key: key(schoolId, id), ConsistentRead: true }),
     );
     return Item ? toClassroom(Item) : undefined;
+  },
+
+  /**
+   * Which of these ids are classrooms of the school (one BatchGetItem, keys
+   * only): another school's ids and unknown ones are left out. In the order given.
+   */
+  async existing(db: Db, schoolId: number, ids: readonly number[]): Promise<number[]> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return [];
+    const found = await getAll(
+      db,
+      unique.map((id) => key(schoolId, id)),
+    );
+    const known = new Set(found.map((item) => item.sk));
+    return unique.filter((id) => known.has(key(schoolId, id).sk));
   },
 
   /** Replaces a classroom's fields (the classroom must exist). */

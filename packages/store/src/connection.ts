@@ -1,7 +1,7 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteAll, putAll } from './batch-write';
 import type { Db } from './db';
-import { queryAll } from './query';
+import { isConditionFailure, queryAll } from './query';
 
 /**
  * WebSocket connections, in the live-connection table (`connectionTableDefinition`),
@@ -13,6 +13,9 @@ import { queryAll } from './query';
  * User's connection: `USER#{userId}` / `CONN#{connectionId}` (signed-in
  *   connections only), with the session: ending a user's sign-ins finds the
  *   connections to close with one Query.
+ * A staff connection's subscription (issue 31) is its channels: `rechannel`
+ *   swaps some of them (the CONN row's list and the member rows), so
+ *   `remove` still finds every membership.
  * All carry a TTL of 2 hours 10 minutes: API Gateway closes every
  * connection after 2 hours, and `$disconnect` is best effort.
  */
@@ -112,6 +115,63 @@ export const connections = {
       connectionId: item.connectionId as string,
       sessionId: (item.sessionId as string | undefined) ?? null,
     }));
+  },
+
+  /**
+   * Swaps channels of an open connection: `change` gets its channels as they
+   * are and answers the ones it keeps, leaves and joins. The CONN row is
+   * written first, held to the list it was read with (tried again when another
+   * change came between), then the new member rows are put and the old ones
+   * deleted, with the connection's TTL. Answers the channels now, or
+   * undefined when the connection is gone.
+   */
+  async rechannel(
+    db: Db,
+    connectionId: string,
+    change: (channels: readonly string[]) => readonly string[],
+  ): Promise<string[] | undefined> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const { Item } = await db.doc.send(
+        new GetCommand({ TableName: db.table, Key: key(connectionId), ConsistentRead: true }),
+      );
+      if (!Item || (typeof Item.ttl === 'number' && Item.ttl * 1000 < Date.now())) return undefined;
+      const before: string[] = Item.channels ?? [];
+      const after = [...new Set(change(before))];
+      const revision = typeof Item.revision === 'number' ? Item.revision : 0;
+      try {
+        await db.doc.send(
+          new UpdateCommand({
+            TableName: db.table,
+            Key: key(connectionId),
+            UpdateExpression: 'SET channels = :after, revision = :next',
+            ConditionExpression:
+              'attribute_exists(pk) AND (attribute_not_exists(revision) OR revision = :revision)',
+            ExpressionAttributeValues: { ':after': after, ':next': revision + 1, ':revision': revision },
+          }),
+        );
+      } catch (error) {
+        if (isConditionFailure(error)) continue;
+        throw error;
+      }
+      const ttl = Item.ttl as number;
+      const joined = after.filter((channel) => !before.includes(channel));
+      const left = before.filter((channel) => !after.includes(channel));
+      await putAll(
+        db,
+        joined.map((channel) => ({
+          ...memberKey(channel, connectionId),
+          entity: 'channelMember',
+          connectionId,
+          ttl,
+        })),
+      );
+      await deleteAll(
+        db,
+        left.map((channel) => memberKey(channel, connectionId)),
+      );
+      return after;
+    }
+    throw new Error('The connection kept changing; its channels were not changed');
   },
 
   /**

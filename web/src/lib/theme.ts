@@ -35,6 +35,8 @@ export const theme = createTheme({
   primaryColor: 'blue',
   primaryShade: { light: 7, dark: 8 },
   autoContrast: true,
+  // Someone who asked their device for less motion gets dialogs, menus and toasts without it.
+  respectReducedMotion: true,
   luminanceThreshold: 0.4,
   defaultRadius: 'md',
   cursorType: 'pointer',

@@ -58,6 +58,13 @@ export const updateClassroom = async (
   return classrooms.update(db, { ...before, ...input });
 };
 
+/** How many active students a classroom has (asked before deactivating it). */
+export const classroomStudentCount = async (user: User, id: number, schoolId: number | undefined) => {
+  const school = await rosterSchool(user, schoolId, 'read');
+  await activeClassroom(school.id, id);
+  return { count: (await students.listByClassroom(db, school.id, id)).length };
+};
+
 /** Deactivates an empty classroom; one with students asks for them to be moved first. */
 export const deactivateClassroom = async (user: User, id: number, schoolId: number | undefined) => {
   const school = await rosterSchool(user, schoolId, 'write');

@@ -23,6 +23,14 @@ export const inviteAdminRoutes = areaRoutes('admin', {
     access: { minRole: 'teacher', data: 'update' },
     response: returns<{ invites: NewInviteView[] }>(),
   }),
+  emailParentInvites: route({
+    method: 'POST',
+    path: '/api/parent-invites/email',
+    request: { body: createInvitesSchema },
+    // The same invites as above, for the guardians with an email address, each sent its link.
+    access: { minRole: 'teacher', data: 'update' },
+    response: returns<{ sent: number; skipped: number; failed: number }>(),
+  }),
   listParentInvites: route({
     method: 'GET',
     path: '/api/parent-invites',

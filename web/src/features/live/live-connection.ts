@@ -1,3 +1,5 @@
+import type { ClientMessage } from '@curbside/api';
+
 /**
  * The live connection: one WebSocket to `/ws` on the page's own host (wss on
  * https). Pings every 30 s; after any close it did not ask for it reconnects
@@ -31,6 +33,8 @@ export const liveUrl = (location: Pick<Location, 'protocol' | 'host'>) =>
 type Listener = (message: LiveMessage) => void;
 type StateListener = (state: LiveState, retries: number) => void;
 type ReopenListener = () => void;
+/** `first`: the run's first socket opened; otherwise it opened again after a loss. */
+type OpenListener = (first: boolean) => void;
 
 export class LiveConnection {
   private socket: WebSocket | null = null;
@@ -38,7 +42,7 @@ export class LiveConnection {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private listeners = new Set<Listener>();
   private stateListeners = new Set<StateListener>();
-  private reopenListeners = new Set<ReopenListener>();
+  private openListeners = new Set<OpenListener>();
   private lostListeners = new Set<ReopenListener>();
   private stopped = false;
   /** Whether a socket of this run was open before: a later open is a reopen, with events missed in between. */
@@ -74,8 +78,8 @@ export class LiveConnection {
     this.start();
   }
 
-  /** Sends a message when the socket is open; otherwise it is not sent. */
-  send(message: LiveMessage) {
+  /** Sends a message (a ping, a subscribe) when the socket is open; otherwise it is not sent. */
+  send(message: LiveMessage | ClientMessage) {
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
   }
 
@@ -94,13 +98,15 @@ export class LiveConnection {
   }
 
   /**
-   * Calls `listener` each time the connection opens again after it was lost:
-   * whatever changed in between arrived on no socket, so readers refresh.
+   * Calls `listener` each time a socket opens: the first of a run (`first`), and
+   * each time it opens again after it was lost. Whatever changed before the
+   * server knew the socket arrived on no socket (lists read while the first
+   * socket was still connecting included), so readers refresh.
    */
-  onReopen(listener: ReopenListener) {
-    this.reopenListeners.add(listener);
+  onOpen(listener: OpenListener) {
+    this.openListeners.add(listener);
     return () => {
-      this.reopenListeners.delete(listener);
+      this.openListeners.delete(listener);
     };
   }
 
@@ -123,6 +129,9 @@ export class LiveConnection {
 
   private setState(state: LiveState) {
     this.state = state;
+    // On the page's root element (`data-live="open"` once connected): what a test, or a look in
+    // the developer tools, waits on instead of a guess of time.
+    document.documentElement.dataset.live = state;
     for (const listener of this.stateListeners) listener(state, this.retries);
   }
 
@@ -134,8 +143,9 @@ export class LiveConnection {
     socket.onopen = () => {
       this.retries = 0;
       this.setState('open');
-      if (this.wasOpen) for (const listener of this.reopenListeners) listener();
+      const first = !this.wasOpen;
       this.wasOpen = true;
+      for (const listener of this.openListeners) listener(first);
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: 'ping' }), LIVE.pingMs);
     };

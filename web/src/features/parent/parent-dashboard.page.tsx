@@ -5,6 +5,7 @@ import { type FormEvent, useState } from 'react';
 import { Navigate } from 'react-router';
 import { useMe } from '../auth/auth.queries';
 import { useLiveEvent } from '../live/live';
+import { AuthorizedPickups } from './authorized-pickups';
 import { clockText, waitText } from './format';
 import { useParentTexts } from './i18n';
 import { useLinkStudent, useParentLogout } from './parent.mutations';
@@ -180,6 +181,7 @@ export function ParentDashboardPage() {
             ))}
           </Stack>
         )}
+        {status.data && status.data.length > 0 && <AuthorizedPickups students={status.data} />}
         <LinkForm />
       </Stack>
     </ParentLayout>

@@ -1,5 +1,16 @@
 import { type Classroom, classroomInputSchema, type TeacherRow } from '@curbside/domain';
-import { Button, Group, Modal, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import {
+  Button,
+  Group,
+  Loader,
+  Modal,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useRosterForm } from './form';
@@ -63,6 +74,75 @@ function ClassroomEditor({
   );
 }
 
+/**
+ * Deactivating a classroom asks first, naming how many students are in it
+ * (read fresh as the question opens). A classroom with students is not
+ * deactivated (the server refuses it: they would lose their classroom), so
+ * the question says to move them first; Cancel leaves it as it was.
+ */
+function DeactivateClassroom({
+  schoolId,
+  classroom,
+  onCancel,
+  onConfirm,
+}: {
+  schoolId: SchoolScope;
+  classroom: Classroom | null;
+  onCancel: () => void;
+  onConfirm: (classroom: Classroom) => void;
+}) {
+  const count = useQuery({
+    ...rosterQueries.classroomStudentCount(schoolId, classroom?.id ?? 0),
+    enabled: classroom !== null,
+  });
+  const students = count.data?.count;
+  return (
+    <Modal
+      opened={classroom !== null}
+      onClose={onCancel}
+      title={classroom ? `Deactivate ${classroom.name}?` : ''}
+      centered
+      zIndex={300}
+    >
+      <Stack>
+        {count.isPending ? (
+          <Group gap="sm">
+            <Loader size="sm" aria-label="Counting its students" />
+            <Text>Counting its students…</Text>
+          </Group>
+        ) : count.isError ? (
+          <Text c="red" role="alert">
+            Could not count its students. Try again.
+          </Text>
+        ) : students === 0 ? (
+          <Text>
+            No students are in {classroom?.name}. It leaves the lists and the teacher screens; its history
+            stays.
+          </Text>
+        ) : (
+          <Text>
+            {`${classroom?.name} has ${students} ${students === 1 ? 'student' : 'students'}. They would lose their classroom: move ${students === 1 ? 'them' : 'them all'} to another classroom first (Students tab, Edit), then deactivate it.`}
+          </Text>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button
+            color="red"
+            disabled={students !== 0}
+            onClick={() => {
+              if (classroom) onConfirm(classroom);
+            }}
+          >
+            Deactivate
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
 /** The school's classrooms: name, grade and teacher; add, edit and deactivate (when allowed). */
 export function ClassroomsDialog({
   schoolId,
@@ -86,6 +166,7 @@ export function ClassroomsDialog({
   });
   const deactivate = useDeactivate(schoolId);
   const [editing, setEditing] = useState<Classroom | 'new' | null>(null);
+  const [confirming, setConfirming] = useState<Classroom | null>(null);
   const teacherList = teachers.data?.items ?? [];
   const nameOf = (id: number | null) => teacherList.find((t) => t.id === id)?.name ?? 'No teacher assigned';
   return (
@@ -130,7 +211,7 @@ export function ClassroomsDialog({
                       variant="subtle"
                       color="red"
                       disabled={!canDelete}
-                      onClick={() => deactivate.mutate({ kind: 'classrooms', id: room.id, label: room.name })}
+                      onClick={() => setConfirming(room)}
                     >
                       Deactivate
                     </Button>
@@ -141,6 +222,15 @@ export function ClassroomsDialog({
           </Table.Tbody>
         </Table>
       </Stack>
+      <DeactivateClassroom
+        schoolId={schoolId}
+        classroom={confirming}
+        onCancel={() => setConfirming(null)}
+        onConfirm={(room) => {
+          deactivate.mutate({ kind: 'classrooms', id: room.id, label: room.name });
+          setConfirming(null);
+        }}
+      />
     </Modal>
   );
 }

@@ -9,8 +9,11 @@ import {
   type VehicleRow,
   vehicleLabel,
 } from '@curbside/domain';
-import { Badge, Button, Card, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { InviteFamiliesDialog } from '../parent-invites/invite-families-dialog';
+import { StudentInvitesDialog } from '../parent-invites/student-invites-dialog';
 import { StudentPickupsDialog } from '../reports/student-pickups-dialog';
 import { ClassroomsDialog } from './classrooms-dialog';
 import { CredentialsDialog } from './credentials-dialog';
@@ -29,6 +32,16 @@ export interface RosterPermissions {
   canUpdate: boolean;
   canDelete: boolean;
   canImport: boolean;
+}
+
+/**
+ * Who may invite the families (issue 29): a staff member of this very school
+ * (invites are made in one's own school); `readOnly` for a sandboxed school.
+ */
+export interface InviteAccess {
+  userId: number;
+  schoolName: string;
+  readOnly: boolean;
 }
 
 const EMPTY: Readonly<Record<ImportKind, string>> = {
@@ -56,16 +69,22 @@ export function RosterPanel({
   schoolId,
   counts,
   permissions,
+  invites,
 }: {
   schoolId: SchoolScope;
   counts: RosterCounts | undefined;
   permissions: RosterPermissions;
+  /** Present when the user may invite this school's families. */
+  invites?: InviteAccess;
 }) {
   const [tab, setTab] = useState<ImportKind>('students');
   const [importing, setImporting] = useState<ImportKind | null>(null);
   const [editing, setEditing] = useState<{ kind: ImportKind; row: unknown } | null>(null);
   const [classrooms, setClassrooms] = useState(false);
   const [history, setHistory] = useState<StudentRow | null>(null);
+  const [inviting, setInviting] = useState(false);
+  const inviteRooms = useQuery({ ...rosterQueries.classrooms(undefined), enabled: inviting });
+  const [invitesOf, setInvitesOf] = useState<StudentRow | null>(null);
   const [credentials, setCredentials] = useState<{ who: string; credentials: OneTimeCredentials } | null>(
     null,
   );
@@ -77,6 +96,11 @@ export function RosterPanel({
       {kind === 'teachers' && (
         <Button variant="default" onClick={() => setClassrooms(true)}>
           Classrooms
+        </Button>
+      )}
+      {invites && (kind === 'students' || kind === 'parents') && (
+        <Button variant="light" onClick={() => setInviting(true)}>
+          Invite Families
         </Button>
       )}
       <Button variant="default" onClick={() => downloadText(`${kind}-template.csv`, csvTemplate(kind))}>
@@ -143,14 +167,26 @@ export function RosterPanel({
               rowAction={
                 schoolId === undefined
                   ? (s) => (
-                      <Button
-                        size="xs"
-                        variant="default"
-                        onClick={() => setHistory(s)}
-                        aria-label={`Pickups of ${s.firstName} ${s.lastName}`}
-                      >
-                        Pickups
-                      </Button>
+                      <Group gap="xs" wrap="nowrap">
+                        <Button
+                          size="xs"
+                          variant="default"
+                          onClick={() => setHistory(s)}
+                          aria-label={`Pickups of ${s.firstName} ${s.lastName}`}
+                        >
+                          Pickups
+                        </Button>
+                        {invites && (
+                          <Button
+                            size="xs"
+                            variant="default"
+                            onClick={() => setInvitesOf(s)}
+                            aria-label={`Invites of ${s.firstName} ${s.lastName}`}
+                          >
+                            Invites
+                          </Button>
+                        )}
+                      </Group>
                     )
                   : undefined
               }
@@ -240,6 +276,25 @@ export function RosterPanel({
         <ImportDialog kind={importing} schoolId={schoolId} opened onClose={() => setImporting(null)} />
       )}
       {history && <StudentPickupsDialog student={history} onClose={() => setHistory(null)} />}
+      {invites && (
+        <InviteFamiliesDialog
+          opened={inviting}
+          onClose={() => setInviting(false)}
+          schoolName={invites.schoolName}
+          userId={invites.userId}
+          readOnly={invites.readOnly}
+          rooms={inviteRooms}
+        />
+      )}
+      {invites && invitesOf && (
+        <StudentInvitesDialog
+          student={invitesOf}
+          schoolName={invites.schoolName}
+          userId={invites.userId}
+          canUpdate={!invites.readOnly}
+          onClose={() => setInvitesOf(null)}
+        />
+      )}
       {editing?.kind === 'students' && (
         <StudentForm
           schoolId={schoolId}

@@ -80,6 +80,13 @@ export const rosterQueries = {
       queryKey: [...rosterQueries.all, 'classrooms', schoolId ?? 'own'] as const,
       queryFn: () => api(routes.listClassrooms, { query: { schoolId } }),
     }),
+  /** How many active students a classroom has (read fresh when its deactivation is asked). */
+  classroomStudentCount: (schoolId: SchoolScope, id: number) =>
+    queryOptions({
+      queryKey: [...rosterQueries.all, 'classroom-student-count', schoolId ?? 'own', id] as const,
+      queryFn: () => api(routes.classroomStudentCount, { params: { id }, query: { schoolId } }),
+      staleTime: 0,
+    }),
 };
 
 /** After a roster change: the lists, the counts, and what other screens read of the rosters. */

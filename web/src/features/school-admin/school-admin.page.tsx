@@ -195,7 +195,17 @@ export function SchoolAdminPage() {
             </Grid.Col>
           </Grid>
         )}
-        <RosterPanel schoolId={scope} counts={summary.data.counts} permissions={permissions} />
+        <RosterPanel
+          schoolId={scope}
+          counts={summary.data.counts}
+          permissions={permissions}
+          // Invites are made in one's own school (school admins and above: this screen's rank).
+          invites={
+            own && user.schoolId !== null
+              ? { userId: user.id, schoolName: school.name, readOnly: !permissions.canUpdate }
+              : undefined
+          }
+        />
         <ReportsGrid
           placardsHref={placardsHref}
           settingsHref={scope === undefined ? '/school-settings' : `/school-settings?schoolId=${scope}`}

@@ -4,6 +4,7 @@ import {
   SESSION_TYPE_NAME,
   SESSION_TYPES,
   type SessionType,
+  schoolSettingsOf,
   sessionDefaults,
   sessionInputSchema,
 } from '@curbside/domain';
@@ -21,7 +22,10 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { type FormEvent, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { useMe } from '../auth/auth.queries';
+import { schoolQueries } from '../schools/schools.queries';
 import { useCreateSession } from './sessions.mutations';
 import { useActiveSession } from './sessions.queries';
 import { useCountdown } from './use-countdown';
@@ -51,11 +55,11 @@ interface SessionForm {
 type Field = 'name' | 'type' | 'startTime' | 'endTime' | 'notes';
 type FieldErrors = Partial<Record<Field, string>>;
 
-/** Defaults of a type: its name, start now (to the minute), end two hours later. */
-const formFor = (type: SessionType, notes = ''): SessionForm => {
+/** Defaults of a type: its name, start now (to the minute), end after the school's usual length. */
+const formFor = (type: SessionType, minutes: number, notes = ''): SessionForm => {
   const now = new Date();
   now.setSeconds(0, 0);
-  const defaults = sessionDefaults(type, now);
+  const defaults = sessionDefaults(type, now, minutes * 60_000);
   return {
     name: defaults.name,
     type,
@@ -96,14 +100,38 @@ function AlreadyRunning({ session }: { session: PickupSession }) {
   );
 }
 
+/**
+ * The school's usual dismissal length in minutes (its School Settings; two
+ * hours when it has none), read fresh as the dialog opens.
+ */
+const useUsualMinutes = () => {
+  const { user } = useMe();
+  const schoolId = user?.schoolId ?? null;
+  const school = useQuery({
+    ...schoolQueries.detail(schoolId ?? 0),
+    enabled: schoolId !== null,
+    staleTime: 0,
+  });
+  return schoolSettingsOf(school.data ?? {}).defaultSessionMinutes;
+};
+
 function SessionFormBody({ onDone, phone }: { onDone: () => void; phone: boolean }) {
   const create = useCreateSession();
   const { session: running } = useActiveSession();
-  const [form, setForm] = useState<SessionForm>(() => formFor('afternoon_pickup'));
+  const minutes = useUsualMinutes();
+  const [form, setForm] = useState<SessionForm>(() => formFor('afternoon_pickup', minutes));
+  const [edited, setEdited] = useState(false);
   const [submitted, setSubmitted] = useState(false);
   const errors = submitted ? validate(form).errors : {};
+  // The school's length arrives after the dialog opened: the untouched defaults follow it.
+  useEffect(() => {
+    if (!edited) setForm((current) => formFor(current.type, minutes, current.notes));
+  }, [minutes, edited]);
 
-  const change = (patch: Partial<SessionForm>) => setForm((current) => ({ ...current, ...patch }));
+  const change = (patch: Partial<SessionForm>) => {
+    setEdited(true);
+    setForm((current) => ({ ...current, ...patch }));
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -123,7 +151,7 @@ function SessionFormBody({ onDone, phone }: { onDone: () => void; phone: boolean
             orientation={phone ? 'vertical' : 'horizontal'}
             data={SESSION_TYPES.map((type) => ({ value: type, label: SESSION_TYPE_NAME[type] }))}
             value={form.type}
-            onChange={(value) => setForm((current) => formFor(value as SessionType, current.notes))}
+            onChange={(value) => setForm((current) => formFor(value as SessionType, minutes, current.notes))}
             aria-label="Session type"
           />
         </Input.Wrapper>
@@ -180,8 +208,9 @@ function SessionFormBody({ onDone, phone }: { onDone: () => void; phone: boolean
 
 /**
  * The session creation dialog behind Start Session and New Session: type,
- * name, start and end time, notes. Defaults: afternoon pickup from now for two
- * hours; choosing another type resets the name and the times.
+ * name, start and end time, notes. Defaults: afternoon pickup from now for the
+ * school's usual dismissal length (School Settings; two hours when unset);
+ * choosing another type resets the name and the times.
  */
 export function SessionDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const phone = useMediaQuery('(max-width: 47.99em)') ?? false;

@@ -25,6 +25,7 @@ import { usePhone } from '../queue/use-phone';
 import { useActiveSession } from '../sessions/sessions.queries';
 import { StudentBatchStatus } from './batch-status';
 import { type ClassroomSelection, ClassroomSelector, useClassroomSelection } from './classroom-selector';
+import { useClassroomSubscription } from './classroom-subscription';
 import { CompletedBatches } from './completed-batches';
 import { Counters, MyClassroom } from './counters';
 import { QueueStatusCard } from './queue-status';
@@ -218,10 +219,10 @@ function TeacherScreen({
   onTab: (tab: Tab) => void;
 }) {
   // The students of the selected classrooms that exist (none before the classrooms load).
-  const roster = useRoster(
-    sessionId,
-    selection.selected.map((room) => room.id),
-  );
+  const selectedIds = selection.selected.map((room) => room.id);
+  const roster = useRoster(sessionId, selectedIds);
+  // The live connection brings only these classrooms' car-line events while the screen shows them.
+  useClassroomSubscription(selectedIds, true);
   const now = useNow(1000);
   const [vehicleOf, setVehicleOf] = useState<TeacherStudent | null>(null);
   const [codeFor, setCodeFor] = useState<TeacherStudent | null>(null);

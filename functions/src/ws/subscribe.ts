@@ -1,0 +1,57 @@
+import { channels, MAX_SUBSCRIBED_CLASSROOMS, type ServerMessage } from '@curbside/api';
+import { classrooms, connections } from '@curbside/store';
+import { connectionsDb, db } from '../lib/context';
+import { live } from '../lib/live';
+import { log } from '../lib/log';
+
+const STAFF_CHANNEL = /^school#(\d+)#staff$/;
+
+/** A connection's narrowing channels: the classrooms' and the narrowed list's. */
+const isNarrowing = (schoolId: number, channel: string) =>
+  channel === channels.narrowed(schoolId) || channel.startsWith(`school#${schoolId}#classroom#`);
+
+const answer = (connectionId: string, message: ServerMessage) => live().send([connectionId], message);
+
+const refuse = (connectionId: string, action: string, error: string) => {
+  log('info', 'websocket subscribe refused', { connectionId, error });
+  return answer(connectionId, { type: 'error', action, error });
+};
+
+/** The classroom ids of a subscribe message, or what is wrong with them. */
+const classroomIdsOf = (value: unknown): number[] | string => {
+  if (!Array.isArray(value)) return 'classroomIds must be a list of classroom ids';
+  if (value.length > MAX_SUBSCRIBED_CLASSROOMS)
+    return `At most ${MAX_SUBSCRIBED_CLASSROOMS} classrooms can be followed at once`;
+  if (!value.every((id) => typeof id === 'number' && Number.isSafeInteger(id) && id > 0))
+    return 'classroomIds must be a list of classroom ids';
+  return value as number[];
+};
+
+/**
+ * `{ "action": "subscribe", "classroomIds": [..] }` (issue 31, ADR 0018): a
+ * staff connection narrows its car-line events to these classrooms of its
+ * own school (another school's ids and unknown ones are dropped), or switches
+ * to them at once when it had subscribed before; answered `subscribed` with
+ * the classrooms it now follows. `{ "action": "unsubscribe" }` brings back
+ * every car-line event of the school. Anything malformed, or from a
+ * connection that is not a school's staff, is answered with an `error`
+ * message; the connection stays open.
+ */
+export const answerSubscribe = async (connectionId: string, message: Record<string, unknown>) => {
+  const action = String(message.action);
+  const wanted = action === 'unsubscribe' ? null : classroomIdsOf(message.classroomIds);
+  if (typeof wanted === 'string') return refuse(connectionId, action, wanted);
+  const connection = await connections.get(connectionsDb(), connectionId);
+  const match = connection?.channels.map((channel) => STAFF_CHANNEL.exec(channel)).find(Boolean);
+  if (!match) return refuse(connectionId, action, 'Only a school’s staff can subscribe to classrooms');
+  const schoolId = Number(match[1]);
+  const followed = wanted === null ? null : await classrooms.existing(db, schoolId, wanted);
+  const now = await connections.rechannel(connectionsDb(), connectionId, (before) => [
+    ...before.filter((channel) => channel !== channels.line(schoolId) && !isNarrowing(schoolId, channel)),
+    ...(followed === null
+      ? [channels.line(schoolId)]
+      : [channels.narrowed(schoolId), ...followed.map((id) => channels.classroom(schoolId, id))]),
+  ]);
+  if (!now) return;
+  await answer(connectionId, { type: 'subscribed', classroomIds: followed });
+};

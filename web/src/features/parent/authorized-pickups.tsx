@@ -1,0 +1,269 @@
+import { routes } from '@curbside/api';
+import { type AuthorizedPickup, dateIn, SCHOOL_TIME_ZONE } from '@curbside/domain';
+import { Alert, Button, Card, Group, Loader, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { api } from '../../lib/api';
+import { errorMessage, HttpError } from '../../lib/http';
+import { useParentTexts } from './i18n';
+import { parentQueries } from './parent.queries';
+
+type When = 'always' | 'today' | 'day';
+type Field = 'name' | 'relationship' | 'phone' | 'onDate' | 'studentId';
+const FIELDS: readonly Field[] = ['name', 'relationship', 'phone', 'onDate', 'studentId'];
+
+/** The field errors of a 400 (`{ issues: [{ path, message }] }`), by field; the message alone otherwise. */
+const fieldErrorsOf = (error: unknown): Partial<Record<Field, string>> => {
+  const issues =
+    error instanceof HttpError && error.status === 400 && error.body && typeof error.body === 'object'
+      ? ((error.body as { issues?: Array<{ path?: string; message?: string }> }).issues ?? [])
+      : [];
+  const out: Partial<Record<Field, string>> = {};
+  for (const issue of issues) {
+    const field = FIELDS.find((name) => name === issue.path);
+    if (field && issue.message && !out[field]) out[field] = issue.message;
+  }
+  return out;
+};
+
+/** `2026-11-27` as the screen's language writes a day. */
+const dayText = (day: string, language: string) =>
+  new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(
+    new Date(`${day}T00:00:00Z`),
+  );
+
+const useAddPickup = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: {
+      studentId: number;
+      name: string;
+      relationship: string;
+      phone: string;
+      onDate: string | null;
+    }) => api(routes.addAuthorizedPickup, { body }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: parentQueries.authorizedPickups().queryKey }),
+  });
+};
+
+const useRemovePickup = () => {
+  const queryClient = useQueryClient();
+  const { t, serverText } = useParentTexts();
+  return useMutation({
+    mutationFn: (pickup: AuthorizedPickup) =>
+      api(routes.deleteAuthorizedPickup, { params: { id: pickup.id } }),
+    onSuccess: (_, pickup) => notifications.show({ message: t('pickups.removed', { name: pickup.name }) }),
+    onError: (error) =>
+      notifications.show({
+        color: 'red',
+        title: t('pickups.removeFailed'),
+        message: serverText(errorMessage(error)),
+      }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: parentQueries.authorizedPickups().queryKey }),
+  });
+};
+
+/** One allowed adult: name, relationship and phone, which days, and Remove. */
+function PickupRow({ pickup }: { pickup: AuthorizedPickup }) {
+  const { t, language } = useParentTexts();
+  const remove = useRemovePickup();
+  const today = dateIn(SCHOOL_TIME_ZONE);
+  const when =
+    pickup.onDate === null
+      ? t('pickups.everyDay')
+      : pickup.onDate === today
+        ? t('pickups.todayOnly')
+        : t('pickups.onDate', { date: dayText(pickup.onDate, language) });
+  return (
+    <Group component="li" justify="space-between" wrap="nowrap" gap="sm" py={6}>
+      <Stack gap={0} style={{ minWidth: 0 }}>
+        <Text fw={700} style={{ overflowWrap: 'anywhere' }}>
+          {pickup.name}
+        </Text>
+        <Text fz="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {[pickup.relationship, pickup.phone, when].filter(Boolean).join(' · ')}
+        </Text>
+      </Stack>
+      <Button
+        variant="default"
+        size="md"
+        style={{ flexShrink: 0 }}
+        aria-label={t('pickups.removeLabel', { name: pickup.name })}
+        loading={remove.isPending}
+        onClick={() => remove.mutate(pickup)}
+      >
+        {t('pickups.remove')}
+      </Button>
+    </Group>
+  );
+}
+
+/** The form that adds an adult for one child; the API's 400s show under their fields. */
+function AddPickupForm({ studentId, childName }: { studentId: number; childName: string }) {
+  const { t, serverText } = useParentTexts();
+  const add = useAddPickup();
+  const [name, setName] = useState('');
+  const [relationship, setRelationship] = useState('');
+  const [phone, setPhone] = useState('');
+  const [when, setWhen] = useState<When>('always');
+  const [date, setDate] = useState('');
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const today = dateIn(SCHOOL_TIME_ZONE);
+  const edited = (field: Field) => setErrors(({ [field]: _, ...rest }) => rest);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setErrors({});
+    const onDate = when === 'always' ? null : when === 'today' ? today : date;
+    add.mutate(
+      { studentId, name, relationship, phone, onDate },
+      {
+        onSuccess: (pickup) => {
+          notifications.show({
+            color: 'green.9',
+            message: t('pickups.added', { name: pickup.name, child: childName }),
+          });
+          setName('');
+          setRelationship('');
+          setPhone('');
+          setWhen('always');
+          setDate('');
+        },
+        onError: (error) => {
+          const fields = fieldErrorsOf(error);
+          setErrors(fields);
+          if (Object.keys(fields).length === 0 || fields.studentId)
+            notifications.show({
+              color: 'red',
+              title: t('pickups.addFailed'),
+              message: serverText(fields.studentId ?? errorMessage(error)),
+            });
+        },
+      },
+    );
+  };
+  const errorOf = (field: Field) => (errors[field] ? serverText(errors[field]) : undefined);
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        <TextInput
+          label={t('pickups.name')}
+          size="md"
+          autoComplete="off"
+          value={name}
+          onChange={(event) => {
+            setName(event.currentTarget.value);
+            edited('name');
+          }}
+          error={errorOf('name')}
+        />
+        <TextInput
+          label={t('pickups.relationship')}
+          placeholder={t('pickups.relationshipHint')}
+          size="md"
+          autoComplete="off"
+          value={relationship}
+          onChange={(event) => {
+            setRelationship(event.currentTarget.value);
+            edited('relationship');
+          }}
+          error={errorOf('relationship')}
+        />
+        <TextInput
+          label={t('pickups.phone')}
+          size="md"
+          type="tel"
+          inputMode="tel"
+          autoComplete="off"
+          value={phone}
+          onChange={(event) => {
+            setPhone(event.currentTarget.value);
+            edited('phone');
+          }}
+          error={errorOf('phone')}
+        />
+        <Radio.Group
+          label={t('pickups.when')}
+          value={when}
+          onChange={(value) => {
+            setWhen(value as When);
+            edited('onDate');
+          }}
+          error={when === 'day' ? undefined : errorOf('onDate')}
+        >
+          <Stack gap="xs" mt={4}>
+            <Radio value="always" label={t('pickups.always')} size="md" />
+            <Radio value="today" label={t('pickups.today')} size="md" />
+            <Radio value="day" label={t('pickups.onDay')} size="md" />
+          </Stack>
+        </Radio.Group>
+        {when === 'day' && (
+          <TextInput
+            label={t('pickups.date')}
+            type="date"
+            size="md"
+            min={today}
+            value={date}
+            onChange={(event) => {
+              setDate(event.currentTarget.value);
+              edited('onDate');
+            }}
+            error={errorOf('onDate')}
+          />
+        )}
+        <Button type="submit" size="lg" fullWidth loading={add.isPending}>
+          {t('pickups.add')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+/**
+ * For each of the parent's children, the other adults the family allows to
+ * collect them (shared by every parent of the child), and a form to add one.
+ */
+export function AuthorizedPickups({
+  students,
+}: {
+  students: ReadonlyArray<{ id: number; firstName: string; lastName: string }>;
+}) {
+  const { t } = useParentTexts();
+  const pickups = useQuery(parentQueries.authorizedPickups());
+  return (
+    <>
+      {students.map((child) => {
+        const list = (pickups.data ?? []).filter((pickup) => pickup.studentId === child.id);
+        const headingId = `pickups-${child.id}`;
+        return (
+          <Card key={child.id} component="section" aria-labelledby={headingId} p="md">
+            <Stack gap="sm">
+              <Stack gap={2}>
+                <Title order={2} fz={20} id={headingId}>
+                  {t('pickups.title', { name: child.firstName })}
+                </Title>
+                <Text fz="sm" c="dimmed">
+                  {t('pickups.intro')}
+                </Text>
+              </Stack>
+              {pickups.isPending ? (
+                <Loader size="sm" aria-label="Loading" />
+              ) : pickups.isError && !pickups.data ? (
+                <Alert color="red">{t('pickups.loadFailed')}</Alert>
+              ) : list.length === 0 ? (
+                <Text>{t('pickups.none')}</Text>
+              ) : (
+                <Stack component="ul" gap={0} m={0} p={0} style={{ listStyle: 'none' }}>
+                  {list.map((pickup) => (
+                    <PickupRow key={pickup.id} pickup={pickup} />
+                  ))}
+                </Stack>
+              )}
+              <AddPickupForm studentId={child.id} childName={child.firstName} />
+            </Stack>
+          </Card>
+        );
+      })}
+    </>
+  );
+}
