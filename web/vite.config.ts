@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
 import mantine from 'postcss-preset-mantine';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rolldown } from 'vite';
 
 /** Where `vite dev` sends API and live-connection calls: the laptop runtime (`pnpm serve`). */
 const apiTarget = process.env.CURBSIDE_API ?? 'http://localhost:3000';
@@ -65,8 +65,30 @@ const serviceWorker = (): Plugin => ({
   },
 });
 
+/**
+ * A lazy import preloads only the chunks its importer has not loaded already: every chunk the
+ * importer imports statically ran before it, so naming it again in the preload list (written into
+ * the importer) only adds bytes. The queue list's lazy details dialog named 44 chunks, 41 of them
+ * loaded with the queue (about 500 B gzip on the car-line screens' first load).
+ */
+let builtChunks: Rolldown.OutputBundle | undefined;
+const keepBundle = (): Plugin => ({
+  name: 'curbside-keep-bundle',
+  apply: 'build',
+  generateBundle(_, bundle) {
+    builtChunks = bundle;
+  },
+});
+const loadedWith = (fileName: string, found = new Set<string>()): Set<string> => {
+  const chunk = builtChunks?.[fileName];
+  if (found.has(fileName) || chunk?.type !== 'chunk') return found;
+  found.add(fileName);
+  for (const imported of chunk.imports) loadedWith(imported, found);
+  return found;
+};
+
 export default defineConfig({
-  plugins: [react(), serviceWorker()],
+  plugins: [react(), serviceWorker(), keepBundle()],
   css: { postcss: { plugins: [mantine()] } },
   server: {
     proxy: {
@@ -76,5 +98,16 @@ export default defineConfig({
   },
   // No modulepreload polyfill: browsers without modulepreload (Safari before 17) still load every
   // module, only without the early hint; the bytes stay off every screen's first load.
-  build: { outDir: 'dist', emptyOutDir: true, modulePreload: { polyfill: false } },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    modulePreload: {
+      polyfill: false,
+      resolveDependencies: (_, deps, { hostId, hostType }) => {
+        if (hostType !== 'js') return deps;
+        const loaded = loadedWith(hostId);
+        return deps.filter((dep) => !loaded.has(dep));
+      },
+    },
+  },
 });

@@ -6,7 +6,6 @@ import { type ComponentType, useEffect, useState } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { LiveProvider } from './features/live/live';
-import { restoreLastKnown } from './features/queue/last-known';
 import type { RouteAccess } from './features/shell/access';
 import { AppThemeProvider } from './features/theme/theme-provider';
 import { createQueryClient } from './lib/query-client';
@@ -177,12 +176,7 @@ const router = createBrowserRouter(appRoutes);
  * are not toasts: they have their own banner on the car-line screens.
  */
 export function App() {
-  const [queryClient] = useState(() => {
-    const client = createQueryClient();
-    // A tablet opened without a connection shows its last-known car line (marked offline).
-    if (!navigator.onLine) void restoreLastKnown(client).catch(() => {});
-    return client;
-  });
+  const [queryClient] = useState(createQueryClient);
   useEffect(() => answersBeforeAnnouncements(), []);
   return (
     <AppThemeProvider>

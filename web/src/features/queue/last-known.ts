@@ -1,5 +1,6 @@
-import type { QueryClient, QueryKey } from '@tanstack/react-query';
-import { idbRecord } from './outbox';
+import { type QueryClient, type QueryKey, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { idbRecord } from '../../lib/device-store';
 
 /**
  * The car-line screens' last-known data, kept on the device (in the
@@ -61,4 +62,15 @@ export const restoreLastKnown = async (queryClient: QueryClient) => {
     if (queryClient.getQueryData(key) === undefined) queryClient.setQueryData(key, data, { updatedAt: at });
   }
   await queryClient.invalidateQueries({ refetchType: 'none' });
+};
+
+/**
+ * A staff screen opened without a connection shows its last-known car line
+ * (marked offline): once per page, before the signed-in user is known.
+ */
+export const useLastKnownWhenOffline = () => {
+  const queryClient = useQueryClient();
+  useState(() => {
+    if (!navigator.onLine) void restoreLastKnown(queryClient).catch(() => {});
+  });
 };

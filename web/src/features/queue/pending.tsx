@@ -1,21 +1,43 @@
 import { type QueueEntry, vehicleName } from '@curbside/domain';
 import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { DANGER_TEXT } from '../../lib/theme';
-import { entryIdOf, type OutboxItem, type Refusal } from './outbox';
+import { entryIdOf } from './outbox';
 import { theOutbox, useOutbox } from './use-outbox';
 
 type About = Pick<QueueEntry, 'id' | 'vehicleType' | 'vehicleNumber'>;
 
-/** Whether an outbox change (or refusal) is about this entry: by its id, or by the vehicle for an add. */
-const concerns = (entry: About, change: { entryId: string | null; vehicle: string }) =>
+/** A change in the outbox, waiting (no message) or refused by the server (its message). */
+interface Change {
+  key: string;
+  /** The queue entry it is about (null for an add: the car had no entry yet). */
+  entryId: string | null;
+  vehicle: string;
+  message?: string;
+}
+
+/** What waits, then what was refused. */
+const useChanges = (): Change[] => {
+  const { items, refusals } = useOutbox();
+  return [
+    ...items.map((item) => ({ key: item.key, entryId: entryIdOf(item), vehicle: item.vehicle })),
+    ...refusals,
+  ];
+};
+
+/** Whether a change is about this entry: by its id, or by the vehicle for an add. */
+const concerns = (entry: About, change: Change) =>
   change.entryId !== null
     ? change.entryId === entry.id
     : change.vehicle === vehicleName(entry.vehicleType, entry.vehicleNumber);
 
-const asChange = (item: OutboxItem) => ({ entryId: entryIdOf(item), vehicle: item.vehicle });
-
-/** A refused change on its vehicle: the server's message and Dismiss. */
-function RefusalNotice({ refusal }: { refusal: Refusal }) {
+/** "Waiting to send", or the server's refusal with Dismiss. */
+function Mark({ change }: { change: Change }) {
+  if (change.message === undefined)
+    return (
+      <Badge color="yellow.4" c="black" variant="filled" size="lg" tt="none" w="fit-content">
+        Waiting to send
+      </Badge>
+    );
   return (
     <Group
       role="alert"
@@ -26,14 +48,14 @@ function RefusalNotice({ refusal }: { refusal: Refusal }) {
       style={{ border: '2px solid var(--mantine-color-red-8)', borderRadius: 'var(--mantine-radius-md)' }}
     >
       <Text fz="sm" fw={700} c={DANGER_TEXT}>
-        {`Not sent: ${refusal.message}`}
+        {`Not sent: ${change.message}`}
       </Text>
       <Button
         size="sm"
         variant="outline"
         color="red"
-        aria-label={`Dismiss for ${refusal.vehicle}`}
-        onClick={() => theOutbox().dismiss(refusal.key)}
+        aria-label={`Dismiss for ${change.vehicle}`}
+        onClick={() => theOutbox().dismiss(change.key)}
       >
         Dismiss
       </Button>
@@ -43,22 +65,20 @@ function RefusalNotice({ refusal }: { refusal: Refusal }) {
 
 /**
  * On a vehicle's card: "Waiting to send" while a change to it waits in the
- * outbox, and the server's refusal of one once sent (with Dismiss).
+ * outbox (once, however many wait), and each refusal of one once sent.
  */
 export function OutboxMarks({ entry }: { entry: About }) {
-  const { items, refusals } = useOutbox();
-  const waiting = items.find((item) => concerns(entry, asChange(item)));
-  const refused = refusals.filter((refusal) => concerns(entry, refusal));
-  if (!waiting && refused.length === 0) return null;
+  const mine = useChanges().filter(
+    (change, index, all) =>
+      concerns(entry, change) &&
+      (change.message !== undefined ||
+        all.findIndex((other) => other.message === undefined && concerns(entry, other)) === index),
+  );
+  if (mine.length === 0) return null;
   return (
     <Stack gap={6}>
-      {waiting && (
-        <Badge color="yellow.4" c="black" variant="filled" size="lg" tt="none" w="fit-content">
-          Waiting to send
-        </Badge>
-      )}
-      {refused.map((refusal) => (
-        <RefusalNotice key={refusal.key} refusal={refusal} />
+      {mine.map((change) => (
+        <Mark key={change.key} change={change} />
       ))}
     </Stack>
   );
@@ -71,21 +91,17 @@ export function OutboxMarks({ entry }: { entry: About }) {
  * each, named after its vehicle, above the queue.
  */
 export function PendingChanges({ entries }: { entries: readonly About[] }) {
-  const { items, refusals } = useOutbox();
-  const shown = (change: { entryId: string | null; vehicle: string }) =>
-    !entries.some((entry) => concerns(entry, change));
-  const waiting = items.filter((item) => shown(asChange(item)));
-  const refused = refusals.filter(shown);
-  if (waiting.length === 0 && refused.length === 0) return null;
+  const shown = useChanges().filter((change) => !entries.some((entry) => concerns(entry, change)));
+  if (shown.length === 0) return null;
   return (
     <Stack gap="sm" component="section" aria-label="Waiting to send">
       <Title order={3}>Waiting to send</Title>
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
-        {[...waiting, ...refused].map((change) => (
+        {shown.map((change) => (
           <Paper
             key={change.key}
             role="group"
-            aria-label={`${change.vehicle}, ${'message' in change ? 'not sent' : 'waiting to send'}`}
+            aria-label={`${change.vehicle}, ${change.message === undefined ? 'waiting to send' : 'not sent'}`}
             withBorder
             radius="md"
             p="sm"
@@ -94,13 +110,7 @@ export function PendingChanges({ entries }: { entries: readonly About[] }) {
             <Text fw={900} fz="xl">
               {change.vehicle}
             </Text>
-            {'message' in change ? (
-              <RefusalNotice refusal={change} />
-            ) : (
-              <Badge color="yellow.4" c="black" variant="filled" size="lg" tt="none">
-                Waiting to send
-              </Badge>
-            )}
+            <Mark change={change} />
           </Paper>
         ))}
       </SimpleGrid>

@@ -21,25 +21,17 @@ import {
   Title,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
 import { showLiveToast } from '../../lib/toasts';
 import { useLiveEvent, useLivePatches } from '../live/live';
+import { useVehicleDialog } from './lazy-vehicle-dialog';
 import { PendingChanges } from './pending';
 import { queuePatches } from './queue.cache';
 import { queueQueries } from './queue.queries';
 import { usePendingRemovals } from './undo';
 import { useNow } from './use-now';
 import { VehicleCard } from './vehicle-card';
-
-/**
- * The details dialog loads with the first tap on a card (the service worker
- * keeps its code for a screen without a connection): the queue screens'
- * first load stays within its budget.
- */
-const VehicleDialog = lazy(() =>
-  import('./vehicle-dialog').then((module) => ({ default: module.VehicleDialog })),
-);
 
 export const SEARCH_PLACEHOLDER = 'Search by vehicle #, parent name, make, model, color, or student name...';
 
@@ -155,10 +147,10 @@ export function QueueList({ sessionId, title = 'Current Queue' }: { sessionId: n
   }, [query.data, leaving]);
 
   const open = [...cars, ...buses].find((entry) => entry.id === openId) ?? null;
-  // Mounted from the first tap on, so it can fade out when closed.
-  const [dialogWanted, setDialogWanted] = useState(false);
+  // Loaded with the first tap, then mounted for good (so it can fade out when closed).
+  const { Dialog, load } = useVehicleDialog();
   const onOpen = (entry: QueueEntry) => {
-    setDialogWanted(true);
+    load();
     setOpenId(entry.id);
   };
 
@@ -183,14 +175,12 @@ export function QueueList({ sessionId, title = 'Current Queue' }: { sessionId: n
         <QueueSection title="Cars in Parking Lot" type="car" entries={cars} now={now} onOpen={onOpen} />
         <QueueSection title="Bus Loading Zone" type="bus" entries={buses} now={now} onOpen={onOpen} />
       </Stack>
-      {dialogWanted && (
-        <Suspense fallback={null}>
-          <VehicleDialog
-            entry={open}
-            total={open?.vehicleType === 'bus' ? buses.length : cars.length}
-            onClose={() => setOpenId(null)}
-          />
-        </Suspense>
+      {Dialog && (
+        <Dialog
+          entry={open}
+          total={open?.vehicleType === 'bus' ? buses.length : cars.length}
+          onClose={() => setOpenId(null)}
+        />
       )}
     </Card>
   );

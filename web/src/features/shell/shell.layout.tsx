@@ -4,6 +4,7 @@ import { lazy, Suspense } from 'react';
 import { Outlet, useMatches } from 'react-router';
 import { AlertBanner } from '../alerts/alert-banner';
 import { useMe } from '../auth/auth.queries';
+import { useLastKnownWhenOffline } from '../queue/last-known';
 import { NO_PERMISSION, type RouteAccess } from './access';
 import { Footer } from './footer';
 import { Header } from './header';
@@ -46,6 +47,7 @@ export function NoPermission() {
  * permission message when the user's rank is below the page's minimum.
  */
 export function ShellLayout() {
+  useLastKnownWhenOffline();
   const { user, isLoading } = useMe();
   const minRole = useMinimumRole();
   if (isLoading) return null;
