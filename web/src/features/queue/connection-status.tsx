@@ -9,7 +9,12 @@ import { queueKeys } from './queue.cache';
 import { useNow } from './use-now';
 import { useOnline, useOutbox, useOutboxSender } from './use-outbox';
 
-const COLORS = { live: 'green.9', busy: 'yellow', offline: 'red' } as const;
+/** Filled badges, legible in the sun (a light badge's green on pale green failed WCAG AA contrast). */
+const TONES = {
+  live: { color: 'green.9' },
+  busy: { color: 'yellow.4', c: 'black' },
+  offline: { color: 'red.9' },
+} as const;
 
 /**
  * The header's word on the connection, in the state the screen is in (see
@@ -48,7 +53,7 @@ export function ConnectionStatus() {
     ? { component: 'button' as const, style: { cursor: 'pointer' }, onClick: () => connection.retryNow() }
     : {};
   return (
-    <Badge {...retry} color={COLORS[look.tone]} variant="light" size="lg" role="status">
+    <Badge {...retry} {...TONES[look.tone]} variant="filled" size="lg" role="status">
       {look.text}
     </Badge>
   );

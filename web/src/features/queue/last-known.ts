@@ -1,4 +1,4 @@
-import { type QueryClient, type QueryKey, useQueryClient } from '@tanstack/react-query';
+import { onlineManager, type QueryClient, type QueryKey, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { idbRecord } from '../../lib/device-store';
 
@@ -66,11 +66,16 @@ export const restoreLastKnown = async (queryClient: QueryClient) => {
 
 /**
  * A staff screen opened without a connection shows its last-known car line
- * (marked offline): once per page, before the signed-in user is known.
+ * (marked offline): once per page, before the signed-in user is known. Query
+ * takes a page for online until the browser says otherwise, so it is told:
+ * the screens' reads wait, and run again on their own when the connection is
+ * back (its `online` event).
  */
 export const useLastKnownWhenOffline = () => {
   const queryClient = useQueryClient();
   useState(() => {
-    if (!navigator.onLine) void restoreLastKnown(queryClient).catch(() => {});
+    if (navigator.onLine) return;
+    onlineManager.setOnline(false);
+    void restoreLastKnown(queryClient).catch(() => {});
   });
 };

@@ -26,7 +26,7 @@ import { DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
 import { showLiveToast } from '../../lib/toasts';
 import { useLiveEvent, useLivePatches } from '../live/live';
 import { useVehicleDialog } from './lazy-vehicle-dialog';
-import { PendingChanges } from './pending';
+import { OutboxMarks, PendingChanges } from './pending';
 import { queuePatches } from './queue.cache';
 import { queueQueries } from './queue.queries';
 import { usePendingRemovals } from './undo';
@@ -115,7 +115,11 @@ function QueueSection({ title, type, entries, now, onOpen }: SectionProps) {
       ) : (
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="sm">
           {shown.map((entry) => (
-            <VehicleCard key={entry.id} entry={entry} total={entries.length} now={now} onOpen={onOpen} />
+            // The outbox's marks under the card, outside it: Dismiss is not a tap on the card.
+            <Stack key={entry.id} gap={6}>
+              <VehicleCard entry={entry} total={entries.length} now={now} onOpen={onOpen} />
+              <OutboxMarks entry={entry} />
+            </Stack>
           ))}
         </SimpleGrid>
       )}

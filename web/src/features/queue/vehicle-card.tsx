@@ -30,7 +30,6 @@ import {
 import { useState } from 'react';
 import { BORDER, DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
 import { AlsoAllowed } from '../authorized-pickups/also-allowed';
-import { OutboxMarks } from './pending';
 import { useRemoveFromQueue } from './queue.queries';
 import { useStudentMarks } from './releases';
 import { usePress } from './use-press';
@@ -227,8 +226,6 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
           </Group>
         </Stack>
       </Paper>
-      {/* Beside the card (not in it, like the menu): Dismiss is not a tap on the card. */}
-      <OutboxMarks entry={entry} />
       <Menu
         opened={menuOpen}
         onChange={setMenuOpen}
