@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { ConflictError } from './errors';
 
 /** Vehicles, queue entries and alerts (specification §3, §4, §5). */
@@ -80,20 +79,17 @@ export const visitEndedError = (entry: Pick<QueueEntry, 'vehicleNumber'>, end: V
 
 /** Vehicle numbers: what the keypad and a placard can show. */
 
-export const vehicleNumberSchema = z
-  .string({ message: 'Vehicle number is required' })
-  .trim()
-  // A blank number is only "required", not also "letters and digits".
-  .min(1, { message: 'Vehicle number is required', abort: true })
-  .max(12, 'Vehicle number is too long')
-  .regex(/^[A-Za-z0-9]+$/, 'Vehicle number can only contain letters and digits');
-
-export const addVehicleSchema = z.object({
-  sessionId: z.coerce.number({ message: 'Session is required' }).int().positive('Session is required'),
-  vehicleNumber: vehicleNumberSchema,
-  vehicleType: z.enum(VEHICLE_TYPES, { message: 'Vehicle type must be car or bus' }).default('car'),
-});
-export type AddVehicleInput = z.input<typeof addVehicleSchema>;
+/**
+ * What is wrong with a vehicle number as typed, or null: the rule of `vehicleNumberSchema`
+ * without zod, for the front queue's form (its first load carries no schema library).
+ */
+export const vehicleNumberProblem = (value: string): string | null => {
+  const number = value.trim();
+  if (number.length === 0) return 'Vehicle number is required';
+  if (number.length > 12) return 'Vehicle number is too long';
+  if (!/^[A-Za-z0-9]+$/.test(number)) return 'Vehicle number can only contain letters and digits';
+  return null;
+};
 
 /**
  * Status changes a queue entry may make. Completed is final; an entry in a
@@ -204,22 +200,6 @@ export const alertOwners = (
 export const alertMessage = (type: AlertType, location: string) =>
   type === 'emergency' ? `Emergency assistance needed at ${location}` : `Help requested at ${location}`;
 
-export const createAlertSchema = z.object({
-  sessionId: z.coerce
-    .number({ message: 'Invalid session' })
-    .int('Invalid session')
-    .positive('Invalid session')
-    .nullable()
-    .optional(),
-  type: z.enum(ALERT_TYPES, { message: 'Alert type must be emergency or help' }),
-  location: z
-    .string({ message: 'Location is required' })
-    .trim()
-    .min(1, 'Location is required')
-    .max(100, 'Location is too long'),
-  message: z.string({ message: 'Message must be text' }).trim().max(500, 'Message is too long').optional(),
-});
-
 export const BATCH_STATUSES = ['loading', 'completed'] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
@@ -253,42 +233,3 @@ export const nextForBatch = <T extends Pick<QueueEntry, 'status' | 'batchId' | '
 /** Whole minutes a batch took, rounded. */
 export const batchMinutes = (batch: Pick<Batch, 'startTime' | 'endTime'>, now = Date.now()): number =>
   Math.round(((batch.endTime ? Date.parse(batch.endTime) : now) - Date.parse(batch.startTime)) / 60_000);
-
-export const createBatchSchema = z.object({
-  sessionId: z.coerce.number({ message: 'Session is required' }).int().positive('Session is required'),
-  vehicleType: z.enum(VEHICLE_TYPES, { message: 'Vehicle type must be car or bus' }),
-  /** Fill the new batch with the next waiting vehicles of its type, up to capacity, in the same call. */
-  fill: z.boolean({ message: 'fill must be true or false' }).optional(),
-});
-
-const BATCH_CHANGE_MESSAGE = 'Send a status of loading or completed, or a currentCount of 0 or more';
-const batchTime = z
-  .string({ message: 'Enter a valid date and time' })
-  .max(40, 'Enter a valid date and time')
-  .optional();
-const batchCount = z
-  .number({ message: 'The count must be a number' })
-  .int('The count must be a whole number')
-  .min(0, 'The count cannot be below 0');
-
-/**
- * A batch change: a status (with its time) or a count. Each field is checked
- * first, so a wrong field is named; then the change must be one of the three.
- */
-export const updateBatchSchema = z
-  .object({
-    status: z.string({ message: BATCH_CHANGE_MESSAGE }).max(20, BATCH_CHANGE_MESSAGE).optional(),
-    startTime: batchTime,
-    endTime: batchTime,
-    currentCount: batchCount.optional(),
-  })
-  .pipe(
-    z.union(
-      [
-        z.object({ status: z.literal('loading'), startTime: batchTime }),
-        z.object({ status: z.literal('completed'), endTime: batchTime }),
-        z.object({ currentCount: batchCount }),
-      ],
-      { message: BATCH_CHANGE_MESSAGE },
-    ),
-  );

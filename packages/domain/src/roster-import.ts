@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Classroom } from './pickup';
-import { VEHICLE_TYPES, type Vehicle, type VehicleType, vehicleNumberSchema } from './queue';
+import { VEHICLE_TYPES, type Vehicle, type VehicleType } from './queue';
+import { vehicleNumberSchema } from './queue-schemas';
 import {
   fullName,
   gradeSchema,

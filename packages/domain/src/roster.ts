@@ -1,11 +1,6 @@
 import { z } from 'zod';
-import {
-  type StudentSummary,
-  VEHICLE_TYPES,
-  type Vehicle,
-  type VehicleType,
-  vehicleNumberSchema,
-} from './queue';
+import { type StudentSummary, VEHICLE_TYPES, type Vehicle, type VehicleType } from './queue';
+import { vehicleNumberSchema } from './queue-schemas';
 import type { User } from './schemas';
 
 /**

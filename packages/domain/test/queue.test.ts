@@ -11,7 +11,9 @@ import {
   QUEUE_STATUSES,
   type QueueEntry,
   type QueueStatus,
+  vehicleNumberProblem,
 } from '../src/queue';
+import { vehicleNumberSchema } from '../src/queue-schemas';
 
 describe('queue status changes', () => {
   // The documented table: completed is final; a vehicle may stay where it is unless it is completed.
@@ -231,5 +233,28 @@ describe('press and swipe gestures', () => {
 
   it('removes a vehicle on a swipe of more than 300 px', () => {
     expect(SWIPE_REMOVE_PX).toBe(300);
+  });
+});
+
+describe('vehicle number rule without zod (the front queue form)', () => {
+  it('says what the API schema says, for every kind of number typed', () => {
+    for (const typed of [
+      '',
+      '   ',
+      '12',
+      ' 12 ',
+      'AB12',
+      'a'.repeat(12),
+      'a'.repeat(13),
+      '12-4',
+      '1 2',
+      'ñ1',
+      '!'.repeat(13),
+    ]) {
+      const parsed = vehicleNumberSchema.safeParse(typed);
+      expect(vehicleNumberProblem(typed), JSON.stringify(typed)).toBe(
+        parsed.success ? null : (parsed.error.issues[0]?.message ?? null),
+      );
+    }
   });
 });

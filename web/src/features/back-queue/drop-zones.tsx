@@ -19,6 +19,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { IconTooltip } from '../../components/tooltips';
 import { MUTED_TEXT } from '../../lib/theme';
 import { useRemoveFromQueue } from '../queue/queue.queries';
 import type { DropTarget } from './batches.queries';
@@ -111,17 +112,19 @@ function OverflowRow({ entry, onOpen }: { entry: QueueEntry; onOpen: (entry: Que
             )}
           </Stack>
         </UnstyledButton>
-        <ActionIcon
-          size={52}
-          variant="filled"
-          color="red.9"
-          radius="md"
-          aria-label={`Dismiss ${name}`}
-          loading={dismiss.isPending}
-          onClick={() => dismiss.mutate(entry)}
-        >
-          <CloseIcon size="28" />
-        </ActionIcon>
+        <IconTooltip label={`Dismiss ${name}`}>
+          <ActionIcon
+            size={52}
+            variant="filled"
+            color="red.9"
+            radius="md"
+            aria-label={`Dismiss ${name}`}
+            loading={dismiss.isPending}
+            onClick={() => dismiss.mutate(entry)}
+          >
+            <CloseIcon size="28" />
+          </ActionIcon>
+        </IconTooltip>
       </Group>
     </Paper>
   );

@@ -3,7 +3,7 @@ import {
   type QueueEntry,
   type VehicleType,
   vehicleName,
-  vehicleNumberSchema,
+  vehicleNumberProblem,
 } from '@curbside/domain';
 import {
   Alert,
@@ -98,21 +98,22 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     if (add.isPending) return;
-    const parsed = vehicleNumberSchema.safeParse(vehicleNumber);
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Vehicle number is required');
+    const problem = vehicleNumberProblem(vehicleNumber);
+    if (problem) {
+      setError(problem);
       return;
     }
     setError(null);
+    const number = vehicleNumber.trim();
     add.mutate(
-      { sessionId, vehicleNumber: parsed.data, vehicleType },
+      { sessionId, vehicleNumber: number, vehicleType },
       {
         onSuccess: (entry) => {
           setVehicleNumber('');
           setUnregistered(entry && isUnregistered(entry) ? entry : null);
         },
         onError: (refusal) => {
-          withdrawLiveToast(vehicleToastSubject(vehicleType, parsed.data));
+          withdrawLiveToast(vehicleToastSubject(vehicleType, number));
           setError(errorMessage(refusal));
           input.current?.select();
         },

@@ -1,5 +1,5 @@
 import type { LiveEvent, LiveEventType } from '@curbside/api';
-import { useQueryClient } from '@tanstack/react-query';
+import { type Query, type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
 import { CHANGE_PASSWORD_KEY } from '../auth/auth.mutations';
 import { authQueries, useMe } from '../auth/auth.queries';
@@ -14,11 +14,50 @@ interface Live {
 const LiveContext = createContext<Live | null>(null);
 
 /**
+ * The first socket of a run opened: a change made while it was connecting (a
+ * slow network, a busy tablet) reached no socket of this page, so the lists
+ * already read are read again, and those still being read are read once more
+ * when their answer lands (that read may have come before the server knew the
+ * socket). A read in flight is never cancelled: cancelling a first read left
+ * its list empty on the teacher screen. Who is signed in is not a list.
+ * Answers a function that stops waiting for the reads in flight.
+ */
+const readAgainOnFirstOpen = (queryClient: QueryClient) => {
+  const cache = queryClient.getQueryCache();
+  const isList = (query: Query) => query.queryKey[0] !== authQueries.all[0];
+  const inFlight = new Set(
+    cache
+      .getAll()
+      .filter((query) => isList(query) && query.state.fetchStatus === 'fetching')
+      .map((query) => query.queryHash),
+  );
+  void queryClient.invalidateQueries(
+    {
+      predicate: (query) => isList(query) && query.state.dataUpdatedAt > 0 && !inFlight.has(query.queryHash),
+    },
+    { cancelRefetch: false },
+  );
+  if (inFlight.size === 0) return () => {};
+  const stop = cache.subscribe((event) => {
+    if (event.type !== 'updated' || !inFlight.has(event.query.queryHash)) return;
+    const { type } = event.action;
+    if (type !== 'success' && type !== 'error') return;
+    inFlight.delete(event.query.queryHash);
+    if (type === 'success') {
+      void queryClient.invalidateQueries({ queryKey: event.query.queryKey, exact: true });
+    }
+    if (inFlight.size === 0) stop();
+  });
+  return stop;
+};
+
+/**
  * Keeps one live connection for the app, and the cache sync that applies
  * its events to the cached lists. It reconnects when the signed-in user
  * changes, so the server sees the new session cookie at `$connect`. When the
  * connection comes back after it was lost, every query on screen is read
- * again: the events of the gap went to no socket. When an open connection is
+ * again: the events of the gap went to no socket; when the first one opens,
+ * what was read before it is read again (`readAgainOnFirstOpen`). When an open connection is
  * lost, the current user is read again (a deactivated user's page signs out).
  */
 export function LiveProvider({ children }: { children: ReactNode }) {
@@ -32,10 +71,13 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     const stopReceiving = connection.subscribe((message) => {
       if (isLiveEvent(message)) sync.receive(message);
     });
+    let stopWaiting = () => {};
     const stopReopening = connection.onOpen((first) => {
-      // Not on the first open: reading every list again then broke the teacher screen's first
-      // moments (tests timed out); a change made while the first socket connects is still missed.
-      if (first) return;
+      if (first) {
+        stopWaiting();
+        stopWaiting = readAgainOnFirstOpen(queryClient);
+        return;
+      }
       sync.reset();
       void queryClient.invalidateQueries();
     });
@@ -48,6 +90,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       void queryClient.invalidateQueries({ queryKey: authQueries.me().queryKey });
     });
     return () => {
+      stopWaiting();
       stopReceiving();
       stopReopening();
       stopLosing();

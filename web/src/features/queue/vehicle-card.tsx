@@ -28,6 +28,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useState } from 'react';
+import { IconTooltip } from '../../components/tooltips';
 import { BORDER, DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
 import { AlsoAllowed } from '../authorized-pickups/also-allowed';
 import { useRemoveFromQueue } from './queue.queries';
@@ -238,21 +239,22 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
         // only a new press (pointerdown) outside closes the menu.
         clickOutsideEvents={['pointerdown', 'keydown']}
       >
-        <Menu.Target>
-          {/* The visible way to the long-press menu. */}
-          <ActionIcon
-            variant="subtle"
-            color="var(--mantine-color-text)"
-            size={48}
-            pos="absolute"
-            bottom={4}
-            right={4}
-            aria-label={`Actions for ${name}`}
-            title="Actions (or press and hold the card)"
-          >
-            <Dots />
-          </ActionIcon>
-        </Menu.Target>
+        <IconTooltip label="Actions (or press and hold the card)">
+          <Menu.Target>
+            {/* The visible way to the long-press menu. */}
+            <ActionIcon
+              variant="subtle"
+              color="var(--mantine-color-text)"
+              size={48}
+              pos="absolute"
+              bottom={4}
+              right={4}
+              aria-label={`Actions for ${name}`}
+            >
+              <Dots />
+            </ActionIcon>
+          </Menu.Target>
+        </IconTooltip>
         <Menu.Dropdown>
           <Menu.Label fz="md">{name}</Menu.Label>
           {MENU_ACTIONS.map(([action, reason]) => (

@@ -2,6 +2,7 @@ import { hasMinimumRole, isStaffRole } from '@curbside/domain';
 import { Box, Card, Container, Text } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { Outlet, useMatches } from 'react-router';
+import { TooltipDelays } from '../../components/tooltips';
 import { AlertBanner } from '../alerts/alert-banner';
 import { useMe } from '../auth/auth.queries';
 import { useLastKnownWhenOffline } from '../queue/last-known';
@@ -45,6 +46,8 @@ export function NoPermission() {
  * current user loads; the login screen when nobody is signed in; the set-
  * password step for a user who signed in with a one-time password; the
  * permission message when the user's rank is below the page's minimum.
+ * The staff screens' tooltips share the specification's delays here (the
+ * login and parent screens have none, so their first load skips that code).
  */
 export function ShellLayout() {
   useLastKnownWhenOffline();
@@ -65,13 +68,15 @@ export function ShellLayout() {
     );
   const allowed = !minRole || hasMinimumRole(user.role, minRole);
   return (
-    <Box mih="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
-      <Header user={user} />
-      {isStaffRole(user.role) && user.schoolId !== null && <AlertBanner userId={user.id} />}
-      <Box component="main" style={{ flex: 1 }}>
-        {allowed ? <Outlet /> : <NoPermission />}
+    <TooltipDelays>
+      <Box mih="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
+        <Header user={user} />
+        {isStaffRole(user.role) && user.schoolId !== null && <AlertBanner userId={user.id} />}
+        <Box component="main" style={{ flex: 1 }}>
+          {allowed ? <Outlet /> : <NoPermission />}
+        </Box>
+        <Footer />
       </Box>
-      <Footer />
-    </Box>
+    </TooltipDelays>
   );
 }
