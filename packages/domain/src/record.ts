@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { QueueEntry, QueueStatus, StudentSummary, VehicleType } from './queue';
 import type { Role } from './roles';
-import type { PickupSession } from './sessions';
+import type { PickupSession } from './session-schemas';
 
 /**
  * The dismissal's record (issue #26): every change of a pickup session is an

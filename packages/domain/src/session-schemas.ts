@@ -16,6 +16,7 @@ export const pickupSessionSchema = z.object({
   status: z.enum(['active', 'ended']),
   endedAt: z.string().nullable(),
 });
+export type PickupSession = z.infer<typeof pickupSessionSchema>;
 
 const isoTime = (message: string) =>
   z

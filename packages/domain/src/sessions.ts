@@ -1,6 +1,3 @@
-import type { z } from 'zod';
-import type { pickupSessionSchema } from './session-schemas';
-
 /** Pickup sessions (specification §3, §4, §5). */
 export const SESSION_TYPES = ['morning_dropoff', 'afternoon_pickup'] as const;
 export type SessionType = (typeof SESSION_TYPES)[number];
@@ -24,8 +21,6 @@ export const END_SESSION_MIN_ROLE = 'back_queue_wrangler' as const;
 /** Default session length: 2 hours. */
 export const SESSION_DEFAULT_LENGTH_MS = 2 * 60 * 60 * 1000;
 
-export type PickupSession = z.infer<typeof pickupSessionSchema>;
-
 /**
  * Form defaults: start now, end after the school's usual dismissal length
  * (its `defaultSessionMinutes` setting; two hours when it has none), named after the type.
@@ -43,5 +38,5 @@ export const sessionDefaults = (
 });
 
 /** A session is running from its start until it is ended or its end time passes. */
-export const isSessionRunning = (session: Pick<PickupSession, 'status' | 'endTime'>, now = Date.now()) =>
+export const isSessionRunning = (session: { status: string; endTime: string }, now = Date.now()) =>
   session.status === 'active' && Date.parse(session.endTime) > now;
