@@ -52,19 +52,13 @@ const useApplyEntry = () => {
 /**
  * Undo of a removal or pickup: sends the inverse (`restore`) and puts the
  * entry the server answers back into this screen's lists (the live event
- * does the same on every other screen). Without a connection the restore
- * waits in the outbox behind the change it undoes (null), and is sent after it.
+ * does the same on every other screen).
  */
 export const useRestoreEntry = () => {
   const queryClient = useQueryClient();
   const sync = useLiveSync();
-  return async (entryId: string, vehicle: string) => {
-    const entry = await sendOrKeep(
-      'restoreQueueEntry',
-      { params: { id: entryId } },
-      { vehicle, action: 'undo' },
-    );
-    if (!entry) return null;
+  return async (entryId: string) => {
+    const entry = await api(routes.restoreQueueEntry, { params: { id: entryId } });
     sync.restored(entry.sessionId, entry.id);
     queryClient.setQueryData<QueueEntry[]>(queueKeys.active(entry.sessionId), (list) =>
       list ? withEntry(list, entry, false) : list,
@@ -135,7 +129,7 @@ export const useRemoveFromQueue = () => {
         'Vehicle removed from queue',
         'The vehicle has been removed from the pickup queue',
         () => mutation.mutateAsync({ ...entry, reason }),
-        () => restore(entry.id, vehicleName(entry.vehicleType, entry.vehicleNumber)),
+        () => restore(entry.id),
       ),
   };
 };
@@ -179,7 +173,7 @@ export const useSetQueueStatus = () => {
             'Queue status updated',
             `${vehicleName(change.entry.vehicleType, change.entry.vehicleNumber)}: pickup completed`,
             () => mutation.mutateAsync(change),
-            () => restore(change.entry.id, vehicleName(change.entry.vehicleType, change.entry.vehicleNumber)),
+            () => restore(change.entry.id),
           )
         : mutation.mutate(change),
   };

@@ -82,11 +82,7 @@ export const useOutboxSender = () => {
   const queryClient = useQueryClient();
   useEffect(() => {
     const box = theOutbox();
-    // The queue and the batches (the back queue's key, named here to keep the features apart).
-    const sent = () => {
-      void queryClient.invalidateQueries({ queryKey: queueKeys.all });
-      void queryClient.invalidateQueries({ queryKey: ['batches'] });
-    };
+    const sent = () => void queryClient.invalidateQueries({ queryKey: queueKeys.all });
     sentListeners.add(sent);
     const flush = () => void box.flush();
     window.addEventListener('online', flush);
