@@ -73,6 +73,47 @@ const meterMiddleware =
     }
   };
 
+/** How many times a write DynamoDB cancelled for a conflicting transaction is sent, in all. */
+export const CONFLICT_ATTEMPTS = 5;
+
+/**
+ * Whether DynamoDB refused a write only because another transaction held one
+ * of its items at that moment: a transaction cancelled for `TransactionConflict`
+ * with no condition failing, or a single write refused with
+ * `TransactionConflictException`. Nothing of it was applied; sent again, it
+ * usually goes through. (The SDK retries neither.)
+ */
+export const isTransactionConflict = (error: unknown): boolean => {
+  const { name, CancellationReasons } = error as {
+    name?: string;
+    CancellationReasons?: Array<{ Code?: string }>;
+  };
+  if (name === 'TransactionConflictException') return true;
+  if (name !== 'TransactionCanceledException') return false;
+  const codes = (CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+  return codes.includes('TransactionConflict') && !codes.includes('ConditionalCheckFailed');
+};
+
+/**
+ * Sends a write again, after a short random wait, when DynamoDB cancelled it
+ * for a conflicting transaction (see `isTransactionConflict`): two staff
+ * tapping at once on one batch or car must both get their change, never a
+ * 500 or a condition failure that did not happen. Every car-line change is a
+ * transaction (the dismissal's record), so in AWS this is an everyday case.
+ */
+export const retryConflicts =
+  (next: Handler): Handler =>
+  async (args) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await next(args);
+      } catch (error) {
+        if (attempt >= CONFLICT_ATTEMPTS || !isTransactionConflict(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** attempt * (0.5 + Math.random())));
+      }
+    }
+  };
+
 /**
  * An SDK logger that drops everything, like the SDK's default, but has no
  * `info`: the SDK's logger middleware builds a redacted copy of every input
@@ -108,6 +149,13 @@ export const createDb = ({
     };
   // biome-ignore lint/suspicious/noExplicitAny: see Handler
   client.middlewareStack.add(accessCheck as any, { step: 'initialize', name: 'curbsideAccess' });
+  // Outermost, so that each attempt is checked and metered as the call it is.
+  // biome-ignore lint/suspicious/noExplicitAny: see Handler
+  client.middlewareStack.add(retryConflicts as any, {
+    step: 'initialize',
+    name: 'curbsideConflictRetry',
+    priority: 'high',
+  });
   if (metered) {
     // biome-ignore lint/suspicious/noExplicitAny: see Handler
     client.middlewareStack.add(meterMiddleware as any, { step: 'initialize', name: 'curbsideMeter' });

@@ -3,11 +3,18 @@ import { ValidationError } from '@curbside/domain';
 import type { Db } from './db';
 import { stripKeys } from './ids';
 
-/** True when DynamoDB refused a write because a condition did not hold. */
-export const isConditionFailure = (error: unknown): boolean =>
-  ['ConditionalCheckFailedException', 'TransactionCanceledException'].includes(
-    (error as { name?: string }).name ?? '',
-  );
+/**
+ * True when DynamoDB refused a write because a condition did not hold: a
+ * single write's, or one of a transaction's (a transaction cancelled for
+ * another reason only, such as a conflict with another transaction, is not).
+ */
+export const isConditionFailure = (error: unknown): boolean => {
+  const { name } = error as { name?: string };
+  if (name === 'ConditionalCheckFailedException') return true;
+  if (name !== 'TransactionCanceledException') return false;
+  const reasons = cancellationReasons(error);
+  return reasons.length === 0 || reasons.includes('ConditionalCheckFailed');
+};
 
 /** Why a transaction was cancelled, per item in order, as DynamoDB reports it. */
 export const cancellationReasons = (error: unknown): string[] =>
