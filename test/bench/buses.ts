@@ -77,6 +77,8 @@ export interface Traffic {
 class Viewer implements Traffic {
   readonly perSecond = new Map<number, number>();
   messages = 0;
+  /** Bus messages over the whole run (counting or not). */
+  busMessages = 0;
   leaks = 0;
   sent = 0;
   received = 0;
@@ -100,6 +102,7 @@ class Viewer implements Traffic {
       this.received++;
       if (!belongs(message)) this.crossed++;
       if (!message.type.startsWith('BUS_')) return;
+      this.busMessages++;
       if (keysOf(message).some((key) => PRIVATE_KEY.test(key))) this.leaks++;
       if (!counting()) return;
       this.messages++;
@@ -282,6 +285,8 @@ export const startBusFleet = async (options: {
     delivery,
     window,
     /** What the map-link viewers, the admin's map screens and the drivers sent and received so far. */
+    /** Bus messages every map screen received so far. */
+    busMessages: () => viewers.reduce((sum, viewer) => sum + viewer.busMessages, 0),
     traffic: () => ({
       viewers: sumTraffic(mapViewers),
       adminMaps: sumTraffic(adminMaps),

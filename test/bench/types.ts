@@ -641,3 +641,52 @@ export interface BudgetCheck {
   value: string;
   pass: boolean;
 }
+
+// ── Many schools at once (`--schools N`) ────────────────────────────────────
+
+/** One school of a many-schools run. */
+export interface SchoolFigures {
+  schoolId: number;
+  cars: number;
+  queued: number;
+  /** Its rush's wall time. */
+  seconds: number;
+  timedOut: boolean;
+  leftInQueue: number;
+  /** Every live connection of the school (staff, anonymous, parents, map viewers, admin maps, drivers). */
+  sockets: number;
+  mapScreens: number;
+  /** Messages its connections received over the rush (each a post of the server), and of those, the events and bus messages. */
+  posts: number;
+  events: number;
+  busMessages: number;
+  /** Posts a second as run (the rush compresses a dismissal about 10×). */
+  postsPerSecond: number;
+  /** Posts a second over a real 30-minute dismissal: the events spread over it, bus messages and pongs at their rates. */
+  realPostsPerSecond: number;
+  /** Schools of this size that API Gateway's default 10,000 posts a second serves at once, as run and at a real pace. */
+  schoolsPerQuota: number;
+  realSchoolsPerQuota: number;
+  /** Staff events published to the school, and what its staff screens lost or got beyond what they follow. */
+  published: number;
+  lost: number;
+  extra: number;
+  /** Events a teacher screen got outside its classrooms. */
+  outside: number;
+  /** Messages to any of its connections that named another school's records. */
+  crossed: number;
+}
+
+export interface SchoolsReport {
+  startedAt: string;
+  scale: number;
+  schools: number;
+  plan: SchoolPlan;
+  arrivalWindowSec: number;
+  /** Wall time of the rushes, from the first start to the last one done. */
+  seconds: number;
+  /** Every post the server made over the rushes (its meter), and per second. */
+  serverPosts: number;
+  serverPostsPerSecond: number;
+  perSchool: SchoolFigures[];
+}
