@@ -442,6 +442,10 @@ describe('busDismissal', () => {
     expect(usage.webSocketMessages).toBe(76 * 1800);
     expect(usage.connectionMinutes).toBe(14 * 30);
     expect(usage.writeUnits).toBe(6 * 1800);
+    // The 12 map screens' pings: 2 a minute each, a ping in and a pong out.
+    const withPings = busDismissal(busWindow('coalesced', 700), 14, 30, 12).usage;
+    expect(withPings.webSocketMessages - usage.webSocketMessages).toBe(12 * 2 * 30 * 2);
+    expect(withPings.lambdaRequests - usage.lambdaRequests).toBe(12 * 2 * 30);
   });
 });
 

@@ -249,9 +249,10 @@ export const assembleReport = (p: PhaseResults): BenchReport => {
   const sumAt = (list: readonly number[], at: readonly number[]) =>
     at.reduce((sum, i) => sum + (list[i] ?? 0), 0);
   const cost = costOf(p);
+  const mapScreens = p.buses.viewers + p.buses.adminScreens;
   const busesDismissal = {
-    coalesced: busDismissal(p.buses.rush, connectionsOf(p), DISMISSAL_MINUTES),
-    naive: busDismissal(p.buses.naive, connectionsOf(p), DISMISSAL_MINUTES),
+    coalesced: busDismissal(p.buses.rush, connectionsOf(p), DISMISSAL_MINUTES, mapScreens),
+    naive: busDismissal(p.buses.naive, connectionsOf(p), DISMISSAL_MINUTES, mapScreens),
   };
   return {
     startedAt: p.startedAt,

@@ -60,17 +60,25 @@ export const price = (usage: Usage): Priced => {
 
 /**
  * A dismissal's bus traffic at AWS prices, from a window's rates, over
- * `minutes`; `connections`: the buses and every map screen (viewers and admin maps).
+ * `minutes`; `connections`: the buses and every map screen (viewers and admin
+ * maps); `mapScreens`: the map screens, each pinging every 30 s (a ping in, a
+ * pong out, one `$default` invocation).
  */
-export const busDismissal = (figures: BusWindowFigures, connections: number, minutes: number): Priced => {
+export const busDismissal = (
+  figures: BusWindowFigures,
+  connections: number,
+  minutes: number,
+  mapScreens = 0,
+): Priced => {
   const seconds = minutes * 60;
   const perSecond = (n: number) => n / Math.max(1, figures.seconds);
+  const pings = (mapScreens / PING_EVERY_MINUTES) * minutes;
   return price({
-    lambdaRequests: perSecond(figures.driverMessages) * seconds,
+    lambdaRequests: perSecond(figures.driverMessages) * seconds + pings,
     lambdaGbSeconds: figures.usagePerSecond.lambdaGbSeconds * seconds,
     httpApiRequests: 0,
-    // In (the drivers') and out (to every viewer).
-    webSocketMessages: perSecond(figures.driverMessages + figures.messagesOut) * seconds,
+    // In (the drivers') and out (to every viewer), and the map screens' pings and pongs.
+    webSocketMessages: perSecond(figures.driverMessages + figures.messagesOut) * seconds + 2 * pings,
     connectionMinutes: connections * minutes,
     readUnits: figures.usagePerSecond.readUnits * seconds,
     writeUnits: figures.usagePerSecond.writeUnits * seconds,
