@@ -349,6 +349,24 @@ describe('assembleReport', () => {
     expect(verdict(1.3)?.pass).toBe(false);
   });
 
+  it("prices the teachers' subscriptions once a dismissal: their writes, the message in and the answer out", () => {
+    const without = assembleReport(phases()).cost.dismissal.usage;
+    const withSubscribes = assembleReport(
+      phases(
+        (p) =>
+          (p.setup.subscribes = {
+            'lambda.invocations': 2,
+            'lambda.billedMs': 10,
+            'ddb.writeUnits': 6,
+            'live.billedMessages': 2,
+          }),
+      ),
+    ).cost.dismissal.usage;
+    expect(withSubscribes.writeUnits - without.writeUnits).toBeCloseTo(6);
+    expect(withSubscribes.webSocketMessages - without.webSocketMessages).toBeCloseTo(4);
+    expect(withSubscribes.lambdaRequests - without.lambdaRequests).toBeCloseTo(2);
+  });
+
   it('fails the run when a teacher gets another classroom’s car or a message crosses schools', () => {
     const verdict = (change: (p: PhaseResults) => void) =>
       checkBudgets(assembleReport(phases(change))).find((check) =>

@@ -190,6 +190,7 @@ export const costOf = (p: PhaseResults): CostModel => {
     ),
     connect: p.setup.connects ? figuresOf(p.setup.connects) : undefined,
     disconnect: p.disconnects ? figuresOf(p.disconnects) : undefined,
+    subscribes: p.setup.subscribes ? figuresOf(p.setup.subscribes) : undefined,
     createSession: p.warmUp.createSession ? figuresOf(p.warmUp.createSession) : undefined,
     screens: screens.staff + screens.anonymous + tallies.parents.phones,
     screenLoads: Object.fromEntries(SCREEN_LABELS.map((label) => [label, figuresOf(p.warmUp.loads[label])])),

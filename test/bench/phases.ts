@@ -176,6 +176,7 @@ export const setupFigures = (ctx: BenchContext): SetupFigures => {
     staff: { front: ctx.front.length, back: ctx.back.length, teacher: ctx.teachers.length },
     staffChannel: `school#${school.schoolId}#staff`,
     connects: ctx.connects,
+    subscribes: ctx.subscribes,
   };
 };
 

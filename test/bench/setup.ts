@@ -58,6 +58,8 @@ export interface BenchContext {
   /** The meter after every screen connected; events published since are expected on every staff screen. */
   connected: MeterSnapshot;
   connects: MeterCounters | undefined;
+  /** The meter of the teachers' subscriptions to their classrooms (`$default`, pings of those moments included). */
+  subscribes: MeterCounters | undefined;
   setupMs: number;
   stop: () => Promise<void>;
 }
@@ -198,10 +200,16 @@ export const openSchool = async (
       screens.push(screen);
       screen.belongs = belongs;
       screen.classroomOf = (studentId) => school.classroomOf.get(studentId);
-      // As the web's teacher screen: once its connection is open, it follows its classrooms (ADR 0018).
-      if (person.kind === 'teacher') await screen.subscribe(person.classroomIds);
       return { ...person, screen };
     });
+    // As the web's teacher screen: once its connection is open, it follows its classrooms (ADR 0018).
+    const beforeSubscribe = await meterNow();
+    await mapBounded(
+      staff.filter((member) => member.kind === 'teacher'),
+      8,
+      (member) => member.screen.subscribe(member.classroomIds),
+    );
+    const subscribes = diff(await meterNow(), beforeSubscribe)['ws/default'];
     // The first front screen follows the whole line: what each teacher should get is counted from it.
     const reference = staff.find((member) => member.kind === 'front')?.screen;
     if (reference) reference.concernLog = [];
@@ -251,6 +259,7 @@ export const openSchool = async (
       latency,
       connected,
       connects: diff(connected, beforeConnect)['ws/connect'],
+      subscribes,
       setupMs: performance.now() - setupStarted,
       stop,
     };

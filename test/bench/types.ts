@@ -289,6 +289,8 @@ export interface SetupFigures {
   staffChannel: string;
   /** The meter of every screen's `$connect`. */
   connects: MeterCounters | undefined;
+  /** The meter of the teachers' subscriptions to their classrooms (once per dismissal, as the connects). */
+  subscribes?: MeterCounters | undefined;
 }
 
 /** The first session, before the rush: its creation's meter, the queue read before any pickup, the screens' first loads. */
