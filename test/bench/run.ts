@@ -48,9 +48,10 @@ if (values.help) {
       '  --out FILE       where to write the JSON report (default .bench/report-<time>.json)',
       '  --cpu-prof       write a V8 CPU profile of the server process under .bench/profiles',
       '  --workers N      worker threads per function in the server (default 0: every handler on one thread)',
-      "  --schools N      N schools' rushes at the same time on one server (10 at --scale 0.1 fits a laptop): checks",
-      '                   that no message crosses schools and prints posts per second per school against the',
-      "                   region's 10,000 WebSocket posts a second (no warm-up, baseline, probes or floor)",
+      "  --schools N      N schools' rushes at the same time on one server (10 at --scale 0.1 fits a laptop; each",
+      "                   school's arrivals over N times its own window unless --duration): checks that no message",
+      "                   crosses schools and prints posts per second per school against the region's 10,000",
+      '                   WebSocket posts a second (no warm-up, baseline, probes or floor)',
     ].join('\n'),
   );
   process.exit(0);

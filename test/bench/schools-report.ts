@@ -1,4 +1,5 @@
 /** The many-schools run (`--schools N`) as text, and its checks. */
+import { DISMISSAL_MINUTES } from './assemble';
 import { n, table } from './format';
 import { REGION_POSTS_PER_SECOND } from './schools';
 import type { BudgetCheck, SchoolsReport } from './types';
@@ -83,9 +84,10 @@ export const formatSchools = (report: SchoolsReport, checks: readonly BudgetChec
   const asRun = mean(rates);
   const atReal = mean(real);
   out.push('');
+  const compressed = (DISMISSAL_MINUTES * 60) / Math.max(1, report.arrivalWindowSec);
   out.push(
     `Posts per second per school: ${asRun.toFixed(1)} as run (its ${n(plan.cars)} cars over ${report.arrivalWindowSec} s, ` +
-      `about 10× a real dismissal's pace: every school's peak minute at once), ${atReal.toFixed(2)} over a real ` +
+      `a ${DISMISSAL_MINUTES}-minute dismissal compressed ${compressed.toFixed(0)}×: every school's busiest moment at once), ${atReal.toFixed(2)} over a real ` +
       "30-minute dismissal (its events spread over it, one bus message per map screen per second as measured, every socket's pong every 30 s).",
   );
   out.push(

@@ -98,6 +98,9 @@ export const runSchools = async (options: BenchOptions & { schools: number }): P
   if (!(scale > 0 && scale <= 20)) throw new Error(`--scale must be above 0 and at most 20, not ${scale}`);
   const log = options.log ?? (() => {});
   const startedAt = new Date().toISOString();
+  // Every school's arrivals over N times the single school's window: the machine carries the cars a
+  // second of one school at N times the scale (ten at 0.1: 800 cars over 180 s, as one school at scale 1).
+  const durationSec = options.durationSec ?? Math.min(300, Math.max(15, Math.round(180 * scale * count)));
   const runtime = await startRuntime(options);
   const stages: Stage[] = [];
   try {
@@ -105,7 +108,7 @@ export const runSchools = async (options: BenchOptions & { schools: number }): P
       const prefix = `bench${i + 1}`;
       const ctx = await openSchool(
         runtime,
-        { ...options, log: (line) => log(`[${prefix}] ${line}`) },
+        { ...options, durationSec, log: (line) => log(`[${prefix}] ${line}`) },
         { prefix, schoolIndex: i },
       );
       const stage: Stage = { ctx, mode: 'patch', screens: [], fleet: undefined };
