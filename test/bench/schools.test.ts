@@ -11,7 +11,7 @@ const school = {
   schoolId: 7,
   studentIds: new Set([101, 102]),
   classroomIds: new Set([11, 12]),
-  busIds: new Set(['B1001', 'B1002']),
+  busIds: new Set(['B1-1', 'B1-2']),
 };
 
 describe('belongsTo', () => {
@@ -25,7 +25,7 @@ describe('belongsTo', () => {
     };
     expect(belongs(queued)).toBe(true);
     expect(belongs({ type: 'QUEUE_UPDATE', data: { studentId: 102 } })).toBe(true);
-    expect(belongs({ type: 'BUS_LOCATIONS', data: { buses: [{ busId: 'B1002' }], second: 1 } })).toBe(true);
+    expect(belongs({ type: 'BUS_LOCATIONS', data: { buses: [{ busId: 'B1-2' }], second: 1 } })).toBe(true);
     expect(belongs({ type: 'pong' })).toBe(true);
   });
 
@@ -35,7 +35,7 @@ describe('belongsTo', () => {
     expect(belongs(entry({ students: [{ id: 999, classroomId: 11 }] }))).toBe(false);
     expect(belongs(entry({ students: [{ id: 101, classroomId: 99 }] }))).toBe(false);
     expect(belongs({ type: 'STUDENT_STATUS_UPDATE', data: { studentId: 999 } })).toBe(false);
-    expect(belongs({ type: 'BUS_LOCATIONS', data: { buses: [{ busId: 'B2001' }] } })).toBe(false);
+    expect(belongs({ type: 'BUS_LOCATIONS', data: { buses: [{ busId: 'B2-1' }] } })).toBe(false);
   });
 });
 

@@ -101,10 +101,13 @@ export const startRuntime = async (options: BenchOptions): Promise<Runtime> => {
   }
 };
 
-/** The bus numbers of a school: 1…n alone; school k of many, k001…k00n (bus ids differ between schools). */
+/**
+ * The bus numbers of a school: 1…n alone; school k of many, k-1…k-n (bus ids
+ * differ between schools, and never equal a car's number).
+ */
 export const busNumbersOf = (count: number, schoolIndex: number | undefined) =>
   Array.from({ length: count }, (_, i) =>
-    schoolIndex === undefined ? String(i + 1) : String((schoolIndex + 1) * 1000 + i + 1),
+    schoolIndex === undefined ? String(i + 1) : `${schoolIndex + 1}-${i + 1}`,
   );
 
 /** Starts everything the rush needs; `stop` tears it down (also after a failure half-way). */
