@@ -142,6 +142,17 @@ const phases = (change: (p: PhaseResults) => void = () => {}): PhaseResults => {
       serverMemory: { baselineRssMb: 150, peakRssMb: 210, peakHeapUsedMb: 90, samples: 40 },
       timeline: [],
       buses: { deliveryMs: summary(30, 80), window: busWindow('coalesced', 700) },
+      traffic: {
+        front: { connections: 4, in: 8, out: 808 },
+        back: { connections: 2, in: 4, out: 404 },
+        // Two teachers: one subscription and one ping each.
+        teacher: { connections: 2, in: 4, out: 108 },
+        'admin map': { connections: 2, in: 2, out: 42 },
+        parent: { connections: 20, in: 20, out: 85 },
+        'map viewer': { connections: 10, in: 10, out: 210 },
+        driver: { connections: 2, in: 40, out: 0 },
+        anonymous: { connections: 10, in: 10, out: 10 },
+      },
     },
     buses: {
       buses: 2,
@@ -151,6 +162,7 @@ const phases = (change: (p: PhaseResults) => void = () => {}): PhaseResults => {
       rush: busWindow('coalesced', 700),
       naive: busWindow('naive', 4_000),
       leaks: 0,
+      crossed: 0,
     },
     afterRush: {
       reads: {
@@ -212,7 +224,11 @@ const phases = (change: (p: PhaseResults) => void = () => {}): PhaseResults => {
     disconnects: { 'lambda.invocations': 18, 'lambda.billedMs': 36, 'ddb.writeUnits': 18 },
     tallies: {
       staff: {
-        received: [200, 200, 198, 201, 200, 200, 200, 200],
+        kinds: ['front', 'front', 'front', 'front', 'back', 'back', 'teacher', 'teacher'],
+        // The teachers follow their classrooms: 60 and 45 of the 200 events concern them.
+        received: [200, 200, 198, 201, 200, 200, 60, 44],
+        expected: [200, 200, 200, 200, 200, 200, 60, 45],
+        outside: 0,
         unstamped: 0,
         byType: { QUEUE_UPDATE: 1600 },
       },
@@ -225,6 +241,7 @@ const phases = (change: (p: PhaseResults) => void = () => {}): PhaseResults => {
         polls: 30,
       },
       pingsSent: 30,
+      crossed: 0,
       calls: {
         routes: {
           listQueue: {
@@ -288,12 +305,77 @@ describe('assembleReport', () => {
     ).toBe(false);
   });
 
-  it('counts what every staff screen lost or got twice against what was published', () => {
+  it('counts what every staff screen lost or got twice against what it follows', () => {
     const { live } = assembleReport(phases());
     expect(live.expectedPerScreen).toBe(200);
-    // One screen got 198 of the 200, another 201.
-    expect([live.receivedMin, live.receivedMax, live.lost, live.extra]).toEqual([198, 201, 2, 1]);
+    // One whole-line screen got 198 of the 200, another 201; a teacher 44 of the 45 of its classrooms.
+    expect([live.receivedMin, live.receivedMax, live.lost, live.extra]).toEqual([44, 201, 3, 1]);
+    expect([live.narrowedScreens, live.narrowedExpected, live.narrowedReceived]).toEqual([2, 105, 104]);
+    expect(live.expected).toBe(1305);
     expect(live.messagesPerSecond).toBe(31.9); // 640 messages over 20.04 s
+  });
+
+  it('prints the messages per car of every kind of connection', () => {
+    const { live } = assembleReport(phases());
+    expect(live.messagesPerCar.map((k) => k.kind)).toEqual([
+      'front',
+      'back',
+      'teacher',
+      'admin map',
+      'parent',
+      'map viewer',
+      'driver',
+      'anonymous',
+    ]);
+    // 80 cars: 808 messages to the 4 front screens, 108 to the 2 teachers, 40 positions in from the drivers.
+    expect(live.messagesPerCar[0]).toMatchObject({ connections: 4, out: 808, outPerCar: 10.1 });
+    expect(live.messagesPerCar[2]).toMatchObject({ outPerCar: 1.35, inPerCar: 0.05 });
+    expect(live.messagesPerCar[6]).toMatchObject({ outPerCar: 0, inPerCar: 0.5 });
+  });
+
+  it('sets a dismissal with buses and parents over the floor of the specification, and budgets the ratio at 1.25', () => {
+    const report = assembleReport(phases());
+    const { costVsFloor, cost, buses } = report;
+    expect(costVsFloor.dismissal).toBeCloseTo(
+      cost.dismissal.dollars.total + buses.dismissal.coalesced.dollars.total,
+    );
+    expect(costVsFloor.floor).toBe(cost.floor.dollars.total);
+    expect(costVsFloor.ratio).toBeCloseTo(costVsFloor.dismissal / costVsFloor.floor);
+    const verdict = (ratio: number) =>
+      checkBudgets({ ...report, costVsFloor: { dismissal: ratio * 0.4, floor: 0.4, ratio } }).find((check) =>
+        check.budget.includes('the floor of the specification'),
+      );
+    expect(verdict(1.2)).toMatchObject({ pass: true, value: expect.stringContaining('1.20×') });
+    expect(verdict(1.3)?.pass).toBe(false);
+  });
+
+  it("prices the teachers' subscriptions once a dismissal: their writes, the message in and the answer out", () => {
+    const without = assembleReport(phases()).cost.dismissal.usage;
+    const withSubscribes = assembleReport(
+      phases(
+        (p) =>
+          (p.setup.subscribes = {
+            'lambda.invocations': 2,
+            'lambda.billedMs': 10,
+            'ddb.writeUnits': 6,
+            'live.billedMessages': 2,
+          }),
+      ),
+    ).cost.dismissal.usage;
+    expect(withSubscribes.writeUnits - without.writeUnits).toBeCloseTo(6);
+    expect(withSubscribes.webSocketMessages - without.webSocketMessages).toBeCloseTo(4);
+    expect(withSubscribes.lambdaRequests - without.lambdaRequests).toBeCloseTo(2);
+  });
+
+  it('fails the run when a teacher gets another classroom’s car or a message crosses schools', () => {
+    const verdict = (change: (p: PhaseResults) => void) =>
+      checkBudgets(assembleReport(phases(change))).find((check) =>
+        check.budget.startsWith('A teacher screen gets nothing'),
+      )?.pass;
+    expect(verdict(() => {})).toBe(true);
+    expect(verdict((p) => (p.tallies.staff.outside = 1))).toBe(false);
+    expect(verdict((p) => (p.tallies.crossed = 1))).toBe(false);
+    expect(verdict((p) => (p.buses.crossed = 2))).toBe(false);
   });
 
   it("splits a car's write units between the queue and the event's sequence number", () => {
@@ -378,6 +460,10 @@ describe('busDismissal', () => {
     expect(usage.webSocketMessages).toBe(76 * 1800);
     expect(usage.connectionMinutes).toBe(14 * 30);
     expect(usage.writeUnits).toBe(6 * 1800);
+    // The 12 map screens' pings: 2 a minute each, a ping in and a pong out.
+    const withPings = busDismissal(busWindow('coalesced', 700), 14, 30, 12).usage;
+    expect(withPings.webSocketMessages - usage.webSocketMessages).toBe(12 * 2 * 30 * 2);
+    expect(withPings.lambdaRequests - usage.lambdaRequests).toBe(12 * 2 * 30);
   });
 });
 
@@ -403,7 +489,9 @@ describe('formatReport', () => {
     expect([...at].sort((a, b) => a - b)).toEqual(at);
     const verdicts = text.split('\n').filter((line) => /^(PASS|FAIL) {2}/.test(line));
     expect(verdicts).toHaveLength(budgets.length);
-    expect(text).toContain('lost 2, extra 1');
+    expect(text).toContain('lost 3, extra 1');
+    expect(text).toMatch(/teacher\s+2\s+108\s+1\.35\s+4\s+0\.05/);
+    expect(text).toContain('× that floor');
   });
 
   it("checks the session report's read time, and fails a report that did not answer", () => {

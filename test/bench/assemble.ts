@@ -14,8 +14,11 @@ import {
   type BenchReport,
   type CostModel,
   type HandlerRow,
+  type KindMessages,
+  type KindTraffic,
   type ParentFigures,
   type PhaseResults,
+  type Priced,
   READ_REASONS,
   type ReadReason,
   type RouteFigures,
@@ -25,6 +28,8 @@ import {
   type ScreenReadTally,
   type Summary,
   type Tallies,
+  TRAFFIC_KINDS,
+  type TrafficKind,
 } from './types';
 
 export const DISMISSAL_MINUTES = 30;
@@ -185,6 +190,7 @@ export const costOf = (p: PhaseResults): CostModel => {
     ),
     connect: p.setup.connects ? figuresOf(p.setup.connects) : undefined,
     disconnect: p.disconnects ? figuresOf(p.disconnects) : undefined,
+    subscribes: p.setup.subscribes ? figuresOf(p.setup.subscribes) : undefined,
     createSession: p.warmUp.createSession ? figuresOf(p.warmUp.createSession) : undefined,
     screens: screens.staff + screens.anonymous + tallies.parents.phones,
     screenLoads: Object.fromEntries(SCREEN_LABELS.map((label) => [label, figuresOf(p.warmUp.loads[label])])),
@@ -239,15 +245,21 @@ export const assembleReport = (p: PhaseResults): BenchReport => {
   const addKeyWrites = adds?.['ddb.idempotencyWriteUnits'] ?? 0;
   const expected = p.publishedToStaff;
   const received = tallies.staff.received;
-  const connections = p.buses.buses + p.buses.viewers + p.buses.adminScreens;
+  const wanted = tallies.staff.expected;
+  const narrowed = tallies.staff.kinds.flatMap((kind, i) => (kind === 'teacher' ? [i] : []));
+  const sumAt = (list: readonly number[], at: readonly number[]) =>
+    at.reduce((sum, i) => sum + (list[i] ?? 0), 0);
+  const cost = costOf(p);
+  const mapScreens = p.buses.viewers + p.buses.adminScreens;
+  const busesDismissal = {
+    coalesced: busDismissal(p.buses.rush, connectionsOf(p), DISMISSAL_MINUTES, mapScreens),
+    naive: busDismissal(p.buses.naive, connectionsOf(p), DISMISSAL_MINUTES, mapScreens),
+  };
   return {
     startedAt: p.startedAt,
     buses: {
       ...p.buses,
-      dismissal: {
-        coalesced: busDismissal(p.buses.rush, connections, DISMISSAL_MINUTES),
-        naive: busDismissal(p.buses.naive, connections, DISMISSAL_MINUTES),
-      },
+      dismissal: busesDismissal,
       dismissalMinutes: DISMISSAL_MINUTES,
     },
     scale: p.scale,
@@ -280,8 +292,15 @@ export const assembleReport = (p: PhaseResults): BenchReport => {
       expectedPerScreen: expected,
       receivedMin: Math.min(...received),
       receivedMax: Math.max(...received),
-      lost: received.reduce((sum, n) => sum + Math.max(0, expected - n), 0),
-      extra: received.reduce((sum, n) => sum + Math.max(0, n - expected), 0),
+      narrowedScreens: narrowed.length,
+      narrowedExpected: sumAt(wanted, narrowed),
+      narrowedReceived: sumAt(received, narrowed),
+      expected: wanted.reduce((sum, n) => sum + n, 0),
+      lost: received.reduce((sum, n, i) => sum + Math.max(0, (wanted[i] ?? expected) - n), 0),
+      extra: received.reduce((sum, n, i) => sum + Math.max(0, n - (wanted[i] ?? expected)), 0),
+      outside: tallies.staff.outside,
+      crossed: tallies.crossed + p.buses.crossed,
+      messagesPerCar: messagesPerCarOf(rush.traffic, rush.cars),
       unstamped: tallies.staff.unstamped,
       anonymousScreens: tallies.anonymous.screens,
       anonymousEvents: tallies.anonymous.events,
@@ -331,6 +350,31 @@ export const assembleReport = (p: PhaseResults): BenchReport => {
       apiP50OverPutP50: putP50 > 0 ? overall.p50 / putP50 : 0,
       fanoutP99OverBroadcastP99: broadcastP99 > 0 ? rush.deliveryMs.p99 / broadcastP99 : 0,
     },
-    cost: costOf(p),
+    cost,
+    costVsFloor: costVsFloorOf(cost, busesDismissal.coalesced),
   };
+};
+
+/** The bus fleet's connections: the drivers and every map screen (map-link viewers and admin maps). */
+const connectionsOf = (p: PhaseResults) => p.buses.buses + p.buses.viewers + p.buses.adminScreens;
+
+/** Messages in and out per car of the rush, per kind of connection. */
+export const messagesPerCarOf = (traffic: Record<TrafficKind, KindTraffic>, cars: number): KindMessages[] =>
+  TRAFFIC_KINDS.map((kind) => ({
+    kind,
+    ...traffic[kind],
+    outPerCar: cars > 0 ? round(traffic[kind].out / cars, 2) : 0,
+    inPerCar: cars > 0 ? round(traffic[kind].in / cars, 2) : 0,
+  }));
+
+/**
+ * A dismissal as measured (its staff screens, parents and buses) over the
+ * floor the specification's own intervals set under it (`CostModel.floor`:
+ * pings and pongs, polls, the drivers' positions, one bus message per map
+ * screen per second, connection minutes).
+ */
+export const costVsFloorOf = (cost: CostModel, buses: Priced) => {
+  const dismissal = cost.dismissal.dollars.total + buses.dollars.total;
+  const floor = cost.floor.dollars.total;
+  return { dismissal, floor, ratio: floor > 0 ? dismissal / floor : 0 };
 };

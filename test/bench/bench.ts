@@ -67,7 +67,7 @@ export const runBenchmark = async (options: BenchOptions): Promise<BenchReport> 
       publishedToStaff,
       floor,
       disconnects,
-      tallies: talliesOf(ctx),
+      tallies: talliesOf(ctx, publishedToStaff),
       generatorPeakRssMb: generator.peakMb(),
     });
   } finally {

@@ -1,6 +1,6 @@
 /** The budgets of DESIGN.md checked against a report. */
 import { bundleBudgetChecks } from './bundles';
-import { ms, n } from './format';
+import { ms, n, usd } from './format';
 import type { BenchReport, BudgetCheck } from './types';
 
 export const API_P99_BUDGET_MS = 100;
@@ -10,7 +10,12 @@ export const WRITE_UNITS_PER_CAR_BUDGET = 2;
 export const SCREEN_READS_SHARE_BUDGET = 0.1;
 /** Read units per add-to-batch at 300 waiting cars within this share of those at 50. */
 export const ADD_TO_BATCH_SPREAD_BUDGET = 0.2;
-export const DISMISSAL_COST_BUDGET = 0.3;
+/**
+ * A dismissal with buses and parents costs at most this many times the floor
+ * the specification's own intervals set under it (issue 31; the $0.30 budget
+ * of issue 16 was below that floor and is withdrawn).
+ */
+export const COST_OVER_FLOOR_BUDGET = 1.25;
 /** Bus positions: at most one message per map viewer per second, delivered p99 under 1.5 s. */
 export const BUS_MESSAGES_PER_VIEWER_SECOND_BUDGET = 1;
 export const BUS_P99_BUDGET_MS = 1500;
@@ -19,7 +24,7 @@ export const SESSION_REPORT_BUDGET_MS = 1000;
 
 export const checkBudgets = (report: BenchReport): BudgetCheck[] => {
   const { api, live, dynamo, rush, screens, cost, parents, buses } = report;
-  const withBuses = cost.dismissal.dollars.total + buses.dismissal.coalesced.dollars.total;
+  const { costVsFloor } = report;
   const { early, late } = dynamo.queueReads;
   const { at50, at300 } = dynamo.addToBatch;
   const screenChecks: BudgetCheck[] =
@@ -44,9 +49,15 @@ export const checkBudgets = (report: BenchReport): BudgetCheck[] => {
       pass: live.deliveryMs.p99 < LIVE_P99_BUDGET_MS && live.deliveryMs.count > 0,
     },
     {
-      budget: 'Nothing lost (every staff screen got every staff event)',
-      value: `${live.lost} lost of ${live.expectedPerScreen * live.staffScreens}`,
+      budget:
+        'Nothing lost (every whole-line staff screen got every staff event; every teacher screen every event of its classrooms and every alert)',
+      value: `${live.lost} lost of ${n(live.expected)} (${live.narrowedScreens} teacher screens subscribed: ${n(live.narrowedReceived)} of ${n(live.narrowedExpected)}; ${live.extra} extra)`,
       pass: live.lost === 0 && live.expectedPerScreen > 0,
+    },
+    {
+      budget: "A teacher screen gets nothing of another classroom's cars, and no message crosses schools",
+      value: `${live.outside} events outside a teacher's classrooms; ${live.crossed} messages naming another school`,
+      pass: live.outside === 0 && live.crossed === 0,
     },
     {
       budget: 'Nothing leaked to anonymous screens',
@@ -110,9 +121,9 @@ export const checkBudgets = (report: BenchReport): BudgetCheck[] => {
       pass: buses.leaks === 0,
     },
     {
-      budget: `At most $${DISMISSAL_COST_BUDGET.toFixed(2)} of AWS cost per dismissal, staff screens' reads, parents and buses included`,
-      value: `$${withBuses.toFixed(3)} (buses $${buses.dismissal.coalesced.dollars.total.toFixed(3)}, naive relay $${buses.dismissal.naive.dollars.total.toFixed(2)}; screens' reads $${cost.dismissalScreenReads.dollars.total.toFixed(4)}; the specification's intervals alone $${cost.floor.dollars.total.toFixed(3)})`,
-      pass: withBuses <= DISMISSAL_COST_BUDGET,
+      budget: `A dismissal with buses and parents costs at most ${COST_OVER_FLOOR_BUDGET}× the floor of the specification's intervals (every car handled, every screen served)`,
+      value: `${usd(costVsFloor.dismissal)} ÷ ${usd(costVsFloor.floor)} = ${costVsFloor.ratio.toFixed(2)}× (buses ${usd(buses.dismissal.coalesced.dollars.total)}, naive relay ${usd(buses.dismissal.naive.dollars.total)}; screens' reads ${usd(cost.dismissalScreenReads.dollars.total)})`,
+      pass: costVsFloor.floor > 0 && costVsFloor.ratio <= COST_OVER_FLOOR_BUDGET,
     },
     {
       budget: 'Every car handled, no errors',

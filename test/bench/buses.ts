@@ -10,6 +10,7 @@
  * viewer) for a window of the same run, to measure what coalescing saves.
  */
 
+import { busIdOf } from '@curbside/domain';
 import type { MeterSnapshot } from '@curbside/store';
 import { busLinks, type Db, vehicles } from '@curbside/store';
 import WebSocket from 'ws';
@@ -26,15 +27,15 @@ export const busPlanFor = (scale: number) => ({
   adminScreens: 2,
 });
 
-/** Registers the school's buses (numbers 1…n) and answers its driver and map tokens. */
-export const seedBuses = async (db: Db, schoolId: number, count: number) => {
-  for (let n = 1; n <= count; n++) {
+/** Registers the school's buses (`numbers`, ids `B{number}`) and answers its driver and map tokens. */
+export const seedBuses = async (db: Db, schoolId: number, numbers: readonly string[]) => {
+  for (const number of numbers) {
     await vehicles.create(db, {
       schoolId,
-      number: String(n),
+      number,
       type: 'bus',
       active: true,
-      parentName: `Route ${n}`,
+      parentName: `Route ${number}`,
       parentPhone: null,
       alternateContactName: null,
       alternateContactPhone: null,
@@ -64,11 +65,24 @@ const keysOf = (value: unknown): string[] =>
     ? []
     : Object.entries(value).flatMap(([key, inner]) => [key, ...keysOf(inner)]);
 
+/** What a connection of the fleet sent and received (every message: posts of the server, pongs included). */
+export interface Traffic {
+  sent: number;
+  received: number;
+  /** Messages naming another school's records. */
+  crossed: number;
+}
+
 /** One map viewer: what it received, per second of the server's clock. */
-class Viewer {
+class Viewer implements Traffic {
   readonly perSecond = new Map<number, number>();
   messages = 0;
+  /** Bus messages over the whole run (counting or not). */
+  busMessages = 0;
   leaks = 0;
+  sent = 0;
+  received = 0;
+  crossed = 0;
   private readonly latest = new Map<string, number>();
   private pinger: NodeJS.Timeout;
 
@@ -76,6 +90,7 @@ class Viewer {
     readonly socket: WebSocket,
     delivery: Samples,
     counting: () => boolean,
+    belongs: (message: unknown) => boolean,
   ) {
     socket.on('message', (raw) => {
       const arrived = Date.now();
@@ -84,7 +99,10 @@ class Viewer {
         sentAt?: number;
         data?: { second?: number; buses?: Array<{ busId: string; location: { timestamp: number } }> };
       };
+      this.received++;
+      if (!belongs(message)) this.crossed++;
       if (!message.type.startsWith('BUS_')) return;
+      this.busMessages++;
       if (keysOf(message).some((key) => PRIVATE_KEY.test(key))) this.leaks++;
       if (!counting()) return;
       this.messages++;
@@ -99,7 +117,9 @@ class Viewer {
       }
     });
     this.pinger = setInterval(() => {
-      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: 'ping' }));
+      if (socket.readyState !== WebSocket.OPEN) return;
+      socket.send(JSON.stringify({ type: 'ping' }));
+      this.sent++;
     }, PING_EVERY_MS);
   }
 
@@ -110,8 +130,10 @@ class Viewer {
 }
 
 /** One driver: a position of its bus every second, moving along a line, and a heartbeat every 15 s. */
-class Driver {
+class Driver implements Traffic {
   sent = 0;
+  received = 0;
+  crossed = 0;
   private timer: NodeJS.Timeout | undefined;
   private heart: NodeJS.Timeout | undefined;
   private step = 0;
@@ -120,7 +142,19 @@ class Driver {
     readonly socket: WebSocket,
     readonly busId: string,
     private readonly index: number,
-  ) {}
+    belongs: (message: unknown) => boolean,
+  ) {
+    socket.on('message', (raw) => {
+      this.received++;
+      let message: unknown;
+      try {
+        message = JSON.parse(raw.toString());
+      } catch {
+        message = null;
+      }
+      if (!belongs(message)) this.crossed++;
+    });
+  }
 
   start(periodMs: number) {
     const send = () => {
@@ -161,6 +195,13 @@ class Driver {
   }
 }
 
+const sumTraffic = (of: readonly Traffic[]): Traffic & { connections: number } => ({
+  connections: of.length,
+  sent: of.reduce((sum, t) => sum + t.sent, 0),
+  received: of.reduce((sum, t) => sum + t.received, 0),
+  crossed: of.reduce((sum, t) => sum + t.crossed, 0),
+});
+
 /** The fleet running against the server; `window` measures a stretch of it, `stop` closes everything. */
 export const startBusFleet = async (options: {
   url: string;
@@ -168,26 +209,30 @@ export const startBusFleet = async (options: {
   mapToken: string;
   /** A staff session cookie for the admin map screens. */
   staffCookie: string;
-  buses: number;
+  /** The buses' numbers (ids `B{number}`). */
+  busNumbers: readonly string[];
   viewers: number;
   adminScreens: number;
+  /** Checks a message against the school's own records (a crossed one is counted). */
+  belongs?: (message: unknown) => boolean;
 }) => {
+  const belongs = options.belongs ?? (() => true);
   const ws = `${options.url.replace(/^http/, 'ws')}/ws`;
   const delivery = new Samples();
   let counting = false;
   const isCounting = () => counting;
   const viewers: Viewer[] = [];
   for (let i = 0; i < options.viewers; i++) {
-    viewers.push(new Viewer(await open(`${ws}?t=${options.mapToken}`), delivery, isCounting));
+    viewers.push(new Viewer(await open(`${ws}?t=${options.mapToken}`), delivery, isCounting, belongs));
   }
   for (let i = 0; i < options.adminScreens; i++) {
     viewers.push(
-      new Viewer(await open(`${ws}?buses=1`, { cookie: options.staffCookie }), delivery, isCounting),
+      new Viewer(await open(`${ws}?buses=1`, { cookie: options.staffCookie }), delivery, isCounting, belongs),
     );
   }
   const drivers: Driver[] = [];
-  for (let n = 1; n <= options.buses; n++) {
-    drivers.push(new Driver(await open(`${ws}?t=${options.driverToken}`), `B${n}`, n - 1));
+  for (const [i, number] of options.busNumbers.entries()) {
+    drivers.push(new Driver(await open(`${ws}?t=${options.driverToken}`), busIdOf(number), i, belongs));
   }
   for (const driver of drivers) driver.start(1000);
 
@@ -234,9 +279,19 @@ export const startBusFleet = async (options: {
     };
   };
 
+  const mapViewers = viewers.slice(0, options.viewers);
+  const adminMaps = viewers.slice(options.viewers);
   return {
     delivery,
     window,
+    /** What the map-link viewers, the admin's map screens and the drivers sent and received so far. */
+    /** Bus messages every map screen received so far. */
+    busMessages: () => viewers.reduce((sum, viewer) => sum + viewer.busMessages, 0),
+    traffic: () => ({
+      viewers: sumTraffic(mapViewers),
+      adminMaps: sumTraffic(adminMaps),
+      drivers: sumTraffic(drivers),
+    }),
     leaks: () => viewers.reduce((sum, viewer) => sum + viewer.leaks, 0),
     /** Waits for every driver to have sent at least once (they start at their own moment of the second). */
     warm: async () => {

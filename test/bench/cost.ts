@@ -60,17 +60,25 @@ export const price = (usage: Usage): Priced => {
 
 /**
  * A dismissal's bus traffic at AWS prices, from a window's rates, over
- * `minutes`; `connections`: the buses and every map screen (viewers and admin maps).
+ * `minutes`; `connections`: the buses and every map screen (viewers and admin
+ * maps); `mapScreens`: the map screens, each pinging every 30 s (a ping in, a
+ * pong out, one `$default` invocation).
  */
-export const busDismissal = (figures: BusWindowFigures, connections: number, minutes: number): Priced => {
+export const busDismissal = (
+  figures: BusWindowFigures,
+  connections: number,
+  minutes: number,
+  mapScreens = 0,
+): Priced => {
   const seconds = minutes * 60;
   const perSecond = (n: number) => n / Math.max(1, figures.seconds);
+  const pings = (mapScreens / PING_EVERY_MINUTES) * minutes;
   return price({
-    lambdaRequests: perSecond(figures.driverMessages) * seconds,
+    lambdaRequests: perSecond(figures.driverMessages) * seconds + pings,
     lambdaGbSeconds: figures.usagePerSecond.lambdaGbSeconds * seconds,
     httpApiRequests: 0,
-    // In (the drivers') and out (to every viewer).
-    webSocketMessages: perSecond(figures.driverMessages + figures.messagesOut) * seconds,
+    // In (the drivers') and out (to every viewer), and the map screens' pings and pongs.
+    webSocketMessages: perSecond(figures.driverMessages + figures.messagesOut) * seconds + 2 * pings,
     connectionMinutes: connections * minutes,
     readUnits: figures.usagePerSecond.readUnits * seconds,
     writeUnits: figures.usagePerSecond.writeUnits * seconds,
@@ -85,6 +93,8 @@ export interface CostInput {
   /** Average `$connect` and `$disconnect` of a screen. */
   connect: LabelFigures | undefined;
   disconnect: LabelFigures | undefined;
+  /** Every teacher screen's subscription to its classrooms, all together (`$default`; each an inbound message too). */
+  subscribes?: LabelFigures | undefined;
   createSession: LabelFigures | undefined;
   /** Every screen's connection (staff and anonymous). */
   screens: number;
@@ -162,6 +172,10 @@ export const costModel = (input: CostInput): CostModel => {
   asRunUsage.connectionMinutes += input.screens * input.rushMinutes;
   const connectAndLeave = addUsage(perCall(input.connect), perCall(input.disconnect));
   addUsage(asRunUsage, connectAndLeave, input.screens);
+  // The teachers' subscriptions: once per dismissal, each message in billed as the answer out is.
+  const subscribes = total(input.subscribes);
+  subscribes.webSocketMessages += input.subscribes?.invocations ?? 0;
+  addUsage(asRunUsage, subscribes);
   addUsage(asRunUsage, perCall(input.createSession, 1));
   addUsage(asRunUsage, loadsUsage());
 
@@ -201,6 +215,7 @@ export const costModel = (input: CostInput): CostModel => {
   }
   addUsage(dismissal, timeDriven(input.dismissalMinutes));
   addUsage(dismissal, connectAndLeave, input.screens);
+  addUsage(dismissal, subscribes);
   addUsage(dismissal, perCall(input.createSession, 1));
   addUsage(dismissal, loadsUsage());
 
@@ -218,6 +233,7 @@ export const costModel = (input: CostInput): CostModel => {
   addUsage(dropoff, complete, input.cars);
   addUsage(dropoff, timeDriven(input.dropoffMinutes));
   addUsage(dropoff, connectAndLeave, input.screens);
+  addUsage(dropoff, subscribes);
   addUsage(dropoff, perCall(input.createSession, 1));
   addUsage(dropoff, loadsUsage());
 
@@ -251,7 +267,7 @@ export const costModel = (input: CostInput): CostModel => {
     assumptions: [
       `Lambda duration: each invocation's measured handler wall time on this machine, rounded up to 1 ms, at ${AWS_PRICES.lambda.memoryGb * 1024} MB arm64. A 512 MB Lambda has about a third of a vCPU, and DynamoDB over the network is slower than DynamoDB Local, so real durations may be longer; they are a small share of the total.`,
       'DynamoDB units: what DynamoDB Local reported per call (indexes included), transactions counted twice, failed conditional writes 1 unit per item (estimated), reads at least 0.5 (eventual) or 1 (strong) unit.',
-      `A dismissal: the rush's event-driven work as measured (queue adds, batches, overflow, releases, walk-up pickups, the live events and their sequence numbers, and the staff screens' reads after a missed event), plus time-driven work over ${input.dismissalMinutes} minutes of real time: the staff screens' polls at the specification's intervals (${pollText}), ${input.screens} screens pinging every 30 s (ping in, pong out, one $default invocation) and connected the whole time (connection minutes), each staff screen reading its lists once when it opens, each screen connecting and disconnecting once, one session created.`,
+      `A dismissal: the rush's event-driven work as measured (queue adds, batches, overflow, releases, walk-up pickups, the live events and their sequence numbers, and the staff screens' reads after a missed event), plus time-driven work over ${input.dismissalMinutes} minutes of real time: the staff screens' polls at the specification's intervals (${pollText}), ${input.screens} screens pinging every 30 s (ping in, pong out, one $default invocation) and connected the whole time (connection minutes), each staff screen reading its lists once when it opens, each screen connecting and disconnecting once, each teacher screen subscribing to its classrooms once, one session created.`,
       `A drop-off (${input.dropoffMinutes} minutes, morning_dropoff session): every car queued on arrival and completed on its own (POST /api/queue and PUT /api/queue/{id}/status, at the measured per-call cost${input.rush['http/setQueueStatus'] ? '' : ' — no walk-up completion was measured, so the add is used for both'}), no batches and no releases; the same screens connected, polling and pinging.`,
       `A school month: ${input.dismissalsPerMonth} dismissals and ${input.dropoffsPerMonth} drop-offs. Not included: the auto-end schedule (one small invocation a minute per deployment, shared by every school), CloudFront and S3 for the web app, CloudWatch Logs, storage and point-in-time recovery of the table (a few MB per school), data transfer.`,
       "As run: the compressed rush itself (its minutes of wall time), priced as measured, with the staff screens' loads.",

@@ -14,6 +14,7 @@ import { diff, publishedAll, publishedTo, sumOf } from './meter-window';
 import { addToBatchProbe, queueReadProbe, warmUp } from './probes';
 import { closeWebScreens, openWebScreens, tallyReads } from './rush-run';
 import { BENCH_PASSWORD } from './school';
+import { concerns } from './screens';
 import type { BenchContext } from './setup';
 import { round, sleep } from './stats';
 import type {
@@ -96,15 +97,36 @@ export const clearLeftovers = async (ctx: BenchContext, sessionId: number) => {
 };
 
 /**
- * Waits until every staff screen has every staff event published since they
- * connected (or 10 s); answers how many that is.
+ * What each staff screen should have received of `published` staff events:
+ * a screen following the whole line every one; a teacher's screen (subscribed
+ * to its classrooms) those the reference screen got that concern one of its
+ * classrooms, and every alert and event outside a session.
+ */
+export const expectedOf = (ctx: BenchContext, published: number): number[] => {
+  const log = ctx.reference?.concernLog ?? [];
+  return ctx.staff.map(({ screen }) => {
+    const followed = screen.classroomIds;
+    if (followed === null) return published;
+    let n = 0;
+    for (const concern of log) if (concerns(concern, followed)) n++;
+    return n;
+  });
+};
+
+/**
+ * Waits until every staff screen has every staff event it follows, published
+ * since they connected (or 10 s); answers how many were published.
  */
 export const settleDelivery = async (ctx: BenchContext) => {
   const channel = `school#${ctx.school.schoolId}#staff`;
   const expectedNow = async () => publishedTo(diff(await ctx.meterNow(), ctx.connected), channel);
   let expected = await expectedNow();
+  const behind = () => {
+    const wanted = expectedOf(ctx, expected);
+    return ctx.staff.some(({ screen }, i) => screen.events < (wanted[i] ?? 0));
+  };
   const deadline = performance.now() + 10_000;
-  while (ctx.staff.some(({ screen }) => screen.events < expected) && performance.now() < deadline) {
+  while (behind() && performance.now() < deadline) {
     await sleep(50);
     expected = await expectedNow();
   }
@@ -154,6 +176,7 @@ export const setupFigures = (ctx: BenchContext): SetupFigures => {
     staff: { front: ctx.front.length, back: ctx.back.length, teacher: ctx.teachers.length },
     staffChannel: `school#${school.schoolId}#staff`,
     connects: ctx.connects,
+    subscribes: ctx.subscribes,
   };
 };
 
@@ -309,8 +332,8 @@ const addCounts = (into: Record<string, number>, counts: Map<string, number>) =>
   return into;
 };
 
-/** What the screens, the phones and the clients counted over the whole run. */
-export const talliesOf = (ctx: BenchContext): Tallies => {
+/** What the screens, the phones and the clients counted over the whole run; `published`: the staff events published since they connected. */
+export const talliesOf = (ctx: BenchContext, published: number): Tallies => {
   const staffByType: Record<string, number> = {};
   for (const { screen } of ctx.staff) addCounts(staffByType, screen.byType);
   const parentsByType: Record<string, number> = {};
@@ -322,7 +345,10 @@ export const talliesOf = (ctx: BenchContext): Tallies => {
   ];
   return {
     staff: {
+      kinds: ctx.staff.map(({ kind }) => kind),
       received: ctx.staff.map(({ screen }) => screen.events),
+      expected: expectedOf(ctx, published),
+      outside: ctx.staff.reduce((sum, { screen }) => sum + screen.outside, 0),
       unstamped: ctx.staff.reduce((sum, { screen }) => sum + screen.unstamped, 0),
       byType: staffByType,
     },
@@ -339,6 +365,7 @@ export const talliesOf = (ctx: BenchContext): Tallies => {
       polls: ctx.parents.reduce((sum, phone) => sum + phone.polls, 0),
     },
     pingsSent: allScreens.reduce((sum, screen) => sum + screen.pingsSent, 0),
+    crossed: allScreens.reduce((sum, screen) => sum + screen.crossed, 0),
     calls: {
       routes: ctx.recorder.routes('rush'),
       overall: ctx.recorder.overall('rush'),

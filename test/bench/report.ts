@@ -142,8 +142,10 @@ const liveLines = (report: BenchReport): string[] => {
   const out: string[] = [];
   out.push(
     `Published to the staff channel: ${n(live.publishedToStaff)} events (${live.eventsPerSecond}/s in the rush); ` +
-      `each of ${live.staffScreens} staff screens expected ${n(live.expectedPerScreen)}, received ${n(live.receivedMin)}–${n(live.receivedMax)}: ` +
-      `lost ${live.lost}, extra ${live.extra}`,
+      `each of ${live.staffScreens - live.narrowedScreens} whole-line staff screens expected ${n(live.expectedPerScreen)}; ` +
+      `${live.narrowedScreens} teacher screens subscribed to their classrooms expected ${n(live.narrowedExpected)} together, received ${n(live.narrowedReceived)}; ` +
+      `per screen ${n(live.receivedMin)}–${n(live.receivedMax)}: lost ${live.lost}, extra ${live.extra}; ` +
+      `${live.outside} outside a teacher's classrooms; ${live.crossed} messages naming another school`,
   );
   out.push(
     `Delivery, commit to screen (${n(live.deliveryMs.count)} deliveries): p50 ${ms(live.deliveryMs.p50)} ms, ` +
@@ -154,6 +156,22 @@ const liveLines = (report: BenchReport): string[] => {
   );
   out.push(
     `Anonymous screens: ${live.anonymousScreens}, events received ${live.anonymousEvents} (queue events ${live.leakedQueueEvents})`,
+  );
+  out.push(
+    'Messages per car of the rush, by kind of connection (out: posts of the server, events and pongs; in: pings, positions, heartbeats, subscriptions):',
+  );
+  out.push(
+    table(
+      ['kind', 'connections', 'out', 'out per car', 'in', 'in per car'],
+      live.messagesPerCar.map((k) => [
+        k.kind,
+        n(k.connections),
+        n(k.out),
+        k.outPerCar.toFixed(2),
+        n(k.in),
+        k.inPerCar.toFixed(2),
+      ]),
+    ),
   );
   out.push(
     `By type (all staff screens): ${Object.entries(live.byType)
@@ -375,6 +393,11 @@ const costLines = (report: BenchReport): string[] => {
       `(${n(specFloor.usage.webSocketMessages)} WebSocket messages ${usd(specFloor.dollars.webSocketMessages)}, ` +
       `${n(specFloor.usage.httpApiRequests)} HTTP requests ${usd(specFloor.dollars.httpApi)}, ` +
       `${n(specFloor.usage.lambdaRequests)} Lambda requests ${usd(specFloor.dollars.lambdaRequests)}).`,
+  );
+  const { costVsFloor } = report;
+  out.push(
+    `A dismissal with its buses and parents, measured: ${usd(costVsFloor.dismissal)} = ${costVsFloor.ratio.toFixed(2)}× that floor ` +
+      `(${usd(cost.dismissal.dollars.total)} the car line, its screens and parents + ${usd(report.buses.dismissal.coalesced.dollars.total)} the buses).`,
   );
   out.push(
     `Per car: ${usd(cost.perCar.dismissal)} a dismissal, ${usd(cost.perCar.dropoff)} a drop-off. Assumptions:`,

@@ -2,7 +2,7 @@
  * `npm run bench [-- --scale 0.1|1|5] [--duration SECONDS] [--no-budget] [--log]`:
  * the dismissal-rush benchmark. Prints the report, writes it as JSON under
  * `.bench/`, and exits 1 when a budget of DESIGN.md is missed (unless
- * `--no-budget`).
+ * `--no-budget`). `--schools N`: N schools' rushes at once (`schools.ts`).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,8 @@ import { measureBundles } from '@curbside/functions/build/bundle-imports';
 import { runBenchmark } from './bench';
 import { checkBudgets } from './budgets';
 import { formatReport } from './report';
+import { runSchools } from './schools';
+import { checkSchools, formatSchools } from './schools-report';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -26,6 +28,7 @@ const { values } = parseArgs({
     out: { type: 'string' },
     'cpu-prof': { type: 'boolean', default: false },
     workers: { type: 'string' },
+    schools: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -45,6 +48,10 @@ if (values.help) {
       '  --out FILE       where to write the JSON report (default .bench/report-<time>.json)',
       '  --cpu-prof       write a V8 CPU profile of the server process under .bench/profiles',
       '  --workers N      worker threads per function in the server (default 0: every handler on one thread)',
+      "  --schools N      N schools' rushes at the same time on one server (10 at --scale 0.1 fits a laptop; each",
+      "                   school's arrivals over N times its own window unless --duration): checks that no message",
+      "                   crosses schools and prints posts per second per school against the region's 10,000",
+      '                   WebSocket posts a second (no warm-up, baseline, probes or floor)',
     ].join('\n'),
   );
   process.exit(0);
@@ -67,7 +74,38 @@ if (workers !== undefined && !(Number.isInteger(workers) && workers >= 0 && work
   process.exit(2);
 }
 
+const schools = values.schools === undefined ? undefined : Number(values.schools);
+if (schools !== undefined && !(Number.isInteger(schools) && schools >= 1 && schools <= 50)) {
+  console.error(`--schools must be a whole number from 1 to 50, not ${values.schools}`);
+  process.exit(2);
+}
+
 process.env.AWS_REGION ??= 'us-east-1';
+const outFile = (startedAt: string, kind: string) =>
+  values.out ?? join(root, '.bench', `${kind}-${startedAt.replace(/[:.]/g, '-').replace(/Z$/, '')}.json`);
+
+if (schools !== undefined) {
+  const report = await runSchools({
+    scale,
+    schools,
+    ...(durationSec !== undefined ? { durationSec } : {}),
+    ...(workers !== undefined ? { workers } : {}),
+    logLevel: values.log ? 'error' : 'silent',
+    log: (line) => console.error(line),
+  });
+  const checks = checkSchools(report);
+  console.log(formatSchools(report, checks));
+  const file = outFile(report.startedAt, 'schools');
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify({ ...report, checks }, null, 2)}\n`);
+  console.log(`\nReport: ${relative(process.cwd(), file) || file}`);
+  const failed = checks.filter((check) => !check.pass).length;
+  if (failed > 0 && !values['no-budget']) {
+    console.error(`\n✖ ${failed} check${failed === 1 ? '' : 's'} failed.`);
+    process.exit(1);
+  }
+  process.exit(0);
+}
 const report = await runBenchmark({
   scale,
   screens: values['refetch-all'] ? 'refetch-all' : 'patch',
@@ -83,9 +121,7 @@ report.bundles = await measureBundles(5);
 const budgets = checkBudgets(report);
 console.log(formatReport(report, budgets));
 
-const file =
-  values.out ??
-  join(root, '.bench', `report-${report.startedAt.replace(/[:.]/g, '-').replace(/Z$/, '')}.json`);
+const file = outFile(report.startedAt, 'report');
 mkdirSync(dirname(file), { recursive: true });
 writeFileSync(file, `${JSON.stringify({ ...report, budgets }, null, 2)}\n`);
 console.log(`\nReport: ${relative(process.cwd(), file) || file}`);

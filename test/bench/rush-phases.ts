@@ -5,6 +5,7 @@
  * again per event). Each answers plain figures (`types.ts`).
  */
 import { createDb } from '@curbside/store';
+import { belongsTo } from './belongs';
 import { busPlanFor, seedBuses, startBusFleet } from './buses';
 import { cpuSampler } from './cpu';
 import { diff, perCall } from './meter-window';
@@ -17,9 +18,20 @@ import {
   rushFiguresOf,
   tallyReads,
 } from './rush-run';
+import type { Screen } from './screens';
 import type { BenchContext } from './setup';
 import { round, sleep, summarize } from './stats';
-import type { BaselineFigures, BusRun, CpuSample, MainRushFigures, RushWindow } from './types';
+import {
+  type BaselineFigures,
+  type BusRun,
+  type CpuSample,
+  type KindTraffic,
+  type MainRushFigures,
+  type RushWindow,
+  type ScreenKind,
+  TRAFFIC_KINDS,
+  type TrafficKind,
+} from './types';
 
 /** How long the naive bus relay runs for the comparison, after the rush. */
 const NAIVE_BUS_SECONDS = 10;
@@ -42,13 +54,16 @@ export const startBuses = async (stage: Stage, scale: number): Promise<BusPlan> 
   const tokens = await seedBuses(
     createDb({ table: ctx.tableName, endpoint: ctx.endpoint, meter: false }),
     ctx.school.schoolId,
-    plan.buses,
+    ctx.busNumbers,
   );
   stage.fleet = await startBusFleet({
     url: ctx.server.url,
     ...tokens,
     staffCookie: ctx.front[0]?.cookie as string,
-    ...plan,
+    busNumbers: ctx.busNumbers,
+    viewers: plan.viewers,
+    adminScreens: plan.adminScreens,
+    belongs: belongsTo(ctx.ids),
   });
   await stage.fleet.warm();
   return plan;
@@ -80,6 +95,47 @@ const timelineOf = (ctx: BenchContext, run: RushRun, cpu: ReturnType<typeof cpuS
     };
   });
 
+/** Messages in and out so far, per kind of connection (staff screens by kind, phones, the fleet's maps and drivers). */
+export const trafficOf = (stage: Stage): Record<TrafficKind, KindTraffic> => {
+  const { ctx } = stage;
+  const of = (screens: readonly Screen[]): KindTraffic => ({
+    connections: screens.length,
+    in: screens.reduce((sum, screen) => sum + screen.pingsSent + screen.requestsSent, 0),
+    out: screens.reduce((sum, screen) => sum + screen.received, 0),
+  });
+  const staffOf = (kind: ScreenKind) =>
+    of(ctx.staff.filter((member) => member.kind === kind).map((member) => member.screen));
+  const fleet = stage.fleet?.traffic();
+  const fleetKind = (t: { connections: number; sent: number; received: number } | undefined) =>
+    t ? { connections: t.connections, in: t.sent, out: t.received } : { connections: 0, in: 0, out: 0 };
+  return {
+    front: staffOf('front'),
+    back: staffOf('back'),
+    teacher: staffOf('teacher'),
+    'admin map': fleetKind(fleet?.adminMaps),
+    parent: of(ctx.parents.map((phone) => phone.screen)),
+    'map viewer': fleetKind(fleet?.viewers),
+    driver: fleetKind(fleet?.drivers),
+    anonymous: of(ctx.anonymous),
+  };
+};
+
+/** What changed between two traffic counts. */
+export const trafficBetween = (
+  after: Record<TrafficKind, KindTraffic>,
+  before: Record<TrafficKind, KindTraffic>,
+): Record<TrafficKind, KindTraffic> =>
+  Object.fromEntries(
+    TRAFFIC_KINDS.map((kind) => [
+      kind,
+      {
+        connections: after[kind].connections,
+        in: after[kind].in - before[kind].in,
+        out: after[kind].out - before[kind].out,
+      },
+    ]),
+  ) as Record<TrafficKind, KindTraffic>;
+
 /**
  * The rush on the open screens, with the buses counted over it, the CPU and
  * the meter sampled in windows; then every event delivered.
@@ -90,6 +146,7 @@ export const rushPhase = async (stage: Stage, sessionId: number): Promise<MainRu
   await ctx.server.ask({ type: 'memoryBaseline' });
   const cpu = cpuSampler(() => ctx.server.ask({ type: 'cpu' }));
   let run = undefined as unknown as RushRun;
+  const trafficBefore = trafficOf(stage);
   const busWindow = await fleet.window('coalesced', ctx.meterNow, async () => {
     run = await runRush(ctx, {
       sessionId,
@@ -101,6 +158,7 @@ export const rushPhase = async (stage: Stage, sessionId: number): Promise<MainRu
       cpu,
     });
   });
+  const traffic = trafficBetween(trafficOf(stage), trafficBefore);
   const cpuFigures = cpu.figures(run.samples[0]?.cpu as CpuSample, run.samples.at(-1)?.cpu as CpuSample);
   const serverMemory = await ctx.server.ask({ type: 'memory' });
   ctx.log(`Rush done in ${run.seconds.toFixed(1)} s.`);
@@ -115,6 +173,7 @@ export const rushPhase = async (stage: Stage, sessionId: number): Promise<MainRu
     serverMemory,
     timeline: timelineOf(ctx, run, cpu),
     buses: { deliveryMs: summarize(fleet.delivery.between(run.startedWall, Date.now())), window: busWindow },
+    traffic,
   };
 };
 
@@ -127,9 +186,12 @@ export const naiveBusPhase = async (stage: Stage, plan: BusPlan, rush: MainRushF
   const naive = await fleet.window('naive', ctx.meterNow, () => sleep(NAIVE_BUS_SECONDS * 1000));
   await ctx.server.ask({ type: 'busRelay', mode: 'coalesced' });
   const leaks = fleet.leaks();
+  const fleetTraffic = fleet.traffic();
+  const crossed =
+    fleetTraffic.viewers.crossed + fleetTraffic.adminMaps.crossed + fleetTraffic.drivers.crossed;
   fleet.stop();
   stage.fleet = undefined;
-  return { ...plan, deliveryMs: rush.buses.deliveryMs, rush: rush.buses.window, naive, leaks };
+  return { ...plan, deliveryMs: rush.buses.deliveryMs, rush: rush.buses.window, naive, leaks, crossed };
 };
 
 /** The baseline: the same screens reading every list again per event, in a shorter rush of its own session. */

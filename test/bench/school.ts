@@ -72,6 +72,8 @@ export interface BenchSchool {
   probeCars: Car[];
   studentCount: number;
   classroomCount: number;
+  /** Every student's classroom (what a release event does not say). */
+  classroomOf: ReadonlyMap<number, number>;
   writes: number;
   ms: number;
 }
@@ -269,6 +271,7 @@ export const seedSchool = async (db: Db, plan: SchoolPlan, prefix: string): Prom
     probeCars: probePlans,
     studentCount: kids.length,
     classroomCount: rooms.length,
+    classroomOf: new Map(kids.map((kid) => [kid.id, kid.classroomId as number])),
     // Each entity is an id counter update plus its item (users: a two-item transaction).
     writes: writes * 2,
     ms: performance.now() - started,

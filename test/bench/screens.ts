@@ -4,8 +4,13 @@
  * staff connections add every event's delivery latency (arrival minus the
  * server's `sentAt` stamp, same machine so the clocks agree) to a shared
  * sample, and hand every message to the web screen they feed (`web-screen.ts`).
- * Like the web app, every connection pings every 30 s.
+ * Like the web app, every connection pings every 30 s. A teacher's connection
+ * subscribes to its classrooms as the web's teacher screen does
+ * (`classroom-subscription.ts`, ADR 0018). Every message is checked against
+ * the screen's own school (`belongs`): one naming another school's records
+ * counts as crossed.
  */
+import { CAR_LINE_EVENT_TYPES } from '@curbside/api';
 import WebSocket from 'ws';
 import type { Samples } from './stats';
 
@@ -22,15 +27,79 @@ const QUEUE_EVENTS = new Set([
   'QUEUE_UPDATE',
 ]);
 
+/** Answers to the connection's own requests (a subscription): not events. */
+const CONTROL = new Set(['subscribed', 'error']);
+
+/** The car-line events that concern the classrooms of their students (the server's `concernOf`); the rest concern every staff screen. */
+const BY_CLASSROOM = new Set([
+  'VEHICLE_QUEUED',
+  'VEHICLE_REMOVED',
+  'VEHICLE_RESTORED',
+  'QUEUE_STATUS_UPDATED',
+  'VEHICLES_REMOVED_FROM_QUEUE',
+  'STUDENT_STATUS_UPDATE',
+]);
+const CAR_LINE: ReadonlySet<string> = new Set(CAR_LINE_EVENT_TYPES);
+
+/** Which staff screens an event is for: every one (`all`), or the teachers of these classrooms (the line screens get it anyway). */
+export type Concern = 'all' | number[];
+
+/**
+ * The classrooms a staff event concerns, from its own records, as the server
+ * routes it (`live-events.ts` `concernOf`); `classroomOf` answers a student's
+ * classroom (a release names only the student).
+ */
+export const concernOf = (
+  message: { type?: string; sessionId?: number; data?: unknown },
+  classroomOf: (studentId: number) => number | undefined,
+): Concern => {
+  const type = message.type ?? '';
+  if (!CAR_LINE.has(type) || message.sessionId === undefined || !BY_CLASSROOM.has(type)) return 'all';
+  const data = (message.data ?? {}) as {
+    entry?: { students?: Array<{ classroomId: number | null }> } | null;
+    entries?: Array<{ students?: Array<{ classroomId: number | null }> }>;
+    studentId?: number;
+  };
+  const students = [
+    ...(data.entry?.students ?? []),
+    ...(data.entries ?? []).flatMap((entry) => entry.students ?? []),
+  ];
+  const ids =
+    type === 'STUDENT_STATUS_UPDATE'
+      ? [typeof data.studentId === 'number' ? classroomOf(data.studentId) : undefined]
+      : students.map((student) => student.classroomId);
+  return [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
+};
+
+/** Whether a screen following `classroomIds` gets an event of this concern. */
+export const concerns = (concern: Concern, classroomIds: readonly number[]) =>
+  concern === 'all' || concern.some((id) => classroomIds.includes(id));
+
 export class Screen {
   readonly socket: WebSocket;
-  /** Events (anything but pong) received. */
+  /** Events (anything but pong and the answers to a subscription) received. */
   events = 0;
   pongs = 0;
   pingsSent = 0;
+  /** Messages sent other than pings (a subscription). */
+  requestsSent = 0;
   queueEvents = 0;
   unstamped = 0;
+  /** Every message received (events, pongs, answers): each one a post of the server. */
+  received = 0;
   readonly byType = new Map<string, number>();
+  /** The classrooms this connection follows (a teacher's, once subscribed); null: every car-line event. */
+  classroomIds: readonly number[] | null = null;
+  /** Events that concern none of its classrooms (a subscribed connection should get none). */
+  outside = 0;
+  /** Messages naming another school's records (`belongs` answered false). */
+  crossed = 0;
+  /** Checks a message against the screen's own school (set by the setup). */
+  belongs: ((message: unknown) => boolean) | undefined;
+  /** The concern of every event received, kept on one whole-line screen: what each teacher should have got. */
+  concernLog: Concern[] | undefined;
+  /** A student's classroom (the school's seed), for the concern of a release. */
+  classroomOf: (studentId: number) => number | undefined = () => undefined;
   /** Where each message goes next: the web screen this connection feeds. */
   onMessage: ((message: unknown) => void) | undefined;
   private pinger: NodeJS.Timeout | undefined;
@@ -45,27 +114,60 @@ export class Screen {
     this.socket = new WebSocket(url, cookie ? { headers: { cookie } } : {});
     this.socket.on('message', (raw) => {
       const arrived = Date.now();
-      let message: { type?: string; sentAt?: number };
+      let message: { type?: string; sentAt?: number; sessionId?: number; data?: unknown };
       try {
         message = JSON.parse(raw.toString());
       } catch {
         message = { type: 'UNPARSEABLE' };
       }
       const type = message.type ?? 'UNKNOWN';
+      this.received++;
+      if (this.belongs && !this.belongs(message)) this.crossed++;
       if (type === 'pong') {
         this.pongs++;
         return;
       }
+      if (CONTROL.has(type)) {
+        this.resolveWaiters(type);
+        return;
+      }
       this.events++;
+      if (this.kind === 'staff' && (this.concernLog || this.classroomIds)) {
+        const concern = concernOf(message, this.classroomOf);
+        this.concernLog?.push(concern);
+        if (this.classroomIds && !concerns(concern, this.classroomIds)) this.outside++;
+      }
       this.byType.set(type, (this.byType.get(type) ?? 0) + 1);
       if (QUEUE_EVENTS.has(type)) this.queueEvents++;
       if (typeof message.sentAt === 'number') latency?.push(arrived - message.sentAt, arrived);
       else this.unstamped++;
       this.onMessage?.(message);
-      const waiting = this.waiters.filter((waiter) => waiter.type === type);
-      this.waiters = this.waiters.filter((waiter) => waiter.type !== type);
-      for (const waiter of waiting) waiter.done();
+      this.resolveWaiters(type);
     });
+  }
+
+  private resolveWaiters(type: string) {
+    const waiting = this.waiters.filter((waiter) => waiter.type === type);
+    this.waiters = this.waiters.filter((waiter) => waiter.type !== type);
+    for (const waiter of waiting) waiter.done();
+  }
+
+  /**
+   * Narrows the connection to these classrooms, as the web's teacher screen
+   * does once its connection is open, and waits for the server's `subscribed`
+   * answer (an error answer, or none within 10 s, throws).
+   */
+  async subscribe(classroomIds: readonly number[]): Promise<void> {
+    const answered = Promise.race([
+      this.next('subscribed', 10_000).then((ok) => (ok ? 'subscribed' : 'no answer')),
+      this.next('error', 10_000).then((ok) => (ok ? 'error' : 'no answer')),
+    ]);
+    this.socket.send(JSON.stringify({ action: 'subscribe', classroomIds }));
+    this.requestsSent++;
+    const outcome = await answered;
+    if (outcome !== 'subscribed')
+      throw new Error(`The subscription to classrooms ${classroomIds} got ${outcome}`);
+    this.classroomIds = [...classroomIds];
   }
 
   /** Resolves at the next event of `type` (true), or after `timeoutMs` (false). */

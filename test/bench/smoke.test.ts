@@ -23,6 +23,21 @@ describe('dismissal-rush benchmark (smoke, scale 0.1)', () => {
     expect(report.rush.leftInQueue).toBe(0);
     expect(report.live.expectedPerScreen).toBeGreaterThan(0);
     expect(report.live.lost).toBe(0);
+    // The teachers followed their classrooms as the web client does: each got what concerns them, nothing else.
+    expect(report.live.narrowedScreens).toBe(report.plan.teachers);
+    expect(report.live.narrowedExpected).toBeGreaterThan(0);
+    expect(report.live.narrowedExpected).toBeLessThan(report.live.expectedPerScreen * report.plan.teachers);
+    expect(report.live.narrowedReceived).toBe(report.live.narrowedExpected);
+    expect(report.live.outside).toBe(0);
+    expect(report.live.crossed).toBe(0);
+    // Messages per car by kind: the whole-line screens got more per car than the teachers; the drivers sent positions.
+    const perCar = Object.fromEntries(report.live.messagesPerCar.map((k) => [k.kind, k]));
+    expect(perCar.front?.outPerCar).toBeGreaterThan((perCar.teacher?.outPerCar ?? 0) / report.plan.teachers);
+    expect(perCar.driver?.inPerCar).toBeGreaterThan(0);
+    expect(perCar['map viewer']?.outPerCar).toBeGreaterThan(0);
+    // The cost over the specification's floor is measured (its budget is checked by `npm run bench`).
+    expect(report.costVsFloor.floor).toBeGreaterThan(0);
+    expect(report.costVsFloor.ratio).toBeGreaterThan(1);
     expect(report.live.anonymousEvents).toBe(0);
     expect(report.live.leakedQueueEvents).toBe(0);
     // Parents heard about their own child, and nothing about anyone else.

@@ -70,6 +70,33 @@ export type ScreenKind = 'front' | 'back' | 'teacher';
 
 export type ScreenMode = 'patch' | 'refetch-all';
 
+/** Every kind of live connection of a dismissal, as the report counts their messages. */
+export const TRAFFIC_KINDS = [
+  'front',
+  'back',
+  'teacher',
+  'admin map',
+  'parent',
+  'map viewer',
+  'driver',
+  'anonymous',
+] as const;
+export type TrafficKind = (typeof TRAFFIC_KINDS)[number];
+
+/** One kind's connections and their messages: in (pings, positions, heartbeats, subscriptions) and out (every post of the server: events, pongs, answers). */
+export interface KindTraffic {
+  connections: number;
+  in: number;
+  out: number;
+}
+
+/** One kind's messages per car of the rush. */
+export interface KindMessages extends KindTraffic {
+  kind: TrafficKind;
+  outPerCar: number;
+  inPerCar: number;
+}
+
 /** Why a screen read a list: its first load, a new card, its polling interval, a missed event, or an event (baseline). */
 export const READ_REASONS = ['load', 'mount', 'poll', 'gap', 'event'] as const;
 export type ReadReason = (typeof READ_REASONS)[number];
@@ -232,6 +259,8 @@ export interface BusRun {
   naive: BusWindowFigures;
   /** Any bus message carrying a field that could name a child. */
   leaks: number;
+  /** Messages to a viewer, an admin map or a driver that named another school's records. */
+  crossed: number;
 }
 
 export interface BusFigures extends BusRun {
@@ -260,6 +289,8 @@ export interface SetupFigures {
   staffChannel: string;
   /** The meter of every screen's `$connect`. */
   connects: MeterCounters | undefined;
+  /** The meter of the teachers' subscriptions to their classrooms (once per dismissal, as the connects). */
+  subscribes?: MeterCounters | undefined;
 }
 
 /** The first session, before the rush: its creation's meter, the queue read before any pickup, the screens' first loads. */
@@ -337,6 +368,8 @@ export interface MainRushFigures extends RushFigures {
   timeline: RushWindow[];
   /** The buses during the rush (coalesced relay): new positions delivered, and the window's figures. */
   buses: { deliveryMs: Summary; window: BusWindowFigures };
+  /** Messages in and out over the rush, per kind of connection. */
+  traffic: Record<TrafficKind, KindTraffic>;
 }
 
 /**
@@ -378,8 +411,18 @@ export interface FloorFigures {
 /** What the clients and connections counted over the whole run, read once every screen closed. */
 export interface Tallies {
   staff: {
+    /** Each staff screen's kind. */
+    kinds: ScreenKind[];
     /** Staff events each staff screen received. */
     received: number[];
+    /**
+     * Staff events each staff screen should have received: every one published
+     * for a screen following the whole line; a teacher's (subscribed to its
+     * classrooms) those that concern its classrooms, and the alerts.
+     */
+    expected: number[];
+    /** Events a subscribed screen got that concern none of its classrooms. */
+    outside: number;
     unstamped: number;
     byType: Record<string, number>;
   };
@@ -393,6 +436,8 @@ export interface Tallies {
   };
   /** Pings every screen sent (staff, anonymous, parents). */
   pingsSent: number;
+  /** Messages that named another school's records, on any screen or phone (the bus fleet's are in `BusRun`). */
+  crossed: number;
   /** The HTTP calls of the rush, and the setup's sign-ins, as the clients recorded them. */
   calls: {
     routes: Record<string, RouteFigures>;
@@ -521,8 +566,20 @@ export interface BenchReport {
     expectedPerScreen: number;
     receivedMin: number;
     receivedMax: number;
+    /** Teacher screens subscribed to their classrooms, and what they should have got and got, all together. */
+    narrowedScreens: number;
+    narrowedExpected: number;
+    narrowedReceived: number;
+    /** Every staff screen's expected events, all together (whole-line screens and narrowed ones). */
+    expected: number;
     lost: number;
     extra: number;
+    /** Events a subscribed teacher screen got that concern none of its classrooms. */
+    outside: number;
+    /** Messages to any screen, phone, map or driver that named another school's records. */
+    crossed: number;
+    /** Messages in and out per car of the rush, by kind of connection. */
+    messagesPerCar: KindMessages[];
     unstamped: number;
     anonymousScreens: number;
     anonymousEvents: number;
@@ -577,10 +634,61 @@ export interface BenchReport {
     fanoutP99OverBroadcastP99: number;
   };
   cost: CostModel;
+  /** A dismissal with its buses and parents, measured, over the floor of the specification's intervals. */
+  costVsFloor: { dismissal: number; floor: number; ratio: number };
 }
 
 export interface BudgetCheck {
   budget: string;
   value: string;
   pass: boolean;
+}
+
+// ── Many schools at once (`--schools N`) ────────────────────────────────────
+
+/** One school of a many-schools run. */
+export interface SchoolFigures {
+  schoolId: number;
+  cars: number;
+  queued: number;
+  /** Its rush's wall time. */
+  seconds: number;
+  timedOut: boolean;
+  leftInQueue: number;
+  /** Every live connection of the school (staff, anonymous, parents, map viewers, admin maps, drivers). */
+  sockets: number;
+  mapScreens: number;
+  /** Messages its connections received over the rush (each a post of the server), and of those, the events and bus messages. */
+  posts: number;
+  events: number;
+  busMessages: number;
+  /** Posts a second as run (the rush compresses a dismissal about 10×). */
+  postsPerSecond: number;
+  /** Posts a second over a real 30-minute dismissal: the events spread over it, bus messages and pongs at their rates. */
+  realPostsPerSecond: number;
+  /** Schools of this size that API Gateway's default 10,000 posts a second serves at once, as run and at a real pace. */
+  schoolsPerQuota: number;
+  realSchoolsPerQuota: number;
+  /** Staff events published to the school, and what its staff screens lost or got beyond what they follow. */
+  published: number;
+  lost: number;
+  extra: number;
+  /** Events a teacher screen got outside its classrooms. */
+  outside: number;
+  /** Messages to any of its connections that named another school's records. */
+  crossed: number;
+}
+
+export interface SchoolsReport {
+  startedAt: string;
+  scale: number;
+  schools: number;
+  plan: SchoolPlan;
+  arrivalWindowSec: number;
+  /** Wall time of the rushes, from the first start to the last one done. */
+  seconds: number;
+  /** Every post the server made over the rushes (its meter), and per second. */
+  serverPosts: number;
+  serverPostsPerSecond: number;
+  perSchool: SchoolFigures[];
 }
