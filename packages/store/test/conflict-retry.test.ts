@@ -1,11 +1,9 @@
-import { ConflictError, type QueueEntry } from '@curbside/domain';
+import { ConflictError } from '@curbside/domain';
 import { describe, expect, it } from 'vitest';
 import { CONFLICT_ATTEMPTS, createDb } from '../src/db';
 import { isConditionFailure } from '../src/query';
 import { queue } from '../src/queue';
-
-/** The record's actor and retention for changes this test makes straight in the store. */
-const rec = { actor: { kind: 'schedule' as const }, retentionDays: 400 };
+import { arrivingCar, rec } from './arrivals';
 
 /**
  * A client on DynamoDB Local whose next `conflicts` transactions DynamoDB
@@ -43,30 +41,10 @@ const conflictingDb = (conflicts: number) => {
   return { db, sent };
 };
 
-let at = Date.parse('2030-02-01T15:00:00.000Z');
-const car = (
-  sessionId: number,
-  vehicleNumber: string,
-): Omit<QueueEntry, 'id' | 'position' | 'status' | 'batchId' | 'batchNumber'> => {
-  at += 1000;
-  const time = new Date(at).toISOString();
-  return {
-    sessionId,
-    schoolId: 1,
-    vehicleId: null,
-    vehicleNumber,
-    vehicleType: 'car',
-    entryTime: time,
-    queueTime: time,
-    vehicle: null,
-    students: [],
-  } as never;
-};
-
 describe('a car-line write that meets another transaction (TransactionConflict)', () => {
   it('is sent again and applied once, not refused as a duplicate', async () => {
     const { db, sent } = conflictingDb(2);
-    const entry = await queue.add(db, car(9401, '501'), rec);
+    const entry = await queue.add(db, arrivingCar(9401, '501'), rec);
     expect(sent).toEqual({ transactions: 3, cancelled: 2 });
     const line = await queue.listActive(db, 9401);
     expect(line.map((e) => [e.id, e.vehicleNumber])).toEqual([[entry.id, '501']]);
@@ -74,15 +52,15 @@ describe('a car-line write that meets another transaction (TransactionConflict)'
 
   it('is not sent again when a condition failed (the car is already queued): one send, a 409', async () => {
     const { db, sent } = conflictingDb(0);
-    await queue.add(db, car(9402, '502'), rec);
+    await queue.add(db, arrivingCar(9402, '502'), rec);
     sent.transactions = 0;
-    await expect(queue.add(db, car(9402, '502'), rec)).rejects.toBeInstanceOf(ConflictError);
+    await expect(queue.add(db, arrivingCar(9402, '502'), rec)).rejects.toBeInstanceOf(ConflictError);
     expect(sent.transactions).toBe(1);
   });
 
   it(`fails as an error, never as a condition failure, when the conflict outlasts ${CONFLICT_ATTEMPTS} sends`, async () => {
     const { db, sent } = conflictingDb(CONFLICT_ATTEMPTS);
-    const error = await queue.add(db, car(9403, '503'), rec).catch((e: unknown) => e);
+    const error = await queue.add(db, arrivingCar(9403, '503'), rec).catch((e: unknown) => e);
     expect(sent.transactions).toBe(CONFLICT_ATTEMPTS);
     expect((error as Error).name).toBe('TransactionCanceledException');
     expect(isConditionFailure(error)).toBe(false);

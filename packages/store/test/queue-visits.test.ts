@@ -7,9 +7,7 @@ import { eventSequence } from '../src/event-sequence';
 import { itemSize } from '../src/meter';
 import { activeEntryKey, queue, waitingIndex } from '../src/queue';
 import { students } from '../src/student';
-
-/** The record's actor and retention for changes this test makes straight in the store. */
-const rec = { actor: { kind: 'schedule' as const }, retentionDays: 400 };
+import { arrivingCar, nextTime, rec } from './arrivals';
 
 /**
  * The access patterns of stable queue visits against DynamoDB Local: visits
@@ -21,31 +19,8 @@ const db = createDb({
   endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
 });
 
-let at = Date.parse('2030-01-01T15:00:00.000Z');
-/** Arrival times one second apart, so the order is known. */
-const nextTime = () => {
-  at += 1000;
-  return new Date(at).toISOString();
-};
-
-const queueCar = (sessionId: number, vehicleNumber: string, riders: StudentSummary[] = []) => {
-  const time = nextTime();
-  return queue.add(
-    db,
-    {
-      sessionId,
-      schoolId: 1,
-      vehicleId: null,
-      vehicleNumber,
-      vehicleType: 'car',
-      entryTime: time,
-      queueTime: time,
-      vehicle: null,
-      students: riders,
-    },
-    rec,
-  );
-};
+const queueCar = (sessionId: number, vehicleNumber: string, riders: StudentSummary[] = []) =>
+  queue.add(db, arrivingCar(sessionId, vehicleNumber, riders), rec);
 const newBatch = (sessionId: number, maxCapacity = 8) =>
   batches.create(db, { sessionId, schoolId: 1, vehicleType: 'car', maxCapacity }, rec);
 
