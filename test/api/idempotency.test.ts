@@ -105,6 +105,37 @@ describe('a mutation sent twice with the same Idempotency-Key', () => {
     expect((await active()).map((entry) => entry.vehicleNumber)).toEqual(['106']);
   });
 
+  it('refuses the same key on another route with 422, applying nothing', async () => {
+    const key = randomUUID();
+    const entry = (await addCar(front, '113', key)).body;
+    const removal = await front.request(
+      'DELETE',
+      `/api/queue/${entry.id}`,
+      { reason: 'picked_up' },
+      keyed(key),
+    );
+    expect(removal.status).toBe(422);
+    expect(removal.body).toEqual({
+      message: 'This Idempotency-Key was already used for a different request',
+    });
+    expect((await active()).map((queued) => queued.vehicleNumber)).toEqual(['113']);
+  });
+
+  it('restores a car once when Undo is retried, answering the retry as the first time, not with a 409', async () => {
+    const entry = (await addCar(front, '114', randomUUID())).body;
+    await front.request('DELETE', `/api/queue/${entry.id}`, { reason: 'picked_up' }, keyed(randomUUID()));
+    const key = randomUUID();
+    const undo = () => front.request('POST', `/api/queue/${entry.id}/restore`, undefined, keyed(key));
+    const first = await undo();
+    const again = await undo();
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect((await active()).map((queued) => [queued.id, queued.vehicleNumber])).toEqual([[entry.id, '114']]);
+    // Without the key, a second Undo of a car already back is refused.
+    expect((await front.request('POST', `/api/queue/${entry.id}/restore`)).status).toBe(409);
+  });
+
   it("applies another user's key as that user's own request, never answering with the first user's body", async () => {
     const key = randomUUID();
     const mine = await addCar(front, '108', key);

@@ -7,6 +7,12 @@ import { App } from './App';
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
+// The app shell's service worker (web/service-worker/sw.js), once the page has loaded: a
+// tablet reloaded without a connection still opens its car-line screen.
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  addEventListener('load', () => navigator.serviceWorker.register('/sw.js').catch(() => {}));
+}
+
 createRoot(root).render(
   <StrictMode>
     <App />

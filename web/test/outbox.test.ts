@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Outbox, type OutboxItem, type OutboxStorage, waitingText } from '../src/features/queue/outbox';
+import {
+  connectionLook,
+  Outbox,
+  type OutboxItem,
+  type OutboxStorage,
+  updatedAgo,
+} from '../src/features/queue/outbox';
 
 const memoryStorage = (initial: OutboxItem[] = []): OutboxStorage => {
   let kept = [...initial];
@@ -81,15 +87,41 @@ describe('the outbox', () => {
     await outbox.flush();
     expect(sent).toEqual(['k2']);
     expect(outbox.snapshot().refusals).toEqual([
-      { key: 'k1', vehicle: 'Car 1', message: 'Vehicle 1 is already in the queue' },
+      { key: 'k1', vehicle: 'Car 1', entryId: null, message: 'Vehicle 1 is already in the queue' },
     ]);
     outbox.dismiss('k1');
     expect(outbox.snapshot().refusals).toEqual([]);
   });
 
-  it('says how many changes wait', () => {
-    expect(waitingText(false, 3)).toBe('Offline — 3 changes waiting');
-    expect(waitingText(false, 1)).toBe('Offline — 1 change waiting');
-    expect(waitingText(true, 0)).toBeNull();
+  it('says which state the connection is in, one at a time', () => {
+    const now = Date.parse('2026-11-27T15:00:00Z');
+    const facts = {
+      online: true,
+      live: 'open',
+      retries: 0,
+      gaveUp: false,
+      waiting: 0,
+      updatedAt: now,
+      now,
+    } as const;
+    const text = (changes: Partial<Parameters<typeof connectionLook>[0]>) =>
+      connectionLook({ ...facts, ...changes })?.text ?? null;
+    expect(text({})).toBe('Online · Live');
+    expect(text({ live: 'connecting' })).toBeNull();
+    expect(text({ live: 'closed', retries: 2 })).toBe('Reconnecting (2)');
+    expect(text({ live: 'closed', retries: 10, gaveUp: true })).toBe('Offline · Tap to reconnect');
+    expect(text({ waiting: 1 })).toBe('Sending — 1 change waiting');
+    expect(text({ online: false, live: 'closed', retries: 3, waiting: 3 })).toBe(
+      'Offline — 3 changes waiting',
+    );
+    expect(text({ online: false, live: 'closed', waiting: 1 })).toBe('Offline — 1 change waiting');
+    expect(text({ online: false, live: 'closed', updatedAt: now - 150_000 })).toBe(
+      'Offline — last updated 2 min ago',
+    );
+    expect(text({ online: false, live: 'closed', updatedAt: now - 10_000 })).toBe(
+      'Offline — last updated just now',
+    );
+    expect(connectionLook({ ...facts, live: 'closed', retries: 10, gaveUp: true })?.retry).toBe(true);
+    expect(updatedAgo(0, now)).toBe('no data yet');
   });
 });

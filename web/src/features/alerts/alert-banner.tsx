@@ -85,13 +85,54 @@ function BannerRow({ alert, userId, now }: { alert: Alert; userId: number; now: 
   );
 }
 
-/** Shown while the browser still wants a tap before the page may make sound (after a reload, say). */
-function SoundBar() {
+/** How long the bar waits for the click of a tap that began on it, after the finger came up (ms). */
+const TAP_END_MS = 1000;
+
+/**
+ * Keeps the sound bar on screen while a tap that began on it is still going:
+ * sound comes on at the touch (the page's first pointerdown), and a bar that
+ * went away then would leave the end of the tap — the click, which a phone
+ * sends when the finger comes up — to whatever was under it (on the school
+ * admin's phone, "Rotate links"). It lets go at that click, when the touch
+ * is cancelled (the finger scrolled), or a moment after the finger came up
+ * without a click.
+ */
+const useHeldDuringTap = () => {
+  const [held, setHeld] = useState(false);
+  useEffect(() => {
+    if (!held) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const release = () => setHeld(false);
+    const lifted = () => {
+      clearTimeout(timer);
+      timer = setTimeout(release, TAP_END_MS);
+    };
+    document.addEventListener('pointerup', lifted, { capture: true });
+    document.addEventListener('pointercancel', release, { capture: true });
+    return () => {
+      clearTimeout(timer);
+      document.removeEventListener('pointerup', lifted, { capture: true });
+      document.removeEventListener('pointercancel', release, { capture: true });
+    };
+  }, [held]);
+  return { held, hold: () => setHeld(true), release: () => setHeld(false) };
+};
+
+/**
+ * Shown while the browser still wants a tap before the page may make sound
+ * (after a reload, say), and until the tap on it has ended: the bar itself
+ * takes that tap, nothing under it does.
+ */
+function SoundBar({ locked }: { locked: boolean }) {
+  const { held, hold, release } = useHeldDuringTap();
+  if (!locked && !held) return null;
   return (
     <UnstyledButton
       className={classes.soundBar}
       aria-label="Tap to turn on alert sounds"
       aria-describedby="alert-sound-why"
+      onPointerDown={hold}
+      onClick={release}
     >
       <Text component="span" fw={900} fz="md" inherit>
         Tap to turn on alert sounds
@@ -126,7 +167,7 @@ export function AlertBanner({ userId }: { userId: number }) {
   const emergency = alerts.some((alert) => alert.type === 'emergency');
   return (
     <>
-      {sound === 'locked' && <SoundBar />}
+      <SoundBar locked={sound === 'locked'} />
       {alerts.length > 0 && (
         <section
           aria-label="Active alerts"

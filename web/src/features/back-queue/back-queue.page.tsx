@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { AlertPanel } from '../alerts/alert-panel';
 import { useMe } from '../auth/auth.queries';
 import { NoActiveSession } from '../queue/no-active-session';
+import { PendingChanges } from '../queue/pending';
 import { QueueList, useQueueLive } from '../queue/queue-list';
 import { usePhone } from '../queue/use-phone';
 import { useActiveSession } from '../sessions/sessions.queries';
@@ -44,7 +45,10 @@ export function BackQueuePage() {
         {filter === 'all' ? (
           <QueueList sessionId={session.id} title="Vehicle Queue Management" />
         ) : (
-          <QueueLive sessionId={session.id} />
+          <>
+            <PendingChanges entries={[]} />
+            <QueueLive sessionId={session.id} />
+          </>
         )}
       </Stack>
     </Container>

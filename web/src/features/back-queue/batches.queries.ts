@@ -1,11 +1,12 @@
 import { routes } from '@curbside/api';
-import type { Batch, QueueEntry, VehicleType } from '@curbside/domain';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { type Batch, type QueueEntry, type VehicleType, vehicleName } from '@curbside/domain';
+import { type QueryClient, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { withNewer, without } from '../live/changes';
 import { useLivePatches } from '../live/live';
 import { queuePatches } from '../queue/queue.cache';
 import { queueQueries } from '../queue/queue.queries';
+import { sendOrKeep } from '../queue/use-outbox';
 import { batchKeys, batchPatches } from './batches.cache';
 
 /**
@@ -86,8 +87,15 @@ export const useCreateBatch = (sessionId: number, vehicleType: VehicleType) => {
   const apply = useApplyBatch();
   const recover = useRecover();
   return useMutation({
-    mutationFn: () => api(routes.createBatch, { body: { sessionId, vehicleType, fill: true } }),
-    onSuccess: apply,
+    networkMode: 'always',
+    mutationFn: () =>
+      sendOrKeep(
+        'createBatch',
+        { body: { sessionId, vehicleType, fill: true } },
+        { vehicle: vehicleType === 'bus' ? 'New bus batch' : 'New car batch', action: 'create batch' },
+      ),
+    // null: no connection, the change waits in the outbox (the screen shows it).
+    onSuccess: (batch) => (batch ? apply(batch) : undefined),
     onError: recover('Creating a batch'),
   });
 };
@@ -97,8 +105,14 @@ export const useAddToBatch = () => {
   const apply = useApplyBatch();
   const recover = useRecover();
   return useMutation({
-    mutationFn: (batch: Pick<Batch, 'id'>) => api(routes.addToBatch, { params: { id: batch.id } }),
-    onSuccess: apply,
+    networkMode: 'always',
+    mutationFn: (batch: Pick<Batch, 'id' | 'batchNumber'>) =>
+      sendOrKeep(
+        'addToBatch',
+        { params: { id: batch.id } },
+        { vehicle: `Batch #${batch.batchNumber}`, action: 'add to batch' },
+      ),
+    onSuccess: (batch) => (batch ? apply(batch) : undefined),
     onError: recover('Adding to the batch'),
   });
 };
@@ -108,14 +122,29 @@ export const useCompleteBatch = () => {
   const apply = useApplyBatch();
   const recover = useRecover();
   return useMutation({
-    mutationFn: (batch: Pick<Batch, 'id'>) =>
-      api(routes.updateBatch, {
-        params: { id: batch.id },
-        body: { status: 'completed', endTime: new Date().toISOString() },
-      }),
-    onSuccess: apply,
+    networkMode: 'always',
+    mutationFn: (batch: Pick<Batch, 'id' | 'batchNumber'>) =>
+      sendOrKeep(
+        'updateBatch',
+        { params: { id: batch.id }, body: { status: 'completed', endTime: new Date().toISOString() } },
+        { vehicle: `Batch #${batch.batchNumber}`, action: 'complete batch' },
+      ),
+    onSuccess: (batch) => (batch ? apply(batch) : undefined),
     onError: recover('Completing the batch'),
   });
+};
+
+/** "Car 120" for a queued entry this screen holds (from any cached list of the queue or a batch). */
+const nameOf = (queryClient: QueryClient, entryId: string): string => {
+  for (const queryKey of [queueQueries.all, batchKeys.all]) {
+    for (const [, list] of queryClient.getQueriesData<unknown>({ queryKey })) {
+      if (!Array.isArray(list)) continue;
+      const entry = (list as Partial<QueueEntry>[]).find((item) => item.id === entryId);
+      if (entry?.vehicleType && entry.vehicleNumber)
+        return vehicleName(entry.vehicleType, entry.vehicleNumber);
+    }
+  }
+  return 'A vehicle';
 };
 
 interface Move {
@@ -133,11 +162,19 @@ export const useMoveOutOfBatch = (sessionId: number) => {
   const queryClient = useQueryClient();
   const recover = useRecover();
   return useMutation({
+    networkMode: 'always',
     mutationFn: ({ entryId, target }: Move) =>
-      api(routes.updateQueueEntry, {
-        params: { id: entryId },
-        body: { batchId: null, status: target === 'overflow' ? 'overflow' : 'waiting' },
-      }),
+      sendOrKeep(
+        'updateQueueEntry',
+        {
+          params: { id: entryId },
+          body: { batchId: null, status: target === 'overflow' ? 'overflow' : 'waiting' },
+        },
+        {
+          vehicle: nameOf(queryClient, entryId),
+          action: target === 'overflow' ? 'to overflow' : 'back to queue',
+        },
+      ),
     onMutate: async ({ entryId, batchId, target }) => {
       await Promise.all([
         queryClient.cancelQueries({ queryKey: batchKeys.all }),

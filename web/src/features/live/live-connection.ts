@@ -4,7 +4,7 @@ import type { ClientMessage } from '@curbside/api';
  * The live connection: one WebSocket to `/ws` on the page's own host (wss on
  * https). Pings every 30 s; after any close it did not ask for it reconnects
  * with backoff (1 s doubling to 30 s, at most 10 attempts) and again whenever
- * the page becomes visible while closed. A server's own close counts too: API
+ * the page becomes visible while closed, or the device's network comes back. A server's own close counts too: API
  * Gateway closes every connection after 2 hours with a clean close frame, and
  * a tablet left on must keep getting events. A message that is not JSON is
  * logged and ignored.
@@ -56,12 +56,14 @@ export class LiveConnection {
     this.stopped = false;
     this.wasOpen = false;
     document.addEventListener('visibilitychange', this.onVisible);
+    window.addEventListener('online', this.onOnline);
     this.open();
   }
 
   stop() {
     this.stopped = true;
     document.removeEventListener('visibilitychange', this.onVisible);
+    window.removeEventListener('online', this.onOnline);
     clearTimeout(this.retryTimer);
     clearInterval(this.pingTimer);
     this.socket?.close(1000);
@@ -182,6 +184,13 @@ export class LiveConnection {
     this.retries = 0;
     this.open();
   }
+
+  /** The device has a network again: reconnect now rather than at the backoff's next try. */
+  private onOnline = () => {
+    if (this.state !== 'closed') return;
+    clearTimeout(this.retryTimer);
+    this.retryNow();
+  };
 
   private onVisible = () => {
     if (document.visibilityState === 'visible') this.retryNow();

@@ -1,59 +1,60 @@
-import { Badge, Button } from '@mantine/core';
+import { Badge } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { waitingText } from './outbox';
+import { useEffect } from 'react';
+import { useLiveConnection, useLiveStatus } from '../live/live';
+import { LIVE } from '../live/live-connection';
+import { keepLastKnown } from './last-known';
+import { connectionLook } from './outbox';
 import { queueKeys } from './queue.cache';
-import { theOutbox, useOnline, useOutbox, useOutboxSender } from './use-outbox';
+import { useNow } from './use-now';
+import { useOnline, useOutbox, useOutboxSender } from './use-outbox';
 
-/** "last updated 2 min ago" from the newest queue data this screen holds. */
-export const updatedAgo = (updatedAt: number, now: number): string => {
-  if (updatedAt === 0) return 'no data yet';
-  const minutes = Math.floor((now - updatedAt) / 60_000);
-  return minutes < 1 ? 'last updated just now' : `last updated ${minutes} min ago`;
-};
-
-const useNow = (everyMs: number) => {
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(timer);
-  }, [everyMs]);
-  return now;
-};
+/** Filled badges, legible in the sun (a light badge's green on pale green failed WCAG AA contrast). */
+const TONES = {
+  live: { color: 'green.9' },
+  busy: { color: 'yellow.4', c: 'black' },
+  offline: { color: 'red.9' },
+} as const;
 
 /**
- * The header's word on the connection as the staff need it at the curb:
- * "Offline — 3 changes waiting", "Offline — last updated 2 min ago",
- * "Sending — 1 change waiting" once back; and each change the server refused
- * while it waited (a car queued on another tablet meanwhile), on its vehicle.
+ * The header's word on the connection, in the state the screen is in (see
+ * `connectionLook`): live, reconnecting, offline with the changes waiting
+ * in the outbox, or offline with how old the queue on screen is. It also
+ * sends the outbox when the connection is back and keeps the car-line data
+ * on the device for a reload without a connection.
  */
 export function ConnectionStatus() {
   useOutboxSender();
-  const online = useOnline();
-  const { items, refusals } = useOutbox();
   const queryClient = useQueryClient();
+  useEffect(() => keepLastKnown(queryClient), [queryClient]);
+  const online = useOnline();
+  const { items } = useOutbox();
+  const { state, retries } = useLiveStatus();
+  const connection = useLiveConnection();
   const now = useNow(15_000);
-  const updatedAt = Math.max(
-    0,
-    ...queryClient
-      .getQueryCache()
-      .findAll({ queryKey: queueKeys.all })
-      .map((query) => query.state.dataUpdatedAt),
-  );
-  const waiting = waitingText(online, items.length);
-  const text = waiting ?? (online ? null : `Offline — ${updatedAgo(updatedAt, now)}`);
+  const look = connectionLook({
+    online,
+    live: state,
+    retries,
+    gaveUp: state === 'closed' && retries >= LIVE.maxAttempts,
+    waiting: items.length,
+    // The newest queue data on screen (read again with each render: every 15 s at least).
+    updatedAt: Math.max(
+      0,
+      ...queryClient
+        .getQueryCache()
+        .findAll({ queryKey: queueKeys.all })
+        .map((query) => query.state.dataUpdatedAt),
+    ),
+    now,
+  });
+  if (!look) return null;
+  const retry = look.retry
+    ? { component: 'button' as const, style: { cursor: 'pointer' }, onClick: () => connection.retryNow() }
+    : {};
   return (
-    <>
-      {text && (
-        <Badge color={online ? 'yellow' : 'red'} variant="light" size="lg" role="status">
-          {text}
-        </Badge>
-      )}
-      {refusals.map((refusal) => (
-        <Button key={refusal.key} color="red" role="alert" onClick={() => theOutbox().dismiss(refusal.key)}>
-          {refusal.vehicle}: {refusal.message} ✕
-        </Button>
-      ))}
-    </>
+    <Badge {...retry} {...TONES[look.tone]} variant="filled" size="lg" role="status">
+      {look.text}
+    </Badge>
   );
 }

@@ -1,3 +1,4 @@
+import { idbRecord } from '../../lib/device-store';
 import { isNetworkFailure } from '../../lib/idempotency';
 
 /**
@@ -24,8 +25,16 @@ export interface OutboxItem {
 export interface Refusal {
   key: string;
   vehicle: string;
+  /** The queue entry the refused change was about (null for an add: the car had no entry yet). */
+  entryId: string | null;
   message: string;
 }
+
+/** The queue entry an item is about (its `params.id`), if any. */
+export const entryIdOf = (item: Pick<OutboxItem, 'input'>): string | null => {
+  const id = (item.input as { params?: { id?: unknown } } | null)?.params?.id;
+  return typeof id === 'string' ? id : null;
+};
 
 /** Where the outbox keeps its items (IndexedDB in the browser, memory in tests). */
 export interface OutboxStorage {
@@ -33,44 +42,16 @@ export interface OutboxStorage {
   save(items: readonly OutboxItem[]): Promise<void>;
 }
 
-const DB_NAME = 'curbside-outbox';
-const STORE = 'outbox';
 const RECORD = 'items';
 
-let opened: Promise<IDBDatabase> | undefined;
-/** One connection for the page's life. */
-const openDb = () => {
-  opened ??= openOnce();
-  return opened;
-};
-const openOnce = () =>
-  new Promise<IDBDatabase>((resolve, reject) => {
-    const request = indexedDB.open(DB_NAME, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(STORE);
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-
 /** The items as one record of one IndexedDB store: small, written whole on every change. */
-export const indexedDbStorage = (): OutboxStorage => ({
-  async load() {
-    const db = await openDb();
-    return new Promise<OutboxItem[]>((resolve, reject) => {
-      const request = db.transaction(STORE).objectStore(STORE).get(RECORD);
-      request.onsuccess = () => resolve((request.result as OutboxItem[] | undefined) ?? []);
-      request.onerror = () => reject(request.error);
-    });
-  },
-  async save(items) {
-    const db = await openDb();
-    await new Promise<void>((resolve, reject) => {
-      const transaction = db.transaction(STORE, 'readwrite');
-      transaction.objectStore(STORE).put([...items], RECORD);
-      transaction.oncomplete = () => resolve();
-      transaction.onerror = () => reject(transaction.error);
-    });
-  },
-});
+export const indexedDbStorage = (): OutboxStorage => {
+  const record = idbRecord<OutboxItem[]>(RECORD);
+  return {
+    load: async () => (await record.read()) ?? [],
+    save: (items) => record.write([...items]),
+  };
+};
 
 /** Sends one item; resolves when answered OK, rejects with the error otherwise. */
 export type Send = (item: OutboxItem) => Promise<unknown>;
@@ -150,7 +131,7 @@ export class Outbox {
         if (isNetworkFailure(error)) return;
         this.refusals = [
           ...this.refusals,
-          { key: item.key, vehicle: item.vehicle, message: messageOf(error) },
+          { key: item.key, vehicle: item.vehicle, entryId: entryIdOf(item), message: messageOf(error) },
         ];
       }
       this.items = this.items.slice(1);
@@ -172,9 +153,46 @@ const messageOf = (error: unknown): string => {
   return error instanceof Error ? error.message : String(error);
 };
 
-/** The header's words for the outbox: "Offline — 3 changes waiting". */
-export const waitingText = (online: boolean, waiting: number): string | null => {
-  if (waiting === 0) return null;
-  const changes = `${waiting} ${waiting === 1 ? 'change' : 'changes'} waiting`;
-  return online ? `Sending — ${changes}` : `Offline — ${changes}`;
+/** "last updated 2 min ago" from the newest queue data a screen holds (0: none yet). */
+export const updatedAgo = (updatedAt: number, now: number): string => {
+  if (updatedAt === 0) return 'no data yet';
+  const minutes = Math.floor((now - updatedAt) / 60_000);
+  return minutes < 1 ? 'last updated just now' : `last updated ${minutes} min ago`;
+};
+
+export interface ConnectionFacts {
+  /** The browser's word (`navigator.onLine`). */
+  online: boolean;
+  /** The live connection: open, or closed/connecting with its retry count; `gaveUp` once retries ran out. */
+  live: 'connecting' | 'open' | 'closed';
+  retries: number;
+  gaveUp: boolean;
+  /** Changes in the outbox. */
+  waiting: number;
+  /** When the newest queue data on screen was read (ms; 0: none). */
+  updatedAt: number;
+  now: number;
+}
+
+export type ConnectionLook = { text: string; tone: 'live' | 'busy' | 'offline'; retry?: boolean };
+
+/**
+ * What the header says about the connection, one state at a time:
+ * "Offline — 3 changes waiting", "Offline — last updated 2 min ago",
+ * "Sending — 1 change waiting", "Offline · Tap to reconnect",
+ * "Reconnecting (2)", "Online · Live"; nothing while first connecting.
+ */
+export const connectionLook = (facts: ConnectionFacts): ConnectionLook | null => {
+  const changes = `${facts.waiting} ${facts.waiting === 1 ? 'change' : 'changes'} waiting`;
+  if (!facts.online) {
+    return {
+      text: `Offline — ${facts.waiting > 0 ? changes : updatedAgo(facts.updatedAt, facts.now)}`,
+      tone: 'offline',
+    };
+  }
+  if (facts.waiting > 0) return { text: `Sending — ${changes}`, tone: 'busy' };
+  if (facts.gaveUp) return { text: 'Offline · Tap to reconnect', tone: 'offline', retry: true };
+  if (facts.retries > 0) return { text: `Reconnecting (${facts.retries})`, tone: 'busy' };
+  if (facts.live === 'open') return { text: 'Online · Live', tone: 'live' };
+  return null;
 };

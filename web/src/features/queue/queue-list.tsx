@@ -25,12 +25,13 @@ import { useMemo, useState } from 'react';
 import { DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
 import { showLiveToast } from '../../lib/toasts';
 import { useLiveEvent, useLivePatches } from '../live/live';
+import { useVehicleDialog } from './lazy-vehicle-dialog';
+import { OutboxMarks, PendingChanges } from './pending';
 import { queuePatches } from './queue.cache';
 import { queueQueries } from './queue.queries';
 import { usePendingRemovals } from './undo';
 import { useNow } from './use-now';
 import { VehicleCard } from './vehicle-card';
-import { VehicleDialog } from './vehicle-dialog';
 
 export const SEARCH_PLACEHOLDER = 'Search by vehicle #, parent name, make, model, color, or student name...';
 
@@ -114,7 +115,11 @@ function QueueSection({ title, type, entries, now, onOpen }: SectionProps) {
       ) : (
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="sm">
           {shown.map((entry) => (
-            <VehicleCard key={entry.id} entry={entry} total={entries.length} now={now} onOpen={onOpen} />
+            // The outbox's marks under the card, outside it: Dismiss is not a tap on the card.
+            <Stack key={entry.id} gap={6}>
+              <VehicleCard entry={entry} total={entries.length} now={now} onOpen={onOpen} />
+              <OutboxMarks entry={entry} />
+            </Stack>
           ))}
         </SimpleGrid>
       )}
@@ -146,7 +151,12 @@ export function QueueList({ sessionId, title = 'Current Queue' }: { sessionId: n
   }, [query.data, leaving]);
 
   const open = [...cars, ...buses].find((entry) => entry.id === openId) ?? null;
-  const onOpen = (entry: QueueEntry) => setOpenId(entry.id);
+  // Loaded with the first tap, then mounted for good (so it can fade out when closed).
+  const { Dialog, load } = useVehicleDialog();
+  const onOpen = (entry: QueueEntry) => {
+    load();
+    setOpenId(entry.id);
+  };
 
   return (
     <Card p={{ base: 'sm', sm: 'lg' }}>
@@ -155,6 +165,7 @@ export function QueueList({ sessionId, title = 'Current Queue' }: { sessionId: n
           <Title order={2}>{title}</Title>
           {query.isPending && <Loader size="sm" aria-label="Loading queue" />}
         </Group>
+        <PendingChanges entries={[...cars, ...buses]} />
         {query.isError && (
           <Group>
             <Text c={DANGER_TEXT} fw={700}>
@@ -168,11 +179,13 @@ export function QueueList({ sessionId, title = 'Current Queue' }: { sessionId: n
         <QueueSection title="Cars in Parking Lot" type="car" entries={cars} now={now} onOpen={onOpen} />
         <QueueSection title="Bus Loading Zone" type="bus" entries={buses} now={now} onOpen={onOpen} />
       </Stack>
-      <VehicleDialog
-        entry={open}
-        total={open?.vehicleType === 'bus' ? buses.length : cars.length}
-        onClose={() => setOpenId(null)}
-      />
+      {Dialog && (
+        <Dialog
+          entry={open}
+          total={open?.vehicleType === 'bus' ? buses.length : cars.length}
+          onClose={() => setOpenId(null)}
+        />
+      )}
     </Card>
   );
 }

@@ -52,13 +52,19 @@ const useApplyEntry = () => {
 /**
  * Undo of a removal or pickup: sends the inverse (`restore`) and puts the
  * entry the server answers back into this screen's lists (the live event
- * does the same on every other screen).
+ * does the same on every other screen). Without a connection the restore
+ * waits in the outbox behind the change it undoes (null), and is sent after it.
  */
 export const useRestoreEntry = () => {
   const queryClient = useQueryClient();
   const sync = useLiveSync();
-  return async (entryId: string) => {
-    const entry = await api(routes.restoreQueueEntry, { params: { id: entryId } });
+  return async (entryId: string, vehicle: string) => {
+    const entry = await sendOrKeep(
+      'restoreQueueEntry',
+      { params: { id: entryId } },
+      { vehicle, action: 'undo' },
+    );
+    if (!entry) return null;
     sync.restored(entry.sessionId, entry.id);
     queryClient.setQueryData<QueueEntry[]>(queueKeys.active(entry.sessionId), (list) =>
       list ? withEntry(list, entry, false) : list,
@@ -129,7 +135,7 @@ export const useRemoveFromQueue = () => {
         'Vehicle removed from queue',
         'The vehicle has been removed from the pickup queue',
         () => mutation.mutateAsync({ ...entry, reason }),
-        () => restore(entry.id),
+        () => restore(entry.id, vehicleName(entry.vehicleType, entry.vehicleNumber)),
       ),
   };
 };
@@ -173,7 +179,7 @@ export const useSetQueueStatus = () => {
             'Queue status updated',
             `${vehicleName(change.entry.vehicleType, change.entry.vehicleNumber)}: pickup completed`,
             () => mutation.mutateAsync(change),
-            () => restore(change.entry.id),
+            () => restore(change.entry.id, vehicleName(change.entry.vehicleType, change.entry.vehicleNumber)),
           )
         : mutation.mutate(change),
   };

@@ -82,7 +82,11 @@ export const useOutboxSender = () => {
   const queryClient = useQueryClient();
   useEffect(() => {
     const box = theOutbox();
-    const sent = () => void queryClient.invalidateQueries({ queryKey: queueKeys.all });
+    // The queue and the batches (the back queue's key, named here to keep the features apart).
+    const sent = () => {
+      void queryClient.invalidateQueries({ queryKey: queueKeys.all });
+      void queryClient.invalidateQueries({ queryKey: ['batches'] });
+    };
     sentListeners.add(sent);
     const flush = () => void box.flush();
     window.addEventListener('online', flush);

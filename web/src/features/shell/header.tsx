@@ -4,8 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Logo } from '../../components/logo';
-import { useLiveConnection, useLiveEvent, useLiveStatus } from '../live/live';
-import { LIVE } from '../live/live-connection';
+import { useLiveEvent } from '../live/live';
 import { ConnectionStatus } from '../queue/connection-status';
 import { schoolQueries } from '../schools/schools.queries';
 import { useActiveSession } from '../sessions/sessions.queries';
@@ -48,15 +47,12 @@ function SessionControls({ user, onNew }: { user: User; onNew: () => void }) {
 }
 
 /**
- * The header of every signed-in staff screen: logo, SANDBOX badge, the live
- * connection's retry counter, the session pill or Start Session, New Session,
+ * The header of every signed-in staff screen: logo, SANDBOX badge, the
+ * connection's state (connection-status.tsx), the session pill or Start Session, New Session,
  * and the user menu.
  */
 export function Header({ user }: { user: User }) {
   const [creating, setCreating] = useState(false);
-  const { state, retries } = useLiveStatus();
-  const connection = useLiveConnection();
-  const gaveUp = state === 'closed' && retries >= LIVE.maxAttempts;
   const school = useQuery({
     ...schoolQueries.detail(user.schoolId ?? 0),
     enabled: user.schoolId !== null && user.role !== 'parent',
@@ -82,26 +78,6 @@ export function Header({ user }: { user: User }) {
           <Badge color="orange" variant="filled" size="lg">
             SANDBOX
           </Badge>
-        )}
-        {gaveUp ? (
-          <Badge
-            component="button"
-            type="button"
-            color="red"
-            variant="light"
-            size="lg"
-            role="status"
-            style={{ cursor: 'pointer' }}
-            onClick={() => connection.retryNow()}
-          >
-            Offline · Tap to reconnect
-          </Badge>
-        ) : (
-          retries > 0 && (
-            <Badge color="yellow" variant="light" size="lg" role="status">
-              Reconnecting ({retries})
-            </Badge>
-          )
         )}
         <ConnectionStatus />
       </Group>

@@ -5,6 +5,7 @@ import { Outlet, useMatches } from 'react-router';
 import { TooltipDelays } from '../../components/tooltips';
 import { AlertBanner } from '../alerts/alert-banner';
 import { useMe } from '../auth/auth.queries';
+import { useLastKnownWhenOffline } from '../queue/last-known';
 import { NO_PERMISSION, type RouteAccess } from './access';
 import { Footer } from './footer';
 import { Header } from './header';
@@ -49,6 +50,7 @@ export function NoPermission() {
  * login and parent screens have none, so their first load skips that code).
  */
 export function ShellLayout() {
+  useLastKnownWhenOffline();
   const { user, isLoading } = useMe();
   const minRole = useMinimumRole();
   if (isLoading) return null;
