@@ -32,7 +32,7 @@ function SessionControls({ user, onNew }: { user: User; onNew: () => void }) {
         (session ? (
           <SessionPill session={session} user={user} />
         ) : (
-          <Button color="green" onClick={onNew}>
+          <Button color="green" onClick={onNew} className={classes.startSession}>
             Start Session
           </Button>
         ))}
@@ -79,8 +79,11 @@ export function Header({ user }: { user: User }) {
             SANDBOX
           </Badge>
         )}
-        <ConnectionStatus />
       </Group>
+      {/* Its own cell: on a phone a row of the header's whole width, so "Offline — 3 changes waiting" is never cut. */}
+      <div className={classes.status}>
+        <ConnectionStatus />
+      </div>
       <SessionControls user={user} onNew={() => setCreating(true)} />
       <div className={classes.user}>
         <UserMenu user={user} />
