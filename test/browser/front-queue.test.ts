@@ -84,11 +84,31 @@ const longPress = async (page: Page, target: Locator, ms: number, until?: Locato
 
 /** Holds a finger on the middle of an element for `ms` (a touch screen). */
 const longTouch = async (page: Page, target: Locator, ms: number) => {
-  await target.scrollIntoViewIfNeeded();
-  const box = await target.boundingBox();
-  if (!box) throw new Error('nothing to touch');
+  // In the middle of the screen, as a person touches what they see: at its edge a card can sit
+  // under the fixed "Tap to turn on alert sounds" bar, which takes a touch begun on it.
+  // Typed by hand: this file is type-checked without the DOM library.
+  await target.evaluate((element) =>
+    (element as unknown as { scrollIntoView(options: object): void }).scrollIntoView({ block: 'center' }),
+  );
+  let point = { x: 0, y: 0 };
+  await expect
+    .poll(
+      async () => {
+        const box = await target.boundingBox();
+        if (!box) return 'nothing to touch';
+        point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+        return target.evaluate((element, { x, y }) => {
+          const node = element as unknown as {
+            contains(other: unknown): boolean;
+            ownerDocument: { elementFromPoint(x: number, y: number): unknown };
+          };
+          return node.contains(node.ownerDocument.elementFromPoint(x, y));
+        }, point);
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true);
   const cdp = await page.context().newCDPSession(page);
-  const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point] });
   await page.waitForTimeout(ms);
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
