@@ -84,6 +84,14 @@ process.env.AWS_REGION ??= 'us-east-1';
 const outFile = (startedAt: string, kind: string) =>
   values.out ?? join(root, '.bench', `${kind}-${startedAt.replace(/[:.]/g, '-').replace(/Z$/, '')}.json`);
 
+/** Writes a run's JSON report (`kind`: report or schools) and says where. */
+const writeReport = (startedAt: string, kind: string, content: object) => {
+  const file = outFile(startedAt, kind);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(content, null, 2)}\n`);
+  console.log(`\nReport: ${relative(process.cwd(), file) || file}`);
+};
+
 if (schools !== undefined) {
   const report = await runSchools({
     scale,
@@ -95,10 +103,7 @@ if (schools !== undefined) {
   });
   const checks = checkSchools(report);
   console.log(formatSchools(report, checks));
-  const file = outFile(report.startedAt, 'schools');
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify({ ...report, checks }, null, 2)}\n`);
-  console.log(`\nReport: ${relative(process.cwd(), file) || file}`);
+  writeReport(report.startedAt, 'schools', { ...report, checks });
   const failed = checks.filter((check) => !check.pass).length;
   if (failed > 0 && !values['no-budget']) {
     console.error(`\n✖ ${failed} check${failed === 1 ? '' : 's'} failed.`);
@@ -121,10 +126,7 @@ report.bundles = await measureBundles(5);
 const budgets = checkBudgets(report);
 console.log(formatReport(report, budgets));
 
-const file = outFile(report.startedAt, 'report');
-mkdirSync(dirname(file), { recursive: true });
-writeFileSync(file, `${JSON.stringify({ ...report, budgets }, null, 2)}\n`);
-console.log(`\nReport: ${relative(process.cwd(), file) || file}`);
+writeReport(report.startedAt, 'report', { ...report, budgets });
 
 const missed = budgets.filter((check) => !check.pass);
 if (missed.length > 0 && !values['no-budget']) {
