@@ -78,10 +78,11 @@ export const listActiveAlerts = async (user: User, sessionId?: number): Promise<
   if (sessionId === undefined) {
     return user.schoolId === null ? [] : alerts.activeOfSchool(db, user.schoolId);
   }
-  const session = await sessionOfSchool(user, sessionId);
-  const [ofSession, withoutSession] = await Promise.all([
+  // One round trip: the lists are read while the session's school is checked (the user's own), answered once it holds.
+  const [, ofSession, withoutSession] = await Promise.all([
+    sessionOfSchool(user, sessionId),
     alerts.activeForSession(db, sessionId),
-    alerts.activeWithoutSession(db, session.schoolId),
+    user.schoolId === null ? [] : alerts.activeWithoutSession(db, user.schoolId),
   ]);
   return [...ofSession, ...withoutSession];
 };

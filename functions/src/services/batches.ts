@@ -167,16 +167,20 @@ export const addNextToBatch = async (user: User, id: number): Promise<Batch> => 
       const outcome = await batches.addEntry(db, batch, candidate, record);
       if (outcome === 'full' || outcome === 'closed') refuse(batch, outcome);
       if (outcome === 'added') {
-        const updated = (await batchNow(id)) as Batch;
-        await announce(updated, {
-          entry: {
-            ...candidate,
-            batchId: batch.id,
-            batchNumber: batch.batchNumber,
-            version: candidate.version + 1,
-          },
-          batch: updated,
-        });
+        // The batch as it is now is read while the event's number is taken.
+        const updated = batchNow(id) as Promise<Batch>;
+        await announce(
+          batch,
+          updated.then((now) => ({
+            entry: {
+              ...candidate,
+              batchId: batch.id,
+              batchNumber: batch.batchNumber,
+              version: candidate.version + 1,
+            },
+            batch: now,
+          })),
+        );
         return updated;
       }
       taken++;

@@ -19,18 +19,26 @@ import { publishToChannel } from './publish';
 /** How many of the session's latest pickups the wait estimate reads (newest first). */
 const RATE_SAMPLE = 30;
 
-/** The parent's linked children, active ones, grouped by school. */
-const childrenBySchool = async (parent: User): Promise<Map<number, Student[]>> => {
+/** The parent's linked children's ids, grouped by school. */
+const linkedIdsBySchool = async (parent: User): Promise<Map<number, number[]>> => {
   const links = await parentLinks.childrenOf(db, parent.id);
   const bySchool = new Map<number, number[]>();
   for (const { schoolId, studentId } of links) {
     bySchool.set(schoolId, [...(bySchool.get(schoolId) ?? []), studentId]);
   }
+  return bySchool;
+};
+
+/** The active ones of a school's linked children. */
+const activeChildren = async (schoolId: number, ids: readonly number[]): Promise<Student[]> =>
+  (await students.getMany(db, schoolId, [...ids])).filter((student) => student.active);
+
+/** The parent's linked children, active ones, grouped by school. */
+const childrenBySchool = async (parent: User): Promise<Map<number, Student[]>> => {
   const found = await Promise.all(
-    [...bySchool].map(async ([schoolId, ids]) => {
-      const list = (await students.getMany(db, schoolId, ids)).filter((student) => student.active);
-      return [schoolId, list] as const;
-    }),
+    [...(await linkedIdsBySchool(parent))].map(
+      async ([schoolId, ids]) => [schoolId, await activeChildren(schoolId, ids)] as const,
+    ),
   );
   return new Map(found.filter(([, list]) => list.length > 0));
 };
@@ -81,18 +89,24 @@ const notInQueue = ({ id, firstName, lastName, grade }: Student): ParentStudentS
  * marks of their classrooms, and the session's latest pickups (the rate the
  * wait is estimated from). Without a running session nobody is in the queue.
  */
-const statusInSchool = async (schoolId: number, children: Student[]): Promise<ParentStudentStatus[]> => {
-  const session = await pickupSessions.active(db, schoolId);
-  if (!session || !isSessionRunning(session)) return children.map(notInQueue);
-  const [active, marks, done] = await Promise.all([
-    queue.listActive(db, session.id),
+const statusInSchool = async (schoolId: number, ids: readonly number[]): Promise<ParentStudentStatus[]> => {
+  // Two round trips: the children and the session's id, then the session and its lists together.
+  const [children, sessionId] = await Promise.all([
+    activeChildren(schoolId, ids),
+    pickupSessions.activeId(db, schoolId),
+  ]);
+  if (children.length === 0 || sessionId === undefined) return children.map(notInQueue);
+  const [session, active, marks, done] = await Promise.all([
+    pickupSessions.get(db, sessionId),
+    queue.listActive(db, sessionId),
     releases.ofClassrooms(
       db,
-      session.id,
+      sessionId,
       children.map((child) => child.classroomId),
     ),
-    queue.listCompleted(db, session.id, RATE_SAMPLE),
+    queue.listCompleted(db, sessionId, RATE_SAMPLE),
   ]);
+  if (!session || !isSessionRunning(session)) return children.map(notInQueue);
   const entryOf = new Map<number, QueueEntry>();
   for (const entry of active) {
     for (const student of entry.students) if (!entryOf.has(student.id)) entryOf.set(student.id, entry);
@@ -130,10 +144,8 @@ const statusInSchool = async (schoolId: number, children: Student[]): Promise<Pa
 
 /** `GET /api/parent/students/status`: each linked child's pickup now, and nothing about anyone else. */
 export const childrenStatus = async (parent: User): Promise<ParentStudentStatus[]> => {
-  const bySchool = await childrenBySchool(parent);
-  const pages = await Promise.all(
-    [...bySchool].map(([schoolId, children]) => statusInSchool(schoolId, children)),
-  );
+  const bySchool = await linkedIdsBySchool(parent);
+  const pages = await Promise.all([...bySchool].map(([schoolId, ids]) => statusInSchool(schoolId, ids)));
   return pages.flat().sort(byName);
 };
 

@@ -21,8 +21,12 @@ import { recordPickups } from './teacher';
 import { ownSchoolId } from './tenancy';
 
 export const listQueue = async (user: User, sessionId: number, status?: 'completed') => {
-  await sessionOfSchool(user, sessionId);
-  return status === 'completed' ? queue.listCompleted(db, sessionId) : queue.listActive(db, sessionId);
+  // One round trip: the list is read while the session's school is checked, and answered only once it holds.
+  const [, list] = await Promise.all([
+    sessionOfSchool(user, sessionId),
+    status === 'completed' ? queue.listCompleted(db, sessionId) : queue.listActive(db, sessionId),
+  ]);
+  return list;
 };
 
 const snapshot = ({ studentIds: _, schoolId: __, ...vehicle }: Vehicle) => vehicle;

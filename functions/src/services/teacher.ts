@@ -230,8 +230,6 @@ export const releaseStudent = async (user: User, studentId: number) => {
     publishToSession(schoolId, session.id, toStaff, [student.classroomId]),
     parentLinks.parentsOf(db, schoolId, studentId),
   ]);
-  for (const parentId of parents) {
-    await publishToChannel(channels.parent(parentId), event);
-  }
+  await Promise.all(parents.map((parentId) => publishToChannel(channels.parent(parentId), event)));
   return { studentId, sessionId: session.id, releasedAt };
 };

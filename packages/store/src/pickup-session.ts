@@ -85,11 +85,16 @@ export const pickupSessions = {
 
   /** The school's active session (whether or not its end time has passed). */
   async active(db: Db, schoolId: number): Promise<PickupSession | undefined> {
+    const sessionId = await pickupSessions.activeId(db, schoolId);
+    return sessionId === undefined ? undefined : pickupSessions.get(db, sessionId);
+  },
+
+  /** The id of the school's active session, without reading the session (a caller reads it alongside its lists). */
+  async activeId(db: Db, schoolId: number): Promise<number | undefined> {
     const { Item } = await db.doc.send(
       new GetCommand({ TableName: db.table, Key: activeKey(schoolId), ConsistentRead: true }),
     );
-    if (!Item) return undefined;
-    return pickupSessions.get(db, Item.sessionId as number);
+    return Item ? (Item.sessionId as number) : undefined;
   },
 
   /** The school's sessions, newest first. */
