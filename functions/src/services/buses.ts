@@ -20,6 +20,7 @@ import {
   busLinks,
   busPositions,
   connections,
+  type FanOutGate,
   pickupSessions,
 } from '@curbside/store';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
@@ -28,7 +29,7 @@ import { connectionsDb, db } from '../lib/context';
 import { siteOrigin } from '../lib/http';
 import { live } from '../lib/live';
 import { log } from '../lib/log';
-import { BusCadence } from './bus-cadence';
+import { fleetCarriesNext } from './bus-cadence';
 import { publishToSession, publishToStaff } from './live-events';
 import { publishToChannel } from './publish';
 import { recording } from './record';
@@ -102,8 +103,8 @@ const isSchoolBus = async (schoolId: number, busId: string): Promise<boolean> =>
 
 const toBuses = (schoolId: number, event: LiveEvent) => publishToChannel(channels.buses(schoolId), event);
 
-/** The second each school's fan-out was last tried from this instance. */
-const triedSlot = new Map<number, number>();
+/** Per school, the second this instance last tried to fan out, and the gate that try learned. */
+const tried = new Map<number, { slot: number; gate: Promise<FanOutGate | undefined> }>();
 
 /**
  * Sends the school's map viewers every bus that moved since the last
@@ -111,22 +112,37 @@ const triedSlot = new Map<number, number>();
  * position was being written could have missed), when this is the first
  * chance of the current second: one conditional write decides, so each
  * viewer gets at most one message per second for the whole fleet, whatever
- * its size.
+ * its size. Answers whether it claimed the second, and whether a position of
+ * this second is carried: by this fan-out, or by the next one, which the
+ * fleet's next position claims when it reports steadily (`fleetCarriesNext`,
+ * from the gate the claim returned; a later try of the same second in this
+ * instance reuses it, as another write would only fail and still be billed).
  */
-export const fanOut = async (schoolId: number): Promise<boolean> => {
-  // This instance already tried this second: another write would only fail (and still be billed).
+export const fanOut = async (
+  schoolId: number,
+  busId = '',
+): Promise<{ claimed: boolean; carried: boolean }> => {
   const now = Date.now();
   const slot = Math.floor(now / BUS_FANOUT_MS);
-  if (triedSlot.get(schoolId) === slot) return false;
-  triedSlot.set(schoolId, slot);
-  const previous = await busPositions.claimFanOut(db, schoolId, BUS_FANOUT_MS, now);
-  if (previous === null) return false;
+  const known = tried.get(schoolId);
+  if (known?.slot === slot)
+    return { claimed: false, carried: fleetCarriesNext(await known.gate, slot, busId) };
+  const pending = busPositions.claimFanOut(db, schoolId, BUS_FANOUT_MS, now, busId);
+  tried.set(schoolId, {
+    slot,
+    gate: pending.then(
+      (claim) => claim.gate,
+      () => undefined,
+    ),
+  });
+  const claim = await pending;
+  if (!claim.claimed) return { claimed: false, carried: fleetCarriesNext(claim.gate, slot, busId) };
   // A position written while the previous fan-out read could have been missed by it: a second of overlap.
-  const since = previous - BUS_FANOUT_MS;
+  const since = claim.previousAt - BUS_FANOUT_MS;
   const moved = (await busPositions.ofSchool(db, schoolId)).filter((bus) => bus.updatedAt > since);
   if (moved.length > 0)
     await toBuses(schoolId, { type: 'BUS_LOCATIONS', data: { buses: moved, second: slot } });
-  return true;
+  return { claimed: true, carried: true };
 };
 
 /** Per school, this instance's wait for the next second's fan-out (one timer however many positions wait). */
@@ -138,27 +154,25 @@ const trailing = new Map<number, Promise<unknown>>();
  * or a bus that just stopped moving), this instance tries it, so the last
  * position of a bus reaches the maps within about a second too.
  */
-const fanOutNextSecond = (schoolId: number): Promise<unknown> => {
+const fanOutNextSecond = (schoolId: number, busId: string): Promise<unknown> => {
   const waiting = trailing.get(schoolId);
   if (waiting) return waiting;
   const next = (Math.floor(Date.now() / BUS_FANOUT_MS) + 1) * BUS_FANOUT_MS;
   const attempt = new Promise((resolve) => setTimeout(resolve, next - Date.now() + 20))
-    .then(() => fanOut(schoolId))
+    .then(() => fanOut(schoolId, busId))
     .catch((error: unknown) => log('warn', 'bus fan-out failed', { schoolId, error: String(error) }))
     .finally(() => trailing.delete(schoolId));
   trailing.set(schoolId, attempt);
   return attempt;
 };
 
-/** The buses' cadence as this instance sees it: whether another bus's next position will carry a waiting one. */
-const cadence = new BusCadence();
-
 /**
  * A driver's position for one of the school's buses: kept (5 minutes), then
  * fanned out with the fleet's (this second's fan-out, or the next one's).
- * When it came after this second's fan-out, the next one is left to another
- * bus reporting steadily (its next position claims it and carries this one:
- * issue 31, no invocation held open for the trailing wait); with no such bus,
+ * When it came after this second's fan-out, the next one is left to the
+ * fleet when it reports steadily (`fleetCarriesNext`: the next position of
+ * any bus claims it and carries this one; issue 31, no invocation held open
+ * for the trailing wait; issue 33, the same whichever instance runs it); else
  * this invocation waits for the next second and tries it. Answers false for a
  * bus not of the school. With `BUS_RELAY=naive` (the benchmark's comparison)
  * every position goes to every viewer at once instead.
@@ -167,12 +181,10 @@ export const relayPosition = async (schoolId: number, busId: string, location: B
   if (!(await isSchoolBus(schoolId, busId))) return false;
   // An older position than the one kept (messages overtaking each other) changes nothing.
   if (!(await busPositions.put(db, schoolId, busId, location))) return true;
-  const now = Date.now();
-  cadence.report(schoolId, busId, now);
   if (config.busRelay === 'naive') {
     await toBuses(schoolId, { type: 'BUS_LOCATION_UPDATE', data: { busId, location } });
-  } else if (!(await fanOut(schoolId)) && !cadence.anotherDue(schoolId, busId, now)) {
-    await fanOutNextSecond(schoolId);
+  } else if (!(await fanOut(schoolId, busId)).carried) {
+    await fanOutNextSecond(schoolId, busId);
   }
   return true;
 };
