@@ -188,6 +188,17 @@ describe("a parent's live connection during a 50-car rush", () => {
     }
     const moved = await live.next('QUEUE_UPDATE');
     expect(moved.data).toEqual({ studentId: child.id });
+    // The wait now comes from the session's own pickups (the 30 newest, all within this minute), not the default rate.
+    const completed = (await front.get(`/api/queue?sessionId=${sessionId}&status=completed`))
+      .body as unknown[];
+    expect(completed.length).toBeGreaterThanOrEqual(3);
+    const [waiting] = await statusOf(parent);
+    expect(waiting).toMatchObject({ status: 'in_queue', queuePosition: expect.any(Number) });
+    const rate = Math.min(30, completed.length);
+    expect(waiting?.estimatedWaitTime).toBe(
+      Math.max(1, Math.ceil((waiting?.queuePosition as number) / rate)),
+    );
+    expect(rate).not.toBe(4);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(live.messages.length).toBeGreaterThan(0);
     for (const message of live.messages) {

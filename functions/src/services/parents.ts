@@ -86,8 +86,11 @@ const notInQueue = ({ id, firstName, lastName, grade }: Student): ParentStudentS
 /**
  * The children of one school as their session sees them: the active queue
  * (which entry carries each child, and its place), the release and pickup
- * marks of their classrooms, and the session's latest pickups (the rate the
- * wait is estimated from). Without a running session nobody is in the queue.
+ * marks of their classrooms, and, only when a child waits in line, the
+ * session's latest pickups (the rate the wait is estimated from: 30 whole
+ * visits, most of a poll's reads, which a poll about a child not in line, or
+ * already loading, has no use for). Without a running session nobody is in
+ * the queue.
  */
 const statusInSchool = async (schoolId: number, ids: readonly number[]): Promise<ParentStudentStatus[]> => {
   // Two round trips: the children and the session's id, then the session and its lists together.
@@ -96,7 +99,7 @@ const statusInSchool = async (schoolId: number, ids: readonly number[]): Promise
     pickupSessions.activeId(db, schoolId),
   ]);
   if (children.length === 0 || sessionId === undefined) return children.map(notInQueue);
-  const [session, active, marks, done] = await Promise.all([
+  const [session, active, marks] = await Promise.all([
     pickupSessions.get(db, sessionId),
     queue.listActive(db, sessionId),
     releases.ofClassrooms(
@@ -104,13 +107,19 @@ const statusInSchool = async (schoolId: number, ids: readonly number[]): Promise
       sessionId,
       children.map((child) => child.classroomId),
     ),
-    queue.listCompleted(db, sessionId, RATE_SAMPLE),
   ]);
   if (!session || !isSessionRunning(session)) return children.map(notInQueue);
   const entryOf = new Map<number, QueueEntry>();
   for (const entry of active) {
     for (const student of entry.students) if (!entryOf.has(student.id)) entryOf.set(student.id, entry);
   }
+  const inLine = (child: Student) => {
+    const entry = entryOf.get(child.id);
+    const released = marks.released.get(child.id) ?? null;
+    const pickedUp = marks.pickedUp.get(child.id) ?? null;
+    return entry?.position != null && parentStatusOf(entry, released, pickedUp) === 'in_queue';
+  };
+  const done = children.some(inLine) ? await queue.listCompleted(db, sessionId, RATE_SAMPLE) : [];
   const now = Date.now();
   return children.map((child) => {
     const entry = entryOf.get(child.id);
