@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { ASYNC_FUNCTIONS, functionPlan, ORIGIN_SECRET_ROTATION } from '@curbside/api';
 import { build, type Plugin } from 'esbuild';
 import { areaRouteTable, areaTables } from './src/build/area-routes';
+import { pureSchemas } from './src/build/pure-schemas';
 import { zodEnglishOnly } from './src/build/zod-english-only';
 import { functionEntry } from './src/handlers';
 
@@ -77,7 +78,7 @@ await Promise.all(
       banner: {
         js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
       },
-      plugins: [entries, zodEnglishOnly, areaRouteTable(tables, handlerFiles(id))],
+      plugins: [entries, zodEnglishOnly, areaRouteTable(tables, handlerFiles(id)), pureSchemas],
       logLevel: 'warning',
     }),
   ),
