@@ -43,12 +43,10 @@ const entryOf: Record<string, string> = {
   ...Object.fromEntries(ASYNC_FUNCTIONS.map((fn) => [fn.id, join(root, fn.source)])),
 };
 
-/** The handler sources of each HTTP function (whose routes its route table holds). */
-const handlerFiles = (id: string): string[] => {
+/** The routes each function serves (by name): its route table holds their area tables. */
+const served = (id: string): string[] => {
   const plan = plans.find((p) => p.id === id);
-  return plan?.kind === 'http'
-    ? plan.routes.map((route) => join(root, 'src', 'http', `${route.name}.ts`))
-    : [];
+  return plan?.kind === 'http' ? plan.routes.map((route) => route.name) : [];
 };
 const tables = await areaTables();
 
@@ -78,7 +76,7 @@ await Promise.all(
       banner: {
         js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
       },
-      plugins: [entries, zodEnglishOnly, areaRouteTable(tables, handlerFiles(id)), pureSchemas],
+      plugins: [entries, zodEnglishOnly, areaRouteTable(tables, served(id)), pureSchemas],
       logLevel: 'warning',
     }),
   ),

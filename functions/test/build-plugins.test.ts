@@ -1,5 +1,3 @@
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { functionPlan, routes } from '@curbside/api';
 import { describe, expect, it } from 'vitest';
 import { areaRouteTableSource, areaTables } from '../src/build/area-routes';
@@ -12,8 +10,6 @@ import { markPure } from '../src/build/pure-schemas';
  * the schemas its code reaches. Both must keep every route a function serves
  * and every side effect of a module.
  */
-const functionsDir = fileURLToPath(new URL('../', import.meta.url));
-const handlerFile = (name: string) => join(functionsDir, 'src', 'http', `${name}.ts`);
 
 describe("a function's route table", () => {
   it("holds every route of the function's plan, and no table of another area", async () => {
@@ -24,7 +20,7 @@ describe("a function's route table", () => {
       if (plan.kind !== 'http') continue;
       const source = areaRouteTableSource(
         tables,
-        plan.routes.map((route) => handlerFile(route.name)),
+        plan.routes.map((route) => route.name),
       );
       const imported = [...source.matchAll(/import \{ (\w+) \}/g)].map((match) => match[1]);
       const chosen = tables.filter((table) => imported.includes(table.exportName));
@@ -35,11 +31,22 @@ describe("a function's route table", () => {
     }
   });
 
-  it('fails the build when a handler names a route of no table', async () => {
+  it('fails the build when a served route or one a handler names is in no table', async () => {
     const tables = await areaTables();
-    const named = tables.filter((table) => !table.names.has('login'));
-    expect(() => areaRouteTableSource(named, [handlerFile('login')])).toThrow(
+    const withoutLogin = tables.filter((table) => !table.names.has('login'));
+    expect(() => areaRouteTableSource(withoutLogin, ['login'])).toThrow(
       'routes.login is in no route table of packages/api/src/routes',
+    );
+    // ssoCallback's handler also names routes.ssoLogin (it redirects there).
+    const withoutSsoLogin = tables.map((table) => ({
+      ...table,
+      names: new Set([...table.names].filter((name) => name !== 'ssoLogin')),
+    }));
+    expect(() => areaRouteTableSource(withoutSsoLogin, ['ssoCallback'])).toThrow(
+      'routes.ssoLogin is in no route table of packages/api/src/routes',
+    );
+    expect(areaRouteTableSource(withoutLogin, ['lookupParentInvite'])).toContain(
+      "import { inviteAuthRoutes } from './invites';",
     );
   });
 });

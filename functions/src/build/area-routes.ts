@@ -73,14 +73,12 @@ export const areaTables = async (): Promise<AreaTable[]> => {
 
 /**
  * The source of the route table in one function's bundle: the area tables
- * holding the routes that `handlerFiles` (and the code every function
- * shares) name.
+ * holding the routes the function serves (`served`, by name), and those its
+ * handlers and the code every function shares name.
  */
-export const areaRouteTableSource = (
-  tables: readonly AreaTable[],
-  handlerFiles: readonly string[],
-): string => {
-  const names = new Set([...handlerFiles.flatMap(namedRoutes), ...sharedNames()]);
+export const areaRouteTableSource = (tables: readonly AreaTable[], served: readonly string[]): string => {
+  const handlers = served.map((name) => join(functionsSrc, 'http', `${name}.ts`));
+  const names = new Set([...served, ...handlers.flatMap(namedRoutes), ...sharedNames()]);
   const used = new Set<AreaTable>();
   for (const name of names) {
     const table = tables.find((t) => t.names.has(name));
@@ -97,13 +95,13 @@ export const areaRouteTableSource = (
   ].join('\n');
 };
 
-/** The esbuild plugin: the route table of a function whose handlers are `handlerFiles` (absolute paths). */
-export const areaRouteTable = (tables: readonly AreaTable[], handlerFiles: readonly string[]): Plugin => ({
+/** The esbuild plugin: the route table of a function that serves the routes `served` (by name). */
+export const areaRouteTable = (tables: readonly AreaTable[], served: readonly string[]): Plugin => ({
   name: 'curbside-area-route-table',
   setup(esbuild) {
     esbuild.onLoad({ filter: /[\\/]packages[\\/]api[\\/]src[\\/]routes[\\/]index\.ts$/ }, (args) =>
       args.path === routesIndex
-        ? { contents: areaRouteTableSource(tables, handlerFiles), loader: 'ts', resolveDir: routesDir }
+        ? { contents: areaRouteTableSource(tables, served), loader: 'ts', resolveDir: routesDir }
         : undefined,
     );
   },
