@@ -16,7 +16,10 @@ export type { BundleImport };
 
 export const bundleLines = (bundles: readonly BundleImport[] | undefined): string[] =>
   bundles
-    ? [...bundleTable(bundles), 'Median of 5 fresh Node processes each; the budget is on the CPU time.']
+    ? [
+        ...bundleTable(bundles),
+        'Median of 5 fresh Node processes each; the budget is on the CPU time. Bytes: the whole function folder (index.mjs and the chunks it loads on demand).',
+      ]
     : ['Not measured (the smoke run measures no bundles).'];
 
 export const bundleBudgetChecks = (bundles: readonly BundleImport[] | undefined): BudgetCheck[] => {

@@ -1,4 +1,4 @@
-import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import type { LambdaClient } from '@aws-sdk/client-lambda';
 import { quietSdkLogger } from '@curbside/store';
 
 /**
@@ -24,6 +24,8 @@ export const asyncStarter = <T>(env: string, what: string) => {
     async start(payload: T, functionName = process.env[env]): Promise<void> {
       if (inProcess) return inProcess(payload);
       if (!functionName) throw new Error(`${env} is not set: ${what}`);
+      // Loaded on the first start (only a few routes start work): not part of the function's cold start.
+      const { InvokeCommand, LambdaClient } = await import('@aws-sdk/client-lambda');
       client ??= new LambdaClient({ logger: quietSdkLogger });
       await client.send(
         new InvokeCommand({

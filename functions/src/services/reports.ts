@@ -11,7 +11,6 @@ import {
   type User,
   ValidationError,
 } from '@curbside/domain';
-import { toCsv } from '@curbside/domain/csv';
 import {
   pickupsFromEvents,
   pickupWaitSeconds,
@@ -133,6 +132,8 @@ export const sessionReportCsv = async (
   id: number,
 ): Promise<{ csv: string; filename: string }> => {
   const { session, pickups } = await sessionReport(user, id);
+  // The CSV writer (papaparse) is loaded by the export alone, not at the function's cold start.
+  const { toCsv } = await import('@curbside/domain/csv');
   return {
     csv: toCsv(sessionReportCsvRows(pickups)),
     filename: `session-${session.id}-${session.startTime.slice(0, 10)}.csv`,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Sign-in and registration rules (specification §5). */
 export const loginSchema = z.object({

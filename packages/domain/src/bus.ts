@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Buses: the driver page shares a bus's position, the bus map shows the

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { optionalEmail, optionalPhone, requiredText, usernameSchema } from './roster';
 import type { District, School, User } from './schemas';
 

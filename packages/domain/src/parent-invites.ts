@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Parent invites (issue 29): a random, single-use, revocable link per student

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { StudentSummary, VehicleType } from './queue';
 
 /** Classrooms, the teacher's view of students, and pickup codes (§3, §4, §5). */

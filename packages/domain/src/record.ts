@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { QueueEntry, QueueStatus, StudentSummary, VehicleType } from './queue';
 import type { Role } from './roles';
 import type { PickupSession } from './session-schemas';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Classroom } from './pickup';
 import { VEHICLE_TYPES, type Vehicle, type VehicleType } from './queue';
 import { vehicleNumberSchema } from './queue-schemas';

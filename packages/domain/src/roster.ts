@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type StudentSummary, VEHICLE_TYPES, type Vehicle, type VehicleType } from './queue';
 import { vehicleNumberSchema } from './queue-schemas';
 import type { User } from './schemas';

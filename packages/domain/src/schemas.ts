@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { STAFF_ROLES } from './roles';
 
 /** Entity shapes shared by the server and the web client (specification §3). */

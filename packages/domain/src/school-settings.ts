@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_BATCH_CAPACITY } from './queue';
 import { DEFAULT_RETENTION_DAYS } from './record';
 import { SESSION_DEFAULT_LENGTH_MS } from './sessions';

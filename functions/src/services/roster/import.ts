@@ -19,7 +19,6 @@ import {
   type User,
   validateRows,
 } from '@curbside/domain';
-import { parseRosterCsv } from '@curbside/domain/csv';
 import {
   classrooms,
   NO_PASSWORD,
@@ -255,6 +254,8 @@ export const importRoster = async (
 ): Promise<ImportResult> => {
   const started = Date.now();
   const school = await rosterSchool(user, schoolId, 'write');
+  // The CSV parser (papaparse) is loaded by an import alone, not at the function's cold start.
+  const { parseRosterCsv } = await import('@curbside/domain/csv');
   const parsed = parseRosterCsv(kind, text);
   if (parsed.errors.length > 0) {
     throw new RowsRejectedError(

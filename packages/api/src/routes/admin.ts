@@ -34,7 +34,7 @@ import {
   vehicleInputSchema,
   vehicleNumberSchema,
 } from '@curbside/domain';
-import { z } from 'zod';
+import * as z from 'zod';
 import { areaRoutes, returns, route } from '../route';
 import { day, id, idParams, rosterParams } from './shared';
 

@@ -1,5 +1,5 @@
 import { loginSchema, parentRegisterSchema, passwordChangeSchema, type User } from '@curbside/domain';
-import { z } from 'zod';
+import * as z from 'zod';
 import { areaRoutes, returns, route } from '../route';
 import { ok } from './shared';
 

@@ -15,7 +15,7 @@ import {
   sessionInputSchema,
   updateBatchSchema,
 } from '@curbside/domain';
-import { z } from 'zod';
+import * as z from 'zod';
 import { areaRoutes, returns, route } from '../route';
 import { alertBodySchema, cursorQuery, entryParams, id, idParams, sessionQuery } from './shared';
 

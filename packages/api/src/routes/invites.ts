@@ -11,7 +11,7 @@ import {
   type NewInviteView,
   type User,
 } from '@curbside/domain';
-import { z } from 'zod';
+import * as z from 'zod';
 import { areaRoutes, returns, route } from '../route';
 import { id, idParams, mailRunParams, ok } from './shared';
 

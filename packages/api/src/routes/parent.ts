@@ -5,7 +5,7 @@ import {
   type ParentStudentStatus,
   pickupCodeSchema,
 } from '@curbside/domain';
-import { z } from 'zod';
+import * as z from 'zod';
 import { areaRoutes, returns, route } from '../route';
 
 /** The parent portal and the invite links. */

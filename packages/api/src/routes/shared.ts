@@ -1,5 +1,5 @@
 import { busAlertSchema, createAlertSchema, schoolScopeSchema } from '@curbside/domain';
-import { z } from 'zod';
+import * as z from 'zod';
 import { returns } from '../route';
 
 /** What the route tables of several areas share: parameter schemas and answer shapes. */

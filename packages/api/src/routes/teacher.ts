@@ -5,7 +5,7 @@ import {
   schoolScopeSchema,
   type TeacherStudent,
 } from '@curbside/domain';
-import { z } from 'zod';
+import * as z from 'zod';
 import { areaRoutes, returns, route } from '../route';
 import { classroomIds, id, idParams, sessionQuery } from './shared';
 

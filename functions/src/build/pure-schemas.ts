@@ -1,0 +1,52 @@
+import { readFile } from 'node:fs/promises';
+import type { Plugin } from 'esbuild';
+import ts from 'typescript';
+
+/**
+ * A zod schema is built when its module runs (`export const x = z.object(…)`),
+ * and a bundler keeps every such call: it cannot know that building a schema
+ * has no side effect. A function that imports one helper of a domain module
+ * (`fullName` of `roster.ts`) so built all of that module's schemas at each
+ * cold start. In the functions build, every call in the value of a top-level
+ * `const` of the domain and API packages (`z.object({ name:
+ * requiredText(…) })`, `areaRoutes(…)`; not the calls inside a function it
+ * defines) is marked `/* @__PURE__ *\/`, so esbuild leaves out the constants
+ * that the function's code never reaches (ADR 0019).
+ *
+ * The rule this relies on: in `packages/domain/src` and `packages/api/src`, a
+ * top-level `const` is computed for its value, never for a side effect (no
+ * registry, no I/O). The laptop runtime, the tests and the web client run the
+ * sources as they are.
+ */
+export const markPure = (source: string, fileName = 'module.ts'): string => {
+  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const starts = new Set<number>();
+  const visit = (node: ts.Node): void => {
+    // A function's body runs when it is called, not when the module loads.
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    if (ts.isCallExpression(node) || ts.isNewExpression(node)) starts.add(node.getStart(file));
+    ts.forEachChild(node, visit);
+  };
+  for (const statement of file.statements) {
+    if (!ts.isVariableStatement(statement)) continue;
+    if (!(statement.declarationList.flags & ts.NodeFlags.Const)) continue;
+    for (const declaration of statement.declarationList.declarations) {
+      if (declaration.initializer) visit(declaration.initializer);
+    }
+  }
+  let out = source;
+  for (const start of [...starts].sort((a, b) => b - a)) {
+    out = `${out.slice(0, start)}/* @__PURE__ */ ${out.slice(start)}`;
+  }
+  return out;
+};
+
+export const pureSchemas: Plugin = {
+  name: 'curbside-pure-schemas',
+  setup(esbuild) {
+    esbuild.onLoad({ filter: /[\\/]packages[\\/](domain|api)[\\/]src[\\/].*\.ts$/ }, async (args) => ({
+      contents: markPure(await readFile(args.path, 'utf8'), args.path),
+      loader: 'ts',
+    }));
+  },
+};
