@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { busPositions } from '../src/bus';
 import { createDb } from '../src/db';
 
-const db = createDb({ table: process.env.TABLE_NAME as string, endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB });
+const db = createDb({
+  table: process.env.TABLE_NAME as string,
+  endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
+});
 
 /** A school id no other test uses (the gate is one item per school). */
 const schoolId = 900_000 + Math.floor(Math.random() * 90_000);

@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDb } from '../src/db';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS, idempotency } from '../src/idempotency';
 import { meter } from '../src/meter';
+import { meterOnForEachTest } from './meter-on';
 
 const db = createDb({
   table: process.env.TABLE_NAME as string,
@@ -57,14 +58,7 @@ const carAnswer = (note = '') =>
 const caller = () => `USER#${randomUUID()}`;
 
 describe('idempotency records', () => {
-  beforeEach(() => {
-    process.env.CURBSIDE_METER = '1';
-    meter.reset();
-  });
-  afterEach(() => {
-    delete process.env.CURBSIDE_METER;
-    meter.reset();
-  });
+  meterOnForEachTest();
 
   it("keeps a four-child car's answer in one write unit, as DynamoDB Local bills it, and gives back the same bytes", async () => {
     const who = caller();

@@ -1,7 +1,8 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createDb } from '../src/db';
 import { billedUnits, itemSize, meter, observeWrite, transactionUnits, UNLABELLED } from '../src/meter';
+import { meterOnForEachTest } from './meter-on';
 
 describe('billedUnits', () => {
   it('bills what DynamoDB reports, and transactions from their items (Local reports one flat figure)', () => {
@@ -87,14 +88,7 @@ describe('transactionUnits', () => {
 });
 
 describe('the meter', () => {
-  beforeEach(() => {
-    process.env.CURBSIDE_METER = '1';
-    meter.reset();
-  });
-  afterEach(() => {
-    delete process.env.CURBSIDE_METER;
-    meter.reset();
-  });
+  meterOnForEachTest();
 
   it('counts nothing while off', () => {
     delete process.env.CURBSIDE_METER;
