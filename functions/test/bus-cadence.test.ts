@@ -1,31 +1,36 @@
-import type { FanOutGate } from '@curbside/store';
 import { describe, expect, it } from 'vitest';
-import { fleetCarriesNext } from '../src/services/bus-cadence';
+import { BusCadence } from '../src/services/bus-cadence';
 
-const gate = (slot: number, bus: string, prevSlot: number, prevBus: string): FanOutGate => ({
-  slot,
-  bus,
-  prevSlot,
-  prevBus,
-});
+/** Positions of `busId` every `everyMs` from `from`, `count` of them. */
+const reports = (cadence: BusCadence, busId: string, from: number, everyMs: number, count: number) => {
+  for (let i = 0; i < count; i++) cadence.report(7, busId, from + i * everyMs);
+};
 
-describe('fleetCarriesNext (the relay’s trailing wait, issues 31 and 33)', () => {
-  it('leaves the next fan-out to a fleet whose last two seconds both fanned out', () => {
-    expect(fleetCarriesNext(gate(100, 'B1', 99, 'B3'), 100, 'B2')).toBe(true);
-    // This bus claimed one of the two: another bus claimed the other.
-    expect(fleetCarriesNext(gate(100, 'B2', 99, 'B1'), 100, 'B2')).toBe(true);
-    expect(fleetCarriesNext(gate(100, 'B1', 99, 'B2'), 100, 'B2')).toBe(true);
+describe('BusCadence (the relay’s trailing wait, issue 31)', () => {
+  it('leaves the next fan-out to another bus reporting every second', () => {
+    const cadence = new BusCadence();
+    reports(cadence, 'B1', 0, 1000, 5); // 0 … 4,000
+    cadence.report(7, 'B2', 4_300);
+    expect(cadence.anotherDue(7, 'B2', 4_300)).toBe(true);
+    // Not for B1 itself: its own next position is no other bus's.
+    expect(cadence.anotherDue(7, 'B1', 4_300)).toBe(false);
   });
 
-  it('waits for a bus alone, a burst, a fleet that stopped, or a gate it cannot read', () => {
-    // Only this bus reports: its own next position may never come (it stopped).
-    expect(fleetCarriesNext(gate(100, 'B2', 99, 'B2'), 100, 'B2')).toBe(false);
-    // A burst: this second fanned out, the one before did not.
-    expect(fleetCarriesNext(gate(100, 'B1', 97, 'B3'), 100, 'B2')).toBe(false);
-    // The first fan-out ever.
-    expect(fleetCarriesNext(gate(100, 'B1', -1, ''), 100, 'B2')).toBe(false);
-    // A gate of another second (a clock ahead), or none.
-    expect(fleetCarriesNext(gate(101, 'B1', 100, 'B3'), 100, 'B2')).toBe(false);
-    expect(fleetCarriesNext(undefined, 100, 'B2')).toBe(false);
+  it('waits when the other buses stopped, sent a burst, or report too seldom, or for another school', () => {
+    const stopped = new BusCadence();
+    reports(stopped, 'B1', 0, 1000, 5);
+    expect(stopped.anotherDue(7, 'B2', 5_200)).toBe(false);
+
+    const burst = new BusCadence();
+    reports(burst, 'B1', 0, 5, 3);
+    expect(burst.anotherDue(7, 'B2', 20)).toBe(false);
+
+    const seldom = new BusCadence();
+    reports(seldom, 'B1', 0, 3000, 3);
+    expect(seldom.anotherDue(7, 'B2', 6_100)).toBe(false);
+
+    const elsewhere = new BusCadence();
+    reports(elsewhere, 'B1', 0, 1000, 5);
+    expect(elsewhere.anotherDue(8, 'B2', 4_300)).toBe(false);
   });
 });

@@ -1,17 +1,44 @@
-import type { FanOutGate } from '@curbside/store';
+import { BUS_FANOUT_MS } from '@curbside/domain';
 
 /**
- * Whether a position that came after this second's fan-out can leave the next
- * second's fan-out to the fleet (issue 31; issue 33: decided from what every
- * instance shares, not what one saw): the school's fan-outs of this second and
- * the one before were both claimed, and not both by this bus. The fleet reports
- * steadily, so a position of the next second claims that second's fan-out and
- * carries every bus that moved since the previous one, this one included. A
- * bus alone, a burst (one second claimed), or a fleet that stopped reporting:
- * the position waits for the next second itself.
+ * When the buses of a school report, as this instance saw it: the last two
+ * positions of each bus. The relay asks it whether a position that came after
+ * this second's fan-out must wait for the next second's (issue 31): not when
+ * another bus reports steadily, about once a second, and its next position is
+ * due within about a second — that position claims the next second's fan-out,
+ * which carries every bus that moved since the last one. A burst of positions
+ * (several at once, then nothing) is no cadence: the position waits, as does
+ * the one of a bus alone, or of a fleet that stopped.
  */
-export const fleetCarriesNext = (gate: FanOutGate | undefined, slot: number, busId: string): boolean =>
-  gate !== undefined &&
-  gate.slot === slot &&
-  gate.prevSlot === slot - 1 &&
-  (gate.bus !== busId || gate.prevBus !== busId);
+export class BusCadence {
+  private readonly schools = new Map<number, Map<string, { prev: number; last: number }>>();
+
+  /** A position of `busId` reached this instance at `at`. */
+  report(schoolId: number, busId: string, at: number): void {
+    let buses = this.schools.get(schoolId);
+    if (!buses) {
+      buses = new Map();
+      this.schools.set(schoolId, buses);
+    }
+    const seen = buses.get(busId);
+    buses.set(busId, { prev: seen?.last ?? Number.NEGATIVE_INFINITY, last: at });
+    // Buses that stopped reporting long ago are forgotten (a school's fleet is small: one pass).
+    for (const [id, other] of buses) if (at - other.last > 60_000) buses.delete(id);
+  }
+
+  /**
+   * Whether another bus of the school reports about every second (its last
+   * two positions half a second to a quarter more than a second apart) and
+   * reported within the last second: its next position is due within about
+   * a second of `now`.
+   */
+  anotherDue(schoolId: number, busId: string, now: number): boolean {
+    for (const [id, { prev, last }] of this.schools.get(schoolId) ?? []) {
+      if (id === busId) continue;
+      const spacing = last - prev;
+      const steady = spacing >= BUS_FANOUT_MS / 2 && spacing <= BUS_FANOUT_MS * 1.25;
+      if (steady && now - last < BUS_FANOUT_MS) return true;
+    }
+    return false;
+  }
+}

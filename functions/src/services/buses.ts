@@ -20,7 +20,6 @@ import {
   busLinks,
   busPositions,
   connections,
-  type FanOutGate,
   pickupSessions,
 } from '@curbside/store';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
@@ -29,7 +28,7 @@ import { connectionsDb, db } from '../lib/context';
 import { siteOrigin } from '../lib/http';
 import { live } from '../lib/live';
 import { log } from '../lib/log';
-import { fleetCarriesNext } from './bus-cadence';
+import { BusCadence } from './bus-cadence';
 import { publishToSession, publishToStaff } from './live-events';
 import { publishToChannel } from './publish';
 import { recording } from './record';
@@ -103,8 +102,8 @@ const isSchoolBus = async (schoolId: number, busId: string): Promise<boolean> =>
 
 const toBuses = (schoolId: number, event: LiveEvent) => publishToChannel(channels.buses(schoolId), event);
 
-/** Per school, the second this instance last tried to fan out, and the gate that try learned. */
-const tried = new Map<number, { slot: number; gate: Promise<FanOutGate | undefined> }>();
+/** The second each school's fan-out was last tried from this instance. */
+const triedSlot = new Map<number, number>();
 
 /**
  * Sends the school's map viewers every bus that moved since the last
@@ -112,67 +111,59 @@ const tried = new Map<number, { slot: number; gate: Promise<FanOutGate | undefin
  * position was being written could have missed), when this is the first
  * chance of the current second: one conditional write decides, so each
  * viewer gets at most one message per second for the whole fleet, whatever
- * its size. Answers whether it claimed the second, and whether a position of
- * this second is carried: by this fan-out, or by the next one, which the
- * fleet's next position claims when it reports steadily (`fleetCarriesNext`,
- * from the gate the claim returned; a later try of the same second in this
- * instance reuses it, as another write would only fail and still be billed).
+ * its size.
  */
-export const fanOut = async (
-  schoolId: number,
-  busId = '',
-): Promise<{ claimed: boolean; carried: boolean }> => {
+export const fanOut = async (schoolId: number): Promise<boolean> => {
+  // This instance already tried this second: another write would only fail (and still be billed).
   const now = Date.now();
   const slot = Math.floor(now / BUS_FANOUT_MS);
-  const known = tried.get(schoolId);
-  if (known?.slot === slot)
-    return { claimed: false, carried: fleetCarriesNext(await known.gate, slot, busId) };
-  const pending = busPositions.claimFanOut(db, schoolId, BUS_FANOUT_MS, now, busId);
-  tried.set(schoolId, {
-    slot,
-    gate: pending.then(
-      (claim) => claim.gate,
-      () => undefined,
-    ),
-  });
-  const claim = await pending;
-  if (!claim.claimed) return { claimed: false, carried: fleetCarriesNext(claim.gate, slot, busId) };
+  if (triedSlot.get(schoolId) === slot) return false;
+  triedSlot.set(schoolId, slot);
+  const previous = await busPositions.claimFanOut(db, schoolId, BUS_FANOUT_MS, now);
+  if (previous === null) return false;
   // A position written while the previous fan-out read could have been missed by it: a second of overlap.
-  const since = claim.previousAt - BUS_FANOUT_MS;
+  const since = previous - BUS_FANOUT_MS;
   const moved = (await busPositions.ofSchool(db, schoolId)).filter((bus) => bus.updatedAt > since);
   if (moved.length > 0)
     await toBuses(schoolId, { type: 'BUS_LOCATIONS', data: { buses: moved, second: slot } });
-  return { claimed: true, carried: true };
+  return true;
 };
 
 /** Per school, this instance's wait for the next second's fan-out (one timer however many positions wait). */
-const trailing = new Map<number, Promise<unknown>>();
+const trailing = new Map<number, { slot: number; attempt: Promise<unknown> }>();
 
 /**
  * A position that came after this second's fan-out went out waits for the
  * next second's: if no other position arrives to trigger it (a single bus,
  * or a bus that just stopped moving), this instance tries it, so the last
- * position of a bus reaches the maps within about a second too.
+ * position of a bus reaches the maps within about a second too. Positions
+ * waiting for the same second share one try; one that came in the second a
+ * try is being made for waits for its own (that try's fan-out may have read
+ * the positions before this one was kept, and would leave it behind).
  */
-const fanOutNextSecond = (schoolId: number, busId: string): Promise<unknown> => {
+const fanOutNextSecond = (schoolId: number): Promise<unknown> => {
+  const slot = Math.floor(Date.now() / BUS_FANOUT_MS) + 1;
   const waiting = trailing.get(schoolId);
-  if (waiting) return waiting;
-  const next = (Math.floor(Date.now() / BUS_FANOUT_MS) + 1) * BUS_FANOUT_MS;
-  const attempt = new Promise((resolve) => setTimeout(resolve, next - Date.now() + 20))
-    .then(() => fanOut(schoolId, busId))
+  if (waiting?.slot === slot) return waiting.attempt;
+  const attempt = new Promise((resolve) => setTimeout(resolve, slot * BUS_FANOUT_MS - Date.now() + 20))
+    .then(() => fanOut(schoolId))
     .catch((error: unknown) => log('warn', 'bus fan-out failed', { schoolId, error: String(error) }))
-    .finally(() => trailing.delete(schoolId));
-  trailing.set(schoolId, attempt);
+    .finally(() => {
+      if (trailing.get(schoolId)?.attempt === attempt) trailing.delete(schoolId);
+    });
+  trailing.set(schoolId, { slot, attempt });
   return attempt;
 };
+
+/** The buses' cadence as this instance sees it: whether another bus's next position will carry a waiting one. */
+const cadence = new BusCadence();
 
 /**
  * A driver's position for one of the school's buses: kept (5 minutes), then
  * fanned out with the fleet's (this second's fan-out, or the next one's).
- * When it came after this second's fan-out, the next one is left to the
- * fleet when it reports steadily (`fleetCarriesNext`: the next position of
- * any bus claims it and carries this one; issue 31, no invocation held open
- * for the trailing wait; issue 33, the same whichever instance runs it); else
+ * When it came after this second's fan-out, the next one is left to another
+ * bus reporting steadily (its next position claims it and carries this one:
+ * issue 31, no invocation held open for the trailing wait); with no such bus,
  * this invocation waits for the next second and tries it. Answers false for a
  * bus not of the school. With `BUS_RELAY=naive` (the benchmark's comparison)
  * every position goes to every viewer at once instead.
@@ -181,10 +172,12 @@ export const relayPosition = async (schoolId: number, busId: string, location: B
   if (!(await isSchoolBus(schoolId, busId))) return false;
   // An older position than the one kept (messages overtaking each other) changes nothing.
   if (!(await busPositions.put(db, schoolId, busId, location))) return true;
+  const now = Date.now();
+  cadence.report(schoolId, busId, now);
   if (config.busRelay === 'naive') {
     await toBuses(schoolId, { type: 'BUS_LOCATION_UPDATE', data: { busId, location } });
-  } else if (!(await fanOut(schoolId, busId)).carried) {
-    await fanOutNextSecond(schoolId, busId);
+  } else if (!(await fanOut(schoolId)) && !cadence.anotherDue(schoolId, busId, now)) {
+    await fanOutNextSecond(schoolId);
   }
   return true;
 };

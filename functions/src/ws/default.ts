@@ -72,7 +72,7 @@ export const handler = wsHandler(async (event) => {
   const busId = busIdSchema.safeParse(type === 'heartbeat' ? message.busId : message.data?.busId);
   if (!busId.success) return { statusCode: 200 };
   if (type === 'heartbeat') {
-    await fanOut(driver.schoolId, busId.data);
+    await fanOut(driver.schoolId);
     return { statusCode: 200 };
   }
   if (type === 'BUS_TRACKING_STOPPED') {

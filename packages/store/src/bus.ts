@@ -40,51 +40,6 @@ const positionKey = (schoolId: number, busId: string) => ({
 });
 const gateKey = (schoolId: number) => ({ pk: positionsPartition(schoolId), sk: 'FANOUT' });
 
-/** The school's fan-out gate as a claim that came too late found it (see `claimFanOut`). */
-export interface FanOutGate {
-  /** The second (in windows since the epoch) of the last fan-out, and the bus whose message claimed it. */
-  slot: number;
-  bus: string;
-  /** The same of the fan-out before it (-1 and '' when there was none). */
-  prevSlot: number;
-  prevBus: string;
-}
-
-/**
- * A claim's outcome, and the gate as it stands for this second: after a claim,
- * this second's (this bus) and the previous fan-out's; after a refused one, as found.
- */
-export type FanOutClaim =
-  | { claimed: true; previousAt: number; gate: FanOutGate }
-  | { claimed: false; gate: FanOutGate | undefined };
-
-/**
- * One attribute of an item a refused condition returned: the document client
- * leaves that item in DynamoDB's wire form (`{ N: "12" }`), which is read here
- * as plainly as a native value.
- */
-const plain = (value: unknown): unknown => {
-  if (value && typeof value === 'object') {
-    const wire = value as { N?: string; S?: string };
-    if (wire.N !== undefined) return Number(wire.N);
-    if (wire.S !== undefined) return wire.S;
-  }
-  return value;
-};
-
-const gateOf = (item: Record<string, unknown> | undefined): FanOutGate | undefined => {
-  if (!item) return undefined;
-  const slot = plain(item.slot);
-  if (typeof slot !== 'number') return undefined;
-  const prevSlot = plain(item.prevSlot);
-  return {
-    slot,
-    bus: String(plain(item.bus) ?? ''),
-    prevSlot: typeof prevSlot === 'number' ? prevSlot : -1,
-    prevBus: String(plain(item.prevBus) ?? ''),
-  };
-};
-
 /** 24 random bytes, base64url: 32 characters no one guesses. */
 const newToken = () => randomBytes(24).toString('base64url');
 
@@ -258,51 +213,28 @@ export const busPositions = {
   },
 
   /**
-   * Claims the fan-out of the current second for the school, for a position
-   * (or heartbeat) of `busId`: answers the time of the previous fan-out (0 for
-   * the first) when it claimed; either way the gate of this second (the last
-   * two fan-outs' seconds and buses: whether the fleet reports steadily, as
-   * every instance sees it), at no extra read.
+   * Claims the fan-out of the current second for the school: answers the
+   * time of the previous fan-out (0 for the first), or null when this second
+   * has already fanned out.
    */
-  async claimFanOut(
-    db: Db,
-    schoolId: number,
-    windowMs: number,
-    now = Date.now(),
-    busId = '',
-  ): Promise<FanOutClaim> {
+  async claimFanOut(db: Db, schoolId: number, windowMs: number, now = Date.now()): Promise<number | null> {
     const slot = Math.floor(now / windowMs);
     try {
       const { Attributes } = await db.doc.send(
         new UpdateCommand({
           TableName: db.table,
           Key: gateKey(schoolId),
-          UpdateExpression:
-            'SET prevSlot = if_not_exists(slot, :none), prevBus = if_not_exists(bus, :nobody), ' +
-            'slot = :slot, #at = :now, bus = :bus, entity = :entity',
+          UpdateExpression: 'SET slot = :slot, #at = :now, entity = :entity',
           ConditionExpression: 'attribute_not_exists(slot) OR slot < :slot',
           ExpressionAttributeNames: { '#at': 'at' },
-          ExpressionAttributeValues: {
-            ':slot': slot,
-            ':now': now,
-            ':bus': busId,
-            ':none': -1,
-            ':nobody': '',
-            ':entity': 'busFanOut',
-          },
+          ExpressionAttributeValues: { ':slot': slot, ':now': now, ':entity': 'busFanOut' },
           ReturnValues: 'UPDATED_OLD',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
-      const before = gateOf(Attributes);
-      return {
-        claimed: true,
-        previousAt: (Attributes?.at as number | undefined) ?? 0,
-        gate: { slot, bus: busId, prevSlot: before?.slot ?? -1, prevBus: before?.bus ?? '' },
-      };
+      return (Attributes?.at as number | undefined) ?? 0;
     } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      return { claimed: false, gate: gateOf((error as { Item?: Record<string, unknown> }).Item) };
+      if (isConditionFailure(error)) return null;
+      throw error;
     }
   },
 };
