@@ -113,18 +113,21 @@ const statusInSchool = async (schoolId: number, ids: readonly number[]): Promise
   for (const entry of active) {
     for (const student of entry.students) if (!entryOf.has(student.id)) entryOf.set(student.id, entry);
   }
-  const inLine = (child: Student) => {
-    const entry = entryOf.get(child.id);
-    const released = marks.released.get(child.id) ?? null;
-    const pickedUp = marks.pickedUp.get(child.id) ?? null;
-    return entry?.position != null && parentStatusOf(entry, released, pickedUp) === 'in_queue';
-  };
-  const done = children.some(inLine) ? await queue.listCompleted(db, sessionId, RATE_SAMPLE) : [];
-  const now = Date.now();
-  return children.map((child) => {
+  // Each child's visit and status, worked out once: the wait's read and the answer both use them.
+  const seen = children.map((child) => {
     const entry = entryOf.get(child.id);
     const pickedUpAt = marks.pickedUp.get(child.id) ?? null;
-    const status = parentStatusOf(entry, marks.released.get(child.id) ?? null, pickedUpAt);
+    return {
+      child,
+      entry,
+      pickedUpAt,
+      status: parentStatusOf(entry, marks.released.get(child.id) ?? null, pickedUpAt),
+    };
+  });
+  const waiting = seen.some(({ entry, status }) => status === 'in_queue' && entry?.position != null);
+  const done = waiting ? await queue.listCompleted(db, sessionId, RATE_SAMPLE) : [];
+  const now = Date.now();
+  return seen.map(({ child, entry, pickedUpAt, status }) => {
     const base = notInQueue(child);
     if (!entry) return status === 'picked_up' ? { ...base, status, pickupTime: pickedUpAt } : base;
     const queued = {
