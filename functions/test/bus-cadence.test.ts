@@ -33,4 +33,17 @@ describe('BusCadence (the relay’s trailing wait, issue 31)', () => {
     reports(elsewhere, 'B1', 0, 1000, 5);
     expect(elsewhere.anotherDue(8, 'B2', 4_300)).toBe(false);
   });
+
+  it('waits when the bus that reported steadily stopped tracking (its driver pressed stop)', () => {
+    const cadence = new BusCadence();
+    reports(cadence, 'B1', 0, 1000, 5);
+    // B2 reported just before: its position may be waiting for B1's next one.
+    cadence.report(7, 'B2', 3_900);
+    expect(cadence.anotherDue(7, 'B2', 3_900)).toBe(true);
+    expect(cadence.forget(7, 'B1', 4_100)).toBe(true);
+    cadence.report(7, 'B2', 4_300);
+    expect(cadence.anotherDue(7, 'B2', 4_300)).toBe(false);
+    // Nothing reported in the last second: nothing can be waiting.
+    expect(cadence.forget(7, 'B2', 6_000)).toBe(false);
+  });
 });

@@ -276,6 +276,24 @@ describe('the relay', () => {
     const positions = await admin.get('/api/buses/positions');
     expect(positions.body.map((bus: BusPosition) => bus.busId)).not.toContain('B4');
   });
+
+  it('still brings a bus’s last position when the bus whose steady positions it waited for stops', async () => {
+    const secondStarts = () => new Promise((resolve) => setTimeout(resolve, 1010 - (Date.now() % 1000)));
+    // B1 reports at the start of every second: a position of another bus after that second's
+    // message waits for B1's next one to carry it.
+    for (let n = 0; n < 3; n++) {
+      await secondStarts();
+      move(driver, 'B1', 29.97 - n / 1000, -81.43);
+    }
+    await secondStarts();
+    move(driver, 'B1', 29.966, -81.43);
+    await eventually(async () => seen(map).get('B1')?.latitude === 29.966, 8000);
+    move(driver, 'B2', 29.961, -81.431);
+    // B1's driver stops: no next position of B1 will carry B2's.
+    send(driver, { type: 'BUS_TRACKING_STOPPED', data: { busId: 'B1' } });
+    await eventually(async () => seen(map).get('B2')?.latitude === 29.961, 8000);
+    expect(seen(map).has('B1')).toBe(false);
+  });
 });
 
 const driverAlert = (type: 'help' | 'emergency', busId: string, busName: string) => ({

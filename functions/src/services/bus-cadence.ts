@@ -27,6 +27,18 @@ export class BusCadence {
   }
 
   /**
+   * `busId`'s driver stopped tracking: no next position of it is due. Answers
+   * whether another bus reported within the last second (its position may be
+   * waiting for this bus's next one, which will not come).
+   */
+  forget(schoolId: number, busId: string, now: number): boolean {
+    const buses = this.schools.get(schoolId);
+    buses?.delete(busId);
+    for (const { last } of buses?.values() ?? []) if (now - last < BUS_FANOUT_MS) return true;
+    return false;
+  }
+
+  /**
    * Whether another bus of the school reports about every second (its last
    * two positions half a second to a quarter more than a second apart) and
    * reported within the last second: its next position is due within about

@@ -186,8 +186,11 @@ export const relayPosition = async (schoolId: number, busId: string, location: B
 export const stopBus = async (schoolId: number, busId: string) => {
   if (!(await isSchoolBus(schoolId, busId))) return false;
   const stoppedAt = Date.now();
+  // Another bus's position may wait for this one's next to carry it: it must not wait for nothing.
+  const waiting = cadence.forget(schoolId, busId, stoppedAt);
   await busPositions.remove(db, schoolId, busId);
   await toBuses(schoolId, { type: 'BUS_TRACKING_STOPPED', data: { busId, stoppedAt } });
+  if (waiting && config.busRelay !== 'naive') await fanOutNextSecond(schoolId);
   return true;
 };
 
