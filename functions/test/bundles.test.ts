@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { bundleIds, functionPlan, routeKeyOf } from '@curbside/api';
+import { bundleIds, functionPlan, routeKeyOf, routes } from '@curbside/api';
 import type { Context } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -50,6 +50,20 @@ describe('the function bundles', () => {
     expect(JSON.parse(answer.body)).toEqual({ ok: true, demo: false });
     const me = await auth.handler(httpEvent('GET /api/me'), {} as Context);
     expect(me.statusCode).toBe(401);
+  });
+
+  it("check a request with its route's schema, made on first use: the same message as the sources", async () => {
+    const auth = await load('http-auth');
+    const event = {
+      ...httpEvent('POST /api/login'),
+      headers: { host: 'localhost', 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'ab', password: '' }),
+    };
+    const answer = await auth.handler(event, {} as Context);
+    const expected = routes.login.request.body.safeParse({ username: 'ab', password: '' });
+    expect(answer.statusCode).toBe(400);
+    expect(expected.success).toBe(false);
+    expect(JSON.parse(answer.body).message).toBe(expected.error?.issues[0]?.message);
   });
 
   it('answer 404 to a route of another area (each serves only its own routes)', async () => {

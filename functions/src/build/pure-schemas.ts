@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Plugin } from 'esbuild';
 import ts from 'typescript';
+import { markLazy, packageSchemaNames } from './lazy-schemas';
 
 /**
  * A zod schema is built when its module runs (`export const x = z.object(…)`),
@@ -41,11 +42,16 @@ export const markPure = (source: string, fileName = 'module.ts'): string => {
   return out;
 };
 
+/**
+ * The esbuild plugin: the domain and API packages' schemas made on first use
+ * (`lazy-schemas.ts`), then their top-level constants marked pure.
+ */
 export const pureSchemas: Plugin = {
   name: 'curbside-pure-schemas',
   setup(esbuild) {
+    const names = packageSchemaNames();
     esbuild.onLoad({ filter: /[\\/]packages[\\/](domain|api)[\\/]src[\\/].*\.ts$/ }, async (args) => ({
-      contents: markPure(await readFile(args.path, 'utf8'), args.path),
+      contents: markPure(markLazy(await readFile(args.path, 'utf8'), names, args.path), args.path),
       loader: 'ts',
     }));
   },

@@ -14,7 +14,7 @@ export * from './queue-schemas';
 export * from './record';
 export * from './roles';
 export * from './roster';
-export * from './roster-import';
+export * from './roster-import-basics';
 export * from './schemas';
 export * from './school-admin';
 export * from './school-settings';

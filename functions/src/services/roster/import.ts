@@ -1,24 +1,27 @@
 import {
   type Classroom,
+  parentContactOf,
+  personOf,
+  RowsRejectedError,
+  type School,
+  type User,
+} from '@curbside/domain';
+// The import's rules and planning: a module of their own, loaded with the first import (ADR 0019).
+import {
   type ImportKind,
   type ImportPlan,
   type ImportResult,
   newIdCounts,
   type ParentRecord,
   type PlanOutcome,
-  parentContactOf,
-  personOf,
   planParentImport,
   planStudentImport,
   planTeacherImport,
   planVehicleImport,
   type RowError,
-  RowsRejectedError,
   remapIds,
-  type School,
-  type User,
   validateRows,
-} from '@curbside/domain';
+} from '@curbside/domain/roster-import';
 import {
   classrooms,
   NO_PASSWORD,
