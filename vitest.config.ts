@@ -1,13 +1,28 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three projects, one run: `unit` (domain, store, functions, the laptop runtime's
- * parts, web logic, CDK), `integration` (API and WebSocket flows over the laptop
- * runtime, the benchmark's smoke run) and `browser` (screens in headless
- * Chromium). `npm test` runs all three; `npm test -- --project unit` the quick one.
- * DynamoDB Local starts once for the run (globalSetup); each test file gets
- * its own table (setupFiles). Workers stay modest: CI has 2 cores.
+ * Three projects, one run: `unit` (domain, store, functions, the laptop
+ * runtime's parts, web logic: the quick one), `integration` (API and
+ * WebSocket flows over the laptop runtime, the benchmark's smoke run, and
+ * what starts processes or builds: the CDK stack's synthesis, the function
+ * bundles, DynamoDB Local's own starts, the laptop's admin and seed runs) and
+ * `browser` (screens in headless Chromium). `npm test` runs all three;
+ * `npm test -- --project unit` the quick one. DynamoDB Local starts once for
+ * the run (globalSetup); each test file gets its own table (setupFiles).
+ * Workers stay modest: CI has 2 cores.
  */
+/** Tests that start processes or build, whatever folder their subject is in: not quick. */
+const slowSetUp = [
+  'infra/test/**/*.test.ts',
+  'functions/test/build-plugins.test.ts',
+  'functions/test/bundle-imports.test.ts',
+  'functions/test/bundles.test.ts',
+  'functions/test/lazy-schemas.test.ts',
+  'packages/local/test/dynamo.test.ts',
+  'packages/local/test/admin-laptop.test.ts',
+  'packages/local/test/seed.test.ts',
+];
+
 export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
@@ -27,17 +42,17 @@ export default defineConfig({
           include: [
             'packages/*/test/**/*.test.ts',
             'functions/test/**/*.test.ts',
-            'infra/test/**/*.test.ts',
             'web/test/**/*.test.ts',
             'test/unit/**/*.test.ts',
           ],
+          exclude: slowSetUp,
         },
       },
       {
         extends: true,
         test: {
           name: 'integration',
-          include: ['test/api/**/*.test.ts', 'test/ws/**/*.test.ts', 'test/bench/**/*.test.ts'],
+          include: ['test/api/**/*.test.ts', 'test/ws/**/*.test.ts', 'test/bench/**/*.test.ts', ...slowSetUp],
         },
       },
       { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'] } },

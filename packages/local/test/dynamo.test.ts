@@ -74,7 +74,8 @@ describe('startDynamoLocal', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+    // Two starts of the JVM: on a loaded 2-core machine one alone can take 20 s.
+  }, 120_000);
 
   it('shows its data only to the access key id kept in the data folder, and to no browser page', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'curbside-dynamo-'));
