@@ -1,10 +1,9 @@
 import { type FakeClever, startFakeClever } from '@curbside/local';
 import { importJobs, students } from '@curbside/store';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, expectAccessible, launchBrowser, shotsDir, viewports } from '../support/browser';
-import { signIn } from '../support/browser-suite';
-import { startTestServer } from '../support/server';
+import { expectAccessible, shotsDir, viewports } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
 
 /**
  * The Student Information Import page in Chromium, against the fake Clever
@@ -16,28 +15,33 @@ import { startTestServer } from '../support/server';
  * import, in the same page). Screenshots on a tablet and a phone, light and
  * dark; axe on each.
  */
-let clever: FakeClever;
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-const errors: string[] = [];
-/** Console errors a test expects (a read the server refuses on purpose). */
-const expectedErrors: RegExp[] = [];
-
-beforeAll(async () => {
-  const webDist = await ensureWebBuilt();
-  clever = await startFakeClever();
+// Registered before the suite's own start: the server reads both when it imports.
+beforeAll(() => {
+  // Pages of 100 records, so a school's 500 students cross pages.
   process.env.CLEVER_PAGE_SIZE = '100';
-  server = await startTestServer({ webDist, clever });
-  browser = await launchBrowser();
-}, 180_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.close();
-  await clever?.close();
+  // A failed request is retried after 50 ms, then 100, 200, 400 (not half a second, then 1, 2, 4 s):
+  // the tests that make Clever fail wait for the job to stop, not for its retries' timing.
+  process.env.CLEVER_RETRY_MS = '50';
+});
+afterAll(() => {
   delete process.env.CLEVER_PAGE_SIZE;
+  delete process.env.CLEVER_RETRY_MS;
+});
+
+// No page signs out, and each test's pages close when it ends (an import page follows its job
+// with polls): one sign-in per account; the sign-in through the form signs in on its own.
+const suite = browserSuite({
+  clever: () => startFakeClever(),
+  timeout: 180_000,
+  reuseSignIns: true,
+  closeAfterEach: true,
+});
+const { errors } = suite;
+let clever: FakeClever;
+let server: (typeof suite)['server'];
+beforeAll(() => {
+  clever = suite.clever;
+  server = suite.server;
 });
 
 /** A page on `path`, signed in as district_demo (or `as` another, or signed out, `signedOut`). */
@@ -48,27 +52,15 @@ const open = async (
     theme?: 'dark';
     signedOut?: boolean;
     as?: string;
+    /** Console errors the page is expected to log (a read the server refuses on purpose). */
+    expectedErrors?: RegExp[];
   } = {},
 ) => {
-  const context = await browser.newContext({
+  const { page } = await suite.open(options.signedOut ? null : (options.as ?? 'district_demo'), path, {
     viewport: options.viewport ?? viewports.tablet,
-    baseURL: server.url,
+    ...(options.theme ? { theme: options.theme } : {}),
+    ...(options.expectedErrors ? { expectedErrors: options.expectedErrors } : {}),
   });
-  if (options.theme)
-    await context.addInitScript({ content: `localStorage.setItem('curbside-theme', '${options.theme}')` });
-  contexts.push(context);
-  if (!options.signedOut) {
-    await signIn(context, options.as ?? 'district_demo');
-  }
-  const page = await context.newPage();
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => {
-    // A signed-out page asks who is signed in (401) before the sign-in.
-    if (options.signedOut && /status of 401/.test(message.text())) return;
-    if (expectedErrors.some((expected) => expected.test(message.text()))) return;
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  await page.goto(path);
   return page;
 };
 
@@ -295,9 +287,8 @@ describe('the Student Information Import page as district_demo', () => {
   it('a read that fails shows its toast and the reason, and Try again reads it again', async () => {
     // The district's Clever token refused: the server answers 503 with the reason.
     clever.revokeDistrictToken();
-    expectedErrors.push(/status of 503/);
     try {
-      const page = await open('/clever-integration');
+      const page = await open('/clever-integration', { expectedErrors: [/status of 503/] });
       await toast(page, 'Failed to fetch districts')
         .getByText(/Clever refused the district’s token/)
         .waitFor();
@@ -312,7 +303,6 @@ describe('the Student Information Import page as district_demo', () => {
       expect(await alert.count()).toBe(0);
     } finally {
       clever.restoreDistrictToken();
-      expectedErrors.pop();
     }
   }, 60_000);
 

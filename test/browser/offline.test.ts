@@ -17,7 +17,8 @@ import { type Client, signedIn } from '../support/server';
  * from then on (`clients.claim`); the tests wait for that, as a tablet at the curb has been online
  * at least once.
  */
-const suite = browserSuite();
+// The app's service worker is what these tests are about.
+const suite = browserSuite({ serviceWorkers: true });
 
 /** What a page logs while it has no connection: its failed reads and live connection attempts. */
 const OFFLINE_ERRORS = [/net::ERR_INTERNET_DISCONNECTED/];

@@ -5,7 +5,7 @@ import { WebSocket } from 'ws';
 import { expectAccessible, shotsDir, viewports } from '../support/browser';
 import { browserSuite, type Theme } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
-import { type Client, signedIn } from '../support/server';
+import type { Client } from '../support/server';
 
 /**
  * What a walk-through of the screens on a 390×844 touch phone and a
@@ -21,16 +21,18 @@ type Size = keyof typeof viewports;
 const SIZES = Object.keys(viewports) as Size[];
 const THEMES: Theme[] = ['light', 'dark', 'bright'];
 
-const suite = browserSuite();
+// No page signs out, and each test's pages close when it ends: one sign-in per account, and no
+// page left behind with its live connection and polls while the later tests run.
+const suite = browserSuite({ reuseSignIns: true, closeAfterEach: true });
 let admin: Client;
 let front: Client;
 let back: Client;
 
 beforeAll(async () => {
   [admin, front, back] = await Promise.all([
-    signedIn(suite.server.url, 'admin_demo'),
-    signedIn(suite.server.url, 'front_demo'),
-    signedIn(suite.server.url, 'back_demo'),
+    suite.client('admin_demo'),
+    suite.client('front_demo'),
+    suite.client('back_demo'),
   ]);
 });
 

@@ -1,8 +1,8 @@
 import type { FakeClever } from '@curbside/local';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect } from 'vitest';
+import type { Browser, BrowserContext, BrowserContextOptions, Cookie, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { ensureWebBuilt, launchBrowser, viewports } from './browser';
-import { startTestServer } from './server';
+import { Client, startTestServer } from './server';
 
 export type Viewport = { width: number; height: number };
 export type Theme = 'light' | 'dark' | 'bright';
@@ -24,6 +24,12 @@ export interface ContextOptions {
   permissions?: string[];
   acceptDownloads?: boolean;
   locale?: string;
+  /**
+   * The app's service worker registers and caches the app shell, as on the school's site (the
+   * offline tests). Off by default: a fresh context would download the whole shell again
+   * while the test runs, and no other test is about it.
+   */
+  serviceWorkers?: boolean;
 }
 
 /**
@@ -40,6 +46,11 @@ export interface OpenOptions extends ContextOptions {
   expectedErrors?: ExpectedError[];
   /** Names the page in `errors` (default: the username, or `signed out`). */
   label?: string;
+  /**
+   * Signs this page in afresh even when the suite reuses sign-ins (`reuseSignIns`): a page
+   * whose test signs out, or changes the password, must not end a session other pages use.
+   */
+  ownSignIn?: boolean;
 }
 
 /**
@@ -95,7 +106,9 @@ export const signIn = async (
 /**
  * One browser suite per test file: the laptop runtime on this file's tables with the built
  * web app, one Chromium, and the contexts the tests open (closed at the end), each signed
- * in on its own (`signIn`). Every page's uncaught errors and console errors, but the expected
+ * in on its own (`signIn`), or, with `reuseSignIns`, once per account for the file (the
+ * session cookie of the first sign-in, as Playwright's `storageState`, for every later page
+ * of that account). Every page's uncaught errors and console errors, but the expected
  * ones, are collected in `errors`: a file asserts it stays empty.
  */
 export const browserSuite = (
@@ -106,6 +119,23 @@ export const browserSuite = (
     clever?: () => FakeClever | Promise<FakeClever>;
     /** The start's time limit (a fake Clever's district takes a while). */
     timeout?: number;
+    /**
+     * `open` signs each account in once for the file and gives its later pages that
+     * session's cookie (a sign-in costs half a second of a core, a file opens dozens of
+     * pages). For files whose pages do not sign out, change a password, or stay open beside
+     * another page of the same account waiting for live events (each page's own session, as
+     * a school's tablets have, is the default). The tests of sign-in itself sign in through
+     * the form, or with `ownSignIn`.
+     */
+    reuseSignIns?: boolean;
+    /**
+     * Closes the contexts a test opened when it ends (those opened in `beforeAll` stay): a
+     * page left open keeps its live connection and its polls busy on the shared CPU while
+     * the later tests run.
+     */
+    closeAfterEach?: boolean;
+    /** The app's service worker runs in every context of the file (`ContextOptions.serviceWorkers`). */
+    serviceWorkers?: boolean;
   } = {},
 ) => {
   let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
@@ -113,6 +143,10 @@ export const browserSuite = (
   let clever: FakeClever | undefined;
   const contexts: BrowserContext[] = [];
   const errors: string[] = [];
+  /** The session cookies of this file's sign-ins (`reuseSignIns`), per account. */
+  const sessions = new Map<string, Cookie[]>();
+  /** How many of `contexts` were open when the current test started (`closeAfterEach`). */
+  let openBefore = 0;
 
   beforeAll(async () => {
     const webDist = await ensureWebBuilt();
@@ -124,6 +158,15 @@ export const browserSuite = (
     });
     browser = await launchBrowser();
   }, setup.timeout ?? 120_000);
+
+  if (setup.closeAfterEach) {
+    beforeEach(() => {
+      openBefore = contexts.length;
+    });
+    afterEach(async () => {
+      for (const context of contexts.splice(openBefore)) await context.close().catch(() => {});
+    });
+  }
 
   afterAll(async () => {
     for (const context of contexts) await context.close().catch(() => {});
@@ -147,6 +190,7 @@ export const browserSuite = (
       ...(options.acceptDownloads ? { acceptDownloads: true } : {}),
       ...(options.locale ? { locale: options.locale } : {}),
       ...(options.motion ? {} : { reducedMotion: 'reduce' as const }),
+      ...((options.serviceWorkers ?? setup.serviceWorkers) ? {} : { serviceWorkers: 'block' as const }),
       ...extra,
     });
     contexts.push(context);
@@ -187,12 +231,43 @@ export const browserSuite = (
   };
 
   /**
+   * An API client signed in as `username`: with `reuseSignIns`, on the session this file's
+   * pages of that account use (no sign-in of its own), else signed in afresh.
+   */
+  const client = async (username: string) => {
+    const { server, browser } = started();
+    if (!setup.reuseSignIns) {
+      const fresh = new Client(server.url);
+      await fresh.login(username);
+      return fresh;
+    }
+    let cookies = sessions.get(username);
+    if (!cookies) {
+      const context = await browser.newContext({ baseURL: server.url });
+      await signIn(context, username);
+      cookies = await context.cookies();
+      sessions.set(username, cookies);
+      await context.close();
+    }
+    const session = cookies.find((cookie) => cookie.name === 'curbside_session');
+    if (!session) throw new Error(`${username}'s sign-in set no session cookie`);
+    const reused = new Client(server.url);
+    reused.cookie = `${session.name}=${session.value}`;
+    return reused;
+  };
+
+  /**
    * A page at `path` in a new context, signed in as `username` (null: signed out), with the
    * errors it logged (`errors` of the page; the suite's `errors` gathers every page's).
    */
   const open = async (username: string | null, path: string, options: OpenOptions = {}) => {
-    const context = await newContext(options);
-    if (username) await signIn(context, username);
+    const reuse = Boolean(username && setup.reuseSignIns && !options.ownSignIn);
+    const cookies = reuse && username ? sessions.get(username) : undefined;
+    const context = await newContext(options, cookies ? { storageState: { cookies, origins: [] } } : {});
+    if (username && !cookies) {
+      await signIn(context, username);
+      if (reuse) sessions.set(username, await context.cookies());
+    }
     const page = await context.newPage();
     const pageErrors = watch(
       page,
@@ -226,5 +301,6 @@ export const browserSuite = (
     signIn,
     watch,
     open,
+    client,
   };
 };

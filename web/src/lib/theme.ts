@@ -62,6 +62,9 @@ export const theme = createTheme({
     Textarea: { defaultProps: { size: 'lg' } },
     SegmentedControl: { defaultProps: { size: 'lg' } },
     Card: { defaultProps: { withBorder: true, shadow: 'sm', padding: 'xl', radius: 'lg' } },
+    // A spinner's name (`aria-label="Loading queue"`) needs a role to be read: an indeterminate
+    // progress bar (axe's aria-prohibited-attr, seen on the back queue while its lists load).
+    Loader: { defaultProps: { role: 'progressbar' } },
     // A dialog's close button (an icon) needs a name for screen readers.
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
     // Toasts read at arm's length outdoors: body-size text in the text colour, a bold title.

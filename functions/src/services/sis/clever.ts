@@ -34,6 +34,11 @@ export const pageSize = (): number => {
 
 const REQUEST_TIMEOUT_MS = 20_000;
 const FAILURE_RETRIES = 4;
+/**
+ * The wait before the first retry of a failed request, doubled on each: half a second
+ * (`CLEVER_RETRY_MS` shortens it for tests that make Clever fail on purpose).
+ */
+const retryWaitMs = (failures: number) => (Number(process.env.CLEVER_RETRY_MS) || 500) * 2 ** (failures - 1);
 const THROTTLE_RETRIES = 8;
 /** The longest wait for a rate-limit reset before giving up (the job keeps its place and can resume). */
 const MAX_THROTTLE_WAIT_MS = 120_000;
@@ -75,7 +80,7 @@ export class CleverClient {
         if (++failures > FAILURE_RETRIES)
           throw new CleverError(`Clever could not be reached (${(error as Error).message})`, null);
         this.stats.retried++;
-        await sleep(500 * 2 ** (failures - 1));
+        await sleep(retryWaitMs(failures));
         continue;
       }
       if (response.ok) return (await response.json()) as Envelope<T>;
@@ -93,7 +98,7 @@ export class CleverClient {
       }
       if (response.status >= 500 && ++failures <= FAILURE_RETRIES) {
         this.stats.retried++;
-        await sleep(500 * 2 ** (failures - 1));
+        await sleep(retryWaitMs(failures));
         continue;
       }
       if (response.status === 404) throw new CleverError('Clever has no such record', 404);
