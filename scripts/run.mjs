@@ -122,7 +122,9 @@ switch (command) {
     install();
     requireJava();
     // `npm test -- --project unit` (or integration, browser) is a quick focused run: no lint or
-    // type check, and the web app is built only for the browser project.
+    // type check, the Lambda bundles built only for the projects whose tests read them (the
+    // bundles' own tests and the CDK stack's are integration tests), the web app only for the
+    // browser project.
     const projects = rest.flatMap((arg, i) =>
       arg === '--project' ? [rest[i + 1]] : arg.startsWith('--project=') ? [arg.slice(10)] : [],
     );
@@ -131,7 +133,7 @@ switch (command) {
       step('Type check', bin('tsc'), ['-p', 'tsconfig.json']);
       step('Type check (web)', bin('tsc'), ['-p', 'web/tsconfig.json']);
     }
-    buildFunctions();
+    if (projects.length === 0 || projects.some((name) => name !== 'unit')) buildFunctions();
     if (projects.length === 0 || projects.includes('browser')) buildWeb();
     const results = join(root, '.test-results');
     mkdirSync(results, { recursive: true });
