@@ -163,14 +163,28 @@ const isSchemaChain = (node: ts.Expression, names: SchemaNames): boolean => {
   return METHODS.has(method) && isSchemaChain(target, names);
 };
 
-const topLevelConsts = (file: ts.SourceFile): ts.VariableDeclaration[] =>
+/** The declarations of a source's top-level `const` statements (what runs when its module loads). */
+export const topLevelConsts = (file: ts.SourceFile): ts.VariableDeclaration[] =>
   file.statements
     .filter(ts.isVariableStatement)
     .filter((statement) => (statement.declarationList.flags & ts.NodeFlags.Const) !== 0)
     .flatMap((statement) => [...statement.declarationList.declarations]);
 
-const parse = (source: string, fileName: string) =>
+export const parse = (source: string, fileName: string) =>
   ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+
+/**
+ * What a top-level `const` declares, as far as schemas go: a helper (an arrow
+ * function with an expression body) or a value, and whether that body or value
+ * is a schema chain with the names known so far.
+ */
+const declared = (declaration: ts.VariableDeclaration, names: SchemaNames) => {
+  if (!ts.isIdentifier(declaration.name) || !declaration.initializer) return undefined;
+  const value = unwrap(declaration.initializer);
+  const helper = ts.isArrowFunction(value) && !ts.isBlock(value.body);
+  const body = helper ? unwrap(value.body as ts.Expression) : value;
+  return { name: declaration.name.text, helper, chain: isSchemaChain(body, names) };
+};
 
 /**
  * The schema constants and helpers of some sources, by name (their imports
@@ -186,30 +200,20 @@ export const schemaNamesOf = (sources: ReadonlyArray<{ source: string; fileName:
   for (let changed = true; changed; ) {
     changed = false;
     for (const declaration of declarations) {
-      if (!ts.isIdentifier(declaration.name) || !declaration.initializer) continue;
-      const name = declaration.name.text;
-      const value = unwrap(declaration.initializer);
-      if (ts.isArrowFunction(value) && !ts.isBlock(value.body)) {
-        if (!helpers.has(name) && isSchemaChain(unwrap(value.body), names)) {
-          helpers.add(name);
-          changed = true;
-        }
-      } else if (!schemas.has(name) && isSchemaChain(value, names)) {
-        schemas.add(name);
+      const found = declared(declaration, names);
+      const into = found?.helper ? helpers : schemas;
+      if (found?.chain && !into.has(found.name)) {
+        into.add(found.name);
         changed = true;
       }
     }
   }
   // Ambiguous names: declared elsewhere as something else.
   for (const declaration of declarations) {
-    if (!ts.isIdentifier(declaration.name) || !declaration.initializer) continue;
-    const name = declaration.name.text;
-    const value = unwrap(declaration.initializer);
-    const helper =
-      ts.isArrowFunction(value) && !ts.isBlock(value.body) && isSchemaChain(unwrap(value.body), names);
-    const schema = isSchemaChain(value, names);
-    if (helpers.has(name) && !helper) helpers.delete(name);
-    if (schemas.has(name) && !schema) schemas.delete(name);
+    const found = declared(declaration, names);
+    if (!found) continue;
+    if (!found.chain || !found.helper) helpers.delete(found.name);
+    if (!found.chain || found.helper) schemas.delete(found.name);
   }
   return names;
 };

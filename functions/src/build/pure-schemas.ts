@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Plugin } from 'esbuild';
 import ts from 'typescript';
-import { markLazy, packageSchemaNames } from './lazy-schemas';
+import { markLazy, packageSchemaNames, parse, topLevelConsts } from './lazy-schemas';
 
 /**
  * A zod schema is built when its module runs (`export const x = z.object(…)`),
@@ -20,7 +20,7 @@ import { markLazy, packageSchemaNames } from './lazy-schemas';
  * sources as they are.
  */
 export const markPure = (source: string, fileName = 'module.ts'): string => {
-  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const file = parse(source, fileName);
   const starts = new Set<number>();
   const visit = (node: ts.Node): void => {
     // A function's body runs when it is called, not when the module loads.
@@ -28,12 +28,8 @@ export const markPure = (source: string, fileName = 'module.ts'): string => {
     if (ts.isCallExpression(node) || ts.isNewExpression(node)) starts.add(node.getStart(file));
     ts.forEachChild(node, visit);
   };
-  for (const statement of file.statements) {
-    if (!ts.isVariableStatement(statement)) continue;
-    if (!(statement.declarationList.flags & ts.NodeFlags.Const)) continue;
-    for (const declaration of statement.declarationList.declarations) {
-      if (declaration.initializer) visit(declaration.initializer);
-    }
+  for (const declaration of topLevelConsts(file)) {
+    if (declaration.initializer) visit(declaration.initializer);
   }
   let out = source;
   for (const start of [...starts].sort((a, b) => b - a)) {
