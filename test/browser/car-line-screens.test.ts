@@ -52,8 +52,8 @@ beforeAll(async () => {
  * that opens the same screen takes it over instead of loading the app again.
  */
 const kept = new Map<string, Page>();
-const keyOf = (page: Page) => pageKeys.get(page) as string;
-const pageKeys = new WeakMap<Page, string>();
+/** Each page's screen, as `kept` keys it. */
+const screenOf = new WeakMap<Page, string>();
 
 /**
  * A browser signed in as `username` (or signed out), in `theme`, on `path`: the page of an
@@ -73,13 +73,13 @@ const open = async (
     return left;
   }
   const { page } = await suite.open(username, path, { viewport, theme, touch, label: `${username} ${path}` });
-  pageKeys.set(page, key);
+  screenOf.set(page, key);
   return page;
 };
 
 /** Leaves `page`, which the test did not change, to a later test on the same screen (closed at the end). */
 const keep = (page: Page) => {
-  kept.set(keyOf(page), page);
+  kept.set(screenOf.get(page) as string, page);
 };
 
 /**
