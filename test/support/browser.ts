@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,19 +108,53 @@ export const ensureWebBuilt = async (timeoutMs = 120_000): Promise<string> => {
   return webDist;
 };
 
-/**
- * No serious or critical WCAG 2.1 AA violation on the page as it is now
- * (axe-core); `exclude` names what axe skips (the map's canvas, say).
- */
-export const expectAccessible = async (page: Page, exclude: readonly string[] = []) => {
-  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
-  for (const selector of exclude) builder = builder.exclude(selector);
-  const result = await builder.analyze();
-  const found = result.violations
+const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+type Violation = { id: string; impact?: string | null; nodes: { target: unknown[] }[] };
+
+const expectNoSeriousViolation = (violations: readonly Violation[]) => {
+  const found = violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => ({
       rule: violation.id,
       nodes: violation.nodes.map((node) => node.target.join(' ')),
     }));
   expect(found).toEqual([]);
+};
+
+/**
+ * No serious or critical WCAG 2.1 AA violation on the page as it is now
+ * (axe-core); `exclude` names what axe skips (the map's canvas, say).
+ */
+export const expectAccessible = async (page: Page, exclude: readonly string[] = []) => {
+  let builder = new AxeBuilder({ page }).withTags(WCAG_AA);
+  for (const selector of exclude) builder = builder.exclude(selector);
+  expectNoSeriousViolation((await builder.analyze()).violations);
+};
+
+/** axe-core's own script, as @axe-core/playwright injects it. */
+const axeSource = () => {
+  const fromAxePlaywright = createRequire(createRequire(import.meta.url).resolve('@axe-core/playwright'));
+  return readFileSync(fromAxePlaywright.resolve('axe-core/axe.min.js'), 'utf8');
+};
+
+/**
+ * As `expectAccessible`, run without a user gesture (Playwright's own scripts count as one):
+ * for a page whose state a tap would change, such as one still waiting for a tap to make sound.
+ */
+export const expectAccessibleUntapped = async (page: Page) => {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('Runtime.evaluate', { expression: axeSource() });
+    const run = await cdp.send('Runtime.evaluate', {
+      expression: `axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(WCAG_AA)} } })
+        .then((result) => result.violations)`,
+      awaitPromise: true,
+      returnByValue: true,
+    });
+    if (run.exceptionDetails) throw new Error(`axe did not run: ${run.exceptionDetails.text}`);
+    expectNoSeriousViolation(run.result.value as Violation[]);
+  } finally {
+    await cdp.detach();
+  }
 };

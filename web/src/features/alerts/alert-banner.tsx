@@ -126,21 +126,24 @@ const useHeldDuringTap = () => {
 function SoundBar({ locked }: { locked: boolean }) {
   const { held, hold, release } = useHeldDuringTap();
   if (!locked && !held) return null;
+  // The explanation sits beside the button, not in it, so the button's name is what it
+  // shows; the button's hit area still covers the whole bar (see .soundButton).
   return (
-    <UnstyledButton
-      className={classes.soundBar}
-      aria-label="Tap to turn on alert sounds"
-      aria-describedby="alert-sound-why"
-      onPointerDown={hold}
-      onClick={release}
-    >
-      <Text component="span" fw={900} fz="md" inherit>
+    <div className={classes.soundBar}>
+      <UnstyledButton
+        className={classes.soundButton}
+        aria-describedby="alert-sound-why"
+        onPointerDown={hold}
+        onClick={release}
+        fw={900}
+        fz="md"
+      >
         Tap to turn on alert sounds
-      </Text>
+      </UnstyledButton>
       <Text component="span" id="alert-sound-why" fz="sm" fw={700} inherit visibleFrom="sm">
         Until then this screen cannot sound alerts.
       </Text>
-    </UnstyledButton>
+    </div>
   );
 }
 
