@@ -1,11 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { channels, IMPORT_JOBS } from '@curbside/api';
+import type { BusLinks, BusPosition } from '@curbside/domain';
 import { invoke, type RunningServer, scheduledEvent, startServer } from '@curbside/local';
 import { connections, students } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionBody } from '../support/fixtures';
 import { connectLive } from '../support/live';
 import { signedIn, startTestServer, testConnectionsDb } from '../support/server';
+import { openClient } from './live';
 
 /**
  * The laptop runtime with its functions in worker threads (`workers`), beside the same
@@ -140,6 +142,60 @@ describe('functions in worker threads', () => {
     expect([200, 410]).toContain(JSON.parse(allowed.body).answer.status);
     await screen.close();
   }, 60_000);
+
+  it('bring a moving fleet’s positions to the map within about a second, each in whichever worker takes it', async () => {
+    // Five buses, a driver's phone each, two positions a second for 8 s: each worker of the
+    // WebSocket function sees only a share of them. A position that came after its second's
+    // message must neither be lost nor hold a worker that the positions behind it wait for.
+    const admin = await signedIn(pooled.url, 'admin_demo');
+    const { driverUrl, mapUrl } = (await admin.get('/api/bus-links')).body as BusLinks;
+    const token = (url: string) => new URL(url).searchParams.get('t') as string;
+    const map = await openClient(pooled.url, {}, `?t=${token(mapUrl)}`);
+    const buses = ['B1', 'B2', 'B3', 'B4', 'B5'];
+    const drivers = await Promise.all(buses.map(() => openClient(pooled.url, {}, `?t=${token(driverUrl)}`)));
+    // When the map first showed each bus at each round or a later one.
+    const shown = new Map<string, number>();
+    map.socket.on('message', (raw) => {
+      const message = JSON.parse(raw.toString()) as { type: string; data: { buses?: BusPosition[] } };
+      if (message.type !== 'BUS_LOCATIONS') return;
+      for (const { busId, location } of message.data.buses ?? []) {
+        const round = Math.round((location.latitude - 29) * 1000);
+        for (let r = 0; r <= round; r++)
+          if (!shown.has(`${busId}#${r}`)) shown.set(`${busId}#${r}`, Date.now());
+      }
+    });
+    const sentAt: number[] = [];
+    try {
+      for (let round = 1; round <= 16; round++) {
+        sentAt[round] = Date.now();
+        drivers.forEach((driver, i) => {
+          const location = {
+            latitude: 29 + round / 1000,
+            longitude: -81.44 - i / 1000,
+            speed: 8,
+            accuracy: 5,
+            heading: 90,
+            timestamp: sentAt[round] as number,
+          };
+          driver.socket.send(
+            JSON.stringify({ type: 'BUS_LOCATION_UPDATE', data: { busId: buses[i], location } }),
+          );
+        });
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      const everyone = () => buses.every((busId) => shown.has(`${busId}#16`));
+      await expect.poll(everyone, { timeout: 60_000 }).toBe(true);
+      // How late each position reached the map: a second of coalescing, and room for a busy machine.
+      const late = buses.flatMap((busId) =>
+        sentAt.flatMap((at, round) =>
+          at === undefined ? [] : [(shown.get(`${busId}#${round}`) as number) - at],
+        ),
+      );
+      expect(Math.max(...late)).toBeLessThan(4000);
+    } finally {
+      await Promise.all([map, ...drivers].map((client) => client.close()));
+    }
+  }, 120_000);
 
   it('send emailed invites from the mail sender in its own worker, kept by the main thread', async () => {
     const db = inProcess.db;

@@ -102,8 +102,8 @@ const isSchoolBus = async (schoolId: number, busId: string): Promise<boolean> =>
 
 const toBuses = (schoolId: number, event: LiveEvent) => publishToChannel(channels.buses(schoolId), event);
 
-/** The second each school's fan-out was last tried from this instance. */
-const triedSlot = new Map<number, number>();
+/** The second each school's fan-out was last tried from this instance, and whether it found the second covered. */
+const tried = new Map<number, { slot: number; covered: boolean }>();
 
 /**
  * Sends the school's map viewers every bus that moved since the last
@@ -111,42 +111,59 @@ const triedSlot = new Map<number, number>();
  * position was being written could have missed), when this is the first
  * chance of the current second: one conditional write decides, so each
  * viewer gets at most one message per second for the whole fleet, whatever
- * its size.
+ * its size. Answers `sent`; `covered` when another caller's fan-out will
+ * carry a position kept before this call (a later second's was claimed, or
+ * someone watches this second's late positions); `late` when nothing says so.
  */
-export const fanOut = async (schoolId: number): Promise<boolean> => {
+export const fanOut = async (schoolId: number): Promise<'sent' | 'covered' | 'late'> => {
   // This instance already tried this second: another write would only fail (and still be billed).
   const now = Date.now();
   const slot = Math.floor(now / BUS_FANOUT_MS);
-  if (triedSlot.get(schoolId) === slot) return false;
-  triedSlot.set(schoolId, slot);
-  const previous = await busPositions.claimFanOut(db, schoolId, BUS_FANOUT_MS, now);
-  if (previous === null) return false;
+  const before = tried.get(schoolId);
+  if (before?.slot === slot) return before.covered ? 'covered' : 'late';
+  tried.set(schoolId, { slot, covered: false });
+  const claim = await busPositions.claimFanOut(db, schoolId, BUS_FANOUT_MS, now);
+  if (!claim.claimed) {
+    // Once covered, the second stays so (a watch is never taken back, a later claim never undone).
+    if (claim.covered && tried.get(schoolId)?.slot === slot) tried.set(schoolId, { slot, covered: true });
+    return claim.covered ? 'covered' : 'late';
+  }
   // A position written while the previous fan-out read could have been missed by it: a second of overlap.
-  const since = previous - BUS_FANOUT_MS;
+  const since = claim.previous - BUS_FANOUT_MS;
   const moved = (await busPositions.ofSchool(db, schoolId)).filter((bus) => bus.updatedAt > since);
   if (moved.length > 0)
     await toBuses(schoolId, { type: 'BUS_LOCATIONS', data: { buses: moved, second: slot } });
-  return true;
+  return 'sent';
 };
 
-/** Per school, this instance's wait for the next second's fan-out (one timer however many positions wait). */
+/** Per school, this instance's watch of a second's late positions (one however many positions wait). */
 const trailing = new Map<number, { slot: number; attempt: Promise<unknown> }>();
 
 /**
- * A position that came after this second's fan-out went out waits for the
- * next second's: if no other position arrives to trigger it (a single bus,
- * or a bus that just stopped moving), this instance tries it, so the last
- * position of a bus reaches the maps within about a second too. Positions
- * waiting for the same second share one try; one that came in the second a
- * try is being made for waits for its own (that try's fan-out may have read
- * the positions before this one was kept, and would leave it behind).
+ * A position kept after this second's fan-out read the fleet goes out with
+ * the next second's: if no other position arrives to trigger it (a single
+ * bus, or a bus that just stopped moving), the watcher of this second tries
+ * it, so the last position of a bus reaches the maps within about a second
+ * too. One caller of all instances watches a second (`claimWatch`: in the
+ * laptop's worker pools, as in Lambda's containers, each instance sees only
+ * a share of the positions, and every late one holding its invocation open
+ * queued the positions behind them: issue 33); within this instance,
+ * positions of the same second share its try. One that came in the second
+ * a try is being made for waits for its own (that try's fan-out may have
+ * read the positions before this one was kept, and would leave it behind).
  */
 const fanOutNextSecond = (schoolId: number): Promise<unknown> => {
-  const slot = Math.floor(Date.now() / BUS_FANOUT_MS) + 1;
+  const now = Date.now();
+  const slot = Math.floor(now / BUS_FANOUT_MS) + 1;
   const waiting = trailing.get(schoolId);
   if (waiting?.slot === slot) return waiting.attempt;
-  const attempt = new Promise((resolve) => setTimeout(resolve, slot * BUS_FANOUT_MS - Date.now() + 20))
-    .then(() => fanOut(schoolId))
+  const attempt = busPositions
+    .claimWatch(db, schoolId, slot - 1)
+    .then(async (watching) => {
+      if (!watching) return;
+      await new Promise((resolve) => setTimeout(resolve, slot * BUS_FANOUT_MS - Date.now() + 20));
+      await fanOut(schoolId);
+    })
     .catch((error: unknown) => log('warn', 'bus fan-out failed', { schoolId, error: String(error) }))
     .finally(() => {
       if (trailing.get(schoolId)?.attempt === attempt) trailing.delete(schoolId);
@@ -176,7 +193,7 @@ export const relayPosition = async (schoolId: number, busId: string, location: B
   cadence.report(schoolId, busId, now);
   if (config.busRelay === 'naive') {
     await toBuses(schoolId, { type: 'BUS_LOCATION_UPDATE', data: { busId, location } });
-  } else if (!(await fanOut(schoolId)) && !cadence.anotherDue(schoolId, busId, now)) {
+  } else if ((await fanOut(schoolId)) === 'late' && !cadence.anotherDue(schoolId, busId, now)) {
     await fanOutNextSecond(schoolId);
   }
   return true;
@@ -190,7 +207,8 @@ export const stopBus = async (schoolId: number, busId: string) => {
   const waiting = cadence.forget(schoolId, busId, stoppedAt);
   await busPositions.remove(db, schoolId, busId);
   await toBuses(schoolId, { type: 'BUS_TRACKING_STOPPED', data: { busId, stoppedAt } });
-  if (waiting && config.busRelay !== 'naive') await fanOutNextSecond(schoolId);
+  if (waiting && config.busRelay !== 'naive' && (await fanOut(schoolId)) === 'late')
+    await fanOutNextSecond(schoolId);
   return true;
 };
 

@@ -58,8 +58,8 @@ process.on('SIGTERM', onSignal);
 try {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`PORT must be a port number, not ${process.env.PORT}`);
-  // One thread unless asked: at a school's scale, a pool of one-at-a-time workers per function
-  // queues the WebSocket messages (measured: bus positions minutes late with 2 per function).
+  // One thread unless asked: on 2 cores the pools double the server's CPU (each worker compiles
+  // the AWS SDK for itself) and answer slower (README, ADR 0018's issue 33 addendum).
   const workers = workersArg === undefined ? 0 : Number(workersArg);
   if (!(Number.isInteger(workers) && workers >= 0 && workers <= 64))
     throw new Error(`--workers must be a whole number from 0 to 64, not ${workersArg}`);

@@ -40,6 +40,9 @@ const positionKey = (schoolId: number, busId: string) => ({
 });
 const gateKey = (schoolId: number) => ({ pk: positionsPartition(schoolId), sk: 'FANOUT' });
 
+/** What a try at a second's bus fan-out found (`busPositions.claimFanOut`). */
+export type FanOutClaim = { claimed: true; previous: number } | { claimed: false; covered: boolean };
+
 /** 24 random bytes, base64url: 32 characters no one guesses. */
 const newToken = () => randomBytes(24).toString('base64url');
 
@@ -214,10 +217,13 @@ export const busPositions = {
 
   /**
    * Claims the fan-out of the current second for the school: answers the
-   * time of the previous fan-out (0 for the first), or null when this second
-   * has already fanned out.
+   * time of the previous fan-out (0 for the first) when this caller claimed
+   * it; otherwise whether a position kept now is covered without this caller
+   * waiting: a later second's fan-out was already claimed, or someone watches
+   * this second's late positions (`claimWatch`). A failed claim is billed as a
+   * write either way: the gate's old values come with it.
    */
-  async claimFanOut(db: Db, schoolId: number, windowMs: number, now = Date.now()): Promise<number | null> {
+  async claimFanOut(db: Db, schoolId: number, windowMs: number, now = Date.now()): Promise<FanOutClaim> {
     const slot = Math.floor(now / windowMs);
     try {
       const { Attributes } = await db.doc.send(
@@ -229,11 +235,40 @@ export const busPositions = {
           ExpressionAttributeNames: { '#at': 'at' },
           ExpressionAttributeValues: { ':slot': slot, ':now': now, ':entity': 'busFanOut' },
           ReturnValues: 'UPDATED_OLD',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
-      return (Attributes?.at as number | undefined) ?? 0;
+      return { claimed: true, previous: (Attributes?.at as number | undefined) ?? 0 };
     } catch (error) {
-      if (isConditionFailure(error)) return null;
+      if (!isConditionFailure(error)) throw error;
+      // The SDK leaves the old item of a failed condition in DynamoDB's own shape.
+      const gate = (error as { Item?: Record<string, { N?: string }> }).Item ?? {};
+      const number = (name: string) => Number(gate[name]?.N ?? Number.NEGATIVE_INFINITY);
+      return { claimed: false, covered: number('slot') > slot || number('watchSlot') === slot };
+    }
+  },
+
+  /**
+   * Claims the watch of the late positions of second `slot` (kept after its
+   * fan-out read the fleet): the one caller it answers true to waits for the
+   * next second and fans out. False when someone else watches, or when a
+   * later second's fan-out is already claimed (it reads after every position
+   * of this second).
+   */
+  async claimWatch(db: Db, schoolId: number, slot: number): Promise<boolean> {
+    try {
+      await db.doc.send(
+        new UpdateCommand({
+          TableName: db.table,
+          Key: gateKey(schoolId),
+          UpdateExpression: 'SET watchSlot = :slot',
+          ConditionExpression: 'slot = :slot AND (attribute_not_exists(watchSlot) OR watchSlot < :slot)',
+          ExpressionAttributeValues: { ':slot': slot },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
       throw error;
     }
   },

@@ -3,6 +3,7 @@ import { ConflictError, type QueueEntry } from '@curbside/domain';
 import { describe, expect, it } from 'vitest';
 import { authSessions } from '../src/auth-session';
 import { batches } from '../src/batch';
+import { busPositions } from '../src/bus';
 import { connections } from '../src/connection';
 import { createDb, type Db } from '../src/db';
 import { districts } from '../src/district';
@@ -375,5 +376,39 @@ describe('releases and pickups', () => {
       /unprocessed/,
     );
     expect(flaky.calls).toEqual([2, 2, 2, 2, 2]);
+  });
+});
+
+describe('the bus fan-out gate', () => {
+  const second = 1_000;
+  it('lets one caller claim each second’s fan-out, and one watch its late positions', async () => {
+    const schoolId = 9_101;
+    const t = 1_800_000_000_000;
+    expect(await busPositions.claimFanOut(db, schoolId, second, t)).toEqual({ claimed: true, previous: 0 });
+    // A position kept after that claim: nobody watches the second yet.
+    expect(await busPositions.claimFanOut(db, schoolId, second, t + 300)).toEqual({
+      claimed: false,
+      covered: false,
+    });
+    const slot = t / second;
+    expect(await busPositions.claimWatch(db, schoolId, slot)).toBe(true);
+    expect(await busPositions.claimWatch(db, schoolId, slot)).toBe(false);
+    // Now a late position of that second is covered by the watch.
+    expect(await busPositions.claimFanOut(db, schoolId, second, t + 600)).toEqual({
+      claimed: false,
+      covered: true,
+    });
+    // The next second's claim answers the previous fan-out's time; the watch of a second
+    // already fanned out after is nobody's to take.
+    expect(await busPositions.claimFanOut(db, schoolId, second, t + 1_050)).toEqual({
+      claimed: true,
+      previous: t,
+    });
+    expect(await busPositions.claimWatch(db, schoolId, slot)).toBe(false);
+    // A caller whose clock is behind finds its second covered by the later claim.
+    expect(await busPositions.claimFanOut(db, schoolId, second, t + 900)).toEqual({
+      claimed: false,
+      covered: true,
+    });
   });
 });
