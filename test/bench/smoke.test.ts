@@ -44,7 +44,6 @@ describe('dismissal-rush benchmark (smoke, scale 0.1)', () => {
     expect(report.parents.phones).toBeGreaterThan(0);
     expect(report.parents.leaks).toBe(0);
     expect(report.parents.messages).toBeGreaterThanOrEqual(report.parents.phones);
-    // A busy 2-core CI machine needs 70–90 s for it; its sign-ins hash with scrypt at N=2^17.
     // The screens followed as the web client does, and read far less than the baseline.
     expect(report.screens.rush.failedReads).toBe(0);
     expect(report.screens.baseline?.readUnitsPerEvent).toBeGreaterThan(0);
@@ -61,5 +60,7 @@ describe('dismissal-rush benchmark (smoke, scale 0.1)', () => {
     expect(report.buses.naive.perViewerPerSecond.mean).toBeGreaterThan(
       report.buses.rush.perViewerPerSecond.mean,
     );
-  }, 180_000);
+    // A fresh clone's run on a busy 2-core machine takes about 120 s for it (its sign-ins hash
+    // with scrypt at N=2^17); with another suite beside it, 180 s was not enough.
+  }, 300_000);
 });

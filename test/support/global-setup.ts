@@ -1,3 +1,4 @@
+import { type AttributeValue, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { startDynamoLocal } from '@curbside/local';
 import type { TestProject } from 'vitest/node';
 
@@ -7,13 +8,55 @@ type Dynamo = Awaited<ReturnType<typeof startDynamoLocal>>;
 let dynamo: Promise<Dynamo> | undefined;
 let users = 0;
 
-/** Starts one in-memory DynamoDB Local for the whole run (its access key id goes to every test file). */
+/** The demo seed's items, once for the run. */
+let seed: Promise<Record<string, AttributeValue>[]> | undefined;
+
+/**
+ * The demo seed as DynamoDB items: seeded once into a table of its own and
+ * read back, so that each test file's server copies them in a few batch
+ * writes (`startTestServer`) instead of seeding afresh (about 3 s a file on
+ * a busy 2-core machine, most of it one write after another).
+ */
+const seedItems = async (endpoint: string, accessKeyId: string) => {
+  const [{ ensureTable }, { seedIfEmpty }, { createDb }] = await Promise.all([
+    import('@curbside/local'),
+    import('@curbside/local/seed'),
+    import('@curbside/store'),
+  ]);
+  const tableName = 'demo-seed';
+  await ensureTable({ endpoint, tableName, accessKeyId });
+  await seedIfEmpty(createDb({ table: tableName, endpoint, accessKeyId }));
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId, secretAccessKey: 'local' },
+  });
+  const items: Record<string, AttributeValue>[] = [];
+  let from: Record<string, AttributeValue> | undefined;
+  do {
+    const page = await client.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: from }));
+    items.push(...(page.Items ?? []));
+    from = page.LastEvaluatedKey;
+  } while (from);
+  client.destroy();
+  return items;
+};
+
+/**
+ * Starts one in-memory DynamoDB Local for the whole run (its access key id
+ * goes to every test file), and for the projects that start servers, the
+ * demo seed's items.
+ */
 export default async function setup(project: TestProject) {
   dynamo ??= startDynamoLocal({ inMemory: true });
   users += 1;
   const { endpoint, accessKeyId } = await dynamo;
   project.provide('dynamoEndpoint', endpoint);
   project.provide('dynamoAccessKeyId', accessKeyId);
+  if (project.name !== 'unit') {
+    seed ??= seedItems(endpoint, accessKeyId);
+    project.provide('seedItems', await seed);
+  }
   return async () => {
     users -= 1;
     if (users === 0) await (await dynamo)?.stop();
@@ -24,5 +67,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     dynamoEndpoint: string;
     dynamoAccessKeyId: string;
+    /** The demo seed's items (DynamoDB's own shape), for the integration and browser projects. */
+    seedItems?: Record<string, AttributeValue>[];
   }
 }

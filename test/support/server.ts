@@ -1,6 +1,8 @@
+import { BatchWriteItemCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { cleverSettings, type FakeClever, startServer } from '@curbside/local';
 import { seedIfEmpty } from '@curbside/local/seed';
-import { createDb, type Db } from '@curbside/store';
+import { createDb, type Db, LOCAL_KEY_ID_VARIABLE } from '@curbside/store';
+import { inject } from 'vitest';
 
 /** This test file's live-connection table (see `table-per-file.ts`). */
 export const testConnectionsDb = (): Db =>
@@ -21,7 +23,7 @@ export const startTestServer = async (
   const dynamoEndpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB as string;
   const db: Db = createDb({ table: tableName, endpoint: dynamoEndpoint });
   const connectionsDb = testConnectionsDb();
-  if (options.seed !== false) await seedIfEmpty(db);
+  if (options.seed !== false) await seed(db, tableName, dynamoEndpoint);
   const server = await startServer({
     port: 0,
     tableName,
@@ -32,6 +34,41 @@ export const startTestServer = async (
     ...(options.webDist ? { webDist: options.webDist } : {}),
   });
   return { ...server, db, connectionsDb };
+};
+
+/**
+ * The demo seed in this file's table: the run's seed items copied in batch
+ * writes (see `global-setup.ts`), or seeded afresh where the run has none.
+ */
+const seed = async (db: Db, tableName: string, endpoint: string) => {
+  const items = inject('seedItems');
+  if (!items) {
+    await seedIfEmpty(db);
+    return;
+  }
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: process.env[LOCAL_KEY_ID_VARIABLE] ?? 'local', secretAccessKey: 'local' },
+  });
+  try {
+    const batches = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) =>
+      items.slice(i * 25, i * 25 + 25),
+    );
+    await Promise.all(
+      batches.map(async (batch) => {
+        let requests = batch.map((Item) => ({ PutRequest: { Item } }));
+        while (requests.length > 0) {
+          const { UnprocessedItems } = await client.send(
+            new BatchWriteItemCommand({ RequestItems: { [tableName]: requests } }),
+          );
+          requests = (UnprocessedItems?.[tableName] ?? []) as typeof requests;
+        }
+      }),
+    );
+  } finally {
+    client.destroy();
+  }
 };
 
 /** Points single sign-on and the roster import at a fake Clever (`startFakeClever()` from @curbside/local). */
