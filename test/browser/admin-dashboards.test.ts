@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, expectAccessible, launchBrowser, shotsDir, viewports } from '../support/browser';
-import { signIn } from '../support/browser-suite';
-import { type Client, signedIn, startTestServer } from '../support/server';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, shotsDir, viewports } from '../support/browser';
+import { browserSuite, type Viewport } from '../support/browser-suite';
+import type { Client } from '../support/server';
 
 /**
  * The district and super admin screens in Chromium (issue 17): super_demo
@@ -20,64 +20,34 @@ const READ_ONLY =
   'Read-Only Mode: This school is in sandbox mode. You can view data but cannot create, update, or delete records. Contact your district administrator to enable full functionality.';
 const DEMO_DISTRICT = 'Demo Unified School District';
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
+// One sign-in per account for the file: no page of super_demo, district_demo or admin_demo signs
+// out, changes its password or is deactivated, and the one page that waits for a live event
+// (admin_demo's school screen) is its account's only page (the API client has no live
+// connection). The new staff user signs in through the form on a signed-out page.
+const suite = browserSuite({ reuseSignIns: true });
+const { errors } = suite;
 let admin: Client;
-const contexts: BrowserContext[] = [];
-const errors: string[] = [];
 
 beforeAll(async () => {
-  const webDist = await ensureWebBuilt();
-  server = await startTestServer({ webDist });
-  admin = await signedIn(server.url, 'admin_demo');
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.close();
+  admin = await suite.client('admin_demo');
 });
 
 /**
- * A browser context on `path`, signed in as `username` (demo password) or
- * signed out (null). Page errors and console errors are collected, except
- * the refusals a signed-out page expects (`expectSignOut`).
+ * A page on `path`, signed in as `username` (demo password) or signed out (null). Its errors
+ * are collected in `errors`, except the refusals a page signed out by the server expects
+ * (`expectSignOut`: its reads are refused, its live connection too).
  */
 const open = async (
   username: string | null,
   path: string,
-  options: {
-    viewport?: { width: number; height: number };
-    theme?: 'dark';
-    expectSignOut?: boolean;
-  } = {},
+  options: { viewport?: Viewport; theme?: 'dark'; expectSignOut?: boolean } = {},
 ) => {
-  const context = await browser.newContext({
-    viewport: options.viewport ?? viewports.tablet,
-    baseURL: server.url,
+  const { page } = await suite.open(username, path, {
+    ...(options.viewport ? { viewport: options.viewport } : {}),
+    ...(options.theme ? { theme: options.theme } : {}),
     acceptDownloads: true,
+    ...(options.expectSignOut ? { expectedErrors: [/status of 40[13]/, /WebSocket/] } : {}),
   });
-  if (options.theme) {
-    await context.addInitScript({ content: `localStorage.setItem('curbside-theme', '${options.theme}')` });
-  }
-  contexts.push(context);
-  if (username) {
-    await signIn(context, username);
-  }
-  const page = await context.newPage();
-  const who = username ?? 'signed out';
-  page.on('pageerror', (error) => errors.push(`${who}: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return;
-    const text = message.text();
-    // A signed-out visitor's GET /api/me answers 401.
-    if (!username && /status of 401/.test(text) && /\/api\/me$/.test(message.location().url)) return;
-    // A user signed out by the server: their reads are refused, their live connection too.
-    if (options.expectSignOut && (/status of 40[13]/.test(text) || /WebSocket/.test(text))) return;
-    errors.push(`${who}: ${text}`);
-  });
-  await page.goto(path);
   return page;
 };
 
@@ -264,7 +234,7 @@ describe('the district admin screen as district_demo', () => {
       (globalThis as any).sameDocument = true;
     });
     // The one-time password no longer works; the new one does.
-    const again = await fetch(`${server.url}/api/login`, {
+    const again = await fetch(`${suite.server.url}/api/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: credentials.username, password: credentials.password }),
@@ -276,7 +246,7 @@ describe('the district admin screen as district_demo', () => {
     await text(casey, 'Inactive').waitFor();
     await tablet.getByRole('button', { name: 'Sign In to Demo', exact: true }).waitFor();
     expect(await tablet.evaluate(() => (globalThis as any).sameDocument)).toBe(true);
-    const refused = await fetch(`${server.url}/api/login`, {
+    const refused = await fetch(`${suite.server.url}/api/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: credentials.username, password: 'casey-own-2026' }),

@@ -1,17 +1,11 @@
 import { join } from 'node:path';
 import type { Alert, BusLinks } from '@curbside/domain';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ensureWebBuilt,
-  expectAccessible,
-  expectAccessibleUntapped,
-  launchBrowser,
-  shotsDir,
-  viewports,
-} from '../support/browser';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, expectAccessibleUntapped, shotsDir, viewports } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
-import { type Client, signedIn, startTestServer } from '../support/server';
+import type { Client } from '../support/server';
 
 /**
  * Alerts that reach someone (issue 27), in Chromium on a tablet and a phone:
@@ -23,12 +17,14 @@ import { type Client, signedIn, startTestServer } from '../support/server';
  * "Sounds" is measured in the page: every tone started while its audio
  * context runs (a suspended context makes no sound).
  */
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
+// One sign-in per account for the file (the admin client shares admin_demo's): no page signs
+// out, and each test's pages close when it ends, so no page waits for an alert beside another
+// page of its account.
+const suite = browserSuite({ reuseSignIns: true });
+const { errors } = suite;
 let admin: Client;
 let links: BusLinks;
 const contexts: BrowserContext[] = [];
-const errors: string[] = [];
 const raised: number[] = [];
 
 /** Records every tone the page starts, and whether its audio context was running then. */
@@ -42,22 +38,14 @@ const RECORD_TONES = `(() => {
 })();`;
 
 beforeAll(async () => {
-  const webDist = await ensureWebBuilt();
-  server = await startTestServer({ webDist });
-  admin = await signedIn(server.url, 'admin_demo');
+  admin = await suite.client('admin_demo');
   links = (await admin.get('/api/bus-links')).body;
-  browser = await launchBrowser();
 }, 120_000);
 
 afterEach(async () => {
   for (const id of raised.splice(0)) await admin.put(`/api/alerts/${id}/dismiss`);
   while (contexts.length > 0) await contexts.pop()?.close();
   expect(errors.splice(0)).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 const open = async (
@@ -67,23 +55,13 @@ const open = async (
   options: { clock?: boolean } = {},
 ) => {
   const touch = viewport === viewports.phone;
-  const context = await browser.newContext({
+  const { page, context } = await suite.open(username, path, {
     viewport,
-    baseURL: server.url,
-    hasTouch: touch,
-    isMobile: touch,
+    touch,
+    initScripts: [RECORD_TONES],
+    clock: Boolean(options.clock),
   });
   contexts.push(context);
-  await context.addInitScript({ content: RECORD_TONES });
-  const login = await context.request.post('/api/login', { data: { username, password: 'demo1234' } });
-  expect(login.status()).toBe(200);
-  const page = await context.newPage();
-  if (options.clock) await page.clock.install();
-  page.on('pageerror', (error) => errors.push(`${username}: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`${username}: ${message.text()}`);
-  });
-  await page.goto(path);
   return page;
 };
 
@@ -141,7 +119,7 @@ const EMERGENCY_TONES = [880, 880, 880];
 
 /** A driver's alert sent with the school's driver link, as the driver page sends it. */
 const driverAlert = async (type: 'help' | 'emergency', busId: string, busName: string) => {
-  const answer = await fetch(new URL('/api/alerts', server.url), {
+  const answer = await fetch(new URL('/api/alerts', suite.server.url), {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -339,9 +317,9 @@ describe('the driver page', () => {
     timeout: 120_000,
   }, async () => {
     const token = new URL(links.driverUrl).searchParams.get('t');
-    const context = await browser.newContext({
+    const context = await suite.browser.newContext({
       viewport: viewports.phone,
-      baseURL: server.url,
+      baseURL: suite.server.url,
       hasTouch: true,
       isMobile: true,
     });

@@ -1,66 +1,46 @@
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, expectAccessible, launchBrowser, shotsDir, viewports } from '../support/browser';
-import { signIn } from '../support/browser-suite';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, shotsDir, viewports } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
-import { type Client, signedIn, startTestServer } from '../support/server';
+import type { Client } from '../support/server';
 
 /**
  * The parent portal at phone size, in English and in Spanish: an invite link
  * from a teacher's pickup code, sign-up, the automatic link, and the child's
  * pickup followed live on the dashboard.
  */
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
+// One sign-in per account for the file (the API clients share theirs with the teacher and
+// front screens): no page signs out of a reused session (the portal's own test signs in and
+// out through the form), and parent_demo's one page at a time follows its child live.
+const suite = browserSuite({ reuseSignIns: true });
+const { errors } = suite;
 let front: Client;
 let back: Client;
 let teacher: Client;
 let admin: Client;
-const contexts: BrowserContext[] = [];
-const errors: string[] = [];
 
 beforeAll(async () => {
-  const webDist = await ensureWebBuilt();
-  server = await startTestServer({ webDist });
   [front, back, teacher, admin] = await Promise.all([
-    signedIn(server.url, 'front_demo'),
-    signedIn(server.url, 'back_demo'),
-    signedIn(server.url, 'teacher_demo'),
-    signedIn(server.url, 'admin_demo'),
+    suite.client('front_demo'),
+    suite.client('back_demo'),
+    suite.client('teacher_demo'),
+    suite.client('admin_demo'),
   ]);
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.close();
 });
 
 const shoot = (page: Page, name: string) => page.screenshot({ path: join(shotsDir(), `parent-${name}.png`) });
 
-/** A phone in the given language, signed in as `username` when one is given. */
-const phone = async (locale: string, username?: string) => {
-  const context = await browser.newContext({
+/** A phone in the given language on `path`, signed in as `username` when one is given. */
+const phone = async (locale: string, path: string, username?: string) => {
+  const { page } = await suite.open(username ?? null, path, {
     viewport: viewports.phone,
-    baseURL: server.url,
+    touch: true,
     locale,
-    hasTouch: true,
-    isMobile: true,
-  });
-  contexts.push(context);
-  if (username) {
-    const staff = username.endsWith('_demo') && !username.startsWith('parent');
-    await signIn(context, username, { portal: staff ? 'staff' : 'parent' });
-  }
-  const page = await context.newPage();
-  page.on('pageerror', (error) => errors.push(`${locale}: ${error.message}`));
-  page.on('console', (message) => {
+    label: locale,
     // The invite page's refused lookups are answers the page shows, not errors of the page.
-    if (message.type() === 'error' && !/status of 40\d/.test(message.text())) {
-      errors.push(`${locale}: ${message.text()}`);
-    }
+    expectedErrors: [/status of 40\d/],
   });
   return page;
 };
@@ -92,9 +72,7 @@ beforeAll(async () => {
 
 /** The teacher's screen: the pickup code of a student, generated in the dialog (the QR's link). */
 const generateCode = async (child: Child) => {
-  const page = await browser.newPage({ viewport: viewports.tablet, baseURL: server.url });
-  await signIn(page.context(), 'teacher_demo');
-  await page.goto('/teacher');
+  const { page } = await suite.open('teacher_demo', '/teacher');
   await page
     .getByRole('button', { name: `Pickup Code for ${child.firstName} ${child.lastName}` })
     .first()
@@ -159,8 +137,7 @@ describe('a parent follows their child from an invite link', () => {
     it(`in ${language === 'en' ? 'English' : 'Spanish'}: signs up, is linked, and sees the pickup live`, async () => {
       const child = riders[language === 'en' ? 0 : 1] as Child;
       const { path } = await generateCode(child);
-      const page = await phone(words.locale);
-      await page.goto(path);
+      const page = await phone(words.locale, path);
 
       await page.getByRole('tab', { name: words.signUpTab }).waitFor();
       await page
@@ -235,8 +212,7 @@ describe('a parent follows their child from an invite link', () => {
 describe("'Child picked up' on the front queue", () => {
   for (const [language, words] of Object.entries(LANGUAGES)) {
     it(`shows the parent Picked Up and the time (phone, ${language === 'en' ? 'English' : 'Spanish'})`, async () => {
-      const page = await phone(words.locale, 'parent_demo');
-      await page.goto('/parent-dashboard');
+      const page = await phone(words.locale, '/parent-dashboard', 'parent_demo');
       const [child] = (await (await page.request.get('/api/parent/students')).json()) as Child[];
       const roster = (await teacher.get('/api/teacher/students')).body as Child[];
       const car = roster.find((student) => student.id === child?.id)?.vehicle?.number as string;
@@ -250,13 +226,7 @@ describe("'Child picked up' on the front queue", () => {
       await text(childCard, words.inQueue).waitFor({ timeout: 10_000 });
 
       // The front queue's menu on the car: Child picked up (sent at once; the toast offers Undo).
-      const tablet = await browser.newPage({ viewport: viewports.tablet, baseURL: server.url });
-      expect(
-        (
-          await tablet.request.post('/api/login', { data: { username: 'front_demo', password: 'demo1234' } })
-        ).status(),
-      ).toBe(200);
-      await tablet.goto('/front-queue');
+      const { page: tablet } = await suite.open('front_demo', '/front-queue');
       await tablet.getByRole('button', { name: `Actions for Car ${car}`, exact: true }).click();
       await tablet.getByRole('menuitem', { name: 'Child picked up', exact: true }).click();
 
@@ -272,8 +242,7 @@ describe("'Child picked up' on the front queue", () => {
 
 describe('the parent portal', () => {
   it('leads from the landing to sign-in, with the demo account shown and Sign In enabled once both fields are filled', async () => {
-    const page = await phone('en-US');
-    await page.goto('/parent');
+    const page = await phone('en-US', '/parent');
     await page.getByRole('heading', { name: 'Parent Portal' }).waitFor();
     await expectAccessible(page);
     await page.getByRole('link', { name: 'Sign In' }).click();
@@ -320,8 +289,7 @@ describe('the parent portal', () => {
   }, 60_000);
 
   it('says what is wrong with an invite link', async () => {
-    const page = await phone('en-US');
-    await page.goto('/invite/ZZZZ');
+    const page = await phone('en-US', '/invite/ZZZZ');
     await page.getByRole('heading', { name: 'Invalid or Expired Invite' }).waitFor();
     await page.goto('/invite/x');
     await page.getByRole('heading', { name: 'Invalid Invite' }).waitFor();

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
-import { signIn } from '../support/browser-suite';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { shotsDir, viewports } from '../support/browser';
+import { browserSuite, type Viewport } from '../support/browser-suite';
 import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
-import { type Client, signedIn, startTestServer } from '../support/server';
+import type { Client } from '../support/server';
 
 /**
  * The school admin screen in Chromium: the students template, an import
@@ -17,55 +17,41 @@ import { type Client, signedIn, startTestServer } from '../support/server';
 const READ_ONLY =
   'Read-Only Mode: This school is in sandbox mode. You can view data but cannot create, update, or delete records. Contact your district administrator to enable full functionality.';
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
+// One sign-in per account for the file: no page signs out, changes its password or is
+// deactivated, and no page waits for a live event beside another page of its account (the
+// dashboard's screenshots only read what the running session's dashboard loads).
+const suite = browserSuite({ reuseSignIns: true });
+const { errors } = suite;
 let admin: Client;
 let front: Client;
-const contexts: BrowserContext[] = [];
-const errors: string[] = [];
 
 beforeAll(async () => {
-  const webDist = await ensureWebBuilt();
-  server = await startTestServer({ webDist });
-  admin = await signedIn(server.url, 'admin_demo');
-  front = await signedIn(server.url, 'front_demo');
-  await createSchoolWithStaff(server.db, 'sandbox', true);
-  browser = await launchBrowser();
+  admin = await suite.client('admin_demo');
+  front = await suite.client('front_demo');
+  await createSchoolWithStaff(suite.server.db, 'sandbox', true);
 });
 
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.close();
-});
+/** Print windows record that they printed instead of opening the print dialog. */
+const PRINT = `window.openedAt = Date.now();
+  window.print = () => { window.printedAt = Date.now(); };
+  window.opened = [];
+  const open = window.open.bind(window);
+  window.open = (...args) => { window.opened.push(args); return open(...args); };`;
 
 const open = async (
   username: string,
   path: string,
-  viewport: { width: number; height: number } = viewports.tablet,
+  viewport: Viewport = viewports.tablet,
   theme?: 'dark',
 ) => {
-  const context = await browser.newContext({ viewport, baseURL: server.url, acceptDownloads: true });
-  if (theme) await context.addInitScript({ content: `localStorage.setItem('curbside-theme', '${theme}')` });
-  // Print windows record that they printed instead of opening the print dialog.
-  await context.addInitScript({
-    content: `window.openedAt = Date.now();
-      window.print = () => { window.printedAt = Date.now(); };
-      window.opened = [];
-      const open = window.open.bind(window);
-      window.open = (...args) => { window.opened.push(args); return open(...args); };`,
-  });
-  contexts.push(context);
-  await signIn(context, username);
-  const page = await context.newPage();
-  page.on('pageerror', (error) => errors.push(`${username}: ${error.message}`));
-  page.on('console', (message) => {
+  const { page } = await suite.open(username, path, {
+    viewport,
+    ...(theme ? { theme } : {}),
+    acceptDownloads: true,
+    initScripts: [PRINT],
     // The refused import (400) is expected.
-    if (message.type() === 'error' && !/status of 400/.test(message.text())) {
-      errors.push(`${username}: ${message.text()}`);
-    }
+    expectedErrors: [/status of 400/],
   });
-  await page.goto(path);
   return page;
 };
 
@@ -255,8 +241,8 @@ describe('the school admin screen as admin_demo', () => {
 
   it('pops the map link out in a 1200×800 window, shows the driver link as a 256 px QR code, and rotates both', async () => {
     const links = (await admin.get('/api/bus-links')).body;
-    expect(links.mapUrl).toMatch(new RegExp(`^${server.url}/bus-tracking\\?t=[\\w-]{32}$`));
-    expect(links.driverUrl).toMatch(new RegExp(`^${server.url}/bus-driver\\?t=[\\w-]{32}$`));
+    expect(links.mapUrl).toMatch(new RegExp(`^${suite.server.url}/bus-tracking\\?t=[\\w-]{32}$`));
+    expect(links.driverUrl).toMatch(new RegExp(`^${suite.server.url}/bus-driver\\?t=[\\w-]{32}$`));
     const card = region(page, 'Bus Tracking');
     const [popup] = await Promise.all([
       page.waitForEvent('popup'),
@@ -291,7 +277,7 @@ describe('the school admin screen as admin_demo', () => {
     expect(await text(dialog, links.driverUrl).count()).toBe(0);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    const old = await fetch(`${server.url}/api/buses`, {
+    const old = await fetch(`${suite.server.url}/api/buses`, {
       headers: { authorization: `Bearer ${new URL(links.driverUrl).searchParams.get('t')}` },
     });
     expect(old.status).toBe(401);
@@ -359,7 +345,7 @@ describe('the school admin screen as admin_demo', () => {
     expect(password).toMatch(/^[A-Za-z0-9]{12}$/);
     await shown.getByRole('button', { name: 'Done' }).click();
     await management.getByRole('cell', { name: 'Rosa Parks', exact: true }).waitFor();
-    const rosa = await page.context().browser()?.newContext({ baseURL: server.url });
+    const rosa = await page.context().browser()?.newContext({ baseURL: suite.server.url });
     const login = await rosa?.request.post('/api/login', { data: { username: 'rosa.parks', password } });
     expect(login?.status()).toBe(200);
     await rosa?.close();

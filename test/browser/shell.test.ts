@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { shotsDir, viewports } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
 import { createStaff, sessionBody } from '../support/fixtures';
-import { signedIn } from '../support/server';
 
-const suite = browserSuite();
+// One sign-in per account for the file, but the page that logs out signs in on its own; each
+// test's pages close when it ends, so no page waits for a live event beside another of its account.
+const suite = browserSuite({ reuseSignIns: true, closeAfterEach: true });
 
 /**
  * A browser signed in as `username` (through the API), on `path`, with its page's errors: all
@@ -15,7 +16,13 @@ const openAs = (
   username: string | null,
   path: string,
   viewport: { width: number; height: number } = viewports.tablet,
-) => suite.open(username, path, { viewport, expectedErrors: [{ text: /status of 401/, url: /\/api\/me$/ }] });
+  ownSignIn = false,
+) =>
+  suite.open(username, path, {
+    viewport,
+    ownSignIn,
+    expectedErrors: [{ text: /status of 401/, url: /\/api\/me$/ }],
+  });
 
 const accountMenu = (page: Page) => page.getByRole('button', { name: /^Account menu for / });
 const menuItem = (page: Page, name: string) => page.getByRole('menuitem', { name, exact: true });
@@ -143,7 +150,7 @@ describe('the header', () => {
   }
 
   it('asks before ending a session with cars queued, naming how many, and lets only back queue staff and above end it', async () => {
-    const admin = await signedIn(suite.server.url, 'admin_demo');
+    const admin = await suite.client('admin_demo');
     const sessionId = (await admin.post('/api/sessions', sessionBody())).body.id;
     for (const vehicleNumber of ['301', '302', '303']) {
       expect((await admin.post('/api/queue', { sessionId, vehicleNumber, vehicleType: 'car' })).status).toBe(
@@ -247,7 +254,8 @@ describe('the header', () => {
   });
 
   it('logs out to the login screen', async () => {
-    const { page, errors } = await openAs('front_demo', '/front-queue');
+    // Its own sign-in: the logout ends the session it signed in with.
+    const { page, errors } = await openAs('front_demo', '/front-queue', viewports.tablet, true);
 
     await accountMenu(page).click();
     await menuItem(page, 'Logout').click();

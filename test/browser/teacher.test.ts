@@ -6,16 +6,19 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { shotsDir, viewports } from '../support/browser';
 import { browserSuite, connected, painted } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
-import { type Client, signedIn } from '../support/server';
+import type { Client } from '../support/server';
 
 /** The record's actor and retention for changes this test makes straight in the store. */
 const rec = { actor: { kind: 'schedule' as const }, retentionDays: 400 };
 
-const suite = browserSuite();
+// One sign-in per account for the file (no page signs out or changes a password; the front
+// client and the front screen share one), but the screenshot pages that wait for a car to
+// arrive live while the session's teacher page is still open sign in on their own.
+const suite = browserSuite({ reuseSignIns: true });
 let front: Client;
 
 beforeAll(async () => {
-  front = await signedIn(suite.server.url, 'front_demo');
+  front = await suite.client('front_demo');
 });
 
 /** A browser context signed in as `username` with `path` open. */
@@ -25,11 +28,13 @@ const open = async (
   viewport: { width: number; height: number } = viewports.tablet,
   touch = false,
   theme?: 'dark' | 'bright',
+  ownSignIn = false,
 ) => {
   const { page } = await suite.open(username, path, {
     viewport,
     touch,
     ...(theme ? { theme } : {}),
+    ownSignIn,
     permissions: ['clipboard-read', 'clipboard-write'],
   });
   return page;
@@ -363,7 +368,8 @@ describe('the teacher screen', () => {
       const dir = shotsDir();
       for (const [name, viewport] of Object.entries(viewports) as [keyof typeof viewports, any][]) {
         const [car, student] = arriving[name];
-        const page = await open('teacher_demo', '/teacher', viewport, name === 'phone');
+        // Its own sign-in: it waits for a live arrival beside the open `teacher` page.
+        const page = await open('teacher_demo', '/teacher', viewport, name === 'phone', undefined, true);
         const status = region(page, 'Student Batch Status');
         await text(region(status, 'Students in Active Batches'), 'Ava Johnson').waitFor();
         await text(region(status, 'Students Waiting for Batch Assignment'), 'Sofia Johnson').waitFor();
@@ -392,7 +398,7 @@ describe('the teacher screen', () => {
         await page.close();
       }
       // The ready list in the dark theme.
-      const dark = await open('teacher_demo', '/teacher', viewports.tablet, false, 'dark');
+      const dark = await open('teacher_demo', '/teacher', viewports.tablet, false, 'dark', true);
       await tab(dark, 'Attendance').click();
       await row(readyList(dark), 'Sofia Johnson').waitFor();
       await connected(dark);

@@ -51,6 +51,11 @@ export interface OpenOptions extends ContextOptions {
    * whose test signs out, or changes the password, must not end a session other pages use.
    */
   ownSignIn?: boolean;
+  /**
+   * Installs Playwright's clock in the context before the page opens (as `page.clock.install()`
+   * before the first navigation): the test moves the page's timers itself.
+   */
+  clock?: boolean;
 }
 
 /**
@@ -268,6 +273,7 @@ export const browserSuite = (
       await signIn(context, username);
       if (reuse) sessions.set(username, await context.cookies());
     }
+    if (options.clock) await context.clock.install();
     const page = await context.newPage();
     const pageErrors = watch(
       page,
