@@ -1,4 +1,4 @@
-import { type AttributeValue, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { startDynamoLocal } from '@curbside/local';
 import type { TestProject } from 'vitest/node';
 
@@ -18,7 +18,7 @@ let seed: Promise<Record<string, AttributeValue>[]> | undefined;
  * a busy 2-core machine, most of it one write after another).
  */
 const seedItems = async (endpoint: string, accessKeyId: string) => {
-  const [{ ensureTable }, { seedIfEmpty }, { createDb }] = await Promise.all([
+  const [{ ensureTable, localDynamoClient }, { seedIfEmpty }, { createDb }] = await Promise.all([
     import('@curbside/local'),
     import('@curbside/local/seed'),
     import('@curbside/store'),
@@ -26,11 +26,7 @@ const seedItems = async (endpoint: string, accessKeyId: string) => {
   const tableName = 'demo-seed';
   await ensureTable({ endpoint, tableName, accessKeyId });
   await seedIfEmpty(createDb({ table: tableName, endpoint, accessKeyId }));
-  const client = new DynamoDBClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId, secretAccessKey: 'local' },
-  });
+  const client = localDynamoClient(endpoint, accessKeyId);
   const items: Record<string, AttributeValue>[] = [];
   let from: Record<string, AttributeValue> | undefined;
   do {

@@ -1,7 +1,7 @@
-import { BatchWriteItemCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { cleverSettings, type FakeClever, startServer } from '@curbside/local';
+import { BatchWriteItemCommand } from '@aws-sdk/client-dynamodb';
+import { cleverSettings, type FakeClever, localDynamoClient, startServer } from '@curbside/local';
 import { seedIfEmpty } from '@curbside/local/seed';
-import { createDb, type Db, LOCAL_KEY_ID_VARIABLE } from '@curbside/store';
+import { createDb, type Db } from '@curbside/store';
 import { inject } from 'vitest';
 
 /** This test file's live-connection table (see `table-per-file.ts`). */
@@ -46,11 +46,8 @@ const seed = async (db: Db, tableName: string, endpoint: string) => {
     await seedIfEmpty(db);
     return;
   }
-  const client = new DynamoDBClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: process.env[LOCAL_KEY_ID_VARIABLE] ?? 'local', secretAccessKey: 'local' },
-  });
+  // This file's DynamoDB Local key (set by table-per-file.ts).
+  const client = localDynamoClient(endpoint);
   try {
     const batches = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) =>
       items.slice(i * 25, i * 25 + 25),

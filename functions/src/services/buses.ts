@@ -153,8 +153,7 @@ const trailing = new Map<number, { slot: number; attempt: Promise<unknown> }>();
  * read the positions before this one was kept, and would leave it behind).
  */
 const fanOutNextSecond = (schoolId: number): Promise<unknown> => {
-  const now = Date.now();
-  const slot = Math.floor(now / BUS_FANOUT_MS) + 1;
+  const slot = Math.floor(Date.now() / BUS_FANOUT_MS) + 1;
   const waiting = trailing.get(schoolId);
   if (waiting?.slot === slot) return waiting.attempt;
   const attempt = busPositions
