@@ -8,7 +8,16 @@ import AxeBuilder from '@axe-core/playwright';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * Debian's headless shell (`apt-get install -y chromium-headless-shell`: the same Blink and V8
+ * as Chromium, without the browser's windowing layer) where it is installed, else Chromium
+ * itself. The shell draws the same pages with about 40% less CPU (measured on one browser
+ * file: 52.9 → 32.8 CPU seconds), which on a 2-core CI machine is the suite's time.
+ */
+const CHROMIUM =
+  process.env.CHROMIUM_PATH ??
+  ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((path) => existsSync(path)) ??
+  '/usr/bin/chromium';
 
 const webDir = fileURLToPath(new URL('../../web', import.meta.url));
 
@@ -37,7 +46,7 @@ export const shotsDir = () => {
 };
 
 /**
- * Chromium from the system (`apt-get install -y chromium`), headless, with
+ * Chromium from the system (its headless shell where installed), headless, with
  * everything that would reach the network switched off. There is no network
  * here: every context answers the map's tile requests with a blank tile (as
  * a tile server with nothing to show would), so pages with a map log no
@@ -46,7 +55,7 @@ export const shotsDir = () => {
 export const launchBrowser = async (): Promise<Browser> => {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
-      `Browser tests need Chromium at ${CHROMIUM}. Install it with \`apt-get install -y chromium\` ` +
+      `Browser tests need Chromium at ${CHROMIUM}. Install it with \`apt-get install -y chromium-headless-shell\` ` +
         '(or point CHROMIUM_PATH at another Chromium binary).',
     );
   }
