@@ -11,6 +11,9 @@ let db: Db;
 let publisher: Publisher;
 const clients: LiveClient[] = [];
 
+/** A connection time past the connecting grace: a post that finds it gone removes it. */
+const aMinuteAgo = () => new Date(Date.now() - 60_000).toISOString();
+
 const open = async () => {
   const client = await openClient(server.url);
   clients.push(client);
@@ -90,7 +93,7 @@ describe('live connection through the laptop WebSocket gateway', () => {
       connectionId: 'ghost-connection',
       channels: [channels.public()],
       userId: null,
-      connectedAt: new Date().toISOString(),
+      connectedAt: aMinuteAgo(),
     });
     const event = { type: 'BUS_TRACKING_STOPPED', data: { busId: 'B1' } } as const;
     const result = await publisher.publish(channels.public(), event);
@@ -111,11 +114,25 @@ describe('live connection through the laptop WebSocket gateway', () => {
       connectionId: id as string,
       channels: [channels.public()],
       userId: null,
-      connectedAt: new Date().toISOString(),
+      connectedAt: aMinuteAgo(),
     });
     const result = await publisher.send([id as string], { type: 'pong' });
     expect(result).toEqual({ sent: 0, gone: 1, failed: 0 });
     expect(await connections.get(db, id as string)).toBeUndefined();
+  });
+
+  it('keeps a connection still connecting (its row just written, its socket not open) when a post finds it gone', async () => {
+    // As while `$connect` runs: API Gateway answers 410 to a post until the handler has answered.
+    await connections.put(db, {
+      connectionId: 'still-connecting',
+      channels: [channels.public()],
+      userId: null,
+      connectedAt: new Date().toISOString(),
+    });
+    const event = { type: 'BUS_TRACKING_STOPPED', data: { busId: 'B1' } } as const;
+    expect(await publisher.publish(channels.public(), event)).toEqual({ sent: 0, gone: 1, failed: 0 });
+    expect(await connections.inChannel(db, channels.public())).toEqual(['still-connecting']);
+    await connections.remove(db, 'still-connecting');
   });
 
   it('runs $disconnect when a client closes, removing its row', async () => {

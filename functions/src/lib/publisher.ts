@@ -19,7 +19,10 @@ export interface PublishResult {
 }
 
 export interface Publisher {
-  /** Sends one event to each connection; answers how many were sent and removed. */
+  /**
+   * Sends one event to each connection; answers how many were sent and how many were gone
+   * (their rows removed, but those of a connection still connecting: `connections.removeGone`).
+   */
   send(connectionIds: readonly string[], event: ServerMessage, channel?: string): Promise<PublishResult>;
   /** Sends one event to every connection of a channel (one Query, no Scan). */
   publish(channel: string, event: ServerMessage): Promise<PublishResult>;
@@ -139,7 +142,7 @@ export const createPublisher = ({
       } catch (error) {
         if (isGone(error)) {
           result.gone++;
-          await connections.remove(db, connectionId, channel ? [channel] : []);
+          await connections.removeGone(db, connectionId, channel ? [channel] : []);
         } else {
           result.failed++;
           log('warn', 'postToConnection failed', {

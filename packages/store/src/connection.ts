@@ -180,13 +180,50 @@ export const connections = {
    * from a partly failed delete is removed too.
    */
   async remove(db: Db, connectionId: string, alsoIn: readonly string[] = []): Promise<void> {
-    const connection = await db.doc.send(new GetCommand({ TableName: db.table, Key: key(connectionId) }));
-    const channels = new Set<string>([...(connection.Item?.channels ?? []), ...alsoIn]);
-    const userId = connection.Item?.userId as number | null | undefined;
-    await deleteAll(db, [
-      key(connectionId),
-      ...[...channels].map((channel) => memberKey(channel, connectionId)),
-      ...(typeof userId === 'number' ? [userKey(userId, connectionId)] : []),
-    ]);
+    const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: key(connectionId) }));
+    await removeRows(db, connectionId, Item, alsoIn);
   },
+
+  /**
+   * Removes a connection that a post found gone (410), unless it connected less than
+   * `CONNECTING_GRACE_MS` ago. API Gateway answers 410 to a post while the connection's
+   * `$connect` is still running (its rows are written, its socket not open yet): removing
+   * them then would leave the screen that opens a moment later deaf until it reconnects.
+   * A connection that really ended that young is removed by its `$disconnect`, by a post
+   * after the grace, or by the TTL. Answers whether it was removed.
+   */
+  async removeGone(
+    db: Db,
+    connectionId: string,
+    alsoIn: readonly string[] = [],
+    now = Date.now(),
+  ): Promise<boolean> {
+    const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: key(connectionId) }));
+    const connectedAt = Date.parse(String(Item?.connectedAt));
+    if (now - connectedAt < CONNECTING_GRACE_MS) return false;
+    await removeRows(db, connectionId, Item, alsoIn);
+    return true;
+  },
+};
+
+/**
+ * How long a connection's rows are kept though a post found it gone: API Gateway's
+ * integration timeout (29 s), the longest a `$connect` can run, and a second more.
+ */
+export const CONNECTING_GRACE_MS = 30_000;
+
+/** Deletes a connection's row (as read: `item`, if any) and its channel and user rows. */
+const removeRows = async (
+  db: Db,
+  connectionId: string,
+  item: Record<string, unknown> | undefined,
+  alsoIn: readonly string[],
+) => {
+  const channels = new Set<string>([...((item?.channels as string[] | undefined) ?? []), ...alsoIn]);
+  const userId = item?.userId as number | null | undefined;
+  await deleteAll(db, [
+    key(connectionId),
+    ...[...channels].map((channel) => memberKey(channel, connectionId)),
+    ...(typeof userId === 'number' ? [userKey(userId, connectionId)] : []),
+  ]);
 };

@@ -237,6 +237,24 @@ describe('connections', () => {
     await connections.remove(connectionDb, 'c3', ['school#8#staff']);
     expect(await connections.inChannel(connectionDb, 'school#8#staff')).toEqual([]);
   });
+
+  it('keeps a connection found gone within 30 s of connecting (its $connect may still run), and removes it after', async () => {
+    const connectedAt = '2026-11-27T15:00:00.000Z';
+    await connections.put(connectionDb, {
+      connectionId: 'c4',
+      channels: ['school#10#staff'],
+      userId: 6,
+      connectedAt,
+    });
+    const after = (ms: number) => Date.parse(connectedAt) + ms;
+    expect(await connections.removeGone(connectionDb, 'c4', ['school#10#staff'], after(29_999))).toBe(false);
+    expect(await connections.inChannel(connectionDb, 'school#10#staff')).toEqual(['c4']);
+    expect(await connections.ofUser(connectionDb, 6)).toEqual([{ connectionId: 'c4', sessionId: null }]);
+    expect(await connections.removeGone(connectionDb, 'c4', ['school#10#staff'], after(30_000))).toBe(true);
+    expect(await connections.inChannel(connectionDb, 'school#10#staff')).toEqual([]);
+    expect(await connections.ofUser(connectionDb, 6)).toEqual([]);
+    expect(await connections.get(connectionDb, 'c4')).toBeUndefined();
+  });
 });
 
 describe('queue entries and batches', () => {
