@@ -147,6 +147,8 @@ describe('functions in worker threads', () => {
     // Five buses, a driver's phone each, two positions a second for 8 s: each worker of the
     // WebSocket function sees only a share of them. A position that came after its second's
     // message must neither be lost nor hold a worker that the positions behind it wait for.
+    // Then B1 drives on alone for 2 s: a late position of the others' last round may wait for
+    // a moving bus's next one (issue 31), as the relay promises, and B1's last waits for no one.
     const admin = await signedIn(pooled.url, 'admin_demo');
     const { driverUrl, mapUrl } = (await admin.get('/api/bus-links')).body as BusLinks;
     const token = (url: string) => new URL(url).searchParams.get('t') as string;
@@ -166,9 +168,10 @@ describe('functions in worker threads', () => {
     });
     const sentAt: number[] = [];
     try {
-      for (let round = 1; round <= 16; round++) {
+      for (let round = 1; round <= 20; round++) {
         sentAt[round] = Date.now();
         drivers.forEach((driver, i) => {
+          if (round > 16 && i > 0) return;
           const location = {
             latitude: 29 + round / 1000,
             longitude: -81.44 - i / 1000,
@@ -183,12 +186,15 @@ describe('functions in worker threads', () => {
         });
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
-      const everyone = () => buses.every((busId) => shown.has(`${busId}#16`));
+      const lastRound = (busId: string) => (busId === 'B1' ? 20 : 16);
+      const everyone = () => buses.every((busId) => shown.has(`${busId}#${lastRound(busId)}`));
       await expect.poll(everyone, { timeout: 60_000 }).toBe(true);
       // How late each position reached the map: a second of coalescing, and room for a busy machine.
       const late = buses.flatMap((busId) =>
         sentAt.flatMap((at, round) =>
-          at === undefined ? [] : [(shown.get(`${busId}#${round}`) as number) - at],
+          at === undefined || round > lastRound(busId)
+            ? []
+            : [(shown.get(`${busId}#${round}`) as number) - at],
         ),
       );
       expect(Math.max(...late)).toBeLessThan(4000);

@@ -179,8 +179,10 @@ const cadence = new BusCadence();
  * fanned out with the fleet's (this second's fan-out, or the next one's).
  * When it came after this second's fan-out, the next one is left to another
  * bus reporting steadily (its next position claims it and carries this one:
- * issue 31, no invocation held open for the trailing wait); with no such bus,
- * this invocation waits for the next second and tries it. Answers false for a
+ * issue 31, no invocation held open for the trailing wait; should that bus
+ * fall silent too, without its driver's Stop, the position goes out with
+ * the next one any bus sends); with no such bus, this invocation waits for
+ * the next second and tries it. Answers false for a
  * bus not of the school. With `BUS_RELAY=naive` (the benchmark's comparison)
  * every position goes to every viewer at once instead.
  */
