@@ -27,6 +27,11 @@ export interface DynamoLocalOptions {
   dataDir?: string;
   /** Port to listen on; a free one when absent. */
   port?: number;
+  /**
+   * Options for the Java virtual machine, before `-jar` (the test run's: its quick compiler
+   * only and one garbage-collector thread, for less CPU where the tests share two cores).
+   */
+  javaOptions?: readonly string[];
 }
 
 export interface DynamoLocal {
@@ -158,6 +163,7 @@ export const startDynamoLocal = async (options: DynamoLocalOptions = {}): Promis
   const child = spawn(
     'java',
     [
+      ...(options.javaOptions ?? []),
       '-Djava.library.path=./DynamoDBLocal_lib',
       '-jar',
       'DynamoDBLocal.jar',
