@@ -3,7 +3,7 @@ import type { Alert, BusLinks } from '@curbside/domain';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, expectAccessibleUntapped, shotsDir, viewports } from '../support/browser';
-import { browserSuite } from '../support/browser-suite';
+import { browserSuite, connected, painted } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
 import type { Client } from '../support/server';
 
@@ -377,5 +377,53 @@ describe('a staff tab in the background', () => {
     );
     await page.clock.runFor(1_000);
     expect(await page.title()).toBe(own);
+  });
+});
+
+describe('a staff screen reading its alerts again', () => {
+  it('keeps an alert raised while that read was on its way, and reads the list again', {
+    timeout: 120_000,
+  }, async () => {
+    const page = await open('front_demo', '/front-queue', viewports.tablet, { clock: true });
+    await page.getByRole('banner').waitFor();
+    await connected(page);
+    // The banner's next read of the school's alerts is answered as the server saw it before
+    // the alert, and held until the alert's live event has shown on the page.
+    let reads = 0;
+    let ended = 0;
+    let entered = () => {};
+    let release = () => {};
+    const readStarted = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const isSchoolList = (url: URL) => url.pathname === '/api/alerts' && url.search === '';
+    const count = (request: { url(): string }) => {
+      if (isSchoolList(new URL(request.url()))) ended += 1;
+    };
+    page.on('requestfinished', count);
+    page.on('requestfailed', count);
+    await page.route(isSchoolList, async (route) => {
+      reads += 1;
+      if (reads > 1) return route.continue();
+      const answer = await route.fetch();
+      entered();
+      await released;
+      await route.fulfill({ response: answer });
+    });
+    // The 30 s poll.
+    await page.clock.fastForward(30_000);
+    await readStarted;
+    await driverAlert('help', 'B2', 'Bus 2');
+    await bannerRow(page, 'Bus 2 driver').waitFor();
+    release();
+    // The held answer no longer counts: the list is read again, and the alert stays.
+    await expect.poll(() => reads).toBe(2);
+    await expect.poll(() => ended).toBe(2);
+    await painted(page);
+    await painted(page);
+    expect(await bannerRow(page, 'Bus 2 driver').count()).toBe(1);
   });
 });

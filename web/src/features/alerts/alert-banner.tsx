@@ -158,7 +158,14 @@ export function AlertBanner({ userId }: { userId: number }) {
   const queryClient = useQueryClient();
   const query = useQuery(alertQueries.school());
   useLiveEvent(['ALERT_CREATED', 'ALERT_ACKNOWLEDGED', 'ALERT_DISMISSED'], (event) => {
-    queryClient.setQueryData<Alert[]>(alertKeys.school(), (list) => list && schoolAlertsAfter(list, event));
+    const key = alertKeys.school();
+    queryClient.setQueryData<Alert[]>(key, (list) => list && schoolAlertsAfter(list, event));
+    // A read of the list in flight (the first, the poll, or the one after the connection opened)
+    // may have been answered before this change: its answer would undo it until the next poll,
+    // 30 s on. That read is dropped and the list read again.
+    if (queryClient.getQueryState(key)?.fetchStatus === 'fetching') {
+      void queryClient.invalidateQueries({ queryKey: key, exact: true });
+    }
     if (event.type === 'ALERT_DISMISSED') notifications.hide(alertToastId(event.data.id));
   });
   // Emergencies first, then help; newest first within each.
