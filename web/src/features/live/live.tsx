@@ -162,6 +162,16 @@ export const useLiveStatus = () => {
     state: connection.state,
     retries: connection.retries,
   });
-  useEffect(() => connection.onState((state, retries) => setStatus({ state, retries })), [connection]);
+  useEffect(() => {
+    const stop = connection.onState((state, retries) => setStatus({ state, retries }));
+    // A change between the first render and this subscription (the socket opened meanwhile)
+    // reached no listener: without this the header said nothing of a connection that was open.
+    setStatus((before) =>
+      before.state === connection.state && before.retries === connection.retries
+        ? before
+        : { state: connection.state, retries: connection.retries },
+    );
+    return stop;
+  }, [connection]);
   return status;
 };
