@@ -1,9 +1,18 @@
 import type { LiveEvent, LiveEventType } from '@curbside/api';
 import { type Query, type QueryClient, useQueryClient } from '@tanstack/react-query';
-import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { CHANGE_PASSWORD_KEY } from '../auth/auth.mutations';
 import { authQueries, useMe } from '../auth/auth.queries';
-import { LiveConnection, type LiveState, liveUrl } from './live-connection';
+import { LiveConnection, liveUrl } from './live-connection';
 import { type CachePatch, isLiveEvent, LiveSync } from './live-sync';
 
 interface Live {
@@ -155,23 +164,15 @@ export const useLivePatches = (patches: readonly CachePatch[]) => {
   useEffect(() => sync.register(patches), [sync, key]);
 };
 
-/** `{ state, retries }` of the live connection, for the retry counter and Live/Offline badges. */
+/**
+ * `{ state, retries }` of the live connection, for the retry counter and Live/Offline badges.
+ * Read as an external store: a change between a render and its subscription (the socket
+ * opened meanwhile) is not missed.
+ */
 export const useLiveStatus = () => {
   const connection = useLiveConnection();
-  const [status, setStatus] = useState<{ state: LiveState; retries: number }>({
-    state: connection.state,
-    retries: connection.retries,
-  });
-  useEffect(() => {
-    const stop = connection.onState((state, retries) => setStatus({ state, retries }));
-    // A change between the first render and this subscription (the socket opened meanwhile)
-    // reached no listener: without this the header said nothing of a connection that was open.
-    setStatus((before) =>
-      before.state === connection.state && before.retries === connection.retries
-        ? before
-        : { state: connection.state, retries: connection.retries },
-    );
-    return stop;
-  }, [connection]);
-  return status;
+  const subscribe = useCallback((changed: () => void) => connection.onState(changed), [connection]);
+  const state = useSyncExternalStore(subscribe, () => connection.state);
+  const retries = useSyncExternalStore(subscribe, () => connection.retries);
+  return { state, retries };
 };
