@@ -162,7 +162,7 @@ export class Screen {
       this.next('subscribed', 10_000).then((ok) => (ok ? 'subscribed' : 'no answer')),
       this.next('error', 10_000).then((ok) => (ok ? 'error' : 'no answer')),
     ]);
-    this.socket.send(JSON.stringify({ action: 'subscribe', classroomIds }));
+    this.socket.send(JSON.stringify({ action: 'subscribe', classroomIds, order: 1 }));
     this.requestsSent++;
     const outcome = await answered;
     if (outcome !== 'subscribed')

@@ -1,4 +1,5 @@
-import { MAX_SUBSCRIBED_CLASSROOMS } from '@curbside/api';
+import { channels, MAX_SUBSCRIBED_CLASSROOMS } from '@curbside/api';
+import { connections } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
 import { connectLive } from '../support/live';
@@ -30,6 +31,17 @@ const screenOf = async (user: Client) => {
   const screen = await connectLive(server.url, user.cookie);
   screens.push(screen);
   return screen;
+};
+
+/** A new teacher screen, with its connection's id (the one the teacher's connections gained) and school. */
+const teacherConnection = async () => {
+  const me = (await teacher.get('/api/me')).body as { id: number; schoolId: number };
+  const ids = async () => (await connections.ofUser(server.connectionsDb, me.id)).map((c) => c.connectionId);
+  const before = new Set(await ids());
+  const screen = await screenOf(teacher);
+  const connectionId = (await ids()).find((id) => !before.has(id));
+  if (!connectionId) throw new Error('The teacher screen has no connection row');
+  return { screen, connectionId, schoolId: me.schoolId };
 };
 
 const addStudent = async (user: Client, name: string, classroomId: number, car: string) => {
@@ -208,6 +220,55 @@ describe('a teacher connection subscribed to classrooms', () => {
     expect(removed.data.entry.vehicleNumber).toBe('T913');
     expect(removed).toHaveProperty('seq');
   });
+
+  it('keeps the last subscribe the screen sent when an older one is handled after it', async () => {
+    const { screen: teacherScreen, connectionId, schoolId } = await teacherConnection();
+    const send = (message: object) => {
+      teacherScreen.messages.length = 0;
+      teacherScreen.socket.send(JSON.stringify(message));
+      return teacherScreen.next('subscribed', 10_000);
+    };
+    // The screen's second message (its classrooms loaded) is handled first…
+    expect(await send({ action: 'subscribe', classroomIds: [roomA], order: 2 })).toEqual({
+      type: 'subscribed',
+      classroomIds: [roomA],
+    });
+    // …then its first (nothing chosen yet): it changes nothing and says what is followed.
+    expect(await send({ action: 'subscribe', classroomIds: [roomB], order: 1 })).toEqual({
+      type: 'subscribed',
+      classroomIds: [roomA],
+    });
+    expect(await send({ action: 'unsubscribe', order: 2 })).toEqual({
+      type: 'subscribed',
+      classroomIds: [roomA],
+    });
+    const follows = async (channel: string) =>
+      (await connections.inChannel(server.connectionsDb, channel)).includes(connectionId);
+    expect(await follows(channels.classroom(schoolId, roomA))).toBe(true);
+    expect(await follows(channels.classroom(schoolId, roomB))).toBe(false);
+    expect(await follows(channels.line(schoolId))).toBe(false);
+    // A newer one still switches.
+    expect(await send({ action: 'subscribe', classroomIds: [roomB], order: 3 })).toEqual({
+      type: 'subscribed',
+      classroomIds: [roomB],
+    });
+  });
+
+  it('ends with the newer of two subscribes sent together, whichever is handled first', async () => {
+    const { screen: teacherScreen, connectionId, schoolId } = await teacherConnection();
+    teacherScreen.messages.length = 0;
+    teacherScreen.socket.send(JSON.stringify({ action: 'subscribe', classroomIds: [], order: 1 }));
+    teacherScreen.socket.send(JSON.stringify({ action: 'subscribe', classroomIds: [roomA], order: 2 }));
+    await expect
+      .poll(() => teacherScreen.messages.filter((message) => message.type === 'subscribed').length, {
+        timeout: 10_000,
+      })
+      .toBe(2);
+    const answers = teacherScreen.messages.filter((message) => message.type === 'subscribed');
+    expect(answers.at(-1)).toEqual({ type: 'subscribed', classroomIds: [roomA] });
+    const inRoomA = await connections.inChannel(server.connectionsDb, channels.classroom(schoolId, roomA));
+    expect(inRoomA).toContain(connectionId);
+  });
 });
 
 describe('nothing crosses schools', () => {
@@ -244,6 +305,8 @@ describe('a bad subscribe message', () => {
     ['a string', { action: 'subscribe', classroomIds: '1' }],
     ['not numbers', { action: 'subscribe', classroomIds: [1, 'two'] }],
     ['fractions', { action: 'subscribe', classroomIds: [1.5] }],
+    ['an order below 0', { action: 'subscribe', classroomIds: [1], order: -1 }],
+    ['an order not a number', { action: 'unsubscribe', order: 'next' }],
     [
       'too many ids',
       {
@@ -257,7 +320,7 @@ describe('a bad subscribe message', () => {
     teacherScreen.messages.length = 0;
     teacherScreen.socket.send(JSON.stringify(message));
     const error = await teacherScreen.next('error', 10_000);
-    expect(error).toMatchObject({ type: 'error', action: 'subscribe', error: expect.any(String) });
+    expect(error).toMatchObject({ type: 'error', action: message.action, error: expect.any(String) });
     expect(teacherScreen.socket.readyState).toBe(teacherScreen.socket.OPEN);
     // Still subscribed as before: the next event of its classroom arrives.
     const entry = (await front.post('/api/queue', { sessionId, vehicleNumber: 'T911', vehicleType: 'car' }))

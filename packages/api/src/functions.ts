@@ -138,11 +138,12 @@ export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', Functio
    * positions (kept with a TTL; one conditional write per second lets the
    * fleet's latest fan out to the school's maps). A staff connection's
    * `subscribe` checks its classrooms (one BatchGetItem) and swaps its
-   * channel rows (its connection row updated, member rows batch-written).
+   * channel rows (its connection row updated, member rows put and deleted, in
+   * one transaction).
    */
   ws: {
     data: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    connections: [...PUBLISHER, 'UpdateItem'],
+    connections: [...PUBLISHER, 'UpdateItem', 'PutItem', 'DeleteItem'],
     publishes: true,
     ...HTTP,
   },

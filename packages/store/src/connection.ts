@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteAll, putAll } from './batch-write';
 import type { Db } from './db';
 import { isConditionFailure, queryAll } from './query';
@@ -19,6 +19,9 @@ import { isConditionFailure, queryAll } from './query';
  * All carry a TTL of 2 hours 10 minutes: API Gateway closes every
  * connection after 2 hours, and `$disconnect` is best effort.
  */
+/** The most items one DynamoDB transaction may write. */
+const MAX_TRANSACTION_ITEMS = 100;
+
 export const CONNECTION_TTL_SECONDS = 2 * 60 * 60 + 10 * 60;
 
 export interface Connection {
@@ -119,57 +122,78 @@ export const connections = {
 
   /**
    * Swaps channels of an open connection: `change` gets its channels as they
-   * are and answers the ones it keeps, leaves and joins. The CONN row is
-   * written first, held to the list it was read with (tried again when another
-   * change came between), then the new member rows are put and the old ones
-   * deleted, with the connection's TTL. Answers the channels now, or
-   * undefined when the connection is gone.
+   * are and answers the ones it keeps, leaves and joins. The CONN row and the
+   * member rows change in one transaction, held to the list they were read
+   * with (tried again when another change came between), with the
+   * connection's TTL; two changes at once never leave members of the one
+   * that lost. `order` (a client's count of its subscribe messages) drops a
+   * change older than one already made: a connection's messages are handled
+   * by separate invocations, in no set order. Answers the channels now (and
+   * whether this change was dropped as `stale`), or undefined when the
+   * connection is gone.
    */
   async rechannel(
     db: Db,
     connectionId: string,
     change: (channels: readonly string[]) => readonly string[],
-  ): Promise<string[] | undefined> {
+    order?: number,
+  ): Promise<{ channels: string[]; stale: boolean } | undefined> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const { Item } = await db.doc.send(
         new GetCommand({ TableName: db.table, Key: key(connectionId), ConsistentRead: true }),
       );
       if (!Item || (typeof Item.ttl === 'number' && Item.ttl * 1000 < Date.now())) return undefined;
+      const lastOrder = typeof Item.subscribeOrder === 'number' ? Item.subscribeOrder : undefined;
       const before: string[] = Item.channels ?? [];
+      if (order !== undefined && lastOrder !== undefined && order <= lastOrder)
+        return { channels: before, stale: true };
       const after = [...new Set(change(before))];
       const revision = typeof Item.revision === 'number' ? Item.revision : 0;
+      const ttl = Item.ttl as number;
+      const joined = after.filter((channel) => !before.includes(channel));
+      const left = before.filter((channel) => !after.includes(channel));
+      const update = {
+        TableName: db.table,
+        Key: key(connectionId),
+        UpdateExpression: `SET channels = :after, revision = :next${order === undefined ? '' : ', subscribeOrder = :order'}`,
+        ConditionExpression:
+          'attribute_exists(pk) AND (attribute_not_exists(revision) OR revision = :revision)',
+        ExpressionAttributeValues: {
+          ':after': after,
+          ':next': revision + 1,
+          ':revision': revision,
+          ...(order === undefined ? {} : { ':order': order }),
+        },
+      };
+      const joinedRows = joined.map((channel) => ({
+        ...memberKey(channel, connectionId),
+        entity: 'channelMember',
+        connectionId,
+        ttl,
+      }));
+      const leftKeys = left.map((channel) => memberKey(channel, connectionId));
       try {
-        await db.doc.send(
-          new UpdateCommand({
-            TableName: db.table,
-            Key: key(connectionId),
-            UpdateExpression: 'SET channels = :after, revision = :next',
-            ConditionExpression:
-              'attribute_exists(pk) AND (attribute_not_exists(revision) OR revision = :revision)',
-            ExpressionAttributeValues: { ':after': after, ':next': revision + 1, ':revision': revision },
-          }),
-        );
+        if (1 + joinedRows.length + leftKeys.length <= MAX_TRANSACTION_ITEMS) {
+          await db.doc.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                { Update: update },
+                ...joinedRows.map((Item) => ({ Put: { TableName: db.table, Item } })),
+                ...leftKeys.map((Key) => ({ Delete: { TableName: db.table, Key } })),
+              ],
+            }),
+          );
+        } else {
+          // More than one transaction holds (a switch between two long lists): the row, then its members.
+          await db.doc.send(new UpdateCommand(update));
+          await putAll(db, joinedRows);
+          await deleteAll(db, leftKeys);
+        }
       } catch (error) {
         if (isConditionFailure(error)) continue;
         throw error;
       }
-      const ttl = Item.ttl as number;
-      const joined = after.filter((channel) => !before.includes(channel));
-      const left = before.filter((channel) => !after.includes(channel));
-      await putAll(
-        db,
-        joined.map((channel) => ({
-          ...memberKey(channel, connectionId),
-          entity: 'channelMember',
-          connectionId,
-          ttl,
-        })),
-      );
-      await deleteAll(
-        db,
-        left.map((channel) => memberKey(channel, connectionId)),
-      );
-      return after;
+      return { channels: after, stale: false };
     }
     throw new Error('The connection kept changing; its channels were not changed');
   },

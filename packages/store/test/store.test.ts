@@ -255,6 +255,51 @@ describe('connections', () => {
     expect(await connections.ofUser(connectionDb, 6)).toEqual([]);
     expect(await connections.get(connectionDb, 'c4')).toBeUndefined();
   });
+
+  it('swaps a connection’s channels with their member rows, and drops a change older than one made', async () => {
+    await connections.put(connectionDb, {
+      connectionId: 'c5',
+      channels: ['school#11#staff', 'school#11#line'],
+      userId: 7,
+      connectedAt: new Date().toISOString(),
+    });
+    const to = (room: number) => (before: readonly string[]) => [
+      ...before.filter((channel) => channel === 'school#11#staff'),
+      `school#11#classroom#${room}`,
+    ];
+    expect(await connections.rechannel(connectionDb, 'c5', to(1), 2)).toEqual({
+      channels: ['school#11#staff', 'school#11#classroom#1'],
+      stale: false,
+    });
+    expect(await connections.inChannel(connectionDb, 'school#11#line')).toEqual([]);
+    expect(await connections.inChannel(connectionDb, 'school#11#classroom#1')).toEqual(['c5']);
+    // The screen's first message, handled after its second: nothing changes.
+    expect(await connections.rechannel(connectionDb, 'c5', to(2), 1)).toEqual({
+      channels: ['school#11#staff', 'school#11#classroom#1'],
+      stale: true,
+    });
+    expect(await connections.inChannel(connectionDb, 'school#11#classroom#2')).toEqual([]);
+    expect((await connections.rechannel(connectionDb, 'c5', to(2), 3))?.channels).toEqual([
+      'school#11#staff',
+      'school#11#classroom#2',
+    ]);
+    expect(await connections.inChannel(connectionDb, 'school#11#classroom#1')).toEqual([]);
+    expect(await connections.inChannel(connectionDb, 'school#11#classroom#2')).toEqual(['c5']);
+    // Two changes at once: each lands whole, one after the other; no member of the loser is left.
+    await Promise.all([
+      connections.rechannel(connectionDb, 'c5', to(3)),
+      connections.rechannel(connectionDb, 'c5', to(4)),
+    ]);
+    const now = (await connections.get(connectionDb, 'c5'))?.channels ?? [];
+    const members = [3, 4].filter((room) => now.includes(`school#11#classroom#${room}`));
+    expect(members).toHaveLength(1);
+    for (const room of [2, 3, 4]) {
+      expect(await connections.inChannel(connectionDb, `school#11#classroom#${room}`)).toEqual(
+        members.includes(room) ? ['c5'] : [],
+      );
+    }
+    expect(await connections.rechannel(connectionDb, 'gone', to(1), 1)).toBeUndefined();
+  });
 });
 
 describe('queue entries and batches', () => {

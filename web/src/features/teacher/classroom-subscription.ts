@@ -12,7 +12,12 @@ import { teacherKeys } from './teacher.cache';
  * leaves (the app keeps one connection for every screen). Once the server
  * says the subscription is in force, the teacher's lists are read again: an
  * event of a newly chosen classroom published before then went to no socket.
+ * Each message carries its `order`: the server may handle two of them out of
+ * order (the empty selection before the classrooms load, then the loaded one),
+ * and drops the older.
  */
+let sent = 0;
+
 export const useClassroomSubscription = (classroomIds: readonly number[], enabled: boolean) => {
   const connection = useLiveConnection();
   const { state } = useLiveStatus();
@@ -28,13 +33,13 @@ export const useClassroomSubscription = (classroomIds: readonly number[], enable
   // biome-ignore lint/correctness/useExhaustiveDependencies: the ids are compared by their joined value
   useEffect(() => {
     if (!enabled || state !== 'open') return;
-    const subscribe: ClientMessage = { action: 'subscribe', classroomIds: [...classroomIds] };
+    const subscribe: ClientMessage = { action: 'subscribe', classroomIds: [...classroomIds], order: ++sent };
     connection.send(subscribe);
   }, [connection, state, key, enabled]);
   useEffect(() => {
     if (!enabled) return;
     return () => {
-      const unsubscribe: ClientMessage = { action: 'unsubscribe' };
+      const unsubscribe: ClientMessage = { action: 'unsubscribe', order: ++sent };
       connection.send(unsubscribe);
     };
   }, [connection, enabled]);
