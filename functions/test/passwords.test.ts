@@ -1,6 +1,9 @@
 import { randomBytes, scryptSync } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { hashPassword, needsRehash, SCRYPT, verifyPassword } from '../src/lib/passwords';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword, needsRehash, SCRYPT, useTestHashCost, verifyPassword } from '../src/lib/passwords';
+
+// The real cost, not the tests' (`test/support/table-per-file.ts`): these tests are about it.
+beforeAll(() => useTestHashCost(false));
 
 /** A hash as the first release made them: N=2^14. */
 const olderHash = (password: string) => {

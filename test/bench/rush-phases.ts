@@ -35,6 +35,8 @@ import {
 
 /** How long the naive bus relay runs for the comparison, after the rush. */
 const NAIVE_BUS_SECONDS = 10;
+/** The naive relay's window in a quick run (`BenchOptions.quick`). */
+const QUICK_NAIVE_BUS_SECONDS = 3;
 /** The baseline rush: this share of the cars over this share of the window (the same arrival rate). */
 const BASELINE_SHARE = 1 / 8;
 /**
@@ -181,9 +183,10 @@ export const rushPhase = async (stage: Stage, sessionId: number): Promise<MainRu
 export const naiveBusPhase = async (stage: Stage, plan: BusPlan, rush: MainRushFigures): Promise<BusRun> => {
   const { ctx } = stage;
   const fleet = stage.fleet!;
-  ctx.log(`The naive bus relay (every position to every viewer) for ${NAIVE_BUS_SECONDS} s…`);
+  const seconds = ctx.options.quick ? QUICK_NAIVE_BUS_SECONDS : NAIVE_BUS_SECONDS;
+  ctx.log(`The naive bus relay (every position to every viewer) for ${seconds} s…`);
   await ctx.server.ask({ type: 'busRelay', mode: 'naive' });
-  const naive = await fleet.window('naive', ctx.meterNow, () => sleep(NAIVE_BUS_SECONDS * 1000));
+  const naive = await fleet.window('naive', ctx.meterNow, () => sleep(seconds * 1000));
   await ctx.server.ask({ type: 'busRelay', mode: 'coalesced' });
   const leaks = fleet.leaks();
   const fleetTraffic = fleet.traffic();

@@ -5,6 +5,7 @@
  * RSS sampled every 100 ms, and a plain `ws` server for the broadcast floor.
  */
 import { handlerModules } from '@curbside/functions/handlers';
+import { useTestHashCost } from '@curbside/functions/lib/passwords';
 import { loadHandler, type RunningServer, startServer } from '@curbside/local';
 import { meter } from '@curbside/store';
 import { WebSocket, WebSocketServer } from 'ws';
@@ -67,6 +68,7 @@ const handle = async (request: Request): Promise<Answers[Request['type']]> => {
   switch (request.type) {
     case 'start': {
       process.env.LOG_LEVEL = request.logLevel;
+      if (request.testHashCost) useTestHashCost();
       server = await startServer({
         port: 0,
         host: '127.0.0.1',

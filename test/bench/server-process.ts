@@ -19,6 +19,8 @@ export type Request =
       logLevel: string;
       /** Worker threads per function at most (`cores`: the machine's; 0: every handler on one thread). */
       workers: number | 'cores';
+      /** Passwords hash at the tests' cost (`useTestHashCost`), as the parent's do in the smoke test. */
+      testHashCost: boolean;
     }
   | { type: 'meter' }
   | { type: 'memory' }
@@ -63,6 +65,7 @@ export const startServerProcess = async (options: {
   /** Write a V8 CPU profile of the server process into this directory. */
   cpuProfileDir?: string | undefined;
   workers?: number | undefined;
+  testHashCost?: boolean | undefined;
 }): Promise<ServerProcess> => {
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
@@ -107,6 +110,7 @@ export const startServerProcess = async (options: {
       dynamoEndpoint: options.dynamoEndpoint,
       logLevel: options.logLevel,
       workers: options.workers ?? 0,
+      testHashCost: options.testHashCost ?? false,
     });
     return { url, pid: child.pid as number, ask, stop };
   } catch (error) {

@@ -91,6 +91,7 @@ export const startRuntime = async (options: BenchOptions): Promise<Runtime> => {
       logLevel: options.logLevel ?? 'silent',
       cpuProfileDir: options.cpuProfileDir,
       workers: options.workers,
+      testHashCost: options.testHashCost,
     });
     const srv = server;
     log(`Curbside is running at ${srv.url} (pid ${srv.pid})`);

@@ -30,6 +30,17 @@ export interface BenchOptions {
   floorRuns?: number;
   /** Worker threads per function in the server (default 0: every handler on one thread). */
   workers?: number;
+  /**
+   * Passwords hash at the tests' cost (`useTestHashCost`) in the server as in this process: the
+   * smoke test, whose test file's hashes are already made at that cost. `npm run bench` hashes
+   * at the real cost.
+   */
+  testHashCost?: boolean;
+  /**
+   * The smoke test's run: figures for correctness, not for latency (no budget is checked). The
+   * warm-up stops after its rounds (no 20 s minimum) and the naive bus relay runs 3 s, not 10.
+   */
+  quick?: boolean;
   /** Progress lines (stderr in the CLI). */
   log?: (line: string) => void;
 }

@@ -18,11 +18,15 @@ let seed: Promise<Record<string, AttributeValue>[]> | undefined;
  * a busy 2-core machine, most of it one write after another).
  */
 const seedItems = async (endpoint: string, accessKeyId: string) => {
-  const [{ ensureTable, localDynamoClient }, { seedIfEmpty }, { createDb }] = await Promise.all([
-    import('@curbside/local'),
-    import('@curbside/local/seed'),
-    import('@curbside/store'),
-  ]);
+  const [{ ensureTable, localDynamoClient }, { seedIfEmpty }, { createDb }, { useTestHashCost }] =
+    await Promise.all([
+      import('@curbside/local'),
+      import('@curbside/local/seed'),
+      import('@curbside/store'),
+      import('@curbside/functions/lib/passwords'),
+    ]);
+  // At the tests' cost, as every test file's server hashes and verifies (`table-per-file.ts`).
+  useTestHashCost();
   const tableName = 'demo-seed';
   await ensureTable({ endpoint, tableName, accessKeyId });
   await seedIfEmpty(createDb({ table: tableName, endpoint, accessKeyId }));

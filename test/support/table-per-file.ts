@@ -7,7 +7,8 @@ import { expect, inject } from 'vitest';
  * file's own. Refuses to run against anything but localhost, so a test can
  * never touch real AWS. The files of pure rules (domain, web logic, the
  * import-cycle check) touch no database: they get neither tables nor the SDK
- * these load (a second or more per file on a busy 2-core machine).
+ * these load (a second or more per file on a busy 2-core machine). Password
+ * hashes are made at the tests' low cost (`useTestHashCost`).
  */
 const PURE = /[\\/](packages[\\/]domain[\\/]test|web[\\/]test|test[\\/]unit)[\\/]/;
 
@@ -16,10 +17,15 @@ if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(endpoint)) {
   throw new Error(`Tests only run against a local DynamoDB endpoint, not ${endpoint}`);
 }
 if (!PURE.test(expect.getState().testPath ?? '')) {
-  const [{ ensureTable }, { connectionTableNameFor, LOCAL_KEY_ID_VARIABLE }] = await Promise.all([
-    import('@curbside/local'),
-    import('@curbside/store'),
-  ]);
+  const [{ ensureTable }, { connectionTableNameFor, LOCAL_KEY_ID_VARIABLE }, { useTestHashCost }] =
+    await Promise.all([
+      import('@curbside/local'),
+      import('@curbside/store'),
+      import('@curbside/functions/lib/passwords'),
+    ]);
+  // Passwords hash at a test's cost (the demo seed's too, `global-setup.ts`): a sign-in at the
+  // real cost takes 0.3 s of a core, and the suite signs in hundreds of times.
+  useTestHashCost();
   const tableName = `test-${randomUUID()}`;
   process.env[LOCAL_KEY_ID_VARIABLE] = inject('dynamoAccessKeyId');
   process.env.AWS_ENDPOINT_URL_DYNAMODB = endpoint;

@@ -9,6 +9,25 @@ import { randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
  */
 export const SCRYPT = { N: 2 ** 17, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
+
+type Cost = { readonly N: number; readonly r: number; readonly p: number };
+/**
+ * The cost new hashes are made with: `SCRYPT`, unless a test process asked
+ * for the cheap one (`useTestHashCost`). Nothing outside the tests calls it.
+ */
+let cost: Cost = SCRYPT;
+
+/**
+ * Tests only: new hashes at N=2^12 (4 MiB, about 10 ms) instead of 2^17, and
+ * those count as current. The suite signs in hundreds of times; at 2^17 each
+ * took 0.3 s of a core, half the CPU of its server code. The tests of the
+ * parameters themselves, and of replacing an older hash, switch back
+ * (`useTestHashCost(false)`). Stored hashes are still checked against
+ * `SCRYPT`'s bounds.
+ */
+export const useTestHashCost = (on = true) => {
+  cost = on ? { N: 2 ** 12, r: 8, p: 1 } : SCRYPT;
+};
 /** scrypt needs 128 × N × r bytes; Node refuses above `maxmem` (32 MiB by default). */
 const MAX_MEMORY = 2 * 128 * SCRYPT.N * SCRYPT.r;
 
@@ -25,7 +44,7 @@ const derive = (password: string, salt: Buffer, n: number, r: number, p: number)
 
 export const hashPassword = async (password: string): Promise<string> => {
   const salt = randomBytes(16);
-  const { N, r, p } = SCRYPT;
+  const { N, r, p } = cost;
   const key = await derive(password, salt, N, r, p);
   return ['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
 };
@@ -56,7 +75,7 @@ export const verifyPassword = async (password: string, stored: string): Promise<
 /** Whether a stored hash was made with weaker parameters than today's (replace it at the next sign-in). */
 export const needsRehash = (stored: string): boolean => {
   const parsed = parse(stored);
-  return !parsed || parsed.n < SCRYPT.N || parsed.r < SCRYPT.r || parsed.p < SCRYPT.p;
+  return !parsed || parsed.n < cost.N || parsed.r < cost.r || parsed.p < cost.p;
 };
 
 let dummy: Promise<string> | undefined;
