@@ -4,7 +4,7 @@
  * fresh clone: install with pnpm (bootstrapped through npx: corepack is not
  * relied on), build what the command needs, then run it.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,13 +86,51 @@ const install = () =>
     env: { ...process.env, npm_config_yes: 'true' },
   });
 
+/** Runs a command; answers its exit status (1 when it could not start) once it ends. */
+const run = (cmd, args, options = {}) =>
+  new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, ...options });
+    child.once('error', (error) => resolve({ status: 1, error }));
+    child.once('close', (status, signal) => resolve({ status: status ?? 1, signal }));
+  });
+
+/**
+ * A step run beside others: its output (standard output and error, interleaved) is kept and
+ * shown by `report` once it is done, so that steps at once do not mix their lines.
+ */
+const background = async (title, cmd, args, options = {}) => {
+  const started = Date.now();
+  let output = '';
+  const { status, error, signal } = await new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...options });
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.once('error', (failure) => resolve({ status: 1, error: failure }));
+    child.once('close', (code, killed) => resolve({ status: code ?? 1, signal: killed }));
+  });
+  return { title, status, error, signal, output, seconds: (Date.now() - started) / 1000 };
+};
+
+/** Shows a background step's title, time and output, and how it failed. */
+const report = ({ title, status, error, signal, output, seconds }) => {
+  console.log(`\n▶ ${title} (${seconds.toFixed(1)} s)`);
+  if (output.trim()) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+  if (error) console.error(`✖ ${title}: ${error.message}`);
+  else if (status !== 0) console.error(`✖ ${title} failed (exit ${signal ?? status})`);
+};
+
 const buildWeb = () =>
-  step('Building the web app', bin('vite', join(root, 'web')), ['build', '--logLevel', 'warn'], {
+  background('Building the web app', bin('vite', join(root, 'web')), ['build', '--logLevel', 'warn'], {
     cwd: join(root, 'web'),
     env: { ...process.env, NODE_ENV: 'production' },
   });
+
 const buildFunctions = () =>
-  step('Bundling the Lambda handlers', bin('tsx'), ['build.ts'], { cwd: join(root, 'functions') });
+  background('Bundling the Lambda handlers', bin('tsx'), ['build.ts'], { cwd: join(root, 'functions') });
 
 /** Prints the ten slowest test files, then the closing line CI reads: `tests: N passed, N failed, N skipped`. */
 const summarize = (file) => {
@@ -114,7 +152,9 @@ switch (command) {
   case 'start': {
     install();
     requireJava();
-    buildWeb();
+    const built = await buildWeb();
+    report(built);
+    if (built.status !== 0) process.exit(1);
     step('Starting Curbside', bin('tsx'), ['packages/local/src/main.ts', ...rest]);
     break;
   }
@@ -128,24 +168,37 @@ switch (command) {
     const projects = rest.flatMap((arg, i) =>
       arg === '--project' ? [rest[i + 1]] : arg.startsWith('--project=') ? [arg.slice(10)] : [],
     );
-    if (projects.length === 0) {
-      step('Lint and format (biome)', bin('biome'), ['ci', '.']);
-      step('Type check', bin('tsc'), ['-p', 'tsconfig.json']);
-      step('Type check (web)', bin('tsc'), ['-p', 'web/tsconfig.json']);
-    }
-    if (projects.length === 0 || projects.some((name) => name !== 'unit')) buildFunctions();
-    if (projects.length === 0 || projects.includes('browser')) buildWeb();
+    const whole = projects.length === 0;
+    // The two builds at once (each mostly one core), then the tests, with the lint and type
+    // checks beside them: the tests leave part of the second core idle (waiting on browsers and
+    // DynamoDB Local), and the checks fill it. The checks' output is kept and shown after the
+    // tests, before the closing line; any failure fails the run.
+    const builds = [];
+    if (whole || projects.some((name) => name !== 'unit')) builds.push(buildFunctions());
+    if (whole || projects.includes('browser')) builds.push(buildWeb());
+    for (const built of await Promise.all(builds)) report(built);
+    if (builds.some((built) => built.status !== 0)) process.exit(1);
+    const checks = whole
+      ? [
+          background('Lint and format (biome)', bin('biome'), ['ci', '.']),
+          background('Type check', bin('tsc'), ['-p', 'tsconfig.json']),
+          background('Type check (web)', bin('tsc'), ['-p', 'web/tsconfig.json']),
+        ]
+      : [];
+    if (whole) console.log('\n▶ Lint and type checks (beside the tests; their output follows them)');
     const results = join(root, '.test-results');
     mkdirSync(results, { recursive: true });
-    const report = join(results, 'vitest.json');
+    const reportFile = join(results, 'vitest.json');
     console.log('\n▶ Running every test (vitest)');
-    const run = spawnSync(
+    const tests = await run(
       bin('vitest'),
-      ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...rest],
-      { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_NO_WARNINGS: '1' } },
+      ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`, ...rest],
+      { stdio: 'inherit', env: { ...process.env, NODE_NO_WARNINGS: '1' } },
     );
-    summarize(report);
-    process.exit(run.status ?? 1);
+    const checked = await Promise.all(checks);
+    for (const check of checked) report(check);
+    summarize(reportFile);
+    process.exit(tests.status === 0 && checked.every((check) => check.status === 0) ? 0 : 1);
     break;
   }
   case 'bench': {

@@ -3,7 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { expectAccessible, shotsDir, viewports } from '../support/browser';
-import { browserSuite, type Theme } from '../support/browser-suite';
+import { browserSuite, switchTheme, type Theme } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
 import type { Client } from '../support/server';
 
@@ -100,8 +100,10 @@ describe('Add Parent’s Children picker', () => {
 describe('the shown-once sign-in', () => {
   for (const size of SIZES) {
     it(`shows the username and one-time password whole, readable in every theme (${size})`, async () => {
+      // One page, its theme switched in place (as another tab of the app would) for each.
+      const page = await open('/school-admin', size, { username: 'admin_demo' });
       for (const theme of THEMES) {
-        const page = await open('/school-admin', size, { username: 'admin_demo', theme });
+        await switchTheme(page, theme);
         const panel = management(page);
         await panel.getByRole('tab', { name: /Teachers/ }).click();
         await panel.getByRole('button', { name: 'Add Teacher', exact: true }).click();
@@ -124,7 +126,7 @@ describe('the shown-once sign-in', () => {
         await shoot(page, `credentials-${size}-${theme}`);
         await expectAccessible(page);
         await shown.getByRole('button', { name: 'Done' }).click();
-        await page.context().close();
+        await shown.waitFor({ state: 'detached' });
       }
     }, 120_000);
   }
@@ -298,13 +300,14 @@ describe('with a session running', () => {
     const batch = (await back.post('/api/batches', { sessionId, vehicleType: 'car', fill: true })).body;
     expect((await back.put(`/api/batches/${batch.id}`, { status: 'completed' })).status).toBe(200);
     for (const size of SIZES) {
+      // One page, its theme switched in place (as another tab of the app would) for each.
+      const page = await open('/parent-dashboard', size, { username: 'parent_demo' });
       for (const theme of THEMES) {
-        const page = await open('/parent-dashboard', size, { username: 'parent_demo', theme });
+        await switchTheme(page, theme);
         const badge = text(page, 'Picked Up');
         await badge.waitFor();
         await shoot(page, `parent-picked-up-${size}-${theme}`);
         await expectAccessible(page);
-        await page.context().close();
       }
     }
   }, 120_000);

@@ -91,6 +91,23 @@ export const painted = (page: Page) =>
   );
 
 /**
+ * Switches an open page to `theme` as another tab of the app would (the preference stored,
+ * a `storage` event), without loading the page again, and waits until it is drawn in it.
+ * A later load of the page starts again in its context's theme (`ContextOptions.theme`).
+ */
+export const switchTheme = async (page: Page, theme: Theme) => {
+  await page.evaluate(
+    // A string: this file is type-checked without the DOM library.
+    `(() => {
+      localStorage.setItem('curbside-theme', '${theme}');
+      window.dispatchEvent(new StorageEvent('storage', { key: 'curbside-theme' }));
+    })()`,
+  );
+  await page.locator(`html[data-curbside-theme="${theme}"]`).waitFor({ state: 'attached' });
+  await painted(page);
+};
+
+/**
  * Signs `context` in on the staff or the parent portal (default: the parent's for `parent…`).
  * Each page signs in on its own: two pages sharing one server session (a reused cookie) were
  * seen to miss live events on the teacher and front-queue screens.
