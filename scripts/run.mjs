@@ -176,8 +176,9 @@ switch (command) {
     const builds = [];
     if (whole || projects.some((name) => name !== 'unit')) builds.push(buildFunctions());
     if (whole || projects.includes('browser')) builds.push(buildWeb());
-    for (const built of await Promise.all(builds)) report(built);
-    if (builds.some((built) => built.status !== 0)) process.exit(1);
+    const built = await Promise.all(builds);
+    for (const step of built) report(step);
+    if (built.some((step) => step.status !== 0)) process.exit(1);
     const checks = whole
       ? [
           background('Lint and format (biome)', bin('biome'), ['ci', '.']),
