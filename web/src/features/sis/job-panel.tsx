@@ -6,12 +6,12 @@ import {
   stalledMinutes,
 } from '@curbside/domain';
 import { Badge, Button, Card, Group, Progress, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { ReadState } from '../../components/read-state';
-import { IMPORTED, sisQueries, useRefreshAfterImport, useResumeImport } from './sis.queries';
+import { showReplacingToast } from '../../lib/toasts';
+import { IMPORT_TOAST, IMPORTED, sisQueries, useRefreshAfterImport, useResumeImport } from './sis.queries';
 
 const KIND_LABEL: Record<ImportJob['kind'], string> = {
   district: 'District import',
@@ -48,7 +48,11 @@ export function JobPanel({ id }: { id: string }) {
       refreshed.current = data.id;
       void refresh();
       if (sawRunning.current && data.kind !== 'sync') {
-        notifications.show({ color: 'green.9', title: IMPORTED[data.kind], message: data.message });
+        showReplacingToast(IMPORT_TOAST, {
+          color: 'green.9',
+          title: IMPORTED[data.kind],
+          message: data.message,
+        });
       }
     }
   }, [data, refresh]);

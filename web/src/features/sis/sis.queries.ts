@@ -5,6 +5,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { api } from '../../lib/api';
 import { errorMessage } from '../../lib/http';
 import { DISTRICTS_KEY } from '../../lib/query-keys';
+import { showReplacingToast } from '../../lib/toasts';
 import { rosterQueries } from '../rosters/rosters.queries';
 import { schoolQueries } from '../schools/schools.queries';
 import { classroomQueries, teacherQueries, userQueries } from '../teacher/teacher.queries';
@@ -62,6 +63,13 @@ const FAILED = {
 } as const;
 export type ImportStep = keyof typeof IMPORTED;
 
+/**
+ * The kind of an import's toasts (`showReplacingToast`): its end ("District Imported") takes
+ * the place of its start ("Import started"), shown or waiting, instead of waiting 5 s behind
+ * news it makes stale (toasts show one at a time).
+ */
+export const IMPORT_TOAST = 'import';
+
 type StartInput =
   | { step: 'district'; cleverDistrictId: string }
   | { step: 'school'; cleverSchoolId: string; localDistrictId: number }
@@ -84,8 +92,8 @@ export const useStartImport = (onStarted: (job: ImportJob) => void) => {
       });
     },
     onSuccess: (started) => {
-      // The job runs on: "Imported" waits for its end (the job panel says it).
-      notifications.show({ color: 'blue', title: 'Import started', message: started.message });
+      // The job runs on: "Imported" waits for its end (the job panel says it, in this toast's place).
+      showReplacingToast(IMPORT_TOAST, { color: 'blue', title: 'Import started', message: started.message });
       client.setQueryData(sisQueries.job(started.job.id).queryKey, started.job);
       onStarted(started.job);
     },
@@ -132,7 +140,11 @@ export const useResumeImport = () => {
   return useMutation({
     mutationFn: (id: string) => api(routes.resumeImportJob, { params: { id } }),
     onSuccess: (started) => {
-      notifications.show({ color: 'green.9', title: 'Import Resumed', message: started.message });
+      showReplacingToast(IMPORT_TOAST, {
+        color: 'green.9',
+        title: 'Import Resumed',
+        message: started.message,
+      });
       client.setQueryData(sisQueries.job(started.job.id).queryKey, started.job);
     },
     onError: (error) =>
