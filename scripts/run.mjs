@@ -86,13 +86,15 @@ const install = () =>
     env: { ...process.env, npm_config_yes: 'true' },
   });
 
-/** Runs a command; answers its exit status (1 when it could not start) once it ends. */
-const run = (cmd, args, options = {}) =>
+/** A child process's end: its exit status (1 when it could not start or was killed), and why. */
+const ended = (child) =>
   new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, ...options });
     child.once('error', (error) => resolve({ status: 1, error }));
     child.once('close', (status, signal) => resolve({ status: status ?? 1, signal }));
   });
+
+/** Runs a command; answers its end (`ended`). */
+const run = (cmd, args, options = {}) => ended(spawn(cmd, args, { cwd: root, ...options }));
 
 /**
  * A step run beside others: its output (standard output and error, interleaved) is kept and
@@ -101,17 +103,13 @@ const run = (cmd, args, options = {}) =>
 const background = async (title, cmd, args, options = {}) => {
   const started = Date.now();
   let output = '';
-  const { status, error, signal } = await new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...options });
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.once('error', (failure) => resolve({ status: 1, error: failure }));
-    child.once('close', (code, killed) => resolve({ status: code ?? 1, signal: killed }));
-  });
+  const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...options });
+  const keep = (chunk) => {
+    output += chunk;
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const { status, error, signal } = await ended(child);
   return { title, status, error, signal, output, seconds: (Date.now() - started) / 1000 };
 };
 

@@ -36,12 +36,12 @@ beforeAll(async () => {
   ]);
 });
 
-/** A page at `size` (a phone is a touch screen), signed in as `username` (staff or parent), in `theme`. */
-const open = async (path: string, size: Size, options: { username?: string; theme?: Theme } = {}) => {
+/** A page at `size` (a phone is a touch screen), signed in as `username` (staff or parent), in the light theme. */
+const open = async (path: string, size: Size, options: { username?: string } = {}) => {
   const { page } = await suite.open(options.username ?? null, path, {
     viewport: viewports[size],
     touch: size === 'phone',
-    theme: options.theme ?? 'light',
+    theme: 'light',
     // Refusals the screens show (a driver's link read twice, the health check made to fail).
     expectedErrors: [/status of (40\d|503)|WebSocket/],
     label: `${path} ${size}`,

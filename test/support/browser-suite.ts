@@ -90,6 +90,9 @@ export const painted = (page: Page) =>
     'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())))',
   );
 
+/** Where the app keeps its theme preference (`THEME_STORAGE_KEY` in the web app). */
+const THEME_KEY = 'curbside-theme';
+
 /**
  * Switches an open page to `theme` as another tab of the app would (the preference stored,
  * a `storage` event), without loading the page again, and waits until it is drawn in it.
@@ -99,8 +102,8 @@ export const switchTheme = async (page: Page, theme: Theme) => {
   await page.evaluate(
     // A string: this file is type-checked without the DOM library.
     `(() => {
-      localStorage.setItem('curbside-theme', '${theme}');
-      window.dispatchEvent(new StorageEvent('storage', { key: 'curbside-theme' }));
+      localStorage.setItem('${THEME_KEY}', '${theme}');
+      window.dispatchEvent(new StorageEvent('storage', { key: '${THEME_KEY}' }));
     })()`,
   );
   await page.locator(`html[data-curbside-theme="${theme}"]`).waitFor({ state: 'attached' });
@@ -218,7 +221,7 @@ export const browserSuite = (
     contexts.push(context);
     if (!options.motion) await context.addInitScript({ content: NO_MOTION });
     if (options.theme) {
-      await context.addInitScript({ content: `localStorage.setItem('curbside-theme', '${options.theme}')` });
+      await context.addInitScript({ content: `localStorage.setItem('${THEME_KEY}', '${options.theme}')` });
     }
     for (const content of options.initScripts ?? []) await context.addInitScript({ content });
     if (options.permissions?.length) {

@@ -68,12 +68,15 @@ const settled = async (screen: Screen) => {
   }
 };
 
-/** Subscribes and answers the `subscribed` message (the screen's messages are cleared first). */
-const subscribe = async (screen: Screen, classroomIds: unknown) => {
+/** Sends a subscribe or unsubscribe and answers the `subscribed` message (the screen's messages are cleared first). */
+const ask = async (screen: Screen, message: Record<string, unknown>) => {
   screen.messages.length = 0;
-  screen.socket.send(JSON.stringify({ action: 'subscribe', classroomIds }));
+  screen.socket.send(JSON.stringify(message));
   return screen.next('subscribed', 10_000);
 };
+
+const subscribe = (screen: Screen, classroomIds: unknown) =>
+  ask(screen, { action: 'subscribe', classroomIds });
 
 /** The car numbers, student ids and batch ids a message is about. */
 const aboutOf = (message: { type: string; data?: any }) => {
@@ -205,9 +208,7 @@ describe('a teacher connection subscribed to classrooms', () => {
     await front.put(`/api/alerts/${alert.alert.id}/dismiss`);
 
     // Unsubscribing brings the whole line back, numbered.
-    teacherScreen.messages.length = 0;
-    teacherScreen.socket.send(JSON.stringify({ action: 'unsubscribe' }));
-    expect(await teacherScreen.next('subscribed', 10_000)).toEqual({
+    expect(await ask(teacherScreen, { action: 'unsubscribe' })).toEqual({
       type: 'subscribed',
       classroomIds: null,
     });
@@ -223,22 +224,17 @@ describe('a teacher connection subscribed to classrooms', () => {
 
   it('keeps the last subscribe the screen sent when an older one is handled after it', async () => {
     const { screen: teacherScreen, connectionId, schoolId } = await teacherConnection();
-    const send = (message: object) => {
-      teacherScreen.messages.length = 0;
-      teacherScreen.socket.send(JSON.stringify(message));
-      return teacherScreen.next('subscribed', 10_000);
-    };
     // The screen's second message (its classrooms loaded) is handled first…
-    expect(await send({ action: 'subscribe', classroomIds: [roomA], order: 2 })).toEqual({
+    expect(await ask(teacherScreen, { action: 'subscribe', classroomIds: [roomA], order: 2 })).toEqual({
       type: 'subscribed',
       classroomIds: [roomA],
     });
     // …then its first (nothing chosen yet): it changes nothing and says what is followed.
-    expect(await send({ action: 'subscribe', classroomIds: [roomB], order: 1 })).toEqual({
+    expect(await ask(teacherScreen, { action: 'subscribe', classroomIds: [roomB], order: 1 })).toEqual({
       type: 'subscribed',
       classroomIds: [roomA],
     });
-    expect(await send({ action: 'unsubscribe', order: 2 })).toEqual({
+    expect(await ask(teacherScreen, { action: 'unsubscribe', order: 2 })).toEqual({
       type: 'subscribed',
       classroomIds: [roomA],
     });
@@ -248,7 +244,7 @@ describe('a teacher connection subscribed to classrooms', () => {
     expect(await follows(channels.classroom(schoolId, roomB))).toBe(false);
     expect(await follows(channels.line(schoolId))).toBe(false);
     // A newer one still switches.
-    expect(await send({ action: 'subscribe', classroomIds: [roomB], order: 3 })).toEqual({
+    expect(await ask(teacherScreen, { action: 'subscribe', classroomIds: [roomB], order: 3 })).toEqual({
       type: 'subscribed',
       classroomIds: [roomB],
     });

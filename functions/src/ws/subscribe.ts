@@ -84,8 +84,6 @@ export const answerSubscribe = async (connectionId: string, message: Record<stri
     order,
   );
   if (!now) return;
-  await answer(connectionId, {
-    type: 'subscribed',
-    classroomIds: now.stale ? followedIn(schoolId, now.channels) : followed,
-  });
+  // What the connection follows now: this message's classrooms, or a newer one's (stale).
+  await answer(connectionId, { type: 'subscribed', classroomIds: followedIn(schoolId, now.channels) });
 };

@@ -272,8 +272,9 @@ export type ClientMessage =
    * A staff connection narrows its car-line events to these classrooms
    * (again: switches at once); answered with `SubscribedMessage`, or an
    * `ErrorMessage` when malformed. `order` counts the client's subscribe
-   * messages on the connection: one older than a message already applied is
-   * dropped unanswered (the server may handle a connection's messages out of order).
+   * messages on the connection: one older than a message already applied
+   * changes nothing and is answered with what the connection follows (the
+   * server may handle a connection's messages out of order).
    */
   | { action: 'subscribe'; classroomIds: number[]; order?: number }
   /** Back to every car-line event of the school; answered `{ type: 'subscribed', classroomIds: null }`. */
