@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { shotsDir, viewports } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
@@ -16,13 +16,18 @@ import { signedIn } from '../support/server';
  */
 const suite = browserSuite();
 
-/** The tooltip the button points at (`aria-describedby`), if one is open. */
-const tooltipOf = async (page: Page, button: Locator) => {
-  const id = await button.getAttribute('aria-describedby');
-  if (!id) return null;
-  const tip = page.locator(`[id="${id}"][role="tooltip"]`);
-  return (await tip.count()) === 1 && (await tip.isVisible()) ? tip.textContent() : null;
-};
+/**
+ * The text of the tooltip the button points at (`aria-describedby`), if one is open, read in
+ * one step in the page: read in several (attribute, count, visibility, text), a tooltip that
+ * closed between them left Playwright waiting its default 30 s for the text of an element gone.
+ */
+const tooltipOf = (button: Locator) =>
+  button.evaluate((element: any): string | null => {
+    const id = element.getAttribute('aria-describedby');
+    const tip = id ? element.ownerDocument.getElementById(id) : null;
+    if (tip?.getAttribute('role') !== 'tooltip') return null;
+    return tip.checkVisibility() ? tip.textContent : null;
+  });
 
 describe('tooltips on icon buttons', () => {
   it('open after 700 ms (not at once) with the button’s name; the next one in the group at once', {
@@ -51,29 +56,29 @@ describe('tooltips on icon buttons', () => {
     await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
 
     await first.hover();
-    expect(await tooltipOf(page, first)).toBeNull();
+    expect(await tooltipOf(first)).toBeNull();
     await page.clock.runFor(600);
-    expect(await tooltipOf(page, first)).toBeNull();
+    expect(await tooltipOf(first)).toBeNull();
     await page.clock.runFor(150);
     await page.clock.runFor(300); // the tooltip's own fade-in
-    expect(await tooltipOf(page, first)).toBe('Actions (or press and hold the card)');
+    expect(await tooltipOf(first)).toBe('Actions (or press and hold the card)');
     await page.screenshot({ path: join(shotsDir(), 'tooltip-vehicle-actions.png') });
 
     // Straight to the neighbour: within the group, no second wait.
     await second.hover();
     await page.clock.runFor(50);
     await page.clock.runFor(300);
-    expect(await tooltipOf(page, second)).toBe('Actions (or press and hold the card)');
+    expect(await tooltipOf(second)).toBe('Actions (or press and hold the card)');
 
     // Away for longer than the 300 ms skip delay: the next tooltip waits its 700 ms again.
     await page.mouse.move(0, 0);
     await page.clock.runFor(1_000);
-    expect(await tooltipOf(page, second)).toBeNull();
+    expect(await tooltipOf(second)).toBeNull();
     await first.hover();
     await page.clock.runFor(350);
-    expect(await tooltipOf(page, first)).toBeNull();
+    expect(await tooltipOf(first)).toBeNull();
     await page.clock.runFor(1_000);
-    expect(await tooltipOf(page, first)).toBe('Actions (or press and hold the card)');
+    expect(await tooltipOf(first)).toBe('Actions (or press and hold the card)');
 
     await page.clock.resume();
     await back.put(`/api/sessions/${sessionId}/end`);
@@ -109,14 +114,14 @@ describe('tooltips on icon buttons', () => {
     const dismiss = page.getByRole('button', { name: 'Dismiss Car 104' });
     await dismiss.waitFor({ timeout: 30_000 });
     await dismiss.hover();
-    await expect.poll(() => tooltipOf(page, dismiss), { timeout: 10_000 }).toBe('Dismiss Car 104');
+    await expect.poll(() => tooltipOf(dismiss), { timeout: 10_000 }).toBe('Dismiss Car 104');
     await page.screenshot({ path: join(shotsDir(), 'tooltip-overflow-dismiss.png') });
 
     // Away, then to the button with the keyboard: the same name, without a mouse.
     await page.mouse.move(0, 0);
-    await expect.poll(() => tooltipOf(page, dismiss), { timeout: 10_000 }).toBeNull();
+    await expect.poll(() => tooltipOf(dismiss), { timeout: 10_000 }).toBeNull();
     await dismiss.focus();
-    await expect.poll(() => tooltipOf(page, dismiss), { timeout: 10_000 }).toBe('Dismiss Car 104');
+    await expect.poll(() => tooltipOf(dismiss), { timeout: 10_000 }).toBe('Dismiss Car 104');
     await back.put(`/api/sessions/${sessionId}/end`);
   });
 
