@@ -1,8 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { expect, inject } from 'vitest';
+import { expect, inject, vi } from 'vitest';
 
 /**
- * Runs before each test file: points the process at DynamoDB Local (under the
+ * Runs before each test file. A worker runs many files, one after another, in one process
+ * (`isolate: false`, vitest.config.ts): what one file changed must not reach the next. So each
+ * file starts with
+ * - this repository's modules evaluated afresh (`vi.resetModules`: their module state, such as
+ *   the handlers' caches and the table handle made from TABLE_NAME, is the file's own), while
+ *   the packages under node_modules (the AWS SDK, Playwright), loaded once, stay loaded;
+ * - the environment the worker started with (a file's own variables are gone);
+ * - real timers and no spy left over.
+ */
+const worker = globalThis as typeof globalThis & { curbsideStartEnv?: Record<string, string | undefined> };
+worker.curbsideStartEnv ??= { ...process.env };
+for (const name of Object.keys(process.env)) {
+  if (!(name in worker.curbsideStartEnv)) delete process.env[name];
+}
+Object.assign(process.env, worker.curbsideStartEnv);
+vi.resetModules();
+vi.useRealTimers();
+vi.restoreAllMocks();
+
+/**
+ * Then it points the process at DynamoDB Local (under the
  * run's access key id) and at a data table and a connection table of this
  * file's own. Refuses to run against anything but localhost, so a test can
  * never touch real AWS. The files of pure rules (domain, web logic, the
