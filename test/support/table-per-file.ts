@@ -22,13 +22,11 @@ vi.useRealTimers();
 vi.restoreAllMocks();
 
 /**
- * Then it points the process at DynamoDB Local (under the
- * run's access key id) and at a data table and a connection table of this
- * file's own. Refuses to run against anything but localhost, so a test can
- * never touch real AWS. The files of pure rules (domain, web logic, the
- * import-cycle check) touch no database: they get neither tables nor the SDK
- * these load (a second or more per file on a busy 2-core machine). Password
- * hashes are made at the tests' low cost (`useTestHashCost`).
+ * Then it points the process at DynamoDB Local (under the run's access key id) and at a data
+ * table and a connection table of this file's own. Refuses to run against anything but
+ * localhost, so a test can never touch real AWS. The files of pure rules (domain, web logic,
+ * the import-cycle check) touch no database: they get no tables, and do not load the SDK.
+ * Password hashes are made at the tests' low cost (`useTestHashCost`).
  */
 const PURE = /[\\/](packages[\\/]domain[\\/]test|web[\\/]test|test[\\/]unit)[\\/]/;
 
