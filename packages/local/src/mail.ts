@@ -106,7 +106,9 @@ interface SendEmailRequest {
 const sendEmail = (raw: Uint8Array, deliver: (mail: OutgoingMail) => Promise<string>) => {
   let request: SendEmailRequest;
   try {
-    request = JSON.parse(Buffer.from(raw).toString('utf8')) as SendEmailRequest;
+    // Decoded as bytes: the SDK's JSON body is a Uint8Array with string methods, which it warns
+    // of (and says will throw) when called; `Buffer.from` calls its `valueOf`.
+    request = JSON.parse(new TextDecoder().decode(raw)) as SendEmailRequest;
   } catch {
     return Promise.resolve(badRequest('The request body is not JSON'));
   }

@@ -6,6 +6,7 @@ import { access } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../src/gateway';
 import { grantOf } from '../src/lambda';
+import { sesTransport } from '../src/mail';
 
 /**
  * Amazon SES on a laptop: the functions' SES v2 client (`sendMail`, the same
@@ -36,6 +37,37 @@ const message = {
 };
 
 describe('the emulated SES', () => {
+  it('reads the request body as bytes, never through the string methods the SDK says will throw', async () => {
+    // The SDK's JSON body is a Uint8Array with string methods that warn, "In a future version
+    // this will throw an error": here they throw.
+    class StrictBody extends Uint8Array {
+      override valueOf(): never {
+        throw new Error('a string method was called on the request body');
+      }
+      override toString(): never {
+        throw new Error('a string method was called on the request body');
+      }
+    }
+    const json = JSON.stringify({
+      FromEmailAddress: 'no-reply@curbside.example',
+      Destination: { ToAddresses: [message.to] },
+      Content: { Simple: { Subject: { Data: message.subject }, Body: { Text: { Data: message.text } } } },
+    });
+    const kept: string[] = [];
+    const transport = sesTransport(async (mail) => {
+      kept.push(mail.text);
+      return 'kept';
+    });
+    const { response } = await transport.handle({
+      method: 'POST',
+      path: '/v2/email/outbound-emails',
+      headers: { 'content-type': 'application/json' },
+      body: new StrictBody(new TextEncoder().encode(json)),
+    });
+    expect(response.statusCode).toBe(200);
+    expect(kept).toEqual([message.text]);
+  });
+
   it('keeps what the sending function (the mail sender) sends, one JSON file under the mail folder', async () => {
     const id = await access.run(grantOf('jobs/mail'), () => sendMail(message));
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
