@@ -6,6 +6,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -99,11 +100,19 @@ const run = (cmd, args, options = {}) => ended(spawn(cmd, args, { cwd: root, ...
 /**
  * A step run beside others: its output (standard output and error, interleaved) is kept and
  * shown by `report` once it is done, so that steps at once do not mix their lines.
+ * `lowPriority`: it runs at the lowest CPU priority (nice 19), on what the others leave idle.
  */
-const background = async (title, cmd, args, options = {}) => {
+const background = async (title, cmd, args, { lowPriority = false, ...options } = {}) => {
   const started = Date.now();
   let output = '';
   const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...options });
+  if (lowPriority && child.pid !== undefined) {
+    try {
+      setPriority(child.pid, 19);
+    } catch {
+      // Not allowed here: it runs at the usual priority.
+    }
+  }
   const keep = (chunk) => {
     output += chunk;
   };
@@ -168,9 +177,11 @@ switch (command) {
     );
     const whole = projects.length === 0;
     // The two builds at once (each mostly one core), then the tests, with the lint and type
-    // checks beside them: the tests leave part of the second core idle (waiting on browsers and
-    // DynamoDB Local), and the checks fill it. The checks' output is kept and shown after the
-    // tests, before the closing line; any failure fails the run.
+    // checks beside them at the lowest priority: the tests leave part of the second core idle
+    // (waiting on browsers and DynamoDB Local), and the checks fill it without slowing the
+    // tests' own start (DynamoDB Local, the demo seed), which they shared the cores with. The
+    // checks' output is kept and shown after the tests, before the closing line; any failure
+    // fails the run.
     const builds = [];
     if (whole || projects.some((name) => name !== 'unit')) builds.push(buildFunctions());
     if (whole || projects.includes('browser')) builds.push(buildWeb());
@@ -179,9 +190,9 @@ switch (command) {
     if (built.some((step) => step.status !== 0)) process.exit(1);
     const checks = whole
       ? [
-          background('Lint and format (biome)', bin('biome'), ['ci', '.']),
-          background('Type check', bin('tsc'), ['-p', 'tsconfig.json']),
-          background('Type check (web)', bin('tsc'), ['-p', 'web/tsconfig.json']),
+          background('Lint and format (biome)', bin('biome'), ['ci', '.'], { lowPriority: true }),
+          background('Type check', bin('tsc'), ['-p', 'tsconfig.json'], { lowPriority: true }),
+          background('Type check (web)', bin('tsc'), ['-p', 'web/tsconfig.json'], { lowPriority: true }),
         ]
       : [];
     if (whole) console.log('\n▶ Lint and type checks (beside the tests; their output follows them)');
