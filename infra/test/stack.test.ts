@@ -16,7 +16,7 @@ import {
   WS_ROUTES,
 } from '@curbside/api';
 import { connectionTableDefinition, tableDefinition } from '@curbside/store/table';
-import { App, Aspects, Stack } from 'aws-cdk-lib';
+import { App, type AppProps, Aspects, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import type { CfnFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
@@ -38,8 +38,16 @@ let stack: CurbsideStack;
 let template: Template;
 let resources: Resources;
 
+/**
+ * Where this file's apps synthesize (their function bundles and web files copied as assets,
+ * about 30 MB each), removed at the end: without an outdir, each synthesis left a `cdk.out…`
+ * folder in the system's temporary directory, some 450 MB a test run.
+ */
+const outdirs = mkdtempSync(join(tmpdir(), 'curbside-cdk-test-'));
+const testApp = (props: AppProps = {}) => new App({ outdir: mkdtempSync(join(outdirs, 'app-')), ...props });
+
 const synth = (routes?: readonly RouteDefinition[]) => {
-  const app = new App();
+  const app = testApp();
   const built = new CurbsideStack(app, 'Curbside', { webDist, ...(routes ? { routes } : {}) });
   Aspects.of(app).add(new AwsSolutionsChecks());
   return { stack: built, template: Template.fromStack(built) };
@@ -58,6 +66,7 @@ beforeAll(() => {
 
 afterAll(() => {
   if (webDist) rmSync(webDist, { recursive: true, force: true });
+  rmSync(outdirs, { recursive: true, force: true });
 });
 
 const logicalId = (planId: string): string => {
@@ -325,7 +334,7 @@ describe('functions', () => {
   });
 
   it('the sender comes from CDK context curbside:mailFrom, the pace from curbside:mailSendRate', () => {
-    const app = new App({
+    const app = testApp({
       context: {
         'curbside:mailFrom': 'Lincoln Schools <pickup@lincoln.example>',
         'curbside:mailSendRate': 40,
@@ -681,7 +690,7 @@ describe('web app', () => {
   it('skips the deployment with a warning when the web app is not built', () => {
     const empty = mkdtempSync(join(tmpdir(), 'curbside-noweb-'));
     try {
-      const siteStack = new Stack(new App(), 'SiteOnly');
+      const siteStack = new Stack(testApp(), 'SiteOnly');
       new Site(siteStack, 'Site', {
         httpApiId: 'http123',
         webSocketApiId: 'ws123',
@@ -726,7 +735,7 @@ describe('Clever single sign-on', () => {
   });
 
   it('with it, gives the auth function alone the client id and read access to a secret for the client secret', () => {
-    const app = new App({ context: { 'curbside:cleverClientId': 'clever-app-123' } });
+    const app = testApp({ context: { 'curbside:cleverClientId': 'clever-app-123' } });
     const built = new CurbsideStack(app, 'CurbsideClever', { webDist });
     Aspects.of(app).add(new AwsSolutionsChecks());
     const synthesized = Template.fromStack(built).toJSON().Resources as Resources;
