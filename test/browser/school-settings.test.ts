@@ -51,10 +51,14 @@ describe('school settings', () => {
     await back.put(`/api/sessions/${sessionId}/end`);
   });
 
-  it('the footer’s Live Bus Map opens the school’s map for signed-in staff', async () => {
+  // Each step has its own limit, below the test's: one run here stalled 30 s somewhere in it (in
+  // 10 others it took 0.6–2.2 s), and a step's own timeout names the step.
+  it('the footer’s Live Bus Map opens the school’s map for signed-in staff', {
+    timeout: 90_000,
+  }, async () => {
     const { page } = await suite.open('front_demo', '/front-queue');
-    await page.getByRole('link', { name: 'Live Bus Map' }).click();
-    await page.getByRole('heading', { name: 'Live Bus Map', level: 1 }).waitFor({ timeout: 30_000 });
+    await page.getByRole('link', { name: 'Live Bus Map' }).click({ timeout: 25_000 });
+    await page.getByRole('heading', { name: 'Live Bus Map', level: 1 }).waitFor({ timeout: 25_000 });
     expect(new URL(page.url()).pathname).toBe('/bus-map');
     expect(await page.getByText('This map link', { exact: false }).count()).toBe(0);
   });
