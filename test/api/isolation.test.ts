@@ -93,6 +93,19 @@ describe("another school's staff and the batches", () => {
   });
 });
 
+describe("another school's staff and the queue", () => {
+  it("cannot read the session's queue, also right after the school's own screens read it", async () => {
+    // The school's reads teach the instance whose the session is (issue 31): that knowledge must refuse Maple too.
+    for (let read = 0; read < 2; read++) {
+      expect((await lincoln.get(`/api/queue?sessionId=${sessionId}`)).status).toBe(200);
+      const answer = await maple.get(`/api/queue?sessionId=${sessionId}`);
+      expect(answer.status).toBe(404);
+      expect(answer.body).toEqual({ message: 'Session not found' });
+    }
+    expect((await maple.get('/api/queue?sessionId=999999')).status).toBe(404);
+  });
+});
+
 describe("another school's staff and the alerts", () => {
   it('cannot see the alerts of the session', async () => {
     const answer = await maple.get(`/api/alerts?sessionId=${sessionId}`);

@@ -1,3 +1,4 @@
+import { meter } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
 import { connectLive } from '../support/live';
@@ -17,6 +18,8 @@ let child: { id: number; firstName: string; lastName: string; schoolName: string
 let childCar: string;
 let sessionId: number;
 beforeAll(async () => {
+  // Metered: the status poll's reads are checked (issue 31).
+  process.env.CURBSIDE_METER = '1';
   server = await startTestServer();
   [front, back, teacher, parent, admin] = await Promise.all([
     signedIn(server.url, 'front_demo'),
@@ -34,6 +37,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
+  delete process.env.CURBSIDE_METER;
 });
 
 let registered = 0;
@@ -199,6 +203,12 @@ describe("a parent's live connection during a 50-car rush", () => {
       Math.max(1, Math.ceil((waiting?.queuePosition as number) / rate)),
     );
     expect(rate).not.toBe(4);
+    // The next poll within 10 s estimates from the pickups that poll read: the same wait, without
+    // reading them again (the parent's children, the active queue, the classroom's marks: 3 Queries).
+    meter.reset();
+    const [again] = await statusOf(parent);
+    expect(again?.estimatedWaitTime).toBe(waiting?.estimatedWaitTime);
+    expect(meter.snapshot()['http/parentStudentStatus']?.['ddb.Query.calls']).toBe(3);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(live.messages.length).toBeGreaterThan(0);
     for (const message of live.messages) {

@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import { db } from '../lib/context';
 import { publishToChannel, publishToSession, publishToStaff } from './live-events';
 import { recordingBy } from './record';
-import { sessionOfSchool } from './scope';
+import { assertSessionOfSchool, sessionOfSchool } from './scope';
 import { ownSchoolId } from './tenancy';
 
 /**
@@ -80,7 +80,7 @@ export const listActiveAlerts = async (user: User, sessionId?: number): Promise<
   }
   // One round trip: the lists are read while the session's school is checked (the user's own), answered once it holds.
   const [, ofSession, withoutSession] = await Promise.all([
-    sessionOfSchool(user, sessionId),
+    assertSessionOfSchool(user, sessionId),
     alerts.activeForSession(db, sessionId),
     user.schoolId === null ? [] : alerts.activeWithoutSession(db, user.schoolId),
   ]);

@@ -15,7 +15,7 @@ import { db } from '../lib/context';
 import { log } from '../lib/log';
 import { publishToSession } from './live-events';
 import { recordingBy } from './record';
-import { sessionOfSchool } from './scope';
+import { assertSessionOfSchool, sessionOfSchool } from './scope';
 import { recordPickups } from './teacher';
 
 /** Transactions add-to-batch tries before giving up when other tablets keep taking its candidates. */
@@ -130,7 +130,7 @@ export const createBatch = async (
 };
 
 export const listBatches = async (user: User, sessionId: number, status: 'loading' | 'completed') => {
-  await sessionOfSchool(user, sessionId);
+  await assertSessionOfSchool(user, sessionId);
   const all = await batches.listBySession(db, sessionId);
   return all.filter((batch) => batch.status === status);
 };

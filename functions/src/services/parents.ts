@@ -18,6 +18,31 @@ import { publishToChannel } from './publish';
 
 /** How many of the session's latest pickups the wait estimate reads (newest first). */
 const RATE_SAMPLE = 30;
+/** How long an instance estimates waits from the pickups it read (the estimate is in whole minutes). */
+export const RATE_SAMPLE_KEPT_MS = 10_000;
+
+/**
+ * Per session, the latest pickups this instance read for the wait estimate,
+ * and when: every parent of the school polls every 30 s, and the 30 visits
+ * were most of each poll's reads (issue 31). A failed read is not kept.
+ */
+const rateSamples = new Map<
+  number,
+  { at: number; pickups: Promise<Array<Pick<QueueEntry, 'vehicleType' | 'exitTime'>>> }
+>();
+
+const latestPickups = (sessionId: number) => {
+  const now = Date.now();
+  const kept = rateSamples.get(sessionId);
+  if (kept && now - kept.at < RATE_SAMPLE_KEPT_MS) return kept.pickups;
+  for (const [id, sample] of rateSamples) if (now - sample.at >= RATE_SAMPLE_KEPT_MS) rateSamples.delete(id);
+  const pickups = queue
+    .listCompleted(db, sessionId, RATE_SAMPLE)
+    .then((done) => done.map(({ vehicleType, exitTime }) => ({ vehicleType, exitTime })));
+  pickups.catch(() => rateSamples.delete(sessionId));
+  rateSamples.set(sessionId, { at: now, pickups });
+  return pickups;
+};
 
 /** The parent's linked children's ids, grouped by school. */
 const linkedIdsBySchool = async (parent: User): Promise<Map<number, number[]>> => {
@@ -89,18 +114,21 @@ const notInQueue = ({ id, firstName, lastName, grade }: Student): ParentStudentS
  * marks of their classrooms, and, only when a child waits in line, the
  * session's latest pickups (the rate the wait is estimated from: 30 whole
  * visits, most of a poll's reads, which a poll about a child not in line, or
- * already loading, has no use for). Without a running session nobody is in
+ * already loading, has no use for; an instance reads them at most once in
+ * `RATE_SAMPLE_KEPT_MS` per session). Without a running session nobody is in
  * the queue.
  */
 const statusInSchool = async (schoolId: number, ids: readonly number[]): Promise<ParentStudentStatus[]> => {
   // Two round trips: the children and the session's id, then the session and its lists together.
+  // A poll (and the read after a live event) may see a session started or ended in the last second
+  // late, as it may the queue: eventually consistent reads, half the units.
   const [children, sessionId] = await Promise.all([
     activeChildren(schoolId, ids),
-    pickupSessions.activeId(db, schoolId),
+    pickupSessions.activeId(db, schoolId, { consistent: false }),
   ]);
   if (children.length === 0 || sessionId === undefined) return children.map(notInQueue);
   const [session, active, marks] = await Promise.all([
-    pickupSessions.get(db, sessionId),
+    pickupSessions.get(db, sessionId, { consistent: false }),
     queue.listActive(db, sessionId),
     releases.ofClassrooms(
       db,
@@ -125,7 +153,7 @@ const statusInSchool = async (schoolId: number, ids: readonly number[]): Promise
     };
   });
   const waiting = seen.some(({ entry, status }) => status === 'in_queue' && entry?.position != null);
-  const done = waiting ? await queue.listCompleted(db, sessionId, RATE_SAMPLE) : [];
+  const done = waiting ? await latestPickups(sessionId) : [];
   const now = Date.now();
   return seen.map(({ child, entry, pickedUpAt, status }) => {
     const base = notInQueue(child);

@@ -16,14 +16,14 @@ import { db } from '../lib/context';
 import { dropFromBatch, type EntryChange, placeInBatch, takeOutOfBatch } from './batches';
 import { publishToSession } from './live-events';
 import { recordingBy } from './record';
-import { activeEntryOfSchool, runningSession, sessionOfSchool } from './scope';
+import { activeEntryOfSchool, assertSessionOfSchool, runningSession } from './scope';
 import { recordPickups } from './teacher';
 import { ownSchoolId } from './tenancy';
 
 export const listQueue = async (user: User, sessionId: number, status?: 'completed') => {
   // One round trip: the list is read while the session's school is checked, and answered only once it holds.
   const [, list] = await Promise.all([
-    sessionOfSchool(user, sessionId),
+    assertSessionOfSchool(user, sessionId),
     status === 'completed' ? queue.listCompleted(db, sessionId) : queue.listActive(db, sessionId),
   ]);
   return list;

@@ -13,8 +13,35 @@ import { db } from '../lib/context';
 /** A session of the user's own school; another school's answers 404. */
 export const sessionOfSchool = async (user: User, sessionId: number): Promise<PickupSession> => {
   const session = await pickupSessions.get(db, sessionId);
+  if (session) schoolOfSession.set(sessionId, session.schoolId);
   if (!session || session.schoolId !== user.schoolId) throw new NotFoundError('Session not found');
   return session;
+};
+
+/**
+ * Each session's school as this instance has read it: a session never moves
+ * to another school, so a read that only checks whose a session is (a poll
+ * of the queue, the alerts, the batches) need not read it again. Bounded: the
+ * oldest half goes when it is full.
+ */
+const schoolOfSession = new Map<number, number>();
+const SCHOOLS_OF_SESSIONS_KEPT = 2_000;
+
+/**
+ * Throws as `sessionOfSchool` does when the session is not of the user's
+ * school, without reading it when this instance already knows its school.
+ */
+export const assertSessionOfSchool = async (user: User, sessionId: number): Promise<void> => {
+  const known = schoolOfSession.get(sessionId);
+  if (known === undefined) {
+    if (schoolOfSession.size >= SCHOOLS_OF_SESSIONS_KEPT) {
+      for (const id of [...schoolOfSession.keys()].slice(0, SCHOOLS_OF_SESSIONS_KEPT / 2))
+        schoolOfSession.delete(id);
+    }
+    await sessionOfSchool(user, sessionId);
+    return;
+  }
+  if (known !== user.schoolId) throw new NotFoundError('Session not found');
 };
 
 export const runningSession = async (user: User, sessionId: number) => {

@@ -27,7 +27,7 @@ import { db } from '../lib/context';
 import { log } from '../lib/log';
 import { publishToChannel, publishToSession } from './live-events';
 import { recordingBy } from './record';
-import { sessionOfSchool } from './scope';
+import { assertSessionOfSchool, sessionOfSchool } from './scope';
 import { ownSchoolId } from './tenancy';
 
 /** Without a session: nothing queued, released or picked up. */
@@ -126,7 +126,7 @@ export const teacherStudents = async (
   const schoolId = ownSchoolId(user);
   const [rooms] = await Promise.all([
     classrooms.listBySchool(db, schoolId),
-    sessionId === undefined ? undefined : sessionOfSchool(user, sessionId),
+    sessionId === undefined ? undefined : assertSessionOfSchool(user, sessionId),
   ]);
   const { roster, markRooms } = await rosterOf(schoolId, rooms, classroomIds);
   const [active, marks, rides] = await Promise.all([

@@ -76,9 +76,13 @@ export const pickupSessions = {
     return session;
   },
 
-  async get(db: Db, id: number): Promise<PickupSession | undefined> {
+  /**
+   * A session by id; `consistent: false` for a reader that polls and may see
+   * a change of the last second late (half the read units).
+   */
+  async get(db: Db, id: number, { consistent = true } = {}): Promise<PickupSession | undefined> {
     const { Item } = await db.doc.send(
-      new GetCommand({ TableName: db.table, Key: key(id), ConsistentRead: true }),
+      new GetCommand({ TableName: db.table, Key: key(id), ConsistentRead: consistent }),
     );
     return Item ? fromItem(Item) : undefined;
   },
@@ -90,9 +94,9 @@ export const pickupSessions = {
   },
 
   /** The id of the school's active session, without reading the session (a caller reads it alongside its lists). */
-  async activeId(db: Db, schoolId: number): Promise<number | undefined> {
+  async activeId(db: Db, schoolId: number, { consistent = true } = {}): Promise<number | undefined> {
     const { Item } = await db.doc.send(
-      new GetCommand({ TableName: db.table, Key: activeKey(schoolId), ConsistentRead: true }),
+      new GetCommand({ TableName: db.table, Key: activeKey(schoolId), ConsistentRead: consistent }),
     );
     return Item ? (Item.sessionId as number) : undefined;
   },
