@@ -153,6 +153,22 @@ describe('pickup sessions', () => {
     expect((await admin.get('/api/sessions/active')).status).toBe(200);
   });
 
+  it('refuses the next change once the school is switched to sandbox, from staff who just changed something', async () => {
+    // The instance knows where these staff belong from their last change (issue 33); the switch must still hold at once.
+    await createSchoolWithStaff(server.db, 'switchy');
+    const admin = await signedIn(server.url, 'switchy_school_admin');
+    const superAdmin = await signedIn(server.url, 'super_demo');
+    const started = await admin.post('/api/sessions', sessionBody());
+    expect(started.status).toBe(201);
+    const schoolId = started.body.schoolId as number;
+    expect((await superAdmin.put(`/api/schools/${schoolId}/sandbox`, { sandbox: true })).status).toBe(200);
+    const refused = await admin.put(`/api/sessions/${started.body.id}/end`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toMatch(/sandbox mode/);
+    expect((await superAdmin.put(`/api/schools/${schoolId}/sandbox`, { sandbox: false })).status).toBe(200);
+    expect((await admin.put(`/api/sessions/${started.body.id}/end`)).status).toBe(200);
+  });
+
   it('answers 401 to a signed-out caller', async () => {
     expect((await new Client(server.url).get('/api/sessions/active')).status).toBe(401);
   });
