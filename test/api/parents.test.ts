@@ -266,3 +266,51 @@ describe('a sandboxed school', () => {
     expect((await someone.get('/api/parent/students')).body).toEqual([]);
   });
 });
+
+describe("a parent's next poll", () => {
+  it('follows what changed since the last one: the next session, and a child no longer linked', async () => {
+    // An instance polls by what it found last time (issue 33); each of these changes must show at once.
+    const created = await admin.post('/api/parents', {
+      firstName: 'Poll',
+      lastName: 'Plan',
+      email: 'poll.plan@example.com',
+      studentIds: [child.id],
+    });
+    expect(created.status).toBe(201);
+    const polling = new Client(server.url);
+    const login = await polling.post('/api/auth/parent/login', {
+      username: 'poll.plan@example.com',
+      password: created.body.credentials.password,
+    });
+    expect(login.status).toBe(200);
+    const chosen = { currentPassword: created.body.credentials.password, newPassword: 'poll-plan-1' };
+    expect((await polling.post('/api/auth/password', chosen)).status).toBe(200);
+    const queueChildCar = async (id: number) =>
+      (await front.post('/api/queue', { sessionId: id, vehicleNumber: childCar, vehicleType: 'car' })).body;
+
+    const first = (await front.post('/api/sessions', sessionBody())).body.id;
+    const before = await queueChildCar(first);
+    expect(await statusOf(polling)).toEqual([
+      expect.objectContaining({ id: child.id, status: 'in_queue', entryTime: before.entryTime }),
+    ]);
+    expect((await admin.put(`/api/sessions/${first}/end`)).status).toBe(200);
+    expect(await statusOf(polling)).toEqual([expect.objectContaining({ status: 'not_in_queue' })]);
+
+    const second = (await front.post('/api/sessions', sessionBody())).body.id;
+    const now = await queueChildCar(second);
+    expect(now.entryTime).not.toBe(before.entryTime);
+    expect(await statusOf(polling)).toEqual([
+      expect.objectContaining({ status: 'in_queue', entryTime: now.entryTime, queuePosition: now.position }),
+    ]);
+
+    const unlinked = await admin.put(`/api/parents/${created.body.parent.id}`, {
+      firstName: 'Poll',
+      lastName: 'Plan',
+      email: 'poll.plan@example.com',
+      studentIds: [],
+    });
+    expect(unlinked.status).toBe(200);
+    expect(await statusOf(polling)).toEqual([]);
+    await admin.put(`/api/sessions/${second}/end`);
+  });
+});

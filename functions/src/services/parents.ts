@@ -108,6 +108,58 @@ const notInQueue = ({ id, firstName, lastName, grade }: Student): ParentStudentS
   pickupTime: null,
 });
 
+/** What a poll reads of one school: the children, and the running session with its lists. */
+interface SchoolReads {
+  children: Promise<Student[]>;
+  /** The session these lists are of (undefined: none read). */
+  sessionId: number | undefined;
+  lists: ReturnType<typeof readLists> | undefined;
+  /** The classrooms whose marks `lists` holds. */
+  classroomIds: readonly (number | null)[];
+}
+
+/** A running session's reads for the poll: the session, the active queue, the classrooms' marks. */
+const readLists = (sessionId: number, classroomIds: readonly (number | null)[]) =>
+  Promise.all([
+    pickupSessions.get(db, sessionId, { consistent: false }),
+    queue.listActive(db, sessionId),
+    releases.ofClassrooms(db, sessionId, classroomIds),
+  ]);
+
+/**
+ * What this instance's last poll of each parent found: their children by
+ * school, with the children's classrooms; and each school's running session.
+ * A poll reads by this plan while the parent's links are read (issue 33: two
+ * round trips after the sign-in instead of four), and uses what it read only
+ * where the links, the children's classrooms and the session still match;
+ * anything else it reads again. Nothing is answered from memory: the plan
+ * only says which keys to read. Bounded: cleared when full.
+ */
+type Plan = Map<number, { ids: number[]; classroomIds: (number | null)[] }>;
+const plans = new Map<number, Plan>();
+const runningSessionOf = new Map<number, number>();
+const PLANS_KEPT = 10_000;
+
+const sameIds = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length && a.every((id, i) => id === b[i]);
+
+/** Reads by plan; a read that fails leaves its part to be read again, never the poll's error. */
+const readByPlan = (
+  schoolId: number,
+  part: { ids: number[]; classroomIds: (number | null)[] },
+): SchoolReads => {
+  const sessionId = runningSessionOf.get(schoolId);
+  const reads: SchoolReads = {
+    children: activeChildren(schoolId, part.ids),
+    sessionId,
+    lists: sessionId === undefined ? undefined : readLists(sessionId, part.classroomIds),
+    classroomIds: part.classroomIds,
+  };
+  reads.children.catch(() => undefined);
+  reads.lists?.catch(() => undefined);
+  return reads;
+};
+
 /**
  * The children of one school as their session sees them: the active queue
  * (which entry carries each child, and its place), the release and pickup
@@ -116,27 +168,34 @@ const notInQueue = ({ id, firstName, lastName, grade }: Student): ParentStudentS
  * visits, most of a poll's reads, which a poll about a child not in line, or
  * already loading, has no use for; an instance reads them at most once in
  * `RATE_SAMPLE_KEPT_MS` per session). Without a running session nobody is in
- * the queue.
+ * the queue. `planned`: what was read by the plan, used where it matches.
+ * A poll (and the read after a live event) may see a session started or
+ * ended in the last second late, as it may the queue: eventually consistent
+ * reads, half the units.
  */
-const statusInSchool = async (schoolId: number, ids: readonly number[]): Promise<ParentStudentStatus[]> => {
-  // Two round trips: the children and the session's id, then the session and its lists together.
-  // A poll (and the read after a live event) may see a session started or ended in the last second
-  // late, as it may the queue: eventually consistent reads, half the units.
-  const [children, sessionId] = await Promise.all([
-    activeChildren(schoolId, ids),
-    pickupSessions.activeId(db, schoolId, { consistent: false }),
-  ]);
-  if (children.length === 0 || sessionId === undefined) return children.map(notInQueue);
-  const [session, active, marks] = await Promise.all([
-    pickupSessions.get(db, sessionId, { consistent: false }),
-    queue.listActive(db, sessionId),
-    releases.ofClassrooms(
-      db,
-      sessionId,
-      children.map((child) => child.classroomId),
-    ),
-  ]);
-  if (!session || !isSessionRunning(session)) return children.map(notInQueue);
+const statusInSchool = async (
+  schoolId: number,
+  ids: readonly number[],
+  planned: SchoolReads | undefined,
+): Promise<{ statuses: ParentStudentStatus[]; classroomIds: (number | null)[] }> => {
+  const children =
+    (planned && (await planned.children.catch(() => undefined))) ?? (await activeChildren(schoolId, ids));
+  const classroomIds = [...new Set(children.map((child) => child.classroomId))];
+  if (children.length === 0) return { statuses: [], classroomIds };
+  const covered = planned !== undefined && classroomIds.every((id) => planned.classroomIds.includes(id));
+  let sessionId = planned?.sessionId;
+  let lists = covered ? await planned?.lists?.catch(() => undefined) : undefined;
+  if (!lists?.[0] || !isSessionRunning(lists[0])) {
+    // No plan, or its session ended (or another began): the school's running session, read now.
+    sessionId = await pickupSessions.activeId(db, schoolId, { consistent: false });
+    lists = sessionId === undefined ? undefined : await readLists(sessionId, classroomIds);
+  }
+  if (sessionId === undefined || !lists?.[0] || !isSessionRunning(lists[0])) {
+    runningSessionOf.delete(schoolId);
+    return { statuses: children.map(notInQueue), classroomIds };
+  }
+  runningSessionOf.set(schoolId, sessionId);
+  const [, active, marks] = lists;
   const entryOf = new Map<number, QueueEntry>();
   for (const entry of active) {
     for (const student of entry.students) if (!entryOf.has(student.id)) entryOf.set(student.id, entry);
@@ -155,7 +214,7 @@ const statusInSchool = async (schoolId: number, ids: readonly number[]): Promise
   const waiting = seen.some(({ entry, status }) => status === 'in_queue' && entry?.position != null);
   const done = waiting ? await latestPickups(sessionId) : [];
   const now = Date.now();
-  return seen.map(({ child, entry, pickedUpAt, status }) => {
+  const statuses = seen.map(({ child, entry, pickedUpAt, status }): ParentStudentStatus => {
     const base = notInQueue(child);
     if (!entry) return status === 'picked_up' ? { ...base, status, pickupTime: pickedUpAt } : base;
     const queued = {
@@ -180,12 +239,32 @@ const statusInSchool = async (schoolId: number, ids: readonly number[]): Promise
       batchNumber: entry.batchNumber,
     };
   });
+  return { statuses, classroomIds };
 };
 
 /** `GET /api/parent/students/status`: each linked child's pickup now, and nothing about anyone else. */
 export const childrenStatus = async (parent: User): Promise<ParentStudentStatus[]> => {
+  const plan = plans.get(parent.id);
+  const planned = new Map(
+    [...(plan ?? [])].map(([schoolId, part]) => [schoolId, readByPlan(schoolId, part)]),
+  );
   const bySchool = await linkedIdsBySchool(parent);
-  const pages = await Promise.all([...bySchool].map(([schoolId, ids]) => statusInSchool(schoolId, ids)));
+  const next: Plan = new Map();
+  const pages = await Promise.all(
+    [...bySchool].map(async ([schoolId, ids]) => {
+      const part = plan?.get(schoolId);
+      const matches = part !== undefined && sameIds(part.ids, ids);
+      const { statuses, classroomIds } = await statusInSchool(
+        schoolId,
+        ids,
+        matches ? planned.get(schoolId) : undefined,
+      );
+      next.set(schoolId, { ids, classroomIds });
+      return statuses;
+    }),
+  );
+  if (plans.size >= PLANS_KEPT) plans.clear();
+  plans.set(parent.id, next);
   return pages.flat().sort(byName);
 };
 
