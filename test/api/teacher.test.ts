@@ -277,3 +277,21 @@ describe('picked-up students', () => {
     expect((await teacher.get('/api/teacher/students/ready')).status).toBe(400);
   });
 });
+
+describe("a release and the school's session", () => {
+  it('goes into the session running now: refused once it ended, into the next one once that began', async () => {
+    // The instance remembers the school's running session (issue 33): an ended one must not take releases.
+    const admin = await signedIn(server.url, 'admin_demo');
+    const [student] = (await teacher.get(`/api/teacher/students?sessionId=${sessionId}`)).body;
+    expect((await teacher.put(`/api/teacher/students/${student.id}/release`)).body.sessionId).toBe(sessionId);
+    expect((await admin.put(`/api/sessions/${sessionId}/end`)).status).toBe(200);
+    const refused = await teacher.put(`/api/teacher/students/${student.id}/release`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe('There is no active session to release students in');
+    const next = (await front.post('/api/sessions', sessionBody())).body.id;
+    const released = await teacher.put(`/api/teacher/students/${student.id}/release`);
+    expect(released.status).toBe(200);
+    expect(released.body.sessionId).toBe(next);
+    await admin.put(`/api/sessions/${next}/end`);
+  });
+});

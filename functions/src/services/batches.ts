@@ -142,6 +142,10 @@ export const batchVehicles = async (user: User, id: number): Promise<QueueEntry[
   return batches.entries(db, found.batch, found.memberIds);
 };
 
+/** Which line each batch this instance saw loads from: a batch's session and vehicle type never change. */
+const lineOfBatch = new Map<number, { sessionId: number; vehicleType: VehicleType }>();
+const LINES_KEPT = 5_000;
+
 /**
  * Add-to-batch: takes the first waiting, batch-less vehicle of the batch's
  * type from the waiting line (a few entries at a time) and raises the count,
@@ -149,19 +153,23 @@ export const batchVehicles = async (user: User, id: number): Promise<QueueEntry[
  * the next one.
  */
 export const addNextToBatch = async (user: User, id: number): Promise<Batch> => {
+  // A batch seen before: its waiting line is read while the batch is (issue 33), used once it is the user's.
+  const seen = lineOfBatch.get(id);
+  const early = seen && queue.waitingForBatch(db, seen.sessionId, seen.vehicleType, CANDIDATES_PER_READ);
+  early?.catch(() => undefined);
   const batch = await batchOfSchool(user, id);
+  if (lineOfBatch.size >= LINES_KEPT) lineOfBatch.clear();
+  lineOfBatch.set(id, { sessionId: batch.sessionId, vehicleType: batch.vehicleType });
   assertLoading(batch);
   const record = await recordingBy(user, batch.schoolId);
   let cursor: Record<string, unknown> | undefined;
   let taken = 0;
+  let first = early;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; ) {
-    const { entries, next } = await queue.waitingForBatch(
-      db,
-      batch.sessionId,
-      batch.vehicleType,
-      CANDIDATES_PER_READ,
-      cursor,
-    );
+    const { entries, next } =
+      (first && (await first.catch(() => undefined))) ??
+      (await queue.waitingForBatch(db, batch.sessionId, batch.vehicleType, CANDIDATES_PER_READ, cursor));
+    first = undefined;
     for (const candidate of entries) {
       attempt++;
       const outcome = await batches.addEntry(db, batch, candidate, record);

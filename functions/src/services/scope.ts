@@ -44,6 +44,27 @@ export const assertSessionOfSchool = async (user: User, sessionId: number): Prom
   if (known !== user.schoolId) throw new NotFoundError('Session not found');
 };
 
+/** Per school, the id of the running session this instance last found active. */
+const runningSessionIds = new Map<number, number>();
+
+/**
+ * The school's active session, as `pickupSessions.active` answers it, in one
+ * round trip when this instance knows its id (issue 33): a session still
+ * running is the school's only active one. Otherwise (none known, or it
+ * ended) the school's active session is read as before.
+ */
+export const activeSessionOf = async (schoolId: number): Promise<PickupSession | undefined> => {
+  const known = runningSessionIds.get(schoolId);
+  if (known !== undefined) {
+    const session = await pickupSessions.get(db, known);
+    if (session?.schoolId === schoolId && isSessionRunning(session)) return session;
+  }
+  const session = await pickupSessions.active(db, schoolId);
+  if (session && isSessionRunning(session)) runningSessionIds.set(schoolId, session.id);
+  else runningSessionIds.delete(schoolId);
+  return session;
+};
+
 export const runningSession = async (user: User, sessionId: number) => {
   const session = await sessionOfSchool(user, sessionId);
   if (!isSessionRunning(session))

@@ -13,21 +13,12 @@ import {
   type TeacherStudent,
   type User,
 } from '@curbside/domain';
-import {
-  classrooms,
-  type Marks,
-  parentLinks,
-  pickupSessions,
-  queue,
-  releases,
-  students,
-  vehicles,
-} from '@curbside/store';
+import { classrooms, type Marks, parentLinks, queue, releases, students, vehicles } from '@curbside/store';
 import { db } from '../lib/context';
 import { log } from '../lib/log';
 import { publishToChannel, publishToSession } from './live-events';
 import { recordingBy } from './record';
-import { assertSessionOfSchool, sessionOfSchool } from './scope';
+import { activeSessionOf, assertSessionOfSchool, sessionOfSchool } from './scope';
 import { ownSchoolId } from './tenancy';
 
 /** Without a session: nothing queued, released or picked up. */
@@ -213,7 +204,7 @@ export const releaseStudent = async (user: User, studentId: number) => {
   // Independent reads, one round trip; the student's absence is still reported first.
   const [[student], session] = await Promise.all([
     students.getMany(db, schoolId, [studentId]),
-    pickupSessions.active(db, schoolId),
+    activeSessionOf(schoolId),
   ]);
   if (!student) throw new NotFoundError('Student not found');
   if (!session || !isSessionRunning(session))
@@ -226,10 +217,14 @@ export const releaseStudent = async (user: User, studentId: number) => {
   };
   // Staff see who released the child; parents are told only that they were.
   const toStaff = { ...event, data: { ...event.data, releasedBy: actorName(record.actor) } };
-  const [, parents] = await Promise.all([
+  // The staff's event and the parents' go out side by side.
+  await Promise.all([
     publishToSession(schoolId, session.id, toStaff, [student.classroomId]),
-    parentLinks.parentsOf(db, schoolId, studentId),
+    parentLinks
+      .parentsOf(db, schoolId, studentId)
+      .then((parents) =>
+        Promise.all(parents.map((parentId) => publishToChannel(channels.parent(parentId), event))),
+      ),
   ]);
-  await Promise.all(parents.map((parentId) => publishToChannel(channels.parent(parentId), event)));
   return { studentId, sessionId: session.id, releasedAt };
 };
