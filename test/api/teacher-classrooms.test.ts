@@ -70,7 +70,8 @@ describe("the teacher's students of some classrooms", () => {
     // The school's classrooms, the classroom's students, the school's vehicles, the active queue,
     // the classroom's release marks.
     expect(one.counters['ddb.Query.calls']).toBe(5);
-    expect(one.counters['ddb.BatchGetItem.calls']).toBeUndefined();
+    // One BatchGetItem: the caller's sign-in and user; no student read by key.
+    expect(one.counters['ddb.BatchGetItem.calls']).toBe(1);
     const school = await metered(`/api/teacher/students?sessionId=${sessionId}`);
     expect(one.counters['ddb.readUnits']).toBeLessThan(school.counters['ddb.readUnits'] ?? 0);
   });

@@ -11,7 +11,16 @@ import {
   UnauthorizedError,
   type User,
 } from '@curbside/domain';
-import { authSessions, type BusLinkHolder, busLinks, districts, schools, users } from '@curbside/store';
+import {
+  authSessions,
+  type BusLinkHolder,
+  busLinks,
+  callerReads,
+  districts,
+  type PlaceKeys,
+  schools,
+  users,
+} from '@curbside/store';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { config } from './config';
@@ -62,22 +71,39 @@ export const userIdOfToken = (token: string): number | undefined => {
   return match ? Number(match[1]) : undefined;
 };
 
+/** The signed-in user of a token, and the school and district asked for, as this request read them. */
+interface Caller {
+  user: User | null;
+  /** The place asked for (`callerOfToken`'s second argument) with its records; undefined when not read. */
+  place?: ReadPlace;
+}
+
 /**
- * The signed-in, active user of a session token, or null. The session and
- * the user the token names are read in one round trip; the session decides
- * whose the token is.
+ * The signed-in, active user of a session token and, when `place` is given,
+ * that school's and district's records: the sign-in, the user the token names
+ * and the place in one BatchGetItem; the session decides whose the token is
+ * (another user is read after, should it name someone else).
  */
-export const userOfToken = async (token: string | undefined): Promise<User | null> => {
-  if (!token) return null;
+const callerOfToken = async (token: string | undefined, place?: PlaceKeys): Promise<Caller> => {
+  if (!token) return { user: null };
   const named = userIdOfToken(token);
-  const [session, guessed] = await Promise.all([
-    authSessions.get(db, token),
-    named === undefined ? undefined : users.get(db, named),
-  ]);
-  if (!session) return null;
-  const user = guessed?.id === session.userId ? guessed : await users.get(db, session.userId);
-  return user?.active ? user : null;
+  if (named === undefined) {
+    const session = await authSessions.get(db, token);
+    const user = session ? await users.get(db, session.userId) : undefined;
+    return { user: user?.active ? user : null };
+  }
+  const read = await callerReads(db, token, named, place);
+  if (!read.session) return { user: null };
+  const user = read.user?.id === read.session.userId ? read.user : await users.get(db, read.session.userId);
+  return {
+    user: user?.active ? user : null,
+    ...(place ? { place: { ...place, records: [read.school, read.district] } } : {}),
+  };
 };
+
+/** The signed-in, active user of a session token, or null (the sign-in and its user in one read). */
+export const userOfToken = async (token: string | undefined): Promise<User | null> =>
+  (await callerOfToken(token)).user;
 
 /**
  * The address a request came from, for per-address throttles: the visitor's
@@ -139,46 +165,38 @@ const assertSameOrigin = (event: APIGatewayProxyEventV2) => {
 
 const SANDBOXED = 'Read-only mode: this school is in sandbox mode. Changes are not allowed.';
 
-/** A user's school and district, and those records as this request read them. */
-interface Place {
-  schoolId: number | null;
-  districtId: number | null;
-  read: Promise<[{ sandbox?: boolean } | undefined, { sandbox?: boolean } | undefined]>;
+/** A school and district, and their records as this request read them. */
+interface ReadPlace extends PlaceKeys {
+  records: [{ sandbox?: boolean } | undefined, { sandbox?: boolean } | undefined];
 }
-
-const readPlace = (schoolId: number | null, districtId: number | null): Place['read'] =>
-  Promise.all([
-    schoolId !== null ? schools.get(db, schoolId) : undefined,
-    districtId !== null ? districts.get(db, districtId) : undefined,
-  ]);
 
 /**
  * Where each user who changed something through this instance belongs. A
- * mutation by a user seen before reads their school and district while the
- * session is read (issue 33: one round trip less); the records are this
+ * change by a user seen before reads their school and district with their
+ * sign-in (issue 33: one round trip, one call); the records are this
  * request's own reads, used only when the user still belongs there.
  */
-const placeOfUser = new Map<number, { schoolId: number | null; districtId: number | null }>();
+const placeOfUser = new Map<number, PlaceKeys>();
 const PLACES_KEPT = 5_000;
 
-const guessPlace = (token: string | undefined): Place | undefined => {
+const knownPlace = (token: string | undefined): PlaceKeys | undefined => {
   const userId = token === undefined ? undefined : userIdOfToken(token);
-  const known = userId === undefined ? undefined : placeOfUser.get(userId);
-  if (!known) return undefined;
-  const read = readPlace(known.schoolId, known.districtId);
-  // A failed guess is read again by the check itself (its error, if any, is the check's).
-  read.catch(() => undefined);
-  return { ...known, read };
+  return userId === undefined ? undefined : placeOfUser.get(userId);
 };
 
 /** Sandbox mode makes a school (or its whole district) read-only for all but super admins. */
-export const assertWritable = async (user: User, guessed?: Place) => {
+export const assertWritable = async (user: User, read?: ReadPlace) => {
   if (user.role === 'super_admin') return;
   if (placeOfUser.size >= PLACES_KEPT) placeOfUser.clear();
   placeOfUser.set(user.id, { schoolId: user.schoolId, districtId: user.districtId });
-  const same = guessed?.schoolId === user.schoolId && guessed?.districtId === user.districtId;
-  const fromGuess = same ? await guessed?.read.catch(() => undefined) : undefined;
-  const [school, district] = fromGuess ?? (await readPlace(user.schoolId, user.districtId));
+  const same = read?.schoolId === user.schoolId && read?.districtId === user.districtId;
+  const [school, district] =
+    same && read
+      ? read.records
+      : await Promise.all([
+          user.schoolId !== null ? schools.get(db, user.schoolId) : undefined,
+          user.districtId !== null ? districts.get(db, user.districtId) : undefined,
+        ]);
   if (school?.sandbox || district?.sandbox) throw new ForbiddenError(SANDBOXED);
 };
 
@@ -218,8 +236,7 @@ export const authorize = (
     }
     const token = cookieValue(event.cookies, SESSION_COOKIE);
     const writes = isMutation(method) && !options.sandboxExempt;
-    const guessed = writes ? guessPlace(token) : undefined;
-    const user = await userOfToken(token);
+    const { user, place } = await callerOfToken(token, writes ? knownPlace(token) : undefined);
     signedInUsers.set(event, user);
     if (access === 'public') return;
     if (!user) throw new UnauthorizedError('Not signed in');
@@ -236,7 +253,7 @@ export const authorize = (
     if (access.data && !canPerform(user.role, access.data)) {
       throw new ForbiddenError("You don't have permission to do this.");
     }
-    if (writes && rankOf(user.role) > 0) await assertWritable(user, guessed);
+    if (writes && rankOf(user.role) > 0) await assertWritable(user, place);
   },
 });
 

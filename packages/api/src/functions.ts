@@ -61,7 +61,8 @@ export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', Functio
    */
   auth: {
     // A password change ends the user's other sign-ins: their sessions (an index Query, batch deletes).
-    data: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'BatchWriteItem'],
+    // Every signed-in request reads its sign-in and user together (BatchGetItem).
+    data: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'BatchWriteItem'],
     connections: PUBLISHER,
     publishes: true,
     memoryMb: 1769,
@@ -122,7 +123,7 @@ export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', Functio
    * closing the pages opened with the old ones), the fleet and the positions.
    */
   bus: {
-    data: ['GetItem', 'Query', 'PutItem', 'DeleteItem'],
+    data: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem'],
     connections: PUBLISHER,
     publishes: true,
     ...HTTP,
@@ -131,7 +132,12 @@ export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', Functio
    * The student-information (Clever) import page: reads Clever, connects a
    * district or school to Clever, starts import jobs (and their function).
    */
-  sis: { data: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], connections: [], publishes: false, ...HTTP },
+  sis: {
+    data: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'],
+    connections: [],
+    publishes: false,
+    ...HTTP,
+  },
   /**
    * `$connect` reads the session or the bus link and keeps the connection;
    * `$disconnect` drops it; `$default` answers pong and relays a driver's

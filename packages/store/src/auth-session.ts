@@ -14,13 +14,24 @@ import { queryAll } from './query';
 export const sessionIdOf = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 const keyOfId = (sessionId: string) => ({ pk: `AUTH#${sessionId}`, sk: 'AUTH' });
-const key = (token: string) => keyOfId(sessionIdOf(token));
+/** A sign-in's item, by its token. */
+export const authSessionKey = (token: string) => keyOfId(sessionIdOf(token));
+const key = authSessionKey;
 const userSessions = (userId: number) => `USER#${userId}#AUTH`;
 
 export interface AuthSession {
   userId: number;
   expiresAt: string;
 }
+
+/** A sign-in item as a session, when it has not expired. */
+export const liveSession = (
+  item: Record<string, unknown> | undefined,
+  now = Date.now(),
+): AuthSession | undefined =>
+  item && Date.parse(item.expiresAt as string) > now
+    ? { userId: item.userId as number, expiresAt: item.expiresAt as string }
+    : undefined;
 
 export const authSessions = {
   async put(db: Db, token: string, session: AuthSession): Promise<void> {
@@ -43,8 +54,7 @@ export const authSessions = {
   /** The live session of a token; expired or revoked answers undefined. */
   async get(db: Db, token: string, now = Date.now()): Promise<AuthSession | undefined> {
     const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: key(token) }));
-    if (!Item || Date.parse(Item.expiresAt) <= now) return undefined;
-    return { userId: Item.userId, expiresAt: Item.expiresAt };
+    return liveSession(Item, now);
   },
 
   async revoke(db: Db, token: string): Promise<void> {

@@ -8,7 +8,9 @@ import { setSandboxOf } from './query';
  * District: `DISTRICT#{id}` / `DISTRICT`.
  * All districts: gsi1 `DISTRICTS` / `DISTRICT#{id:010}`.
  */
-const key = (id: number) => ({ pk: `DISTRICT#${id}`, sk: 'DISTRICT' });
+/** A district's item. */
+export const districtKey = (id: number) => ({ pk: `DISTRICT#${id}`, sk: 'DISTRICT' });
+const key = districtKey;
 
 export const districts = {
   async create(db: Db, input: Omit<District, 'id' | 'createdAt'>): Promise<District> {

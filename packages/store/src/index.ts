@@ -4,6 +4,7 @@ export * from './auth-session';
 export * from './authorized-pickup';
 export * from './batch';
 export * from './bus';
+export * from './caller-reads';
 export * from './classroom';
 export * from './clever';
 export * from './connection';

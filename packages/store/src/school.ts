@@ -8,7 +8,9 @@ import { isConditionFailure, setSandboxOf } from './query';
  * School: `SCHOOL#{id}` / `SCHOOL`.
  * Schools of a district: gsi1 `DISTRICT#{districtId}#SCHOOLS` / `SCHOOL#{id:010}`.
  */
-const key = (id: number) => ({ pk: `SCHOOL#${id}`, sk: 'SCHOOL' });
+/** A school's item. */
+export const schoolKey = (id: number) => ({ pk: `SCHOOL#${id}`, sk: 'SCHOOL' });
+const key = schoolKey;
 
 export const schools = {
   async create(db: Db, input: Omit<School, 'id' | 'createdAt'>): Promise<School> {

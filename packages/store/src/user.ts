@@ -29,7 +29,9 @@ import { type CursorKey, isConditionFailure, rosterReads } from './query';
  * Super admins (no district): gsi2 `SUPER_ADMINS` / `USER#{id:010}`.
  * `search` holds the lowercased name, username, email and phone.
  */
-const key = (id: number) => ({ pk: `USER#${id}`, sk: 'USER' });
+/** A user's item. */
+export const userKey = (id: number) => ({ pk: `USER#${id}`, sk: 'USER' });
+const key = userKey;
 
 /** Who signs in where: staff at the staff sign-in, parents at the parent portal. */
 export type AccountKind = 'staff' | 'parent';
@@ -98,7 +100,7 @@ export const toUser = (item: Record<string, unknown>): User & { hasPassword: boo
   const { passwordHash, ...user } = stripKeys<User & { passwordHash: string }>(item);
   return { ...user, hasPassword: passwordHash !== NO_PASSWORD };
 };
-const withoutFlag = ({ hasPassword: _, ...user }: User & { hasPassword: boolean }): User => user;
+export const withoutFlag = ({ hasPassword: _, ...user }: User & { hasPassword: boolean }): User => user;
 
 const _CURSOR_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk'] as const;
 const _keyOf = (item: Record<string, unknown>) => ({

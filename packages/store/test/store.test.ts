@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { authSessions } from '../src/auth-session';
 import { batches } from '../src/batch';
 import { busPositions } from '../src/bus';
+import { callerReads } from '../src/caller-reads';
 import { connections } from '../src/connection';
 import { createDb, type Db } from '../src/db';
 import { districts } from '../src/district';
@@ -119,6 +120,45 @@ describe('sign-in sessions and throttling', () => {
     expect(await authSessions.get(db, 'tok-old')).toBeUndefined();
     await authSessions.revoke(db, 'tok-live');
     expect(await authSessions.get(db, 'tok-live')).toBeUndefined();
+  });
+
+  it("reads a caller's sign-in, user, school and district in one call, an expired sign-in as none", async () => {
+    const district = await districts.create(db, { name: 'Reads', active: true, sandbox: false });
+    const school = await schools.create(db, {
+      name: 'R',
+      districtId: district.id,
+      active: true,
+      sandbox: true,
+    });
+    const user = await users.create(db, {
+      name: 'Rae',
+      username: 'rae.reads',
+      email: null,
+      phone: null,
+      role: 'teacher',
+      active: true,
+      schoolId: school.id,
+      districtId: district.id,
+      passwordHash: 'hash',
+    });
+    const later = new Date(Date.now() + 60_000).toISOString();
+    await authSessions.put(db, 'tok-reads', { userId: user.id, expiresAt: later });
+    await authSessions.put(db, 'tok-reads-old', {
+      userId: user.id,
+      expiresAt: new Date(Date.now() - 1).toISOString(),
+    });
+    const place = { schoolId: school.id, districtId: district.id };
+    const read = await callerReads(db, 'tok-reads', user.id, place);
+    expect(read.session).toEqual({ userId: user.id, expiresAt: later });
+    expect(read.user).toMatchObject({ id: user.id, username: 'rae.reads' });
+    expect(read.user).not.toHaveProperty('passwordHash');
+    expect(read.user).not.toHaveProperty('hasPassword');
+    expect(read.school).toEqual(school);
+    expect(read.district).toEqual(district);
+    const bare = await callerReads(db, 'tok-reads', user.id);
+    expect([bare.school, bare.district]).toEqual([undefined, undefined]);
+    expect((await callerReads(db, 'tok-reads-old', user.id, place)).session).toBeUndefined();
+    expect((await callerReads(db, 'tok-none', 987654)).user).toBeUndefined();
   });
 
   it("revokes every session of one user at once, and no one else's", async () => {
