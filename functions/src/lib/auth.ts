@@ -25,6 +25,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { config } from './config';
 import { db } from './context';
+import { remember } from './remember';
 
 export const SESSION_COOKIE = 'curbside_session';
 /** A device's long-lived token: the accounts it signed in to keep an allowance of wrong passwords there. */
@@ -187,8 +188,7 @@ const knownPlace = (token: string | undefined): PlaceKeys | undefined => {
 /** Sandbox mode makes a school (or its whole district) read-only for all but super admins. */
 export const assertWritable = async (user: User, read?: ReadPlace) => {
   if (user.role === 'super_admin') return;
-  if (placeOfUser.size >= PLACES_KEPT) placeOfUser.clear();
-  placeOfUser.set(user.id, { schoolId: user.schoolId, districtId: user.districtId });
+  remember(placeOfUser, user.id, { schoolId: user.schoolId, districtId: user.districtId }, PLACES_KEPT);
   const same = read?.schoolId === user.schoolId && read?.districtId === user.districtId;
   const [school, district] =
     same && read

@@ -13,6 +13,7 @@ import {
 import { batches, completedVisit, queue, schools } from '@curbside/store';
 import { db } from '../lib/context';
 import { log } from '../lib/log';
+import { remember } from '../lib/remember';
 import { publishToSession } from './live-events';
 import { recordingBy } from './record';
 import { assertSessionOfSchool, sessionOfSchool } from './scope';
@@ -158,8 +159,7 @@ export const addNextToBatch = async (user: User, id: number): Promise<Batch> => 
   const early = seen && queue.waitingForBatch(db, seen.sessionId, seen.vehicleType, CANDIDATES_PER_READ);
   early?.catch(() => undefined);
   const batch = await batchOfSchool(user, id);
-  if (lineOfBatch.size >= LINES_KEPT) lineOfBatch.clear();
-  lineOfBatch.set(id, { sessionId: batch.sessionId, vehicleType: batch.vehicleType });
+  remember(lineOfBatch, id, { sessionId: batch.sessionId, vehicleType: batch.vehicleType }, LINES_KEPT);
   assertLoading(batch);
   const record = await recordingBy(user, batch.schoolId);
   let cursor: Record<string, unknown> | undefined;

@@ -14,7 +14,9 @@ import {
 import { parentLinks, parents, pickupSessions, queue, releases, schools, students } from '@curbside/store';
 import { db } from '../lib/context';
 import { log } from '../lib/log';
+import { remember } from '../lib/remember';
 import { publishToChannel } from './publish';
+import { knownRunningSession, noteRunningSession } from './scope';
 
 /** How many of the session's latest pickups the wait estimate reads (newest first). */
 const RATE_SAMPLE = 30;
@@ -133,11 +135,11 @@ const readLists = (sessionId: number, classroomIds: readonly (number | null)[]) 
  * round trips after the sign-in instead of four), and uses what it read only
  * where the links, the children's classrooms and the session still match;
  * anything else it reads again. Nothing is answered from memory: the plan
- * only says which keys to read. Bounded: cleared when full.
+ * only says which keys to read. The school's running session is the one
+ * `scope.ts` knows (`knownRunningSession`).
  */
 type Plan = Map<number, { ids: number[]; classroomIds: (number | null)[] }>;
 const plans = new Map<number, Plan>();
-const runningSessionOf = new Map<number, number>();
 const PLANS_KEPT = 10_000;
 
 const sameIds = (a: readonly number[], b: readonly number[]) =>
@@ -148,7 +150,7 @@ const readByPlan = (
   schoolId: number,
   part: { ids: number[]; classroomIds: (number | null)[] },
 ): SchoolReads => {
-  const sessionId = runningSessionOf.get(schoolId);
+  const sessionId = knownRunningSession(schoolId);
   const reads: SchoolReads = {
     children: activeChildren(schoolId, part.ids),
     sessionId,
@@ -191,10 +193,10 @@ const statusInSchool = async (
     lists = sessionId === undefined ? undefined : await readLists(sessionId, classroomIds);
   }
   if (sessionId === undefined || !lists?.[0] || !isSessionRunning(lists[0])) {
-    runningSessionOf.delete(schoolId);
+    noteRunningSession(schoolId, undefined);
     return { statuses: children.map(notInQueue), classroomIds };
   }
-  runningSessionOf.set(schoolId, sessionId);
+  noteRunningSession(schoolId, sessionId);
   const [, active, marks] = lists;
   const entryOf = new Map<number, QueueEntry>();
   for (const entry of active) {
@@ -263,8 +265,7 @@ export const childrenStatus = async (parent: User): Promise<ParentStudentStatus[
       return statuses;
     }),
   );
-  if (plans.size >= PLANS_KEPT) plans.clear();
-  plans.set(parent.id, next);
+  remember(plans, parent.id, next, PLANS_KEPT);
   return pages.flat().sort(byName);
 };
 

@@ -9,11 +9,12 @@ import {
 } from '@curbside/domain';
 import { pickupSessions, queue } from '@curbside/store';
 import { db } from '../lib/context';
+import { remember } from '../lib/remember';
 
 /** A session of the user's own school; another school's answers 404. */
 export const sessionOfSchool = async (user: User, sessionId: number): Promise<PickupSession> => {
   const session = await pickupSessions.get(db, sessionId);
-  if (session) schoolOfSession.set(sessionId, session.schoolId);
+  if (session) remember(schoolOfSession, sessionId, session.schoolId, SCHOOLS_OF_SESSIONS_KEPT);
   if (!session || session.schoolId !== user.schoolId) throw new NotFoundError('Session not found');
   return session;
 };
@@ -21,8 +22,7 @@ export const sessionOfSchool = async (user: User, sessionId: number): Promise<Pi
 /**
  * Each session's school as this instance has read it: a session never moves
  * to another school, so a read that only checks whose a session is (a poll
- * of the queue, the alerts, the batches) need not read it again. Bounded: the
- * oldest half goes when it is full.
+ * of the queue, the alerts, the batches) need not read it again.
  */
 const schoolOfSession = new Map<number, number>();
 const SCHOOLS_OF_SESSIONS_KEPT = 2_000;
@@ -33,19 +33,26 @@ const SCHOOLS_OF_SESSIONS_KEPT = 2_000;
  */
 export const assertSessionOfSchool = async (user: User, sessionId: number): Promise<void> => {
   const known = schoolOfSession.get(sessionId);
-  if (known === undefined) {
-    if (schoolOfSession.size >= SCHOOLS_OF_SESSIONS_KEPT) {
-      for (const id of [...schoolOfSession.keys()].slice(0, SCHOOLS_OF_SESSIONS_KEPT / 2))
-        schoolOfSession.delete(id);
-    }
-    await sessionOfSchool(user, sessionId);
-    return;
-  }
-  if (known !== user.schoolId) throw new NotFoundError('Session not found');
+  if (known === undefined) await sessionOfSchool(user, sessionId);
+  else if (known !== user.schoolId) throw new NotFoundError('Session not found');
 };
 
-/** Per school, the id of the running session this instance last found active. */
+/**
+ * Per school, the id of the running session this instance last found active
+ * (`activeSessionOf`, a parent's poll): which session to read first, never
+ * whether it runs.
+ */
 const runningSessionIds = new Map<number, number>();
+const SCHOOLS_KEPT = 2_000;
+
+/** The school's running session as this instance last found it. */
+export const knownRunningSession = (schoolId: number): number | undefined => runningSessionIds.get(schoolId);
+
+/** What a read found the school's running session to be (undefined: none runs). */
+export const noteRunningSession = (schoolId: number, sessionId: number | undefined): void => {
+  if (sessionId === undefined) runningSessionIds.delete(schoolId);
+  else remember(runningSessionIds, schoolId, sessionId, SCHOOLS_KEPT);
+};
 
 /**
  * The school's active session, as `pickupSessions.active` answers it, in one
@@ -54,14 +61,13 @@ const runningSessionIds = new Map<number, number>();
  * ended) the school's active session is read as before.
  */
 export const activeSessionOf = async (schoolId: number): Promise<PickupSession | undefined> => {
-  const known = runningSessionIds.get(schoolId);
+  const known = knownRunningSession(schoolId);
   if (known !== undefined) {
     const session = await pickupSessions.get(db, known);
     if (session?.schoolId === schoolId && isSessionRunning(session)) return session;
   }
   const session = await pickupSessions.active(db, schoolId);
-  if (session && isSessionRunning(session)) runningSessionIds.set(schoolId, session.id);
-  else runningSessionIds.delete(schoolId);
+  noteRunningSession(schoolId, session && isSessionRunning(session) ? session.id : undefined);
   return session;
 };
 

@@ -4,6 +4,7 @@ import { connections } from '@curbside/store';
 import { connectionsDb } from '../lib/context';
 import { live } from '../lib/live';
 import { log } from '../lib/log';
+import { remember } from '../lib/remember';
 import { wsHandler } from '../lib/ws';
 import { fanOut, relayPosition, stopBus } from '../services/buses';
 import { answerDisplay } from './display';
@@ -16,13 +17,16 @@ const MAX_KNOWN = 5000;
 const driverSchoolOf = (connectionId: string): Promise<{ schoolId: number } | null> => {
   let known = driverLinks.get(connectionId);
   if (!known) {
-    known = connections
-      .get(connectionsDb(), connectionId)
-      .then((connection) =>
-        connection?.busLink?.kind === 'driver' ? { schoolId: connection.busLink.schoolId } : null,
-      );
-    if (driverLinks.size >= MAX_KNOWN) driverLinks.clear();
-    driverLinks.set(connectionId, known);
+    known = remember(
+      driverLinks,
+      connectionId,
+      connections
+        .get(connectionsDb(), connectionId)
+        .then((connection) =>
+          connection?.busLink?.kind === 'driver' ? { schoolId: connection.busLink.schoolId } : null,
+        ),
+      MAX_KNOWN,
+    );
   }
   return known;
 };
