@@ -270,21 +270,10 @@ describe('a sandboxed school', () => {
 describe("a parent's next poll", () => {
   it('follows what changed since the last one: the next session, and a child no longer linked', async () => {
     // An instance polls by what it found last time (issue 33); each of these changes must show at once.
-    const created = await admin.post('/api/parents', {
-      firstName: 'Poll',
-      lastName: 'Plan',
-      email: 'poll.plan@example.com',
-      studentIds: [child.id],
-    });
-    expect(created.status).toBe(201);
-    const polling = new Client(server.url);
-    const login = await polling.post('/api/auth/parent/login', {
-      username: 'poll.plan@example.com',
-      password: created.body.credentials.password,
-    });
-    expect(login.status).toBe(200);
-    const chosen = { currentPassword: created.body.credentials.password, newPassword: 'poll-plan-1' };
-    expect((await polling.post('/api/auth/password', chosen)).status).toBe(200);
+    const polling = await newParent();
+    const code = (await teacher.post('/api/pickup-codes/generate', { studentId: child.id })).body.code;
+    expect((await polling.post('/api/parent/link-student', { pickupCode: code })).status).toBe(200);
+    const me = (await polling.get('/api/me')).body;
     const queueChildCar = async (id: number) =>
       (await front.post('/api/queue', { sessionId: id, vehicleNumber: childCar, vehicleType: 'car' })).body;
 
@@ -303,10 +292,10 @@ describe("a parent's next poll", () => {
       expect.objectContaining({ status: 'in_queue', entryTime: now.entryTime, queuePosition: now.position }),
     ]);
 
-    const unlinked = await admin.put(`/api/parents/${created.body.parent.id}`, {
+    const unlinked = await admin.put(`/api/parents/${me.id}`, {
       firstName: 'Poll',
       lastName: 'Plan',
-      email: 'poll.plan@example.com',
+      email: me.email,
       studentIds: [],
     });
     expect(unlinked.status).toBe(200);
