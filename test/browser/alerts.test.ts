@@ -282,6 +282,43 @@ describe('a phone’s “Tap to turn on alert sounds” bar', () => {
   });
 });
 
+/** Where the footer's Live Bus Map is, scrolled to the end of the page, read without a user gesture. */
+const FOOTER_LINK_AT_END = `(() => {
+  window.scrollTo(0, document.documentElement.scrollHeight);
+  const link = [...document.querySelectorAll('footer a')].find((a) => a.textContent === 'Live Bus Map');
+  if (!link) return 'no footer link';
+  const box = link.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+  return link.contains(hit) ? 'the link' : (hit?.textContent ?? 'nothing').trim();
+})()`;
+
+describe.each([
+  ['tablet', viewports.tablet, 'front_demo', '/front-queue'],
+  ['phone', viewports.phone, 'admin_demo', '/school-admin'],
+] as const)('a %s page waiting for a tap to sound alerts', (_device, viewport, username, path) => {
+  it('ends above the “Tap to turn on alert sounds” bar: the footer’s link is never under it', {
+    timeout: 120_000,
+  }, async () => {
+    const page = await open(username, path, viewport);
+    await page.reload();
+    await waitForTextUntapped(page, SOUND_BAR);
+    const cdp = await page.context().newCDPSession(page);
+    try {
+      const found = await cdp.send('Runtime.evaluate', {
+        expression: FOOTER_LINK_AT_END,
+        returnByValue: true,
+      });
+      expect(found.result.value).toBe('the link');
+    } finally {
+      await cdp.detach();
+    }
+    // Still waiting for the tap: nothing above pressed anything.
+    await waitForTextUntapped(page, SOUND_BAR);
+    await tap(page, page.getByRole('link', { name: 'Live Bus Map' }));
+    await page.getByRole('heading', { name: 'Live Bus Map', level: 1 }).waitFor();
+  });
+});
+
 describe('the screen that raised an emergency', () => {
   it('keeps its toast until it is closed', { timeout: 120_000 }, async () => {
     const session = (await admin.post('/api/sessions', sessionBody())).body;

@@ -16,7 +16,7 @@ import { alertKeys, schoolAlertsAfter } from './alerts.cache';
 import classes from './alerts.module.css';
 import { alertQueries, useAcknowledgeAlert, useDismissAlert } from './alerts.queries';
 import { alertToastId } from './announce';
-import { useAlertSounds } from './use-alert-sounds';
+import { useAlertSounds, useSoundState } from './use-alert-sounds';
 
 /** Re-renders every `ms`, for the "how long ago" of each alert. */
 const useNow = (ms: number) => {
@@ -121,9 +121,12 @@ const useHeldDuringTap = () => {
 /**
  * Shown while the browser still wants a tap before the page may make sound
  * (after a reload, say), and until the tap on it has ended: the bar itself
- * takes that tap, nothing under it does.
+ * takes that tap, nothing under it does. The staff shell puts it last, after
+ * the footer: it stays on screen at the bottom while the page scrolls, and
+ * the page ends above it, so the footer is never under it.
  */
-function SoundBar({ locked }: { locked: boolean }) {
+export function SoundBar() {
+  const locked = useSoundState() === 'locked';
   const { held, hold, release } = useHeldDuringTap();
   if (!locked && !held) return null;
   // The explanation sits beside the button, not in it, so the button's name is what it
@@ -151,8 +154,8 @@ function SoundBar({ locked }: { locked: boolean }) {
  * At the top of every signed-in staff screen (the staff shell mounts it once):
  * every active alert of the school, session or not, with who raised it, how
  * long ago, who is on it, "I'm on it" and Dismiss. It sounds each alert once
- * per device and repeats an emergency nobody is on every 30 s; while the
- * browser still wants a tap before it may make sound, a bar asks for one.
+ * per device and repeats an emergency nobody is on every 30 s (while the
+ * browser still wants a tap before it may make sound, `SoundBar` asks for one).
  */
 export function AlertBanner({ userId }: { userId: number }) {
   const queryClient = useQueryClient();
@@ -172,30 +175,23 @@ export function AlertBanner({ userId }: { userId: number }) {
   const alerts = (query.data ?? [])
     .filter((alert) => alert.status === 'active')
     .sort((a, b) => Number(b.type === 'emergency') - Number(a.type === 'emergency'));
-  const sound = useAlertSounds(alerts);
+  useAlertSounds(alerts);
   const now = useNow(10_000);
   const emergency = alerts.some((alert) => alert.type === 'emergency');
   return (
-    <>
-      <SoundBar locked={sound === 'locked'} />
-      {alerts.length > 0 && (
-        <section
-          aria-label="Active alerts"
-          className={classes.banner}
-          data-emergency={emergency || undefined}
+    alerts.length > 0 && (
+      <section aria-label="Active alerts" className={classes.banner} data-emergency={emergency || undefined}>
+        <Stack
+          component="ul"
+          gap={6}
+          className={classes.list}
+          aria-label={plural(alerts.length, 'active alert')}
         >
-          <Stack
-            component="ul"
-            gap={6}
-            className={classes.list}
-            aria-label={plural(alerts.length, 'active alert')}
-          >
-            {alerts.map((alert) => (
-              <BannerRow key={alert.id} alert={alert} userId={userId} now={now} />
-            ))}
-          </Stack>
-        </section>
-      )}
-    </>
+          {alerts.map((alert) => (
+            <BannerRow key={alert.id} alert={alert} userId={userId} now={now} />
+          ))}
+        </Stack>
+      </section>
+    )
   );
 }

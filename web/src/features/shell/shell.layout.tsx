@@ -3,7 +3,7 @@ import { Box, Card, Container, Text } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { Outlet, useMatches } from 'react-router';
 import { TooltipDelays } from '../../components/tooltips';
-import { AlertBanner } from '../alerts/alert-banner';
+import { AlertBanner, SoundBar } from '../alerts/alert-banner';
 import { useMe } from '../auth/auth.queries';
 import { useLastKnownWhenOffline } from '../queue/last-known';
 import { NO_PERMISSION, type RouteAccess } from './access';
@@ -41,8 +41,8 @@ export function NoPermission() {
 
 /**
  * Every signed-in staff screen: header, the school's alert banner (staff of
- * a school: every active alert, its sound, and the bar that asks for a tap
- * when the browser still blocks sound), the page, footer. Nothing while the
+ * a school: every active alert and its sound), the page, footer, and last
+ * the bar that asks for a tap while the browser still blocks sound. Nothing while the
  * current user loads; the login screen when nobody is signed in; the set-
  * password step for a user who signed in with a one-time password; the
  * permission message when the user's rank is below the page's minimum.
@@ -67,15 +67,17 @@ export function ShellLayout() {
       </Suspense>
     );
   const allowed = !minRole || hasMinimumRole(user.role, minRole);
+  const alerted = isStaffRole(user.role) && user.schoolId !== null;
   return (
     <TooltipDelays>
       <Box mih="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
         <Header user={user} />
-        {isStaffRole(user.role) && user.schoolId !== null && <AlertBanner userId={user.id} />}
+        {alerted && <AlertBanner userId={user.id} />}
         <Box component="main" style={{ flex: 1 }}>
           {allowed ? <Outlet /> : <NoPermission />}
         </Box>
         <Footer />
+        {alerted && <SoundBar />}
       </Box>
     </TooltipDelays>
   );
