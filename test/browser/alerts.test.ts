@@ -393,6 +393,10 @@ describe('a staff tab in the background', () => {
   }, async () => {
     const page = await open('back_demo', '/back-queue', viewports.tablet, { clock: true });
     await page.getByRole('banner').waitFor();
+    // The alert is raised once the page's live connection is open: its event shows it. In one CI
+    // run, raised while the page may still have been connecting, the banner did not show it within
+    // 30 s; 80 alerts raised 0–2 s after such a page opened (a busy machine too) all showed.
+    await connected(page);
     const own = await page.title();
     await driverAlert('emergency', 'B1', 'Bus 1');
     await bannerRow(page, 'Bus 1 driver').waitFor();
