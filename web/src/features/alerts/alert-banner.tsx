@@ -85,62 +85,73 @@ function BannerRow({ alert, userId, now }: { alert: Alert; userId: number; now: 
   );
 }
 
-/** How long the bar waits for the click of a tap that began on it, after the finger came up (ms). */
+/** How long the bar waits for the click of a tap that began while it showed, after the finger came up (ms). */
 const TAP_END_MS = 1000;
 
 /**
- * Keeps the sound bar on screen while a tap that began on it is still going:
- * sound comes on at the touch (the page's first pointerdown), and a bar that
- * went away then would leave the end of the tap — the click, which a phone
- * sends when the finger comes up — to whatever was under it (on the school
- * admin's phone, "Rotate links"). It lets go at that click, when the touch
- * is cancelled (the finger scrolled), or a moment after the finger came up
- * without a click.
+ * Keeps the sound bar on screen, where it is, while a tap that began while it
+ * showed is still going: sound comes on at the touch (the page's first
+ * pointerdown), and a bar that went away then would move what the finger is
+ * on before the end of the tap — the click, which a phone sends when the
+ * finger comes up — and give that click to whatever came under it: on the
+ * bar, the button below it ("Rotate links" on the school admin's phone); at
+ * the end of the page, which the bar ends, the page scrolled down by its
+ * height. It lets go at that click, when the touch is cancelled (the finger
+ * scrolled), or a moment after the finger came up without a click. Its
+ * listeners are in place before the tap begins: a tap quicker than a render
+ * is held and let go all the same.
  */
-const useHeldDuringTap = () => {
+const useHeldDuringTap = (locked: boolean) => {
   const [held, setHeld] = useState(false);
+  const watching = locked || held;
   useEffect(() => {
-    if (!held) return;
+    if (!watching) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const release = () => setHeld(false);
+    const hold = () => {
+      clearTimeout(timer);
+      setHeld(true);
+    };
+    const release = () => {
+      clearTimeout(timer);
+      setHeld(false);
+    };
     const lifted = () => {
       clearTimeout(timer);
       timer = setTimeout(release, TAP_END_MS);
     };
-    document.addEventListener('pointerup', lifted, { capture: true });
-    document.addEventListener('pointercancel', release, { capture: true });
+    const listeners = [
+      ['pointerdown', hold],
+      ['pointerup', lifted],
+      ['pointercancel', release],
+      ['click', release],
+    ] as const;
+    for (const [type, listener] of listeners) document.addEventListener(type, listener, { capture: true });
     return () => {
       clearTimeout(timer);
-      document.removeEventListener('pointerup', lifted, { capture: true });
-      document.removeEventListener('pointercancel', release, { capture: true });
+      for (const [type, listener] of listeners)
+        document.removeEventListener(type, listener, { capture: true });
     };
-  }, [held]);
-  return { held, hold: () => setHeld(true), release: () => setHeld(false) };
+  }, [watching]);
+  return held;
 };
 
 /**
  * Shown while the browser still wants a tap before the page may make sound
- * (after a reload, say), and until the tap on it has ended: the bar itself
- * takes that tap, nothing under it does. The staff shell puts it last, after
+ * (after a reload, say), and until the tap that turned sound on has ended:
+ * the bar takes a tap on it, nothing under it does (its button does nothing
+ * itself: any tap or key press on the page turns sound on). The staff shell puts it last, after
  * the footer: it stays on screen at the bottom while the page scrolls, and
  * the page ends above it, so the footer is never under it.
  */
 export function SoundBar() {
   const locked = useSoundState() === 'locked';
-  const { held, hold, release } = useHeldDuringTap();
+  const held = useHeldDuringTap(locked);
   if (!locked && !held) return null;
   // The explanation sits beside the button, not in it, so the button's name is what it
   // shows; the button's hit area still covers the whole bar (see .soundButton).
   return (
     <div className={classes.soundBar}>
-      <UnstyledButton
-        className={classes.soundButton}
-        aria-describedby="alert-sound-why"
-        onPointerDown={hold}
-        onClick={release}
-        fw={900}
-        fz="md"
-      >
+      <UnstyledButton className={classes.soundButton} aria-describedby="alert-sound-why" fw={900} fz="md">
         Tap to turn on alert sounds
       </UnstyledButton>
       <Text component="span" id="alert-sound-why" fz="sm" fw={700} inherit visibleFrom="sm">
