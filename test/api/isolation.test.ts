@@ -1,7 +1,7 @@
-import { districts, schools } from '@curbside/store';
+import { authSessions, districts, schools } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSchoolWithStaff, createStaff, sessionBody } from '../support/fixtures';
-import { type Client, signedIn, startTestServer } from '../support/server';
+import { Client, signedIn, startTestServer } from '../support/server';
 
 /**
  * Tenancy: staff of one school never read or change another school's
@@ -103,6 +103,32 @@ describe("another school's staff and the queue", () => {
       expect(answer.body).toEqual({ message: 'Session not found' });
     }
     expect((await maple.get('/api/queue?sessionId=999999')).status).toBe(404);
+  });
+
+  it("cannot read it with a sign-in whose token names one of the school's own staff", async () => {
+    // A poll's queue is read with the caller's sign-in, for the user the token names (issue 33):
+    // the sign-in decides whose the token is, and Maple's must get nothing read for Lincoln's.
+    expect((await lincoln.get(`/api/queue?sessionId=${sessionId}`)).status).toBe(200);
+    const [lincolnId, mapleId] = await Promise.all(
+      [lincoln, maple].map(async (client) => (await client.get('/api/me')).body.id as number),
+    );
+    const token = `${lincolnId}-a-token-whose-sign-in-is-maple-s-0123456789`;
+    await authSessions.put(server.db, token, {
+      userId: mapleId as number,
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    });
+    const named = new Client(server.url);
+    named.cookie = `curbside_session=${token}`;
+    expect((await named.get('/api/me')).body).toMatchObject({ id: mapleId });
+    for (let read = 0; read < 2; read++) {
+      const answer = await named.get(`/api/queue?sessionId=${sessionId}`);
+      expect(answer.status).toBe(404);
+      expect(answer.body).toEqual({ message: 'Session not found' });
+    }
+    // A token naming Lincoln's staff member with no sign-in behind it reads nothing either.
+    const forged = new Client(server.url);
+    forged.cookie = `curbside_session=${lincolnId}-no-sign-in-behind-this-token-0123456789`;
+    expect((await forged.get(`/api/queue?sessionId=${sessionId}`)).status).toBe(401);
   });
 });
 

@@ -1,4 +1,4 @@
-import { meter } from '@curbside/store';
+import { authSessions, meter } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
 import { connectLive } from '../support/live';
@@ -301,5 +301,33 @@ describe("a parent's next poll", () => {
     expect(unlinked.status).toBe(200);
     expect(await statusOf(polling)).toEqual([]);
     await admin.put(`/api/sessions/${second}/end`);
+  });
+});
+
+describe("a poll's reads started with the sign-in", () => {
+  it('go to the parent the sign-in is of, not the one its token names', async () => {
+    // An instance starts a parent's poll by their last one while it reads the sign-in (issue 33).
+    const linked = await newParent();
+    const code = (await teacher.post('/api/pickup-codes/generate', { studentId: child.id })).body.code;
+    expect((await linked.post('/api/parent/link-student', { pickupCode: code })).status).toBe(200);
+    for (let poll = 0; poll < 2; poll++) {
+      expect(await statusOf(linked)).toEqual([expect.objectContaining({ id: child.id })]);
+    }
+    const other = await newParent();
+    const [linkedId, otherId] = await Promise.all(
+      [linked, other].map(async (client) => (await client.get('/api/me')).body.id as number),
+    );
+    const token = `${linkedId}-a-token-whose-sign-in-is-another-parent-s-0123456789`;
+    await authSessions.put(server.db, token, {
+      userId: otherId as number,
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    });
+    const named = new Client(server.url);
+    named.cookie = `curbside_session=${token}`;
+    for (let poll = 0; poll < 2; poll++) expect(await statusOf(named)).toEqual([]);
+    const forged = new Client(server.url);
+    forged.cookie = `curbside_session=${linkedId}-no-sign-in-behind-this-token-0123456789`;
+    expect((await forged.get('/api/parent/students/status')).status).toBe(401);
+    expect(await statusOf(linked)).toEqual([expect.objectContaining({ id: child.id })]);
   });
 });

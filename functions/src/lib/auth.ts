@@ -185,6 +185,17 @@ const knownPlace = (token: string | undefined): PlaceKeys | undefined => {
   return userId === undefined ? undefined : placeOfUser.get(userId);
 };
 
+/**
+ * Each signed-in staff member's school, as this instance last signed them in:
+ * which reads a route may start for them before their sign-in is read again
+ * (`EarlyReads` in http.ts), never whether they may have them.
+ */
+const schoolOfUser = new Map<number, number>();
+const SCHOOLS_OF_USERS_KEPT = 10_000;
+
+/** The school this instance last signed this staff member in at. */
+export const knownSchoolOf = (userId: number): number | undefined => schoolOfUser.get(userId);
+
 /** Sandbox mode makes a school (or its whole district) read-only for all but super admins. */
 export const assertWritable = async (user: User, read?: ReadPlace) => {
   if (user.role === 'super_admin') return;
@@ -238,6 +249,9 @@ export const authorize = (
     const writes = isMutation(method) && !options.sandboxExempt;
     const { user, place } = await callerOfToken(token, writes ? knownPlace(token) : undefined);
     signedInUsers.set(event, user);
+    if (user && isStaffRole(user.role) && user.schoolId !== null) {
+      remember(schoolOfUser, user.id, user.schoolId, SCHOOLS_OF_USERS_KEPT);
+    }
     if (access === 'public') return;
     if (!user) throw new UnauthorizedError('Not signed in');
     // A one-time password only lets its holder choose their own (then read themselves, or sign out).

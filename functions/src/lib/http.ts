@@ -17,7 +17,15 @@ import type { BusLinkHolder } from '@curbside/store';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
-import { authorize, busLinkOf, parseCookies, userOf } from './auth';
+import {
+  authorize,
+  busLinkOf,
+  cookieValue,
+  parseCookies,
+  SESSION_COOKIE,
+  userIdOfToken,
+  userOf,
+} from './auth';
 import { config } from './config';
 import { cameThroughCloudFront, logAroundCloudFront } from './edge';
 import { IdempotencyKeyReusedError, idempotentMutations, replayOf } from './idempotency';
@@ -26,7 +34,7 @@ import { log } from './log';
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 /** What a route's service function receives: the parsed, validated request. */
-export interface HttpRequest<Req extends RouteRequest> {
+export interface HttpRequest<Req extends RouteRequest, Early = never> {
   event: APIGatewayProxyEventV2;
   params: Out<Req['params']>;
   query: Out<Req['query']>;
@@ -37,6 +45,8 @@ export interface HttpRequest<Req extends RouteRequest> {
   user: User | null;
   /** The bus link the page sent instead of a sign-in (routes open to one: `access.busLink`). */
   busLink: BusLinkHolder | null;
+  /** What the route's early reads (`EarlyReads`) started for the signed-in user, if they did. */
+  early?: Promise<Early>;
 }
 
 /** A reply other than a plain 200 JSON body: another status, cookies or headers. */
@@ -227,7 +237,41 @@ export const errorHandler = (): MiddlewareObj<HttpEvent, HttpResult> => ({
   },
 });
 
-export type Service<Req extends RouteRequest, Res> = (request: HttpRequest<Req>) => Promise<Res | Reply<Res>>;
+export type Service<Req extends RouteRequest, Res, Early = never> = (
+  request: HttpRequest<Req, Early>,
+) => Promise<Res | Reply<Res>>;
+
+/**
+ * Reads a route starts while its caller is still being checked (issue 33: the
+ * caller's read and the route's own in one round trip, where they were two),
+ * for the user the session token names; `undefined` starts none. They only
+ * start what this instance already knows that user reads (their school's
+ * session, their last poll's plan), and they reach the service only once that
+ * user is the one signed in; otherwise they are dropped, never answered.
+ */
+export type EarlyReads<Early> = (userId: number, event: HttpEvent) => Promise<Early> | undefined;
+
+/** The early reads started for a request, and for whom. */
+const earlyStarted = new WeakMap<HttpEvent, { userId: number; reads: Promise<unknown> }>();
+
+const startEarly = (early: EarlyReads<unknown>): Middleware => ({
+  before: ({ event }) => {
+    const token = cookieValue(event.cookies, SESSION_COOKIE);
+    const userId = token === undefined ? undefined : userIdOfToken(token);
+    if (userId === undefined) return;
+    const reads = early(userId, event);
+    if (!reads) return;
+    // A request refused before its service runs leaves them unread, its failure with them.
+    reads.catch(() => undefined);
+    earlyStarted.set(event, { userId, reads });
+  },
+});
+
+/** The early reads of this request, when they were started for the user now signed in. */
+const earlyOf = <Early>(event: HttpEvent, user: User | null): Promise<Early> | undefined => {
+  const started = earlyStarted.get(event);
+  return started && user && started.userId === user.id ? (started.reads as Promise<Early>) : undefined;
+};
 
 export type Middleware = MiddlewareObj<HttpEvent, HttpResult>;
 
@@ -235,15 +279,16 @@ export type Middleware = MiddlewareObj<HttpEvent, HttpResult>;
  * The one middy chain for HTTP handlers. A handler module is
  * `export const handler = httpHandler(routes.x, async (req) => service(...))`.
  */
-export const httpHandler = <Req extends RouteRequest, Res>(
+export const httpHandler = <Req extends RouteRequest, Res, Early = never>(
   definition: RouteDefinition<Req, Res>,
-  service: Service<Req, Res>,
+  service: Service<Req, Res, Early>,
   middlewares: Middleware[] = [],
+  options: { early?: EarlyReads<Early> } = {},
 ) => {
-  const chain = middy<HttpEvent, HttpResult, Error, Context>()
-    .use(requestLogger())
-    .use(throughCloudFront())
-    // Who may call comes first: a caller who may not gets 401/403 whatever they sent.
+  const chain = middy<HttpEvent, HttpResult, Error, Context>().use(requestLogger()).use(throughCloudFront());
+  if (options.early) chain.use(startEarly(options.early));
+  chain
+    // Who may call comes first (early reads only read): a caller who may not gets 401/403 whatever they sent.
     .use(
       authorize(definition.method, definition.access, {
         sandboxExempt: definition.sandboxExempt,
@@ -259,14 +304,16 @@ export const httpHandler = <Req extends RouteRequest, Res>(
     const replayed = replayOf(event);
     if (replayed) return replayed;
     const state = parsed.get(event) as State;
+    const user = userOf(event);
     const result = await service({
       event,
       params: state.params as HttpRequest<Req>['params'],
       query: state.query as HttpRequest<Req>['query'],
       body: state.body as HttpRequest<Req>['body'],
       cookies: parseCookies(event.cookies),
-      user: userOf(event),
+      user,
       busLink: busLinkOf(event),
+      early: earlyOf<Early>(event, user),
     });
     if (result instanceof Reply) {
       const { status = 200, cookies, headers, text } = result.options;

@@ -47,8 +47,8 @@ const latestPickups = (sessionId: number) => {
 };
 
 /** The parent's linked children's ids, grouped by school. */
-const linkedIdsBySchool = async (parent: User): Promise<Map<number, number[]>> => {
-  const links = await parentLinks.childrenOf(db, parent.id);
+const linkedIdsBySchool = async (parentId: number): Promise<Map<number, number[]>> => {
+  const links = await parentLinks.childrenOf(db, parentId);
   const bySchool = new Map<number, number[]>();
   for (const { schoolId, studentId } of links) {
     bySchool.set(schoolId, [...(bySchool.get(schoolId) ?? []), studentId]);
@@ -63,7 +63,7 @@ const activeChildren = async (schoolId: number, ids: readonly number[]): Promise
 /** The parent's linked children, active ones, grouped by school. */
 const childrenBySchool = async (parent: User): Promise<Map<number, Student[]>> => {
   const found = await Promise.all(
-    [...(await linkedIdsBySchool(parent))].map(
+    [...(await linkedIdsBySchool(parent.id))].map(
       async ([schoolId, ids]) => [schoolId, await activeChildren(schoolId, ids)] as const,
     ),
   );
@@ -244,13 +244,44 @@ const statusInSchool = async (
   return { statuses, classroomIds };
 };
 
-/** `GET /api/parent/students/status`: each linked child's pickup now, and nothing about anyone else. */
-export const childrenStatus = async (parent: User): Promise<ParentStudentStatus[]> => {
-  const plan = plans.get(parent.id);
-  const planned = new Map(
-    [...(plan ?? [])].map(([schoolId, part]) => [schoolId, readByPlan(schoolId, part)]),
-  );
-  const bySchool = await linkedIdsBySchool(parent);
+/** A poll's first reads: the parent's links, and by their last poll's plan on this instance. */
+export interface PollReads {
+  plan: Plan | undefined;
+  links: Promise<Map<number, number[]>>;
+  planned: Map<number, SchoolReads>;
+}
+
+const pollReads = (parentId: number, plan = plans.get(parentId)): PollReads => ({
+  plan,
+  links: linkedIdsBySchool(parentId),
+  planned: new Map([...(plan ?? [])].map(([schoolId, part]) => [schoolId, readByPlan(schoolId, part)])),
+});
+
+/**
+ * A poll's first reads started with the parent's sign-in (`EarlyReads`), for
+ * a parent whose last poll this instance answered (it has their plan):
+ * `childrenStatus` uses them once that parent is the one signed in.
+ */
+export const earlyPoll = (userId: number): Promise<PollReads> | undefined => {
+  const plan = plans.get(userId);
+  if (!plan) return undefined;
+  const reads = pollReads(userId, plan);
+  // Unused when the sign-in fails: their failure is nobody's.
+  reads.links.catch(() => undefined);
+  return Promise.resolve(reads);
+};
+
+/**
+ * `GET /api/parent/students/status`: each linked child's pickup now, and
+ * nothing about anyone else. `early`: the poll's first reads as `earlyPoll`
+ * started them with the sign-in (one round trip for the whole poll).
+ */
+export const childrenStatus = async (
+  parent: User,
+  early?: Promise<PollReads>,
+): Promise<ParentStudentStatus[]> => {
+  const { plan, links, planned } = (await early) ?? pollReads(parent.id);
+  const bySchool = await links;
   const next: Plan = new Map();
   const pages = await Promise.all(
     [...bySchool].map(async ([schoolId, ids]) => {

@@ -12,21 +12,46 @@ import {
   type Vehicle,
 } from '@curbside/domain';
 import { parseEntryId, queue, releases, restoreVisit, students, vehicles } from '@curbside/store';
+import { knownSchoolOf } from '../lib/auth';
 import { db } from '../lib/context';
+import type { HttpEvent } from '../lib/http';
 import { dropFromBatch, type EntryChange, placeInBatch, takeOutOfBatch } from './batches';
 import { publishToSession } from './live-events';
 import { recordingBy } from './record';
-import { activeEntryOfSchool, assertSessionOfSchool, runningSession } from './scope';
+import { activeEntryOfSchool, assertSessionOfSchool, knownSchoolOfSession, runningSession } from './scope';
 import { recordPickups } from './teacher';
 import { ownSchoolId } from './tenancy';
 
-export const listQueue = async (user: User, sessionId: number, status?: 'completed') => {
+/**
+ * A session's active queue, or its completed pickups. `early`: the active
+ * queue as `earlyQueue` started reading it with the caller's sign-in.
+ */
+export const listQueue = async (
+  user: User,
+  sessionId: number,
+  status?: 'completed',
+  early?: Promise<QueueEntry[]>,
+) => {
   // One round trip: the list is read while the session's school is checked, and answered only once it holds.
   const [, list] = await Promise.all([
     assertSessionOfSchool(user, sessionId),
-    status === 'completed' ? queue.listCompleted(db, sessionId) : queue.listActive(db, sessionId),
+    status === 'completed' ? queue.listCompleted(db, sessionId) : (early ?? queue.listActive(db, sessionId)),
   ]);
   return list;
+};
+
+/**
+ * A screen's poll of the active queue (`EarlyReads`): read with the caller's
+ * sign-in when this instance knows the caller as staff of the session's
+ * school, which `listQueue` still checks before answering it.
+ */
+export const earlyQueue = (userId: number, event: HttpEvent): Promise<QueueEntry[]> | undefined => {
+  const { sessionId, status } = event.queryStringParameters ?? {};
+  const id = Number(sessionId);
+  if (status !== undefined || !Number.isSafeInteger(id)) return undefined;
+  const school = knownSchoolOf(userId);
+  if (school === undefined || knownSchoolOfSession(id) !== school) return undefined;
+  return queue.listActive(db, id);
 };
 
 const snapshot = ({ studentIds: _, schoolId: __, ...vehicle }: Vehicle) => vehicle;

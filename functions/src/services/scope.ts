@@ -27,6 +27,9 @@ export const sessionOfSchool = async (user: User, sessionId: number): Promise<Pi
 const schoolOfSession = new Map<number, number>();
 const SCHOOLS_OF_SESSIONS_KEPT = 2_000;
 
+/** The school this instance has read the session to be of. */
+export const knownSchoolOfSession = (sessionId: number): number | undefined => schoolOfSession.get(sessionId);
+
 /**
  * Throws as `sessionOfSchool` does when the session is not of the user's
  * school, without reading it when this instance already knows its school.
