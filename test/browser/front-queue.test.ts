@@ -85,7 +85,8 @@ const longPress = async (page: Page, target: Locator, ms: number, until?: Locato
 /** Holds a finger on the middle of an element for `ms` (a touch screen). */
 const longTouch = async (page: Page, target: Locator, ms: number) => {
   // In the middle of the screen, as a person touches what they see: at its edge a card can sit
-  // under the fixed "Tap to turn on alert sounds" bar, which takes a touch begun on it.
+  // under the "Tap to turn on alert sounds" bar (stuck to the bottom of the screen while the page
+  // scrolls), which takes a touch begun on it.
   // Typed by hand: this file is type-checked without the DOM library.
   await target.evaluate((element) =>
     (element as unknown as { scrollIntoView(options: object): void }).scrollIntoView({ block: 'center' }),
