@@ -125,6 +125,11 @@ describe("another school's staff and the queue", () => {
       expect(answer.status).toBe(404);
       expect(answer.body).toEqual({ message: 'Session not found' });
     }
+    // Nor queue a car in it: a car's first reads go with the sign-in's too.
+    const queued = await named.post('/api/queue', { sessionId, vehicleNumber: '103', vehicleType: 'car' });
+    expect(queued).toMatchObject({ status: 404, body: { message: 'Session not found' } });
+    const line = (await lincoln.get(`/api/queue?sessionId=${sessionId}`)).body as { vehicleNumber: string }[];
+    expect(line.map((entry) => entry.vehicleNumber)).not.toContain('103');
     // A token naming Lincoln's staff member with no sign-in behind it reads nothing either.
     const forged = new Client(server.url);
     forged.cookie = `curbside_session=${lincolnId}-no-sign-in-behind-this-token-0123456789`;

@@ -10,15 +10,30 @@ import {
   type RemovalReason,
   type User,
   type Vehicle,
+  type VehicleType,
 } from '@curbside/domain';
-import { parseEntryId, queue, releases, restoreVisit, students, vehicles } from '@curbside/store';
+import {
+  parseEntryId,
+  pickupSessions,
+  queue,
+  releases,
+  restoreVisit,
+  students,
+  vehicles,
+} from '@curbside/store';
 import { knownSchoolOf } from '../lib/auth';
 import { db } from '../lib/context';
 import type { HttpEvent } from '../lib/http';
 import { dropFromBatch, type EntryChange, placeInBatch, takeOutOfBatch } from './batches';
 import { publishToSession } from './live-events';
 import { recordingBy } from './record';
-import { activeEntryOfSchool, assertSessionOfSchool, knownSchoolOfSession, runningSession } from './scope';
+import {
+  activeEntryOfSchool,
+  assertSessionOfSchool,
+  knownSchoolOfSession,
+  runningOf,
+  runningSession,
+} from './scope';
 import { recordPickups } from './teacher';
 import { ownSchoolId } from './tenancy';
 
@@ -56,21 +71,81 @@ export const earlyQueue = (userId: number, event: HttpEvent): Promise<QueueEntry
 
 const snapshot = ({ studentIds: _, schoolId: __, ...vehicle }: Vehicle) => vehicle;
 
+/** What queueing a vehicle reads first: the session, the vehicle, its earlier visit, then its riders. */
+const addReads = async (
+  schoolId: number,
+  sessionId: number,
+  vehicleType: VehicleType,
+  vehicleNumber: string,
+) => {
+  const [session, vehicle, requeue] = await Promise.all([
+    pickupSessions.get(db, sessionId),
+    vehicles.byNumber(db, schoolId, vehicleType, vehicleNumber),
+    queue.visitedBefore(db, sessionId, vehicleType, vehicleNumber),
+  ]);
+  const riders = vehicle ? await students.getMany(db, schoolId, vehicle.studentIds) : [];
+  return [session, vehicle, requeue, riders] as const;
+};
+
+export interface AddReads {
+  schoolId: number;
+  sessionId: number;
+  vehicleType: VehicleType;
+  vehicleNumber: string;
+  reads: Awaited<ReturnType<typeof addReads>>;
+}
+
+/**
+ * Queueing a vehicle's reads started with the caller's sign-in (`EarlyReads`),
+ * for a staff member this instance signed in at a school, by the body as sent
+ * (`addVehicle` uses them only for the same school and the body as validated).
+ */
+export const earlyAdd = (userId: number, event: HttpEvent): Promise<AddReads> | undefined => {
+  const schoolId = knownSchoolOf(userId);
+  if (schoolId === undefined || !event.body) return undefined;
+  let sent: unknown;
+  try {
+    sent = JSON.parse(
+      event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body,
+    );
+  } catch {
+    return undefined;
+  }
+  const input = addVehicleSchema.safeParse(sent);
+  if (!input.success) return undefined;
+  const { sessionId, vehicleType, vehicleNumber } = input.data;
+  return addReads(schoolId, sessionId, vehicleType, vehicleNumber).then((reads) => ({
+    schoolId,
+    sessionId,
+    vehicleType,
+    vehicleNumber,
+    reads,
+  }));
+};
+
 /**
  * Queues a vehicle by number as a new visit (an unregistered number is
  * queued without details) and answers it with its place in its type's line.
  */
-export const addVehicle = async (user: User, input: AddVehicleInput): Promise<QueueEntry> => {
+export const addVehicle = async (
+  user: User,
+  input: AddVehicleInput,
+  early?: Promise<AddReads>,
+): Promise<QueueEntry> => {
   const { sessionId, vehicleNumber, vehicleType } = addVehicleSchema.parse(input);
   const schoolId = ownSchoolId(user);
-  // Independent reads, one round trip.
-  const [, vehicle, requeue, record] = await Promise.all([
-    runningSession(user, sessionId),
-    vehicles.byNumber(db, schoolId, vehicleType, vehicleNumber),
-    queue.visitedBefore(db, sessionId, vehicleType, vehicleNumber),
+  const started = await early?.catch(() => undefined);
+  const same =
+    started?.schoolId === schoolId &&
+    started.sessionId === sessionId &&
+    started.vehicleType === vehicleType &&
+    started.vehicleNumber === vehicleNumber;
+  // Independent reads, one round trip, then the riders (or none more: `earlyAdd`).
+  const [[session, vehicle, requeue, riders], record] = await Promise.all([
+    same ? started.reads : addReads(schoolId, sessionId, vehicleType, vehicleNumber),
     recordingBy(user, schoolId),
   ]);
-  const riders = vehicle ? await students.getMany(db, schoolId, vehicle.studentIds) : [];
+  runningOf(user, sessionId, session);
   const now = new Date().toISOString();
   const entry = await queue.add(
     db,

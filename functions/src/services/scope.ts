@@ -12,8 +12,11 @@ import { db } from '../lib/context';
 import { remember } from '../lib/remember';
 
 /** A session of the user's own school; another school's answers 404. */
-export const sessionOfSchool = async (user: User, sessionId: number): Promise<PickupSession> => {
-  const session = await pickupSessions.get(db, sessionId);
+export const sessionOfSchool = async (user: User, sessionId: number): Promise<PickupSession> =>
+  ofSchool(user, sessionId, await pickupSessions.get(db, sessionId));
+
+/** As `sessionOfSchool`, for the session as already read (`undefined`: no session has that id). */
+const ofSchool = (user: User, sessionId: number, session: PickupSession | undefined): PickupSession => {
   if (session) remember(schoolOfSession, sessionId, session.schoolId, SCHOOLS_OF_SESSIONS_KEPT);
   if (!session || session.schoolId !== user.schoolId) throw new NotFoundError('Session not found');
   return session;
@@ -74,8 +77,12 @@ export const activeSessionOf = async (schoolId: number): Promise<PickupSession |
   return session;
 };
 
-export const runningSession = async (user: User, sessionId: number) => {
-  const session = await sessionOfSchool(user, sessionId);
+export const runningSession = async (user: User, sessionId: number) =>
+  runningOf(user, sessionId, await pickupSessions.get(db, sessionId));
+
+/** As `runningSession`, for the session as already read (`undefined`: no session has that id). */
+export const runningOf = (user: User, sessionId: number, read: PickupSession | undefined): PickupSession => {
+  const session = ofSchool(user, sessionId, read);
   if (!isSessionRunning(session))
     throw new ConflictError('This session has ended. Start a new session first.');
   return session;

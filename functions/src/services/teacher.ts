@@ -14,7 +14,9 @@ import {
   type User,
 } from '@curbside/domain';
 import { classrooms, type Marks, parentLinks, queue, releases, students, vehicles } from '@curbside/store';
+import { knownSchoolOf } from '../lib/auth';
 import { db } from '../lib/context';
+import type { HttpEvent } from '../lib/http';
 import { log } from '../lib/log';
 import { publishToChannel, publishToSession } from './live-events';
 import { recordingBy } from './record';
@@ -195,17 +197,40 @@ export const readyStudents = async (
     .filter((student) => student.inQueue)
     .sort((a, b) => (b.queueTime ?? '').localeCompare(a.queueTime ?? ''));
 
+/** What a release reads first: the student, and the school's active session. */
+const releaseReads = (schoolId: number, studentId: number) =>
+  Promise.all([students.getMany(db, schoolId, [studentId]), activeSessionOf(schoolId)]);
+
+export interface ReleaseReads {
+  schoolId: number;
+  studentId: number;
+  reads: Awaited<ReturnType<typeof releaseReads>>;
+}
+
+/**
+ * A release's first reads started with the caller's sign-in (`EarlyReads`),
+ * for a staff member this instance signed in at a school: `releaseStudent`
+ * uses them when the signed-in user is of that school.
+ */
+export const earlyRelease = (userId: number, event: HttpEvent): Promise<ReleaseReads> | undefined => {
+  const schoolId = knownSchoolOf(userId);
+  const studentId = Number(event.pathParameters?.id);
+  if (schoolId === undefined || !Number.isSafeInteger(studentId)) return undefined;
+  return releaseReads(schoolId, studentId).then((reads) => ({ schoolId, studentId, reads }));
+};
+
 /**
  * Releases a student for pickup in the school's running session; tells staff
  * (numbered in the session's sequence) and the child's parents (without one).
  */
-export const releaseStudent = async (user: User, studentId: number) => {
+export const releaseStudent = async (user: User, studentId: number, early?: Promise<ReleaseReads>) => {
   const schoolId = ownSchoolId(user);
-  // Independent reads, one round trip; the student's absence is still reported first.
-  const [[student], session] = await Promise.all([
-    students.getMany(db, schoolId, [studentId]),
-    activeSessionOf(schoolId),
-  ]);
+  const started = await early?.catch(() => undefined);
+  // Independent reads, one round trip (or none more: `earlyRelease`); the student's absence is still reported first.
+  const [[student], session] =
+    started?.schoolId === schoolId && started.studentId === studentId
+      ? started.reads
+      : await releaseReads(schoolId, studentId);
   if (!student) throw new NotFoundError('Student not found');
   if (!session || !isSessionRunning(session))
     throw new ConflictError('There is no active session to release students in');
