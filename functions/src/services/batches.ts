@@ -11,7 +11,9 @@ import {
   type VehicleType,
 } from '@curbside/domain';
 import { batches, completedVisit, queue, schools } from '@curbside/store';
+import { knownSchoolOf } from '../lib/auth';
 import { db } from '../lib/context';
+import type { HttpEvent } from '../lib/http';
 import { log } from '../lib/log';
 import { remember } from '../lib/remember';
 import { publishToSession } from './live-events';
@@ -32,8 +34,11 @@ export interface EntryChange {
 }
 
 /** A batch of the user's school; another school's answers 404. */
-export const batchOfSchool = async (user: User, id: number): Promise<Batch> => {
-  const batch = await batches.get(db, id);
+export const batchOfSchool = async (user: User, id: number): Promise<Batch> =>
+  ofSchool(user, await batches.get(db, id));
+
+/** As `batchOfSchool`, for the batch as already read (`undefined`: no batch has that id). */
+const ofSchool = (user: User, batch: Batch | undefined): Batch => {
   if (!batch || batch.schoolId !== user.schoolId) throw new NotFoundError('Batch not found');
   return batch;
 };
@@ -148,23 +153,47 @@ const lineOfBatch = new Map<number, { sessionId: number; vehicleType: VehicleTyp
 const LINES_KEPT = 5_000;
 
 /**
+ * What add-to-batch reads first: the batch and, for a batch seen before, its
+ * waiting line (issue 33), used once the batch is the user's.
+ */
+const batchReads = (batchId: number) => {
+  const seen = lineOfBatch.get(batchId);
+  const line = seen && queue.waitingForBatch(db, seen.sessionId, seen.vehicleType, CANDIDATES_PER_READ);
+  line?.catch(() => undefined);
+  return { batchId, batch: batches.get(db, batchId), line };
+};
+
+export type BatchReads = ReturnType<typeof batchReads>;
+
+/**
+ * Add-to-batch's first reads started with the caller's sign-in (`EarlyReads`),
+ * for a staff member this instance signed in at a school.
+ */
+export const earlyBatch = (userId: number, event: HttpEvent): Promise<BatchReads> | undefined => {
+  const batchId = Number(event.pathParameters?.id);
+  if (knownSchoolOf(userId) === undefined || !Number.isSafeInteger(batchId)) return undefined;
+  const reads = batchReads(batchId);
+  // Unused when the sign-in fails: their failure is nobody's.
+  reads.batch.catch(() => undefined);
+  return Promise.resolve(reads);
+};
+
+/**
  * Add-to-batch: takes the first waiting, batch-less vehicle of the batch's
  * type from the waiting line (a few entries at a time) and raises the count,
  * in one transaction. When another tablet takes that vehicle first, it tries
  * the next one.
  */
-export const addNextToBatch = async (user: User, id: number): Promise<Batch> => {
-  // A batch seen before: its waiting line is read while the batch is (issue 33), used once it is the user's.
-  const seen = lineOfBatch.get(id);
-  const early = seen && queue.waitingForBatch(db, seen.sessionId, seen.vehicleType, CANDIDATES_PER_READ);
-  early?.catch(() => undefined);
-  const batch = await batchOfSchool(user, id);
+export const addNextToBatch = async (user: User, id: number, early?: Promise<BatchReads>): Promise<Batch> => {
+  const started = await early;
+  const reads = started?.batchId === id ? started : batchReads(id);
+  const batch = ofSchool(user, await reads.batch);
   remember(lineOfBatch, id, { sessionId: batch.sessionId, vehicleType: batch.vehicleType }, LINES_KEPT);
   assertLoading(batch);
   const record = await recordingBy(user, batch.schoolId);
   let cursor: Record<string, unknown> | undefined;
   let taken = 0;
-  let first = early;
+  let first = reads.line;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; ) {
     const { entries, next } =
       (first && (await first.catch(() => undefined))) ??
