@@ -130,6 +130,13 @@ describe("another school's staff and the queue", () => {
     expect(queued).toMatchObject({ status: 404, body: { message: 'Session not found' } });
     const line = (await lincoln.get(`/api/queue?sessionId=${sessionId}`)).body as { vehicleNumber: string }[];
     expect(line.map((entry) => entry.vehicleNumber)).not.toContain('103');
+    // Nor its alerts, nor the school's (which Lincoln's own sign-in reads).
+    expect(((await lincoln.get('/api/alerts')).body as { id: number }[]).map((alert) => alert.id)).toContain(
+      alertId,
+    );
+    expect((await named.get(`/api/alerts?sessionId=${sessionId}`)).status).toBe(404);
+    const schoolAlerts = (await named.get('/api/alerts')).body as { id: number }[];
+    expect(schoolAlerts.map((alert) => alert.id)).not.toContain(alertId);
     // A token naming Lincoln's staff member with no sign-in behind it reads nothing either.
     const forged = new Client(server.url);
     forged.cookie = `curbside_session=${lincolnId}-no-sign-in-behind-this-token-0123456789`;

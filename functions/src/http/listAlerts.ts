@@ -1,9 +1,15 @@
 import { routes } from '@curbside/api';
 import { httpHandler } from '../lib/http';
-import { listActiveAlerts } from '../services/alerts';
+import { earlyAlerts, listActiveAlerts } from '../services/alerts';
 import { requireUser } from '../services/auth';
 
-/** `GET /api/alerts`: the school's active alerts; `?sessionId=`: the session's. Newest first. */
-export const handler = httpHandler(routes.listAlerts, async ({ user, query }) =>
-  listActiveAlerts(requireUser(user), query.sessionId),
+/**
+ * `GET /api/alerts`: the school's active alerts; `?sessionId=`: the session's.
+ * Newest first (read with the sign-in: `earlyAlerts`).
+ */
+export const handler = httpHandler(
+  routes.listAlerts,
+  async ({ user, query, early }) => listActiveAlerts(requireUser(user), query.sessionId, early),
+  [],
+  { early: earlyAlerts },
 );

@@ -9,10 +9,12 @@ import {
 } from '@curbside/domain';
 import { alerts } from '@curbside/store';
 import type { z } from 'zod';
+import { knownSchoolOf } from '../lib/auth';
 import { db } from '../lib/context';
+import type { HttpEvent } from '../lib/http';
 import { publishToChannel, publishToSession, publishToStaff } from './live-events';
 import { recordingBy } from './record';
-import { assertSessionOfSchool, sessionOfSchool } from './scope';
+import { assertSessionOfSchool, knownSchoolOfSession, sessionOfSchool } from './scope';
 import { ownSchoolId } from './tenancy';
 
 /**
@@ -74,17 +76,61 @@ export const toggleAlert = async (
  * session's active alerts, and those raised while no session ran (a bus
  * driver's help before dismissal started) until someone dismisses them.
  */
-export const listActiveAlerts = async (user: User, sessionId?: number): Promise<Alert[]> => {
-  if (sessionId === undefined) {
-    return user.schoolId === null ? [] : alerts.activeOfSchool(db, user.schoolId);
+export const listActiveAlerts = async (
+  user: User,
+  sessionId?: number,
+  early?: Promise<AlertReads>,
+): Promise<Alert[]> => {
+  if (user.schoolId === null) {
+    // An account without a school has no alerts, and no session of a school is theirs (404).
+    if (sessionId !== undefined) await assertSessionOfSchool(user, sessionId);
+    return [];
   }
+  const started = await early?.catch(() => undefined);
+  const reads =
+    started?.schoolId === user.schoolId && started.sessionId === sessionId
+      ? started.reads
+      : alertReads(user.schoolId, sessionId);
+  if (sessionId === undefined) return reads;
   // One round trip: the lists are read while the session's school is checked (the user's own), answered once it holds.
-  const [, ofSession, withoutSession] = await Promise.all([
-    assertSessionOfSchool(user, sessionId),
+  const [, list] = await Promise.all([assertSessionOfSchool(user, sessionId), reads]);
+  return list;
+};
+
+/** The school's active alerts; with a session, the session's and those raised while none ran. */
+const alertReads = async (schoolId: number, sessionId: number | undefined): Promise<Alert[]> => {
+  if (sessionId === undefined) return alerts.activeOfSchool(db, schoolId);
+  const [ofSession, withoutSession] = await Promise.all([
     alerts.activeForSession(db, sessionId),
-    user.schoolId === null ? [] : alerts.activeWithoutSession(db, user.schoolId),
+    alerts.activeWithoutSession(db, schoolId),
   ]);
   return [...ofSession, ...withoutSession];
+};
+
+export interface AlertReads {
+  schoolId: number;
+  sessionId: number | undefined;
+  reads: Promise<Alert[]>;
+}
+
+/**
+ * A screen's poll of the alerts, read with the caller's sign-in (`EarlyReads`)
+ * for a staff member this instance signed in at a school (and, with a
+ * session, one it knows to be of that school); `listActiveAlerts` still checks.
+ */
+export const earlyAlerts = (userId: number, event: HttpEvent): Promise<AlertReads> | undefined => {
+  const schoolId = knownSchoolOf(userId);
+  const sent = event.queryStringParameters?.sessionId;
+  const sessionId = sent === undefined ? undefined : Number(sent);
+  if (schoolId === undefined) return undefined;
+  if (
+    sessionId !== undefined &&
+    (!Number.isSafeInteger(sessionId) || knownSchoolOfSession(sessionId) !== schoolId)
+  )
+    return undefined;
+  const reads = alertReads(schoolId, sessionId);
+  reads.catch(() => undefined);
+  return Promise.resolve({ schoolId, sessionId, reads });
 };
 
 const alertOfSchool = async (user: User, id: number): Promise<Alert> => {
