@@ -172,34 +172,28 @@ interface ReadPlace extends PlaceKeys {
 }
 
 /**
- * Where each user who changed something through this instance belongs. A
- * change by a user seen before reads their school and district with their
- * sign-in (issue 33: one round trip, one call); the records are this
- * request's own reads, used only when the user still belongs there.
+ * Where each staff member this instance signed in belongs, as it last signed
+ * them in: which reads to start with their sign-in, never whether they may.
+ * A change reads their school's and district's sandbox mode with the sign-in
+ * (issue 33: one round trip, one call; the records are this request's own
+ * reads, used only when the user still belongs there), and a route's early
+ * reads (`EarlyReads` in http.ts) start for their school.
  */
 const placeOfUser = new Map<number, PlaceKeys>();
-const PLACES_KEPT = 5_000;
+const PLACES_KEPT = 10_000;
 
 const knownPlace = (token: string | undefined): PlaceKeys | undefined => {
   const userId = token === undefined ? undefined : userIdOfToken(token);
   return userId === undefined ? undefined : placeOfUser.get(userId);
 };
 
-/**
- * Each signed-in staff member's school, as this instance last signed them in:
- * which reads a route may start for them before their sign-in is read again
- * (`EarlyReads` in http.ts), never whether they may have them.
- */
-const schoolOfUser = new Map<number, number>();
-const SCHOOLS_OF_USERS_KEPT = 10_000;
-
 /** The school this instance last signed this staff member in at. */
-export const knownSchoolOf = (userId: number): number | undefined => schoolOfUser.get(userId);
+export const knownSchoolOf = (userId: number): number | undefined =>
+  placeOfUser.get(userId)?.schoolId ?? undefined;
 
 /** Sandbox mode makes a school (or its whole district) read-only for all but super admins. */
 export const assertWritable = async (user: User, read?: ReadPlace) => {
   if (user.role === 'super_admin') return;
-  remember(placeOfUser, user.id, { schoolId: user.schoolId, districtId: user.districtId }, PLACES_KEPT);
   const same = read?.schoolId === user.schoolId && read?.districtId === user.districtId;
   const [school, district] =
     same && read
@@ -249,8 +243,8 @@ export const authorize = (
     const writes = isMutation(method) && !options.sandboxExempt;
     const { user, place } = await callerOfToken(token, writes ? knownPlace(token) : undefined);
     signedInUsers.set(event, user);
-    if (user && isStaffRole(user.role) && user.schoolId !== null) {
-      remember(schoolOfUser, user.id, user.schoolId, SCHOOLS_OF_USERS_KEPT);
+    if (user && isStaffRole(user.role)) {
+      remember(placeOfUser, user.id, { schoolId: user.schoolId, districtId: user.districtId }, PLACES_KEPT);
     }
     if (access === 'public') return;
     if (!user) throw new UnauthorizedError('Not signed in');
