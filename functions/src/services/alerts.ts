@@ -110,7 +110,7 @@ const alertReads = async (schoolId: number, sessionId: number | undefined): Prom
 export interface AlertReads {
   schoolId: number;
   sessionId: number | undefined;
-  reads: Promise<Alert[]>;
+  reads: Alert[];
 }
 
 /**
@@ -128,9 +128,7 @@ export const earlyAlerts = (userId: number, event: HttpEvent): Promise<AlertRead
     (!Number.isSafeInteger(sessionId) || knownSchoolOfSession(sessionId) !== schoolId)
   )
     return undefined;
-  const reads = alertReads(schoolId, sessionId);
-  reads.catch(() => undefined);
-  return Promise.resolve({ schoolId, sessionId, reads });
+  return alertReads(schoolId, sessionId).then((reads) => ({ schoolId, sessionId, reads }));
 };
 
 const alertOfSchool = async (user: User, id: number): Promise<Alert> => {

@@ -139,9 +139,9 @@ const useHeldDuringTap = (locked: boolean) => {
  * Shown while the browser still wants a tap before the page may make sound
  * (after a reload, say), and until the tap that turned sound on has ended:
  * the bar takes a tap on it, nothing under it does (its button does nothing
- * itself: any tap or key press on the page turns sound on). The staff shell puts it last, after
- * the footer: it stays on screen at the bottom while the page scrolls, and
- * the page ends above it, so the footer is never under it.
+ * itself: any tap or key press on the page turns sound on). The staff shell
+ * puts it last, after the footer: it stays on screen at the bottom while the
+ * page scrolls, and the page ends above it, so the footer is never under it.
  */
 export function SoundBar() {
   const locked = useSoundState() === 'locked';

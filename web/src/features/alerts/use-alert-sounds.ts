@@ -79,6 +79,4 @@ export const useAlertSounds = (alerts: readonly Alert[]) => {
       document.title = own;
     };
   }, [active]);
-
-  return sound;
 };
