@@ -121,7 +121,13 @@ const phases = (change: (p: PhaseResults) => void = () => {}): PhaseResults => {
           'live.bytes': 128_000,
           ...published(80),
         },
-        'http/updateBatch': { 'lambda.invocations': 10, 'ddb.writeUnits': 20, ...published(80) },
+        'http/updateBatch': {
+          'lambda.invocations': 10,
+          'ddb.writeUnits': 20,
+          'ddb.recordWriteUnits': 12_000,
+          'ddb.idempotencyWriteUnits': 6_400,
+          ...published(80),
+        },
         'http/listQueue': { 'lambda.invocations': 40, 'ddb.readUnits': 20 },
         'http/listAlerts': { 'lambda.invocations': 10, 'ddb.readUnits': 5 },
         'http/parentStudentStatus': { 'lambda.invocations': 30, 'ddb.readUnits': 15 },
@@ -385,6 +391,19 @@ describe('assembleReport', () => {
     expect([...perCar, dynamo.sequenceWriteUnitsPerEvent]).toEqual([3, 2, 0.5]);
     expect(dynamo.writeUnits).toBe(262);
     expect(dynamo.queueReads.late.completedPickups).toBe(80);
+  });
+
+  it("sums the guarantees' write units over every route and prices them in the report", () => {
+    const report = assembleReport(phases());
+    // The record and keys from updateBatch, the sequence numbers from addToQueue.
+    expect(report.dynamo.guarantees).toEqual({ record: 12_000, idempotency: 6_400, sequence: 80 });
+    const line = formatReport(report, checkBudgets(report))
+      .split('\n')
+      .find((text) => text.startsWith("Of the car line's writes, its guarantees"));
+    // 18,480 write units at $0.625 a million.
+    expect(line).toMatch(
+      /the record \$0\.00750 \(12,000 write units.*Keys \$0\.00400 \(6,400\).*\$0\.012 together/,
+    );
   });
 
   it('lists the routes busiest first with their per-call meter, and the WebSocket handlers apart', () => {

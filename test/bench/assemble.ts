@@ -335,6 +335,11 @@ export const assembleReport = (p: PhaseResults): BenchReport => {
         publishedTo(window, channel) > 0
           ? sumOf(window, 'ddb.sequenceWriteUnits') / publishedTo(window, channel)
           : 0,
+      guarantees: {
+        record: sumOf(window, 'ddb.recordWriteUnits'),
+        idempotency: sumOf(window, 'ddb.idempotencyWriteUnits'),
+        sequence: sumOf(window, 'ddb.sequenceWriteUnits'),
+      },
       queueReads: { early: warmUp.early, late: afterRush.late },
       sessionReport: p.sessionReport,
       addToBatch: p.addToBatch,

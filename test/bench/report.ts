@@ -1,4 +1,5 @@
 /** The report as readable text: a header, then one section per part of the run, each from its own formatter. */
+import { AWS_PRICES } from './aws-prices';
 import { bundleLines } from './bundles';
 import { ms, n, table, units, usd } from './format';
 import { type BenchReport, type BudgetCheck, type Priced, READ_REASONS, type ScreenReads } from './types';
@@ -398,6 +399,13 @@ const costLines = (report: BenchReport): string[] => {
   out.push(
     `A dismissal with its buses and parents, measured: ${usd(costVsFloor.dismissal)} = ${costVsFloor.ratio.toFixed(2)}× that floor ` +
       `(${usd(cost.dismissal.dollars.total)} the car line, its screens and parents + ${usd(report.buses.dismissal.coalesced.dollars.total)} the buses).`,
+  );
+  const { record, idempotency, sequence } = report.dynamo.guarantees;
+  const written = (units: number) => usd(units * AWS_PRICES.dynamoDb.perWriteUnit);
+  out.push(
+    `Of the car line's writes, its guarantees: the record ${written(record)} (${n(record)} write units, its events and the transactions they make), ` +
+      `the Idempotency-Keys ${written(idempotency)} (${n(idempotency)}), the live events' sequence numbers ${written(sequence)} (${n(sequence)}); ` +
+      `${written(record + idempotency + sequence)} together, ${(((record + idempotency + sequence) * AWS_PRICES.dynamoDb.perWriteUnit) / costVsFloor.floor).toFixed(3)} of the floor.`,
   );
   out.push(
     `Per car: ${usd(cost.perCar.dismissal)} a dismissal, ${usd(cost.perCar.dropoff)} a drop-off. Assumptions:`,

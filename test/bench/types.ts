@@ -626,6 +626,12 @@ export interface BenchReport {
     idempotencyWriteUnitsPerCarAdded: number;
     /** The live events' sequence numbers: write units per event. */
     sequenceWriteUnitsPerEvent: number;
+    /**
+     * The rush's write units of the car line's three guarantees, every route:
+     * the record's events (and the transactions they make), the
+     * Idempotency-Keys, the live events' sequence numbers.
+     */
+    guarantees: { record: number; idempotency: number; sequence: number };
     queueReads: { early: QueueReadProbe; late: QueueReadProbe };
     sessionReport: SessionReportRead;
     addToBatch: { at50: AddToBatchProbe; at300: AddToBatchProbe };
