@@ -39,7 +39,8 @@ import { ownSchoolId } from './tenancy';
 
 /**
  * A session's active queue, or its completed pickups. `early`: the active
- * queue as `earlyQueue` started reading it with the caller's sign-in.
+ * queue as `earlyQueue` started reading it with the caller's sign-in; should
+ * that read fail, the queue is read again, as the other routes' early reads are.
  */
 export const listQueue = async (
   user: User,
@@ -47,10 +48,11 @@ export const listQueue = async (
   status?: 'completed',
   early?: Promise<QueueEntry[]>,
 ) => {
+  const active = () => queue.listActive(db, sessionId);
   // One round trip: the list is read while the session's school is checked, and answered only once it holds.
   const [, list] = await Promise.all([
     assertSessionOfSchool(user, sessionId),
-    status === 'completed' ? queue.listCompleted(db, sessionId) : (early ?? queue.listActive(db, sessionId)),
+    status === 'completed' ? queue.listCompleted(db, sessionId) : early ? early.catch(active) : active(),
   ]);
   return list;
 };
