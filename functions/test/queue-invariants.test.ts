@@ -1,10 +1,10 @@
-import { DomainError, type User } from '@curbside/domain';
-import { batches, createDb, queue, schools } from '@curbside/store';
+import { DomainError } from '@curbside/domain';
+import { batches, createDb, queue } from '@curbside/store';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addNextToBatch, createBatch, updateBatch } from '../src/services/batches';
 import { addVehicle, removeEntry, setEntryStatus, updateEntry } from '../src/services/queue';
-import { createSession } from '../src/services/sessions';
+import { schoolWithSession } from './fixtures';
 
 /**
  * Random rounds of queue and batch operations, each round several tablets
@@ -93,30 +93,9 @@ describe('queue and batch invariants', () => {
   it('hold after every round of operations several tablets send at once', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(round, { minLength: 10, maxLength: 16 }), async (rounds) => {
-        const school = await schools.create(db, {
-          name: `Property ${run++}`,
-          districtId: 1,
-          active: true,
-          sandbox: false,
-          batchCapacity: { car: 3, bus: 2 },
-        });
-        const user: User = {
-          id: 1,
-          name: 'Tester',
-          username: 'tester',
-          email: null,
-          phone: null,
-          role: 'back_queue_wrangler',
-          active: true,
-          schoolId: school.id,
-          districtId: 1,
-        };
-        const now = Date.now();
-        const session = await createSession(user, {
-          name: 'Afternoon Pickup',
-          type: 'afternoon_pickup',
-          startTime: new Date(now).toISOString(),
-          endTime: new Date(now + 3_600_000).toISOString(),
+        const { user, session } = await schoolWithSession(db, `Property ${run++}`, 'back_queue_wrangler', {
+          car: 3,
+          bus: 2,
         });
         const seen = new Map<string, string>();
         for (const tablets of rounds) {
