@@ -57,6 +57,8 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+const ASYNC_CONTEXT_FRAME = '--experimental-async-context-frame';
+
 /** Forks `server-child.ts` (through tsx's loader) and starts Curbside in it. */
 export const startServerProcess = async (options: {
   tableName: string;
@@ -69,8 +71,10 @@ export const startServerProcess = async (options: {
 }): Promise<ServerProcess> => {
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
+  // As `npm start` runs the server (scripts/run.mjs): with AsyncContextFrame where this Node has it.
+  const frame = process.allowedNodeEnvironmentFlags.has(ASYNC_CONTEXT_FRAME) ? [ASYNC_CONTEXT_FRAME] : [];
   const child: ChildProcess = fork(join(here, 'server-child.ts'), [], {
-    execArgv: ['--import', tsx, ...profile],
+    execArgv: ['--import', tsx, ...frame, ...profile],
     env: { ...process.env, CURBSIDE_METER: '1', NODE_NO_WARNINGS: '1' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

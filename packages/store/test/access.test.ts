@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PutCommand, QueryCommand, ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { AccessDeniedException, access, requiredActions } from '../src/access';
@@ -59,4 +62,24 @@ describe('a grant', () => {
   it('is not checked outside an invocation (a seed, a script, a test)', async () => {
     await db.doc.send(new PutCommand({ TableName: db.table, Item: { pk: 'OUTSIDE', sk: 'OUTSIDE' } }));
   });
+});
+
+describe('grants under AsyncContextFrame, as the laptop runtime starts its server', () => {
+  const FRAME = '--experimental-async-context-frame';
+  it.skipIf(!process.allowedNodeEnvironmentFlags.has(FRAME))(
+    'keep each invocation its own grant across timers and DynamoDB calls',
+    { timeout: 60_000 },
+    () => {
+      const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+      const script = fileURLToPath(new URL('./fixtures/grants-in-frame.ts', import.meta.url));
+      const out = execFileSync(process.execPath, [FRAME, '--import', tsx, script], {
+        env: { ...process.env, NODE_NO_WARNINGS: '1' },
+        encoding: 'utf8',
+      });
+      const { frame, reader, writer } = JSON.parse(out.trim().split('\n').at(-1) as string);
+      expect(frame).toBe(true);
+      expect(reader).toEqual(Array(3).fill('http-admin: AccessDeniedException'));
+      expect(writer).toEqual(Array(3).fill('http-carLine: written'));
+    },
+  );
 });
