@@ -282,7 +282,6 @@ describe('a phone’s “Tap to turn on alert sounds” bar', () => {
   });
 });
 
-/** Where the footer's Live Bus Map is, scrolled to the end of the page, read without a user gesture. */
 /**
  * Scrolls to the end of the page and answers where the footer's Live Bus Map is, or what is
  * over it; read without a user gesture.

@@ -30,6 +30,7 @@ import { config } from './config';
 import { cameThroughCloudFront, logAroundCloudFront } from './edge';
 import { IdempotencyKeyReusedError, idempotentMutations, replayOf } from './idempotency';
 import { log } from './log';
+import { bodyText } from './request-body';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
@@ -135,7 +136,7 @@ export const requestBody = (definition: Pick<RouteDefinition, 'contentType'>): M
       if (mediaTypeOf(event) !== expected) {
         throw new UnsupportedMediaTypeError(`Send the request body as ${expected}`);
       }
-      const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+      const text = bodyText(event) as string;
       if (expected === 'application/json') {
         try {
           body = JSON.parse(text);

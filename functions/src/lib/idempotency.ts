@@ -6,6 +6,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { busLinkOf, userOf } from './auth';
 import { db } from './context';
 import { log } from './log';
+import { bodyText } from './request-body';
 
 type HttpEvent = APIGatewayProxyEventV2;
 type HttpResult = APIGatewayProxyStructuredResultV2;
@@ -54,10 +55,8 @@ const callerOf = (event: HttpEvent): string | undefined => {
 
 /** What a key was first used for: the route, the path (its ids) and the body as sent. */
 const fingerprintOf = (event: HttpEvent) => {
-  const body =
-    event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
   return createHash('sha256')
-    .update(`${event.routeKey}\n${event.rawPath}\n${body ?? ''}`)
+    .update(`${event.routeKey}\n${event.rawPath}\n${bodyText(event) ?? ''}`)
     .digest('base64url');
 };
 

@@ -24,6 +24,7 @@ import {
 import { knownSchoolOf } from '../lib/auth';
 import { db } from '../lib/context';
 import type { HttpEvent } from '../lib/http';
+import { bodyText } from '../lib/request-body';
 import { dropFromBatch, type EntryChange, placeInBatch, takeOutOfBatch } from './batches';
 import { publishToSession } from './live-events';
 import { recordingBy } from './record';
@@ -104,12 +105,11 @@ export interface AddReads {
  */
 export const earlyAdd = (userId: number, event: HttpEvent): Promise<AddReads> | undefined => {
   const schoolId = knownSchoolOf(userId);
-  if (schoolId === undefined || !event.body) return undefined;
+  const text = bodyText(event);
+  if (schoolId === undefined || !text) return undefined;
   let sent: unknown;
   try {
-    sent = JSON.parse(
-      event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body,
-    );
+    sent = JSON.parse(text);
   } catch {
     return undefined;
   }
