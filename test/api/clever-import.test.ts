@@ -409,12 +409,12 @@ describe('what the school decided stands', () => {
       ).status,
     ).toBe(201);
     await createStaff(server.db, {
-      username: 'clever_school_teacher',
-      role: 'teacher',
+      username: 'clever_school_admin',
+      role: 'school_admin',
       schoolId: firstSchool.id,
       districtId: 1,
     });
-    const teacher = await signedIn(server.url, 'clever_school_teacher');
+    const teacher = await signedIn(server.url, 'clever_school_admin');
     const code = (
       await teacher.post('/api/pickup-codes/generate', {
         studentId: (await localStudent(linked?.id ?? '')).id,

@@ -11,8 +11,12 @@ import type { RouteName } from '@curbside/api';
  * - `401`: not signed in
  * - `403`: not allowed (rank, role or data-permission matrix)
  * - `RO`: refused because the caller's school is in sandbox mode (403, read-only message)
+ * - `own`: a student's route, let through for a student of a classroom the
+ *   caller teaches and refused (403, the route's own message) for any other
+ *   student of the school (issue 49: staff below school admin reach only
+ *   their own classrooms' families)
  */
-export type Outcome = 'ok' | 401 | 403 | 'RO';
+export type Outcome = 'ok' | 401 | 403 | 'RO' | 'own';
 
 /** The callers, in column order: signed out, the demo accounts, then staff of the sandboxed school. */
 export const CALLERS = [
@@ -46,6 +50,7 @@ type Row = readonly [
 
 const ok = 'ok';
 const RO = 'RO';
+const own = 'own';
 
 // biome-ignore format: the table is read as a table
 export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
@@ -151,10 +156,11 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   teacherStudents:      [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     ok,      ok],
   readyStudents:        [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     ok,      ok],
   releaseStudent:       [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
-  generatePickupCode:   [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
   studentPickups:       [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     ok,      ok],
-  studentPickupCode:    [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     ok,      ok],
-  newStudentPickupCode: [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
+  // Pickup codes (issue 49): a teacher only for the students of their own classrooms, admins for any.
+  generatePickupCode:   [401,  403,   403,  403,  own,  ok,   ok,   ok,     403,     RO,      RO],
+  studentPickupCode:    [401,  403,   403,  403,  own,  ok,   ok,   ok,     403,     own,     ok],
+  newStudentPickupCode: [401,  403,   403,  403,  own,  ok,   ok,   ok,     403,     RO,      RO],
 
   // Invite links: the lookup is public, linking is for parents only.
   lookupPickupCode:     [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],

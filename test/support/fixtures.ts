@@ -1,6 +1,6 @@
 import type { StaffRole } from '@curbside/domain';
 import { hashPassword } from '@curbside/functions/lib/passwords';
-import { type Db, pickupCodes, schools, users } from '@curbside/store';
+import { classrooms, type Db, pickupCodes, schools, students, users } from '@curbside/store';
 
 const passwordHash = hashPassword('demo1234');
 
@@ -59,3 +59,13 @@ export const claimExpiredCode = (db: Db, code: string, studentId: number) =>
     },
     null,
   );
+
+/**
+ * The demo school's students of one classroom, by its name: Room 12 is
+ * teacher_demo's, Rooms 7, 15 and 21 other teachers', Rooms 4 and 23 have none.
+ */
+export const demoStudentsOf = async (db: Db, roomName: string) => {
+  const room = (await classrooms.listBySchool(db, 1)).find((candidate) => candidate.name === roomName);
+  if (!room) throw new Error(`The demo school has no ${roomName}`);
+  return students.listByClassroom(db, 1, room.id);
+};

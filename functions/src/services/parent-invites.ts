@@ -28,7 +28,7 @@ import { assertSchoolWritable } from '../lib/auth';
 import { db } from '../lib/context';
 import { registerParent, type SignedIn } from './auth';
 import { queueMailRun } from './mail-runs';
-import { ownSchoolId } from './tenancy';
+import { assertReachesFamily, ownSchoolId } from './tenancy';
 
 /**
  * Parent invites (issue 29): one random link per student and known guardian,
@@ -246,11 +246,7 @@ const studentOfSchool = async (user: User, studentId: number) => {
   const schoolId = ownSchoolId(user);
   const student = await students.get(db, schoolId, studentId);
   if (!student) throw new NotFoundError('Student not found');
-  if (isTeacherOnly(user)) {
-    const rooms = await teacherRooms(user, schoolId);
-    if (student.classroomId === null || !rooms.has(student.classroomId))
-      throw new ForbiddenError(NOT_YOUR_CLASS);
-  }
+  await assertReachesFamily(user, student, NOT_YOUR_CLASS);
   return student;
 };
 
