@@ -3,7 +3,7 @@ import jsQR from 'jsqr';
 import type { Locator, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { shotsDir, viewports } from '../support/browser';
+import { expectAccessible, shotsDir, viewports } from '../support/browser';
 import { browserSuite, connected, painted } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
 import type { Client } from '../support/server';
@@ -333,7 +333,7 @@ describe('the teacher screen', () => {
       expect(await text(status, 'Ava Martinez').count()).toBe(0);
     }, 60_000);
 
-    it('follows more classrooms and shows walkers as not openable', async () => {
+    it("follows more classrooms, shows walkers as not openable, and offers no code for another teacher's students", async () => {
       const rooms = region(teacher, 'Classrooms');
       await rooms.getByRole('checkbox', { name: 'Room 7' }).click();
       await text(rooms, 'Selected Classrooms (2)').waitFor();
@@ -341,9 +341,15 @@ describe('the teacher screen', () => {
       const room7 = region(teacher, 'Students: Room 7');
       const walker = row(room7.getByRole('list', { name: 'Students in class' }), 'Chloe Brown');
       await text(walker, 'No vehicle').waitFor();
-      // Only the Pickup Code button: the walker's name opens nothing.
-      expect(await walker.getByRole('button').count()).toBe(1);
+      // No button at all: the walker's name opens nothing, and Room 7 is another teacher's
+      // classroom, whose pickup codes a teacher cannot make (issue 49).
+      expect(await walker.getByRole('button').count()).toBe(0);
       expect(await walker.locator('[data-openable="false"]').count()).toBe(1);
+      expect(await room7.getByRole('button', { name: /^Pickup Code/ }).count()).toBe(0);
+      // Her own classroom's students keep theirs.
+      const room12 = region(teacher, 'Students: Room 12');
+      expect(await room12.getByRole('button', { name: /^Pickup Code/ }).count()).toBeGreaterThan(0);
+      await expectAccessible(teacher);
       await tab(teacher, 'Arrival/Departure').click();
       await rooms.getByRole('checkbox', { name: 'Room 7' }).click();
       await text(rooms, 'Selected Classrooms (1)').waitFor();

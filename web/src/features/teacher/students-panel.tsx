@@ -20,7 +20,7 @@ import {
   UnstyledButton,
   VisuallyHidden,
 } from '@mantine/core';
-import { type ReactNode, useState } from 'react';
+import { type CSSProperties, type ReactNode, useState } from 'react';
 import { BORDER, MUTED_TEXT } from '../../lib/theme';
 import { AlsoAllowed } from '../authorized-pickups/also-allowed';
 import { matchesStudentSearch, readyHighlight } from './roster';
@@ -35,6 +35,8 @@ export interface StudentActions {
   /** Opens the vehicle details of a student who has a vehicle or bus. */
   onOpenVehicle: (student: TeacherStudent) => void;
   onOpenCode: (student: TeacherStudent) => void;
+  /** Whether the user may make this student's pickup code (a teacher: their own classrooms' students). */
+  codeAllowed: (student: TeacherStudent) => boolean;
 }
 
 /**
@@ -123,11 +125,38 @@ function StudentOpener({
   );
 }
 
+/** 'Pickup Code' for a student, only where the user may make their code. */
+function CodeButton({
+  student,
+  name,
+  onOpenCode,
+  codeAllowed,
+  ...layout
+}: { student: TeacherStudent; name: string; ml?: string; style?: CSSProperties } & Pick<
+  StudentActions,
+  'onOpenCode' | 'codeAllowed'
+>) {
+  if (!codeAllowed(student)) return null;
+  return (
+    <Button
+      variant="outline"
+      color="var(--mantine-color-text)"
+      px="sm"
+      {...layout}
+      onClick={() => onOpenCode(student)}
+      aria-label={`Pickup Code for ${name}`}
+    >
+      Pickup Code
+    </Button>
+  );
+}
+
 export function ReadyRow({
   student,
   now,
   onOpenVehicle,
   onOpenCode,
+  codeAllowed,
 }: { student: TeacherStudent; now: number } & StudentActions) {
   const release = useReleaseStudent();
   const highlight = readyHighlight(student.queueTime, now);
@@ -162,15 +191,7 @@ export function ReadyRow({
         <Group justify="space-between" gap="xs" wrap="wrap">
           <BatchStatusBadge student={student} />
           <Group gap="xs" wrap="nowrap" ml="auto">
-            <Button
-              variant="outline"
-              color="var(--mantine-color-text)"
-              px="sm"
-              onClick={() => onOpenCode(student)}
-              aria-label={`Pickup Code for ${name}`}
-            >
-              Pickup Code
-            </Button>
+            <CodeButton student={student} name={name} onOpenCode={onOpenCode} codeAllowed={codeAllowed} />
             {student.releasedAt ? (
               <Badge
                 size="xl"
@@ -205,27 +226,25 @@ export function ReadyRow({
 export function ReadyList({
   students,
   now,
-  onOpenVehicle,
-  onOpenCode,
+  ...actions
 }: { students: TeacherStudent[]; now: number } & StudentActions) {
   return (
     <ScrollBox>
       <Stack gap="sm" p={6} role="list" aria-label="Ready students">
         {students.map((student) => (
-          <ReadyRow
-            key={student.id}
-            student={student}
-            now={now}
-            onOpenVehicle={onOpenVehicle}
-            onOpenCode={onOpenCode}
-          />
+          <ReadyRow key={student.id} student={student} now={now} {...actions} />
         ))}
       </Stack>
     </ScrollBox>
   );
 }
 
-function InClassRow({ student, onOpenVehicle, onOpenCode }: { student: TeacherStudent } & StudentActions) {
+function InClassRow({
+  student,
+  onOpenVehicle,
+  onOpenCode,
+  codeAllowed,
+}: { student: TeacherStudent } & StudentActions) {
   const name = fullName(student);
   return (
     <Paper
@@ -248,17 +267,14 @@ function InClassRow({ student, onOpenVehicle, onOpenCode }: { student: TeacherSt
             </Text>
           )}
         </StudentOpener>
-        <Button
-          variant="outline"
-          color="var(--mantine-color-text)"
-          px="sm"
+        <CodeButton
+          student={student}
+          name={name}
+          onOpenCode={onOpenCode}
+          codeAllowed={codeAllowed}
           ml="auto"
           style={{ flexShrink: 0 }}
-          onClick={() => onOpenCode(student)}
-          aria-label={`Pickup Code for ${name}`}
-        >
-          Pickup Code
-        </Button>
+        />
       </Group>
     </Paper>
   );
@@ -277,14 +293,7 @@ interface StudentsPanelProps extends StudentActions {
  * 'Students' of one classroom: 'Ready for Pickup' (newest first, highlighted
  * by wait, each with Release) and 'In Class' with a name search.
  */
-export function StudentsPanel({
-  classroom,
-  ready,
-  inClass,
-  now,
-  onOpenVehicle,
-  onOpenCode,
-}: StudentsPanelProps) {
+export function StudentsPanel({ classroom, ready, inClass, now, ...actions }: StudentsPanelProps) {
   const [search, setSearch] = useState('');
   const found = inClass.filter((student) => matchesStudentSearch(student, search));
   return (
@@ -318,7 +327,7 @@ export function StudentsPanel({
               No students ready for pickup
             </Text>
           ) : (
-            <ReadyList students={ready} now={now} onOpenVehicle={onOpenVehicle} onOpenCode={onOpenCode} />
+            <ReadyList students={ready} now={now} {...actions} />
           )}
         </Stack>
 
@@ -354,12 +363,7 @@ export function StudentsPanel({
             <ScrollBox>
               <Stack gap="xs" p={2} role="list" aria-label="Students in class">
                 {found.map((student) => (
-                  <InClassRow
-                    key={student.id}
-                    student={student}
-                    onOpenVehicle={onOpenVehicle}
-                    onOpenCode={onOpenCode}
-                  />
+                  <InClassRow key={student.id} student={student} {...actions} />
                 ))}
               </Stack>
             </ScrollBox>

@@ -1,4 +1,4 @@
-import type { Classroom, TeacherStudent, User } from '@curbside/domain';
+import { type Classroom, reachesFamilyOf, type TeacherStudent, type User } from '@curbside/domain';
 import {
   Badge,
   Card,
@@ -226,11 +226,15 @@ function TeacherScreen({
   const now = useNow(1000);
   const [vehicleOf, setVehicleOf] = useState<TeacherStudent | null>(null);
   const [codeFor, setCodeFor] = useState<TeacherStudent | null>(null);
+  const rooms = new Map(selection.classrooms.map((room) => [room.id, room]));
   const actions: StudentActions = {
     onOpenVehicle: (student) => {
       if (student.vehicle) setVehicleOf(student);
     },
     onOpenCode: setCodeFor,
+    // As the server rules (issue 49): a teacher makes codes for their own classrooms' students only.
+    codeAllowed: (student) =>
+      reachesFamilyOf(user, student.classroomId === null ? undefined : rooms.get(student.classroomId)),
   };
   return (
     <>
