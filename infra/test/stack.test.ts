@@ -254,7 +254,16 @@ describe('functions', () => {
     const wsApi = apiLogicalId('WEBSOCKET');
     const publishers = plans.filter((p) => p.access.publishes).map((p) => p.id);
     expect(publishers.sort()).toEqual(
-      ['http-admin', 'http-auth', 'http-bus', 'http-carLine', 'http-teacher', 'scheduled', 'ws'].sort(),
+      [
+        'http-admin',
+        'http-auth',
+        'http-bus',
+        'http-carLine',
+        'http-parent',
+        'http-teacher',
+        'scheduled',
+        'ws',
+      ].sort(),
     );
     // The import jobs end the sign-ins of the people they deactivate (closing their sockets).
     expect(JSON.stringify(environmentOf(IMPORT_JOBS.id).WS_MANAGEMENT_ENDPOINT)).toContain(

@@ -1,6 +1,8 @@
 import { dateIn, SCHOOL_TIME_ZONE } from '@curbside/domain';
 import { type Student, students } from '@curbside/store';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createSchoolWithStaff } from '../support/fixtures';
+import { connectLive } from '../support/live';
 import { Client, signedIn, startTestServer } from '../support/server';
 
 /**
@@ -24,9 +26,9 @@ afterEach(() => {
 });
 
 let accounts = 0;
-/** A new parent following `student`, through an invite. */
-const parentOf = async (student: Student) => {
-  const invites = (await admin.post('/api/parent-invites', { studentIds: [student.id] })).body.invites;
+/** A new parent following `student`, through an invite of `office` (the demo school's admin by default). */
+const parentOf = async (student: Pick<Student, 'id'>, office = admin) => {
+  const invites = (await office.post('/api/parent-invites', { studentIds: [student.id] })).body.invites;
   const token = new URL(invites[0].url).searchParams.get('t');
   const parent = new Client(server.url);
   accounts += 1;
@@ -146,5 +148,109 @@ describe('authorized pickups', () => {
     });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.message).toBe('At most 20 people can be allowed to pick up one child');
+  });
+});
+
+describe('what the curb sees of an authorized adult (issue 49)', () => {
+  it('who added each adult and when, for every staff role', async () => {
+    const kid = child(5);
+    const parent = await parentOf(kid);
+    const { name } = (await parent.get('/api/me')).body;
+    const before = Date.now();
+    const added = await parent.post('/api/parent/authorized-pickups', {
+      studentId: kid.id,
+      name: 'Grandpa Joe',
+      relationship: 'Grandfather',
+    });
+    expect(added.status).toBe(201);
+    for (const staff of ['front_demo', 'teacher_demo', 'admin_demo']) {
+      const seen = (
+        await (await signedIn(server.url, staff)).get(`/api/students/${kid.id}/authorized-pickups`)
+      ).body;
+      expect(seen.pickups).toEqual([
+        expect.objectContaining({ name: 'Grandpa Joe', relationship: 'Grandfather', addedBy: name }),
+      ]);
+      expect(Date.parse(seen.pickups[0].createdAt)).toBeGreaterThanOrEqual(before - 1000);
+    }
+    // The family's own list does not carry who added whom.
+    expect((await parent.get('/api/parent/authorized-pickups')).body[0]).not.toHaveProperty('addedBy');
+  });
+});
+
+describe('a sandboxed school (issue 49)', () => {
+  it("is read-only for parents' authorized adults too: adding and removing are 403, nothing changes", async () => {
+    const school = await createSchoolWithStaff(server.db, 'pickups_sandbox');
+    const office = await signedIn(server.url, 'pickups_sandbox_school_admin');
+    const kid = (await office.post('/api/students', { firstName: 'Sam', lastName: 'Sand', grade: '1' })).body;
+    const parent = await parentOf(kid, office);
+    const kept = await parent.post('/api/parent/authorized-pickups', { studentId: kid.id, name: 'Aunt May' });
+    expect(kept.status).toBe(201);
+    const superAdmin = await signedIn(server.url, 'super_demo');
+    expect((await superAdmin.put(`/api/schools/${school.id}/sandbox`, { sandbox: true })).status).toBe(200);
+
+    const add = await parent.post('/api/parent/authorized-pickups', { studentId: kid.id, name: 'Mr Nobody' });
+    const remove = await parent.request('DELETE', `/api/parent/authorized-pickups/${kept.body.id}`);
+
+    const READ_ONLY = { message: 'Read-only mode: this school is in sandbox mode. Changes are not allowed.' };
+    expect([add.status, add.body]).toEqual([403, READ_ONLY]);
+    expect([remove.status, remove.body]).toEqual([403, READ_ONLY]);
+    const list = (await parent.get('/api/parent/authorized-pickups')).body;
+    expect(list.map((pickup: { name: string }) => pickup.name)).toEqual(['Aunt May']);
+  });
+});
+
+describe('open staff screens (issue 50)', () => {
+  it("hear of a child's authorized adults as a parent adds and removes them; no one else does", async () => {
+    const kid = child(6);
+    const parent = await parentOf(kid);
+    const front = await signedIn(server.url, 'front_demo');
+    const teacher = await signedIn(server.url, 'teacher_demo');
+    await createSchoolWithStaff(server.db, 'pickups_elsewhere');
+    const elsewhere = await signedIn(server.url, 'pickups_elsewhere_front_queue_wrangler');
+    const [frontLive, teacherLive, otherLive, anonymous, parentLive] = await Promise.all([
+      connectLive(server.url, front.cookie),
+      connectLive(server.url, teacher.cookie),
+      connectLive(server.url, elsewhere.cookie),
+      connectLive(server.url),
+      connectLive(server.url, parent.cookie),
+    ]);
+    // The teacher's screen follows its classroom only (issue 31): the change still reaches it.
+    teacherLive.socket.send(JSON.stringify({ action: 'subscribe', classroomIds: [kid.classroomId] }));
+    await teacherLive.next('subscribed');
+
+    const added = await parent.post('/api/parent/authorized-pickups', {
+      studentId: kid.id,
+      name: 'Cousin Vinny',
+      relationship: 'Cousin',
+    });
+    expect(added.status).toBe(201);
+    for (const screen of [frontLive, teacherLive]) {
+      const event = await screen.next('AUTHORIZED_PICKUPS_CHANGED');
+      expect(event.data).toMatchObject({
+        schoolId: 1,
+        studentId: kid.id,
+        text: 'Also allowed: Cousin Vinny',
+        pickups: [
+          expect.objectContaining({
+            name: 'Cousin Vinny',
+            relationship: 'Cousin',
+            addedBy: expect.any(String),
+          }),
+        ],
+      });
+    }
+    frontLive.messages.length = 0;
+    expect((await parent.request('DELETE', `/api/parent/authorized-pickups/${added.body.id}`)).status).toBe(
+      200,
+    );
+    const removed = await frontLive.next('AUTHORIZED_PICKUPS_CHANGED');
+    expect(removed.data).toMatchObject({ studentId: kid.id, pickups: [], text: null });
+
+    // Another school's staff, an anonymous screen and the parent's own phone heard nothing of it.
+    for (const other of [otherLive, anonymous, parentLive])
+      expect(other.messages.filter((message) => message.type === 'AUTHORIZED_PICKUPS_CHANGED')).toEqual([]);
+    await Promise.all(
+      [frontLive, teacherLive, otherLive, anonymous, parentLive].map((screen) => screen.close()),
+    );
   });
 });

@@ -7,11 +7,15 @@ import {
   NotFoundError,
   pickupStillAllowed,
   SCHOOL_TIME_ZONE,
+  type StudentAuthorizedPickups,
   type User,
   ValidationError,
 } from '@curbside/domain';
-import { authorizedPickups, parentLinks, students } from '@curbside/store';
+import { authorizedPickups, parentLinks, students, users } from '@curbside/store';
+import { assertSchoolWritable } from '../lib/auth';
 import { db } from '../lib/context';
+import { log } from '../lib/log';
+import { publishToStaff } from './live-events';
 import { ownSchoolId } from './tenancy';
 
 /**
@@ -38,11 +42,52 @@ export const parentPickups = async (parent: User): Promise<AuthorizedPickup[]> =
       authorizedPickups.listByStudent(db, child.schoolId, child.studentId),
     ),
   );
-  return current(lists.flat());
+  // Who added each is the school's to see (the curb), not told to every parent of the child.
+  return current(lists.flat()).map(({ createdByName: _, ...pickup }) => pickup);
+};
+
+/**
+ * A child's list as the school's staff see it: each adult with who added
+ * them (the name kept with the entry; an older entry's adder read by id) and
+ * the line the curb shows.
+ */
+const staffList = async (schoolId: number, studentId: number): Promise<StudentAuthorizedPickups> => {
+  const day = today();
+  const list = current(await authorizedPickups.listByStudent(db, schoolId, studentId), day);
+  const unnamed = [...new Set(list.filter((p) => p.createdByName === undefined).map((p) => p.createdBy))];
+  const names = new Map(
+    await Promise.all(unnamed.map(async (id) => [id, (await users.get(db, id))?.name ?? null] as const)),
+  );
+  return {
+    pickups: list.map(({ createdByName, ...pickup }) => ({
+      ...pickup,
+      addedBy: createdByName ?? names.get(pickup.createdBy) ?? null,
+    })),
+    text: alsoAllowedText(list, day),
+  };
+};
+
+/**
+ * Tells the school's open staff screens a child's list as it is now (issue 50).
+ * The change is made: a failure here is logged, and the screens read the list
+ * again when they next load it.
+ */
+const tellStaff = async (schoolId: number, studentId: number) => {
+  try {
+    const list = await staffList(schoolId, studentId);
+    await publishToStaff(schoolId, {
+      type: 'AUTHORIZED_PICKUPS_CHANGED',
+      data: { schoolId, studentId, ...list },
+    });
+  } catch (error) {
+    log('warn', 'authorized pickups not told to staff', { error: (error as Error).message });
+  }
 };
 
 export const addPickup = async (parent: User, input: AuthorizedPickupInput): Promise<AuthorizedPickup> => {
   const child = await childOf(parent, input.studentId);
+  // A write into the child's school: none while it is in sandbox mode (issue 49).
+  await assertSchoolWritable(child.schoolId);
   const day = today();
   const onDate = input.onDate ?? null;
   if (onDate !== null && onDate < day) {
@@ -55,7 +100,7 @@ export const addPickup = async (parent: User, input: AuthorizedPickupInput): Pro
     const message = `At most ${AUTHORIZED_PICKUPS_MAX} people can be allowed to pick up one child`;
     throw new ValidationError(message, [{ path: 'studentId', message }]);
   }
-  return authorizedPickups.create(db, {
+  const { createdByName: _, ...added } = await authorizedPickups.create(db, {
     schoolId: child.schoolId,
     studentId: child.studentId,
     name: input.name,
@@ -64,7 +109,10 @@ export const addPickup = async (parent: User, input: AuthorizedPickupInput): Pro
     onDate,
     createdBy: parent.id,
     createdAt: new Date().toISOString(),
+    createdByName: parent.name,
   });
+  await tellStaff(child.schoolId, child.studentId);
+  return added;
 };
 
 export const removePickup = async (parent: User, id: number): Promise<{ ok: true }> => {
@@ -74,17 +122,20 @@ export const removePickup = async (parent: User, id: number): Promise<{ ok: true
     ),
   );
   const found = lists.flat().find((pickup) => pickup.id === id);
-  if (!found || !(await authorizedPickups.delete(db, found)))
-    throw new NotFoundError('Authorized pickup not found');
+  if (!found) throw new NotFoundError('Authorized pickup not found');
+  await assertSchoolWritable(found.schoolId);
+  if (!(await authorizedPickups.delete(db, found))) throw new NotFoundError('Authorized pickup not found');
+  await tellStaff(found.schoolId, found.studentId);
   return { ok: true };
 };
 
 /** A student's list as staff of the school see it, with the line the curb screens show. */
-export const studentPickupsForStaff = async (user: User, studentId: number) => {
+export const studentPickupsForStaff = async (
+  user: User,
+  studentId: number,
+): Promise<StudentAuthorizedPickups> => {
   const schoolId = ownSchoolId(user);
   const student = await students.get(db, schoolId, studentId);
   if (!student) throw new NotFoundError('Student not found');
-  const day = today();
-  const pickups = current(await authorizedPickups.listByStudent(db, schoolId, studentId), day);
-  return { pickups, text: alsoAllowedText(pickups, day) };
+  return staffList(schoolId, studentId);
 };

@@ -9,6 +9,7 @@ import type {
   QueuedVehicle,
   QueueEntry,
   SchoolSettings,
+  StudentAuthorizedPickups,
 } from '@curbside/domain';
 
 /**
@@ -139,6 +140,12 @@ export interface SchoolEventData {
    * sizes in force without a reload; the next batch takes them.
    */
   SCHOOL_SETTINGS_CHANGED: { schoolId: number; settings: SchoolSettings };
+  /**
+   * A parent added or removed an adult allowed to collect a child (issue 50):
+   * the child's list as staff screens show it now (names, relationships,
+   * who added each and when), so an open screen shows it without a reload.
+   */
+  AUTHORIZED_PICKUPS_CHANGED: StudentAuthorizedPickups & { schoolId: number; studentId: number };
 }
 
 /** To a school's hallway displays (issue 32): only what the display shows. */
@@ -171,6 +178,7 @@ export const LIVE_EVENT_TYPES = [
   'QUEUE_UPDATE',
   'SCHOOL_MODE_CHANGED',
   'SCHOOL_SETTINGS_CHANGED',
+  'AUTHORIZED_PICKUPS_CHANGED',
   'DISPLAY_BOARD',
 ] as const satisfies readonly LiveEventType[];
 

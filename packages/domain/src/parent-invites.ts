@@ -152,6 +152,27 @@ export interface AuthorizedPickup {
   onDate: string | null;
   createdBy: number;
   createdAt: string;
+  /** The name of the parent who added them, kept with the entry (staff see it as `addedBy`; older entries have none). */
+  createdByName?: string;
+}
+
+/**
+ * An authorized adult as the school's staff see them (issue 49): who added
+ * them (the parent's name; null when no longer known) and when (`createdAt`),
+ * so the curb can tell a family's own entry from a late one.
+ */
+export interface StaffAuthorizedPickup extends Omit<AuthorizedPickup, 'createdByName'> {
+  addedBy: string | null;
+}
+
+/**
+ * A child's authorized adults on a staff screen: `GET /api/students/{id}/authorized-pickups`
+ * answers it, and `AUTHORIZED_PICKUPS_CHANGED` carries it when a parent changes the list.
+ */
+export interface StudentAuthorizedPickups {
+  pickups: StaffAuthorizedPickup[];
+  /** The line the car-line cards show ("Also allowed: …"), or null when no one. */
+  text: string | null;
 }
 
 /**
@@ -182,4 +203,29 @@ export const alsoAllowedText = (
     ...(todayOnly.length ? [`${always.length ? 'today' : 'Today'}: ${todayOnly.join(', ')}`] : []),
   ];
   return parts.length ? parts.join('; ') : null;
+};
+
+/**
+ * Who added an authorized adult and when, in the school's time zone:
+ * "Added by Jordan Martinez today at 3:14 PM", "… on Mar 3 at 3:14 PM"
+ * (with the year when it is not this year's).
+ */
+export const addedByText = (
+  pickup: Pick<StaffAuthorizedPickup, 'addedBy' | 'createdAt'>,
+  timeZone: string,
+  now = Date.now(),
+): string => {
+  const at = Date.parse(pickup.createdAt);
+  const time = new Date(at).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit', timeZone });
+  const [day, today] = [dateIn(timeZone, at), dateIn(timeZone, now)];
+  const date =
+    day === today
+      ? 'today'
+      : `on ${new Date(at).toLocaleDateString('en-US', {
+          month: 'short',
+          day: 'numeric',
+          ...(day.slice(0, 4) === today.slice(0, 4) ? {} : { year: 'numeric' }),
+          timeZone,
+        })}`;
+  return `Added by ${pickup.addedBy ?? 'a parent'} ${date} at ${time}`;
 };

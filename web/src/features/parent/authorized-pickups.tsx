@@ -1,5 +1,5 @@
 import { routes } from '@curbside/api';
-import { type AuthorizedPickup, dateIn, SCHOOL_TIME_ZONE } from '@curbside/domain';
+import { type AuthorizedPickup, childLabels, dateIn, SCHOOL_TIME_ZONE } from '@curbside/domain';
 import { Alert, Button, Card, Group, Loader, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -230,9 +230,12 @@ export function AuthorizedPickups({
 }) {
   const { t } = useParentTexts();
   const pickups = useQuery(parentQueries.authorizedPickups());
+  // Two children with the same first name: each card names its child in full.
+  const names = childLabels(students);
   return (
     <>
       {students.map((child) => {
+        const name = names.get(child.id) ?? child.firstName;
         const list = (pickups.data ?? []).filter((pickup) => pickup.studentId === child.id);
         const headingId = `pickups-${child.id}`;
         return (
@@ -240,7 +243,7 @@ export function AuthorizedPickups({
             <Stack gap="sm">
               <Stack gap={2}>
                 <Title order={2} fz={20} id={headingId}>
-                  {t('pickups.title', { name: child.firstName })}
+                  {t('pickups.title', { name })}
                 </Title>
                 <Text fz="sm" c="dimmed">
                   {t('pickups.intro')}
@@ -259,7 +262,7 @@ export function AuthorizedPickups({
                   ))}
                 </Stack>
               )}
-              <AddPickupForm studentId={child.id} childName={child.firstName} />
+              <AddPickupForm studentId={child.id} childName={name} />
             </Stack>
           </Card>
         );

@@ -14,6 +14,7 @@ import {
 import { Anchor, Button, Divider, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { type ReactNode, useRef } from 'react';
 import { MUTED_TEXT } from '../../lib/theme';
+import { AuthorizedAdults } from '../authorized-pickups/authorized-adults';
 import { useSetQueueStatus } from './queue.queries';
 import { useNow } from './use-now';
 import { EntryBadges } from './vehicle-card';
@@ -119,14 +120,17 @@ export function VehicleDialog({
                   ) : (
                     <Stack gap={6}>
                       {entry.students.map((student) => (
-                        <Group key={student.id} justify="space-between" wrap="nowrap">
-                          <Text fz="lg" fw={700}>
-                            {student.firstName} {student.lastName}
-                          </Text>
-                          <Text fz="md" c={MUTED_TEXT}>
-                            Grade {student.grade}
-                          </Text>
-                        </Group>
+                        <Stack key={student.id} gap={4}>
+                          <Group justify="space-between" wrap="nowrap">
+                            <Text fz="lg" fw={700}>
+                              {student.firstName} {student.lastName}
+                            </Text>
+                            <Text fz="md" c={MUTED_TEXT}>
+                              Grade {student.grade}
+                            </Text>
+                          </Group>
+                          <AuthorizedAdults student={student} />
+                        </Stack>
                       ))}
                     </Stack>
                   )}

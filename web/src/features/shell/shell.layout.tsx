@@ -5,6 +5,7 @@ import { Outlet, useMatches } from 'react-router';
 import { TooltipDelays } from '../../components/tooltips';
 import { AlertBanner, SoundBar } from '../alerts/alert-banner';
 import { useMe } from '../auth/auth.queries';
+import { useAuthorizedPickupsLive } from '../authorized-pickups/authorized-pickups.queries';
 import { useLastKnownWhenOffline } from '../queue/last-known';
 import { NO_PERMISSION, type RouteAccess } from './access';
 import { Footer } from './footer';
@@ -51,6 +52,7 @@ export function NoPermission() {
  */
 export function ShellLayout() {
   useLastKnownWhenOffline();
+  useAuthorizedPickupsLive();
   const { user, isLoading } = useMe();
   const minRole = useMinimumRole();
   if (isLoading) return null;

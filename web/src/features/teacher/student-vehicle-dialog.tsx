@@ -12,6 +12,7 @@ import { Center, Divider, Group, Loader, Modal, SimpleGrid, Stack, Text } from '
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useRef } from 'react';
 import { MUTED_TEXT } from '../../lib/theme';
+import { AuthorizedAdults } from '../authorized-pickups/authorized-adults';
 import { queueQueries } from '../queue/queue.queries';
 import { Field, Phone, Section, VehicleDialog } from '../queue/vehicle-dialog';
 import { vehicleQueries } from './teacher.queries';
@@ -120,14 +121,17 @@ function RegisteredVehicleDialog({
                 <Section title="Children">
                   <Stack gap={6}>
                     {children.map((child) => (
-                      <Group key={child.id} justify="space-between" wrap="nowrap">
-                        <Text fz="lg" fw={700}>
-                          {child.firstName} {child.lastName}
-                        </Text>
-                        <Text fz="md" c={MUTED_TEXT}>
-                          Grade {child.grade}
-                        </Text>
-                      </Group>
+                      <Stack key={child.id} gap={4}>
+                        <Group justify="space-between" wrap="nowrap">
+                          <Text fz="lg" fw={700}>
+                            {child.firstName} {child.lastName}
+                          </Text>
+                          <Text fz="md" c={MUTED_TEXT}>
+                            Grade {child.grade}
+                          </Text>
+                        </Group>
+                        <AuthorizedAdults student={child} />
+                      </Stack>
                     ))}
                   </Stack>
                 </Section>
