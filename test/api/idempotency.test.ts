@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sessionBody } from '../support/fixtures';
+import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -103,6 +103,30 @@ describe('a mutation sent twice with the same Idempotency-Key', () => {
     expect(other.status).toBe(422);
     expect(other.body).toEqual({ message: 'This Idempotency-Key was already used for a different request' });
     expect((await active()).map((entry) => entry.vehicleNumber)).toEqual(['106']);
+  });
+
+  it('refuses the same key and body with another query string with 422, applying nothing (issue 49)', async () => {
+    // A super admin names the school in the query: the same vehicle for school 1, then for another.
+    const other = await createSchoolWithStaff(server.db, 'idempotent_query');
+    const office = await signedIn(server.url, 'super_demo');
+    const key = randomUUID();
+    const create = (schoolId: number) =>
+      office.request(
+        'POST',
+        `/api/vehicles?schoolId=${schoolId}`,
+        { number: '9041', type: 'car' },
+        keyed(key),
+      );
+    expect((await create(1)).status).toBe(201);
+
+    const elsewhere = await create(other.id);
+
+    expect(elsewhere.status).toBe(422);
+    expect(elsewhere.body).toEqual({
+      message: 'This Idempotency-Key was already used for a different request',
+    });
+    const listed = (await office.get(`/api/vehicles?schoolId=${other.id}&search=9041`)).body.items;
+    expect(listed).toEqual([]);
   });
 
   it('refuses the same key on another route with 422, applying nothing', async () => {
