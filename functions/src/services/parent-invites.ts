@@ -92,15 +92,18 @@ const studentsFor = async (user: User, schoolId: number, input: CreateInvitesInp
 };
 
 /**
- * Whom each student's invites go to: their guardians with an account (imported
- * by CSV or Clever), else the contact on the student's record, else no one named.
+ * Whom each student's invites go to: their guardians with an account the
+ * school made (imported by CSV or Clever, or added by its office), else the
+ * contact on the student's record, else no one named. Never an account a
+ * parent registered themselves: its email is one they typed and nobody
+ * verified (issue 49, ADR 0010).
  */
 const guardiansOf = async (schoolId: number, list: readonly Student[]) => {
   const byStudent = new Map<number, Array<{ name: string | null; email: string | null }>>();
   if (list.length === 0) return byStudent;
   const wanted = new Set(list.map((student) => student.id));
   for (const { user } of await parents.listAll(db, schoolId)) {
-    if (!user.active) continue;
+    if (!user.active || user.madeBySchoolId !== schoolId) continue;
     for (const studentId of user.studentIds ?? []) {
       if (!wanted.has(studentId)) continue;
       byStudent.set(studentId, [...(byStudent.get(studentId) ?? []), { name: user.name, email: user.email }]);
