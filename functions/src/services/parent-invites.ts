@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   type AcceptInviteInput,
+  ConflictError,
   type CreateInvitesInput,
   type EmailRunStarted,
   ForbiddenError,
@@ -26,7 +27,7 @@ import {
 import { classrooms, parentInvites, parents, schools, students, throttle, users } from '@curbside/store';
 import { assertSchoolWritable } from '../lib/auth';
 import { db } from '../lib/context';
-import { registerParent, type SignedIn } from './auth';
+import { countRefusedRegistration, registerInvitedParent, type SignedIn } from './auth';
 import { queueMailRun } from './mail-runs';
 import { assertReachesFamily, ownSchoolId } from './tenancy';
 
@@ -341,12 +342,22 @@ export const acceptInvite = async (
       );
     }
   }
-  const invite = await attempt(input.token, address);
+  // An accept that would make an account with an invite that does not work counts as a registration.
+  const invite = await attempt(input.token, address).catch(async (error: unknown) => {
+    if (newAccount) await countRefusedRegistration(address);
+    throw error;
+  });
   await assertSchoolWritable(invite.schoolId);
+  const gone = async () => {
+    const now = await parentInvites.get(db, invite.id);
+    const status = now ? inviteStatus(now) : 'expired';
+    return new GoneError(INVITE_REFUSALS[status === 'pending' ? 'accepted' : status]);
+  };
   let signedIn: SignedIn | null = null;
   let parent = signedInUser as User;
   if (newAccount) {
-    signedIn = await registerParent(
+    // The account, the invite's use and the child's links in one transaction: a refused accept makes no account.
+    signedIn = await registerInvitedParent(
       {
         name: `${input.firstName} ${input.lastName}`,
         username: input.username as string,
@@ -355,20 +366,20 @@ export const acceptInvite = async (
         phone: input.phone as string,
         role: 'parent',
       },
-      address,
       deviceToken,
+      async (account) => {
+        const made = await parentInvites.acceptWithNewAccount(db, invite, account);
+        if (made.outcome === 'accepted') return made.user;
+        if (made.outcome === 'gone') throw await gone();
+        throw new ConflictError(`Username ${account.username} is already taken`);
+      },
     );
     parent = signedIn.user;
+  } else {
+    if (!(await parentInvites.accept(db, invite, parent.id))) throw await gone();
+    await parents.joinSchool(db, parent.id, invite.schoolId, invite.studentId);
   }
-  if (!(await parentInvites.accept(db, invite, parent.id))) {
-    const now = await parentInvites.get(db, invite.id);
-    const status = now ? inviteStatus(now) : 'expired';
-    throw new GoneError(INVITE_REFUSALS[status === 'pending' ? 'accepted' : status]);
-  }
-  const [student] = await Promise.all([
-    students.get(db, invite.schoolId, invite.studentId),
-    parents.joinSchool(db, parent.id, invite.schoolId, invite.studentId),
-  ]);
+  const student = await students.get(db, invite.schoolId, invite.studentId);
   return {
     result: {
       linked: true,

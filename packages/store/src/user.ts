@@ -137,42 +137,48 @@ const teacherReads = rosterReads({
   only: { expression: '#role = :teacher', names: { '#role': 'role' }, values: { ':teacher': 'teacher' } },
 });
 
+/**
+ * A new account's writes, for one transaction: its username claim and its
+ * item, each on condition that it does not exist yet (a username is never
+ * taken twice). Answers the user as made and the two writes, in that order.
+ */
+export const newUserWrites = (db: Db, input: NewUser, userId: number) => {
+  const { passwordHash, ...fields } = input;
+  // A one-time password (an account made with one) works for `ONE_TIME_PASSWORD_TTL_MS`.
+  const user: User = {
+    id: userId,
+    ...fields,
+    ...(fields.mustChangePassword
+      ? { oneTimePasswordExpiresAt: fields.oneTimePasswordExpiresAt ?? oneTimeExpiry() }
+      : {}),
+  };
+  const writes = [
+    {
+      Put: {
+        TableName: db.table,
+        Item: { ...usernameKey(user.username, kindOf(user.role)), userId, entity: 'username' },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Put: {
+        TableName: db.table,
+        Item: itemOf(user, passwordHash),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ];
+  return { user, writes };
+};
+
 export const users = {
   async create(db: Db, input: NewUser, id?: number): Promise<User> {
     const kind = kindOf(input.role);
     const taken = () => new ConflictError(`Username ${input.username} is already taken`);
     if (kind === 'parent' && (await legacyParent(db, input.username))) throw taken();
-    const userId = id ?? (await nextId(db, 'user'));
-    const { passwordHash, ...fields } = input;
-    // A one-time password (an account made with one) works for `ONE_TIME_PASSWORD_TTL_MS`.
-    const user: User = {
-      id: userId,
-      ...fields,
-      ...(fields.mustChangePassword
-        ? { oneTimePasswordExpiresAt: fields.oneTimePasswordExpiresAt ?? oneTimeExpiry() }
-        : {}),
-    };
+    const { user, writes } = newUserWrites(db, input, id ?? (await nextId(db, 'user')));
     try {
-      await db.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: db.table,
-                Item: { ...usernameKey(user.username, kind), userId, entity: 'username' },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Put: {
-                TableName: db.table,
-                Item: itemOf(user, passwordHash),
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-          ],
-        }),
-      );
+      await db.doc.send(new TransactWriteCommand({ TransactItems: writes }));
     } catch (error) {
       if (isConditionFailure(error)) throw taken();
       throw error;
