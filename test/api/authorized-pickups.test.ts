@@ -35,7 +35,7 @@ const parentOf = async (student: Pick<Student, 'id'>, office = admin) => {
   const answer = await parent.post('/api/parent-invites/accept', {
     token,
     username: `pickups_parent_${accounts}`,
-    password: 'secret1',
+    password: 'secret-pass-1',
     firstName: 'Pat',
     lastName: `Parent ${accounts}`,
     phone: '555-0102',

@@ -402,7 +402,7 @@ describe('what the school decided stands', () => {
         await stranger.post('/api/auth/parent/register', {
           name: 'Stranger',
           username: 'stranger_clever',
-          password: 'secret1',
+          password: 'secret-pass-1',
           email: 'new.guardian@family.example.org',
           phone: '555-0199',
         })

@@ -30,7 +30,7 @@ const strangerWith = async (contact: { email: string; phone: string }) => {
   const answer = await stranger.post('/api/auth/parent/register', {
     name: `Stranger ${registered}`,
     username: `stranger_${registered}`,
-    password: 'secret1',
+    password: 'secret-pass-1',
     ...contact,
   });
   expect(answer.status).toBe(201);
@@ -136,7 +136,7 @@ describe('a school admin gives a parent a new password', () => {
     expect((await stranger.get('/api/me')).status).toBe(200);
     const again = await new Client(server.url).post('/api/auth/parent/login', {
       username: `stranger_${registered}`,
-      password: 'secret1',
+      password: 'secret-pass-1',
     });
     expect(again.status).toBe(200);
   });

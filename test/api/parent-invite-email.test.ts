@@ -151,7 +151,7 @@ describe('emailing invites', () => {
     const accepted = await parent.post('/api/parent-invites/accept', {
       token,
       username: 'emailed_parent_1',
-      password: 'secret1',
+      password: 'secret-pass-1',
       firstName: 'Ana',
       lastName: 'Diaz',
       phone: '555-0110',
@@ -214,7 +214,7 @@ describe('whom an invite is emailed to (issue 49)', () => {
     const registered = await stranger.post('/api/auth/parent/register', {
       name: 'Stranger Vale',
       username: 'stranger_vale',
-      password: 'secret1',
+      password: 'secret-pass-1',
       email: 'stranger.vale@elsewhere.example',
       phone: '555-0119',
     });

@@ -39,7 +39,7 @@ const newAccount = () => {
   accounts += 1;
   return {
     username: `invited_parent_${accounts}`,
-    password: 'secret1',
+    password: 'secret-pass-1',
     firstName: 'Maria',
     lastName: `Lopez ${accounts}`,
     phone: '555-0101',
@@ -282,7 +282,8 @@ describe('accepting with a new account (issue 49 finding 5, issue 50 item 15)', 
     await throttle.clear(server.db, REGISTERED, REGISTRATION_THROTTLE.windowMs);
   });
   const canSignIn = async (username: string) =>
-    (await new Client(server.url).post('/api/auth/parent/login', { username, password: 'secret1' })).status;
+    (await new Client(server.url).post('/api/auth/parent/login', { username, password: 'secret-pass-1' }))
+      .status;
 
   it('three parallel accepts of one invite make one account; the refused two leave none behind', async () => {
     const [made] = await invite([student(30).id]);

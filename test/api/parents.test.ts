@@ -47,7 +47,7 @@ const newParent = async () => {
   const answer = await client.post('/api/auth/parent/register', {
     name: `Parent ${registered}`,
     username: `parent_portal_${registered}`,
-    password: 'secret1',
+    password: 'secret-pass-1',
     email: `parent_portal_${registered}@example.com`,
     phone: '555-0101',
   });

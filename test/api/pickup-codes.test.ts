@@ -38,7 +38,7 @@ const newParent = async () => {
   const answer = await parent.post('/api/auth/parent/register', {
     name: `Parent ${parents}`,
     username: `parent_codes_${parents}`,
-    password: 'secret1',
+    password: 'secret-pass-1',
     email: `parent_codes_${parents}@example.com`,
     phone: '555-0100',
   });

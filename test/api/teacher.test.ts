@@ -146,7 +146,7 @@ describe('pickup codes', () => {
     await parent.post('/api/auth/parent/register', {
       name: 'Robin Nguyen',
       username: 'robin',
-      password: 'secret1',
+      password: 'secret-pass-1',
       email: 'robin@example.com',
       phone: '555-0102',
     });

@@ -33,7 +33,7 @@ const invitedParent = async (studentId: number, username: string, firstName: str
   const accepted = await parent.post('/api/parent-invites/accept', {
     token: url.searchParams.get('t'),
     username,
-    password: 'secret1',
+    password: 'secret-pass-1',
     firstName,
     lastName,
     phone: '555-0101',
@@ -66,7 +66,7 @@ describe('an invite link on a phone', () => {
     await page.getByLabel('Nombre', { exact: true }).fill('Lucía');
     await page.getByLabel('Apellido', { exact: true }).fill('Gómez');
     await page.getByLabel('Usuario', { exact: true }).fill('lucia_invited');
-    await page.getByLabel('Contraseña', { exact: true }).fill('secret1');
+    await page.getByLabel('Contraseña', { exact: true }).fill('secret-pass-1');
     await page.getByLabel('Número de teléfono', { exact: true }).fill('555-0177');
     await page.getByRole('button', { name: 'Crear cuenta' }).click();
     await page.waitForURL('**/parent-dashboard', { timeout: 30_000 });
@@ -81,7 +81,7 @@ describe('an invite link on a phone', () => {
     const first = await new Client(suite.server.url).post('/api/parent-invites/accept', {
       token,
       username: 'used_link_parent',
-      password: 'secret1',
+      password: 'secret-pass-1',
       firstName: 'Ana',
       lastName: 'Used',
       phone: '555-0100',
@@ -105,7 +105,7 @@ describe('authorized adults at the curb', () => {
     await parent.post('/api/parent-invites/accept', {
       token: url.searchParams.get('t'),
       username: 'curb_parent',
-      password: 'secret1',
+      password: 'secret-pass-1',
       firstName: 'Cara',
       lastName: 'Curb',
       phone: '555-0101',
@@ -232,7 +232,7 @@ describe('a family with two children of the same first name (issue 50)', () => {
     const registered = await parent.post('/api/auth/parent/register', {
       name: 'Twin Names',
       username: 'two_avas_parent',
-      password: 'secret1',
+      password: 'secret-pass-1',
       email: 'two.avas@example.com',
       phone: '555-0144',
     });
@@ -242,7 +242,7 @@ describe('a family with two children of the same first name (issue 50)', () => {
       expect((await parent.post('/api/parent/link-student', { pickupCode: code })).status).toBe(200);
     }
     const context = await suite.newContext({ viewport: viewports.phone, touch: true });
-    await suite.signIn(context, 'two_avas_parent', { password: 'secret1', portal: 'parent' });
+    await suite.signIn(context, 'two_avas_parent', { password: 'secret-pass-1', portal: 'parent' });
     const page = await context.newPage();
     suite.watch(page, 'two Avas', false);
     await page.goto('/parent-dashboard');

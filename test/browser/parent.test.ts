@@ -151,7 +151,7 @@ describe('a parent follows their child from an invite link', () => {
         for (const message of [
           'Name is required',
           'Username is required',
-          'Password must be at least 6 characters',
+          'Password must be at least 8 characters',
           'Valid email is required',
           'Phone number is required',
         ]) {
@@ -161,7 +161,7 @@ describe('a parent follows their child from an invite link', () => {
       const username = `family_${language}_${Date.now()}`;
       await page.getByLabel(words.name).fill(`${child.lastName} Family`);
       await page.getByLabel(words.username).fill(username);
-      await page.getByLabel(words.password, { exact: true }).fill('secret1');
+      await page.getByLabel(words.password, { exact: true }).fill('secret-pass-1');
       await page.getByLabel(words.email).fill(`${username}@example.com`);
       await page.getByLabel(words.phone).fill('555-0199');
       await page.getByRole('button', { name: words.create, exact: true }).click();

@@ -136,6 +136,15 @@ export const appRoutes: RouteObject[] = [
         'parent/invite',
         parentScreen(async () => (await import('./features/parent/invite-link.page')).InviteLinkPage),
       ),
+      // "Forgot password?" (issue 50): ask for a link, and the link's page.
+      open(
+        'parent/forgot-password',
+        parentScreen(async () => (await import('./features/parent/forgot-password.page')).ForgotPasswordPage),
+      ),
+      open(
+        'parent/reset-password',
+        parentScreen(async () => (await import('./features/parent/reset-password.page')).ResetPasswordPage),
+      ),
       open(
         'invite/:code',
         parentScreen(async () => (await import('./features/parent/invite.page')).InvitePage),

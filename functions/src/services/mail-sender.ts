@@ -4,7 +4,7 @@ import { db } from '../lib/context';
 import { log } from '../lib/log';
 import { isThrottling, sendMail } from '../lib/mail';
 import type { MailRunStart } from '../lib/mail-runs';
-import { inviteEmail } from './invite-email';
+import { inviteEmail, passwordResetEmail } from './invite-email';
 
 /** Messages read per page of a run. */
 const PAGE = 100;
@@ -67,7 +67,7 @@ export const sendMailRun = async (
 
   const settle = async (message: MailMessage, outcome: 'sent' | 'failed') => {
     if (!(await mailRuns.settle(db, schoolId, runId, message.sk, claimant, outcome)))
-      log('warn', 'mail run message settled by another invocation', { runId, inviteId: message.inviteId });
+      log('warn', 'mail run message settled by another invocation', { runId, message: message.sk });
   };
 
   const deliver = async (message: MailMessage) => {
@@ -76,14 +76,21 @@ export const sendMailRun = async (
         if (!message.url) throw new Error('The message has no link');
         await sendMail({
           to: message.to,
-          ...inviteEmail({
-            schoolName: run.schoolName,
-            firstName: message.firstName,
-            lastInitial: message.lastInitial,
-            guardianName: message.guardianName,
-            url: message.url,
-            expiresAt: message.expiresAt,
-          }),
+          ...(message.kind === 'passwordReset'
+            ? passwordResetEmail({
+                name: message.name,
+                username: message.username,
+                url: message.url,
+                expiresAt: message.expiresAt,
+              })
+            : inviteEmail({
+                schoolName: run.schoolName,
+                firstName: message.firstName,
+                lastInitial: message.lastInitial,
+                guardianName: message.guardianName,
+                url: message.url,
+                expiresAt: message.expiresAt,
+              })),
         });
         return settle(message, 'sent');
       } catch (error) {
@@ -100,9 +107,9 @@ export const sendMailRun = async (
           await sleep(wait);
           continue;
         }
-        log('warn', 'invite email not sent', {
+        log('warn', 'email not sent', {
           runId,
-          inviteId: message.inviteId,
+          message: message.sk,
           error: (error as Error).name,
         });
         return settle(message, 'failed');

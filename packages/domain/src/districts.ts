@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { isCommonPassword, PASSWORD_TOO_COMMON } from './auth';
 import { optionalEmail, optionalPhone, requiredText, usernameSchema } from './roster';
 import type { District, School, User } from './schemas';
 
@@ -52,7 +53,9 @@ export const passwordChangeSchema = z
     newPassword: z
       .string()
       .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
-      .max(200, 'Password is too long'),
+      .max(200, 'Password is too long')
+      // Nobody chooses one of the passwords attackers try first (issue 50, NIST SP 800-63B).
+      .refine((password) => !isCommonPassword(password), PASSWORD_TOO_COMMON),
   })
   .refine((value) => value.newPassword !== value.currentPassword, {
     message: 'Choose a password different from the one-time password',

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { parentPasswordSchema } from './auth';
 
 /**
  * Parent invites (issue 29): a random, single-use, revocable link per student
@@ -77,7 +78,7 @@ const trimmed = (field: string, max: number) =>
 export const acceptInviteSchema = z.object({
   token: inviteTokenSchema,
   username: trimmed('Username', 100).optional(),
-  password: z.string().min(6, 'Password must be at least 6 characters').max(200).optional(),
+  password: parentPasswordSchema.optional(),
   firstName: trimmed('First name', 50).optional(),
   lastName: trimmed('Last name', 50).optional(),
   phone: trimmed('Phone number', 40).optional(),

@@ -22,6 +22,7 @@ export * from './mail-run';
 export * from './meter';
 export * from './parent';
 export * from './parent-invite';
+export * from './password-reset';
 export * from './pickup-code';
 export * from './pickup-session';
 export * from './queue';

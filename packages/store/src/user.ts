@@ -27,6 +27,8 @@ import { type CursorKey, isConditionFailure, rosterReads } from './query';
  *   gsi1 `SCHOOL#{schoolId}#PARENTS` / `USER#{id:010}` (see `parent.ts`).
  * Users of a district: gsi2 `DISTRICT#{districtId}#USERS` / `USER#{id:010}`.
  * Super admins (no district): gsi2 `SUPER_ADMINS` / `USER#{id:010}`.
+ * Parents (never of a district) by their email address, for "Forgot
+ *   password?": gsi2 `PARENT_EMAIL#{lowercased email}` / `USER#{id:010}`.
  * `search` holds the lowercased name, username, email and phone.
  */
 /** A user's item. */
@@ -45,6 +47,10 @@ const sortable = (id: number) => `USER#${String(id).padStart(10, '0')}`;
 const staffPartition = (schoolId: number) => `SCHOOL#${schoolId}#USERS`;
 const parentPartition = (schoolId: number) => `SCHOOL#${schoolId}#PARENTS`;
 const SUPER_ADMINS = 'SUPER_ADMINS';
+const parentEmailPartition = (email: string) => `PARENT_EMAIL#${email.trim().toLowerCase()}`;
+/** A parent's entry in the email index (none without an address). */
+const parentEmailIndex = (user: Pick<User, 'id' | 'email'>) =>
+  user.email?.trim() ? { gsi2pk: parentEmailPartition(user.email), gsi2sk: sortable(user.id) } : {};
 
 /** Whether a roster cursor names a user item by its gsi1 entry: `USER#{id}` / `USER` with gsi1sk `sortable(id)`. */
 const isListKey = (cursor: CursorKey) => {
@@ -84,11 +90,13 @@ const itemOf = (user: User, passwordHash: string) => ({
       ? userKeys.parentIndex(user.schoolId, user.id)
       : { gsi1pk: staffPartition(user.schoolId), gsi1sk: sortable(user.id) }
     : {}),
-  ...(user.districtId !== null
-    ? { gsi2pk: `DISTRICT#${user.districtId}#USERS`, gsi2sk: sortable(user.id) }
-    : user.role === 'super_admin'
-      ? { gsi2pk: SUPER_ADMINS, gsi2sk: sortable(user.id) }
-      : {}),
+  ...(user.role === 'parent'
+    ? parentEmailIndex(user)
+    : user.districtId !== null
+      ? { gsi2pk: `DISTRICT#${user.districtId}#USERS`, gsi2sk: sortable(user.id) }
+      : user.role === 'super_admin'
+        ? { gsi2pk: SUPER_ADMINS, gsi2sk: sortable(user.id) }
+        : {}),
   entity: 'user',
   search: userSearch(user),
   ...user,
@@ -331,18 +339,22 @@ export const users = {
     return found;
   },
 
-  /** Replaces a teacher's or parent's roster fields (the user must exist). */
+  /** Replaces a teacher's or parent's roster fields (the user must exist); a parent's email index follows the email. */
   async updateProfile(db: Db, user: User, profile: Profile): Promise<User> {
     const next: User = { ...user, ...profile };
-    const fields = Object.entries({ ...profile, search: userSearch(next) }).filter(
+    const emailIndex =
+      user.role === 'parent' && profile.email !== undefined ? parentEmailIndex(next) : undefined;
+    const fields = Object.entries({ ...profile, search: userSearch(next), ...emailIndex }).filter(
       ([, value]) => value !== undefined,
     );
+    // A parent whose address was cleared leaves the email index.
+    const remove = emailIndex && !('gsi2pk' in emailIndex) ? ' REMOVE gsi2pk, gsi2sk' : '';
     try {
       await db.doc.send(
         new UpdateCommand({
           TableName: db.table,
           Key: key(user.id),
-          UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+          UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}${remove}`,
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
           ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
@@ -398,6 +410,19 @@ export const users = {
 
   async listBySchool(db: Db, schoolId: number): Promise<User[]> {
     return queryUsers(db, 'gsi1', staffPartition(schoolId));
+  },
+
+  /** The parent accounts with this email address (any case), each with whether it has a password: one Query of the email index. */
+  async parentsByEmail(db: Db, email: string): Promise<Array<User & { hasPassword: boolean }>> {
+    const { Items = [] } = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk',
+        ExpressionAttributeValues: { ':pk': parentEmailPartition(email) },
+      }),
+    );
+    return Items.map(toUser).filter((user) => user.role === 'parent');
   },
 
   async listByDistrict(db: Db, districtId: number): Promise<User[]> {

@@ -5,6 +5,7 @@ import { errorMessage } from '../../lib/http';
 import { useParentTexts } from './i18n';
 import { useParentChangePassword, useParentLogout } from './parent.mutations';
 import { ParentLayout } from './parent-layout';
+import { parentPasswordError } from './password-rules';
 
 type Field = 'currentPassword' | 'newPassword' | 'confirm';
 
@@ -37,8 +38,8 @@ export function ParentSetPassword({ user }: { user: User }) {
     event.preventDefault();
     const next: Partial<Record<Field, string>> = {};
     if (values.currentPassword === '') next.currentPassword = t('validation.password');
-    if (values.newPassword.length < PASSWORD_MIN)
-      next.newPassword = t('password.tooShort', { min: PASSWORD_MIN });
+    const weak = parentPasswordError(values.newPassword, t);
+    if (weak) next.newPassword = weak;
     else if (values.newPassword === values.currentPassword) next.newPassword = t('password.same');
     if (values.confirm !== values.newPassword) next.confirm = t('password.mismatch');
     setErrors(next);

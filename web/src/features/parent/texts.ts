@@ -1,3 +1,10 @@
+import {
+  PASSWORD_RESET_INVALID,
+  PASSWORD_RESET_SENT,
+  PASSWORD_TOO_COMMON,
+  PASSWORD_TOO_SHORT,
+} from '@curbside/domain';
+
 /**
  * The parent screens' texts. English is the specification's, letter for
  * letter, where it gives one (toasts, validation, statuses, error pages);
@@ -23,6 +30,30 @@ export const en = {
     welcome: 'Welcome to the parent portal',
     failed: 'Login failed',
     back: 'Back to the parent portal',
+    forgot: 'Forgot password?',
+  },
+  forgot: {
+    title: 'Forgot Your Password?',
+    intro:
+      'Enter the email address of your parent account. We will email you a link to choose a new password.',
+    email: 'Email address',
+    submit: 'Email Me a Link',
+    sent: PASSWORD_RESET_SENT,
+    failed: 'Could not send the link',
+    back: 'Back to sign in',
+  },
+  reset: {
+    title: 'Choose a New Password',
+    intro: 'At least {{min}} characters, and not a common password.',
+    password: 'New password',
+    confirm: 'Confirm new password',
+    mismatch: 'The two new passwords do not match',
+    submit: 'Save Password',
+    done: 'Your password was changed. Sign in with your new password.',
+    signIn: 'Sign In',
+    failed: 'Could not save the password',
+    invalid: PASSWORD_RESET_INVALID,
+    again: 'Ask for a new link',
   },
   dashboard: {
     title: 'My Children',
@@ -136,7 +167,8 @@ export const en = {
     username: 'Username is required',
     password: 'Password is required',
     name: 'Name is required',
-    passwordLength: 'Password must be at least 6 characters',
+    passwordLength: PASSWORD_TOO_SHORT,
+    passwordCommon: PASSWORD_TOO_COMMON,
     email: 'Valid email is required',
     phone: 'Phone number is required',
   },
@@ -164,6 +196,30 @@ export const es: ParentTexts = {
     welcome: 'Bienvenido al portal para padres',
     failed: 'No se pudo iniciar sesión',
     back: 'Volver al portal para padres',
+    forgot: '¿Olvidó su contraseña?',
+  },
+  forgot: {
+    title: '¿Olvidó su contraseña?',
+    intro:
+      'Escriba el correo electrónico de su cuenta de padre o madre. Le enviaremos un enlace para elegir una nueva contraseña.',
+    email: 'Correo electrónico',
+    submit: 'Enviarme un enlace',
+    sent: 'Si una cuenta de padre o madre usa ese correo electrónico, le enviamos un enlace para elegir una nueva contraseña. El enlace funciona durante 1 hora.',
+    failed: 'No se pudo enviar el enlace',
+    back: 'Volver a iniciar sesión',
+  },
+  reset: {
+    title: 'Elija una nueva contraseña',
+    intro: 'Al menos {{min}} caracteres, y que no sea una contraseña común.',
+    password: 'Nueva contraseña',
+    confirm: 'Confirme la nueva contraseña',
+    mismatch: 'Las dos contraseñas nuevas no coinciden',
+    submit: 'Guardar contraseña',
+    done: 'Su contraseña cambió. Inicie sesión con su nueva contraseña.',
+    signIn: 'Iniciar sesión',
+    failed: 'No se pudo guardar la contraseña',
+    invalid: 'Este enlace ya no funciona. Pida uno nuevo.',
+    again: 'Pedir un enlace nuevo',
   },
   dashboard: {
     title: 'Mis hijos',
@@ -277,7 +333,8 @@ export const es: ParentTexts = {
     username: 'El usuario es obligatorio',
     password: 'La contraseña es obligatoria',
     name: 'El nombre es obligatorio',
-    passwordLength: 'La contraseña debe tener al menos 6 caracteres',
+    passwordLength: 'La contraseña debe tener al menos 8 caracteres',
+    passwordCommon: 'Esta contraseña es demasiado común. Elija una más difícil de adivinar.',
     email: 'Se necesita un correo electrónico válido',
     phone: 'El número de teléfono es obligatorio',
   },
@@ -313,5 +370,12 @@ export const es: ParentTexts = {
       'Se permite un máximo de 20 personas para recoger a un niño',
     'Student not found': 'No se encontró al estudiante',
     'Authorized pickup not found': 'No se encontró a esta persona',
+    'Password must be at least 8 characters': 'La contraseña debe tener al menos 8 caracteres',
+    'This password is too common. Choose one that is harder to guess.':
+      'Esta contraseña es demasiado común. Elija una más difícil de adivinar.',
+    'This link does not work any more. Ask for a new one.': 'Este enlace ya no funciona. Pida uno nuevo.',
+    'Valid email is required': 'Se necesita un correo electrónico válido',
+    'Too many accounts were registered from here. Please try again later.':
+      'Se registraron demasiadas cuentas desde aquí. Intente más tarde.',
   },
 };
