@@ -95,9 +95,11 @@ export function ResetPasswordPage() {
               </Stack>
             </form>
           )}
-          <Anchor component={Link} to="/parent-login">
-            {t('forgot.back')}
-          </Anchor>
+          {!reset.isSuccess && (
+            <Anchor component={Link} to="/parent-login">
+              {t('forgot.back')}
+            </Anchor>
+          )}
         </Stack>
       </Card>
     </ParentLayout>
