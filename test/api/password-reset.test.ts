@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import {
   PASSWORD_RESET_INVALID,
   PASSWORD_RESET_SENT,
@@ -6,7 +7,8 @@ import {
   PASSWORD_TOO_COMMON,
   PASSWORD_TOO_SHORT,
 } from '@curbside/domain';
-import { passwordResets, throttle } from '@curbside/store';
+import { runAdmin } from '@curbside/local/admin';
+import { passwordResets, throttle, userKey, users } from '@curbside/store';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Client, signedIn, startTestServer } from '../support/server';
 import { awayFromWindowEdge } from '../support/throttle-window';
@@ -187,5 +189,37 @@ describe('"Forgot password?"', () => {
     for (let i = 0; i < 5; i++) answers.push((await forgot('flooded@example.com')).body);
     expect(answers).toEqual(answers.map(() => ({ message: PASSWORD_RESET_SENT })));
     await linkSentTo('flooded@example.com', PASSWORD_RESET_THROTTLE.perEmail);
+  });
+});
+
+describe('parent accounts made before the email index', () => {
+  it('get their links once `npm run admin -- index-parent-emails` has run', async () => {
+    const { username } = await newParent('older.account@example.com');
+    const id = (await users.findCredentials(server.db, username, 'parent'))?.user.id as number;
+    // As the account was written before the index: no entry.
+    const key = userKey(id);
+    await server.db.doc.send(
+      new UpdateItemCommand({
+        TableName: server.db.table,
+        Key: { pk: { S: key.pk }, sk: { S: key.sk } },
+        UpdateExpression: 'REMOVE gsi2pk, gsi2sk',
+      }),
+    );
+    expect(await users.parentsByEmail(server.db, 'older.account@example.com')).toEqual([]);
+    const out: string[] = [];
+
+    const code = await runAdmin(['index-parent-emails'], {
+      env: { ...process.env, TABLE_NAME: server.db.table },
+      stdout: (line) => out.push(line),
+      stderr: () => {},
+    });
+
+    expect(code).toBe(0);
+    expect(Number(out.at(-1))).toBeGreaterThanOrEqual(1);
+    expect(
+      (await users.parentsByEmail(server.db, 'older.account@example.com')).map((u) => u.username),
+    ).toEqual([username]);
+    await forgot('older.account@example.com');
+    await linkSentTo('older.account@example.com');
   });
 });

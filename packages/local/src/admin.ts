@@ -5,6 +5,7 @@
  *   create-super-admin --username NAME [--name "Full Name"] [--force]
  *   create-district --name "X"
  *   create-school --district ID --name "Y"
+ *   index-parent-emails
  *
  * Which table: `AWS_ENDPOINT_URL_DYNAMODB` set (LocalStack, a DynamoDB Local)
  * → that endpoint and `TABLE_NAME` (default `curbside`); else `TABLE_NAME` or
@@ -41,6 +42,9 @@ Commands:
       Creates a district and prints its id.
   create-school --district ID --name "School name"
       Creates a school in that district and prints its id.
+  index-parent-emails
+      Once after upgrading: lets parent accounts made before "Forgot password?"
+      find theirs by email address (indexes them; prints how many).
 
 Which table:
   AWS_ENDPOINT_URL_DYNAMODB set    that endpoint (LocalStack), table TABLE_NAME (default curbside)
@@ -224,10 +228,18 @@ const createSchool = async (db: Db, flags: Flags, io: AdminIo, where: string) =>
   io.stdout(String(school.id));
 };
 
+/** Parent accounts written before the email index get their entry ("Forgot password?", issue 50). */
+const indexParentEmails = async (db: Db, _flags: Flags, io: AdminIo, where: string) => {
+  const indexed = await users.indexParentEmails(db);
+  io.stderr(`Indexed the email address of ${indexed} parent account${indexed === 1 ? '' : 's'} in ${where}.`);
+  io.stdout(String(indexed));
+};
+
 const COMMANDS = {
   'create-super-admin': createSuperAdmin,
   'create-district': createDistrict,
   'create-school': createSchool,
+  'index-parent-emails': indexParentEmails,
 } as const;
 
 /** Runs one admin command; answers the exit code (0 done, 1 refused or failed). */

@@ -3,6 +3,8 @@ import {
   type BatchGetCommandOutput,
   GetCommand,
   QueryCommand,
+  ScanCommand,
+  type ScanCommandOutput,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -432,6 +434,52 @@ export const users = {
   /** The super admins (the first-account command asks whether there is one). */
   async listSuperAdmins(db: Db): Promise<User[]> {
     return queryUsers(db, 'gsi2', SUPER_ADMINS);
+  },
+
+  /**
+   * Once, after an upgrade (`npm run admin -- index-parent-emails`, never a
+   * request path): gives every parent account written before the email index
+   * its entry (issue 50, "Forgot password?"). A Scan of the table in pages;
+   * an account that has its entry already is left as it is. Answers how many
+   * accounts it indexed.
+   */
+  async indexParentEmails(db: Db): Promise<number> {
+    let indexed = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page: ScanCommandOutput = await db.doc.send(
+        new ScanCommand({
+          TableName: db.table,
+          FilterExpression: 'entity = :user AND #role = :parent AND attribute_not_exists(gsi2pk)',
+          ExpressionAttributeNames: { '#role': 'role' },
+          ExpressionAttributeValues: { ':user': 'user', ':parent': 'parent' },
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const entry = parentEmailIndex({
+          id: item.id as number,
+          email: (item.email as string | null) ?? null,
+        });
+        if (!('gsi2pk' in entry)) continue;
+        try {
+          await db.doc.send(
+            new UpdateCommand({
+              TableName: db.table,
+              Key: key(item.id as number),
+              UpdateExpression: 'SET gsi2pk = :pk, gsi2sk = :sk',
+              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(gsi2pk)',
+              ExpressionAttributeValues: { ':pk': entry.gsi2pk, ':sk': entry.gsi2sk },
+            }),
+          );
+          indexed += 1;
+        } catch (error) {
+          if (!isConditionFailure(error)) throw error;
+        }
+      }
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return indexed;
   },
 
   /** One page of a school's active teachers, in id order, optionally matching a search. */
