@@ -1,4 +1,5 @@
 import { PASSWORD_TOO_COMMON, parentPasswordSchema } from '@curbside/domain';
+import { useState } from 'react';
 import type { useParentTexts } from './i18n';
 
 /**
@@ -15,4 +16,26 @@ export const parentPasswordError = (
   return checked.error.issues.some((issue) => issue.message === PASSWORD_TOO_COMMON)
     ? t('validation.passwordCommon')
     : t('validation.passwordLength');
+};
+
+/**
+ * The fields of a password form: their values, their errors (a field's
+ * error goes as it is edited), and `bind(field)` for its input.
+ */
+export const usePasswordFields = <F extends string>(fields: readonly F[]) => {
+  const [values, setValues] = useState(
+    () => Object.fromEntries(fields.map((f) => [f, ''])) as Record<F, string>,
+  );
+  const [errors, setErrors] = useState<Partial<Record<F, string>>>({});
+  const bind = (field: F) => ({
+    value: values[field],
+    error: errors[field],
+    size: 'lg' as const,
+    onChange: (event: { currentTarget: { value: string } }) => {
+      const value = event.currentTarget.value;
+      setValues((current) => ({ ...current, [field]: value }));
+      setErrors((current) => ({ ...current, [field]: undefined }));
+    },
+  });
+  return { values, errors, setErrors, bind };
 };

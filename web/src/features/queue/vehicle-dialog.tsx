@@ -8,6 +8,7 @@ import {
   ordinal,
   positionLabel,
   type QueueEntry,
+  type StudentSummary,
   vehicleDescription,
   vehicleName,
 } from '@curbside/domain';
@@ -41,6 +42,27 @@ export function Section({ title, children }: { title: string; children: ReactNod
         {title}
       </Title>
       {children}
+    </Stack>
+  );
+}
+
+/** A child of a vehicle's details: name, grade, and the adults the family also allows (issue 50). */
+export function ChildRow({
+  child,
+}: {
+  child: Pick<StudentSummary, 'id' | 'firstName' | 'lastName' | 'grade'>;
+}) {
+  return (
+    <Stack gap={4}>
+      <Group justify="space-between" wrap="nowrap">
+        <Text fz="lg" fw={700}>
+          {child.firstName} {child.lastName}
+        </Text>
+        <Text fz="md" c={MUTED_TEXT}>
+          Grade {child.grade}
+        </Text>
+      </Group>
+      <AuthorizedAdults student={child} />
     </Stack>
   );
 }
@@ -120,17 +142,7 @@ export function VehicleDialog({
                   ) : (
                     <Stack gap={6}>
                       {entry.students.map((student) => (
-                        <Stack key={student.id} gap={4}>
-                          <Group justify="space-between" wrap="nowrap">
-                            <Text fz="lg" fw={700}>
-                              {student.firstName} {student.lastName}
-                            </Text>
-                            <Text fz="md" c={MUTED_TEXT}>
-                              Grade {student.grade}
-                            </Text>
-                          </Group>
-                          <AuthorizedAdults student={student} />
-                        </Stack>
+                        <ChildRow key={student.id} child={student} />
                       ))}
                     </Stack>
                   )}
