@@ -207,16 +207,19 @@ describe('open staff screens (issue 50)', () => {
     const teacher = await signedIn(server.url, 'teacher_demo');
     await createSchoolWithStaff(server.db, 'pickups_elsewhere');
     const elsewhere = await signedIn(server.url, 'pickups_elsewhere_front_queue_wrangler');
-    const [frontLive, teacherLive, otherLive, anonymous, parentLive] = await Promise.all([
+    const [frontLive, teacherLive, otherRoomLive, otherLive, anonymous, parentLive] = await Promise.all([
       connectLive(server.url, front.cookie),
+      connectLive(server.url, teacher.cookie),
       connectLive(server.url, teacher.cookie),
       connectLive(server.url, elsewhere.cookie),
       connectLive(server.url),
       connectLive(server.url, parent.cookie),
     ]);
-    // The teacher's screen follows its classroom only (issue 31): the change still reaches it.
+    // A teacher's screen follows its classrooms only (issue 31): the child's classroom hears of it, another does not.
+    const otherRoom = roster.find((student) => student.classroomId !== kid.classroomId)?.classroomId;
     teacherLive.socket.send(JSON.stringify({ action: 'subscribe', classroomIds: [kid.classroomId] }));
-    await teacherLive.next('subscribed');
+    otherRoomLive.socket.send(JSON.stringify({ action: 'subscribe', classroomIds: [otherRoom] }));
+    await Promise.all([teacherLive.next('subscribed'), otherRoomLive.next('subscribed')]);
 
     const added = await parent.post('/api/parent/authorized-pickups', {
       studentId: kid.id,
@@ -246,11 +249,13 @@ describe('open staff screens (issue 50)', () => {
     const removed = await frontLive.next('AUTHORIZED_PICKUPS_CHANGED');
     expect(removed.data).toMatchObject({ studentId: kid.id, pickups: [], text: null });
 
-    // Another school's staff, an anonymous screen and the parent's own phone heard nothing of it.
-    for (const other of [otherLive, anonymous, parentLive])
+    // Another classroom's screen, another school's staff, an anonymous screen and the parent's own phone heard nothing.
+    for (const other of [otherRoomLive, otherLive, anonymous, parentLive])
       expect(other.messages.filter((message) => message.type === 'AUTHORIZED_PICKUPS_CHANGED')).toEqual([]);
     await Promise.all(
-      [frontLive, teacherLive, otherLive, anonymous, parentLive].map((screen) => screen.close()),
+      [frontLive, teacherLive, otherRoomLive, otherLive, anonymous, parentLive].map((screen) =>
+        screen.close(),
+      ),
     );
   });
 });

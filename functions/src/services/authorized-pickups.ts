@@ -15,7 +15,7 @@ import { authorizedPickups, parentLinks, students, users } from '@curbside/store
 import { assertSchoolWritable } from '../lib/auth';
 import { db } from '../lib/context';
 import { log } from '../lib/log';
-import { publishToStaff } from './live-events';
+import { publishAboutStudent } from './live-events';
 import { ownSchoolId } from './tenancy';
 
 /**
@@ -68,14 +68,18 @@ const staffList = async (schoolId: number, studentId: number): Promise<StudentAu
 };
 
 /**
- * Tells the school's open staff screens a child's list as it is now (issue 50).
+ * Tells the school's open staff screens a child's list as it is now (issue 50):
+ * those following the whole line and those following the child's classroom.
  * The change is made: a failure here is logged, and the screens read the list
  * again when they next load it.
  */
 const tellStaff = async (schoolId: number, studentId: number) => {
   try {
-    const list = await staffList(schoolId, studentId);
-    await publishToStaff(schoolId, {
+    const [list, student] = await Promise.all([
+      staffList(schoolId, studentId),
+      students.get(db, schoolId, studentId),
+    ]);
+    await publishAboutStudent(schoolId, student?.classroomId ?? null, {
       type: 'AUTHORIZED_PICKUPS_CHANGED',
       data: { schoolId, studentId, ...list },
     });

@@ -14,6 +14,16 @@ export const publishToStaff = (schoolId: number, event: LiveEvent) =>
   publishToChannel(channels.staff(schoolId), event);
 
 /**
+ * Tells the school's staff screens about a change of one student outside the
+ * car line's sequence (a family's authorized adults, issue 50), routed as the
+ * car-line events are: the screens following the whole line, and those
+ * subscribed to the student's classroom (no sequence number: it is no change
+ * of the line).
+ */
+export const publishAboutStudent = (schoolId: number, classroomId: number | null, event: LiveEvent) =>
+  routeToStaff(schoolId, event, classroomId === null ? [] : [classroomId]);
+
+/**
  * Tells the school's signed-in staff about a committed change of a session,
  * numbered in the session's event sequence (one small write per event), so a
  * screen that sees a number skipped knows it missed one. The number is taken
