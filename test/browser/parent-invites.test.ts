@@ -221,6 +221,32 @@ describe('authorized adults a parent adds while the staff screens are open (issu
   }, 90_000);
 });
 
+describe('a car with two children (issue 50)', () => {
+  it("says on its card whose each child's authorized adults are", async () => {
+    const db = suite.server.db;
+    const roster = new Map((await students.listBySchool(db, 1)).map((s) => [s.id, s]));
+    const car = (await vehicles.listBySchool(db, 1))
+      .sort((a, b) => b.id - a.id)
+      .find((vehicle) => vehicle.type === 'car' && vehicle.studentIds.length === 2);
+    const [first, second] = (car?.studentIds ?? []).map((id) => roster.get(id));
+    if (!car || !first || !second) throw new Error('The demo school has no car with two children');
+    const parent = await invitedParent(first.id, 'two_child_parent', 'Tess', 'Two');
+    await parent.post('/api/parent/authorized-pickups', { studentId: first.id, name: 'Aunt Jo' });
+    const front = await signedIn(suite.server.url, 'front_demo');
+    const active = (await front.get('/api/sessions/active')).body;
+    const sessionId = active?.id ?? (await front.post('/api/sessions', sessionBody())).body.id;
+    await front.post('/api/queue', { sessionId, vehicleNumber: car.number, vehicleType: 'car' });
+
+    const queue = await suite.open('front_demo', '/front-queue');
+    const card = queue.page.locator('[role="group"][data-entry-id]').filter({ hasText: `Car ${car.number}` });
+    await card
+      .getByText(`${first.firstName}: Also allowed: Aunt Jo`, { exact: true })
+      .waitFor({ timeout: 60_000 });
+    expect(await card.getByText(/Also allowed/).count()).toBe(1);
+    expect(suite.errors).toEqual([]);
+  }, 90_000);
+});
+
 describe('a family with two children of the same first name (issue 50)', () => {
   it('gets authorized-adult cards that say which child each is about', async () => {
     const db = suite.server.db;

@@ -102,7 +102,7 @@ function StudentOpener({
       <RidePlate student={student} />
       <Stack gap={0} style={{ minWidth: 0, flex: 1 }}>
         {children}
-        <AlsoAllowed studentIds={[student.id]} />
+        <AlsoAllowed students={[student]} />
       </Stack>
     </Group>
   );
