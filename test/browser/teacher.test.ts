@@ -350,6 +350,8 @@ describe('the teacher screen', () => {
       const room12 = region(teacher, 'Students: Room 12');
       expect(await room12.getByRole('button', { name: /^Pickup Code/ }).count()).toBeGreaterThan(0);
       await expectAccessible(teacher);
+      await painted(teacher);
+      await room7.screenshot({ path: join(shotsDir(), 'teacher-other-classroom-no-code-tablet.png') });
       await tab(teacher, 'Arrival/Departure').click();
       await rooms.getByRole('checkbox', { name: 'Room 7' }).click();
       await text(rooms, 'Selected Classrooms (1)').waitFor();
