@@ -78,9 +78,12 @@ function UnregisteredWarning({
 
 /**
  * Add Vehicle to Queue: Car/Bus, the vehicle number (typed or from the
- * on-screen keypad) and Add to Queue. After adding, the number clears and
- * the chosen type stays. A refusal shows under the number, which stays for
- * correction; any live announcement about that car is taken back, so the
+ * on-screen keypad) and Add to Queue. Adding clears the number at once and
+ * keeps the chosen type, so the next car's number can be typed, and sent,
+ * while the previous one is on its way: only what was sent is cleared. A
+ * refusal shows under the number; the refused number comes back for
+ * correction unless the next one is already being typed (the message then
+ * names the car). Any live announcement about that car is taken back, so the
  * screen never says "added" about a car the server just refused here.
  * A number not on the school's list is queued all the same, and the card
  * says so with a way to correct it. Compact enough that the whole keypad
@@ -91,34 +94,42 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
   const [vehicleNumber, setVehicleNumber] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [unregistered, setUnregistered] = useState<QueueEntry | null>(null);
+  /** Adds sent and not yet answered (several when the next car was entered meanwhile). */
+  const [sending, setSending] = useState(0);
   const input = useRef<HTMLInputElement>(null);
+  /** The number as shown now, for an answer that arrives later. */
+  const typed = useRef(vehicleNumber);
+  typed.current = vehicleNumber;
   const add = useAddToQueue();
   const remove = useRemoveFromQueue();
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
-    if (add.isPending) return;
     const problem = vehicleNumberProblem(vehicleNumber);
     if (problem) {
-      setError(problem);
+      // A second press of an add that already went (its number cleared) is no mistake.
+      if (sending === 0 || vehicleNumber.trim() !== '') setError(problem);
       return;
     }
     setError(null);
     const number = vehicleNumber.trim();
-    add.mutate(
-      { sessionId, vehicleNumber: number, vehicleType },
-      {
-        onSuccess: (entry) => {
-          setVehicleNumber('');
-          setUnregistered(entry && isUnregistered(entry) ? entry : null);
-        },
-        onError: (refusal) => {
-          withdrawLiveToast(vehicleToastSubject(vehicleType, number));
+    const type = vehicleType;
+    setVehicleNumber('');
+    setSending((count) => count + 1);
+    add
+      .mutateAsync({ sessionId, vehicleNumber: number, vehicleType: type })
+      .then((entry) => setUnregistered(entry && isUnregistered(entry) ? entry : null))
+      .catch((refusal: unknown) => {
+        withdrawLiveToast(vehicleToastSubject(type, number));
+        if (typed.current.trim() === '') {
+          setVehicleNumber(number);
           setError(errorMessage(refusal));
-          input.current?.select();
-        },
-      },
-    );
+          requestAnimationFrame(() => input.current?.select());
+        } else {
+          setError(`${vehicleName(type, number)}: ${errorMessage(refusal)}`);
+        }
+      })
+      .finally(() => setSending((count) => count - 1));
   };
 
   const reenter = (entry: QueueEntry) => {
@@ -198,8 +209,8 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
               </Button>
             ))}
           </SimpleGrid>
-          <Button type="submit" size="xl" h={64} fz={24} fullWidth disabled={add.isPending}>
-            {add.isPending ? 'Adding...' : 'Add to Queue'}
+          <Button type="submit" size="xl" h={64} fz={24} fullWidth>
+            {sending > 0 ? 'Adding...' : 'Add to Queue'}
           </Button>
         </Stack>
       </form>
