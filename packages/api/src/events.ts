@@ -6,6 +6,7 @@ import type {
   BusPosition,
   DisplayBoard,
   ParentStatus,
+  PickupSession,
   QueuedVehicle,
   QueueEntry,
   SchoolSettings,
@@ -139,6 +140,16 @@ export interface SchoolEventData {
    * sizes in force without a reload; the next batch takes them.
    */
   SCHOOL_SETTINGS_CHANGED: { schoolId: number; settings: SchoolSettings };
+  /**
+   * A pickup session started (issue 50): every staff screen of the school,
+   * whatever it follows, switches to it without a reload.
+   */
+  SESSION_STARTED: { schoolId: number; session: PickupSession };
+  /**
+   * The running session ended (by staff, or by the schedule at its end
+   * time): the screens showing it leave it (the session as it ended).
+   */
+  SESSION_ENDED: { schoolId: number; session: PickupSession };
 }
 
 /** To a school's hallway displays (issue 32): only what the display shows. */
@@ -171,6 +182,8 @@ export const LIVE_EVENT_TYPES = [
   'QUEUE_UPDATE',
   'SCHOOL_MODE_CHANGED',
   'SCHOOL_SETTINGS_CHANGED',
+  'SESSION_STARTED',
+  'SESSION_ENDED',
   'DISPLAY_BOARD',
 ] as const satisfies readonly LiveEventType[];
 
