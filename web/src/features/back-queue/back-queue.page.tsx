@@ -36,7 +36,7 @@ export function BackQueuePage() {
       </Center>
     );
   }
-  if (!session) return <NoActiveSession user={user} />;
+  if (!session) return <NoActiveSession user={user} alertsAt={BACK_QUEUE_LOCATION} collapsible={phone} />;
   return (
     <Container fluid px={{ base: 'xs', sm: 'md' }} py="md">
       <Stack gap="md">

@@ -152,15 +152,17 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
   };
 
   return (
-    <Card p={{ base: 'sm', sm: 'md' }} component="section" aria-labelledby="add-vehicle-title">
+    <Card p="sm" component="section" aria-labelledby="add-vehicle-title">
       <form onSubmit={submit} noValidate>
-        <Stack gap="sm">
-          <Title order={2} fz="xl" id="add-vehicle-title">
+        {/* Tight enough that the keypad and Add to Queue stay on a 1024×768 tablet's first screen
+            under five alerts' banner, and on a phone's under two (issue 50). */}
+        <Stack gap="xs">
+          <Title order={2} fz={{ base: 'xl', md: 'lg' }} id="add-vehicle-title">
             Add Vehicle to Queue
           </Title>
           <SegmentedControl
             fullWidth
-            size="lg"
+            size="md"
             aria-label="Vehicle type"
             value={vehicleType}
             onChange={(value) => setVehicleType(value as VehicleType)}
@@ -179,7 +181,15 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
             inputMode="numeric"
             autoComplete="off"
             styles={{
-              input: { fontSize: 32, fontWeight: 800, letterSpacing: 2, textAlign: 'center' },
+              label: { fontSize: 'var(--mantine-font-size-lg)' },
+              input: {
+                height: 52,
+                minHeight: 52,
+                fontSize: 32,
+                fontWeight: 800,
+                letterSpacing: 2,
+                textAlign: 'center',
+              },
               error: { fontSize: 'var(--mantine-font-size-md)', fontWeight: 700 },
             }}
           />
