@@ -48,8 +48,13 @@ export interface CarLineEventData {
   VEHICLES_REMOVED_FROM_QUEUE: { batch: Batch; entries: QueueEntry[] };
   /** An alert became active (the specification: the data is an alert). */
   ALERT_CREATED: Alert;
-  /** An alert was dismissed (the specification: the data has id and removed). */
-  ALERT_DISMISSED: { id: number; removed: true };
+  /**
+   * An alert was dismissed (the specification: the data has id and removed);
+   * `dismissedBy` (ours, issue 50): who closed it and when, which a bus
+   * driver's page shows ("Closed by …"); the school's driver pages are told
+   * of a driver's alert's dismissal too.
+   */
+  ALERT_DISMISSED: { id: number; removed: true; dismissedBy?: { name: string; at: string } };
   /**
    * Someone said "I'm on it" (ours): to staff, the alert with its
    * acknowledgements; to the school's driver pages (a bus driver's alert
