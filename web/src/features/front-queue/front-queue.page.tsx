@@ -31,7 +31,15 @@ export function FrontQueuePage() {
       </Center>
     );
   }
-  if (!session) return <NoActiveSession user={user} alertsAt={FRONT_QUEUE_LOCATION} collapsible={phone} />;
+  if (!session) {
+    return (
+      <NoActiveSession user={user}>
+        {user.schoolId !== null && (
+          <AlertPanel sessionId={null} location={FRONT_QUEUE_LOCATION} collapsible={phone} />
+        )}
+      </NoActiveSession>
+    );
+  }
   return (
     <Container fluid px={{ base: 'xs', sm: 'md' }} py={{ base: 'xs', sm: 'sm' }}>
       <Stack gap="md">

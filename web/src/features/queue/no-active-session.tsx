@@ -1,6 +1,6 @@
 import type { User } from '@curbside/domain';
 import { Card, Container, Stack, Text, Title } from '@mantine/core';
-import { AlertPanel } from '../alerts/alert-panel';
+import type { ReactNode } from 'react';
 
 export const NO_SESSION_HINT =
   'There is currently no active pickup or dropoff session. Please start a new session using the button in the header.';
@@ -16,20 +16,11 @@ export const NO_SESSION_ABOVE_SCHOOL =
 export const startsSessions = (user: Pick<User, 'schoolId'>) => user.schoolId !== null;
 
 /**
- * Shown by the queue screens while no pickup or dropoff session runs. With
- * `alertsAt` (the screen's place), the Help / Emergency pair stays under it:
- * an emergency does not wait for a dismissal (issue 50).
+ * Shown by the queue screens while no pickup or dropoff session runs, with
+ * what the screen keeps under it (`children`: the Help / Emergency pair, as
+ * an emergency does not wait for a dismissal, issue 50).
  */
-export function NoActiveSession({
-  user,
-  alertsAt,
-  collapsible = false,
-}: {
-  user: Pick<User, 'schoolId'>;
-  alertsAt?: string;
-  /** Phones: the alert panel folds to one line. */
-  collapsible?: boolean;
-}) {
+export function NoActiveSession({ user, children }: { user: Pick<User, 'schoolId'>; children?: ReactNode }) {
   return (
     <Container size="sm" py="xl">
       <Stack gap="md">
@@ -39,9 +30,7 @@ export function NoActiveSession({
             <Text fz="lg">{startsSessions(user) ? NO_SESSION_HINT : NO_SESSION_ABOVE_SCHOOL}</Text>
           </Stack>
         </Card>
-        {alertsAt && user.schoolId !== null && (
-          <AlertPanel sessionId={null} location={alertsAt} collapsible={collapsible} />
-        )}
+        {children}
       </Stack>
     </Container>
   );
