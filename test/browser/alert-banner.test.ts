@@ -4,6 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, shotsDir, viewports } from '../support/browser';
 import { browserSuite, connected, painted } from '../support/browser-suite';
+import { sendDriverAlert } from '../support/driver-page';
 import { sessionBody } from '../support/fixtures';
 import type { Client } from '../support/server';
 
@@ -82,24 +83,8 @@ const staffAlert = (type: 'help' | 'emergency', location: string, sessionId: num
     return answer.body.alert as Alert;
   });
 
-const driverAlert = async (type: 'help' | 'emergency', busId: string, busName: string) => {
-  const answer = await fetch(new URL('/api/alerts', suite.server.url), {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${new URL(links.driverUrl).searchParams.get('t')}`,
-    },
-    body: JSON.stringify({
-      type,
-      priority: type === 'help' ? 'medium' : 'critical',
-      title: type === 'help' ? 'Help Request' : 'Emergency Alert',
-      message: `${type === 'help' ? 'Help Request' : 'Emergency Alert'} from ${busName}`,
-      source: 'bus_driver',
-      metadata: { busId, busName, location: null },
-    }),
-  });
-  expect(answer.status).toBe(200);
-};
+const driverAlert = (type: 'help' | 'emergency', busId: string, busName: string) =>
+  sendDriverAlert(suite.server.url, links.driverUrl, type, busId, busName);
 
 /** Presses and holds `target` until `until` shows (a hold button acts after 0.8–1 s). */
 const hold = async (page: Page, target: Locator, until: Locator) => {

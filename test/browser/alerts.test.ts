@@ -4,6 +4,7 @@ import type { BrowserContext, Locator, Page, Request } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, expectAccessibleUntapped, shotsDir, viewports } from '../support/browser';
 import { browserSuite, connected, painted } from '../support/browser-suite';
+import { sendDriverAlert } from '../support/driver-page';
 import { sessionBody } from '../support/fixtures';
 import type { Client } from '../support/server';
 
@@ -117,25 +118,9 @@ const sounded = async (page: Page) =>
     .map((tone) => tone.frequency);
 const EMERGENCY_TONES = [880, 880, 880];
 
-/** A driver's alert sent with the school's driver link, as the driver page sends it. */
+/** A driver's alert sent with the school's driver link, as the driver page sends it (dismissed after the test). */
 const driverAlert = async (type: 'help' | 'emergency', busId: string, busName: string) => {
-  const answer = await fetch(new URL('/api/alerts', suite.server.url), {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${new URL(links.driverUrl).searchParams.get('t')}`,
-    },
-    body: JSON.stringify({
-      type,
-      priority: type === 'help' ? 'medium' : 'critical',
-      title: type === 'help' ? 'Help Request' : 'Emergency Alert',
-      message: `${type === 'help' ? 'Help Request' : 'Emergency Alert'} from ${busName}`,
-      source: 'bus_driver',
-      metadata: { busId, busName, location: null },
-    }),
-  });
-  expect(answer.status).toBe(200);
-  const { alert } = (await answer.json()) as { alert: Alert };
+  const alert = await sendDriverAlert(suite.server.url, links.driverUrl, type, busId, busName);
   raised.push(alert.id);
   return alert;
 };

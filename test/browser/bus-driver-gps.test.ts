@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { shotsDir, viewports } from '../support/browser';
+import { shotsDir } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
-import { scriptedGeolocation } from '../support/geolocation';
+import { openDriverPage } from '../support/driver-page';
 import { signedIn } from '../support/server';
 
 /**
@@ -18,14 +18,7 @@ const LOST = 'GPS signal lost — still trying';
 const driverPage = async () => {
   const admin = await signedIn(suite.server.url, 'admin_demo');
   const { driverUrl } = (await admin.get('/api/bus-links')).body as { driverUrl: string };
-  const { page } = await suite.open(null, driverUrl, {
-    viewport: viewports.phone,
-    touch: true,
-    initScripts: [scriptedGeolocation],
-    label: 'driver',
-    expectedErrors: [/WebSocket/],
-  });
-  await page.getByText('Connected', { exact: true }).waitFor({ timeout: 30_000 });
+  const page = await openDriverPage(suite, driverUrl);
   await page.getByRole('textbox', { name: 'Select Bus' }).click();
   await page.getByRole('option', { name: 'Bus 2 - Route B' }).click();
   await page.getByRole('button', { name: 'Start Tracking' }).click();

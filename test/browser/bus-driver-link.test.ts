@@ -4,7 +4,8 @@ import type { Locator, Page } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, shotsDir, viewports } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
-import { scriptedGeolocation } from '../support/geolocation';
+import { openDriverPage } from '../support/driver-page';
+import { demoSchoolSettings } from '../support/fixtures';
 import type { Client } from '../support/server';
 
 /**
@@ -19,13 +20,7 @@ const { errors } = suite;
 let admin: Client;
 
 const PHONE = '(555) 010-2000';
-const SETTINGS = {
-  carBatchCapacity: 8,
-  busBatchCapacity: 4,
-  defaultSessionMinutes: 120,
-  languages: ['en', 'es'],
-  recordRetentionDays: 400,
-};
+const SETTINGS = demoSchoolSettings;
 
 beforeAll(async () => {
   admin = await suite.client('admin_demo');
@@ -44,15 +39,7 @@ const setPhone = async (phone: string | null) =>
 /** The driver page from the school's current driver link, on a phone with a scripted GPS. */
 const openDriver = async (expected: RegExp[] = []) => {
   const { driverUrl } = (await admin.get('/api/bus-links')).body as { driverUrl: string };
-  const { page } = await suite.open(null, driverUrl, {
-    viewport: viewports.phone,
-    touch: true,
-    initScripts: [scriptedGeolocation],
-    label: 'driver',
-    expectedErrors: [/WebSocket/, ...expected],
-  });
-  await page.getByText('Connected', { exact: true }).waitFor({ timeout: 30_000 });
-  return { page, driverUrl };
+  return { page: await openDriverPage(suite, driverUrl, expected), driverUrl };
 };
 
 /** Presses and holds `target` (a finger on a touch screen) until `until` shows. */

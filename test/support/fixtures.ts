@@ -59,3 +59,12 @@ export const claimExpiredCode = (db: Db, code: string, studentId: number) =>
     },
     null,
   );
+
+/** The demo school's settings as the seed leaves them (a body for `PUT /api/schools/1/settings`). */
+export const demoSchoolSettings = {
+  carBatchCapacity: 8,
+  busBatchCapacity: 4,
+  defaultSessionMinutes: 120,
+  languages: ['en', 'es'],
+  recordRetentionDays: 400,
+};

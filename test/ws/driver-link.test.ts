@@ -7,6 +7,8 @@ import {
   SCHOOL_PHONE_MESSAGE,
 } from '@curbside/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { driverAlertBody } from '../support/driver-page';
+import { demoSchoolSettings } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 import { eventually, type LiveClient, openClient } from './live';
 
@@ -21,13 +23,7 @@ let server: Awaited<ReturnType<typeof startTestServer>>;
 let admin: Client;
 const sockets: LiveClient[] = [];
 
-const SETTINGS = {
-  carBatchCapacity: 8,
-  busBatchCapacity: 4,
-  defaultSessionMinutes: 120,
-  languages: ['en', 'es'],
-  recordRetentionDays: 400,
-};
+const SETTINGS = demoSchoolSettings;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -54,14 +50,7 @@ const withLink = async (token: string, method: string, path: string, body?: unkn
   return { status: answer.status, body: (await answer.json()) as any };
 };
 
-const helpFrom = (busId: string | null, busName: string) => ({
-  type: 'help',
-  priority: 'medium',
-  title: 'Help Request',
-  message: `Help Request from ${busName || 'a bus driver'}`,
-  source: 'bus_driver',
-  metadata: { busId, busName, location: null },
-});
+const helpFrom = (busId: string | null, busName: string) => driverAlertBody('help', busId, busName);
 
 describe('the school phone', () => {
   it('is a school setting, checked, kept when a save leaves it out, and removed when emptied', async () => {

@@ -32,6 +32,21 @@ const open = async (cookie?: string) => {
   return socket;
 };
 
+/** A running session of the demo school whose end time passed `ago` ms ago (the schedule has not come yet). */
+const pastItsEnd = (ago: number) =>
+  pickupSessions.create(
+    server.db,
+    {
+      schoolId: 1,
+      name: 'Afternoon Pickup',
+      type: 'afternoon_pickup',
+      startTime: new Date(Date.now() - 3 * 3_600_000).toISOString(),
+      endTime: new Date(Date.now() - ago).toISOString(),
+      notes: null,
+    },
+    { actor: { kind: 'schedule' }, retentionDays: 400 },
+  );
+
 /** Waits for the next message of `type`, passing over others (pongs, answers to subscribes). */
 const nextOf = async (socket: LiveClient, type: string, timeoutMs = 2_000) => {
   const deadline = Date.now() + timeoutMs;
@@ -91,18 +106,7 @@ describe('a session starting and ending', () => {
 
   it('reaches them when the schedule ends a session past its end time', async () => {
     const screen = await open(admin.cookie);
-    const session = await pickupSessions.create(
-      server.db,
-      {
-        schoolId: 1,
-        name: 'Afternoon Pickup',
-        type: 'afternoon_pickup',
-        startTime: new Date(Date.now() - 3 * 3_600_000).toISOString(),
-        endTime: new Date(Date.now() - 60_000).toISOString(),
-        notes: null,
-      },
-      { actor: { kind: 'schedule' }, retentionDays: 400 },
-    );
+    const session = await pastItsEnd(60_000);
     // With its function's access in AWS (it may publish).
     await invoke('scheduled/end-sessions', scheduledEvent('end-sessions'));
     const event = await nextOf(screen, 'SESSION_ENDED');
@@ -111,18 +115,7 @@ describe('a session starting and ending', () => {
 
   it('tells them of the session a start ended first (one that ran past its end before the schedule came)', async () => {
     const screen = await open(admin.cookie);
-    const stale = await pickupSessions.create(
-      server.db,
-      {
-        schoolId: 1,
-        name: 'Morning Dropoff',
-        type: 'morning_dropoff',
-        startTime: new Date(Date.now() - 3 * 3_600_000).toISOString(),
-        endTime: new Date(Date.now() - 1_000).toISOString(),
-        notes: null,
-      },
-      { actor: { kind: 'schedule' }, retentionDays: 400 },
-    );
+    const stale = await pastItsEnd(1_000);
     const started = await admin.post('/api/sessions', sessionBody());
     expect(started.status).toBe(201);
     expect((await nextOf(screen, 'SESSION_ENDED')).data.session).toMatchObject({ id: stale.id });
