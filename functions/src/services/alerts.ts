@@ -32,18 +32,17 @@ const publishAlert = (alert: Alert, event: CarLineEvent) =>
  * driver's page says "Closed by …" instead of who was on it).
  */
 const tellDismissed = async (alert: Alert, dismissed: Alert | undefined) => {
+  const data = { id: alert.id, removed: true } as const;
   const by = dismissed?.dismissedBy;
-  const event = {
-    type: 'ALERT_DISMISSED',
-    data: {
-      id: alert.id,
-      removed: true,
-      ...(by && dismissed.dismissedAt ? { dismissedBy: { name: by.name, at: dismissed.dismissedAt } } : {}),
-    },
-  } as const;
+  const driverView =
+    by && dismissed.dismissedAt
+      ? { ...data, dismissedBy: { name: by.name, at: dismissed.dismissedAt } }
+      : data;
   await Promise.all([
-    publishAlert(alert, event),
-    alert.source === 'bus_driver' ? publishToChannel(channels.drivers(alert.schoolId), event) : undefined,
+    publishAlert(alert, { type: 'ALERT_DISMISSED', data }),
+    alert.source === 'bus_driver'
+      ? publishToChannel(channels.drivers(alert.schoolId), { type: 'ALERT_DISMISSED', data: driverView })
+      : undefined,
   ]);
 };
 

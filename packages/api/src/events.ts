@@ -49,10 +49,10 @@ export interface CarLineEventData {
   /** An alert became active (the specification: the data is an alert). */
   ALERT_CREATED: Alert;
   /**
-   * An alert was dismissed (the specification: the data has id and removed);
-   * `dismissedBy` (ours, issue 50): who closed it and when, which a bus
-   * driver's page shows ("Closed by …"); the school's driver pages are told
-   * of a driver's alert's dismissal too.
+   * An alert was dismissed (the specification: the data has id and removed).
+   * The school's driver pages are told of a driver's alert's dismissal too,
+   * with `dismissedBy` (ours, issue 50): who closed it and when, which the
+   * page shows ("Closed by …"); the staff's copy is the specification's.
    */
   ALERT_DISMISSED: { id: number; removed: true; dismissedBy?: { name: string; at: string } };
   /**
