@@ -48,7 +48,7 @@ const pastItsEnd = (ago: number) =>
   );
 
 /** Waits for the next message of `type`, passing over others (pongs, answers to subscribes). */
-const nextOf = async (socket: LiveClient, type: string, timeoutMs = 2_000) => {
+const nextOf = async (socket: LiveClient, type: string, timeoutMs = 5_000) => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const message = (await socket.next(Math.max(1, deadline - Date.now()))) as { type: string; data: any };
