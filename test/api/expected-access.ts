@@ -192,6 +192,7 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   displayLink:          [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     ok],
   rotateDisplayLink:    [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
   busFleet:             [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  busContact:           [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   busPositions:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   // The student-information import page's minimum is district_admin (spec §2 route table).
   sisDistricts:         [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],

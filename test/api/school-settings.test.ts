@@ -18,6 +18,7 @@ const valid = {
   defaultSessionMinutes: 45,
   languages: ['en', 'es'],
   recordRetentionDays: 365,
+  phone: null,
 };
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -71,6 +72,7 @@ describe('school settings', () => {
       defaultSessionMinutes: 120,
       languages: ['en', 'es'],
       recordRetentionDays: 400,
+      phone: null,
     });
   });
 
@@ -120,7 +122,10 @@ describe('school settings', () => {
       languages: ['en'],
       recordRetentionDays: 2555,
     };
-    expect((await admin.put(`/api/schools/${SCHOOL}/settings`, edges)).body).toEqual(edges);
+    expect((await admin.put(`/api/schools/${SCHOOL}/settings`, edges)).body).toEqual({
+      ...edges,
+      phone: null,
+    });
     const low = {
       ...edges,
       carBatchCapacity: 1,

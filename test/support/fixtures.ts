@@ -69,3 +69,12 @@ export const demoStudentsOf = async (db: Db, roomName: string) => {
   if (!room) throw new Error(`The demo school has no ${roomName}`);
   return students.listByClassroom(db, 1, room.id);
 };
+
+/** The demo school's settings as the seed leaves them (a body for `PUT /api/schools/1/settings`). */
+export const demoSchoolSettings = {
+  carBatchCapacity: 8,
+  busBatchCapacity: 4,
+  defaultSessionMinutes: 120,
+  languages: ['en', 'es'],
+  recordRetentionDays: 400,
+};

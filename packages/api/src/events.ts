@@ -6,6 +6,7 @@ import type {
   BusPosition,
   DisplayBoard,
   ParentStatus,
+  PickupSession,
   QueuedVehicle,
   QueueEntry,
   SchoolSettings,
@@ -48,8 +49,13 @@ export interface CarLineEventData {
   VEHICLES_REMOVED_FROM_QUEUE: { batch: Batch; entries: QueueEntry[] };
   /** An alert became active (the specification: the data is an alert). */
   ALERT_CREATED: Alert;
-  /** An alert was dismissed (the specification: the data has id and removed). */
-  ALERT_DISMISSED: { id: number; removed: true };
+  /**
+   * An alert was dismissed (the specification: the data has id and removed).
+   * The school's driver pages are told of a driver's alert's dismissal too,
+   * with `dismissedBy` (ours, issue 50): who closed it and when, which the
+   * page shows ("Closed by …"); the staff's copy is the specification's.
+   */
+  ALERT_DISMISSED: { id: number; removed: true; dismissedBy?: { name: string; at: string } };
   /**
    * Someone said "I'm on it" (ours): to staff, the alert with its
    * acknowledgements; to the school's driver pages (a bus driver's alert
@@ -146,6 +152,16 @@ export interface SchoolEventData {
    * who added each and when), so an open screen shows it without a reload.
    */
   AUTHORIZED_PICKUPS_CHANGED: StudentAuthorizedPickups & { schoolId: number; studentId: number };
+  /**
+   * A pickup session started (issue 50): every staff screen of the school,
+   * whatever it follows, switches to it without a reload.
+   */
+  SESSION_STARTED: { schoolId: number; session: PickupSession };
+  /**
+   * The running session ended (by staff, or by the schedule at its end
+   * time): the screens showing it leave it (the session as it ended).
+   */
+  SESSION_ENDED: { schoolId: number; session: PickupSession };
 }
 
 /** To a school's hallway displays (issue 32): only what the display shows. */
@@ -179,6 +195,8 @@ export const LIVE_EVENT_TYPES = [
   'SCHOOL_MODE_CHANGED',
   'SCHOOL_SETTINGS_CHANGED',
   'AUTHORIZED_PICKUPS_CHANGED',
+  'SESSION_STARTED',
+  'SESSION_ENDED',
   'DISPLAY_BOARD',
 ] as const satisfies readonly LiveEventType[];
 

@@ -45,6 +45,20 @@ export class UnauthorizedError extends DomainError {
   }
 }
 
+/**
+ * A private link the school replaced since (the office rotated the bus
+ * links, issue 50): 401 `{ message, replaced: true, schoolPhone }`, so the
+ * page says so and still offers a number to call.
+ */
+export class LinkReplacedError extends UnauthorizedError {
+  constructor(
+    message: string,
+    readonly schoolPhone: string | null,
+  ) {
+    super(message);
+  }
+}
+
 export class ForbiddenError extends DomainError {
   constructor(message = "You don't have permission to do this.") {
     super(message);

@@ -32,6 +32,8 @@ export const schoolSchema = z.object({
   defaultSessionMinutes: z.number().int().min(1).max(1440).optional(),
   /** The languages the school's families read (a school setting, #32); English and Spanish when absent. */
   languages: z.array(z.string()).optional(),
+  /** The school office's phone (a school setting, issue 50): the bus driver's way out when an alert cannot be sent. */
+  phone: z.string().nullable().optional(),
 });
 export type School = z.infer<typeof schoolSchema>;
 

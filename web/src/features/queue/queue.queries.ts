@@ -97,7 +97,7 @@ export const useAddToQueue = () => {
 /**
  * Removes an entry (child picked up, vehicle left, removed, swiped away,
  * dismissed from overflow). The removal is sent at once and the card leaves;
- * the toast's Undo (5 s) puts it back. A failure reads the queue again,
+ * the toast's Undo (10 s) puts it back. A failure reads the queue again,
  * which brings the card back.
  */
 export const useRemoveFromQueue = () => {
@@ -132,8 +132,11 @@ export const useRemoveFromQueue = () => {
     ) =>
       withUndo(
         entry.id,
-        'Vehicle removed from queue',
-        'The vehicle has been removed from the pickup queue',
+        {
+          title: 'Vehicle removed from queue',
+          vehicle: vehicleName(entry.vehicleType, entry.vehicleNumber),
+          message: 'The vehicle has been removed from the pickup queue',
+        },
         () => mutation.mutateAsync({ ...entry, reason }),
         () => restore(entry.id, vehicleName(entry.vehicleType, entry.vehicleNumber)),
       ),
@@ -142,7 +145,7 @@ export const useRemoveFromQueue = () => {
 
 /**
  * Changes an entry's status, e.g. `completed` from the vehicle dialog, at
- * once; a completed pickup's toast offers Undo for 5 s (the inverse is sent).
+ * once; a completed pickup's toast offers Undo for 10 s (the inverse is sent).
  */
 export const useSetQueueStatus = () => {
   const apply = useApplyEntry();
@@ -176,8 +179,11 @@ export const useSetQueueStatus = () => {
       change.status === 'completed'
         ? withUndo(
             change.entry.id,
-            'Queue status updated',
-            `${vehicleName(change.entry.vehicleType, change.entry.vehicleNumber)}: pickup completed`,
+            {
+              title: 'Queue status updated',
+              vehicle: vehicleName(change.entry.vehicleType, change.entry.vehicleNumber),
+              message: 'Pickup completed',
+            },
             () => mutation.mutateAsync(change),
             () => restore(change.entry.id, vehicleName(change.entry.vehicleType, change.entry.vehicleNumber)),
           )

@@ -1,5 +1,10 @@
 import { routes } from '@curbside/api';
-import { SCHOOL_SETTINGS_BOUNDS, type SchoolSettings, schoolSettingsSchema } from '@curbside/domain';
+import {
+  SCHOOL_SETTINGS_BOUNDS,
+  type SchoolSettings,
+  type SchoolSettingsChange,
+  schoolSettingsSchema,
+} from '@curbside/domain';
 import {
   Alert,
   Anchor,
@@ -12,6 +17,7 @@ import {
   NumberInput,
   Stack,
   Text,
+  TextInput,
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -45,7 +51,7 @@ const fieldErrorsOf = (issues: ReadonlyArray<{ path: string | readonly PropertyK
 
 /**
  * School Settings (issue 32): the school's batch sizes, usual dismissal
- * length, languages and record retention, with a clear error per field. A
+ * length, phone (issue 50), languages and record retention, with a clear error per field. A
  * new batch takes the sizes in force when it is made; the car-line screens
  * are told at once. A sandboxed school's are shown read-only (the save is refused).
  */
@@ -69,7 +75,7 @@ export function SchoolSettingsPage() {
     if (event.data.schoolId === schoolId) client.setQueryData(key, event.data.settings);
   });
   const save = useMutation({
-    mutationFn: (settings: SchoolSettings) =>
+    mutationFn: (settings: SchoolSettingsChange) =>
       api(routes.putSchoolSettings, { params: { id: schoolId as number }, body: settings }),
     onSuccess: (saved) => {
       client.setQueryData(key, saved);
@@ -131,6 +137,15 @@ export function SchoolSettingsPage() {
                   error={errors[field]}
                 />
               ))}
+              <TextInput
+                label="School phone"
+                description="The office's number. A bus driver's page offers it to call when an alert cannot be sent."
+                type="tel"
+                autoComplete="tel"
+                value={form.phone ?? ''}
+                onChange={(event) => setForm({ ...form, phone: event.currentTarget.value })}
+                error={errors.phone}
+              />
               <Checkbox.Group
                 label="Languages"
                 description="English is always on."

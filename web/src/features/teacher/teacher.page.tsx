@@ -339,9 +339,13 @@ export function TeacherPage() {
   return (
     <Container fluid px={{ base: 'xs', sm: 'md' }} py={{ base: 'xs', sm: 'md' }}>
       <Stack gap="md">
-        {session && (
-          <AlertPanel sessionId={session.id} location={location} title="Alert Center" collapsible={phone} />
-        )}
+        {/* Session or not: an alert does not wait for a dismissal (issue 50). */}
+        <AlertPanel
+          sessionId={session?.id ?? null}
+          location={location}
+          title="Alert Center"
+          collapsible={phone}
+        />
         <TeacherScreen
           user={user}
           sessionId={session?.id ?? null}
