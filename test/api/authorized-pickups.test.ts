@@ -1,4 +1,5 @@
-import { dateIn, SCHOOL_TIME_ZONE } from '@curbside/domain';
+import { dateIn } from '@curbside/domain';
+import { DEMO_TIME_ZONE } from '@curbside/local/seed';
 import { type Student, students } from '@curbside/store';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client, signedIn, startTestServer } from '../support/server';
@@ -42,7 +43,7 @@ const parentOf = async (student: Student) => {
     throw new Error(`Could not accept: ${answer.status} ${JSON.stringify(answer.body)}`);
   return parent;
 };
-const today = () => dateIn(SCHOOL_TIME_ZONE);
+const today = () => dateIn(DEMO_TIME_ZONE);
 const child = (i: number) => roster[i + 10] as Student;
 
 describe('authorized pickups', () => {
@@ -117,6 +118,38 @@ describe('authorized pickups', () => {
     const front = await signedIn(server.url, 'front_demo');
     const next = await front.get(`/api/students/${kid.id}/authorized-pickups`);
     expect(next.body).toEqual({ pickups: [], text: null });
+  });
+
+  it("counts a one-day delegate's day in the school's own time zone, whatever the server's", async () => {
+    const kid = child(5);
+    const parent = await parentOf(kid);
+    const settings = (await admin.get('/api/schools/1/settings')).body;
+    // Noon UTC: still the morning of day D in Chicago, already day D+1 on Kiritimati (UTC+14).
+    const noon = Date.parse(`${new Date().toISOString().slice(0, 10)}T12:00:00Z`);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(noon);
+    const chicagoDay = dateIn('America/Chicago');
+    expect(dateIn('Pacific/Kiritimati')).not.toBe(chicagoDay);
+    const previousTz = process.env.TZ;
+    process.env.TZ = 'Asia/Tokyo';
+    try {
+      expect(
+        (await admin.put('/api/schools/1/settings', { ...settings, timeZone: 'Pacific/Kiritimati' })).status,
+      ).toBe(200);
+      const answer = await parent.post('/api/parent/authorized-pickups', {
+        studentId: kid.id,
+        name: 'Late Larry',
+        onDate: chicagoDay,
+      });
+      expect({ status: answer.status, message: answer.body.message }).toEqual({
+        status: 400,
+        message: 'The date is in the past',
+      });
+    } finally {
+      if (previousTz === undefined) delete process.env.TZ;
+      else process.env.TZ = previousTz;
+      await admin.put('/api/schools/1/settings', settings);
+    }
   });
 
   it('bad input is 400 with the field named', async () => {

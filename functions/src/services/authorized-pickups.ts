@@ -3,24 +3,24 @@ import {
   type AuthorizedPickup,
   type AuthorizedPickupInput,
   alsoAllowedText,
-  dateIn,
   NotFoundError,
   pickupStillAllowed,
-  SCHOOL_TIME_ZONE,
   type User,
   ValidationError,
 } from '@curbside/domain';
 import { authorizedPickups, parentLinks, students } from '@curbside/store';
 import { db } from '../lib/context';
+import { schoolClock } from './school-clock';
 import { ownSchoolId } from './tenancy';
 
 /**
  * The adults a family allows to collect a child (issue 29). Every parent
  * linked to a child shares the child's list; another family's child is 404.
- * A one-day delegate counts through its day in the school's calendar.
+ * A one-day delegate counts through its day in the school's calendar (its
+ * own time zone, issue 51).
  */
-const today = () => dateIn(SCHOOL_TIME_ZONE);
-const current = (list: readonly AuthorizedPickup[], day = today()) =>
+const today = async (schoolId: number) => (await schoolClock(schoolId)).today;
+const current = (list: readonly AuthorizedPickup[], day: string) =>
   list.filter((pickup) => pickupStillAllowed(pickup, day)).sort((a, b) => a.id - b.id);
 
 /** The parent's children, as (school, student) pairs. */
@@ -33,17 +33,28 @@ const childOf = async (parent: User, studentId: number) => {
 };
 
 export const parentPickups = async (parent: User): Promise<AuthorizedPickup[]> => {
-  const lists = await Promise.all(
-    (await childrenOf(parent)).map((child) =>
-      authorizedPickups.listByStudent(db, child.schoolId, child.studentId),
+  const children = await childrenOf(parent);
+  const days = new Map(
+    await Promise.all(
+      [...new Set(children.map((child) => child.schoolId))].map(
+        async (schoolId) => [schoolId, await today(schoolId)] as const,
+      ),
     ),
   );
-  return current(lists.flat());
+  const lists = await Promise.all(
+    children.map(async (child) =>
+      current(
+        await authorizedPickups.listByStudent(db, child.schoolId, child.studentId),
+        days.get(child.schoolId) as string,
+      ),
+    ),
+  );
+  return lists.flat().sort((a, b) => a.id - b.id);
 };
 
 export const addPickup = async (parent: User, input: AuthorizedPickupInput): Promise<AuthorizedPickup> => {
   const child = await childOf(parent, input.studentId);
-  const day = today();
+  const day = await today(child.schoolId);
   const onDate = input.onDate ?? null;
   if (onDate !== null && onDate < day) {
     throw new ValidationError('The date is in the past', [
@@ -82,9 +93,8 @@ export const removePickup = async (parent: User, id: number): Promise<{ ok: true
 /** A student's list as staff of the school see it, with the line the curb screens show. */
 export const studentPickupsForStaff = async (user: User, studentId: number) => {
   const schoolId = ownSchoolId(user);
-  const student = await students.get(db, schoolId, studentId);
+  const [student, day] = await Promise.all([students.get(db, schoolId, studentId), today(schoolId)]);
   if (!student) throw new NotFoundError('Student not found');
-  const day = today();
   const pickups = current(await authorizedPickups.listByStudent(db, schoolId, studentId), day);
   return { pickups, text: alsoAllowedText(pickups, day) };
 };

@@ -5,6 +5,7 @@ import {
   ForbiddenError,
   type NewStaff,
   NotFoundError,
+  newSchoolTimeZone,
   type School,
   type StaffInput,
   type User,
@@ -70,7 +71,10 @@ export const listSchools = async (user: User): Promise<School[]> => {
 export const createDistrict = (input: Pick<District, 'name' | 'active' | 'sandbox'>): Promise<District> =>
   districts.create(db, input);
 
-/** A district admin creates schools in their district (unless it is in sandbox mode); a super admin anywhere. */
+/**
+ * A district admin creates schools in their district (unless it is in sandbox
+ * mode); a super admin anywhere. The school takes the district's time zone.
+ */
 export const createSchool = async (
   user: User,
   input: Pick<School, 'name' | 'districtId' | 'active' | 'sandbox'>,
@@ -79,7 +83,7 @@ export const createSchool = async (
   const visible = district && (user.role === 'super_admin' || user.districtId === district.id);
   if (!visible) throw new NotFoundError('District not found');
   if (user.role !== 'super_admin' && district.sandbox) throw new ForbiddenError(READ_ONLY_MESSAGE);
-  return schools.create(db, input);
+  return schools.create(db, { ...input, timeZone: newSchoolTimeZone(district) });
 };
 
 /** Tells every signed-in staff screen of the school its mode (their badge and banner follow). */

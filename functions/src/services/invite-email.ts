@@ -1,8 +1,8 @@
-import { SCHOOL_TIME_ZONE } from '@curbside/domain';
-
 /** What an invite email says: the school, the child (first name, last initial), the link and its last day. */
 export interface InviteEmailInput {
   schoolName: string;
+  /** The school's time zone: the link's last day is a day of the school's calendar. */
+  timeZone: string;
   firstName: string;
   lastInitial: string;
   guardianName: string | null;
@@ -12,8 +12,8 @@ export interface InviteEmailInput {
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-const dayIn = (locale: string, iso: string) =>
-  new Intl.DateTimeFormat(locale, { timeZone: SCHOOL_TIME_ZONE, dateStyle: 'long' }).format(new Date(iso));
+const dayIn = (locale: string, iso: string, timeZone: string) =>
+  new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'long' }).format(new Date(iso));
 
 /**
  * The invite email: English then Spanish in one message (the school does not
@@ -25,7 +25,10 @@ export const inviteEmail = (input: InviteEmailInput): { subject: string; text: s
   const child = `${input.firstName} ${input.lastInitial}.`;
   const school = input.schoolName || 'your school';
   const escuela = input.schoolName || 'su escuela';
-  const until = { en: dayIn('en-US', input.expiresAt), es: dayIn('es-US', input.expiresAt) };
+  const until = {
+    en: dayIn('en-US', input.expiresAt, input.timeZone),
+    es: dayIn('es-US', input.expiresAt, input.timeZone),
+  };
   const hello = {
     en: input.guardianName ? `Hello ${input.guardianName},` : 'Hello,',
     es: input.guardianName ? `Hola ${input.guardianName}:` : 'Hola:',

@@ -1,3 +1,4 @@
+import { schoolClockOf } from '@curbside/domain';
 import { type MailMessage, mailRuns } from '@curbside/store';
 import { config } from '../lib/config';
 import { db } from '../lib/context';
@@ -78,6 +79,7 @@ export const sendMailRun = async (
           to: message.to,
           ...inviteEmail({
             schoolName: run.schoolName,
+            timeZone: schoolClockOf(run).timeZone,
             firstName: message.firstName,
             lastInitial: message.lastInitial,
             guardianName: message.guardianName,

@@ -17,6 +17,7 @@ export * from './roster';
 export * from './roster-import-basics';
 export * from './schemas';
 export * from './school-admin';
+export * from './school-clock';
 export * from './school-settings';
 export * from './session-schemas';
 export * from './sessions';

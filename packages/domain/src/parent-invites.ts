@@ -154,18 +154,6 @@ export interface AuthorizedPickup {
   createdAt: string;
 }
 
-/**
- * The time zone of a school's calendar (schools have no time-zone setting yet):
- * a one-day delegate counts through its day here.
- */
-export const SCHOOL_TIME_ZONE = 'America/Chicago';
-
-/** Today's date as `YYYY-MM-DD` in a time zone. */
-export const dateIn = (timeZone: string, now = Date.now()): string =>
-  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    now,
-  );
-
 /** Whether an authorized pickup still counts on `today` (a one-day delegate is gone after its day). */
 export const pickupStillAllowed = (pickup: Pick<AuthorizedPickup, 'onDate'>, today: string): boolean =>
   pickup.onDate === null || pickup.onDate >= today;

@@ -43,6 +43,8 @@ export interface MailRun {
   /** The user who started it (a teacher reads only their own runs). */
   startedBy: number;
   schoolName: string;
+  /** The school's time zone (issue 51), for the days a message names; absent on runs made before. */
+  timeZone?: string;
   createdAt: string;
   queued: number;
   skipped: number;

@@ -23,7 +23,7 @@ import {
   sandboxInputSchema,
   schoolInputSchema,
   schoolScopeSchema,
-  schoolSettingsSchema,
+  schoolSettingsInputSchema,
   staffInputSchema,
   studentInputSchema,
   type TeacherRow,
@@ -139,7 +139,7 @@ export const adminRoutes = areaRoutes('admin', {
   putSchoolSettings: route({
     method: 'PUT',
     path: '/api/schools/{id}/settings',
-    request: { params: idParams, body: schoolSettingsSchema },
+    request: { params: idParams, body: schoolSettingsInputSchema },
     access: { minRole: 'school_admin', data: 'update' },
     response: returns<SchoolSettings>(),
   }),
