@@ -177,6 +177,26 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   addAuthorizedPickup:  [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
   deleteAuthorizedPickup: [401, ok,   403,  403,  403,  403,  403,  403,    403,     403,     403],
   studentAuthorizedPickups: [401, 403, ok,  ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  // Every way home (issue 51): every staff role of the school reads programs, plans and the day's
+  // plan; school admins and above write programs and weekly plans (the data matrix: school records).
+  listPrograms:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  createProgram:        [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  updateProgram:        [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  deleteProgram:        [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  wayOptions:           [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  getDismissalPlan:     [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  putDismissalPlan:     [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  dayPlan:              [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  // A student's history: the teacher screen's rank, as their pickups.
+  studentWayHistory:    [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     ok,      ok],
+  // Dated changes: a parent for their own children (the service keeps them to those), the office
+  // (school admins and above) enters and decides; every staff role reads the day's changes.
+  createDismissalChange: [401, ok,    403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  listDismissalChanges: [401,  ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  approveDismissalChange: [401, 403,  403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  denyDismissalChange:  [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  cancelDismissalChange: [401, ok,    403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  parentWaysHome:       [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
   busLinks:             [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     ok],
   rotateBusLinks:       [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
   // The hallway display's link (issue 32): like the bus links.
@@ -242,6 +262,11 @@ export const RECORD_CHANGES: Readonly<Partial<Record<RouteName, 'create' | 'upda
     putSchoolSettings: 'update',
     createStaff: 'create',
     setUserActive: 'update',
+    // After-school programs and students' weekly plans (issue 51).
+    createProgram: 'create',
+    updateProgram: 'update',
+    deleteProgram: 'delete',
+    putDismissalPlan: 'update',
     // The student-information (Clever) import (issue 18).
     sisAssignDistrict: 'update',
     sisImportDistrict: 'import',

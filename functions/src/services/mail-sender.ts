@@ -68,12 +68,21 @@ export const sendMailRun = async (
 
   const settle = async (message: MailMessage, outcome: 'sent' | 'failed') => {
     if (!(await mailRuns.settle(db, schoolId, runId, message.sk, claimant, outcome)))
-      log('warn', 'mail run message settled by another invocation', { runId, inviteId: message.inviteId });
+      log('warn', 'mail run message settled by another invocation', { runId, message: message.sk });
   };
 
   const deliver = async (message: MailMessage) => {
     for (let attempt = 1; ; attempt++) {
       try {
+        if (message.kind === 'rendered') {
+          await sendMail({
+            to: message.to,
+            subject: message.subject,
+            text: message.text,
+            html: message.html,
+          });
+          return settle(message, 'sent');
+        }
         if (!message.url) throw new Error('The message has no link');
         await sendMail({
           to: message.to,
@@ -102,9 +111,9 @@ export const sendMailRun = async (
           await sleep(wait);
           continue;
         }
-        log('warn', 'invite email not sent', {
+        log('warn', 'email not sent', {
           runId,
-          inviteId: message.inviteId,
+          message: message.sk,
           error: (error as Error).name,
         });
         return settle(message, 'failed');

@@ -4,8 +4,10 @@ import type {
   Batch,
   BusLocation,
   BusPosition,
+  DismissalChangeView,
   DisplayBoard,
   ParentStatus,
+  PlanEntry,
   QueuedVehicle,
   QueueEntry,
   SchoolSettings,
@@ -141,13 +143,35 @@ export interface SchoolEventData {
   SCHOOL_SETTINGS_CHANGED: { schoolId: number; settings: SchoolSettings };
 }
 
+/**
+ * Ways home (issue 51): to the school's whole-line staff screens and the
+ * connections of the child's classroom (a teacher only for their classrooms),
+ * outside any session's sequence; a change's updates also to the child's parents.
+ */
+export interface WayHomeEventData {
+  /**
+   * Children's way home for today changed (a change for today approved, or
+   * one cancelled): today's plan entries as they are now, and the change.
+   */
+  DISMISSAL_PLAN_CHANGED: { date: string; students: PlanEntry[]; change: DismissalChangeView };
+  /**
+   * A dated change was asked for, decided or cancelled (any day): the
+   * office's "Today's changes" and the family's list of requests follow it.
+   */
+  DISMISSAL_CHANGE_UPDATED: { change: DismissalChangeView };
+}
+
 /** To a school's hallway displays (issue 32): only what the display shows. */
 export interface DisplayEventData {
   /** The called students as they are now (first names, last initials, vehicle and batch numbers). */
   DISPLAY_BOARD: DisplayBoard;
 }
 
-export type LiveEventData = CarLineEventData & PortalEventData & SchoolEventData & DisplayEventData;
+export type LiveEventData = CarLineEventData &
+  PortalEventData &
+  SchoolEventData &
+  WayHomeEventData &
+  DisplayEventData;
 export type LiveEventType = keyof LiveEventData;
 export type CarLineEventType = keyof CarLineEventData;
 
@@ -171,6 +195,8 @@ export const LIVE_EVENT_TYPES = [
   'QUEUE_UPDATE',
   'SCHOOL_MODE_CHANGED',
   'SCHOOL_SETTINGS_CHANGED',
+  'DISMISSAL_PLAN_CHANGED',
+  'DISMISSAL_CHANGE_UPDATED',
   'DISPLAY_BOARD',
 ] as const satisfies readonly LiveEventType[];
 

@@ -57,8 +57,9 @@ export interface MailRun {
 
 export type MailMessageStatus = 'queued' | 'sending' | 'sent' | 'failed';
 
-/** What one message says: rendered by the sender (`inviteEmail`). */
-export interface NewMailMessage {
+/** An invite: what the message says, rendered by the sender (`inviteEmail`). */
+export interface NewInviteMessage {
+  kind?: 'invite';
   inviteId: number;
   to: string;
   guardianName: string | null;
@@ -69,13 +70,29 @@ export interface NewMailMessage {
   expiresAt: string;
 }
 
-export interface MailMessage extends Omit<NewMailMessage, 'url'> {
+/**
+ * A message the request rendered itself (issue 51: the office's decision on a
+ * family's change of a child's way home), sent as it is.
+ */
+export interface NewRenderedMessage {
+  kind: 'rendered';
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export type NewMailMessage = NewInviteMessage | NewRenderedMessage;
+
+export type MailMessage = (
+  | (Omit<NewInviteMessage, 'url'> & { url: string | null })
+  | (NewRenderedMessage & { url?: null })
+) & {
   /** The message's key in its run. */
   sk: string;
-  url: string | null;
   status: MailMessageStatus;
   claimedBy: string | null;
-}
+};
 
 const toRun = (item: Record<string, unknown>): MailRun => {
   const run = stripKeys<MailRun>(item);
