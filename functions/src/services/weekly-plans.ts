@@ -1,18 +1,27 @@
 import {
   actorOf,
   CAR_EVERY_DAY,
+  isSchoolDay,
   NotFoundError,
   SCHOOL_DAYS,
+  type School,
+  type SchoolDay,
+  type Student,
   samePlan,
+  sameWay,
   type User,
   type WayEvent,
   type WeeklyPlan,
+  weekdayOf,
 } from '@curbside/domain';
 import { dismissalPlans, students, wayEvents } from '@curbside/store';
 import { db } from '../lib/context';
+import { log } from '../lib/log';
+import { publishToClassrooms } from './live-events';
 import { retentionDays } from './record';
 import { rosterSchool } from './roster/scope';
-import { checkOffered, wayOptionsOf } from './ways-home';
+import { clockOf } from './school-clock';
+import { checkOffered, wayOptionsOf, waysHomeOn } from './ways-home';
 
 /**
  * A student's default weekly plan (issue 51): every staff role of the school
@@ -30,6 +39,28 @@ const activeStudent = async (schoolId: number, studentId: number) => {
   const student = await students.get(db, schoolId, studentId);
   if (!student?.active) throw new NotFoundError('Student not found');
   return student;
+};
+
+/**
+ * When the edit changes today's way (today a school day, the weekly default
+ * in force), the whole-line screens and the student's classroom hear today's
+ * entry (`DISMISSAL_PLAN_CHANGED`). A failure is logged: screens read again.
+ */
+const tellToday = async (school: School, student: Student, before: WeeklyPlan, after: WeeklyPlan) => {
+  const { today } = clockOf(school);
+  if (!isSchoolDay(today)) return;
+  const day = weekdayOf(today) as SchoolDay;
+  if (sameWay(before[day], after[day])) return;
+  try {
+    const entries = await waysHomeOn(school.id, today, [student.id]);
+    await publishToClassrooms(
+      school.id,
+      { type: 'DISMISSAL_PLAN_CHANGED', data: { date: today, students: entries, change: null } },
+      [student.classroomId],
+    );
+  } catch (error) {
+    log('warn', 'weekly plan change not told', { studentId: student.id, error: (error as Error).message });
+  }
 };
 
 /** `GET /api/students/{id}/dismissal-plan`. */
@@ -59,7 +90,7 @@ export const setStudentPlan = async (
   schoolId?: number,
 ): Promise<StudentPlanAnswer> => {
   const school = await rosterSchool(user, schoolId, 'write');
-  const [, plans, options, days] = await Promise.all([
+  const [student, plans, options, days] = await Promise.all([
     activeStudent(school.id, studentId),
     dismissalPlans.ofStudents(db, school.id, [studentId]),
     wayOptionsOf(school.id),
@@ -80,6 +111,7 @@ export const setStudentPlan = async (
     actor: actorOf(user),
     retentionDays: days,
   });
+  await tellToday(school, student, before?.plan ?? CAR_EVERY_DAY, plan);
   return { plan: saved.plan, isDefault: false };
 };
 

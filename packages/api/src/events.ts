@@ -151,9 +151,10 @@ export interface SchoolEventData {
 export interface WayHomeEventData {
   /**
    * Children's way home for today changed (a change for today approved, or
-   * one cancelled): today's plan entries as they are now, and the change.
+   * one cancelled; a weekly plan edited): today's plan entries as they are
+   * now, and the change (null for a weekly plan's edit).
    */
-  DISMISSAL_PLAN_CHANGED: { date: string; students: PlanEntry[]; change: DismissalChangeView };
+  DISMISSAL_PLAN_CHANGED: { date: string; students: PlanEntry[]; change: DismissalChangeView | null };
   /**
    * A dated change was asked for, decided or cancelled (any day): the
    * office's "Today's changes" and the family's list of requests follow it.
