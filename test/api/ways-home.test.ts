@@ -93,6 +93,11 @@ describe('programs', () => {
     expect((await front.get('/api/programs')).body.map((p: { name: string }) => p.name)).toEqual(
       expect.arrayContaining(['Kids Club', 'Chess Club']),
     );
+    const twice = await admin.post('/api/programs', { name: 'kids club', kind: 'activity' });
+    expect({ status: twice.status, body: twice.body }).toEqual({
+      status: 409,
+      body: { message: 'A program named kids club already exists' },
+    });
     const renamed = await admin.put(`/api/programs/${chess.id}`, { name: 'Chess & Go', kind: 'activity' });
     expect(renamed.body).toMatchObject({ name: 'Chess & Go', location: null, active: true });
     // Chess is in nobody's plan: gone. Kids Club is in one: kept, deactivated.

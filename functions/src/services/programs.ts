@@ -1,4 +1,4 @@
-import { NotFoundError, type Program, type ProgramInput, type User } from '@curbside/domain';
+import { ConflictError, NotFoundError, type Program, type ProgramInput, type User } from '@curbside/domain';
 import { dismissalPlans, programs } from '@curbside/store';
 import { db } from '../lib/context';
 import { rosterSchool } from './roster/scope';
@@ -16,8 +16,17 @@ export const listPrograms = async (user: User, schoolId?: number): Promise<Progr
   );
 };
 
+/** A program's name is the school's own (the students CSV names programs by it): 409 when another has it. */
+const assertNameFree = async (schoolId: number, name: string, id: number | null) => {
+  const taken = (await programs.ofSchool(db, schoolId)).some(
+    (program) => program.id !== id && program.name.toLowerCase() === name.toLowerCase(),
+  );
+  if (taken) throw new ConflictError(`A program named ${name} already exists`);
+};
+
 export const createProgram = async (user: User, input: ProgramInput, schoolId?: number): Promise<Program> => {
   const school = await rosterSchool(user, schoolId, 'write');
+  await assertNameFree(school.id, input.name, null);
   return programs.create(db, school.id, input);
 };
 
@@ -35,6 +44,7 @@ export const updateProgram = async (
 ): Promise<Program> => {
   const school = await rosterSchool(user, schoolId, 'write');
   const program = await existing(school.id, id);
+  await assertNameFree(school.id, input.name, id);
   const saved = await programs.update(db, school.id, id, {
     name: input.name,
     kind: input.kind,
