@@ -97,7 +97,8 @@ export function TodayLine({ studentId }: { studentId: number }) {
 
 const STATUS_COLOR: Record<DismissalChangeView['status'], string> = {
   approved: 'green.9',
-  pending: 'yellow.9',
+  // Dark text on yellow (autoContrast): white on a yellow is under 4.5:1.
+  pending: 'yellow.4',
   denied: 'red.9',
   cancelled: 'gray.7',
 };
@@ -289,6 +290,7 @@ export function ChangeWayHome({
                         variant="filled"
                         size="lg"
                         radius="sm"
+                        autoContrast
                         tt="none"
                         h="auto"
                         py={4}
