@@ -107,6 +107,8 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   districtUsers:        [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
   districtDismissals:   [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
   districtReport:       [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
+  // Edit District (issue 50, item 13): a district admin their own, the super admin any.
+  updateDistrict:       [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
   createDistrict:       [401,  403,   403,  403,  403,  403,  403,  ok,     403,     403,     403],
   createSchool:         [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
   patchSchoolSandbox:   [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
@@ -114,6 +116,8 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   putDistrictSandbox:   [401,  403,   403,  403,  403,  403,  403,  ok,     403,     403,     403],
   // A school's settings (issue 32): school admins and above; a sandboxed school's are read-only.
   getSchoolSettings:    [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     ok],
+  // Export Data (issue 50, item 13): a read of the school's records, school admins and above.
+  schoolExport:         [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     ok],
   putSchoolSettings:    [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
   createStaff:          [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
   setUserActive:        [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
@@ -259,6 +263,7 @@ export const RECORD_CHANGES: Readonly<Partial<Record<RouteName, 'create' | 'upda
     patchSchoolSandbox: 'update',
     putSchoolSandbox: 'update',
     putDistrictSandbox: 'update',
+    updateDistrict: 'update',
     putSchoolSettings: 'update',
     createStaff: 'create',
     setUserActive: 'update',

@@ -1,5 +1,6 @@
 import {
   type District,
+  type DistrictEdit,
   type DistrictReportRow,
   type DistrictWithSchools,
   ForbiddenError,
@@ -8,6 +9,7 @@ import {
   newSchoolTimeZone,
   type School,
   type StaffInput,
+  schoolClockOf,
   type User,
   usernameFromName,
   waitSeconds,
@@ -66,6 +68,18 @@ export const listSchools = async (user: User): Promise<School[]> => {
   }
   if (user.schoolId === null) return [];
   return [await readSchool(user, user.schoolId)];
+};
+
+/**
+ * Edit District (issue 50, item 13): a district admin their own district, a
+ * super admin any; the time zone is the one its new schools take (a school
+ * keeps its own setting).
+ */
+export const updateDistrict = async (user: User, id: number, input: DistrictEdit): Promise<District> => {
+  await readDistrict(user, id);
+  const district = await districts.update(db, id, input);
+  if (!district) throw new NotFoundError('District not found');
+  return district;
 };
 
 export const createDistrict = (input: Pick<District, 'name' | 'active' | 'sandbox'>): Promise<District> =>
@@ -191,6 +205,7 @@ export const districtReport = async (user: User, id: number): Promise<DistrictRe
           schoolId: school.id,
           schoolName: school.name,
           sandbox: school.sandbox,
+          timeZone: schoolClockOf(school).timeZone,
           lastSession: null,
           vehicles: 0,
           averageWaitSeconds: null,
@@ -205,6 +220,7 @@ export const districtReport = async (user: User, id: number): Promise<DistrictRe
         schoolId: school.id,
         schoolName: school.name,
         sandbox: school.sandbox,
+        timeZone: schoolClockOf(school).timeZone,
         lastSession: { name: last.name, startTime: last.startTime },
         vehicles: active.length + completed.length,
         averageWaitSeconds:

@@ -226,3 +226,13 @@ export const districtDismissals = async (
     }),
   );
 };
+
+/** A school's sessions that started between two instants, each with its summary (the data export). */
+export const sessionsWithSummaries = async (schoolId: number, from: string, to: string) => {
+  const sessions = await pickupSessions.startedBetween(db, schoolId, from, to);
+  const summaries = await summariesOf(sessions);
+  return sessions.map((session) => {
+    const stored = summaries.get(session.id);
+    return { ...session, summary: stored ? sessionSummaryOf(stored.summary) : null };
+  });
+};

@@ -20,6 +20,7 @@ export * from './roster-import-basics';
 export * from './schemas';
 export * from './school-admin';
 export * from './school-clock';
+export * from './school-export';
 export * from './school-settings';
 export * from './session-schemas';
 export * from './sessions';

@@ -6,6 +6,7 @@ import {
   type DistrictDismissalRow,
   type DistrictReportRow,
   type DistrictWithSchools,
+  districtEditSchema,
   districtInputSchema,
   IMPORT_KINDS,
   IMPORT_MAX_CHARS,
@@ -17,6 +18,7 @@ import {
   parentInputSchema,
   rosterListQuerySchema,
   type School,
+  type SchoolExport,
   type SchoolSettings,
   type SchoolSummary,
   type StudentRow,
@@ -91,6 +93,13 @@ export const adminRoutes = areaRoutes('admin', {
     access: { minRole: 'district_admin' },
     response: returns<DistrictReportRow[]>(),
   }),
+  updateDistrict: route({
+    method: 'PUT',
+    path: '/api/districts/{id}',
+    request: { params: idParams, body: districtEditSchema },
+    access: { minRole: 'district_admin', data: 'update' },
+    response: returns<District>(),
+  }),
   createDistrict: route({
     method: 'POST',
     path: '/api/districts',
@@ -142,6 +151,17 @@ export const adminRoutes = areaRoutes('admin', {
     request: { params: idParams, body: schoolSettingsInputSchema },
     access: { minRole: 'school_admin', data: 'update' },
     response: returns<SchoolSettings>(),
+  }),
+  // Export Data (issue 50, item 13): the school's rosters and dismissals as CSV files.
+  schoolExport: route({
+    method: 'GET',
+    path: '/api/schools/{id}/export',
+    request: {
+      params: idParams,
+      query: z.object({ from: day('from').optional(), to: day('to').optional() }),
+    },
+    access: { minRole: 'school_admin' },
+    response: returns<SchoolExport>(),
   }),
   putDistrictSandbox: route({
     method: 'PUT',

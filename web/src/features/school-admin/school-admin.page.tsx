@@ -211,6 +211,7 @@ export function SchoolAdminPage() {
         <ReportsGrid
           placardsHref={placardsHref}
           settingsHref={scope === undefined ? '/school-settings' : `/school-settings?schoolId=${scope}`}
+          school={school}
         />
       </Stack>
     </Container>
