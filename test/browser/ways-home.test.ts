@@ -69,6 +69,39 @@ describe('a change of a way home', () => {
   });
 });
 
+describe('the office', () => {
+  it('enters a change from a phone call: a student absent for a day', { timeout: 120_000 }, async () => {
+    const admin = await signedIn(suite.server.url, 'admin_demo');
+    const { page } = await suite.open('admin_demo', '/school-admin');
+    const card = page.getByRole('region', { name: "Today's changes" });
+    await card.getByRole('button', { name: 'Enter a change' }).click({ timeout: 30_000 });
+    const dialog = page.getByRole('dialog', { name: 'Enter a change' });
+    const student = dialog.getByRole('textbox', { name: 'Student' });
+    await student.fill('Liam');
+    await page.getByRole('option', { name: /^Liam Martinez/ }).click();
+    // The day starts as the school's first school day from today.
+    const day = await dialog.getByLabel('Day').inputValue();
+    expect(day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    await dialog.getByRole('textbox', { name: 'Goes home' }).click();
+    await page.getByRole('option', { name: 'Absent', exact: true }).click();
+    await dialog.getByLabel('Note').fill('Dentist, called at 9:10');
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Save change' }).click();
+    await page.getByText('Change saved').waitFor({ timeout: 15_000 });
+    const changes = (await admin.get(`/api/dismissal-changes?date=${day}`)).body.changes as Array<{
+      student: { firstName: string };
+      way: { mode: string };
+      status: string;
+      note: string;
+    }>;
+    expect(changes.find((change) => change.student.firstName === 'Liam')).toMatchObject({
+      way: { mode: 'absent' },
+      status: 'approved',
+      note: 'Dentist, called at 9:10',
+    });
+  });
+});
+
 describe('the school settings screen', () => {
   it("sets the school's time zone and change cutoff", { timeout: 120_000 }, async () => {
     const admin = await signedIn(suite.server.url, 'admin_demo');

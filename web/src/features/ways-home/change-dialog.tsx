@@ -1,5 +1,7 @@
 import {
+  addDays,
   dismissalChangeInputSchema,
+  isSchoolDay,
   SCHOOL_DAYS,
   type SchoolDay,
   type WayOptions,
@@ -9,7 +11,7 @@ import { Alert, Button, Checkbox, Group, Modal, Select, Stack, Textarea, TextInp
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { errorMessage, HttpError } from '../../lib/http';
 import { rosterQueries } from '../rosters/rosters.queries';
 import { wayChoices, wayOfValue } from './way-choices';
@@ -38,7 +40,14 @@ export function ChangeDialog({
   const [debounced] = useDebouncedValue(search, 250);
   const found = useQuery(rosterQueries.studentOptions(schoolId, debounced));
   const [studentId, setStudentId] = useState<string | null>(null);
-  const [date, setDate] = useState(today ?? '');
+  const [date, setDate] = useState('');
+  // The first school day from the school's today (known once the day's plan is read).
+  useEffect(() => {
+    if (!today || date) return;
+    let day = today;
+    while (!isSchoolDay(day)) day = addDays(day, 1);
+    setDate(day);
+  }, [today, date]);
   const [way, setWay] = useState<string | null>(null);
   const [note, setNote] = useState('');
   const [repeats, setRepeats] = useState(false);
@@ -62,6 +71,7 @@ export function ChangeDialog({
       for (const issue of parsed.error.issues) next[String(issue.path[0] ?? 'form')] ??= issue.message;
       if (next.studentId) next.studentId = 'Choose a student';
       if (next.way) next.way = 'Choose how they go home';
+      if (repeats && !until) next.until = 'Choose the last day';
       setErrors(next);
       return;
     }
