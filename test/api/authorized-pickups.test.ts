@@ -2,7 +2,8 @@ import { dateIn } from '@curbside/domain';
 import { DEMO_TIME_ZONE } from '@curbside/local/seed';
 import { type Student, students } from '@curbside/store';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Client, signedIn, startTestServer } from '../support/server';
+import { parentThroughInvite } from '../support/fixtures';
+import { type Client, signedIn, startTestServer } from '../support/server';
 
 /**
  * The other adults a family allows to collect a child (issue 29): the family
@@ -27,21 +28,8 @@ afterEach(() => {
 let accounts = 0;
 /** A new parent following `student`, through an invite. */
 const parentOf = async (student: Student) => {
-  const invites = (await admin.post('/api/parent-invites', { studentIds: [student.id] })).body.invites;
-  const token = new URL(invites[0].url).searchParams.get('t');
-  const parent = new Client(server.url);
   accounts += 1;
-  const answer = await parent.post('/api/parent-invites/accept', {
-    token,
-    username: `pickups_parent_${accounts}`,
-    password: 'secret1',
-    firstName: 'Pat',
-    lastName: `Parent ${accounts}`,
-    phone: '555-0102',
-  });
-  if (answer.status !== 201)
-    throw new Error(`Could not accept: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return parent;
+  return parentThroughInvite(server.url, admin, student.id, `pickups_parent_${accounts}`);
 };
 const today = () => dateIn(DEMO_TIME_ZONE);
 const child = (i: number) => roster[i + 10] as Student;

@@ -2,8 +2,8 @@ import { instantIn } from '@curbside/domain';
 import { DEMO_TIME_ZONE } from '@curbside/local/seed';
 import { type Student, students, vehicles } from '@curbside/store';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createSchoolWithStaff } from '../support/fixtures';
-import { Client, signedIn, startTestServer } from '../support/server';
+import { createSchoolWithStaff, parentThroughInvite } from '../support/fixtures';
+import { type Client, signedIn, startTestServer } from '../support/server';
 
 /**
  * Every way home (issue 51): programs, weekly plans, dated changes from
@@ -55,23 +55,15 @@ const THURSDAY = '2026-11-26';
 let accounts = 0;
 /** A new parent following `student`, through an invite. */
 const parentOf = async (student: Student) => {
-  const invites = (await admin.post('/api/parent-invites', { studentIds: [student.id] })).body.invites;
-  const token = new URL(invites[0].url).searchParams.get('t');
-  const parent = new Client(server.url);
   accounts += 1;
-  const answer = await parent.post('/api/parent-invites/accept', {
-    token,
-    username: `ways_parent_${accounts}`,
-    password: 'secret1',
-    firstName: 'Pat',
-    lastName: `Ways ${accounts}`,
-    phone: '555-0103',
-  });
-  if (answer.status !== 201)
-    throw new Error(`Could not accept: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return parent;
+  return parentThroughInvite(server.url, admin, student.id, `ways_parent_${accounts}`);
 };
 const child = (i: number) => roster[i + 20] as Student;
+
+/** A parent's request that `student` walks home on `date`: the change as answered. */
+const askWalking = async (parent: Client, student: Student, date: string) =>
+  (await parent.post('/api/dismissal-changes', { studentId: student.id, date, way: { mode: 'walker' } })).body
+    .change;
 
 /** A student's entry in a day's plan, as the office reads it. */
 const planOf = async (student: Student, date: string, client = admin) => {
@@ -221,7 +213,7 @@ describe("a family's change", () => {
       way: { mode: 'walker' },
       status: 'approved',
       note: 'Grandma walks him home',
-      requestedBy: { name: 'Pat Ways 1', role: 'parent' },
+      requestedBy: { name: 'Pat ways_parent_1', role: 'parent' },
       createdAt: expect.any(String),
     });
     expect(await planOf(kid, WEDNESDAY)).toEqual({
@@ -284,13 +276,7 @@ describe("a family's change", () => {
     schoolTimeIs(WEDNESDAY, '09:00');
     const kid = child(6);
     const parent = await parentOf(kid);
-    const asked = (
-      await parent.post('/api/dismissal-changes', {
-        studentId: kid.id,
-        date: THURSDAY,
-        way: { mode: 'walker' },
-      })
-    ).body.change;
+    const asked = await askWalking(parent, kid, THURSDAY);
     const denied = await admin.post(`/api/dismissal-changes/${asked.id}/deny`, {
       reason: 'Too young to walk alone',
     });
@@ -432,23 +418,11 @@ describe("a family's change", () => {
     schoolTimeIs(WEDNESDAY, '11:00');
     const kid = child(12);
     const parent = await parentOf(kid);
-    const first = (
-      await parent.post('/api/dismissal-changes', {
-        studentId: kid.id,
-        date: WEDNESDAY,
-        way: { mode: 'walker' },
-      })
-    ).body.change;
+    const first = await askWalking(parent, kid, WEDNESDAY);
     const cancelled = await parent.request('DELETE', `/api/dismissal-changes/${first.id}`);
     expect(cancelled.body.change).toMatchObject({ status: 'cancelled', cancelledBy: { role: 'parent' } });
     expect(await planOf(kid, WEDNESDAY)).toMatchObject({ way: { mode: 'car' }, source: 'default' });
-    const second = (
-      await parent.post('/api/dismissal-changes', {
-        studentId: kid.id,
-        date: WEDNESDAY,
-        way: { mode: 'walker' },
-      })
-    ).body.change;
+    const second = await askWalking(parent, kid, WEDNESDAY);
     schoolTimeIs(WEDNESDAY, '14:05');
     const late = await parent.request('DELETE', `/api/dismissal-changes/${second.id}`);
     expect(late.status).toBe(409);
@@ -467,13 +441,7 @@ describe("a family's change", () => {
     schoolTimeIs(WEDNESDAY, '08:00');
     const kid = child(14);
     const parent = await parentOf(kid);
-    const asked = (
-      await parent.post('/api/dismissal-changes', {
-        studentId: kid.id,
-        date: THURSDAY,
-        way: { mode: 'walker' },
-      })
-    ).body.change;
+    const asked = await askWalking(parent, kid, THURSDAY);
     await admin.post(`/api/dismissal-changes/${asked.id}/approve`);
     await admin.request('DELETE', `/api/dismissal-changes/${asked.id}`);
     const history = (await admin.get(`/api/students/${kid.id}/way-history`)).body;

@@ -2,9 +2,9 @@ import { instantIn } from '@curbside/domain';
 import { DEMO_TIME_ZONE } from '@curbside/local/seed';
 import { classrooms, type Student, students } from '@curbside/store';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createStaff } from '../support/fixtures';
+import { createStaff, parentThroughInvite } from '../support/fixtures';
 import { connectLive } from '../support/live';
-import { Client, signedIn, startTestServer } from '../support/server';
+import { type Client, signedIn, startTestServer } from '../support/server';
 
 /**
  * Who hears about a child's way home (issue 51): an approved change for today
@@ -66,17 +66,7 @@ describe('a change of a way home', () => {
     vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
     vi.setSystemTime(instantIn(DEMO_TIME_ZONE, '2026-11-25', '10:00'));
 
-    const invites = (await admin.post('/api/parent-invites', { studentIds: [kid.id] })).body.invites;
-    const parent = new Client(server.url);
-    const accepted = await parent.post('/api/parent-invites/accept', {
-      token: new URL(invites[0].url).searchParams.get('t'),
-      username: 'ways_ws_parent',
-      password: 'secret1',
-      firstName: 'Pat',
-      lastName: 'Live',
-      phone: '555-0104',
-    });
-    expect(accepted.status).toBe(201);
+    const parent = await parentThroughInvite(server.url, admin, kid.id, 'ways_ws_parent');
 
     const [teacherA, teacherB] = await Promise.all([
       signedIn(server.url, 'teacher_demo'),

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { api } from '../../lib/api';
 import { errorMessage } from '../../lib/http';
 import { zipFiles } from '../../lib/zip';
+import { downloadText } from '../rosters/download';
 
 /**
  * Export Data (issue 50, item 13): one zip with a folder per school holding
@@ -20,17 +21,6 @@ export const slugOf = (name: string, fallback: string) =>
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '') || fallback;
-
-const download = (filename: string, bytes: Uint8Array) => {
-  const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type: 'application/zip' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-};
 
 /** Reads each school's export in turn and downloads them as one zip; answers the file name. */
 export const exportSchools = async (
@@ -51,7 +41,7 @@ export const exportSchools = async (
     onProgress(index + 1);
   }
   const filename = `${slugOf(archiveName, 'curbside')}-export-${day}.zip`;
-  download(filename, zipFiles(files));
+  downloadText(filename, zipFiles(files), 'application/zip');
   return filename;
 };
 

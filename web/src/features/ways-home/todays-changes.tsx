@@ -48,7 +48,7 @@ function ChangeRow({
   actions,
 }: {
   change: DismissalChangeView;
-  today: string;
+  today: string | null;
   options: WayOptions;
   actions: React.ReactNode;
 }) {
@@ -82,6 +82,54 @@ function ChangeRow({
         {actions}
       </Group>
     </Group>
+  );
+}
+
+/** A titled list of changes, each with its actions (or a loader, or the empty text). */
+function ChangeList({
+  id,
+  title,
+  loading,
+  loadingLabel,
+  emptyText,
+  changes,
+  today,
+  options,
+  actions,
+}: {
+  id: string;
+  title: string;
+  loading: boolean;
+  loadingLabel: string;
+  emptyText: string;
+  changes: readonly DismissalChangeView[];
+  today: string | null;
+  options: WayOptions;
+  actions: (change: DismissalChangeView) => React.ReactNode;
+}) {
+  return (
+    <Stack gap={4} component="section" aria-labelledby={id}>
+      <Title order={3} fz="lg" id={id}>
+        {title}
+      </Title>
+      {loading ? (
+        <Loader size="sm" aria-label={loadingLabel} />
+      ) : changes.length === 0 ? (
+        <Text c={MUTED_TEXT}>{emptyText}</Text>
+      ) : (
+        <Stack component="ul" gap={0} m={0} p={0} style={{ listStyle: 'none' }}>
+          {changes.map((change) => (
+            <ChangeRow
+              key={change.id}
+              change={change}
+              today={today}
+              options={options}
+              actions={actions(change)}
+            />
+          ))}
+        </Stack>
+      )}
+    </Stack>
   );
 }
 
@@ -203,84 +251,62 @@ export function TodaysChanges({ schoolId, readOnly }: { schoolId: SchoolScope; r
             ))}
           </Group>
         )}
-        <Stack gap={4} component="section" aria-labelledby="changes-waiting">
-          <Title order={3} fz="lg" id="changes-waiting">
-            Waiting for a decision ({waiting.length})
-          </Title>
-          {pending.isPending ? (
-            <Loader size="sm" aria-label="Loading the requests" />
-          ) : waiting.length === 0 ? (
-            <Text c={MUTED_TEXT}>No requests are waiting.</Text>
-          ) : (
-            <Stack component="ul" gap={0} m={0} p={0} style={{ listStyle: 'none' }}>
-              {waiting.map((change) => (
-                <ChangeRow
-                  key={change.id}
-                  change={change}
-                  today={today ?? ''}
-                  options={options}
-                  actions={
-                    <>
-                      <Button
-                        size="sm"
-                        color="green.9"
-                        disabled={readOnly}
-                        loading={busy(change) && decide.variables?.decision === 'approve'}
-                        onClick={() => decide.mutate({ change, decision: 'approve' })}
-                        aria-label={`Approve the change for ${nameOf(change)}`}
-                      >
-                        Approve
-                      </Button>
-                      <Button
-                        size="sm"
-                        variant="outline"
-                        color="red.8"
-                        disabled={readOnly || busy(change)}
-                        onClick={() => setDenying(change)}
-                        aria-label={`Deny the change for ${nameOf(change)}`}
-                      >
-                        Deny
-                      </Button>
-                    </>
-                  }
-                />
-              ))}
-            </Stack>
+        <ChangeList
+          id="changes-waiting"
+          title={`Waiting for a decision (${waiting.length})`}
+          loading={pending.isPending}
+          loadingLabel="Loading the requests"
+          emptyText="No requests are waiting."
+          changes={waiting}
+          today={today}
+          options={options}
+          actions={(change) => (
+            <>
+              <Button
+                size="sm"
+                color="green.9"
+                disabled={readOnly}
+                loading={busy(change) && decide.variables?.decision === 'approve'}
+                onClick={() => decide.mutate({ change, decision: 'approve' })}
+                aria-label={`Approve the change for ${nameOf(change)}`}
+              >
+                Approve
+              </Button>
+              <Button
+                size="sm"
+                variant="outline"
+                color="red.8"
+                disabled={readOnly || busy(change)}
+                onClick={() => setDenying(change)}
+                aria-label={`Deny the change for ${nameOf(change)}`}
+              >
+                Deny
+              </Button>
+            </>
           )}
-        </Stack>
-        <Stack gap={4} component="section" aria-labelledby="changes-today">
-          <Title order={3} fz="lg" id="changes-today">
-            Today ({approvedToday.length})
-          </Title>
-          {dayChanges.isPending && today !== null ? (
-            <Loader size="sm" aria-label="Loading today's changes" />
-          ) : approvedToday.length === 0 ? (
-            <Text c={MUTED_TEXT}>No changes for today: every child goes home the usual way.</Text>
-          ) : (
-            <Stack component="ul" gap={0} m={0} p={0} style={{ listStyle: 'none' }}>
-              {approvedToday.map((change) => (
-                <ChangeRow
-                  key={change.id}
-                  change={change}
-                  today={today ?? ''}
-                  options={options}
-                  actions={
-                    <Button
-                      size="sm"
-                      variant="subtle"
-                      disabled={readOnly}
-                      loading={busy(change)}
-                      onClick={() => cancel.mutate(change)}
-                      aria-label={`Cancel the change for ${nameOf(change)}`}
-                    >
-                      Cancel
-                    </Button>
-                  }
-                />
-              ))}
-            </Stack>
+        />
+        <ChangeList
+          id="changes-today"
+          title={`Today (${approvedToday.length})`}
+          loading={dayChanges.isPending && today !== null}
+          loadingLabel="Loading today's changes"
+          emptyText="No changes for today: every child goes home the usual way."
+          changes={approvedToday}
+          today={today}
+          options={options}
+          actions={(change) => (
+            <Button
+              size="sm"
+              variant="subtle"
+              disabled={readOnly}
+              loading={busy(change)}
+              onClick={() => cancel.mutate(change)}
+              aria-label={`Cancel the change for ${nameOf(change)}`}
+            >
+              Cancel
+            </Button>
           )}
-        </Stack>
+        />
       </Stack>
       {denying && (
         <DenyDialog
