@@ -1,8 +1,8 @@
 import { instantIn } from '@curbside/domain';
 import { DEMO_TIME_ZONE } from '@curbside/local/seed';
-import { type Student, students, vehicles } from '@curbside/store';
+import { parentLinks, type Student, students, vehicles } from '@curbside/store';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createSchoolWithStaff, parentThroughInvite } from '../support/fixtures';
+import { createSchoolWithStaff, createStaff, parentThroughInvite } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
 /**
@@ -461,6 +461,34 @@ describe("a family's change", () => {
     expect(history[0].change).toMatchObject({
       before: { status: 'approved' },
       after: { status: 'cancelled' },
+    });
+  });
+
+  it('is refused in a school in sandbox mode, to its families too (read-only)', async () => {
+    const school = await createSchoolWithStaff(server.db, 'ways_sandbox', true);
+    const kid = await students.create(server.db, {
+      schoolId: school.id,
+      firstName: 'Sandy',
+      lastName: 'Box',
+      grade: '2',
+      classroomId: null,
+    });
+    const family = await createStaff(server.db, {
+      username: 'parent_ways_sandbox',
+      role: 'parent',
+      schoolId: school.id,
+      districtId: null,
+    });
+    await parentLinks.link(server.db, family.id, school.id, kid.id);
+    const parent = await signedIn(server.url, 'parent_ways_sandbox');
+    const refused = await parent.post('/api/dismissal-changes', {
+      studentId: kid.id,
+      date: THURSDAY,
+      way: { mode: 'walker' },
+    });
+    expect({ status: refused.status, message: refused.body.message }).toEqual({
+      status: 403,
+      message: 'Read-only mode: this school is in sandbox mode. Changes are not allowed.',
     });
   });
 

@@ -59,7 +59,8 @@ const schoolOfChild = async (user: User, studentId: number, schoolId: number | u
     const link = (await parentLinks.childrenOf(db, user.id)).find((child) => child.studentId === studentId);
     const school = link && (await schools.get(db, link.schoolId));
     if (!school) throw new NotFoundError('Student not found');
-    if (await isReadOnly(user, school)) throw new NotFoundError('Student not found');
+    // A school in sandbox mode takes no change, from its families either.
+    if (await isReadOnly(user, school)) throw new ForbiddenError(READ_ONLY_MESSAGE);
     return school;
   }
   return rosterSchool(user, schoolId, 'write');
@@ -285,6 +286,7 @@ const changeFor = async (user: User, id: number, mode: 'decide' | 'cancel') => {
     if (mode === 'decide' || change.requestedBy.id !== user.id) throw new NotFoundError('Change not found');
     const school = await schools.get(db, change.schoolId);
     if (!school) throw new NotFoundError('Change not found');
+    if (await isReadOnly(user, school)) throw new ForbiddenError(READ_ONLY_MESSAGE);
     return { change, school };
   }
   if (!isStaffRole(user.role)) throw new NotFoundError('Change not found');

@@ -13,9 +13,8 @@ import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { errorMessage, HttpError } from '../../lib/http';
-import { rosterQueries } from '../rosters/rosters.queries';
 import { wayChoices, wayOfValue } from './way-choices';
-import { type SchoolScope, useEnterChange } from './ways-home.queries';
+import { type SchoolScope, useEnterChange, waysHomeQueries } from './ways-home.queries';
 
 const DAY_LABEL: Record<SchoolDay, string> = { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri' };
 
@@ -38,7 +37,7 @@ export function ChangeDialog({
   const enter = useEnterChange(schoolId);
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
-  const found = useQuery(rosterQueries.studentOptions(schoolId, debounced));
+  const found = useQuery(waysHomeQueries.studentSearch(schoolId, debounced));
   const [studentId, setStudentId] = useState<string | null>(null);
   const [date, setDate] = useState('');
   // The first school day from the school's today (known once the day's plan is read).

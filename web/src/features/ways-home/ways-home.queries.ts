@@ -1,7 +1,7 @@
 import { routes } from '@curbside/api';
 import type { DismissalChangeInput, DismissalChangeView, ProgramInput, WeeklyPlan } from '@curbside/domain';
 import { notifications } from '@mantine/notifications';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { errorMessage } from '../../lib/http';
 import { ROSTERS_KEY } from '../../lib/query-keys';
@@ -49,6 +49,14 @@ export const waysHomeQueries = {
     queryOptions({
       queryKey: [...waysHomeQueries.all, 'student-plan', schoolId ?? 'own', studentId] as const,
       queryFn: () => api(routes.getDismissalPlan, { params: { id: studentId }, query: { schoolId } }),
+    }),
+  /** Students matching a name, for the office's change (one page of the roster's search). */
+  studentSearch: (schoolId: SchoolScope, search: string) =>
+    queryOptions({
+      queryKey: [...waysHomeQueries.all, 'student-search', schoolId ?? 'own', search.trim()] as const,
+      queryFn: () =>
+        api(routes.listStudents, { query: { schoolId, search: search.trim() || undefined, limit: 20 } }),
+      placeholderData: keepPreviousData,
     }),
   history: (studentId: number) =>
     queryOptions({
