@@ -1,5 +1,6 @@
 import { routeList } from '@curbside/api';
-import { dismissalEvents, students } from '@curbside/store';
+import { dateIn, schoolSettingsOf } from '@curbside/domain';
+import { dismissalEvents, pickupSessions, schools, students } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
@@ -322,12 +323,42 @@ describe('who may read the record', () => {
   it("reports the district's dismissals per school over a date range", async () => {
     const district = await signedIn(server.url, 'district_demo');
     const { districtId } = (await district.get('/api/me')).body;
-    const today = new Date().toISOString().slice(0, 10);
+    const today = dateIn('America/Chicago');
     const answer = await district.get(`/api/districts/${districtId}/dismissals?from=${today}&to=${today}`);
     expect(answer.status).toBe(200);
     const lincoln = answer.body.find((row: any) => row.schoolName === 'Lincoln Elementary');
     expect(lincoln).toMatchObject({ sessions: 1, cars: 9, medianWaitSeconds: expect.any(Number) });
     const bad = await district.get(`/api/districts/${districtId}/dismissals?from=${today}&to=2000-01-01`);
     expect(bad.status).toBe(400);
+  }, 60_000);
+
+  const rec = { actor: { kind: 'schedule' as const }, retentionDays: 400 };
+  it("counts a dismissal on the day it ran in the school's own time zone, not the UTC day", async () => {
+    const district = await signedIn(server.url, 'district_demo');
+    const school = await createSchoolWithStaff(server.db, 'late');
+    await schools.updateSettings(server.db, school.id, {
+      ...schoolSettingsOf({}),
+      timeZone: 'America/Los_Angeles',
+    });
+    // 04:30 UTC on March 11 is 9:30 PM on March 10 in Los Angeles.
+    const session = await pickupSessions.create(
+      server.db,
+      {
+        schoolId: school.id,
+        name: 'Evening Pickup',
+        type: 'afternoon_pickup',
+        startTime: '2026-03-11T04:30:00.000Z',
+        endTime: '2026-03-11T05:30:00.000Z',
+        notes: '',
+      },
+      rec,
+    );
+    await pickupSessions.end(server.db, session, rec, '2026-03-11T05:00:00.000Z');
+    const row = async (day: string) =>
+      (await district.get(`/api/districts/1/dismissals?from=${day}&to=${day}`)).body.find(
+        (found: { schoolId: number }) => found.schoolId === school.id,
+      );
+    expect(await row('2026-03-10')).toMatchObject({ sessions: 1 });
+    expect(await row('2026-03-11')).toMatchObject({ sessions: 0 });
   }, 60_000);
 });

@@ -276,6 +276,7 @@ export const authorize = (
       if (user.role !== 'parent') throw new ForbiddenError('Only parents can do this.');
       return;
     }
+    if (access.orParent && user.role === 'parent') return;
     if (!isStaffRole(user.role) || !hasMinimumRole(user.role, access.minRole)) {
       throw new ForbiddenError("You don't have permission to do this.");
     }

@@ -1,3 +1,4 @@
+import { schoolClockOf } from '@curbside/domain';
 import { type MailMessage, mailRuns } from '@curbside/store';
 import { config } from '../lib/config';
 import { db } from '../lib/context';
@@ -73,6 +74,15 @@ export const sendMailRun = async (
   const deliver = async (message: MailMessage) => {
     for (let attempt = 1; ; attempt++) {
       try {
+        if (message.kind === 'rendered') {
+          await sendMail({
+            to: message.to,
+            subject: message.subject,
+            text: message.text,
+            html: message.html,
+          });
+          return settle(message, 'sent');
+        }
         if (!message.url) throw new Error('The message has no link');
         await sendMail({
           to: message.to,
@@ -82,9 +92,11 @@ export const sendMailRun = async (
                 username: message.username,
                 url: message.url,
                 expiresAt: message.expiresAt,
+                timeZone: message.timeZone ?? schoolClockOf(run).timeZone,
               })
             : inviteEmail({
                 schoolName: run.schoolName,
+                timeZone: schoolClockOf(run).timeZone,
                 firstName: message.firstName,
                 lastInitial: message.lastInitial,
                 guardianName: message.guardianName,

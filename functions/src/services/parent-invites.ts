@@ -20,6 +20,7 @@ import {
   ROLE_RANK,
   type StaffRole,
   type Student,
+  schoolClockOf,
   TooManyRequestsError,
   type User,
   ValidationError,
@@ -229,6 +230,7 @@ export const emailInvites = async (
   return queueMailRun(user, {
     schoolId,
     schoolName: school?.name ?? '',
+    timeZone: schoolClockOf(school ?? {}).timeZone,
     skipped: withoutEmail,
     messages: made.map((invite, i) => {
       const plan = planned[i] as PlannedInvite;

@@ -1,6 +1,11 @@
 import {
+  addDays,
   type DismissalEvent,
   type DistrictDismissalRow,
+  dateIn,
+  daysBetween,
+  instantIn,
+  isCalendarDate,
   NotFoundError,
   type PickupSession,
   type ReportPickup,
@@ -8,6 +13,7 @@ import {
   type SessionListItem,
   type SessionReport,
   type StudentPickup,
+  schoolClockOf,
   type User,
   ValidationError,
 } from '@curbside/domain';
@@ -31,6 +37,7 @@ import {
 import { db } from '../lib/context';
 import { districtSchools } from './districts';
 import { retentionDays } from './record';
+import { schoolClock } from './school-clock';
 import { canSeeSchool, readSchool } from './tenancy';
 
 /**
@@ -149,7 +156,10 @@ export const sessionEvents = async (user: User, id: number, cursor?: string) => 
 /** `GET /api/students/{id}/pickups`: a student's last pickups, newest first (their school's staff). */
 export const studentPickups = async (user: User, studentId: number): Promise<StudentPickup[]> => {
   if (user.schoolId === null) throw new NotFoundError('Student not found');
-  const student = await students.get(db, user.schoolId, studentId);
+  const [student, clock] = await Promise.all([
+    students.get(db, user.schoolId, studentId),
+    schoolClock(user.schoolId),
+  ]);
   if (!student) throw new NotFoundError('Student not found');
   const marks = await releases.ofStudent(db, user.schoolId, student);
   const sessions = new Map<number, PickupSession | undefined>();
@@ -163,7 +173,8 @@ export const studentPickups = async (user: User, studentId: number): Promise<Stu
     return {
       sessionId: mark.sessionId,
       sessionName: session?.name ?? '',
-      date: (session?.startTime ?? mark.pickedUpAt).slice(0, 10),
+      // The day of the school's calendar (its time zone, issue 51).
+      date: dateIn(clock.timeZone, Date.parse(session?.startTime ?? mark.pickedUpAt)),
       entryId: mark.entryId ?? '',
       vehicleNumber: mark.vehicleNumber ?? '',
       vehicleType: mark.vehicleType ?? 'car',
@@ -175,37 +186,32 @@ export const studentPickups = async (user: User, studentId: number): Promise<Stu
   });
 };
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_RANGE_DAYS = 366;
 
 /**
  * `GET /api/districts/{id}/dismissals?from=&to=`: per school, the sessions
- * that started in the date range (from and to inclusive, UTC days) with
- * their cars, students picked up, and the median and p90 wait over all
- * their pickups, from the record.
+ * that started in the date range (from and to inclusive, days of each
+ * school's own calendar: its time zone, issue 51) with their cars, students
+ * picked up, and the median and p90 wait over all their pickups, from the record.
  */
 export const districtDismissals = async (
   user: User,
   districtId: number,
   range: { from: string; to: string },
 ): Promise<DistrictDismissalRow[]> => {
-  const from = new Date(`${range.from}T00:00:00.000Z`);
-  const to = new Date(Date.parse(`${range.to}T00:00:00.000Z`) + DAY_MS);
-  if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime()) || to <= from) {
+  if (!isCalendarDate(range.from) || !isCalendarDate(range.to) || range.to < range.from) {
     throw new ValidationError('Choose a start date on or before the end date');
   }
-  if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY_MS) {
+  if (daysBetween(range.from, range.to) + 1 > MAX_RANGE_DAYS) {
     throw new ValidationError(`Choose a range of at most ${MAX_RANGE_DAYS} days`);
   }
   const list = await districtSchools(user, districtId);
   return Promise.all(
     list.map(async (school): Promise<DistrictDismissalRow> => {
-      const sessions = await pickupSessions.startedBetween(
-        db,
-        school.id,
-        from.toISOString(),
-        to.toISOString(),
-      );
+      const { timeZone } = schoolClockOf(school);
+      const from = new Date(instantIn(timeZone, range.from)).toISOString();
+      const to = new Date(instantIn(timeZone, addDays(range.to, 1))).toISOString();
+      const sessions = await pickupSessions.startedBetween(db, school.id, from, to);
       const summaries = [...(await summariesOf(sessions)).values()];
       const waits = summaries.flatMap((stored) => stored.waits).sort((a, b) => a - b);
       return {
@@ -219,4 +225,14 @@ export const districtDismissals = async (
       };
     }),
   );
+};
+
+/** A school's sessions that started between two instants, each with its summary (the data export). */
+export const sessionsWithSummaries = async (schoolId: number, from: string, to: string) => {
+  const sessions = await pickupSessions.startedBetween(db, schoolId, from, to);
+  const summaries = await summariesOf(sessions);
+  return sessions.map((session) => {
+    const stored = summaries.get(session.id);
+    return { ...session, summary: stored ? sessionSummaryOf(stored.summary) : null };
+  });
 };

@@ -4,9 +4,11 @@ import type {
   Batch,
   BusLocation,
   BusPosition,
+  DismissalChangeView,
   DisplayBoard,
   ParentStatus,
   PickupSession,
+  PlanEntry,
   QueuedVehicle,
   QueueEntry,
   SchoolSettings,
@@ -164,13 +166,36 @@ export interface SchoolEventData {
   SESSION_ENDED: { schoolId: number; session: PickupSession };
 }
 
+/**
+ * Ways home (issue 51): to the school's whole-line staff screens and the
+ * connections of the child's classroom (a teacher only for their classrooms),
+ * outside any session's sequence; a change's updates also to the child's parents.
+ */
+export interface WayHomeEventData {
+  /**
+   * Children's way home for today changed (a change for today approved, or
+   * one cancelled; a weekly plan edited): today's plan entries as they are
+   * now, and the change (null for a weekly plan's edit).
+   */
+  DISMISSAL_PLAN_CHANGED: { date: string; students: PlanEntry[]; change: DismissalChangeView | null };
+  /**
+   * A dated change was asked for, decided or cancelled (any day): the
+   * office's "Today's changes" and the family's list of requests follow it.
+   */
+  DISMISSAL_CHANGE_UPDATED: { change: DismissalChangeView };
+}
+
 /** To a school's hallway displays (issue 32): only what the display shows. */
 export interface DisplayEventData {
   /** The called students as they are now (first names, last initials, vehicle and batch numbers). */
   DISPLAY_BOARD: DisplayBoard;
 }
 
-export type LiveEventData = CarLineEventData & PortalEventData & SchoolEventData & DisplayEventData;
+export type LiveEventData = CarLineEventData &
+  PortalEventData &
+  SchoolEventData &
+  WayHomeEventData &
+  DisplayEventData;
 export type LiveEventType = keyof LiveEventData;
 export type CarLineEventType = keyof CarLineEventData;
 
@@ -197,6 +222,8 @@ export const LIVE_EVENT_TYPES = [
   'AUTHORIZED_PICKUPS_CHANGED',
   'SESSION_STARTED',
   'SESSION_ENDED',
+  'DISMISSAL_PLAN_CHANGED',
+  'DISMISSAL_CHANGE_UPDATED',
   'DISPLAY_BOARD',
 ] as const satisfies readonly LiveEventType[];
 

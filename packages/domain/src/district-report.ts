@@ -41,8 +41,8 @@ export const localDateTime = (iso: string, timeZone: string): string => {
 
 /**
  * The district report as CSV rows (header first): each school with its mode
- * and its last dismissal's start (in `timeZone`: the schools' own, which the
- * district admin's device shares; UTC when not given), vehicle count and
+ * and its last dismissal's start (in the school's own time zone, issue 51;
+ * else `timeZone`, UTC when not given), vehicle count and
  * average wait (`mm:ss`). A school that never ran a session has empty session
  * columns and 0 vehicles; a session with no completed pickup has no average.
  */
@@ -55,7 +55,7 @@ export const districtReportCsvRows = (
     row.schoolName,
     row.sandbox ? 'Sandbox' : 'Live',
     row.lastSession?.name ?? '',
-    row.lastSession ? localDateTime(row.lastSession.startTime, timeZone) : '',
+    row.lastSession ? localDateTime(row.lastSession.startTime, row.timeZone ?? timeZone) : '',
     String(row.vehicles),
     row.averageWaitSeconds === null ? '' : formatDuration(row.averageWaitSeconds),
   ]),

@@ -1,6 +1,8 @@
 export * from './auth';
 export * from './bus';
 export * from './car-line';
+export * from './dismissal-changes';
+export * from './dismissal-plans';
 export * from './display';
 export * from './district-report';
 export * from './districts';
@@ -17,6 +19,8 @@ export * from './roster';
 export * from './roster-import-basics';
 export * from './schemas';
 export * from './school-admin';
+export * from './school-clock';
+export * from './school-export';
 export * from './school-settings';
 export * from './session-schemas';
 export * from './sessions';

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { DEFAULT_BATCH_CAPACITY } from './queue';
 import { DEFAULT_RETENTION_DAYS } from './record';
+import { canonicalTimeZone, DEFAULT_TIME_ZONE, TIME_ZONE_BEFORE_SETTING } from './school-clock';
 import { SESSION_DEFAULT_LENGTH_MS } from './sessions';
 
 /**
@@ -17,6 +18,34 @@ export const SCHOOL_SETTINGS_BOUNDS = {
 
 export const SCHOOL_LANGUAGES = ['en', 'es'] as const;
 export type SchoolLanguage = (typeof SCHOOL_LANGUAGES)[number];
+
+/**
+ * Who decides a parent's change of a child's way home (issue 51): `auto`
+ * approves it at once, `office` keeps it pending until a school admin decides.
+ */
+export const CHANGE_APPROVALS = ['auto', 'office'] as const;
+export type ChangeApproval = (typeof CHANGE_APPROVALS)[number];
+/** Until when (the school's wall clock) families may change today's way home: 2:00 PM. */
+export const DEFAULT_CHANGE_CUTOFF = '14:00';
+export const DEFAULT_CHANGE_APPROVAL: ChangeApproval = 'auto';
+
+/** A zone by its IANA name, checked with `Intl` and kept as `Intl` spells it. */
+export const timeZoneSchema = z
+  .string({ error: 'Time zone must be an IANA time zone name, such as America/Chicago' })
+  .trim()
+  .max(64, { error: 'Time zone must be an IANA time zone name, such as America/Chicago' })
+  .refine((name) => canonicalTimeZone(name) !== null, {
+    error: 'Time zone must be an IANA time zone name, such as America/Chicago',
+  })
+  .transform((name) => canonicalTimeZone(name) as string);
+
+/** A wall-clock time `HH:MM`, 24-hour. */
+export const changeCutoffSchema = z
+  .string({ error: 'Change cutoff must be a time as HH:MM (24-hour), such as 14:00' })
+  .max(5, { error: 'Change cutoff must be a time as HH:MM (24-hour), such as 14:00' })
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, {
+    error: 'Change cutoff must be a time as HH:MM (24-hour), such as 14:00',
+  });
 
 /** The usual dismissal length when a school has not set one: the specification's session default length, 2 hours. */
 export const DEFAULT_SESSION_MINUTES = SESSION_DEFAULT_LENGTH_MS / 60_000;
@@ -84,11 +113,25 @@ export const schoolSettingsSchema = z.strictObject({
   recordRetentionDays: bounded('Record retention', SCHOOL_SETTINGS_BOUNDS.recordRetentionDays),
   /** Absent: left as it is (a client that does not know the field keeps the phone). */
   phone: schoolPhoneSchema.optional(),
+  /** The school's clock (issue 51): its IANA zone, the families' cutoff for today, who approves their changes. */
+  timeZone: timeZoneSchema,
+  changeCutoff: changeCutoffSchema,
+  changeApproval: z.enum(CHANGE_APPROVALS, { error: 'Change approval must be auto or office' }),
 });
-/** A change of the settings, as sent and checked. */
-export type SchoolSettingsChange = z.output<typeof schoolSettingsSchema>;
-/** The settings in force: the phone always said, null when the school has none. */
-export type SchoolSettings = Omit<SchoolSettingsChange, 'phone'> & { phone: string | null };
+/** The settings in force: the phone always said (null when the school has none). */
+export type SchoolSettings = Omit<z.output<typeof schoolSettingsSchema>, 'phone'> & { phone: string | null };
+
+/**
+ * `PUT /api/schools/{id}/settings`: the settings; the phone and the clock's
+ * three may be left out (each then stays as it is), so a client that predates
+ * them still saves.
+ */
+export const schoolSettingsInputSchema = schoolSettingsSchema.partial({
+  timeZone: true,
+  changeCutoff: true,
+  changeApproval: true,
+});
+export type SchoolSettingsInput = z.output<typeof schoolSettingsInputSchema>;
 
 /** A school's settings as in force: its own, or the defaults where it has none. */
 export const schoolSettingsOf = (school: {
@@ -97,6 +140,9 @@ export const schoolSettingsOf = (school: {
   languages?: string[] | undefined;
   retentionDays?: number | undefined;
   phone?: string | null | undefined;
+  timeZone?: string | undefined;
+  changeCutoff?: string | undefined;
+  changeApproval?: string | undefined;
 }): SchoolSettings => ({
   carBatchCapacity: school.batchCapacity?.car ?? DEFAULT_BATCH_CAPACITY.car,
   busBatchCapacity: school.batchCapacity?.bus ?? DEFAULT_BATCH_CAPACITY.bus,
@@ -106,4 +152,20 @@ export const schoolSettingsOf = (school: {
   ) ?? ['en', 'es']) as SchoolLanguage[],
   recordRetentionDays: school.retentionDays ?? DEFAULT_RETENTION_DAYS,
   phone: school.phone ?? null,
+  ...schoolClockOf(school),
 });
+
+/** The school's clock and change rules as in force (the defaults where it has none). */
+export const schoolClockOf = (school: {
+  timeZone?: string | undefined;
+  changeCutoff?: string | undefined;
+  changeApproval?: string | undefined;
+}): { timeZone: string; changeCutoff: string; changeApproval: ChangeApproval } => ({
+  timeZone: school.timeZone ?? TIME_ZONE_BEFORE_SETTING,
+  changeCutoff: school.changeCutoff ?? DEFAULT_CHANGE_CUTOFF,
+  changeApproval: school.changeApproval === 'office' ? 'office' : DEFAULT_CHANGE_APPROVAL,
+});
+
+/** The zone a new school takes: its district's default, else `DEFAULT_TIME_ZONE`. */
+export const newSchoolTimeZone = (district: { timeZone?: string | undefined } | undefined): string =>
+  district?.timeZone ?? DEFAULT_TIME_ZONE;

@@ -3,3 +3,5 @@
  * reads by these prefixes without importing that feature (no circle between feature folders).
  */
 export const DISTRICTS_KEY = ['districts'] as const;
+/** The school's rosters (`rosters.queries.ts`): a student's row shows their weekly way home. */
+export const ROSTERS_KEY = ['rosters'] as const;

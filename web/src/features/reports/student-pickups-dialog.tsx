@@ -1,6 +1,7 @@
 import { Alert, Loader, Modal, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { MUTED_TEXT } from '../../lib/theme';
+import { WayHistory } from '../ways-home/way-history';
 import { actorText, timeText } from './format';
 import { reportQueries } from './reports.queries';
 
@@ -59,6 +60,7 @@ export function StudentPickupsDialog({
           </Table>
         </Table.ScrollContainer>
       )}
+      <WayHistory studentId={student.id} />
     </Modal>
   );
 }

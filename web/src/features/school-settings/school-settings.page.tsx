@@ -1,8 +1,9 @@
 import { routes } from '@curbside/api';
 import {
+  clockTimeText,
   SCHOOL_SETTINGS_BOUNDS,
   type SchoolSettings,
-  type SchoolSettingsChange,
+  type SchoolSettingsInput,
   schoolSettingsSchema,
 } from '@curbside/domain';
 import {
@@ -15,6 +16,8 @@ import {
   Group,
   Loader,
   NumberInput,
+  Radio,
+  Select,
   Stack,
   Text,
   TextInput,
@@ -38,6 +41,12 @@ const NUMBER_FIELDS: ReadonlyArray<{ field: NumberField; label: string; unit: st
   { field: 'defaultSessionMinutes', label: 'Usual dismissal length', unit: 'minutes' },
   { field: 'recordRetentionDays', label: 'Keep the dismissal record for', unit: 'days' },
 ];
+
+/** Every IANA zone the browser knows, for the time zone picker (the school's own kept even if unknown here). */
+const timeZoneChoices = (current: string) => {
+  const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return known.includes(current) ? known : [current, ...known];
+};
 
 /** The issues of a refused save, by field: from the server's 400, or from the same schema here. */
 const fieldErrorsOf = (issues: ReadonlyArray<{ path: string | readonly PropertyKey[]; message: string }>) => {
@@ -75,7 +84,7 @@ export function SchoolSettingsPage() {
     if (event.data.schoolId === schoolId) client.setQueryData(key, event.data.settings);
   });
   const save = useMutation({
-    mutationFn: (settings: SchoolSettingsChange) =>
+    mutationFn: (settings: SchoolSettingsInput) =>
       api(routes.putSchoolSettings, { params: { id: schoolId as number }, body: settings }),
     onSuccess: (saved) => {
       client.setQueryData(key, saved);
@@ -163,6 +172,43 @@ export function SchoolSettingsPage() {
                   <Checkbox label="Spanish" value="es" />
                 </Group>
               </Checkbox.Group>
+              <Title order={2} fz="lg" mt="sm">
+                The school's clock
+              </Title>
+              <Select
+                label="Time zone"
+                description="Every day of the school — today's plan, changes, reports — is a date in this zone."
+                searchable
+                allowDeselect={false}
+                data={timeZoneChoices(form.timeZone)}
+                value={form.timeZone}
+                onChange={(value) => value && setForm({ ...form, timeZone: value })}
+                error={errors.timeZone}
+                nothingFoundMessage="No such time zone"
+              />
+              <TextInput
+                type="time"
+                label="Families' change cutoff"
+                description={`Families may change today's way home until ${
+                  /^\d\d:\d\d$/.test(form.changeCutoff) ? clockTimeText(form.changeCutoff) : '…'
+                } (school time); after that they call the office.`}
+                value={form.changeCutoff}
+                onChange={(event) => setForm({ ...form, changeCutoff: event.currentTarget.value })}
+                error={errors.changeCutoff}
+              />
+              <Radio.Group
+                label="Families' changes"
+                value={form.changeApproval}
+                onChange={(value) =>
+                  setForm({ ...form, changeApproval: value === 'office' ? 'office' : 'auto' })
+                }
+                error={errors.changeApproval}
+              >
+                <Stack gap="xs" mt="xs">
+                  <Radio value="auto" label="Approved at once" />
+                  <Radio value="office" label="The office approves each one" />
+                </Stack>
+              </Radio.Group>
               <Text c={MUTED_TEXT} fz="sm">
                 A new batch takes the batch size in force when it is made; batches already loading keep
                 theirs.
