@@ -1,10 +1,13 @@
 import {
   type DismissalEvent,
   type DistrictDismissalRow,
+  localDateTime,
   NotFoundError,
   type PickupSession,
+  type ReportActor,
   type ReportPickup,
   type ReportSummary,
+  SCHOOL_TIME_ZONE,
   type SessionListItem,
   type SessionReport,
   type StudentPickup,
@@ -12,12 +15,16 @@ import {
   ValidationError,
 } from '@curbside/domain';
 import {
+  namedActor,
+  pickupActors,
   pickupsFromEvents,
   pickupWaitSeconds,
   quantile,
   sessionReportCsvRows,
   sessionSummaryOf,
   summarize,
+  unnamedActorIds,
+  withActorNames,
 } from '@curbside/domain/report';
 import {
   classrooms,
@@ -27,6 +34,7 @@ import {
   releases,
   type StoredSummary,
   students,
+  users,
 } from '@curbside/store';
 import { db } from '../lib/context';
 import { districtSchools } from './districts';
@@ -56,10 +64,26 @@ const visibleSession = async (user: User, id: number): Promise<PickupSession> =>
   return session;
 };
 
+/**
+ * The names of the people among `actors` recorded without one (events made
+ * before names were kept): user id → their name now (one BatchGetItem; none
+ * when every actor has its name).
+ */
+const namesOf = async (actors: Iterable<ReportActor | null>): Promise<Map<number, string>> => {
+  const ids = unnamedActorIds(actors);
+  if (ids.length === 0) return new Map();
+  return new Map((await users.getMany(db, ids)).map((user) => [user.id, user.name]));
+};
+
+/** A day as the school reads it (`YYYY-MM-DD` in its time zone). */
+const schoolDay = (iso: string) => localDateTime(iso, SCHOOL_TIME_ZONE).slice(0, 10);
+
 const reportOf = async (session: PickupSession, events: readonly DismissalEvent[]) => {
   const rooms = await classrooms.listBySchool(db, session.schoolId);
-  const names = new Map(rooms.map((room) => [room.id, room.name]));
-  const pickups = pickupsFromEvents(events, (id) => (id === null ? null : (names.get(id) ?? null)));
+  const roomNames = new Map(rooms.map((room) => [room.id, room.name]));
+  const found = pickupsFromEvents(events, (id) => (id === null ? null : (roomNames.get(id) ?? null)));
+  const names = await namesOf(found.flatMap(pickupActors));
+  const pickups = found.map((pickup) => withActorNames(pickup, names));
   return { pickups, summary: summarize(events, pickups) };
 };
 
@@ -126,7 +150,11 @@ export const sessionReport = async (user: User, id: number): Promise<SessionRepo
   return { session, ...report };
 };
 
-/** `GET /api/sessions/{id}/report.csv`: one row per student (cells that a spreadsheet would run are escaped). */
+/**
+ * `GET /api/sessions/{id}/report.csv`: one row per student (cells that a
+ * spreadsheet would run are escaped), times in the school's time zone (named
+ * in the headers).
+ */
 export const sessionReportCsv = async (
   user: User,
   id: number,
@@ -135,8 +163,8 @@ export const sessionReportCsv = async (
   // The CSV writer (papaparse) is loaded by the export alone, not at the function's cold start.
   const { toCsv } = await import('@curbside/domain/csv');
   return {
-    csv: toCsv(sessionReportCsvRows(pickups)),
-    filename: `session-${session.id}-${session.startTime.slice(0, 10)}.csv`,
+    csv: toCsv(sessionReportCsvRows(pickups, SCHOOL_TIME_ZONE)),
+    filename: `session-${session.id}-${schoolDay(session.startTime)}.csv`,
   };
 };
 
@@ -158,19 +186,21 @@ export const studentPickups = async (user: User, studentId: number): Promise<Stu
       sessions.set(sessionId, await pickupSessions.get(db, sessionId));
     }),
   );
+  const names = await namesOf(marks.flatMap((mark) => [mark.releasedBy, mark.completedBy]));
   return marks.map((mark) => {
     const session = sessions.get(mark.sessionId);
     return {
       sessionId: mark.sessionId,
       sessionName: session?.name ?? '',
-      date: (session?.startTime ?? mark.pickedUpAt).slice(0, 10),
+      date: schoolDay(session?.startTime ?? mark.pickedUpAt),
       entryId: mark.entryId ?? '',
       vehicleNumber: mark.vehicleNumber ?? '',
       vehicleType: mark.vehicleType ?? 'car',
       releasedAt: mark.releasedAt,
-      releasedBy: mark.releasedBy,
+      releasedBy: namedActor(mark.releasedBy, names),
+      completedWithoutRelease: mark.completedWithoutRelease,
       pickedUpAt: mark.pickedUpAt,
-      completedBy: mark.completedBy,
+      completedBy: namedActor(mark.completedBy, names),
     };
   });
 };

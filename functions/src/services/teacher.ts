@@ -7,6 +7,7 @@ import {
   NotFoundError,
   type QueueEntry,
   type Recording,
+  type ReleaseMark,
   type Student,
   type StudentMark,
   type StudentSummary,
@@ -165,7 +166,7 @@ export const sessionReleases = async (user: User, sessionId: number): Promise<St
 /**
  * Marks the students of pickups that just completed (together, at
  * `pickedUpAt`) as picked up in the session, for the teacher screen's Picked
- * Up. The pickups have already completed, so a failed write is logged, never
+ * Up and their history (with the release marks the completion recorded). The pickups have already completed, so a failed write is logged, never
  * turned into an error for the caller.
  */
 export const recordPickups = async (
@@ -173,11 +174,12 @@ export const recordPickups = async (
   completed: readonly Pick<QueueEntry, 'id' | 'vehicleNumber' | 'vehicleType' | 'students'>[],
   pickedUpAt: string,
   record: Recording,
+  marks: ReadonlyMap<number, ReleaseMark>,
 ): Promise<void> => {
   const riders: StudentSummary[] = completed.flatMap((entry) => entry.students);
   if (riders.length === 0) return;
   try {
-    await releases.pickUp(db, scope, completed, record, pickedUpAt);
+    await releases.pickUp(db, scope, completed, record, pickedUpAt, marks);
   } catch (error) {
     log('error', 'picked-up students not recorded', {
       sessionId: scope.sessionId,
