@@ -298,7 +298,7 @@ export const setEntryStatus = async (
   const [record, marks] =
     status === 'completed'
       ? await completionReads(user, entry, confirmUnreleased)
-      : [await recordingBy(user, entry.schoolId), new Map<number, ReleaseMark>()];
+      : [await recordingBy(user, entry.schoolId), undefined];
   let changed: EntryChange;
   if (entry.batchId === null) changed = alone(await changeStatus(entry, status, record, marks));
   else if (status === 'completed') changed = await dropFromBatch(entry, record, 'picked_up', marks);

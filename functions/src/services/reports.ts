@@ -81,7 +81,11 @@ const schoolDay = (iso: string) => localDateTime(iso, SCHOOL_TIME_ZONE).slice(0,
 const reportOf = async (session: PickupSession, events: readonly DismissalEvent[]) => {
   const rooms = await classrooms.listBySchool(db, session.schoolId);
   const roomNames = new Map(rooms.map((room) => [room.id, room.name]));
-  const found = pickupsFromEvents(events, (id) => (id === null ? null : (roomNames.get(id) ?? null)));
+  const found = pickupsFromEvents(
+    events,
+    (id) => (id === null ? null : (roomNames.get(id) ?? null)),
+    session.type === 'afternoon_pickup',
+  );
   const names = await namesOf(found.flatMap(pickupActors));
   const pickups = found.map((pickup) => withActorNames(pickup, names));
   return { pickups, summary: summarize(events, pickups) };

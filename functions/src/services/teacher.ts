@@ -174,7 +174,7 @@ export const recordPickups = async (
   completed: readonly Pick<QueueEntry, 'id' | 'vehicleNumber' | 'vehicleType' | 'students'>[],
   pickedUpAt: string,
   record: Recording,
-  marks: ReadonlyMap<number, ReleaseMark>,
+  marks: ReadonlyMap<number, ReleaseMark> | undefined,
 ): Promise<void> => {
   const riders: StudentSummary[] = completed.flatMap((entry) => entry.students);
   if (riders.length === 0) return;

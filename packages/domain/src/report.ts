@@ -75,11 +75,14 @@ const releasesRecorded = (facts: readonly ChildRelease[]) =>
  * without a teacher's release. A visit that left, was removed or is still
  * queued shows the releases the session held when it ended (or now), never one
  * made on a later visit. Visits still queued when the session ended left in
- * the queue at its end. `classroomName` names a classroom id.
+ * the queue at its end. `classroomName` names a classroom id. A morning
+ * drop-off (`releases` false) releases nobody: no child is "completed without
+ * a teacher's release" there.
  */
 export const pickupsFromEvents = (
   events: readonly DismissalEvent[],
   classroomName: (id: number | null) => string | null = () => null,
+  releases = true,
 ): ReportPickup[] => {
   const pickups = new Map<string, ReportPickup>();
   const students = new Map<string, StudentSummary[]>();
@@ -174,7 +177,7 @@ export const pickupsFromEvents = (
         classroom: classroomName(student.classroomId),
         releasedAt: mark?.at ?? null,
         releasedBy: mark?.by ?? null,
-        completedWithoutRelease: pickup.outcome === 'picked_up' && !mark,
+        completedWithoutRelease: releases && pickup.outcome === 'picked_up' && !mark,
       };
     });
   }

@@ -129,7 +129,8 @@ export const releases = {
    * Marks the students of completed pickups picked up in a session (for the
    * teacher screen's Picked Up and each student's pickup history), each with
    * their release as the completion's event records it (`releasesAtCompletion`
-   * of the same marks): the history says what the report says.
+   * of the same marks): the history says what the report says. Without marks
+   * (a morning drop-off releases nobody) none is recorded.
    * Idempotent: a repeat overwrites `pickedUpAt`.
    */
   async pickUp(
@@ -138,16 +139,16 @@ export const releases = {
     completed: readonly Pick<QueueEntry, 'id' | 'vehicleNumber' | 'vehicleType' | 'students'>[],
     recording: Recording,
     pickedUpAt = new Date().toISOString(),
-    marks: ReadonlyMap<number, ReleaseMark> = new Map(),
+    marks?: ReadonlyMap<number, ReleaseMark>,
   ): Promise<void> {
     const unique = new Map<
       number,
-      { student: Placed; entry: (typeof completed)[number]; atCompletion: ChildRelease }
+      { student: Placed; entry: (typeof completed)[number]; atCompletion: ChildRelease | undefined }
     >();
     for (const entry of completed) {
-      const facts = releasesAtCompletion(entry, marks);
+      const facts = marks && releasesAtCompletion(entry, marks);
       entry.students.forEach((student, i) => {
-        unique.set(student.id, { student, entry, atCompletion: facts[i] as ChildRelease });
+        unique.set(student.id, { student, entry, atCompletion: facts?.[i] });
       });
     }
     await putAll(
@@ -165,7 +166,7 @@ export const releases = {
         vehicleNumber: entry.vehicleNumber,
         vehicleType: entry.vehicleType,
         completedBy: recording.actor,
-        atCompletion,
+        ...(atCompletion ? { atCompletion } : {}),
         ttl: expiry(pickedUpAt, recording),
       })),
     );

@@ -6,6 +6,7 @@ import { TooltipDelays } from '../../components/tooltips';
 import { AlertBanner, SoundBar } from '../alerts/alert-banner';
 import { useMe } from '../auth/auth.queries';
 import { useLastKnownWhenOffline } from '../queue/last-known';
+import { UnreleasedQuestion } from '../queue/unreleased-question';
 import { NO_PERMISSION, type RouteAccess } from './access';
 import { Footer } from './footer';
 import { Header } from './header';
@@ -78,6 +79,7 @@ export function ShellLayout() {
         </Box>
         <Footer />
         {alerted && <SoundBar />}
+        {alerted && <UnreleasedQuestion />}
       </Box>
     </TooltipDelays>
   );
