@@ -217,7 +217,10 @@ describe('picked-up students', () => {
 
   it('marks the students of every completed pickup picked up: walk-up, batch, and batched car on its own', async () => {
     const walkUp = await queueCar('110');
-    const done = await front.put(`/api/queue/${walkUp.id}/status`, { status: 'completed' });
+    const done = await front.put(`/api/queue/${walkUp.id}/status`, {
+      status: 'completed',
+      confirmUnreleased: true,
+    });
     expect(done.status).toBe(200);
 
     const batch = (await front.post('/api/batches', { sessionId, vehicleType: 'car' })).body;
@@ -227,8 +230,13 @@ describe('picked-up students', () => {
       expect(placed.status).toBe(200);
     }
     const [alone, ...rest] = batched;
-    expect((await front.put(`/api/queue/${alone.id}/status`, { status: 'completed' })).status).toBe(200);
-    expect((await front.put(`/api/batches/${batch.id}`, { status: 'completed' })).status).toBe(200);
+    expect(
+      (await front.put(`/api/queue/${alone.id}/status`, { status: 'completed', confirmUnreleased: true }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await front.put(`/api/batches/${batch.id}`, { status: 'completed', confirmUnreleased: true })).status,
+    ).toBe(200);
 
     const expected = idsOf([walkUp, alone, ...rest]);
     expect(expected.length).toBeGreaterThanOrEqual(4);

@@ -136,6 +136,7 @@ describe('the display connection', () => {
     // Picked up: the batch completes and the student leaves the board.
     const done = await back.put(`/api/batches/${batch.id}`, {
       status: 'completed',
+      confirmUnreleased: true,
       endTime: new Date().toISOString(),
     });
     expect(done.status).toBe(200);
