@@ -21,9 +21,12 @@ let names: Record<string, string>;
 
 beforeAll(async () => {
   server = await startTestServer();
-  [front, back, teacher, admin] = await Promise.all(
-    ['front_demo', 'back_demo', 'teacher_demo', 'admin_demo'].map((name) => signedIn(server.url, name)),
-  );
+  [front, back, teacher, admin] = await Promise.all([
+    signedIn(server.url, 'front_demo'),
+    signedIn(server.url, 'back_demo'),
+    signedIn(server.url, 'teacher_demo'),
+    signedIn(server.url, 'admin_demo'),
+  ]);
   names = {};
   for (const client of [front, back, teacher]) {
     const me = (await client.get('/api/me')).body;

@@ -64,7 +64,11 @@ describe('the hallway display', () => {
       await page.screenshot({ path: join(shotsDir(), `display-${lang}.png`) });
       await expectAccessible(page);
 
-      await back.put(`/api/batches/${batch.id}`, { status: 'completed', endTime: new Date().toISOString() });
+      await back.put(`/api/batches/${batch.id}`, {
+        status: 'completed',
+        confirmUnreleased: true,
+        endTime: new Date().toISOString(),
+      });
       await expect.poll(() => page.getByText(name, { exact: false }).count(), { timeout: 10_000 }).toBe(0);
       await back.put(`/api/sessions/${sessionId}/end`);
     },

@@ -288,7 +288,11 @@ describe('the teacher screen', () => {
       const queue = region(teacher, 'Queue Status');
       await text(queue, '2 vehicles waiting').waitFor();
 
-      await front.put(`/api/batches/${batch.id}`, { status: 'completed', endTime: new Date().toISOString() });
+      await front.put(`/api/batches/${batch.id}`, {
+        status: 'completed',
+        confirmUnreleased: true,
+        endTime: new Date().toISOString(),
+      });
       await text(region(teacher, 'Completed Batches Today'), `Batch #${batch.batchNumber}`).waitFor();
       await text(counter(mine, 'Picked Up'), '1').waitFor();
       await text(batched, 'Ava Martinez').waitFor({ state: 'detached' });
@@ -325,7 +329,10 @@ describe('the teacher screen', () => {
       // ...then car 122 is picked up at the curb.
       const added = await front.post('/api/queue', { sessionId, vehicleNumber: '122', vehicleType: 'car' });
       expect(added.status).toBe(201);
-      const done = await front.put(`/api/queue/${added.body.id}/status`, { status: 'completed' });
+      const done = await front.put(`/api/queue/${added.body.id}/status`, {
+        status: 'completed',
+        confirmUnreleased: true,
+      });
       expect(done.status).toBe(200);
       await text(counter(mine, 'Picked Up'), '2').waitFor();
       await text(counter(mine, 'In Class'), '6').waitFor();
