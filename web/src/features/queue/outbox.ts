@@ -79,7 +79,10 @@ export class Outbox {
   constructor(
     private readonly storage: OutboxStorage,
     private readonly send: Send,
-    /** Called with each item sent (its answer), to patch the screens' caches. */
+    /**
+     * Called with each item the server answered (its answer; null when refused), to bring the
+     * screens' caches up to date: a refused change puts back what the screen showed ahead of it.
+     */
     private readonly onSent: (item: OutboxItem, answer: unknown) => void = () => {},
   ) {
     this.loaded = storage
@@ -163,6 +166,7 @@ export class Outbox {
               : {}),
           },
         ];
+        this.onSent(item, null);
       }
       this.items = this.items.slice(1);
       this.changed();
