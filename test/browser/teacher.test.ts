@@ -285,6 +285,17 @@ describe('the teacher screen', () => {
       const mine = region(teacher, 'My Classroom');
       await text(counter(mine, 'Ready'), '3').waitFor();
       await text(counter(mine, 'In Class'), '7').waitFor();
+      // The Ready list puts the car being loaded now first (then the others, newest first).
+      const order = () =>
+        readyList(teacher)
+          .getByRole('listitem')
+          .evaluateAll((items) =>
+            items.map((item) =>
+              (item as unknown as { getAttribute(name: string): string }).getAttribute('aria-label'),
+            ),
+          );
+      await expect.poll(order).toEqual(['Ava Martinez', 'Ava Johnson', 'Sofia Martinez']);
+      await teacher.screenshot({ path: join(shotsDir(), 'teacher-ready-loading-first.png') });
       const queue = region(teacher, 'Queue Status');
       await text(queue, '2 vehicles waiting').waitFor();
 

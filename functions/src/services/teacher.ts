@@ -8,6 +8,7 @@ import {
   type QueueEntry,
   type Recording,
   type ReleaseMark,
+  readyOrder,
   type Student,
   type StudentMark,
   type StudentSummary,
@@ -189,15 +190,16 @@ export const recordPickups = async (
   }
 };
 
-/** Students (of the given classrooms, or all) whose vehicle is in the queue, newest arrival first. */
+/**
+ * Students (of the given classrooms, or all) whose vehicle is in the queue,
+ * those whose car is being loaded now first (`readyOrder`).
+ */
 export const readyStudents = async (
   user: User,
   sessionId: number,
   classroomIds?: readonly number[],
 ): Promise<TeacherStudent[]> =>
-  (await teacherStudents(user, sessionId, classroomIds))
-    .filter((student) => student.inQueue)
-    .sort((a, b) => (b.queueTime ?? '').localeCompare(a.queueTime ?? ''));
+  readyOrder((await teacherStudents(user, sessionId, classroomIds)).filter((student) => student.inQueue));
 
 /** What a release reads first: the student, and the school's active session. */
 const releaseReads = (schoolId: number, studentId: number) =>

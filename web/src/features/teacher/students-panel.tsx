@@ -201,7 +201,7 @@ export function ReadyRow({
   );
 }
 
-/** Ready students (newest first), each with Pickup Code and Release, scrolling inside 400 px. */
+/** Ready students (the cars being loaded now first), each with Pickup Code and Release, scrolling inside 400 px. */
 export function ReadyList({
   students,
   now,
@@ -266,7 +266,7 @@ function InClassRow({ student, onOpenVehicle, onOpenCode }: { student: TeacherSt
 
 interface StudentsPanelProps extends StudentActions {
   classroom: Classroom;
-  /** The classroom's students whose vehicle is in the queue, newest first. */
+  /** The classroom's students whose vehicle is in the queue, the cars being loaded now first. */
   ready: TeacherStudent[];
   /** The classroom's students in class (not in the queue, not picked up). */
   inClass: TeacherStudent[];
@@ -274,7 +274,7 @@ interface StudentsPanelProps extends StudentActions {
 }
 
 /**
- * 'Students' of one classroom: 'Ready for Pickup' (newest first, highlighted
+ * 'Students' of one classroom: 'Ready for Pickup' (the cars being loaded now first, highlighted
  * by wait, each with Release) and 'In Class' with a name search.
  */
 export function StudentsPanel({
