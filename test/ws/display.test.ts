@@ -144,6 +144,36 @@ describe('the display connection', () => {
     await back.put(`/api/sessions/${sessionId}/end`);
   });
 
+  it('gets a student a teacher released while the car still waits, at once, and only that student', async () => {
+    const token = tokenOf((await admin.get('/api/display-link')).body.url);
+    const active = (await back.get('/api/sessions/active')).body;
+    if (active) await back.put(`/api/sessions/${active.id}/end`);
+    const sessionId = (await back.post('/api/sessions', sessionBody())).body.id as number;
+    const tv = await display(token);
+    // Car 112 carries three children; it waits in the line, in no batch.
+    const car = (await back.post('/api/queue', { sessionId, vehicleNumber: '112', vehicleType: 'car' })).body;
+    const [, , third] = car.students as Array<{ id: number; firstName: string; lastName: string }>;
+    const teacher = await signedIn(server.url, 'teacher_demo');
+    expect((await teacher.put(`/api/teacher/students/${third?.id}/release`)).status).toBe(200);
+    await eventually(async () => (lastBoard(tv)?.groups.length ?? 0) > 0, 10_000);
+    expect(lastBoard(tv)?.groups).toEqual([
+      {
+        batchNumber: null,
+        lane: 'car',
+        calledAt: expect.any(String),
+        vehicles: [
+          {
+            vehicleNumber: '112',
+            students: [
+              { id: third?.id, firstName: third?.firstName, lastInitial: third?.lastName.charAt(0) },
+            ],
+          },
+        ],
+      },
+    ]);
+    await back.put(`/api/sessions/${sessionId}/end`);
+  });
+
   it('a rotated link stops at once: its open display is closed and it opens no other', async () => {
     const before = tokenOf((await admin.get('/api/display-link')).body.url);
     const tv = await display(before);
