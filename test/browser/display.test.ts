@@ -14,11 +14,23 @@ import { signedIn } from '../support/server';
 const suite = browserSuite();
 const TV = { width: 1920, height: 1080 };
 
-/** A new session of the demo school, once any running one is ended. */
-const freshSession = async (staff: Awaited<ReturnType<typeof signedIn>>) => {
-  const active = (await staff.get('/api/sessions/active')).body;
-  if (active) await staff.put(`/api/sessions/${active.id}/end`);
-  return (await staff.post('/api/sessions', sessionBody())).body.id as number;
+/** A new session of the demo school (once any running one is ended), the school's display link, and `back` to run the car line. */
+const newSession = async () => {
+  const admin = await signedIn(suite.server.url, 'admin_demo');
+  const back = await signedIn(suite.server.url, 'back_demo');
+  const url = new URL((await admin.get('/api/display-link')).body.url);
+  const active = (await back.get('/api/sessions/active')).body;
+  if (active) await back.put(`/api/sessions/${active.id}/end`);
+  const sessionId = (await back.post('/api/sessions', sessionBody())).body.id as number;
+  return { back, url, sessionId };
+};
+
+/** The same, with the school's display open on a TV in English, showing its empty board. */
+const displayOfNewSession = async () => {
+  const { back, url, sessionId } = await newSession();
+  const { page } = await suite.open(null, `/display${url.search}&lang=en`, { viewport: TV });
+  await expect.poll(() => page.getByText('No students called yet').count(), { timeout: 30_000 }).toBe(1);
+  return { back, sessionId, page };
 };
 
 describe('the hallway display', () => {
@@ -39,12 +51,7 @@ describe('the hallway display', () => {
   ] as const)(
     'in %s: a called student shows within 2 s and leaves when picked up',
     async (lang, title, batchWord, empty) => {
-      const admin = await signedIn(suite.server.url, 'admin_demo');
-      const back = await signedIn(suite.server.url, 'back_demo');
-      const url = new URL((await admin.get('/api/display-link')).body.url);
-      const active = (await back.get('/api/sessions/active')).body;
-      if (active) await back.put(`/api/sessions/${active.id}/end`);
-      const sessionId = (await back.post('/api/sessions', sessionBody())).body.id as number;
+      const { back, url, sessionId } = await newSession();
       await back.post('/api/queue', { sessionId, vehicleNumber: '101', vehicleType: 'car' });
       const entry = (
         (await back.get(`/api/queue?sessionId=${sessionId}`)).body as Array<{
@@ -82,13 +89,8 @@ describe('the hallway display', () => {
   );
 
   it('shows a student a teacher released while the car waits, and names cars and buses by their number', async () => {
-    const admin = await signedIn(suite.server.url, 'admin_demo');
-    const back = await signedIn(suite.server.url, 'back_demo');
+    const { back, sessionId, page } = await displayOfNewSession();
     const teacher = await signedIn(suite.server.url, 'teacher_demo');
-    const url = new URL((await admin.get('/api/display-link')).body.url);
-    const sessionId = await freshSession(back);
-    const { page } = await suite.open(null, `/display${url.search}&lang=en`, { viewport: TV });
-    await expect.poll(() => page.getByText('No students called yet').count(), { timeout: 30_000 }).toBe(1);
 
     // Car 112 waits in the line, in no batch; the teacher releases one of its three children.
     const car = (await back.post('/api/queue', { sessionId, vehicleNumber: '112', vehicleType: 'car' })).body;
@@ -111,12 +113,7 @@ describe('the hallway display', () => {
   }, 90_000);
 
   it('fits more called students than one 1920×1080 screen holds: smaller type first, then pages in turn', async () => {
-    const admin = await signedIn(suite.server.url, 'admin_demo');
-    const back = await signedIn(suite.server.url, 'back_demo');
-    const url = new URL((await admin.get('/api/display-link')).body.url);
-    const sessionId = await freshSession(back);
-    const { page } = await suite.open(null, `/display${url.search}&lang=en`, { viewport: TV });
-    await expect.poll(() => page.getByText('No students called yet').count(), { timeout: 30_000 }).toBe(1);
+    const { back, sessionId, page } = await displayOfNewSession();
     const rows = page.locator('[data-display-row]');
     /** How far the lowest row shown reaches below the screen's bottom (px; 0 or less: all in view). */
     const overflow = () =>

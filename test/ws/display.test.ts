@@ -54,6 +54,15 @@ const display = async (token: string) => {
   return client;
 };
 
+/** A new session of the demo school (once any running one is ended) and a display of the school open. */
+const displayOfNewSession = async () => {
+  const token = tokenOf((await admin.get('/api/display-link')).body.url);
+  const active = (await back.get('/api/sessions/active')).body;
+  if (active) await back.put(`/api/sessions/${active.id}/end`);
+  const sessionId = (await back.post('/api/sessions', sessionBody())).body.id as number;
+  return { sessionId, tv: await display(token) };
+};
+
 beforeAll(async () => {
   server = await startTestServer();
   [admin, back] = await Promise.all([signedIn(server.url, 'admin_demo'), signedIn(server.url, 'back_demo')]);
@@ -80,11 +89,7 @@ describe('the display link', () => {
 
 describe('the display connection', () => {
   it('gets the called students by batch, first names and last initials only, and drops them when picked up', async () => {
-    const token = tokenOf((await admin.get('/api/display-link')).body.url);
-    const active = (await back.get('/api/sessions/active')).body;
-    if (active) await back.put(`/api/sessions/${active.id}/end`);
-    const sessionId = (await back.post('/api/sessions', sessionBody())).body.id as number;
-    const tv = await display(token);
+    const { sessionId, tv } = await displayOfNewSession();
     expect(lastBoard(tv)).toEqual({ sessionId, groups: [] });
 
     await back.post('/api/queue', { sessionId, vehicleNumber: '101', vehicleType: 'car' });
@@ -145,11 +150,7 @@ describe('the display connection', () => {
   });
 
   it('gets a student a teacher released while the car still waits, at once, and only that student', async () => {
-    const token = tokenOf((await admin.get('/api/display-link')).body.url);
-    const active = (await back.get('/api/sessions/active')).body;
-    if (active) await back.put(`/api/sessions/${active.id}/end`);
-    const sessionId = (await back.post('/api/sessions', sessionBody())).body.id as number;
-    const tv = await display(token);
+    const { sessionId, tv } = await displayOfNewSession();
     // Car 112 carries three children; it waits in the line, in no batch.
     const car = (await back.post('/api/queue', { sessionId, vehicleNumber: '112', vehicleType: 'car' })).body;
     const [, , third] = car.students as Array<{ id: number; firstName: string; lastName: string }>;
