@@ -112,31 +112,63 @@ describe('completing a car with a child no teacher released', () => {
     await expect.poll(() => completedOnServer('113'), { timeout: 20_000 }).toBe(true);
   }, 90_000);
 
-  it('asks when a completion made offline is sent and refused, instead of losing it', async () => {
+  it('asks first even without a connection, and the completion waits in the outbox', async () => {
     const car = await queueCar('114');
-    const { page, context } = await suite.open('front_demo', '/front-queue', {
-      expectedErrors: [...ASKED, ...OFFLINE],
-    });
+    const { page, context } = await suite.open('front_demo', '/front-queue', { expectedErrors: OFFLINE });
     await card(page, '114').waitFor({ timeout: 30_000 });
     await suite.connected(page);
     await context.setOffline(true);
     await page.getByRole('button', { name: 'Actions for Car 114', exact: true }).click();
     await page.getByRole('menuitem', { name: 'Child picked up', exact: true }).click();
+    // The screen knows nobody released its children: it asks before keeping anything.
+    await asked(page)
+      .getByText(question(...car.students), { exact: true })
+      .waitFor();
+    await completeAnyway(page);
+    await page.getByText('Waiting to send', { exact: true }).first().waitFor({ timeout: 10_000 });
+    await context.setOffline(false);
+    await expect.poll(() => completedOnServer('114'), { timeout: 20_000 }).toBe(true);
+  }, 90_000);
+
+  it('asks when a completion that waited offline is refused because the batch changed meanwhile, instead of losing it', async () => {
+    // Batch: car 102, both of its children released. The tablet goes offline.
+    const car102 = await queueCar('102');
+    for (const child of car102.students) {
+      expect((await teacher.put(`/api/teacher/students/${child.id}/release`)).status).toBe(200);
+    }
+    const batch = (await back.post('/api/batches', { sessionId, vehicleType: 'car', fill: true })).body;
+    const name = `Batch #${batch.batchNumber}`;
+    const { page, context } = await suite.open('back_demo', '/back-queue', {
+      expectedErrors: [...ASKED, ...OFFLINE],
+    });
+    const region = page.getByRole('region', { name });
+    await region.getByRole('button', { name: 'Car 102' }).waitFor({ timeout: 30_000 });
+    await suite.connected(page);
+    await context.setOffline(true);
+    // Meanwhile another tablet puts car 115 (nobody released) into the batch: this one cannot see it.
+    const car115 = await queueCar('115');
+    expect((await back.put(`/api/queue/${car115.id}`, { batchId: batch.id, status: 'waiting' })).status).toBe(
+      200,
+    );
+    await region.getByRole('button', { name: 'Complete Batch' }).click();
     await page.getByText('Waiting to send', { exact: true }).first().waitFor({ timeout: 10_000 });
 
     await context.setOffline(false);
-    // Sent once the connection is back, refused: the car is back with the question on it.
+    // Sent once the connection is back, refused: the question waits on the screen.
     const refused = page.getByRole('alert').filter({ hasText: 'been released by a teacher' });
-    await refused.waitFor({ timeout: 20_000 });
-    await refused.getByText(`Not sent: ${question(...car.students)}`).waitFor();
-    await card(page, '114').waitFor({ timeout: 20_000 });
+    await refused.getByText(`Not sent: ${question(...car115.students)}`).waitFor({ timeout: 20_000 });
     await page.screenshot({ path: join(shotsDir(), 'unreleased-outbox-refusal.png') });
-    expect(await completedOnServer('114')).toBe(false);
+    const loading = async () =>
+      ((await back.get(`/api/batches/active?sessionId=${sessionId}`)).body as Array<{ id: number }>).some(
+        (item) => item.id === batch.id,
+      );
+    expect(await loading()).toBe(true);
 
-    await refused.getByRole('button', { name: 'Complete anyway: Car 114' }).click();
-    await expect.poll(() => completedOnServer('114'), { timeout: 20_000 }).toBe(true);
-    await card(page, '114').waitFor({ state: 'detached', timeout: 20_000 });
+    await refused.getByRole('button', { name: `Complete anyway: ${name}` }).click();
+    await expect.poll(loading, { timeout: 20_000 }).toBe(false);
+    await region.getByText('Batch completed', { exact: true }).waitFor({ timeout: 20_000 });
     await refused.waitFor({ state: 'detached' });
+    expect(await completedOnServer('115')).toBe(true);
   }, 90_000);
 });
 

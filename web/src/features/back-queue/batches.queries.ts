@@ -7,7 +7,7 @@ import { useLivePatches } from '../live/live';
 import { queuePatches } from '../queue/queue.cache';
 import { confirmedBody, queueQueries } from '../queue/queue.queries';
 import { unreleasedOf } from '../queue/unreleased';
-import { askUnreleased } from '../queue/unreleased-question';
+import { askUnreleased, useAskFirst } from '../queue/unreleased-question';
 import { sendOrKeep } from '../queue/use-outbox';
 import { batchKeys, batchPatches } from './batches.cache';
 
@@ -127,6 +127,8 @@ export const useAddToBatch = () => {
 export const useCompleteBatch = () => {
   const apply = useApplyBatch();
   const recover = useRecover();
+  const queryClient = useQueryClient();
+  const askFirst = useAskFirst();
   const mutation = useMutation({
     networkMode: 'always',
     mutationFn: (batch: Pick<Batch, 'id' | 'batchNumber'> & { confirmUnreleased?: boolean }) =>
@@ -150,7 +152,14 @@ export const useCompleteBatch = () => {
       else recover('Completing the batch')(error);
     },
   });
-  return mutation;
+  return {
+    isPending: mutation.isPending,
+    /** Asks first while a child of its vehicles (as the batch card shows them) was not released. */
+    mutate: (batch: Pick<Batch, 'id' | 'batchNumber'>) =>
+      askFirst(queryClient.getQueryData<QueueEntry[]>(batchKeys.vehicles(batch.id)), (confirmUnreleased) =>
+        mutation.mutate({ ...batch, confirmUnreleased }),
+      ),
+  };
 };
 
 /** "Car 120" for a queued entry this screen holds (from any cached list of the queue or a batch). */

@@ -14,7 +14,7 @@ import { useLiveSync } from '../live/live';
 import { queueKeys, withEntry } from './queue.cache';
 import { withUndo } from './undo';
 import { unreleasedOf } from './unreleased';
-import { askUnreleased } from './unreleased-question';
+import { askUnreleased, type Completing, useAskFirst } from './unreleased-question';
 import { sendOrKeep } from './use-outbox';
 
 /** The pickup queue of a session: active entries and completed pickups (kept current by `queuePatches`). */
@@ -139,6 +139,7 @@ export const useRemoveFromQueue = () => {
       else failure('Failed to remove vehicle', error);
     },
   });
+  const askFirst = useAskFirst();
   /** `reason`: what the staff saw happen (picked up, left); a swipe or a dismissal is `removed`. */
   const remove = (
     entry: Pick<QueueEntry, 'id' | 'vehicleType' | 'vehicleNumber'>,
@@ -159,7 +160,14 @@ export const useRemoveFromQueue = () => {
         }),
       () => restore(entry.id, vehicleName(entry.vehicleType, entry.vehicleNumber)),
     );
-  return { isPending: mutation.isPending, mutate: remove };
+  return {
+    isPending: mutation.isPending,
+    /** A pickup asks first while a child of the car (when the screen knows them) was not released. */
+    mutate: (entry: Completing, reason: RemovalReason = 'removed') =>
+      reason === 'picked_up'
+        ? askFirst([entry], (confirmUnreleased) => remove(entry, reason, confirmUnreleased))
+        : remove(entry, reason),
+  };
 };
 
 /**
@@ -216,5 +224,13 @@ export const useSetQueueStatus = () => {
           () => restore(change.entry.id, vehicleName(change.entry.vehicleType, change.entry.vehicleNumber)),
         )
       : mutation.mutate(change);
-  return { isPending: mutation.isPending, mutate: setStatus };
+  const askFirst = useAskFirst();
+  return {
+    isPending: mutation.isPending,
+    /** A completion asks first while a child of the car was not released (as the screen knows it). */
+    mutate: (change: StatusChange) =>
+      change.status === 'completed'
+        ? askFirst([change.entry], (confirmUnreleased) => setStatus({ ...change, confirmUnreleased }))
+        : setStatus(change),
+  };
 };

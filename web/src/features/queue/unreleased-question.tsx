@@ -1,6 +1,17 @@
-import { vehicleName } from '@curbside/domain';
+import {
+  type PickupSession,
+  type QueueEntry,
+  type ReleaseMark,
+  type StudentMark,
+  unreleasedQuestion,
+  unreleasedStudentsOf,
+  vehicleName,
+} from '@curbside/domain';
 import { Button, Group, List, Modal, Stack, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
+import { ACTIVE_SESSION_KEY } from '../../lib/query-keys';
+import { releaseKeys } from './releases';
 import type { UnreleasedAnswer } from './unreleased';
 
 /**
@@ -24,6 +35,40 @@ const changed = () => {
 export const askUnreleased = (question: Question) => {
   asked = question;
   changed();
+};
+
+/** Visits about to be completed, as the screen holds them (their children, when it knows them). */
+export type Completing = Pick<QueueEntry, 'id' | 'vehicleNumber' | 'vehicleType'> & {
+  students?: QueueEntry['students'] | undefined;
+};
+
+/**
+ * Asks first, before anything is sent, when the session's release marks this
+ * screen holds (kept current by the live events) say a child of the visits
+ * being completed was not released by a teacher; else completes at once. In a
+ * morning drop-off, or when the screen does not know the children or the
+ * marks yet, it completes at once too, and the server's 409 asks instead.
+ * `complete(true)`: completed anyway.
+ */
+export const useAskFirst = () => {
+  const queryClient = useQueryClient();
+  return (visits: readonly Completing[] | undefined, complete: (confirmUnreleased: boolean) => void) => {
+    const session = queryClient.getQueryData<PickupSession | null>(ACTIVE_SESSION_KEY);
+    const marks = session && queryClient.getQueryData<StudentMark[]>(releaseKeys.session(session.id));
+    const known = visits?.every((visit) => visit.students !== undefined) ? visits : undefined;
+    if (session?.type !== 'afternoon_pickup' || !marks || !known) return complete(false);
+    const released = new Map<number, ReleaseMark>();
+    for (const mark of marks) {
+      if (mark.releasedAt !== null)
+        released.set(mark.studentId, { releasedAt: mark.releasedAt, releasedBy: null });
+    }
+    const unreleased = unreleasedStudentsOf(
+      known.map((visit) => ({ ...visit, students: visit.students ?? [] })),
+      released,
+    );
+    if (unreleased.length === 0) return complete(false);
+    askUnreleased({ message: unreleasedQuestion(unreleased), unreleased, confirm: () => complete(true) });
+  };
 };
 
 const close = () => {
