@@ -21,7 +21,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
-import { BORDER, MUTED_TEXT } from '../../lib/theme';
+import { BORDER, MUTED_TEXT, SUCCESS_TEXT } from '../../lib/theme';
 import { AlsoAllowed } from '../authorized-pickups/also-allowed';
 import { matchesStudentSearch, readyHighlight } from './roster';
 import { BatchStatusBadge } from './student-badges';
@@ -175,7 +175,8 @@ export function ReadyRow({
               <Badge
                 size="xl"
                 h={50}
-                color="green.9"
+                // Readable on the row's tint in every theme (dark: a light green).
+                color={SUCCESS_TEXT}
                 variant="outline"
                 radius="md"
                 tt="none"
