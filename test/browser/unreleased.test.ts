@@ -154,9 +154,16 @@ describe('completing a car with a child no teacher released', () => {
     await page.getByText('Waiting to send', { exact: true }).first().waitFor({ timeout: 10_000 });
 
     await context.setOffline(false);
-    // Sent once the connection is back, refused: the question waits on the screen.
+    // Sent once the connection is back, refused: the screen asks at once, and the question
+    // stays on the screen (with Complete anyway and Dismiss) once the dialog is closed.
+    await asked(page)
+      .getByText(question(...car115.students), { exact: true })
+      .waitFor({ timeout: 20_000 });
+    await page.screenshot({ path: join(shotsDir(), 'unreleased-outbox-question.png') });
+    await asked(page).getByRole('button', { name: 'Cancel' }).click();
     const refused = page.getByRole('alert').filter({ hasText: 'been released by a teacher' });
     await refused.getByText(`Not sent: ${question(...car115.students)}`).waitFor({ timeout: 20_000 });
+    await refused.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(shotsDir(), 'unreleased-outbox-refusal.png') });
     const loading = async () =>
       ((await back.get(`/api/batches/active?sessionId=${sessionId}`)).body as Array<{ id: number }>).some(
