@@ -5,10 +5,9 @@ import {
   type DismissalEvent,
   type DismissalEventBody,
   eventEntryOf,
-  unreleasedQuestion,
-  unreleasedStudentsOf,
 } from '../src/record';
 import { pickupsFromEvents, sessionReportCsvRows } from '../src/report';
+import { unreleasedQuestion, unreleasedStudentsOf } from '../src/unreleased';
 
 /**
  * The report's rules (issue 50): each child's release is their own (a car

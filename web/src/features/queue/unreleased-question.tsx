@@ -7,12 +7,15 @@ import {
   unreleasedStudentsOf,
   vehicleName,
 } from '@curbside/domain';
-import { Button, Group, List, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useSyncExternalStore } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { ACTIVE_SESSION_KEY } from '../../lib/query-keys';
 import { releaseKeys } from './releases';
 import type { UnreleasedAnswer } from './unreleased';
+import classes from './unreleased.module.css';
+
+const TITLE_ID = 'unreleased-question-title';
 
 /**
  * The question a completion asks when a child of the car (or batch) was not
@@ -90,28 +93,32 @@ export function UnreleasedQuestion() {
     () => asked,
     () => null,
   );
+  const dialog = useRef<HTMLDialogElement>(null);
+  // The browser's own modal dialog (top layer: above any open details dialog; Esc closes it;
+  // the page behind is inert) keeps Mantine's Modal out of the queue screens' first load.
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (question && !element.open) element.showModal();
+    if (!question && element.open) element.close();
+  }, [question]);
   return (
-    <Modal
-      opened={question !== null}
-      onClose={close}
-      title="Not released by a teacher"
-      centered
-      size="md"
-      zIndex={400}
-      styles={{ title: { fontWeight: 800, fontSize: 'var(--mantine-font-size-xl)' } }}
-    >
+    <dialog ref={dialog} aria-labelledby={TITLE_ID} onClose={close} className={classes.dialog}>
       {question && (
         <Stack gap="md">
+          <Title id={TITLE_ID} order={2} fz="xl" fw={800}>
+            Not released by a teacher
+          </Title>
           <Text fz="lg" fw={600}>
             {question.message}
           </Text>
-          <List spacing={4} fz="md" aria-label="Children not released">
+          <Stack component="ul" gap={4} m={0} pl="lg" aria-label="Children not released">
             {question.unreleased.map((student) => (
-              <List.Item key={student.id}>
+              <Text component="li" fz="md" key={student.id}>
                 {`${student.firstName} ${student.lastName} · ${vehicleName(student.vehicleType, student.vehicleNumber)}`}
-              </List.Item>
+              </Text>
             ))}
-          </List>
+          </Stack>
           <Group justify="flex-end" gap="sm">
             <Button size="lg" variant="default" onClick={close}>
               Cancel
@@ -129,6 +136,6 @@ export function UnreleasedQuestion() {
           </Group>
         </Stack>
       )}
-    </Modal>
+    </dialog>
   );
 }
