@@ -11,6 +11,7 @@ import {
   TooManyRequestsError,
   UnauthorizedError,
   UnavailableError,
+  UnreleasedStudentsError,
   type User,
   ValidationError,
 } from '@curbside/domain';
@@ -227,6 +228,7 @@ export const errorHandler = (): MiddlewareObj<HttpEvent, HttpResult> => ({
       if (error instanceof RowsRejectedError) body.errors = error.rows;
       if (error instanceof LinkReplacedError)
         Object.assign(body, { replaced: true, schoolPhone: error.schoolPhone });
+      if (error instanceof UnreleasedStudentsError) body.unreleased = error.unreleased;
       request.response = json(statusOf(error), body);
       return;
     }

@@ -75,11 +75,13 @@ export const publishToClassrooms = (
   classroomIds: readonly (number | null)[],
 ) => routeToStaff(schoolId, event, [...new Set(classroomIds.filter((id): id is number => id !== null))]);
 
-/** The line's changes that can change the hallway display's board (issue 32). */
+/** The line's changes that can change the hallway display's board (issue 32; a release: issue 50). */
 const DISPLAY_CHANGES: ReadonlySet<string> = new Set([
   'QUEUE_STATUS_UPDATED',
   'VEHICLE_REMOVED',
   'VEHICLES_REMOVED_FROM_QUEUE',
+  'VEHICLE_RESTORED',
+  'STUDENT_STATUS_UPDATE',
 ]);
 
 /** Every staff connection: an alert. Otherwise the classrooms of the students the event is about. */

@@ -8,6 +8,7 @@ import {
   isCalendarDate,
   NotFoundError,
   type PickupSession,
+  type ReportActor,
   type ReportPickup,
   type ReportSummary,
   type SessionListItem,
@@ -18,12 +19,16 @@ import {
   ValidationError,
 } from '@curbside/domain';
 import {
+  namedActor,
+  pickupActors,
   pickupsFromEvents,
   pickupWaitSeconds,
   quantile,
   sessionReportCsvRows,
   sessionSummaryOf,
   summarize,
+  unnamedActorIds,
+  withActorNames,
 } from '@curbside/domain/report';
 import {
   classrooms,
@@ -33,6 +38,7 @@ import {
   releases,
   type StoredSummary,
   students,
+  users,
 } from '@curbside/store';
 import { db } from '../lib/context';
 import { districtSchools } from './districts';
@@ -63,10 +69,27 @@ const visibleSession = async (user: User, id: number): Promise<PickupSession> =>
   return session;
 };
 
+/**
+ * The names of the people among `actors` recorded without one (events made
+ * before names were kept): user id → their name now (one BatchGetItem; none
+ * when every actor has its name).
+ */
+const namesOf = async (actors: Iterable<ReportActor | null>): Promise<Map<number, string>> => {
+  const ids = unnamedActorIds(actors);
+  if (ids.length === 0) return new Map();
+  return new Map((await users.getMany(db, ids)).map((user) => [user.id, user.name]));
+};
+
 const reportOf = async (session: PickupSession, events: readonly DismissalEvent[]) => {
   const rooms = await classrooms.listBySchool(db, session.schoolId);
-  const names = new Map(rooms.map((room) => [room.id, room.name]));
-  const pickups = pickupsFromEvents(events, (id) => (id === null ? null : (names.get(id) ?? null)));
+  const roomNames = new Map(rooms.map((room) => [room.id, room.name]));
+  const found = pickupsFromEvents(
+    events,
+    (id) => (id === null ? null : (roomNames.get(id) ?? null)),
+    session.type === 'afternoon_pickup',
+  );
+  const names = await namesOf(found.flatMap(pickupActors));
+  const pickups = found.map((pickup) => withActorNames(pickup, names));
   return { pickups, summary: summarize(events, pickups) };
 };
 
@@ -133,17 +156,25 @@ export const sessionReport = async (user: User, id: number): Promise<SessionRepo
   return { session, ...report };
 };
 
-/** `GET /api/sessions/{id}/report.csv`: one row per student (cells that a spreadsheet would run are escaped). */
+/**
+ * `GET /api/sessions/{id}/report.csv`: one row per student (cells that a
+ * spreadsheet would run are escaped), times in the school's time zone (named
+ * in the headers).
+ */
 export const sessionReportCsv = async (
   user: User,
   id: number,
 ): Promise<{ csv: string; filename: string }> => {
   const { session, pickups } = await sessionReport(user, id);
   // The CSV writer (papaparse) is loaded by the export alone, not at the function's cold start.
-  const { toCsv } = await import('@curbside/domain/csv');
+  const [{ toCsv }, { timeZone }] = await Promise.all([
+    import('@curbside/domain/csv'),
+    schoolClock(session.schoolId),
+  ]);
   return {
-    csv: toCsv(sessionReportCsvRows(pickups)),
-    filename: `session-${session.id}-${session.startTime.slice(0, 10)}.csv`,
+    csv: toCsv(sessionReportCsvRows(pickups, timeZone)),
+    // The session's day in the school's calendar (its time zone, issue 51).
+    filename: `session-${session.id}-${dateIn(timeZone, Date.parse(session.startTime))}.csv`,
   };
 };
 
@@ -168,6 +199,7 @@ export const studentPickups = async (user: User, studentId: number): Promise<Stu
       sessions.set(sessionId, await pickupSessions.get(db, sessionId));
     }),
   );
+  const names = await namesOf(marks.flatMap((mark) => [mark.releasedBy, mark.completedBy]));
   return marks.map((mark) => {
     const session = sessions.get(mark.sessionId);
     return {
@@ -179,9 +211,10 @@ export const studentPickups = async (user: User, studentId: number): Promise<Stu
       vehicleNumber: mark.vehicleNumber ?? '',
       vehicleType: mark.vehicleType ?? 'car',
       releasedAt: mark.releasedAt,
-      releasedBy: mark.releasedBy,
+      releasedBy: namedActor(mark.releasedBy, names),
+      completedWithoutRelease: mark.completedWithoutRelease,
       pickedUpAt: mark.pickedUpAt,
-      completedBy: mark.completedBy,
+      completedBy: namedActor(mark.completedBy, names),
     };
   });
 };

@@ -13,9 +13,15 @@ export const DISTRICT_REPORT_HEADER = [
 
 /**
  * A moment as a person there reads it, sortable: `2026-11-24 15:00 EST` in
- * `timeZone` (an IANA name; an unknown one falls back to UTC).
+ * `timeZone` (an IANA name; an unknown one falls back to UTC). With
+ * `{ seconds: true, zoneName: false }`: `2026-11-24 15:00:07` (a column whose
+ * header names the zone).
  */
-export const localDateTime = (iso: string, timeZone: string): string => {
+export const localDateTime = (
+  iso: string,
+  timeZone: string,
+  { seconds = false, zoneName = true }: { seconds?: boolean; zoneName?: boolean } = {},
+): string => {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return iso;
   const format = (zone: string) =>
@@ -26,8 +32,9 @@ export const localDateTime = (iso: string, timeZone: string): string => {
       day: '2-digit',
       hour: '2-digit',
       minute: '2-digit',
+      ...(seconds ? { second: '2-digit' } : {}),
       hourCycle: 'h23',
-      timeZoneName: 'short',
+      ...(zoneName ? { timeZoneName: 'short' } : {}),
     }).formatToParts(at);
   let parts: Intl.DateTimeFormatPart[];
   try {
@@ -36,7 +43,8 @@ export const localDateTime = (iso: string, timeZone: string): string => {
     parts = format('UTC');
   }
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')} ${part('timeZoneName')}`;
+  const time = `${part('hour')}:${part('minute')}${seconds ? `:${part('second')}` : ''}`;
+  return `${part('year')}-${part('month')}-${part('day')} ${time}${zoneName ? ` ${part('timeZoneName')}` : ''}`;
 };
 
 /**

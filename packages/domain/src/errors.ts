@@ -69,6 +69,20 @@ export class NotFoundError extends DomainError {}
 
 export class ConflictError extends DomainError {}
 
+/**
+ * Completing a car or a batch while a child of it was not released by a
+ * teacher (issue 50): 409 `{ message, unreleased: [students] }` until the
+ * staff confirm ("Complete anyway?").
+ */
+export class UnreleasedStudentsError extends ConflictError {
+  constructor(
+    message: string,
+    readonly unreleased: ReadonlyArray<{ id: number; firstName: string; lastName: string }>,
+  ) {
+    super(message);
+  }
+}
+
 /** Something that worked once and never will again (a used, revoked or expired invite). */
 export class GoneError extends DomainError {}
 

@@ -25,3 +25,4 @@ export * from './school-settings';
 export * from './session-schemas';
 export * from './sessions';
 export * from './sis';
+export * from './unreleased';

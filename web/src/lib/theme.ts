@@ -116,4 +116,5 @@ export const readableVariables: CSSVariablesResolver = () => ({
  */
 export const MUTED_TEXT = 'light-dark(var(--mantine-color-gray-8), var(--mantine-color-dark-1))';
 export const DANGER_TEXT = 'light-dark(var(--mantine-color-red-9), var(--mantine-color-red-4))';
+export const SUCCESS_TEXT = 'light-dark(var(--mantine-color-green-9), var(--mantine-color-green-4))';
 export const BORDER = 'var(--mantine-color-default-border)';

@@ -2,15 +2,16 @@ import { routes } from '@curbside/api';
 import type { PickupSession } from '@curbside/domain';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
+import { ACTIVE_SESSION_KEY, SESSIONS_KEY } from '../../lib/query-keys';
 import { useMe } from '../auth/auth.queries';
 import { useLiveEvent } from '../live/live';
 
 /** Pickup sessions. The active session is considered fresh for 60 s. */
 export const sessionQueries = {
-  all: ['sessions'] as const,
+  all: SESSIONS_KEY,
   active: () =>
     queryOptions({
-      queryKey: [...sessionQueries.all, 'active'] as const,
+      queryKey: ACTIVE_SESSION_KEY,
       queryFn: () => api(routes.activeSession),
       staleTime: 60_000,
       retry: false,

@@ -7,6 +7,7 @@ import { AlertBanner, SoundBar } from '../alerts/alert-banner';
 import { useMe } from '../auth/auth.queries';
 import { useAuthorizedPickupsLive } from '../authorized-pickups/authorized-pickups.queries';
 import { useLastKnownWhenOffline } from '../queue/last-known';
+import { UnreleasedQuestion } from '../queue/unreleased-question';
 import { useSessionLive } from '../sessions/sessions.queries';
 import { NO_PERMISSION, type RouteAccess } from './access';
 import { Footer } from './footer';
@@ -83,6 +84,7 @@ export function ShellLayout() {
         </Box>
         <Footer />
         {alerted && <SoundBar />}
+        {alerted && <UnreleasedQuestion />}
       </Box>
     </TooltipDelays>
   );
