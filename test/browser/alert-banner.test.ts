@@ -3,7 +3,7 @@ import type { Alert, BusLinks } from '@curbside/domain';
 import type { Locator, Page } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, shotsDir, viewports } from '../support/browser';
-import { browserSuite, connected, painted } from '../support/browser-suite';
+import { browserSuite, connected, onFirstScreen, painted } from '../support/browser-suite';
 import { sendDriverAlert } from '../support/driver-page';
 import { sessionBody } from '../support/fixtures';
 import type { Client } from '../support/server';
@@ -55,26 +55,6 @@ const turnOnSound = async (page: Page) => {
   if (page.viewportSize()?.width === viewports.phone.width) await heading.tap();
   else await heading.click();
   await page.getByRole('button', { name: 'Tap to turn on alert sounds' }).waitFor({ state: 'detached' });
-};
-
-/** Whether `target` is whole on the screen as it first shows (not scrolled), and nothing covers its middle. */
-const onFirstScreen = async (page: Page, target: Locator) => {
-  const box = await target.boundingBox();
-  const screen = page.viewportSize();
-  if (!box || !screen) return false;
-  const inside =
-    box.x >= 0 && box.y >= 0 && box.x + box.width <= screen.width && box.y + box.height <= screen.height;
-  const uncovered = await target.evaluate(
-    (element, point) => {
-      const node = element as unknown as {
-        contains(other: unknown): boolean;
-        ownerDocument: { elementFromPoint(x: number, y: number): unknown };
-      };
-      return node.contains(node.ownerDocument.elementFromPoint(point.x, point.y));
-    },
-    { x: box.x + box.width / 2, y: box.y + box.height / 2 },
-  );
-  return inside && uncovered;
 };
 
 const staffAlert = (type: 'help' | 'emergency', location: string, sessionId: number | null) =>

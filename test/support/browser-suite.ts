@@ -1,5 +1,5 @@
 import type { FakeClever } from '@curbside/local';
-import type { Browser, BrowserContext, BrowserContextOptions, Cookie, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Cookie, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { ensureWebBuilt, launchBrowser, viewports } from './browser';
 import { Client, startTestServer } from './server';
@@ -89,6 +89,26 @@ export const painted = (page: Page) =>
   page.evaluate<void>(
     'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())))',
   );
+
+/** Whether `target` is whole on the screen as it first shows (not scrolled), and nothing covers its middle. */
+export const onFirstScreen = async (page: Page, target: Locator) => {
+  const box = await target.boundingBox();
+  const screen = page.viewportSize();
+  if (!box || !screen) return false;
+  const inside =
+    box.x >= 0 && box.y >= 0 && box.x + box.width <= screen.width && box.y + box.height <= screen.height;
+  const uncovered = await target.evaluate(
+    (element, point) => {
+      const node = element as unknown as {
+        contains(other: unknown): boolean;
+        ownerDocument: { elementFromPoint(x: number, y: number): unknown };
+      };
+      return node.contains(node.ownerDocument.elementFromPoint(point.x, point.y));
+    },
+    { x: box.x + box.width / 2, y: box.y + box.height / 2 },
+  );
+  return inside && uncovered;
+};
 
 /**
  * Answers "Complete anyway" to the question a screen asks before completing a car or a batch
