@@ -1,6 +1,9 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { dismissalEvents, type Student, schools, students, type Vehicle, vehicles } from '@curbside/store';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import { instantIn, type Vehicle } from '@curbside/domain';
+import { DEMO_TIME_ZONE } from '@curbside/local/seed';
+import { localDynamoClient } from '@curbside/local';
+import { dismissalEvents, type Student, schools, students, vehicles } from '@curbside/store';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createStaff, parentThroughInvite, sessionBody } from '../support/fixtures';
 import { Client, signedIn, startTestServer } from '../support/server';
 
@@ -45,15 +48,15 @@ const parentOf = async (student: Student) => {
 /** Ends any running session and starts a new one: a clean line. */
 const newSession = async () => {
   const active = (await front.get('/api/sessions/active')).body;
-  if (active) await front.put(`/api/sessions/${active.id}/end`);
+  if (active) expect((await admin.put(`/api/sessions/${active.id}/end`)).status).toBe(200);
   const made = await front.post('/api/sessions', sessionBody());
-  expect(made.status).toBe(201);
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
   return made.body.id as number;
 };
 
 const endSession = async () => {
   const active = (await front.get('/api/sessions/active')).body;
-  if (active) await front.put(`/api/sessions/${active.id}/end`);
+  if (active) expect((await admin.put(`/api/sessions/${active.id}/end`)).status).toBe(200);
 };
 
 const everyDay = (way: unknown) => ({ plan: { mon: way, tue: way, wed: way, thu: way, fri: way } });
@@ -251,6 +254,18 @@ describe('announcing an arrival', () => {
   });
 
   it('a family with no car on file announces as a walk-up; one with no car rider today is told to call', async () => {
+    // A school day (on a weekend every child goes by car), the clock running from a Wednesday morning.
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    vi.setSystemTime(instantIn(DEMO_TIME_ZONE, '2026-11-25', '10:00'));
+    try {
+      await walkUpAndWalker();
+    } finally {
+      await endSession();
+      vi.useRealTimers();
+    }
+  });
+
+  const walkUpAndWalker = async () => {
     await setArrival({ mode: 'auto', geofence: null });
     const sessionId = await newSession();
     const walkUp = (await students.listBySchool(server.db, 1)).find(
@@ -267,14 +282,23 @@ describe('announcing an arrival', () => {
       vehicleNumber: null,
     });
     expect((await front.get(`/api/queue?sessionId=${sessionId}`)).body).toEqual([]);
-    await admin.put(`/api/students/${walkUp.id}/dismissal-plan`, everyDay({ mode: 'walker' }));
+    // Today (whatever day it is) the child walks: the office's change for today.
+    const { date } = (await admin.get('/api/dismissal-plan')).body;
+    const walks = await admin.post('/api/dismissal-changes', {
+      studentId: walkUp.id,
+      date,
+      way: { mode: 'walker' },
+    });
+    expect(walks.status, JSON.stringify(walks.body)).toBe(201);
     const walker = await parent.post('/api/parent/arrivals', { state: 'here' });
     expect({ status: walker.status, body: walker.body }).toEqual({
       status: 409,
       body: { message: 'None of your children goes home by car today. Please call the school office.' },
     });
-    await admin.put(`/api/students/${walkUp.id}/dismissal-plan`, everyDay({ mode: 'car' }));
-  });
+    expect((await admin.request('DELETE', `/api/dismissal-changes/${walks.body.change.id}`)).status).toBe(
+      200,
+    );
+  };
 
   it('stores no position: no item of the table holds the coordinates a parent sent', async () => {
     await setArrival({ mode: 'auto', geofence: fence(500) });
@@ -289,17 +313,22 @@ describe('announcing an arrival', () => {
       201,
     );
     expect((await parent.post('/api/parent/arrivals', { state: 'here', position: sent })).status).toBe(201);
-    const items: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await server.db.doc.send(
-        new ScanCommand({ TableName: server.db.table, ExclusiveStartKey: start }),
-      );
-      items.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start);
+    const items: unknown[] = [];
+    const client = localDynamoClient(process.env.AWS_ENDPOINT_URL_DYNAMODB as string);
+    try {
+      let start: Record<string, never> | undefined;
+      do {
+        const page = await client.send(
+          new ScanCommand({ TableName: server.db.table, ExclusiveStartKey: start }),
+        );
+        items.push(...(page.Items ?? []));
+        start = page.LastEvaluatedKey as Record<string, never> | undefined;
+      } while (start);
+    } finally {
+      client.destroy();
+    }
     const text = JSON.stringify(items);
-    expect(text).toContain('"entity":"arrival"');
+    expect(text).toContain('"entity":{"S":"arrival"}');
     for (const value of [sent.lat, sent.lon, sent.accuracy]) {
       expect(text).not.toContain(String(value));
       expect(text).not.toContain(value.toFixed(5));
