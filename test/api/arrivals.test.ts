@@ -1,7 +1,7 @@
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { instantIn, type Vehicle } from '@curbside/domain';
-import { DEMO_TIME_ZONE } from '@curbside/local/seed';
 import { localDynamoClient } from '@curbside/local';
+import { DEMO_TIME_ZONE } from '@curbside/local/seed';
 import { dismissalEvents, type Student, schools, students, vehicles } from '@curbside/store';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createStaff, parentThroughInvite, sessionBody } from '../support/fixtures';
