@@ -1,5 +1,6 @@
 import { Box, Center, Container, Grid, Loader, Stack } from '@mantine/core';
 import { AlertPanel } from '../alerts/alert-panel';
+import { ArrivingList } from '../arrivals/arriving-list';
 import { useMe } from '../auth/auth.queries';
 import { NoActiveSession } from '../queue/no-active-session';
 import { QueueList } from '../queue/queue-list';
@@ -52,6 +53,7 @@ export function FrontQueuePage() {
           <Grid.Col span={{ base: 12, md: 8 }}>
             <Stack gap="md">
               <AlertPanel sessionId={session.id} location={FRONT_QUEUE_LOCATION} collapsible={phone} />
+              <ArrivingList sessionId={session.id} />
               <QueueList sessionId={session.id} />
             </Stack>
           </Grid.Col>
