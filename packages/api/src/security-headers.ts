@@ -12,8 +12,12 @@
  */
 export const MAP_ORIGINS: readonly string[] = ['https://tile.openstreetmap.org'];
 
-/** Pages that may ask for the device's position: the bus driver's (it shares the bus's live position). */
-export const GEOLOCATION_PATHS: readonly string[] = ['/bus-driver'];
+/**
+ * Pages that may ask for the device's position: the bus driver's (it shares
+ * the bus's live position) and the parent's dashboard ("I'm here" inside the
+ * school's geofence, issue 53; the position is checked and dropped).
+ */
+export const GEOLOCATION_PATHS: readonly string[] = ['/bus-driver', '/parent-dashboard'];
 
 export interface SecurityHeaderOptions {
   /** Default `MAP_ORIGINS`. */
@@ -58,7 +62,7 @@ export const contentSecurityPolicy = ({ mapOrigins = MAP_ORIGINS }: SecurityHead
   ].join('; ');
 };
 
-/** Geolocation for the bus driver's page only; camera, microphone and payment for none. */
+/** Geolocation for `GEOLOCATION_PATHS` only; camera, microphone and payment for none. */
 export const permissionsPolicy = (geolocation: boolean): string =>
   [`geolocation=${geolocation ? '(self)' : '()'}`, 'camera=()', 'microphone=()', 'payment=()', 'usb=()'].join(
     ', ',

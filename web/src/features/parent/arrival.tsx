@@ -9,9 +9,23 @@ import { useLiveEvent } from '../live/live';
 import { useParentTexts } from './i18n';
 import { parentQueries } from './parent.queries';
 
-/** The phone's position for "I'm here": asked fresh each time, never kept by the app. */
+/** Chromium's view of the page's Permissions-Policy (absent in other browsers). */
+type PolicyDocument = Document & { featurePolicy?: { allowsFeature(feature: string): boolean } };
+
+/**
+ * The phone's position for "I'm here": asked fresh each time, never kept by
+ * the app. The server lets `/parent-dashboard` ask for it (Permissions-Policy);
+ * a page that came here from another parent page without a full load still
+ * has that page's policy: it loads the dashboard afresh, and the parent taps
+ * again.
+ */
 const currentPosition = () =>
   new Promise<NonNullable<ArrivalInput['position']>>((resolve, reject) => {
+    if ((document as PolicyDocument).featurePolicy?.allowsFeature('geolocation') === false) {
+      window.location.reload();
+      reject(new Error('reloading'));
+      return;
+    }
     if (!('geolocation' in navigator)) {
       reject(new Error('no-geolocation'));
       return;
@@ -19,7 +33,7 @@ const currentPosition = () =>
     navigator.geolocation.getCurrentPosition(
       ({ coords }) => resolve({ lat: coords.latitude, lon: coords.longitude, accuracy: coords.accuracy }),
       () => reject(new Error('no-location')),
-      { enableHighAccuracy: true, timeout: 20_000, maximumAge: 30_000 },
+      { enableHighAccuracy: true, timeout: 20_000, maximumAge: 0 },
     );
   });
 

@@ -1,0 +1,119 @@
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, shotsDir, viewports } from '../support/browser';
+import { browserSuite, connected } from '../support/browser-suite';
+import { sessionBody } from '../support/fixtures';
+import type { Client } from '../support/server';
+
+/**
+ * Families announce their arrival (issue 53), in Chromium: a parent on a phone
+ * with a faked position outside the school's geofence is told how far away
+ * they are, inside it is announced; the front screen's Arriving list shows the
+ * family's car and one tap queues it; the child's teacher sees "Parent here".
+ */
+const suite = browserSuite({ reuseSignIns: true, closeAfterEach: true });
+const { errors } = suite;
+let admin: Client;
+let parentApi: Client;
+let sessionId: number;
+
+/** The school's point; a metre of latitude is 1 / 111,195 of a degree (the haversine's sphere). */
+const SCHOOL = { lat: 40, lon: -90 };
+const north = (metres: number) => ({ latitude: SCHOOL.lat + metres / 111_195, longitude: SCHOOL.lon });
+
+beforeAll(async () => {
+  [admin, parentApi] = await Promise.all([suite.client('admin_demo'), suite.client('parent_demo')]);
+  const settings = (await admin.get('/api/schools/1/settings')).body;
+  const put = await admin.put('/api/schools/1/settings', {
+    ...settings,
+    arrival: { mode: 'confirm', geofence: { ...SCHOOL, radiusM: 200 } },
+  });
+  expect(put.status).toBe(200);
+  const active = (await admin.get('/api/sessions/active')).body;
+  if (active) await admin.put(`/api/sessions/${active.id}/end`);
+  sessionId = (await admin.post('/api/sessions', sessionBody())).body.id;
+});
+
+afterEach(() => {
+  expect(errors.splice(0)).toEqual([]);
+});
+
+const shoot = (page: Page, name: string) =>
+  page.screenshot({ path: join(shotsDir(), `arrivals-${name}.png`), fullPage: true });
+
+describe('announcing an arrival', () => {
+  it('outside the fence the parent is told the distance; inside, the front screen queues the car with one tap and the teacher sees "Parent here"', {
+    timeout: 240_000,
+  }, async () => {
+    const [child] = (await parentApi.get('/api/parent/students')).body as Array<{
+      id: number;
+      firstName: string;
+      lastName: string;
+    }>;
+    if (!child) throw new Error('parent_demo follows no child');
+    const { page: phone, context } = await suite.open('parent_demo', '/parent-dashboard', {
+      viewport: viewports.phone,
+      touch: true,
+      permissions: ['geolocation'],
+      // The refused announcement (outside the fence) is an answer the card shows.
+      expectedErrors: [/status of 409/],
+    });
+    await context.setGeolocation({ ...north(2300), accuracy: 10 });
+    const card = phone.getByRole('region', { name: 'Arriving at pickup' });
+    await card.waitFor({ timeout: 30_000 });
+    await card.getByRole('button', { name: "I'm here" }).click();
+    await card
+      .getByRole('alert')
+      .getByText('You are 2.3 km from the school; announce when you arrive')
+      .waitFor({ timeout: 20_000 });
+    await expectAccessible(phone);
+    await shoot(phone, 'parent-outside');
+
+    await context.setGeolocation({ ...north(150), accuracy: 20 });
+    await card.getByRole('button', { name: "I'm here" }).click();
+    await card.getByText('Announced — the school knows you are here').waitFor({ timeout: 20_000 });
+    await expect.poll(() => card.getByRole('alert').count()).toBe(0);
+    await expectAccessible(phone);
+    await shoot(phone, 'parent-announced');
+
+    // The front screen opened after the announcement reads it; the car is the family's.
+    const mine = (await parentApi.get('/api/parent/arrivals')).body.schools[0].arrival;
+    expect(mine.vehicleNumber).toEqual(expect.any(String));
+    const { page: front } = await suite.open('front_demo', '/front-queue', { viewport: viewports.tablet });
+    const arriving = front.getByRole('region', { name: /^Arriving/ });
+    const row = arriving.getByRole('listitem', { name: new RegExp(`^Car ${mine.vehicleNumber}: `) });
+    await row.getByText('Here', { exact: true }).waitFor({ timeout: 30_000 });
+    await row.getByText(`${child.firstName} ${child.lastName}`, { exact: false }).waitFor();
+    await expectAccessible(front);
+    await shoot(front, 'front-arriving');
+
+    // The child's teacher (if the child is in teacher_demo's classroom) sees "Parent here".
+    const teacherApi = await suite.client('teacher_demo');
+    const roster = (await teacherApi.get('/api/teacher/students')).body as Array<{ id: number }>;
+    if (roster.some((student) => student.id === child.id)) {
+      const { page: teacher } = await suite.open('teacher_demo', '/teacher');
+      await teacher
+        .locator(`[data-student-id="${child.id}"]`)
+        .getByText('Parent here', { exact: true })
+        .first()
+        .waitFor({ timeout: 30_000 });
+      await expectAccessible(teacher);
+      await shoot(teacher, 'teacher-parent-here');
+    }
+
+    // One tap queues the car, through the same add as typing its number.
+    await connected(front);
+    await row.getByRole('button', { name: `Queue Car ${mine.vehicleNumber}` }).click();
+    await row.getByText('In the queue').waitFor({ timeout: 20_000 });
+    await expect
+      .poll(async () =>
+        ((await admin.get(`/api/queue?sessionId=${sessionId}`)).body as Array<{ vehicleNumber: string }>).map(
+          (entry) => entry.vehicleNumber,
+        ),
+      )
+      .toEqual([mine.vehicleNumber]);
+    // The parent's card follows: the car is in the line (read on the live queue message or the poll).
+    await phone.getByText('In Queue', { exact: true }).first().waitFor({ timeout: 45_000 });
+  });
+});
