@@ -117,3 +117,44 @@ describe('announcing an arrival', () => {
     await phone.getByText('In Queue', { exact: true }).first().waitFor({ timeout: 45_000 });
   });
 });
+
+describe('the arrival setting', () => {
+  it('the school admin picks the mode, the school point on the map (no tiles needed) and the radius', {
+    timeout: 180_000,
+  }, async () => {
+    const before = (await admin.get('/api/schools/1/settings')).body;
+    await admin.put('/api/schools/1/settings', { ...before, arrival: { mode: 'off', geofence: null } });
+    const { page } = await suite.open('admin_demo', '/school-settings', { viewport: viewports.tablet });
+    await page.getByRole('heading', { name: "Families' arrival" }).waitFor({ timeout: 30_000 });
+    await page.getByRole('radio', { name: "“I'm here” queues the family's car at once" }).check();
+    await page.getByRole('checkbox', { name: /^Only from near the school/ }).check();
+    const latitude = page.getByRole('textbox', { name: 'Latitude' });
+    const shown = await latitude.inputValue();
+    const map = page.getByRole('application', { name: /^Map of the school's arrival area/ });
+    await map.locator('canvas').waitFor({ timeout: 30_000 });
+    // A tap off the centre moves the school's point there.
+    await map.scrollIntoViewIfNeeded();
+    await expect
+      .poll(
+        async () => {
+          const box = await map.boundingBox();
+          if (!box) return 'not on screen';
+          await page.mouse.click(box.x + box.width * 0.25, box.y + box.height * 0.3);
+          return latitude.inputValue();
+        },
+        { timeout: 20_000 },
+      )
+      .not.toBe(shown);
+    await page.getByRole('textbox', { name: 'Radius' }).fill('500');
+    await expectAccessible(page);
+    await shoot(page, 'settings');
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await page.getByText('School settings saved.').waitFor({ timeout: 20_000 });
+    const saved = (await admin.get('/api/schools/1/settings')).body.arrival;
+    expect(saved).toEqual({
+      mode: 'auto',
+      geofence: { lat: Number(await latitude.inputValue()), lon: expect.any(Number), radiusM: 500 },
+    });
+    expect(saved.geofence.lat).toBeGreaterThan(Number(shown));
+  });
+});

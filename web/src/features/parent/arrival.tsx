@@ -1,6 +1,6 @@
 import { routes } from '@curbside/api';
 import type { ArrivalInput, ArrivalOpening, ArrivalState } from '@curbside/domain';
-import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../lib/api';
@@ -95,9 +95,10 @@ function ArrivalSchoolCard({ opening }: { opening: ArrivalOpening }) {
             {problem}
           </Alert>
         )}
-        <Group grow wrap="wrap">
+        <Stack gap="xs">
           <Button
             size="lg"
+            fullWidth
             variant={arrival?.state === 'on_the_way' ? 'filled' : 'default'}
             loading={busy('on_the_way')}
             disabled={announce.isPending && !busy('on_the_way')}
@@ -107,13 +108,14 @@ function ArrivalSchoolCard({ opening }: { opening: ArrivalOpening }) {
           </Button>
           <Button
             size="lg"
+            fullWidth
             loading={busy('here')}
             disabled={announce.isPending && !busy('here')}
             onClick={() => announce.mutate('here')}
           >
             {t('arrival.here')}
           </Button>
-        </Group>
+        </Stack>
         {locating && (
           <Text c="dimmed" fz="sm" role="status">
             {t('arrival.locating')}
