@@ -33,7 +33,7 @@ import { activeSessionOf, sessionOfSchool } from './scope';
 import { waysHomeOn } from './ways-home';
 
 /**
- * Families announce their arrival (issue 53, docs/adr/0022-arrivals.md). A
+ * Families announce their arrival (issue 53, docs/adr/0023-arrivals.md). A
  * parent's position is checked against the school's geofence and dropped:
  * nothing here stores or sends it. An announcement goes only to the school's
  * staff (the whole-line screens and the children's classrooms), never to a

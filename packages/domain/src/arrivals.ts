@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { StudentSummary, Vehicle, VehicleType } from './queue';
 
 /**
- * Families announce their arrival (issue 53, docs/adr/0022-arrivals.md): a
+ * Families announce their arrival (issue 53, docs/adr/0023-arrivals.md): a
  * parent says "I'm on my way" or "I'm here" during a running pickup session;
  * the school's staff see it (the front screen's Arriving list, the children's
  * teachers), and with `auto` a "here" queues the family's car at once.

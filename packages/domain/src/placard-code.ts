@@ -2,7 +2,7 @@ import { type VehicleType, vehicleNumberProblem } from './queue';
 
 /**
  * What a placard's and a lanyard's QR code says (issue 53,
- * docs/adr/0023-placard-qr-codes.md): the school and the vehicle, nothing
+ * docs/adr/0024-placard-qr-codes.md): the school and the vehicle, nothing
  * personal. `CURBSIDE:1:{schoolId}:{CAR|BUS}:{NUMBER}` — plain text (a phone
  * camera shows it, opens nothing), in QR's alphanumeric characters only (upper
  * case, digits, `:`), so the code stays small and scans from across a car.

@@ -6,7 +6,7 @@ import { stripKeys } from './ids';
 import { isConditionFailure, queryAll } from './query';
 
 /**
- * A family's arrival announcement (issue 53, docs/adr/0022-arrivals.md):
+ * A family's arrival announcement (issue 53, docs/adr/0023-arrivals.md):
  * `SESSION#{sessionId}#ARRIVALS` / `PARENT#{parentId:010}`, one per parent
  * and session (announcing again updates it). It holds what staff see (the
  * parent's name, the children, the car) and never a position. It expires
