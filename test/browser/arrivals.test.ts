@@ -1,9 +1,11 @@
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, shotsDir, viewports } from '../support/browser';
-import { browserSuite, connected } from '../support/browser-suite';
-import { sessionBody } from '../support/fixtures';
+import { chromiumPath, expectAccessible, shotsDir, viewports } from '../support/browser';
+import { browserSuite, connected, signIn } from '../support/browser-suite';
+import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
 import type { Client } from '../support/server';
 
 /**
@@ -156,5 +158,98 @@ describe('the arrival setting', () => {
       geofence: { lat: Number(await latitude.inputValue()), lon: expect.any(Number), radiusM: 500 },
     });
     expect(saved.geofence.lat).toBeGreaterThan(Number(shown));
+  });
+});
+
+describe('Scan at the curb', () => {
+  /**
+   * A Motion JPEG "camera" showing `codes` in turn (each for `frames` frames): each code is the
+   * print screen's own QR (its SVG, as printed) drawn big on white, as a placard held up to a tablet.
+   */
+  const cameraFile = async (codes: string[], frames = 12) => {
+    const { page } = await suite.open(null, '/', { viewport: { width: 640, height: 480 } });
+    const jpegs: Buffer[] = [];
+    for (const svg of codes) {
+      await page.setContent(
+        `<body style="margin:0;background:#fff;display:flex;align-items:center;justify-content:center;width:640px;height:480px">${svg.replace('<svg ', '<svg width="360" height="360" ')}</body>`,
+      );
+      const jpeg = await page.screenshot({ type: 'jpeg', quality: 90 });
+      for (let i = 0; i < frames; i++) jpegs.push(jpeg);
+    }
+    const file = join(tmpdir(), `curbside-scan-${process.pid}-${Date.now()}.mjpeg`);
+    writeFileSync(file, Buffer.concat(jpegs));
+    return file;
+  };
+
+  /** The QR code (SVG) of a vehicle on a school's print screen. */
+  const printedQr = async (username: string, vehicle: string) => {
+    const { page } = await suite.open(username, '/print-placards');
+    const sheet = page.frameLocator('iframe[title="Placards preview"]');
+    const qr = sheet.getByRole('img', { name: `QR code of ${vehicle}` }).first();
+    await qr.waitFor({ timeout: 30_000 });
+    return qr.evaluate((element) => (element as unknown as { outerHTML: string }).outerHTML);
+  };
+
+  it("queues a car from its placard's QR code shown to the camera, once, and refuses another school's placard", {
+    timeout: 240_000,
+  }, async () => {
+    const front = await suite.client('front_demo');
+    const car = (
+      (await front.get('/api/vehicles?limit=100')).body.items as Array<{
+        number: string;
+        type: string;
+        active: boolean;
+      }>
+    ).find((vehicle) => vehicle.type === 'car' && vehicle.active && vehicle.number !== '101');
+    if (!car) throw new Error('The demo school has no car');
+    const ours = await printedQr('admin_demo', `Car ${car.number}`);
+    const other = await createSchoolWithStaff(suite.server.db, 'scan_other');
+    const otherAdmin = await suite.client('scan_other_school_admin');
+    expect((await otherAdmin.post('/api/vehicles', { number: '777', type: 'car' })).status).toBe(201);
+    const theirs = await printedQr('scan_other_school_admin', 'Car 777');
+    expect(ours).not.toEqual(theirs);
+    const file = await cameraFile([ours, theirs]);
+
+    const browser = await chromium.launch({
+      executablePath: chromiumPath(),
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--use-fake-device-for-media-stream',
+        '--use-fake-ui-for-media-stream',
+        `--use-file-for-fake-video-capture=${file}`,
+      ],
+    });
+    try {
+      const context = await browser.newContext({ baseURL: suite.server.url, viewport: viewports.tablet });
+      await context.grantPermissions(['camera'], { origin: new URL(suite.server.url).origin });
+      await signIn(context, 'front_demo');
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(error.message));
+      await page.goto('/front-queue');
+      await page.getByRole('button', { name: 'Scan', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Scan placards' });
+      const scanned = dialog.getByRole('status', { name: 'Scanned' });
+      await scanned.getByText(`Queued Car ${car.number}`).waitFor({ timeout: 60_000 });
+      await scanned
+        .getByText("This placard is another school's. It was not queued.")
+        .waitFor({ timeout: 30_000 });
+      await page.screenshot({ path: join(shotsDir(), 'arrivals-scan.png') });
+      // Seen over and over for seconds, the placard was queued once; the other school's never.
+      await expect
+        .poll(async () =>
+          ((await front.get(`/api/queue?sessionId=${sessionId}`)).body as Array<{ vehicleNumber: string }>)
+            .map((entry) => entry.vehicleNumber)
+            .filter((number) => number === car.number || number === '777'),
+        )
+        .toEqual([car.number]);
+      expect(await scanned.getByText(`Queued Car ${car.number}`).count()).toBe(1);
+      expect(problems).toEqual([]);
+      expect(other.id).not.toBe(1);
+    } finally {
+      await browser.close();
+    }
   });
 });

@@ -8,6 +8,7 @@ import { RecentPickups } from '../queue/recent-pickups';
 import { usePhone } from '../queue/use-phone';
 import { useActiveSession } from '../sessions/sessions.queries';
 import { AddVehicleCard } from './add-vehicle';
+import { ScanPlacards } from './scan-placards';
 
 export const FRONT_QUEUE_LOCATION = 'Front Queue';
 
@@ -47,7 +48,10 @@ export function FrontQueuePage() {
         <Grid gutter="md">
           <Grid.Col span={{ base: 12, md: 4 }}>
             <Box pos={{ md: 'sticky' }} top={8}>
-              <AddVehicleCard sessionId={session.id} />
+              <Stack gap="xs">
+                <AddVehicleCard sessionId={session.id} />
+                {user.schoolId !== null && <ScanPlacards sessionId={session.id} schoolId={user.schoolId} />}
+              </Stack>
             </Box>
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 8 }}>
