@@ -1,7 +1,7 @@
 import { classrooms, type Student, students, vehicles } from '@curbside/store';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSchoolWithStaff, createStaff, parentThroughInvite, sessionBody } from '../support/fixtures';
-import { connectLive } from '../support/live';
+import { connectLive, settled, subscribeClassrooms } from '../support/live';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
 /**
@@ -21,22 +21,6 @@ const screenOf = async (client: Client) => {
   const screen = await connectLive(server.url, client.cookie);
   screens.push(screen);
   return screen;
-};
-
-/** Sends a ping and waits for its pong: every post made before reached the socket first. */
-const settled = async (screen: Screen) => {
-  const pongs = screen.messages.filter((message) => message.type === 'pong').length;
-  screen.socket.send(JSON.stringify({ type: 'ping' }));
-  await vi.waitFor(
-    () => expect(screen.messages.filter((message) => message.type === 'pong').length).toBeGreaterThan(pongs),
-    { timeout: 10_000, interval: 20 },
-  );
-};
-
-const subscribe = async (screen: Screen, classroomIds: number[]) => {
-  screen.socket.send(JSON.stringify({ action: 'subscribe', classroomIds, order: 1 }));
-  await screen.next('subscribed', 10_000);
-  screen.messages.length = 0;
 };
 
 const arrivalsOf = (screen: Screen) =>
@@ -108,8 +92,8 @@ describe('an arrival', () => {
     const family = await screenOf(parent);
     const otherFamily = await screenOf(otherParent);
     const otherSchool = await screenOf(elsewhere);
-    await subscribe(childsTeacher, [kid.classroomId as number]);
-    await subscribe(otherTeacher, [otherRoom]);
+    await subscribeClassrooms(childsTeacher, [kid.classroomId as number]);
+    await subscribeClassrooms(otherTeacher, [otherRoom]);
 
     const announced = await parent.post('/api/parent/arrivals', { state: 'here' });
     expect(announced.status).toBe(201);

@@ -18,3 +18,9 @@ export const OPEN_STYLE = {
     { id: 'osm', type: 'raster' as const, source: 'osm' },
   ],
 };
+
+/** maplibre and its stylesheet, loaded when a map first opens (never on a screen without one). */
+export const loadMapLibre = async () => {
+  const [maplibre] = await Promise.all([import('maplibre-gl'), import('maplibre-gl/dist/maplibre-gl.css')]);
+  return maplibre;
+};

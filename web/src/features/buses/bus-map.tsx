@@ -2,7 +2,7 @@ import { BUS_MAP } from '@curbside/domain';
 import { Badge, Box, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import type { Map as MapLibreMap, Marker, Popup } from 'maplibre-gl';
 import { useEffect, useRef, useState } from 'react';
-import { MAP_STYLE_URL, OPEN_STYLE } from '../../lib/map-style';
+import { loadMapLibre, MAP_STYLE_URL, OPEN_STYLE } from '../../lib/map-style';
 import { MUTED_TEXT } from '../../lib/theme';
 import './bus-map.css';
 import { type Fleet, isActive, mph, type TrackedBus } from './fleet';
@@ -90,10 +90,7 @@ export function BusMap({ buses, live, titleOrder = 2 }: BusMapProps) {
     let made: MapLibreMap | null = null;
     let cancelled = false;
     void (async () => {
-      const [maplibre] = await Promise.all([
-        import('maplibre-gl'),
-        import('maplibre-gl/dist/maplibre-gl.css'),
-      ]);
+      const maplibre = await loadMapLibre();
       if (cancelled || !container.current) return;
       library.current = maplibre;
       made = new maplibre.Map({

@@ -2,7 +2,7 @@ import { type ArrivalSettings, BUS_MAP, GEOFENCE_RADIUS_M, type Geofence } from 
 import { Box, Checkbox, Group, NumberInput, Radio, Stack, Text, Title } from '@mantine/core';
 import type { GeoJSONSource, Map as MapLibreMap, Marker } from 'maplibre-gl';
 import { useEffect, useRef, useState } from 'react';
-import { MAP_STYLE_URL, OPEN_STYLE } from '../../lib/map-style';
+import { loadMapLibre, MAP_STYLE_URL, OPEN_STYLE } from '../../lib/map-style';
 import { MUTED_TEXT } from '../../lib/theme';
 
 /** A new fence: the bus map's centre, 300 m. */
@@ -58,10 +58,7 @@ function FenceMap({
     let made: MapLibreMap | null = null;
     let cancelled = false;
     void (async () => {
-      const [maplibre] = await Promise.all([
-        import('maplibre-gl'),
-        import('maplibre-gl/dist/maplibre-gl.css'),
-      ]);
+      const maplibre = await loadMapLibre();
       if (cancelled || !container.current) return;
       const start = first.current;
       made = new maplibre.Map({
