@@ -4,6 +4,7 @@ import {
   GEOLOCATION_PATHS,
   MAP_ORIGINS,
   ORIGIN_SECRET_HEADER,
+  SCAN_PATHS,
   securityHeaders,
   VIEWER_ADDRESS_HEADER,
 } from '@curbside/api';
@@ -63,6 +64,7 @@ export class Site extends Construct {
   /** Security headers of every answer but the bus driver's page; and of that page (geolocation allowed). */
   readonly headersPolicy: cloudfront.ResponseHeadersPolicy;
   readonly geolocationHeadersPolicy: cloudfront.ResponseHeadersPolicy;
+  readonly scanHeadersPolicy: cloudfront.ResponseHeadersPolicy;
 
   constructor(scope: Construct, id: string, props: SiteProps) {
     super(scope, id);
@@ -141,6 +143,12 @@ export class Site extends Construct {
       "Curbside: strict CSP, geolocation for the bus driver's page",
     );
 
+    this.scanHeadersPolicy = headersPolicyFor(
+      'ScanSecurityHeaders',
+      SCAN_PATHS[0] as string,
+      "Curbside: camera and WebAssembly for the front queue's Scan",
+    );
+
     const apiBehavior = {
       cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
       // Forwards cookies, query strings and headers but not Host: API Gateway
@@ -176,12 +184,21 @@ export class Site extends Construct {
       ]),
     );
 
+    // The front queue's Scan (the camera, zxing-wasm): the same app, its own CSP and Permissions-Policy.
+    const scanBehaviors = Object.fromEntries(
+      SCAN_PATHS.flatMap((path) => [path, `${path}/*`]).map((pattern) => [
+        pattern,
+        { ...siteBehavior, responseHeadersPolicy: this.scanHeadersPolicy },
+      ]),
+    );
+
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Curbside web app, HTTP API and live connection',
       defaultRootObject: 'index.html',
       defaultBehavior: { ...siteBehavior, responseHeadersPolicy: this.headersPolicy },
       additionalBehaviors: {
         ...geolocationBehaviors,
+        ...scanBehaviors,
         '/api/*': {
           ...apiBehavior,
           origin: apiOrigin(props.httpApiId),

@@ -586,7 +586,16 @@ describe('web app', () => {
     expect(config.Logging).toBeDefined();
 
     const behaviors = Object.fromEntries(config.CacheBehaviors.map((b: any) => [b.PathPattern, b]));
-    expect(Object.keys(behaviors).sort()).toEqual(['/api/*', '/bus-driver', '/bus-driver/*', '/ws']);
+    expect(Object.keys(behaviors).sort()).toEqual([
+      '/api/*',
+      '/bus-driver',
+      '/bus-driver/*',
+      '/front-queue',
+      '/front-queue/*',
+      '/parent-dashboard',
+      '/parent-dashboard/*',
+      '/ws',
+    ]);
     const expectedApi = { '/api/*': apiLogicalId('HTTP'), '/ws': apiLogicalId('WEBSOCKET') };
     for (const [path, api] of Object.entries(expectedApi)) {
       const behavior = behaviors[path];
@@ -615,7 +624,10 @@ describe('web app', () => {
     const expected = securityHeaders('/');
     const behaviors = [
       config.DefaultCacheBehavior,
-      ...config.CacheBehaviors.filter((b: any) => !b.PathPattern.startsWith('/bus-driver')),
+      // The pages with their own Permissions-Policy (and the front queue's CSP) are checked below.
+      ...config.CacheBehaviors.filter(
+        (b: any) => !/^\/(bus-driver|parent-dashboard|front-queue)/.test(b.PathPattern),
+      ),
     ];
     for (const behavior of behaviors) {
       const policy = headersPolicy(behavior.ResponseHeadersPolicyId);
@@ -641,15 +653,34 @@ describe('web app', () => {
     }
   });
 
-  it("the bus driver's page alone may ask for the position", () => {
+  it("the bus driver's page and the parent's dashboard alone may ask for the position", () => {
     const config = only(ofType('AWS::CloudFront::Distribution'))[1].Properties.DistributionConfig;
-    for (const pattern of ['/bus-driver', '/bus-driver/*']) {
+    for (const pattern of ['/bus-driver', '/bus-driver/*', '/parent-dashboard', '/parent-dashboard/*']) {
       const behavior = config.CacheBehaviors.find((b: any) => b.PathPattern === pattern);
       expect(behavior.TargetOriginId).toBe(config.DefaultCacheBehavior.TargetOriginId);
       expect(behavior.FunctionAssociations).toEqual(config.DefaultCacheBehavior.FunctionAssociations);
       const [permissions] = headersPolicy(behavior.ResponseHeadersPolicyId).CustomHeadersConfig.Items;
       expect(permissions.Value).toBe(securityHeaders('/bus-driver')['permissions-policy']);
       expect(permissions.Value).toContain('geolocation=(self)');
+    }
+  });
+
+  it("the front queue's page alone may open the camera and compile WebAssembly (the Scan)", () => {
+    const config = only(ofType('AWS::CloudFront::Distribution'))[1].Properties.DistributionConfig;
+    const expected = securityHeaders('/front-queue');
+    for (const pattern of ['/front-queue', '/front-queue/*']) {
+      const behavior = config.CacheBehaviors.find((b: any) => b.PathPattern === pattern);
+      expect(behavior.TargetOriginId).toBe(config.DefaultCacheBehavior.TargetOriginId);
+      expect(behavior.FunctionAssociations).toEqual(config.DefaultCacheBehavior.FunctionAssociations);
+      const policy = headersPolicy(behavior.ResponseHeadersPolicyId);
+      const [permissions] = policy.CustomHeadersConfig.Items;
+      expect(permissions.Value).toBe(expected['permissions-policy']);
+      expect(permissions.Value).toContain('camera=(self)');
+      expect(permissions.Value).toContain('geolocation=()');
+      expect(policy.SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy).toBe(
+        expected['content-security-policy'],
+      );
+      expect(expected['content-security-policy']).toContain("script-src 'self' 'wasm-unsafe-eval';");
     }
   });
 

@@ -210,6 +210,10 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   denyDismissalChange:  [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
   cancelDismissalChange: [401, ok,    403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
   parentWaysHome:       [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
+  // Arrivals (issue 53): a parent announces their own; the school's staff read the session's, like the queue.
+  announceArrival:      [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
+  parentArrivals:       [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
+  listArrivals:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   busLinks:             [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     ok],
   rotateBusLinks:       [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
   // The hallway display's link (issue 32): like the bus links.

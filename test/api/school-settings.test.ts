@@ -22,7 +22,10 @@ const valid = {
   timeZone: 'America/Chicago',
   changeCutoff: '14:00',
   changeApproval: 'auto',
+  arrival: { mode: 'confirm', geofence: { lat: 29.9811, lon: -81.4457, radiusM: 400 } },
 };
+/** Families' arrival announcements, off until the school turns them on (issue 53). */
+const ARRIVAL_OFF = { arrival: { mode: 'off', geofence: null } };
 /** The demo school's clock as seeded (issue 51). */
 const DEMO_CLOCK = { timeZone: 'America/Chicago', changeCutoff: '14:00', changeApproval: 'auto' };
 
@@ -79,6 +82,7 @@ describe('school settings', () => {
       recordRetentionDays: 400,
       phone: null,
       ...DEMO_CLOCK,
+      ...ARRIVAL_OFF,
     });
   });
 
@@ -141,6 +145,7 @@ describe('school settings', () => {
       ...edges,
       phone: null,
       ...DEMO_CLOCK,
+      arrival: expect.any(Object),
     });
     const low = {
       ...edges,

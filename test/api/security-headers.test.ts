@@ -24,7 +24,7 @@ const policyOf = (csp: string) =>
 
 describe.each([
   ['the web app', '/'],
-  ['a page of the app', '/front-queue'],
+  ['a page of the app', '/back-queue'],
   ['an API answer', '/api/health'],
   ['an API error', '/api/me'],
   ['an unknown API path', '/api/nothing-here'],
@@ -56,5 +56,18 @@ describe("the bus driver's page", () => {
     const response = await fetch(`${server.url}/bus-driver`);
     expect(response.headers.get('permissions-policy')).toMatch(/(^|, )geolocation=\(self\)(,|$)/);
     expect(response.headers.get('content-security-policy')).toMatch(/script-src 'self';/);
+  });
+});
+
+describe("the front queue's page", () => {
+  it('alone may open the camera and compile WebAssembly (the Scan button), and never asks for the position', async () => {
+    const response = await fetch(`${server.url}/front-queue`);
+    const permissions = response.headers.get('permissions-policy') ?? '';
+    expect(permissions).toMatch(/(^|, )camera=\(self\)(,|$)/);
+    expect(permissions).toMatch(/(^|, )geolocation=\(\)(,|$)/);
+    const policy = policyOf(response.headers.get('content-security-policy') ?? '');
+    expect(policy['script-src']).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+    const elsewhere = await fetch(`${server.url}/back-queue`);
+    expect(elsewhere.headers.get('permissions-policy')).toMatch(/(^|, )camera=\(\)(,|$)/);
   });
 });

@@ -19,6 +19,9 @@ const CHROMIUM =
   ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((path) => existsSync(path)) ??
   '/usr/bin/chromium';
 
+/** The Chromium the browser tests drive (a test that needs its own launch flags, the fake camera's). */
+export const chromiumPath = () => CHROMIUM;
+
 const webDir = fileURLToPath(new URL('../../web', import.meta.url));
 
 /** The built web app that the laptop runtime serves in browser tests. */

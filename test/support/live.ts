@@ -1,3 +1,4 @@
+import { expect, vi } from 'vitest';
 import WebSocket from 'ws';
 
 /** A WebSocket client on `/ws` that records every message it receives. */
@@ -38,4 +39,23 @@ export const connectLive = async (baseUrl: string, cookie?: string) => {
         socket.close();
       }),
   };
+};
+
+type LiveScreen = Awaited<ReturnType<typeof connectLive>>;
+
+/** Sends a ping and waits for its pong: every event published before it reached the socket first. */
+export const settled = async (screen: LiveScreen) => {
+  const pongs = screen.messages.filter((message) => message.type === 'pong').length;
+  screen.socket.send(JSON.stringify({ type: 'ping' }));
+  await vi.waitFor(
+    () => expect(screen.messages.filter((message) => message.type === 'pong').length).toBeGreaterThan(pongs),
+    { timeout: 10_000, interval: 20 },
+  );
+};
+
+/** Subscribes a teacher's screen to classrooms, then forgets what it heard before. */
+export const subscribeClassrooms = async (screen: LiveScreen, classroomIds: number[]) => {
+  screen.socket.send(JSON.stringify({ action: 'subscribe', classroomIds, order: 1 }));
+  await screen.next('subscribed', 10_000);
+  screen.messages.length = 0;
 };

@@ -3,7 +3,7 @@ import { DEMO_TIME_ZONE } from '@curbside/local/seed';
 import { classrooms, type Student, students } from '@curbside/store';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createStaff, parentThroughInvite } from '../support/fixtures';
-import { connectLive } from '../support/live';
+import { connectLive, settled, subscribeClassrooms } from '../support/live';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
 /**
@@ -23,22 +23,6 @@ const screenOf = async (client: Client) => {
   const screen = await connectLive(server.url, client.cookie);
   screens.push(screen);
   return screen;
-};
-
-/** Sends a ping and waits for its pong: every post made before reached the socket first. */
-const settled = async (screen: Screen) => {
-  const pongs = screen.messages.filter((message) => message.type === 'pong').length;
-  screen.socket.send(JSON.stringify({ type: 'ping' }));
-  await vi.waitFor(
-    () => expect(screen.messages.filter((message) => message.type === 'pong').length).toBeGreaterThan(pongs),
-    { timeout: 10_000, interval: 20 },
-  );
-};
-
-const subscribe = async (screen: Screen, classroomIds: number[]) => {
-  screen.socket.send(JSON.stringify({ action: 'subscribe', classroomIds, order: 1 }));
-  await screen.next('subscribed', 10_000);
-  screen.messages.length = 0;
 };
 
 beforeAll(async () => {
@@ -76,8 +60,8 @@ describe('a change of a way home', () => {
     const childsTeacher = await screenOf(teacherA);
     const otherTeacher = await screenOf(teacherB);
     const family = await screenOf(parent);
-    await subscribe(childsTeacher, [kid.classroomId as number]);
-    await subscribe(otherTeacher, [otherRoom]);
+    await subscribeClassrooms(childsTeacher, [kid.classroomId as number]);
+    await subscribeClassrooms(otherTeacher, [otherRoom]);
 
     const asked = await parent.post('/api/dismissal-changes', {
       studentId: kid.id,
@@ -136,7 +120,7 @@ describe('a change of a way home', () => {
     vi.setSystemTime(instantIn(DEMO_TIME_ZONE, '2026-11-25', '10:00'));
     const teacher = await signedIn(server.url, 'teacher_demo');
     const screen = await screenOf(teacher);
-    await subscribe(screen, [kid.classroomId as number]);
+    await subscribeClassrooms(screen, [kid.classroomId as number]);
     const made = await admin.post('/api/dismissal-changes', {
       studentId: kid.id,
       date: '2026-11-26',

@@ -20,3 +20,19 @@ describe('placard numbers', () => {
     expect(html).toContain('font-size: 54pt');
   });
 });
+
+describe('placard QR codes', () => {
+  it('put the vehicle’s code on its placard and its lanyard, named for the vehicle', () => {
+    const html = placardsHtml(
+      [
+        { type: 'car', number: '104', label: '104' },
+        { type: 'bus', number: '7', label: 'B7' },
+      ],
+      'Lincoln Elementary',
+      3,
+    );
+    expect(html.match(/aria-label="QR code of Car 104"/g)).toHaveLength(2);
+    expect(html.match(/aria-label="QR code of Bus B7"/g)).toHaveLength(2);
+    expect(html).not.toMatch(/Lincoln Elementary<\/svg|CURBSIDE/);
+  });
+});

@@ -7,6 +7,7 @@ import {
   isDomainError,
   LinkReplacedError,
   NotFoundError,
+  OutsideGeofenceError,
   RowsRejectedError,
   TooManyRequestsError,
   UnauthorizedError,
@@ -229,6 +230,7 @@ export const errorHandler = (): MiddlewareObj<HttpEvent, HttpResult> => ({
       if (error instanceof LinkReplacedError)
         Object.assign(body, { replaced: true, schoolPhone: error.schoolPhone });
       if (error instanceof UnreleasedStudentsError) body.unreleased = error.unreleased;
+      if (error instanceof OutsideGeofenceError) body.distanceM = error.distanceM;
       request.response = json(statusOf(error), body);
       return;
     }

@@ -9,6 +9,7 @@ import {
   type Recording,
   type ReleaseMark,
   type RemovalReason,
+  type Student,
   type User,
   type Vehicle,
   type VehicleType,
@@ -150,6 +151,23 @@ export const addVehicle = async (
     recordingBy(user, schoolId),
   ]);
   runningOf(user, sessionId, session);
+  return enqueue({ schoolId, sessionId, vehicleNumber, vehicleType }, vehicle, requeue, riders, record);
+};
+
+/**
+ * Queues the vehicle as a new visit (with its record, by `record`'s actor),
+ * tells the screens, and answers the entry with its place in line. The
+ * session was checked running by the caller. `queuedBy`: the visit came from
+ * a family's own announcement (issue 53).
+ */
+const enqueue = async (
+  { schoolId, sessionId, vehicleNumber, vehicleType }: Omit<AddReads, 'reads'>,
+  vehicle: Vehicle | undefined,
+  requeue: boolean,
+  riders: readonly Student[],
+  record: Recording,
+  queuedBy?: 'announcement',
+): Promise<QueueEntry> => {
   const now = new Date().toISOString();
   const entry = await queue.add(
     db,
@@ -169,6 +187,7 @@ export const addVehicle = async (
         grade,
         classroomId,
       })),
+      ...(queuedBy ? { queuedBy } : {}),
     },
     record,
     requeue,
@@ -193,6 +212,32 @@ export const addVehicle = async (
     }),
   ]);
   return { ...entry, position };
+};
+
+/**
+ * Queues a family's registered car for their announcement (issue 53, `auto`):
+ * as staff typing its number would, in a session the caller found running,
+ * recorded with the parent as the actor and marked `queuedBy: announcement`.
+ * ConflictError when the car is already in the queue.
+ */
+export const queueAnnouncedCar = async (
+  schoolId: number,
+  sessionId: number,
+  vehicle: Vehicle,
+  record: Recording,
+): Promise<QueueEntry> => {
+  const [requeue, riders] = await Promise.all([
+    queue.visitedBefore(db, sessionId, vehicle.type, vehicle.number),
+    students.getMany(db, schoolId, vehicle.studentIds),
+  ]);
+  return enqueue(
+    { schoolId, sessionId, vehicleNumber: vehicle.number, vehicleType: vehicle.type },
+    vehicle,
+    requeue,
+    riders,
+    record,
+    'announcement',
+  );
 };
 
 /**

@@ -1,6 +1,7 @@
 import type {
   Alert,
   AlertAcknowledgement,
+  Arrival,
   Batch,
   BusLocation,
   BusPosition,
@@ -185,6 +186,16 @@ export interface WayHomeEventData {
   DISMISSAL_CHANGE_UPDATED: { change: DismissalChangeView };
 }
 
+/**
+ * Families' arrivals (issue 53): to the school's whole-line staff screens and
+ * the connections of the children's classrooms (their teachers), outside any
+ * session's sequence; never to a parent, a display or another school.
+ */
+export interface ArrivalEventData {
+  /** A parent announced (or announced again): the arrival as it is now. */
+  ARRIVAL_ANNOUNCED: { arrival: Arrival };
+}
+
 /** To a school's hallway displays (issue 32): only what the display shows. */
 export interface DisplayEventData {
   /** The called students as they are now (first names, last initials, vehicle and batch numbers). */
@@ -195,6 +206,7 @@ export type LiveEventData = CarLineEventData &
   PortalEventData &
   SchoolEventData &
   WayHomeEventData &
+  ArrivalEventData &
   DisplayEventData;
 export type LiveEventType = keyof LiveEventData;
 export type CarLineEventType = keyof CarLineEventData;
@@ -224,6 +236,7 @@ export const LIVE_EVENT_TYPES = [
   'SESSION_ENDED',
   'DISMISSAL_PLAN_CHANGED',
   'DISMISSAL_CHANGE_UPDATED',
+  'ARRIVAL_ANNOUNCED',
   'DISPLAY_BOARD',
 ] as const satisfies readonly LiveEventType[];
 

@@ -12,12 +12,26 @@
  */
 export const MAP_ORIGINS: readonly string[] = ['https://tile.openstreetmap.org'];
 
-/** Pages that may ask for the device's position: the bus driver's (it shares the bus's live position). */
-export const GEOLOCATION_PATHS: readonly string[] = ['/bus-driver'];
+/**
+ * Pages that may ask for the device's position: the bus driver's (it shares
+ * the bus's live position) and the parent's dashboard ("I'm here" inside the
+ * school's geofence, issue 53; the position is checked and dropped).
+ */
+export const GEOLOCATION_PATHS: readonly string[] = ['/bus-driver', '/parent-dashboard'];
+
+/**
+ * Pages that may open the camera and run WebAssembly: the front queue's Scan
+ * button (issue 53) reads placards' QR codes with the tablet's camera, decoded
+ * by zxing-wasm served by the app itself (`'wasm-unsafe-eval'` lets the page
+ * compile WebAssembly; it allows no `eval` of JavaScript).
+ */
+export const SCAN_PATHS: readonly string[] = ['/front-queue'];
 
 export interface SecurityHeaderOptions {
   /** Default `MAP_ORIGINS`. */
   mapOrigins?: readonly string[];
+  /** The page compiles WebAssembly (`SCAN_PATHS`). */
+  wasm?: boolean;
 }
 
 /** Parses a comma-separated list of origins (`MAP_ORIGINS`), refusing anything but plain https origins. */
@@ -39,11 +53,14 @@ export const parseOrigins = (list: string): string[] =>
  * workers from the site or blob: (maplibre), never framed. Styles allow
  * inline: Mantine sets CSS variables in style attributes.
  */
-export const contentSecurityPolicy = ({ mapOrigins = MAP_ORIGINS }: SecurityHeaderOptions = {}): string => {
+export const contentSecurityPolicy = ({
+  mapOrigins = MAP_ORIGINS,
+  wasm = false,
+}: SecurityHeaderOptions = {}): string => {
   const map = mapOrigins.join(' ');
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    wasm ? "script-src 'self' 'wasm-unsafe-eval'" : "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data: blob:${map ? ` ${map}` : ''}`,
     `connect-src 'self'${map ? ` ${map}` : ''}`,
@@ -58,15 +75,24 @@ export const contentSecurityPolicy = ({ mapOrigins = MAP_ORIGINS }: SecurityHead
   ].join('; ');
 };
 
-/** Geolocation for the bus driver's page only; camera, microphone and payment for none. */
-export const permissionsPolicy = (geolocation: boolean): string =>
-  [`geolocation=${geolocation ? '(self)' : '()'}`, 'camera=()', 'microphone=()', 'payment=()', 'usb=()'].join(
-    ', ',
-  );
+/** Geolocation for `GEOLOCATION_PATHS` only, the camera for `SCAN_PATHS` only; microphone and payment for none. */
+export const permissionsPolicy = (geolocation: boolean, camera = false): string =>
+  [
+    `geolocation=${geolocation ? '(self)' : '()'}`,
+    `camera=${camera ? '(self)' : '()'}`,
+    'microphone=()',
+    'payment=()',
+    'usb=()',
+  ].join(', ');
+
+const under = (pages: readonly string[], path: string) =>
+  pages.some((page) => path === page || path.startsWith(`${page}/`));
 
 /** Whether a page path gets geolocation (`GEOLOCATION_PATHS` and below them). */
-export const allowsGeolocation = (path: string): boolean =>
-  GEOLOCATION_PATHS.some((page) => path === page || path.startsWith(`${page}/`));
+export const allowsGeolocation = (path: string): boolean => under(GEOLOCATION_PATHS, path);
+
+/** Whether a page path gets the camera and WebAssembly (`SCAN_PATHS` and below them). */
+export const allowsScanning = (path: string): boolean => under(SCAN_PATHS, path);
 
 /**
  * The headers of an answer to `path` (lowercase names). HSTS is CloudFront's
@@ -76,8 +102,8 @@ export const securityHeaders = (
   path: string,
   options: SecurityHeaderOptions = {},
 ): Record<string, string> => ({
-  'content-security-policy': contentSecurityPolicy(options),
-  'permissions-policy': permissionsPolicy(allowsGeolocation(path)),
+  'content-security-policy': contentSecurityPolicy({ ...options, wasm: allowsScanning(path) }),
+  'permissions-policy': permissionsPolicy(allowsGeolocation(path), allowsScanning(path)),
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'strict-origin-when-cross-origin',
   'x-frame-options': 'DENY',

@@ -83,6 +83,20 @@ export class UnreleasedStudentsError extends ConflictError {
   }
 }
 
+/**
+ * "I'm here" from outside the school's geofence (issue 53): 409
+ * `{ message, distanceM }`, the distance from the school's point in metres
+ * (the parent's screen says it in their language).
+ */
+export class OutsideGeofenceError extends ConflictError {
+  constructor(
+    message: string,
+    readonly distanceM: number,
+  ) {
+    super(message);
+  }
+}
+
 /** Something that worked once and never will again (a used, revoked or expired invite). */
 export class GoneError extends DomainError {}
 

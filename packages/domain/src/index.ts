@@ -1,3 +1,4 @@
+export * from './arrivals';
 export * from './auth';
 export * from './bus';
 export * from './car-line';
@@ -11,6 +12,7 @@ export * from './format';
 export * from './parent';
 export * from './parent-invites';
 export * from './pickup';
+export * from './placard-code';
 export * from './queue';
 export * from './queue-schemas';
 export * from './record';

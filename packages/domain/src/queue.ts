@@ -53,6 +53,8 @@ export interface QueueEntry {
   exitTime: string | null;
   vehicle: Omit<Vehicle, 'studentIds' | 'schoolId'> | null;
   students: StudentSummary[];
+  /** `announcement`: queued by the family's own "I'm here" (issue 53, a school in `auto` arrival mode). */
+  queuedBy?: 'announcement';
   /**
    * Raised by every change to the visit (1 when queued). Writes are held to
    * the version the caller read, and a screen keeps the higher of two copies.

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { arrivalSettingsSchema } from './arrivals';
 import { STAFF_ROLES } from './roles';
 
 /** Entity shapes shared by the server and the web client (specification §3). */
@@ -45,6 +46,8 @@ export const schoolSchema = z.object({
   timeZone: z.string().optional(),
   changeCutoff: z.string().optional(),
   changeApproval: z.enum(['auto', 'office']).optional(),
+  /** Families' arrival announcements (issue 53): mode and geofence; off when absent. */
+  arrival: arrivalSettingsSchema.optional(),
 });
 export type School = z.infer<typeof schoolSchema>;
 

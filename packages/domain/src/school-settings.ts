@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { type ArrivalSettings, arrivalSettingsOf, arrivalSettingsSchema } from './arrivals';
 import { DEFAULT_BATCH_CAPACITY } from './queue';
 import { DEFAULT_RETENTION_DAYS } from './record';
 import { canonicalTimeZone, DEFAULT_TIME_ZONE, TIME_ZONE_BEFORE_SETTING } from './school-clock';
@@ -117,6 +118,8 @@ export const schoolSettingsSchema = z.strictObject({
   timeZone: timeZoneSchema,
   changeCutoff: changeCutoffSchema,
   changeApproval: z.enum(CHANGE_APPROVALS, { error: 'Change approval must be auto or office' }),
+  /** Families' arrival announcements (issue 53): off, confirm or auto, and the school's geofence. */
+  arrival: arrivalSettingsSchema,
 });
 /** The settings in force: the phone always said (null when the school has none). */
 export type SchoolSettings = Omit<z.output<typeof schoolSettingsSchema>, 'phone'> & { phone: string | null };
@@ -130,6 +133,7 @@ export const schoolSettingsInputSchema = schoolSettingsSchema.partial({
   timeZone: true,
   changeCutoff: true,
   changeApproval: true,
+  arrival: true,
 });
 export type SchoolSettingsInput = z.output<typeof schoolSettingsInputSchema>;
 
@@ -143,6 +147,7 @@ export const schoolSettingsOf = (school: {
   timeZone?: string | undefined;
   changeCutoff?: string | undefined;
   changeApproval?: string | undefined;
+  arrival?: ArrivalSettings | undefined;
 }): SchoolSettings => ({
   carBatchCapacity: school.batchCapacity?.car ?? DEFAULT_BATCH_CAPACITY.car,
   busBatchCapacity: school.batchCapacity?.bus ?? DEFAULT_BATCH_CAPACITY.bus,
@@ -153,6 +158,7 @@ export const schoolSettingsOf = (school: {
   recordRetentionDays: school.retentionDays ?? DEFAULT_RETENTION_DAYS,
   phone: school.phone ?? null,
   ...schoolClockOf(school),
+  arrival: arrivalSettingsOf(school.arrival),
 });
 
 /** The school's clock and change rules as in force (the defaults where it has none). */

@@ -1,5 +1,6 @@
 export * from './access';
 export * from './alert';
+export * from './arrival';
 export * from './auth-session';
 export * from './authorized-pickup';
 export * from './batch';

@@ -259,6 +259,23 @@ export const queue = {
     return entry;
   },
 
+  /** The vehicle's visit now in the session's queue, if any (its slot, read consistently). */
+  async activeOf(
+    db: Db,
+    sessionId: number,
+    type: VehicleType,
+    number: string,
+  ): Promise<QueueEntry | undefined> {
+    const { Item } = await db.doc.send(
+      new GetCommand({
+        TableName: db.table,
+        Key: { pk: partition(sessionId), sk: activeSk(type, number) },
+        ConsistentRead: true,
+      }),
+    );
+    return Item ? fromItem(Item) : undefined;
+  },
+
   /** Whether the car had an earlier visit in the session (picked up or removed): one Query, one item at most. */
   async visitedBefore(db: Db, sessionId: number, type: VehicleType, number: string): Promise<boolean> {
     const { Items = [] } = await db.doc.send(

@@ -53,14 +53,15 @@ export const schools = {
    * The school's settings (#32), in one write: its batch capacities (a batch
    * made afterwards takes them; one made before keeps its own), its usual
    * dismissal length, languages, record retention and phone; and its clock
-   * (issue 51: time zone, change cutoff and approval), each only when given.
+   * (issue 51: time zone, change cutoff and approval) and its families'
+   * arrival announcements (issue 53: mode and geofence), each only when given.
    * Undefined when the school does not exist.
    */
   async updateSettings(db: Db, id: number, settings: SchoolSettingsInput): Promise<School | undefined> {
     // The phone (issue 50): set, removed (null), or left as it is (absent).
     const phone =
       settings.phone === undefined ? '' : settings.phone === null ? ' REMOVE phone' : ', phone = :phone';
-    const clock = (['timeZone', 'changeCutoff', 'changeApproval'] as const).filter(
+    const clock = (['timeZone', 'changeCutoff', 'changeApproval', 'arrival'] as const).filter(
       (field) => settings[field] !== undefined,
     );
     try {

@@ -1,4 +1,5 @@
 import { adminRoutes } from './admin';
+import { arrivalRoutes } from './arrivals';
 import { authRoutes } from './auth';
 import { busRoutes } from './bus';
 import { carLineRoutes } from './carLine';
@@ -34,6 +35,7 @@ export const routes = {
   ...authorizedPickupStaffRoutes,
   ...wayHomeRoutes,
   ...wayHomeParentRoutes,
+  ...arrivalRoutes,
 } as const;
 
 export type Routes = typeof routes;

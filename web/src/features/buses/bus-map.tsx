@@ -2,6 +2,7 @@ import { BUS_MAP } from '@curbside/domain';
 import { Badge, Box, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import type { Map as MapLibreMap, Marker, Popup } from 'maplibre-gl';
 import { useEffect, useRef, useState } from 'react';
+import { loadMapLibre, MAP_STYLE_URL, OPEN_STYLE } from '../../lib/map-style';
 import { MUTED_TEXT } from '../../lib/theme';
 import './bus-map.css';
 import { type Fleet, isActive, mph, type TrackedBus } from './fleet';
@@ -11,26 +12,6 @@ const ACTIVE = '#1864ab';
 const DELAYED = '#5c636a';
 /** The status dots of the list: green active, yellow delayed. */
 const DOT = { active: '#2b8a3e', delayed: '#e8a400' } as const;
-
-const MAP_STYLE_URL = import.meta.env.VITE_MAP_STYLE_URL as string | undefined;
-
-/** An open tile style: OpenStreetMap's raster tiles over a plain background (which is all there is offline). */
-const OPEN_STYLE = {
-  version: 8 as const,
-  sources: {
-    osm: {
-      type: 'raster' as const,
-      tiles: ['https://tile.openstreetmap.org/{z}/{x}/{y}.png'],
-      tileSize: 256,
-      maxzoom: 19,
-      attribution: '© OpenStreetMap contributors',
-    },
-  },
-  layers: [
-    { id: 'background', type: 'background' as const, paint: { 'background-color': '#e8eef2' } },
-    { id: 'osm', type: 'raster' as const, source: 'osm' },
-  ],
-};
 
 const time = (ms: number) =>
   new Date(ms).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit', second: '2-digit' });
@@ -109,10 +90,7 @@ export function BusMap({ buses, live, titleOrder = 2 }: BusMapProps) {
     let made: MapLibreMap | null = null;
     let cancelled = false;
     void (async () => {
-      const [maplibre] = await Promise.all([
-        import('maplibre-gl'),
-        import('maplibre-gl/dist/maplibre-gl.css'),
-      ]);
+      const maplibre = await loadMapLibre();
       if (cancelled || !container.current) return;
       library.current = maplibre;
       made = new maplibre.Map({

@@ -1,5 +1,6 @@
 import { Box, Center, Container, Grid, Loader, Stack } from '@mantine/core';
 import { AlertPanel } from '../alerts/alert-panel';
+import { ArrivingList } from '../arrivals/arriving-list';
 import { useMe } from '../auth/auth.queries';
 import { NoActiveSession } from '../queue/no-active-session';
 import { QueueList } from '../queue/queue-list';
@@ -7,6 +8,7 @@ import { RecentPickups } from '../queue/recent-pickups';
 import { usePhone } from '../queue/use-phone';
 import { useActiveSession } from '../sessions/sessions.queries';
 import { AddVehicleCard } from './add-vehicle';
+import { ScanPlacards } from './scan-placards';
 
 export const FRONT_QUEUE_LOCATION = 'Front Queue';
 
@@ -46,12 +48,16 @@ export function FrontQueuePage() {
         <Grid gutter="md">
           <Grid.Col span={{ base: 12, md: 4 }}>
             <Box pos={{ md: 'sticky' }} top={8}>
-              <AddVehicleCard sessionId={session.id} />
+              <Stack gap="xs">
+                <AddVehicleCard sessionId={session.id} />
+                {user.schoolId !== null && <ScanPlacards sessionId={session.id} schoolId={user.schoolId} />}
+              </Stack>
             </Box>
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 8 }}>
             <Stack gap="md">
               <AlertPanel sessionId={session.id} location={FRONT_QUEUE_LOCATION} collapsible={phone} />
+              <ArrivingList sessionId={session.id} />
               <QueueList sessionId={session.id} />
             </Stack>
           </Grid.Col>

@@ -10,11 +10,13 @@ const QUIET = 4;
  * modules per rectangle (a few hundred commands, not a node per module: a
  * page of 2,000 letters stays light).
  */
-export const qrPath = (text: string) => {
+export const qrPath = (text: string, mode: 'byte' | 'alphanumeric' = 'byte') => {
   // One byte segment and one fixed mask: a valid code that phones read. Searching the best mix of
   // segment modes and trying all eight masks for the most even one made each code ten times slower
   // (a page of 2,000 letters missed its 10 s budget).
-  const { modules } = create([{ data: UTF8.encode(text), mode: 'byte' }], {
+  // A placard's code is alphanumeric (docs/adr/0024-placard-qr-codes.md): a smaller code.
+  const segment = mode === 'alphanumeric' ? { data: text, mode } : { data: UTF8.encode(text), mode };
+  const { modules } = create([segment], {
     errorCorrectionLevel: 'M',
     maskPattern: 0,
   });

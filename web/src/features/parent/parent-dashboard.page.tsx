@@ -5,6 +5,7 @@ import { type FormEvent, useState } from 'react';
 import { Navigate } from 'react-router';
 import { useMe } from '../auth/auth.queries';
 import { useLiveEvent } from '../live/live';
+import { ArrivalCards } from './arrival';
 import { AuthorizedPickups } from './authorized-pickups';
 import { clockText, waitText } from './format';
 import { useParentTexts } from './i18n';
@@ -171,6 +172,7 @@ export function ParentDashboardPage() {
             {t('dashboard.signOut')}
           </Button>
         </Group>
+        {status.data && status.data.length > 0 && <ArrivalCards />}
         {status.isPending ? (
           <Loader aria-label="Loading" />
         ) : status.isError && !status.data ? (

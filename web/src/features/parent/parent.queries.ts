@@ -54,6 +54,13 @@ export const parentQueries = {
       queryKey: [...parentQueries.changesAll(), from] as const,
       queryFn: () => api(routes.listDismissalChanges, { query: { from } }),
     }),
+  /** The family's schools where announcing an arrival is open now, each with the parent's own (issue 53). */
+  arrivals: () =>
+    queryOptions({
+      queryKey: [...parentQueries.all, 'arrivals'] as const,
+      queryFn: () => api(routes.parentArrivals),
+      refetchInterval: PARENT_STATUS_POLL_MS,
+    }),
   /** The adults allowed to collect the parent's children. */
   authorizedPickups: () =>
     queryOptions({

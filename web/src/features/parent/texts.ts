@@ -79,6 +79,20 @@ export const en = {
     loggedOut: 'Logged out successfully',
     logoutFailed: 'Error logging out',
   },
+  arrival: {
+    title: 'Arriving at pickup',
+    intro: 'Let {{school}} know you are coming, so your children can get ready.',
+    onTheWay: "I'm on my way",
+    here: "I'm here",
+    locating: 'Finding your location…',
+    announcedHere: 'Announced — the school knows you are here',
+    announcedOnTheWay: 'Announced — the school knows you are on your way',
+    onFoot: 'No car is on file for your children today: staff will see you as a parent on foot.',
+    queued: 'Your car is in the line.',
+    failed: 'Could not announce your arrival',
+    noLocation: 'Allow this site to use your location to announce that you are here.',
+    noGeolocation: 'This phone cannot share its location. Please tell a staff member at the curb.',
+  },
   status: {
     not_in_queue: 'Not in Queue',
     in_queue: 'In Queue',
@@ -285,6 +299,20 @@ export const es: ParentTexts = {
     loggedOut: 'Sesión cerrada',
     logoutFailed: 'Error al cerrar la sesión',
   },
+  arrival: {
+    title: 'Llegada a la salida',
+    intro: 'Avise a {{school}} que va en camino, para que sus hijos se preparen.',
+    onTheWay: 'Voy en camino',
+    here: 'Ya llegué',
+    locating: 'Buscando su ubicación…',
+    announcedHere: 'Avisado — la escuela sabe que usted llegó',
+    announcedOnTheWay: 'Avisado — la escuela sabe que usted va en camino',
+    onFoot: 'No hay un auto registrado para sus hijos hoy: el personal lo verá como un padre a pie.',
+    queued: 'Su auto está en la fila.',
+    failed: 'No se pudo avisar su llegada',
+    noLocation: 'Permita que este sitio use su ubicación para avisar que llegó.',
+    noGeolocation: 'Este teléfono no puede compartir su ubicación. Avise a un miembro del personal.',
+  },
   status: {
     not_in_queue: 'No está en la fila',
     in_queue: 'En la fila',
@@ -468,5 +496,12 @@ export const es: ParentTexts = {
     'Valid email is required': 'Se necesita un correo electrónico válido',
     'Too many accounts were registered from here. Please try again later.':
       'Se registraron demasiadas cuentas desde aquí. Intente más tarde.',
+    'Pickup has not started yet': 'La salida todavía no empezó',
+    'This school does not take arrival announcements': 'Esta escuela no recibe avisos de llegada',
+    'Share your location to announce that you are here': 'Comparta su ubicación para avisar que llegó',
+    'None of your children goes home by car today. Please call the school office.':
+      'Ninguno de sus hijos se va en auto hoy. Llame a la oficina de la escuela.',
+    'Too many announcements. Please wait a few minutes and try again.':
+      'Demasiados avisos. Espere unos minutos e intente de nuevo.',
   },
 };

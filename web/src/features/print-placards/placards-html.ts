@@ -3,7 +3,10 @@ import {
   PLACARD_FALLBACK_SCHOOL,
   PLACARD_MASCOT_TEXT,
   type Placard,
+  placardCode,
+  vehicleName,
 } from '@curbside/domain';
+import { qrPath } from '../parent-invites/qr-svg';
 
 const escapeHtml = (text: string) =>
   text.replace(
@@ -24,21 +27,34 @@ export const numberSize = (label: string): number =>
  * row for all of them; Letter paper with a 0.25 in margin. The preview shows
  * this same document.
  */
-export const placardsHtml = (placards: readonly Placard[], schoolName: string | null | undefined): string => {
+export const placardsHtml = (
+  placards: readonly Placard[],
+  schoolName: string | null | undefined,
+  schoolId: number | null = null,
+): string => {
   const school = escapeHtml(schoolName?.trim() || PLACARD_FALLBACK_SCHOOL);
+  /** The vehicle's QR code (the school and the number, nothing personal), for the Scan at the curb. */
+  const qr = (p: Placard) => {
+    if (schoolId === null) return '';
+    const { d, size } = qrPath(
+      placardCode({ schoolId, vehicleType: p.type, vehicleNumber: p.number }),
+      'alphanumeric',
+    );
+    return `<svg class="qr" viewBox="0 0 ${size} ${size}" role="img" aria-label="QR code of ${escapeHtml(vehicleName(p.type, p.number))}" shape-rendering="crispEdges"><rect width="${size}" height="${size}" fill="#fff"/><path d="${d}" fill="#000"/></svg>`;
+  };
   const mascot = escapeHtml(PLACARD_MASCOT_TEXT);
   const large = (type: Placard['type']) =>
     placards
       .filter((p) => p.type === type)
       .map(
         (p) =>
-          `<div class="large ${p.type}"><div class="school">${school}</div><div class="number" style="font-size: ${numberSize(p.label)}pt">${escapeHtml(p.label)}</div><div class="mascot">${mascot}</div></div>`,
+          `<div class="large ${p.type}"><div class="school">${school}</div><div class="number" style="font-size: ${numberSize(p.label)}pt">${escapeHtml(p.label)}</div>${qr(p)}<div class="mascot">${mascot}</div></div>`,
       )
       .join('');
   const small = placards
     .map(
       (p) =>
-        `<div class="small ${p.type}"><div class="number">${escapeHtml(p.label)}</div><div class="school">${school}</div></div>`,
+        `<div class="small ${p.type}">${qr(p)}<div><div class="number">${escapeHtml(p.label)}</div><div class="school">${school}</div></div></div>`,
     )
     .join('');
   return `<!doctype html>
@@ -54,10 +70,12 @@ export const placardsHtml = (placards: readonly Placard[], schoolName: string | 
   .large { border: 3px solid #000; border-radius: 10px; height: 2.6in; display: flex; flex-direction: column; align-items: center; justify-content: space-between; padding: 0.12in; break-inside: avoid; }
   .large .school { font-size: 10pt; font-weight: 700; text-align: center; }
   .large .number { font-weight: 900; line-height: 1; white-space: nowrap; }
+  .large .qr { width: 0.95in; height: 0.95in; flex-shrink: 0; }
+  .small .qr { width: 0.7in; height: 0.7in; flex-shrink: 0; }
   .large .mascot { font-size: 9pt; text-transform: uppercase; letter-spacing: 0.08em; }
   .bus { background: #ffd43b; }
-  .small { border: 1.5px dashed #000; height: 1.1in; display: flex; flex-direction: column; align-items: center; justify-content: center; padding: 0.05in; break-inside: avoid; }
-  .small .number { font-size: 22pt; font-weight: 900; line-height: 1.1; }
+  .small { border: 1.5px dashed #000; height: 1.1in; display: flex; align-items: center; justify-content: center; gap: 0.04in; padding: 0.05in; break-inside: avoid; text-align: center; }
+  .small .number { font-size: 16pt; font-weight: 900; line-height: 1.1; }
   .small .school { font-size: 6pt; text-align: center; }
   .empty { font-size: 14pt; }
   @media screen {

@@ -65,7 +65,11 @@ export function PrintPlacardsPage() {
   const summary = useQuery({ ...rosterQueries.summary(scope, null), enabled: user !== null });
   const vehicles = useQuery({ ...allVehicles(scope), enabled: user !== null });
   const placards = useMemo(() => placardsFor(vehicles.data ?? [], !firstOnly), [vehicles.data, firstOnly]);
-  const html = useMemo(() => placardsHtml(placards, summary.data?.school.name), [placards, summary.data]);
+  const schoolId = summary.data?.school.id ?? null;
+  const html = useMemo(
+    () => placardsHtml(placards, summary.data?.school.name, schoolId),
+    [placards, summary.data, schoolId],
+  );
   if (!user) return null;
   const cars = placards.filter((p) => p.type === 'car').length;
   const buses = placards.length - cars;

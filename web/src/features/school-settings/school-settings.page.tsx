@@ -33,6 +33,7 @@ import { MUTED_TEXT } from '../../lib/theme';
 import { useMe } from '../auth/auth.queries';
 import { useLiveEvent } from '../live/live';
 import { useSchoolScope } from '../school-admin/school-admin.page';
+import { ArrivalSettingsFields } from './arrival-settings';
 
 type NumberField = keyof typeof SCHOOL_SETTINGS_BOUNDS;
 const NUMBER_FIELDS: ReadonlyArray<{ field: NumberField; label: string; unit: string }> = [
@@ -209,6 +210,11 @@ export function SchoolSettingsPage() {
                   <Radio value="office" label="The office approves each one" />
                 </Stack>
               </Radio.Group>
+              <ArrivalSettingsFields
+                value={form.arrival}
+                onChange={(arrival) => setForm({ ...form, arrival })}
+                error={errors.arrival}
+              />
               <Text c={MUTED_TEXT} fz="sm">
                 A new batch takes the batch size in force when it is made; batches already loading keep
                 theirs.

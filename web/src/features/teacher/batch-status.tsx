@@ -1,10 +1,19 @@
-import { type TeacherStudent, vehicleLabel } from '@curbside/domain';
+import { type ArrivalState, type TeacherStudent, vehicleLabel } from '@curbside/domain';
 import { Badge, Card, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { BORDER, DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
+import { ArrivalBadge } from '../arrivals/arrival-badge';
 import { BATCH_GROUPS, type BatchGroupKey, batchGroupOf, isPickedUp } from './roster';
 import { BatchStatusBadge } from './student-badges';
 
-function StudentStatusRow({ student, showRoom }: { student: TeacherStudent; showRoom: boolean }) {
+function StudentStatusRow({
+  student,
+  showRoom,
+  arrival,
+}: {
+  student: TeacherStudent;
+  showRoom: boolean;
+  arrival: ArrivalState | undefined;
+}) {
   const urgent = student.queueStatus === 'overflow';
   return (
     <Paper
@@ -29,7 +38,10 @@ function StudentStatusRow({ student, showRoom }: { student: TeacherStudent; show
             .filter(Boolean)
             .join(' · ')}
         </Text>
-        <BatchStatusBadge student={student} />
+        <Group gap="xs" wrap="wrap">
+          <BatchStatusBadge student={student} />
+          <ArrivalBadge state={arrival} />
+        </Group>
       </Stack>
     </Paper>
   );
@@ -42,9 +54,12 @@ function StudentStatusRow({ student, showRoom }: { student: TeacherStudent; show
 export function StudentBatchStatus({
   students,
   showRoom,
+  arrivals = new Map(),
 }: {
   students: TeacherStudent[];
   showRoom: boolean;
+  /** Each child's family's announcement (issue 53): "Parent arriving" / "Parent here". */
+  arrivals?: ReadonlyMap<number, ArrivalState>;
 }) {
   const groups = new Map<BatchGroupKey, TeacherStudent[]>();
   for (const student of students) {
@@ -83,7 +98,12 @@ export function StudentBatchStatus({
               </Group>
               <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing="xs">
                 {members.map((student) => (
-                  <StudentStatusRow key={student.id} student={student} showRoom={showRoom} />
+                  <StudentStatusRow
+                    key={student.id}
+                    student={student}
+                    showRoom={showRoom}
+                    arrival={arrivals.get(student.id)}
+                  />
                 ))}
               </SimpleGrid>
             </Stack>

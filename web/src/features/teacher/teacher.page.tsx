@@ -23,6 +23,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useMemo, useState } from 'react';
 import { MUTED_TEXT } from '../../lib/theme';
 import { AlertPanel } from '../alerts/alert-panel';
+import { useArrivalByStudent } from '../arrivals/arrivals.queries';
 import { useMe } from '../auth/auth.queries';
 import { PickupCodeDialog } from '../pickup-codes/pickup-code-dialog';
 import { NoActiveSession } from '../queue/no-active-session';
@@ -132,6 +133,7 @@ function ArrivalTab({
   actions: StudentActions;
 }) {
   const phone = usePhone();
+  const arrivals = useArrivalByStudent(sessionId);
   return (
     <Grid gutter="md">
       {/* Phones: the class and its ready students first, the classroom choice below. */}
@@ -150,7 +152,11 @@ function ArrivalTab({
               <Loader aria-label="Loading students" />
             </Center>
           ) : (
-            <StudentBatchStatus students={roster.students} showRoom={selection.selected.length > 1} />
+            <StudentBatchStatus
+              students={roster.students}
+              showRoom={selection.selected.length > 1}
+              arrivals={arrivals}
+            />
           )}
           <CompletedBatches sessionId={sessionId} />
         </Stack>
