@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { asyncFunctionOfModule, type FunctionAccess, functionOfModule } from '@curbside/api';
 import { access, type Grant, meter } from '@curbside/store';
 import type { Context } from 'aws-lambda';
+import { inInvocation } from './invoke-store';
 
 // biome-ignore lint/suspicious/noExplicitAny: events and results differ per trigger
 export type LambdaHandler = (event: any, context: Context) => Promise<unknown>;
@@ -119,11 +120,9 @@ export const invoke: Invoke = async (module, event, options = {}) => {
   return meter.run(module, () =>
     access.run(grant, async () => {
       const started = performance.now();
+      const context = lambdaContext(module.replace('/', '-'), options.timeoutMs, options.stopping);
       try {
-        return await handler(
-          event,
-          lambdaContext(module.replace('/', '-'), options.timeoutMs, options.stopping),
-        );
+        return await inInvocation(context.awsRequestId, () => handler(event, context));
       } finally {
         const ms = performance.now() - started;
         meter.add('lambda.invocations');

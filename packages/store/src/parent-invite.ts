@@ -92,6 +92,26 @@ export const parentInvites = {
     return items.map((item) => stripKeys<ParentInvite>(item));
   },
 
+  /**
+   * Notes that the invite's email could not be delivered (three failed tries,
+   * issue 55): the invites list says "Not delivered", so the office prints a letter.
+   */
+  async markNotDelivered(db: Db, id: number, at = new Date().toISOString()): Promise<void> {
+    try {
+      await db.doc.send(
+        new UpdateCommand({
+          TableName: db.table,
+          Key: inviteKey(id),
+          UpdateExpression: 'SET emailNotDeliveredAt = :at',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':at': at },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  },
+
   /** Revokes a pending or expired invite; false when it was accepted (or revoked) already. */
   async revoke(db: Db, id: number, revokedAt = new Date().toISOString()): Promise<boolean> {
     try {
