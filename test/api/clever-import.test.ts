@@ -338,7 +338,9 @@ describe('importing', () => {
   it('a run that throws (its store refused it) marks the job failed at once, and Lambda hands it to the dead-letter queue', async () => {
     // The school a test above imported (an import run again changes nothing: the first save is a checkpoint).
     const cleverSchool = clever.data.schools[1]?.id as string;
-    const local = (await admin.get<School[]>('/api/schools')).body.find((s) => s.name === 'Second Clever School');
+    const local = (await admin.get<School[]>('/api/schools')).body.find(
+      (s) => s.name === 'Second Clever School',
+    );
     const save = importJobs.save.bind(importJobs);
     let refused = 0;
     // The job's first checkpoint and the failure the run then tries to save are both refused.
