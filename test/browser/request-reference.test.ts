@@ -48,8 +48,10 @@ describe('an error toast', () => {
       }
       const toast = page.locator('.mantine-Notification-root').filter({ hasText: 'Failed to add vehicle' });
       await toast.waitFor();
-      await expect.poll(async () => (await toast.innerText()).includes('Reference: ')).toBe(true);
-      const reference = /Reference: ([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})/.exec(await toast.innerText())?.[1];
+      await expect.poll(async () => ((await toast.textContent()) ?? '').includes('Reference: ')).toBe(true);
+      const reference = /Reference: ([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})/.exec(
+        (await toast.textContent()) ?? '',
+      )?.[1];
       expect(reference).toBeDefined();
       await painted(page);
       await page.screenshot({ path: `.test-results/request-reference-${name}.png` });
