@@ -220,6 +220,8 @@ export const functionOfModule = (module: string): FunctionPlan | undefined => {
 export const ORIGIN_SECRET_ROTATION = {
   id: 'rotate-origin-secret',
   source: 'src/rotation/origin-secret.ts',
+  /** Asynchronous invocations that fail are tried twice more (Lambda's default), then dead-lettered. */
+  retryAttempts: 2,
 } as const;
 
 /**
