@@ -27,7 +27,10 @@ import { ensureFunctionBundles } from '../lib/bundles';
 import { CurbsideStack, HTTP_ACCESS_LOG } from '../lib/curbside-stack';
 import { Site } from '../lib/site';
 
-type Resources = Record<string, { Type: string; Properties: any; DeletionPolicy?: string; Metadata?: any }>;
+type Resources = Record<
+  string,
+  { Type: string; Properties: any; DeletionPolicy?: string; Metadata?: any; Condition?: string }
+>;
 
 /** Managed policy ids (same in every account). */
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';

@@ -195,7 +195,9 @@ describe('I’m on it', () => {
 describe('an emergency nobody acknowledges (issue 55)', () => {
   const watch = async () => {
     const { invoke, scheduledEvent } = await import('@curbside/local');
-    return (await invoke('scheduled/alert-watch', scheduledEvent('alert-watch'))) as { unacknowledged: number[] };
+    return (await invoke('scheduled/alert-watch', scheduledEvent('alert-watch'))) as {
+      unacknowledged: number[];
+    };
   };
   /** The watch run as if `minutes` had passed (the alerts' own times stay real). */
   const watchLater = async (minutes: number) => {
