@@ -65,6 +65,10 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'] } },
+      // Issue 55: run by `npm test` after the others, on the log output they left (CURBSIDE_LOG_CAPTURE).
+      ...(process.env.CURBSIDE_LOG_CHECK === '1'
+        ? [{ extends: true as const, test: { name: 'logs', include: ['test/logs/**/*.test.ts'] } }]
+        : []),
     ],
   },
 });

@@ -173,6 +173,7 @@ export const startServer = async ({
   const sockets = createWebSocketGateway({ invoke });
   const mail = createMailbox(mailDir ? { dir: mailDir } : {});
 
+  const answeredByHandler = new WeakSet<ServerResponse>();
   /** `/api/*`: the route table decides; the handler gets the same event API Gateway would build. */
   const api = async (request: IncomingMessage, response: ServerResponse, rawPath: string) => {
     const method = request.method ?? 'GET';
@@ -200,6 +201,7 @@ export const startServer = async ({
       return sendJson(response, 500, { message: 'Internal Server Error' });
     }
     const out = fromHttpResult(result);
+    answeredByHandler.add(response);
     response.writeHead(out.statusCode, out.headers);
     response.end(method === 'HEAD' ? undefined : out.body);
   };
@@ -211,12 +213,14 @@ export const startServer = async ({
     for (const [name, value] of Object.entries(securityHeaders(rawPath, { mapOrigins }))) {
       response.setHeader(name, value);
     }
-    response.on('finish', () =>
-      logInfo(
-        () =>
-          `${request.method} ${loggedPath(request.method ?? 'GET', rawPath)} ${response.statusCode} ${Date.now() - started}ms`,
-      ),
-    );
+    // A request a handler answered has its handler's line (request id, route, caller, status).
+    response.on('finish', () => {
+      if (!answeredByHandler.has(response))
+        logInfo(
+          () =>
+            `${request.method} ${loggedPath(request.method ?? 'GET', rawPath)} ${response.statusCode} ${Date.now() - started}ms`,
+        );
+    });
     // The management API (`/@connections/{id}`) has no HTTP route: the handlers reach it in-process only.
     if (rawPath === '/api' || rawPath.startsWith('/api/')) return api(request, response, rawPath);
     if (rawPath === '/ws')
