@@ -32,6 +32,8 @@ vi.restoreAllMocks();
 const PURE = /[\\/](packages[\\/]domain[\\/]test|web[\\/]test|test[\\/]unit|test[\\/]logs)[\\/]/;
 
 captureLogs(expect.getState().testPath ?? '');
+// Project `bundles`: the laptop runtime loads the built function bundles (issue 55).
+if (inject('functionsFrom') === 'dist') process.env.CURBSIDE_FUNCTIONS = 'dist';
 
 const endpoint = inject('dynamoEndpoint');
 if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(endpoint)) {
