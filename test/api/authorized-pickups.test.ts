@@ -1,9 +1,10 @@
-import { dateIn, SCHOOL_TIME_ZONE } from '@curbside/domain';
+import { dateIn } from '@curbside/domain';
+import { DEMO_TIME_ZONE } from '@curbside/local/seed';
 import { type Student, students } from '@curbside/store';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createSchoolWithStaff } from '../support/fixtures';
+import { createSchoolWithStaff, parentThroughInvite } from '../support/fixtures';
 import { connectLive } from '../support/live';
-import { Client, signedIn, startTestServer } from '../support/server';
+import { type Client, signedIn, startTestServer } from '../support/server';
 
 /**
  * The other adults a family allows to collect a child (issue 29): the family
@@ -28,23 +29,10 @@ afterEach(() => {
 let accounts = 0;
 /** A new parent following `student`, through an invite of `office` (the demo school's admin by default). */
 const parentOf = async (student: Pick<Student, 'id'>, office = admin) => {
-  const invites = (await office.post('/api/parent-invites', { studentIds: [student.id] })).body.invites;
-  const token = new URL(invites[0].url).searchParams.get('t');
-  const parent = new Client(server.url);
   accounts += 1;
-  const answer = await parent.post('/api/parent-invites/accept', {
-    token,
-    username: `pickups_parent_${accounts}`,
-    password: 'secret-pass-1',
-    firstName: 'Pat',
-    lastName: `Parent ${accounts}`,
-    phone: '555-0102',
-  });
-  if (answer.status !== 201)
-    throw new Error(`Could not accept: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return parent;
+  return parentThroughInvite(server.url, office, student.id, `pickups_parent_${accounts}`);
 };
-const today = () => dateIn(SCHOOL_TIME_ZONE);
+const today = () => dateIn(DEMO_TIME_ZONE);
 const child = (i: number) => roster[i + 10] as Student;
 
 describe('authorized pickups', () => {
@@ -118,7 +106,39 @@ describe('authorized pickups', () => {
     vi.setSystemTime(Date.now() + 24 * 3600_000);
     const front = await signedIn(server.url, 'front_demo');
     const next = await front.get(`/api/students/${kid.id}/authorized-pickups`);
-    expect(next.body).toEqual({ pickups: [], text: null });
+    expect(next.body).toMatchObject({ pickups: [], text: null });
+  });
+
+  it("counts a one-day delegate's day in the school's own time zone, whatever the server's", async () => {
+    const kid = child(5);
+    const parent = await parentOf(kid);
+    const settings = (await admin.get('/api/schools/1/settings')).body;
+    // Noon UTC: still the morning of day D in Chicago, already day D+1 on Kiritimati (UTC+14).
+    const noon = Date.parse(`${new Date().toISOString().slice(0, 10)}T12:00:00Z`);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(noon);
+    const chicagoDay = dateIn('America/Chicago');
+    expect(dateIn('Pacific/Kiritimati')).not.toBe(chicagoDay);
+    const previousTz = process.env.TZ;
+    process.env.TZ = 'Asia/Tokyo';
+    try {
+      expect(
+        (await admin.put('/api/schools/1/settings', { ...settings, timeZone: 'Pacific/Kiritimati' })).status,
+      ).toBe(200);
+      const answer = await parent.post('/api/parent/authorized-pickups', {
+        studentId: kid.id,
+        name: 'Late Larry',
+        onDate: chicagoDay,
+      });
+      expect({ status: answer.status, message: answer.body.message }).toEqual({
+        status: 400,
+        message: 'The date is in the past',
+      });
+    } finally {
+      if (previousTz === undefined) delete process.env.TZ;
+      else process.env.TZ = previousTz;
+      await admin.put('/api/schools/1/settings', settings);
+    }
   });
 
   it('bad input is 400 with the field named', async () => {

@@ -57,13 +57,21 @@ describe('a mutation sent twice with the same Idempotency-Key', () => {
     const entry = (await addCar(front, '103', randomUUID())).body;
     const key = randomUUID();
     const remove = () =>
-      front.request('DELETE', `/api/queue/${entry.id}`, { reason: 'picked_up' }, keyed(key));
+      front.request(
+        'DELETE',
+        `/api/queue/${entry.id}`,
+        { reason: 'picked_up', confirmUnreleased: true },
+        keyed(key),
+      );
     const first = await remove();
     const again = await remove();
     expect(first.status).toBe(200);
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
-    const unkeyed = await front.request('DELETE', `/api/queue/${entry.id}`, { reason: 'picked_up' });
+    const unkeyed = await front.request('DELETE', `/api/queue/${entry.id}`, {
+      reason: 'picked_up',
+      confirmUnreleased: true,
+    });
     expect(unkeyed.status).toBe(409);
   });
 
@@ -135,7 +143,7 @@ describe('a mutation sent twice with the same Idempotency-Key', () => {
     const removal = await front.request(
       'DELETE',
       `/api/queue/${entry.id}`,
-      { reason: 'picked_up' },
+      { reason: 'picked_up', confirmUnreleased: true },
       keyed(key),
     );
     expect(removal.status).toBe(422);
@@ -147,7 +155,12 @@ describe('a mutation sent twice with the same Idempotency-Key', () => {
 
   it('restores a car once when Undo is retried, answering the retry as the first time, not with a 409', async () => {
     const entry = (await addCar(front, '114', randomUUID())).body;
-    await front.request('DELETE', `/api/queue/${entry.id}`, { reason: 'picked_up' }, keyed(randomUUID()));
+    await front.request(
+      'DELETE',
+      `/api/queue/${entry.id}`,
+      { reason: 'picked_up', confirmUnreleased: true },
+      keyed(randomUUID()),
+    );
     const key = randomUUID();
     const undo = () => front.request('POST', `/api/queue/${entry.id}/restore`, undefined, keyed(key));
     const first = await undo();

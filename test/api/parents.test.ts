@@ -156,7 +156,7 @@ describe("a parent's children", () => {
     });
 
     live.messages.length = 0;
-    await back.put(`/api/batches/${batch.id}`, { status: 'completed' });
+    await back.put(`/api/batches/${batch.id}`, { status: 'completed', confirmUnreleased: true });
     expect((await live.next('STUDENT_STATUS_UPDATE')).data).toEqual({
       studentId: child.id,
       sessionId,
@@ -188,7 +188,7 @@ describe("a parent's live connection during a 50-car rush", () => {
     // Load and complete the first batches: the cars behind move up.
     for (let round = 0; round < 3; round++) {
       const batch = (await back.post('/api/batches', { sessionId, vehicleType: 'car', fill: true })).body;
-      await back.put(`/api/batches/${batch.id}`, { status: 'completed' });
+      await back.put(`/api/batches/${batch.id}`, { status: 'completed', confirmUnreleased: true });
     }
     const moved = await live.next('QUEUE_UPDATE');
     expect(moved.data).toEqual({ studentId: child.id });

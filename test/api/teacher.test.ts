@@ -58,13 +58,15 @@ describe('classrooms and the teacher view', () => {
     });
   });
 
-  it('lists ready students newest first', async () => {
+  it('lists ready students with the cars being loaded now first, then newest first', async () => {
     await front.post('/api/queue', { sessionId, vehicleNumber: '102', vehicleType: 'car' });
+    await front.post('/api/queue', { sessionId, vehicleNumber: '103', vehicleType: 'car' });
     const ready = (await teacher.get(`/api/teacher/students/ready?sessionId=${sessionId}`)).body;
-    expect(ready.length).toBeGreaterThanOrEqual(2);
-    const times = ready.map((s: any) => s.queueTime);
-    expect([...times].sort().reverse()).toEqual(times);
-    expect(ready[0].number).toBe('102');
+    // 101 is in a loading batch: its student comes first, though it arrived first.
+    expect(ready.map((s: any) => s.number)).toEqual(['101', '103', '103', '103', '102', '102']);
+    expect(ready[0]).toMatchObject({ batchStatus: 'loading' });
+    const rest = ready.slice(1).map((s: any) => s.queueTime);
+    expect([...rest].sort().reverse()).toEqual(rest);
   });
 
   it('releases a student and tells the school staff live', async () => {
@@ -222,7 +224,10 @@ describe('picked-up students', () => {
 
   it('marks the students of every completed pickup picked up: walk-up, batch, and batched car on its own', async () => {
     const walkUp = await queueCar('110');
-    const done = await front.put(`/api/queue/${walkUp.id}/status`, { status: 'completed' });
+    const done = await front.put(`/api/queue/${walkUp.id}/status`, {
+      status: 'completed',
+      confirmUnreleased: true,
+    });
     expect(done.status).toBe(200);
 
     const batch = (await front.post('/api/batches', { sessionId, vehicleType: 'car' })).body;
@@ -232,8 +237,13 @@ describe('picked-up students', () => {
       expect(placed.status).toBe(200);
     }
     const [alone, ...rest] = batched;
-    expect((await front.put(`/api/queue/${alone.id}/status`, { status: 'completed' })).status).toBe(200);
-    expect((await front.put(`/api/batches/${batch.id}`, { status: 'completed' })).status).toBe(200);
+    expect(
+      (await front.put(`/api/queue/${alone.id}/status`, { status: 'completed', confirmUnreleased: true }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await front.put(`/api/batches/${batch.id}`, { status: 'completed', confirmUnreleased: true })).status,
+    ).toBe(200);
 
     const expected = idsOf([walkUp, alone, ...rest]);
     expect(expected.length).toBeGreaterThanOrEqual(4);

@@ -285,10 +285,25 @@ describe('the teacher screen', () => {
       const mine = region(teacher, 'My Classroom');
       await text(counter(mine, 'Ready'), '3').waitFor();
       await text(counter(mine, 'In Class'), '7').waitFor();
+      // The Ready list puts the car being loaded now first (then the others, newest first).
+      const order = () =>
+        readyList(teacher)
+          .getByRole('listitem')
+          .evaluateAll((items) =>
+            items.map((item) =>
+              (item as unknown as { getAttribute(name: string): string }).getAttribute('aria-label'),
+            ),
+          );
+      await expect.poll(order).toEqual(['Ava Martinez', 'Ava Johnson', 'Sofia Martinez']);
+      await teacher.screenshot({ path: join(shotsDir(), 'teacher-ready-loading-first.png') });
       const queue = region(teacher, 'Queue Status');
       await text(queue, '2 vehicles waiting').waitFor();
 
-      await front.put(`/api/batches/${batch.id}`, { status: 'completed', endTime: new Date().toISOString() });
+      await front.put(`/api/batches/${batch.id}`, {
+        status: 'completed',
+        confirmUnreleased: true,
+        endTime: new Date().toISOString(),
+      });
       await text(region(teacher, 'Completed Batches Today'), `Batch #${batch.batchNumber}`).waitFor();
       await text(counter(mine, 'Picked Up'), '1').waitFor();
       await text(batched, 'Ava Martinez').waitFor({ state: 'detached' });
@@ -325,7 +340,10 @@ describe('the teacher screen', () => {
       // ...then car 122 is picked up at the curb.
       const added = await front.post('/api/queue', { sessionId, vehicleNumber: '122', vehicleType: 'car' });
       expect(added.status).toBe(201);
-      const done = await front.put(`/api/queue/${added.body.id}/status`, { status: 'completed' });
+      const done = await front.put(`/api/queue/${added.body.id}/status`, {
+        status: 'completed',
+        confirmUnreleased: true,
+      });
       expect(done.status).toBe(200);
       await text(counter(mine, 'Picked Up'), '2').waitFor();
       await text(counter(mine, 'In Class'), '6').waitFor();

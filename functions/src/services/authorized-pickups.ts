@@ -3,10 +3,8 @@ import {
   type AuthorizedPickup,
   type AuthorizedPickupInput,
   alsoAllowedText,
-  dateIn,
   NotFoundError,
   pickupStillAllowed,
-  SCHOOL_TIME_ZONE,
   type StudentAuthorizedPickups,
   type User,
   ValidationError,
@@ -16,15 +14,17 @@ import { assertSchoolWritable } from '../lib/auth';
 import { db } from '../lib/context';
 import { log } from '../lib/log';
 import { publishAboutStudent } from './live-events';
+import { schoolClock } from './school-clock';
 import { ownSchoolId } from './tenancy';
 
 /**
  * The adults a family allows to collect a child (issue 29). Every parent
  * linked to a child shares the child's list; another family's child is 404.
- * A one-day delegate counts through its day in the school's calendar.
+ * A one-day delegate counts through its day in the school's calendar (its
+ * own time zone, issue 51).
  */
-const today = () => dateIn(SCHOOL_TIME_ZONE);
-const current = (list: readonly AuthorizedPickup[], day = today()) =>
+const today = async (schoolId: number) => (await schoolClock(schoolId)).today;
+const current = (list: readonly AuthorizedPickup[], day: string) =>
   list.filter((pickup) => pickupStillAllowed(pickup, day)).sort((a, b) => a.id - b.id);
 
 /** The parent's children, as (school, student) pairs. */
@@ -37,13 +37,27 @@ const childOf = async (parent: User, studentId: number) => {
 };
 
 export const parentPickups = async (parent: User): Promise<AuthorizedPickup[]> => {
+  const children = await childrenOf(parent);
+  const days = new Map(
+    await Promise.all(
+      [...new Set(children.map((child) => child.schoolId))].map(
+        async (schoolId) => [schoolId, await today(schoolId)] as const,
+      ),
+    ),
+  );
   const lists = await Promise.all(
-    (await childrenOf(parent)).map((child) =>
-      authorizedPickups.listByStudent(db, child.schoolId, child.studentId),
+    children.map(async (child) =>
+      current(
+        await authorizedPickups.listByStudent(db, child.schoolId, child.studentId),
+        days.get(child.schoolId) as string,
+      ),
     ),
   );
   // Who added each is the school's to see (the curb), not told to every parent of the child.
-  return current(lists.flat()).map(({ createdByName: _, ...pickup }) => pickup);
+  return lists
+    .flat()
+    .sort((a, b) => a.id - b.id)
+    .map(({ createdByName: _, ...pickup }) => pickup);
 };
 
 /**
@@ -52,7 +66,7 @@ export const parentPickups = async (parent: User): Promise<AuthorizedPickup[]> =
  * the line the curb shows.
  */
 const staffList = async (schoolId: number, studentId: number): Promise<StudentAuthorizedPickups> => {
-  const day = today();
+  const { timeZone, today: day } = await schoolClock(schoolId);
   const list = current(await authorizedPickups.listByStudent(db, schoolId, studentId), day);
   const unnamed = [...new Set(list.filter((p) => p.createdByName === undefined).map((p) => p.createdBy))];
   const names = new Map(
@@ -64,6 +78,8 @@ const staffList = async (schoolId: number, studentId: number): Promise<StudentAu
       addedBy: createdByName ?? names.get(pickup.createdBy) ?? null,
     })),
     text: alsoAllowedText(list, day),
+    timeZone,
+    today: day,
   };
 };
 
@@ -92,7 +108,7 @@ export const addPickup = async (parent: User, input: AuthorizedPickupInput): Pro
   const child = await childOf(parent, input.studentId);
   // A write into the child's school: none while it is in sandbox mode (issue 49).
   await assertSchoolWritable(child.schoolId);
-  const day = today();
+  const day = await today(child.schoolId);
   const onDate = input.onDate ?? null;
   if (onDate !== null && onDate < day) {
     throw new ValidationError('The date is in the past', [
@@ -139,7 +155,10 @@ export const studentPickupsForStaff = async (
   studentId: number,
 ): Promise<StudentAuthorizedPickups> => {
   const schoolId = ownSchoolId(user);
-  const student = await students.get(db, schoolId, studentId);
+  const [student, list] = await Promise.all([
+    students.get(db, schoolId, studentId),
+    staffList(schoolId, studentId),
+  ]);
   if (!student) throw new NotFoundError('Student not found');
-  return staffList(schoolId, studentId);
+  return list;
 };

@@ -1,8 +1,8 @@
-import { SCHOOL_TIME_ZONE } from '@curbside/domain';
-
 /** What an invite email says: the school, the child (first name, last initial), the link and its last day. */
 export interface InviteEmailInput {
   schoolName: string;
+  /** The school's time zone: the link's last day is a day of the school's calendar. */
+  timeZone: string;
   firstName: string;
   lastInitial: string;
   guardianName: string | null;
@@ -30,8 +30,8 @@ const bilingual = (en: readonly string[], es: readonly string[], url: string) =>
   return { text, html };
 };
 
-const dayIn = (locale: string, iso: string) =>
-  new Intl.DateTimeFormat(locale, { timeZone: SCHOOL_TIME_ZONE, dateStyle: 'long' }).format(new Date(iso));
+const dayIn = (locale: string, iso: string, timeZone: string) =>
+  new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'long' }).format(new Date(iso));
 
 /**
  * The invite email: English then Spanish in one message (the school does not
@@ -43,7 +43,10 @@ export const inviteEmail = (input: InviteEmailInput): { subject: string; text: s
   const child = `${input.firstName} ${input.lastInitial}.`;
   const school = input.schoolName || 'your school';
   const escuela = input.schoolName || 'su escuela';
-  const until = { en: dayIn('en-US', input.expiresAt), es: dayIn('es-US', input.expiresAt) };
+  const until = {
+    en: dayIn('en-US', input.expiresAt, input.timeZone),
+    es: dayIn('es-US', input.expiresAt, input.timeZone),
+  };
   const hello = {
     en: input.guardianName ? `Hello ${input.guardianName},` : 'Hello,',
     es: input.guardianName ? `Hola ${input.guardianName}:` : 'Hola:',
@@ -72,10 +75,12 @@ export interface PasswordResetEmailInput {
   username: string;
   url: string;
   expiresAt: string;
+  /** The zone the link's last minute is told in. */
+  timeZone: string;
 }
 
-const timeIn = (locale: string, iso: string) =>
-  new Intl.DateTimeFormat(locale, { timeZone: SCHOOL_TIME_ZONE, timeStyle: 'short' }).format(new Date(iso));
+const timeIn = (locale: string, iso: string, timeZone: string) =>
+  new Intl.DateTimeFormat(locale, { timeZone, timeStyle: 'short' }).format(new Date(iso));
 
 /**
  * A parent's password-reset email (issue 50): English then Spanish, as the
@@ -86,7 +91,10 @@ const timeIn = (locale: string, iso: string) =>
 export const passwordResetEmail = (
   input: PasswordResetEmailInput,
 ): { subject: string; text: string; html: string } => {
-  const until = { en: timeIn('en-US', input.expiresAt), es: timeIn('es-US', input.expiresAt) };
+  const until = {
+    en: timeIn('en-US', input.expiresAt, input.timeZone),
+    es: timeIn('es-US', input.expiresAt, input.timeZone),
+  };
   const hello = {
     en: input.name ? `Hello ${input.name},` : 'Hello,',
     es: input.name ? `Hola ${input.name}:` : 'Hola:',

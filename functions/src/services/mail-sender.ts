@@ -1,3 +1,4 @@
+import { schoolClockOf } from '@curbside/domain';
 import { type MailMessage, mailRuns, parentInvites } from '@curbside/store';
 import { config } from '../lib/config';
 import { db } from '../lib/context';
@@ -79,13 +80,23 @@ export const sendMailRun = async (
   const giveUp = async (message: MailMessage) => {
     await settle(message, 'failed');
     countMetric('mailsFailed');
-    if (message.kind !== 'passwordReset') await parentInvites.markNotDelivered(db, message.inviteId);
+    if (message.kind === undefined || message.kind === 'invite')
+      await parentInvites.markNotDelivered(db, message.inviteId);
   };
 
   const deliver = async (message: MailMessage) => {
     let refusals = 0;
     for (let attempt = 1; ; attempt++) {
       try {
+        if (message.kind === 'rendered') {
+          await sendMail({
+            to: message.to,
+            subject: message.subject,
+            text: message.text,
+            html: message.html,
+          });
+          return settle(message, 'sent');
+        }
         if (!message.url) throw new Error('The message has no link');
         await sendMail({
           to: message.to,
@@ -95,9 +106,11 @@ export const sendMailRun = async (
                 username: message.username,
                 url: message.url,
                 expiresAt: message.expiresAt,
+                timeZone: message.timeZone ?? schoolClockOf(run).timeZone,
               })
             : inviteEmail({
                 schoolName: run.schoolName,
+                timeZone: schoolClockOf(run).timeZone,
                 firstName: message.firstName,
                 lastInitial: message.lastInitial,
                 guardianName: message.guardianName,

@@ -20,6 +20,7 @@ import {
   ROLE_RANK,
   type StaffRole,
   type Student,
+  schoolClockOf,
   TooManyRequestsError,
   type User,
   ValidationError,
@@ -230,6 +231,7 @@ export const emailInvites = async (
   return queueMailRun(user, {
     schoolId,
     schoolName: school?.name ?? '',
+    timeZone: schoolClockOf(school ?? {}).timeZone,
     skipped: withoutEmail,
     messages: made.map((invite, i) => {
       const plan = planned[i] as PlannedInvite;

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
+  DEFAULT_TIME_ZONE,
   type ForgotPasswordInput,
   GoneError,
   PASSWORD_RESET_INVALID,
@@ -13,6 +14,7 @@ import {
   ACCOUNT_MAIL_SCHOOL,
   mailRuns,
   type PasswordResetMailMessage,
+  parentLinks,
   passwordResets,
   throttle,
   users,
@@ -21,6 +23,7 @@ import { db } from '../lib/context';
 import { startMailRun } from '../lib/mail-runs';
 import { hashPassword } from '../lib/passwords';
 import { endSignIns } from './auth';
+import { schoolClock } from './school-clock';
 
 /**
  * "Forgot password?" on the parent portal (issue 50): a one-time link,
@@ -29,6 +32,16 @@ import { endSignIns } from './auth';
  * only in the message; the store keeps its SHA-256 hash.
  */
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * The zone a parent's account mail tells its times in: their (first) child's
+ * school's, else the product's default (issue 51: never the server's).
+ */
+const accountTimeZone = async (userId: number): Promise<string> => {
+  const [child] = await parentLinks.childrenOf(db, userId);
+  if (!child) return DEFAULT_TIME_ZONE;
+  return (await schoolClock(child.schoolId).catch(() => undefined))?.timeZone ?? DEFAULT_TIME_ZONE;
+};
 
 /**
  * Emails a reset link to each parent account that has this address and can
@@ -69,6 +82,7 @@ export const requestPasswordReset = async (
         username: user.username,
         url: `${origin}/parent/reset-password?t=${token}`,
         expiresAt,
+        timeZone: await accountTimeZone(user.id),
       };
     }),
   );

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { parentPasswordSchema } from './auth';
+import { dateIn } from './school-clock';
 
 /**
  * Parent invites (issue 29): a random, single-use, revocable link per student
@@ -178,19 +179,11 @@ export interface StudentAuthorizedPickups {
   pickups: StaffAuthorizedPickup[];
   /** The line the car-line cards show ("Also allowed: …"), or null when no one. */
   text: string | null;
+  /** The school's time zone (issue 51): the days and times above are the school's. */
+  timeZone: string;
+  /** The school's date now (`YYYY-MM-DD`), for "today only". */
+  today: string;
 }
-
-/**
- * The time zone of a school's calendar (schools have no time-zone setting yet):
- * a one-day delegate counts through its day here.
- */
-export const SCHOOL_TIME_ZONE = 'America/Chicago';
-
-/** Today's date as `YYYY-MM-DD` in a time zone. */
-export const dateIn = (timeZone: string, now = Date.now()): string =>
-  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    now,
-  );
 
 /** Whether an authorized pickup still counts on `today` (a one-day delegate is gone after its day). */
 export const pickupStillAllowed = (pickup: Pick<AuthorizedPickup, 'onDate'>, today: string): boolean =>

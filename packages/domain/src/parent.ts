@@ -22,6 +22,8 @@ export interface ParentChild {
   grade: string;
   schoolId: number;
   schoolName: string | null;
+  /** The school's time zone (issue 51): the child's "today" is a day of the school's calendar. */
+  timeZone: string;
 }
 
 /** A linked child's pickup now (`GET /api/parent/students/status`, the specification's fields). */

@@ -18,7 +18,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { ConflictError, districtInputSchema, schoolInputSchema, usernameSchema } from '@curbside/domain';
+import {
+  ConflictError,
+  districtInputSchema,
+  newSchoolTimeZone,
+  schoolInputSchema,
+  usernameSchema,
+} from '@curbside/domain';
 import { hashPassword, oneTimePassword } from '@curbside/functions/lib/passwords';
 import { createDb, type Db, districts, schools, users } from '@curbside/store';
 import {
@@ -223,7 +229,7 @@ const createSchool = async (db: Db, flags: Flags, io: AdminIo, where: string) =>
       `District ${parsed.data.districtId} does not exist in ${where}. Create it first: create-district --name "…"`,
     );
   }
-  const school = await schools.create(db, parsed.data);
+  const school = await schools.create(db, { ...parsed.data, timeZone: newSchoolTimeZone(district) });
   io.stderr(`Created school "${school.name}" (id ${school.id}) in district "${district.name}", ${where}.`);
   io.stdout(String(school.id));
 };

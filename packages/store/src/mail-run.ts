@@ -44,6 +44,8 @@ export interface MailRun {
   /** The user who started it (a teacher reads only their own runs). */
   startedBy: number;
   schoolName: string;
+  /** The school's time zone (issue 51), for the days a message names; absent on runs made before. */
+  timeZone?: string;
   createdAt: string;
   queued: number;
   skipped: number;
@@ -56,7 +58,7 @@ export interface MailRun {
 
 export type MailMessageStatus = 'queued' | 'sending' | 'sent' | 'failed';
 
-/** What an invite message says: rendered by the sender (`inviteEmail`). */
+/** An invite: what the message says, rendered by the sender (`inviteEmail`). */
 export interface InviteMailMessage {
   kind?: 'invite';
   inviteId: number;
@@ -79,20 +81,38 @@ export interface PasswordResetMailMessage {
   /** The reset link with its token: removed once the message is settled. */
   url: string;
   expiresAt: string;
+  /** The zone the link's last minute is told in (the parent's school's, issue 51). */
+  timeZone: string;
+}
+
+/**
+ * A message the request rendered itself (issue 51: the office's decision on a
+ * family's change of a child's way home), sent as it is.
+ */
+export interface NewRenderedMessage {
+  kind: 'rendered';
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
 }
 
 /** One message of a run, as queued. */
-export type NewMailMessage = InviteMailMessage | PasswordResetMailMessage;
+export type NewMailMessage = InviteMailMessage | PasswordResetMailMessage | NewRenderedMessage;
 
-/** A message as stored: its link gone once settled. */
+/** A message as stored: its link (if it had one) gone once settled. */
 type Stored<M> = Omit<M, 'url'> & {
   /** The message's key in its run. */
   sk: string;
+  /** The link, or null once settled (and for a message rendered whole). */
   url: string | null;
   status: MailMessageStatus;
   claimedBy: string | null;
 };
-export type MailMessage = Stored<InviteMailMessage> | Stored<PasswordResetMailMessage>;
+export type MailMessage =
+  | Stored<InviteMailMessage>
+  | Stored<PasswordResetMailMessage>
+  | Stored<NewRenderedMessage>;
 
 /**
  * The "school" of runs that carry a parent's own account mail (password

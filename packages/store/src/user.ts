@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { User } from '@curbside/domain';
 import { ConflictError, ONE_TIME_PASSWORD_TTL_MS, searchText } from '@curbside/domain';
-import { putAll } from './batch-write';
+import { getAll, putAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
 import { type CursorKey, isConditionFailure, rosterReads } from './query';
@@ -276,6 +276,15 @@ export const users = {
   async get(db: Db, id: number): Promise<User | undefined> {
     const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: key(id) }));
     return Item ? withoutFlag(toUser(Item)) : undefined;
+  },
+
+  /** Some users by id (BatchGetItem); ids that name nobody are left out. */
+  async getMany(db: Db, ids: readonly number[]): Promise<User[]> {
+    const items = await getAll(
+      db,
+      [...new Set(ids)].map((id) => key(id)),
+    );
+    return items.filter((item) => item.sk === 'USER').map((item) => withoutFlag(toUser(item)));
   },
 
   /** A user, read consistently, and whether they can sign in (the roster's view). */

@@ -1,14 +1,14 @@
-import { addedByText, dateIn, SCHOOL_TIME_ZONE, type StudentSummary } from '@curbside/domain';
+import { addedByText, type StudentSummary } from '@curbside/domain';
 import { Anchor, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { MUTED_TEXT } from '../../lib/theme';
 import { authorizedPickupQueries } from './authorized-pickups.queries';
 
 /** A one-day delegate's day: "today only", or "only on Mar 5"; nothing for every day. */
-const onlyOn = (day: string | null) =>
+const onlyOn = (day: string | null, today: string) =>
   day === null
     ? ''
-    : day === dateIn(SCHOOL_TIME_ZONE)
+    : day === today
       ? 'today only'
       : `only on ${new Date(`${day}T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' })}`;
 
@@ -40,7 +40,9 @@ export function AuthorizedAdults({
       {data.pickups.map((pickup) => (
         <Stack component="li" key={pickup.id} gap={0}>
           <Text fz="md" fw={700} style={{ overflowWrap: 'anywhere' }}>
-            {[pickup.name, pickup.relationship, onlyOn(pickup.onDate)].filter(Boolean).join(' · ')}
+            {[pickup.name, pickup.relationship, onlyOn(pickup.onDate, data.today)]
+              .filter(Boolean)
+              .join(' · ')}
           </Text>
           {pickup.phone && (
             <Anchor href={`tel:${pickup.phone}`} fz="md" fw={600} w="fit-content">
@@ -48,7 +50,7 @@ export function AuthorizedAdults({
             </Anchor>
           )}
           <Text fz="sm" c={MUTED_TEXT}>
-            {addedByText(pickup, SCHOOL_TIME_ZONE)}
+            {addedByText(pickup, data.timeZone)}
           </Text>
         </Stack>
       ))}

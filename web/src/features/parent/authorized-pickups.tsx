@@ -1,5 +1,5 @@
 import { routes } from '@curbside/api';
-import { type AuthorizedPickup, childLabels, dateIn, SCHOOL_TIME_ZONE } from '@curbside/domain';
+import { type AuthorizedPickup, childLabels } from '@curbside/domain';
 import { Alert, Button, Card, Group, Loader, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -8,6 +8,7 @@ import { api } from '../../lib/api';
 import { errorMessage, HttpError } from '../../lib/http';
 import { useParentTexts } from './i18n';
 import { parentQueries } from './parent.queries';
+import { useSchoolDay } from './school-day';
 
 type When = 'always' | 'today' | 'day';
 type Field = 'name' | 'relationship' | 'phone' | 'onDate' | 'studentId';
@@ -68,7 +69,7 @@ const useRemovePickup = () => {
 function PickupRow({ pickup }: { pickup: AuthorizedPickup }) {
   const { t, language } = useParentTexts();
   const remove = useRemovePickup();
-  const today = dateIn(SCHOOL_TIME_ZONE);
+  const today = useSchoolDay(pickup.studentId);
   const when =
     pickup.onDate === null
       ? t('pickups.everyDay')
@@ -109,7 +110,7 @@ function AddPickupForm({ studentId, childName }: { studentId: number; childName:
   const [when, setWhen] = useState<When>('always');
   const [date, setDate] = useState('');
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const today = dateIn(SCHOOL_TIME_ZONE);
+  const today = useSchoolDay(studentId);
   const edited = (field: Field) => setErrors(({ [field]: _, ...rest }) => rest);
   const submit = (event: FormEvent) => {
     event.preventDefault();

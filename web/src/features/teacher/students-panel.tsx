@@ -21,7 +21,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { type CSSProperties, type ReactNode, useState } from 'react';
-import { BORDER, MUTED_TEXT } from '../../lib/theme';
+import { BORDER, MUTED_TEXT, SUCCESS_TEXT } from '../../lib/theme';
 import { AlsoAllowed } from '../authorized-pickups/also-allowed';
 import { matchesStudentSearch, readyHighlight } from './roster';
 import { BatchStatusBadge } from './student-badges';
@@ -196,7 +196,8 @@ export function ReadyRow({
               <Badge
                 size="xl"
                 h={50}
-                color="green.9"
+                // Readable on the row's tint in every theme (dark: a light green).
+                color={SUCCESS_TEXT}
                 variant="outline"
                 radius="md"
                 tt="none"
@@ -222,7 +223,7 @@ export function ReadyRow({
   );
 }
 
-/** Ready students (newest first), each with Pickup Code and Release, scrolling inside 400 px. */
+/** Ready students (the cars being loaded now first), each with Pickup Code and Release, scrolling inside 400 px. */
 export function ReadyList({
   students,
   now,
@@ -282,7 +283,7 @@ function InClassRow({
 
 interface StudentsPanelProps extends StudentActions {
   classroom: Classroom;
-  /** The classroom's students whose vehicle is in the queue, newest first. */
+  /** The classroom's students whose vehicle is in the queue, the cars being loaded now first. */
   ready: TeacherStudent[];
   /** The classroom's students in class (not in the queue, not picked up). */
   inClass: TeacherStudent[];
@@ -290,7 +291,7 @@ interface StudentsPanelProps extends StudentActions {
 }
 
 /**
- * 'Students' of one classroom: 'Ready for Pickup' (newest first, highlighted
+ * 'Students' of one classroom: 'Ready for Pickup' (the cars being loaded now first, highlighted
  * by wait, each with Release) and 'In Class' with a name search.
  */
 export function StudentsPanel({ classroom, ready, inClass, now, ...actions }: StudentsPanelProps) {
