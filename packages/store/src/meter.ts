@@ -77,7 +77,7 @@ export const meter = {
     }
   },
 
-  /** Clears the state.counters (and the item sizes kept for transactions). */
+  /** Clears the counters (and the item sizes kept for transactions). */
   reset(): void {
     state.counters = new Map();
     known.clear();
