@@ -61,6 +61,23 @@ export const deleteAll = (db: Db, keys: readonly Record<string, unknown>[]): Pro
     keys.map((Key) => ({ DeleteRequest: { Key } })),
   );
 
+/**
+ * Puts back the items a rewrite changed (a student's erasure, issue 55: the
+ * one time stored events are rewritten); answers how many changed.
+ */
+export const rewriteAll = async (
+  db: Db,
+  items: readonly Record<string, unknown>[],
+  rewrite: (item: Record<string, unknown>) => Record<string, unknown>,
+): Promise<number> => {
+  const changed = items
+    .map((item) => ({ item, after: rewrite(item) }))
+    .filter(({ item, after }) => JSON.stringify(after) !== JSON.stringify(item))
+    .map(({ after }) => after);
+  await putAll(db, changed);
+  return changed.length;
+};
+
 /** BatchGetItem takes at most 100 keys. */
 const GET_SIZE = 100;
 

@@ -8,7 +8,7 @@ import type {
   Recording,
   ReportSummary,
 } from '@curbside/domain';
-import { getAll } from './batch-write';
+import { getAll, rewriteAll } from './batch-write';
 import type { Db } from './db';
 import { stripKeys } from './ids';
 import { itemSize, meter } from './meter';
@@ -162,6 +162,22 @@ const kept = (now: number) => (item: Record<string, unknown>) =>
   typeof item.ttl !== 'number' || item.ttl * 1000 > now;
 
 export const dismissalEvents = {
+  /**
+   * Rewrites a session's events (a student's erasure, issue 55: the one
+   * change to the record, which then keeps that a release happened, not to whom).
+   */
+  async rewriteSession(
+    db: Db,
+    sessionId: number,
+    rewrite: (item: Record<string, unknown>) => Record<string, unknown>,
+  ): Promise<number> {
+    const items = await queryAll(db, {
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': partition(sessionId) },
+    });
+    return rewriteAll(db, items, rewrite);
+  },
+
   /** A session's events, oldest first, a page at a time (`cursor` from the previous page). */
   async page(
     db: Db,
@@ -218,6 +234,15 @@ export const recordSummaries = {
   async ofSessions(db: Db, sessionIds: readonly number[]): Promise<Map<number, StoredSummary>> {
     const items = await getAll(db, sessionIds.map(summaryKey));
     return new Map(items.map((item) => [item.sessionId as number, stripKeys<StoredSummary>(item)]));
+  },
+
+  /** Rewrites the kept summaries of some sessions (a student's erasure, issue 55). */
+  async rewrite(
+    db: Db,
+    sessionIds: readonly number[],
+    rewrite: (item: Record<string, unknown>) => Record<string, unknown>,
+  ): Promise<number> {
+    return rewriteAll(db, await getAll(db, sessionIds.map(summaryKey)), rewrite);
   },
 
   /** Keeps an ended session's summary (derived data: a rewrite is harmless). */

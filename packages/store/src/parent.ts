@@ -76,6 +76,33 @@ export const parentLinks = {
     );
     return Items.map((item) => item.parentId as number);
   },
+
+  /**
+   * Takes an erased student from a parent (issue 55): the links both ways and
+   * the child in the roster's `studentIds`, in one transaction.
+   */
+  async unlinkStudent(db: Db, parent: User, schoolId: number, studentId: number): Promise<void> {
+    await db.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: db.table,
+              Key: userKeys.item(parent.id),
+              UpdateExpression: 'SET studentIds = :ids',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: {
+                ':ids': (parent.studentIds ?? []).filter((id) => id !== studentId),
+              },
+            },
+          },
+          ...parentLinkItems(parent.id, schoolId, studentId, '').map(({ pk, sk }) => ({
+            Delete: { TableName: db.table, Key: { pk, sk } },
+          })),
+        ],
+      }),
+    );
+  },
 };
 
 const parentReads = rosterReads({
