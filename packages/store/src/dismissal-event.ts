@@ -230,9 +230,12 @@ export interface StoredSummary {
 const summaryKey = (sessionId: number) => ({ pk: `SESSION#${sessionId}`, sk: 'RECORD_SUMMARY' });
 
 export const recordSummaries = {
-  /** The kept summaries of some sessions (BatchGetItem); sessions without one are absent. */
+  /**
+   * The kept summaries of some sessions (BatchGetItem); sessions without one
+   * are absent, and so are summaries past their retention (TTL deletes late).
+   */
   async ofSessions(db: Db, sessionIds: readonly number[]): Promise<Map<number, StoredSummary>> {
-    const items = await getAll(db, sessionIds.map(summaryKey));
+    const items = (await getAll(db, sessionIds.map(summaryKey))).filter(kept(Date.now()));
     return new Map(items.map((item) => [item.sessionId as number, stripKeys<StoredSummary>(item)]));
   },
 
@@ -245,8 +248,14 @@ export const recordSummaries = {
     return rewriteAll(db, await getAll(db, sessionIds.map(summaryKey)), rewrite);
   },
 
-  /** Keeps an ended session's summary (derived data: a rewrite is harmless). */
-  async keep(db: Db, stored: StoredSummary, retentionDays: number): Promise<void> {
+  /**
+   * Keeps an ended session's summary (derived data: a rewrite is harmless),
+   * until its session's events leave: retention days from the session's end
+   * (`endedAt`), not from the day it was first computed.
+   */
+  async keep(db: Db, stored: StoredSummary, retentionDays: number, endedAt?: string): Promise<void> {
+    const end = endedAt ? Date.parse(endedAt) : Number.NaN;
+    const from = Number.isNaN(end) ? Date.now() : Math.min(Date.now(), end);
     await db.doc.send(
       new PutCommand({
         TableName: db.table,
@@ -254,7 +263,7 @@ export const recordSummaries = {
           ...summaryKey(stored.sessionId),
           entity: 'recordSummary',
           ...stored,
-          ttl: Math.ceil(Date.now() / 1000) + retentionDays * DAY_SECONDS,
+          ttl: Math.ceil(from / 1000) + retentionDays * DAY_SECONDS,
         },
       }),
     );
