@@ -2,7 +2,7 @@ import { type AttributeValue, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { localDynamoClient } from '@curbside/local';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { sessionBody } from '../support/fixtures';
-import { type Client, signedIn, startTestServer } from '../support/server';
+import { signedIn, startTestServer } from '../support/server';
 
 /**
  * The record's retention (issue 55): the school's `recordRetentionDays` is
