@@ -1,9 +1,9 @@
 import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuthorizedPickup } from '@curbside/domain';
-import { deleteAll } from './batch-write';
+import { deletePartition } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
-import { isConditionFailure, queryAll } from './query';
+import { isConditionFailure } from './query';
 
 /**
  * The adults a family allows to collect a child (issue 29):
@@ -22,12 +22,7 @@ const DAY_SECONDS = 24 * 60 * 60;
 export const authorizedPickups = {
   /** Erases every adult authorized to pick up a student (issue 55). */
   async eraseOfStudent(db: Db, schoolId: number, studentId: number): Promise<void> {
-    const items = await queryAll(db, {
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': partition(schoolId, studentId) },
-      ProjectionExpression: 'pk, sk',
-    });
-    await deleteAll(db, items);
+    await deletePartition(db, partition(schoolId, studentId));
   },
 
   /** Adds a person, on condition that the child's list has fewer than `max` (counted by the caller's read). */

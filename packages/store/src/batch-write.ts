@@ -1,5 +1,6 @@
 import { BatchGetCommand, type BatchGetCommandOutput, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from './db';
+import { queryAll } from './query';
 
 /** BatchWriteItem takes at most 25 requests. */
 const BATCH_SIZE = 25;
@@ -77,6 +78,29 @@ export const rewriteAll = async (
   await putAll(db, changed);
   return changed.length;
 };
+
+/** Rewrites every item of a partition (`rewriteAll`); answers how many changed. */
+export const rewritePartition = async (
+  db: Db,
+  pk: string,
+  rewrite: (item: Record<string, unknown>) => Record<string, unknown>,
+): Promise<number> =>
+  rewriteAll(
+    db,
+    await queryAll(db, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }),
+    rewrite,
+  );
+
+/** Deletes every item of a partition (read by key only). */
+export const deletePartition = async (db: Db, pk: string): Promise<void> =>
+  deleteAll(
+    db,
+    await queryAll(db, {
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ProjectionExpression: 'pk, sk',
+    }),
+  );
 
 /** BatchGetItem takes at most 100 keys. */
 const GET_SIZE = 100;

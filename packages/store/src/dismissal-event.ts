@@ -8,7 +8,7 @@ import type {
   Recording,
   ReportSummary,
 } from '@curbside/domain';
-import { getAll, rewriteAll } from './batch-write';
+import { getAll, rewriteAll, rewritePartition } from './batch-write';
 import type { Db } from './db';
 import { stripKeys } from './ids';
 import { itemSize, meter } from './meter';
@@ -171,11 +171,7 @@ export const dismissalEvents = {
     sessionId: number,
     rewrite: (item: Record<string, unknown>) => Record<string, unknown>,
   ): Promise<number> {
-    const items = await queryAll(db, {
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': partition(sessionId) },
-    });
-    return rewriteAll(db, items, rewrite);
+    return rewritePartition(db, partition(sessionId), rewrite);
   },
 
   /** A session's events, oldest first, a page at a time (`cursor` from the previous page). */

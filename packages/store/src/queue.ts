@@ -13,7 +13,7 @@ import {
   type VehicleType,
   visitEndedError,
 } from '@curbside/domain';
-import { getAll, rewriteAll } from './batch-write';
+import { getAll, rewritePartition } from './batch-write';
 import type { Db } from './db';
 import { eventPuts, meterTransactionSurcharge } from './dismissal-event';
 import { stripKeys } from './ids';
@@ -217,11 +217,7 @@ export const queue = {
     sessionId: number,
     rewrite: (item: Record<string, unknown>) => Record<string, unknown>,
   ): Promise<number> {
-    const items = await queryAll(db, {
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': partition(sessionId) },
-    });
-    return rewriteAll(db, items, rewrite);
+    return rewritePartition(db, partition(sessionId), rewrite);
   },
 
   /**

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { WayEvent } from '@curbside/domain';
-import { deleteAll } from './batch-write';
+import { deletePartition } from './batch-write';
 import type { Db } from './db';
 import { stripKeys } from './ids';
 import { queryAll } from './query';
@@ -53,12 +53,7 @@ export const wayEvents = {
    * event is written after (`wayEventItem`).
    */
   async eraseOfStudent(db: Db, schoolId: number, studentId: number): Promise<void> {
-    const items = await queryAll(db, {
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': partition(schoolId, studentId) },
-      ProjectionExpression: 'pk, sk',
-    });
-    await deleteAll(db, items);
+    await deletePartition(db, partition(schoolId, studentId));
   },
 
   /** A student's way-home record, newest first (at most `limit`); TTL-expired events left out. */
