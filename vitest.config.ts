@@ -24,6 +24,18 @@ const slowSetUp = [
   'packages/local/test/seed.test.ts',
 ];
 
+/** The API flows run a second time against the built bundles (project `bundles`). */
+const BUNDLE_FLOWS = [
+  'test/api/queue.test.ts',
+  'test/api/batches.test.ts',
+  'test/api/teacher.test.ts',
+  'test/api/sessions.test.ts',
+  'test/api/parents.test.ts',
+  'test/api/parent-invites.test.ts',
+  'test/api/auth.test.ts',
+  'test/api/passwords.test.ts',
+];
+
 export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
@@ -64,7 +76,17 @@ export default defineConfig({
           include: ['test/api/**/*.test.ts', 'test/ws/**/*.test.ts', 'test/bench/**/*.test.ts', ...slowSetUp],
         },
       },
+      {
+        // Issue 55: the car-line, parent and auth flows again, against the built function bundles
+        // (functions/dist, what Lambda runs), so a fault of the bundles' build fails the run.
+        extends: true,
+        test: { name: 'bundles', include: BUNDLE_FLOWS },
+      },
       { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'] } },
+      // Issue 55: run by `npm test` after the others, on the log output they left (CURBSIDE_LOG_CAPTURE).
+      ...(process.env.CURBSIDE_LOG_CHECK === '1'
+        ? [{ extends: true as const, test: { name: 'logs', include: ['test/logs/**/*.test.ts'] } }]
+        : []),
     ],
   },
 });

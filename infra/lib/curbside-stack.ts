@@ -24,6 +24,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { functionsDist as defaultFunctionsDist } from './bundles';
@@ -35,6 +36,7 @@ import {
   distributionArn,
   HandlerFunction,
 } from './handler-function';
+import { Operations, withDeadLetterQueue } from './operations';
 import { Site } from './site';
 
 const repoPath = (relative: string) => fileURLToPath(new URL(`../../${relative}`, import.meta.url));
@@ -97,6 +99,8 @@ export class CurbsideStack extends Stack {
   readonly webSocketApi: apigw.WebSocketApi;
   readonly webSocketStage: apigw.WebSocketStage;
   readonly site: Site;
+  /** Alarms, their SNS topic and the dashboard (issue 55). */
+  readonly operations: Operations;
 
   constructor(scope: Construct, id: string, props: CurbsideStackProps = {}) {
     super(scope, id, props);
@@ -163,8 +167,11 @@ export class CurbsideStack extends Stack {
       description: 'Curbside: runs student-information (Clever) import jobs',
     }).fn;
     bindTables(importJobs, IMPORT_JOBS.access, { data: this.table, connections: this.connectionTable });
-    // A run that fails marks its job failed (to be resumed); Lambda must not run it again on its own.
-    importJobs.configureAsyncInvoke({ retryAttempts: 0 });
+    // A run that fails marks its job failed (to be resumed); Lambda must not run it again on its own,
+    // and hands it to the function's dead-letter queue.
+    const deadLetterQueues = new Map<string, sqs.Queue>([
+      [IMPORT_JOBS.id, withDeadLetterQueue(importJobs, 'ImportJobs', IMPORT_JOBS.retryAttempts)],
+    ]);
     this.importJobsFunction = importJobs;
     for (const starter of [
       ...plans.filter((plan) => plan.kind === 'http' && plan.area === 'sis'),
@@ -253,10 +260,11 @@ export class CurbsideStack extends Stack {
     }
 
     // --- Schedules: one rule each, all invoking the scheduled function, which dispatches by name.
+    const rules = new Map<string, events.Rule>();
     for (const plan of plans) {
       if (plan.kind !== 'scheduled') continue;
       for (const schedule of plan.schedules) {
-        new events.Rule(this, `Schedule-${schedule.name}`, {
+        const rule = new events.Rule(this, `Schedule-${schedule.name}`, {
           description:
             schedule.dailyAtHourUtc === undefined
               ? `Runs ${schedule.name} every ${schedule.everyMinutes} minute(s)`
@@ -278,6 +286,7 @@ export class CurbsideStack extends Stack {
             }),
           ],
         });
+        rules.set(schedule.name, rule);
       }
     }
 
@@ -331,8 +340,12 @@ export class CurbsideStack extends Stack {
       reservedConcurrentExecutions: 1,
     }).fn;
     bindTables(mailSender, MAIL_SENDER.access, { data: this.table, connections: this.connectionTable });
-    // A failed invocation is run again (twice, Lambda's default): claimed messages are never sent twice.
-    mailSender.configureAsyncInvoke({ retryAttempts: 2 });
+    // A failed invocation is run again (twice, Lambda's default: claimed messages are never sent
+    // twice), then handed to the function's dead-letter queue.
+    deadLetterQueues.set(
+      MAIL_SENDER.id,
+      withDeadLetterQueue(mailSender, 'MailSender', MAIL_SENDER.retryAttempts),
+    );
     const mailSendRate = Number(this.node.tryGetContext('curbside:mailSendRate') ?? 10);
     if (!(mailSendRate > 0)) throw new Error('curbside:mailSendRate must be a positive number');
     mailSender.addEnvironment('MAIL_SEND_RATE', String(mailSendRate));
@@ -418,9 +431,29 @@ export class CurbsideStack extends Stack {
         resources: [distributionArn(this, this.site.distribution.distributionId)],
       }),
     );
+    deadLetterQueues.set(
+      ORIGIN_SECRET_ROTATION.id,
+      withDeadLetterQueue(rotation.fn, 'OriginSecretRotation', ORIGIN_SECRET_ROTATION.retryAttempts),
+    );
     this.originSecret.addRotationSchedule('Rotation', {
       rotationLambda: rotation.fn,
       automaticallyAfter: Duration.days(ORIGIN_SECRET_ROTATION_DAYS),
+    });
+
+    // --- Alarms on what wakes someone, to one SNS topic (stack parameter AlarmEmail), and a dashboard.
+    const autoEndRule = rules.get('end-sessions');
+    if (!autoEndRule) throw new Error('No end-sessions schedule');
+    this.operations = new Operations(this, 'Operations', {
+      functions: new Map([
+        ...functions,
+        [IMPORT_JOBS.id, importJobs],
+        [MAIL_SENDER.id, mailSender],
+        [ORIGIN_SECRET_ROTATION.id, rotation.fn],
+      ]),
+      httpApi: this.httpApi,
+      table: this.table,
+      autoEndRule,
+      deadLetterQueues,
     });
 
     new CfnOutput(this, 'SiteUrl', { value: siteUrl, description: 'The web app' });

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { ImportJob, ImportStarted, School } from '@curbside/domain';
 import { type JobRun, registerInProcessJobs } from '@curbside/functions/lib/jobs';
 import { type FakeClever, startFakeClever } from '@curbside/local';
-import { classrooms, parents, students, users } from '@curbside/store';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { classrooms, importJobs, parents, students, users } from '@curbside/store';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createStaff } from '../support/fixtures';
 import { Client, signedIn, startTestServer } from '../support/server';
 
@@ -332,6 +332,53 @@ describe('importing', () => {
       restore();
       delete process.env.IMPORT_JOB_RESERVE_MS;
       await Promise.allSettled(tasks);
+    }
+  });
+
+  it('a run that throws (its store refused it) marks the job failed at once, and Lambda hands it to the dead-letter queue', async () => {
+    // The school a test above imported (an import run again changes nothing: the first save is a checkpoint).
+    const cleverSchool = clever.data.schools[1]?.id as string;
+    const local = (await admin.get<School[]>('/api/schools')).body.find(
+      (s) => s.name === 'Second Clever School',
+    );
+    const save = importJobs.save.bind(importJobs);
+    let refused = 0;
+    // The job's first checkpoint and the failure the run then tries to save are both refused.
+    const spy = vi.spyOn(importJobs, 'save').mockImplementation(async (db, stored) => {
+      if (refused < 2) {
+        refused += 1;
+        throw Object.assign(new Error('Throughput exceeds the current capacity of your table'), {
+          name: 'ProvisionedThroughputExceededException',
+        });
+      }
+      return save(db, stored);
+    });
+    const letters = server.deadLetters.length;
+    try {
+      const job = await finished(
+        await start('/api/clever/import/students', {
+          cleverSchoolId: cleverSchool,
+          localSchoolId: local?.id,
+          createMissingClassrooms: true,
+        }),
+      );
+      expect(job.status).toBe('failed');
+      expect(job.error).toBe('the import could not go on (the service failed)');
+      expect(job.message).toBe(
+        'Import stopped: the import could not go on (the service failed). What was imported is kept; resume to finish.',
+      );
+      await expect.poll(() => server.deadLetters.length).toBe(letters + 1);
+      expect(server.deadLetters.at(-1)).toMatchObject({
+        function: 'import-jobs',
+        requestPayload: { jobId: job.id },
+        attempts: 1,
+      });
+      spy.mockRestore();
+      const resumed = await admin.post<ImportStarted>(`/api/import-jobs/${job.id}/resume`);
+      expect(resumed.status).toBe(202);
+      expect((await finished(resumed.body.job)).status).toBe('succeeded');
+    } finally {
+      spy.mockRestore();
     }
   });
 

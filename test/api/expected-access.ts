@@ -141,6 +141,8 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   createStudent:        [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
   updateStudent:        [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
   deleteStudent:        [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  exportStudent:        [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     ok],
+  eraseStudent:         [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
   listTeachers:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   createTeacher:        [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
   updateTeacher:        [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
@@ -258,6 +260,8 @@ export const RECORD_CHANGES: Readonly<Partial<Record<RouteName, 'create' | 'upda
     createStudent: 'create',
     updateStudent: 'update',
     deleteStudent: 'delete',
+    // Issue 55: erasing a student's data deletes it.
+    eraseStudent: 'delete',
     createTeacher: 'create',
     updateTeacher: 'update',
     deleteTeacher: 'delete',

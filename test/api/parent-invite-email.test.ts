@@ -359,6 +359,47 @@ describe('a whole school in one action', () => {
     for (const address of addresses) expect(mailTo(address), address).toHaveLength(1);
   });
 
+  it('an address SES refuses three times is given up: the run counts it failed and its invite says not delivered', async () => {
+    const { roomId, addresses } = await classWithEmails('Room Refused', 3);
+    const [refused, flaky] = addresses as [string, string, string];
+    const client = sesClient();
+    const send = client.send.bind(client);
+    const tries = new Map<string, number>();
+    // The first address is refused every time; the second twice, then accepted.
+    client.send = ((command: Parameters<typeof send>[0]) => {
+      const to = String(
+        (command.input as { Destination?: { ToAddresses?: string[] } }).Destination?.ToAddresses,
+      );
+      tries.set(to, (tries.get(to) ?? 0) + 1);
+      if (to === refused || (to === flaky && (tries.get(to) as number) <= 2)) {
+        const error = Object.assign(new Error('Email address is not verified.'), {
+          name: 'MessageRejected',
+          $metadata: { httpStatusCode: 400 },
+        });
+        return Promise.reject(error);
+      }
+      return send(command);
+    }) as typeof client.send;
+    process.env.MAIL_THROTTLE_BACKOFF_MS = '20';
+    try {
+      const { done } = await emailAndWait(admin, { classroomId: roomId });
+      expect(done).toEqual({ queued: 3, sent: 2, failed: 1, skipped: 1, done: true });
+    } finally {
+      client.send = send as typeof client.send;
+      delete process.env.MAIL_THROTTLE_BACKOFF_MS;
+    }
+    expect(tries.get(refused)).toBe(3);
+    expect(tries.get(flaky)).toBe(3);
+    expect(mailTo(refused)).toHaveLength(0);
+    expect(mailTo(flaky)).toHaveLength(1);
+    const studentOf = async (address: string) =>
+      (await students.listAll(server.db, sofia.schoolId)).find((s) => s.parentEmail === address) as Student;
+    const invitesOf = async (address: string) =>
+      (await admin.get(`/api/parent-invites?studentId=${(await studentOf(address)).id}`)).body;
+    expect(await invitesOf(refused)).toMatchObject([{ status: 'pending', notDelivered: true }]);
+    expect(await invitesOf(flaky)).toMatchObject([{ status: 'pending', notDelivered: false }]);
+  });
+
   describe('never one guardian twice', () => {
     /** A run written straight to the store (as the email route writes it), not yet started. */
     const queuedRun = async (name: string, count: number) => {

@@ -7,6 +7,7 @@ const lines: string[] = [];
 beforeAll(async () => {
   // Logging on for this file (before any handler reads its configuration).
   process.env.LOG_LEVEL = 'info';
+  process.env.LOG_FORMAT = 'json';
   const keep = (...args: unknown[]) => {
     lines.push(args.map(String).join(' '));
   };
@@ -41,5 +42,31 @@ describe('request logs', () => {
     for (const secret of [code, 'ZZZQ']) {
       expect(logged).not.toMatch(new RegExp(`[/="'\\s:]${secret}(?![A-Za-z0-9])`, 'i'));
     }
+  });
+
+  it('carry the request id the client sent, which the answer echoes; one of another shape is replaced', async () => {
+    const teacher = await signedIn(server.url, 'teacher_demo');
+    const me = await teacher.get('/api/me');
+    const sent = await teacher.request('GET', '/api/me', undefined, { 'x-request-id': 'R7K2-9XQ4-ABCD' });
+    expect(sent.status).toBe(200);
+    expect(sent.headers.get('x-request-id')).toBe('R7K2-9XQ4-ABCD');
+    const odd = await fetch(`${server.url}/api/me`, { headers: { 'x-request-id': 'a b<script>' } });
+    expect(odd.status).toBe(401);
+    const replaced = odd.headers.get('x-request-id');
+    expect(replaced).toMatch(/^[0-9a-f-]{36}$/);
+
+    const requests = lines
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.message === 'request');
+    expect(requests.find((line) => line.request_id === 'R7K2-9XQ4-ABCD')).toMatchObject({
+      route: 'GET /api/me',
+      status: 200,
+      user_id: me.body.id,
+      school_id: me.body.schoolId,
+      function_name: 'http-me',
+    });
+    expect(requests.find((line) => line.request_id === replaced)).toMatchObject({ status: 401 });
+    expect(requests.some((line) => String(line.request_id).includes('script'))).toBe(false);
   });
 });

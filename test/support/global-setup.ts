@@ -70,6 +70,7 @@ export default async function setup(project: TestProject) {
   const { endpoint, accessKeyId } = await run.dynamo;
   project.provide('dynamoEndpoint', endpoint);
   project.provide('dynamoAccessKeyId', accessKeyId);
+  project.provide('functionsFrom', project.name === 'bundles' ? 'dist' : 'sources');
   if (project.name !== 'unit') {
     run.seed ??= seedItems(endpoint, accessKeyId);
     project.provide('seedItems', await run.seed);
@@ -86,5 +87,7 @@ declare module 'vitest' {
     dynamoAccessKeyId: string;
     /** The demo seed's items (DynamoDB's own shape), for the integration and browser projects. */
     seedItems?: Record<string, AttributeValue>[];
+    /** Where the laptop runtime loads the handlers from: the built bundles in project `bundles`. */
+    functionsFrom: 'sources' | 'dist';
   }
 }

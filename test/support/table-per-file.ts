@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, inject, vi } from 'vitest';
+import { captureLogs } from './log-capture';
 
 /**
  * Runs before each test file. A worker runs many files, one after another, in one process
@@ -28,7 +29,11 @@ vi.restoreAllMocks();
  * the import-cycle check) touch no database: they get no tables, and do not load the SDK.
  * Password hashes are made at the tests' low cost (`useTestHashCost`).
  */
-const PURE = /[\\/](packages[\\/]domain[\\/]test|web[\\/]test|test[\\/]unit)[\\/]/;
+const PURE = /[\\/](packages[\\/]domain[\\/]test|web[\\/]test|test[\\/]unit|test[\\/]logs)[\\/]/;
+
+captureLogs(expect.getState().testPath ?? '');
+// Project `bundles`: the laptop runtime loads the built function bundles (issue 55).
+if (inject('functionsFrom') === 'dist') process.env.CURBSIDE_FUNCTIONS = 'dist';
 
 const endpoint = inject('dynamoEndpoint');
 if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(endpoint)) {

@@ -1,5 +1,5 @@
 import type { Alert, BusLinks } from '@curbside/domain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
 import { Client, signedIn, startTestServer } from '../support/server';
 import { eventually, type LiveClient, openClient } from './live';
@@ -189,5 +189,36 @@ describe('I’m on it', () => {
     const after = (await admin.get('/api/alerts')).body.find((a: Alert) => a.id === alert.id);
     expect(after.acknowledgements).toEqual([]);
     expect((await admin.put(`/api/alerts/${alert.id}/dismiss`)).status).toBe(200);
+  });
+});
+
+describe('an emergency nobody acknowledges (issue 55)', () => {
+  const watch = async () => {
+    const { invoke, scheduledEvent } = await import('@curbside/local');
+    return (await invoke('scheduled/alert-watch', scheduledEvent('alert-watch'))) as {
+      unacknowledged: number[];
+    };
+  };
+  /** The watch run as if `minutes` had passed (the alerts' own times stay real). */
+  const watchLater = async (minutes: number) => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + minutes * 60_000 });
+    try {
+      return await watch();
+    } finally {
+      vi.useRealTimers();
+    }
+  };
+
+  it('is counted by the every-minute watch from 2 minutes on, until someone says "I’m on it"', async () => {
+    const emergency = await raiseBusAlert('emergency', 'B4', 'Bus 4');
+    const help = await raiseBusAlert('help', 'B5', 'Bus 5');
+    expect((await watch()).unacknowledged).not.toContain(emergency.id);
+    expect((await watchLater(1.5)).unacknowledged).not.toContain(emergency.id);
+    const late = (await watchLater(2.5)).unacknowledged;
+    expect(late).toContain(emergency.id);
+    // A help request never wakes anyone.
+    expect(late).not.toContain(help.id);
+    expect((await admin.post(`/api/alerts/${emergency.id}/acknowledge`)).status).toBe(200);
+    expect((await watchLater(3)).unacknowledged).not.toContain(emergency.id);
   });
 });

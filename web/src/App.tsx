@@ -9,7 +9,7 @@ import { LiveProvider } from './features/live/live';
 import type { RouteAccess } from './features/shell/access';
 import { AppThemeProvider } from './features/theme/theme-provider';
 import { createQueryClient } from './lib/query-client';
-import { answersBeforeAnnouncements } from './lib/toasts';
+import { answersBeforeAnnouncements, referencesOnErrorToasts } from './lib/toasts';
 
 /** Shown while a page's code is loading. */
 function PageLoader() {
@@ -187,6 +187,7 @@ const router = createBrowserRouter(appRoutes);
 export function App() {
   const [queryClient] = useState(createQueryClient);
   useEffect(() => answersBeforeAnnouncements(), []);
+  useEffect(() => referencesOnErrorToasts(), []);
   return (
     <AppThemeProvider>
       <Notifications limit={1} autoClose={5000} containerWidth={420} position="top-center" />

@@ -1,4 +1,5 @@
 import type { Context } from 'aws-lambda';
+import { loggedInvocation } from '../lib/log';
 import { type MailRunStart, startMailRun } from '../lib/mail-runs';
 import { sendMailRun } from '../services/mail-sender';
 
@@ -10,7 +11,7 @@ const reserveMs = () => Number(process.env.MAIL_SENDER_RESERVE_MS) || 60_000;
  * until they are all settled or its time is nearly up, then continues in a
  * new invocation with the messages still queued.
  */
-export const handler = async (event: MailRunStart, context: Context) => {
+export const handler = loggedInvocation('job mail', async (event: MailRunStart, context: Context) => {
   const outcome = await sendMailRun(
     { schoolId: event.schoolId, runId: event.runId },
     () => context.getRemainingTimeInMillis(),
@@ -19,4 +20,4 @@ export const handler = async (event: MailRunStart, context: Context) => {
   );
   if (outcome === 'continue') await startMailRun(event, context.functionName);
   return { outcome };
-};
+});

@@ -9,19 +9,22 @@ import { quietSdkLogger } from '@curbside/store';
  */
 export const asyncStarter = <T>(env: string, what: string) => {
   type Starter = (payload: T) => Promise<void>;
-  let inProcess: Starter | undefined;
+  // On the process, not in this module: the built bundles' copies of it find the laptop's starter too.
+  const key = Symbol.for(`curbside.asyncStarter.${env}`);
+  const slot = globalThis as { [key]?: Starter };
   let client: LambdaClient | undefined;
   return {
     /** The laptop runtime runs the work itself; answers a function that puts back the starter before. */
     register(starter: Starter) {
-      const previous = inProcess;
-      inProcess = starter;
+      const previous = slot[key];
+      slot[key] = starter;
       return () => {
-        if (inProcess === starter) inProcess = previous;
+        if (slot[key] === starter) slot[key] = previous;
       };
     },
     /** Starts the work; `functionName` defaults to the variable's value (a function continuing itself names itself). */
     async start(payload: T, functionName = process.env[env]): Promise<void> {
+      const inProcess = slot[key];
       if (inProcess) return inProcess(payload);
       if (!functionName) throw new Error(`${env} is not set: ${what}`);
       // Loaded on the first start (only a few routes start work): not part of the function's cold start.

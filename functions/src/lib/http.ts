@@ -1,4 +1,9 @@
-import type { RouteDefinition, RouteRequest } from '@curbside/api';
+import {
+  REQUEST_ID_HEADER,
+  REQUEST_ID_PATTERN,
+  type RouteDefinition,
+  type RouteRequest,
+} from '@curbside/api';
 import {
   ConflictError,
   type DomainError,
@@ -32,7 +37,7 @@ import {
 import { config } from './config';
 import { cameThroughCloudFront, logAroundCloudFront } from './edge';
 import { IdempotencyKeyReusedError, idempotentMutations, replayOf } from './idempotency';
-import { log } from './log';
+import { addLogKeys, beginInvocation, flushMetrics, log } from './log';
 import { bodyText } from './request-body';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -92,25 +97,55 @@ const parsed = new WeakMap<HttpEvent, State>();
 const issuesOf = (error: z.ZodError) =>
   error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
 
-/** Logs one line per request: route, status and duration. */
+/** The request's reference: the client's `X-Request-Id` when it is one, else API Gateway's request id. */
+export const requestIdOf = (event: HttpEvent): string => {
+  const sent = event.headers?.[REQUEST_ID_HEADER];
+  return sent !== undefined && REQUEST_ID_PATTERN.test(sent) ? sent : event.requestContext.requestId;
+};
+
+/**
+ * The first middleware: names the invocation's log lines (request id,
+ * function, route), logs one line per request (route, status, duration, and
+ * the caller's school and user once known), sends the request's metrics, and
+ * echoes the request id in the answer (`X-Request-Id`).
+ */
 export const requestLogger = (): MiddlewareObj<HttpEvent, HttpResult> => {
   const started = new WeakMap<object, number>();
   const done = (request: { event: HttpEvent; response: HttpResult | undefined | null }) => {
     const start = started.get(request.event) ?? Date.now();
-    log('info', 'request', {
-      route: request.event.routeKey,
-      status: request.response?.statusCode,
-      ms: Date.now() - start,
-    });
+    if (request.response) {
+      request.response.headers = {
+        ...request.response.headers,
+        [REQUEST_ID_HEADER]: requestIdOf(request.event),
+      };
+    }
+    addLogKeys(callerKeys(request.event));
+    log('info', 'request', { status: request.response?.statusCode, ms: Date.now() - start });
+    flushMetrics();
   };
   return {
     before: (request) => {
       started.set(request.event, Date.now());
+      beginInvocation(request.context, {
+        request_id: requestIdOf(request.event),
+        route: request.event.routeKey,
+      });
     },
     after: done,
     onError: done,
   };
 };
+
+/** The caller's school and user (ids only), once `authorize` knows them. */
+const callerKeys = (event: HttpEvent) => {
+  const user = userOf(event);
+  return { school_id: user?.schoolId ?? busLinkOf(event)?.schoolId ?? undefined, user_id: user?.id };
+};
+
+/** After `authorize`: the caller's school and user on every later line of the request. */
+const logCaller = (): Middleware => ({
+  before: ({ event }) => addLogKeys(callerKeys(event)),
+});
 
 /** A body of a media type the route does not take: 415, a transport matter (no domain error). */
 export class UnsupportedMediaTypeError extends Error {
@@ -235,7 +270,6 @@ export const errorHandler = (): MiddlewareObj<HttpEvent, HttpResult> => ({
       return;
     }
     log('error', 'unhandled error', {
-      route: request.event.routeKey,
       error:
         error instanceof Error
           ? { name: error.name, message: error.message, stack: error.stack }
@@ -303,6 +337,7 @@ export const httpHandler = <Req extends RouteRequest, Res, Early = never>(
         beforeOwnPassword: definition.beforeOwnPassword,
       }),
     )
+    .use(logCaller())
     .use(requestBody(definition))
     .use(validate(definition as RouteDefinition));
   for (const middleware of middlewares) chain.use(middleware);

@@ -24,7 +24,19 @@ export interface ManagementTransport {
   post?(connectionId: string, data: Uint8Array): Promise<{ status: number; errorType?: string }>;
 }
 
-const inProcess = new Map<string, ManagementTransport>();
+/**
+ * The registries live on the process, not in this module: the laptop runtime
+ * may run the built bundles (`CURBSIDE_FUNCTIONS=dist`), each with its own copy
+ * of this module, and their handlers must find what the runtime registered.
+ */
+const registry = (name: string): Map<string, ManagementTransport> => {
+  const key = Symbol.for(`curbside.inProcess.${name}`);
+  const process_ = globalThis as { [key]?: Map<string, ManagementTransport> };
+  process_[key] ??= new Map();
+  return process_[key];
+};
+
+const inProcess = registry('management');
 
 /**
  * The laptop runtime serves the management API in the same process as the
@@ -49,7 +61,7 @@ export const inProcessTransportFor = (endpoint: string): ManagementTransport | u
  * transport registered for its endpoint (`SES_ENDPOINT`); in AWS nothing is
  * registered and the client calls SES.
  */
-const inProcessMail = new Map<string, ManagementTransport>();
+const inProcessMail = registry('mail');
 
 export const registerInProcessMail = (endpoint: string, transport: ManagementTransport) => {
   inProcessMail.set(endpoint, transport);

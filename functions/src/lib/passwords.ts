@@ -15,7 +15,13 @@ type Cost = { readonly N: number; readonly r: number; readonly p: number };
  * The cost new hashes are made with: `SCRYPT`, unless a test process asked
  * for the cheap one (`useTestHashCost`). Nothing outside the tests calls it.
  */
-let cost: Cost = SCRYPT;
+/**
+ * Kept on the process, not the module: the laptop runtime running the built
+ * bundles (each with its own copy of this module) hashes at the tests' cost too.
+ */
+const TEST_COST = Symbol.for('curbside.testHashCost');
+const process_ = globalThis as { [TEST_COST]?: Cost };
+const costNow = (): Cost => process_[TEST_COST] ?? SCRYPT;
 
 /**
  * Tests only: new hashes at N=2^12 (4 MiB, about 10 ms) instead of 2^17, and
@@ -26,7 +32,7 @@ let cost: Cost = SCRYPT;
  * `SCRYPT`'s bounds.
  */
 export const useTestHashCost = (on = true) => {
-  cost = on ? { N: 2 ** 12, r: 8, p: 1 } : SCRYPT;
+  process_[TEST_COST] = on ? { N: 2 ** 12, r: 8, p: 1 } : undefined;
 };
 /** scrypt needs 128 × N × r bytes; Node refuses above `maxmem` (32 MiB by default). */
 const MAX_MEMORY = 2 * 128 * SCRYPT.N * SCRYPT.r;
@@ -44,7 +50,7 @@ const derive = (password: string, salt: Buffer, n: number, r: number, p: number)
 
 export const hashPassword = async (password: string): Promise<string> => {
   const salt = randomBytes(16);
-  const { N, r, p } = cost;
+  const { N, r, p } = costNow();
   const key = await derive(password, salt, N, r, p);
   return ['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
 };
@@ -75,6 +81,7 @@ export const verifyPassword = async (password: string, stored: string): Promise<
 /** Whether a stored hash was made with weaker parameters than today's (replace it at the next sign-in). */
 export const needsRehash = (stored: string): boolean => {
   const parsed = parse(stored);
+  const cost = costNow();
   return !parsed || parsed.n < cost.N || parsed.r < cost.r || parsed.p < cost.p;
 };
 

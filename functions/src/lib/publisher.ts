@@ -10,7 +10,7 @@ import type { ServerMessage } from '@curbside/api';
 import { connections, type Db, meter, quietSdkLogger } from '@curbside/store';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { inProcessTransportFor, type ManagementTransport } from './in-process';
-import { log } from './log';
+import { countMetric, log } from './log';
 
 export interface PublishResult {
   sent: number;
@@ -152,6 +152,8 @@ export const createPublisher = ({
         }
       }
     });
+    if (result.sent > 0) countMetric('livePosts', result.sent);
+    if (result.failed > 0) countMetric('livePostsFailed', result.failed);
     return result;
   };
   return {

@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyResultV2, APIGatewayProxyWebsocketEventV2, Context } from 'aws-lambda';
-import { log } from './log';
+import { beginInvocation, flushMetrics, log } from './log';
 
 /** `$connect` also carries the request headers (the Cookie header among them). */
 export type WsEvent = APIGatewayProxyWebsocketEventV2 & {
@@ -16,12 +16,19 @@ export type WsResult = { statusCode: number; body?: string };
 export const wsHandler = (fn: (event: WsEvent) => Promise<WsResult>) =>
   middy<WsEvent, APIGatewayProxyResultV2, Error, Context>()
     .use({
+      before: ({ event, context }) =>
+        beginInvocation(context, {
+          request_id: event.requestContext.requestId,
+          route: event.requestContext.routeKey,
+          connection_id: event.requestContext.connectionId,
+        }),
+      after: () => flushMetrics(),
       onError: (request) => {
         log('error', 'websocket handler failed', {
-          route: request.event.requestContext.routeKey,
           error: request.error instanceof Error ? request.error.message : String(request.error),
         });
         request.response = { statusCode: 500, body: 'Internal error' };
+        flushMetrics();
       },
     })
     .handler(fn);

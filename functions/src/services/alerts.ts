@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import { knownSchoolOf } from '../lib/auth';
 import { db } from '../lib/context';
 import type { HttpEvent } from '../lib/http';
+import { countMetric } from '../lib/log';
 import { publishToChannel, publishToSession, publishToStaff } from './live-events';
 import { recordingBy } from './record';
 import { assertSessionOfSchool, knownSchoolOfSession, sessionOfSchool } from './scope';
@@ -87,6 +88,7 @@ export const toggleAlert = async (
       record,
     );
     if (!raised) continue;
+    countMetric('alertsRaised');
     await publishAlert(raised, { type: 'ALERT_CREATED', data: raised });
     return { dismissed: false, alert: raised };
   }
@@ -187,6 +189,9 @@ export const acknowledgeAlert = async (user: User, id: number): Promise<Alert> =
     record,
   );
   if (!acknowledged) return (await alerts.get(db, id)) ?? alert;
+  if (acknowledged.acknowledgements?.length === 1) {
+    countMetric('alertAckSeconds', (Date.now() - Date.parse(acknowledged.createdAt)) / 1000);
+  }
   await Promise.all([
     publishAlert(acknowledged, { type: 'ALERT_ACKNOWLEDGED', data: acknowledged }),
     acknowledged.source === 'bus_driver'

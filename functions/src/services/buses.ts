@@ -29,7 +29,7 @@ import { config } from '../lib/config';
 import { connectionsDb, db } from '../lib/context';
 import { siteOrigin } from '../lib/http';
 import { live } from '../lib/live';
-import { log } from '../lib/log';
+import { countMetric, log } from '../lib/log';
 import { BusCadence } from './bus-cadence';
 import { publishToSession, publishToStaff } from './live-events';
 import { publishToChannel } from './publish';
@@ -260,6 +260,7 @@ export const raiseBusAlert = async (
       record,
     );
     if (raised) {
+      countMetric('alertsRaised');
       const event = { type: 'ALERT_CREATED', data: raised } as const;
       await (sessionId === null
         ? publishToStaff(schoolId, event)

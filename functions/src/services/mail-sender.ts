@@ -1,8 +1,8 @@
 import { schoolClockOf } from '@curbside/domain';
-import { type MailMessage, mailRuns } from '@curbside/store';
+import { type MailMessage, mailRuns, parentInvites } from '@curbside/store';
 import { config } from '../lib/config';
 import { db } from '../lib/context';
-import { log } from '../lib/log';
+import { countMetric, log } from '../lib/log';
 import { isThrottling, sendMail } from '../lib/mail';
 import type { MailRunStart } from '../lib/mail-runs';
 import { inviteEmail, passwordResetEmail } from './invite-email';
@@ -13,6 +13,11 @@ const PAGE = 100;
 const IN_FLIGHT = 8;
 /** Tries of one message that SES throttles before it counts as failed. */
 const THROTTLE_ATTEMPTS = 8;
+/**
+ * Tries of a message SES refuses (other than throttling) before it is given
+ * up: the run counts it failed and its invite says "Not delivered".
+ */
+export const MAIL_ATTEMPTS = 3;
 /** The longest wait after a throttled message. */
 const BACKOFF_CAP_MS = 30_000;
 
@@ -71,7 +76,16 @@ export const sendMailRun = async (
       log('warn', 'mail run message settled by another invocation', { runId, message: message.sk });
   };
 
+  /** A message given up on: counted failed on the run, and its invite (if one) says "Not delivered". */
+  const giveUp = async (message: MailMessage) => {
+    await settle(message, 'failed');
+    countMetric('mailsFailed');
+    if (message.kind === undefined || message.kind === 'invite')
+      await parentInvites.markNotDelivered(db, message.inviteId);
+  };
+
   const deliver = async (message: MailMessage) => {
+    let refusals = 0;
     for (let attempt = 1; ; attempt++) {
       try {
         if (message.kind === 'rendered') {
@@ -119,12 +133,21 @@ export const sendMailRun = async (
           await sleep(wait);
           continue;
         }
+        refusals += 1;
         log('warn', 'email not sent', {
           runId,
           message: message.sk,
+          attempt: refusals,
           error: (error as Error).name,
         });
-        return settle(message, 'failed');
+        if (refusals < MAIL_ATTEMPTS) {
+          const wait = Math.min(BACKOFF_CAP_MS, firstBackoff * 2 ** (refusals - 1));
+          if (remainingMs() - wait >= reserveMs / 2) {
+            await sleep(wait);
+            continue;
+          }
+        }
+        return giveUp(message);
       }
     }
   };

@@ -47,6 +47,7 @@ const view = (invite: ParentInvite, now = Date.now()): InviteView => ({
   createdAt: invite.createdAt,
   expiresAt: invite.expiresAt,
   status: inviteStatus(invite, now),
+  notDelivered: Boolean(invite.emailNotDeliveredAt),
 });
 
 const isTeacherOnly = (user: User) => ROLE_RANK[user.role as StaffRole] < ROLE_RANK.school_admin;

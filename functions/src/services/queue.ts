@@ -26,6 +26,7 @@ import {
 import { knownSchoolOf } from '../lib/auth';
 import { db } from '../lib/context';
 import type { HttpEvent } from '../lib/http';
+import { countMetric } from '../lib/log';
 import { bodyText } from '../lib/request-body';
 import { dropFromBatch, type EntryChange, placeInBatch, takeOutOfBatch } from './batches';
 import { releasesBeforeCompletion } from './completion';
@@ -192,6 +193,7 @@ const enqueue = async (
     record,
     requeue,
   );
+  countMetric('carsQueued');
   // The place in line and the announcement do not wait for each other.
   const [position] = await Promise.all([
     queue.positionOf(db, entry),

@@ -122,7 +122,7 @@ const summariesOf = async (sessions: readonly PickupSession[]): Promise<Map<numb
         const stored = storedOf(session, report);
         kept.set(session.id, stored);
         if (session.status === 'ended') {
-          await recordSummaries.keep(db, stored, await retentionDays(session.schoolId));
+          await recordSummaries.keep(db, stored, await retentionDays(session.schoolId), session.endTime);
         }
       }),
   );

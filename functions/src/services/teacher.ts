@@ -19,7 +19,7 @@ import { classrooms, type Marks, parentLinks, queue, releases, students, vehicle
 import { knownSchoolOf } from '../lib/auth';
 import { db } from '../lib/context';
 import type { HttpEvent } from '../lib/http';
-import { log } from '../lib/log';
+import { countMetric, log } from '../lib/log';
 import { publishToChannel, publishToSession } from './live-events';
 import { recordingBy } from './record';
 import { activeSessionOf, assertSessionOfSchool, sessionOfSchool } from './scope';
@@ -240,6 +240,7 @@ export const releaseStudent = async (user: User, studentId: number, early?: Prom
     throw new ConflictError('There is no active session to release students in');
   const record = await recordingBy(user, schoolId);
   const releasedAt = await releases.release(db, { schoolId, sessionId: session.id }, student, record);
+  countMetric('releases');
   const event = {
     type: 'STUDENT_STATUS_UPDATE' as const,
     data: { studentId, sessionId: session.id, status: 'released' as const, releasedAt },

@@ -220,6 +220,8 @@ export const functionOfModule = (module: string): FunctionPlan | undefined => {
 export const ORIGIN_SECRET_ROTATION = {
   id: 'rotate-origin-secret',
   source: 'src/rotation/origin-secret.ts',
+  /** Asynchronous invocations that fail are tried twice more (Lambda's default), then dead-lettered. */
+  retryAttempts: 2,
 } as const;
 
 /**
@@ -232,6 +234,8 @@ export const IMPORT_JOBS = {
   id: 'import-jobs',
   module: 'jobs/import',
   source: 'src/jobs/import.ts',
+  /** A failed run marks its job failed (to be resumed): Lambda must not run it again on its own. */
+  retryAttempts: 0,
   access: {
     data: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
     connections: PUBLISHER,
@@ -252,6 +256,8 @@ export const MAIL_SENDER = {
   id: 'mail-sender',
   module: 'jobs/mail',
   source: 'src/jobs/mail.ts',
+  /** A failed invocation is run again (twice, Lambda's default): claimed messages are never sent twice. */
+  retryAttempts: 2,
   access: {
     data: ['GetItem', 'Query', 'UpdateItem'],
     connections: [],

@@ -14,3 +14,13 @@ export const VIEWER_ADDRESS_HEADER = 'x-curbside-viewer-address';
  * address header could be anything.
  */
 export const ORIGIN_SECRET_HEADER = 'x-curbside-origin-verify';
+
+/**
+ * A request's reference: the web client sends one with every call
+ * (`X-Request-Id`), the answer carries it back, every log line of the request
+ * names it (`request_id`) and an error toast shows it ("Reference: …"), so a
+ * school can quote it and IT find the request in the logs. A request without
+ * one (or with anything else than this shape) gets API Gateway's request id.
+ */
+export const REQUEST_ID_HEADER = 'x-request-id';
+export const REQUEST_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9-]{5,63}$/;

@@ -12,6 +12,8 @@ export interface ScheduleDefinition {
 export const schedules: readonly ScheduleDefinition[] = [
   /** Ends every pickup session whose end time has passed. */
   { name: 'end-sessions', everyMinutes: 1 },
+  /** Counts the emergency alerts nobody acknowledged for 2 minutes (the stack's alarm wakes someone). */
+  { name: 'alert-watch', everyMinutes: 1 },
   /** Re-imports every district connected to Clever, at night in the US (08:00 UTC is 3–4 am Eastern). */
   { name: 'clever-sync', everyMinutes: 1440, dailyAtHourUtc: 8 },
 ];

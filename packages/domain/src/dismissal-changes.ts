@@ -242,6 +242,8 @@ export const WAY_EVENT_KINDS = [
   'change_approved',
   'change_denied',
   'change_cancelled',
+  // Issue 55: the student's data erased (the one event left of their record of ways home).
+  'student_erased',
 ] as const;
 export type WayEventKind = (typeof WAY_EVENT_KINDS)[number];
 

@@ -27,4 +27,5 @@ export * from './school-settings';
 export * from './session-schemas';
 export * from './sessions';
 export * from './sis';
+export * from './student-data';
 export * from './unreleased';

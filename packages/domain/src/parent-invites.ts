@@ -32,6 +32,8 @@ export interface ParentInvite {
   acceptedAt: string | null;
   acceptedBy: number | null;
   revokedAt: string | null;
+  /** When its emailed invite was given up on (three failed tries); absent while not emailed or delivered. */
+  emailNotDeliveredAt?: string | null;
 }
 
 /** Where an invite stands at `now`. A used or revoked invite stays so after its expiry. */
@@ -95,6 +97,8 @@ export interface InviteView {
   expiresAt: string;
   createdAt: string;
   status: InviteStatus;
+  /** Its email failed three times: the family has not been told (print them a letter). */
+  notDelivered: boolean;
 }
 /** A new invite, with its link (the token is shown only now) and what a printed letter names. */
 export type NewInviteView = Pick<InviteView, 'id' | 'studentId' | 'guardianName' | 'email' | 'expiresAt'> & {

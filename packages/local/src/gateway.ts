@@ -56,8 +56,22 @@ export interface RunningServer {
   workers: WorkerPools | undefined;
   /** The messages the handlers sent through the emulated SES (listed at `/dev/mail`). */
   mail: Mailbox;
+  /**
+   * The asynchronous invocations that failed every try (Lambda's retries,
+   * then the function's on-failure destination: in AWS its dead-letter queue).
+   */
+  deadLetters: DeadLetter[];
   /** Closes sockets (running their `$disconnect`), timers and the server. */
   close(): Promise<void>;
+}
+
+/** What Lambda sends an on-failure destination: the function, the event, the error and the tries. */
+export interface DeadLetter {
+  function: string;
+  requestPayload: unknown;
+  errorMessage: string;
+  attempts: number;
+  at: string;
 }
 
 /** API Gateway would take more; a laptop runtime refuses anything above 1 MB. */
@@ -159,6 +173,7 @@ export const startServer = async ({
   const sockets = createWebSocketGateway({ invoke });
   const mail = createMailbox(mailDir ? { dir: mailDir } : {});
 
+  const answeredByHandler = new WeakSet<ServerResponse>();
   /** `/api/*`: the route table decides; the handler gets the same event API Gateway would build. */
   const api = async (request: IncomingMessage, response: ServerResponse, rawPath: string) => {
     const method = request.method ?? 'GET';
@@ -186,6 +201,7 @@ export const startServer = async ({
       return sendJson(response, 500, { message: 'Internal Server Error' });
     }
     const out = fromHttpResult(result);
+    answeredByHandler.add(response);
     response.writeHead(out.statusCode, out.headers);
     response.end(method === 'HEAD' ? undefined : out.body);
   };
@@ -197,12 +213,14 @@ export const startServer = async ({
     for (const [name, value] of Object.entries(securityHeaders(rawPath, { mapOrigins }))) {
       response.setHeader(name, value);
     }
-    response.on('finish', () =>
-      logInfo(
-        () =>
-          `${request.method} ${loggedPath(request.method ?? 'GET', rawPath)} ${response.statusCode} ${Date.now() - started}ms`,
-      ),
-    );
+    // A request a handler answered has its handler's line (request id, route, caller, status).
+    response.on('finish', () => {
+      if (!answeredByHandler.has(response))
+        logInfo(
+          () =>
+            `${request.method} ${loggedPath(request.method ?? 'GET', rawPath)} ${response.statusCode} ${Date.now() - started}ms`,
+        );
+    });
     // The management API (`/@connections/{id}`) has no HTTP route: the handlers reach it in-process only.
     if (rawPath === '/api' || rawPath.startsWith('/api/')) return api(request, response, rawPath);
     if (rawPath === '/ws')
@@ -251,25 +269,51 @@ export const startServer = async ({
   );
   // Import jobs and mail runs run here as their functions would (asynchronously, continuing themselves).
   const jobRuns = new Set<Promise<void>>();
+  const deadLetters: DeadLetter[] = [];
   let stopping = false;
-  const startAsync = (module: string, event: unknown, timeoutMs: number, what: string) => {
+  /**
+   * As Lambda runs an asynchronous invocation: a failed one is tried again
+   * (`retryAttempts` more times), then handed to the on-failure destination
+   * (here `deadLetters` and an error line; in AWS the function's dead-letter queue).
+   */
+  const startAsync = (
+    fn: { id: string; module: string; retryAttempts: number },
+    event: unknown,
+    timeoutMs: number,
+    what: string,
+  ) => {
     if (stopping) return;
-    const task = invoke(module, event, { timeoutMs, stopping: () => stopping })
-      .then(() => undefined)
-      .catch((error) => logError(`${what} failed`, error))
-      .finally(() => jobRuns.delete(task));
+    const attempt = async (tries: number): Promise<void> => {
+      try {
+        await invoke(fn.module, event, { timeoutMs, stopping: () => stopping });
+      } catch (error) {
+        if (tries <= fn.retryAttempts && !stopping) return attempt(tries + 1);
+        logError(
+          `${what} failed (${tries} ${tries === 1 ? 'try' : 'tries'}): sent to the dead-letter queue`,
+          error,
+        );
+        deadLetters.push({
+          function: fn.id,
+          requestPayload: event,
+          errorMessage: error instanceof Error ? error.message : String(error),
+          attempts: tries,
+          at: new Date().toISOString(),
+        });
+      }
+    };
+    const task = attempt(1).finally(() => jobRuns.delete(task));
     jobRuns.add(task);
   };
   const startJob = async (run: JobRun) =>
     startAsync(
-      IMPORT_JOBS.module,
+      IMPORT_JOBS,
       run,
       Number(process.env.IMPORT_JOB_TIMEOUT_MS) || IMPORT_JOBS.access.timeoutSeconds * 1000,
       'import job run',
     );
   const startMailRun = async (run: MailRunStart) =>
     startAsync(
-      MAIL_SENDER.module,
+      MAIL_SENDER,
       run,
       Number(process.env.MAIL_SENDER_TIMEOUT_MS) || MAIL_SENDER.access.timeoutSeconds * 1000,
       'mail run',
@@ -322,5 +366,12 @@ export const startServer = async ({
     return closing;
   };
 
-  return { url: `http://${loopbackOf(host)}:${actualPort}`, port: actualPort, workers: pools, mail, close };
+  return {
+    url: `http://${loopbackOf(host)}:${actualPort}`,
+    port: actualPort,
+    workers: pools,
+    mail,
+    deadLetters,
+    close,
+  };
 };

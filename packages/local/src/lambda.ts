@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { asyncFunctionOfModule, type FunctionAccess, functionOfModule } from '@curbside/api';
 import { access, type Grant, meter } from '@curbside/store';
 import type { Context } from 'aws-lambda';
+import { inInvocation } from './invoke-store';
 
 // biome-ignore lint/suspicious/noExplicitAny: events and results differ per trigger
 export type LambdaHandler = (event: any, context: Context) => Promise<unknown>;
@@ -34,6 +35,20 @@ export const lambdaContext = (
 };
 
 const cache = new Map<string, Promise<LambdaHandler>>();
+
+/**
+ * `CURBSIDE_FUNCTIONS=dist`: the handlers come from the built bundles
+ * (`functions/dist/{function}/index.mjs`, what Lambda runs: each dispatches by
+ * route key), not from the sources. Issue 55: the API suite's car-line,
+ * parent and auth flows run once this way (vitest project `bundles`).
+ */
+const fromBundles = () => process.env.CURBSIDE_FUNCTIONS === 'dist';
+const functionsDist = new URL('../../../functions/dist/', import.meta.url);
+const bundleOf = (module: string): string => {
+  const id = (asyncFunctionOfModule(module) ?? functionOfModule(module))?.id;
+  if (!id) throw new Error(`No function serves ${module}: is it in the route table?`);
+  return new URL(`${id}/index.mjs`, functionsDist).href;
+};
 let overrides: Record<string, string> = {};
 
 /**
@@ -54,7 +69,7 @@ export const resolveModulesWith = (modules: Record<string, string>) => {
 export const loadHandler = (module: string): Promise<LambdaHandler> => {
   let loading = cache.get(module);
   if (!loading) {
-    const source = overrides[module] ?? `@curbside/functions/${module}`;
+    const source = overrides[module] ?? (fromBundles() ? bundleOf(module) : `@curbside/functions/${module}`);
     loading = import(/* @vite-ignore */ source).then((exports: { handler?: unknown }) => {
       if (typeof exports.handler !== 'function') {
         throw new Error(`${source} does not export a handler function`);
@@ -119,11 +134,9 @@ export const invoke: Invoke = async (module, event, options = {}) => {
   return meter.run(module, () =>
     access.run(grant, async () => {
       const started = performance.now();
+      const context = lambdaContext(module.replace('/', '-'), options.timeoutMs, options.stopping);
       try {
-        return await handler(
-          event,
-          lambdaContext(module.replace('/', '-'), options.timeoutMs, options.stopping),
-        );
+        return await inInvocation(context.awsRequestId, () => handler(event, context));
       } finally {
         const ms = performance.now() - started;
         meter.add('lambda.invocations');

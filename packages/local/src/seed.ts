@@ -156,7 +156,7 @@ const ROOM_TEACHERS: ReadonlyArray<[string, string]> = [
   ['Grace', 'Owens'],
 ];
 
-const FIRST = [
+export const FIRST_NAMES = [
   'Ava',
   'Liam',
   'Mia',
@@ -170,7 +170,18 @@ const FIRST = [
   'Zoe',
   'Leo',
 ];
-const LAST = ['Martinez', 'Johnson', 'Nguyen', 'Patel', 'Brown', 'Garcia', 'Kim', 'Okafor', 'Rossi', 'Cohen'];
+export const LAST_NAMES = [
+  'Martinez',
+  'Johnson',
+  'Nguyen',
+  'Patel',
+  'Brown',
+  'Garcia',
+  'Kim',
+  'Okafor',
+  'Rossi',
+  'Cohen',
+];
 const CARS: ReadonlyArray<[string, string, string]> = [
   ['Toyota', 'Sienna', 'Silver'],
   ['Honda', 'Odyssey', 'Blue'],
@@ -204,7 +215,8 @@ const seedCarLine = async (
   ] as const) {
     rooms.push(await classrooms.create(db, { schoolId, name, grade, teacherId: teacher }));
   }
-  const lastNameOf = (i: number) => LAST[Math.floor(i / FIRST.length) % LAST.length] as string;
+  const lastNameOf = (i: number) =>
+    LAST_NAMES[Math.floor(i / FIRST_NAMES.length) % LAST_NAMES.length] as string;
   // Car families: family f has (f mod 3) + 1 children, in student order; the first child names the family.
   const familyOf: Array<{ parentName: string; parentPhone: string }> = [];
   for (let family = 0, first = 0; family < 24; first += (family % 3) + 1, family++) {
@@ -219,7 +231,7 @@ const seedCarLine = async (
     kids.push(
       await students.create(db, {
         schoolId,
-        firstName: FIRST[i % FIRST.length] as string,
+        firstName: FIRST_NAMES[i % FIRST_NAMES.length] as string,
         lastName: lastNameOf(i),
         grade: rooms[i % rooms.length]?.grade as string,
         classroomId: rooms[i % rooms.length]?.id ?? null,

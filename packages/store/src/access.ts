@@ -32,7 +32,11 @@ export interface Grant {
   sendsEmail?: boolean;
 }
 
-const current = new AsyncLocalStorage<Grant>();
+/** On the process, not in this module: the built bundles' copies of the store check the same grant (issue 55). */
+const GRANT = Symbol.for('curbside.grant');
+const shared = globalThis as { [GRANT]?: AsyncLocalStorage<Grant> };
+shared[GRANT] ??= new AsyncLocalStorage<Grant>();
+const current = shared[GRANT];
 
 type Item = Record<string, unknown>;
 interface Input {

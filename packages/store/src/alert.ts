@@ -1,9 +1,10 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { Alert, AlertAcknowledgement, Recording } from '@curbside/domain';
+import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type Alert, type AlertAcknowledgement, alertRepeats, type Recording } from '@curbside/domain';
 import type { Db } from './db';
 import { alertEventPuts } from './dismissal-event';
 import { nextId, stripKeys } from './ids';
 import { isConditionFailure } from './query';
+import { TTL_ATTRIBUTE } from './table';
 
 /**
  * Alert: `ALERT#{id}` / `ALERT`.
@@ -18,6 +19,10 @@ import { isConditionFailure } from './query';
  *   released in the same transaction as the alert changes, so one location
  *   never has two active alerts of one type in a session, and an alert left
  *   active when a session ended never answers for the next session.
+ * Open emergencies, every school's (issue 55): `OPEN_EMERGENCIES` / `{createdAt}#{id:010}`
+ *   → alertId, written with an emergency; the every-minute watch reads those
+ *   raised 2 minutes ago or more, counts the ones nobody acknowledged (the
+ *   stack's alarm) and deletes the others' entries. Kept a day at most (TTL).
  */
 const key = (id: number) => ({ pk: `ALERT#${id}`, sk: 'ALERT' });
 type SlotOf = Pick<Alert, 'schoolId' | 'sessionId' | 'type' | 'location'>;
@@ -38,6 +43,13 @@ const listKey = (alert: Pick<Alert, 'sessionId' | 'schoolId'>) =>
   alert.sessionId !== null ? `SESSION#${alert.sessionId}#ALERTS` : `SCHOOL#${alert.schoolId}#ALERTS`;
 
 export type NewAlert = Omit<Alert, 'id' | 'status' | 'createdAt' | 'dismissedAt' | 'acknowledgements'>;
+
+const OPEN_EMERGENCIES = 'OPEN_EMERGENCIES';
+const openEmergencyKey = (alert: Pick<Alert, 'createdAt' | 'id'>) => ({
+  pk: OPEN_EMERGENCIES,
+  sk: `${alert.createdAt}#${String(alert.id).padStart(10, '0')}`,
+});
+const OPEN_EMERGENCY_SECONDS = 24 * 60 * 60;
 
 export const alerts = {
   /** The active alert of a type at a location in a session, if any. */
@@ -86,6 +98,22 @@ export const alerts = {
                 },
               },
             },
+            ...(alert.type === 'emergency'
+              ? [
+                  {
+                    Put: {
+                      TableName: db.table,
+                      Item: {
+                        ...openEmergencyKey(alert),
+                        alertId: alert.id,
+                        entity: 'openEmergency',
+                        [TTL_ATTRIBUTE]:
+                          Math.ceil(Date.parse(alert.createdAt) / 1000) + OPEN_EMERGENCY_SECONDS,
+                      },
+                    },
+                  },
+                ]
+              : []),
             ...alertEventPuts(db, alert, 'alert_raised', alert.createdAt, recording),
           ],
         }),
@@ -200,6 +228,33 @@ export const alerts = {
       throw error;
     }
     return this.get(db, alert.id);
+  },
+
+  /**
+   * Emergencies raised at `raisedBefore` or earlier that are still active and
+   * that nobody has acknowledged, every school's (the every-minute watch). The
+   * entries of those acknowledged or dismissed are deleted on the way.
+   */
+  async unansweredEmergencies(db: Db, raisedBefore: string): Promise<Alert[]> {
+    const { Items = [] } = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        KeyConditionExpression: 'pk = :pk AND sk <= :before',
+        ExpressionAttributeValues: { ':pk': OPEN_EMERGENCIES, ':before': `${raisedBefore}#~` },
+      }),
+    );
+    const unanswered: Alert[] = [];
+    await Promise.all(
+      Items.map(async (item) => {
+        const alert = await alerts.get(db, item.alertId as number);
+        if (alert && alertRepeats(alert)) {
+          unanswered.push(alert);
+          return;
+        }
+        await db.doc.send(new DeleteCommand({ TableName: db.table, Key: { pk: item.pk, sk: item.sk } }));
+      }),
+    );
+    return unanswered.sort((a, b) => a.id - b.id);
   },
 
   /** A school's active alerts, of any session or none, newest first: the staff screens' banner. */

@@ -1,5 +1,6 @@
 import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuthorizedPickup } from '@curbside/domain';
+import { deletePartition } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
 import { isConditionFailure } from './query';
@@ -19,6 +20,11 @@ const key = (schoolId: number, studentId: number, id: number) => ({
 const DAY_SECONDS = 24 * 60 * 60;
 
 export const authorizedPickups = {
+  /** Erases every adult authorized to pick up a student (issue 55). */
+  async eraseOfStudent(db: Db, schoolId: number, studentId: number): Promise<void> {
+    await deletePartition(db, partition(schoolId, studentId));
+  },
+
   /** Adds a person, on condition that the child's list has fewer than `max` (counted by the caller's read). */
   async create(db: Db, input: Omit<AuthorizedPickup, 'id'>): Promise<AuthorizedPickup> {
     const pickup = { ...input, id: await nextId(db, 'authorizedPickup') };

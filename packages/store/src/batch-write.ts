@@ -1,5 +1,6 @@
 import { BatchGetCommand, type BatchGetCommandOutput, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from './db';
+import { queryAll } from './query';
 
 /** BatchWriteItem takes at most 25 requests. */
 const BATCH_SIZE = 25;
@@ -59,6 +60,46 @@ export const deleteAll = (db: Db, keys: readonly Record<string, unknown>[]): Pro
   writeAll(
     db,
     keys.map((Key) => ({ DeleteRequest: { Key } })),
+  );
+
+/**
+ * Puts back the items a rewrite changed (a student's erasure, issue 55: the
+ * one time stored events are rewritten); answers how many changed.
+ */
+export const rewriteAll = async (
+  db: Db,
+  items: readonly Record<string, unknown>[],
+  rewrite: (item: Record<string, unknown>) => Record<string, unknown>,
+): Promise<number> => {
+  const changed = items
+    .map((item) => ({ item, after: rewrite(item) }))
+    .filter(({ item, after }) => JSON.stringify(after) !== JSON.stringify(item))
+    .map(({ after }) => after);
+  await putAll(db, changed);
+  return changed.length;
+};
+
+/** Rewrites every item of a partition (`rewriteAll`); answers how many changed. */
+export const rewritePartition = async (
+  db: Db,
+  pk: string,
+  rewrite: (item: Record<string, unknown>) => Record<string, unknown>,
+): Promise<number> =>
+  rewriteAll(
+    db,
+    await queryAll(db, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }),
+    rewrite,
+  );
+
+/** Deletes every item of a partition (read by key only). */
+export const deletePartition = async (db: Db, pk: string): Promise<void> =>
+  deleteAll(
+    db,
+    await queryAll(db, {
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ProjectionExpression: 'pk, sk',
+    }),
   );
 
 /** BatchGetItem takes at most 100 keys. */

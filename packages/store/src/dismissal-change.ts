@@ -1,6 +1,6 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, type DismissalChange, ValidationError, type WayEvent } from '@curbside/domain';
-import { getAll } from './batch-write';
+import { deleteAll, getAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
 import { activeProgramCheck } from './program';
@@ -66,6 +66,15 @@ const programGone = () => {
 };
 
 export const dismissalChanges = {
+  /** Erases every change of a student, with the office's marks of those pending (issue 55). */
+  async eraseOfStudent(db: Db, schoolId: number, studentId: number): Promise<void> {
+    const changes = await dismissalChanges.ofStudent(db, schoolId, studentId);
+    await deleteAll(db, [
+      ...changes.map((change) => key(change.id)),
+      ...changes.filter((change) => change.status === 'pending').map(pendingKey),
+    ]);
+  },
+
   nextId: (db: Db) => nextId(db, 'dismissalChange'),
 
   /** Writes a new change with its record (and its place in the office's queue while pending). */

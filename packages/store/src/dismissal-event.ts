@@ -8,7 +8,7 @@ import type {
   Recording,
   ReportSummary,
 } from '@curbside/domain';
-import { getAll } from './batch-write';
+import { getAll, rewriteAll, rewritePartition } from './batch-write';
 import type { Db } from './db';
 import { stripKeys } from './ids';
 import { itemSize, meter } from './meter';
@@ -162,6 +162,18 @@ const kept = (now: number) => (item: Record<string, unknown>) =>
   typeof item.ttl !== 'number' || item.ttl * 1000 > now;
 
 export const dismissalEvents = {
+  /**
+   * Rewrites a session's events (a student's erasure, issue 55: the one
+   * change to the record, which then keeps that a release happened, not to whom).
+   */
+  async rewriteSession(
+    db: Db,
+    sessionId: number,
+    rewrite: (item: Record<string, unknown>) => Record<string, unknown>,
+  ): Promise<number> {
+    return rewritePartition(db, partition(sessionId), rewrite);
+  },
+
   /** A session's events, oldest first, a page at a time (`cursor` from the previous page). */
   async page(
     db: Db,
@@ -214,14 +226,32 @@ export interface StoredSummary {
 const summaryKey = (sessionId: number) => ({ pk: `SESSION#${sessionId}`, sk: 'RECORD_SUMMARY' });
 
 export const recordSummaries = {
-  /** The kept summaries of some sessions (BatchGetItem); sessions without one are absent. */
+  /**
+   * The kept summaries of some sessions (BatchGetItem); sessions without one
+   * are absent, and so are summaries past their retention (TTL deletes late).
+   */
   async ofSessions(db: Db, sessionIds: readonly number[]): Promise<Map<number, StoredSummary>> {
-    const items = await getAll(db, sessionIds.map(summaryKey));
+    const items = (await getAll(db, sessionIds.map(summaryKey))).filter(kept(Date.now()));
     return new Map(items.map((item) => [item.sessionId as number, stripKeys<StoredSummary>(item)]));
   },
 
-  /** Keeps an ended session's summary (derived data: a rewrite is harmless). */
-  async keep(db: Db, stored: StoredSummary, retentionDays: number): Promise<void> {
+  /** Rewrites the kept summaries of some sessions (a student's erasure, issue 55). */
+  async rewrite(
+    db: Db,
+    sessionIds: readonly number[],
+    rewrite: (item: Record<string, unknown>) => Record<string, unknown>,
+  ): Promise<number> {
+    return rewriteAll(db, await getAll(db, sessionIds.map(summaryKey)), rewrite);
+  },
+
+  /**
+   * Keeps an ended session's summary (derived data: a rewrite is harmless),
+   * until its session's events leave: retention days from the session's end
+   * (`endedAt`), not from the day it was first computed.
+   */
+  async keep(db: Db, stored: StoredSummary, retentionDays: number, endedAt?: string): Promise<void> {
+    const end = endedAt ? Date.parse(endedAt) : Number.NaN;
+    const from = Number.isNaN(end) ? Date.now() : Math.min(Date.now(), end);
     await db.doc.send(
       new PutCommand({
         TableName: db.table,
@@ -229,7 +259,7 @@ export const recordSummaries = {
           ...summaryKey(stored.sessionId),
           entity: 'recordSummary',
           ...stored,
-          ttl: Math.ceil(Date.now() / 1000) + retentionDays * DAY_SECONDS,
+          ttl: Math.ceil(from / 1000) + retentionDays * DAY_SECONDS,
         },
       }),
     );

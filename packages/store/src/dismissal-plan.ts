@@ -7,7 +7,7 @@ import {
   type WayEvent,
   type WeeklyPlan,
 } from '@curbside/domain';
-import { getAll, putAll } from './batch-write';
+import { deleteAll, getAll, putAll } from './batch-write';
 import type { Db } from './db';
 import { stripKeys } from './ids';
 import { activeProgramCheck } from './program';
@@ -66,6 +66,11 @@ const eventOf = (
 });
 
 export const dismissalPlans = {
+  /** Erases a student's weekly plan (issue 55). */
+  async erase(db: Db, schoolId: number, studentId: number): Promise<void> {
+    await deleteAll(db, [key(schoolId, studentId)]);
+  },
+
   /** Some students' plans (BatchGetItem, 100 keys a call); students without one are absent. */
   async ofStudents(
     db: Db,

@@ -15,8 +15,18 @@ export type MeterSnapshot = Record<string, MeterCounters>;
 /** Work outside any labelled invocation (a script, a test). */
 export const UNLABELLED = 'unlabelled';
 
-const labels = new AsyncLocalStorage<string>();
-let counters = new Map<string, Map<string, number>>();
+/**
+ * Kept on the process, not in this module: the laptop runtime running the
+ * built bundles (issue 55), each with its own copy of the store, still counts
+ * their work under the label of the invocation it runs.
+ */
+const METER = Symbol.for('curbside.meter');
+const shared = globalThis as {
+  [METER]?: { labels: AsyncLocalStorage<string>; counters: Map<string, Map<string, number>> };
+};
+shared[METER] ??= { labels: new AsyncLocalStorage<string>(), counters: new Map() };
+const state = shared[METER];
+const labels = state.labels;
 
 export const meterEnabled = (): boolean => process.env.CURBSIDE_METER === '1';
 
@@ -35,15 +45,15 @@ export const meter = {
   add(counter: string, amount = 1): void {
     if (!meterEnabled()) return;
     const label = labels.getStore() ?? UNLABELLED;
-    const of = counters.get(label) ?? new Map<string, number>();
-    counters.set(label, of);
+    const of = state.counters.get(label) ?? new Map<string, number>();
+    state.counters.set(label, of);
     of.set(counter, (of.get(counter) ?? 0) + amount);
   },
 
   /** Every counter of every label, as plain objects. */
   snapshot(): MeterSnapshot {
     const out: MeterSnapshot = {};
-    for (const [label, of] of counters) out[label] = Object.fromEntries(of);
+    for (const [label, of] of state.counters) out[label] = Object.fromEntries(of);
     return out;
   },
 
@@ -53,15 +63,15 @@ export const meter = {
    */
   take(): MeterSnapshot {
     const out = meter.snapshot();
-    counters = new Map();
+    state.counters = new Map();
     return out;
   },
 
   /** Adds the counters of a snapshot (what a worker thread counted) to this thread's. */
   absorb(snapshot: MeterSnapshot): void {
     for (const [label, values] of Object.entries(snapshot)) {
-      const of = counters.get(label) ?? new Map<string, number>();
-      counters.set(label, of);
+      const of = state.counters.get(label) ?? new Map<string, number>();
+      state.counters.set(label, of);
       for (const [counter, amount] of Object.entries(values))
         of.set(counter, (of.get(counter) ?? 0) + amount);
     }
@@ -69,7 +79,7 @@ export const meter = {
 
   /** Clears the counters (and the item sizes kept for transactions). */
   reset(): void {
-    counters = new Map();
+    state.counters = new Map();
     known.clear();
   },
 };

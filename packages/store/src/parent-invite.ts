@@ -1,6 +1,6 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ParentInvite, User } from '@curbside/domain';
-import { putAll } from './batch-write';
+import { deleteAll, putAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, nextIds, stripKeys } from './ids';
 import { parentLinkItems } from './parent';
@@ -45,6 +45,18 @@ const linkWrites = (db: Db, invite: ParentInvite, parentId: number, now: string)
   }));
 
 export const parentInvites = {
+  /**
+   * Erases a student's invites (issue 55). Their token items hold only the
+   * invite's id: left to TTL, they open nothing once the invite is gone.
+   */
+  async eraseOfStudent(db: Db, schoolId: number, studentId: number): Promise<void> {
+    const invites = await parentInvites.listByStudent(db, schoolId, studentId);
+    await deleteAll(
+      db,
+      invites.map((invite) => inviteKey(invite.id)),
+    );
+  },
+
   /** Writes many invites at once (ids from one counter raise), both items each. */
   async createMany(db: Db, list: readonly NewParentInvite[]): Promise<ParentInvite[]> {
     const ids = await nextIds(db, 'parentInvite', list.length);
@@ -90,6 +102,26 @@ export const parentInvites = {
       ExpressionAttributeValues: { ':pk': studentPartition(schoolId, studentId) },
     });
     return items.map((item) => stripKeys<ParentInvite>(item));
+  },
+
+  /**
+   * Notes that the invite's email could not be delivered (three failed tries,
+   * issue 55): the invites list says "Not delivered", so the office prints a letter.
+   */
+  async markNotDelivered(db: Db, id: number, at = new Date().toISOString()): Promise<void> {
+    try {
+      await db.doc.send(
+        new UpdateCommand({
+          TableName: db.table,
+          Key: inviteKey(id),
+          UpdateExpression: 'SET emailNotDeliveredAt = :at',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':at': at },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
   },
 
   /** Revokes a pending or expired invite; false when it was accepted (or revoked) already. */

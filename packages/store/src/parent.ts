@@ -36,6 +36,44 @@ export const parentLinkItems = (parentId: number, schoolId: number, studentId: n
   childLink(parentId, schoolId, studentId),
 ];
 
+/**
+ * A parent's children changed in one transaction: the roster's `studentIds`
+ * set to `ids`, the links both ways put for `added` and deleted for `removed`
+ * (at most 20 children, so at most 81 items).
+ */
+const childrenWrite = (
+  db: Db,
+  parentId: number,
+  schoolId: number,
+  ids: readonly number[],
+  { added, removed }: { added: readonly number[]; removed: readonly number[] },
+) => {
+  const linkedAt = new Date().toISOString();
+  return new TransactWriteCommand({
+    TransactItems: [
+      {
+        Update: {
+          TableName: db.table,
+          Key: userKeys.item(parentId),
+          UpdateExpression: 'SET studentIds = :ids',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':ids': [...ids] },
+        },
+      },
+      ...added.flatMap((studentId) =>
+        parentLinkItems(parentId, schoolId, studentId, linkedAt).map((Item) => ({
+          Put: { TableName: db.table, Item },
+        })),
+      ),
+      ...removed.flatMap((studentId) =>
+        parentLinkItems(parentId, schoolId, studentId, linkedAt).map(({ pk, sk }) => ({
+          Delete: { TableName: db.table, Key: { pk, sk } },
+        })),
+      ),
+    ],
+  });
+};
+
 export const parentLinks = {
   /** Links a parent to a child directly (the demo seed). */
   async link(db: Db, parentId: number, schoolId: number, studentId: number): Promise<void> {
@@ -75,6 +113,15 @@ export const parentLinks = {
       }),
     );
     return Items.map((item) => item.parentId as number);
+  },
+
+  /**
+   * Takes an erased student from a parent (issue 55): the links both ways and
+   * the child in the roster's `studentIds`, in one transaction.
+   */
+  async unlinkStudent(db: Db, parent: User, schoolId: number, studentId: number): Promise<void> {
+    const left = (parent.studentIds ?? []).filter((id) => id !== studentId);
+    await db.doc.send(childrenWrite(db, parent.id, schoolId, left, { added: [], removed: [studentId] }));
   },
 };
 
@@ -135,34 +182,9 @@ export const parents = {
   async setChildren(db: Db, parent: User, schoolId: number, studentIds: readonly number[]): Promise<void> {
     const before = new Set(parent.studentIds ?? []);
     const after = new Set(studentIds);
-    const linkedAt = new Date().toISOString();
     const added = [...after].filter((id) => !before.has(id));
     const removed = [...before].filter((id) => !after.has(id));
-    await db.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: db.table,
-              Key: userKeys.item(parent.id),
-              UpdateExpression: 'SET studentIds = :ids',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeValues: { ':ids': [...after] },
-            },
-          },
-          ...added.flatMap((studentId) =>
-            parentLinkItems(parent.id, schoolId, studentId, linkedAt).map((Item) => ({
-              Put: { TableName: db.table, Item },
-            })),
-          ),
-          ...removed.flatMap((studentId) =>
-            parentLinkItems(parent.id, schoolId, studentId, linkedAt).map(({ pk, sk }) => ({
-              Delete: { TableName: db.table, Key: { pk, sk } },
-            })),
-          ),
-        ],
-      }),
-    );
+    await db.doc.send(childrenWrite(db, parent.id, schoolId, [...after], { added, removed }));
   },
 
   /**

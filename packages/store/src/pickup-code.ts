@@ -1,5 +1,6 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { PickupCode } from '@curbside/domain';
+import { deleteAll } from './batch-write';
 import type { Db } from './db';
 import { parentLinkItems } from './parent';
 import { cancellationReasons, isConditionFailure } from './query';
@@ -98,6 +99,12 @@ export const pickupCodes = {
       code: code?.studentId === studentId && code.schoolId === schoolId ? code : undefined,
       pointer,
     };
+  },
+
+  /** Erases a student's current code and its pointer (issue 55). */
+  async eraseOfStudent(db: Db, schoolId: number, studentId: number): Promise<void> {
+    const { code, pointer } = await pickupCodes.current(db, schoolId, studentId);
+    await deleteAll(db, [currentKey(schoolId, studentId), ...(pointer && code ? [codeKey(pointer)] : [])]);
   },
 
   /** The student's most recent code, whatever its state. */

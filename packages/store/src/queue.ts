@@ -13,7 +13,7 @@ import {
   type VehicleType,
   visitEndedError,
 } from '@curbside/domain';
-import { getAll } from './batch-write';
+import { getAll, rewritePartition } from './batch-write';
 import type { Db } from './db';
 import { eventPuts, meterTransactionSurcharge } from './dismissal-event';
 import { stripKeys } from './ids';
@@ -211,6 +211,15 @@ export type NewQueueEntry = Omit<
 >;
 
 export const queue = {
+  /** Rewrites a session's entries and visits (a student's erasure, issue 55: their name leaves them). */
+  async rewriteSession(
+    db: Db,
+    sessionId: number,
+    rewrite: (item: Record<string, unknown>) => Record<string, unknown>,
+  ): Promise<number> {
+    return rewritePartition(db, partition(sessionId), rewrite);
+  },
+
   /**
    * Adds a vehicle as a new visit, with its record (`vehicle_queued`, or
    * `vehicle_requeued` when the car already had a visit in this session), in

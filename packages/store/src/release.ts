@@ -8,7 +8,7 @@ import {
   releasesAtCompletion,
   type StudentSummary,
 } from '@curbside/domain';
-import { getAll, putAll } from './batch-write';
+import { getAll, putAll, rewriteAll } from './batch-write';
 import type { Db } from './db';
 import { eventPuts } from './dismissal-event';
 import { isConditionFailure, queryAll } from './query';
@@ -54,6 +54,41 @@ export interface Marks {
 }
 
 export const releases = {
+  /**
+   * Rewrites a student's marks in some sessions (a student's erasure, issue
+   * 55): their picked-up marks (gsi2) and their released marks, in each of the
+   * classrooms' partitions (a child may have changed classroom).
+   */
+  async rewriteOfStudent(
+    db: Db,
+    student: { schoolId: number; id: number },
+    where: { sessionIds: readonly number[]; classroomIds: readonly (number | null)[] },
+    rewrite: (item: Record<string, unknown>) => Record<string, unknown>,
+  ): Promise<number> {
+    const [pickedUp, released] = await Promise.all([
+      queryAll(db, {
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk',
+        ExpressionAttributeValues: { ':pk': pickupsOf(student.schoolId, student.id) },
+      }),
+      getAll(
+        db,
+        where.sessionIds.flatMap((sessionId) =>
+          where.classroomIds.map((classroomId) => ({
+            pk: partition(sessionId, classroomId),
+            sk: `${RELEASED}${student.id}`,
+          })),
+        ),
+      ),
+    ]);
+    // The index's copies are eventually consistent: the items themselves are read again.
+    const marks = await getAll(
+      db,
+      pickedUp.map((item) => ({ pk: item.pk, sk: item.sk })),
+    );
+    return rewriteAll(db, [...marks, ...released], rewrite);
+  },
+
   /**
    * Marks a student released in a session (with who released them), with its
    * record (`student_released`), in one transaction.

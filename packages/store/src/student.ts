@@ -1,6 +1,6 @@
 import { BatchGetCommand, type BatchGetCommandOutput, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, type Student, searchText } from '@curbside/domain';
-import { putAll } from './batch-write';
+import { deleteAll, putAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
 import { isConditionFailure, queryAll, rosterReads } from './query';
@@ -64,6 +64,11 @@ const reads = rosterReads({
 });
 
 export const students = {
+  /** Erases a student's roster item (issue 55: `POST /api/students/{id}/erase`). */
+  async erase(db: Db, schoolId: number, id: number): Promise<void> {
+    await deleteAll(db, [studentKey(schoolId, id)]);
+  },
+
   async create(db: Db, input: NewStudent): Promise<Student> {
     const student: Student = {
       active: true,

@@ -1,5 +1,7 @@
 import { randomInt } from 'node:crypto';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { WayEvent } from '@curbside/domain';
+import { deletePartition } from './batch-write';
 import type { Db } from './db';
 import { stripKeys } from './ids';
 import { queryAll } from './query';
@@ -40,6 +42,20 @@ export const wayEventPut = (db: Db, event: Omit<WayEvent, 'id'>, retentionDays: 
 });
 
 export const wayEvents = {
+  /** An event with no change of its own (a student's erasure, issue 55). */
+  async add(db: Db, event: Omit<WayEvent, 'id'>, retentionDays: number): Promise<void> {
+    await db.doc.send(new TransactWriteCommand({ TransactItems: [wayEventPut(db, event, retentionDays)] }));
+  },
+
+  /**
+   * Erases a student's way-home record (issue 55): its plans and changes are
+   * erased with them, and their notes may name the child. The erasure's own
+   * event is written after (`wayEventItem`).
+   */
+  async eraseOfStudent(db: Db, schoolId: number, studentId: number): Promise<void> {
+    await deletePartition(db, partition(schoolId, studentId));
+  },
+
   /** A student's way-home record, newest first (at most `limit`); TTL-expired events left out. */
   async ofStudent(db: Db, schoolId: number, studentId: number, limit = 100): Promise<WayEvent[]> {
     const items = await queryAll(

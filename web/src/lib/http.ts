@@ -1,3 +1,5 @@
+import { REQUEST_ID_HEADER } from '@curbside/api';
+
 /**
  * Raised for any non-OK answer. `message` is `"{status}: {body text or status text}"`,
  * as the specification's error catalogue has it; `body` holds the parsed JSON answer
@@ -10,10 +12,42 @@ export class HttpError extends Error {
     readonly status: number,
     message: string,
     readonly body: unknown = null,
+    /** The request's reference (`X-Request-Id`), which the server's log lines name: "Reference: …" on a toast. */
+    readonly requestId: string | null = null,
   ) {
     super(message);
   }
 }
+
+/** Letters easy to read out over the phone (Crockford's base32: no I, L, O or U). */
+const REFERENCE_LETTERS = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** A new request reference, `7KQ2-M9XD-3FHA` (60 random bits): sent as `X-Request-Id` with every call. */
+export const newRequestId = (): string => {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  const letters = Array.from(bytes, (byte) => REFERENCE_LETTERS[byte % 32]).join('');
+  return `${letters.slice(0, 4)}-${letters.slice(4, 8)}-${letters.slice(8)}`;
+};
+
+/** Failed calls of the last moments, newest last, for the toast that tells of one to name its reference. */
+export interface FailedCall {
+  reference: string;
+  /** What the server said (`errorMessage`). */
+  message: string;
+  at: number;
+}
+const failedCalls: FailedCall[] = [];
+const FAILED_CALLS_KEPT = 20;
+
+/** Takes (and forgets) the failed call a toast tells of: the one whose message it shows, else the newest of the last 3 s. */
+export const takeFailedCall = (shown: string | null, now = Date.now()): FailedCall | undefined => {
+  const recent = (call: FailedCall) => now - call.at < 10_000;
+  let index =
+    shown === null ? -1 : failedCalls.findLastIndex((call) => recent(call) && shown.includes(call.message));
+  if (index === -1) index = failedCalls.findLastIndex((call) => now - call.at < 3_000);
+  if (index === -1) return undefined;
+  return failedCalls.splice(index, 1)[0];
+};
 
 /** The server's own message (`{ "message": "…" }`) if there is one, else the error's message. */
 export const errorMessage = (error: unknown): string => {
@@ -46,17 +80,30 @@ export const request = async <T = unknown>(
   contentType: 'application/json' | 'text/csv' = 'application/json',
   headers: Record<string, string> = {},
 ): Promise<T> => {
+  const requestId = newRequestId();
   const response = await fetch(url, {
     method,
     credentials: 'include',
-    headers: { ...(body !== undefined ? { 'content-type': contentType } : {}), ...headers },
+    headers: {
+      ...(body !== undefined ? { 'content-type': contentType } : {}),
+      [REQUEST_ID_HEADER]: requestId,
+      ...headers,
+    },
     ...(body !== undefined
       ? { body: contentType === 'application/json' ? JSON.stringify(body) : String(body) }
       : {}),
   });
   const text = await response.text();
   if (!response.ok) {
-    throw new HttpError(response.status, `${response.status}: ${text || response.statusText}`, parse(text));
+    const error = new HttpError(
+      response.status,
+      `${response.status}: ${text || response.statusText}`,
+      parse(text),
+      response.headers.get(REQUEST_ID_HEADER) ?? requestId,
+    );
+    failedCalls.push({ reference: error.requestId as string, message: errorMessage(error), at: Date.now() });
+    if (failedCalls.length > FAILED_CALLS_KEPT) failedCalls.shift();
+    throw error;
   }
   return (text ? JSON.parse(text) : null) as T;
 };

@@ -1,4 +1,6 @@
 import { type NotificationData, notifications, notificationsStore } from '@mantine/notifications';
+import { createElement, Fragment } from 'react';
+import { takeFailedCall } from './http';
 
 /**
  * Toasts show one at a time (specification §9). Two kinds share that slot:
@@ -84,3 +86,52 @@ export const showReplacingToast = (kind: string, toast: Omit<NotificationData, '
     return [...list.slice(0, at), fresh, ...list.slice(at + 1).filter((item) => item[KIND] !== kind)];
   });
 };
+
+const REFERENCE = 'data-reference';
+
+/**
+ * Names the request behind each error toast (issue 55): a red toast shown
+ * just after a call failed gets a line "Reference: 7KQ2-M9XD-3FHA", the id
+ * the server's log lines of that request carry, so a school can quote it and
+ * IT find the request. The call is the failed one whose server message the
+ * toast shows, else the last one that failed in the moment before. Returns
+ * the unsubscribe function.
+ */
+export const referencesOnErrorToasts = () =>
+  notificationsStore.subscribe((state) => {
+    const fresh = [...state.notifications, ...state.queue].filter(
+      (toast) => rankOf(toast) === 0 && !isLive(toast) && toast[REFERENCE] === undefined,
+    );
+    if (fresh.length === 0) return;
+    const named = new Map(
+      fresh.map((toast) => [
+        toast.id,
+        takeFailedCall(typeof toast.message === 'string' ? toast.message : null)?.reference ?? null,
+      ]),
+    );
+    notifications.updateState(notificationsStore, (list) =>
+      list.map((toast) => {
+        if (!named.has(toast.id)) return toast;
+        const reference = named.get(toast.id);
+        return reference
+          ? {
+              ...toast,
+              [REFERENCE]: reference,
+              message: createElement(
+                Fragment,
+                null,
+                toast.message,
+                createElement(
+                  'span',
+                  {
+                    className: 'toast-reference',
+                    style: { display: 'block', fontSize: '0.8em', marginTop: 4 },
+                  },
+                  `Reference: ${reference}`,
+                ),
+              ),
+            }
+          : { ...toast, [REFERENCE]: '' };
+      }),
+    );
+  });

@@ -11,7 +11,7 @@ import {
 } from '@curbside/domain';
 import { cleverLinks, districts, importJobs, type StoredImportJob, schools } from '@curbside/store';
 import { db } from '../../lib/context';
-import { log } from '../../lib/log';
+import { countMetric, log } from '../../lib/log';
 import { CleverClient, type CleverDistrict, CleverError, type CleverSchool } from './clever';
 import { tokenOf } from './districts';
 import type { ImportRequest } from './request';
@@ -168,18 +168,42 @@ export const runImportJob = async (
         : 'Something went wrong while importing';
     if (!(error instanceof CleverError)) log('error', 'import job failed', { jobId, error: String(error) });
     try {
-      await save({
-        status: 'failed',
-        error: message,
-        message: `Import stopped: ${message}. What was imported is kept; resume to finish.`,
-        finishedAt: new Date().toISOString(),
-      });
+      await save(failedState(message));
+      countMetric('importsFailed');
     } catch (saveError) {
       if (!(saveError instanceof Superseded)) throw saveError;
     }
     log('warn', 'import job stopped', { jobId, message, ...(client?.stats ?? {}) });
     return 'stopped';
   }
+};
+
+/** What a failed job says to the district admin, and keeps. */
+const failedState = (message: string): Partial<ImportJob> => ({
+  status: 'failed',
+  error: message,
+  message: `Import stopped: ${message}. What was imported is kept; resume to finish.`,
+  finishedAt: new Date().toISOString(),
+});
+
+/** What a district admin is told of a run that failed outside the import's own steps. */
+export const RUN_FAILED_MESSAGE = 'the import could not go on (the service failed)';
+
+/**
+ * A run whose invocation failed outside `runImportJob`'s own handling (its
+ * store refused it, or the next run could not be started): the job, if this
+ * run still owns it and it still says running, says failed at once (and can
+ * be resumed), rather than waiting to be seen stalled. Lambda then hands the
+ * invocation to the function's on-failure destination. Answers whether it
+ * marked the job.
+ */
+export const failImportRun = async (jobId: string, runId: string): Promise<boolean> => {
+  const stored = await importJobs.get(db, jobId);
+  if (!stored || stored.runId !== runId || stored.job.status !== 'running') return false;
+  Object.assign(stored.job, failedState(RUN_FAILED_MESSAGE), { updatedAt: new Date().toISOString() });
+  const saved = await importJobs.save(db, stored);
+  if (saved) countMetric('importsFailed');
+  return saved;
 };
 
 class Superseded extends Error {}

@@ -8,6 +8,7 @@ import {
   type DistrictWithSchools,
   districtEditSchema,
   districtInputSchema,
+  eraseStudentSchema,
   IMPORT_KINDS,
   IMPORT_MAX_CHARS,
   type ImportResult,
@@ -21,6 +22,8 @@ import {
   type SchoolExport,
   type SchoolSettings,
   type SchoolSummary,
+  type StudentErased,
+  type StudentExport,
   type StudentRow,
   sandboxInputSchema,
   schoolInputSchema,
@@ -230,6 +233,21 @@ export const adminRoutes = areaRoutes('admin', {
     request: rosterParams,
     access: { minRole: 'front_queue_wrangler', data: 'delete' },
     response: returns<StudentRow>(),
+  }),
+  // Issue 55: a family's data, kept and erased as the law says.
+  exportStudent: route({
+    method: 'GET',
+    path: '/api/students/{id}/export',
+    request: rosterParams,
+    access: { minRole: 'school_admin' },
+    response: returns<StudentExport>(),
+  }),
+  eraseStudent: route({
+    method: 'POST',
+    path: '/api/students/{id}/erase',
+    request: { ...rosterParams, body: eraseStudentSchema },
+    access: { minRole: 'school_admin', data: 'delete' },
+    response: returns<StudentErased>(),
   }),
   listTeachers: route({
     method: 'GET',

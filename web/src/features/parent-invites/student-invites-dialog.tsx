@@ -154,9 +154,16 @@ export function StudentInvitesDialog({
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>{day(invite.createdAt)}</Table.Td>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>{day(invite.expiresAt)}</Table.Td>
                     <Table.Td>
-                      <Badge variant="light" color={STATUS[invite.status].color} miw="max-content">
-                        {STATUS[invite.status].label}
-                      </Badge>
+                      <Group gap={4} wrap="nowrap">
+                        <Badge variant="light" color={STATUS[invite.status].color} miw="max-content">
+                          {STATUS[invite.status].label}
+                        </Badge>
+                        {invite.notDelivered && invite.status === 'pending' && (
+                          <Badge variant="light" color="orange" miw="max-content">
+                            Not delivered
+                          </Badge>
+                        )}
+                      </Group>
                     </Table.Td>
                     <Table.Td>
                       {invite.status === 'pending' && <RevokeButton invite={invite} disabled={!canUpdate} />}

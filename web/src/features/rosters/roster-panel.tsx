@@ -337,6 +337,7 @@ export function RosterPanel({
         <StudentForm
           schoolId={schoolId}
           student={editing.row as StudentRow | null}
+          canErase={canDelete}
           onClose={() => setEditing(null)}
         />
       )}

@@ -181,6 +181,23 @@ export const useDeactivate = (schoolId: SchoolScope) => {
   });
 };
 
+/** A student's data as JSON (issue 55: a family's request to inspect it). */
+export const useExportStudent = (schoolId: SchoolScope) =>
+  useMutation({
+    mutationFn: (id: number) => api(routes.exportStudent, { params: { id }, query: { schoolId } }),
+    onError: failed('Failed to export'),
+  });
+
+/** Erases a student's personal data everywhere (issue 55); the lists are read again. */
+export const useEraseStudent = (schoolId: SchoolScope) => {
+  const changed = useRosterChanged();
+  return useMutation({
+    mutationFn: ({ id, confirm }: { id: number; confirm: string }) =>
+      api(routes.eraseStudent, { params: { id }, query: { schoolId }, body: { confirm } }),
+    onSettled: changed,
+  });
+};
+
 /** Sends a CSV file to the import; the answer (or the refusal with its rows) goes to the dialog. */
 export const useImportRoster = (schoolId: SchoolScope) => {
   const changed = useRosterChanged();

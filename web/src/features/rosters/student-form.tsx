@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { showReplacingToast } from '../../lib/toasts';
 import { FormDialog, useRosterForm } from './form';
 import { rosterQueries, type SchoolScope, useSaveStudent } from './rosters.queries';
+import { StudentDataActions } from './student-data-dialog';
 
 const numbersOf = (student: StudentRow | null, type: 'car' | 'bus') =>
   (student?.vehicles ?? []).filter((ride) => ride.type === type).map((ride) => ride.number);
@@ -12,11 +13,14 @@ const numbersOf = (student: StudentRow | null, type: 'car' | 'bus') =>
 export function StudentForm({
   schoolId,
   student,
+  canErase = false,
   onClose,
 }: {
   schoolId: SchoolScope;
   /** The student to edit; null adds one. */
   student: StudentRow | null;
+  /** May erase the student's data (issue 55): school admins and above, not in a read-only school. */
+  canErase?: boolean;
   onClose: () => void;
 }) {
   const rooms = useQuery(rosterQueries.classrooms(schoolId));
@@ -101,6 +105,9 @@ export function StudentForm({
         />
       </SimpleGrid>
       <Textarea label="Notes" autosize minRows={2} {...form.text('notes')} />
+      {student && (
+        <StudentDataActions schoolId={schoolId} student={student} canErase={canErase} onErased={onClose} />
+      )}
     </FormDialog>
   );
 }

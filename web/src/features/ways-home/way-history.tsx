@@ -21,6 +21,7 @@ const KIND: Record<WayEvent['kind'], string> = {
   change_approved: 'Change approved',
   change_denied: 'Change denied',
   change_cancelled: 'Change cancelled',
+  student_erased: 'Student data erased',
 };
 
 const changeText = (change: ChangeSnapshot, options: WayOptions) =>
