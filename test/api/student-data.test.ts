@@ -2,7 +2,7 @@ import { type AttributeValue, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { addDays, dateIn, isSchoolDay } from '@curbside/domain';
 import { localDynamoClient } from '@curbside/local';
 import { DEMO_TIME_ZONE } from '@curbside/local/seed';
-import { parentLinks, students, users, wayEvents } from '@curbside/store';
+import { arrivals, parentLinks, students, users, wayEvents } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parentThroughInvite, sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
@@ -121,6 +121,19 @@ beforeAll(async () => {
   sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
   const entry = await front.post('/api/queue', { sessionId, vehicleNumber: '9191', vehicleType: 'car' });
   expect(entry.status).toBe(201);
+  // The family announced its arrival (issue 53): the item names the child until its session's TTL.
+  await arrivals.announce(server.db, {
+    sessionId,
+    schoolId: 1,
+    parentId: onlyParentId,
+    parentName: 'Erase Parent',
+    state: 'here',
+    students: [{ id: studentId, firstName: FIRST, lastName: LAST, classroomId }],
+    vehicleNumber: '9191',
+    vehicleType: 'car',
+    at: new Date().toISOString(),
+    sessionEndsAt: new Date(Date.now() + 60 * 60_000).toISOString(),
+  });
   expect((await teacher.put(`/api/teacher/students/${studentId}/release`)).status).toBe(200);
   expect((await front.request('DELETE', `/api/queue/${entry.body.id}`, { reason: 'picked_up' })).status).toBe(
     200,

@@ -17,6 +17,7 @@ import {
   ValidationError,
 } from '@curbside/domain';
 import {
+  arrivals,
   authorizedPickups,
   classrooms,
   dismissalChanges,
@@ -159,11 +160,12 @@ export const eraseStudent = async (
   ]);
   // The record first: the names leave the events, visits, marks and summaries.
   const rewritten = await eachSession(sessionIds, async (sessionId) => {
-    const [events, visits] = await Promise.all([
+    const [events, visits, announced] = await Promise.all([
       dismissalEvents.rewriteSession(db, sessionId, scrub),
       queue.rewriteSession(db, sessionId, scrub),
+      arrivals.rewriteSession(db, sessionId, scrub),
     ]);
-    return events + visits;
+    return events + visits + announced;
   });
   const marks = await releases.rewriteOfStudent(
     db,

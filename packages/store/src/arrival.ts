@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Arrival, ArrivalState } from '@curbside/domain';
+import { rewritePartition } from './batch-write';
 import type { Db } from './db';
 import { stripKeys } from './ids';
 import { isConditionFailure, queryAll } from './query';
@@ -49,6 +50,15 @@ export const arrivals = {
       new GetCommand({ TableName: db.table, Key: key(sessionId, parentId), ConsistentRead: true }),
     );
     return Item ? toArrival(Item) : undefined;
+  },
+
+  /** A student's erasure (issue 55): each arrival of the session rewritten by `rewrite` (changed ones only); answers how many. */
+  async rewriteSession(
+    db: Db,
+    sessionId: number,
+    rewrite: (item: Record<string, unknown>) => Record<string, unknown>,
+  ): Promise<number> {
+    return rewritePartition(db, partition(sessionId), rewrite);
   },
 
   /** A session's arrivals, newest change first (one partition, all pages). */
