@@ -6,7 +6,7 @@
  * measures the floor on the same machine, and answers every figure as one
  * report object. Each phase answers plain figures (`phases.ts`,
  * `rush-phases.ts`); `assembleReport` (`assemble.ts`) builds the report from
- * them; the types are in `types.ts`.
+ * them; the types are in `types/`.
  */
 import { assembleReport } from './assemble';
 import {

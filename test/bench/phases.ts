@@ -1,7 +1,7 @@
 /**
  * The benchmark's phases around the rush, in the order `runBenchmark` runs
  * them: each does its part against the running server and answers plain
- * figures (`types.ts`); what stays open between phases (the staff screens,
+ * figures (`types/`); what stays open between phases (the staff screens,
  * the bus fleet) is held on the `Stage`, so that a failure half-way still
  * closes it. The rush itself, the buses and the baseline are in
  * `rush-phases.ts`.

@@ -2,7 +2,7 @@
  * The rush phases: the bus fleet started before it; the main rush with the
  * buses running, measured until every event was delivered; the naive bus
  * relay after it; the baseline rush (the same screens reading every list
- * again per event). Each answers plain figures (`types.ts`).
+ * again per event). Each answers plain figures (`types/`).
  */
 import { createDb } from '@curbside/store';
 import { belongsTo } from './belongs';

@@ -78,13 +78,32 @@ describe('live connection through the laptop WebSocket gateway', () => {
     await expect(b?.next(300)).rejects.toThrow(/No message/);
   });
 
-  it('ignores an unparseable message and keeps the socket open', async () => {
+  it('answers an unparseable message with an error and keeps the socket open', async () => {
     const client = await open();
     client.socket.send('this is {not json');
+    expect(await client.next()).toEqual({ type: 'error', error: 'A message must be JSON' });
     client.socket.send(JSON.stringify({ type: 'ping' }));
     expect(await client.next()).toEqual({ type: 'pong' });
     expect(client.socket.readyState).toBe(WebSocket.OPEN);
     expect(client.inbox).toEqual([]);
+  });
+
+  it.each([
+    ['an unknown message', { type: 'SHOUT' }, { type: 'error', error: 'Unknown message' }],
+    [
+      'a position off the globe',
+      {
+        type: 'BUS_LOCATION_UPDATE',
+        data: { busId: 'B3', location: { latitude: 91, longitude: 0, timestamp: 1 } },
+      },
+      { type: 'error', action: 'BUS_LOCATION_UPDATE', error: 'Invalid latitude' },
+    ],
+  ])('answers %s with what is wrong, and the socket keeps working', async (_, message, answer) => {
+    const client = await open();
+    client.socket.send(JSON.stringify(message));
+    expect(await client.next()).toEqual(answer);
+    client.socket.send(JSON.stringify({ type: 'ping' }));
+    expect(await client.next()).toEqual({ type: 'pong' });
   });
 
   it('removes a connection whose socket is gone (GoneException) and still reaches the others', async () => {

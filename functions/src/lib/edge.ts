@@ -2,7 +2,10 @@ import { timingSafeEqual } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { ORIGIN_SECRET_HEADER } from '@curbside/api';
 import { quietSdkLogger } from '@curbside/store';
+import type { MiddlewareObj } from '@middy/core';
+import { isAllowedOrigin } from './auth';
 import { config } from './config';
+import { headerIn } from './headers';
 import { log } from './log';
 
 /**
@@ -63,9 +66,7 @@ export const cameThroughCloudFront = async (
   secretArn = config.originSecretArn,
 ): Promise<boolean> => {
   if (!secretArn) return true;
-  const header = Object.entries(headers ?? {}).find(
-    ([name]) => name.toLowerCase() === ORIGIN_SECRET_HEADER,
-  )?.[1];
+  const header = headerIn(headers, ORIGIN_SECRET_HEADER);
   if (!header) return false;
   const presented = Buffer.from(header);
   if (values.length === 0 || Date.now() - fetchedAt > FRESH_MS) await refresh(secretArn);
@@ -82,6 +83,41 @@ export const cameThroughCloudFront = async (
 export const logAroundCloudFront = (route: string | undefined) => {
   log('warn', 'refused: no origin secret, not through CloudFront', { route });
 };
+
+/** A request refused at the edge: it went around CloudFront, or (where checked) came from another site's page. */
+export class RefusedAtEdgeError extends Error {
+  override name = 'RefusedAtEdgeError';
+}
+
+/** What the edge checks read of a request, HTTP or WebSocket. */
+interface EdgeEvent {
+  headers?: Record<string, string | undefined>;
+  routeKey?: string;
+  requestContext: { routeKey?: string };
+}
+
+/**
+ * The first checks of every chain, HTTP's and `$connect`'s: only a request
+ * CloudFront forwarded (with the origin secret) goes further; with
+ * `sameSite`, a browser page of another site is refused as well (a
+ * WebSocket carries the session cookie on connect: HTTP checks the Origin
+ * of mutations in `authorize` instead). Refused: `RefusedAtEdgeError`, which
+ * each chain answers 403.
+ */
+export const edgeChecks = <E extends EdgeEvent, R>({ sameSite = false } = {}): MiddlewareObj<E, R> => ({
+  before: async ({ event }) => {
+    const route = event.routeKey ?? event.requestContext.routeKey;
+    if (!(await cameThroughCloudFront(event.headers))) {
+      logAroundCloudFront(route);
+      throw new RefusedAtEdgeError();
+    }
+    const origin = headerIn(event.headers, 'origin');
+    if (sameSite && !isAllowedOrigin(origin, [headerIn(event.headers, 'host')])) {
+      log('warn', 'refused: a page of another site', { route, origin });
+      throw new RefusedAtEdgeError();
+    }
+  },
+});
 
 /** Forgets the cached values (tests). */
 export const forgetOriginSecret = () => {

@@ -35,7 +35,8 @@ import {
   userOf,
 } from './auth';
 import { config } from './config';
-import { cameThroughCloudFront, logAroundCloudFront } from './edge';
+import { edgeChecks, RefusedAtEdgeError } from './edge';
+import { headerIn } from './headers';
 import { IdempotencyKeyReusedError, idempotentMutations, replayOf } from './idempotency';
 import { addLogKeys, beginInvocation, flushMetrics, log } from './log';
 import { bodyText } from './request-body';
@@ -153,9 +154,7 @@ export class UnsupportedMediaTypeError extends Error {
 }
 
 const mediaTypeOf = (event: HttpEvent): string | undefined => {
-  const header = Object.entries(event.headers ?? {}).find(
-    ([name]) => name.toLowerCase() === 'content-type',
-  )?.[1];
+  const header = headerIn(event.headers, 'content-type');
   return header?.split(';')[0]?.trim().toLowerCase() || undefined;
 };
 
@@ -186,21 +185,6 @@ export const requestBody = (definition: Pick<RouteDefinition, 'contentType'>): M
       }
     }
     parsed.set(event, { params: event.pathParameters ?? {}, query: event.queryStringParameters ?? {}, body });
-  },
-});
-
-/** Refused before anything else: the request went around CloudFront (see `edge.ts`). */
-class AroundCloudFrontError extends Error {
-  override name = 'AroundCloudFrontError';
-}
-
-/** The first middleware: only requests CloudFront forwarded (with the origin secret) go further. */
-export const throughCloudFront = (): Middleware => ({
-  before: async ({ event }) => {
-    if (!(await cameThroughCloudFront(event.headers))) {
-      logAroundCloudFront(event.routeKey);
-      throw new AroundCloudFrontError();
-    }
   },
 });
 
@@ -246,7 +230,7 @@ export const statusOf = (error: DomainError): number =>
 export const errorHandler = (): MiddlewareObj<HttpEvent, HttpResult> => ({
   onError: (request) => {
     const { error } = request;
-    if (error instanceof AroundCloudFrontError) {
+    if (error instanceof RefusedAtEdgeError) {
       request.response = json(403, { message: 'Forbidden' });
       return;
     }
@@ -327,7 +311,9 @@ export const httpHandler = <Req extends RouteRequest, Res, Early = never>(
   middlewares: Middleware[] = [],
   options: { early?: EarlyReads<Early> } = {},
 ) => {
-  const chain = middy<HttpEvent, HttpResult, Error, Context>().use(requestLogger()).use(throughCloudFront());
+  const chain = middy<HttpEvent, HttpResult, Error, Context>()
+    .use(requestLogger())
+    .use(edgeChecks<HttpEvent, HttpResult>());
   if (options.early) chain.use(startEarly(options.early));
   chain
     // Who may call comes first (early reads only read): a caller who may not gets 401/403 whatever they sent.

@@ -5,6 +5,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { busLinkOf, userOf } from './auth';
 import { db } from './context';
+import { headerIn } from './headers';
 import { log } from './log';
 import { bodyText } from './request-body';
 
@@ -40,9 +41,6 @@ const replays = new WeakMap<HttpEvent, HttpResult>();
 
 /** The stored first answer for this request, when it is a retry. */
 export const replayOf = (event: HttpEvent): HttpResult | undefined => replays.get(event);
-
-const headerOf = (event: HttpEvent, name: string) =>
-  Object.entries(event.headers ?? {}).find(([header]) => header.toLowerCase() === name)?.[1];
 
 /** Whose key it is: the signed-in user or the bus link; none on public routes (no key is kept). */
 const callerOf = (event: HttpEvent): string | undefined => {
@@ -114,7 +112,7 @@ export const idempotentMutations = (): MiddlewareObj<HttpEvent, HttpResult> => {
   return {
     before: async ({ event }) => {
       if (event.requestContext.http.method === 'GET') return;
-      const key = headerOf(event, IDEMPOTENCY_KEY_HEADER)?.trim();
+      const key = headerIn(event.headers, IDEMPOTENCY_KEY_HEADER)?.trim();
       if (!key) return;
       if (!KEY_FORMAT.test(key)) {
         throw new ValidationError('Idempotency-Key must be 8 to 128 letters, digits, dashes or underscores');

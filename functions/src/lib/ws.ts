@@ -1,5 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyResultV2, APIGatewayProxyWebsocketEventV2, Context } from 'aws-lambda';
+import { edgeChecks, RefusedAtEdgeError } from './edge';
 import { beginInvocation, flushMetrics, log } from './log';
 
 /** `$connect` also carries the request headers (the Cookie header among them). */
@@ -24,6 +25,11 @@ export const wsHandler = (fn: (event: WsEvent) => Promise<WsResult>) =>
         }),
       after: () => flushMetrics(),
       onError: (request) => {
+        if (request.error instanceof RefusedAtEdgeError) {
+          request.response = { statusCode: 403 };
+          flushMetrics();
+          return;
+        }
         log('error', 'websocket handler failed', {
           error: request.error instanceof Error ? request.error.message : String(request.error),
         });
@@ -33,10 +39,10 @@ export const wsHandler = (fn: (event: WsEvent) => Promise<WsResult>) =>
     })
     .handler(fn);
 
-export const headerOf = (event: WsEvent, name: string): string | undefined => {
-  const wanted = name.toLowerCase();
-  for (const [key, value] of Object.entries(event.headers ?? {})) {
-    if (key.toLowerCase() === wanted && value !== undefined) return value;
-  }
-  return undefined;
-};
+/**
+ * `$connect`'s chain: the edge checks HTTP's chain starts with (through
+ * CloudFront), and the page's Origin as well, since a WebSocket carries the
+ * session cookie when it connects. Refused: 403, the connection is not opened.
+ */
+export const connectHandler = (fn: (event: WsEvent) => Promise<WsResult>) =>
+  wsHandler(fn).use(edgeChecks<WsEvent, APIGatewayProxyResultV2>({ sameSite: true }));

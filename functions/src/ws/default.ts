@@ -1,5 +1,4 @@
-import type { ClientMessage } from '@curbside/api';
-import { busIdSchema, busLocationSchema } from '@curbside/domain';
+import { type ClientMessageName, type ClientMessageOf, parseClientMessage } from '@curbside/api';
 import { connections } from '@curbside/store';
 import { connectionsDb } from '../lib/context';
 import { live } from '../lib/live';
@@ -31,72 +30,76 @@ const driverSchoolOf = (connectionId: string): Promise<{ schoolId: number } | nu
   return known;
 };
 
+/** A bus message's school: the driver link's, or null (logged) from any other connection. */
+const driverOf = async (connectionId: string, name: ClientMessageName) => {
+  const driver = await driverSchoolOf(connectionId);
+  if (!driver)
+    log('warn', 'bus message from a connection without a driver link', { connectionId, type: name });
+  return driver;
+};
+
+type Answer<N extends ClientMessageName> = (
+  connectionId: string,
+  message: ClientMessageOf<N>,
+) => Promise<unknown>;
+
 /**
- * `$default`: answers `ping` with `pong`. From a connection opened with a
- * driver link: a position of one of its school's buses is kept and relayed to
- * the school's maps, a stop takes the bus off them, a heartbeat sends what
- * is still waiting for its second. A staff connection's `subscribe` narrows
- * its car-line events to classrooms (`subscribe.ts`). From any other connection these are
- * ignored, as is anything malformed (logged).
+ * What each message does (as the route table has a handler per route):
+ * `ping` is answered with `pong`; a staff connection's subscribe narrows its
+ * car-line events to classrooms (`subscribe.ts`); a display page's refresh
+ * is answered with the board. From a connection opened with a driver link:
+ * a position of one of its school's buses is kept and relayed to the
+ * school's maps, a stop takes the bus off them, a heartbeat sends what is
+ * still waiting for its second; from any other connection these are
+ * ignored (logged).
+ */
+const ANSWERS: { [N in ClientMessageName]: Answer<N> } = {
+  ping: (connectionId) => live().send([connectionId], { type: 'pong' }),
+  subscribe: answerSubscribe,
+  unsubscribe: answerSubscribe,
+  DISPLAY_REFRESH: answerDisplay,
+  heartbeat: async (connectionId) => {
+    const driver = await driverOf(connectionId, 'heartbeat');
+    if (driver) await fanOut(driver.schoolId);
+  },
+  BUS_TRACKING_STOPPED: async (connectionId, message) => {
+    const driver = await driverOf(connectionId, 'BUS_TRACKING_STOPPED');
+    if (driver) await stopBus(driver.schoolId, message.data.busId);
+  },
+  BUS_LOCATION_UPDATE: async (connectionId, { data }) => {
+    const driver = await driverOf(connectionId, 'BUS_LOCATION_UPDATE');
+    if (!driver) return;
+    const { speed, accuracy, heading, ...where } = data.location;
+    const kept = {
+      ...where,
+      ...(speed != null ? { speed } : {}),
+      ...(accuracy != null ? { accuracy } : {}),
+      ...(heading != null ? { heading } : {}),
+    };
+    if (!(await relayPosition(driver.schoolId, data.busId, kept))) {
+      log('warn', 'bus position for a bus not of the school', { connectionId, busId: data.busId });
+    }
+  },
+};
+
+/**
+ * `$default`: a message is checked by its schema (`CLIENT_MESSAGES` in
+ * `@curbside/api`) and answered by its entry in `ANSWERS`. A message that is
+ * not JSON, names no known message or fails its schema is answered with an
+ * `error` message saying what is wrong (logged); the connection stays open.
  */
 export const handler = wsHandler(async (event) => {
   const connectionId = event.requestContext.connectionId;
-  let message: Partial<Extract<ClientMessage, { type: string }>> & {
-    data?: { busId?: unknown; location?: unknown };
-    busId?: unknown;
-  };
-  try {
-    message = JSON.parse(event.body ?? '');
-  } catch {
-    log('warn', 'unparseable websocket message', { connectionId });
+  const parsed = parseClientMessage(event.body);
+  if (!parsed.ok) {
+    log('warn', 'websocket message refused', { connectionId, type: parsed.name, issue: parsed.error });
+    await live().send([connectionId], {
+      type: 'error',
+      error: parsed.error,
+      ...(parsed.name ? { action: parsed.name } : {}),
+    });
     return { statusCode: 200 };
   }
-  const type = message?.type;
-  const action = (message as { action?: unknown } | null)?.action;
-  if (action === 'subscribe' || action === 'unsubscribe') {
-    await answerSubscribe(connectionId, message as Record<string, unknown>);
-    return { statusCode: 200 };
-  }
-  if (type === 'ping') {
-    await live().send([connectionId], { type: 'pong' });
-    return { statusCode: 200 };
-  }
-  if (type === 'DISPLAY_REFRESH') {
-    await answerDisplay(connectionId);
-    return { statusCode: 200 };
-  }
-  if (type !== 'BUS_LOCATION_UPDATE' && type !== 'BUS_TRACKING_STOPPED' && type !== 'heartbeat') {
-    return { statusCode: 200 };
-  }
-  const driver = await driverSchoolOf(connectionId);
-  if (!driver) {
-    log('warn', 'bus message from a connection without a driver link', { connectionId, type });
-    return { statusCode: 200 };
-  }
-  const busId = busIdSchema.safeParse(type === 'heartbeat' ? message.busId : message.data?.busId);
-  if (!busId.success) return { statusCode: 200 };
-  if (type === 'heartbeat') {
-    await fanOut(driver.schoolId);
-    return { statusCode: 200 };
-  }
-  if (type === 'BUS_TRACKING_STOPPED') {
-    await stopBus(driver.schoolId, busId.data);
-    return { statusCode: 200 };
-  }
-  const location = busLocationSchema.safeParse(message.data?.location);
-  if (!location.success) {
-    log('warn', 'bus position refused', { connectionId, issue: location.error.issues[0]?.message });
-    return { statusCode: 200 };
-  }
-  const { speed, accuracy, heading, ...where } = location.data;
-  const kept = {
-    ...where,
-    ...(speed != null ? { speed } : {}),
-    ...(accuracy != null ? { accuracy } : {}),
-    ...(heading != null ? { heading } : {}),
-  };
-  if (!(await relayPosition(driver.schoolId, busId.data, kept))) {
-    log('warn', 'bus position for a bus not of the school', { connectionId, busId: busId.data });
-  }
+  await (ANSWERS[parsed.name] as Answer<typeof parsed.name>)(connectionId, parsed.message as never);
   return { statusCode: 200 };
 });

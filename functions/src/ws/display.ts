@@ -1,8 +1,7 @@
+import { channels } from '@curbside/api';
 import { connections } from '@curbside/store';
 import { connectionsDb } from '../lib/context';
 import { sendBoard } from '../services/display';
-
-const DISPLAY_CHANNEL = /^school#(\d+)#display$/;
 
 /**
  * A display page's `DISPLAY_REFRESH` (issue 32): the board, to a connection
@@ -11,7 +10,7 @@ const DISPLAY_CHANNEL = /^school#(\d+)#display$/;
  */
 export const answerDisplay = async (connectionId: string): Promise<void> => {
   const connection = await connections.get(connectionsDb(), connectionId);
-  const match = connection?.channels.map((channel) => DISPLAY_CHANNEL.exec(channel)).find(Boolean);
-  if (!match) return;
-  await sendBoard(connectionId, Number(match[1]));
+  const display = connection?.channels.map(channels.parse).find((channel) => channel?.kind === 'display');
+  if (display?.kind !== 'display') return;
+  await sendBoard(connectionId, display.schoolId);
 };

@@ -285,8 +285,24 @@ export interface ErrorMessage {
 /** Anything the server sends on a connection: a live event, the answer to a ping or to a subscribe. */
 export type ServerMessage = LiveEvent | { type: 'pong' } | SubscribedMessage | ErrorMessage;
 
-/** The most classrooms one subscribe may name. */
-export const MAX_SUBSCRIBED_CLASSROOMS = 50;
+/** A school's channels by the last part of their name. */
+const SCHOOL_CHANNELS: Record<string, SchoolChannelKind | undefined> = {
+  staff: 'staff',
+  buses: 'buses',
+  'bus-links': 'busLinks',
+  drivers: 'drivers',
+  display: 'display',
+  line: 'line',
+  classrooms: 'narrowed',
+};
+type SchoolChannelKind = 'staff' | 'buses' | 'busLinks' | 'drivers' | 'display' | 'line' | 'narrowed';
+
+/** A channel as `channels.parse` reads its name. */
+export type Channel =
+  | { kind: 'public' }
+  | { kind: 'parent'; parentId: number }
+  | { kind: SchoolChannelKind; schoolId: number }
+  | { kind: 'classroom'; schoolId: number; classroomId: number };
 
 /** Channels: a school's staff, a parent's own updates, and the public bus channel. */
 export const channels = {
@@ -325,28 +341,16 @@ export const channels = {
   narrowed: (schoolId: number) => `school#${schoolId}#classrooms`,
   /** One classroom's car-line events (unnumbered), for the connections subscribed to it. */
   classroom: (schoolId: number, classroomId: number) => `school#${schoolId}#classroom#${classroomId}`,
+  /** What a channel's name says (`channels.parse(channels.classroom(1, 2))` is that classroom); nothing parses one elsewhere. */
+  parse: (channel: string): Channel | undefined => {
+    if (channel === 'public') return { kind: 'public' };
+    const parent = /^parent#(\d+)$/.exec(channel);
+    if (parent) return { kind: 'parent', parentId: Number(parent[1]) };
+    const classroom = /^school#(\d+)#classroom#(\d+)$/.exec(channel);
+    if (classroom)
+      return { kind: 'classroom', schoolId: Number(classroom[1]), classroomId: Number(classroom[2]) };
+    const school = /^school#(\d+)#([a-z-]+)$/.exec(channel);
+    const kind = SCHOOL_CHANNELS[school?.[2] ?? ''];
+    return school && kind ? { kind, schoolId: Number(school[1]) } : undefined;
+  },
 } as const;
-
-/**
- * What a client sends on its connection (specification §7): `ping` every
- * 30 s; the driver page (opened with the driver link) a heartbeat every 15 s,
- * each position and the stop. Anything else is ignored.
- */
-export type ClientMessage =
-  | { type: 'ping' }
-  /**
-   * A staff connection narrows its car-line events to these classrooms
-   * (again: switches at once); answered with `SubscribedMessage`, or an
-   * `ErrorMessage` when malformed. `order` counts the client's subscribe
-   * messages on the connection: one older than a message already applied
-   * changes nothing and is answered with what the connection follows (the
-   * server may handle a connection's messages out of order).
-   */
-  | { action: 'subscribe'; classroomIds: number[]; order?: number }
-  /** Back to every car-line event of the school; answered `{ type: 'subscribed', classroomIds: null }`. */
-  | { action: 'unsubscribe'; order?: number }
-  /** A display page asks for the board as it is now (on opening, after a reconnect). */
-  | { type: 'DISPLAY_REFRESH' }
-  | { type: 'heartbeat'; busId: string }
-  | { type: 'BUS_LOCATION_UPDATE'; data: { busId: string; location: BusLocation } }
-  | { type: 'BUS_TRACKING_STOPPED'; data: { busId: string } };

@@ -4,7 +4,7 @@ import type { Vehicle } from './queue';
  * What the screens, the route table and the roster forms share with the CSV
  * import: the kinds of file, their templates and limits, what an import
  * answers, the rule for a student's car. The import's own rules and planning
- * (`roster-import.ts`, `@curbside/domain/roster-import`) are apart, so that a
+ * (`roster-import/`, `@curbside/domain/roster-import`) are apart, so that a
  * function loads them with the first import, not at its cold start (ADR 0019).
  */
 export const IMPORT_KINDS = ['students', 'teachers', 'parents', 'vehicles'] as const;
