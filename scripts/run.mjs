@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * What `npm start`, `npm test`, `npm run bench` and `npm run admin` do on a
+ * What `npm start`, `npm test`, `npm run bench`, `npm run lighthouse` and `npm run admin` do on a
  * fresh clone: install with pnpm (bootstrapped through npx: corepack is not
  * relied on), build what the command needs, then run it.
  */
@@ -232,6 +232,16 @@ switch (command) {
     step('Dismissal-rush benchmark', bin('tsx'), ['test/bench/run.ts', ...rest]);
     break;
   }
+  case 'lighthouse': {
+    // Issue 57's phone budget (test/lighthouse/run.ts): the web app as `npm start` builds it.
+    install();
+    requireJava();
+    const built = await buildWeb();
+    report(built);
+    if (built.status !== 0) process.exit(1);
+    step('Lighthouse, mobile profile', bin('tsx'), ['test/lighthouse/run.ts', ...rest]);
+    break;
+  }
   case 'admin': {
     // Its standard output is the answer (an id, a one-time password): installing, when a fresh
     // clone needs it, talks on standard error only.
@@ -256,6 +266,6 @@ switch (command) {
     break;
   }
   default:
-    console.error(`Unknown command ${command}: use start, test, bench or admin.`);
+    console.error(`Unknown command ${command}: use start, test, bench, lighthouse or admin.`);
     process.exit(2);
 }
