@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
 import mantine from 'postcss-preset-mantine';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
+import { precompress } from './precompress';
 import { routePathsOnly } from './route-paths';
 
 /** Where `vite dev` sends API and live-connection calls: the laptop runtime (`pnpm serve`). */
@@ -89,7 +90,7 @@ const loadedWith = (fileName: string, found = new Set<string>()): Set<string> =>
 };
 
 export default defineConfig({
-  plugins: [routePathsOnly(), react(), serviceWorker(), keepBundle()],
+  plugins: [routePathsOnly(), react(), serviceWorker(), keepBundle(), precompress()],
   css: { postcss: { plugins: [mantine()] } },
   server: {
     proxy: {

@@ -5,3 +5,4 @@ export * from './route';
 export * from './routes';
 export * from './schedules';
 export * from './security-headers';
+export * from './site-caching';
