@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
 import mantine from 'postcss-preset-mantine';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
+import { mantineComponentStyles } from './mantine-styles';
 import { precompress } from './precompress';
 import { routePathsOnly } from './route-paths';
 
@@ -90,7 +91,14 @@ const loadedWith = (fileName: string, found = new Set<string>()): Set<string> =>
 };
 
 export default defineConfig({
-  plugins: [routePathsOnly(), react(), serviceWorker(), keepBundle(), precompress()],
+  plugins: [
+    routePathsOnly(),
+    mantineComponentStyles(),
+    react(),
+    serviceWorker(),
+    keepBundle(),
+    precompress(),
+  ],
   css: { postcss: { plugins: [mantine()] } },
   server: {
     proxy: {
