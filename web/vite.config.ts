@@ -3,8 +3,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
 import mantine from 'postcss-preset-mantine';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
+import { audienceChunks } from './audience-chunks';
 import { mantineComponentStyles } from './mantine-styles';
 import { precompress } from './precompress';
+import { pureDeclarations } from './pure-declarations';
 import { routePathsOnly } from './route-paths';
 
 /** Where `vite dev` sends API and live-connection calls: the laptop runtime (`pnpm serve`). */
@@ -90,10 +92,23 @@ const loadedWith = (fileName: string, found = new Set<string>()): Set<string> =>
   return found;
 };
 
+/**
+ * The audiences (web/src/audiences, ADR 0021), phones first: what the parent portal's screens
+ * share travels in one or two chunks, then the public screens', the sign-in's, then the staff's
+ * (whose screens share less with each other: a module joins the staff chunks when four use it).
+ */
+const audiences = audienceChunks(import.meta.dirname, [
+  { name: 'parent', routes: 'src/audiences/parent.routes.ts', shared: 2 },
+  { name: 'public', routes: 'src/audiences/public.routes.ts', shared: 2 },
+  { name: 'sign-in', routes: 'src/audiences/sign-in.routes.ts', shared: 2 },
+  { name: 'staff', routes: 'src/audiences/staff.routes.ts', shared: 4 },
+]);
+
 export default defineConfig({
   plugins: [
     routePathsOnly(),
     mantineComponentStyles(),
+    pureDeclarations(),
     react(),
     serviceWorker(),
     keepBundle(),
@@ -111,6 +126,18 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // What the entry imports: beside it, in one chunk.
+            { name: 'app', tags: ['$initial'], priority: 30 },
+            { name: audiences.kit, priority: 20, includeDependenciesRecursively: false },
+            { name: audiences.own, priority: 10, includeDependenciesRecursively: false },
+          ],
+        },
+      },
+    },
     modulePreload: {
       polyfill: false,
       resolveDependencies: (_, deps, { hostId, hostType }) => {

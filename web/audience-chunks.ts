@@ -1,0 +1,205 @@
+import { dirname, resolve } from 'node:path';
+
+/**
+ * The chunks of an audience's pages (ADR 0021). A phone on cellular pays for every request
+ * (HTTP/1.1 on the laptop: six at a time), so the code an audience's screens share travels in
+ * one chunk rather than in one per component:
+ *
+ * - `<audience>`: modules at least `shared` screens of the audience use and no other audience;
+ * - `<audience>-kit`: modules at least `shared` screens of the audience use, and other audiences
+ *   too (Mantine's components, the API client): screens of other audiences load it as well, and
+ *   it holds no code of the audience itself;
+ * - anything else stays where Rolldown puts it (a screen's own code, what a lazy import inside a
+ *   screen loads: the map, the charts), and what the entry imports is the app chunk.
+ *
+ * An audience is a routes file (`src/audiences/*.routes.ts`): its screens are the modules it
+ * imports lazily, and a screen uses what it imports statically, followed through re-exporting
+ * barrels (`@mantine/core`, `@curbside/domain`) only to the modules that export what it
+ * imports. The audiences are listed in order: a module two of them share goes to the first
+ * one's kit. A captured module's imports are not pulled after it (`includeDependenciesRecursively:
+ * false`): what it imports is used by every screen that uses it, so it is in the same chunk,
+ * an earlier audience's kit or the app chunk already.
+ */
+export interface Audience {
+  name: string;
+  /** The routes file, relative to the web app's root. */
+  routes: string;
+  /** How many of its screens must use a module for it to join the audience's chunks. */
+  shared: number;
+}
+
+interface Info {
+  id: string;
+  code: string | null;
+  exports: readonly string[];
+  importedIds: readonly string[];
+  dynamicallyImportedIds: readonly string[];
+}
+interface Context {
+  getModuleInfo(id: string): Info | null;
+}
+
+/** `export { a as b } from './x'` / `export * from './x'`: what a module re-exports, by specifier. */
+const REEXPORT = /export\s*(\*|\{([^}]*)\})\s*from\s*["']([^"']+)["']/g;
+const STATEMENTS_OF_A_BARREL =
+  /^(?:\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/|["']use client["'];?|import\s*["'][^"']+["'];?|export\s*(?:\*|\{[^}]*\})\s*from\s*["'][^"']+["'];?)*$/;
+/** `import { a, b as c } from`, `import d, { e } from`: the names a module imports by name. */
+const NAMED_IMPORT = /import\s*(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from/g;
+const NAMESPACE_IMPORT = /import\s*\*\s*as\s/;
+const NODE_MODULES = /[\\/]node_modules[\\/]/;
+const LEFT_TO_ROLLDOWN = /[\\/]packages[\\/](domain|api)[\\/]src[\\/]|^\0curbside-api/;
+
+const isBarrel = (info: Info) =>
+  info.code !== null && /\bexport\b/.test(info.code) && STATEMENTS_OF_A_BARREL.test(info.code);
+
+const importedNames = (info: Info): Set<string> | 'all' => {
+  const code = info.code ?? '';
+  if (NAMESPACE_IMPORT.test(code)) return 'all';
+  const names = new Set<string>();
+  for (const [, list] of code.matchAll(NAMED_IMPORT)) {
+    for (const item of (list as string).split(',')) {
+      const name = item
+        .trim()
+        .split(/\s+as\s+/)[0]
+        ?.replace(/^type\s+/, '');
+      if (name) names.add(name);
+    }
+  }
+  return names;
+};
+
+/** The module `specifier` names among `candidates` (resolved ids), for a relative specifier. */
+const resolvedAmong = (from: string, specifier: string, candidates: readonly string[]) => {
+  if (!specifier.startsWith('.')) return candidates.filter((id) => id.includes(specifier));
+  const base = resolve(dirname(from), specifier);
+  return candidates.filter(
+    (id) => id === base || (id.startsWith(base) && /^[./\\]/.test(id.slice(base.length))),
+  );
+};
+
+export const audienceChunks = (root: string, audiences: readonly Audience[]) => {
+  /** module id → audience → the screens of it that use the module */
+  let usage: Map<string, Map<string, Set<string>>> | undefined;
+
+  const walk = (context: Context) => {
+    // Each module's facts are read once: reading one from Rolldown copies its code.
+    const infos = new Map<string, Info | null>();
+    const ctx = {
+      getModuleInfo: (id: string) => {
+        if (!infos.has(id)) infos.set(id, context.getModuleInfo(id));
+        return infos.get(id) ?? null;
+      },
+    };
+    const barrels = new Map<string, boolean>();
+    const barrel = (info: Info) => {
+      let is = barrels.get(info.id);
+      if (is === undefined) barrels.set(info.id, (is = isBarrel(info)));
+      return is;
+    };
+    const reexports = new Map<string, Array<{ targets: string[]; locals?: Map<string, string> }>>();
+    const reexportsOf = (info: Info) => {
+      let list = reexports.get(info.id);
+      if (list) return list;
+      list = [...(info.code ?? '').matchAll(REEXPORT)].map(([, star, names, specifier]) => ({
+        targets: resolvedAmong(info.id, specifier as string, info.importedIds),
+        ...(star === '*'
+          ? {}
+          : {
+              locals: new Map(
+                (names as string).split(',').map((item) => {
+                  const [local = '', alias] = item.trim().split(/\s+as\s+/);
+                  return [(alias ?? local).trim(), local.trim()] as const;
+                }),
+              ),
+            }),
+      }));
+      reexports.set(info.id, list);
+      return list;
+    };
+    const found = new Map<string, Map<string, Set<string>>>();
+    const use = (id: string, audience: string, screen: string) => {
+      let byAudience = found.get(id);
+      if (!byAudience) found.set(id, (byAudience = new Map()));
+      let screens = byAudience.get(audience);
+      if (!screens) byAudience.set(audience, (screens = new Set()));
+      if (screens.has(screen)) return false;
+      screens.add(screen);
+      return true;
+    };
+    /**
+     * The modules of barrel `barrel` that export one of `names`. Through a namespace import
+     * (`import * as z from 'zod'`) none: what is used of it is not known here, and a module this
+     * walk does not count stays where Rolldown puts it, with the screens that really use it.
+     */
+    const through = (from: Info, names: Set<string> | 'all'): string[] => {
+      if (names === 'all') return [];
+      const wanted: string[] = [];
+      for (const { targets, locals } of reexportsOf(from)) {
+        for (const target of targets) {
+          const info = ctx.getModuleInfo(target);
+          if (!info) continue;
+          const exported = locals ? [...locals.keys()].some((name) => names.has(name)) : undefined;
+          if (exported ?? (barrel(info) || info.exports.some((name) => names.has(name)))) wanted.push(target);
+        }
+      }
+      return wanted;
+    };
+    for (const audience of audiences) {
+      const routes = ctx.getModuleInfo(resolve(root, audience.routes));
+      if (!routes) throw new Error(`${audience.routes} is not part of the build`);
+      for (const screen of routes.dynamicallyImportedIds) {
+        const stack: Array<{ id: string; names: Set<string> | 'all' }> = [{ id: screen, names: 'all' }];
+        while (stack.length > 0) {
+          const { id, names } = stack.pop() as { id: string; names: Set<string> | 'all' };
+          const info = ctx.getModuleInfo(id);
+          if (!info) continue;
+          if (barrel(info)) {
+            for (const next of through(info, names)) stack.push({ id: next, names });
+            continue;
+          }
+          // Our declaring packages (rules, schemas, the route table): a screen uses a few names of
+          // a module, and what the module imports serves the others. Which of it stays is known only
+          // after tree-shaking: Rolldown places these modules, and nothing is followed from them.
+          if (LEFT_TO_ROLLDOWN.test(id)) continue;
+          if (!use(id, audience.name, screen)) continue;
+          const imported = importedNames(info);
+          for (const next of info.importedIds) {
+            // A package imported whole (`import * as z from 'zod'`) is not followed: which of it is
+            // used is not known here (the domain's schemas drop out of most screens).
+            if (imported === 'all' && NODE_MODULES.test(next)) continue;
+            stack.push({ id: next, names: imported });
+          }
+        }
+      }
+    }
+    return found;
+  };
+
+  const placeOf = (id: string, ctx: Context) => {
+    usage ??= walk(ctx);
+    const users = usage.get(id);
+    if (!users) return undefined;
+    // The first audience that uses the module decides: where a phone screen uses it, it never
+    // goes to a later audience's chunks (a parent page would load the staff kit for it).
+    const first = audiences.find((audience) => users.has(audience.name));
+    if (!first || (users.get(first.name)?.size ?? 0) < first.shared) return undefined;
+    return users.size === 1 ? first.name : `${first.name}-kit`;
+  };
+
+  return {
+    /** The code an audience's screens share with other audiences (higher priority: taken first). */
+    kit: (id: string, ctx: Context) => {
+      const place = placeOf(id, ctx);
+      return place?.endsWith('-kit') ? place : null;
+    },
+    /** The code only an audience's screens use. */
+    own: (id: string, ctx: Context) => {
+      const place = placeOf(id, ctx);
+      return place && !place.endsWith('-kit') ? place : null;
+    },
+    /** Forget the module graph (a new build, `vite build --watch`). */
+    reset: () => {
+      usage = undefined;
+    },
+  };
+};
