@@ -1,4 +1,5 @@
 import { dirname, resolve } from 'node:path';
+import type { Plugin } from 'vite';
 
 /**
  * The chunks of an audience's pages (ADR 0021). A phone on cellular pays for every request
@@ -15,10 +16,14 @@ import { dirname, resolve } from 'node:path';
  * An audience is a routes file (`src/audiences/*.routes.ts`): its screens are the modules it
  * imports lazily, and a screen uses what it imports statically, followed through re-exporting
  * barrels (`@mantine/core`, `@curbside/domain`) only to the modules that export what it
- * imports. The audiences are listed in order: a module two of them share goes to the first
- * one's kit. A captured module's imports are not pulled after it (`includeDependenciesRecursively:
- * false`): what it imports is used by every screen that uses it, so it is in the same chunk,
- * an earlier audience's kit or the app chunk already.
+ * imports. The audiences are listed in order, phones first: a module goes to the chunks of the
+ * first audience that uses it (if enough of its screens do), never to a later one's, so a parent
+ * page never loads the staff's chunks. Our declaring packages (`packages/domain`, `packages/api`)
+ * and packages imported whole (`import * as z from 'zod'`) are not followed: which of them a
+ * screen uses is known only after tree-shaking, and Rolldown places them by what is really used.
+ * A captured module's imports are not pulled after it (`includeDependenciesRecursively: false`):
+ * they are counted for the same screens, so they are in the same chunk, an earlier audience's
+ * or the app chunk, or left to Rolldown like the declaring packages.
  */
 export interface Audience {
   name: string;
@@ -68,6 +73,12 @@ const importedNames = (info: Info): Set<string> | 'all' => {
   return names;
 };
 
+/** The value of `key` in `map`, made by `make` the first time. */
+const once = <K, V>(map: Map<K, V>, key: K, make: () => V): V => {
+  if (!map.has(key)) map.set(key, make());
+  return map.get(key) as V;
+};
+
 /** The module `specifier` names among `candidates` (resolved ids), for a relative specifier. */
 const resolvedAmong = (from: string, specifier: string, candidates: readonly string[]) => {
   if (!specifier.startsWith('.')) return candidates.filter((id) => id.includes(specifier));
@@ -84,44 +95,37 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
   const walk = (context: Context) => {
     // Each module's facts are read once: reading one from Rolldown copies its code.
     const infos = new Map<string, Info | null>();
-    const ctx = {
-      getModuleInfo: (id: string) => {
-        if (!infos.has(id)) infos.set(id, context.getModuleInfo(id));
-        return infos.get(id) ?? null;
-      },
-    };
+    const ctx = { getModuleInfo: (id: string) => once(infos, id, () => context.getModuleInfo(id)) };
     const barrels = new Map<string, boolean>();
-    const barrel = (info: Info) => {
-      let is = barrels.get(info.id);
-      if (is === undefined) barrels.set(info.id, (is = isBarrel(info)));
-      return is;
-    };
-    const reexports = new Map<string, Array<{ targets: string[]; locals?: Map<string, string> }>>();
-    const reexportsOf = (info: Info) => {
-      let list = reexports.get(info.id);
-      if (list) return list;
-      list = [...(info.code ?? '').matchAll(REEXPORT)].map(([, star, names, specifier]) => ({
-        targets: resolvedAmong(info.id, specifier as string, info.importedIds),
-        ...(star === '*'
-          ? {}
-          : {
-              locals: new Map(
-                (names as string).split(',').map((item) => {
-                  const [local = '', alias] = item.trim().split(/\s+as\s+/);
-                  return [(alias ?? local).trim(), local.trim()] as const;
-                }),
-              ),
-            }),
-      }));
-      reexports.set(info.id, list);
-      return list;
-    };
+    const barrel = (info: Info) => once(barrels, info.id, () => isBarrel(info));
+    /** What a barrel re-exports: the modules of each statement, and the names (none: `export *`). */
+    const reexports = new Map<string, Array<{ targets: string[]; names?: string[] }>>();
+    const reexportsOf = (info: Info) =>
+      once(reexports, info.id, () =>
+        [...(info.code ?? '').matchAll(REEXPORT)].map(([, star, list, specifier]) => ({
+          targets: resolvedAmong(info.id, specifier as string, info.importedIds),
+          ...(star === '*'
+            ? {}
+            : {
+                names: (list as string).split(',').map(
+                  (item) =>
+                    item
+                      .trim()
+                      .split(/\s+as\s+/)
+                      .pop()
+                      ?.trim() ?? '',
+                ),
+              }),
+        })),
+      );
     const found = new Map<string, Map<string, Set<string>>>();
+    /** Counts `screen` among the users of `id`; false when it was counted already. */
     const use = (id: string, audience: string, screen: string) => {
-      let byAudience = found.get(id);
-      if (!byAudience) found.set(id, (byAudience = new Map()));
-      let screens = byAudience.get(audience);
-      if (!screens) byAudience.set(audience, (screens = new Set()));
+      const screens = once(
+        once(found, id, () => new Map<string, Set<string>>()),
+        audience,
+        () => new Set<string>(),
+      );
       if (screens.has(screen)) return false;
       screens.add(screen);
       return true;
@@ -134,12 +138,14 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
     const through = (from: Info, names: Set<string> | 'all'): string[] => {
       if (names === 'all') return [];
       const wanted: string[] = [];
-      for (const { targets, locals } of reexportsOf(from)) {
+      for (const { targets, names: exported } of reexportsOf(from)) {
         for (const target of targets) {
           const info = ctx.getModuleInfo(target);
           if (!info) continue;
-          const exported = locals ? [...locals.keys()].some((name) => names.has(name)) : undefined;
-          if (exported ?? (barrel(info) || info.exports.some((name) => names.has(name)))) wanted.push(target);
+          const wants = exported
+            ? exported.some((name) => names.has(name))
+            : barrel(info) || info.exports.some((name) => names.has(name));
+          if (wants) wanted.push(target);
         }
       }
       return wanted;
@@ -197,9 +203,13 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
       const place = placeOf(id, ctx);
       return place && !place.endsWith('-kit') ? place : null;
     },
-    /** Forget the module graph (a new build, `vite build --watch`). */
-    reset: () => {
-      usage = undefined;
-    },
+    /** Forgets the module graph when a build starts (`vite build --watch`, a second build). */
+    plugin: (): Plugin => ({
+      name: 'curbside-audience-chunks',
+      apply: 'build',
+      buildStart() {
+        usage = undefined;
+      },
+    }),
   };
 };

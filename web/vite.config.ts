@@ -109,6 +109,7 @@ export default defineConfig({
     routePathsOnly(),
     mantineComponentStyles(),
     pureDeclarations(),
+    audiences.plugin(),
     react(),
     serviceWorker(),
     keepBundle(),
