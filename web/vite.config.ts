@@ -14,10 +14,11 @@ const apiTarget = process.env.CURBSIDE_API ?? 'http://localhost:3000';
 
 /**
  * The screens a tablet must be able to reload without a connection (with the
- * shell, the sign-in and the home redirect): their code is precached by the
+ * staff screens' layouts, the sign-in and the home redirect): their code is precached by the
  * service worker; every other screen's code is cached once it was used.
  */
 const OFFLINE_SCREENS = [
+  'src/features/live/live.layout',
   'src/features/shell/shell.layout',
   'src/features/home/home.page',
   'src/features/auth/login.page',
