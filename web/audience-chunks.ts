@@ -1,4 +1,5 @@
-import { dirname, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import type { Plugin } from 'vite';
 
 /**
@@ -13,8 +14,8 @@ import type { Plugin } from 'vite';
  * - anything else stays where Rolldown puts it (a screen's own code, what a lazy import inside a
  *   screen loads: the map, the charts), and what the entry imports is the app chunk.
  *
- * An audience is a routes file (`src/audiences/*.routes.ts`): its screens are the modules it
- * imports lazily, and a screen uses what it imports statically, followed through re-exporting
+ * An audience is a routes file (`src/audiences/*.routes.ts`): its screens are the pages
+ * (`*.page.tsx`) it imports lazily, and a screen uses what it imports statically, followed through re-exporting
  * barrels (`@mantine/core`, `@curbside/domain`) only to the modules that export what it
  * imports. The audiences are listed in order, phones first: a module goes to the chunks of the
  * first audience that uses it (if enough of its screens do), never to a later one's, so a parent
@@ -52,6 +53,8 @@ const STATEMENTS_OF_A_BARREL =
 const NAMED_IMPORT = /import\s*(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from/g;
 const NAMESPACE_IMPORT = /import\s*\*\s*as\s/;
 const NODE_MODULES = /[\\/]node_modules[\\/]/;
+/** A screen: a page module (`*.page.tsx`) a routes file imports lazily (not its layouts). */
+const PAGE = /\.page\.[jt]sx?$/;
 const LEFT_TO_ROLLDOWN = /[\\/]packages[\\/](domain|api)[\\/]src[\\/]|^\0curbside-api/;
 
 const isBarrel = (info: Info) =>
@@ -89,6 +92,7 @@ const resolvedAmong = (from: string, specifier: string, candidates: readonly str
 };
 
 export const audienceChunks = (root: string, audiences: readonly Audience[]) => {
+  const repository = resolve(root, '..');
   /** module id → audience → the screens of it that use the module */
   let usage: Map<string, Map<string, Set<string>>> | undefined;
 
@@ -153,7 +157,7 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
     for (const audience of audiences) {
       const routes = ctx.getModuleInfo(resolve(root, audience.routes));
       if (!routes) throw new Error(`${audience.routes} is not part of the build`);
-      for (const screen of routes.dynamicallyImportedIds) {
+      for (const screen of routes.dynamicallyImportedIds.filter((id) => PAGE.test(id))) {
         const stack: Array<{ id: string; names: Set<string> | 'all' }> = [{ id: screen, names: 'all' }];
         while (stack.length > 0) {
           const { id, names } = stack.pop() as { id: string; names: Set<string> | 'all' };
@@ -203,12 +207,38 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
       const place = placeOf(id, ctx);
       return place && !place.endsWith('-kit') ? place : null;
     },
-    /** Forgets the module graph when a build starts (`vite build --watch`, a second build). */
-    plugin: (): Plugin => ({
+    /**
+     * Forgets the module graph when a build starts (`vite build --watch`, a second build), and
+     * writes what each chunk holds to `manifest` (outside the site: for the tests that check
+     * what a page loads, `test/browser/audiences.test.ts`).
+     */
+    plugin: (manifest: string): Plugin => ({
       name: 'curbside-audience-chunks',
       apply: 'build',
       buildStart() {
         usage = undefined;
+      },
+      generateBundle(_, bundle) {
+        const name = (id: string) => {
+          const path = id.replace(/\0/g, '');
+          const inPackage = path.lastIndexOf('/node_modules/');
+          return inPackage >= 0 ? path.slice(inPackage + 1) : relative(repository, path);
+        };
+        const chunks = Object.values(bundle).flatMap((chunk) =>
+          chunk.type === 'chunk'
+            ? [{ file: chunk.fileName, name: chunk.name, modules: Object.keys(chunk.modules).map(name) }]
+            : [],
+        );
+        const screens = Object.fromEntries(
+          audiences.map((audience) => [
+            audience.name,
+            (this.getModuleInfo(resolve(root, audience.routes))?.dynamicallyImportedIds ?? [])
+              .filter((id) => PAGE.test(id))
+              .map(name),
+          ]),
+        );
+        mkdirSync(dirname(manifest), { recursive: true });
+        writeFileSync(manifest, `${JSON.stringify({ chunks, screens }, null, 1)}\n`);
       },
     }),
   };

@@ -100,8 +100,8 @@ const loadedWith = (fileName: string, found = new Set<string>()): Set<string> =>
  */
 const audiences = audienceChunks(import.meta.dirname, [
   { name: 'parent', routes: 'src/audiences/parent.routes.ts', shared: 2 },
-  { name: 'public', routes: 'src/audiences/public.routes.ts', shared: 2 },
   { name: 'sign-in', routes: 'src/audiences/sign-in.routes.ts', shared: 2 },
+  { name: 'public', routes: 'src/audiences/public.routes.ts', shared: 1 },
   { name: 'staff', routes: 'src/audiences/staff.routes.ts', shared: 4 },
 ]);
 
@@ -110,7 +110,7 @@ export default defineConfig({
     routePathsOnly(),
     mantineComponentStyles(),
     pureDeclarations(),
-    audiences.plugin(),
+    audiences.plugin(`${import.meta.dirname}/.build/chunks.json`),
     react(),
     serviceWorker(),
     keepBundle(),
