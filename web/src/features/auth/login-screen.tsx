@@ -211,7 +211,7 @@ export function LoginScreen() {
   // Back from a single sign-on that did not sign in: the choice, with the reason.
   const [mode, setMode] = useState<'demo' | 'choose'>(failure ? 'choose' : 'demo');
   return (
-    <Center mih="100dvh" p={{ base: 'xs', sm: 'md' }}>
+    <Center mih="100dvh" p={{ base: 'xs', sm: 'md' }} component="main">
       <Container size={560} w="100%" p={0}>
         <Stack gap="lg">
           <Group justify="center" gap="sm">

@@ -168,6 +168,8 @@ export function ParentDashboardPage() {
             {t('dashboard.signOut')}
           </Button>
         </Group>
+        {/* Nothing below the children until they are known: drawn before them, the form moved
+            down a screen once they came (a layout shift on the phone). */}
         {status.isPending ? (
           <Loader aria-label="Loading" />
         ) : status.isError && !status.data ? (
@@ -182,7 +184,7 @@ export function ParentDashboardPage() {
           </Stack>
         )}
         {status.data && status.data.length > 0 && <AuthorizedPickups students={status.data} />}
-        <LinkForm />
+        {!status.isPending && <LinkForm />}
       </Stack>
     </ParentLayout>
   );

@@ -6,6 +6,7 @@ import { TooltipDelays } from '../../components/tooltips';
 import { AlertBanner, SoundBar } from '../alerts/alert-banner';
 import { useMe } from '../auth/auth.queries';
 import { useLastKnownWhenOffline } from '../queue/last-known';
+import { useActiveSession } from '../sessions/sessions.queries';
 import { NO_PERMISSION, type RouteAccess } from './access';
 import { Footer } from './footer';
 import { Header } from './header';
@@ -43,7 +44,9 @@ export function NoPermission() {
  * Every signed-in staff screen: header, the school's alert banner (staff of
  * a school: every active alert and its sound), the page, footer, and last
  * the bar that asks for a tap while the browser still blocks sound. Nothing while the
- * current user loads; the login screen when nobody is signed in; the set-
+ * current user or the school's running session loads (the header's session controls and the
+ * screen below both depend on it: drawn before it, they moved once it came, a layout shift of
+ * the whole screen on a phone); the login screen when nobody is signed in; the set-
  * password step for a user who signed in with a one-time password; the
  * permission message when the user's rank is below the page's minimum.
  * The staff screens' tooltips share the specification's delays here (the
@@ -52,8 +55,9 @@ export function NoPermission() {
 export function ShellLayout() {
   useLastKnownWhenOffline();
   const { user, isLoading } = useMe();
+  const session = useActiveSession();
   const minRole = useMinimumRole();
-  if (isLoading) return null;
+  if (isLoading || session.isReading) return null;
   if (!user)
     return (
       <Suspense fallback={null}>
