@@ -30,6 +30,8 @@ export interface Audience {
   name: string;
   /** The routes file, relative to the web app's root. */
   routes: string;
+  /** Which of the modules it imports lazily are screens (default: the pages, `*.page.tsx`). */
+  screens?: RegExp;
   /** How many of its screens must use a module for it to join the audience's chunks. */
   shared: number;
 }
@@ -157,7 +159,9 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
     for (const audience of audiences) {
       const routes = ctx.getModuleInfo(resolve(root, audience.routes));
       if (!routes) throw new Error(`${audience.routes} is not part of the build`);
-      for (const screen of routes.dynamicallyImportedIds.filter((id) => PAGE.test(id))) {
+      for (const screen of routes.dynamicallyImportedIds.filter((id) =>
+        (audience.screens ?? PAGE).test(id),
+      )) {
         const stack: Array<{ id: string; names: Set<string> | 'all' }> = [{ id: screen, names: 'all' }];
         while (stack.length > 0) {
           const { id, names } = stack.pop() as { id: string; names: Set<string> | 'all' };
@@ -233,7 +237,7 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
           audiences.map((audience) => [
             audience.name,
             (this.getModuleInfo(resolve(root, audience.routes))?.dynamicallyImportedIds ?? [])
-              .filter((id) => PAGE.test(id))
+              .filter((id) => (audience.screens ?? PAGE).test(id))
               .map(name),
           ]),
         );

@@ -99,6 +99,9 @@ const loadedWith = (fileName: string, found = new Set<string>()): Set<string> =>
  * (whose screens share less with each other: a module joins the staff chunks when four use it).
  */
 const audiences = audienceChunks(import.meta.dirname, [
+  // What the app loads lazily for every page (the toasts, the not-found page): first, so what it
+  // uses is in no audience's chunks (a parent page would load the staff chunk for a toast).
+  { name: 'app-lazy', routes: 'src/App.tsx', shared: 1, screens: /./ },
   { name: 'parent', routes: 'src/audiences/parent.routes.ts', shared: 2 },
   { name: 'sign-in', routes: 'src/audiences/sign-in.routes.ts', shared: 2 },
   { name: 'public', routes: 'src/audiences/public.routes.ts', shared: 1 },

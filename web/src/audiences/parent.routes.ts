@@ -1,5 +1,6 @@
 import type { RouteObject } from 'react-router';
 import { Outlet } from 'react-router';
+import { askWhoIsSignedIn } from './start';
 
 /**
  * The parent portal (ADR 0021): the landing, the sign-in, the invite links and the dashboard,
@@ -9,6 +10,8 @@ import { Outlet } from 'react-router';
  * screens open no live connection. A new parent screen is an entry here.
  */
 export const parentRoutes: RouteObject = {
+  id: 'parent',
+  loader: askWhoIsSignedIn,
   lazy: {
     Component: async () => {
       const { startParentTexts } = await import('../features/parent/i18n');

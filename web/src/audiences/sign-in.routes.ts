@@ -1,4 +1,5 @@
 import type { RouteObject } from 'react-router';
+import { askWhoIsSignedIn } from './start';
 
 /**
  * The staff's way in (ADR 0021): `/` (a signed-in user goes on to their home screen, anyone
@@ -6,6 +7,8 @@ import type { RouteObject } from 'react-router';
  * neither the staff shell nor the car-line screens' code, and opens no live connection.
  */
 export const signInRoutes: RouteObject = {
+  id: 'sign-in',
+  loader: askWhoIsSignedIn,
   children: [
     {
       index: true,

@@ -2,6 +2,7 @@ import type { StaffRole } from '@curbside/domain';
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import type { RouteAccess } from '../features/shell/access';
+import { askWhoIsSignedIn } from './start';
 
 /** A signed-in screen under the shell (header and footer), guarded by its minimum role. */
 const staff = (path: string, minRole: StaffRole | undefined, Component: () => Promise<ComponentType>) => ({
@@ -17,10 +18,15 @@ const staff = (path: string, minRole: StaffRole | undefined, Component: () => Pr
  * new staff screen is a `staff(...)` entry under the shell.
  */
 export const staffRoutes: RouteObject = {
+  id: 'staff',
+  loader: askWhoIsSignedIn,
   lazy: { Component: async () => (await import('../features/live/live.layout')).LiveLayout },
   children: [
     {
-      lazy: { Component: async () => (await import('../features/shell/shell.layout')).ShellLayout },
+      lazy: {
+        Component: async () => (await import('../features/shell/shell.layout')).ShellLayout,
+        loader: async () => (await import('../features/shell/shell.layout')).shellLoader,
+      },
       children: [
         staff(
           'front-queue',

@@ -3,10 +3,11 @@ import { Box, Card, Container, Text } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { Outlet, useMatches } from 'react-router';
 import { TooltipDelays } from '../../components/tooltips';
+import { appQueryClient } from '../../lib/query-client';
 import { AlertBanner, SoundBar } from '../alerts/alert-banner';
-import { useMe } from '../auth/auth.queries';
+import { authQueries, useMe } from '../auth/auth.queries';
 import { useLastKnownWhenOffline } from '../queue/last-known';
-import { useActiveSession } from '../sessions/sessions.queries';
+import { sessionQueries, useActiveSession } from '../sessions/sessions.queries';
 import { NO_PERMISSION, type RouteAccess } from './access';
 import { Footer } from './footer';
 import { Header } from './header';
@@ -17,6 +18,21 @@ const LoginScreen = lazy(() => import('../auth/login-screen').then((m) => ({ def
 const SetPasswordScreen = lazy(() =>
   import('../auth/set-password').then((m) => ({ default: m.SetPasswordScreen })),
 );
+
+/**
+ * The shell's route loader: the school's running session is asked for as soon as the user is
+ * known (the shell draws once both are), not once the shell has drawn. Nobody signed in: no
+ * question. It does not wait for the answers.
+ */
+export const shellLoader = () => {
+  void appQueryClient.ensureQueryData(authQueries.me()).then(
+    (user) => {
+      if (user && user.role !== 'parent') void appQueryClient.prefetchQuery(sessionQueries.active());
+    },
+    () => {},
+  );
+  return null;
+};
 
 /** The deepest minimum role among the matched routes' handles. */
 const useMinimumRole = () => {
