@@ -1,6 +1,6 @@
 import type { RouteObject } from 'react-router';
 import { Outlet } from 'react-router';
-import { askWhoIsSignedIn } from './start';
+import { askWhetherDemo, askWhoIsSignedIn } from './start';
 
 /**
  * The parent portal (ADR 0021): the landing, the sign-in, the invite links and the dashboard,
@@ -26,6 +26,7 @@ export const parentRoutes: RouteObject = {
     },
     {
       path: 'parent-login',
+      loader: askWhetherDemo,
       lazy: { Component: async () => (await import('../features/parent/parent-login.page')).ParentLoginPage },
     },
     {

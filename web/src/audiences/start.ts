@@ -1,4 +1,5 @@
 import { authQueries } from '../features/auth/auth.queries';
+import { healthQueries } from '../features/health/health.queries';
 import { appQueryClient } from '../lib/query-client';
 
 /**
@@ -9,5 +10,11 @@ import { appQueryClient } from '../lib/query-client';
  */
 export const askWhoIsSignedIn = () => {
   void appQueryClient.prefetchQuery(authQueries.me());
+  return null;
+};
+
+/** The loader of the parent sign-in: whether this is the demo (it then shows the demo account) comes with who is signed in. */
+export const askWhetherDemo = () => {
+  void appQueryClient.prefetchQuery(healthQueries.status());
   return null;
 };
