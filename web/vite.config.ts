@@ -34,6 +34,9 @@ const OFFLINE_SCREENS = [
 const serviceWorker = (): Plugin => ({
   name: 'curbside-service-worker',
   apply: 'build',
+  // After Vite's CSS plugin has taken out the chunks that held only CSS (a lazy stylesheet's):
+  // a precached file that is not in the build fails the worker's install.
+  enforce: 'post',
   generateBundle(_, bundle) {
     const outputs = Object.values(bundle);
     const chunks = new Map(
@@ -42,6 +45,9 @@ const serviceWorker = (): Plugin => ({
     const wanted = new Set<string>();
     const visit = (fileName: string, dynamic: boolean) => {
       if (wanted.has(fileName)) return;
+      // A lazy stylesheet's placeholder chunk, taken out of the build, stays named in its
+      // importer's dynamic imports: only what the build writes is precached.
+      if (!(fileName in bundle)) return;
       wanted.add(fileName);
       const chunk = chunks.get(fileName);
       if (!chunk) return;

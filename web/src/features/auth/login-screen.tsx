@@ -1,4 +1,3 @@
-import { loginSchema } from '@curbside/domain';
 import {
   Alert,
   Box,
@@ -17,7 +16,7 @@ import {
   UnstyledButton,
   VisuallyHidden,
 } from '@mantine/core';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { CurbsideMark } from '../../components/logo';
 import { errorMessage } from '../../lib/http';
@@ -89,14 +88,19 @@ function ChooseMethod({ onDemo, failure }: { onDemo: () => void; failure: string
   );
 }
 
+/** The form's rules (`login-schema.ts`): asked for once the form has drawn, waited for on a send. */
+const loadRules = () => import('./login-schema');
+
 function DemoLogin({ onBack }: { onBack: () => void }) {
   const login = useLogin();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
+  useEffect(() => void loadRules().catch(() => {}), []);
 
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
+    const { loginSchema } = await loadRules();
     const parsed = loginSchema.safeParse({ username, password });
     if (!parsed.success) {
       const next: FieldErrors = {};
@@ -129,7 +133,7 @@ function DemoLogin({ onBack }: { onBack: () => void }) {
         <Title order={2}>Sandbox Demo Login</Title>
         <Text c="dimmed">Sign in with a demo account to explore the sandbox.</Text>
       </Stack>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <Stack gap="md">
           <TextInput
             label="Username"
