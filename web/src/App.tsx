@@ -1,6 +1,7 @@
 import { Center, Loader } from '@mantine/core';
+import { useNotifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { parentRoutes } from './audiences/parent.routes';
@@ -9,14 +10,23 @@ import { signInRoutes } from './audiences/sign-in.routes';
 import { staffRoutes } from './audiences/staff.routes';
 import { AppThemeProvider } from './features/theme/theme-provider';
 import { appQueryClient } from './lib/query-client';
-import { answersBeforeAnnouncements } from './lib/toasts';
+import { answersBeforeAnnouncements, placeToasts } from './lib/toasts';
 
 /**
- * The toasts' container: not needed to draw a screen, so it loads beside the screen's code
- * (with its transitions, about 10 KB gzip off every page's first script). A toast shown before
- * it arrives waits in the store and appears with it.
+ * The toasts' container (with its transitions, about 10 KB gzip): not needed to draw a screen,
+ * so it loads with the first toast, which waits in the store meanwhile (`placeToasts`).
  */
 const Toasts = lazy(async () => ({ default: (await import('./components/toasts')).Toasts }));
+
+function ToastsOnceShown() {
+  const shown = useRef(false);
+  if (useNotifications().notifications.length > 0) shown.current = true;
+  return shown.current ? (
+    <Suspense fallback={null}>
+      <Toasts />
+    </Suspense>
+  ) : null;
+}
 
 /** Shown while a page's code is loading. */
 function PageLoader() {
@@ -58,12 +68,13 @@ const router = createBrowserRouter(appRoutes);
  * not toasts: they have their own banner on the car-line screens.
  */
 export function App() {
-  useEffect(() => answersBeforeAnnouncements(), []);
+  useEffect(() => {
+    placeToasts();
+    return answersBeforeAnnouncements();
+  }, []);
   return (
     <AppThemeProvider>
-      <Suspense fallback={null}>
-        <Toasts />
-      </Suspense>
+      <ToastsOnceShown />
       <QueryClientProvider client={appQueryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>

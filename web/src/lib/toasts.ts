@@ -19,6 +19,21 @@ import { type NotificationData, notifications, notificationsStore } from '@manti
 
 const LIVE = 'data-live-toast';
 
+/** The specification's toasts: one at a time, at the top, 5 s, at most 420 px wide. */
+export const TOASTS = { limit: 1, position: 'top-center', autoClose: 5000, width: 420 } as const;
+
+/**
+ * The store shows toasts as the container will (one at a time, at the top) from the start: the
+ * container (`components/toasts.tsx`) loads only with the first toast, which meanwhile waits in
+ * the store as the specification has it.
+ */
+export const placeToasts = () =>
+  notificationsStore.updateState((state) => ({
+    ...state,
+    limit: TOASTS.limit,
+    defaultPosition: TOASTS.position,
+  }));
+
 /** How long announcements about a withdrawn subject stay away (ms). */
 export const WITHDRAWN_FOR_MS = 15_000;
 

@@ -16,7 +16,7 @@ import {
   UnstyledButton,
   VisuallyHidden,
 } from '@mantine/core';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { CurbsideMark } from '../../components/logo';
 import { errorMessage } from '../../lib/http';
@@ -88,7 +88,7 @@ function ChooseMethod({ onDemo, failure }: { onDemo: () => void; failure: string
   );
 }
 
-/** The form's rules (`login-schema.ts`): asked for once the form has drawn, waited for on a send. */
+/** The form's rules (`login-schema.ts`): asked for when the form is first used, waited for on a send. */
 const loadRules = () => import('./login-schema');
 
 function DemoLogin({ onBack }: { onBack: () => void }) {
@@ -96,7 +96,6 @@ function DemoLogin({ onBack }: { onBack: () => void }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
-  useEffect(() => void loadRules().catch(() => {}), []);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -133,7 +132,11 @@ function DemoLogin({ onBack }: { onBack: () => void }) {
         <Title order={2}>Sandbox Demo Login</Title>
         <Text c="dimmed">Sign in with a demo account to explore the sandbox.</Text>
       </Stack>
-      <form onSubmit={(event) => void submit(event)} noValidate>
+      <form
+        onSubmit={(event) => void submit(event)}
+        onFocus={() => void loadRules().catch(() => {})}
+        noValidate
+      >
         <Stack gap="md">
           <TextInput
             label="Username"
