@@ -105,12 +105,12 @@ const loadedWith = (fileName: string, found = new Set<string>()): Set<string> =>
  * screens' code stays where Rolldown puts it.
  */
 const audiences = audienceChunks(import.meta.dirname, [
-  // What the app loads lazily for every page (the toasts, the not-found page): first, so what it
-  // uses is in no audience's chunks (a parent page would load the staff chunk for a toast).
-  { name: 'app-lazy', routes: 'src/App.tsx', shared: 1, screens: /./ },
   { name: 'parent', routes: 'src/audiences/parent.routes.ts', shared: 2 },
   { name: 'sign-in', routes: 'src/audiences/sign-in.routes.ts', shared: 2 },
   { name: 'public', routes: 'src/audiences/public.routes.ts', shared: 2 },
+  // What the app loads lazily on any page (the toasts, the not-found page): counted, so that
+  // what only it and the staff use is not left where a staff chunk could take it.
+  { name: 'app-lazy', routes: 'src/App.tsx', shared: 1, screens: /./ },
   // Counted (a module the staff screens use too goes to a kit, not to an audience's own chunk)
   // but never grouped: the staff screens share little with each other, and a chunk of what four
   // of them use brought the front queue 28 KB gzip it does not run (zod with the rosters' rules).

@@ -31,11 +31,17 @@ export const parentRoutes: RouteObject = {
     },
     {
       path: 'parent/invite',
-      lazy: { Component: async () => (await import('../features/parent/invite-link.page')).InviteLinkPage },
+      lazy: {
+        Component: async () => (await import('../features/parent/invite-link.page')).InviteLinkPage,
+        loader: async () => (await import('../features/parent/invite-link.page')).inviteLinkLoader,
+      },
     },
     {
       path: 'invite/:code',
-      lazy: { Component: async () => (await import('../features/parent/invite.page')).InvitePage },
+      lazy: {
+        Component: async () => (await import('../features/parent/invite.page')).InvitePage,
+        loader: async () => (await import('../features/parent/invite.page')).inviteLoader,
+      },
     },
     {
       lazy: { Component: async () => (await import('../features/live/live.layout')).LiveLayout },
