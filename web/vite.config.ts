@@ -101,8 +101,8 @@ const loadedWith = (fileName: string, found = new Set<string>()): Set<string> =>
 
 /**
  * The audiences (web/src/audiences, ADR 0021), phones first: what the parent portal's screens
- * share travels in one or two chunks, then the sign-in's, then the public screens'; the staff
- * screens' code stays where Rolldown puts it.
+ * share travels in one or two chunks, then the sign-in's, the public screens', the car line's;
+ * the other staff screens' code stays where Rolldown puts it.
  */
 const audiences = audienceChunks(import.meta.dirname, [
   { name: 'parent', routes: 'src/audiences/parent.routes.ts', shared: 2 },
@@ -111,6 +111,13 @@ const audiences = audienceChunks(import.meta.dirname, [
   // What the app loads lazily on any page (the toasts, the not-found page): counted, so that
   // what only it and the staff use is not left where a staff chunk could take it.
   { name: 'app-lazy', routes: 'src/App.tsx', shared: 1, screens: /./ },
+  // The staff screens of the car line, on tablets all afternoon: what two of them share travels together.
+  {
+    name: 'car-line',
+    routes: 'src/audiences/staff.routes.ts',
+    shared: 2,
+    screens: /[\\/](front-queue|back-queue|teacher)\.page\.tsx$/,
+  },
   // Counted (a module the staff screens use too goes to a kit, not to an audience's own chunk)
   // but never grouped: the staff screens share little with each other, and a chunk of what four
   // of them use brought the front queue 28 KB gzip it does not run (zod with the rosters' rules).

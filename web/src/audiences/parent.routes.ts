@@ -51,6 +51,7 @@ export const parentRoutes: RouteObject = {
           lazy: {
             Component: async () =>
               (await import('../features/parent/parent-dashboard.page')).ParentDashboardPage,
+            loader: async () => (await import('../features/parent/parent-dashboard.page')).dashboardLoader,
           },
         },
       ],

@@ -3,7 +3,8 @@ import { Alert, Badge, Button, Card, Group, Loader, Stack, Text, TextInput, Titl
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Navigate } from 'react-router';
-import { useMe } from '../auth/auth.queries';
+import { appQueryClient } from '../../lib/query-client';
+import { authQueries, useMe } from '../auth/auth.queries';
 import { useLiveEvent } from '../live/live';
 import { AuthorizedPickups } from './authorized-pickups';
 import { clockText, waitText } from './format';
@@ -123,6 +124,22 @@ function LinkForm() {
     </Card>
   );
 }
+
+/**
+ * The route's loader: the children and their status are asked for as soon as a signed-in parent
+ * is known, not once the page has drawn. It does not wait for the answers.
+ */
+export const dashboardLoader = () => {
+  void appQueryClient.ensureQueryData(authQueries.me()).then(
+    (user) => {
+      if (user?.role !== 'parent' || user.mustChangePassword) return;
+      void appQueryClient.prefetchQuery(parentQueries.status());
+      void appQueryClient.prefetchQuery(parentQueries.students());
+    },
+    () => {},
+  );
+  return null;
+};
 
 /**
  * `/parent-dashboard`: the signed-in parent's children and their pickup,
