@@ -61,7 +61,7 @@ export const missedBudget = (figures: RunFigures, budget = LIGHTHOUSE_BUDGET): s
   if (!(figures.performance >= budget.minPerformance))
     missed.push(`performance ${figures.performance} is under ${budget.minPerformance}`);
   if (!(figures.lcpMs <= budget.maxLcpMs))
-    missed.push(`LCP ${seconds(figures.lcpMs)} is over ${seconds(budget.maxLcpMs)}`);
+    missed.push(`LCP ${Math.round(figures.lcpMs)} ms is over ${budget.maxLcpMs} ms`);
   if (!(figures.tbtMs <= budget.maxTbtMs))
     missed.push(`TBT ${Math.round(figures.tbtMs)} ms is over ${budget.maxTbtMs} ms`);
   if (!(figures.accessibility >= budget.minAccessibility))
