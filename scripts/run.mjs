@@ -168,13 +168,18 @@ const summarize = (file) => {
   );
 };
 
+/** Installs, checks for Java and builds the web app, as `npm start` runs it; stops on a failure. */
+const readyToServe = async () => {
+  install();
+  requireJava();
+  const built = await buildWeb();
+  report(built);
+  if (built.status !== 0) process.exit(1);
+};
+
 switch (command) {
   case 'start': {
-    install();
-    requireJava();
-    const built = await buildWeb();
-    report(built);
-    if (built.status !== 0) process.exit(1);
+    await readyToServe();
     step('Starting Curbside', bin('tsx'), ['packages/local/src/main.ts', ...rest], {
       env: { ...process.env, NODE_OPTIONS: withAsyncContextFrame(process.env.NODE_OPTIONS) },
     });
@@ -234,11 +239,7 @@ switch (command) {
   }
   case 'lighthouse': {
     // Issue 57's phone budget (test/lighthouse/run.ts): the web app as `npm start` builds it.
-    install();
-    requireJava();
-    const built = await buildWeb();
-    report(built);
-    if (built.status !== 0) process.exit(1);
+    await readyToServe();
     step('Lighthouse, mobile profile', bin('tsx'), ['test/lighthouse/run.ts', ...rest]);
     break;
   }

@@ -165,29 +165,31 @@ export class Site extends Construct {
     // viewer's Accept-Encoding, which is why both are in the cache key), each kept at the edge as
     // long as its Cache-Control says and no longer: `index.html` and the other unhashed files
     // (`no-cache`) are asked of S3 on every load, so a deploy is seen at once.
-    const siteCachePolicy = new cloudfront.CachePolicy(this, 'SiteCache', {
-      comment: 'Curbside web app: as long as the Cache-Control says, compressed',
-      minTtl: Duration.seconds(0),
-      defaultTtl: Duration.seconds(0),
-      maxTtl: Duration.seconds(HASHED_MAX_AGE_SECONDS),
-      enableAcceptEncodingBrotli: true,
-      enableAcceptEncodingGzip: true,
-      cookieBehavior: cloudfront.CacheCookieBehavior.none(),
-      headerBehavior: cloudfront.CacheHeaderBehavior.none(),
-      queryStringBehavior: cloudfront.CacheQueryStringBehavior.none(),
-    });
+    const compressedCachePolicy = (id: string, comment: string, minTtl: number, defaultTtl: number) =>
+      new cloudfront.CachePolicy(this, id, {
+        comment,
+        minTtl: Duration.seconds(minTtl),
+        defaultTtl: Duration.seconds(defaultTtl),
+        maxTtl: Duration.seconds(HASHED_MAX_AGE_SECONDS),
+        enableAcceptEncodingBrotli: true,
+        enableAcceptEncodingGzip: true,
+        cookieBehavior: cloudfront.CacheCookieBehavior.none(),
+        headerBehavior: cloudfront.CacheHeaderBehavior.none(),
+        queryStringBehavior: cloudfront.CacheQueryStringBehavior.none(),
+      });
+    const siteCachePolicy = compressedCachePolicy(
+      'SiteCache',
+      'Curbside web app: as long as the Cache-Control says, compressed',
+      0,
+      0,
+    );
     // Hashed assets never change: kept at the edge for the year, whatever S3 says.
-    const hashedAssetsCachePolicy = new cloudfront.CachePolicy(this, 'HashedAssetsCache', {
-      comment: 'Curbside hashed assets: a year at the edge, compressed',
-      minTtl: Duration.seconds(HASHED_MAX_AGE_SECONDS),
-      defaultTtl: Duration.seconds(HASHED_MAX_AGE_SECONDS),
-      maxTtl: Duration.seconds(HASHED_MAX_AGE_SECONDS),
-      enableAcceptEncodingBrotli: true,
-      enableAcceptEncodingGzip: true,
-      cookieBehavior: cloudfront.CacheCookieBehavior.none(),
-      headerBehavior: cloudfront.CacheHeaderBehavior.none(),
-      queryStringBehavior: cloudfront.CacheQueryStringBehavior.none(),
-    });
+    const hashedAssetsCachePolicy = compressedCachePolicy(
+      'HashedAssetsCache',
+      'Curbside hashed assets: a year at the edge, compressed',
+      HASHED_MAX_AGE_SECONDS,
+      HASHED_MAX_AGE_SECONDS,
+    );
 
     const apiBehavior = {
       cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
