@@ -315,7 +315,7 @@ export class CurbsideStack extends Stack {
       });
     }
 
-    // --- Email (parent invites): the sender is a verified SES identity named by CDK context
+    // --- Email (parent invites, password resets): the sender is a verified SES identity named by CDK context
     // curbside:mailFrom; only the function that sends gets it and ses:SendEmail. The email route
     // queues a mail run and invokes the mail sender asynchronously; the sender runs one invocation
     // at a time (reserved concurrency 1), paced at curbside:mailSendRate messages a second (default
@@ -341,8 +341,10 @@ export class CurbsideStack extends Stack {
       if (plan.access.sendsEmail) bindMail(fn(plan.id), mailFrom);
     }
     bindMail(mailSender, mailFrom);
+    // The functions whose routes queue mail: emailed invites, and a parent's password-reset link (issue 50).
+    const mailing = new Set(['emailParentInvites', 'forgotParentPassword']);
     for (const plan of plans) {
-      if (plan.kind !== 'http' || !plan.routes.some((route) => route.name === 'emailParentInvites')) continue;
+      if (plan.kind !== 'http' || !plan.routes.some((route) => mailing.has(route.name))) continue;
       const starter = fn(plan.id);
       starter.addToRolePolicy(
         new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [mailSender.functionArn] }),

@@ -261,7 +261,16 @@ describe('functions', () => {
     const wsApi = apiLogicalId('WEBSOCKET');
     const publishers = plans.filter((p) => p.access.publishes).map((p) => p.id);
     expect(publishers.sort()).toEqual(
-      ['http-admin', 'http-auth', 'http-bus', 'http-carLine', 'http-teacher', 'scheduled', 'ws'].sort(),
+      [
+        'http-admin',
+        'http-auth',
+        'http-bus',
+        'http-carLine',
+        'http-parent',
+        'http-teacher',
+        'scheduled',
+        'ws',
+      ].sort(),
     );
     // The import jobs end the sign-ins of the people they deactivate (closing their sockets).
     expect(JSON.stringify(environmentOf(IMPORT_JOBS.id).WS_MANAGEMENT_ENDPOINT)).toContain(
@@ -312,7 +321,7 @@ describe('functions', () => {
     expect(sesGrants).toEqual([grant]);
   });
 
-  it('the mail sender: 15 minutes, one invocation at a time, started by the admin function and itself', () => {
+  it('the mail sender: 15 minutes, one invocation at a time, started by the admin and auth functions and itself', () => {
     const sender = logicalId(MAIL_SENDER.id);
     const fn = resources[sender]!.Properties;
     expect(fn.Timeout).toBe(900);
@@ -331,8 +340,10 @@ describe('functions', () => {
       ),
     );
     const roles = invokers.flatMap(([, p]) => p.Properties.Roles.map((r: any) => r.Ref as string));
-    expect(roles.sort()).toEqual(['http-admin', MAIL_SENDER.id].map(roleOf).sort());
+    // The admin function emails invites; the auth function a parent's password-reset link (issue 50).
+    expect(roles.sort()).toEqual(['http-admin', 'http-auth', MAIL_SENDER.id].map(roleOf).sort());
     expect(environmentOf('http-admin').MAIL_SENDER_FUNCTION).toEqual({ Ref: sender });
+    expect(environmentOf('http-auth').MAIL_SENDER_FUNCTION).toEqual({ Ref: sender });
     // It reads and settles a run's messages; nothing else of the table, never the connections.
     expect(actionsOn(MAIL_SENDER.id, `"${tableLogicalId(true)}"`).sort()).toEqual(
       MAIL_SENDER.access.data.map((a) => `dynamodb:${a}`).sort(),

@@ -173,7 +173,7 @@ describe('parent accounts', () => {
   const parent = {
     name: 'Jamie Rivera',
     username: 'jrivera',
-    password: 'secret1',
+    password: 'secret-pass-1',
     email: 'j@example.com',
     phone: '555-0101',
   };
@@ -204,7 +204,7 @@ describe('parent accounts', () => {
     expect(answer.body.issues.map((issue: { message: string }) => issue.message)).toEqual([
       'Name is required',
       'Username is required',
-      'Password must be at least 6 characters',
+      'Password must be at least 8 characters',
       'Valid email is required',
       'Phone number is required',
     ]);

@@ -1,7 +1,10 @@
-import { dateIn, SCHOOL_TIME_ZONE } from '@curbside/domain';
+import { dateIn } from '@curbside/domain';
+import { DEMO_TIME_ZONE } from '@curbside/local/seed';
 import { type Student, students } from '@curbside/store';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Client, signedIn, startTestServer } from '../support/server';
+import { createSchoolWithStaff, parentThroughInvite } from '../support/fixtures';
+import { connectLive } from '../support/live';
+import { type Client, signedIn, startTestServer } from '../support/server';
 
 /**
  * The other adults a family allows to collect a child (issue 29): the family
@@ -24,25 +27,12 @@ afterEach(() => {
 });
 
 let accounts = 0;
-/** A new parent following `student`, through an invite. */
-const parentOf = async (student: Student) => {
-  const invites = (await admin.post('/api/parent-invites', { studentIds: [student.id] })).body.invites;
-  const token = new URL(invites[0].url).searchParams.get('t');
-  const parent = new Client(server.url);
+/** A new parent following `student`, through an invite of `office` (the demo school's admin by default). */
+const parentOf = async (student: Pick<Student, 'id'>, office = admin) => {
   accounts += 1;
-  const answer = await parent.post('/api/parent-invites/accept', {
-    token,
-    username: `pickups_parent_${accounts}`,
-    password: 'secret1',
-    firstName: 'Pat',
-    lastName: `Parent ${accounts}`,
-    phone: '555-0102',
-  });
-  if (answer.status !== 201)
-    throw new Error(`Could not accept: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return parent;
+  return parentThroughInvite(server.url, office, student.id, `pickups_parent_${accounts}`);
 };
-const today = () => dateIn(SCHOOL_TIME_ZONE);
+const today = () => dateIn(DEMO_TIME_ZONE);
 const child = (i: number) => roster[i + 10] as Student;
 
 describe('authorized pickups', () => {
@@ -116,7 +106,39 @@ describe('authorized pickups', () => {
     vi.setSystemTime(Date.now() + 24 * 3600_000);
     const front = await signedIn(server.url, 'front_demo');
     const next = await front.get(`/api/students/${kid.id}/authorized-pickups`);
-    expect(next.body).toEqual({ pickups: [], text: null });
+    expect(next.body).toMatchObject({ pickups: [], text: null });
+  });
+
+  it("counts a one-day delegate's day in the school's own time zone, whatever the server's", async () => {
+    const kid = child(5);
+    const parent = await parentOf(kid);
+    const settings = (await admin.get('/api/schools/1/settings')).body;
+    // Noon UTC: still the morning of day D in Chicago, already day D+1 on Kiritimati (UTC+14).
+    const noon = Date.parse(`${new Date().toISOString().slice(0, 10)}T12:00:00Z`);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(noon);
+    const chicagoDay = dateIn('America/Chicago');
+    expect(dateIn('Pacific/Kiritimati')).not.toBe(chicagoDay);
+    const previousTz = process.env.TZ;
+    process.env.TZ = 'Asia/Tokyo';
+    try {
+      expect(
+        (await admin.put('/api/schools/1/settings', { ...settings, timeZone: 'Pacific/Kiritimati' })).status,
+      ).toBe(200);
+      const answer = await parent.post('/api/parent/authorized-pickups', {
+        studentId: kid.id,
+        name: 'Late Larry',
+        onDate: chicagoDay,
+      });
+      expect({ status: answer.status, message: answer.body.message }).toEqual({
+        status: 400,
+        message: 'The date is in the past',
+      });
+    } finally {
+      if (previousTz === undefined) delete process.env.TZ;
+      else process.env.TZ = previousTz;
+      await admin.put('/api/schools/1/settings', settings);
+    }
   });
 
   it('bad input is 400 with the field named', async () => {
@@ -146,5 +168,114 @@ describe('authorized pickups', () => {
     });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.message).toBe('At most 20 people can be allowed to pick up one child');
+  });
+});
+
+describe('what the curb sees of an authorized adult (issue 49)', () => {
+  it('who added each adult and when, for every staff role', async () => {
+    const kid = child(5);
+    const parent = await parentOf(kid);
+    const { name } = (await parent.get('/api/me')).body;
+    const before = Date.now();
+    const added = await parent.post('/api/parent/authorized-pickups', {
+      studentId: kid.id,
+      name: 'Grandpa Joe',
+      relationship: 'Grandfather',
+    });
+    expect(added.status).toBe(201);
+    for (const staff of ['front_demo', 'teacher_demo', 'admin_demo']) {
+      const seen = (
+        await (await signedIn(server.url, staff)).get(`/api/students/${kid.id}/authorized-pickups`)
+      ).body;
+      expect(seen.pickups).toEqual([
+        expect.objectContaining({ name: 'Grandpa Joe', relationship: 'Grandfather', addedBy: name }),
+      ]);
+      expect(Date.parse(seen.pickups[0].createdAt)).toBeGreaterThanOrEqual(before - 1000);
+    }
+    // The family's own list does not carry who added whom.
+    expect((await parent.get('/api/parent/authorized-pickups')).body[0]).not.toHaveProperty('addedBy');
+  });
+});
+
+describe('a sandboxed school (issue 49)', () => {
+  it("is read-only for parents' authorized adults too: adding and removing are 403, nothing changes", async () => {
+    const school = await createSchoolWithStaff(server.db, 'pickups_sandbox');
+    const office = await signedIn(server.url, 'pickups_sandbox_school_admin');
+    const kid = (await office.post('/api/students', { firstName: 'Sam', lastName: 'Sand', grade: '1' })).body;
+    const parent = await parentOf(kid, office);
+    const kept = await parent.post('/api/parent/authorized-pickups', { studentId: kid.id, name: 'Aunt May' });
+    expect(kept.status).toBe(201);
+    const superAdmin = await signedIn(server.url, 'super_demo');
+    expect((await superAdmin.put(`/api/schools/${school.id}/sandbox`, { sandbox: true })).status).toBe(200);
+
+    const add = await parent.post('/api/parent/authorized-pickups', { studentId: kid.id, name: 'Mr Nobody' });
+    const remove = await parent.request('DELETE', `/api/parent/authorized-pickups/${kept.body.id}`);
+
+    const READ_ONLY = { message: 'Read-only mode: this school is in sandbox mode. Changes are not allowed.' };
+    expect([add.status, add.body]).toEqual([403, READ_ONLY]);
+    expect([remove.status, remove.body]).toEqual([403, READ_ONLY]);
+    const list = (await parent.get('/api/parent/authorized-pickups')).body;
+    expect(list.map((pickup: { name: string }) => pickup.name)).toEqual(['Aunt May']);
+  });
+});
+
+describe('open staff screens (issue 50)', () => {
+  it("hear of a child's authorized adults as a parent adds and removes them; no one else does", async () => {
+    const kid = child(6);
+    const parent = await parentOf(kid);
+    const front = await signedIn(server.url, 'front_demo');
+    const teacher = await signedIn(server.url, 'teacher_demo');
+    await createSchoolWithStaff(server.db, 'pickups_elsewhere');
+    const elsewhere = await signedIn(server.url, 'pickups_elsewhere_front_queue_wrangler');
+    const [frontLive, teacherLive, otherRoomLive, otherLive, anonymous, parentLive] = await Promise.all([
+      connectLive(server.url, front.cookie),
+      connectLive(server.url, teacher.cookie),
+      connectLive(server.url, teacher.cookie),
+      connectLive(server.url, elsewhere.cookie),
+      connectLive(server.url),
+      connectLive(server.url, parent.cookie),
+    ]);
+    // A teacher's screen follows its classrooms only (issue 31): the child's classroom hears of it, another does not.
+    const otherRoom = roster.find((student) => student.classroomId !== kid.classroomId)?.classroomId;
+    teacherLive.socket.send(JSON.stringify({ action: 'subscribe', classroomIds: [kid.classroomId] }));
+    otherRoomLive.socket.send(JSON.stringify({ action: 'subscribe', classroomIds: [otherRoom] }));
+    await Promise.all([teacherLive.next('subscribed'), otherRoomLive.next('subscribed')]);
+
+    const added = await parent.post('/api/parent/authorized-pickups', {
+      studentId: kid.id,
+      name: 'Cousin Vinny',
+      relationship: 'Cousin',
+    });
+    expect(added.status).toBe(201);
+    for (const screen of [frontLive, teacherLive]) {
+      const event = await screen.next('AUTHORIZED_PICKUPS_CHANGED');
+      expect(event.data).toMatchObject({
+        schoolId: 1,
+        studentId: kid.id,
+        text: 'Also allowed: Cousin Vinny',
+        pickups: [
+          expect.objectContaining({
+            name: 'Cousin Vinny',
+            relationship: 'Cousin',
+            addedBy: expect.any(String),
+          }),
+        ],
+      });
+    }
+    frontLive.messages.length = 0;
+    expect((await parent.request('DELETE', `/api/parent/authorized-pickups/${added.body.id}`)).status).toBe(
+      200,
+    );
+    const removed = await frontLive.next('AUTHORIZED_PICKUPS_CHANGED');
+    expect(removed.data).toMatchObject({ studentId: kid.id, pickups: [], text: null });
+
+    // Another classroom's screen, another school's staff, an anonymous screen and the parent's own phone heard nothing.
+    for (const other of [otherRoomLive, otherLive, anonymous, parentLive])
+      expect(other.messages.filter((message) => message.type === 'AUTHORIZED_PICKUPS_CHANGED')).toEqual([]);
+    await Promise.all(
+      [frontLive, teacherLive, otherRoomLive, otherLive, anonymous, parentLive].map((screen) =>
+        screen.close(),
+      ),
+    );
   });
 });

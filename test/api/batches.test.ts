@@ -107,6 +107,7 @@ describe('batches', () => {
     await back.post(`/api/batches/${batch.id}/vehicles`);
     const done = await back.put(`/api/batches/${batch.id}`, {
       status: 'completed',
+      confirmUnreleased: true,
       endTime: new Date().toISOString(),
     });
     expect(done.status).toBe(200);
@@ -119,7 +120,10 @@ describe('batches', () => {
     expect(completed.map((b: any) => b.id)).toEqual([batch.id]);
     expect((await back.get(`/api/batches/${batch.id}/vehicles`)).body).toHaveLength(2);
 
-    const again = await back.put(`/api/batches/${batch.id}`, { status: 'completed' });
+    const again = await back.put(`/api/batches/${batch.id}`, {
+      status: 'completed',
+      confirmUnreleased: true,
+    });
     expect(again.status).toBe(409);
     expect(again.body.message).toBe('Batch #1 is completed and cannot be changed');
     const add = await back.post(`/api/batches/${batch.id}/vehicles`);
@@ -146,7 +150,7 @@ describe('batches', () => {
     await back.post(`/api/batches/${batch.id}/vehicles`);
     const [a, b] = await entries();
     await back.request('DELETE', `/api/queue/${a.id}`);
-    await back.put(`/api/queue/${b.id}/status`, { status: 'completed' });
+    await back.put(`/api/queue/${b.id}/status`, { status: 'completed', confirmUnreleased: true });
     expect((await back.get(`/api/batches/active?sessionId=${sessionId}`)).body[0].currentCount).toBe(0);
   });
 
@@ -177,8 +181,8 @@ describe('batches', () => {
     for (let i = 0; i < 3; i++) await back.post(`/api/batches/${batch.id}/vehicles`);
     const other = await signedIn(server.url, 'front_demo');
     const answers = await Promise.all([
-      back.put(`/api/batches/${batch.id}`, { status: 'completed' }),
-      other.put(`/api/batches/${batch.id}`, { status: 'completed' }),
+      back.put(`/api/batches/${batch.id}`, { status: 'completed', confirmUnreleased: true }),
+      other.put(`/api/batches/${batch.id}`, { status: 'completed', confirmUnreleased: true }),
     ]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     const recent = (await back.get(`/api/queue?sessionId=${sessionId}&status=completed`)).body;

@@ -402,19 +402,19 @@ describe('what the school decided stands', () => {
         await stranger.post('/api/auth/parent/register', {
           name: 'Stranger',
           username: 'stranger_clever',
-          password: 'secret1',
+          password: 'secret-pass-1',
           email: 'new.guardian@family.example.org',
           phone: '555-0199',
         })
       ).status,
     ).toBe(201);
     await createStaff(server.db, {
-      username: 'clever_school_teacher',
-      role: 'teacher',
+      username: 'clever_school_admin',
+      role: 'school_admin',
       schoolId: firstSchool.id,
       districtId: 1,
     });
-    const teacher = await signedIn(server.url, 'clever_school_teacher');
+    const teacher = await signedIn(server.url, 'clever_school_admin');
     const code = (
       await teacher.post('/api/pickup-codes/generate', {
         studentId: (await localStudent(linked?.id ?? '')).id,

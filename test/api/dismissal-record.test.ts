@@ -1,5 +1,6 @@
 import { routeList } from '@curbside/api';
-import { dismissalEvents, students } from '@curbside/store';
+import { dateIn, schoolSettingsOf } from '@curbside/domain';
+import { dismissalEvents, pickupSessions, schools, students } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
@@ -16,7 +17,7 @@ let teacher: Client;
 let admin: Client;
 let parent: Client;
 let sessionId: number;
-const me: Record<string, { id: number; username: string; role: string }> = {};
+const me: Record<string, { id: number; username: string; role: string; name: string }> = {};
 
 /** A student whose first name a spreadsheet would run as a formula. */
 const FORMULA = '=HYPERLINK("http://evil.test","Pay")';
@@ -35,7 +36,7 @@ beforeAll(async () => {
   ]);
   for (const [name, client] of Object.entries({ front, back, teacher, admin })) {
     const user = (await client.get('/api/me')).body;
-    me[name] = { id: user.id, username: user.username, role: user.role };
+    me[name] = { id: user.id, username: user.username, role: user.role, name: user.name };
   }
   // The name goes straight into the store: the CSV must neutralise whatever a roster holds.
   const schoolId = (await admin.get('/api/me')).body.schoolId as number;
@@ -91,7 +92,16 @@ describe("a whole dismissal's record", () => {
     expect((await back.post(`/api/batches/${batch.id}/vehicles`)).status).toBe(200);
     const released = await teacher.put(`/api/teacher/students/${car102.students[0]?.id}/release`);
     expect(released.status).toBe(200);
-    expect((await back.put(`/api/batches/${batch.id}`, { status: 'completed' })).status).toBe(200);
+    // 102's second child and 108's were not released: the back staff are asked first, and complete anyway.
+    const asked = await back.put(`/api/batches/${batch.id}`, { status: 'completed' });
+    expect(asked.status).toBe(409);
+    expect(asked.body.unreleased.map((child: any) => child.id)).not.toContain(car102.students[0]?.id);
+    expect(new Set(asked.body.unreleased.map((child: any) => child.vehicleNumber))).toEqual(
+      new Set(['102', '108']),
+    );
+    expect(
+      (await back.put(`/api/batches/${batch.id}`, { status: 'completed', confirmUnreleased: true })).status,
+    ).toBe(200);
 
     // The three removals, each saying what happened; a car without a body is removed.
     const formulaCar = await queueCar('777');
@@ -99,11 +109,15 @@ describe("a whole dismissal's record", () => {
     const leaving = await queueCar('103');
     const removing = await queueCar('104');
     const silent = await queueCar('105');
-    expect((await remove(front, child.id, { reason: 'picked_up' })).body).toMatchObject({
+    expect(
+      (await remove(front, child.id, { reason: 'picked_up', confirmUnreleased: true })).body,
+    ).toMatchObject({
       status: 'completed',
       exitTime: expect.any(String),
     });
-    expect((await remove(front, formulaCar.id, { reason: 'picked_up' })).status).toBe(200);
+    expect(
+      (await remove(front, formulaCar.id, { reason: 'picked_up', confirmUnreleased: true })).status,
+    ).toBe(200);
     expect((await remove(front, leaving.id, { reason: 'left' })).status).toBe(200);
     expect((await remove(back, removing.id, { reason: 'removed' })).status).toBe(200);
     expect((await remove(front, silent.id)).status).toBe(200);
@@ -121,20 +135,26 @@ describe("a whole dismissal's record", () => {
       vehicleType: 'car',
       outcome: 'picked_up',
       queuedBy: me.front,
-      releasedBy: me.teacher,
       completedBy: me.back,
       pickedUpAt: expect.any(String),
-      releasedAt: expect.any(String),
       batchNumber: batch.batchNumber,
     });
     expect(first.students[0]).toMatchObject({
       id: car102.students[0]?.id,
       firstName: car102.students[0]?.firstName,
       classroom: expect.stringMatching(/^Room /),
+      releasedBy: me.teacher,
+      releasedAt: expect.any(String),
+      completedWithoutRelease: false,
     });
-    expect(Date.parse(first.queuedAt)).toBeLessThanOrEqual(Date.parse(first.releasedAt));
-    expect(Date.parse(first.releasedAt)).toBeLessThanOrEqual(Date.parse(first.pickedUpAt));
-    expect(byCar('108')[0]).toMatchObject({ outcome: 'picked_up', completedBy: me.back, releasedBy: null });
+    // 102's second child was not released: recorded so, for that child only.
+    expect(first.students[1]).toMatchObject({ releasedAt: null, completedWithoutRelease: true });
+    expect(Date.parse(first.queuedAt)).toBeLessThanOrEqual(Date.parse(first.students[0].releasedAt));
+    expect(Date.parse(first.students[0].releasedAt)).toBeLessThanOrEqual(Date.parse(first.pickedUpAt));
+    expect(byCar('108')[0]).toMatchObject({ outcome: 'picked_up', completedBy: me.back });
+    expect(
+      byCar('108')[0].students.every((s: any) => s.releasedBy === null && s.completedWithoutRelease),
+    ).toBe(true);
     expect(byCar(childCar)[0]).toMatchObject({ outcome: 'picked_up', completedBy: me.front });
 
     // Removed and left: in the report with that outcome and no pickup time.
@@ -322,12 +342,42 @@ describe('who may read the record', () => {
   it("reports the district's dismissals per school over a date range", async () => {
     const district = await signedIn(server.url, 'district_demo');
     const { districtId } = (await district.get('/api/me')).body;
-    const today = new Date().toISOString().slice(0, 10);
+    const today = dateIn('America/Chicago');
     const answer = await district.get(`/api/districts/${districtId}/dismissals?from=${today}&to=${today}`);
     expect(answer.status).toBe(200);
     const lincoln = answer.body.find((row: any) => row.schoolName === 'Lincoln Elementary');
     expect(lincoln).toMatchObject({ sessions: 1, cars: 9, medianWaitSeconds: expect.any(Number) });
     const bad = await district.get(`/api/districts/${districtId}/dismissals?from=${today}&to=2000-01-01`);
     expect(bad.status).toBe(400);
+  }, 60_000);
+
+  const rec = { actor: { kind: 'schedule' as const }, retentionDays: 400 };
+  it("counts a dismissal on the day it ran in the school's own time zone, not the UTC day", async () => {
+    const district = await signedIn(server.url, 'district_demo');
+    const school = await createSchoolWithStaff(server.db, 'late');
+    await schools.updateSettings(server.db, school.id, {
+      ...schoolSettingsOf({}),
+      timeZone: 'America/Los_Angeles',
+    });
+    // 04:30 UTC on March 11 is 9:30 PM on March 10 in Los Angeles.
+    const session = await pickupSessions.create(
+      server.db,
+      {
+        schoolId: school.id,
+        name: 'Evening Pickup',
+        type: 'afternoon_pickup',
+        startTime: '2026-03-11T04:30:00.000Z',
+        endTime: '2026-03-11T05:30:00.000Z',
+        notes: '',
+      },
+      rec,
+    );
+    await pickupSessions.end(server.db, session, rec, '2026-03-11T05:00:00.000Z');
+    const row = async (day: string) =>
+      (await district.get(`/api/districts/1/dismissals?from=${day}&to=${day}`)).body.find(
+        (found: { schoolId: number }) => found.schoolId === school.id,
+      );
+    expect(await row('2026-03-10')).toMatchObject({ sessions: 1 });
+    expect(await row('2026-03-11')).toMatchObject({ sessions: 0 });
   }, 60_000);
 });

@@ -349,7 +349,7 @@ describe('the district report', () => {
     const report = await districtAdmin.get('/api/districts/1/report');
     expect(report.status).toBe(200);
     const lincoln = report.body.find((row: { schoolId: number }) => row.schoolId === 1);
-    expect(lincoln).toMatchObject({ schoolName: 'Lincoln Elementary' });
+    expect(lincoln).toMatchObject({ schoolName: 'Lincoln Elementary', timeZone: 'America/Chicago' });
     expect(typeof lincoln.vehicles).toBe('number');
     expect(report.body.every((row: { schoolId: number }) => row.schoolId !== other.schoolId)).toBe(true);
   });

@@ -11,8 +11,12 @@ import type { RouteName } from '@curbside/api';
  * - `401`: not signed in
  * - `403`: not allowed (rank, role or data-permission matrix)
  * - `RO`: refused because the caller's school is in sandbox mode (403, read-only message)
+ * - `own`: a student's route, let through for a student of a classroom the
+ *   caller teaches and refused (403, the route's own message) for any other
+ *   student of the school (issue 49: staff below school admin reach only
+ *   their own classrooms' families)
  */
-export type Outcome = 'ok' | 401 | 403 | 'RO';
+export type Outcome = 'ok' | 401 | 403 | 'RO' | 'own';
 
 /** The callers, in column order: signed out, the demo accounts, then staff of the sandboxed school. */
 export const CALLERS = [
@@ -46,6 +50,7 @@ type Row = readonly [
 
 const ok = 'ok';
 const RO = 'RO';
+const own = 'own';
 
 // biome-ignore format: the table is read as a table
 export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
@@ -58,6 +63,9 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   changePassword:       [401,  ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   parentLogin:          [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   parentRegister:       [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  // "Forgot password?" (issue 50): open to anyone, like registration (a parent who cannot sign in asks).
+  forgotParentPassword: [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  resetParentPassword:  [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   authLogout:           [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   ssoLogin:             [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   ssoCallback:          [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
@@ -107,6 +115,8 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   districtUsers:        [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
   districtDismissals:   [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
   districtReport:       [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
+  // Edit District (issue 50, item 13): a district admin their own, the super admin any.
+  updateDistrict:       [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
   createDistrict:       [401,  403,   403,  403,  403,  403,  403,  ok,     403,     403,     403],
   createSchool:         [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
   patchSchoolSandbox:   [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
@@ -114,6 +124,8 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   putDistrictSandbox:   [401,  403,   403,  403,  403,  403,  403,  ok,     403,     403,     403],
   // A school's settings (issue 32): school admins and above; a sandboxed school's are read-only.
   getSchoolSettings:    [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     ok],
+  // Export Data (issue 50, item 13): a read of the school's records, school admins and above.
+  schoolExport:         [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     ok],
   putSchoolSettings:    [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
   createStaff:          [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
   setUserActive:        [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
@@ -151,10 +163,11 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   teacherStudents:      [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     ok,      ok],
   readyStudents:        [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     ok,      ok],
   releaseStudent:       [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
-  generatePickupCode:   [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
   studentPickups:       [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     ok,      ok],
-  studentPickupCode:    [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     ok,      ok],
-  newStudentPickupCode: [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
+  // Pickup codes (issue 49): a teacher only for the students of their own classrooms, admins for any.
+  generatePickupCode:   [401,  403,   403,  403,  own,  ok,   ok,   ok,     403,     RO,      RO],
+  studentPickupCode:    [401,  403,   403,  403,  own,  ok,   ok,   ok,     403,     own,     ok],
+  newStudentPickupCode: [401,  403,   403,  403,  own,  ok,   ok,   ok,     403,     RO,      RO],
 
   // Invite links: the lookup is public, linking is for parents only.
   lookupPickupCode:     [ok,   ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
@@ -177,12 +190,33 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   addAuthorizedPickup:  [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
   deleteAuthorizedPickup: [401, ok,   403,  403,  403,  403,  403,  403,    403,     403,     403],
   studentAuthorizedPickups: [401, 403, ok,  ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  // Every way home (issue 51): every staff role of the school reads programs, plans and the day's
+  // plan; school admins and above write programs and weekly plans (the data matrix: school records).
+  listPrograms:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  createProgram:        [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  updateProgram:        [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  deleteProgram:        [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  wayOptions:           [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  getDismissalPlan:     [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  putDismissalPlan:     [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  dayPlan:              [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  // A student's history: the teacher screen's rank, as their pickups.
+  studentWayHistory:    [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     ok,      ok],
+  // Dated changes: a parent for their own children (the service keeps them to those), the office
+  // (school admins and above) enters and decides; every staff role reads the day's changes.
+  createDismissalChange: [401, ok,    403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  listDismissalChanges: [401,  ok,    ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  approveDismissalChange: [401, 403,  403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  denyDismissalChange:  [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  cancelDismissalChange: [401, ok,    403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
+  parentWaysHome:       [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
   busLinks:             [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     ok],
   rotateBusLinks:       [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
   // The hallway display's link (issue 32): like the bus links.
   displayLink:          [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     ok],
   rotateDisplayLink:    [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
   busFleet:             [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  busContact:           [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   busPositions:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
   // The student-information import page's minimum is district_admin (spec §2 route table).
   sisDistricts:         [401,  403,   403,  403,  403,  403,  ok,   ok,     403,     403,     403],
@@ -239,9 +273,15 @@ export const RECORD_CHANGES: Readonly<Partial<Record<RouteName, 'create' | 'upda
     patchSchoolSandbox: 'update',
     putSchoolSandbox: 'update',
     putDistrictSandbox: 'update',
+    updateDistrict: 'update',
     putSchoolSettings: 'update',
     createStaff: 'create',
     setUserActive: 'update',
+    // After-school programs and students' weekly plans (issue 51).
+    createProgram: 'create',
+    updateProgram: 'update',
+    deleteProgram: 'delete',
+    putDismissalPlan: 'update',
     // The student-information (Clever) import (issue 18).
     sisAssignDistrict: 'update',
     sisImportDistrict: 'import',

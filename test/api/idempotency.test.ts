@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sessionBody } from '../support/fixtures';
+import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -57,13 +57,21 @@ describe('a mutation sent twice with the same Idempotency-Key', () => {
     const entry = (await addCar(front, '103', randomUUID())).body;
     const key = randomUUID();
     const remove = () =>
-      front.request('DELETE', `/api/queue/${entry.id}`, { reason: 'picked_up' }, keyed(key));
+      front.request(
+        'DELETE',
+        `/api/queue/${entry.id}`,
+        { reason: 'picked_up', confirmUnreleased: true },
+        keyed(key),
+      );
     const first = await remove();
     const again = await remove();
     expect(first.status).toBe(200);
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
-    const unkeyed = await front.request('DELETE', `/api/queue/${entry.id}`, { reason: 'picked_up' });
+    const unkeyed = await front.request('DELETE', `/api/queue/${entry.id}`, {
+      reason: 'picked_up',
+      confirmUnreleased: true,
+    });
     expect(unkeyed.status).toBe(409);
   });
 
@@ -105,13 +113,37 @@ describe('a mutation sent twice with the same Idempotency-Key', () => {
     expect((await active()).map((entry) => entry.vehicleNumber)).toEqual(['106']);
   });
 
+  it('refuses the same key and body with another query string with 422, applying nothing (issue 49)', async () => {
+    // A super admin names the school in the query: the same vehicle for school 1, then for another.
+    const other = await createSchoolWithStaff(server.db, 'idempotent_query');
+    const office = await signedIn(server.url, 'super_demo');
+    const key = randomUUID();
+    const create = (schoolId: number) =>
+      office.request(
+        'POST',
+        `/api/vehicles?schoolId=${schoolId}`,
+        { number: '9041', type: 'car' },
+        keyed(key),
+      );
+    expect((await create(1)).status).toBe(201);
+
+    const elsewhere = await create(other.id);
+
+    expect(elsewhere.status).toBe(422);
+    expect(elsewhere.body).toEqual({
+      message: 'This Idempotency-Key was already used for a different request',
+    });
+    const listed = (await office.get(`/api/vehicles?schoolId=${other.id}&search=9041`)).body.items;
+    expect(listed).toEqual([]);
+  });
+
   it('refuses the same key on another route with 422, applying nothing', async () => {
     const key = randomUUID();
     const entry = (await addCar(front, '113', key)).body;
     const removal = await front.request(
       'DELETE',
       `/api/queue/${entry.id}`,
-      { reason: 'picked_up' },
+      { reason: 'picked_up', confirmUnreleased: true },
       keyed(key),
     );
     expect(removal.status).toBe(422);
@@ -123,7 +155,12 @@ describe('a mutation sent twice with the same Idempotency-Key', () => {
 
   it('restores a car once when Undo is retried, answering the retry as the first time, not with a 409', async () => {
     const entry = (await addCar(front, '114', randomUUID())).body;
-    await front.request('DELETE', `/api/queue/${entry.id}`, { reason: 'picked_up' }, keyed(randomUUID()));
+    await front.request(
+      'DELETE',
+      `/api/queue/${entry.id}`,
+      { reason: 'picked_up', confirmUnreleased: true },
+      keyed(randomUUID()),
+    );
     const key = randomUUID();
     const undo = () => front.request('POST', `/api/queue/${entry.id}/restore`, undefined, keyed(key));
     const first = await undo();

@@ -68,7 +68,10 @@ describe("another school's staff and the batches", () => {
 
   it('cannot complete a batch', async () => {
     const before = await lincolnBatches();
-    const answer = await maple.put(`/api/batches/${batchId}`, { status: 'completed' });
+    const answer = await maple.put(`/api/batches/${batchId}`, {
+      status: 'completed',
+      confirmUnreleased: true,
+    });
     expect(answer.status).toBe(404);
     expect(answer.body).toEqual({ message: 'Batch not found' });
     expect(await lincolnBatches()).toEqual(before);

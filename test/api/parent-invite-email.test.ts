@@ -151,7 +151,7 @@ describe('emailing invites', () => {
     const accepted = await parent.post('/api/parent-invites/accept', {
       token,
       username: 'emailed_parent_1',
-      password: 'secret1',
+      password: 'secret-pass-1',
       firstName: 'Ana',
       lastName: 'Diaz',
       phone: '555-0110',
@@ -203,6 +203,39 @@ describe('emailing invites', () => {
     expect((await front.get(progress)).status).toBe(403);
     expect((await (await signedIn(server.url, 'parent_demo')).get(progress)).status).toBe(403);
     expect((await new Client(server.url).get(progress)).status).toBe(401);
+  });
+});
+
+describe('whom an invite is emailed to (issue 49)', () => {
+  it('never an address a parent typed in themselves: only the contacts the school holds', async () => {
+    // Nora's record has her family's address; a stranger registers with their own and links her by a code.
+    const nora = await newStudent(sofia.schoolId, 'Nora', 'Vale', otherRoom, 'real.vale@family.example');
+    const stranger = new Client(server.url);
+    const registered = await stranger.post('/api/auth/parent/register', {
+      name: 'Stranger Vale',
+      username: 'stranger_vale',
+      password: 'secret-pass-1',
+      email: 'stranger.vale@elsewhere.example',
+      phone: '555-0119',
+    });
+    expect(registered.status).toBe(201);
+    for (const child of [nora, lucia]) {
+      const code = (await admin.post('/api/pickup-codes/generate', { studentId: child.id })).body.code;
+      expect((await stranger.post('/api/parent/link-student', { pickupCode: code })).status).toBe(200);
+    }
+    const rosaBefore = mailTo('rosa.moreno@family.example').length;
+
+    const { done } = await emailAndWait(admin, { studentIds: [nora.id, lucia.id] });
+
+    // Nora's record contact and Lucía's imported guardian; the stranger's typed address never.
+    expect(done).toMatchObject({ queued: 2, sent: 2 });
+    expect(mailTo('stranger.vale@elsewhere.example')).toEqual([]);
+    expect(mailTo('real.vale@family.example')).toHaveLength(1);
+    expect(mailTo('rosa.moreno@family.example')).toHaveLength(rosaBefore + 1);
+    const invites = await admin.get(`/api/parent-invites?studentId=${nora.id}`);
+    expect(invites.body.map((invite: { email: string | null }) => invite.email)).toEqual([
+      'real.vale@family.example',
+    ]);
   });
 });
 

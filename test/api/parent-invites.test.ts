@@ -1,5 +1,5 @@
-import { INVITE_GUESS_LIMIT } from '@curbside/domain';
-import { classrooms, type Student, students, throttle } from '@curbside/store';
+import { INVITE_GUESS_LIMIT, REGISTRATION_THROTTLE } from '@curbside/domain';
+import { classrooms, parentInvites, type Student, students, throttle, users } from '@curbside/store';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSchoolWithStaff } from '../support/fixtures';
 import { Client, signedIn, startTestServer } from '../support/server';
@@ -39,7 +39,7 @@ const newAccount = () => {
   accounts += 1;
   return {
     username: `invited_parent_${accounts}`,
-    password: 'secret1',
+    password: 'secret-pass-1',
     firstName: 'Maria',
     lastName: `Lopez ${accounts}`,
     phone: '555-0101',
@@ -271,5 +271,108 @@ describe('inviting a grade (the school admin\u2019s "Invite families")', () => {
     expect((await front.post('/api/parent-invites', { grade: gradeOf() })).status).toBe(403);
     const district = await signedIn(server.url, 'district_demo');
     expect((await district.post('/api/parent-invites', { grade: gradeOf() })).status).toBe(403);
+  });
+});
+
+describe('accepting with a new account (issue 49 finding 5, issue 50 item 15)', () => {
+  const REGISTERED = 'register#ip#127.0.0.1';
+  beforeEach(async () => {
+    // Every request here comes from 127.0.0.1: each test starts with that address's registrations uncounted.
+    await awayFromWindowEdge(REGISTRATION_THROTTLE.windowMs, 60_000);
+    await throttle.clear(server.db, REGISTERED, REGISTRATION_THROTTLE.windowMs);
+  });
+  const canSignIn = async (username: string) =>
+    (await new Client(server.url).post('/api/auth/parent/login', { username, password: 'secret-pass-1' }))
+      .status;
+
+  it('three parallel accepts of one invite make one account; the refused two leave none behind', async () => {
+    const [made] = await invite([student(30).id]);
+    const accounts = [newAccount(), newAccount(), newAccount()];
+    const answers = await Promise.all(
+      accounts.map((account) =>
+        new Client(server.url).post('/api/parent-invites/accept', {
+          token: tokenOf(made?.url as string),
+          ...account,
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 410, 410]);
+    for (const [i, answer] of answers.entries()) {
+      const { username } = accounts[i] as { username: string };
+      if (answer.status === 201) {
+        expect(await canSignIn(username)).toBe(200);
+      } else {
+        expect(answer.body).toEqual({ message: expect.stringMatching(/already been used/) });
+        expect(await canSignIn(username)).toBe(401);
+        expect(await users.findCredentials(server.db, username, 'parent')).toBeUndefined();
+      }
+    }
+  });
+
+  it('a username another parent has is 409, and the invite stays unused for the family', async () => {
+    const [made] = await invite([student(31).id]);
+    const taken = newAccount();
+    expect(
+      (
+        await new Client(server.url).post('/api/auth/parent/register', {
+          ...taken,
+          name: 'First',
+          email: 'first@example.com',
+        })
+      ).status,
+    ).toBe(201);
+    const token = tokenOf(made?.url as string);
+
+    const refused = await new Client(server.url).post('/api/parent-invites/accept', { token, ...taken });
+
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ message: `Username ${taken.username} is already taken` });
+    expect((await parentInvites.get(server.db, made?.id as number))?.acceptedAt).toBeNull();
+    expect(
+      (await new Client(server.url).post('/api/parent-invites/accept', { token, ...newAccount() })).status,
+    ).toBe(201);
+  });
+
+  it("back-to-school night: the 21st family accepting its invite from the school's Wi-Fi is let in", async () => {
+    const invites = await invite(roster.slice(32, 54).map((child) => child.id));
+    expect(invites.length).toBe(22);
+    const statuses = [];
+    for (const made of invites.slice(0, 21)) {
+      const family = new Client(server.url);
+      statuses.push(
+        (await family.post('/api/parent-invites/accept', { token: tokenOf(made.url), ...newAccount() }))
+          .status,
+      );
+    }
+    expect(statuses).toEqual(invites.slice(0, 21).map(() => 201));
+    // Valid invites are bounded by the school's own invites: the address's registrations are untouched.
+    const signup = await new Client(server.url).post('/api/auth/parent/register', {
+      ...newAccount(),
+      name: 'Walk-in Parent',
+      email: 'walk.in@example.com',
+    });
+    expect(signup.status).toBe(201);
+  }, 60_000);
+
+  it('an accept with an invite that does not work still counts against the address', async () => {
+    // As if 19 accounts had been registered from here this hour.
+    for (let i = 0; i < REGISTRATION_THROTTLE.perAddress - 1; i++)
+      await throttle.count(server.db, REGISTERED, REGISTRATION_THROTTLE.windowMs);
+    const bogus = await new Client(server.url).post('/api/parent-invites/accept', {
+      token: 'A'.repeat(43),
+      ...newAccount(),
+    });
+    expect(bogus.status).toBe(404);
+
+    const next = await new Client(server.url).post('/api/auth/parent/register', {
+      ...newAccount(),
+      name: 'One Too Many',
+      email: 'one.too.many@example.com',
+    });
+
+    expect(next.status).toBe(429);
+    expect(next.body).toEqual({
+      message: 'Too many accounts were registered from here. Please try again later.',
+    });
   });
 });

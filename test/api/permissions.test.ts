@@ -1,7 +1,8 @@
 import { fillPath, type RouteName, routeList } from '@curbside/api';
 import { MUST_CHANGE_PASSWORD } from '@curbside/domain';
+import { classrooms, students, users } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSchoolWithStaff, createStaff } from '../support/fixtures';
+import { createSchoolWithStaff, createStaff, demoStudentsOf } from '../support/fixtures';
 import { Client, signedIn, startTestServer } from '../support/server';
 import {
   CALLERS,
@@ -28,16 +29,82 @@ const ordered = [...routeList].sort(
 );
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
+let sandboxSchoolId: number;
 const clients = new Map<Caller, Client>();
 beforeAll(async () => {
   server = await startTestServer();
-  await createSchoolWithStaff(server.db, 'sandbox', true);
+  sandboxSchoolId = (await createSchoolWithStaff(server.db, 'sandbox', true)).id;
   for (const caller of CALLERS) {
     clients.set(caller, caller === null ? new Client(server.url) : await signedIn(server.url, caller));
   }
 });
 afterAll(async () => {
   await server?.close();
+});
+
+/**
+ * The `own` cells: each caller that has one gets its route for a student of
+ * a classroom they teach (let through) and for a student of a classroom they
+ * do not (403 with the route's message, nothing about permissions in general).
+ * Before the walk below, whose sign-out routes end the callers' sessions.
+ */
+describe('routes of a student, for staff bound to their own classrooms', () => {
+  const studentsFor = new Map<Caller, { own: number; other: number }>();
+  beforeAll(async () => {
+    const [mine] = await demoStudentsOf(server.db, 'Room 12');
+    const [theirs] = await demoStudentsOf(server.db, 'Room 7');
+    studentsFor.set('teacher_demo', { own: mine?.id as number, other: theirs?.id as number });
+    // The sandboxed school: a classroom of its teacher and one of nobody, a student in each.
+    const teacher = await users.findCredentials(server.db, 'sandbox_teacher');
+    const [ownRoom, otherRoom] = await Promise.all(
+      [teacher?.user.id ?? null, null].map((teacherId, i) =>
+        classrooms.create(server.db, {
+          schoolId: sandboxSchoolId,
+          name: `Sandbox ${i}`,
+          grade: '1',
+          teacherId,
+        }),
+      ),
+    );
+    const [ownKid, otherKid] = await Promise.all(
+      [ownRoom, otherRoom].map((room) =>
+        students.create(server.db, {
+          schoolId: sandboxSchoolId,
+          firstName: 'Sandy',
+          lastName: `Kid ${room?.id}`,
+          grade: '1',
+          classroomId: room?.id ?? null,
+        }),
+      ),
+    );
+    studentsFor.set('sandbox_teacher', { own: ownKid?.id as number, other: otherKid?.id as number });
+  });
+
+  const cells = CALLERS.flatMap((caller) =>
+    routeList
+      .filter((route) => expectedAccess(route.name as RouteName, caller) === 'own')
+      .map((route) => [`${caller}: ${route.method} ${route.path}`, caller, route] as const),
+  );
+  it('covers every `own` cell of the table', () => {
+    expect(cells.map(([, caller]) => caller)).toEqual(expect.arrayContaining(['teacher_demo']));
+  });
+  it.each(cells)('%s', async (_, caller, route) => {
+    const client = clients.get(caller) as Client;
+    const ids = studentsFor.get(caller);
+    if (!ids) throw new Error(`No students set up for ${caller}`);
+    const call = (id: number) =>
+      client.request(
+        route.method,
+        fillPath(route.path, { id }),
+        route.method === 'GET' ? undefined : { studentId: id },
+      );
+    const [own, other] = [await call(ids.own), await call(ids.other)];
+    // Let through: answered as for an allowed caller (a code, or "already has an active code"), never refused.
+    expect([401, 403], JSON.stringify(own.body)).not.toContain(own.status);
+    expect(own.status).toBeLessThan(500);
+    expect(other.status).toBe(403);
+    expect(other.body.message).toMatch(/own classrooms only/);
+  });
 });
 
 describe.each(CALLERS)('as %s', (caller) => {
@@ -51,7 +118,8 @@ describe.each(CALLERS)('as %s', (caller) => {
       if (want === 'RO') {
         expect(answer.status).toBe(403);
         expect(answer.body).toEqual({ message: READ_ONLY });
-      } else if (want === 'ok') {
+      } else if (want === 'ok' || want === 'own') {
+        // `own` with a student nobody has: the lookup answers (the classroom rule is walked below).
         expect(answer.status).not.toBe(401);
         expect(answer.body?.message).not.toBe(DENIED);
         expect(answer.body?.message).not.toBe(READ_ONLY);

@@ -1,7 +1,7 @@
 import { CODE_GUESS_LIMIT } from '@curbside/functions/services/pickup-codes';
 import { throttle } from '@curbside/store';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { claimExpiredCode, sessionBody } from '../support/fixtures';
+import { claimExpiredCode, demoStudentsOf, sessionBody } from '../support/fixtures';
 import { Client, signedIn, startTestServer } from '../support/server';
 import { awayFromWindowEdge } from '../support/throttle-window';
 
@@ -16,8 +16,9 @@ beforeAll(async () => {
   server = await startTestServer();
   teacher = await signedIn(server.url, 'teacher_demo');
   const front = await signedIn(server.url, 'front_demo');
-  const sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
-  studentIds = (await teacher.get(`/api/teacher/students?sessionId=${sessionId}`)).body.map((s: any) => s.id);
+  await front.post('/api/sessions', sessionBody());
+  // teacher_demo's own classroom: the students whose codes a teacher makes.
+  studentIds = (await demoStudentsOf(server.db, 'Room 12')).map((student) => student.id);
 });
 afterAll(async () => {
   await server?.close();
@@ -37,7 +38,7 @@ const newParent = async () => {
   const answer = await parent.post('/api/auth/parent/register', {
     name: `Parent ${parents}`,
     username: `parent_codes_${parents}`,
-    password: 'secret1',
+    password: 'secret-pass-1',
     email: `parent_codes_${parents}@example.com`,
     phone: '555-0100',
   });
@@ -105,5 +106,65 @@ describe('guessing codes', () => {
 
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ linked: true, student: { id } });
+  });
+});
+
+describe("a teacher's pickup codes (issue 49)", () => {
+  const NOT_YOUR_CLASS = {
+    message: 'Teachers can make and read pickup codes for the students of their own classrooms only.',
+  };
+  const routes = [
+    [
+      'POST /api/pickup-codes/generate',
+      (client: Client, id: number) => client.post('/api/pickup-codes/generate', { studentId: id }),
+    ],
+    [
+      'POST /api/students/{id}/pickup-code',
+      (client: Client, id: number) => client.post(`/api/students/${id}/pickup-code`),
+    ],
+    [
+      'GET /api/students/{id}/pickup-code',
+      (client: Client, id: number) => client.get(`/api/students/${id}/pickup-code`),
+    ],
+  ] as const;
+
+  it.each(routes)('%s answers a teacher for a student of their own classroom', async (name, call) => {
+    const id = studentIds[5 + routes.findIndex(([route]) => route === name)] as number;
+    const answer = await call(teacher, id);
+    expect(answer.status).toBe(200);
+    if (name.startsWith('POST'))
+      expect(answer.body).toMatchObject({ studentId: id, code: expect.any(String) });
+  });
+
+  it.each(routes)(
+    "%s refuses a teacher a student of another teacher's classroom (403), and makes no code",
+    async (name, call) => {
+      const other = (await demoStudentsOf(server.db, 'Room 7'))[
+        routes.findIndex(([route]) => route === name)
+      ];
+      const id = other?.id as number;
+      const admin = await signedIn(server.url, 'admin_demo');
+
+      const answer = await call(teacher, id);
+
+      expect(answer.status).toBe(403);
+      expect(answer.body).toEqual(NOT_YOUR_CLASS);
+      expect((await admin.get(`/api/students/${id}/pickup-code`)).body).toBeNull();
+    },
+  );
+
+  it('refuses a teacher a student of a classroom nobody teaches', async () => {
+    const [unassigned] = await demoStudentsOf(server.db, 'Room 4');
+    const answer = await teacher.post('/api/pickup-codes/generate', { studentId: unassigned?.id });
+    expect(answer.status).toBe(403);
+    expect(answer.body).toEqual(NOT_YOUR_CLASS);
+  });
+
+  it('lets a school admin make and read a code for a student of any classroom', async () => {
+    const [, , , other] = await demoStudentsOf(server.db, 'Room 7');
+    const admin = await signedIn(server.url, 'admin_demo');
+    const made = await admin.post('/api/pickup-codes/generate', { studentId: other?.id });
+    expect(made.status).toBe(200);
+    expect((await admin.get(`/api/students/${other?.id}/pickup-code`)).body.code).toBe(made.body.code);
   });
 });

@@ -50,7 +50,9 @@ describe('a queue entry keeps its id', () => {
     const inBatch = (await back.get(`/api/batches/${batch.id}/vehicles`)).body;
     expect(inBatch.map((e: any) => e.id)).toEqual([entry.id]);
 
-    expect((await back.put(`/api/batches/${batch.id}`, { status: 'completed' })).status).toBe(200);
+    expect(
+      (await back.put(`/api/batches/${batch.id}`, { status: 'completed', confirmUnreleased: true })).status,
+    ).toBe(200);
     const [pickup] = await completed();
     expect(pickup).toMatchObject({ id: entry.id, status: 'completed', vehicleNumber: '104' });
     expect((await back.get(`/api/batches/${batch.id}/vehicles`)).body.map((e: any) => e.id)).toEqual([
@@ -60,7 +62,10 @@ describe('a queue entry keeps its id', () => {
 
   it('through a walk-up completion: the answer and the completed list carry the id it was queued with', async () => {
     const entry = await add('105');
-    const done = await front.put(`/api/queue/${entry.id}/status`, { status: 'completed' });
+    const done = await front.put(`/api/queue/${entry.id}/status`, {
+      status: 'completed',
+      confirmUnreleased: true,
+    });
     expect(done.body).toMatchObject({ id: entry.id, status: 'completed', exitTime: expect.any(String) });
     expect((await completed()).map((e) => e.id)).toEqual([entry.id]);
   });
@@ -69,7 +74,7 @@ describe('a queue entry keeps its id', () => {
     const ids: string[] = [];
     for (const number of ['106', '107', '108']) {
       const entry = await add(number);
-      await front.put(`/api/queue/${entry.id}/status`, { status: 'completed' });
+      await front.put(`/api/queue/${entry.id}/status`, { status: 'completed', confirmUnreleased: true });
       ids.push(entry.id);
     }
     expect((await completed()).map((e) => e.id)).toEqual([...ids].reverse());
@@ -79,7 +84,7 @@ describe('a queue entry keeps its id', () => {
 describe('a car queued again', () => {
   it('gets a new id; a stale write on the old one is 409, says what happened and changes nothing', async () => {
     const first = await add('104');
-    await front.put(`/api/queue/${first.id}/status`, { status: 'completed' });
+    await front.put(`/api/queue/${first.id}/status`, { status: 'completed', confirmUnreleased: true });
     const second = await add('104');
     expect(second.id).not.toBe(first.id);
     expect(second.vehicleNumber).toBe('104');
@@ -107,7 +112,10 @@ describe('a car queued again', () => {
     const first = await add('109');
     expect((await front.request('DELETE', `/api/queue/${first.id}`)).status).toBe(200);
     const second = await add('109');
-    const stale = await back.put(`/api/queue/${first.id}/status`, { status: 'completed' });
+    const stale = await back.put(`/api/queue/${first.id}/status`, {
+      status: 'completed',
+      confirmUnreleased: true,
+    });
     expect(stale.status).toBe(409);
     expect(stale.body.message).toBe('Vehicle 109 was already removed from the queue');
     expect((await active()).map((e) => [e.id, e.status])).toEqual([[second.id, 'waiting']]);

@@ -84,10 +84,13 @@ describe('the queue', () => {
       ['1', 'bus', 1],
       ['111', 'car', 2],
     ]);
-    const first = await front.put(`/api/queue/${list[0].id}/status`, { status: 'completed' });
+    const first = await front.put(`/api/queue/${list[0].id}/status`, {
+      status: 'completed',
+      confirmUnreleased: true,
+    });
     expect(first.status).toBe(200);
     expect(first.body.exitTime).toEqual(expect.any(String));
-    await front.put(`/api/queue/${list[2].id}/status`, { status: 'completed' });
+    await front.put(`/api/queue/${list[2].id}/status`, { status: 'completed', confirmUnreleased: true });
     const done = (await front.get(`/api/queue?sessionId=${sessionId}&status=completed`)).body;
     expect(done.slice(0, 2).map((e: any) => e.vehicleNumber)).toEqual(['111', '110']);
     expect(done[0].status).toBe('completed');
@@ -111,7 +114,10 @@ describe('the queue', () => {
     const toReady = await front.put(`/api/queue/${entry.id}/status`, { status: 'ready' });
     expect(toReady.status).toBe(409);
     expect(toReady.body.message).toBe('Vehicle 120 cannot go from overflow to ready');
-    const done = await front.put(`/api/queue/${entry.id}/status`, { status: 'completed' });
+    const done = await front.put(`/api/queue/${entry.id}/status`, {
+      status: 'completed',
+      confirmUnreleased: true,
+    });
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ id: entry.id, status: 'completed', vehicleNumber: '120' });
     // Every later change to the picked-up visit says what happened to it.

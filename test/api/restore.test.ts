@@ -69,7 +69,7 @@ describe('Undo: putting a removed or picked-up car back', () => {
     const car = await addCar('104');
     const batch = (await back.post('/api/batches', { sessionId, vehicleType: 'car' })).body;
     await back.post(`/api/batches/${batch.id}/vehicles`);
-    await back.request('DELETE', `/api/queue/${car.id}`, { reason: 'picked_up' });
+    await back.request('DELETE', `/api/queue/${car.id}`, { reason: 'picked_up', confirmUnreleased: true });
     expect((await back.get(`/api/batches/${batch.id}/vehicles`)).body).toEqual([]);
 
     const answer = await restore(car.id);
@@ -96,7 +96,7 @@ describe('Undo: putting a removed or picked-up car back', () => {
 
   it('refuses after 60 seconds with 409', async () => {
     const car = await addCar('106');
-    await back.request('DELETE', `/api/queue/${car.id}`, { reason: 'picked_up' });
+    await back.request('DELETE', `/api/queue/${car.id}`, { reason: 'picked_up', confirmUnreleased: true });
     const answer = await later(61_000, () => restore(car.id));
     expect(answer.status).toBe(409);
     expect(answer.body).toEqual({

@@ -471,7 +471,7 @@ describe('the school summary', () => {
       front.post('/api/queue', { sessionId: session.id, vehicleNumber: n, vehicleType: 'car' });
     const done = (await car('102')).body; // two children (family 1)
     await car('103'); // three children
-    await front.put(`/api/queue/${done.id}/status`, { status: 'completed' });
+    await front.put(`/api/queue/${done.id}/status`, { status: 'completed', confirmUnreleased: true });
     const during = (await admin.get(`/api/school-summary?sessionId=${session.id}`)).body;
     expect(during.students).toEqual({
       total: none.counts.students,

@@ -18,7 +18,13 @@ const valid = {
   defaultSessionMinutes: 45,
   languages: ['en', 'es'],
   recordRetentionDays: 365,
+  phone: null,
+  timeZone: 'America/Chicago',
+  changeCutoff: '14:00',
+  changeApproval: 'auto',
 };
+/** The demo school's clock as seeded (issue 51). */
+const DEMO_CLOCK = { timeZone: 'America/Chicago', changeCutoff: '14:00', changeApproval: 'auto' };
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let admin: Client;
@@ -71,6 +77,8 @@ describe('school settings', () => {
       defaultSessionMinutes: 120,
       languages: ['en', 'es'],
       recordRetentionDays: 400,
+      phone: null,
+      ...DEMO_CLOCK,
     });
   });
 
@@ -106,6 +114,14 @@ describe('school settings', () => {
     ['languages', ['es']],
     ['languages', ['en', 'fr']],
     ['languages', 'en'],
+    ['timeZone', 'Mars/Olympus_Mons'],
+    ['timeZone', '+05:00'],
+    ['timeZone', ''],
+    ['timeZone', 42],
+    ['changeCutoff', '25:00'],
+    ['changeCutoff', '2pm'],
+    ['changeCutoff', '14:00:00'],
+    ['changeApproval', 'maybe'],
   ] as const)('refuses %s = %j with 400 naming the field', async (field, value) => {
     const answer = await admin.put(`/api/schools/${SCHOOL}/settings`, { ...valid, [field]: value });
     expect(answer.status).toBe(400);
@@ -120,7 +136,12 @@ describe('school settings', () => {
       languages: ['en'],
       recordRetentionDays: 2555,
     };
-    expect((await admin.put(`/api/schools/${SCHOOL}/settings`, edges)).body).toEqual(edges);
+    // Without the clock's fields (a client from before them): saved, the clock left as it was.
+    expect((await admin.put(`/api/schools/${SCHOOL}/settings`, edges)).body).toEqual({
+      ...edges,
+      phone: null,
+      ...DEMO_CLOCK,
+    });
     const low = {
       ...edges,
       carBatchCapacity: 1,
@@ -130,6 +151,46 @@ describe('school settings', () => {
     };
     expect((await admin.put(`/api/schools/${SCHOOL}/settings`, low)).status).toBe(200);
     await admin.put(`/api/schools/${SCHOOL}/settings`, valid);
+  });
+
+  it("keeps the school's clock: a zone as Intl spells it, the cutoff, the approval rule", async () => {
+    const clock = { timeZone: 'europe/lisbon', changeCutoff: '13:30', changeApproval: 'office' };
+    const saved = await admin.put(`/api/schools/${SCHOOL}/settings`, { ...valid, ...clock });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ ...clock, timeZone: 'Europe/Lisbon' });
+    expect((await admin.get(`/api/schools/${SCHOOL}/settings`)).body).toMatchObject({
+      timeZone: 'Europe/Lisbon',
+      changeCutoff: '13:30',
+      changeApproval: 'office',
+    });
+    // Leaving the clock out changes nothing of it.
+    const { timeZone: _, changeCutoff: __, changeApproval: ___, ...withoutClock } = valid;
+    expect((await admin.put(`/api/schools/${SCHOOL}/settings`, withoutClock)).body.timeZone).toBe(
+      'Europe/Lisbon',
+    );
+    const refused = await admin.put(`/api/schools/${SCHOOL}/settings`, {
+      ...valid,
+      timeZone: 'Mars/Olympus_Mons',
+    });
+    expect(refused.body.issues).toEqual([
+      { path: 'timeZone', message: 'Time zone must be an IANA time zone name, such as America/Chicago' },
+    ]);
+    await admin.put(`/api/schools/${SCHOOL}/settings`, valid);
+  });
+
+  it("a new school takes its district's time zone, else America/New_York", async () => {
+    const made = await district.post('/api/schools', { name: 'Zone School', districtId: 1 });
+    expect(made.status).toBe(201);
+    expect(made.body.timeZone).toBe('America/Chicago');
+    const superAdmin = await signedIn(server.url, 'super_demo');
+    const bare = (await superAdmin.post('/api/districts', { name: 'No Zone USD' })).body;
+    const other = await superAdmin.post('/api/schools', { name: 'Eastern School', districtId: bare.id });
+    expect(other.body.timeZone).toBe('America/New_York');
+    expect((await superAdmin.get(`/api/schools/${other.body.id}/settings`)).body).toMatchObject({
+      timeZone: 'America/New_York',
+      changeCutoff: '14:00',
+      changeApproval: 'auto',
+    });
   });
 
   it('refuses wranglers and teachers (403), another school (404), and a sandboxed school (read-only)', async () => {

@@ -58,13 +58,15 @@ describe('classrooms and the teacher view', () => {
     });
   });
 
-  it('lists ready students newest first', async () => {
+  it('lists ready students with the cars being loaded now first, then newest first', async () => {
     await front.post('/api/queue', { sessionId, vehicleNumber: '102', vehicleType: 'car' });
+    await front.post('/api/queue', { sessionId, vehicleNumber: '103', vehicleType: 'car' });
     const ready = (await teacher.get(`/api/teacher/students/ready?sessionId=${sessionId}`)).body;
-    expect(ready.length).toBeGreaterThanOrEqual(2);
-    const times = ready.map((s: any) => s.queueTime);
-    expect([...times].sort().reverse()).toEqual(times);
-    expect(ready[0].number).toBe('102');
+    // 101 is in a loading batch: its student comes first, though it arrived first.
+    expect(ready.map((s: any) => s.number)).toEqual(['101', '103', '103', '103', '102', '102']);
+    expect(ready[0]).toMatchObject({ batchStatus: 'loading' });
+    const rest = ready.slice(1).map((s: any) => s.queueTime);
+    expect([...rest].sort().reverse()).toEqual(rest);
   });
 
   it('releases a student and tells the school staff live', async () => {
@@ -95,39 +97,44 @@ describe('classrooms and the teacher view', () => {
   });
 });
 
+// A school admin makes codes for any student of the school (a teacher only for their own classrooms: pickup-codes.test.ts).
 describe('pickup codes', () => {
+  let office: Client;
+  beforeAll(async () => {
+    office = await signedIn(server.url, 'admin_demo');
+  });
   const studentIds = async () =>
-    ((await teacher.get(`/api/teacher/students?sessionId=${sessionId}`)).body as any[]).map((s) => s.id);
+    ((await office.get(`/api/teacher/students?sessionId=${sessionId}`)).body as any[]).map((s) => s.id);
 
   it('generates a 4-character code without look-alikes that expires in 10 minutes, one active at a time', async () => {
     const [, id] = await studentIds();
-    expect((await teacher.get(`/api/students/${id}/pickup-code`)).body).toBeNull();
-    const made = await teacher.post('/api/pickup-codes/generate', { studentId: id });
+    expect((await office.get(`/api/students/${id}/pickup-code`)).body).toBeNull();
+    const made = await office.post('/api/pickup-codes/generate', { studentId: id });
     expect(made.status).toBe(200);
     expect(made.body.code).toMatch(/^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{4}$/);
     const minutes = (Date.parse(made.body.expiresAt) - Date.now()) / 60_000;
     expect(minutes).toBeGreaterThan(9.9);
     expect(minutes).toBeLessThanOrEqual(10);
     expect(made.body.usedAt).toBeNull();
-    expect((await teacher.get(`/api/students/${id}/pickup-code`)).body.code).toBe(made.body.code);
-    const again = await teacher.post(`/api/students/${id}/pickup-code`);
+    expect((await office.get(`/api/students/${id}/pickup-code`)).body.code).toBe(made.body.code);
+    const again = await office.post(`/api/students/${id}/pickup-code`);
     expect(again.status).toBe(409);
     expect(again.body.message).toMatch(/already has an active pickup code$/);
-    const missing = await teacher.post('/api/pickup-codes/generate', {});
+    const missing = await office.post('/api/pickup-codes/generate', {});
     expect(missing.status).toBe(400);
     expect(missing.body.message).toBe('No student selected');
   });
 
   it('gives distinct codes to many students', async () => {
     const ids = (await studentIds()).slice(10, 40);
-    const codes = await Promise.all(ids.map((id) => teacher.post(`/api/students/${id}/pickup-code`)));
+    const codes = await Promise.all(ids.map((id) => office.post(`/api/students/${id}/pickup-code`)));
     const values = codes.map((answer) => answer.body.code);
     expect(new Set(values).size).toBe(values.length);
   });
 
   it('links a signed-in parent once; a used code is refused', async () => {
     const [, , id] = await studentIds();
-    const { code } = (await teacher.post('/api/pickup-codes/generate', { studentId: id })).body;
+    const { code } = (await office.post('/api/pickup-codes/generate', { studentId: id })).body;
     const lookup = await new Client(server.url).get(`/api/pickup-codes/lookup/${code.toLowerCase()}`);
     expect(lookup.status).toBe(200);
     expect(lookup.body).toMatchObject({
@@ -141,7 +148,7 @@ describe('pickup codes', () => {
     await parent.post('/api/auth/parent/register', {
       name: 'Robin Nguyen',
       username: 'robin',
-      password: 'secret1',
+      password: 'secret-pass-1',
       email: 'robin@example.com',
       phone: '555-0102',
     });
@@ -151,22 +158,22 @@ describe('pickup codes', () => {
     const twice = await parent.post('/api/parent/link-student', { pickupCode: code });
     expect(twice.status).toBe(409);
     expect(twice.body.message).toBe('This pickup code has already been used');
-    expect((await teacher.get(`/api/students/${id}/pickup-code`)).body.usedAt).toEqual(expect.any(String));
+    expect((await office.get(`/api/students/${id}/pickup-code`)).body.usedAt).toEqual(expect.any(String));
     // A used code may be replaced by a new one.
-    expect((await teacher.post(`/api/students/${id}/pickup-code`)).status).toBe(200);
+    expect((await office.post(`/api/students/${id}/pickup-code`)).status).toBe(200);
     // Staff cannot use codes; only parents link.
-    expect((await teacher.post('/api/pickup-codes/use', { code })).status).toBe(403);
+    expect((await office.post('/api/pickup-codes/use', { code })).status).toBe(403);
   });
 
   it('gives a student one active code when two staff generate at the same moment', async () => {
     const [, , , , , , id] = await studentIds();
     const answers = await Promise.all(
-      Array.from({ length: 4 }, () => teacher.post('/api/pickup-codes/generate', { studentId: id })),
+      Array.from({ length: 4 }, () => office.post('/api/pickup-codes/generate', { studentId: id })),
     );
     const made = answers.filter((answer) => answer.status === 200);
     expect(made).toHaveLength(1);
     expect(answers.filter((answer) => answer.status === 409)).toHaveLength(3);
-    expect((await teacher.get(`/api/students/${id}/pickup-code`)).body.code).toBe(made[0]?.body.code);
+    expect((await office.get(`/api/students/${id}/pickup-code`)).body.code).toBe(made[0]?.body.code);
   });
 
   it('refuses an expired code', async () => {
@@ -176,7 +183,7 @@ describe('pickup codes', () => {
     const answer = await parent.post('/api/parent/link-student', { pickupCode: 'zzzz' });
     expect(answer.status).toBe(409);
     expect(answer.body.message).toBe('This pickup code has expired');
-    expect((await teacher.post(`/api/students/${id}/pickup-code`)).status).toBe(200);
+    expect((await office.post(`/api/students/${id}/pickup-code`)).status).toBe(200);
   });
 
   it('throttles guessing: after 10 wrong codes from one address, even a right code is refused for a while', async () => {
@@ -196,7 +203,7 @@ describe('pickup codes', () => {
     expect(statuses.slice(firstBlocked).every((status) => status === 429)).toBe(true);
 
     const [, , , , id] = await studentIds();
-    const { code } = (await teacher.post('/api/pickup-codes/generate', { studentId: id })).body;
+    const { code } = (await office.post('/api/pickup-codes/generate', { studentId: id })).body;
     const blocked = await guesser.get(`/api/pickup-codes/lookup/${code}`);
     expect(blocked.status).toBe(429);
     expect(blocked.body.message).toBe('Too many invalid codes. Please wait 10 minutes and try again.');
@@ -217,7 +224,10 @@ describe('picked-up students', () => {
 
   it('marks the students of every completed pickup picked up: walk-up, batch, and batched car on its own', async () => {
     const walkUp = await queueCar('110');
-    const done = await front.put(`/api/queue/${walkUp.id}/status`, { status: 'completed' });
+    const done = await front.put(`/api/queue/${walkUp.id}/status`, {
+      status: 'completed',
+      confirmUnreleased: true,
+    });
     expect(done.status).toBe(200);
 
     const batch = (await front.post('/api/batches', { sessionId, vehicleType: 'car' })).body;
@@ -227,8 +237,13 @@ describe('picked-up students', () => {
       expect(placed.status).toBe(200);
     }
     const [alone, ...rest] = batched;
-    expect((await front.put(`/api/queue/${alone.id}/status`, { status: 'completed' })).status).toBe(200);
-    expect((await front.put(`/api/batches/${batch.id}`, { status: 'completed' })).status).toBe(200);
+    expect(
+      (await front.put(`/api/queue/${alone.id}/status`, { status: 'completed', confirmUnreleased: true }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await front.put(`/api/batches/${batch.id}`, { status: 'completed', confirmUnreleased: true })).status,
+    ).toBe(200);
 
     const expected = idsOf([walkUp, alone, ...rest]);
     expect(expected.length).toBeGreaterThanOrEqual(4);

@@ -123,7 +123,7 @@ describe('parent registration', () => {
     from(address, '/api/auth/parent/register', {
       name: 'Robin Parent',
       username,
-      password: 'secret1',
+      password: 'secret-pass-1',
       email: `${username}@example.com`,
       phone: '555-0199',
       role: 'parent',
@@ -154,10 +154,10 @@ describe('parent registration', () => {
     expect(staff.body).toMatchObject({ role: 'front_queue_wrangler' });
     const atPortal = await from('127.0.0.12', '/api/auth/parent/login', {
       username: 'front_demo',
-      password: 'secret1',
+      password: 'secret-pass-1',
     });
     expect(atPortal.body).toMatchObject({ role: 'parent', name: 'Robin Parent' });
-    expect((await login('127.0.0.12', 'front_demo', 'secret1')).status).toBe(401);
+    expect((await login('127.0.0.12', 'front_demo', 'secret-pass-1')).status).toBe(401);
     // A second parent asking for the same name learns only that a parent has it.
     const again = await register('127.0.0.13', 'Front_Demo');
     expect(again.status).toBe(409);

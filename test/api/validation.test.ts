@@ -166,7 +166,7 @@ describe('changing a queue entry', () => {
 
   it('refuses a vehicle in a batch that has been completed', async () => {
     const batch = await newBatch();
-    await front.put(`/api/batches/${batch.id}`, { status: 'completed' });
+    await front.put(`/api/batches/${batch.id}`, { status: 'completed', confirmUnreleased: true });
     const entry = await addCar('207');
     const answer = await front.put(`/api/queue/${entry.id}`, { batchId: batch.id, status: 'waiting' });
     expect(answer.status).toBe(409);
@@ -225,7 +225,7 @@ describe('batches', () => {
   it('tells a tablet that completes a batch another tablet has just completed that it is already completed', async () => {
     // The same batch as the slower tablet read it, while it was still loading.
     const stale = await newBatch();
-    await front.put(`/api/batches/${stale.id}`, { status: 'completed' });
+    await front.put(`/api/batches/${stale.id}`, { status: 'completed', confirmUnreleased: true });
     const completing = batches.complete(server.db, stale, [], new Date().toISOString(), rec);
     await expect(completing).rejects.toBeInstanceOf(ConflictError);
     await expect(completing).rejects.toThrow('Batch #1 is already completed');

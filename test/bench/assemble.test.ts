@@ -60,6 +60,7 @@ const counts = {
   overflowed: 4,
   dismissed: 4,
   released: 150,
+  completedAnyway: 2,
   conflicts: 3,
   unexpected: 0,
 };

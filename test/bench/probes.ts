@@ -90,8 +90,10 @@ export const warmUp = async (ctx: BenchContext, sessionId: number) => {
     >('listQueue', 'GET', `/api/queue?sessionId=${sessionId}`);
     const walkUp = line.body.find((entry) => entry.batchId === null);
     if (walkUp) {
+      // Completed as the screens do once the staff answered "Complete anyway" (no teacher released the child yet).
       await lead.call('setQueueStatus', 'PUT', `/api/queue/${encodeURIComponent(walkUp.id)}/status`, {
         status: 'completed',
+        confirmUnreleased: true,
       });
     }
     for (const student of line.body.flatMap((entry) => entry.students).slice(0, 3)) {
@@ -103,7 +105,10 @@ export const warmUp = async (ctx: BenchContext, sessionId: number) => {
       'GET',
       `/api/teacher/students?sessionId=${sessionId}&classroomIds=${rooms}`,
     );
-    await loader.call('updateBatch', 'PUT', `/api/batches/${batch.body.id}`, { status: 'completed' });
+    await loader.call('updateBatch', 'PUT', `/api/batches/${batch.body.id}`, {
+      status: 'completed',
+      confirmUnreleased: true,
+    });
     const rest = await lead.call<Array<{ id: string }>>(
       'listQueue',
       'GET',

@@ -57,7 +57,7 @@ const headerLines = (report: BenchReport): string[] => {
   out.push(
     `  queued ${c.queued}, batches ${c.batchesCompleted}/${c.batchesCreated} completed, add-to-batch ${c.batched}, ` +
       `completed in batches ${c.completedInBatches}, walk-up pickups ${c.walkUpCompleted}, overflow ${c.overflowed} ` +
-      `(dismissed ${c.dismissed}), releases ${c.released}, 409s ${c.conflicts}, ` +
+      `(dismissed ${c.dismissed}), releases ${c.released}, completed anyway ${c.completedAnyway}, 409s ${c.conflicts}, ` +
       `unexpected ${c.unexpected}, left in queue ${rush.leftInQueue}`,
   );
   for (const answer of rush.unexpectedAnswers) out.push(`  ! ${answer}`);

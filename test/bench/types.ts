@@ -124,6 +124,11 @@ export interface RushCounts {
   overflowed: number;
   dismissed: number;
   released: number;
+  /**
+   * Completions the server asked about (a child no teacher released yet, issue 50) that the
+   * staff confirmed, as the screens' "Complete anyway?" does.
+   */
+  completedAnyway: number;
   /** 409 answers (two tablets raced for the same car, a full batch, nothing waiting) and 404s of cars already gone. */
   conflicts: number;
   /** Answers other than the expected 2xx and 409. */

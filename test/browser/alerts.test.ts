@@ -4,6 +4,7 @@ import type { BrowserContext, Locator, Page, Request } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, expectAccessibleUntapped, shotsDir, viewports } from '../support/browser';
 import { browserSuite, connected, painted } from '../support/browser-suite';
+import { sendDriverAlert } from '../support/driver-page';
 import { sessionBody } from '../support/fixtures';
 import type { Client } from '../support/server';
 
@@ -109,7 +110,7 @@ const banner = (page: Page) => page.getByRole('region', { name: 'Active alerts',
 const bannerRow = (page: Page, raisedBy: string) =>
   banner(page)
     .getByRole('listitem')
-    .filter({ hasText: `Raised by ${raisedBy} · ` });
+    .filter({ hasText: ` · by ${raisedBy} · ` });
 /** The frequencies this page has sounded (tones started while its audio ran). */
 const sounded = async (page: Page) =>
   (await page.evaluate<Array<{ frequency: number; state: string }>>('window.tones'))
@@ -117,25 +118,9 @@ const sounded = async (page: Page) =>
     .map((tone) => tone.frequency);
 const EMERGENCY_TONES = [880, 880, 880];
 
-/** A driver's alert sent with the school's driver link, as the driver page sends it. */
+/** A driver's alert sent with the school's driver link, as the driver page sends it (dismissed after the test). */
 const driverAlert = async (type: 'help' | 'emergency', busId: string, busName: string) => {
-  const answer = await fetch(new URL('/api/alerts', suite.server.url), {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${new URL(links.driverUrl).searchParams.get('t')}`,
-    },
-    body: JSON.stringify({
-      type,
-      priority: type === 'help' ? 'medium' : 'critical',
-      title: type === 'help' ? 'Help Request' : 'Emergency Alert',
-      message: `${type === 'help' ? 'Help Request' : 'Emergency Alert'} from ${busName}`,
-      source: 'bus_driver',
-      metadata: { busId, busName, location: null },
-    }),
-  });
-  expect(answer.status).toBe(200);
-  const { alert } = (await answer.json()) as { alert: Alert };
+  const alert = await sendDriverAlert(suite.server.url, links.driverUrl, type, busId, busName);
   raised.push(alert.id);
   return alert;
 };
@@ -154,8 +139,8 @@ describe.each([
     const alert = await driverAlert('emergency', 'B3', 'Bus 3');
     const row = bannerRow(page, 'Bus 3 driver');
     await row.waitFor();
-    await row.getByText('Nobody is on it yet', { exact: true }).waitFor();
-    expect(await row.textContent()).toMatch(/^Emergency Alert Bus 3 · Raised by Bus 3 driver · just now · /);
+    await row.getByText('Nobody on it yet', { exact: true }).waitFor();
+    expect(await row.textContent()).toMatch(/^EMERGENCY Bus 3 · by Bus 3 driver · just now · /);
     await expect.poll(() => sounded(page), { timeout: 10_000 }).toEqual(EMERGENCY_TONES);
 
     await expectAccessible(page);
@@ -208,7 +193,7 @@ describe('a reloaded front-queue tablet', () => {
 
     // An alert while sound is blocked: on the banner at once, the bar stays.
     await driverAlert('help', 'B2', 'Bus 2');
-    await waitForTextUntapped(page, 'Help Request from Bus 2');
+    await waitForTextUntapped(page, 'HELP Bus 2 · by Bus 2 driver');
     await waitForTextUntapped(page, SOUND_BAR);
 
     // A tap on the bar's explanation, beside its button, is the bar's too.
@@ -221,7 +206,9 @@ describe('a reloaded front-queue tablet', () => {
     // The alert that came while it was blocked sounds now, once; the next one as it comes.
     await expect.poll(() => sounded(page), { timeout: 10_000 }).toEqual([440]);
     await driverAlert('emergency', 'B2', 'Bus 2');
-    await bannerRow(page, 'Bus 2 driver').getByText('Emergency Alert from Bus 2', { exact: true }).waitFor();
+    await bannerRow(page, 'Bus 2 driver')
+      .filter({ hasText: /^EMERGENCY Bus 2 · / })
+      .waitFor();
     await expect.poll(() => sounded(page), { timeout: 10_000 }).toEqual([440, ...EMERGENCY_TONES]);
   });
 });

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
-import { signIn } from '../support/browser-suite';
+import { completeAnyway, signIn } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
@@ -260,6 +260,8 @@ describe('the back queue screen', () => {
 
     it('completes the batch: its cars leave the queue and become Recent Pickups', async () => {
       await button(region(tablet, 'Batch #1'), 'Complete Batch').click();
+      // Nobody released its children: the screen asks first.
+      await completeAnyway(tablet);
       const batch = region(tablet, 'Batch #1');
       await text(batch, 'Batch completed').waitFor();
       await text(batch, 'completed').waitFor();
@@ -336,7 +338,11 @@ describe('the back queue screen', () => {
       return created;
     };
     const done = await batch('car', 2);
-    await back.put(`/api/batches/${done.id}`, { status: 'completed', endTime: new Date().toISOString() });
+    await back.put(`/api/batches/${done.id}`, {
+      status: 'completed',
+      confirmUnreleased: true,
+      endTime: new Date().toISOString(),
+    });
     await batch('car', 3);
     await batch('bus', 1);
     const entries = (await back.get(`/api/queue?sessionId=${sessionId}`)).body as any[];

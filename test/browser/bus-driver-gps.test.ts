@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { shotsDir, viewports } from '../support/browser';
+import { shotsDir } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
+import { openDriverPage } from '../support/driver-page';
 import { signedIn } from '../support/server';
 
 /**
@@ -12,57 +13,12 @@ import { signedIn } from '../support/server';
  */
 const suite = browserSuite();
 
-/**
- * The phone's geolocation, scripted: `moveTo(lat, lng)` reports a fix to
- * every watcher, `failWith(code)` reports an error (1 permission denied,
- * 2 position unavailable, 3 timeout); `watching()` counts the live watches.
- */
-const scriptedGeolocation = `(() => {
-  const watchers = new Map();
-  let fix = { latitude: 29.9811, longitude: -81.4457 };
-  let next = 1;
-  const report = (watch) =>
-    watch.success({
-      coords: { ...fix, accuracy: 5, speed: 6.7, heading: null, altitude: null, altitudeAccuracy: null },
-      timestamp: Date.now(),
-    });
-  Object.defineProperty(navigator, 'geolocation', {
-    value: {
-      watchPosition: (success, error) => {
-        const id = next++;
-        watchers.set(id, { success, error });
-        setTimeout(() => watchers.has(id) && report(watchers.get(id)), 0);
-        return id;
-      },
-      clearWatch: (id) => watchers.delete(id),
-      getCurrentPosition: (success) => setTimeout(() => report({ success }), 0),
-    },
-  });
-  globalThis.moveTo = (latitude, longitude) => {
-    fix = { latitude, longitude };
-    for (const watch of watchers.values()) report(watch);
-  };
-  const messages = { 1: 'User denied Geolocation', 2: 'Position unavailable', 3: 'Timeout expired' };
-  globalThis.failWith = (code) => {
-    for (const watch of watchers.values())
-      watch.error?.({ code, message: messages[code], PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3 });
-  };
-  globalThis.watching = () => watchers.size;
-})();`;
-
 const LOST = 'GPS signal lost — still trying';
 
 const driverPage = async () => {
   const admin = await signedIn(suite.server.url, 'admin_demo');
   const { driverUrl } = (await admin.get('/api/bus-links')).body as { driverUrl: string };
-  const { page } = await suite.open(null, driverUrl, {
-    viewport: viewports.phone,
-    touch: true,
-    initScripts: [scriptedGeolocation],
-    label: 'driver',
-    expectedErrors: [/WebSocket/],
-  });
-  await page.getByText('Connected', { exact: true }).waitFor({ timeout: 30_000 });
+  const page = await openDriverPage(suite, driverUrl);
   await page.getByRole('textbox', { name: 'Select Bus' }).click();
   await page.getByRole('option', { name: 'Bus 2 - Route B' }).click();
   await page.getByRole('button', { name: 'Start Tracking' }).click();

@@ -216,8 +216,11 @@ describe('the bus pages', () => {
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     await cdp.detach();
     await text(driver, 'Help Request Sent').waitFor();
-    await text(frontQueue, /Help Request from Bus 2/)
-      .first()
+    // On the banner of alerts at the top of the staff screens, one line.
+    await frontQueue
+      .getByRole('region', { name: 'Active alerts', exact: true })
+      .getByRole('listitem')
+      .filter({ hasText: /^HELP Bus 2 · by Bus 2 driver · / })
       .waitFor();
     expect((await admin.put(`/api/sessions/${session.body.id}/end`)).status).toBe(200);
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuilt, launchBrowser, viewports } from '../support/browser';
-import { signIn } from '../support/browser-suite';
+import { completeAnyway, signIn } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
@@ -98,6 +98,8 @@ describe('the car line', () => {
     await otherCard.waitFor({ timeout: 20_000 });
     await card.click();
     await page.getByRole('dialog').getByRole('button', { name: 'Complete Pickup' }).click();
+    // Nobody released its children: the screen asks first.
+    await completeAnyway(page);
     await card.waitFor({ state: 'detached' });
     // Sent at once: nothing waits on the tablet, the other screen sees the car leave.
     await expect
@@ -119,7 +121,10 @@ describe('the car line', () => {
     const restored = back.find((entry) => entry.vehicleNumber === '120');
     expect(restored?.status).toBe('waiting');
     // Picked up for good, so the next test finds the line as it was.
-    await front.request('DELETE', `/api/queue/${restored.id}`, { reason: 'picked_up' });
+    await front.request('DELETE', `/api/queue/${restored.id}`, {
+      reason: 'picked_up',
+      confirmUnreleased: true,
+    });
   }, 90_000);
 
   it('loads a batch of 8 from 10 waiting cars in one tap on New Car Batch', async () => {

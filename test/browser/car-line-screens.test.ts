@@ -120,8 +120,8 @@ describe('the front queue with two active alerts', () => {
       it(`has the whole keypad and Add to Queue on the first screen (${name}, ${theme})`, async () => {
         const page = await open('front_demo', '/front-queue', viewport, theme);
         const alerts = alertBanner(page);
-        await alerts.getByText(EMERGENCY, { exact: true }).waitFor();
-        await alerts.getByText('Help requested at Gate 2', { exact: true }).waitFor();
+        await alerts.getByRole('button', { name: `Dismiss: ${EMERGENCY}` }).waitFor();
+        await alerts.getByRole('button', { name: 'Dismiss: Help requested at Gate 2' }).waitFor();
         await page.getByRole('group', { name: 'Car 116', exact: true }).waitFor();
         await painted(page);
 
@@ -229,8 +229,9 @@ describe("the teacher's Arrival/Departure tab", () => {
     await ava.getByRole('button', { name: 'Release Ava Martinez' }).waitFor();
     await ready.getByText(/^Ready: [1-9]\d*$/).waitFor();
     // Each alert once on the screen: on the banner at its top (the Alert Center counts them).
-    await alertBanner(page).getByText(EMERGENCY, { exact: true }).waitFor();
-    expect(await page.getByText(EMERGENCY, { exact: true }).count()).toBe(1);
+    const emergencyLine = /^EMERGENCY Back Queue · /;
+    await alertBanner(page).getByRole('listitem').filter({ hasText: emergencyLine }).waitFor();
+    expect(await page.getByRole('listitem').filter({ hasText: emergencyLine }).count()).toBe(1);
     await painted(page);
     await page.screenshot({ path: join(shotsDir(), 'teacher-arrival-alerts-tablet.png'), fullPage: true });
 

@@ -4,7 +4,7 @@ import { connections } from '@curbside/store';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuilt, launchBrowser, viewports } from '../support/browser';
-import { signIn } from '../support/browser-suite';
+import { completeAnyway, signIn } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
@@ -228,7 +228,7 @@ describe('the front queue screen', () => {
       const panel = b.getByRole('region', { name: 'Active alerts' });
       // A phone's banner is one line per alert (its message names it for the Dismiss button).
       const dismiss = panel.getByRole('button', { name: 'Dismiss: Help requested at Front Queue' });
-      await panel.getByText(/^Help Requested Front Queue · Raised by Frankie Front · /).waitFor();
+      await panel.getByText(/^HELP Front Queue · by Frankie Front · /).waitFor();
       expect(await b.getByText(raisedNote, { exact: true }).count()).toBe(0);
       await b.getByRole('button', { name: /^Help Requested/ }).waitFor();
 
@@ -250,18 +250,24 @@ describe('the front queue screen', () => {
       await b.getByRole('button', { name: /^EMERGENCY ACTIVE/ }).waitFor();
       await a.getByRole('button', { name: /^EMERGENCY ACTIVE/ }).waitFor();
       const panel = a.getByRole('region', { name: 'Active alerts' });
-      await panel.getByText('Emergency assistance needed at Front Queue', { exact: true }).waitFor();
+      const onBanner = panel.getByRole('button', {
+        name: 'Dismiss: Emergency assistance needed at Front Queue',
+      });
+      await onBanner.waitFor();
       await a.waitForTimeout(200);
       expect(await tonesPlayed(a)).toEqual([440, 880, 880, 880]);
 
+      // Turning an emergency off asks first (issue 50).
       await longTouch(b, b.getByRole('button', { name: /^EMERGENCY ACTIVE/ }), 2000);
+      await b
+        .getByRole('dialog', { name: 'Dismiss this emergency?' })
+        .getByRole('button', { name: 'Dismiss emergency' })
+        .click();
       await b.getByRole('button', { name: /^Emergency/ }).waitFor();
       await b
         .getByText('Alert has been successfully dismissed.', { exact: true })
         .waitFor({ timeout: 20_000 });
-      await panel
-        .getByText('Emergency assistance needed at Front Queue', { exact: true })
-        .waitFor({ state: 'detached' });
+      await onBanner.waitFor({ state: 'detached' });
     }, 60_000);
 
     it('removes a car swiped sideways and completes a pickup from the details dialog', async () => {
@@ -286,6 +292,8 @@ describe('the front queue screen', () => {
       }
       await dialog.getByText('Click anywhere to close', { exact: true }).waitFor();
       await dialog.getByRole('button', { name: 'Complete Pickup' }).click();
+      // Nobody released the bus's children: the screen asks first.
+      await completeAnyway(a);
       await dialog.waitFor({ state: 'detached' });
 
       const pickups = a.getByRole('table');
@@ -328,7 +336,9 @@ describe('the front queue screen', () => {
       });
       expect(raised.body.dismissed).toBe(false);
       const panel = a.getByRole('region', { name: 'Active alerts' });
-      const emergency = panel.getByText('Emergency assistance needed at Back Queue', { exact: true });
+      const emergency = panel.getByRole('button', {
+        name: 'Dismiss: Emergency assistance needed at Back Queue',
+      });
       await emergency.waitFor();
 
       // Car 77 is already queued: refused, and both the field and the toast say so at once.
@@ -348,13 +358,15 @@ describe('the front queue screen', () => {
       expect(await tonesPlayed(a)).toContain(880);
       await a.reload();
       const panel = a.getByRole('region', { name: 'Active alerts' });
-      await panel.getByText('Emergency assistance needed at Back Queue', { exact: true }).waitFor();
+      const dismiss = panel.getByRole('button', {
+        name: 'Dismiss: Emergency assistance needed at Back Queue',
+      });
+      await dismiss.waitFor();
       await a.waitForTimeout(700);
       expect(await tonesPlayed(a)).toEqual([]);
-      await panel.getByRole('button', { name: 'Dismiss: Emergency assistance needed at Back Queue' }).click();
-      await panel
-        .getByText('Emergency assistance needed at Back Queue', { exact: true })
-        .waitFor({ state: 'detached' });
+      await dismiss.click();
+      await a.getByRole('button', { name: 'Dismiss emergency' }).click();
+      await dismiss.waitFor({ state: 'detached' });
     }, 60_000);
 
     it('logs no errors in either screen', () => {

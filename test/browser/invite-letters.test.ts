@@ -155,7 +155,7 @@ describe('Invite Families', () => {
     const accept = await new Client(suite.server.url).post('/api/parent-invites/accept', {
       token: new URL(invite.url).searchParams.get('t'),
       username: 'revoked_letter_parent',
-      password: 'secret1',
+      password: 'secret-pass-1',
       firstName: 'Rita',
       lastName: 'Revoked',
       phone: '555-0199',

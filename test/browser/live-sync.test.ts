@@ -293,15 +293,22 @@ describe('three screens following a rush', () => {
     expect((await back.put(`/api/queue/${overflow.id}`, { batchId: null, status: 'overflow' })).status).toBe(
       200,
     );
-    expect((await front.put(`/api/queue/${ids['car#120']}/status`, { status: 'completed' })).status).toBe(
-      200,
-    );
+    expect(
+      (
+        await front.put(`/api/queue/${ids['car#120']}/status`, {
+          status: 'completed',
+          confirmUnreleased: true,
+        })
+      ).status,
+    ).toBe(200);
     const ready = (
       await teacher.get(`/api/teacher/students/ready?sessionId=${sessionId}&classroomIds=${room.id}`)
     ).body as any[];
     expect(ready.length).toBeGreaterThan(0);
     expect((await teacher.put(`/api/teacher/students/${ready[0].id}/release`)).status).toBe(200);
-    expect((await back.put(`/api/batches/${first.id}`, { status: 'completed' })).status).toBe(200);
+    expect(
+      (await back.put(`/api/batches/${first.id}`, { status: 'completed', confirmUnreleased: true })).status,
+    ).toBe(200);
     expect((await back.request('DELETE', `/api/queue/${overflow.id}`)).status).toBe(200);
     const second = (await back.post('/api/batches', { sessionId, vehicleType: 'car' })).body;
     for (let i = 0; i < 3; i++)

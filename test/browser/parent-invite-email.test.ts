@@ -67,7 +67,7 @@ describe('an emailed invite', () => {
     await page.getByLabel('First name', { exact: true }).fill('Elena');
     await page.getByLabel('Last name', { exact: true }).fill('Emailed');
     await page.getByLabel('Username', { exact: true }).fill('elena_emailed');
-    await page.getByLabel('Password', { exact: true }).fill('secret1');
+    await page.getByLabel('Password', { exact: true }).fill('secret-pass-1');
     await page.getByLabel('Phone number', { exact: true }).fill('555-0188');
     await page.getByRole('button', { name: 'Create Account' }).click();
     await page.waitForURL('**/parent-dashboard', { timeout: 30_000 });
@@ -87,7 +87,7 @@ describe('the adults a family allows to collect a child', () => {
     const accepted = await new Client(suite.server.url).post('/api/parent-invites/accept', {
       token: new URL(invite.body.invites[0].url).searchParams.get('t'),
       username: 'parent_pickups_es',
-      password: 'secret1',
+      password: 'secret-pass-1',
       firstName: 'Carmen',
       lastName: 'Familia',
       phone: '555-0150',
@@ -95,7 +95,7 @@ describe('the adults a family allows to collect a child', () => {
     expect(accepted.status).toBe(201);
 
     const context = await suite.newContext({ viewport: viewports.phone, touch: true, locale: 'es-ES' });
-    await suite.signIn(context, 'parent_pickups_es', { password: 'secret1' });
+    await suite.signIn(context, 'parent_pickups_es', { password: 'secret-pass-1' });
     const page = await context.newPage();
     suite.watch(page, 'parent (es)', false, [/status of 400/]);
     await page.goto('/parent-dashboard');

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, shotsDir, viewports } from '../support/browser';
-import { browserSuite } from '../support/browser-suite';
+import { browserSuite, completeAnyway } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
 import type { Client } from '../support/server';
 
@@ -151,7 +151,7 @@ describe('a parent follows their child from an invite link', () => {
         for (const message of [
           'Name is required',
           'Username is required',
-          'Password must be at least 6 characters',
+          'Password must be at least 8 characters',
           'Valid email is required',
           'Phone number is required',
         ]) {
@@ -161,7 +161,7 @@ describe('a parent follows their child from an invite link', () => {
       const username = `family_${language}_${Date.now()}`;
       await page.getByLabel(words.name).fill(`${child.lastName} Family`);
       await page.getByLabel(words.username).fill(username);
-      await page.getByLabel(words.password, { exact: true }).fill('secret1');
+      await page.getByLabel(words.password, { exact: true }).fill('secret-pass-1');
       await page.getByLabel(words.email).fill(`${username}@example.com`);
       await page.getByLabel(words.phone).fill('555-0199');
       await page.getByRole('button', { name: words.create, exact: true }).click();
@@ -199,7 +199,7 @@ describe('a parent follows their child from an invite link', () => {
       await text(childCard, words.ready).waitFor();
       await shoot(page, `${language}-ready`);
 
-      await back.put(`/api/batches/${batch.id}`, { status: 'completed' });
+      await back.put(`/api/batches/${batch.id}`, { status: 'completed', confirmUnreleased: true });
       await text(childCard, words.pickedUp).waitFor();
       await childCard.getByText(words.pickedUpAt).waitFor();
       await shoot(page, `${language}-picked-up`);
@@ -229,6 +229,8 @@ describe("'Child picked up' on the front queue", () => {
       const { page: tablet } = await suite.open('front_demo', '/front-queue');
       await tablet.getByRole('button', { name: `Actions for Car ${car}`, exact: true }).click();
       await tablet.getByRole('menuitem', { name: 'Child picked up', exact: true }).click();
+      // No teacher released the child: the screen asks first.
+      await completeAnyway(tablet);
 
       await text(childCard, words.pickedUp).waitFor({ timeout: 20_000 });
       await childCard.getByText(words.pickedUpAt).waitFor();

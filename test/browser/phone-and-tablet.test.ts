@@ -298,7 +298,9 @@ describe('with a session running', () => {
     const queued = await front.post('/api/queue', { sessionId, vehicleNumber: '101', vehicleType: 'car' });
     expect(queued.status).toBe(201);
     const batch = (await back.post('/api/batches', { sessionId, vehicleType: 'car', fill: true })).body;
-    expect((await back.put(`/api/batches/${batch.id}`, { status: 'completed' })).status).toBe(200);
+    expect(
+      (await back.put(`/api/batches/${batch.id}`, { status: 'completed', confirmUnreleased: true })).status,
+    ).toBe(200);
     for (const size of SIZES) {
       // One page, its theme switched in place (as another tab of the app would) for each.
       const page = await open('/parent-dashboard', size, { username: 'parent_demo' });

@@ -110,7 +110,9 @@ describe('the school admin screen as admin_demo', () => {
     await reports.getByRole('link', { name: 'Print Placards' }).waitFor();
     await reports.getByRole('link', { name: 'Session Reports' }).waitFor();
     await reports.getByRole('link', { name: 'School Settings' }).waitFor();
-    expect(await reports.getByText('Soon', { exact: true }).count()).toBe(2);
+    // No placeholder (issue 50, item 13): Export Data works, Documentation is gone.
+    expect(await reports.getByText('Soon', { exact: true }).count()).toBe(0);
+    await reports.getByRole('button', { name: 'Export Data' }).waitFor();
     await region(page, 'System Status').getByText('Connected', { exact: true }).waitFor();
     await region(page, 'System Status').getByText('Online', { exact: true }).waitFor();
   }, 60_000);
@@ -122,8 +124,9 @@ describe('the school admin screen as admin_demo', () => {
     ]);
     expect(download.suggestedFilename()).toBe('students-template.csv');
     template = readFileSync((await download.path()) as string, 'utf8');
+    // The specification's columns, then the optional way home (issue 51).
     expect(template).toBe(
-      'firstName,lastName,grade,parentName,parentPhone,parentEmail,vehicleNumber,busRoute,notes\r\n',
+      'firstName,lastName,grade,parentName,parentPhone,parentEmail,vehicleNumber,busRoute,notes,dismissal\r\n',
     );
   });
 

@@ -3,7 +3,7 @@ import jsQR from 'jsqr';
 import type { Locator, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { shotsDir, viewports } from '../support/browser';
+import { expectAccessible, shotsDir, viewports } from '../support/browser';
 import { browserSuite, connected, painted } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
 import type { Client } from '../support/server';
@@ -285,10 +285,25 @@ describe('the teacher screen', () => {
       const mine = region(teacher, 'My Classroom');
       await text(counter(mine, 'Ready'), '3').waitFor();
       await text(counter(mine, 'In Class'), '7').waitFor();
+      // The Ready list puts the car being loaded now first (then the others, newest first).
+      const order = () =>
+        readyList(teacher)
+          .getByRole('listitem')
+          .evaluateAll((items) =>
+            items.map((item) =>
+              (item as unknown as { getAttribute(name: string): string }).getAttribute('aria-label'),
+            ),
+          );
+      await expect.poll(order).toEqual(['Ava Martinez', 'Ava Johnson', 'Sofia Martinez']);
+      await teacher.screenshot({ path: join(shotsDir(), 'teacher-ready-loading-first.png') });
       const queue = region(teacher, 'Queue Status');
       await text(queue, '2 vehicles waiting').waitFor();
 
-      await front.put(`/api/batches/${batch.id}`, { status: 'completed', endTime: new Date().toISOString() });
+      await front.put(`/api/batches/${batch.id}`, {
+        status: 'completed',
+        confirmUnreleased: true,
+        endTime: new Date().toISOString(),
+      });
       await text(region(teacher, 'Completed Batches Today'), `Batch #${batch.batchNumber}`).waitFor();
       await text(counter(mine, 'Picked Up'), '1').waitFor();
       await text(batched, 'Ava Martinez').waitFor({ state: 'detached' });
@@ -325,7 +340,10 @@ describe('the teacher screen', () => {
       // ...then car 122 is picked up at the curb.
       const added = await front.post('/api/queue', { sessionId, vehicleNumber: '122', vehicleType: 'car' });
       expect(added.status).toBe(201);
-      const done = await front.put(`/api/queue/${added.body.id}/status`, { status: 'completed' });
+      const done = await front.put(`/api/queue/${added.body.id}/status`, {
+        status: 'completed',
+        confirmUnreleased: true,
+      });
       expect(done.status).toBe(200);
       await text(counter(mine, 'Picked Up'), '2').waitFor();
       await text(counter(mine, 'In Class'), '6').waitFor();
@@ -333,7 +351,7 @@ describe('the teacher screen', () => {
       expect(await text(status, 'Ava Martinez').count()).toBe(0);
     }, 60_000);
 
-    it('follows more classrooms and shows walkers as not openable', async () => {
+    it("follows more classrooms, shows walkers as not openable, and offers no code for another teacher's students", async () => {
       const rooms = region(teacher, 'Classrooms');
       await rooms.getByRole('checkbox', { name: 'Room 7' }).click();
       await text(rooms, 'Selected Classrooms (2)').waitFor();
@@ -341,9 +359,17 @@ describe('the teacher screen', () => {
       const room7 = region(teacher, 'Students: Room 7');
       const walker = row(room7.getByRole('list', { name: 'Students in class' }), 'Chloe Brown');
       await text(walker, 'No vehicle').waitFor();
-      // Only the Pickup Code button: the walker's name opens nothing.
-      expect(await walker.getByRole('button').count()).toBe(1);
+      // No button at all: the walker's name opens nothing, and Room 7 is another teacher's
+      // classroom, whose pickup codes a teacher cannot make (issue 49).
+      expect(await walker.getByRole('button').count()).toBe(0);
       expect(await walker.locator('[data-openable="false"]').count()).toBe(1);
+      expect(await room7.getByRole('button', { name: /^Pickup Code/ }).count()).toBe(0);
+      // Her own classroom's students keep theirs.
+      const room12 = region(teacher, 'Students: Room 12');
+      expect(await room12.getByRole('button', { name: /^Pickup Code/ }).count()).toBeGreaterThan(0);
+      await expectAccessible(teacher);
+      await painted(teacher);
+      await room7.screenshot({ path: join(shotsDir(), 'teacher-other-classroom-no-code-tablet.png') });
       await tab(teacher, 'Arrival/Departure').click();
       await rooms.getByRole('checkbox', { name: 'Room 7' }).click();
       await text(rooms, 'Selected Classrooms (1)').waitFor();

@@ -90,6 +90,16 @@ export const painted = (page: Page) =>
     'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())))',
   );
 
+/**
+ * Answers "Complete anyway" to the question a screen asks before completing a car or a batch
+ * with a child no teacher released (issue 50), once it shows.
+ */
+export const completeAnyway = (page: Page) =>
+  page
+    .getByRole('dialog', { name: 'Not released by a teacher' })
+    .getByRole('button', { name: 'Complete anyway' })
+    .click();
+
 /** Where the app keeps its theme preference (`THEME_STORAGE_KEY` in the web app). */
 const THEME_KEY = 'curbside-theme';
 

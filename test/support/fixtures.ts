@@ -1,6 +1,7 @@
 import type { StaffRole } from '@curbside/domain';
 import { hashPassword } from '@curbside/functions/lib/passwords';
-import { type Db, pickupCodes, schools, users } from '@curbside/store';
+import { classrooms, type Db, pickupCodes, schools, students, users } from '@curbside/store';
+import { Client } from './server';
 
 const passwordHash = hashPassword('demo1234');
 
@@ -59,3 +60,49 @@ export const claimExpiredCode = (db: Db, code: string, studentId: number) =>
     },
     null,
   );
+
+/**
+ * The demo school's students of one classroom, by its name: Room 12 is
+ * teacher_demo's, Rooms 7, 15 and 21 other teachers', Rooms 4 and 23 have none.
+ */
+export const demoStudentsOf = async (db: Db, roomName: string) => {
+  const room = (await classrooms.listBySchool(db, 1)).find((candidate) => candidate.name === roomName);
+  if (!room) throw new Error(`The demo school has no ${roomName}`);
+  return students.listByClassroom(db, 1, room.id);
+};
+
+/** The demo school's settings as the seed leaves them (a body for `PUT /api/schools/1/settings`). */
+export const demoSchoolSettings = {
+  carBatchCapacity: 8,
+  busBatchCapacity: 4,
+  defaultSessionMinutes: 120,
+  languages: ['en', 'es'],
+  recordRetentionDays: 400,
+};
+
+/**
+ * A new parent following a student through one of the school's invites (made
+ * by `staff`, a client of that school's staff), signed in: the way a family
+ * joins. `username` names the new account.
+ */
+export const parentThroughInvite = async (
+  baseUrl: string,
+  staff: Client,
+  studentId: number,
+  username: string,
+) => {
+  const invites = (await staff.post('/api/parent-invites', { studentIds: [studentId] })).body.invites;
+  const token = new URL(invites[0].url).searchParams.get('t');
+  const parent = new Client(baseUrl);
+  const answer = await parent.post('/api/parent-invites/accept', {
+    token,
+    username,
+    password: 'secret-pass-1',
+    firstName: 'Pat',
+    lastName: username,
+    phone: '555-0102',
+  });
+  if (answer.status !== 201)
+    throw new Error(`Could not accept: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return parent;
+};

@@ -54,6 +54,15 @@ const display = async (token: string) => {
   return client;
 };
 
+/** A new session of the demo school (once any running one is ended) and a display of the school open. */
+const displayOfNewSession = async () => {
+  const token = tokenOf((await admin.get('/api/display-link')).body.url);
+  const active = (await back.get('/api/sessions/active')).body;
+  if (active) await back.put(`/api/sessions/${active.id}/end`);
+  const sessionId = (await back.post('/api/sessions', sessionBody())).body.id as number;
+  return { sessionId, tv: await display(token) };
+};
+
 beforeAll(async () => {
   server = await startTestServer();
   [admin, back] = await Promise.all([signedIn(server.url, 'admin_demo'), signedIn(server.url, 'back_demo')]);
@@ -80,11 +89,7 @@ describe('the display link', () => {
 
 describe('the display connection', () => {
   it('gets the called students by batch, first names and last initials only, and drops them when picked up', async () => {
-    const token = tokenOf((await admin.get('/api/display-link')).body.url);
-    const active = (await back.get('/api/sessions/active')).body;
-    if (active) await back.put(`/api/sessions/${active.id}/end`);
-    const sessionId = (await back.post('/api/sessions', sessionBody())).body.id as number;
-    const tv = await display(token);
+    const { sessionId, tv } = await displayOfNewSession();
     expect(lastBoard(tv)).toEqual({ sessionId, groups: [] });
 
     await back.post('/api/queue', { sessionId, vehicleNumber: '101', vehicleType: 'car' });
@@ -136,10 +141,37 @@ describe('the display connection', () => {
     // Picked up: the batch completes and the student leaves the board.
     const done = await back.put(`/api/batches/${batch.id}`, {
       status: 'completed',
+      confirmUnreleased: true,
       endTime: new Date().toISOString(),
     });
     expect(done.status).toBe(200);
     await eventually(async () => lastBoard(tv)?.groups.length === 0, 10_000);
+    await back.put(`/api/sessions/${sessionId}/end`);
+  });
+
+  it('gets a student a teacher released while the car still waits, at once, and only that student', async () => {
+    const { sessionId, tv } = await displayOfNewSession();
+    // Car 112 carries three children; it waits in the line, in no batch.
+    const car = (await back.post('/api/queue', { sessionId, vehicleNumber: '112', vehicleType: 'car' })).body;
+    const [, , third] = car.students as Array<{ id: number; firstName: string; lastName: string }>;
+    const teacher = await signedIn(server.url, 'teacher_demo');
+    expect((await teacher.put(`/api/teacher/students/${third?.id}/release`)).status).toBe(200);
+    await eventually(async () => (lastBoard(tv)?.groups.length ?? 0) > 0, 10_000);
+    expect(lastBoard(tv)?.groups).toEqual([
+      {
+        batchNumber: null,
+        lane: 'car',
+        calledAt: expect.any(String),
+        vehicles: [
+          {
+            vehicleNumber: '112',
+            students: [
+              { id: third?.id, firstName: third?.firstName, lastInitial: third?.lastName.charAt(0) },
+            ],
+          },
+        ],
+      },
+    ]);
     await back.put(`/api/sessions/${sessionId}/end`);
   });
 

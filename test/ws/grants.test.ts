@@ -27,10 +27,10 @@ describe('a handler on the laptop', () => {
   it('runs with the access of its function in AWS', () => {
     expect(grantOf('http/login')).toMatchObject({ name: 'http-auth', manageConnections: true });
     expect(grantOf('http/getSchool')).toMatchObject({ name: 'http-admin', manageConnections: true });
-    expect(grantOf('http/lookupPickupCode')).toMatchObject({ name: 'http-parent', manageConnections: false });
+    expect(grantOf('http/sisDistricts')).toMatchObject({ name: 'http-sis', manageConnections: false });
     expect(grantOf('ws/connect').name).toBe('ws');
     expect(grantOf('scheduled/end-sessions').name).toBe('scheduled');
-    expect(grantOf('http/lookupPickupCode').tables[process.env.CONNECTION_TABLE_NAME as string]).toEqual([]);
+    expect(grantOf('http/sisDistricts').tables[process.env.CONNECTION_TABLE_NAME as string]).toEqual([]);
   });
 
   /** A new anonymous screen, its connection id (not an earlier test's) and a management client. */
@@ -60,7 +60,7 @@ describe('a handler on the laptop', () => {
           new PostToConnectionCommand({ ConnectionId: id, Data: new TextEncoder().encode('{"type":"x"}') }),
         ),
       );
-    await expect(post('http/lookupPickupCode')).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
+    await expect(post('http/sisDistricts')).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
     await post('http/addToQueue');
     expect(await live.next()).toEqual({ type: 'x' });
     await live.close();
@@ -74,7 +74,7 @@ describe('a handler on the laptop', () => {
       access.run(grantOf(module), () =>
         publisher.send([id], { type: 'ALERT_DISMISSED', data: { id: 7, removed: true } } as never),
       );
-    expect(await send('http/lookupPickupCode')).toEqual({ sent: 0, gone: 0, failed: 1 });
+    expect(await send('http/sisDistricts')).toEqual({ sent: 0, gone: 0, failed: 1 });
     expect(await send('http/addToQueue')).toEqual({ sent: 1, gone: 0, failed: 0 });
     expect(await live.next()).toEqual({ type: 'ALERT_DISMISSED', data: { id: 7, removed: true } });
     await live.close();

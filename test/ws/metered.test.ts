@@ -54,7 +54,10 @@ describe('metering and event timestamps (the benchmark relies on them)', () => {
     // A transaction (completion: delete the entry, put the completed visit, and the record's event)
     // is billed from its items, twice, plus once for each index an item is in (the waiting line, the
     // completed list): 6 for the visit, and the record's event apart.
-    const done = await front.put(`/api/queue/${added.body.id}/status`, { status: 'completed' });
+    const done = await front.put(`/api/queue/${added.body.id}/status`, {
+      status: 'completed',
+      confirmUnreleased: true,
+    });
     expect(done.status).toBe(200);
     const completion = meter.snapshot()['http/setQueueStatus'] ?? {};
     expect(

@@ -13,7 +13,7 @@ import { openClient } from './live';
  * The laptop runtime with its functions in worker threads (`workers`), beside the same
  * runtime with every handler on one thread, on the same tables: the answers are the same,
  * a worker keeps its own module state, a crashed worker fails only its request (502), and
- * IAM still holds per worker. `/api/health` and the parent function's pickup-code lookup
+ * IAM still holds per worker. `/api/health` and the student-information import's district list
  * run a stand-in handler (`test/support/worker-handler.ts`) in the workers.
  */
 const standIn = fileURLToPath(new URL('../support/worker-handler.ts', import.meta.url));
@@ -28,7 +28,7 @@ beforeAll(async () => {
     connectionTableName: process.env.CONNECTION_TABLE_NAME as string,
     dynamoEndpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB as string,
     workers: 2,
-    workerModules: { 'http/health': standIn, 'http/lookupPickupCode': standIn },
+    workerModules: { 'http/health': standIn, 'http/sisDistricts': standIn },
   });
 }, 120_000);
 afterAll(async () => {
@@ -127,8 +127,8 @@ describe('functions in worker threads', () => {
         return ids.length;
       })
       .toBeGreaterThan(0);
-    // The parent function (no ManageConnections) is refused before the post reaches the socket.
-    const refused = (await pooled.workers?.invoke('http/lookupPickupCode', {
+    // The import page's function (no ManageConnections) is refused before the post reaches the socket.
+    const refused = (await pooled.workers?.invoke('http/sisDistricts', {
       action: 'post',
       connectionId,
     })) as {

@@ -93,6 +93,45 @@ describe('the outbox', () => {
     expect(outbox.snapshot().refusals).toEqual([]);
   });
 
+  it('turns a completion refused for children no teacher released into a question, and sends it confirmed, once, on Complete anyway', async () => {
+    const sent: Array<{ key: string; body: unknown }> = [];
+    const unreleased = [{ id: 3, firstName: 'Ava', lastName: 'Nguyen', vehicleNumber: '115' }];
+    const outbox = new Outbox(memoryStorage(), async (it) => {
+      const body = (it.input as { body: { confirmUnreleased?: boolean } }).body;
+      if (!body.confirmUnreleased)
+        throw new HttpError(409, '409: …', {
+          message: 'Ava Nguyen has not been released by a teacher. Complete anyway?',
+          unreleased,
+        });
+      sent.push({ key: it.key, body });
+    });
+    const completion: OutboxItem = {
+      key: 'k1',
+      route: 'updateBatch',
+      input: { params: { id: 4 }, body: { status: 'completed' } },
+      vehicle: 'Batch #2',
+      action: 'complete batch',
+      at: 0,
+    };
+    await outbox.add(completion);
+    await outbox.flush();
+    const [refusal] = outbox.snapshot().refusals;
+    expect(refusal).toMatchObject({
+      key: 'k1',
+      vehicle: 'Batch #2',
+      message: 'Ava Nguyen has not been released by a teacher. Complete anyway?',
+      unreleased,
+    });
+    expect(sent).toEqual([]);
+
+    await outbox.confirm('k1', 'k2');
+    expect(sent).toEqual([{ key: 'k2', body: { status: 'completed', confirmUnreleased: true } }]);
+    expect(outbox.snapshot()).toEqual({ items: [], refusals: [] });
+    // A second answer finds nothing more to send.
+    await outbox.confirm('k1', 'k3');
+    expect(sent).toHaveLength(1);
+  });
+
   it('says which state the connection is in, one at a time', () => {
     const now = Date.parse('2026-11-27T15:00:00Z');
     const facts = {

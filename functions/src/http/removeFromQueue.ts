@@ -5,5 +5,5 @@ import { removeEntry } from '../services/queue';
 
 /** `DELETE /api/queue/{id}`: a vehicle leaves the queue, saying why (picked up, left, removed). */
 export const handler = httpHandler(routes.removeFromQueue, async ({ user, params, body }) =>
-  removeEntry(requireUser(user), params.id, body.reason),
+  removeEntry(requireUser(user), params.id, body.reason, body.confirmUnreleased === true),
 );

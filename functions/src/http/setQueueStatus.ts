@@ -5,5 +5,5 @@ import { setEntryStatus } from '../services/queue';
 
 /** `PUT /api/queue/{id}/status`: moves an entry along its allowed transitions. */
 export const handler = httpHandler(routes.setQueueStatus, async ({ user, params, body }) =>
-  setEntryStatus(requireUser(user), params.id, body.status),
+  setEntryStatus(requireUser(user), params.id, body.status, body.confirmUnreleased === true),
 );

@@ -2,10 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { type Access, VIEWER_ADDRESS_HEADER } from '@curbside/api';
 import {
   BUS_LINK_MISSING,
+  type BusLinkKind,
   canPerform,
+  DRIVER_LINK_REPLACED,
   ForbiddenError,
   hasMinimumRole,
   isStaffRole,
+  LinkReplacedError,
   MUST_CHANGE_PASSWORD,
   rankOf,
   UnauthorizedError,
@@ -216,6 +219,23 @@ export const assertSchoolWritable = async (schoolId: number) => {
 };
 
 /**
+ * Why a bus link opens nothing here: a driver link the office replaced says
+ * so, with the school's phone (issue 50: the page's way out when it can send
+ * no alert; the office's number, nothing else of the school); any other is
+ * a link the page does not have.
+ */
+const refusedLink = async (
+  found: Awaited<ReturnType<typeof busLinks.lookup>>,
+  kind: BusLinkKind,
+): Promise<UnauthorizedError> => {
+  if (found?.replaced && kind === 'driver' && found.holder.kind === 'driver') {
+    const school = await schools.get(db, found.holder.schoolId);
+    return new LinkReplacedError(DRIVER_LINK_REPLACED, school?.phone ?? null);
+  }
+  return new UnauthorizedError(BUS_LINK_MISSING[kind]);
+};
+
+/**
  * Enforces the route table's "who may call it": signs the request's user in
  * from the session cookie, checks the one-time password gate, rank, the
  * data-permission matrix, the sandbox rule and, on mutations, the Origin.
@@ -231,9 +251,10 @@ export const authorize = (
       typeof access === 'object' && access.busLink ? bearerOf(event.headers.authorization) : undefined;
     if (typeof access === 'object' && access.busLink && bearer !== undefined) {
       // A page opened from a bus link: the link is its key, for its school only.
-      const holder = await busLinks.holderOf(db, bearer);
-      if (!holder || holder.kind !== access.busLink)
-        throw new UnauthorizedError(BUS_LINK_MISSING[access.busLink]);
+      const found = await busLinks.lookup(db, bearer);
+      if (!found || found.replaced || found.holder.kind !== access.busLink)
+        throw await refusedLink(found, access.busLink);
+      const { holder } = found;
       busLinkHolders.set(event, holder);
       signedInUsers.set(event, null);
       if (isMutation(method) && !options.sandboxExempt) await assertSchoolWritable(holder.schoolId);
@@ -255,6 +276,7 @@ export const authorize = (
       if (user.role !== 'parent') throw new ForbiddenError('Only parents can do this.');
       return;
     }
+    if (access.orParent && user.role === 'parent') return;
     if (!isStaffRole(user.role) || !hasMinimumRole(user.role, access.minRole)) {
       throw new ForbiddenError("You don't have permission to do this.");
     }

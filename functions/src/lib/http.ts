@@ -5,11 +5,13 @@ import {
   ForbiddenError,
   GoneError,
   isDomainError,
+  LinkReplacedError,
   NotFoundError,
   RowsRejectedError,
   TooManyRequestsError,
   UnauthorizedError,
   UnavailableError,
+  UnreleasedStudentsError,
   type User,
   ValidationError,
 } from '@curbside/domain';
@@ -221,9 +223,12 @@ export const errorHandler = (): MiddlewareObj<HttpEvent, HttpResult> => ({
       return;
     }
     if (isDomainError(error)) {
-      const body: { message: string; issues?: unknown; errors?: unknown } = { message: error.message };
+      const body: Record<string, unknown> & { message: string } = { message: error.message };
       if (error instanceof ValidationError && error.issues.length > 0) body.issues = error.issues;
       if (error instanceof RowsRejectedError) body.errors = error.rows;
+      if (error instanceof LinkReplacedError)
+        Object.assign(body, { replaced: true, schoolPhone: error.schoolPhone });
+      if (error instanceof UnreleasedStudentsError) body.unreleased = error.unreleased;
       request.response = json(statusOf(error), body);
       return;
     }

@@ -53,10 +53,13 @@ const callerOf = (event: HttpEvent): string | undefined => {
   return undefined;
 };
 
-/** What a key was first used for: the route, the path (its ids) and the body as sent. */
+/**
+ * What a key was first used for: the route, the path (its ids), the query
+ * string (a super admin's `?schoolId=`: issue 49) and the body as sent.
+ */
 const fingerprintOf = (event: HttpEvent) => {
   return createHash('sha256')
-    .update(`${event.routeKey}\n${event.rawPath}\n${bodyText(event) ?? ''}`)
+    .update(`${event.routeKey}\n${event.rawPath}\n${event.rawQueryString ?? ''}\n${bodyText(event) ?? ''}`)
     .digest('base64url');
 };
 

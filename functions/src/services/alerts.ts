@@ -27,6 +27,29 @@ const publishAlert = (alert: Alert, event: CarLineEvent) =>
     : publishToSession(alert.schoolId, alert.sessionId, event);
 
 /**
+ * Tells the school's staff that an alert was dismissed, and, for a bus
+ * driver's alert, the school's driver pages who closed it (issue 50: the
+ * driver's page says "Closed by …" instead of who was on it).
+ */
+const tellDismissed = async (alert: Alert, dismissed: Alert | undefined) => {
+  const data = { id: alert.id, removed: true } as const;
+  const by = dismissed?.dismissedBy;
+  const driverView =
+    by && dismissed.dismissedAt
+      ? { ...data, dismissedBy: { name: by.name, at: dismissed.dismissedAt } }
+      : data;
+  await Promise.all([
+    publishAlert(alert, { type: 'ALERT_DISMISSED', data }),
+    alert.source === 'bus_driver'
+      ? publishToChannel(channels.drivers(alert.schoolId), { type: 'ALERT_DISMISSED', data: driverView })
+      : undefined,
+  ]);
+};
+
+/** Who dismisses, as the alert keeps it. */
+const dismisser = (user: User) => ({ userId: user.id, name: user.name });
+
+/**
  * The alert toggle: the same type from the same location while one is active
  * dismisses it (`dismissed: true`); otherwise a new alert becomes active.
  */
@@ -46,9 +69,9 @@ export const toggleAlert = async (
       location: input.location,
     });
     if (active) {
-      const dismissed = await alerts.dismiss(db, active, record);
+      const dismissed = await alerts.dismiss(db, active, record, dismisser(user));
       if (!dismissed) continue;
-      await publishAlert(active, { type: 'ALERT_DISMISSED', data: { id: active.id, removed: true } });
+      await tellDismissed(active, dismissed);
       return { dismissed: true, alert: dismissed };
     }
     const raised = await alerts.raise(
@@ -141,9 +164,9 @@ export const dismissAlert = async (user: User, id: number): Promise<Alert> => {
   const alert = await alertOfSchool(user, id);
   if (alert.status !== 'active') return alert;
   const record = await recordingBy(user, alert.schoolId);
-  const dismissed = (await alerts.dismiss(db, alert, record)) ?? { ...alert, status: 'dismissed' as const };
-  await publishAlert(alert, { type: 'ALERT_DISMISSED', data: { id: alert.id, removed: true } });
-  return dismissed;
+  const done = await alerts.dismiss(db, alert, record, dismisser(user));
+  await tellDismissed(alert, done);
+  return done ?? { ...alert, status: 'dismissed' as const };
 };
 
 /**

@@ -17,6 +17,7 @@ import {
   authSessions,
   connections,
   knownDevices,
+  type NewUser,
   sessionIdOf,
   type ThrottleScope,
   throttle,
@@ -197,24 +198,41 @@ export const signOut = async (token: string | undefined) => {
  * (staff usernames are apart and never conflict, so this reveals none).
  */
 export const registerParent = async (
-  // An invite's new account may have no email address (the school knew none).
-  input: Omit<Required<ParentRegisterInput>, 'email'> & { email: string | null },
+  input: Required<ParentRegisterInput>,
   address: string,
   deviceToken?: string,
 ): Promise<SignedIn> => {
   const attempt = await throttle.reserve(
     db,
-    [{ scope: `register#ip#${address}`, limit: REGISTRATION_THROTTLE.perAddress }],
+    [{ scope: registrations(address), limit: REGISTRATION_THROTTLE.perAddress }],
     REGISTRATION_THROTTLE.windowMs,
   );
   if (!attempt.allowed) {
     throw new TooManyRequestsError('Too many accounts were registered from here. Please try again later.');
   }
-  // Taken is told before the password is hashed (the create below still guards a race).
+  return registerWith(input, deviceToken, (account) => users.create(db, account));
+};
+
+/** The registration throttle's count of an address (`REGISTRATION_THROTTLE`). */
+const registrations = (address: string) => `register#ip#${address}`;
+
+/** A new parent account's fields (an invite's may have no email address: the school knew none). */
+type NewParentInput = Omit<Required<ParentRegisterInput>, 'email'> & { email: string | null };
+
+/**
+ * Makes a parent account with `create` and signs it in. A username another
+ * parent has is told before the password is hashed (`create` still guards a
+ * race: staff usernames are apart and never conflict, so this reveals none).
+ */
+const registerWith = async (
+  input: NewParentInput,
+  deviceToken: string | undefined,
+  create: (account: NewUser) => Promise<User>,
+): Promise<SignedIn> => {
   if (await users.findCredentials(db, input.username, 'parent')) {
     throw new ConflictError(`Username ${input.username} is already taken`);
   }
-  const user = await users.create(db, {
+  const user = await create({
     name: input.name,
     username: input.username,
     email: input.email,
@@ -227,6 +245,26 @@ export const registerParent = async (
   });
   return startSession(user, accountOf('parent', user.username), deviceToken);
 };
+
+/**
+ * Registers a parent through a valid, unused invite (issue 50 item 15):
+ * bounded by the school's own invites, so not counted against the address
+ * (back-to-school night: every family on the school's Wi-Fi). `create` makes
+ * the account in one transaction with the invite's use (issue 49).
+ */
+export const registerInvitedParent = (
+  input: NewParentInput,
+  deviceToken: string | undefined,
+  create: (account: NewUser) => Promise<User>,
+): Promise<SignedIn> => registerWith(input, deviceToken, create);
+
+/**
+ * An accept that would have made an account with an invite that does not
+ * work: counted against the address as a registration is (an invalid invite
+ * is no bound).
+ */
+export const countRefusedRegistration = (address: string) =>
+  throttle.count(db, registrations(address), REGISTRATION_THROTTLE.windowMs);
 
 export const requireUser = (user: User | null): User => {
   if (!user) throw new UnauthorizedError('Not signed in');

@@ -3,24 +3,28 @@ import {
   type AuthorizedPickup,
   type AuthorizedPickupInput,
   alsoAllowedText,
-  dateIn,
   NotFoundError,
   pickupStillAllowed,
-  SCHOOL_TIME_ZONE,
+  type StudentAuthorizedPickups,
   type User,
   ValidationError,
 } from '@curbside/domain';
-import { authorizedPickups, parentLinks, students } from '@curbside/store';
+import { authorizedPickups, parentLinks, students, users } from '@curbside/store';
+import { assertSchoolWritable } from '../lib/auth';
 import { db } from '../lib/context';
+import { log } from '../lib/log';
+import { publishAboutStudent } from './live-events';
+import { schoolClock } from './school-clock';
 import { ownSchoolId } from './tenancy';
 
 /**
  * The adults a family allows to collect a child (issue 29). Every parent
  * linked to a child shares the child's list; another family's child is 404.
- * A one-day delegate counts through its day in the school's calendar.
+ * A one-day delegate counts through its day in the school's calendar (its
+ * own time zone, issue 51).
  */
-const today = () => dateIn(SCHOOL_TIME_ZONE);
-const current = (list: readonly AuthorizedPickup[], day = today()) =>
+const today = async (schoolId: number) => (await schoolClock(schoolId)).today;
+const current = (list: readonly AuthorizedPickup[], day: string) =>
   list.filter((pickup) => pickupStillAllowed(pickup, day)).sort((a, b) => a.id - b.id);
 
 /** The parent's children, as (school, student) pairs. */
@@ -33,17 +37,78 @@ const childOf = async (parent: User, studentId: number) => {
 };
 
 export const parentPickups = async (parent: User): Promise<AuthorizedPickup[]> => {
-  const lists = await Promise.all(
-    (await childrenOf(parent)).map((child) =>
-      authorizedPickups.listByStudent(db, child.schoolId, child.studentId),
+  const children = await childrenOf(parent);
+  const days = new Map(
+    await Promise.all(
+      [...new Set(children.map((child) => child.schoolId))].map(
+        async (schoolId) => [schoolId, await today(schoolId)] as const,
+      ),
     ),
   );
-  return current(lists.flat());
+  const lists = await Promise.all(
+    children.map(async (child) =>
+      current(
+        await authorizedPickups.listByStudent(db, child.schoolId, child.studentId),
+        days.get(child.schoolId) as string,
+      ),
+    ),
+  );
+  // Who added each is the school's to see (the curb), not told to every parent of the child.
+  return lists
+    .flat()
+    .sort((a, b) => a.id - b.id)
+    .map(({ createdByName: _, ...pickup }) => pickup);
+};
+
+/**
+ * A child's list as the school's staff see it: each adult with who added
+ * them (the name kept with the entry; an older entry's adder read by id) and
+ * the line the curb shows.
+ */
+const staffList = async (schoolId: number, studentId: number): Promise<StudentAuthorizedPickups> => {
+  const { timeZone, today: day } = await schoolClock(schoolId);
+  const list = current(await authorizedPickups.listByStudent(db, schoolId, studentId), day);
+  const unnamed = [...new Set(list.filter((p) => p.createdByName === undefined).map((p) => p.createdBy))];
+  const names = new Map(
+    await Promise.all(unnamed.map(async (id) => [id, (await users.get(db, id))?.name ?? null] as const)),
+  );
+  return {
+    pickups: list.map(({ createdByName, ...pickup }) => ({
+      ...pickup,
+      addedBy: createdByName ?? names.get(pickup.createdBy) ?? null,
+    })),
+    text: alsoAllowedText(list, day),
+    timeZone,
+    today: day,
+  };
+};
+
+/**
+ * Tells the school's open staff screens a child's list as it is now (issue 50):
+ * those following the whole line and those following the child's classroom.
+ * The change is made: a failure here is logged, and the screens read the list
+ * again when they next load it.
+ */
+const tellStaff = async (schoolId: number, studentId: number) => {
+  try {
+    const [list, student] = await Promise.all([
+      staffList(schoolId, studentId),
+      students.get(db, schoolId, studentId),
+    ]);
+    await publishAboutStudent(schoolId, student?.classroomId ?? null, {
+      type: 'AUTHORIZED_PICKUPS_CHANGED',
+      data: { schoolId, studentId, ...list },
+    });
+  } catch (error) {
+    log('warn', 'authorized pickups not told to staff', { error: (error as Error).message });
+  }
 };
 
 export const addPickup = async (parent: User, input: AuthorizedPickupInput): Promise<AuthorizedPickup> => {
   const child = await childOf(parent, input.studentId);
-  const day = today();
+  // A write into the child's school: none while it is in sandbox mode (issue 49).
+  await assertSchoolWritable(child.schoolId);
+  const day = await today(child.schoolId);
   const onDate = input.onDate ?? null;
   if (onDate !== null && onDate < day) {
     throw new ValidationError('The date is in the past', [
@@ -55,7 +120,7 @@ export const addPickup = async (parent: User, input: AuthorizedPickupInput): Pro
     const message = `At most ${AUTHORIZED_PICKUPS_MAX} people can be allowed to pick up one child`;
     throw new ValidationError(message, [{ path: 'studentId', message }]);
   }
-  return authorizedPickups.create(db, {
+  const { createdByName: _, ...added } = await authorizedPickups.create(db, {
     schoolId: child.schoolId,
     studentId: child.studentId,
     name: input.name,
@@ -64,7 +129,10 @@ export const addPickup = async (parent: User, input: AuthorizedPickupInput): Pro
     onDate,
     createdBy: parent.id,
     createdAt: new Date().toISOString(),
+    createdByName: parent.name,
   });
+  await tellStaff(child.schoolId, child.studentId);
+  return added;
 };
 
 export const removePickup = async (parent: User, id: number): Promise<{ ok: true }> => {
@@ -74,17 +142,23 @@ export const removePickup = async (parent: User, id: number): Promise<{ ok: true
     ),
   );
   const found = lists.flat().find((pickup) => pickup.id === id);
-  if (!found || !(await authorizedPickups.delete(db, found)))
-    throw new NotFoundError('Authorized pickup not found');
+  if (!found) throw new NotFoundError('Authorized pickup not found');
+  await assertSchoolWritable(found.schoolId);
+  if (!(await authorizedPickups.delete(db, found))) throw new NotFoundError('Authorized pickup not found');
+  await tellStaff(found.schoolId, found.studentId);
   return { ok: true };
 };
 
 /** A student's list as staff of the school see it, with the line the curb screens show. */
-export const studentPickupsForStaff = async (user: User, studentId: number) => {
+export const studentPickupsForStaff = async (
+  user: User,
+  studentId: number,
+): Promise<StudentAuthorizedPickups> => {
   const schoolId = ownSchoolId(user);
-  const student = await students.get(db, schoolId, studentId);
+  const [student, list] = await Promise.all([
+    students.get(db, schoolId, studentId),
+    staffList(schoolId, studentId),
+  ]);
   if (!student) throw new NotFoundError('Student not found');
-  const day = today();
-  const pickups = current(await authorizedPickups.listByStudent(db, schoolId, studentId), day);
-  return { pickups, text: alsoAllowedText(pickups, day) };
+  return list;
 };

@@ -7,6 +7,7 @@ import {
   NotFoundError,
   type QueueEntry,
   type Recording,
+  type ReleaseMark,
   type User,
   type VehicleType,
 } from '@curbside/domain';
@@ -16,6 +17,7 @@ import { db } from '../lib/context';
 import type { HttpEvent } from '../lib/http';
 import { log } from '../lib/log';
 import { remember } from '../lib/remember';
+import { releasesBeforeCompletion } from './completion';
 import { publishToSession } from './live-events';
 import { recordingBy } from './record';
 import { assertSessionOfSchool, sessionOfSchool } from './scope';
@@ -282,6 +284,7 @@ export const dropFromBatch = async (
   entry: QueueEntry,
   record: Recording,
   outcome: 'picked_up' | 'left' | 'removed',
+  marks?: ReadonlyMap<number, ReleaseMark>,
 ): Promise<EntryChange> => {
   const batchId = entry.batchId as number;
   const left = await batches.dropEntry(
@@ -289,7 +292,9 @@ export const dropFromBatch = async (
     batchId,
     entry,
     record,
-    outcome === 'picked_up' ? { completeAt: new Date().toISOString() } : { reason: outcome },
+    outcome === 'picked_up'
+      ? { completeAt: new Date().toISOString(), ...(marks ? { marks } : {}) }
+      : { reason: outcome },
   );
   return { entry: left, batch: batchSoon(batchId) };
 };
@@ -298,12 +303,17 @@ export const dropFromBatch = async (
  * `PUT /api/batches/{id}`: completing completes every entry in it (marking
  * their students picked up) and ends it; loading is its state from creation;
  * a count the client sends is answered with the count the entries give (the
- * server keeps it right).
+ * server keeps it right). A child in it no teacher released: 409 naming them,
+ * unless `confirmUnreleased` (then recorded as completed without a release).
  */
 export const updateBatch = async (
   user: User,
   id: number,
-  change: { status?: 'loading' | 'completed'; currentCount?: number },
+  change: {
+    status?: 'loading' | 'completed';
+    currentCount?: number;
+    confirmUnreleased?: boolean | undefined;
+  },
 ): Promise<Batch> => {
   const batch = await batchOfSchool(user, id);
   assertLoading(batch);
@@ -314,8 +324,9 @@ export const updateBatch = async (
     if (!found) throw new NotFoundError('Batch not found');
     assertLoading(found.batch);
     const entries = await batches.entries(db, found.batch, found.memberIds);
+    const marks = await releasesBeforeCompletion(batch.sessionId, entries, change.confirmUnreleased === true);
     const endTime = new Date().toISOString();
-    if (await batches.complete(db, found.batch, entries, endTime, record)) {
+    if (await batches.complete(db, found.batch, entries, endTime, record, marks)) {
       const completed: Batch = {
         ...found.batch,
         status: 'completed',
@@ -323,7 +334,7 @@ export const updateBatch = async (
         currentCount: entries.length,
         version: found.batch.version + 1,
       };
-      await recordPickups(batch, entries, endTime, record);
+      await recordPickups(batch, entries, endTime, record, marks);
       await publishToSession(batch.schoolId, batch.sessionId, {
         type: 'VEHICLES_REMOVED_FROM_QUEUE',
         data: { batch: completed, entries: entries.map((entry) => completedVisit(entry, endTime).completed) },

@@ -10,6 +10,7 @@ import {
   ConflictError,
   DRIVER_LINK,
   ForbiddenError,
+  NO_BUS_CHOSEN,
   type User,
 } from '@curbside/domain';
 import {
@@ -21,6 +22,7 @@ import {
   busPositions,
   connections,
   pickupSessions,
+  schools,
 } from '@curbside/store';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { config } from '../lib/config';
@@ -78,6 +80,15 @@ export const rotateLinks = async (user: User, event: APIGatewayProxyEventV2): Pr
 };
 
 export const fleetOf = async (caller: BusCaller): Promise<Bus[]> => busFleet.ofSchool(db, schoolOf(caller));
+
+/**
+ * The school's phone (issue 50): the driver page keeps it, to offer as a
+ * number to call whenever an alert cannot be sent (offline, refused, the
+ * link replaced). Only that: the driver page is public.
+ */
+export const contactOf = async (caller: BusCaller): Promise<{ schoolPhone: string | null }> => ({
+  schoolPhone: (await schools.get(db, schoolOf(caller)))?.phone ?? null,
+});
 
 export const positionsOf = async (caller: BusCaller): Promise<BusPosition[]> =>
   busPositions.ofSchool(db, schoolOf(caller));
@@ -226,7 +237,7 @@ export const raiseBusAlert = async (
   const { schoolId } = holder;
   const session = await pickupSessions.active(db, schoolId);
   const sessionId = session?.id ?? null;
-  const location = input.metadata.busName || input.metadata.busId;
+  const location = input.metadata.busName || input.metadata.busId || NO_BUS_CHOSEN;
   const record = await recording(DRIVER_LINK, schoolId);
   for (let attempt = 0; attempt < 3; attempt++) {
     const raised = await alerts.raise(

@@ -1,6 +1,6 @@
 import { channels } from '@curbside/api';
 import { type DisplayBoard, type DisplayLink, displayBoardOf, type User } from '@curbside/domain';
-import { batches, connections, displayLinks, pickupSessions, queue } from '@curbside/store';
+import { batches, connections, displayLinks, pickupSessions, queue, releases } from '@curbside/store';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { connectionsDb, db } from '../lib/context';
 import { siteOrigin } from '../lib/http';
@@ -33,7 +33,11 @@ export const rotateDisplayLink = async (user: User, event: APIGatewayProxyEventV
   return urlOf(event, after.token);
 };
 
-/** The school's board now: its running session's called students (none when no session runs). */
+/**
+ * The school's board now: its running session's called students, and those a
+ * teacher released while their car waits (their release marks, read by key;
+ * none when no car waits), none when no session runs.
+ */
 export const boardOf = async (schoolId: number): Promise<DisplayBoard> => {
   const session = await pickupSessions.active(db, schoolId);
   if (!session) return { sessionId: null, groups: [] };
@@ -41,7 +45,11 @@ export const boardOf = async (schoolId: number): Promise<DisplayBoard> => {
     queue.listActive(db, session.id),
     batches.listBySession(db, session.id),
   ]);
-  return displayBoardOf(session.id, entries, list);
+  const waiting = entries.filter((entry) => entry.status === 'waiting' && entry.batchId === null);
+  const riders = waiting.flatMap((entry) => entry.students);
+  const marks = riders.length === 0 ? new Map() : await releases.ofStudents(db, session.id, riders);
+  const releasedAt = new Map([...marks].map(([studentId, mark]) => [studentId, mark.releasedAt]));
+  return displayBoardOf(session.id, entries, list, releasedAt);
 };
 
 /** Sends the board to one display (on its asking: at opening and after each reconnect). */

@@ -1,12 +1,15 @@
 import {
   type District,
+  type DistrictEdit,
   type DistrictReportRow,
   type DistrictWithSchools,
   ForbiddenError,
   type NewStaff,
   NotFoundError,
+  newSchoolTimeZone,
   type School,
   type StaffInput,
+  schoolClockOf,
   type User,
   usernameFromName,
   waitSeconds,
@@ -67,10 +70,25 @@ export const listSchools = async (user: User): Promise<School[]> => {
   return [await readSchool(user, user.schoolId)];
 };
 
+/**
+ * Edit District (issue 50, item 13): a district admin their own district, a
+ * super admin any; the time zone is the one its new schools take (a school
+ * keeps its own setting).
+ */
+export const updateDistrict = async (user: User, id: number, input: DistrictEdit): Promise<District> => {
+  await readDistrict(user, id);
+  const district = await districts.update(db, id, input);
+  if (!district) throw new NotFoundError('District not found');
+  return district;
+};
+
 export const createDistrict = (input: Pick<District, 'name' | 'active' | 'sandbox'>): Promise<District> =>
   districts.create(db, input);
 
-/** A district admin creates schools in their district (unless it is in sandbox mode); a super admin anywhere. */
+/**
+ * A district admin creates schools in their district (unless it is in sandbox
+ * mode); a super admin anywhere. The school takes the district's time zone.
+ */
 export const createSchool = async (
   user: User,
   input: Pick<School, 'name' | 'districtId' | 'active' | 'sandbox'>,
@@ -79,7 +97,7 @@ export const createSchool = async (
   const visible = district && (user.role === 'super_admin' || user.districtId === district.id);
   if (!visible) throw new NotFoundError('District not found');
   if (user.role !== 'super_admin' && district.sandbox) throw new ForbiddenError(READ_ONLY_MESSAGE);
-  return schools.create(db, input);
+  return schools.create(db, { ...input, timeZone: newSchoolTimeZone(district) });
 };
 
 /** Tells every signed-in staff screen of the school its mode (their badge and banner follow). */
@@ -187,6 +205,7 @@ export const districtReport = async (user: User, id: number): Promise<DistrictRe
           schoolId: school.id,
           schoolName: school.name,
           sandbox: school.sandbox,
+          timeZone: schoolClockOf(school).timeZone,
           lastSession: null,
           vehicles: 0,
           averageWaitSeconds: null,
@@ -201,6 +220,7 @@ export const districtReport = async (user: User, id: number): Promise<DistrictRe
         schoolId: school.id,
         schoolName: school.name,
         sandbox: school.sandbox,
+        timeZone: schoolClockOf(school).timeZone,
         lastSession: { name: last.name, startTime: last.startTime },
         vehicles: active.length + completed.length,
         averageWaitSeconds:

@@ -14,6 +14,16 @@ export const publishToStaff = (schoolId: number, event: LiveEvent) =>
   publishToChannel(channels.staff(schoolId), event);
 
 /**
+ * Tells the school's staff screens about a change of one student outside the
+ * car line's sequence (a family's authorized adults, issue 50), routed as the
+ * car-line events are: the screens following the whole line, and those
+ * subscribed to the student's classroom (no sequence number: it is no change
+ * of the line).
+ */
+export const publishAboutStudent = (schoolId: number, classroomId: number | null, event: LiveEvent) =>
+  routeToStaff(schoolId, event, classroomId === null ? [] : [classroomId]);
+
+/**
  * Tells the school's signed-in staff about a committed change of a session,
  * numbered in the session's event sequence (one small write per event), so a
  * screen that sees a number skipped knows it missed one. The number is taken
@@ -53,11 +63,25 @@ export const publishToSession = async (
   ]);
 };
 
-/** The line's changes that can change the hallway display's board (issue 32). */
+/**
+ * A change outside any session's sequence that concerns some classrooms (a
+ * child's way home, issue 51): to the school's whole-line staff connections
+ * and to those subscribed to the concerned classrooms (none: the whole line
+ * only), unnumbered, routed as `publishToSession` routes car-line events.
+ */
+export const publishToClassrooms = (
+  schoolId: number,
+  event: LiveEvent,
+  classroomIds: readonly (number | null)[],
+) => routeToStaff(schoolId, event, [...new Set(classroomIds.filter((id): id is number => id !== null))]);
+
+/** The line's changes that can change the hallway display's board (issue 32; a release: issue 50). */
 const DISPLAY_CHANGES: ReadonlySet<string> = new Set([
   'QUEUE_STATUS_UPDATED',
   'VEHICLE_REMOVED',
   'VEHICLES_REMOVED_FROM_QUEUE',
+  'VEHICLE_RESTORED',
+  'STUDENT_STATUS_UPDATE',
 ]);
 
 /** Every staff connection: an alert. Otherwise the classrooms of the students the event is about. */

@@ -26,7 +26,14 @@ export const MAIL_RUN_STALE_MS = 6.5 * 60 * 60 * 1000;
  */
 export const queueMailRun = async (
   user: User,
-  run: { schoolId: number; schoolName: string; skipped: number; messages: readonly NewMailMessage[] },
+  run: {
+    schoolId: number;
+    schoolName: string;
+    /** The school's time zone: an invite's last day is a day of the school's calendar. */
+    timeZone: string;
+    skipped: number;
+    messages: readonly NewMailMessage[];
+  },
 ): Promise<EmailRunStarted> => {
   const runId = randomUUID();
   await mailRuns.create(
@@ -36,6 +43,7 @@ export const queueMailRun = async (
       runId,
       startedBy: user.id,
       schoolName: run.schoolName,
+      timeZone: run.timeZone,
       createdAt: new Date().toISOString(),
       queued: run.messages.length,
       skipped: run.skipped,

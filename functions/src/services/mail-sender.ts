@@ -1,10 +1,11 @@
+import { schoolClockOf } from '@curbside/domain';
 import { type MailMessage, mailRuns } from '@curbside/store';
 import { config } from '../lib/config';
 import { db } from '../lib/context';
 import { log } from '../lib/log';
 import { isThrottling, sendMail } from '../lib/mail';
 import type { MailRunStart } from '../lib/mail-runs';
-import { inviteEmail } from './invite-email';
+import { inviteEmail, passwordResetEmail } from './invite-email';
 
 /** Messages read per page of a run. */
 const PAGE = 100;
@@ -67,23 +68,41 @@ export const sendMailRun = async (
 
   const settle = async (message: MailMessage, outcome: 'sent' | 'failed') => {
     if (!(await mailRuns.settle(db, schoolId, runId, message.sk, claimant, outcome)))
-      log('warn', 'mail run message settled by another invocation', { runId, inviteId: message.inviteId });
+      log('warn', 'mail run message settled by another invocation', { runId, message: message.sk });
   };
 
   const deliver = async (message: MailMessage) => {
     for (let attempt = 1; ; attempt++) {
       try {
+        if (message.kind === 'rendered') {
+          await sendMail({
+            to: message.to,
+            subject: message.subject,
+            text: message.text,
+            html: message.html,
+          });
+          return settle(message, 'sent');
+        }
         if (!message.url) throw new Error('The message has no link');
         await sendMail({
           to: message.to,
-          ...inviteEmail({
-            schoolName: run.schoolName,
-            firstName: message.firstName,
-            lastInitial: message.lastInitial,
-            guardianName: message.guardianName,
-            url: message.url,
-            expiresAt: message.expiresAt,
-          }),
+          ...(message.kind === 'passwordReset'
+            ? passwordResetEmail({
+                name: message.name,
+                username: message.username,
+                url: message.url,
+                expiresAt: message.expiresAt,
+                timeZone: message.timeZone ?? schoolClockOf(run).timeZone,
+              })
+            : inviteEmail({
+                schoolName: run.schoolName,
+                timeZone: schoolClockOf(run).timeZone,
+                firstName: message.firstName,
+                lastInitial: message.lastInitial,
+                guardianName: message.guardianName,
+                url: message.url,
+                expiresAt: message.expiresAt,
+              })),
         });
         return settle(message, 'sent');
       } catch (error) {
@@ -100,9 +119,9 @@ export const sendMailRun = async (
           await sleep(wait);
           continue;
         }
-        log('warn', 'invite email not sent', {
+        log('warn', 'email not sent', {
           runId,
-          inviteId: message.inviteId,
+          message: message.sk,
           error: (error as Error).name,
         });
         return settle(message, 'failed');

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   type AcceptInviteInput,
+  ConflictError,
   type CreateInvitesInput,
   type EmailRunStarted,
   ForbiddenError,
@@ -19,6 +20,7 @@ import {
   ROLE_RANK,
   type StaffRole,
   type Student,
+  schoolClockOf,
   TooManyRequestsError,
   type User,
   ValidationError,
@@ -26,9 +28,9 @@ import {
 import { classrooms, parentInvites, parents, schools, students, throttle, users } from '@curbside/store';
 import { assertSchoolWritable } from '../lib/auth';
 import { db } from '../lib/context';
-import { registerParent, type SignedIn } from './auth';
+import { countRefusedRegistration, registerInvitedParent, type SignedIn } from './auth';
 import { queueMailRun } from './mail-runs';
-import { ownSchoolId } from './tenancy';
+import { assertReachesFamily, ownSchoolId } from './tenancy';
 
 /**
  * Parent invites (issue 29): one random link per student and known guardian,
@@ -92,15 +94,18 @@ const studentsFor = async (user: User, schoolId: number, input: CreateInvitesInp
 };
 
 /**
- * Whom each student's invites go to: their guardians with an account (imported
- * by CSV or Clever), else the contact on the student's record, else no one named.
+ * Whom each student's invites go to: their guardians with an account the
+ * school made (imported by CSV or Clever, or added by its office), else the
+ * contact on the student's record, else no one named. Never an account a
+ * parent registered themselves: its email is one they typed and nobody
+ * verified (issue 49, ADR 0010).
  */
 const guardiansOf = async (schoolId: number, list: readonly Student[]) => {
   const byStudent = new Map<number, Array<{ name: string | null; email: string | null }>>();
   if (list.length === 0) return byStudent;
   const wanted = new Set(list.map((student) => student.id));
   for (const { user } of await parents.listAll(db, schoolId)) {
-    if (!user.active) continue;
+    if (!user.active || user.madeBySchoolId !== schoolId) continue;
     for (const studentId of user.studentIds ?? []) {
       if (!wanted.has(studentId)) continue;
       byStudent.set(studentId, [...(byStudent.get(studentId) ?? []), { name: user.name, email: user.email }]);
@@ -225,6 +230,7 @@ export const emailInvites = async (
   return queueMailRun(user, {
     schoolId,
     schoolName: school?.name ?? '',
+    timeZone: schoolClockOf(school ?? {}).timeZone,
     skipped: withoutEmail,
     messages: made.map((invite, i) => {
       const plan = planned[i] as PlannedInvite;
@@ -246,11 +252,7 @@ const studentOfSchool = async (user: User, studentId: number) => {
   const schoolId = ownSchoolId(user);
   const student = await students.get(db, schoolId, studentId);
   if (!student) throw new NotFoundError('Student not found');
-  if (isTeacherOnly(user)) {
-    const rooms = await teacherRooms(user, schoolId);
-    if (student.classroomId === null || !rooms.has(student.classroomId))
-      throw new ForbiddenError(NOT_YOUR_CLASS);
-  }
+  await assertReachesFamily(user, student, NOT_YOUR_CLASS);
   return student;
 };
 
@@ -342,12 +344,22 @@ export const acceptInvite = async (
       );
     }
   }
-  const invite = await attempt(input.token, address);
+  // An accept that would make an account with an invite that does not work counts as a registration.
+  const invite = await attempt(input.token, address).catch(async (error: unknown) => {
+    if (newAccount) await countRefusedRegistration(address);
+    throw error;
+  });
   await assertSchoolWritable(invite.schoolId);
+  const gone = async () => {
+    const now = await parentInvites.get(db, invite.id);
+    const status = now ? inviteStatus(now) : 'expired';
+    return new GoneError(INVITE_REFUSALS[status === 'pending' ? 'accepted' : status]);
+  };
   let signedIn: SignedIn | null = null;
   let parent = signedInUser as User;
   if (newAccount) {
-    signedIn = await registerParent(
+    // The account, the invite's use and the child's links in one transaction: a refused accept makes no account.
+    signedIn = await registerInvitedParent(
       {
         name: `${input.firstName} ${input.lastName}`,
         username: input.username as string,
@@ -356,20 +368,20 @@ export const acceptInvite = async (
         phone: input.phone as string,
         role: 'parent',
       },
-      address,
       deviceToken,
+      async (account) => {
+        const made = await parentInvites.acceptWithNewAccount(db, invite, account);
+        if (made.outcome === 'accepted') return made.user;
+        if (made.outcome === 'gone') throw await gone();
+        throw new ConflictError(`Username ${account.username} is already taken`);
+      },
     );
     parent = signedIn.user;
+  } else {
+    if (!(await parentInvites.accept(db, invite, parent.id))) throw await gone();
+    await parents.joinSchool(db, parent.id, invite.schoolId, invite.studentId);
   }
-  if (!(await parentInvites.accept(db, invite, parent.id))) {
-    const now = await parentInvites.get(db, invite.id);
-    const status = now ? inviteStatus(now) : 'expired';
-    throw new GoneError(INVITE_REFUSALS[status === 'pending' ? 'accepted' : status]);
-  }
-  const [student] = await Promise.all([
-    students.get(db, invite.schoolId, invite.studentId),
-    parents.joinSchool(db, parent.id, invite.schoolId, invite.studentId),
-  ]);
+  const student = await students.get(db, invite.schoolId, invite.studentId);
   return {
     result: {
       linked: true,

@@ -9,6 +9,7 @@ import {
   pickupRate,
   type QueueEntry,
   type Student,
+  schoolClockOf,
   type User,
 } from '@curbside/domain';
 import { parentLinks, parents, pickupSessions, queue, releases, schools, students } from '@curbside/store';
@@ -76,10 +77,8 @@ const byName = (a: { firstName: string; lastName: string }, b: { firstName: stri
 /** `GET /api/parent/students`: the children linked to the signed-in parent, and their school. */
 export const linkedChildren = async (parent: User): Promise<ParentChild[]> => {
   const bySchool = await childrenBySchool(parent);
-  const names = new Map(
-    await Promise.all(
-      [...bySchool.keys()].map(async (id) => [id, (await schools.get(db, id))?.name ?? null] as const),
-    ),
+  const schoolsById = new Map(
+    await Promise.all([...bySchool.keys()].map(async (id) => [id, await schools.get(db, id)] as const)),
   );
   return [...bySchool]
     .flatMap(([schoolId, list]) =>
@@ -89,7 +88,8 @@ export const linkedChildren = async (parent: User): Promise<ParentChild[]> => {
         lastName,
         grade,
         schoolId,
-        schoolName: names.get(schoolId) ?? null,
+        schoolName: schoolsById.get(schoolId)?.name ?? null,
+        timeZone: schoolClockOf(schoolsById.get(schoolId) ?? {}).timeZone,
       })),
     )
     .sort(byName);

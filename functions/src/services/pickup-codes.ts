@@ -4,6 +4,7 @@ import {
   ConflictError,
   canGenerateCode,
   guessWithinBudget,
+  NOT_YOUR_CLASS_CODE,
   NotFoundError,
   PICKUP_CODE_ALPHABET,
   PICKUP_CODE_LENGTH,
@@ -16,7 +17,7 @@ import {
 import { parents, pickupCodes, schools, students, throttle } from '@curbside/store';
 import { assertSchoolWritable } from '../lib/auth';
 import { db } from '../lib/context';
-import { ownSchoolId } from './tenancy';
+import { assertReachesFamily, ownSchoolId } from './tenancy';
 
 /**
  * Pickup codes: 4 characters without look-alikes (31^4 = 923,521 codes),
@@ -40,10 +41,16 @@ const randomCode = () =>
     () => PICKUP_CODE_ALPHABET[randomInt(PICKUP_CODE_ALPHABET.length)],
   ).join('');
 
+/**
+ * A student of the caller's school whose codes the caller may make and read:
+ * school admins and above any, staff below them those of the classrooms they
+ * teach (403 otherwise, issue 49).
+ */
 const studentOfSchool = async (user: User, studentId: number) => {
   const schoolId = ownSchoolId(user);
   const [student] = await students.getMany(db, schoolId, [studentId]);
   if (!student) throw new NotFoundError('Student not found');
+  await assertReachesFamily(user, student, NOT_YOUR_CLASS_CODE);
   return student;
 };
 

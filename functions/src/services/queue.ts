@@ -7,6 +7,7 @@ import {
   type QueueEntry,
   type QueueStatus,
   type Recording,
+  type ReleaseMark,
   type RemovalReason,
   type User,
   type Vehicle,
@@ -26,6 +27,7 @@ import { db } from '../lib/context';
 import type { HttpEvent } from '../lib/http';
 import { bodyText } from '../lib/request-body';
 import { dropFromBatch, type EntryChange, placeInBatch, takeOutOfBatch } from './batches';
+import { releasesBeforeCompletion } from './completion';
 import { publishToSession } from './live-events';
 import { recordingBy } from './record';
 import {
@@ -194,26 +196,38 @@ export const addVehicle = async (
 };
 
 /**
+ * Before an entry is completed: who records it, and its children's release
+ * marks (409 naming the unreleased ones unless `confirmed`), read side by side.
+ */
+const completionReads = (user: User, entry: QueueEntry, confirmed: boolean) =>
+  Promise.all([
+    recordingBy(user, entry.schoolId),
+    releasesBeforeCompletion(entry.sessionId, [entry], confirmed),
+  ]);
+
+/**
  * Removes an entry, saying what happened (`reason`): `picked_up` completes
  * the pickup exactly as a batch completion does (the visit is kept as
- * completed and its students are marked picked up); `left` and `removed` keep
- * the visit as removed. A visit that already ended answers 409 saying how; a
- * second removal of the same visit is 'already removed'.
+ * completed and its students are marked picked up; a child no teacher
+ * released answers 409 naming them unless `confirmUnreleased`); `left` and
+ * `removed` keep the visit as removed. A visit that already ended answers
+ * 409 saying how; a second removal of the same visit is 'already removed'.
  */
 export const removeEntry = async (
   user: User,
   id: string,
   reason: RemovalReason = 'removed',
+  confirmUnreleased = false,
 ): Promise<QueueEntry> => {
   const entry = await activeEntryOfSchool(user, id);
-  const record = await recordingBy(user, entry.schoolId);
   if (reason === 'picked_up') {
+    const [record, marks] = await completionReads(user, entry, confirmUnreleased);
     const changed =
       entry.batchId !== null
-        ? await dropFromBatch(entry, record, 'picked_up')
-        : alone(await queue.complete(db, entry, record));
+        ? await dropFromBatch(entry, record, 'picked_up', marks)
+        : alone(await queue.complete(db, entry, record, undefined, marks));
     const completed = changed.entry;
-    await recordPickups(entry, [completed], completed.exitTime ?? new Date().toISOString(), record);
+    await recordPickups(entry, [completed], completed.exitTime ?? new Date().toISOString(), record, marks);
     await publishToSession(
       entry.schoolId,
       entry.sessionId,
@@ -224,6 +238,7 @@ export const removeEntry = async (
     );
     return completed;
   }
+  const record = await recordingBy(user, entry.schoolId);
   const { entry: removed, batch } =
     entry.batchId !== null
       ? await dropFromBatch(entry, record, reason)
@@ -256,27 +271,37 @@ const refuseTransition = (entry: QueueEntry, status: QueueStatus) => {
   }
 };
 
-/** A batch-less entry's new status: completed (a pickup) or another. */
+/** A batch-less entry's new status: completed (a pickup, with its children's release marks) or another. */
 const changeStatus = async (
   entry: QueueEntry,
   status: QueueStatus,
   record: Recording,
+  marks?: ReadonlyMap<number, ReleaseMark>,
 ): Promise<QueueEntry> =>
   status === 'completed'
-    ? queue.complete(db, entry, record)
+    ? queue.complete(db, entry, record, undefined, marks)
     : queue.update(db, entry, { status, batchId: null, batchNumber: null }, record);
 
 /**
  * Changes an entry's status; completing records exitTime, keeps the visit for
- * Recent Pickups and marks its students picked up.
+ * Recent Pickups and marks its students picked up (a child no teacher
+ * released answers 409 naming them unless `confirmUnreleased`).
  */
-export const setEntryStatus = async (user: User, id: string, status: QueueStatus): Promise<QueueEntry> => {
+export const setEntryStatus = async (
+  user: User,
+  id: string,
+  status: QueueStatus,
+  confirmUnreleased = false,
+): Promise<QueueEntry> => {
   const entry = await activeEntryOfSchool(user, id);
   refuseTransition(entry, status);
-  const record = await recordingBy(user, entry.schoolId);
+  const [record, marks] =
+    status === 'completed'
+      ? await completionReads(user, entry, confirmUnreleased)
+      : [await recordingBy(user, entry.schoolId), undefined];
   let changed: EntryChange;
-  if (entry.batchId === null) changed = alone(await changeStatus(entry, status, record));
-  else if (status === 'completed') changed = await dropFromBatch(entry, record, 'picked_up');
+  if (entry.batchId === null) changed = alone(await changeStatus(entry, status, record, marks));
+  else if (status === 'completed') changed = await dropFromBatch(entry, record, 'picked_up', marks);
   else if (status === 'ready') {
     changed = alone(
       await queue.update(
@@ -289,7 +314,7 @@ export const setEntryStatus = async (user: User, id: string, status: QueueStatus
   } else changed = await takeOutOfBatch(entry, status, record);
   const updated = changed.entry;
   if (updated.status === 'completed' && updated.exitTime !== null) {
-    await recordPickups(entry, [updated], updated.exitTime, record);
+    await recordPickups(entry, [updated], updated.exitTime, record, marks);
   }
   await announceChange(entry, changed);
   return updated;

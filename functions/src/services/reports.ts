@@ -1,23 +1,34 @@
 import {
+  addDays,
   type DismissalEvent,
   type DistrictDismissalRow,
+  dateIn,
+  daysBetween,
+  instantIn,
+  isCalendarDate,
   NotFoundError,
   type PickupSession,
+  type ReportActor,
   type ReportPickup,
   type ReportSummary,
   type SessionListItem,
   type SessionReport,
   type StudentPickup,
+  schoolClockOf,
   type User,
   ValidationError,
 } from '@curbside/domain';
 import {
+  namedActor,
+  pickupActors,
   pickupsFromEvents,
   pickupWaitSeconds,
   quantile,
   sessionReportCsvRows,
   sessionSummaryOf,
   summarize,
+  unnamedActorIds,
+  withActorNames,
 } from '@curbside/domain/report';
 import {
   classrooms,
@@ -27,10 +38,12 @@ import {
   releases,
   type StoredSummary,
   students,
+  users,
 } from '@curbside/store';
 import { db } from '../lib/context';
 import { districtSchools } from './districts';
 import { retentionDays } from './record';
+import { schoolClock } from './school-clock';
 import { canSeeSchool, readSchool } from './tenancy';
 
 /**
@@ -56,10 +69,27 @@ const visibleSession = async (user: User, id: number): Promise<PickupSession> =>
   return session;
 };
 
+/**
+ * The names of the people among `actors` recorded without one (events made
+ * before names were kept): user id → their name now (one BatchGetItem; none
+ * when every actor has its name).
+ */
+const namesOf = async (actors: Iterable<ReportActor | null>): Promise<Map<number, string>> => {
+  const ids = unnamedActorIds(actors);
+  if (ids.length === 0) return new Map();
+  return new Map((await users.getMany(db, ids)).map((user) => [user.id, user.name]));
+};
+
 const reportOf = async (session: PickupSession, events: readonly DismissalEvent[]) => {
   const rooms = await classrooms.listBySchool(db, session.schoolId);
-  const names = new Map(rooms.map((room) => [room.id, room.name]));
-  const pickups = pickupsFromEvents(events, (id) => (id === null ? null : (names.get(id) ?? null)));
+  const roomNames = new Map(rooms.map((room) => [room.id, room.name]));
+  const found = pickupsFromEvents(
+    events,
+    (id) => (id === null ? null : (roomNames.get(id) ?? null)),
+    session.type === 'afternoon_pickup',
+  );
+  const names = await namesOf(found.flatMap(pickupActors));
+  const pickups = found.map((pickup) => withActorNames(pickup, names));
   return { pickups, summary: summarize(events, pickups) };
 };
 
@@ -126,17 +156,25 @@ export const sessionReport = async (user: User, id: number): Promise<SessionRepo
   return { session, ...report };
 };
 
-/** `GET /api/sessions/{id}/report.csv`: one row per student (cells that a spreadsheet would run are escaped). */
+/**
+ * `GET /api/sessions/{id}/report.csv`: one row per student (cells that a
+ * spreadsheet would run are escaped), times in the school's time zone (named
+ * in the headers).
+ */
 export const sessionReportCsv = async (
   user: User,
   id: number,
 ): Promise<{ csv: string; filename: string }> => {
   const { session, pickups } = await sessionReport(user, id);
   // The CSV writer (papaparse) is loaded by the export alone, not at the function's cold start.
-  const { toCsv } = await import('@curbside/domain/csv');
+  const [{ toCsv }, { timeZone }] = await Promise.all([
+    import('@curbside/domain/csv'),
+    schoolClock(session.schoolId),
+  ]);
   return {
-    csv: toCsv(sessionReportCsvRows(pickups)),
-    filename: `session-${session.id}-${session.startTime.slice(0, 10)}.csv`,
+    csv: toCsv(sessionReportCsvRows(pickups, timeZone)),
+    // The session's day in the school's calendar (its time zone, issue 51).
+    filename: `session-${session.id}-${dateIn(timeZone, Date.parse(session.startTime))}.csv`,
   };
 };
 
@@ -149,7 +187,10 @@ export const sessionEvents = async (user: User, id: number, cursor?: string) => 
 /** `GET /api/students/{id}/pickups`: a student's last pickups, newest first (their school's staff). */
 export const studentPickups = async (user: User, studentId: number): Promise<StudentPickup[]> => {
   if (user.schoolId === null) throw new NotFoundError('Student not found');
-  const student = await students.get(db, user.schoolId, studentId);
+  const [student, clock] = await Promise.all([
+    students.get(db, user.schoolId, studentId),
+    schoolClock(user.schoolId),
+  ]);
   if (!student) throw new NotFoundError('Student not found');
   const marks = await releases.ofStudent(db, user.schoolId, student);
   const sessions = new Map<number, PickupSession | undefined>();
@@ -158,54 +199,52 @@ export const studentPickups = async (user: User, studentId: number): Promise<Stu
       sessions.set(sessionId, await pickupSessions.get(db, sessionId));
     }),
   );
+  const names = await namesOf(marks.flatMap((mark) => [mark.releasedBy, mark.completedBy]));
   return marks.map((mark) => {
     const session = sessions.get(mark.sessionId);
     return {
       sessionId: mark.sessionId,
       sessionName: session?.name ?? '',
-      date: (session?.startTime ?? mark.pickedUpAt).slice(0, 10),
+      // The day of the school's calendar (its time zone, issue 51).
+      date: dateIn(clock.timeZone, Date.parse(session?.startTime ?? mark.pickedUpAt)),
       entryId: mark.entryId ?? '',
       vehicleNumber: mark.vehicleNumber ?? '',
       vehicleType: mark.vehicleType ?? 'car',
       releasedAt: mark.releasedAt,
-      releasedBy: mark.releasedBy,
+      releasedBy: namedActor(mark.releasedBy, names),
+      completedWithoutRelease: mark.completedWithoutRelease,
       pickedUpAt: mark.pickedUpAt,
-      completedBy: mark.completedBy,
+      completedBy: namedActor(mark.completedBy, names),
     };
   });
 };
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_RANGE_DAYS = 366;
 
 /**
  * `GET /api/districts/{id}/dismissals?from=&to=`: per school, the sessions
- * that started in the date range (from and to inclusive, UTC days) with
- * their cars, students picked up, and the median and p90 wait over all
- * their pickups, from the record.
+ * that started in the date range (from and to inclusive, days of each
+ * school's own calendar: its time zone, issue 51) with their cars, students
+ * picked up, and the median and p90 wait over all their pickups, from the record.
  */
 export const districtDismissals = async (
   user: User,
   districtId: number,
   range: { from: string; to: string },
 ): Promise<DistrictDismissalRow[]> => {
-  const from = new Date(`${range.from}T00:00:00.000Z`);
-  const to = new Date(Date.parse(`${range.to}T00:00:00.000Z`) + DAY_MS);
-  if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime()) || to <= from) {
+  if (!isCalendarDate(range.from) || !isCalendarDate(range.to) || range.to < range.from) {
     throw new ValidationError('Choose a start date on or before the end date');
   }
-  if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY_MS) {
+  if (daysBetween(range.from, range.to) + 1 > MAX_RANGE_DAYS) {
     throw new ValidationError(`Choose a range of at most ${MAX_RANGE_DAYS} days`);
   }
   const list = await districtSchools(user, districtId);
   return Promise.all(
     list.map(async (school): Promise<DistrictDismissalRow> => {
-      const sessions = await pickupSessions.startedBetween(
-        db,
-        school.id,
-        from.toISOString(),
-        to.toISOString(),
-      );
+      const { timeZone } = schoolClockOf(school);
+      const from = new Date(instantIn(timeZone, range.from)).toISOString();
+      const to = new Date(instantIn(timeZone, addDays(range.to, 1))).toISOString();
+      const sessions = await pickupSessions.startedBetween(db, school.id, from, to);
       const summaries = [...(await summariesOf(sessions)).values()];
       const waits = summaries.flatMap((stored) => stored.waits).sort((a, b) => a - b);
       return {
@@ -219,4 +258,14 @@ export const districtDismissals = async (
       };
     }),
   );
+};
+
+/** A school's sessions that started between two instants, each with its summary (the data export). */
+export const sessionsWithSummaries = async (schoolId: number, from: string, to: string) => {
+  const sessions = await pickupSessions.startedBetween(db, schoolId, from, to);
+  const summaries = await summariesOf(sessions);
+  return sessions.map((session) => {
+    const stored = summaries.get(session.id);
+    return { ...session, summary: stored ? sessionSummaryOf(stored.summary) : null };
+  });
 };

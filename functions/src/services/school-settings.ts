@@ -2,6 +2,7 @@ import {
   ForbiddenError,
   NotFoundError,
   type SchoolSettings,
+  type SchoolSettingsInput,
   schoolSettingsOf,
   type User,
 } from '@curbside/domain';
@@ -28,7 +29,7 @@ export const settingsOf = async (user: User, schoolId: number): Promise<SchoolSe
 export const saveSettings = async (
   user: User,
   schoolId: number,
-  settings: SchoolSettings,
+  settings: SchoolSettingsInput,
 ): Promise<SchoolSettings> => {
   const school = await readSchool(user, schoolId);
   if (await isReadOnly(user, school)) throw new ForbiddenError(READ_ONLY_MESSAGE);

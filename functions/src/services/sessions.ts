@@ -1,3 +1,4 @@
+import { channels } from '@curbside/api';
 import {
   ConflictError,
   isSessionRunning,
@@ -9,6 +10,7 @@ import {
 } from '@curbside/domain';
 import { pickupSessions } from '@curbside/store';
 import { db } from '../lib/context';
+import { publishToChannel } from './publish';
 import { recording, recordingBy } from './record';
 import { ownSchoolId } from './tenancy';
 
@@ -22,8 +24,28 @@ export const activeSession = async (user: User): Promise<PickupSession | null> =
 export const listSessions = async (user: User): Promise<PickupSession[]> =>
   user.schoolId === null ? [] : pickupSessions.listBySchool(db, user.schoolId);
 
+/**
+ * Tells every staff screen of the school that a session started or ended
+ * (issue 50): the staff channel, which every signed-in staff connection
+ * joins whatever it follows, so a screen with no session hears of a new one.
+ * Told after the change committed; a failed fan-out is logged (screens read
+ * the session again on a reconnect, and at its end time). Through `publish.ts`
+ * alone: the schedule's bundle need not carry the car line's publishing.
+ */
+const tellStaff = (session: PickupSession) =>
+  publishToChannel(channels.staff(session.schoolId), {
+    type: session.status === 'active' ? 'SESSION_STARTED' : 'SESSION_ENDED',
+    data: { schoolId: session.schoolId, session },
+  });
+
 /** Starts a session; 409 while another one is running for the school. */
 export const createSession = async (user: User, input: SessionInput): Promise<PickupSession> => {
+  const started = await startSession(user, input);
+  await tellStaff(started);
+  return started;
+};
+
+const startSession = async (user: User, input: SessionInput): Promise<PickupSession> => {
   const schoolId = ownSchoolId(user);
   const fields = {
     schoolId,
@@ -42,7 +64,8 @@ export const createSession = async (user: User, input: SessionInput): Promise<Pi
     // the scheduled auto-end ran: end it now, then try once more.
     const current = await pickupSessions.active(db, schoolId);
     if (!current || isSessionRunning(current)) throw error;
-    await pickupSessions.end(db, current, await recording(SCHEDULE, schoolId));
+    const ended = await pickupSessions.end(db, current, await recording(SCHEDULE, schoolId));
+    if (ended) await tellStaff(ended);
     return pickupSessions.create(db, fields, record);
   }
 };
@@ -53,16 +76,24 @@ export const endSession = async (user: User, id: number): Promise<PickupSession>
   if (session.status !== 'active') throw new ConflictError('This session has already ended');
   const ended = await pickupSessions.end(db, session, await recordingBy(user, session.schoolId));
   if (!ended) throw new ConflictError('This session has already ended');
+  await tellStaff(ended);
   return ended;
 };
 
-/** Ends every session past its end time: one Query on the running-sessions index. */
+/** Ends every session past its end time (one Query on the running-sessions index), and tells each school's staff. */
 export const endOverdueSessions = async (now = new Date()): Promise<number> => {
   const overdue = await pickupSessions.overdue(db, now);
   const ended = await Promise.all(
-    overdue.map(async (session) =>
-      pickupSessions.end(db, session, await recording(SCHEDULE, session.schoolId), now.toISOString()),
-    ),
+    overdue.map(async (session) => {
+      const done = await pickupSessions.end(
+        db,
+        session,
+        await recording(SCHEDULE, session.schoolId),
+        now.toISOString(),
+      );
+      if (done) await tellStaff(done);
+      return done;
+    }),
   );
   return ended.filter(Boolean).length;
 };

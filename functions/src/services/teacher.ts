@@ -7,6 +7,8 @@ import {
   NotFoundError,
   type QueueEntry,
   type Recording,
+  type ReleaseMark,
+  readyOrder,
   type Student,
   type StudentMark,
   type StudentSummary,
@@ -165,7 +167,7 @@ export const sessionReleases = async (user: User, sessionId: number): Promise<St
 /**
  * Marks the students of pickups that just completed (together, at
  * `pickedUpAt`) as picked up in the session, for the teacher screen's Picked
- * Up. The pickups have already completed, so a failed write is logged, never
+ * Up and their history (with the release marks the completion recorded). The pickups have already completed, so a failed write is logged, never
  * turned into an error for the caller.
  */
 export const recordPickups = async (
@@ -173,11 +175,12 @@ export const recordPickups = async (
   completed: readonly Pick<QueueEntry, 'id' | 'vehicleNumber' | 'vehicleType' | 'students'>[],
   pickedUpAt: string,
   record: Recording,
+  marks: ReadonlyMap<number, ReleaseMark> | undefined,
 ): Promise<void> => {
   const riders: StudentSummary[] = completed.flatMap((entry) => entry.students);
   if (riders.length === 0) return;
   try {
-    await releases.pickUp(db, scope, completed, record, pickedUpAt);
+    await releases.pickUp(db, scope, completed, record, pickedUpAt, marks);
   } catch (error) {
     log('error', 'picked-up students not recorded', {
       sessionId: scope.sessionId,
@@ -187,15 +190,16 @@ export const recordPickups = async (
   }
 };
 
-/** Students (of the given classrooms, or all) whose vehicle is in the queue, newest arrival first. */
+/**
+ * Students (of the given classrooms, or all) whose vehicle is in the queue,
+ * those whose car is being loaded now first (`readyOrder`).
+ */
 export const readyStudents = async (
   user: User,
   sessionId: number,
   classroomIds?: readonly number[],
 ): Promise<TeacherStudent[]> =>
-  (await teacherStudents(user, sessionId, classroomIds))
-    .filter((student) => student.inQueue)
-    .sort((a, b) => (b.queueTime ?? '').localeCompare(a.queueTime ?? ''));
+  readyOrder((await teacherStudents(user, sessionId, classroomIds)).filter((student) => student.inQueue));
 
 /** What a release reads first: the student, and the school's active session. */
 const releaseReads = (schoolId: number, studentId: number) =>

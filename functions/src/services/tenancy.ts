@@ -1,5 +1,13 @@
-import { ForbiddenError, NotFoundError, type School, type User } from '@curbside/domain';
-import { districts, schools } from '@curbside/store';
+import {
+  ForbiddenError,
+  hasMinimumRole,
+  NotFoundError,
+  reachesFamilyOf,
+  type School,
+  type Student,
+  type User,
+} from '@curbside/domain';
+import { classrooms, districts, schools } from '@curbside/store';
 import { db } from '../lib/context';
 
 /**
@@ -33,4 +41,22 @@ export const ownSchoolId = (user: User): number => {
     throw new ForbiddenError('Your account is not attached to a school, so it cannot run a pickup session.');
   }
   return user.schoolId;
+};
+
+/**
+ * Refuses (403, `message`) a user who may not reach the family of this
+ * student of their school (`reachesFamilyOf`: staff below school admin only
+ * for the classrooms they teach). One classroom read, for those staff only.
+ */
+export const assertReachesFamily = async (
+  user: User,
+  student: Pick<Student, 'schoolId' | 'classroomId'>,
+  message: string,
+): Promise<void> => {
+  if (hasMinimumRole(user.role, 'school_admin')) return;
+  const room =
+    student.classroomId === null
+      ? undefined
+      : await classrooms.get(db, student.schoolId, student.classroomId);
+  if (!reachesFamilyOf(user, room)) throw new ForbiddenError(message);
 };

@@ -4,11 +4,15 @@ import type {
   Batch,
   BusLocation,
   BusPosition,
+  DismissalChangeView,
   DisplayBoard,
   ParentStatus,
+  PickupSession,
+  PlanEntry,
   QueuedVehicle,
   QueueEntry,
   SchoolSettings,
+  StudentAuthorizedPickups,
 } from '@curbside/domain';
 
 /**
@@ -47,8 +51,13 @@ export interface CarLineEventData {
   VEHICLES_REMOVED_FROM_QUEUE: { batch: Batch; entries: QueueEntry[] };
   /** An alert became active (the specification: the data is an alert). */
   ALERT_CREATED: Alert;
-  /** An alert was dismissed (the specification: the data has id and removed). */
-  ALERT_DISMISSED: { id: number; removed: true };
+  /**
+   * An alert was dismissed (the specification: the data has id and removed).
+   * The school's driver pages are told of a driver's alert's dismissal too,
+   * with `dismissedBy` (ours, issue 50): who closed it and when, which the
+   * page shows ("Closed by …"); the staff's copy is the specification's.
+   */
+  ALERT_DISMISSED: { id: number; removed: true; dismissedBy?: { name: string; at: string } };
   /**
    * Someone said "I'm on it" (ours): to staff, the alert with its
    * acknowledgements; to the school's driver pages (a bus driver's alert
@@ -139,6 +148,41 @@ export interface SchoolEventData {
    * sizes in force without a reload; the next batch takes them.
    */
   SCHOOL_SETTINGS_CHANGED: { schoolId: number; settings: SchoolSettings };
+  /**
+   * A parent added or removed an adult allowed to collect a child (issue 50):
+   * the child's list as staff screens show it now (names, relationships,
+   * who added each and when), so an open screen shows it without a reload.
+   */
+  AUTHORIZED_PICKUPS_CHANGED: StudentAuthorizedPickups & { schoolId: number; studentId: number };
+  /**
+   * A pickup session started (issue 50): every staff screen of the school,
+   * whatever it follows, switches to it without a reload.
+   */
+  SESSION_STARTED: { schoolId: number; session: PickupSession };
+  /**
+   * The running session ended (by staff, or by the schedule at its end
+   * time): the screens showing it leave it (the session as it ended).
+   */
+  SESSION_ENDED: { schoolId: number; session: PickupSession };
+}
+
+/**
+ * Ways home (issue 51): to the school's whole-line staff screens and the
+ * connections of the child's classroom (a teacher only for their classrooms),
+ * outside any session's sequence; a change's updates also to the child's parents.
+ */
+export interface WayHomeEventData {
+  /**
+   * Children's way home for today changed (a change for today approved, or
+   * one cancelled; a weekly plan edited): today's plan entries as they are
+   * now, and the change (null for a weekly plan's edit).
+   */
+  DISMISSAL_PLAN_CHANGED: { date: string; students: PlanEntry[]; change: DismissalChangeView | null };
+  /**
+   * A dated change was asked for, decided or cancelled (any day): the
+   * office's "Today's changes" and the family's list of requests follow it.
+   */
+  DISMISSAL_CHANGE_UPDATED: { change: DismissalChangeView };
 }
 
 /** To a school's hallway displays (issue 32): only what the display shows. */
@@ -147,7 +191,11 @@ export interface DisplayEventData {
   DISPLAY_BOARD: DisplayBoard;
 }
 
-export type LiveEventData = CarLineEventData & PortalEventData & SchoolEventData & DisplayEventData;
+export type LiveEventData = CarLineEventData &
+  PortalEventData &
+  SchoolEventData &
+  WayHomeEventData &
+  DisplayEventData;
 export type LiveEventType = keyof LiveEventData;
 export type CarLineEventType = keyof CarLineEventData;
 
@@ -171,6 +219,11 @@ export const LIVE_EVENT_TYPES = [
   'QUEUE_UPDATE',
   'SCHOOL_MODE_CHANGED',
   'SCHOOL_SETTINGS_CHANGED',
+  'AUTHORIZED_PICKUPS_CHANGED',
+  'SESSION_STARTED',
+  'SESSION_ENDED',
+  'DISMISSAL_PLAN_CHANGED',
+  'DISMISSAL_CHANGE_UPDATED',
   'DISPLAY_BOARD',
 ] as const satisfies readonly LiveEventType[];
 

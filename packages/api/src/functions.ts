@@ -114,8 +114,9 @@ export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', Functio
   parent: {
     // Removing an adult from a child's authorized pickups (DeleteItem).
     data: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    connections: [],
-    publishes: false,
+    // A change of a child's authorized adults goes to the school's staff screens (issue 50).
+    connections: PUBLISHER,
+    publishes: true,
     ...HTTP,
   },
   /**

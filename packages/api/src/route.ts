@@ -9,7 +9,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - `signedIn`: any signed-in user (staff or parent).
  * - `parent`: a signed-in parent.
  * - `{ minRole }`: staff ranked at least `minRole`; with `data`, the
- *   data-permission matrix (and the sandbox rule) also applies.
+ *   data-permission matrix (and the sandbox rule) also applies; with
+ *   `orParent`, a signed-in parent too (the service keeps them to their own
+ *   children).
  */
 export type Access =
   | 'public'
@@ -24,6 +26,8 @@ export type Access =
        * no login: their link is their key).
        */
       busLink?: BusLinkKind;
+      /** Also open to a signed-in parent (a family's change of their child's way home, issue 51). */
+      orParent?: true;
     };
 
 export interface RouteRequest {

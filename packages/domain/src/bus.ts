@@ -96,7 +96,8 @@ export const busAlertSchema = z.object({
   message: z.string({ message: 'Message must be text' }).trim().max(500, 'Message is too long').optional(),
   source: z.literal('bus_driver', { message: 'Source must be bus_driver' }),
   metadata: z.object({
-    busId: busIdSchema,
+    // Null: the driver has not chosen a bus yet (issue 50: Help works before that).
+    busId: busIdSchema.nullable(),
     busName: z.string({ message: 'Bus name must be text' }).trim().max(60, 'Bus name is too long'),
     location: z
       .object({
@@ -107,6 +108,10 @@ export const busAlertSchema = z.object({
   }),
 });
 export type BusAlertInput = z.output<typeof busAlertSchema>;
+
+/** What the driver page says once the office replaced its link (issue 50). */
+export const DRIVER_LINK_REPLACED =
+  'This driver link was replaced by the school office. Ask the office for the new one.';
 
 /** What a page without a valid link says (one sentence: how to get one). */
 export const BUS_LINK_MISSING = {

@@ -133,6 +133,21 @@ export const alertAnnouncement = (
 /** What the screen that raised an alert is told besides the alert itself. */
 export const ALERT_SENT_NOTE = 'The school admin has been notified.';
 
+/** The kind of an alert as the banner's one line starts (issue 50). */
+export const ALERT_KIND: Readonly<Record<AlertType, string>> = { emergency: 'EMERGENCY', help: 'HELP' };
+
+/** How many alerts the banner shows before `+N more` (issue 50): the add action stays on the first screen. */
+export const BANNER_ALERTS_SHOWN = 2;
+
+/** The banner's order: the most severe first (emergencies before help), then the newest first. */
+export const bySeverity = (
+  a: Pick<Alert, 'type' | 'createdAt' | 'id'>,
+  b: Pick<Alert, 'type' | 'createdAt' | 'id'>,
+): number =>
+  Number(b.type === 'emergency') - Number(a.type === 'emergency') ||
+  b.createdAt.localeCompare(a.createdAt) ||
+  b.id - a.id;
+
 /** The alert button texts: `Help Requested` / `EMERGENCY ACTIVE` while that alert is active. */
 export const alertButtonLabel = (type: AlertType, active: boolean): string =>
   type === 'emergency' ? (active ? 'EMERGENCY ACTIVE' : 'Emergency') : active ? 'Help Requested' : 'Help';

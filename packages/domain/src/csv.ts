@@ -98,3 +98,7 @@ export const toCsv = (rows: ReadonlyArray<ReadonlyArray<string | number | null |
     rows.map((row) => row.map((value) => (value === null || value === undefined ? '' : String(value)))),
     { newline: '\r\n', escapeFormulae: FORMULA_START },
   )}\r\n`;
+
+/** CSV text as rows of cells (an export read back). */
+export const parseCsvRows = (text: string): string[][] =>
+  Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { skipEmptyLines: 'greedy' }).data;

@@ -2,9 +2,11 @@ import type { Batch, QueueEntry, VehicleType } from './queue';
 
 /**
  * The hallway display (issue 32): the students whose car has been called
- * (ready, or in a loading batch), grouped by batch and lane, newest on top.
- * It carries first names, last initials, vehicle and batch numbers only:
- * never a phone number, a parent's name or anything else of a family.
+ * (ready, or in a loading batch) and those a teacher released while their car
+ * waits (issue 50: "released or in a loading batch"), grouped by batch and
+ * lane, newest on top. It carries first names, last initials, vehicle and
+ * batch numbers only: never a phone number, a parent's name or anything else
+ * of a family.
  */
 export interface DisplayStudent {
   id: number;
@@ -18,7 +20,11 @@ export interface DisplayVehicle {
 }
 
 export interface DisplayGroup {
-  /** The batch's number; null for vehicles called on their own (ready, not in a batch). */
+  /**
+   * The batch's number; null for vehicles called on their own (ready, not in
+   * a batch) and for waiting cars whose children a teacher released (those
+   * children only).
+   */
   batchNumber: number | null;
   /** The lane: the vehicle type of the line the car waits in. */
   lane: VehicleType;
@@ -31,40 +37,53 @@ export interface DisplayBoard {
   groups: DisplayGroup[];
 }
 
-const displayed = (entry: QueueEntry): DisplayVehicle => ({
+const displayed = (entry: QueueEntry, students = entry.students): DisplayVehicle => ({
   vehicleNumber: entry.vehicleNumber,
-  students: entry.students.map((student) => ({
+  students: students.map((student) => ({
     id: student.id,
     firstName: student.firstName,
     lastInitial: student.lastName.trim().charAt(0).toUpperCase(),
   })),
 });
 
-/** The board of a session from its active entries and batches: pure, so what it shows is tested apart. */
+/**
+ * The board of a session from its active entries, batches and the time each
+ * released student was released (student id → time): pure, so what it shows
+ * is tested apart. A car in a loading batch or called forward shows all its
+ * children; a car still waiting shows the children a teacher released.
+ */
 export const displayBoardOf = (
   sessionId: number | null,
   entries: readonly QueueEntry[],
   batches: readonly Batch[],
+  releasedAt: ReadonlyMap<number, string> = new Map(),
 ): DisplayBoard => {
   const loading = new Map(batches.filter((batch) => batch.status === 'loading').map((b) => [b.id, b]));
   const groups = new Map<string, DisplayGroup>();
   for (const entry of entries) {
     if (entry.status === 'completed' || entry.status === 'overflow') continue;
     const batch = entry.batchId !== null ? loading.get(entry.batchId) : undefined;
-    if (!batch && entry.status !== 'ready') continue;
+    const called = batch !== undefined || entry.status === 'ready';
+    const released = called ? entry.students : entry.students.filter((student) => releasedAt.has(student.id));
+    if (released.length === 0 && !called) continue;
     const key = batch ? `batch#${batch.id}` : `ready#${entry.vehicleType}`;
+    // Called forward: when its car arrived; released while it waits: when the last child was released.
+    const at = called
+      ? entry.queueTime
+      : ([entry.queueTime, ...released.map((student) => releasedAt.get(student.id) ?? '')].sort().at(-1) ??
+        entry.queueTime);
     let group = groups.get(key);
     if (!group) {
       group = {
         batchNumber: batch?.batchNumber ?? null,
         lane: entry.vehicleType,
-        calledAt: batch?.startTime ?? entry.queueTime,
+        calledAt: batch?.startTime ?? at,
         vehicles: [],
       };
       groups.set(key, group);
     }
-    if (!batch && entry.queueTime > group.calledAt) group.calledAt = entry.queueTime;
-    group.vehicles.push(displayed(entry));
+    if (!batch && at > group.calledAt) group.calledAt = at;
+    group.vehicles.push(displayed(entry, released));
   }
   const list = [...groups.values()].sort(
     (a, b) => b.calledAt.localeCompare(a.calledAt) || (b.batchNumber ?? 0) - (a.batchNumber ?? 0),

@@ -13,9 +13,15 @@ export const DISTRICT_REPORT_HEADER = [
 
 /**
  * A moment as a person there reads it, sortable: `2026-11-24 15:00 EST` in
- * `timeZone` (an IANA name; an unknown one falls back to UTC).
+ * `timeZone` (an IANA name; an unknown one falls back to UTC). With
+ * `{ seconds: true, zoneName: false }`: `2026-11-24 15:00:07` (a column whose
+ * header names the zone).
  */
-export const localDateTime = (iso: string, timeZone: string): string => {
+export const localDateTime = (
+  iso: string,
+  timeZone: string,
+  { seconds = false, zoneName = true }: { seconds?: boolean; zoneName?: boolean } = {},
+): string => {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return iso;
   const format = (zone: string) =>
@@ -26,8 +32,9 @@ export const localDateTime = (iso: string, timeZone: string): string => {
       day: '2-digit',
       hour: '2-digit',
       minute: '2-digit',
+      ...(seconds ? { second: '2-digit' } : {}),
       hourCycle: 'h23',
-      timeZoneName: 'short',
+      ...(zoneName ? { timeZoneName: 'short' } : {}),
     }).formatToParts(at);
   let parts: Intl.DateTimeFormatPart[];
   try {
@@ -36,13 +43,14 @@ export const localDateTime = (iso: string, timeZone: string): string => {
     parts = format('UTC');
   }
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')} ${part('timeZoneName')}`;
+  const time = `${part('hour')}:${part('minute')}${seconds ? `:${part('second')}` : ''}`;
+  return `${part('year')}-${part('month')}-${part('day')} ${time}${zoneName ? ` ${part('timeZoneName')}` : ''}`;
 };
 
 /**
  * The district report as CSV rows (header first): each school with its mode
- * and its last dismissal's start (in `timeZone`: the schools' own, which the
- * district admin's device shares; UTC when not given), vehicle count and
+ * and its last dismissal's start (in the school's own time zone, issue 51;
+ * else `timeZone`, UTC when not given), vehicle count and
  * average wait (`mm:ss`). A school that never ran a session has empty session
  * columns and 0 vehicles; a session with no completed pickup has no average.
  */
@@ -55,7 +63,7 @@ export const districtReportCsvRows = (
     row.schoolName,
     row.sandbox ? 'Sandbox' : 'Live',
     row.lastSession?.name ?? '',
-    row.lastSession ? localDateTime(row.lastSession.startTime, timeZone) : '',
+    row.lastSession ? localDateTime(row.lastSession.startTime, row.timeZone ?? timeZone) : '',
     String(row.vehicles),
     row.averageWaitSeconds === null ? '' : formatDuration(row.averageWaitSeconds),
   ]),

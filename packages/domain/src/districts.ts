@@ -1,6 +1,8 @@
 import * as z from 'zod';
+import { isCommonPassword, PASSWORD_TOO_COMMON } from './auth';
 import { optionalEmail, optionalPhone, requiredText, usernameSchema } from './roster';
 import type { District, School, User } from './schemas';
+import { timeZoneSchema } from './school-settings';
 
 /**
  * Districts and the super admin (specification §2 "District admin screen"
@@ -38,6 +40,16 @@ export const staffInputSchema = z.object({
 });
 export type StaffInput = z.output<typeof staffInputSchema>;
 
+/**
+ * `PUT /api/districts/{id}` (Edit District, issue 50 item 13): its name, and
+ * the time zone its new schools take (left out: as it is).
+ */
+export const districtEditSchema = z.object({
+  name: z.string().trim().min(1, 'District name is required').max(100, 'District name is too long'),
+  timeZone: timeZoneSchema.optional(),
+});
+export type DistrictEdit = z.output<typeof districtEditSchema>;
+
 /** `PUT /api/users/{id}/active`: deactivate (sessions end, live connections close) or reactivate. */
 export const activeInputSchema = z.object({
   active: z.boolean({ message: 'active must be true or false' }),
@@ -52,7 +64,9 @@ export const passwordChangeSchema = z
     newPassword: z
       .string()
       .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
-      .max(200, 'Password is too long'),
+      .max(200, 'Password is too long')
+      // Nobody chooses one of the passwords attackers try first (issue 50, NIST SP 800-63B).
+      .refine((password) => !isCommonPassword(password), PASSWORD_TOO_COMMON),
   })
   .refine((value) => value.newPassword !== value.currentPassword, {
     message: 'Choose a password different from the one-time password',
@@ -80,4 +94,6 @@ export interface DistrictReportRow {
   vehicles: number;
   /** Mean wait of the completed visits of that session, in seconds (null: none completed). */
   averageWaitSeconds: number | null;
+  /** The school's time zone (issue 51): its session's start is written in it. */
+  timeZone?: string;
 }

@@ -45,6 +45,20 @@ export class UnauthorizedError extends DomainError {
   }
 }
 
+/**
+ * A private link the school replaced since (the office rotated the bus
+ * links, issue 50): 401 `{ message, replaced: true, schoolPhone }`, so the
+ * page says so and still offers a number to call.
+ */
+export class LinkReplacedError extends UnauthorizedError {
+  constructor(
+    message: string,
+    readonly schoolPhone: string | null,
+  ) {
+    super(message);
+  }
+}
+
 export class ForbiddenError extends DomainError {
   constructor(message = "You don't have permission to do this.") {
     super(message);
@@ -54,6 +68,20 @@ export class ForbiddenError extends DomainError {
 export class NotFoundError extends DomainError {}
 
 export class ConflictError extends DomainError {}
+
+/**
+ * Completing a car or a batch while a child of it was not released by a
+ * teacher (issue 50): 409 `{ message, unreleased: [students] }` until the
+ * staff confirm ("Complete anyway?").
+ */
+export class UnreleasedStudentsError extends ConflictError {
+  constructor(
+    message: string,
+    readonly unreleased: ReadonlyArray<{ id: number; firstName: string; lastName: string }>,
+  ) {
+    super(message);
+  }
+}
 
 /** Something that worked once and never will again (a used, revoked or expired invite). */
 export class GoneError extends DomainError {}

@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { parentPasswordSchema } from './auth';
+import { dateIn } from './school-clock';
 
 /**
  * Parent invites (issue 29): a random, single-use, revocable link per student
@@ -77,7 +79,7 @@ const trimmed = (field: string, max: number) =>
 export const acceptInviteSchema = z.object({
   token: inviteTokenSchema,
   username: trimmed('Username', 100).optional(),
-  password: z.string().min(6, 'Password must be at least 6 characters').max(200).optional(),
+  password: parentPasswordSchema.optional(),
   firstName: trimmed('First name', 50).optional(),
   lastName: trimmed('Last name', 50).optional(),
   phone: trimmed('Phone number', 40).optional(),
@@ -152,19 +154,32 @@ export interface AuthorizedPickup {
   onDate: string | null;
   createdBy: number;
   createdAt: string;
+  /** The name of the parent who added them, kept with the entry (staff see it as `addedBy`; older entries have none). */
+  createdByName?: string;
 }
 
 /**
- * The time zone of a school's calendar (schools have no time-zone setting yet):
- * a one-day delegate counts through its day here.
+ * An authorized adult as the school's staff see them (issue 49): who added
+ * them (the parent's name; null when no longer known) and when (`createdAt`),
+ * so the curb can tell a family's own entry from a late one.
  */
-export const SCHOOL_TIME_ZONE = 'America/Chicago';
+export interface StaffAuthorizedPickup extends Omit<AuthorizedPickup, 'createdByName'> {
+  addedBy: string | null;
+}
 
-/** Today's date as `YYYY-MM-DD` in a time zone. */
-export const dateIn = (timeZone: string, now = Date.now()): string =>
-  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    now,
-  );
+/**
+ * A child's authorized adults on a staff screen: `GET /api/students/{id}/authorized-pickups`
+ * answers it, and `AUTHORIZED_PICKUPS_CHANGED` carries it when a parent changes the list.
+ */
+export interface StudentAuthorizedPickups {
+  pickups: StaffAuthorizedPickup[];
+  /** The line the car-line cards show ("Also allowed: …"), or null when no one. */
+  text: string | null;
+  /** The school's time zone (issue 51): the days and times above are the school's. */
+  timeZone: string;
+  /** The school's date now (`YYYY-MM-DD`), for "today only". */
+  today: string;
+}
 
 /** Whether an authorized pickup still counts on `today` (a one-day delegate is gone after its day). */
 export const pickupStillAllowed = (pickup: Pick<AuthorizedPickup, 'onDate'>, today: string): boolean =>
@@ -182,4 +197,29 @@ export const alsoAllowedText = (
     ...(todayOnly.length ? [`${always.length ? 'today' : 'Today'}: ${todayOnly.join(', ')}`] : []),
   ];
   return parts.length ? parts.join('; ') : null;
+};
+
+/**
+ * Who added an authorized adult and when, in the school's time zone:
+ * "Added by Jordan Martinez today at 3:14 PM", "… on Mar 3 at 3:14 PM"
+ * (with the year when it is not this year's).
+ */
+export const addedByText = (
+  pickup: Pick<StaffAuthorizedPickup, 'addedBy' | 'createdAt'>,
+  timeZone: string,
+  now = Date.now(),
+): string => {
+  const at = Date.parse(pickup.createdAt);
+  const time = new Date(at).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit', timeZone });
+  const [day, today] = [dateIn(timeZone, at), dateIn(timeZone, now)];
+  const date =
+    day === today
+      ? 'today'
+      : `on ${new Date(at).toLocaleDateString('en-US', {
+          month: 'short',
+          day: 'numeric',
+          ...(day.slice(0, 4) === today.slice(0, 4) ? {} : { year: 'numeric' }),
+          timeZone,
+        })}`;
+  return `Added by ${pickup.addedBy ?? 'a parent'} ${date} at ${time}`;
 };

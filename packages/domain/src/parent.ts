@@ -22,6 +22,8 @@ export interface ParentChild {
   grade: string;
   schoolId: number;
   schoolName: string | null;
+  /** The school's time zone (issue 51): the child's "today" is a day of the school's calendar. */
+  timeZone: string;
 }
 
 /** A linked child's pickup now (`GET /api/parent/students/status`, the specification's fields). */
@@ -97,3 +99,22 @@ export const pickupRate = (
  */
 export const estimatedWaitMinutes = (position: number, ratePerMinute: number): number =>
   Math.max(1, Math.ceil(position / Math.max(ratePerMinute, 0.01)));
+
+/**
+ * How a family's screens name each of its children: the first name, or the
+ * full name where two children share a first name (step-siblings, cousins
+ * followed by one parent), so every card says which child it is about.
+ */
+export const childLabels = (
+  children: ReadonlyArray<{ id: number; firstName: string; lastName: string }>,
+): Map<number, string> => {
+  const key = (name: string) => name.trim().toLocaleLowerCase();
+  const count = new Map<string, number>();
+  for (const child of children) count.set(key(child.firstName), (count.get(key(child.firstName)) ?? 0) + 1);
+  return new Map(
+    children.map((child) => [
+      child.id,
+      (count.get(key(child.firstName)) ?? 0) > 1 ? `${child.firstName} ${child.lastName}` : child.firstName,
+    ]),
+  );
+};

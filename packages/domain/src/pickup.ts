@@ -48,6 +48,27 @@ export interface TeacherStudent extends StudentSummary {
   pickedUpAt: string | null;
 }
 
+type ReadyKeys = Pick<TeacherStudent, 'batchId' | 'batchNumber' | 'queueStatus' | 'queueTime'>;
+
+/** 0: in a loading batch; 1: called forward on its own (ready); 2: waiting or in overflow. */
+const loadingRank = (student: ReadyKeys) =>
+  student.batchId !== null ? 0 : student.queueStatus === 'ready' ? 1 : 2;
+
+/**
+ * The teacher's Ready list order (issue 50): the students whose car is being
+ * loaded now first (in a loading batch, the longest-loading batch first, then
+ * called forward on its own), each in arrival order; then the others, newest
+ * arrival first (as the list was, so a car that just arrived shows near the top).
+ */
+export const readyOrder = <T extends ReadyKeys>(students: readonly T[]): T[] =>
+  [...students].sort((a, b) => {
+    const rank = loadingRank(a) - loadingRank(b);
+    if (rank !== 0) return rank;
+    const time = (a.queueTime ?? '').localeCompare(b.queueTime ?? '');
+    if (loadingRank(a) === 2) return -time;
+    return (a.batchNumber ?? 0) - (b.batchNumber ?? 0) || time;
+  });
+
 /** Batch status labels of the teacher screen. */
 export const studentBatchLabel = (
   student: Pick<TeacherStudent, 'inQueue' | 'queueStatus' | 'batchNumber'>,

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ALERT_TYPES, VEHICLE_TYPES } from './queue';
+import { confirmUnreleasedField } from './record';
 
 /**
  * The queue's request schemas (specification §4, §5), apart from `queue.ts` so a screen that
@@ -63,12 +64,17 @@ export const updateBatchSchema = z
     startTime: batchTime,
     endTime: batchTime,
     currentCount: batchCount.optional(),
+    confirmUnreleased: confirmUnreleasedField,
   })
   .pipe(
     z.union(
       [
         z.object({ status: z.literal('loading'), startTime: batchTime }),
-        z.object({ status: z.literal('completed'), endTime: batchTime }),
+        z.object({
+          status: z.literal('completed'),
+          endTime: batchTime,
+          confirmUnreleased: confirmUnreleasedField,
+        }),
         z.object({ currentCount: batchCount }),
       ],
       { message: BATCH_CHANGE_MESSAGE },

@@ -168,6 +168,8 @@ export interface Alert {
   raisedBy?: { userId: number; name: string } | null;
   /** Who said "I'm on it", first first; one entry per user. */
   acknowledgements?: AlertAcknowledgement[];
+  /** Who dismissed it (issue 50: a driver's page says "Closed by …"); absent while active, and on older alerts. */
+  dismissedBy?: { userId: number; name: string } | null;
 }
 
 /** A staff member's "I'm on it" on an alert: who (their display name) and when. */
@@ -177,15 +179,19 @@ export interface AlertAcknowledgement {
   at: string;
 }
 
-/** Who raised an alert, as the banner says it: a user's name, or `Bus 3 driver`. */
+/** Who raised an alert, as the banner says it: a user's name, `Bus 3 driver`, or `a bus driver` (no bus chosen yet). */
 export const alertRaiser = (alert: Pick<Alert, 'raisedBy' | 'source' | 'metadata' | 'location'>): string => {
   if (alert.raisedBy) return alert.raisedBy.name;
   if (alert.source === 'bus_driver') {
-    const { busName, busId } = (alert.metadata ?? {}) as { busName?: string; busId?: string };
-    return `${busName || (busId ? `Bus ${busId}` : alert.location)} driver`;
+    const { busName, busId } = (alert.metadata ?? {}) as { busName?: string; busId?: string | null };
+    if (!busName && !busId) return 'a bus driver';
+    return `${busName || `Bus ${busId}`} driver`;
   }
   return 'Staff';
 };
+
+/** Where a driver's alert is when the driver has not chosen their bus yet (issue 50: Help does not wait). */
+export const NO_BUS_CHOSEN = 'Bus not chosen';
 
 /** The banner's line of who owns an alert: `Ms Lopez is on it`, `Ms Lopez and Mr Kim are on it`. */
 export const alertOwners = (

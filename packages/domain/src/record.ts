@@ -33,16 +33,26 @@ export const DISMISSAL_EVENT_KINDS = [
 ] as const;
 export type DismissalEventKind = (typeof DISMISSAL_EVENT_KINDS)[number];
 
-/** Who made a change: a signed-in user, a bus driver's link, or the schedule (auto-end). */
+/**
+ * Who made a change: a signed-in user (with their name as it was; events
+ * recorded before names were kept have none), a bus driver's link, or the
+ * schedule (auto-end).
+ */
 export type DismissalActor =
-  | { id: number; username: string; role: Role }
+  | { id: number; username: string; role: Role; name?: string }
   | { kind: 'driver link' }
   | { kind: 'schedule' };
 
-export const actorOf = (user: { id: number; username: string; role: Role }): DismissalActor => ({
+export const actorOf = (user: {
+  id: number;
+  username: string;
+  role: Role;
+  name?: string | undefined;
+}): DismissalActor => ({
   id: user.id,
   username: user.username,
   role: user.role,
+  ...(user.name ? { name: user.name } : {}),
 });
 /** An actor as one line of a staff screen: the username, or the driver link / the schedule. */
 export const actorName = (actor: DismissalActor): string =>
@@ -54,11 +64,20 @@ export const SCHEDULE: DismissalActor = { kind: 'schedule' };
 /** A removal's reason (`DELETE /api/queue/{id}`): what the staff saw happen. */
 export const REMOVAL_REASONS = ['picked_up', 'left', 'removed'] as const;
 export type RemovalReason = (typeof REMOVAL_REASONS)[number];
+/**
+ * A completion's "Complete anyway" (issue 50): completing a car or a batch
+ * with a child no teacher released answers 409 naming them, unless the body
+ * says the staff confirmed it.
+ */
+export const confirmUnreleasedField = z
+  .boolean({ message: 'confirmUnreleased must be true or false' })
+  .optional();
 export const removalSchema = z
   .object({
     reason: z
       .enum(REMOVAL_REASONS, { message: 'reason must be picked_up, left or removed' })
       .default('removed'),
+    confirmUnreleased: confirmUnreleasedField,
   })
   .strict();
 
@@ -67,12 +86,34 @@ export const DEFAULT_RETENTION_DAYS = 400;
 export const retentionDaysOf = (school: { retentionDays?: number | undefined } | undefined): number =>
   school?.retentionDays ?? DEFAULT_RETENTION_DAYS;
 
+/** A teacher's release of a child in a session (its mark): when, and by whom. */
+export interface ReleaseMark {
+  releasedAt: string;
+  /** Absent on marks made before the record. */
+  releasedBy: DismissalActor | null;
+}
+
+/**
+ * How a child left with a completed visit (issue 50), recorded per child on
+ * its `picked_up` event: released by a teacher (when, by whom), or, with
+ * `releasedAt` null, completed without a teacher's release (by the event's
+ * actor, who confirmed it). Reports, their CSV and the child's history all
+ * read this one fact.
+ */
+export interface ChildRelease {
+  studentId: number;
+  releasedAt: string | null;
+  releasedBy: DismissalActor | null;
+}
+
 /** A vehicle's visit as an event names it, with its students as they were then. */
 export interface EventEntry {
   id: string;
   vehicleNumber: string;
   vehicleType: VehicleType;
   students: StudentSummary[];
+  /** On a `picked_up` event: each child's release at the completion (absent on events before issue 50). */
+  releases?: ChildRelease[];
 }
 
 export const eventEntryOf = (
@@ -89,6 +130,26 @@ export const eventEntryOf = (
     classroomId,
   })),
 });
+
+/** Each child's release when a visit is completed, from the session's release marks (student id → mark). */
+export const releasesAtCompletion = (
+  entry: Pick<QueueEntry, 'students'>,
+  marks: ReadonlyMap<number, ReleaseMark>,
+): ChildRelease[] =>
+  entry.students.map((student) => {
+    const mark = marks.get(student.id);
+    return {
+      studentId: student.id,
+      releasedAt: mark?.releasedAt ?? null,
+      releasedBy: mark?.releasedBy ?? null,
+    };
+  });
+
+/** A completed visit as its `picked_up` event names it: with each child's release. */
+export const completedEventEntry = (
+  entry: Pick<QueueEntry, 'id' | 'vehicleNumber' | 'vehicleType' | 'students'>,
+  marks: ReadonlyMap<number, ReleaseMark>,
+): EventEntry => ({ ...eventEntryOf(entry), releases: releasesAtCompletion(entry, marks) });
 
 /** What an event says besides who, when and which session. */
 export interface DismissalEventBody {
@@ -120,7 +181,10 @@ export interface Recording {
 // ---------------------------------------------------------------------------
 // Reports
 
-export type ReportActor = { id: number; username: string; role: Role } | { kind: 'driver link' | 'schedule' };
+/** An actor in a report: a user with their name (as recorded, else as the school knows them now). */
+export type ReportActor =
+  | { id: number; username: string; role: Role; name?: string }
+  | { kind: 'driver link' | 'schedule' };
 
 export interface ReportStudent {
   id: number;
@@ -128,18 +192,31 @@ export interface ReportStudent {
   lastName: string;
   grade: string;
   classroom: string | null;
+  /**
+   * This child's release for this visit (issue 50): for a completed visit,
+   * as its completion recorded it; for a visit that left or is still queued,
+   * the release the session held when it ended (or now). null: not released.
+   */
+  releasedAt: string | null;
+  releasedBy: ReportActor | null;
+  /** The visit was completed while this child was not released: "completed without a teacher's release" (by `completedBy`). */
+  completedWithoutRelease: boolean;
 }
+
+/**
+ * How a visit ended: picked up, left, removed; still in the queue when the
+ * session ended (`left_in_queue_at_end`); null while it is in the queue of a
+ * running session.
+ */
+export type ReportOutcome = RemovalReason | 'left_in_queue_at_end';
 
 export interface ReportPickup {
   entryId: string;
   vehicleNumber: string;
   vehicleType: VehicleType;
-  /** null while the vehicle is still in the queue (a running session). */
-  outcome: RemovalReason | null;
+  outcome: ReportOutcome | null;
   queuedAt: string;
   queuedBy: ReportActor | null;
-  releasedAt: string | null;
-  releasedBy: ReportActor | null;
   pickedUpAt: string | null;
   completedBy: ReportActor | null;
   /** When it left the queue without a pickup (left or removed). */
@@ -197,6 +274,8 @@ export interface StudentPickup {
   vehicleType: VehicleType;
   releasedAt: string | null;
   releasedBy: ReportActor | null;
+  /** Completed while not released by a teacher ("completed without a teacher's release", by `completedBy`). */
+  completedWithoutRelease: boolean;
   pickedUpAt: string;
   completedBy: ReportActor | null;
 }

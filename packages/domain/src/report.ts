@@ -1,5 +1,7 @@
+import { localDateTime } from './district-report';
 import type { StudentSummary } from './queue';
 import type {
+  ChildRelease,
   DismissalActor,
   DismissalEvent,
   ReportActor,
@@ -32,25 +34,62 @@ export const pickupWaitSeconds = (pickup: Pick<ReportPickup, 'queuedAt' | 'picke
 
 const actorForReport = (actor: DismissalActor): ReportActor => actor;
 
+/** A release as a report names it. */
+interface Release {
+  at: string;
+  by: ReportActor | null;
+}
+
+/** The releases of some children as they stand in `released` (student id → release). */
+const releasesOf = (students: readonly { id: number }[], released: ReadonlyMap<number, Release>) => {
+  const marks = new Map<number, Release>();
+  for (const student of students) {
+    const mark = released.get(student.id);
+    if (mark) marks.set(student.id, mark);
+  }
+  return marks;
+};
+
+/** The children's releases a completion recorded (issue 50): only the released ones. */
+const releasesRecorded = (facts: readonly ChildRelease[]) =>
+  new Map(
+    facts.flatMap(
+      (fact): Array<[number, Release]> =>
+        fact.releasedAt === null
+          ? []
+          : [
+              [
+                fact.studentId,
+                { at: fact.releasedAt, by: fact.releasedBy && actorForReport(fact.releasedBy) },
+              ],
+            ],
+    ),
+  );
+
 /**
  * The session's pickups from its events (oldest first): one per visit, with
- * who queued it, who released its students, who completed it and how it ended.
- * `classroomName` names a classroom id.
+ * who queued it, who completed it, how it ended, and for each child who
+ * released them. A completed visit's children are as its completion recorded
+ * them (`releases` of its `picked_up` event; events written before that
+ * record take the session's releases at that moment): released, or completed
+ * without a teacher's release. A visit that left, was removed or is still
+ * queued shows the releases the session held when it ended (or now), never one
+ * made on a later visit. Visits still queued when the session ended left in
+ * the queue at its end. `classroomName` names a classroom id. A morning
+ * drop-off (`releases` false) releases nobody: no child is "completed without
+ * a teacher's release" there.
  */
 export const pickupsFromEvents = (
   events: readonly DismissalEvent[],
   classroomName: (id: number | null) => string | null = () => null,
+  releases = true,
 ): ReportPickup[] => {
   const pickups = new Map<string, ReportPickup>();
-  const released = new Map<number, { at: string; by: ReportActor }>();
-  const releasesOf = (students: readonly StudentSummary[]) => {
-    let latest: { at: string; by: ReportActor } | null = null;
-    for (const student of students) {
-      const mark = released.get(student.id);
-      if (mark && (!latest || mark.at > latest.at)) latest = mark;
-    }
-    return latest;
-  };
+  const students = new Map<string, StudentSummary[]>();
+  /** Each ended visit's children's releases as they stood when it ended. */
+  const atEnd = new Map<string, Map<number, Release>>();
+  const released = new Map<number, Release>();
+  let sessionEndedAt: string | null = null;
   for (const event of events) {
     if (event.kind === 'student_released' && event.student) {
       released.set(event.student.id, { at: event.at, by: actorForReport(event.actor) });
@@ -58,6 +97,10 @@ export const pickupsFromEvents = (
     }
     if (event.kind === 'student_unreleased' && event.student) {
       released.delete(event.student.id);
+      continue;
+    }
+    if (event.kind === 'session_ended' || event.kind === 'session_auto_ended') {
+      sessionEndedAt ??= event.at;
       continue;
     }
     for (const entry of event.entries) {
@@ -70,8 +113,6 @@ export const pickupsFromEvents = (
           outcome: null,
           queuedAt: event.at,
           queuedBy: null,
-          releasedAt: null,
-          releasedBy: null,
           pickedUpAt: null,
           completedBy: null,
           endedAt: null,
@@ -80,13 +121,7 @@ export const pickupsFromEvents = (
         };
         pickups.set(entry.id, pickup);
       }
-      pickup.students = entry.students.map((student) => ({
-        id: student.id,
-        firstName: student.firstName,
-        lastName: student.lastName,
-        grade: student.grade,
-        classroom: classroomName(student.classroomId),
-      }));
+      students.set(entry.id, entry.students);
       switch (event.kind) {
         case 'vehicle_queued':
         case 'vehicle_requeued':
@@ -97,21 +132,20 @@ export const pickupsFromEvents = (
         case 'batched':
           pickup.batchNumber = event.batch?.number ?? pickup.batchNumber;
           break;
-        case 'picked_up': {
+        case 'picked_up':
           pickup.outcome = 'picked_up';
           pickup.pickedUpAt = event.at;
           pickup.completedBy = actorForReport(event.actor);
-          const release = releasesOf(entry.students);
-          if (release) {
-            pickup.releasedAt = release.at;
-            pickup.releasedBy = release.by;
-          }
+          atEnd.set(
+            entry.id,
+            entry.releases ? releasesRecorded(entry.releases) : releasesOf(entry.students, released),
+          );
           break;
-        }
         case 'left':
         case 'removed':
           pickup.outcome = event.kind;
           pickup.endedAt = event.at;
+          atEnd.set(entry.id, releasesOf(entry.students, released));
           break;
         case 'restored':
           // Undo: the visit is back in the line, as if it had not ended.
@@ -119,20 +153,33 @@ export const pickupsFromEvents = (
           pickup.endedAt = null;
           pickup.pickedUpAt = null;
           pickup.completedBy = null;
+          atEnd.delete(entry.id);
           break;
         default:
           break;
       }
     }
   }
-  // Students released but whose vehicle had not been picked up yet still show who released them.
   for (const pickup of pickups.values()) {
-    if (pickup.releasedAt !== null || pickup.outcome === 'picked_up') continue;
-    const release = releasesOf(pickup.students.map((s) => ({ ...s, classroomId: null })));
-    if (release && release.at >= pickup.queuedAt) {
-      pickup.releasedAt = release.at;
-      pickup.releasedBy = release.by;
+    if (pickup.outcome === null && sessionEndedAt !== null) {
+      pickup.outcome = 'left_in_queue_at_end';
+      pickup.endedAt = sessionEndedAt;
     }
+    const riders = students.get(pickup.entryId) ?? [];
+    const marks = atEnd.get(pickup.entryId) ?? releasesOf(riders, released);
+    pickup.students = riders.map((student) => {
+      const mark = marks.get(student.id);
+      return {
+        id: student.id,
+        firstName: student.firstName,
+        lastName: student.lastName,
+        grade: student.grade,
+        classroom: classroomName(student.classroomId),
+        releasedAt: mark?.at ?? null,
+        releasedBy: mark?.by ?? null,
+        completedWithoutRelease: releases && pickup.outcome === 'picked_up' && !mark,
+      };
+    });
   }
   return [...pickups.values()].sort((a, b) =>
     a.queuedAt === b.queuedAt ? 0 : a.queuedAt < b.queuedAt ? -1 : 1,
@@ -173,12 +220,56 @@ export const sessionSummaryOf = (summary: ReportSummary): SessionSummary => ({
   p90WaitSeconds: summary.p90WaitSeconds,
 });
 
-const actorLabel = (actor: ReportActor | null): string => {
-  if (actor === null) return '';
-  return 'kind' in actor ? actor.kind : `${actor.username} (${actor.role})`;
+/** The user actors among `actors` that were recorded without a name (before names were kept): their ids. */
+export const unnamedActorIds = (actors: Iterable<ReportActor | null>): number[] => {
+  const ids = new Set<number>();
+  for (const actor of actors) if (actor && !('kind' in actor) && !actor.name) ids.add(actor.id);
+  return [...ids];
 };
 
-export const SESSION_REPORT_HEADER = [
+/** An actor with their name: as recorded, else from `names` (user id → name), else as it was. */
+export const namedActor = <A extends ReportActor | null>(actor: A, names: ReadonlyMap<number, string>): A => {
+  if (!actor || 'kind' in actor || actor.name) return actor;
+  const name = names.get(actor.id);
+  return name ? { ...actor, name } : actor;
+};
+
+/** Every actor a pickup names. */
+export const pickupActors = (pickup: ReportPickup): Array<ReportActor | null> => [
+  pickup.queuedBy,
+  pickup.completedBy,
+  ...pickup.students.map((student) => student.releasedBy),
+];
+
+/** A pickup whose actors carry their names (`namedActor`). */
+export const withActorNames = (pickup: ReportPickup, names: ReadonlyMap<number, string>): ReportPickup => ({
+  ...pickup,
+  queuedBy: namedActor(pickup.queuedBy, names),
+  completedBy: namedActor(pickup.completedBy, names),
+  students: pickup.students.map((student) => ({
+    ...student,
+    releasedBy: namedActor(student.releasedBy, names),
+  })),
+});
+
+/** A person as a report names them: their name (else their username), or the driver link / the schedule. */
+export const actorDisplayName = (actor: ReportActor): string => {
+  if ('kind' in actor) return actor.kind === 'driver link' ? 'Driver link' : 'Schedule';
+  return actor.name || actor.username;
+};
+
+const actorLabel = (actor: ReportActor | null): string =>
+  actor === null
+    ? ''
+    : 'kind' in actor
+      ? actorDisplayName(actor)
+      : `${actorDisplayName(actor)} (${actor.role.replaceAll('_', ' ')})`;
+
+/** What the report and its CSV say of a child completed while not released. */
+export const COMPLETED_WITHOUT_RELEASE = "Completed without a teacher's release";
+
+/** The CSV's columns; the times are the school's (`timeZone`), named in their headers. */
+export const sessionReportHeader = (timeZone: string) => [
   'Vehicle',
   'Type',
   'Outcome',
@@ -187,41 +278,53 @@ export const SESSION_REPORT_HEADER = [
   'Last Name',
   'Grade',
   'Classroom',
-  'Queued At',
+  `Queued At (${timeZone})`,
   'Queued By',
-  'Released At',
+  `Released At (${timeZone})`,
   'Released By',
-  'Picked Up At',
+  `Picked Up At (${timeZone})`,
   'Completed By',
   'Wait Seconds',
-] as const;
+];
 
-/** The report's CSV rows (header first): one row per student of each pickup, a vehicle without students on one row. */
+/**
+ * The report's CSV rows (header first): one row per student of each pickup
+ * (with that child's own release, or "Completed without a teacher's
+ * release"), a vehicle without students on one row; times in `timeZone`
+ * (`2026-11-24 15:02:07`).
+ */
 export const sessionReportCsvRows = (
   pickups: readonly ReportPickup[],
-): Array<Array<string | number | null>> => [
-  [...SESSION_REPORT_HEADER],
-  ...pickups.flatMap((pickup) => {
-    const students: Array<ReportStudent | null> = pickup.students.length > 0 ? pickup.students : [null];
-    return students.map((student) => [
-      pickup.vehicleNumber,
-      pickup.vehicleType,
-      pickup.outcome ?? 'in_queue',
-      student?.id ?? null,
-      student?.firstName ?? null,
-      student?.lastName ?? null,
-      student?.grade ?? null,
-      student?.classroom ?? null,
-      pickup.queuedAt,
-      actorLabel(pickup.queuedBy),
-      pickup.releasedAt,
-      actorLabel(pickup.releasedBy),
-      pickup.pickedUpAt,
-      actorLabel(pickup.completedBy),
-      pickupWaitSeconds(pickup),
-    ]);
-  }),
-];
+  timeZone: string,
+): Array<Array<string | number | null>> => {
+  const local = (iso: string | null) =>
+    iso === null ? null : localDateTime(iso, timeZone, { seconds: true, zoneName: false });
+  return [
+    sessionReportHeader(timeZone),
+    ...pickups.flatMap((pickup) => {
+      const students: Array<ReportStudent | null> = pickup.students.length > 0 ? pickup.students : [null];
+      return students.map((student) => [
+        pickup.vehicleNumber,
+        pickup.vehicleType,
+        pickup.outcome ?? 'in_queue',
+        student?.id ?? null,
+        student?.firstName ?? null,
+        student?.lastName ?? null,
+        student?.grade ?? null,
+        student?.classroom ?? null,
+        local(pickup.queuedAt),
+        actorLabel(pickup.queuedBy),
+        local(student?.releasedAt ?? null),
+        student?.completedWithoutRelease
+          ? COMPLETED_WITHOUT_RELEASE
+          : actorLabel(student?.releasedBy ?? null),
+        local(pickup.pickedUpAt),
+        actorLabel(pickup.completedBy),
+        pickupWaitSeconds(pickup),
+      ]);
+    }),
+  ];
+};
 
 /** Cars that reached the front per minute (picked up), from the first to the last minute with a pickup. */
 export const pickupsPerMinute = (pickups: readonly Pick<ReportPickup, 'pickedUpAt'>[]) => {

@@ -77,3 +77,18 @@ export const canPerform = (role: unknown, action: DataAction, sandboxed = false)
   if (sandboxed && role !== 'super_admin') return false;
   return DATA_PERMISSIONS[role].includes(action);
 };
+
+/**
+ * A student's family is reached (parent invites, pickup codes) by school admins
+ * and above for any student of their school, and by staff below them only for
+ * the students of the classrooms they teach (issues 29, 49): a teacher can
+ * hand no one a link to a child of another classroom.
+ */
+export const reachesFamilyOf = (
+  user: { id: number; role: unknown },
+  classroom: { teacherId: number | null } | null | undefined,
+): boolean => hasMinimumRole(user.role, 'school_admin') || (!!classroom && classroom.teacherId === user.id);
+
+/** Why a pickup code of another classroom's student is refused (403). */
+export const NOT_YOUR_CLASS_CODE =
+  'Teachers can make and read pickup codes for the students of their own classrooms only.';

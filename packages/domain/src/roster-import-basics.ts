@@ -47,16 +47,28 @@ export const CSV_TEMPLATES: Readonly<Record<ImportKind, readonly string[]>> = {
   ],
 };
 
-/** Columns a file may add to the template (a student's classroom by name). */
+/** Columns a file may add to the template (a student's classroom by name, their weekly way home). */
 export const OPTIONAL_COLUMNS: Readonly<Record<ImportKind, readonly string[]>> = {
-  students: ['classroom'],
+  students: ['classroom', 'dismissal'],
+  teachers: [],
+  parents: [],
+  vehicles: [],
+};
+
+/**
+ * Optional columns the downloaded template shows after the specification's
+ * (issue 51: the students' `dismissal`); a file without them still imports.
+ */
+export const TEMPLATE_EXTRAS: Readonly<Record<ImportKind, readonly string[]>> = {
+  students: ['dismissal'],
   teachers: [],
   parents: [],
   vehicles: [],
 };
 
 /** The template a school downloads: the header row, then a line end. */
-export const csvTemplate = (kind: ImportKind): string => `${CSV_TEMPLATES[kind].join(',')}\r\n`;
+export const csvTemplate = (kind: ImportKind): string =>
+  `${[...CSV_TEMPLATES[kind], ...TEMPLATE_EXTRAS[kind]].join(',')}\r\n`;
 
 /** A bad cell or row; `row` is the spreadsheet's row number (the header is row 1). */
 export interface RowError {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { parseDismissalCell, samePlan, type WeeklyPlan } from './dismissal-plans';
 import type { Classroom } from './pickup';
 import { VEHICLE_TYPES, type Vehicle, type VehicleType } from './queue';
 import { vehicleNumberSchema } from './queue-schemas';
@@ -86,6 +87,8 @@ export const studentRowSchema = z.object({
   busRoute: cell('Bus route', 30),
   notes: cell('Notes', 500),
   classroom: cell('Classroom', 50),
+  /** The student's weekly way home (issue 51): `car`, `walker`, `bus:<number>`, `program:<name>`, or five with `|`. */
+  dismissal: cell('Dismissal', 300),
 });
 export const teacherRowSchema = z.object({
   firstName: required('First name', 50),
@@ -202,6 +205,8 @@ export interface ImportPlan {
   parents: Changes<ParentRecord>;
   vehicles: Changes<Vehicle>;
   classrooms: Changes<Classroom>;
+  /** Students' new weekly plans (the students file's `dismissal` column; only those that change). */
+  dismissalPlans: Array<{ studentId: number; plan: WeeklyPlan }>;
 }
 
 export type PlanOutcome = { ok: true; plan: ImportPlan } | { ok: false; errors: RowError[] };
@@ -213,6 +218,7 @@ const emptyPlan = (): ImportPlan => ({
   parents: changes(),
   vehicles: changes(),
   classrooms: changes(),
+  dismissalPlans: [],
 });
 
 /** Temporary ids: -1, -2, … per kind. */
@@ -352,6 +358,9 @@ export interface StudentImportContext {
   classrooms: readonly Classroom[];
   vehicles: readonly Vehicle[];
   parents: readonly ParentRecord[];
+  /** The school's programs (the `dismissal` column names them) and its students' current weekly plans. */
+  programs?: ReadonlyArray<{ id: number; name: string; active: boolean }>;
+  plans?: ReadonlyMap<number, WeeklyPlan>;
 }
 
 /**
@@ -423,6 +432,10 @@ export const planStudentImport = (
       continue;
     }
     const existing = active[0] ?? matches[0];
+    const way = row.dismissal
+      ? parseDismissalCell(row.dismissal, { buses, programs: context.programs ?? [] })
+      : undefined;
+    if (way && 'error' in way) rowErrors.push({ row: row.row, column: 'dismissal', message: way.error });
     const bus = row.busRoute ? busForRoute(buses, row.busRoute) : undefined;
     if (row.busRoute && !bus) {
       rowErrors.push({
@@ -457,15 +470,19 @@ export const planStudentImport = (
       active: true,
     };
     let student: Student;
+    const week = way && 'plan' in way ? way.plan : undefined;
+    const before = existing ? context.plans?.get(existing.id) : undefined;
+    const newWeek = week !== undefined && !(before && samePlan(before, week));
     if (existing) {
       student = students.edit(existing);
-      if (sameFields(student, { ...student, ...fields }, STUDENT_FIELDS)) plan.counts.unchanged++;
+      if (sameFields(student, { ...student, ...fields }, STUDENT_FIELDS) && !newWeek) plan.counts.unchanged++;
       else plan.counts.updated++;
       Object.assign(student, fields);
     } else {
       student = students.add({ id: nextId('student'), schoolId: context.schoolId, ...fields });
       plan.counts.created++;
     }
+    if (week && newWeek) plan.dismissalPlans.push({ studentId: student.id, plan: week });
 
     if (row.vehicleNumber) {
       const number = row.vehicleNumber.toUpperCase();
@@ -851,5 +868,6 @@ export const remapIds = (
       id: classroom(c.id),
       teacherId: c.teacherId === null ? null : user(c.teacherId),
     })),
+    dismissalPlans: plan.dismissalPlans.map((entry) => ({ ...entry, studentId: student(entry.studentId) })),
   };
 };

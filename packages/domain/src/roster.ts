@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { type StudentSummary, VEHICLE_TYPES, type Vehicle, type VehicleType } from './queue';
 import { vehicleNumberSchema } from './queue-schemas';
 import type { User } from './schemas';
+import type { WeeklyPlan } from './ways';
 
 /**
  * The school's rosters: students, teachers, parents, vehicles and classrooms
@@ -34,6 +35,8 @@ export interface StudentRow extends Student {
   classroom: { id: number; name: string } | null;
   /** The cars and buses that collect the student. */
   vehicles: Array<{ id: number; type: VehicleType; number: string }>;
+  /** Their default weekly way home (issue 51); null: none set, a car rider every day. */
+  dismissalPlan: WeeklyPlan | null;
 }
 /**
  * A person the rosters keep: a teacher's or a parent's account as the lists show it and the

@@ -10,6 +10,8 @@ export const districtSchema = z.object({
   createdAt: z.string(),
   /** Its district in Clever, once connected (single sign-on and roster import). */
   cleverId: z.string().optional(),
+  /** The time zone a new school of the district takes (issue 50, item 13); America/New_York when absent. */
+  timeZone: z.string().optional(),
 });
 export type District = z.infer<typeof districtSchema>;
 
@@ -32,6 +34,17 @@ export const schoolSchema = z.object({
   defaultSessionMinutes: z.number().int().min(1).max(1440).optional(),
   /** The languages the school's families read (a school setting, #32); English and Spanish when absent. */
   languages: z.array(z.string()).optional(),
+  /** The school office's phone (a school setting, issue 50): the bus driver's way out when an alert cannot be sent. */
+  phone: z.string().nullable().optional(),
+  /**
+   * The school's clock (issue 51): its IANA time zone (absent on a school saved
+   * before the setting: `TIME_ZONE_BEFORE_SETTING`), the families' cutoff for
+   * changing today's way home (`HH:MM`, 14:00 when absent) and who approves
+   * their changes (`auto` when absent).
+   */
+  timeZone: z.string().optional(),
+  changeCutoff: z.string().optional(),
+  changeApproval: z.enum(['auto', 'office']).optional(),
 });
 export type School = z.infer<typeof schoolSchema>;
 

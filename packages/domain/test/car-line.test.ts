@@ -5,6 +5,7 @@ import {
   alertAnnouncement,
   alertButtonLabel,
   alertRepeats,
+  bySeverity,
   contactLines,
   isOverdue,
   vehicleDescription,
@@ -187,6 +188,18 @@ describe('the alert banner', () => {
     expect(alertRepeats({ type: 'emergency', status: 'dismissed', acknowledgements: [] })).toBe(false);
     expect(alertRepeats({ type: 'help', status: 'active', acknowledgements: [] })).toBe(false);
     expect(ALERT_REPEAT_MS).toBe(30_000);
+  });
+
+  it('puts the most severe first: emergencies, then help, the newest first within each', () => {
+    const at = (minute: number) => `2026-03-02T15:${String(minute).padStart(2, '0')}:00.000Z`;
+    const alerts = [
+      { id: 1, type: 'help' as const, createdAt: at(1) },
+      { id: 2, type: 'emergency' as const, createdAt: at(2) },
+      { id: 3, type: 'help' as const, createdAt: at(3) },
+      { id: 4, type: 'emergency' as const, createdAt: at(0) },
+      { id: 5, type: 'help' as const, createdAt: at(3) },
+    ];
+    expect([...alerts].sort(bySeverity).map((alert) => alert.id)).toEqual([2, 4, 5, 3, 1]);
   });
 
   it('says how long ago an alert was raised', () => {

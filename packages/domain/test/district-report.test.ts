@@ -38,6 +38,12 @@ describe('the district report', () => {
     expect(localDateTime('2026-06-01T19:30:00.000Z', 'Not/AZone')).toBe('2026-06-01 19:30 UTC');
   });
 
+  it("writes each school's start in that school's own time zone (issue 51)", () => {
+    const [row] = rows;
+    const denver = { ...row, timeZone: 'America/Denver' };
+    expect(districtReportCsvRows([denver], 'America/New_York')[1]?.[3]).toBe('2026-11-24 13:00 MST');
+  });
+
   it('names the file after the district and the day', () => {
     expect(districtReportFilename('Springfield Unified', new Date('2026-11-24T12:00:00Z'))).toBe(
       'springfield-unified-report-2026-11-24.csv',

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  childLabels,
   DEFAULT_PICKUPS_PER_MINUTE,
   estimatedWaitMinutes,
   parentStatusLabel,
   parentStatusOf,
   pickupRate,
 } from '../src/parent';
+import { addedByText } from '../src/parent-invites';
 
 const now = Date.parse('2026-11-24T15:30:00Z');
 const minutesAgo = (minutes: number) => new Date(now - minutes * 60_000).toISOString();
@@ -55,5 +57,38 @@ describe('the estimated wait', () => {
     expect(estimatedWaitMinutes(11, 2)).toBe(6);
     expect(estimatedWaitMinutes(90, 1)).toBe(90);
     expect(estimatedWaitMinutes(3, 0)).toBe(300);
+  });
+});
+
+describe('childLabels (issue 50)', () => {
+  it("names a family's children by first name, in full where two share one", () => {
+    const labels = childLabels([
+      { id: 1, firstName: 'Ava', lastName: 'Martinez' },
+      { id: 2, firstName: 'Leo', lastName: 'Martinez' },
+      { id: 3, firstName: 'AVA', lastName: 'Johnson' },
+    ]);
+    expect([...labels.values()]).toEqual(['Ava Martinez', 'Leo', 'AVA Johnson']);
+  });
+});
+
+describe('addedByText (issue 49)', () => {
+  const zone = 'America/Chicago';
+  // 15:30 UTC is 9:30 AM in Chicago on 24 November 2026.
+  it('says who added an adult and when, in the school’s time zone', () => {
+    expect(addedByText({ addedBy: 'Jordan Martinez', createdAt: minutesAgo(15) }, zone, now)).toBe(
+      'Added by Jordan Martinez today at 9:15 AM',
+    );
+    expect(addedByText({ addedBy: null, createdAt: '2026-11-02T22:05:00Z' }, zone, now)).toBe(
+      'Added by a parent on Nov 2 at 4:05 PM',
+    );
+    expect(addedByText({ addedBy: 'Pat', createdAt: '2025-12-30T18:00:00Z' }, zone, now)).toBe(
+      'Added by Pat on Dec 30, 2025 at 12:00 PM',
+    );
+  });
+  it('counts "today" by the school’s calendar, not UTC’s', () => {
+    // 04:00 UTC on the 24th is still the evening of the 23rd in Chicago.
+    expect(addedByText({ addedBy: 'Pat', createdAt: '2026-11-24T04:00:00Z' }, zone, now)).toBe(
+      'Added by Pat on Nov 23 at 10:00 PM',
+    );
   });
 });

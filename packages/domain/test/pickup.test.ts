@@ -4,6 +4,7 @@ import {
   dailyHitChance,
   guessWithinBudget,
   PICKUP_CODE_SPACE,
+  readyOrder,
   wrongGuessCost,
   wrongGuessesPerWindow,
 } from '../src/pickup';
@@ -58,5 +59,36 @@ describe('the pickup-code guessing budget', () => {
     expect(guessWithinBudget(0, 5_000)).toBe(true);
     expect(guessWithinBudget(1, 5_000)).toBe(false);
     expect(guessWithinBudget(383, 0)).toBe(true);
+  });
+});
+
+describe("the teacher's Ready list", () => {
+  const at = (minute: number) => `2026-11-24T21:${String(minute).padStart(2, '0')}:00.000Z`;
+  const student = (
+    name: string,
+    minute: number,
+    queueStatus: 'waiting' | 'ready' | 'overflow',
+    batchNumber: number | null = null,
+  ) => ({ name, queueTime: at(minute), queueStatus, batchId: batchNumber && 100 + batchNumber, batchNumber });
+
+  it('puts the cars being loaded now first (longest-loading batch first, then cars called on their own), then the others newest first', () => {
+    const list = [
+      student('waiting early', 1, 'waiting'),
+      student('batch 2', 3, 'waiting', 2),
+      student('overflow', 2, 'overflow'),
+      student('just arrived', 9, 'waiting'),
+      student('called', 4, 'ready'),
+      student('batch 1, later car', 6, 'waiting', 1),
+      student('batch 1', 5, 'waiting', 1),
+    ];
+    expect(readyOrder(list).map((s) => s.name)).toEqual([
+      'batch 1',
+      'batch 1, later car',
+      'batch 2',
+      'called',
+      'just arrived',
+      'overflow',
+      'waiting early',
+    ]);
   });
 });

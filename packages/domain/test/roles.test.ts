@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { canPerform, hasMinimumRole, homeOf, homePathOf, rankOf, viewableRoles } from '../src/roles';
+import {
+  canPerform,
+  hasMinimumRole,
+  homeOf,
+  homePathOf,
+  rankOf,
+  reachesFamilyOf,
+  viewableRoles,
+} from '../src/roles';
 
 describe('roles', () => {
   it('ranks the staff roles 1 to 6 and everyone else 0', () => {
@@ -41,5 +49,21 @@ describe('roles', () => {
     expect(canPerform('school_admin', 'create', true)).toBe(false);
     expect(canPerform('district_admin', 'update', true)).toBe(false);
     expect(canPerform('super_admin', 'delete', true)).toBe(true);
+  });
+});
+
+describe('reachesFamilyOf (issue 49)', () => {
+  const room = (teacherId: number | null) => ({ teacherId });
+  it('lets a teacher reach the families of the classrooms they teach only', () => {
+    expect(reachesFamilyOf({ id: 7, role: 'teacher' }, room(7))).toBe(true);
+    expect(reachesFamilyOf({ id: 7, role: 'teacher' }, room(8))).toBe(false);
+    expect(reachesFamilyOf({ id: 7, role: 'teacher' }, room(null))).toBe(false);
+    expect(reachesFamilyOf({ id: 7, role: 'teacher' }, undefined)).toBe(false);
+  });
+  it('lets school admins and above reach any family of their school, and no one else', () => {
+    for (const role of ['school_admin', 'district_admin', 'super_admin'])
+      expect(reachesFamilyOf({ id: 1, role }, undefined)).toBe(true);
+    for (const role of ['front_queue_wrangler', 'back_queue_wrangler', 'parent'])
+      expect(reachesFamilyOf({ id: 1, role }, room(2))).toBe(false);
   });
 });

@@ -22,6 +22,7 @@ import {
   planTeacherImport,
   planVehicleImport,
   remapIds,
+  TEMPLATE_EXTRAS,
   validateRows,
 } from '../src/roster-import';
 import { filterOverview, overviewCsvRows, placardsFor, waitBarPercent } from '../src/school-admin';
@@ -83,8 +84,9 @@ const rows = <K extends 'students' | 'teachers' | 'parents' | 'vehicles'>(
 
 describe('CSV templates and parsing', () => {
   it('builds each template from the specification’s exact columns', () => {
+    // Issue 51: the template also shows the optional dismissal column (a file without it still imports).
     expect(csvTemplate('students')).toBe(
-      'firstName,lastName,grade,parentName,parentPhone,parentEmail,vehicleNumber,busRoute,notes\r\n',
+      'firstName,lastName,grade,parentName,parentPhone,parentEmail,vehicleNumber,busRoute,notes,dismissal\r\n',
     );
     expect(csvTemplate('teachers')).toBe('firstName,lastName,email,phone,grade,classroom,username\r\n');
     expect(csvTemplate('parents')).toBe(
@@ -140,7 +142,7 @@ describe('CSV templates and parsing', () => {
 
   it('writes each template as toCsv would (its fixed header cells need no escaping)', () => {
     for (const kind of Object.keys(CSV_TEMPLATES) as Array<keyof typeof CSV_TEMPLATES>) {
-      expect(csvTemplate(kind)).toBe(toCsv([CSV_TEMPLATES[kind]]));
+      expect(csvTemplate(kind)).toBe(toCsv([[...CSV_TEMPLATES[kind], ...TEMPLATE_EXTRAS[kind]]]));
     }
   });
 });

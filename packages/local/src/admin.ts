@@ -5,6 +5,7 @@
  *   create-super-admin --username NAME [--name "Full Name"] [--force]
  *   create-district --name "X"
  *   create-school --district ID --name "Y"
+ *   index-parent-emails
  *
  * Which table: `AWS_ENDPOINT_URL_DYNAMODB` set (LocalStack, a DynamoDB Local)
  * → that endpoint and `TABLE_NAME` (default `curbside`); else `TABLE_NAME` or
@@ -17,7 +18,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { ConflictError, districtInputSchema, schoolInputSchema, usernameSchema } from '@curbside/domain';
+import {
+  ConflictError,
+  districtInputSchema,
+  newSchoolTimeZone,
+  schoolInputSchema,
+  usernameSchema,
+} from '@curbside/domain';
 import { hashPassword, oneTimePassword } from '@curbside/functions/lib/passwords';
 import { createDb, type Db, districts, schools, users } from '@curbside/store';
 import {
@@ -41,6 +48,9 @@ Commands:
       Creates a district and prints its id.
   create-school --district ID --name "School name"
       Creates a school in that district and prints its id.
+  index-parent-emails
+      Once after upgrading: lets parent accounts made before "Forgot password?"
+      find theirs by email address (indexes them; prints how many).
 
 Which table:
   AWS_ENDPOINT_URL_DYNAMODB set    that endpoint (LocalStack), table TABLE_NAME (default curbside)
@@ -219,15 +229,23 @@ const createSchool = async (db: Db, flags: Flags, io: AdminIo, where: string) =>
       `District ${parsed.data.districtId} does not exist in ${where}. Create it first: create-district --name "…"`,
     );
   }
-  const school = await schools.create(db, parsed.data);
+  const school = await schools.create(db, { ...parsed.data, timeZone: newSchoolTimeZone(district) });
   io.stderr(`Created school "${school.name}" (id ${school.id}) in district "${district.name}", ${where}.`);
   io.stdout(String(school.id));
+};
+
+/** Parent accounts written before the email index get their entry ("Forgot password?", issue 50). */
+const indexParentEmails = async (db: Db, _flags: Flags, io: AdminIo, where: string) => {
+  const indexed = await users.indexParentEmails(db);
+  io.stderr(`Indexed the email address of ${indexed} parent account${indexed === 1 ? '' : 's'} in ${where}.`);
+  io.stdout(String(indexed));
 };
 
 const COMMANDS = {
   'create-super-admin': createSuperAdmin,
   'create-district': createDistrict,
   'create-school': createSchool,
+  'index-parent-emails': indexParentEmails,
 } as const;
 
 /** Runs one admin command; answers the exit code (0 done, 1 refused or failed). */

@@ -126,6 +126,13 @@ const loggedPath = (method: string, rawPath: string): string => {
 };
 
 /** The address other processes on this machine reach the server at. */
+/**
+ * Whether a caller is this machine itself: 127.0.0.0/8 or ::1, also as an
+ * IPv4-mapped IPv6 address (a server listening on `::` sees `::ffff:127.0.0.1`).
+ */
+export const isLoopback = (address: string | undefined): boolean =>
+  address !== undefined && (address === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/i.test(address));
+
 const loopbackOf = (host: string) =>
   host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
 
@@ -203,8 +210,10 @@ export const startServer = async ({
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return sendJson(response, 405, { message: 'Method not allowed' }, { allow: 'GET, HEAD' });
     }
-    // The laptop's mail (the emulated SES's messages): this runtime's page only, never deployed.
+    // The laptop's mail (the emulated SES's messages): this runtime's page only, never deployed,
+    // and shown only to this machine, whatever address the server listens on (issue 49).
     if (rawPath === '/dev/mail') {
+      if (!isLoopback(request.socket.remoteAddress)) return sendJson(response, 404, { message: 'Not found' });
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       return response.end(request.method === 'HEAD' ? undefined : mailPage(mail.list()));
     }

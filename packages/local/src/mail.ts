@@ -7,7 +7,7 @@
  * There is no HTTP route to it, so nobody on the network can put a message
  * on the laptop's mail page. Each message is kept as a JSON file under
  * `.data/mail/` (in memory with `--in-memory` and in the tests), and
- * `/dev/mail` lists them: a laptop page, never deployed.
+ * `/dev/mail` lists them: a laptop page, never deployed, shown to loopback callers only.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -39,6 +39,9 @@ const seedFinished = async (db: Db) => {
   return parent !== undefined && (await parentLinks.childrenOf(db, parent.user.id)).length > 0;
 };
 
+/** The demo school's time zone (issue 51). */
+export const DEMO_TIME_ZONE = 'America/Chicago';
+
 /**
  * Seeds the demo district on an empty table: one district with a live demo
  * school and a sandboxed second school, and the demo accounts. Runs only
@@ -52,22 +55,26 @@ export const seedIfEmpty = async (db: Db): Promise<boolean> => {
     return false;
   }
 
+  // The demo district's schools keep the demo's day in Chicago (issue 51).
   const district = await districts.create(db, {
     name: DEMO_DISTRICT,
     active: true,
     sandbox: false,
+    timeZone: DEMO_TIME_ZONE,
   });
   const live = await schools.create(db, {
     name: 'Lincoln Elementary',
     districtId: district.id,
     active: true,
     sandbox: false,
+    timeZone: DEMO_TIME_ZONE,
   });
   await schools.create(db, {
     name: 'Riverside Elementary',
     districtId: district.id,
     active: true,
     sandbox: true,
+    timeZone: DEMO_TIME_ZONE,
   });
 
   const passwordHash = await hashPassword(DEMO_PASSWORD);

@@ -1,10 +1,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sendMail } from '@curbside/functions/lib/mail';
 import { access } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../src/gateway';
+import { isLoopback, type RunningServer, startServer } from '../src/gateway';
 import { grantOf } from '../src/lambda';
 import { sesTransport } from '../src/mail';
 
@@ -132,5 +132,51 @@ describe('the emulated SES', () => {
     expect(posted.status).toBe(405);
     expect((await fetch(`${server.url}/dev/mail`, { method: 'POST' })).status).toBe(405);
     expect(server.mail.list().length).toBe(before);
+  });
+});
+
+/** This machine's first address on a network (not loopback), if it has one. */
+const networkAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((entry) => entry && entry.family === 'IPv4' && !entry.internal)?.address;
+
+describe('/dev/mail with the server listening on every address (HOST=0.0.0.0, issue 49)', () => {
+  let open: RunningServer;
+  beforeAll(async () => {
+    open = await startServer({
+      port: 0,
+      host: '0.0.0.0',
+      tableName: process.env.TABLE_NAME as string,
+      dynamoEndpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB as string,
+      mailDir,
+    });
+  });
+  afterAll(async () => {
+    await open?.close();
+  });
+  const port = () => new URL(open.url).port;
+
+  it('is shown to this machine', async () => {
+    const page = await fetch(`http://127.0.0.1:${port()}/dev/mail`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('rosa@family.example');
+  });
+
+  it.skipIf(networkAddress === undefined)(
+    'is not shown to a caller from the network: 404, no invite link in the answer',
+    async () => {
+      for (const method of ['GET', 'HEAD']) {
+        const page = await fetch(`http://${networkAddress}:${port()}/dev/mail`, { method });
+        expect(page.status, method).toBe(404);
+        expect(await page.text()).not.toContain('parent/invite');
+      }
+    },
+  );
+
+  it('tells loopback callers from the others', () => {
+    for (const address of ['127.0.0.1', '127.8.0.2', '::1', '::ffff:127.0.0.1'])
+      expect(isLoopback(address), address).toBe(true);
+    for (const address of [undefined, '192.0.2.2', '::ffff:192.0.2.2', 'fd00::2', '10.127.0.1', '::'])
+      expect(isLoopback(address), String(address)).toBe(false);
   });
 });

@@ -104,8 +104,16 @@ export const alerts = {
     return Item ? toAlert(Item) : undefined;
   },
 
-  /** Dismisses an active alert and frees its slot; undefined when it was not active. */
-  async dismiss(db: Db, alert: Alert, recording: Recording): Promise<Alert | undefined> {
+  /**
+   * Dismisses an active alert and frees its slot, noting who (`by`: a staff
+   * member; a driver's page shows "Closed by …"); undefined when it was not active.
+   */
+  async dismiss(
+    db: Db,
+    alert: Alert,
+    recording: Recording,
+    by: Alert['dismissedBy'] = null,
+  ): Promise<Alert | undefined> {
     const dismissedAt = new Date().toISOString();
     try {
       await db.doc.send(
@@ -123,13 +131,15 @@ export const alerts = {
               Update: {
                 TableName: db.table,
                 Key: key(alert.id),
-                UpdateExpression: 'SET #status = :dismissed, dismissedAt = :at REMOVE gsi2pk, gsi2sk',
+                UpdateExpression:
+                  'SET #status = :dismissed, dismissedAt = :at, dismissedBy = :by REMOVE gsi2pk, gsi2sk',
                 ConditionExpression: '#status = :active',
                 ExpressionAttributeNames: { '#status': 'status' },
                 ExpressionAttributeValues: {
                   ':dismissed': 'dismissed',
                   ':active': 'active',
                   ':at': dismissedAt,
+                  ':by': by,
                 },
               },
             },
@@ -141,7 +151,7 @@ export const alerts = {
       if (isConditionFailure(error)) return undefined;
       throw error;
     }
-    return { ...alert, status: 'dismissed', dismissedAt };
+    return { ...alert, status: 'dismissed', dismissedAt, dismissedBy: by };
   },
 
   /**

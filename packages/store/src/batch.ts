@@ -1,5 +1,5 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Batch, QueueEntry, Recording, VehicleType } from '@curbside/domain';
+import type { Batch, QueueEntry, Recording, ReleaseMark, VehicleType } from '@curbside/domain';
 import { ConflictError, eventEntryOf } from '@curbside/domain';
 import type { Db } from './db';
 import { eventPuts, packEntries, TRANSACTION_ITEM_LIMIT } from './dismissal-event';
@@ -7,6 +7,7 @@ import { nextId, stripKeys } from './ids';
 import { cancellationReasons, isConditionFailure, queryAll } from './query';
 import {
   activeEntryKey,
+  completedEntryOf,
   completedVisit,
   conflictFor,
   heldTo,
@@ -325,7 +326,9 @@ export const batches = {
     batchId: number,
     entry: QueueEntry,
     recording: Recording,
-    outcome: { completeAt: string } | { reason: 'left' | 'removed' },
+    outcome:
+      | { completeAt: string; marks?: ReadonlyMap<number, ReleaseMark> }
+      | { reason: 'left' | 'removed' },
   ): Promise<QueueEntry> {
     const held = heldTo(entry);
     const completeAt = 'completeAt' in outcome ? outcome.completeAt : undefined;
@@ -354,7 +357,9 @@ export const batches = {
                 {
                   kind,
                   batch: { id: batchId, number: entry.batchNumber ?? 0 },
-                  entries: [eventEntryOf(entry)],
+                  entries: [
+                    'completeAt' in outcome ? completedEntryOf(entry, outcome.marks) : eventEntryOf(entry),
+                  ],
                 },
               ],
               recording,
@@ -373,7 +378,8 @@ export const batches = {
    * Completes a loading batch, as read (count and version), and every entry
    * in it (they become Recent Pickups, under their ids), in one transaction.
    * ConflictError when it is no longer loading; false when it or an entry
-   * changed meanwhile (read again and retry).
+   * changed meanwhile (read again and retry). `marks`: the session's release
+   * marks of their children, recorded per child with the completion.
    */
   async complete(
     db: Db,
@@ -381,10 +387,11 @@ export const batches = {
     entries: readonly QueueEntry[],
     endTime: string,
     recording: Recording,
+    marks?: ReadonlyMap<number, ReleaseMark>,
   ): Promise<boolean> {
     const events = packEntries(
       { kind: 'picked_up', batch: { id: batch.id, number: batch.batchNumber } },
-      entries.map(eventEntryOf),
+      entries.map((entry) => completedEntryOf(entry, marks)),
       TRANSACTION_ITEM_LIMIT - 1 - 2 * entries.length,
     );
     try {

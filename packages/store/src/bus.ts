@@ -23,7 +23,9 @@ import { isConditionFailure, queryAll } from './query';
  * Links: `SCHOOL#{schoolId}` / `BUSLINKS` holds the current driver and map
  * tokens; each token also has its own item, `BUSTOKEN#{token}` / `BUSTOKEN`
  * ({schoolId, kind}), so a page's token is checked with one GetItem. Rotating
- * replaces both in one transaction: the old tokens stop at once.
+ * replaces both in one transaction: the old tokens stop at once, their items
+ * kept as replaced (`replacedAt`, gone after `REPLACED_TOKEN_DAYS`), so a page
+ * still holding one can be told it was replaced (issue 50).
  *
  * Positions: `SCHOOL#{schoolId}#BUSES` / `BUS#{busId}`, the last position of
  * each bus with a TTL of 5 minutes (no history is kept; expiry is also
@@ -42,6 +44,18 @@ const gateKey = (schoolId: number) => ({ pk: positionsPartition(schoolId), sk: '
 
 /** What a try at a second's bus fan-out found (`busPositions.claimFanOut`). */
 export type FanOutClaim = { claimed: true; previous: number } | { claimed: false; covered: boolean };
+
+/** How long a replaced token is still known as replaced (its item's TTL), in days. */
+export const REPLACED_TOKEN_DAYS = 90;
+
+/** A replaced token's item: it opens nothing, and says whose it was. */
+const replacedItem = (token: string, holder: BusLinkHolder, at: string) => ({
+  ...tokenKey(token),
+  entity: 'busLinkToken',
+  ...holder,
+  replacedAt: at,
+  ttl: Math.ceil(Date.parse(at) / 1000) + REPLACED_TOKEN_DAYS * 86_400,
+});
 
 /** 24 random bytes, base64url: 32 characters no one guesses. */
 const newToken = () => randomBytes(24).toString('base64url');
@@ -116,7 +130,7 @@ export const busLinks = {
     }
   },
 
-  /** New links for the school; the old tokens are gone in the same transaction. */
+  /** New links for the school; the old tokens stop in the same transaction (kept as replaced). */
   async rotate(db: Db, schoolId: number): Promise<{ before: BusLinkTokens; after: BusLinkTokens }> {
     const before = await busLinks.ofSchool(db, schoolId);
     const after = freshLinks(schoolId);
@@ -132,8 +146,13 @@ export const busLinks = {
                 ExpressionAttributeValues: { ':driver': before.driverToken, ':map': before.mapToken },
               },
             },
-            ...[before.driverToken, before.mapToken].map((token) => ({
-              Delete: { TableName: db.table, Key: tokenKey(token) },
+            ...(
+              [
+                [before.driverToken, 'driver'],
+                [before.mapToken, 'map'],
+              ] as const
+            ).map(([token, kind]) => ({
+              Put: { TableName: db.table, Item: replacedItem(token, { schoolId, kind }, after.rotatedAt) },
             })),
             ...tokenItems(after).map((Item) => ({ Put: { TableName: db.table, Item } })),
           ],
@@ -149,9 +168,21 @@ export const busLinks = {
 
   /** The school and kind of a token, or undefined when it is not (or no longer) a link's. */
   async holderOf(db: Db, token: string): Promise<BusLinkHolder | undefined> {
+    const found = await busLinks.lookup(db, token);
+    return found && !found.replaced ? found.holder : undefined;
+  },
+
+  /**
+   * Whose a token is, and whether the school replaced it since (a rotation;
+   * such a token opens nothing: `holderOf` answers undefined for it).
+   * Undefined when it never was a link's, or was replaced long ago.
+   */
+  async lookup(db: Db, token: string): Promise<{ holder: BusLinkHolder; replaced: boolean } | undefined> {
     if (!/^[A-Za-z0-9_-]{32}$/.test(token)) return undefined;
     const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: tokenKey(token) }));
-    return Item ? { schoolId: Item.schoolId as number, kind: Item.kind as BusLinkKind } : undefined;
+    if (!Item) return undefined;
+    const holder = { schoolId: Item.schoolId as number, kind: Item.kind as BusLinkKind };
+    return { holder, replaced: typeof Item.replacedAt === 'string' };
   },
 };
 

@@ -1,8 +1,8 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { District } from '@curbside/domain';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
-import { setSandboxOf } from './query';
+import { isConditionFailure, setSandboxOf } from './query';
 
 /**
  * District: `DISTRICT#{id}` / `DISTRICT`.
@@ -47,6 +47,33 @@ export const districts = {
       }),
     );
     return Items.map((item) => stripKeys<District>(item));
+  },
+
+  /** Its name, and the time zone its new schools take (when given); undefined when it does not exist. */
+  async update(db: Db, id: number, fields: { name: string; timeZone?: string | undefined }) {
+    try {
+      const { Attributes } = await db.doc.send(
+        new UpdateCommand({
+          TableName: db.table,
+          Key: key(id),
+          UpdateExpression: `SET #name = :name${fields.timeZone ? ', #timeZone = :timeZone' : ''}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: {
+            '#name': 'name',
+            ...(fields.timeZone ? { '#timeZone': 'timeZone' } : {}),
+          },
+          ExpressionAttributeValues: {
+            ':name': fields.name,
+            ...(fields.timeZone ? { ':timeZone': fields.timeZone } : {}),
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes ? stripKeys<District>(Attributes) : undefined;
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      throw error;
+    }
   },
 
   setSandbox(db: Db, id: number, sandbox: boolean): Promise<District | undefined> {

@@ -12,7 +12,8 @@ import { cancellationReasons, isConditionFailure } from './query';
 import { TTL_ATTRIBUTE } from './table';
 
 /**
- * Mail runs (emailed parent invites, issue 29): the messages one request
+ * Mail runs (emailed parent invites, issue 29; a parent's password-reset
+ * link, issue 50, under `ACCOUNT_MAIL_SCHOOL`): the messages one request
  * queued, sent after its answer by the mail sender, and their counters.
  *
  * - The run: `SCHOOL#{schoolId}#MAILRUN#{runId}` / `RUN` → who started it,
@@ -43,6 +44,8 @@ export interface MailRun {
   /** The user who started it (a teacher reads only their own runs). */
   startedBy: number;
   schoolName: string;
+  /** The school's time zone (issue 51), for the days a message names; absent on runs made before. */
+  timeZone?: string;
   createdAt: string;
   queued: number;
   skipped: number;
@@ -55,8 +58,9 @@ export interface MailRun {
 
 export type MailMessageStatus = 'queued' | 'sending' | 'sent' | 'failed';
 
-/** What one message says: rendered by the sender (`inviteEmail`). */
-export interface NewMailMessage {
+/** An invite: what the message says, rendered by the sender (`inviteEmail`). */
+export interface InviteMailMessage {
+  kind?: 'invite';
   inviteId: number;
   to: string;
   guardianName: string | null;
@@ -67,13 +71,54 @@ export interface NewMailMessage {
   expiresAt: string;
 }
 
-export interface MailMessage extends Omit<NewMailMessage, 'url'> {
+/** A parent's link to choose a new password (issue 50): rendered by the sender (`passwordResetEmail`). */
+export interface PasswordResetMailMessage {
+  kind: 'passwordReset';
+  to: string;
+  /** The account's name and username, so a family sharing an address knows whose it is. */
+  name: string | null;
+  username: string;
+  /** The reset link with its token: removed once the message is settled. */
+  url: string;
+  expiresAt: string;
+  /** The zone the link's last minute is told in (the parent's school's, issue 51). */
+  timeZone: string;
+}
+
+/**
+ * A message the request rendered itself (issue 51: the office's decision on a
+ * family's change of a child's way home), sent as it is.
+ */
+export interface NewRenderedMessage {
+  kind: 'rendered';
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** One message of a run, as queued. */
+export type NewMailMessage = InviteMailMessage | PasswordResetMailMessage | NewRenderedMessage;
+
+/** A message as stored: its link (if it had one) gone once settled. */
+type Stored<M> = Omit<M, 'url'> & {
   /** The message's key in its run. */
   sk: string;
+  /** The link, or null once settled (and for a message rendered whole). */
   url: string | null;
   status: MailMessageStatus;
   claimedBy: string | null;
-}
+};
+export type MailMessage =
+  | Stored<InviteMailMessage>
+  | Stored<PasswordResetMailMessage>
+  | Stored<NewRenderedMessage>;
+
+/**
+ * The "school" of runs that carry a parent's own account mail (password
+ * resets): no school has id 0, so no school's staff ever follow such a run.
+ */
+export const ACCOUNT_MAIL_SCHOOL = 0;
 
 const toRun = (item: Record<string, unknown>): MailRun => {
   const run = stripKeys<MailRun>(item);

@@ -1,10 +1,11 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { ParentInvite } from '@curbside/domain';
+import type { ParentInvite, User } from '@curbside/domain';
 import { putAll } from './batch-write';
 import type { Db } from './db';
-import { nextIds, stripKeys } from './ids';
+import { nextId, nextIds, stripKeys } from './ids';
 import { parentLinkItems } from './parent';
-import { isConditionFailure, queryAll } from './query';
+import { cancellationReasons, isConditionFailure, queryAll } from './query';
+import { type NewUser, newUserWrites } from './user';
 
 /**
  * Parent invites (issue 29):
@@ -24,6 +25,24 @@ const studentPartition = (schoolId: number, studentId: number) =>
 const KEEP_SECONDS = 90 * 24 * 60 * 60;
 
 export type NewParentInvite = Omit<ParentInvite, 'id'> & { tokenHash: string };
+
+/** The invite's use by a parent, on condition that it is neither used, revoked nor expired. */
+const acceptWrite = (db: Db, invite: ParentInvite, parentId: number, now: string) => ({
+  Update: {
+    TableName: db.table,
+    Key: inviteKey(invite.id),
+    UpdateExpression: 'SET acceptedAt = :now, acceptedBy = :parent',
+    ConditionExpression:
+      'attribute_type(acceptedAt, :null) AND attribute_type(revokedAt, :null) AND expiresAt > :now',
+    ExpressionAttributeValues: { ':now': now, ':parent': parentId, ':null': 'NULL' },
+  },
+});
+
+/** The parent's links to the invite's child. */
+const linkWrites = (db: Db, invite: ParentInvite, parentId: number, now: string) =>
+  parentLinkItems(parentId, invite.schoolId, invite.studentId, now).map((Item) => ({
+    Put: { TableName: db.table, Item },
+  }));
 
 export const parentInvites = {
   /** Writes many invites at once (ids from one counter raise), both items each. */
@@ -94,6 +113,48 @@ export const parentInvites = {
   },
 
   /**
+   * Accepts an invite with a new parent account (issue 49): the account (its
+   * username claim and its item, already of the invite's school and with the
+   * child), the invite's use and the child's links, in one transaction. A
+   * refused accept leaves nothing behind: `gone` when the invite was used,
+   * revoked or expired meanwhile (three parallel accepts: one account),
+   * `taken` when another parent has the username.
+   */
+  async acceptWithNewAccount(
+    db: Db,
+    invite: ParentInvite,
+    account: NewUser,
+    now = new Date().toISOString(),
+  ): Promise<{ outcome: 'accepted'; user: User } | { outcome: 'gone' | 'taken' }> {
+    const { user, writes } = newUserWrites(
+      db,
+      { ...account, schoolId: invite.schoolId, studentIds: [invite.studentId] },
+      await nextId(db, 'user'),
+    );
+    try {
+      await db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            acceptWrite(db, invite, user.id, now),
+            ...writes,
+            ...linkWrites(db, invite, user.id, now),
+          ],
+        }),
+      );
+      return { outcome: 'accepted', user };
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      // The invite's condition is the first item; without reasons, ask the invite itself.
+      const reasons = cancellationReasons(error);
+      if (reasons.length > 0) return { outcome: reasons[0] === 'ConditionalCheckFailed' ? 'gone' : 'taken' };
+      const after = await parentInvites.get(db, invite.id);
+      return {
+        outcome: after?.acceptedAt || after?.revokedAt || !after || after.expiresAt <= now ? 'gone' : 'taken',
+      };
+    }
+  },
+
+  /**
    * Uses an invite and links the parent to its child, in one transaction:
    * false when it was used, revoked or expired meanwhile.
    */
@@ -106,21 +167,7 @@ export const parentInvites = {
     try {
       await db.doc.send(
         new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: db.table,
-                Key: inviteKey(invite.id),
-                UpdateExpression: 'SET acceptedAt = :now, acceptedBy = :parent',
-                ConditionExpression:
-                  'attribute_type(acceptedAt, :null) AND attribute_type(revokedAt, :null) AND expiresAt > :now',
-                ExpressionAttributeValues: { ':now': now, ':parent': parentId, ':null': 'NULL' },
-              },
-            },
-            ...parentLinkItems(parentId, invite.schoolId, invite.studentId, now).map((Item) => ({
-              Put: { TableName: db.table, Item },
-            })),
-          ],
+          TransactItems: [acceptWrite(db, invite, parentId, now), ...linkWrites(db, invite, parentId, now)],
         }),
       );
       return true;

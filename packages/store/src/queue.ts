@@ -3,11 +3,13 @@ import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dyn
 import {
   ConflictError,
   changedMeanwhileError,
+  completedEventEntry,
   eventEntryOf,
   orderQueue,
   type QueueEntry,
   type QueueStatus,
   type Recording,
+  type ReleaseMark,
   type VehicleType,
   visitEndedError,
 } from '@curbside/domain';
@@ -154,6 +156,10 @@ export const removedVisit = (entry: QueueEntry, removedAt: string) => {
     ttl: Math.ceil(Date.parse(removedAt) / 1000) + REMOVED_KEPT_SECONDS,
   };
 };
+
+/** A completed visit as its `picked_up` event names it: with each child's release when the marks were read. */
+export const completedEntryOf = (entry: QueueEntry, marks: ReadonlyMap<number, ReleaseMark> | undefined) =>
+  marks ? completedEventEntry(entry, marks) : eventEntryOf(entry);
 
 const fromItem = (item: Record<string, unknown>): QueueEntry => ({
   ...stripKeys<QueueEntry>(item),
@@ -479,12 +485,17 @@ export const queue = {
     }
   },
 
-  /** Completes a pickup: records exitTime and keeps the visit as completed, with its record, in one transaction. */
+  /**
+   * Completes a pickup: records exitTime and keeps the visit as completed,
+   * with its record (each child's release from `marks`, the session's release
+   * marks), in one transaction.
+   */
   async complete(
     db: Db,
     entry: QueueEntry,
     recording: Recording,
     exitTime = new Date().toISOString(),
+    marks?: ReadonlyMap<number, ReleaseMark>,
   ): Promise<QueueEntry> {
     const { completed, item } = completedVisit(entry, exitTime);
     const held = heldTo(entry);
@@ -505,7 +516,7 @@ export const queue = {
               db,
               entry,
               exitTime,
-              [{ kind: 'picked_up', entries: [eventEntryOf(entry)] }],
+              [{ kind: 'picked_up', entries: [completedEntryOf(entry, marks)] }],
               recording,
             ),
           ],

@@ -1,5 +1,13 @@
 import { DeleteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { DismissalActor, QueueEntry, Recording, StudentSummary } from '@curbside/domain';
+import {
+  type ChildRelease,
+  type DismissalActor,
+  type QueueEntry,
+  type Recording,
+  type ReleaseMark,
+  releasesAtCompletion,
+  type StudentSummary,
+} from '@curbside/domain';
 import { getAll, putAll } from './batch-write';
 import type { Db } from './db';
 import { eventPuts } from './dismissal-event';
@@ -32,6 +40,8 @@ export interface PickupMark {
   completedBy: DismissalActor | null;
   releasedAt: string | null;
   releasedBy: DismissalActor | null;
+  /** Completed while not released by a teacher, as the completion recorded it. */
+  completedWithoutRelease: boolean;
 }
 
 type Placed = Pick<StudentSummary, 'id' | 'classroomId'>;
@@ -93,11 +103,6 @@ export const releases = {
   },
 
   /**
-   * Marks the students of completed pickups picked up in a session (for the
-   * teacher screen's Picked Up and each student's pickup history).
-   * Idempotent: a repeat overwrites `pickedUpAt`.
-   */
-  /**
    * Takes back the picked-up marks a completion wrote for `entry` (Undo of a
    * pickup): only marks that name this visit, so a later pickup stays.
    */
@@ -120,19 +125,35 @@ export const releases = {
     );
   },
 
+  /**
+   * Marks the students of completed pickups picked up in a session (for the
+   * teacher screen's Picked Up and each student's pickup history), each with
+   * their release as the completion's event records it (`releasesAtCompletion`
+   * of the same marks): the history says what the report says. Without marks
+   * (a morning drop-off releases nobody) none is recorded.
+   * Idempotent: a repeat overwrites `pickedUpAt`.
+   */
   async pickUp(
     db: Db,
     scope: { schoolId: number; sessionId: number },
     completed: readonly Pick<QueueEntry, 'id' | 'vehicleNumber' | 'vehicleType' | 'students'>[],
     recording: Recording,
     pickedUpAt = new Date().toISOString(),
+    marks?: ReadonlyMap<number, ReleaseMark>,
   ): Promise<void> {
-    const unique = new Map<number, { student: Placed; entry: (typeof completed)[number] }>();
-    for (const entry of completed)
-      for (const student of entry.students) unique.set(student.id, { student, entry });
+    const unique = new Map<
+      number,
+      { student: Placed; entry: (typeof completed)[number]; atCompletion: ChildRelease | undefined }
+    >();
+    for (const entry of completed) {
+      const facts = marks && releasesAtCompletion(entry, marks);
+      entry.students.forEach((student, i) => {
+        unique.set(student.id, { student, entry, atCompletion: facts?.[i] });
+      });
+    }
     await putAll(
       db,
-      [...unique.values()].map(({ student, entry }) => ({
+      [...unique.values()].map(({ student, entry, atCompletion }) => ({
         pk: partition(scope.sessionId, student.classroomId),
         sk: `${PICKED_UP}${student.id}`,
         gsi2pk: pickupsOf(scope.schoolId, student.id),
@@ -145,8 +166,39 @@ export const releases = {
         vehicleNumber: entry.vehicleNumber,
         vehicleType: entry.vehicleType,
         completedBy: recording.actor,
+        ...(atCompletion ? { atCompletion } : {}),
         ttl: expiry(pickedUpAt, recording),
       })),
+    );
+  },
+
+  /**
+   * The release marks of some students in a session, read by key (one
+   * BatchGetItem per 100): student id → when and by whom; unreleased
+   * students are absent.
+   */
+  async ofStudents(
+    db: Db,
+    sessionId: number,
+    students: readonly Placed[],
+  ): Promise<Map<number, ReleaseMark>> {
+    const unique = new Map(students.map((student) => [student.id, student]));
+    const items = await getAll(
+      db,
+      [...unique.values()].map((student) => ({
+        pk: partition(sessionId, student.classroomId),
+        sk: `${RELEASED}${student.id}`,
+      })),
+      true,
+    );
+    return new Map(
+      items.map((item) => [
+        item.studentId as number,
+        {
+          releasedAt: item.releasedAt as string,
+          releasedBy: (item.releasedBy as DismissalActor | undefined) ?? null,
+        },
+      ]),
     );
   },
 
@@ -168,13 +220,21 @@ export const releases = {
     );
     const now = Date.now() / 1000;
     const marks = Items.filter((item) => typeof item.ttl !== 'number' || item.ttl > now);
-    const released = await getAll(
-      db,
-      marks.map((item) => ({ pk: item.pk, sk: `${RELEASED}${student.id}` })),
-    );
+    // Pickups marked before their completion recorded each child's release: the session's release mark.
+    const older = marks.filter((item) => item.atCompletion === undefined);
+    const released =
+      older.length === 0
+        ? []
+        : await getAll(
+            db,
+            older.map((item) => ({ pk: item.pk, sk: `${RELEASED}${student.id}` })),
+          );
     const releaseOf = new Map(released.map((item) => [item.pk as string, item]));
     return marks.map((item) => {
-      const release = releaseOf.get(item.pk as string);
+      const recorded = item.atCompletion as ChildRelease | undefined;
+      const release = recorded
+        ? { releasedAt: recorded.releasedAt, releasedBy: recorded.releasedBy }
+        : releaseOf.get(item.pk as string);
       return {
         studentId: student.id,
         sessionId: item.sessionId as number,
@@ -183,8 +243,9 @@ export const releases = {
         vehicleNumber: (item.vehicleNumber as string | undefined) ?? null,
         vehicleType: (item.vehicleType as 'car' | 'bus' | undefined) ?? null,
         completedBy: (item.completedBy as DismissalActor | undefined) ?? null,
-        releasedAt: (release?.releasedAt as string | undefined) ?? null,
-        releasedBy: (release?.releasedBy as DismissalActor | undefined) ?? null,
+        releasedAt: (release?.releasedAt as string | null | undefined) ?? null,
+        releasedBy: (release?.releasedBy as DismissalActor | null | undefined) ?? null,
+        completedWithoutRelease: recorded !== undefined && recorded.releasedAt === null,
       };
     });
   },

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { School, SchoolSettings } from '@curbside/domain';
+import type { School, SchoolSettingsInput } from '@curbside/domain';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
 import { isConditionFailure, setSandboxOf } from './query';
@@ -52,23 +52,37 @@ export const schools = {
   /**
    * The school's settings (#32), in one write: its batch capacities (a batch
    * made afterwards takes them; one made before keeps its own), its usual
-   * dismissal length, languages and record retention. Undefined when the
-   * school does not exist.
+   * dismissal length, languages, record retention and phone; and its clock
+   * (issue 51: time zone, change cutoff and approval), each only when given.
+   * Undefined when the school does not exist.
    */
-  async updateSettings(db: Db, id: number, settings: SchoolSettings): Promise<School | undefined> {
+  async updateSettings(db: Db, id: number, settings: SchoolSettingsInput): Promise<School | undefined> {
+    // The phone (issue 50): set, removed (null), or left as it is (absent).
+    const phone =
+      settings.phone === undefined ? '' : settings.phone === null ? ' REMOVE phone' : ', phone = :phone';
+    const clock = (['timeZone', 'changeCutoff', 'changeApproval'] as const).filter(
+      (field) => settings[field] !== undefined,
+    );
     try {
       const { Attributes } = await db.doc.send(
         new UpdateCommand({
           TableName: db.table,
           Key: key(id),
-          UpdateExpression:
+          UpdateExpression: `${[
             'SET batchCapacity = :capacity, defaultSessionMinutes = :minutes, languages = :languages, retentionDays = :retention',
+            ...clock.map((field) => `#${field} = :${field}`),
+          ].join(', ')}${phone}`,
           ConditionExpression: 'attribute_exists(pk)',
+          ...(clock.length > 0
+            ? { ExpressionAttributeNames: Object.fromEntries(clock.map((field) => [`#${field}`, field])) }
+            : {}),
           ExpressionAttributeValues: {
             ':capacity': { car: settings.carBatchCapacity, bus: settings.busBatchCapacity },
             ':minutes': settings.defaultSessionMinutes,
             ':languages': settings.languages,
             ':retention': settings.recordRetentionDays,
+            ...(settings.phone ? { ':phone': settings.phone } : {}),
+            ...Object.fromEntries(clock.map((field) => [`:${field}`, settings[field]])),
           },
           ReturnValues: 'ALL_NEW',
         }),

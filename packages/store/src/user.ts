@@ -3,12 +3,14 @@ import {
   type BatchGetCommandOutput,
   GetCommand,
   QueryCommand,
+  ScanCommand,
+  type ScanCommandOutput,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { User } from '@curbside/domain';
 import { ConflictError, ONE_TIME_PASSWORD_TTL_MS, searchText } from '@curbside/domain';
-import { putAll } from './batch-write';
+import { getAll, putAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
 import { type CursorKey, isConditionFailure, rosterReads } from './query';
@@ -27,6 +29,8 @@ import { type CursorKey, isConditionFailure, rosterReads } from './query';
  *   gsi1 `SCHOOL#{schoolId}#PARENTS` / `USER#{id:010}` (see `parent.ts`).
  * Users of a district: gsi2 `DISTRICT#{districtId}#USERS` / `USER#{id:010}`.
  * Super admins (no district): gsi2 `SUPER_ADMINS` / `USER#{id:010}`.
+ * Parents (never of a district) by their email address, for "Forgot
+ *   password?": gsi2 `PARENT_EMAIL#{lowercased email}` / `USER#{id:010}`.
  * `search` holds the lowercased name, username, email and phone.
  */
 /** A user's item. */
@@ -45,6 +49,10 @@ const sortable = (id: number) => `USER#${String(id).padStart(10, '0')}`;
 const staffPartition = (schoolId: number) => `SCHOOL#${schoolId}#USERS`;
 const parentPartition = (schoolId: number) => `SCHOOL#${schoolId}#PARENTS`;
 const SUPER_ADMINS = 'SUPER_ADMINS';
+const parentEmailPartition = (email: string) => `PARENT_EMAIL#${email.trim().toLowerCase()}`;
+/** A parent's entry in the email index (none without an address). */
+const parentEmailIndex = (user: Pick<User, 'id' | 'email'>) =>
+  user.email?.trim() ? { gsi2pk: parentEmailPartition(user.email), gsi2sk: sortable(user.id) } : {};
 
 /** Whether a roster cursor names a user item by its gsi1 entry: `USER#{id}` / `USER` with gsi1sk `sortable(id)`. */
 const isListKey = (cursor: CursorKey) => {
@@ -84,11 +92,13 @@ const itemOf = (user: User, passwordHash: string) => ({
       ? userKeys.parentIndex(user.schoolId, user.id)
       : { gsi1pk: staffPartition(user.schoolId), gsi1sk: sortable(user.id) }
     : {}),
-  ...(user.districtId !== null
-    ? { gsi2pk: `DISTRICT#${user.districtId}#USERS`, gsi2sk: sortable(user.id) }
-    : user.role === 'super_admin'
-      ? { gsi2pk: SUPER_ADMINS, gsi2sk: sortable(user.id) }
-      : {}),
+  ...(user.role === 'parent'
+    ? parentEmailIndex(user)
+    : user.districtId !== null
+      ? { gsi2pk: `DISTRICT#${user.districtId}#USERS`, gsi2sk: sortable(user.id) }
+      : user.role === 'super_admin'
+        ? { gsi2pk: SUPER_ADMINS, gsi2sk: sortable(user.id) }
+        : {}),
   entity: 'user',
   search: userSearch(user),
   ...user,
@@ -137,42 +147,48 @@ const teacherReads = rosterReads({
   only: { expression: '#role = :teacher', names: { '#role': 'role' }, values: { ':teacher': 'teacher' } },
 });
 
+/**
+ * A new account's writes, for one transaction: its username claim and its
+ * item, each on condition that it does not exist yet (a username is never
+ * taken twice). Answers the user as made and the two writes, in that order.
+ */
+export const newUserWrites = (db: Db, input: NewUser, userId: number) => {
+  const { passwordHash, ...fields } = input;
+  // A one-time password (an account made with one) works for `ONE_TIME_PASSWORD_TTL_MS`.
+  const user: User = {
+    id: userId,
+    ...fields,
+    ...(fields.mustChangePassword
+      ? { oneTimePasswordExpiresAt: fields.oneTimePasswordExpiresAt ?? oneTimeExpiry() }
+      : {}),
+  };
+  const writes = [
+    {
+      Put: {
+        TableName: db.table,
+        Item: { ...usernameKey(user.username, kindOf(user.role)), userId, entity: 'username' },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Put: {
+        TableName: db.table,
+        Item: itemOf(user, passwordHash),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ];
+  return { user, writes };
+};
+
 export const users = {
   async create(db: Db, input: NewUser, id?: number): Promise<User> {
     const kind = kindOf(input.role);
     const taken = () => new ConflictError(`Username ${input.username} is already taken`);
     if (kind === 'parent' && (await legacyParent(db, input.username))) throw taken();
-    const userId = id ?? (await nextId(db, 'user'));
-    const { passwordHash, ...fields } = input;
-    // A one-time password (an account made with one) works for `ONE_TIME_PASSWORD_TTL_MS`.
-    const user: User = {
-      id: userId,
-      ...fields,
-      ...(fields.mustChangePassword
-        ? { oneTimePasswordExpiresAt: fields.oneTimePasswordExpiresAt ?? oneTimeExpiry() }
-        : {}),
-    };
+    const { user, writes } = newUserWrites(db, input, id ?? (await nextId(db, 'user')));
     try {
-      await db.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: db.table,
-                Item: { ...usernameKey(user.username, kind), userId, entity: 'username' },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Put: {
-                TableName: db.table,
-                Item: itemOf(user, passwordHash),
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-          ],
-        }),
-      );
+      await db.doc.send(new TransactWriteCommand({ TransactItems: writes }));
     } catch (error) {
       if (isConditionFailure(error)) throw taken();
       throw error;
@@ -262,6 +278,15 @@ export const users = {
     return Item ? withoutFlag(toUser(Item)) : undefined;
   },
 
+  /** Some users by id (BatchGetItem); ids that name nobody are left out. */
+  async getMany(db: Db, ids: readonly number[]): Promise<User[]> {
+    const items = await getAll(
+      db,
+      [...new Set(ids)].map((id) => key(id)),
+    );
+    return items.filter((item) => item.sk === 'USER').map((item) => withoutFlag(toUser(item)));
+  },
+
   /** A user, read consistently, and whether they can sign in (the roster's view). */
   async getForRoster(db: Db, id: number): Promise<(User & { hasPassword: boolean }) | undefined> {
     const { Item } = await db.doc.send(
@@ -325,18 +350,22 @@ export const users = {
     return found;
   },
 
-  /** Replaces a teacher's or parent's roster fields (the user must exist). */
+  /** Replaces a teacher's or parent's roster fields (the user must exist); a parent's email index follows the email. */
   async updateProfile(db: Db, user: User, profile: Profile): Promise<User> {
     const next: User = { ...user, ...profile };
-    const fields = Object.entries({ ...profile, search: userSearch(next) }).filter(
+    const emailIndex =
+      user.role === 'parent' && profile.email !== undefined ? parentEmailIndex(next) : undefined;
+    const fields = Object.entries({ ...profile, search: userSearch(next), ...emailIndex }).filter(
       ([, value]) => value !== undefined,
     );
+    // A parent whose address was cleared leaves the email index.
+    const remove = emailIndex && !('gsi2pk' in emailIndex) ? ' REMOVE gsi2pk, gsi2sk' : '';
     try {
       await db.doc.send(
         new UpdateCommand({
           TableName: db.table,
           Key: key(user.id),
-          UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+          UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}${remove}`,
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
           ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
@@ -394,6 +423,19 @@ export const users = {
     return queryUsers(db, 'gsi1', staffPartition(schoolId));
   },
 
+  /** The parent accounts with this email address (any case), each with whether it has a password: one Query of the email index. */
+  async parentsByEmail(db: Db, email: string): Promise<Array<User & { hasPassword: boolean }>> {
+    const { Items = [] } = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk',
+        ExpressionAttributeValues: { ':pk': parentEmailPartition(email) },
+      }),
+    );
+    return Items.map(toUser).filter((user) => user.role === 'parent');
+  },
+
   async listByDistrict(db: Db, districtId: number): Promise<User[]> {
     return queryUsers(db, 'gsi2', `DISTRICT#${districtId}#USERS`);
   },
@@ -401,6 +443,52 @@ export const users = {
   /** The super admins (the first-account command asks whether there is one). */
   async listSuperAdmins(db: Db): Promise<User[]> {
     return queryUsers(db, 'gsi2', SUPER_ADMINS);
+  },
+
+  /**
+   * Once, after an upgrade (`npm run admin -- index-parent-emails`, never a
+   * request path): gives every parent account written before the email index
+   * its entry (issue 50, "Forgot password?"). A Scan of the table in pages;
+   * an account that has its entry already is left as it is. Answers how many
+   * accounts it indexed.
+   */
+  async indexParentEmails(db: Db): Promise<number> {
+    let indexed = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page: ScanCommandOutput = await db.doc.send(
+        new ScanCommand({
+          TableName: db.table,
+          FilterExpression: 'entity = :user AND #role = :parent AND attribute_not_exists(gsi2pk)',
+          ExpressionAttributeNames: { '#role': 'role' },
+          ExpressionAttributeValues: { ':user': 'user', ':parent': 'parent' },
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const entry = parentEmailIndex({
+          id: item.id as number,
+          email: (item.email as string | null) ?? null,
+        });
+        if (!('gsi2pk' in entry)) continue;
+        try {
+          await db.doc.send(
+            new UpdateCommand({
+              TableName: db.table,
+              Key: key(item.id as number),
+              UpdateExpression: 'SET gsi2pk = :pk, gsi2sk = :sk',
+              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(gsi2pk)',
+              ExpressionAttributeValues: { ':pk': entry.gsi2pk, ':sk': entry.gsi2sk },
+            }),
+          );
+          indexed += 1;
+        } catch (error) {
+          if (!isConditionFailure(error)) throw error;
+        }
+      }
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return indexed;
   },
 
   /** One page of a school's active teachers, in id order, optionally matching a search. */

@@ -10,7 +10,7 @@ import {
 import { putAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
-import { isConditionFailure, rosterReads } from './query';
+import { isConditionFailure, queryAll, rosterReads } from './query';
 
 /**
  * Vehicle: `SCHOOL#{schoolId}#VEHICLES` / `{type}#{NUMBER}`: the number is
@@ -69,6 +69,20 @@ const reads = rosterReads({
 });
 
 export const vehicles = {
+  /** A school's active buses, id and number only (the ways home a plan may name), by number. */
+  async buses(db: Db, schoolId: number): Promise<Array<{ id: number; number: string }>> {
+    const items = await queryAll(db, {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :bus)',
+      ExpressionAttributeValues: { ':pk': partition(schoolId), ':bus': 'bus#' },
+      ProjectionExpression: 'id, #number, active',
+      ExpressionAttributeNames: { '#number': 'number' },
+    });
+    return items
+      .filter((item) => item.active !== false)
+      .map((item) => ({ id: item.id as number, number: item.number as string }))
+      .sort((a, b) => a.number.localeCompare(b.number, undefined, { numeric: true }));
+  },
+
   /** Registers a vehicle; 409 when an active vehicle of that type already has the number. */
   async create(db: Db, input: Omit<Vehicle, 'id'>): Promise<Vehicle> {
     const vehicle: Vehicle = { id: await nextId(db, 'vehicle'), ...input };

@@ -36,6 +36,19 @@ export const parentRoutes: RouteObject = {
         loader: async () => (await import('../features/parent/invite-link.page')).inviteLinkLoader,
       },
     },
+    // "Forgot password?" (issue 50): ask for a link, and the link's page.
+    {
+      path: 'parent/forgot-password',
+      lazy: {
+        Component: async () => (await import('../features/parent/forgot-password.page')).ForgotPasswordPage,
+      },
+    },
+    {
+      path: 'parent/reset-password',
+      lazy: {
+        Component: async () => (await import('../features/parent/reset-password.page')).ResetPasswordPage,
+      },
+    },
     {
       path: 'invite/:code',
       lazy: {

@@ -67,6 +67,10 @@ export const theme = createTheme({
     Loader: { defaultProps: { role: 'progressbar' } },
     // A dialog's close button (an icon) needs a name for screen readers.
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    // A menu holds menu items only: Mantine's focus placeholder (a bare div with a tabindex)
+    // broke that (axe's aria-required-children, critical, on the car's ⋮ menu). The first item
+    // takes the focus instead.
+    Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
     // Toasts read at arm's length outdoors: body-size text in the text colour, a bold title.
     Notification: {
       defaultProps: { withBorder: true, radius: 'md', closeButtonProps: { 'aria-label': 'Close' } },
@@ -112,4 +116,5 @@ export const readableVariables: CSSVariablesResolver = () => ({
  */
 export const MUTED_TEXT = 'light-dark(var(--mantine-color-gray-8), var(--mantine-color-dark-1))';
 export const DANGER_TEXT = 'light-dark(var(--mantine-color-red-9), var(--mantine-color-red-4))';
+export const SUCCESS_TEXT = 'light-dark(var(--mantine-color-green-9), var(--mantine-color-green-4))';
 export const BORDER = 'var(--mantine-color-default-border)';

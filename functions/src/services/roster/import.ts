@@ -1,4 +1,5 @@
 import {
+  actorOf,
   type Classroom,
   parentContactOf,
   personOf,
@@ -24,16 +25,20 @@ import {
 } from '@curbside/domain/roster-import';
 import {
   classrooms,
+  dismissalPlans,
   NO_PASSWORD,
   nextIds,
   parentLinks,
   parents,
+  programs,
+  type StoredPlan,
   students,
   users,
   vehicles,
 } from '@curbside/store';
 import { db } from '../../lib/context';
 import { log } from '../../lib/log';
+import { retentionDays } from '../record';
 import { createWithFreeUsername } from './credentials';
 import { parentUsername } from './parents';
 import { rosterSchool } from './scope';
@@ -73,8 +78,10 @@ const plan = async (
   outcome: PlanOutcome;
   validationErrors: RowError[];
   parentsBefore: Map<number, { record: ParentRecord; user: User; passwordHash: string }>;
+  plansBefore: Map<number, StoredPlan>;
 }> => {
   const schoolId = school.id;
+  let plansBefore = new Map<number, StoredPlan>();
   const parentsBefore = new Map<number, { record: ParentRecord; user: User; passwordHash: string }>();
   const remember = (list: Array<{ user: User; passwordHash: string }>) =>
     list.map(({ user, passwordHash }) => {
@@ -85,11 +92,14 @@ const plan = async (
   switch (kind) {
     case 'students': {
       const { rows, errors } = validateRows('students', records);
-      const [all, rooms, fleet, parentList] = await Promise.all([
+      const wantsPlans = rows.some((row) => row.dismissal);
+      const [all, rooms, fleet, parentList, programList, plans] = await Promise.all([
         students.listAll(db, schoolId),
         classrooms.listAll(db, schoolId),
         vehicles.listAll(db, schoolId),
         parents.listAll(db, schoolId),
+        wantsPlans ? programs.ofSchool(db, schoolId) : [],
+        wantsPlans ? dismissalPlans.ofSchool(db, schoolId) : new Map<number, StoredPlan>(),
       ]);
       const outcome = planStudentImport(rows, {
         schoolId,
@@ -97,8 +107,11 @@ const plan = async (
         classrooms: rooms,
         vehicles: fleet,
         parents: remember(parentList),
+        programs: programList,
+        plans: new Map([...plans].map(([id, stored]) => [id, stored.plan])),
       });
-      return { outcome, validationErrors: errors, parentsBefore };
+      plansBefore = plans;
+      return { outcome, validationErrors: errors, parentsBefore, plansBefore };
     }
     case 'teachers': {
       const { rows, errors } = validateRows('teachers', records);
@@ -118,7 +131,7 @@ const plan = async (
         classrooms: rooms,
         takenUsernames,
       });
-      return { outcome, validationErrors: errors, parentsBefore };
+      return { outcome, validationErrors: errors, parentsBefore, plansBefore };
     }
     case 'parents': {
       const { rows, errors } = validateRows('parents', records);
@@ -127,12 +140,12 @@ const plan = async (
         students.listAll(db, schoolId),
       ]);
       const outcome = planParentImport(rows, { schoolId, parents: remember(parentList), students: all });
-      return { outcome, validationErrors: errors, parentsBefore };
+      return { outcome, validationErrors: errors, parentsBefore, plansBefore };
     }
     case 'vehicles': {
       const { rows, errors } = validateRows('vehicles', records);
       const outcome = planVehicleImport(rows, { schoolId, vehicles: await vehicles.listAll(db, schoolId) });
-      return { outcome, validationErrors: errors, parentsBefore };
+      return { outcome, validationErrors: errors, parentsBefore, plansBefore };
     }
   }
 };
@@ -156,11 +169,16 @@ const withRealIds = async (planned: ImportPlan): Promise<ImportPlan> => {
  * (importing the same file again completes it).
  */
 const write = async (
+  user: User,
   school: School,
   planned: ImportPlan,
-  parentsBefore: Map<number, { record: ParentRecord; user: User; passwordHash: string }>,
+  before: {
+    parents: Map<number, { record: ParentRecord; user: User; passwordHash: string }>;
+    plans: Map<number, StoredPlan>;
+  },
   phases: Record<string, number>,
 ) => {
+  const parentsBefore = before.parents;
   let mark = Date.now();
   const phase = (name: string) => {
     phases[name] = Date.now() - mark;
@@ -242,6 +260,22 @@ const write = async (
   });
   await parentLinks.linkMany(db, links);
   phase('linksMs');
+
+  // Weekly ways home (issue 51), each with its record.
+  if (planned.dismissalPlans.length > 0) {
+    await dismissalPlans.setMany(
+      db,
+      planned.dismissalPlans.map((entry) => ({
+        schoolId: school.id,
+        studentId: entry.studentId,
+        plan: entry.plan,
+        before: before.plans.get(entry.studentId),
+      })),
+      actorOf(user),
+      await retentionDays(school.id),
+    );
+    phase('plansMs');
+  }
 };
 
 /**
@@ -269,7 +303,7 @@ export const importRoster = async (
     );
   }
   const phases: Record<string, number> = { parseMs: Date.now() - started };
-  const { outcome, validationErrors, parentsBefore } = await plan(kind, school, parsed.records);
+  const { outcome, validationErrors, parentsBefore, plansBefore } = await plan(kind, school, parsed.records);
   phases.planMs = Date.now() - started - (phases.parseMs ?? 0);
   const errors = [...validationErrors, ...(outcome.ok ? [] : outcome.errors)].sort(
     (a, b) => a.row - b.row || (a.column ?? '').localeCompare(b.column ?? ''),
@@ -282,7 +316,7 @@ export const importRoster = async (
     );
   }
   const planned = await withRealIds(outcome.plan);
-  await write(school, planned, parentsBefore, phases);
+  await write(user, school, planned, { parents: parentsBefore, plans: plansBefore }, phases);
   const result: ImportResult = {
     ...planned.counts,
     also: {

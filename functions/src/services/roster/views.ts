@@ -11,7 +11,7 @@ import {
   type Vehicle,
   type VehicleRow,
 } from '@curbside/domain';
-import { classrooms, students, vehicles } from '@curbside/store';
+import { classrooms, dismissalPlans, students, vehicles } from '@curbside/store';
 import { db } from '../../lib/context';
 
 /** Roster rows: records with what the lists show beside them (classroom, vehicles, children). */
@@ -21,9 +21,14 @@ const ref = ({ id, firstName, lastName, grade }: Student): RosterRef => ({ id, f
 /** Students with their classroom and the active vehicles that collect them. */
 export const studentRows = async (schoolId: number, list: readonly Student[]): Promise<StudentRow[]> => {
   if (list.length === 0) return [];
-  const [rooms, fleet] = await Promise.all([
+  const [rooms, fleet, plans] = await Promise.all([
     classrooms.listAll(db, schoolId),
     vehicles.listBySchool(db, schoolId),
+    dismissalPlans.ofStudents(
+      db,
+      schoolId,
+      list.map((student) => student.id),
+    ),
   ]);
   const roomById = new Map(rooms.map((room) => [room.id, room]));
   const ridesOf = new Map<number, StudentRow['vehicles']>();
@@ -41,6 +46,7 @@ export const studentRows = async (schoolId: number, list: readonly Student[]): P
       ...student,
       classroom: room?.active ? { id: room.id, name: room.name } : null,
       vehicles: ridesOf.get(student.id) ?? [],
+      dismissalPlan: plans.get(student.id)?.plan ?? null,
     };
   });
 };

@@ -3,6 +3,7 @@ import {
   emptyCounts,
   type ImportJob,
   importProgress,
+  newSchoolTimeZone,
   nextCheckpoint,
   type SisCounts,
   type SisSchoolStep,
@@ -61,11 +62,13 @@ const importSchoolRecord = async (
   const name = clever.name.trim().slice(0, 100) || 'School';
   const linked = await cleverLinks.schoolOf(db, clever.id);
   if (linked === undefined) {
+    const districtId = request.localDistrictId as number;
     const made = await schools.create(db, {
       name,
-      districtId: request.localDistrictId as number,
+      districtId,
       active: true,
       sandbox: false,
+      timeZone: newSchoolTimeZone(await districts.get(db, districtId)),
     });
     await cleverLinks.linkSchool(db, made.id, clever.id);
     stored.job.schoolId = made.id;

@@ -1,4 +1,11 @@
-import { loginSchema, parentRegisterSchema, passwordChangeSchema, type User } from '@curbside/domain';
+import {
+  forgotPasswordSchema,
+  loginSchema,
+  parentRegisterSchema,
+  passwordChangeSchema,
+  resetPasswordSchema,
+  type User,
+} from '@curbside/domain';
 import * as z from 'zod';
 import { areaRoutes, returns, route } from '../route';
 import { ok } from './shared';
@@ -58,6 +65,21 @@ export const authRoutes = areaRoutes('auth', {
     request: { body: parentRegisterSchema },
     access: 'public',
     response: returns<User>(),
+  }),
+  // "Forgot password?" (issue 50): an emailed one-time link, then the new password.
+  forgotParentPassword: route({
+    method: 'POST',
+    path: '/api/auth/parent/forgot-password',
+    request: { body: forgotPasswordSchema },
+    access: 'public',
+    response: returns<{ message: string }>(),
+  }),
+  resetParentPassword: route({
+    method: 'POST',
+    path: '/api/auth/parent/reset-password',
+    request: { body: resetPasswordSchema },
+    access: 'public',
+    response: returns<{ message: string }>(),
   }),
   authLogout: route({
     method: 'POST',

@@ -40,6 +40,14 @@ export const busRoutes = areaRoutes('bus', {
     access: { minRole: 'front_queue_wrangler', busLink: 'driver' },
     response: returns<Bus[]>(),
   }),
+  // The driver page's way out when an alert cannot be sent (issue 50): the school's phone, nothing else.
+  busContact: route({
+    method: 'GET',
+    path: '/api/buses/contact',
+    request: {},
+    access: { minRole: 'front_queue_wrangler', busLink: 'driver' },
+    response: returns<{ schoolPhone: string | null }>(),
+  }),
   busPositions: route({
     method: 'GET',
     path: '/api/buses/positions',

@@ -2,6 +2,7 @@ import {
   type Alert,
   addVehicleSchema,
   type Batch,
+  confirmUnreleasedField,
   createBatchSchema,
   type DismissalEvent,
   END_SESSION_MIN_ROLE,
@@ -115,6 +116,7 @@ export const carLineRoutes = areaRoutes('carLine', {
       params: entryParams,
       body: z.object({
         status: z.enum(QUEUE_STATUSES, { message: 'Status must be waiting, ready, overflow or completed' }),
+        confirmUnreleased: confirmUnreleasedField,
       }),
     },
     access: { minRole: 'front_queue_wrangler' },

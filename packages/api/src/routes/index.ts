@@ -11,6 +11,7 @@ import {
 import { parentRoutes } from './parent';
 import { sisRoutes } from './sis';
 import { teacherRoutes } from './teacher';
+import { wayHomeParentRoutes, wayHomeRoutes } from './ways-home';
 
 export * from './shared';
 
@@ -31,6 +32,8 @@ export const routes = {
   ...inviteAuthRoutes,
   ...authorizedPickupParentRoutes,
   ...authorizedPickupStaffRoutes,
+  ...wayHomeRoutes,
+  ...wayHomeParentRoutes,
 } as const;
 
 export type Routes = typeof routes;

@@ -9,6 +9,7 @@ import {
   inviteTokenSchema,
   type LinkResult,
   type NewInviteView,
+  type StudentAuthorizedPickups,
   type User,
 } from '@curbside/domain';
 import * as z from 'zod';
@@ -110,6 +111,6 @@ export const authorizedPickupStaffRoutes = areaRoutes('teacher', {
     path: '/api/students/{id}/authorized-pickups',
     request: { params: idParams },
     access: { minRole: 'front_queue_wrangler' },
-    response: returns<{ pickups: AuthorizedPickup[]; text: string | null }>(),
+    response: returns<StudentAuthorizedPickups>(),
   }),
 });

@@ -1,21 +1,24 @@
 import {
+  ALERT_KIND,
   type Alert,
-  alertAnnouncement,
   alertOwners,
   alertRaiser,
+  BANNER_ALERTS_SHOWN,
+  bySeverity,
   formatAgo,
   formatClockTime,
   plural,
 } from '@curbside/domain';
-import { Button, Group, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Button, Text, UnstyledButton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useLiveEvent } from '../live/live';
 import { alertKeys, schoolAlertsAfter } from './alerts.cache';
 import classes from './alerts.module.css';
-import { alertQueries, useAcknowledgeAlert, useDismissAlert } from './alerts.queries';
+import { alertQueries, useAcknowledgeAlert } from './alerts.queries';
 import { alertToastId } from './announce';
+import { useDismissAsking } from './dismiss-alert';
 import { useAlertSounds, useSoundState } from './use-alert-sounds';
 
 /** Re-renders every `ms`, for the "how long ago" of each alert. */
@@ -28,60 +31,93 @@ const useNow = (ms: number) => {
   return now;
 };
 
+/** ✕: a phone's Dismiss (its name says it whole). */
+const Cross = () => (
+  <svg
+    className={classes.short}
+    width="20"
+    height="20"
+    viewBox="0 0 24 24"
+    aria-hidden="true"
+    focusable="false"
+  >
+    <path
+      d="M6 6l12 12M18 6L6 18"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="3.5"
+      strokeLinecap="round"
+    />
+  </svg>
+);
+
 /**
- * One active alert: what, where, who raised it and when, who is on it;
- * "I'm on it" (until this user is: the line of who is on it names them) and Dismiss.
+ * One active alert on one line (issue 50): what and where, who raised it,
+ * how long ago, who is on it, then "I'm on it" (until this user is: the line
+ * names them) and Dismiss. A phone breaks the text in two short lines beside
+ * the buttons (what, where and who; who is on it and when); anything too long
+ * for its line is cut (the whole message is the row's title and the buttons'
+ * names).
  */
-function BannerRow({ alert, userId, now }: { alert: Alert; userId: number; now: number }) {
-  const dismiss = useDismissAlert();
+function BannerRow({
+  alert,
+  userId,
+  now,
+  onDismiss,
+  dismissing,
+}: {
+  alert: Alert;
+  userId: number;
+  now: number;
+  onDismiss: (alert: Alert) => void;
+  dismissing: boolean;
+}) {
   const acknowledge = useAcknowledgeAlert();
-  const { title } = alertAnnouncement(alert);
   const owners = alertOwners(alert.acknowledgements);
   const mine = (alert.acknowledgements ?? []).some((ack) => ack.userId === userId);
   return (
-    <Group component="li" className={classes.row} data-type={alert.type} gap="sm" justify="space-between">
-      <Stack gap={0} style={{ minWidth: 0, flex: '1 1 16rem' }}>
-        <Text fz="sm" fw={800} inherit className={classes.meta}>
-          <span className={classes.label}>{title}</span>
-          {` ${alert.location} · Raised by ${alertRaiser(alert)} · `}
+    <li className={classes.row} data-type={alert.type} title={alert.message}>
+      <Text component="p" fz="sm" fw={800} inherit className={classes.line}>
+        <span className={classes.what}>
+          <span className={classes.label}>{ALERT_KIND[alert.type]}</span>
+          {` ${alert.location} · by ${alertRaiser(alert)}`}
+        </span>
+        <span className={classes.when}>
+          <span className={classes.sep}>{' · '}</span>
           <time dateTime={alert.createdAt} title={formatClockTime(alert.createdAt)}>
             {formatAgo(alert.createdAt, now)}
           </time>
-          {' · '}
+          <span className={classes.dot}>{' · '}</span>
           <span className={classes.owners} data-owned={owners ? true : undefined}>
-            {owners ?? 'Nobody is on it yet'}
+            {owners ?? 'Nobody on it yet'}
           </span>
-        </Text>
-        {/* Phones keep the banner short: the first line already says what and where. */}
-        <Text fw={800} fz="lg" lh={1.3} inherit visibleFrom="sm">
-          {alert.message}
-        </Text>
-      </Stack>
-      <Group gap="xs" wrap="nowrap" className={classes.actions}>
+        </span>
+      </Text>
+      <div className={classes.actions}>
         {!mine && (
           <Button
             className={classes.onIt}
-            size="md"
-            h={48}
+            size="sm"
             loading={acknowledge.isPending}
             onClick={() => acknowledge.mutate(alert)}
             aria-label={`I'm on it: ${alert.message}`}
           >
-            I’m on it
+            <span className={classes.long}>I’m on it</span>
+            <span className={classes.short}>On it</span>
           </Button>
         )}
         <Button
           className={classes.dismiss}
-          size="md"
-          h={48}
-          loading={dismiss.isPending}
-          onClick={() => dismiss.mutate(alert)}
+          size="sm"
+          loading={dismissing}
+          onClick={() => onDismiss(alert)}
           aria-label={`Dismiss: ${alert.message}`}
         >
-          Dismiss
+          <span className={classes.long}>Dismiss</span>
+          <Cross />
         </Button>
-      </Group>
-    </Group>
+      </div>
+    </li>
   );
 }
 
@@ -163,14 +199,19 @@ export function SoundBar() {
 
 /**
  * At the top of every signed-in staff screen (the staff shell mounts it once):
- * every active alert of the school, session or not, with who raised it, how
- * long ago, who is on it, "I'm on it" and Dismiss. It sounds each alert once
- * per device and repeats an emergency nobody is on every 30 s (while the
- * browser still wants a tap before it may make sound, `SoundBar` asks for one).
+ * every active alert of the school, session or not, one line each, the most
+ * severe first. At most two show, then "+N more", which opens the rest: with
+ * five alerts the front queue's keypad and Add to Queue stay on a tablet's
+ * first screen (issue 50). It sounds each alert once per device and repeats
+ * an emergency nobody is on every 30 s (while the browser still wants a tap
+ * before it may make sound, `SoundBar` asks for one). Dismissing an emergency
+ * asks first.
  */
 export function AlertBanner({ userId }: { userId: number }) {
   const queryClient = useQueryClient();
   const query = useQuery(alertQueries.school());
+  const [expanded, setExpanded] = useState(false);
+  const dismiss = useDismissAsking();
   useLiveEvent(['ALERT_CREATED', 'ALERT_ACKNOWLEDGED', 'ALERT_DISMISSED'], (event) => {
     const key = alertKeys.school();
     queryClient.setQueryData<Alert[]>(key, (list) => list && schoolAlertsAfter(list, event));
@@ -182,27 +223,45 @@ export function AlertBanner({ userId }: { userId: number }) {
     }
     if (event.type === 'ALERT_DISMISSED') notifications.hide(alertToastId(event.data.id));
   });
-  // Emergencies first, then help; newest first within each.
-  const alerts = (query.data ?? [])
-    .filter((alert) => alert.status === 'active')
-    .sort((a, b) => Number(b.type === 'emergency') - Number(a.type === 'emergency'));
+  const alerts = (query.data ?? []).filter((alert) => alert.status === 'active').sort(bySeverity);
   useAlertSounds(alerts);
   const now = useNow(10_000);
   const emergency = alerts.some((alert) => alert.type === 'emergency');
+  const hidden = alerts.length - BANNER_ALERTS_SHOWN;
+  const shown = expanded || hidden <= 0 ? alerts : alerts.slice(0, BANNER_ALERTS_SHOWN);
   return (
-    alerts.length > 0 && (
-      <section aria-label="Active alerts" className={classes.banner} data-emergency={emergency || undefined}>
-        <Stack
-          component="ul"
-          gap={6}
-          className={classes.list}
-          aria-label={plural(alerts.length, 'active alert')}
+    <>
+      {alerts.length > 0 && (
+        <section
+          aria-label="Active alerts"
+          className={`${classes.banner} ${classes.alerts}`}
+          data-emergency={emergency || undefined}
         >
-          {alerts.map((alert) => (
-            <BannerRow key={alert.id} alert={alert} userId={userId} now={now} />
-          ))}
-        </Stack>
-      </section>
-    )
+          <ul id="active-alerts" className={classes.list} aria-label={plural(alerts.length, 'active alert')}>
+            {shown.map((alert) => (
+              <BannerRow
+                key={alert.id}
+                alert={alert}
+                userId={userId}
+                now={now}
+                onDismiss={dismiss.ask}
+                dismissing={dismiss.pending(alert.id)}
+              />
+            ))}
+          </ul>
+          {hidden > 0 && (
+            <UnstyledButton
+              className={classes.more}
+              aria-expanded={expanded}
+              aria-controls="active-alerts"
+              onClick={() => setExpanded((open) => !open)}
+            >
+              {expanded ? 'Show fewer' : `+${hidden} more`}
+            </UnstyledButton>
+          )}
+        </section>
+      )}
+      {dismiss.dialog}
+    </>
   );
 }

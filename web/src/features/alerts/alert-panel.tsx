@@ -17,6 +17,7 @@ import { useLivePatches } from '../live/live';
 import { activeAlertsPatch } from './alerts.cache';
 import classes from './alerts.module.css';
 import { alertQueries, useToggleAlert } from './alerts.queries';
+import { useDismissAsking } from './dismiss-alert';
 import { HOLD_HINT, HoldButton } from './hold-button';
 
 interface AlertButtonProps {
@@ -90,7 +91,8 @@ function Summary({ alerts }: { alerts: Alert[] }) {
 }
 
 interface AlertPanelProps {
-  sessionId: number;
+  /** The running session, or null: an alert does not wait for a dismissal (issue 50). */
+  sessionId: number | null;
   /** Where this screen is: the location of the alerts it raises. */
   location: string;
   /** 'Alerts' on the queue screens, 'Alert Center' on the teacher screen. */
@@ -100,20 +102,30 @@ interface AlertPanelProps {
 }
 
 /**
- * A car-line screen's alert panel: the count of the session's active alerts
- * (shown, with who is on each, on the banner at the top of every staff
- * screen, `AlertBanner`) and the Help / Emergency pair that raises alerts for
- * `location`. On phones the panel folds to one line with the count.
+ * A car-line screen's alert panel: the count of the active alerts (the
+ * session's, or with no session the school's; shown, with who is on each, on
+ * the banner at the top of every staff screen, `AlertBanner`) and the Help /
+ * Emergency pair that raises alerts for `location`, session or not (issue
+ * 50). Holding an active one again dismisses it, an emergency once confirmed.
+ * On phones the panel folds to one line with the count.
  */
 export function AlertPanel({ sessionId, location, title = 'Alerts', collapsible = false }: AlertPanelProps) {
-  const query = useQuery(alertQueries.active(sessionId));
+  const ofSession = useQuery({ ...alertQueries.active(sessionId ?? 0), enabled: sessionId !== null });
+  const ofSchool = useQuery({ ...alertQueries.school(), enabled: sessionId === null });
+  const query = sessionId === null ? ofSchool : ofSession;
   useLivePatches([activeAlertsPatch]);
   const alerts = (query.data ?? []).filter((alert) => alert.status === 'active');
   const toggle = useToggleAlert(sessionId, location);
+  const dismiss = useDismissAsking();
   const [open, setOpen] = useState(false);
   const emergency = alerts.some((alert) => alert.type === 'emergency');
-  const isActive = (type: AlertType) =>
-    alerts.some((alert) => alert.type === type && alert.location === location);
+  const activeOf = (type: AlertType) =>
+    alerts.find((alert) => alert.type === type && alert.location === location);
+  const trigger = (type: AlertType) => {
+    const active = activeOf(type);
+    if (active) dismiss.ask(active);
+    else toggle.mutate(type);
+  };
   const shown = !collapsible || open;
   const name = title === 'Alerts' ? `${title}: ${location}` : title;
 
@@ -164,18 +176,25 @@ export function AlertPanel({ sessionId, location, title = 'Alerts', collapsible 
         )}
         {shown && (
           <SimpleGrid cols={2} spacing="xs">
-            {(['help', 'emergency'] as const).map((type) => (
-              <AlertButton
-                key={type}
-                type={type}
-                active={isActive(type)}
-                sending={toggle.isPending && toggle.variables === type}
-                onTrigger={(chosen) => toggle.mutate(chosen)}
-              />
-            ))}
+            {(['help', 'emergency'] as const).map((type) => {
+              const active = activeOf(type);
+              return (
+                <AlertButton
+                  key={type}
+                  type={type}
+                  active={active !== undefined}
+                  sending={
+                    (toggle.isPending && toggle.variables === type) ||
+                    (active !== undefined && dismiss.pending(active.id))
+                  }
+                  onTrigger={trigger}
+                />
+              );
+            })}
           </SimpleGrid>
         )}
       </Stack>
+      {dismiss.dialog}
     </Card>
   );
 }

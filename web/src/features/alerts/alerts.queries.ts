@@ -38,10 +38,12 @@ const showDismissed = () =>
   notifications.show({ title: 'Alert dismissed', message: 'Alert has been successfully dismissed.' });
 
 /**
- * The Help / Emergency toggle: the same type again from the same location
- * turns the active alert off (the answer says `dismissed: true`).
+ * The Help / Emergency toggle, in the running session or with none (null):
+ * raises the alert; should one of the same type at the same location be
+ * active already (another screen's press a moment before), the server turns
+ * it off instead (the answer says `dismissed: true`).
  */
-export const useToggleAlert = (sessionId: number, location: string) => {
+export const useToggleAlert = (sessionId: number | null, location: string) => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (type: AlertType) =>
@@ -53,7 +55,8 @@ export const useToggleAlert = (sessionId: number, location: string) => {
         );
         showDismissed();
       } else {
-        for (const key of [alertQueries.active(sessionId).queryKey, alertKeys.school()]) {
+        const keys = sessionId === null ? [] : [alertQueries.active(sessionId).queryKey];
+        for (const key of [...keys, alertKeys.school()]) {
           queryClient.setQueryData<Alert[]>(key, (alerts) => withAlert(alerts, alert));
         }
         announce(alert, true);

@@ -36,7 +36,15 @@ export function BackQueuePage() {
       </Center>
     );
   }
-  if (!session) return <NoActiveSession user={user} />;
+  if (!session) {
+    return (
+      <NoActiveSession user={user}>
+        {user.schoolId !== null && (
+          <AlertPanel sessionId={null} location={BACK_QUEUE_LOCATION} collapsible={phone} />
+        )}
+      </NoActiveSession>
+    );
+  }
   return (
     <Container fluid px={{ base: 'xs', sm: 'md' }} py="md">
       <Stack gap="md">

@@ -5,7 +5,9 @@ import { api } from '../../lib/api';
 import { withNewer, without } from '../live/changes';
 import { useLivePatches } from '../live/live';
 import { queuePatches } from '../queue/queue.cache';
-import { queueQueries } from '../queue/queue.queries';
+import { confirmedBody, queueQueries } from '../queue/queue.queries';
+import { unreleasedOf } from '../queue/unreleased';
+import { askUnreleased, useAskFirst } from '../queue/unreleased-question';
 import { sendOrKeep } from '../queue/use-outbox';
 import { batchKeys, batchPatches } from './batches.cache';
 
@@ -117,21 +119,47 @@ export const useAddToBatch = () => {
   });
 };
 
-/** Complete Batch: completed with endTime now; its vehicles leave the queue with the live event. */
+/**
+ * Complete Batch: completed with endTime now; its vehicles leave the queue
+ * with the live event. A child in it no teacher released: the screen asks
+ * first ("… Complete anyway?") and completes only if the staff say so.
+ */
 export const useCompleteBatch = () => {
   const apply = useApplyBatch();
   const recover = useRecover();
-  return useMutation({
+  const queryClient = useQueryClient();
+  const askFirst = useAskFirst();
+  const mutation = useMutation({
     networkMode: 'always',
-    mutationFn: (batch: Pick<Batch, 'id' | 'batchNumber'>) =>
+    mutationFn: (batch: Pick<Batch, 'id' | 'batchNumber'> & { confirmUnreleased?: boolean }) =>
       sendOrKeep(
         'updateBatch',
-        { params: { id: batch.id }, body: { status: 'completed', endTime: new Date().toISOString() } },
+        {
+          params: { id: batch.id },
+          body: {
+            status: 'completed',
+            endTime: new Date().toISOString(),
+            ...confirmedBody(batch.confirmUnreleased),
+          },
+        },
         { vehicle: `Batch #${batch.batchNumber}`, action: 'complete batch' },
       ),
     onSuccess: (batch) => (batch ? apply(batch) : undefined),
-    onError: recover('Completing the batch'),
+    onError: (error, batch) => {
+      const asked = unreleasedOf(error);
+      if (asked)
+        askUnreleased({ ...asked, confirm: () => mutation.mutate({ ...batch, confirmUnreleased: true }) });
+      else recover('Completing the batch')(error);
+    },
   });
+  return {
+    isPending: mutation.isPending,
+    /** Asks first while a child of its vehicles (as the batch card shows them) was not released. */
+    mutate: (batch: Pick<Batch, 'id' | 'batchNumber'>) =>
+      askFirst(queryClient.getQueryData<QueueEntry[]>(batchKeys.vehicles(batch.id)), (confirmUnreleased) =>
+        mutation.mutate({ ...batch, confirmUnreleased }),
+      ),
+  };
 };
 
 /** "Car 120" for a queued entry this screen holds (from any cached list of the queue or a batch). */

@@ -17,7 +17,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { apiWithLink } from '../../lib/api';
-import { HttpError } from '../../lib/http';
+import { errorMessage, HttpError } from '../../lib/http';
 import { MUTED_TEXT } from '../../lib/theme';
 import { HOLD_HINT, HoldButton } from '../alerts/hold-button';
 import { linkToken, useBusSocket } from './bus-socket';
@@ -25,6 +25,7 @@ import { ConnectionBadge } from './bus-tracking.page';
 import { DriverAlertSeen, useDriverAlertSeen } from './driver-alert-seen';
 import { mph } from './fleet';
 import { LinkMissing } from './link-missing';
+import { AlertNotSent, LinkReplaced, replacedLink, useSchoolPhone } from './school-phone';
 
 const TITLE = 'Bus Driver';
 
@@ -32,6 +33,7 @@ type WakeState = 'active' | 'off' | 'unsupported';
 
 const ALERTS = {
   help: {
+    kind: 'help request',
     priority: 'medium',
     title: 'Help Request',
     sent: {
@@ -41,6 +43,7 @@ const ALERTS = {
     failed: 'Failed to send help request. Please try again.',
   },
   emergency: {
+    kind: 'emergency alert',
     priority: 'critical',
     title: 'Emergency Alert',
     sent: {
@@ -51,6 +54,12 @@ const ALERTS = {
   },
 } as const;
 
+/** Why an alert was not sent, in a sentence: the server's reason, or no connection. */
+const notSentReason = (error: unknown) =>
+  error instanceof HttpError
+    ? errorMessage(error)
+    : 'The page could not reach the school: there may be no connection here.';
+
 const time = (ms: number) =>
   new Date(ms).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit', second: '2-digit' });
 
@@ -59,7 +68,9 @@ const time = (ms: number) =>
  * (driver)"): opened from the school's driver link on the driver's phone,
  * it shares the chosen bus's position every time the phone has a new one,
  * keeps the screen awake, sends a heartbeat every 15 s, and raises Help or
- * Emergency alerts for the school's staff.
+ * Emergency alerts for the school's staff, a bus chosen or not. When an alert
+ * cannot be sent, it offers the school's phone to call; a link the office
+ * replaced says so at once and stops tracking (issue 50).
  */
 export function BusDriverPage() {
   const [token] = useState(linkToken);
@@ -69,9 +80,16 @@ export function BusDriverPage() {
     enabled: token !== null,
     retry: (count, error) => !(error instanceof HttpError && error.status === 401) && count < 3,
   });
-  const invalid = token === null || (fleet.error instanceof HttpError && fleet.error.status === 401);
+  const phone = useSchoolPhone(token);
+  /** The office replaced this link (issue 50): learnt from any answer to it. */
+  const [replaced, setReplaced] = useState(false);
+  const isReplaced = replaced || replacedLink(fleet.error) !== null;
+  const invalid =
+    token === null || (fleet.error instanceof HttpError && fleet.error.status === 401 && !isReplaced);
   const seen = useDriverAlertSeen();
-  const socket = useBusSocket(invalid || !fleet.data ? null : `?t=${token}`, seen.onEvent);
+  const socket = useBusSocket(invalid || isReplaced || !fleet.data ? null : `?t=${token}`, seen.onEvent);
+  /** The last alert that could not be sent, and why: the page offers the school's number (issue 50). */
+  const [notSent, setNotSent] = useState<{ kind: string; reason: string } | null>(null);
   const [busId, setBusId] = useState<string | null>(null);
   const [tracking, setTracking] = useState(false);
   /** A transient GPS error (no fix under a bridge): tracking goes on and says so until the next fix. */
@@ -175,37 +193,52 @@ export function BusDriverPage() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: on unmount only
   useEffect(() => () => stop(false), []);
 
+  // The connection closed (the office rotating the links closes it): ask the link at once whether
+  // it still opens the page, so a replaced one says so now, not after the retries.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: on the connection's state only
+  useEffect(() => {
+    if (socket.status === 'closed' && fleet.data && !isReplaced) void fleet.refetch();
+  }, [socket.status]);
+
+  // A replaced link tracks nothing more.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: when the link turns out replaced
+  useEffect(() => {
+    if (isReplaced && tracking) stop(false);
+  }, [isReplaced]);
+
+  // Help and Emergency do not wait for a bus to be chosen (issue 50): the school hears "a bus driver".
   const alert = useMutation({
     mutationFn: (type: 'help' | 'emergency') => {
-      if (!bus) throw new Error('Please select a bus first');
       const kind = ALERTS[type];
+      const from = bus ? `${bus.name}${bus.route ? ` (${bus.route})` : ''}` : 'a bus driver (no bus chosen)';
       return apiWithLink(token as string, routes.createAlert, {
         body: {
           type,
           priority: kind.priority,
           title: kind.title,
-          message: `${kind.title} from ${bus.name}${bus.route ? ` (${bus.route})` : ''}`,
+          message: `${kind.title} from ${from}`,
           source: 'bus_driver',
           metadata: {
-            busId: bus.busId,
-            busName: bus.name,
+            busId: bus?.busId ?? null,
+            busName: bus?.name ?? '',
             location: current ? { latitude: current.latitude, longitude: current.longitude } : null,
           },
         },
       });
     },
     onSuccess: ({ alert }, type) => {
+      setNotSent(null);
       seen.sent(alert);
       notifications.show({ color: 'green', ...ALERTS[type].sent });
     },
-    onError: (error, type) =>
-      notifications.show({
-        color: 'red',
-        title: 'Error',
-        message: error.message === 'Please select a bus first' ? error.message : ALERTS[type].failed,
-      }),
+    onError: (error, type) => {
+      if (replacedLink(error)) setReplaced(true);
+      setNotSent({ kind: ALERTS[type].kind, reason: notSentReason(error) });
+      notifications.show({ color: 'red', title: 'Error', message: ALERTS[type].failed });
+    },
   });
 
+  if (isReplaced) return <LinkReplaced title={TITLE} phone={phone} />;
   if (invalid) return <LinkMissing title={TITLE} text={BUS_LINK_MISSING.driver} />;
   if (!fleet.data) return <Loader m="xl" aria-label="Loading the buses" />;
   const options = fleet.data.map((item: Bus) => ({
@@ -276,6 +309,7 @@ export function BusDriverPage() {
             );
           })}
         </SimpleGrid>
+        {notSent && <AlertNotSent kind={notSent.kind} reason={notSent.reason} phone={phone} />}
         <DriverAlertSeen last={seen.last} />
         <Card withBorder p="md" component="section" aria-labelledby="current-location">
           <Stack gap={4}>

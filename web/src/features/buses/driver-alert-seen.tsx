@@ -7,12 +7,15 @@ interface Sent {
   id: number;
   type: Alert['type'];
   acknowledgements: Array<{ name: string; at: string }>;
+  /** Who at the school closed it, once dismissed (issue 50). */
+  closedBy: { name: string; at: string } | null;
 }
 
 /**
  * The driver's last alert and whether the school has seen it: someone's
  * "I'm on it" arrives over the driver link's connection (`ALERT_ACKNOWLEDGED`,
- * the driver's view: names and times only). `sent` takes the answer of the
+ * the driver's view: names and times only), and its dismissal with who
+ * closed it (`ALERT_DISMISSED`, issue 50). `sent` takes the answer of the
  * alert request; `onEvent` takes the page's live messages.
  */
 export const useDriverAlertSeen = () => {
@@ -23,10 +26,17 @@ export const useDriverAlertSeen = () => {
         id: alert.id,
         type: alert.type,
         acknowledgements: (alert.acknowledgements ?? []).map(({ name, at }) => ({ name, at })),
+        closedBy: null,
       }),
     [],
   );
   const onEvent = useCallback((event: LiveEvent) => {
+    if (event.type === 'ALERT_DISMISSED') {
+      const { id, dismissedBy } = event.data;
+      if (dismissedBy)
+        setLast((current) => (current?.id === id ? { ...current, closedBy: dismissedBy } : current));
+      return;
+    }
     if (event.type !== 'ALERT_ACKNOWLEDGED') return;
     const { id } = event.data;
     const acknowledgements = event.data.acknowledgements ?? [];
@@ -39,10 +49,22 @@ export const useDriverAlertSeen = () => {
   return { last, sent, onEvent };
 };
 
-/** Under the alert buttons: waiting for the school, then who is on it. */
+/** Under the alert buttons: waiting for the school, then who is on it, then who closed it. */
 export function DriverAlertSeen({ last }: { last: Sent | null }) {
   if (!last) return null;
   const kind = last.type === 'emergency' ? 'emergency alert' : 'help request';
+  if (last.closedBy) {
+    return (
+      <Card withBorder p="md" role="status" aria-label="Your alert">
+        <Text fw={900} fz="lg">
+          The school closed your {kind}
+        </Text>
+        <Text fw={700} fz="lg">
+          {`Closed by ${last.closedBy.name} at ${formatClockTime(last.closedBy.at)}`}
+        </Text>
+      </Card>
+    );
+  }
   const owners = alertOwners(last.acknowledgements);
   const first = last.acknowledgements[0];
   return (

@@ -1,8 +1,9 @@
 import type { DisplayBoard } from '@curbside/domain';
-import { Badge, Box, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Badge, Box, Button, Group, Text, Title } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { linkToken, useBusSocket } from '../buses/bus-socket';
 import { LinkMissing } from '../buses/link-missing';
+import { Board } from './board';
 import { DISPLAY_TEXTS, type DisplayLanguage, displayLanguageOf } from './display-texts';
 
 /** Keeps the screen on while the page shows (the Wake Lock API where the browser has it). */
@@ -33,8 +34,9 @@ const useWakeLock = () => {
 
 /**
  * `/display?t=…` (issue 32): the hallway TV. The students whose car has been
- * called, in very large type, grouped by batch and lane, newest on top; a
- * student leaves when picked up. Its own live connection (the display link,
+ * called or whom a teacher released, in very large type (smaller, then in
+ * pages, when they do not fit the screen), grouped by batch and lane, newest
+ * on top; a student leaves when picked up. Its own live connection (the display link,
  * no sign-in to expire) reconnects by itself and asks for the board again
  * each time it opens.
  */
@@ -73,8 +75,13 @@ export function DisplayPage() {
   if (!token || refused) return <LinkMissing title={texts.missingTitle} text={texts.missing} />;
   const groups = board?.groups ?? [];
   return (
-    <Box component="main" p="xl" mih="100vh">
-      <Group justify="space-between" mb="lg">
+    <Box
+      component="main"
+      p="xl"
+      h="100dvh"
+      style={{ display: 'flex', flexDirection: 'column', overflow: 'hidden' }}
+    >
+      <Group justify="space-between" mb="lg" style={{ flexShrink: 0 }}>
         <Title order={1} fz={56}>
           {texts.title}
         </Title>
@@ -94,40 +101,7 @@ export function DisplayPage() {
           {board.sessionId === null ? texts.noSession : texts.empty}
         </Text>
       )}
-      <Stack gap="lg" aria-live="polite">
-        {groups.map((group) => (
-          <Paper
-            key={`${group.lane}-${group.batchNumber ?? 'ready'}`}
-            component="section"
-            withBorder
-            p="lg"
-            aria-label={`${group.batchNumber === null ? texts.noBatch : `${texts.batch} #${group.batchNumber}`} · ${texts[group.lane]}`}
-          >
-            <Group gap="md" mb="sm">
-              <Title order={2} fz={44}>
-                {group.batchNumber === null ? texts.noBatch : `${texts.batch} #${group.batchNumber}`}
-              </Title>
-              <Badge size="xl" variant="light">
-                {texts[group.lane]}
-              </Badge>
-            </Group>
-            <Stack gap="xs">
-              {group.vehicles.map((vehicle) => (
-                <Group key={vehicle.vehicleNumber} gap="xl" wrap="nowrap" align="baseline">
-                  <Text fz={40} fw={700} miw={260}>
-                    {texts.vehicle} {vehicle.vehicleNumber}
-                  </Text>
-                  <Text fz={64} fw={800} lh={1.1}>
-                    {vehicle.students
-                      .map((student) => `${student.firstName} ${student.lastInitial}.`)
-                      .join(', ')}
-                  </Text>
-                </Group>
-              ))}
-            </Stack>
-          </Paper>
-        ))}
-      </Stack>
+      <Board groups={groups} texts={texts} />
     </Box>
   );
 }

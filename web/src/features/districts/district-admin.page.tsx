@@ -1,5 +1,7 @@
 import {
+  DEFAULT_TIME_ZONE,
   type District,
+  districtEditSchema,
   districtReportCsvRows,
   districtReportFilename,
   type OneTimeCredentials,
@@ -16,19 +18,23 @@ import {
   Container,
   Group,
   Loader,
+  Modal,
+  Select,
   SimpleGrid,
   Stack,
   Tabs,
   Text,
+  TextInput,
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { errorMessage } from '../../lib/http';
+import { errorMessage, HttpError } from '../../lib/http';
 import { DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
 import { useMe } from '../auth/auth.queries';
+import { useDataExport } from '../exports/data-export';
 import { DistrictDismissals } from '../reports/district-dismissals';
 import { CredentialsDialog } from '../rosters/credentials-dialog';
 import { toCsvText } from '../rosters/csv-lazy';
@@ -43,6 +49,7 @@ import {
   useDistrictsFollowMode,
   useSchoolSandbox,
   useSetUserActive,
+  useUpdateDistrict,
 } from './districts.queries';
 
 /** Roles a district admin manages (school_admin and below); others are listed without actions. */
@@ -267,14 +274,89 @@ function StaffTab({
   );
 }
 
-function SettingsTab({ district }: { district: District }) {
+/**
+ * Edit District (issue 50, item 13): the district's name and the time zone
+ * its new schools take (each school keeps and sets its own in School Settings).
+ */
+function EditDistrictDialog({ district, onClose }: { district: District; onClose: () => void }) {
+  const update = useUpdateDistrict(district.id);
+  const [name, setName] = useState(district.name);
+  const [timeZone, setTimeZone] = useState(district.timeZone ?? DEFAULT_TIME_ZONE);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = districtEditSchema.safeParse({ name, timeZone });
+    if (!parsed.success) {
+      const next: Record<string, string> = {};
+      for (const issue of parsed.error.issues) next[String(issue.path[0])] ??= issue.message;
+      setErrors(next);
+      return;
+    }
+    update.mutate(parsed.data, {
+      onSuccess: onClose,
+      onError: (error) => {
+        const body =
+          error instanceof HttpError
+            ? (error.body as { issues?: Array<{ path: string; message: string }> })
+            : null;
+        setErrors(Object.fromEntries((body?.issues ?? []).map((issue) => [issue.path, issue.message])));
+      },
+    });
+  };
+  return (
+    <Modal opened onClose={onClose} title="Edit District" centered>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <TextInput
+            label="District name"
+            required
+            value={name}
+            onChange={(event) => setName(event.currentTarget.value)}
+            error={errors.name}
+            data-autofocus
+          />
+          <Select
+            label="Time zone for new schools"
+            description="A new school of the district starts with it; each school sets its own in School Settings."
+            searchable
+            allowDeselect={false}
+            data={zones.includes(timeZone) ? zones : [timeZone, ...zones]}
+            value={timeZone}
+            onChange={(value) => value && setTimeZone(value)}
+            error={errors.timeZone}
+            nothingFoundMessage="No such time zone"
+            comboboxProps={{ withinPortal: false }}
+          />
+          {update.isError && (
+            <Alert color="red" role="alert">
+              {errorMessage(update.error)}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={update.isPending}>
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+function SettingsTab({ district, schools }: { district: District; schools: School[] }) {
   const [generating, setGenerating] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const exporting = useDataExport();
   const generate = async () => {
     setGenerating(true);
     try {
       const rows = await fetchDistrictReport(district.id);
-      // The schools' time zone: a district admin's device is where its schools are.
-      const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      // Each school's start in its own zone (issue 51); the file is named after the district's day.
+      const timeZone = district.timeZone ?? DEFAULT_TIME_ZONE;
       downloadText(
         districtReportFilename(district.name, new Date(), timeZone),
         await toCsvText(districtReportCsvRows(rows, timeZone)),
@@ -292,16 +374,33 @@ function SettingsTab({ district }: { district: District }) {
         <Line label="District name">{district.name}</Line>
         <Line label="Status">{district.active ? 'Active' : 'Inactive'}</Line>
         <Line label="Created">{createdOn(district.createdAt)}</Line>
+        <Line label="Time zone for new schools">{district.timeZone ?? DEFAULT_TIME_ZONE}</Line>
         <Group gap="sm" mt="sm">
-          <Button variant="default" disabled rightSection={<Badge color="gray">Soon</Badge>}>
+          <Button variant="default" onClick={() => setEditing(true)}>
             Edit District
           </Button>
           <Button loading={generating} onClick={() => void generate()}>
             Generate Report
           </Button>
+          <Button
+            variant="light"
+            disabled={schools.length === 0}
+            loading={exporting.running !== null}
+            onClick={() => void exporting.run(district.name, schools)}
+          >
+            Export Data
+          </Button>
         </Group>
+        {exporting.running && (
+          <Text role="status">
+            Exporting school {Math.min(exporting.running.done + 1, exporting.running.of)} of{' '}
+            {exporting.running.of}…
+          </Text>
+        )}
         <Text c={MUTED_TEXT} fz="sm">
-          The report lists each school with its last session's vehicles and average wait (CSV).
+          The report lists each school with its last session's vehicles and average wait (CSV). Export Data
+          downloads a zip with a folder per school: its rosters (students with their way home, classrooms,
+          teachers, parents, vehicles, programs) and the last year's dismissals, as CSV files.
         </Text>
         <Line label="Clever">{district.cleverId ? 'Connected' : 'Not connected'}</Line>
         <Group>
@@ -310,6 +409,7 @@ function SettingsTab({ district }: { district: District }) {
           </Button>
         </Group>
       </Stack>
+      {editing && <EditDistrictDialog district={district} onClose={() => setEditing(false)} />}
     </Card>
   );
 }
@@ -402,7 +502,7 @@ export function DistrictAdminPage() {
               <DistrictDismissals districtId={district.data.id} />
             </Tabs.Panel>
             <Tabs.Panel value="settings">
-              <SettingsTab district={district.data} />
+              <SettingsTab district={district.data} schools={schoolList} />
             </Tabs.Panel>
           </Tabs>
         </Card>

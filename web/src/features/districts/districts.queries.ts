@@ -1,6 +1,7 @@
 import { routes } from '@curbside/api';
 import type {
   District,
+  DistrictEdit,
   DistrictWithSchools,
   districtInputSchema,
   School,
@@ -72,6 +73,16 @@ export const useCreateDistrict = () => {
     mutationFn: (body: DistrictBody) => api(routes.createDistrict, { body }),
     onSuccess: () => success('District created successfully'),
     onError: (error) => failure(error, 'Failed to create district'),
+    onSettled: refresh,
+  });
+};
+
+/** Edit District (issue 50, item 13): its name and the time zone its new schools take. */
+export const useUpdateDistrict = (id: number) => {
+  const refresh = useRefreshSchools();
+  return useMutation({
+    mutationFn: (body: DistrictEdit) => api(routes.updateDistrict, { params: { id }, body }),
+    onSuccess: () => success('District updated successfully'),
     onSettled: refresh,
   });
 };

@@ -78,9 +78,12 @@ function UnregisteredWarning({
 
 /**
  * Add Vehicle to Queue: Car/Bus, the vehicle number (typed or from the
- * on-screen keypad) and Add to Queue. After adding, the number clears and
- * the chosen type stays. A refusal shows under the number, which stays for
- * correction; any live announcement about that car is taken back, so the
+ * on-screen keypad) and Add to Queue. Adding clears the number at once and
+ * keeps the chosen type, so the next car's number can be typed, and sent,
+ * while the previous one is on its way: only what was sent is cleared. A
+ * refusal shows under the number; the refused number comes back for
+ * correction unless the next one is already being typed (the message then
+ * names the car). Any live announcement about that car is taken back, so the
  * screen never says "added" about a car the server just refused here.
  * A number not on the school's list is queued all the same, and the card
  * says so with a way to correct it. Compact enough that the whole keypad
@@ -91,34 +94,42 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
   const [vehicleNumber, setVehicleNumber] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [unregistered, setUnregistered] = useState<QueueEntry | null>(null);
+  /** Adds sent and not yet answered (several when the next car was entered meanwhile). */
+  const [sending, setSending] = useState(0);
   const input = useRef<HTMLInputElement>(null);
+  /** The number as shown now, for an answer that arrives later. */
+  const typed = useRef(vehicleNumber);
+  typed.current = vehicleNumber;
   const add = useAddToQueue();
   const remove = useRemoveFromQueue();
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
-    if (add.isPending) return;
     const problem = vehicleNumberProblem(vehicleNumber);
     if (problem) {
-      setError(problem);
+      // A second press of an add that already went (its number cleared) is no mistake.
+      if (sending === 0 || vehicleNumber.trim() !== '') setError(problem);
       return;
     }
     setError(null);
     const number = vehicleNumber.trim();
-    add.mutate(
-      { sessionId, vehicleNumber: number, vehicleType },
-      {
-        onSuccess: (entry) => {
-          setVehicleNumber('');
-          setUnregistered(entry && isUnregistered(entry) ? entry : null);
-        },
-        onError: (refusal) => {
-          withdrawLiveToast(vehicleToastSubject(vehicleType, number));
+    const type = vehicleType;
+    setVehicleNumber('');
+    setSending((count) => count + 1);
+    add
+      .mutateAsync({ sessionId, vehicleNumber: number, vehicleType: type })
+      .then((entry) => setUnregistered(entry && isUnregistered(entry) ? entry : null))
+      .catch((refusal: unknown) => {
+        withdrawLiveToast(vehicleToastSubject(type, number));
+        if (typed.current.trim() === '') {
+          setVehicleNumber(number);
           setError(errorMessage(refusal));
-          input.current?.select();
-        },
-      },
-    );
+          requestAnimationFrame(() => input.current?.select());
+        } else {
+          setError(`${vehicleName(type, number)}: ${errorMessage(refusal)}`);
+        }
+      })
+      .finally(() => setSending((count) => count - 1));
   };
 
   const reenter = (entry: QueueEntry) => {
@@ -141,15 +152,17 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
   };
 
   return (
-    <Card p={{ base: 'sm', sm: 'md' }} component="section" aria-labelledby="add-vehicle-title">
+    <Card p="sm" component="section" aria-labelledby="add-vehicle-title">
       <form onSubmit={submit} noValidate>
-        <Stack gap="sm">
-          <Title order={2} fz="xl" id="add-vehicle-title">
+        {/* Tight enough that the keypad and Add to Queue stay on a 1024×768 tablet's first screen
+            under five alerts' banner, and on a phone's under two (issue 50). */}
+        <Stack gap="xs">
+          <Title order={2} fz={{ base: 'xl', md: 'lg' }} id="add-vehicle-title">
             Add Vehicle to Queue
           </Title>
           <SegmentedControl
             fullWidth
-            size="lg"
+            size="md"
             aria-label="Vehicle type"
             value={vehicleType}
             onChange={(value) => setVehicleType(value as VehicleType)}
@@ -168,7 +181,15 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
             inputMode="numeric"
             autoComplete="off"
             styles={{
-              input: { fontSize: 32, fontWeight: 800, letterSpacing: 2, textAlign: 'center' },
+              label: { fontSize: 'var(--mantine-font-size-lg)' },
+              input: {
+                height: 52,
+                minHeight: 52,
+                fontSize: 32,
+                fontWeight: 800,
+                letterSpacing: 2,
+                textAlign: 'center',
+              },
               error: { fontSize: 'var(--mantine-font-size-md)', fontWeight: 700 },
             }}
           />
@@ -198,8 +219,8 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
               </Button>
             ))}
           </SimpleGrid>
-          <Button type="submit" size="xl" h={64} fz={24} fullWidth disabled={add.isPending}>
-            {add.isPending ? 'Adding...' : 'Add to Queue'}
+          <Button type="submit" size="xl" h={64} fz={24} fullWidth>
+            {sending > 0 ? 'Adding...' : 'Add to Queue'}
           </Button>
         </Stack>
       </form>

@@ -16,7 +16,8 @@ export const FRONT_QUEUE_LOCATION = 'Front Queue';
  * alert panel for the front of the line (the banner of active alerts and the
  * Help / Emergency pair; one line with a count on phones), the live queue (two
  * thirds) and recent pickups below. On a 1024×768 or 768×1024 tablet the whole
- * keypad and Add to Queue are on the first screen whatever alerts are raised.
+ * keypad and Add to Queue are on the first screen under the banner of five
+ * alerts (two lines and "+3 more"), and on a 390×844 phone under two.
  */
 export function FrontQueuePage() {
   const { user } = useMe();
@@ -30,9 +31,17 @@ export function FrontQueuePage() {
       </Center>
     );
   }
-  if (!session) return <NoActiveSession user={user} />;
+  if (!session) {
+    return (
+      <NoActiveSession user={user}>
+        {user.schoolId !== null && (
+          <AlertPanel sessionId={null} location={FRONT_QUEUE_LOCATION} collapsible={phone} />
+        )}
+      </NoActiveSession>
+    );
+  }
   return (
-    <Container fluid px={{ base: 'xs', sm: 'md' }} py={{ base: 'xs', sm: 'md' }}>
+    <Container fluid px={{ base: 'xs', sm: 'md' }} py={{ base: 'xs', sm: 'sm' }}>
       <Stack gap="md">
         <Grid gutter="md">
           <Grid.Col span={{ base: 12, md: 4 }}>

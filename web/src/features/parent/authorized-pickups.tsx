@@ -1,5 +1,5 @@
 import { routes } from '@curbside/api';
-import { type AuthorizedPickup, dateIn, SCHOOL_TIME_ZONE } from '@curbside/domain';
+import { type AuthorizedPickup, childLabels } from '@curbside/domain';
 import { Alert, Button, Card, Group, Loader, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -8,6 +8,7 @@ import { api } from '../../lib/api';
 import { errorMessage, HttpError } from '../../lib/http';
 import { useParentTexts } from './i18n';
 import { parentQueries } from './parent.queries';
+import { useSchoolDay } from './school-day';
 
 type When = 'always' | 'today' | 'day';
 type Field = 'name' | 'relationship' | 'phone' | 'onDate' | 'studentId';
@@ -68,7 +69,7 @@ const useRemovePickup = () => {
 function PickupRow({ pickup }: { pickup: AuthorizedPickup }) {
   const { t, language } = useParentTexts();
   const remove = useRemovePickup();
-  const today = dateIn(SCHOOL_TIME_ZONE);
+  const today = useSchoolDay(pickup.studentId);
   const when =
     pickup.onDate === null
       ? t('pickups.everyDay')
@@ -109,7 +110,7 @@ function AddPickupForm({ studentId, childName }: { studentId: number; childName:
   const [when, setWhen] = useState<When>('always');
   const [date, setDate] = useState('');
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const today = dateIn(SCHOOL_TIME_ZONE);
+  const today = useSchoolDay(studentId);
   const edited = (field: Field) => setErrors(({ [field]: _, ...rest }) => rest);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -230,9 +231,12 @@ export function AuthorizedPickups({
 }) {
   const { t } = useParentTexts();
   const pickups = useQuery(parentQueries.authorizedPickups());
+  // Two children with the same first name: each card names its child in full.
+  const names = childLabels(students);
   return (
     <>
       {students.map((child) => {
+        const name = names.get(child.id) ?? child.firstName;
         const list = (pickups.data ?? []).filter((pickup) => pickup.studentId === child.id);
         const headingId = `pickups-${child.id}`;
         return (
@@ -240,7 +244,7 @@ export function AuthorizedPickups({
             <Stack gap="sm">
               <Stack gap={2}>
                 <Title order={2} fz={20} id={headingId}>
-                  {t('pickups.title', { name: child.firstName })}
+                  {t('pickups.title', { name })}
                 </Title>
                 <Text fz="sm" c="dimmed">
                   {t('pickups.intro')}
@@ -259,7 +263,7 @@ export function AuthorizedPickups({
                   ))}
                 </Stack>
               )}
-              <AddPickupForm studentId={child.id} childName={child.firstName} />
+              <AddPickupForm studentId={child.id} childName={name} />
             </Stack>
           </Card>
         );

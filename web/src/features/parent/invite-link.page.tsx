@@ -25,6 +25,7 @@ import { useParentTexts } from './i18n';
 import { InviteLoginForm } from './invite-login-form';
 import { parentQueries } from './parent.queries';
 import { ParentLayout } from './parent-layout';
+import { parentPasswordError } from './password-rules';
 
 type Errors = Partial<Record<string, string>>;
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -71,7 +72,8 @@ function SignupForm({
     if (!fields.firstName.trim()) found.firstName = t('inviteLink.firstNameRequired');
     if (!fields.lastName.trim()) found.lastName = t('inviteLink.lastNameRequired');
     if (!fields.username.trim()) found.username = t('validation.username');
-    if (fields.password.length < 6) found.password = t('validation.passwordLength');
+    const password = parentPasswordError(fields.password, t);
+    if (password) found.password = password;
     if (!fields.phone.trim()) found.phone = t('validation.phone');
     setErrors(found);
     if (Object.keys(found).length === 0) accept({ token, ...fields });

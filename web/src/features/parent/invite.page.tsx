@@ -23,6 +23,7 @@ import { useLinkStudent, useParentRegister } from './parent.mutations';
 import { parentQueries } from './parent.queries';
 import { ParentLayout } from './parent-layout';
 import { ParentSetPassword } from './parent-set-password';
+import { parentPasswordError } from './password-rules';
 
 /** After linking, the page goes on to the dashboard after this long (specification §9). */
 export const INVITE_REDIRECT_MS = 2000;
@@ -43,7 +44,8 @@ function SignupTab() {
     const found: Errors = {};
     if (!fields.name.trim()) found.name = t('validation.name');
     if (!fields.username.trim()) found.username = t('validation.username');
-    if (fields.password.length < 6) found.password = t('validation.passwordLength');
+    const password = parentPasswordError(fields.password, t);
+    if (password) found.password = password;
     if (!EMAIL.test(fields.email.trim())) found.email = t('validation.email');
     if (!fields.phone.trim()) found.phone = t('validation.phone');
     setErrors(found);

@@ -13,6 +13,7 @@ import { useLinkStudent, useParentLogout } from './parent.mutations';
 import { parentQueries, spreadDelay } from './parent.queries';
 import { ParentLayout } from './parent-layout';
 import { ParentSetPassword } from './parent-set-password';
+import { ChangeWayHome, TodayLine, useWaysHomeFollowLive } from './way-home';
 
 /** White on each of these is at least 4.5:1 (WCAG AA) in every theme; teal 9: 5.0:1. */
 const STATUS_COLOR: Record<string, string> = {
@@ -78,6 +79,7 @@ function ChildCard({ child, school }: { child: ParentStudentStatus; school: stri
             ))}
           </dl>
         )}
+        <TodayLine studentId={child.id} />
         {child.status === 'picked_up' && child.pickupTime && (
           <Text fw={600}>{t('dashboard.pickedUpAt', { time: clockText(child.pickupTime, language) })}</Text>
         )}
@@ -159,6 +161,7 @@ export function ParentDashboardPage() {
   useLiveEvent('QUEUE_UPDATE', () => {
     setTimeout(readStatus, spreadDelay());
   });
+  useWaysHomeFollowLive();
   if (isLoading) return null;
   if (user?.role === 'parent' && user.mustChangePassword) return <ParentSetPassword user={user} />;
   if (!parent) return <Navigate to="/parent-login" replace />;
@@ -200,6 +203,9 @@ export function ParentDashboardPage() {
             ))}
           </Stack>
         )}
+        {status.data?.map((child) => (
+          <ChangeWayHome key={child.id} child={child} userId={user.id} />
+        ))}
         {status.data && status.data.length > 0 && <AuthorizedPickups students={status.data} />}
         {!status.isPending && <LinkForm />}
       </Stack>

@@ -53,6 +53,9 @@ export function ParentLoginPage() {
             <Button type="submit" size="lg" fullWidth disabled={!ready} loading={login.isPending}>
               {t('login.submit')}
             </Button>
+            <Anchor component={Link} to="/parent/forgot-password" fw={600}>
+              {t('login.forgot')}
+            </Anchor>
             {demo && (
               <Alert variant="light" title={t('login.demo')}>
                 <Text>{t('login.demoCredentials', DEMO)}</Text>

@@ -1,10 +1,11 @@
 import { PASSWORD_MIN, type User } from '@curbside/domain';
 import { Alert, Button, Card, PasswordInput, Stack, Text, Title } from '@mantine/core';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { errorMessage } from '../../lib/http';
 import { useParentTexts } from './i18n';
 import { useParentChangePassword, useParentLogout } from './parent.mutations';
 import { ParentLayout } from './parent-layout';
+import { parentPasswordError, usePasswordFields } from './password-rules';
 
 type Field = 'currentPassword' | 'newPassword' | 'confirm';
 
@@ -17,28 +18,13 @@ export function ParentSetPassword({ user }: { user: User }) {
   const { t, serverText } = useParentTexts();
   const change = useParentChangePassword();
   const logout = useParentLogout();
-  const [values, setValues] = useState<Record<Field, string>>({
-    currentPassword: '',
-    newPassword: '',
-    confirm: '',
-  });
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const bind = (field: Field) => ({
-    value: values[field],
-    error: errors[field],
-    size: 'lg' as const,
-    onChange: (event: { currentTarget: { value: string } }) => {
-      const value = event.currentTarget.value;
-      setValues((current) => ({ ...current, [field]: value }));
-      setErrors((current) => ({ ...current, [field]: undefined }));
-    },
-  });
+  const { values, setErrors, bind } = usePasswordFields<Field>(['currentPassword', 'newPassword', 'confirm']);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const next: Partial<Record<Field, string>> = {};
     if (values.currentPassword === '') next.currentPassword = t('validation.password');
-    if (values.newPassword.length < PASSWORD_MIN)
-      next.newPassword = t('password.tooShort', { min: PASSWORD_MIN });
+    const weak = parentPasswordError(values.newPassword, t);
+    if (weak) next.newPassword = weak;
     else if (values.newPassword === values.currentPassword) next.newPassword = t('password.same');
     if (values.confirm !== values.newPassword) next.confirm = t('password.mismatch');
     setErrors(next);

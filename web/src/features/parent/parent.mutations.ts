@@ -101,3 +101,15 @@ export const useParentLogout = () => {
     },
   });
 };
+
+/** "Forgot password?" (`POST /api/auth/parent/forgot-password`): the answer is the same whether or not the address has an account. */
+export const useForgotPassword = () =>
+  useMutation({
+    mutationFn: (email: string) => api(routes.forgotParentPassword, { body: { email } }),
+  });
+
+/** A reset link's new password (`POST /api/auth/parent/reset-password`). */
+export const useResetPassword = () =>
+  useMutation({
+    mutationFn: (body: { token: string; password: string }) => api(routes.resetParentPassword, { body }),
+  });

@@ -41,6 +41,19 @@ export const parentQueries = {
       queryFn: () => api(routes.lookupParentInvite, { query: { t: token } }),
       retry: false,
     }),
+  /** Each child's way home today and what their school offers (issue 51). */
+  waysHome: () =>
+    queryOptions({
+      queryKey: [...parentQueries.all, 'ways-home'] as const,
+      queryFn: () => api(routes.parentWaysHome),
+    }),
+  /** The family's changes from a day on (their requests and their status). */
+  changesAll: () => [...parentQueries.all, 'changes'] as const,
+  changes: (from: string) =>
+    queryOptions({
+      queryKey: [...parentQueries.changesAll(), from] as const,
+      queryFn: () => api(routes.listDismissalChanges, { query: { from } }),
+    }),
   /** The adults allowed to collect the parent's children. */
   authorizedPickups: () =>
     queryOptions({

@@ -1,5 +1,7 @@
+import type { UnreleasedStudent } from '@curbside/domain';
 import { idbRecord } from '../../lib/device-store';
 import { isNetworkFailure } from '../../lib/idempotency';
+import { confirmedInput, unreleasedOf } from './unreleased';
 
 /**
  * The device's outbox: staff actions made while the connection is down,
@@ -28,6 +30,13 @@ export interface Refusal {
   /** The queue entry the refused change was about (null for an add: the car had no entry yet). */
   entryId: string | null;
   message: string;
+  /**
+   * A completion refused because these children were not released by a
+   * teacher (issue 50): the screen asks "Complete anyway?" and, if so, sends
+   * `confirmed` (the same change, confirmed, with a new key).
+   */
+  unreleased?: UnreleasedStudent[];
+  confirmed?: OutboxItem;
 }
 
 /** The queue entry an item is about (its `params.id`), if any. */
@@ -70,7 +79,10 @@ export class Outbox {
   constructor(
     private readonly storage: OutboxStorage,
     private readonly send: Send,
-    /** Called with each item sent (its answer), to patch the screens' caches. */
+    /**
+     * Called with each item the server answered (its answer; null when refused), to bring the
+     * screens' caches up to date: a refused change puts back what the screen showed ahead of it.
+     */
     private readonly onSent: (item: OutboxItem, answer: unknown) => void = () => {},
   ) {
     this.loaded = storage
@@ -108,6 +120,18 @@ export class Outbox {
   }
 
   /**
+   * "Complete anyway" on a completion refused for unreleased children: the
+   * refusal goes, and the confirmed change waits to be sent (then flushed).
+   */
+  async confirm(key: string, newKey: string): Promise<void> {
+    const refusal = this.refusals.find((item) => item.key === key);
+    if (!refusal?.confirmed) return;
+    this.dismiss(key);
+    await this.add({ ...refusal.confirmed, key: newKey, at: Date.now() });
+    await this.flush();
+  }
+
+  /**
    * Sends what waits, in order. A network failure stops the flush (the rest
    * waits for the next); any other answer takes the item out: OK, or a
    * refusal kept for the screen (a 409 and the like).
@@ -129,10 +153,20 @@ export class Outbox {
         this.onSent(item, answer);
       } catch (error) {
         if (isNetworkFailure(error)) return;
+        const asked = unreleasedOf(error);
         this.refusals = [
           ...this.refusals,
-          { key: item.key, vehicle: item.vehicle, entryId: entryIdOf(item), message: messageOf(error) },
+          {
+            key: item.key,
+            vehicle: item.vehicle,
+            entryId: entryIdOf(item),
+            message: messageOf(error),
+            ...(asked
+              ? { unreleased: asked.unreleased, confirmed: { ...item, input: confirmedInput(item.input) } }
+              : {}),
+          },
         ];
+        this.onSent(item, null);
       }
       this.items = this.items.slice(1);
       this.changed();

@@ -1,5 +1,6 @@
 import { type QueueEntry, vehicleName } from '@curbside/domain';
 import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { idempotencyKey } from '../../lib/idempotency';
 import { DANGER_TEXT } from '../../lib/theme';
 import { entryIdOf } from './outbox';
 import { theOutbox, useOutbox } from './use-outbox';
@@ -13,6 +14,8 @@ interface Change {
   entryId: string | null;
   vehicle: string;
   message?: string;
+  /** A completion refused for children no teacher released: it asks "Complete anyway?". */
+  unreleased?: unknown[];
 }
 
 /** What waits, then what was refused. */
@@ -42,7 +45,7 @@ function Mark({ change }: { change: Change }) {
     <Group
       role="alert"
       gap="xs"
-      wrap="nowrap"
+      wrap={change.unreleased ? 'wrap' : 'nowrap'}
       justify="space-between"
       p="xs"
       style={{ border: '2px solid var(--mantine-color-red-8)', borderRadius: 'var(--mantine-radius-md)' }}
@@ -50,15 +53,27 @@ function Mark({ change }: { change: Change }) {
       <Text fz="sm" fw={700} c={DANGER_TEXT}>
         {`Not sent: ${change.message}`}
       </Text>
-      <Button
-        size="sm"
-        variant="outline"
-        color="red"
-        aria-label={`Dismiss for ${change.vehicle}`}
-        onClick={() => theOutbox().dismiss(change.key)}
-      >
-        Dismiss
-      </Button>
+      <Group gap="xs" wrap="nowrap">
+        {change.unreleased && (
+          <Button
+            size="sm"
+            color="green.9"
+            aria-label={`Complete anyway: ${change.vehicle}`}
+            onClick={() => void theOutbox().confirm(change.key, idempotencyKey())}
+          >
+            Complete anyway
+          </Button>
+        )}
+        <Button
+          size="sm"
+          variant="outline"
+          color="red"
+          aria-label={`Dismiss for ${change.vehicle}`}
+          onClick={() => theOutbox().dismiss(change.key)}
+        >
+          Dismiss
+        </Button>
+      </Group>
     </Group>
   );
 }

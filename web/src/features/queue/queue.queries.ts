@@ -13,6 +13,8 @@ import { errorMessage } from '../../lib/http';
 import { useLiveSync } from '../live/live';
 import { queueKeys, withEntry } from './queue.cache';
 import { withUndo } from './undo';
+import { unreleasedOf } from './unreleased';
+import { askUnreleased, type Completing, useAskFirst } from './unreleased-question';
 import { sendOrKeep } from './use-outbox';
 
 /** The pickup queue of a session: active entries and completed pickups (kept current by `queuePatches`). */
@@ -32,6 +34,10 @@ export const queueQueries = {
 
 const failure = (title: string, error: unknown) =>
   notifications.show({ color: 'red', title, message: errorMessage(error) });
+
+/** A completion's body part once the staff answered "Complete anyway" (nothing otherwise). */
+export const confirmedBody = (confirmUnreleased: boolean | undefined) =>
+  confirmUnreleased ? { confirmUnreleased: true } : {};
 
 /**
  * Puts an entry a call answered into the session's cached lists (the live
@@ -97,63 +103,98 @@ export const useAddToQueue = () => {
 /**
  * Removes an entry (child picked up, vehicle left, removed, swiped away,
  * dismissed from overflow). The removal is sent at once and the card leaves;
- * the toast's Undo (5 s) puts it back. A failure reads the queue again,
+ * the toast's Undo (10 s) puts it back. A failure reads the queue again,
  * which brings the card back.
  */
+type Removal = Pick<QueueEntry, 'id' | 'vehicleType' | 'vehicleNumber'> & {
+  reason?: RemovalReason;
+  /** The staff answered "Complete anyway" for children no teacher released. */
+  confirmUnreleased?: boolean;
+};
+
 export const useRemoveFromQueue = () => {
   const queryClient = useQueryClient();
   const restore = useRestoreEntry();
   const mutation = useMutation({
     // The outbox keeps what cannot be sent now: never paused by TanStack Query's offline mode.
     networkMode: 'always',
-    mutationFn: (
-      entry: Pick<QueueEntry, 'id' | 'vehicleType' | 'vehicleNumber'> & { reason?: RemovalReason },
-    ) =>
+    mutationFn: (entry: Removal) =>
       sendOrKeep(
         'removeFromQueue',
-        { params: { id: entry.id }, body: { reason: entry.reason ?? 'removed' } },
+        {
+          params: { id: entry.id },
+          body: { reason: entry.reason ?? 'removed', ...confirmedBody(entry.confirmUnreleased) },
+        },
         { vehicle: vehicleName(entry.vehicleType, entry.vehicleNumber), action: entry.reason ?? 'removed' },
       ),
     onSuccess: (_, entry) =>
       queryClient.setQueriesData<QueueEntry[]>({ queryKey: queueKeys.all }, (entries) =>
         entries?.filter((item) => item.id !== entry.id),
       ),
-    onError: (error) => {
-      failure('Failed to remove vehicle', error);
+    onError: (error, entry) => {
       void queryClient.invalidateQueries({ queryKey: queueKeys.all });
+      // A child no teacher released: ask first, and complete only if the staff say so.
+      const asked = unreleasedOf(error);
+      if (asked) askUnreleased({ ...asked, confirm: () => remove(entry, entry.reason, true) });
+      else failure('Failed to remove vehicle', error);
     },
   });
+  const askFirst = useAskFirst();
+  /** `reason`: what the staff saw happen (picked up, left); a swipe or a dismissal is `removed`. */
+  const remove = (
+    entry: Pick<QueueEntry, 'id' | 'vehicleType' | 'vehicleNumber'>,
+    reason: RemovalReason = 'removed',
+    confirmUnreleased = false,
+  ) =>
+    withUndo(
+      entry.id,
+      {
+        title: 'Vehicle removed from queue',
+        vehicle: vehicleName(entry.vehicleType, entry.vehicleNumber),
+        message: 'The vehicle has been removed from the pickup queue',
+      },
+      () =>
+        mutation.mutateAsync({
+          id: entry.id,
+          vehicleType: entry.vehicleType,
+          vehicleNumber: entry.vehicleNumber,
+          reason,
+          confirmUnreleased,
+        }),
+      () => restore(entry.id, vehicleName(entry.vehicleType, entry.vehicleNumber)),
+    );
   return {
     isPending: mutation.isPending,
-    /** `reason`: what the staff saw happen (picked up, left); a swipe or a dismissal is `removed`. */
-    mutate: (
-      entry: Pick<QueueEntry, 'id' | 'vehicleType' | 'vehicleNumber'>,
-      reason: RemovalReason = 'removed',
-    ) =>
-      withUndo(
-        entry.id,
-        'Vehicle removed from queue',
-        'The vehicle has been removed from the pickup queue',
-        () => mutation.mutateAsync({ ...entry, reason }),
-        () => restore(entry.id, vehicleName(entry.vehicleType, entry.vehicleNumber)),
-      ),
+    /** A pickup asks first while a child of the car (when the screen knows them) was not released. */
+    mutate: (entry: Completing, reason: RemovalReason = 'removed') =>
+      reason === 'picked_up'
+        ? askFirst([entry], (confirmUnreleased) => remove(entry, reason, confirmUnreleased))
+        : remove(entry, reason),
   };
 };
 
 /**
  * Changes an entry's status, e.g. `completed` from the vehicle dialog, at
- * once; a completed pickup's toast offers Undo for 5 s (the inverse is sent).
+ * once; a completed pickup's toast offers Undo for 10 s (the inverse is sent).
  */
+interface StatusChange {
+  entry: QueueEntry;
+  status: QueueStatus;
+  /** The staff answered "Complete anyway" for children no teacher released. */
+  confirmUnreleased?: boolean;
+}
+
 export const useSetQueueStatus = () => {
   const apply = useApplyEntry();
   const restore = useRestoreEntry();
+  const queryClient = useQueryClient();
   const mutation = useMutation({
     // The outbox keeps what cannot be sent now: never paused by TanStack Query's offline mode.
     networkMode: 'always',
-    mutationFn: ({ entry, status }: { entry: QueueEntry; status: QueueStatus }) =>
+    mutationFn: ({ entry, status, confirmUnreleased }: StatusChange) =>
       sendOrKeep(
         'setQueueStatus',
-        { params: { id: entry.id }, body: { status } },
+        { params: { id: entry.id }, body: { status, ...confirmedBody(confirmUnreleased) } },
         { vehicle: vehicleName(entry.vehicleType, entry.vehicleNumber), action: status },
       ),
     onSuccess: (updated, { entry, status }) => {
@@ -168,19 +209,34 @@ export const useSetQueueStatus = () => {
         });
       }
     },
-    onError: (error) => failure('Failed to update status', error),
+    onError: (error, change) => {
+      // A child no teacher released: ask first, and complete only if the staff say so.
+      const asked = unreleasedOf(error);
+      if (!asked) return failure('Failed to update status', error);
+      void queryClient.invalidateQueries({ queryKey: queueKeys.all });
+      askUnreleased({ ...asked, confirm: () => setStatus({ ...change, confirmUnreleased: true }) });
+    },
   });
+  const setStatus = (change: StatusChange) =>
+    change.status === 'completed'
+      ? withUndo(
+          change.entry.id,
+          {
+            title: 'Queue status updated',
+            vehicle: vehicleName(change.entry.vehicleType, change.entry.vehicleNumber),
+            message: 'Pickup completed',
+          },
+          () => mutation.mutateAsync(change),
+          () => restore(change.entry.id, vehicleName(change.entry.vehicleType, change.entry.vehicleNumber)),
+        )
+      : mutation.mutate(change);
+  const askFirst = useAskFirst();
   return {
     isPending: mutation.isPending,
-    mutate: (change: { entry: QueueEntry; status: QueueStatus }) =>
+    /** A completion asks first while a child of the car was not released (as the screen knows it). */
+    mutate: (change: StatusChange) =>
       change.status === 'completed'
-        ? withUndo(
-            change.entry.id,
-            'Queue status updated',
-            `${vehicleName(change.entry.vehicleType, change.entry.vehicleNumber)}: pickup completed`,
-            () => mutation.mutateAsync(change),
-            () => restore(change.entry.id, vehicleName(change.entry.vehicleType, change.entry.vehicleNumber)),
-          )
-        : mutation.mutate(change),
+        ? askFirst([change.entry], (confirmUnreleased) => setStatus({ ...change, confirmUnreleased }))
+        : setStatus(change),
   };
 };

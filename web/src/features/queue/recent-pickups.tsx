@@ -28,7 +28,13 @@ export function RecentPickups({ sessionId }: { sessionId: number }) {
             No completed pickups yet
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={600}>
+          // A phone scrolls the table sideways: the scroller is a named stop for the keyboard too.
+          <Table.ScrollContainer
+            minWidth={600}
+            scrollAreaProps={{
+              viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Recent Pickups table' },
+            }}
+          >
             <Table
               striped
               fz="md"

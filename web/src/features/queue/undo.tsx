@@ -1,4 +1,4 @@
-import { Button, Group, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useSyncExternalStore } from 'react';
 import { errorMessage } from '../../lib/http';
@@ -9,9 +9,11 @@ import { errorMessage } from '../../lib/http';
  * device: the change is sent at once (every other screen and the parents
  * see it at once), and the toast's Undo, for {@link UNDO_MS}, sends the
  * inverse (`POST /api/queue/{id}/restore`, which the server accepts for 60 s):
- * the vehicle comes back with its id and place on every screen.
+ * the vehicle comes back with its id and place on every screen. The toast
+ * names the car (`Car 112`): on a busy curb the last removal is not always
+ * the one in mind.
  */
-export const UNDO_MS = 5_000;
+export const UNDO_MS = 10_000;
 
 /** Ids of entries whose removal was sent and not yet answered: screens hide them meanwhile. */
 const sending = new Set<string>();
@@ -38,13 +40,12 @@ export const usePendingRemovals = (): ReadonlySet<string> =>
 
 /**
  * Hides entry `entryId` and sends `send` at once; once it succeeded, a toast
- * offers Undo, which calls `restore` (the inverse) and says so when the
- * server refuses (too late, or the car was queued again).
+ * naming `vehicle` offers Undo, which calls `restore` (the inverse) and says
+ * so when the server refuses (too late, or the car was queued again).
  */
 export const withUndo = (
   entryId: string,
-  title: string,
-  message: string,
+  toast: { title: string; vehicle: string; message: string },
   send: () => Promise<unknown>,
   restore: () => Promise<unknown>,
 ) => {
@@ -61,14 +62,22 @@ export const withUndo = (
     .then(() =>
       notifications.show({
         id: toastId,
-        title,
+        title: toast.title,
         autoClose: UNDO_MS,
         message: (
+          // The text gives way (it wraps), never the button: its word stays whole.
           <Group justify="space-between" wrap="nowrap" gap="sm">
-            <Text fz="md" c="var(--mantine-color-text)">
-              {message}
-            </Text>
-            <Button size="md" variant="outline" onClick={undo}>
+            <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
+              <Text fz="lg" fw={800} c="var(--mantine-color-text)">
+                {toast.vehicle}
+              </Text>
+              {toast.message && (
+                <Text fz="md" c="var(--mantine-color-text)">
+                  {toast.message}
+                </Text>
+              )}
+            </Stack>
+            <Button size="md" variant="outline" onClick={undo} style={{ flexShrink: 0 }}>
               Undo
             </Button>
           </Group>

@@ -5,6 +5,7 @@ import { type ApiInput, apiKeyed } from '../../lib/api';
 import { idempotencyKey, isNetworkFailure } from '../../lib/idempotency';
 import { indexedDbStorage, Outbox, type OutboxItem } from './outbox';
 import { queueKeys } from './queue.cache';
+import { askUnreleased } from './unreleased-question';
 
 const sentListeners = new Set<(item: OutboxItem) => void>();
 
@@ -91,9 +92,24 @@ export const useOutboxSender = () => {
     const flush = () => void box.flush();
     window.addEventListener('online', flush);
     if (navigator.onLine) flush();
+    // A completion that waited and was refused for children no teacher released asks at once
+    // (its card keeps the question, with Complete anyway and Dismiss, until answered).
+    const asked = new Set<string>();
+    const unsubscribe = box.subscribe(() => {
+      for (const refusal of box.snapshot().refusals) {
+        if (!refusal.unreleased || asked.has(refusal.key)) continue;
+        asked.add(refusal.key);
+        askUnreleased({
+          message: refusal.message,
+          unreleased: refusal.unreleased,
+          confirm: () => void box.confirm(refusal.key, idempotencyKey()),
+        });
+      }
+    });
     return () => {
       sentListeners.delete(sent);
       window.removeEventListener('online', flush);
+      unsubscribe();
     };
   }, [queryClient]);
 };

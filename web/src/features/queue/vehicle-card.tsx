@@ -211,7 +211,7 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
                   {children}
                 </Text>
               )}
-              <AlsoAllowed studentIds={entry.students.map((student) => student.id)} />
+              <AlsoAllowed students={entry.students} />
             </Stack>
             <Text fz="md" fw={800} c={overdue ? DANGER_TEXT : MUTED_TEXT} style={{ flexShrink: 0 }}>
               <VisuallyHidden>In queue </VisuallyHidden>

@@ -8,12 +8,14 @@ import {
   ordinal,
   positionLabel,
   type QueueEntry,
+  type StudentSummary,
   vehicleDescription,
   vehicleName,
 } from '@curbside/domain';
 import { Anchor, Button, Divider, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { type ReactNode, useRef } from 'react';
 import { MUTED_TEXT } from '../../lib/theme';
+import { AuthorizedAdults } from '../authorized-pickups/authorized-adults';
 import { useSetQueueStatus } from './queue.queries';
 import { useNow } from './use-now';
 import { EntryBadges } from './vehicle-card';
@@ -40,6 +42,27 @@ export function Section({ title, children }: { title: string; children: ReactNod
         {title}
       </Title>
       {children}
+    </Stack>
+  );
+}
+
+/** A child of a vehicle's details: name, grade, and the adults the family also allows (issue 50). */
+export function ChildRow({
+  child,
+}: {
+  child: Pick<StudentSummary, 'id' | 'firstName' | 'lastName' | 'grade'>;
+}) {
+  return (
+    <Stack gap={4}>
+      <Group justify="space-between" wrap="nowrap">
+        <Text fz="lg" fw={700}>
+          {child.firstName} {child.lastName}
+        </Text>
+        <Text fz="md" c={MUTED_TEXT}>
+          Grade {child.grade}
+        </Text>
+      </Group>
+      <AuthorizedAdults student={child} />
     </Stack>
   );
 }
@@ -119,14 +142,7 @@ export function VehicleDialog({
                   ) : (
                     <Stack gap={6}>
                       {entry.students.map((student) => (
-                        <Group key={student.id} justify="space-between" wrap="nowrap">
-                          <Text fz="lg" fw={700}>
-                            {student.firstName} {student.lastName}
-                          </Text>
-                          <Text fz="md" c={MUTED_TEXT}>
-                            Grade {student.grade}
-                          </Text>
-                        </Group>
+                        <ChildRow key={student.id} child={student} />
                       ))}
                     </Stack>
                   )}

@@ -1,11 +1,9 @@
-import { formatClockTime, formatDuration, type ReportActor } from '@curbside/domain';
+import { formatClockTime, formatDuration, type ReportActor, type ReportOutcome } from '@curbside/domain';
+import { actorDisplayName } from '@curbside/domain/report';
 
-/** Who did it, as a report shows it: `username (Role)`, or the driver link / the schedule. */
-export const actorText = (actor: ReportActor | null): string => {
-  if (actor === null) return '—';
-  if ('kind' in actor) return actor.kind === 'driver link' ? 'Driver link' : 'Schedule';
-  return actor.username;
-};
+/** Who did it, as a report shows it: their name, or the driver link / the schedule. */
+export const actorText = (actor: ReportActor | null): string =>
+  actor === null ? '—' : actorDisplayName(actor);
 
 export const timeText = (moment: string | null) => (moment === null ? '—' : formatClockTime(moment));
 export const waitText = (seconds: number | null) => (seconds === null ? '—' : formatDuration(seconds));
@@ -17,4 +15,11 @@ export const dayText = (moment: string) =>
     year: 'numeric',
   });
 
-export const OUTCOME_LABEL = { picked_up: 'Picked up', left: 'Left', removed: 'Removed' } as const;
+export const OUTCOME_LABEL: Readonly<Record<ReportOutcome, string>> = {
+  picked_up: 'Picked up',
+  left: 'Left',
+  removed: 'Removed',
+  left_in_queue_at_end: 'Left in queue at end',
+};
+/** A visit still in the queue of a running session. */
+export const IN_QUEUE = 'In queue';

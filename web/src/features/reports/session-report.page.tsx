@@ -1,4 +1,5 @@
-import { formatDuration, type ReportPickup } from '@curbside/domain';
+import { formatDuration, type ReportPickup, type ReportStudent } from '@curbside/domain';
+import { COMPLETED_WITHOUT_RELEASE } from '@curbside/domain/report';
 import {
   Alert,
   Anchor,
@@ -19,8 +20,8 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { MUTED_TEXT } from '../../lib/theme';
-import { actorText, dayText, OUTCOME_LABEL, timeText, waitText } from './format';
+import { DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
+import { actorText, dayText, IN_QUEUE, OUTCOME_LABEL, timeText, waitText } from './format';
 import { reportCsvHref, reportQueries } from './reports.queries';
 
 const ReportCharts = lazy(() => import('./report-charts'));
@@ -32,11 +33,32 @@ const matches = (pickup: ReportPickup, text: string) => {
     pickup.vehicleNumber,
     ...pickup.students.flatMap((student) => [student.firstName, student.lastName, student.classroom ?? '']),
     actorText(pickup.queuedBy),
-    actorText(pickup.releasedBy),
+    ...pickup.students.map((student) => actorText(student.releasedBy)),
     actorText(pickup.completedBy),
   ];
   return hay.some((value) => value.toLowerCase().includes(needle));
 };
+
+/**
+ * One child's release, as the record has it: "Ava: 3:02 PM · Taylor
+ * Teacher", "Ava: Completed without a teacher's release", or "Ava: —".
+ */
+function ChildRelease({ student }: { student: ReportStudent }) {
+  const release = student.completedWithoutRelease
+    ? COMPLETED_WITHOUT_RELEASE
+    : student.releasedAt
+      ? `${timeText(student.releasedAt)} · ${actorText(student.releasedBy)}`
+      : '—';
+  return (
+    <Text
+      fz="sm"
+      fw={student.completedWithoutRelease ? 700 : undefined}
+      c={student.completedWithoutRelease ? DANGER_TEXT : undefined}
+    >
+      {`${student.firstName}: ${release}`}
+    </Text>
+  );
+}
 
 function Stat({ label, value }: { label: string; value: string }) {
   return (
@@ -146,23 +168,26 @@ export function SessionReportPage() {
                             .join(', ')}
                     </Table.Td>
                     <Table.Td>
+                      {/* The whole label, never cut ("Picked…"): the column is as wide as its longest badge. */}
                       <Badge
                         variant="outline"
                         tt="none"
                         size="lg"
-                        style={{ whiteSpace: 'nowrap', overflow: 'visible' }}
+                        styles={{ label: { overflow: 'visible', textOverflow: 'clip' } }}
                         color={pickup.outcome === 'picked_up' ? 'green.9' : 'gray.8'}
                       >
-                        {pickup.outcome ? OUTCOME_LABEL[pickup.outcome] : 'In queue'}
+                        {pickup.outcome ? OUTCOME_LABEL[pickup.outcome] : IN_QUEUE}
                       </Badge>
                     </Table.Td>
                     <Table.Td>
                       {timeText(pickup.queuedAt)} · {actorText(pickup.queuedBy)}
                     </Table.Td>
                     <Table.Td>
-                      {pickup.releasedAt
-                        ? `${timeText(pickup.releasedAt)} · ${actorText(pickup.releasedBy)}`
-                        : '—'}
+                      {pickup.students.length === 0
+                        ? '—'
+                        : pickup.students.map((student) => (
+                            <ChildRelease key={student.id} student={student} />
+                          ))}
                     </Table.Td>
                     <Table.Td>
                       {pickup.pickedUpAt

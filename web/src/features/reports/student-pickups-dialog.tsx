@@ -1,6 +1,8 @@
+import { COMPLETED_WITHOUT_RELEASE } from '@curbside/domain/report';
 import { Alert, Loader, Modal, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { MUTED_TEXT } from '../../lib/theme';
+import { DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
+import { WayHistory } from '../ways-home/way-history';
 import { actorText, timeText } from './format';
 import { reportQueries } from './reports.queries';
 
@@ -46,9 +48,15 @@ export function StudentPickupsDialog({
                     {pickup.vehicleNumber}
                   </Table.Td>
                   <Table.Td>
-                    {pickup.releasedAt
-                      ? `${actorText(pickup.releasedBy)} at ${timeText(pickup.releasedAt)}`
-                      : '—'}
+                    {pickup.completedWithoutRelease ? (
+                      <Text span fz="sm" fw={700} c={DANGER_TEXT}>
+                        {COMPLETED_WITHOUT_RELEASE}
+                      </Text>
+                    ) : pickup.releasedAt ? (
+                      `${actorText(pickup.releasedBy)} at ${timeText(pickup.releasedAt)}`
+                    ) : (
+                      '—'
+                    )}
                   </Table.Td>
                   <Table.Td>
                     {timeText(pickup.pickedUpAt)} · {actorText(pickup.completedBy)}
@@ -59,6 +67,7 @@ export function StudentPickupsDialog({
           </Table>
         </Table.ScrollContainer>
       )}
+      <WayHistory studentId={student.id} />
     </Modal>
   );
 }

@@ -35,6 +35,7 @@ const HINTS: Readonly<Record<ImportKind, string[]>> = {
     'vehicleNumber links the student to that car (a new car is registered with the parent’s name and phone); busRoute names a bus by number (3 or B3) or route (Route C).',
     'A parent account is made or found from parentEmail or parentPhone when parentName is given.',
     'An optional classroom column puts the student in that classroom (created if missing); without it a student joins the grade’s only classroom.',
+    'An optional dismissal column sets the student’s weekly way home: car, walker, bus:3 or program:Kids Club, or five of them separated by | for Monday to Friday (car|car|walker|car|program:Kids Club). Blank leaves the plan as it is.',
   ],
   teachers: [
     'Rows are matched on username, else email. New teachers get no password: give each one a sign-in from the Teachers list (Edit, then Save and make a new password).',

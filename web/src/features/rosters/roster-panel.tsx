@@ -8,13 +8,17 @@ import {
   type TeacherRow,
   type VehicleRow,
   vehicleLabel,
+  weeklyPlanText,
 } from '@curbside/domain';
-import { Badge, Button, Card, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { InviteFamiliesDialog } from '../parent-invites/invite-families-dialog';
 import { StudentInvitesDialog } from '../parent-invites/student-invites-dialog';
 import { StudentPickupsDialog } from '../reports/student-pickups-dialog';
+import { ProgramsDialog } from '../ways-home/programs-dialog';
+import { waysHomeQueries } from '../ways-home/ways-home.queries';
+import { WeekEditor } from '../ways-home/week-editor';
 import { ClassroomsDialog } from './classrooms-dialog';
 import { CredentialsDialog } from './credentials-dialog';
 import { downloadText } from './download';
@@ -82,6 +86,10 @@ export function RosterPanel({
   const [editing, setEditing] = useState<{ kind: ImportKind; row: unknown } | null>(null);
   const [classrooms, setClassrooms] = useState(false);
   const [history, setHistory] = useState<StudentRow | null>(null);
+  // Ways home (issue 51): the students' weekly plan column, its editor, the school's programs.
+  const [wayOf, setWayOf] = useState<StudentRow | null>(null);
+  const [programs, setPrograms] = useState(false);
+  const wayOptions = useQuery(waysHomeQueries.options(schoolId)).data ?? { buses: [], programs: [] };
   const [inviting, setInviting] = useState(false);
   const inviteRooms = useQuery({ ...rosterQueries.classrooms(undefined), enabled: inviting });
   const [invitesOf, setInvitesOf] = useState<StudentRow | null>(null);
@@ -96,6 +104,11 @@ export function RosterPanel({
       {kind === 'teachers' && (
         <Button variant="default" onClick={() => setClassrooms(true)}>
           Classrooms
+        </Button>
+      )}
+      {kind === 'students' && (
+        <Button variant="default" onClick={() => setPrograms(true)}>
+          Programs
         </Button>
       )}
       {invites && (kind === 'students' || kind === 'parents') && (
@@ -156,6 +169,22 @@ export function RosterPanel({
                     s.vehicles
                       .map((v) => `${v.type === 'bus' ? 'Bus' : 'Car'} ${vehicleLabel(v.type, v.number)}`)
                       .join(', ') || '—',
+                },
+                {
+                  header: 'Way home',
+                  // The week in a line; a tap opens its editor (issue 51).
+                  cell: (s) => (
+                    <Anchor
+                      component="button"
+                      type="button"
+                      onClick={() => setWayOf(s)}
+                      aria-label={`Way home of ${s.firstName} ${s.lastName}: ${weeklyPlanText(s.dismissalPlan, wayOptions)}`}
+                      ta="left"
+                      fz="inherit"
+                    >
+                      {weeklyPlanText(s.dismissalPlan, wayOptions)}
+                    </Anchor>
+                  ),
                 },
                 { header: 'Parent', cell: (s) => s.parentName ?? '—' },
               ]}
@@ -276,6 +305,15 @@ export function RosterPanel({
         <ImportDialog kind={importing} schoolId={schoolId} opened onClose={() => setImporting(null)} />
       )}
       {history && <StudentPickupsDialog student={history} onClose={() => setHistory(null)} />}
+      {wayOf && (
+        <WeekEditor schoolId={schoolId} student={wayOf} canSave={canCreate} onClose={() => setWayOf(null)} />
+      )}
+      <ProgramsDialog
+        schoolId={schoolId}
+        opened={programs}
+        canChange={canCreate}
+        onClose={() => setPrograms(false)}
+      />
       {invites && (
         <InviteFamiliesDialog
           opened={inviting}

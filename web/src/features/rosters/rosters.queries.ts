@@ -11,6 +11,7 @@ import { notifications } from '@mantine/notifications';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { errorMessage } from '../../lib/http';
+import { ROSTERS_KEY } from '../../lib/query-keys';
 import { showReplacingToast } from '../../lib/toasts';
 import { classroomQueries, teacherQueries, vehicleQueries } from '../teacher/teacher.queries';
 
@@ -37,7 +38,7 @@ const listQuery = ({ schoolId, search, cursor }: ListArgs) => ({
  * cursor; the school summary (tab counts, where the students are).
  */
 export const rosterQueries = {
-  all: ['rosters'] as const,
+  all: ROSTERS_KEY,
   summary: (schoolId: SchoolScope, sessionId: number | null) =>
     queryOptions({
       queryKey: [...rosterQueries.all, 'summary', schoolId ?? 'own', sessionId ?? 'none'] as const,

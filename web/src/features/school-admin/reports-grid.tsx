@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { MUTED_TEXT } from '../../lib/theme';
+import { useDataExport } from '../exports/data-export';
 import { healthQueries } from '../health/health.queries';
 import { useLiveStatus } from '../live/live';
 
@@ -24,33 +25,23 @@ function Tile({ title, text, action }: { title: string; text: string; action: Re
   );
 }
 
-function Soon({ title, text }: { title: string; text: string }) {
-  return (
-    <Tile
-      title={title}
-      text={text}
-      action={
-        <Group justify="space-between">
-          <Button variant="default" disabled>
-            Open
-          </Button>
-          <Badge variant="light" color="gray">
-            Soon
-          </Badge>
-        </Group>
-      }
-    />
-  );
-}
-
-/** Reports and Configuration: Print Placards, Session Reports, School Settings, two tiles marked Soon, and System Status (live connection, and the database from the health check). */
+/**
+ * Reports and Configuration: Print Placards, Session Reports, School
+ * Settings, Export Data (the school's rosters and dismissals as CSV files in a
+ * zip) and System Status (live connection, and the database from the health
+ * check).
+ */
 export function ReportsGrid({
   placardsHref,
   settingsHref = '/school-settings',
+  school,
 }: {
   placardsHref: string;
   settingsHref?: string;
+  /** The school the screen is about (its export). */
+  school: { id: number; name: string };
 }) {
+  const exporting = useDataExport();
   const { state } = useLiveStatus();
   const connected = state === 'open';
   // The health check reads the table: Online when it answers, Offline when it fails (read every 30 s).
@@ -90,8 +81,19 @@ export function ReportsGrid({
               </Button>
             }
           />
-          <Soon title="Export Data" text="Download the school's records." />
-          <Soon title="Documentation" text="How to run the car line." />
+          <Tile
+            title="Export Data"
+            text="The school's rosters and the last year's dismissals, as CSV files in a zip."
+            action={
+              <Button
+                variant="light"
+                loading={exporting.running !== null}
+                onClick={() => void exporting.run(school.name, [school])}
+              >
+                Export Data
+              </Button>
+            }
+          />
           <Card withBorder p="md" component="section" aria-label="System Status">
             <Stack gap="xs">
               <Text fw={700} fz="lg">

@@ -12,6 +12,7 @@ import { useNow } from '../queue/use-now';
 import { RosterPanel, type RosterPermissions } from '../rosters/roster-panel';
 import { rosterQueries, type SchoolScope } from '../rosters/rosters.queries';
 import { useActiveSession } from '../sessions/sessions.queries';
+import { TodaysChanges } from '../ways-home/todays-changes';
 import { BusTrackingCard, LiveMapPanel } from './bus-tracking-card';
 import { DisplayLinkCard } from './display-link-card';
 import { QueueOverview } from './queue-overview';
@@ -195,6 +196,7 @@ export function SchoolAdminPage() {
             </Grid.Col>
           </Grid>
         )}
+        <TodaysChanges schoolId={scope} readOnly={readOnly} />
         <RosterPanel
           schoolId={scope}
           counts={summary.data.counts}
@@ -209,6 +211,7 @@ export function SchoolAdminPage() {
         <ReportsGrid
           placardsHref={placardsHref}
           settingsHref={scope === undefined ? '/school-settings' : `/school-settings?schoolId=${scope}`}
+          school={school}
         />
       </Stack>
     </Container>

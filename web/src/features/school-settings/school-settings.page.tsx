@@ -1,5 +1,11 @@
 import { routes } from '@curbside/api';
-import { SCHOOL_SETTINGS_BOUNDS, type SchoolSettings, schoolSettingsSchema } from '@curbside/domain';
+import {
+  clockTimeText,
+  SCHOOL_SETTINGS_BOUNDS,
+  type SchoolSettings,
+  type SchoolSettingsInput,
+  schoolSettingsSchema,
+} from '@curbside/domain';
 import {
   Alert,
   Anchor,
@@ -10,8 +16,11 @@ import {
   Group,
   Loader,
   NumberInput,
+  Radio,
+  Select,
   Stack,
   Text,
+  TextInput,
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -33,6 +42,12 @@ const NUMBER_FIELDS: ReadonlyArray<{ field: NumberField; label: string; unit: st
   { field: 'recordRetentionDays', label: 'Keep the dismissal record for', unit: 'days' },
 ];
 
+/** Every IANA zone the browser knows, for the time zone picker (the school's own kept even if unknown here). */
+const timeZoneChoices = (current: string) => {
+  const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return known.includes(current) ? known : [current, ...known];
+};
+
 /** The issues of a refused save, by field: from the server's 400, or from the same schema here. */
 const fieldErrorsOf = (issues: ReadonlyArray<{ path: string | readonly PropertyKey[]; message: string }>) => {
   const errors: Record<string, string> = {};
@@ -45,7 +60,7 @@ const fieldErrorsOf = (issues: ReadonlyArray<{ path: string | readonly PropertyK
 
 /**
  * School Settings (issue 32): the school's batch sizes, usual dismissal
- * length, languages and record retention, with a clear error per field. A
+ * length, phone (issue 50), languages and record retention, with a clear error per field. A
  * new batch takes the sizes in force when it is made; the car-line screens
  * are told at once. A sandboxed school's are shown read-only (the save is refused).
  */
@@ -69,7 +84,7 @@ export function SchoolSettingsPage() {
     if (event.data.schoolId === schoolId) client.setQueryData(key, event.data.settings);
   });
   const save = useMutation({
-    mutationFn: (settings: SchoolSettings) =>
+    mutationFn: (settings: SchoolSettingsInput) =>
       api(routes.putSchoolSettings, { params: { id: schoolId as number }, body: settings }),
     onSuccess: (saved) => {
       client.setQueryData(key, saved);
@@ -131,6 +146,15 @@ export function SchoolSettingsPage() {
                   error={errors[field]}
                 />
               ))}
+              <TextInput
+                label="School phone"
+                description="The office's number. A bus driver's page offers it to call when an alert cannot be sent."
+                type="tel"
+                autoComplete="tel"
+                value={form.phone ?? ''}
+                onChange={(event) => setForm({ ...form, phone: event.currentTarget.value })}
+                error={errors.phone}
+              />
               <Checkbox.Group
                 label="Languages"
                 description="English is always on."
@@ -148,6 +172,43 @@ export function SchoolSettingsPage() {
                   <Checkbox label="Spanish" value="es" />
                 </Group>
               </Checkbox.Group>
+              <Title order={2} fz="lg" mt="sm">
+                The school's clock
+              </Title>
+              <Select
+                label="Time zone"
+                description="Every day of the school — today's plan, changes, reports — is a date in this zone."
+                searchable
+                allowDeselect={false}
+                data={timeZoneChoices(form.timeZone)}
+                value={form.timeZone}
+                onChange={(value) => value && setForm({ ...form, timeZone: value })}
+                error={errors.timeZone}
+                nothingFoundMessage="No such time zone"
+              />
+              <TextInput
+                type="time"
+                label="Families' change cutoff"
+                description={`Families may change today's way home until ${
+                  /^\d\d:\d\d$/.test(form.changeCutoff) ? clockTimeText(form.changeCutoff) : '…'
+                } (school time); after that they call the office.`}
+                value={form.changeCutoff}
+                onChange={(event) => setForm({ ...form, changeCutoff: event.currentTarget.value })}
+                error={errors.changeCutoff}
+              />
+              <Radio.Group
+                label="Families' changes"
+                value={form.changeApproval}
+                onChange={(value) =>
+                  setForm({ ...form, changeApproval: value === 'office' ? 'office' : 'auto' })
+                }
+                error={errors.changeApproval}
+              >
+                <Stack gap="xs" mt="xs">
+                  <Radio value="auto" label="Approved at once" />
+                  <Radio value="office" label="The office approves each one" />
+                </Stack>
+              </Radio.Group>
               <Text c={MUTED_TEXT} fz="sm">
                 A new batch takes the batch size in force when it is made; batches already loading keep
                 theirs.

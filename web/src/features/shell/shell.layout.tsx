@@ -6,8 +6,10 @@ import { TooltipDelays } from '../../components/tooltips';
 import { appQueryClient } from '../../lib/query-client';
 import { AlertBanner, SoundBar } from '../alerts/alert-banner';
 import { authQueries, useMe } from '../auth/auth.queries';
+import { useAuthorizedPickupsLive } from '../authorized-pickups/authorized-pickups.queries';
 import { useLastKnownWhenOffline } from '../queue/last-known';
-import { sessionQueries, useActiveSession } from '../sessions/sessions.queries';
+import { UnreleasedQuestion } from '../queue/unreleased-question';
+import { sessionQueries, useActiveSession, useSessionLive } from '../sessions/sessions.queries';
 import { NO_PERMISSION, type RouteAccess } from './access';
 import { Footer } from './footer';
 import { Header } from './header';
@@ -65,11 +67,14 @@ export function NoPermission() {
  * the whole screen on a phone); the login screen when nobody is signed in; the set-
  * password step for a user who signed in with a one-time password; the
  * permission message when the user's rank is below the page's minimum.
- * The staff screens' tooltips share the specification's delays here (the
+ * The running session follows the live events here, once for every screen
+ * (`useSessionLive`). The staff screens' tooltips share the specification's delays here (the
  * login and parent screens have none, so their first load skips that code).
  */
 export function ShellLayout() {
   useLastKnownWhenOffline();
+  useAuthorizedPickupsLive();
+  useSessionLive();
   const { user, isLoading } = useMe();
   const session = useActiveSession();
   const minRole = useMinimumRole();
@@ -98,6 +103,7 @@ export function ShellLayout() {
         </Box>
         <Footer />
         {alerted && <SoundBar />}
+        {alerted && <UnreleasedQuestion />}
       </Box>
     </TooltipDelays>
   );

@@ -21,10 +21,6 @@ export const readyHighlight = (queueTime: string | null, now: number): ReadyHigh
   return 'waiting';
 };
 
-/** Students newest arrival first (the ready list's order). */
-export const newestFirst = <T extends Pick<TeacherStudent, 'queueTime'>>(students: readonly T[]): T[] =>
-  [...students].sort((a, b) => (b.queueTime ?? '').localeCompare(a.queueTime ?? ''));
-
 /** Teacher student search: case-insensitive substring of the first or last name. */
 export const matchesStudentSearch = (
   student: Pick<TeacherStudent, 'firstName' | 'lastName'>,

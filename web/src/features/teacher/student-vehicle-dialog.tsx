@@ -8,12 +8,12 @@ import {
   vehicleDescription,
   vehicleName,
 } from '@curbside/domain';
-import { Center, Divider, Group, Loader, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Center, Divider, Loader, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useRef } from 'react';
 import { MUTED_TEXT } from '../../lib/theme';
 import { queueQueries } from '../queue/queue.queries';
-import { Field, Phone, Section, VehicleDialog } from '../queue/vehicle-dialog';
+import { ChildRow, Field, Phone, Section, VehicleDialog } from '../queue/vehicle-dialog';
 import { vehicleQueries } from './teacher.queries';
 
 interface StudentVehicleDialogProps {
@@ -120,14 +120,7 @@ function RegisteredVehicleDialog({
                 <Section title="Children">
                   <Stack gap={6}>
                     {children.map((child) => (
-                      <Group key={child.id} justify="space-between" wrap="nowrap">
-                        <Text fz="lg" fw={700}>
-                          {child.firstName} {child.lastName}
-                        </Text>
-                        <Text fz="md" c={MUTED_TEXT}>
-                          Grade {child.grade}
-                        </Text>
-                      </Group>
+                      <ChildRow key={child.id} child={child} />
                     ))}
                   </Stack>
                 </Section>

@@ -20,8 +20,8 @@ import {
   UnstyledButton,
   VisuallyHidden,
 } from '@mantine/core';
-import { type ReactNode, useState } from 'react';
-import { BORDER, MUTED_TEXT } from '../../lib/theme';
+import { type CSSProperties, type ReactNode, useState } from 'react';
+import { BORDER, MUTED_TEXT, SUCCESS_TEXT } from '../../lib/theme';
 import { AlsoAllowed } from '../authorized-pickups/also-allowed';
 import { matchesStudentSearch, readyHighlight } from './roster';
 import { BatchStatusBadge } from './student-badges';
@@ -35,6 +35,8 @@ export interface StudentActions {
   /** Opens the vehicle details of a student who has a vehicle or bus. */
   onOpenVehicle: (student: TeacherStudent) => void;
   onOpenCode: (student: TeacherStudent) => void;
+  /** Whether the user may make this student's pickup code (a teacher: their own classrooms' students). */
+  codeAllowed: (student: TeacherStudent) => boolean;
 }
 
 /**
@@ -100,7 +102,7 @@ function StudentOpener({
       <RidePlate student={student} />
       <Stack gap={0} style={{ minWidth: 0, flex: 1 }}>
         {children}
-        <AlsoAllowed studentIds={[student.id]} />
+        <AlsoAllowed students={[student]} />
       </Stack>
     </Group>
   );
@@ -123,11 +125,38 @@ function StudentOpener({
   );
 }
 
+/** 'Pickup Code' for a student, only where the user may make their code. */
+function CodeButton({
+  student,
+  name,
+  onOpenCode,
+  codeAllowed,
+  ...layout
+}: { student: TeacherStudent; name: string; ml?: string; style?: CSSProperties } & Pick<
+  StudentActions,
+  'onOpenCode' | 'codeAllowed'
+>) {
+  if (!codeAllowed(student)) return null;
+  return (
+    <Button
+      variant="outline"
+      color="var(--mantine-color-text)"
+      px="sm"
+      {...layout}
+      onClick={() => onOpenCode(student)}
+      aria-label={`Pickup Code for ${name}`}
+    >
+      Pickup Code
+    </Button>
+  );
+}
+
 export function ReadyRow({
   student,
   now,
   onOpenVehicle,
   onOpenCode,
+  codeAllowed,
 }: { student: TeacherStudent; now: number } & StudentActions) {
   const release = useReleaseStudent();
   const highlight = readyHighlight(student.queueTime, now);
@@ -162,20 +191,13 @@ export function ReadyRow({
         <Group justify="space-between" gap="xs" wrap="wrap">
           <BatchStatusBadge student={student} />
           <Group gap="xs" wrap="nowrap" ml="auto">
-            <Button
-              variant="outline"
-              color="var(--mantine-color-text)"
-              px="sm"
-              onClick={() => onOpenCode(student)}
-              aria-label={`Pickup Code for ${name}`}
-            >
-              Pickup Code
-            </Button>
+            <CodeButton student={student} name={name} onOpenCode={onOpenCode} codeAllowed={codeAllowed} />
             {student.releasedAt ? (
               <Badge
                 size="xl"
                 h={50}
-                color="green.9"
+                // Readable on the row's tint in every theme (dark: a light green).
+                color={SUCCESS_TEXT}
                 variant="outline"
                 radius="md"
                 tt="none"
@@ -201,31 +223,29 @@ export function ReadyRow({
   );
 }
 
-/** Ready students (newest first), each with Pickup Code and Release, scrolling inside 400 px. */
+/** Ready students (the cars being loaded now first), each with Pickup Code and Release, scrolling inside 400 px. */
 export function ReadyList({
   students,
   now,
-  onOpenVehicle,
-  onOpenCode,
+  ...actions
 }: { students: TeacherStudent[]; now: number } & StudentActions) {
   return (
     <ScrollBox>
       <Stack gap="sm" p={6} role="list" aria-label="Ready students">
         {students.map((student) => (
-          <ReadyRow
-            key={student.id}
-            student={student}
-            now={now}
-            onOpenVehicle={onOpenVehicle}
-            onOpenCode={onOpenCode}
-          />
+          <ReadyRow key={student.id} student={student} now={now} {...actions} />
         ))}
       </Stack>
     </ScrollBox>
   );
 }
 
-function InClassRow({ student, onOpenVehicle, onOpenCode }: { student: TeacherStudent } & StudentActions) {
+function InClassRow({
+  student,
+  onOpenVehicle,
+  onOpenCode,
+  codeAllowed,
+}: { student: TeacherStudent } & StudentActions) {
   const name = fullName(student);
   return (
     <Paper
@@ -248,17 +268,14 @@ function InClassRow({ student, onOpenVehicle, onOpenCode }: { student: TeacherSt
             </Text>
           )}
         </StudentOpener>
-        <Button
-          variant="outline"
-          color="var(--mantine-color-text)"
-          px="sm"
+        <CodeButton
+          student={student}
+          name={name}
+          onOpenCode={onOpenCode}
+          codeAllowed={codeAllowed}
           ml="auto"
           style={{ flexShrink: 0 }}
-          onClick={() => onOpenCode(student)}
-          aria-label={`Pickup Code for ${name}`}
-        >
-          Pickup Code
-        </Button>
+        />
       </Group>
     </Paper>
   );
@@ -266,7 +283,7 @@ function InClassRow({ student, onOpenVehicle, onOpenCode }: { student: TeacherSt
 
 interface StudentsPanelProps extends StudentActions {
   classroom: Classroom;
-  /** The classroom's students whose vehicle is in the queue, newest first. */
+  /** The classroom's students whose vehicle is in the queue, the cars being loaded now first. */
   ready: TeacherStudent[];
   /** The classroom's students in class (not in the queue, not picked up). */
   inClass: TeacherStudent[];
@@ -274,17 +291,10 @@ interface StudentsPanelProps extends StudentActions {
 }
 
 /**
- * 'Students' of one classroom: 'Ready for Pickup' (newest first, highlighted
+ * 'Students' of one classroom: 'Ready for Pickup' (the cars being loaded now first, highlighted
  * by wait, each with Release) and 'In Class' with a name search.
  */
-export function StudentsPanel({
-  classroom,
-  ready,
-  inClass,
-  now,
-  onOpenVehicle,
-  onOpenCode,
-}: StudentsPanelProps) {
+export function StudentsPanel({ classroom, ready, inClass, now, ...actions }: StudentsPanelProps) {
   const [search, setSearch] = useState('');
   const found = inClass.filter((student) => matchesStudentSearch(student, search));
   return (
@@ -318,7 +328,7 @@ export function StudentsPanel({
               No students ready for pickup
             </Text>
           ) : (
-            <ReadyList students={ready} now={now} onOpenVehicle={onOpenVehicle} onOpenCode={onOpenCode} />
+            <ReadyList students={ready} now={now} {...actions} />
           )}
         </Stack>
 
@@ -354,12 +364,7 @@ export function StudentsPanel({
             <ScrollBox>
               <Stack gap="xs" p={2} role="list" aria-label="Students in class">
                 {found.map((student) => (
-                  <InClassRow
-                    key={student.id}
-                    student={student}
-                    onOpenVehicle={onOpenVehicle}
-                    onOpenCode={onOpenCode}
-                  />
+                  <InClassRow key={student.id} student={student} {...actions} />
                 ))}
               </Stack>
             </ScrollBox>

@@ -1,5 +1,5 @@
 import type { CarLineEvent } from '@curbside/api';
-import type { QueueEntry, TeacherStudent } from '@curbside/domain';
+import { type QueueEntry, readyOrder, type TeacherStudent } from '@curbside/domain';
 import type { QueryKey } from '@tanstack/react-query';
 import { entryChanges } from '../live/changes';
 import { cachePatch, type PatchContext } from '../live/live-sync';
@@ -103,11 +103,9 @@ const studentsAfter = (list: TeacherStudent[], event: CarLineEvent, context: Pat
   return next;
 };
 
-/** Ready students newest arrival first (the ready list's order). */
+/** Ready students in the ready list's order (the cars being loaded now first). */
 const readyOf = (students: readonly TeacherStudent[]) =>
-  students
-    .filter((student) => student.inQueue)
-    .sort((a, b) => (b.queueTime ?? '').localeCompare(a.queueTime ?? ''));
+  readyOrder(students.filter((student) => student.inQueue));
 
 /** The teacher's students of a session follow the queue and releases. */
 export const teacherStudentsPatch = cachePatch<TeacherStudent[]>({

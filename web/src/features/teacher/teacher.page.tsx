@@ -1,4 +1,10 @@
-import type { Classroom, TeacherStudent, User } from '@curbside/domain';
+import {
+  type Classroom,
+  reachesFamilyOf,
+  readyOrder,
+  type TeacherStudent,
+  type User,
+} from '@curbside/domain';
 import {
   Badge,
   Card,
@@ -29,7 +35,7 @@ import { useClassroomSubscription } from './classroom-subscription';
 import { CompletedBatches } from './completed-batches';
 import { Counters, MyClassroom } from './counters';
 import { QueueStatusCard } from './queue-status';
-import { countsOf, newestFirst, rosterOf } from './roster';
+import { countsOf, rosterOf } from './roster';
 import { StudentVehicleDialog } from './student-vehicle-dialog';
 import { ReadyList, type StudentActions, StudentsPanel } from './students-panel';
 import { teacherQueries, useTeacherLive } from './teacher.queries';
@@ -43,8 +49,8 @@ type Tab = 'arrival' | 'attendance';
 
 /**
  * The students of the selected classrooms in the session (or outside any
- * session: nobody ready or picked up): all of them, the ready ones (newest
- * first), those in class, and the counters.
+ * session: nobody ready or picked up): all of them, the ready ones (the cars
+ * being loaded now first), those in class, and the counters.
  */
 const useRoster = (sessionId: number | null, classroomIds: readonly number[]) => {
   const all = useQuery({
@@ -64,7 +70,7 @@ const useRoster = (sessionId: number | null, classroomIds: readonly number[]) =>
       everyone: all.data ?? [],
       students,
       // GET /api/teacher/students/ready gives the ready list; until it answers, the full list does.
-      ready: newestFirst(ready.data ? ready.data.filter(inRooms) : roster.ready),
+      ready: readyOrder(ready.data ? ready.data.filter(inRooms) : roster.ready),
       inClass: roster.inClass,
       counts: countsOf(roster),
       isLoading: all.isLoading,
@@ -76,7 +82,7 @@ type Roster = ReturnType<typeof useRoster>;
 
 /**
  * 'Ready for Pickup' on the Arrival/Departure tab: every ready student of the
- * selected classrooms, newest first, with Release, so the teacher does not
+ * selected classrooms, the cars being loaded now first, with Release, so the teacher does not
  * change tabs to send a child out.
  */
 function ReadyForPickup({ roster, now, ...actions }: { roster: Roster; now: number } & StudentActions) {
@@ -226,11 +232,15 @@ function TeacherScreen({
   const now = useNow(1000);
   const [vehicleOf, setVehicleOf] = useState<TeacherStudent | null>(null);
   const [codeFor, setCodeFor] = useState<TeacherStudent | null>(null);
+  const rooms = new Map(selection.classrooms.map((room) => [room.id, room]));
   const actions: StudentActions = {
     onOpenVehicle: (student) => {
       if (student.vehicle) setVehicleOf(student);
     },
     onOpenCode: setCodeFor,
+    // As the server rules (issue 49): a teacher makes codes for their own classrooms' students only.
+    codeAllowed: (student) =>
+      reachesFamilyOf(user, student.classroomId === null ? undefined : rooms.get(student.classroomId)),
   };
   return (
     <>
@@ -335,9 +345,13 @@ export function TeacherPage() {
   return (
     <Container fluid px={{ base: 'xs', sm: 'md' }} py={{ base: 'xs', sm: 'md' }}>
       <Stack gap="md">
-        {session && (
-          <AlertPanel sessionId={session.id} location={location} title="Alert Center" collapsible={phone} />
-        )}
+        {/* Session or not: an alert does not wait for a dismissal (issue 50). */}
+        <AlertPanel
+          sessionId={session?.id ?? null}
+          location={location}
+          title="Alert Center"
+          collapsible={phone}
+        />
         <TeacherScreen
           user={user}
           sessionId={session?.id ?? null}

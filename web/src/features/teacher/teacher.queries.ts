@@ -31,7 +31,7 @@ export const teacherQueries = {
           query: { sessionId: sessionId ?? undefined, classroomIds: classroomParam(classroomIds) },
         }),
     }),
-  /** Students whose vehicle is in the queue, newest arrival first. */
+  /** Students whose vehicle is in the queue, the cars being loaded now first. */
   ready: (sessionId: number, classroomIds?: readonly number[]) =>
     queryOptions({
       queryKey: teacherKeys.ready(sessionId, classroomIds),

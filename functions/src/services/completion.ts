@@ -1,0 +1,47 @@
+import {
+  type QueueEntry,
+  type ReleaseMark,
+  type SessionType,
+  unreleasedError,
+  unreleasedStudentsOf,
+} from '@curbside/domain';
+import { pickupSessions, releases } from '@curbside/store';
+import { db } from '../lib/context';
+import { remember } from '../lib/remember';
+
+/** Each session's type as this instance has read it: a session's type never changes. */
+const typeOfSession = new Map<number, SessionType>();
+const TYPES_KEPT = 2_000;
+
+const sessionType = async (sessionId: number): Promise<SessionType | undefined> => {
+  const known = typeOfSession.get(sessionId);
+  if (known) return known;
+  const session = await pickupSessions.get(db, sessionId);
+  return session && remember(typeOfSession, sessionId, session.type, TYPES_KEPT);
+};
+
+/**
+ * Before a car or a batch of an afternoon pickup is completed (issue 50): the
+ * session's release marks of its children, read by key. While one of them was
+ * not released by a teacher, the completion is refused (409 `{ message,
+ * unreleased }`) unless the staff confirmed it ("Complete anyway"); the marks
+ * then go into the completion's record, so each child is recorded as released
+ * (when, by whom) or as completed without a teacher's release. A morning
+ * drop-off releases nobody: undefined (nothing asked, nothing recorded per child).
+ */
+export const releasesBeforeCompletion = async (
+  sessionId: number,
+  entries: readonly Pick<QueueEntry, 'id' | 'vehicleNumber' | 'vehicleType' | 'students'>[],
+  confirmed: boolean,
+): Promise<Map<number, ReleaseMark> | undefined> => {
+  const riders = entries.flatMap((entry) => entry.students);
+  // The session's type (usually known) and the marks, side by side.
+  const [type, marks] = await Promise.all([
+    sessionType(sessionId),
+    riders.length === 0 ? new Map<number, ReleaseMark>() : releases.ofStudents(db, sessionId, riders),
+  ]);
+  if (type === 'morning_dropoff') return undefined;
+  const unreleased = unreleasedStudentsOf(entries, marks);
+  if (unreleased.length > 0 && !confirmed) throw unreleasedError(unreleased);
+  return marks;
+};

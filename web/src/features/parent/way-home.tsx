@@ -1,0 +1,347 @@
+import { routes } from '@curbside/api';
+import type { DayWay, DismissalChangeView, ParentWaysHome, WayOptions } from '@curbside/domain';
+import { addDays, clockTimeText, cutoffMessage, isSchoolDay } from '@curbside/domain';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Loader,
+  Select,
+  Stack,
+  Text,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { api } from '../../lib/api';
+import { errorMessage, HttpError } from '../../lib/http';
+import { useLiveEvent } from '../live/live';
+import { wayChoices, wayOfValue } from '../ways-home/way-choices';
+import { useParentTexts } from './i18n';
+import { parentQueries } from './parent.queries';
+
+/**
+ * Every way home on the parent portal (issue 51): each child's way home
+ * today on their card, and "Change how Ava goes home": a school day (today
+ * only before the school's cutoff, shown), the ways the school offers, a
+ * note, and the family's changes with their status, cancellable before the
+ * cutoff. English and Spanish; live when the office decides.
+ */
+
+type School = ParentWaysHome['schools'][number];
+
+/** How many school days ahead the day list offers. */
+const DAYS_OFFERED = 20;
+
+/** A way in the screen's language: `Car rider`, `Bus B3`, `Walker`, `Kids Club`, `Absent`. */
+export const useWayText = () => {
+  const { t } = useParentTexts();
+  return (way: DayWay, options: WayOptions) => {
+    switch (way.mode) {
+      case 'bus': {
+        const bus = options.buses.find((found) => found.id === way.vehicleId);
+        return bus ? t('ways.bus', { number: bus.number }) : t('ways.busUnknown');
+      }
+      case 'program':
+        return options.programs.find((found) => found.id === way.programId)?.name ?? t('ways.program');
+      default:
+        return t(`ways.${way.mode}`);
+    }
+  };
+};
+
+/** A day as the screen's language writes it (`Wed, Nov 25`). */
+const dayText = (day: string, language: string) =>
+  new Intl.DateTimeFormat(language, {
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(`${day}T00:00:00Z`));
+
+/** The school's cutoff as the screen's language writes a time (`2:00 PM`, `14:00`). */
+const cutoffText = (cutoff: string, language: string) =>
+  language === 'en'
+    ? clockTimeText(cutoff)
+    : new Intl.DateTimeFormat(language, { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' }).format(
+        new Date(`2000-01-01T${cutoff}:00Z`),
+      );
+
+/** The next school days a family may choose: today only before the cutoff. */
+const schoolDaysFrom = (school: School) => {
+  const days: string[] = [];
+  for (let day = school.today; days.length < DAYS_OFFERED; day = addDays(day, 1)) {
+    if (isSchoolDay(day) && !(day === school.today && school.pastCutoff)) days.push(day);
+  }
+  return days;
+};
+
+/** "Today: Walker" for one child (nothing while loading or for a child the answer does not name). */
+export function TodayLine({ studentId }: { studentId: number }) {
+  const { t } = useParentTexts();
+  const wayText = useWayText();
+  const ways = useQuery(parentQueries.waysHome());
+  const child = ways.data?.children.find((found) => found.studentId === studentId);
+  const school = ways.data?.schools.find((found) => found.schoolId === child?.schoolId);
+  if (!child || !school) return null;
+  return (
+    <Text fw={700} fz="lg" data-testid={`today-${studentId}`}>
+      {t('ways.today', { way: wayText(child.today.way, school.options) })}
+    </Text>
+  );
+}
+
+const STATUS_COLOR: Record<DismissalChangeView['status'], string> = {
+  approved: 'green.9',
+  // Dark text on yellow (autoContrast): white on a yellow is under 4.5:1.
+  pending: 'yellow.4',
+  denied: 'red.9',
+  cancelled: 'gray.7',
+};
+
+/** Whether the family may still cancel: pending or approved, not over, not today after the cutoff. */
+const cancellable = (change: DismissalChangeView, school: School) =>
+  (change.status === 'pending' || change.status === 'approved') &&
+  (change.until ?? change.date) >= school.today &&
+  !(school.pastCutoff && change.date <= school.today);
+
+/** A failed change's message in the screen's language (the cutoff names the school's time). */
+const useChangeError = (cutoff: string) => {
+  const { t, language, serverText } = useParentTexts();
+  return (error: unknown) => {
+    const message = typeof error === 'string' ? error : errorMessage(error);
+    return message === cutoffMessage(cutoff)
+      ? t('ways.cutoffError', { time: cutoffText(cutoff, language) })
+      : serverText(message);
+  };
+};
+
+/** One child's "Change how … goes home": the form and the family's changes. */
+export function ChangeWayHome({
+  child,
+  userId,
+}: {
+  child: { id: number; firstName: string };
+  userId: number;
+}) {
+  const { t, language } = useParentTexts();
+  const wayText = useWayText();
+  const queryClient = useQueryClient();
+  const ways = useQuery(parentQueries.waysHome());
+  const link = ways.data?.children.find((found) => found.studentId === child.id);
+  const school = ways.data?.schools.find((found) => found.schoolId === link?.schoolId);
+  const changes = useQuery({ ...parentQueries.changes(school?.today ?? ''), enabled: school !== undefined });
+  const [date, setDate] = useState<string | null>(null);
+  const [way, setWay] = useState<string | null>(null);
+  const [note, setNote] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const readAgain = () => {
+    void queryClient.invalidateQueries({ queryKey: parentQueries.waysHome().queryKey });
+    void queryClient.invalidateQueries({ queryKey: parentQueries.changesAll() });
+  };
+  const send = useMutation({
+    mutationFn: (body: { date: string; way: DayWay; note: string }) =>
+      api(routes.createDismissalChange, {
+        body: { studentId: child.id, ...body, language: language === 'es' ? 'es' : 'en' },
+      }),
+    onSettled: readAgain,
+  });
+  const cancel = useMutation({
+    mutationFn: (change: DismissalChangeView) =>
+      api(routes.cancelDismissalChange, { params: { id: change.id } }),
+    onSuccess: () => notifications.show({ color: 'green.9', message: t('ways.cancelled') }),
+    onSettled: readAgain,
+  });
+  const changeError = useChangeError(school?.changeCutoff ?? '14:00');
+  if (ways.isPending) return <Loader size="sm" aria-label="Loading" />;
+  if (!school) return null;
+
+  const days = schoolDaysFrom(school);
+  const mine = (changes.data?.changes ?? []).filter((change) => change.studentId === child.id);
+  const headingId = `way-home-${child.id}`;
+  const time = cutoffText(school.changeCutoff, language);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const missing: Record<string, string> = {};
+    if (!date) missing.date = t('ways.choose');
+    if (!way) missing.way = t('ways.choose');
+    setErrors(missing);
+    if (!date || !way) return;
+    send.mutate(
+      { date, way: wayOfValue(way), note },
+      {
+        onSuccess: ({ change }) => {
+          notifications.show({
+            color: 'green.9',
+            message:
+              change.status === 'pending'
+                ? t('ways.sentPending')
+                : t('ways.sent', {
+                    name: child.firstName,
+                    way: wayText(change.way, school.options),
+                    date: dayText(change.date, language),
+                  }),
+          });
+          setWay(null);
+          setNote('');
+          setDate(null);
+        },
+        onError: (error) => {
+          const issues =
+            error instanceof HttpError && error.status === 400
+              ? ((error.body as { issues?: Array<{ path: string; message: string }> }).issues ?? [])
+              : [];
+          setErrors(Object.fromEntries(issues.map((issue) => [issue.path, changeError(issue.message)])));
+          notifications.show({ color: 'red', title: t('ways.failed'), message: changeError(error) });
+        },
+      },
+    );
+  };
+
+  return (
+    <Card component="section" aria-labelledby={headingId} p="md">
+      <Stack gap="sm">
+        <Stack gap={2}>
+          <Title order={2} fz={20} id={headingId}>
+            {t('ways.title', { name: child.firstName })}
+          </Title>
+          <Text fz="sm" c="dimmed">
+            {school.pastCutoff ? t('ways.closed', { time }) : t('ways.cutoff', { time })}
+            {school.changeApproval === 'office' ? ` ${t('ways.officeApproves')}` : ''}
+          </Text>
+        </Stack>
+        <form onSubmit={submit} noValidate>
+          <Stack gap="sm">
+            <Select
+              label={t('ways.date')}
+              placeholder={t('ways.choose')}
+              size="md"
+              data={days.map((day) => ({ value: day, label: dayText(day, language) }))}
+              value={date}
+              onChange={setDate}
+              error={errors.date}
+              allowDeselect={false}
+              comboboxProps={{ withinPortal: false }}
+            />
+            <Select
+              label={t('ways.way')}
+              placeholder={t('ways.choose')}
+              size="md"
+              data={wayChoices(school.options, (choice) => wayText(choice, school.options), { absent: true })}
+              value={way}
+              onChange={setWay}
+              error={errors.way}
+              allowDeselect={false}
+              comboboxProps={{ withinPortal: false }}
+            />
+            <Textarea
+              label={t('ways.note')}
+              size="md"
+              maxLength={500}
+              autosize
+              minRows={2}
+              value={note}
+              onChange={(event) => setNote(event.currentTarget.value)}
+              error={errors.note}
+            />
+            <Button type="submit" size="lg" fullWidth loading={send.isPending}>
+              {t('ways.send')}
+            </Button>
+          </Stack>
+        </form>
+        <Stack gap={4} component="section" aria-label={`${t('ways.requests')}: ${child.firstName}`}>
+          <Title order={3} fz={17}>
+            {t('ways.requests')}
+          </Title>
+          {changes.isError && !changes.data ? (
+            <Alert color="red">{t('ways.loadFailed')}</Alert>
+          ) : mine.length === 0 ? (
+            <Text>{t('ways.none', { name: child.firstName })}</Text>
+          ) : (
+            <Stack component="ul" gap={0} m={0} p={0} style={{ listStyle: 'none' }}>
+              {mine.map((change) => {
+                const when =
+                  change.until === null
+                    ? dayText(change.date, language)
+                    : t('ways.range', {
+                        from: dayText(change.date, language),
+                        until: dayText(change.until, language),
+                      });
+                return (
+                  <Group
+                    component="li"
+                    key={change.id}
+                    justify="space-between"
+                    wrap="nowrap"
+                    gap="sm"
+                    py={6}
+                    aria-label={`${when}: ${wayText(change.way, school.options)}`}
+                  >
+                    <Stack gap={2} style={{ minWidth: 0 }}>
+                      <Text fw={700}>
+                        {when} · {wayText(change.way, school.options)}
+                      </Text>
+                      <Badge
+                        color={STATUS_COLOR[change.status]}
+                        variant="filled"
+                        size="lg"
+                        radius="sm"
+                        autoContrast
+                        tt="none"
+                        h="auto"
+                        py={4}
+                        style={{ alignSelf: 'flex-start', maxWidth: '100%' }}
+                        styles={{ label: { whiteSpace: 'normal', overflow: 'visible' } }}
+                      >
+                        {t(`ways.status.${change.status}`)}
+                      </Badge>
+                      {change.status === 'denied' && change.reason && (
+                        <Text fz="sm" style={{ overflowWrap: 'anywhere' }}>
+                          {t('ways.reason', { reason: change.reason })}
+                        </Text>
+                      )}
+                    </Stack>
+                    {change.requestedBy.id === userId && cancellable(change, school) && (
+                      <Button
+                        variant="default"
+                        size="md"
+                        style={{ flexShrink: 0 }}
+                        aria-label={t('ways.cancelLabel', { date: when })}
+                        loading={cancel.isPending && cancel.variables?.id === change.id}
+                        onClick={() =>
+                          cancel.mutate(change, {
+                            onError: (error) =>
+                              notifications.show({
+                                color: 'red',
+                                title: t('ways.cancelFailed'),
+                                message: changeError(error),
+                              }),
+                          })
+                        }
+                      >
+                        {t('ways.cancel')}
+                      </Button>
+                    )}
+                  </Group>
+                );
+              })}
+            </Stack>
+          )}
+        </Stack>
+      </Stack>
+    </Card>
+  );
+}
+
+/** The office decided, or today's plan changed: the dashboard reads the children's ways again. */
+export const useWaysHomeFollowLive = () => {
+  const queryClient = useQueryClient();
+  useLiveEvent(['DISMISSAL_CHANGE_UPDATED', 'DISMISSAL_PLAN_CHANGED'], () => {
+    void queryClient.invalidateQueries({ queryKey: parentQueries.waysHome().queryKey });
+    void queryClient.invalidateQueries({ queryKey: parentQueries.changesAll() });
+  });
+};
