@@ -3,7 +3,7 @@ import { dirname, relative, resolve } from 'node:path';
 import type { Plugin } from 'vite';
 
 /**
- * The chunks of an audience's pages (ADR 0021). A phone on cellular pays for every request
+ * The chunks of an audience's pages (ADR 0026). A phone on cellular pays for every request
  * (HTTP/1.1 on the laptop: six at a time), so the code an audience's screens share travels in
  * one chunk rather than in one per component:
  *

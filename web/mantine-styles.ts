@@ -5,7 +5,7 @@ import type { Plugin } from 'vite';
  * Mantine ships each component's rules as `@mantine/core/styles/<Name>.layer.css` (the same
  * 91 names). In the build, that module also imports that stylesheet: a component's CSS lands in
  * the chunk that uses the component, so a page's render-blocking CSS holds only what the entry
- * draws, and each screen brings its components' rules with its own code (ADR 0021). The global
+ * draws, and each screen brings its components' rules with its own code (ADR 0026). The global
  * files (reset, variables, helpers) are imported by `src/main.tsx`.
  *
  * The `.layer.css` files put Mantine in `@layer mantine`, under every unlayered rule: the app's

@@ -10,7 +10,7 @@ import type { Plugin, ResolvedConfig } from 'vite';
  * The files CloudFront compresses (text; from 1,000 bytes: smaller ones gain nothing over the
  * headers), compressed once at build time as Brotli and gzip (level 9) copies beside
  * each (`x.js.br`, `x.js.gz`: `PRECOMPRESSED` in `@curbside/api`), so the laptop
- * runtime serves what a phone gets from CloudFront (ADR 0021). A copy that is not smaller is not kept.
+ * runtime serves what a phone gets from CloudFront (ADR 0026). A copy that is not smaller is not kept.
  */
 const COMPRESSIBLE = new Set([
   '.js',

@@ -100,7 +100,7 @@ const loadedWith = (fileName: string, found = new Set<string>()): Set<string> =>
 };
 
 /**
- * The audiences (web/src/audiences, ADR 0021), phones first: what the parent portal's screens
+ * The audiences (web/src/audiences, ADR 0026), phones first: what the parent portal's screens
  * share travels in one or two chunks, then the sign-in's, the public screens', the car line's;
  * the other staff screens' code stays where Rolldown puts it.
  */

@@ -161,7 +161,7 @@ export class Site extends Construct {
       'Curbside: strict CSP, hashed assets kept a year',
     );
 
-    // The site's files as the laptop serves them (ADR 0021): compressed (Brotli or gzip, by the
+    // The site's files as the laptop serves them (ADR 0026): compressed (Brotli or gzip, by the
     // viewer's Accept-Encoding, which is why both are in the cache key), each kept at the edge as
     // long as its Cache-Control says and no longer: `index.html` and the other unhashed files
     // (`no-cache`) are asked of S3 on every load, so a deploy is seen at once.

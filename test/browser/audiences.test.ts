@@ -8,7 +8,7 @@ import { viewports, webDist } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
 
 /**
- * Issue 57: each audience loads only its own code (ADR 0021). A parent on a phone opening the
+ * Issue 57: each audience loads only its own code (ADR 0026). A parent on a phone opening the
  * portal, an invite link or the dashboard, and a driver, a map viewer or a hallway display,
  * load no script of the staff app: no chunk of a staff screen (the pages of
  * `web/src/audiences/staff.routes.ts`), nor of the staff shell, the car line's and the

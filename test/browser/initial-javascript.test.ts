@@ -8,7 +8,7 @@ import { signedIn } from '../support/server';
 /**
  * The JavaScript a screen downloads until it has shown and gone quiet, gzipped as a CDN would
  * serve it (KB: 1,024 bytes). DESIGN.md's budget was 250 KB for the login and queue screens;
- * issue 57 tightened it to what each audience's own code reaches (ADR 0021), below what each
+ * issue 57 tightened it to what each audience's own code reaches (ADR 0026), below what each
  * screen loaded before: the staff sign-in 180.3 KB (186.5 before), the front queue 223.2 KB
  * (227.6 before), the parent sign-in 160.0 KB (185.0 before).
  */

@@ -38,7 +38,7 @@ function PageLoader() {
 }
 
 /**
- * Every screen of the app (specification §2), by audience (`./audiences`, ADR 0021): the
+ * Every screen of the app (specification §2), by audience (`./audiences`, ADR 0026): the
  * sign-in, the staff's screens, the parent portal, and the screens on shared devices. Pages load lazily
  * (`lazy.Component`), each audience's own code with its routes, so the first load carries only
  * this file, the router and the providers below, and a page loads its audience's code alone.

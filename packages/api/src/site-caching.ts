@@ -1,7 +1,7 @@
 /**
  * How the web app's files are cached and compressed, as CloudFront serves them: one definition
  * for the laptop's static server (`packages/local/src/static.ts`), the web build's precompressed
- * copies (`web/precompress.ts`) and the distribution's policies (`infra/lib/site.ts`). ADR 0021.
+ * copies (`web/precompress.ts`) and the distribution's policies (`infra/lib/site.ts`). ADR 0026.
  */
 
 /** Files the build names after their content (`/assets/index-3f9a….js`): a new version is a new name. */

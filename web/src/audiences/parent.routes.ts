@@ -3,7 +3,7 @@ import { Outlet } from 'react-router';
 import { askWhetherDemo, askWhoIsSignedIn } from './start';
 
 /**
- * The parent portal (ADR 0021): the landing, the sign-in, the invite links and the dashboard,
+ * The parent portal (ADR 0026): the landing, the sign-in, its Forgot password and reset pages, the invite links and the dashboard,
  * on a parent's phone. Its layout starts the parent texts (English or Spanish) beside the
  * screen's own code, and nothing of the staff audience loads: no staff shell, no car-line
  * queries, no charts. The dashboard follows its children live (`LiveLayout`); the other

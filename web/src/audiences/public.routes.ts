@@ -2,7 +2,7 @@ import type { RouteObject } from 'react-router';
 
 /**
  * Screens on shared devices, opened from a school's private link (`?t=`) rather than a sign-in
- * (ADR 0021): the bus driver's page, the bus map and the hallway display. Each keeps its own
+ * (ADR 0026): the bus driver's page, the bus map and the hallway display. Each keeps its own
  * connection (its link's); nothing of the staff or parent audiences loads. A new screen of that
  * kind is an entry here.
  */

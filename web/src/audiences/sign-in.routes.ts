@@ -2,7 +2,7 @@ import type { RouteObject } from 'react-router';
 import { askWhoIsSignedIn } from './start';
 
 /**
- * The staff's way in (ADR 0021): `/` (a signed-in user goes on to their home screen, anyone
+ * The staff's way in (ADR 0026): `/` (a signed-in user goes on to their home screen, anyone
  * else sees the sign-in) and `/login`. Its own audience: someone not signed in yet loads
  * neither the staff shell nor the car-line screens' code, and opens no live connection.
  */

@@ -12,7 +12,7 @@ const staff = (path: string, minRole: StaffRole | undefined, Component: () => Pr
 });
 
 /**
- * The staff audience (ADR 0021): every screen under the staff shell, in one live connection
+ * The staff audience (ADR 0026): every screen under the staff shell, in one live connection
  * (`LiveLayout`), and the invite letters. Its code (the shell, the car-line queries, the charts)
  * loads only when one of these routes matches: a page of another audience never loads it. A
  * new staff screen is a `staff(...)` entry under the shell.
