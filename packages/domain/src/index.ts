@@ -10,6 +10,7 @@ export * from './errors';
 export * from './format';
 export * from './parent';
 export * from './parent-invites';
+export * from './passwords';
 export * from './pickup';
 export * from './queue';
 export * from './queue-schemas';

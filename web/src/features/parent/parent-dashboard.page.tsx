@@ -13,7 +13,7 @@ import { useLinkStudent, useParentLogout } from './parent.mutations';
 import { parentQueries, spreadDelay } from './parent.queries';
 import { ParentLayout } from './parent-layout';
 import { ParentSetPassword } from './parent-set-password';
-import { ChangeWayHome, TodayLine, useWaysHomeFollowLive } from './way-home';
+import { askWaysHome, ChangeWayHome, TodayLine, useWaysHomeFollowLive, useWaysHomeRead } from './way-home';
 
 /** White on each of these is at least 4.5:1 (WCAG AA) in every theme; teal 9: 5.0:1. */
 const STATUS_COLOR: Record<string, string> = {
@@ -137,6 +137,7 @@ export const dashboardLoader = () => {
       if (user?.role !== 'parent' || user.mustChangePassword) return;
       void appQueryClient.prefetchQuery(parentQueries.status());
       void appQueryClient.prefetchQuery(parentQueries.students());
+      askWaysHome();
     },
     () => {},
   );
@@ -155,6 +156,9 @@ export function ParentDashboardPage() {
   const parent = user?.role === 'parent' && !user.mustChangePassword;
   const status = useQuery({ ...parentQueries.status(), enabled: parent });
   const students = useQuery({ ...parentQueries.students(), enabled: parent });
+  const waysRead = useWaysHomeRead(parent);
+  // The children, their ways home and their change forms are drawn together (see below).
+  const pending = status.isPending || !waysRead;
   const logout = useParentLogout();
   const readStatus = () => void queryClient.invalidateQueries({ queryKey: parentQueries.status().queryKey });
   useLiveEvent('STUDENT_STATUS_UPDATE', readStatus);
@@ -188,9 +192,9 @@ export function ParentDashboardPage() {
             {t('dashboard.signOut')}
           </Button>
         </Group>
-        {/* Nothing below the children until they are known: drawn before them, the form moved
-            down a screen once they came (a layout shift on the phone). */}
-        {status.isPending ? (
+        {/* Nothing below the children until they and their ways home are known: drawn before
+            them, the form moved down a screen once they came (a layout shift on the phone). */}
+        {status.isPending || !waysRead ? (
           <Loader aria-label="Loading" />
         ) : status.isError && !status.data ? (
           <Alert color="red">{t('dashboard.loadFailed')}</Alert>
@@ -203,11 +207,10 @@ export function ParentDashboardPage() {
             ))}
           </Stack>
         )}
-        {status.data?.map((child) => (
-          <ChangeWayHome key={child.id} child={child} userId={user.id} />
-        ))}
-        {status.data && status.data.length > 0 && <AuthorizedPickups students={status.data} />}
-        {!status.isPending && <LinkForm />}
+        {!pending &&
+          status.data?.map((child) => <ChangeWayHome key={child.id} child={child} userId={user.id} />)}
+        {!pending && status.data && status.data.length > 0 && <AuthorizedPickups students={status.data} />}
+        {!pending && <LinkForm />}
       </Stack>
     </ParentLayout>
   );
