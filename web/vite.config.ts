@@ -24,6 +24,8 @@ const OFFLINE_SCREENS = [
   'src/features/auth/login.page',
   'src/features/front-queue/front-queue.page',
   'src/features/back-queue/back-queue.page',
+  // The toasts' container loads with the first toast, which may come while the tablet is offline.
+  'src/components/toasts',
 ];
 
 /**
@@ -56,7 +58,8 @@ const serviceWorker = (): Plugin => ({
       if (dynamic) for (const imported of chunk.dynamicImports) visit(imported, dynamic);
     };
     for (const chunk of chunks.values()) {
-      const screen = OFFLINE_SCREENS.some((path) => chunk.facadeModuleId?.includes(path));
+      // A grouped chunk (web/audience-chunks.ts) has no facade: the modules it holds decide.
+      const screen = OFFLINE_SCREENS.some((path) => chunk.moduleIds.some((id) => id.includes(path)));
       if (chunk.isEntry || screen) visit(chunk.fileName, screen);
     }
     const publicFiles = readdirSync('public');

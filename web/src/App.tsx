@@ -10,13 +10,13 @@ import { signInRoutes } from './audiences/sign-in.routes';
 import { staffRoutes } from './audiences/staff.routes';
 import { AppThemeProvider } from './features/theme/theme-provider';
 import { appQueryClient } from './lib/query-client';
-import { answersBeforeAnnouncements, placeToasts } from './lib/toasts';
+import { answersBeforeAnnouncements, loadToasts, placeToasts } from './lib/toasts';
 
 /**
  * The toasts' container (with its transitions, about 10 KB gzip): not needed to draw a screen,
  * so it loads with the first toast, which waits in the store meanwhile (`placeToasts`).
  */
-const Toasts = lazy(async () => ({ default: (await import('./components/toasts')).Toasts }));
+const Toasts = lazy(async () => ({ default: (await loadToasts()).Toasts }));
 
 function ToastsOnceShown() {
   const shown = useRef(false);

@@ -3,6 +3,7 @@ import {
   isCommonPassword,
   PARENT_PASSWORD_MAX,
   PARENT_PASSWORD_MIN,
+  PASSWORD_RESET_INVALID,
   PASSWORD_TOO_COMMON,
   PASSWORD_TOO_LONG,
   PASSWORD_TOO_SHORT,
@@ -103,15 +104,6 @@ export const oneTimePasswordExpired = (
 /** A password-reset link works for an hour, once (issue 50). */
 export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
 export const PASSWORD_RESET_TOKEN_BYTES = 32;
-
-/**
- * What "Forgot password?" answers, whether or not a parent account has that
- * address (so the page tells no one which addresses have accounts).
- */
-export const PASSWORD_RESET_SENT =
-  'If a parent account uses that email address, we sent it a link to choose a new password. The link works for 1 hour.';
-/** A reset link that is unknown, used or older than an hour. */
-export const PASSWORD_RESET_INVALID = 'This link does not work any more. Ask for a new one.';
 
 /**
  * Reset requests: per address (one person asking for many accounts) and per

@@ -1,6 +1,7 @@
 /*
- * The parent's password rule on its own, without zod (issue 57): the parent portal's forms check
- * it on a phone whose first load carries no zod; `parentPasswordSchema` (auth.ts) is made of it.
+ * The parent's password rule and the password pages' messages on their own, without zod (issue
+ * 57): the parent portal's forms use them on a phone whose first load carries no zod;
+ * `parentPasswordSchema` (auth.ts) is made of the rule.
  */
 
 /**
@@ -106,3 +107,12 @@ export const parentPasswordProblem = (password: string): string | undefined => {
   if (password.length > PARENT_PASSWORD_MAX) return PASSWORD_TOO_LONG;
   return isCommonPassword(password) ? PASSWORD_TOO_COMMON : undefined;
 };
+
+/**
+ * What "Forgot password?" answers, whether or not a parent account has that
+ * address (so the page tells no one which addresses have accounts).
+ */
+export const PASSWORD_RESET_SENT =
+  'If a parent account uses that email address, we sent it a link to choose a new password. The link works for 1 hour.';
+/** A reset link that is unknown, used or older than an hour. */
+export const PASSWORD_RESET_INVALID = 'This link does not work any more. Ask for a new one.';

@@ -1,9 +1,10 @@
 import { hasMinimumRole, isStaffRole } from '@curbside/domain';
 import { Box, Card, Container, Text } from '@mantine/core';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useMatches } from 'react-router';
 import { TooltipDelays } from '../../components/tooltips';
 import { appQueryClient } from '../../lib/query-client';
+import { loadToastsWhenIdle } from '../../lib/toasts';
 import { AlertBanner, SoundBar } from '../alerts/alert-banner';
 import { authQueries, useMe } from '../auth/auth.queries';
 import { useAuthorizedPickupsLive } from '../authorized-pickups/authorized-pickups.queries';
@@ -72,6 +73,7 @@ export function NoPermission() {
  * login and parent screens have none, so their first load skips that code).
  */
 export function ShellLayout() {
+  useEffect(loadToastsWhenIdle, []);
   useLastKnownWhenOffline();
   useAuthorizedPickupsLive();
   useSessionLive();
