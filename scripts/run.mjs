@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * What `npm start`, `npm test`, `npm run bench` and `npm run admin` do on a
+ * What `npm start`, `npm test`, `npm run bench`, `npm run lighthouse` and `npm run admin` do on a
  * fresh clone: install with pnpm (bootstrapped through npx: corepack is not
  * relied on), build what the command needs, then run it.
  */
@@ -174,13 +174,18 @@ const summarize = (file, ...more) => {
   );
 };
 
+/** Installs, checks for Java and builds the web app, as `npm start` runs it; stops on a failure. */
+const readyToServe = async () => {
+  install();
+  requireJava();
+  const built = await buildWeb();
+  report(built);
+  if (built.status !== 0) process.exit(1);
+};
+
 switch (command) {
   case 'start': {
-    install();
-    requireJava();
-    const built = await buildWeb();
-    report(built);
-    if (built.status !== 0) process.exit(1);
+    await readyToServe();
     step('Starting Curbside', bin('tsx'), ['packages/local/src/main.ts', ...rest], {
       env: { ...process.env, NODE_OPTIONS: withAsyncContextFrame(process.env.NODE_OPTIONS) },
     });
@@ -266,6 +271,12 @@ switch (command) {
     step('Dismissal-rush benchmark', bin('tsx'), ['test/bench/run.ts', ...rest]);
     break;
   }
+  case 'lighthouse': {
+    // Issue 57's phone budget (test/lighthouse/run.ts): the web app as `npm start` builds it.
+    await readyToServe();
+    step('Lighthouse, mobile profile', bin('tsx'), ['test/lighthouse/run.ts', ...rest]);
+    break;
+  }
   case 'admin': {
     // Its standard output is the answer (an id, a one-time password): installing, when a fresh
     // clone needs it, talks on standard error only.
@@ -290,6 +301,6 @@ switch (command) {
     break;
   }
   default:
-    console.error(`Unknown command ${command}: use start, test, bench or admin.`);
+    console.error(`Unknown command ${command}: use start, test, bench, lighthouse or admin.`);
     process.exit(2);
 }

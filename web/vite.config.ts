@@ -3,6 +3,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
 import mantine from 'postcss-preset-mantine';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
+import { audienceChunks } from './audience-chunks';
+import { mantineComponentStyles } from './mantine-styles';
+import { precompress } from './precompress';
+import { pureDeclarations } from './pure-declarations';
 import { routePathsOnly } from './route-paths';
 
 /** Where `vite dev` sends API and live-connection calls: the laptop runtime (`pnpm serve`). */
@@ -10,15 +14,18 @@ const apiTarget = process.env.CURBSIDE_API ?? 'http://localhost:3000';
 
 /**
  * The screens a tablet must be able to reload without a connection (with the
- * shell, the sign-in and the home redirect): their code is precached by the
+ * staff screens' layouts, the sign-in and the home redirect): their code is precached by the
  * service worker; every other screen's code is cached once it was used.
  */
 const OFFLINE_SCREENS = [
+  'src/features/live/live.layout',
   'src/features/shell/shell.layout',
   'src/features/home/home.page',
   'src/features/auth/login.page',
   'src/features/front-queue/front-queue.page',
   'src/features/back-queue/back-queue.page',
+  // The toasts' container loads with the first toast, which may come while the tablet is offline.
+  'src/components/toasts',
 ];
 
 /**
@@ -29,6 +36,9 @@ const OFFLINE_SCREENS = [
 const serviceWorker = (): Plugin => ({
   name: 'curbside-service-worker',
   apply: 'build',
+  // After Vite's CSS plugin has taken out the chunks that held only CSS (a lazy stylesheet's):
+  // a precached file that is not in the build fails the worker's install.
+  enforce: 'post',
   generateBundle(_, bundle) {
     const outputs = Object.values(bundle);
     const chunks = new Map(
@@ -37,6 +47,9 @@ const serviceWorker = (): Plugin => ({
     const wanted = new Set<string>();
     const visit = (fileName: string, dynamic: boolean) => {
       if (wanted.has(fileName)) return;
+      // A lazy stylesheet's placeholder chunk, taken out of the build, stays named in its
+      // importer's dynamic imports: only what the build writes is precached.
+      if (!(fileName in bundle)) return;
       wanted.add(fileName);
       const chunk = chunks.get(fileName);
       if (!chunk) return;
@@ -45,7 +58,8 @@ const serviceWorker = (): Plugin => ({
       if (dynamic) for (const imported of chunk.dynamicImports) visit(imported, dynamic);
     };
     for (const chunk of chunks.values()) {
-      const screen = OFFLINE_SCREENS.some((path) => chunk.facadeModuleId?.includes(path));
+      // A grouped chunk (web/audience-chunks.ts) has no facade: the modules it holds decide.
+      const screen = OFFLINE_SCREENS.some((path) => chunk.moduleIds.some((id) => id.includes(path)));
       if (chunk.isEntry || screen) visit(chunk.fileName, screen);
     }
     const publicFiles = readdirSync('public');
@@ -88,8 +102,42 @@ const loadedWith = (fileName: string, found = new Set<string>()): Set<string> =>
   return found;
 };
 
+/**
+ * The audiences (web/src/audiences, ADR 0026), phones first: what the parent portal's screens
+ * share travels in one or two chunks, then the sign-in's, the public screens', the car line's;
+ * the other staff screens' code stays where Rolldown puts it.
+ */
+const audiences = audienceChunks(import.meta.dirname, [
+  { name: 'parent', routes: 'src/audiences/parent.routes.ts', shared: 2 },
+  { name: 'sign-in', routes: 'src/audiences/sign-in.routes.ts', shared: 2 },
+  { name: 'public', routes: 'src/audiences/public.routes.ts', shared: 2 },
+  // What the app loads lazily on any page (the toasts, the not-found page): counted, so that
+  // what only it and the staff use is not left where a staff chunk could take it.
+  { name: 'app-lazy', routes: 'src/App.tsx', shared: 1, screens: /./ },
+  // The staff screens of the car line, on tablets all afternoon: what two of them share travels together.
+  {
+    name: 'car-line',
+    routes: 'src/audiences/staff.routes.ts',
+    shared: 2,
+    screens: /[\\/](front-queue|back-queue|teacher)\.page\.tsx$/,
+  },
+  // Counted (a module the staff screens use too goes to a kit, not to an audience's own chunk)
+  // but never grouped: the staff screens share little with each other, and a chunk of what four
+  // of them use brought the front queue 28 KB gzip it does not run (zod with the rosters' rules).
+  { name: 'staff', routes: 'src/audiences/staff.routes.ts', shared: Number.POSITIVE_INFINITY },
+]);
+
 export default defineConfig({
-  plugins: [routePathsOnly(), react(), serviceWorker(), keepBundle()],
+  plugins: [
+    routePathsOnly(),
+    mantineComponentStyles(),
+    pureDeclarations(),
+    audiences.plugin(`${import.meta.dirname}/.build/chunks.json`),
+    react(),
+    serviceWorker(),
+    keepBundle(),
+    precompress(),
+  ],
   css: { postcss: { plugins: [mantine()] } },
   server: {
     proxy: {
@@ -102,6 +150,18 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // What the entry imports: beside it, in one chunk.
+            { name: 'app', tags: ['$initial'], priority: 30 },
+            { name: audiences.kit, priority: 20, includeDependenciesRecursively: false },
+            { name: audiences.own, priority: 10, includeDependenciesRecursively: false },
+          ],
+        },
+      },
+    },
     modulePreload: {
       polyfill: false,
       resolveDependencies: (_, deps, { hostId, hostType }) => {

@@ -2,9 +2,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   GEOLOCATION_PATHS,
+  HASHED_ASSETS_PREFIX,
+  HASHED_MAX_AGE_SECONDS,
   MAP_ORIGINS,
   ORIGIN_SECRET_HEADER,
+  PRECOMPRESSED,
   SCAN_PATHS,
+  SITE_CACHE_CONTROL,
   securityHeaders,
   VIEWER_ADDRESS_HEADER,
 } from '@curbside/api';
@@ -65,6 +69,8 @@ export class Site extends Construct {
   readonly headersPolicy: cloudfront.ResponseHeadersPolicy;
   readonly geolocationHeadersPolicy: cloudfront.ResponseHeadersPolicy;
   readonly scanHeadersPolicy: cloudfront.ResponseHeadersPolicy;
+  /** The same security headers, with the hashed assets' year-long Cache-Control. */
+  readonly hashedAssetsHeadersPolicy: cloudfront.ResponseHeadersPolicy;
 
   constructor(scope: Construct, id: string, props: SiteProps) {
     super(scope, id);
@@ -106,9 +112,10 @@ export class Site extends Construct {
         customHeaders: { [ORIGIN_SECRET_HEADER]: props.originSecret.secretValue.unsafeUnwrap() },
       });
 
-    // The same headers the laptop runtime sends (packages/api/src/security-headers.ts), plus HSTS.
+    // The same headers the laptop runtime sends (packages/api/src/security-headers.ts), plus HSTS,
+    // and the Cache-Control it sends (site-caching.ts), whatever metadata the bucket's objects carry.
     const mapOrigins = props.mapOrigins ?? MAP_ORIGINS;
-    const headersPolicyFor = (id: string, path: string, comment: string) => {
+    const headersPolicyFor = (id: string, path: string, cacheControl: string, comment: string) => {
       const headers = securityHeaders(path, { mapOrigins });
       return new cloudfront.ResponseHeadersPolicy(this, id, {
         comment,
@@ -132,21 +139,65 @@ export class Site extends Construct {
         customHeadersBehavior: {
           customHeaders: [
             { header: 'Permissions-Policy', value: headers['permissions-policy'] as string, override: true },
+            { header: 'Cache-Control', value: cacheControl, override: true },
           ],
         },
       });
     };
-    this.headersPolicy = headersPolicyFor('SecurityHeaders', '/', 'Curbside: strict CSP, no geolocation');
+    this.headersPolicy = headersPolicyFor(
+      'SecurityHeaders',
+      '/',
+      SITE_CACHE_CONTROL.revalidate,
+      'Curbside: strict CSP, no geolocation, revalidated',
+    );
     this.geolocationHeadersPolicy = headersPolicyFor(
       'DriverSecurityHeaders',
       GEOLOCATION_PATHS[0] as string,
-      "Curbside: strict CSP, geolocation for the bus driver's page",
+      SITE_CACHE_CONTROL.revalidate,
+      "Curbside: strict CSP, geolocation for the bus driver's page, revalidated",
+    );
+    this.hashedAssetsHeadersPolicy = headersPolicyFor(
+      'HashedAssetHeaders',
+      HASHED_ASSETS_PREFIX,
+      SITE_CACHE_CONTROL.hashed,
+      'Curbside: strict CSP, hashed assets kept a year',
+    );
+
+    // The site's files as the laptop serves them (ADR 0026): compressed (Brotli or gzip, by the
+    // viewer's Accept-Encoding, which is why both are in the cache key), each kept at the edge as
+    // long as its Cache-Control says and no longer: `index.html` and the other unhashed files
+    // (`no-cache`) are asked of S3 on every load, so a deploy is seen at once.
+    const compressedCachePolicy = (id: string, comment: string, minTtl: number, defaultTtl: number) =>
+      new cloudfront.CachePolicy(this, id, {
+        comment,
+        minTtl: Duration.seconds(minTtl),
+        defaultTtl: Duration.seconds(defaultTtl),
+        maxTtl: Duration.seconds(HASHED_MAX_AGE_SECONDS),
+        enableAcceptEncodingBrotli: true,
+        enableAcceptEncodingGzip: true,
+        cookieBehavior: cloudfront.CacheCookieBehavior.none(),
+        headerBehavior: cloudfront.CacheHeaderBehavior.none(),
+        queryStringBehavior: cloudfront.CacheQueryStringBehavior.none(),
+      });
+    const siteCachePolicy = compressedCachePolicy(
+      'SiteCache',
+      'Curbside web app: as long as the Cache-Control says, compressed',
+      0,
+      0,
+    );
+    // Hashed assets never change: kept at the edge for the year, whatever S3 says.
+    const hashedAssetsCachePolicy = compressedCachePolicy(
+      'HashedAssetsCache',
+      'Curbside hashed assets: a year at the edge, compressed',
+      HASHED_MAX_AGE_SECONDS,
+      HASHED_MAX_AGE_SECONDS,
     );
 
     this.scanHeadersPolicy = headersPolicyFor(
       'ScanSecurityHeaders',
       SCAN_PATHS[0] as string,
-      "Curbside: camera and WebAssembly for the front queue's Scan",
+      SITE_CACHE_CONTROL.revalidate,
+      "Curbside: camera and WebAssembly for the front queue's Scan, revalidated",
     );
 
     const apiBehavior = {
@@ -172,7 +223,7 @@ export class Site extends Construct {
     const siteBehavior = {
       origin: siteOrigin,
       viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-      cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+      cachePolicy: siteCachePolicy,
       compress: true,
       functionAssociations: spaFallback,
     } satisfies Partial<cloudfront.BehaviorOptions>;
@@ -197,6 +248,13 @@ export class Site extends Construct {
       defaultRootObject: 'index.html',
       defaultBehavior: { ...siteBehavior, responseHeadersPolicy: this.headersPolicy },
       additionalBehaviors: {
+        [`${HASHED_ASSETS_PREFIX}*`]: {
+          origin: siteOrigin,
+          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          cachePolicy: hashedAssetsCachePolicy,
+          responseHeadersPolicy: this.hashedAssetsHeadersPolicy,
+          compress: true,
+        },
         ...geolocationBehaviors,
         ...scanBehaviors,
         '/api/*': {
@@ -271,28 +329,32 @@ export class Site extends Construct {
    * Two uploads: the content-hashed `assets/` first (cached for a year, old
    * files kept so open tabs can still lazy-load their chunks), then
    * everything else, `index.html` above all, revalidated on every load, with
-   * a CloudFront invalidation.
+   * a CloudFront invalidation. The build's precompressed copies stay behind:
+   * CloudFront compresses by itself.
    */
   private deployWebApp(webDist: string) {
     const logGroup = new logs.LogGroup(this, 'DeployLogs', { retention: logs.RetentionDays.ONE_MONTH });
     const common = {
-      sources: [s3deploy.Source.asset(webDist)],
+      sources: [
+        s3deploy.Source.asset(webDist, { exclude: PRECOMPRESSED.map(({ suffix }) => `**/*${suffix}`) }),
+      ],
       destinationBucket: this.bucket,
       memoryLimit: 512,
       logGroup,
     };
+    const hashed = `${HASHED_ASSETS_PREFIX.slice(1)}*`;
     const assets = new s3deploy.BucketDeployment(this, 'DeployAssets', {
       ...common,
       // `aws s3 sync` filters, where `*` also matches `/`; pruning spares excluded keys.
       exclude: ['*'],
-      include: ['assets/*'],
+      include: [hashed],
       prune: false,
-      cacheControl: [s3deploy.CacheControl.fromString('public, max-age=31536000, immutable')],
+      cacheControl: [s3deploy.CacheControl.fromString(SITE_CACHE_CONTROL.hashed)],
     });
     const pages = new s3deploy.BucketDeployment(this, 'DeployPages', {
       ...common,
-      exclude: ['assets/*'],
-      cacheControl: [s3deploy.CacheControl.fromString('no-cache')],
+      exclude: [hashed],
+      cacheControl: [s3deploy.CacheControl.fromString(SITE_CACHE_CONTROL.revalidate)],
       distribution: this.distribution,
       distributionPaths: ['/*'],
     });

@@ -1,15 +1,17 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   FUNCTION_ACCESS,
   functionPlan,
+  HASHED_MAX_AGE_SECONDS,
   IMPORT_JOBS,
   MAIL_SENDER,
   ORIGIN_SECRET_HEADER,
   type RouteDefinition,
   routeKeyOf,
   routeList,
+  SITE_CACHE_CONTROL,
   schedules,
   securityHeaders,
   VIEWER_ADDRESS_HEADER,
@@ -37,6 +39,7 @@ const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
 const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
 let webDist: string;
+let app: App;
 let stack: CurbsideStack;
 let template: Template;
 let resources: Resources;
@@ -50,10 +53,10 @@ const outdirs = mkdtempSync(join(tmpdir(), 'curbside-cdk-test-'));
 const testApp = (props: AppProps = {}) => new App({ outdir: mkdtempSync(join(outdirs, 'app-')), ...props });
 
 const synth = (routes?: readonly RouteDefinition[]) => {
-  const app = testApp();
-  const built = new CurbsideStack(app, 'Curbside', { webDist, ...(routes ? { routes } : {}) });
-  Aspects.of(app).add(new AwsSolutionsChecks());
-  return { stack: built, template: Template.fromStack(built) };
+  const built = testApp();
+  const curbside = new CurbsideStack(built, 'Curbside', { webDist, ...(routes ? { routes } : {}) });
+  Aspects.of(built).add(new AwsSolutionsChecks());
+  return { app: built, stack: curbside, template: Template.fromStack(curbside) };
 };
 
 /** The stack is synthesized once for the whole file (with cdk-nag, as in bin/app.ts). */
@@ -63,7 +66,11 @@ beforeAll(() => {
   mkdirSync(join(webDist, 'assets'));
   writeFileSync(join(webDist, 'index.html'), '<!doctype html><script src="/assets/app-1.js"></script>');
   writeFileSync(join(webDist, 'assets', 'app-1.js'), 'console.log(1)');
-  ({ stack, template } = synth());
+  // The build's precompressed copies (web/precompress.ts), for the laptop only.
+  writeFileSync(join(webDist, 'assets', 'app-1.js.br'), 'brotli');
+  writeFileSync(join(webDist, 'assets', 'app-1.js.gz'), 'gzip');
+  writeFileSync(join(webDist, 'index.html.br'), 'brotli');
+  ({ app, stack, template } = synth());
   resources = template.toJSON().Resources;
 }, 180_000);
 
@@ -592,6 +599,7 @@ describe('web app', () => {
     const behaviors = Object.fromEntries(config.CacheBehaviors.map((b: any) => [b.PathPattern, b]));
     expect(Object.keys(behaviors).sort()).toEqual([
       '/api/*',
+      '/assets/*',
       '/bus-driver',
       '/bus-driver/*',
       '/front-queue',
@@ -650,9 +658,11 @@ describe('web app', () => {
         Override: true,
       });
       expect(security.StrictTransportSecurity.AccessControlMaxAgeSec).toBeGreaterThanOrEqual(31_536_000);
-      expect(policy.CustomHeadersConfig.Items).toEqual([
-        { Header: 'Permissions-Policy', Value: expected['permissions-policy'], Override: true },
-      ]);
+      expect(policy.CustomHeadersConfig.Items).toContainEqual({
+        Header: 'Permissions-Policy',
+        Value: expected['permissions-policy'],
+        Override: true,
+      });
       expect(expected['permissions-policy']).toContain('geolocation=()');
     }
   });
@@ -720,6 +730,60 @@ describe('web app', () => {
     expect(rewrite('/students/12/pickup')).toBe('/index.html');
     expect(rewrite('/assets/index-abc123.js')).toBe('/assets/index-abc123.js');
     expect(rewrite('/favicon.svg')).toBe('/favicon.svg');
+  });
+
+  /** A behavior's cache policy (one of this stack's own) and the Cache-Control its answers carry. */
+  const cachingOf = (behavior: any) => ({
+    cachePolicy: resources[behavior.CachePolicyId.Ref]!.Properties.CachePolicyConfig,
+    cacheControl: headersPolicy(behavior.ResponseHeadersPolicyId).CustomHeadersConfig.Items.find(
+      (item: any) => item.Header === 'Cache-Control',
+    ),
+  });
+
+  it('serves the site compressed (Brotli or gzip) and cached as the laptop serves it', () => {
+    const config = only(ofType('AWS::CloudFront::Distribution'))[1].Properties.DistributionConfig;
+    const behaviors = Object.fromEntries(config.CacheBehaviors.map((b: any) => [b.PathPattern, b]));
+    const site = [config.DefaultCacheBehavior, behaviors['/bus-driver'], behaviors['/bus-driver/*']];
+    for (const behavior of [...site, behaviors['/assets/*']]) {
+      expect(behavior.Compress).toBe(true);
+      const { cachePolicy } = cachingOf(behavior);
+      expect(cachePolicy.ParametersInCacheKeyAndForwardedToOrigin).toMatchObject({
+        EnableAcceptEncodingBrotli: true,
+        EnableAcceptEncodingGzip: true,
+        CookiesConfig: { CookieBehavior: 'none' },
+        QueryStringsConfig: { QueryStringBehavior: 'none' },
+      });
+    }
+    // index.html and the other unhashed files: never kept at the edge past their no-cache, revalidated by browsers.
+    for (const behavior of site) {
+      const { cachePolicy, cacheControl } = cachingOf(behavior);
+      expect(cachePolicy).toMatchObject({ MinTTL: 0, DefaultTTL: 0, MaxTTL: HASHED_MAX_AGE_SECONDS });
+      expect(cacheControl).toEqual({ Header: 'Cache-Control', Value: 'no-cache', Override: true });
+    }
+    // Hashed assets: a year, at the edge and in the browser, never asked again.
+    const hashed = behaviors['/assets/*'];
+    expect(hashed.TargetOriginId).toBe(config.DefaultCacheBehavior.TargetOriginId);
+    const { cachePolicy, cacheControl } = cachingOf(hashed);
+    expect(cachePolicy).toMatchObject({ MinTTL: 31_536_000, DefaultTTL: 31_536_000, MaxTTL: 31_536_000 });
+    expect(cacheControl).toEqual({
+      Header: 'Cache-Control',
+      Value: 'public, max-age=31536000, immutable',
+      Override: true,
+    });
+    expect(SITE_CACHE_CONTROL.hashed).toBe(cacheControl.Value);
+  });
+
+  it('uploads no precompressed copy of the build: CloudFront compresses by itself', () => {
+    const staged = readdirSync(app.outdir, { withFileTypes: true }).filter(
+      (entry) => entry.isDirectory() && entry.name.startsWith('asset.'),
+    );
+    const webAssets = staged
+      .map((entry) => entry.name)
+      .filter((name) => readdirSync(join(app.outdir, name)).includes('index.html'));
+    expect(webAssets).toHaveLength(1);
+    const dir = join(app.outdir, webAssets[0] as string);
+    expect(readdirSync(dir).sort()).toEqual(['assets', 'index.html']);
+    expect(readdirSync(join(dir, 'assets'))).toEqual(['app-1.js']);
   });
 
   it('deploys web/dist: hashed assets kept and cached long, the rest revalidated and invalidated', () => {

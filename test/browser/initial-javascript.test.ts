@@ -6,11 +6,17 @@ import { sessionBody } from '../support/fixtures';
 import { signedIn } from '../support/server';
 
 /**
- * DESIGN.md's budget: the JavaScript a tablet downloads before the login and
- * queue screens show is under 250 KB gzip. Measured as the browser loads each
- * screen: every script it fetched, gzipped as a CDN would serve it.
+ * The JavaScript a screen downloads until it has shown and gone quiet, gzipped as a CDN would
+ * serve it (KB: 1,024 bytes). DESIGN.md's budget was 250 KB for the login and queue screens;
+ * issue 57 tightened it to what each audience's own code reaches (ADR 0026), below what each
+ * screen loaded before: the staff sign-in 180.3 KB (186.5 before), the front queue 223.2 KB
+ * (227.6 before), the parent sign-in 160.0 KB (185.0 before).
  */
-const INITIAL_JS_BUDGET_BYTES = 250 * 1024;
+const BUDGET = {
+  login: 186 * 1024,
+  frontQueue: 227 * 1024,
+  parentLogin: 168 * 1024,
+};
 
 const suite = browserSuite();
 
@@ -34,15 +40,23 @@ const initialScripts = async (path: string, ready: (page: Page) => Promise<unkno
 };
 
 describe('initial JavaScript', () => {
-  it('of the login screen stays under 250 KB gzip', async () => {
+  it('of the login screen stays under 186 KB gzip', async () => {
     const { count, bytes } = await initialScripts('/login', (page) =>
       page.getByRole('button', { name: 'Sign In to Demo' }).waitFor(),
     );
     expect(count).toBeGreaterThan(0);
-    expect(bytes).toBeLessThan(INITIAL_JS_BUDGET_BYTES);
+    expect(bytes).toBeLessThan(BUDGET.login);
   });
 
-  it('of the front queue screen stays under 250 KB gzip', async () => {
+  it('of the parent sign-in stays under 168 KB gzip', async () => {
+    const { count, bytes } = await initialScripts('/parent-login', (page) =>
+      page.getByRole('heading', { name: 'Parent Sign In' }).waitFor(),
+    );
+    expect(count).toBeGreaterThan(0);
+    expect(bytes).toBeLessThan(BUDGET.parentLogin);
+  });
+
+  it('of the front queue screen stays under 227 KB gzip', async () => {
     const front = await signedIn(suite.server.url, 'front_demo');
     expect((await front.post('/api/sessions', sessionBody())).status).toBe(201);
     const { count, bytes } = await initialScripts(
@@ -54,7 +68,7 @@ describe('initial JavaScript', () => {
       'front_demo',
     );
     expect(count).toBeGreaterThan(0);
-    expect(bytes).toBeLessThan(INITIAL_JS_BUDGET_BYTES);
+    expect(bytes).toBeLessThan(BUDGET.frontQueue);
   }, 60_000);
 });
 

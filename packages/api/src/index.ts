@@ -8,3 +8,4 @@ export * from './route';
 export * from './routes';
 export * from './schedules';
 export * from './security-headers';
+export * from './site-caching';

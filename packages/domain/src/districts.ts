@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isCommonPassword, PASSWORD_TOO_COMMON } from './auth';
+import { isCommonPassword, PASSWORD_TOO_COMMON } from './passwords';
 import { optionalEmail, optionalPhone, requiredText, usernameSchema } from './roster';
 import type { District, School, User } from './schemas';
 import { timeZoneSchema } from './school-settings';

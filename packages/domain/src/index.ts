@@ -11,6 +11,7 @@ export * from './errors';
 export * from './format';
 export * from './parent';
 export * from './parent-invites';
+export * from './passwords';
 export * from './pickup';
 export * from './placard-code';
 export * from './queue';

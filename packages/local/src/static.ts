@@ -2,6 +2,7 @@
 import { createReadStream, existsSync, type Stats, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
+import { HASHED_ASSETS_PREFIX, PRECOMPRESSED, type SiteEncoding, siteCacheControl } from '@curbside/api';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -48,34 +49,68 @@ const statOf = (file: string): Stats | undefined => {
   }
 };
 
+/**
+ * The encoding to answer with, of those the build left beside the file (`PRECOMPRESSED`, best
+ * first), as the request's Accept-Encoding allows it (`br;q=0` refuses, `*` accepts the rest);
+ * undefined: the file as it is.
+ */
+export const chooseEncoding = (
+  acceptEncoding: string | undefined,
+  available: readonly SiteEncoding[],
+): SiteEncoding | undefined => {
+  const weights = new Map<string, number>();
+  for (const part of (acceptEncoding ?? '').split(',')) {
+    const [name = '', ...params] = part.split(';').map((piece) => piece.trim());
+    if (!name) continue;
+    const q = params.find((param) => /^q=/i.test(param));
+    const weight = q ? Number(q.slice(2)) : 1;
+    weights.set(name.toLowerCase(), Number.isFinite(weight) ? weight : 0);
+  }
+  const weightOf = (encoding: string) => weights.get(encoding) ?? weights.get('*') ?? 0;
+  return available.find((encoding) => weightOf(encoding) > 0);
+};
+
 const send = (
   request: IncomingMessage,
   response: ServerResponse,
   file: string,
   stats: Stats,
-  cacheControl: string,
+  path: string,
 ) => {
+  const copies = PRECOMPRESSED.flatMap(({ encoding, suffix }) => {
+    const copy = statOf(`${file}${suffix}`);
+    return copy?.isFile() ? [{ encoding, file: `${file}${suffix}`, stats: copy }] : [];
+  });
+  const encoding = chooseEncoding(
+    request.headers['accept-encoding'],
+    copies.map((copy) => copy.encoding),
+  );
+  const chosen = copies.find((copy) => copy.encoding === encoding);
   response.writeHead(200, {
     'content-type': contentTypeOf(file),
-    'content-length': stats.size,
-    'cache-control': cacheControl,
+    'content-length': (chosen?.stats ?? stats).size,
+    ...(chosen ? { 'content-encoding': chosen.encoding } : {}),
+    // A cache between keeps one answer per encoding.
+    ...(copies.length > 0 ? { vary: 'Accept-Encoding' } : {}),
+    'cache-control': siteCacheControl(path),
     'last-modified': stats.mtime.toUTCString(),
   });
   if (request.method === 'HEAD') {
     response.end();
     return;
   }
-  createReadStream(file)
+  createReadStream(chosen?.file ?? file)
     .on('error', () => response.destroy())
     .pipe(response);
 };
 
 /**
  * Answers a GET or HEAD for a non-API path from `webDist`: the file when it
- * exists (hashed `/assets/*` cached for a year, everything else revalidated),
- * otherwise `index.html` so client-side routes load. A missing file under
- * `/assets/` is a 404, so a stale page fails loudly instead of parsing HTML as
- * JavaScript.
+ * exists (hashed `/assets/*` cached for a year, everything else revalidated:
+ * `siteCacheControl`), otherwise `index.html` so client-side routes load; as
+ * Brotli or gzip when the build left that copy and the browser accepts it. A
+ * missing file under `/assets/` is a 404, so a stale page fails loudly
+ * instead of parsing HTML as JavaScript.
  */
 export const serveStatic = (
   webDist: string | undefined,
@@ -97,24 +132,24 @@ export const serveStatic = (
     decoded = '/';
   }
   const file = resolve(root, `.${decoded}`);
-  if (file.startsWith(root + sep) && !decoded.includes('\0')) {
+  // The precompressed copies are the build's, not the site's: CloudFront has none of them.
+  const copy = PRECOMPRESSED.some(({ suffix }) => decoded.endsWith(suffix));
+  if (file.startsWith(root + sep) && !decoded.includes('\0') && !copy) {
     const stats = statOf(file);
     if (stats?.isFile()) {
-      const hashed = decoded.startsWith('/assets/');
-      const cache = hashed ? 'public, max-age=31536000, immutable' : 'no-cache';
-      send(request, response, file, stats, file === index ? 'no-cache' : cache);
+      send(request, response, file, stats, decoded);
       return;
     }
-    if (decoded.startsWith('/assets/')) {
-      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
-      response.end(request.method === 'HEAD' ? undefined : 'Not found');
-      return;
-    }
+  }
+  if (decoded.startsWith(HASHED_ASSETS_PREFIX)) {
+    response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+    response.end(request.method === 'HEAD' ? undefined : 'Not found');
+    return;
   }
   const stats = statOf(index);
   if (!stats) {
     response.writeHead(404).end();
     return;
   }
-  send(request, response, index, stats, 'no-cache');
+  send(request, response, index, stats, '/index.html');
 };

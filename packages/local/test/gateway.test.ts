@@ -1,7 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { createDb, pickupSessions } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
@@ -13,6 +15,8 @@ const rec = { actor: { kind: 'schedule' as const }, retentionDays: 400 };
 const tableName = process.env.TABLE_NAME as string;
 const dynamoEndpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB as string;
 const INDEX = '<!doctype html><title>Curbside</title>';
+/** A hashed script the build compressed (its copies beside it, as web/precompress.ts writes them). */
+const SCRIPT = `export const texts = ${JSON.stringify('Pickup '.repeat(400))};`;
 
 let webDist: string;
 let server: RunningServer;
@@ -24,6 +28,10 @@ beforeAll(async () => {
   mkdirSync(join(webDist, 'assets'));
   writeFileSync(join(webDist, 'assets', 'index-abc123.js'), 'console.log(1)');
   writeFileSync(join(webDist, 'assets', 'index-abc123.css'), 'body{}');
+  writeFileSync(join(webDist, 'assets', 'parent-def456.js'), SCRIPT);
+  writeFileSync(join(webDist, 'assets', 'parent-def456.js.br'), brotliCompressSync(SCRIPT));
+  writeFileSync(join(webDist, 'assets', 'parent-def456.js.gz'), gzipSync(SCRIPT));
+  writeFileSync(join(webDist, 'index.html.br'), brotliCompressSync(INDEX));
   server = await startServer({ port: 0, tableName, dynamoEndpoint, webDist });
 });
 
@@ -74,6 +82,72 @@ describe('static web app', () => {
     } finally {
       await bare.close();
     }
+  });
+});
+
+/** A GET as a browser sends it, answered as sent: fetch would ask for its own encodings and decode. */
+const raw = (url: string, headers: Record<string, string> = {}) =>
+  new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+    (resolve, reject) => {
+      get(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks),
+          }),
+        );
+        response.on('error', reject);
+      }).on('error', reject);
+    },
+  );
+
+describe('static web app, compressed as CloudFront compresses it', () => {
+  it('answers a hashed asset asked with Accept-Encoding: br in Brotli, kept a year', async () => {
+    const answer = await raw(`${server.url}/assets/parent-def456.js`, {
+      'accept-encoding': 'gzip, deflate, br',
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-encoding']).toBe('br');
+    expect(answer.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(answer.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(answer.headers.vary).toBe('Accept-Encoding');
+    expect(Number(answer.headers['content-length'])).toBe(answer.body.length);
+    expect(answer.body.length).toBeLessThan(SCRIPT.length / 10);
+    expect(brotliDecompressSync(answer.body).toString()).toBe(SCRIPT);
+  });
+
+  it('answers gzip to a browser without Brotli, and the file as it is to one that asks for neither', async () => {
+    const gzipped = await raw(`${server.url}/assets/parent-def456.js`, { 'accept-encoding': 'br;q=0, gzip' });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzipped.body).toString()).toBe(SCRIPT);
+    const plain = await raw(`${server.url}/assets/parent-def456.js`);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('Accept-Encoding');
+    expect(plain.body.toString()).toBe(SCRIPT);
+  });
+
+  it('answers a page route with index.html in Brotli, asked again on every load', async () => {
+    const answer = await raw(`${server.url}/parent-login`, { 'accept-encoding': 'br' });
+    expect(answer.headers['content-encoding']).toBe('br');
+    expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(answer.headers['cache-control']).toBe('no-cache');
+    expect(brotliDecompressSync(answer.body).toString()).toBe(INDEX);
+  });
+
+  it('answers a file the build did not compress as it is', async () => {
+    const answer = await raw(`${server.url}/assets/index-abc123.css`, { 'accept-encoding': 'br, gzip' });
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    expect(answer.headers.vary).toBeUndefined();
+    expect(answer.body.toString()).toBe('body{}');
+  });
+
+  it('never serves the compressed copies as files of their own (CloudFront has none)', async () => {
+    expect((await raw(`${server.url}/assets/parent-def456.js.br`)).status).toBe(404);
+    const page = await raw(`${server.url}/index.html.br`);
+    expect(page.body.toString()).toBe(INDEX);
   });
 });
 

@@ -18,3 +18,6 @@ export const createQueryClient = () =>
       mutations: { retry: false },
     },
   });
+
+/** The page's data cache (`App` provides it; routes start reads in it before a screen draws). */
+export const appQueryClient = createQueryClient();

@@ -21,6 +21,38 @@ import { takeFailedCall } from './http';
 
 const LIVE = 'data-live-toast';
 
+/** The specification's toasts: one at a time, at the top, 5 s, at most 420 px wide. */
+export const TOASTS = { limit: 1, position: 'top-center', autoClose: 5000, width: 420 } as const;
+
+/**
+ * The store shows toasts as the container will (one at a time, at the top) from the start: the
+ * container (`components/toasts.tsx`) loads only with the first toast, which meanwhile waits in
+ * the store as the specification has it.
+ */
+export const placeToasts = () =>
+  notificationsStore.updateState((state) => ({
+    ...state,
+    limit: TOASTS.limit,
+    defaultPosition: TOASTS.position,
+  }));
+
+/** The toasts' container's code (`components/toasts.tsx`), asked for once. */
+export const loadToasts = () => import('../components/toasts');
+
+/**
+ * The car-line tablets fetch the container once their screen has loaded and the browser is idle,
+ * ahead of the first toast: a toast may come while the tablet is offline (an action kept in the
+ * outbox), when its code could no longer be fetched. Not before the first paint.
+ */
+export const loadToastsWhenIdle = () => {
+  const load = () => {
+    const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 200));
+    idle(() => void loadToasts().catch(() => {}));
+  };
+  if (document.readyState === 'complete') load();
+  else window.addEventListener('load', load, { once: true });
+};
+
 /** How long announcements about a withdrawn subject stay away (ms). */
 export const WITHDRAWN_FOR_MS = 15_000;
 

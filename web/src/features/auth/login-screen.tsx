@@ -1,4 +1,3 @@
-import { loginSchema } from '@curbside/domain';
 import {
   Alert,
   Box,
@@ -89,14 +88,18 @@ function ChooseMethod({ onDemo, failure }: { onDemo: () => void; failure: string
   );
 }
 
+/** The form's rules (`login-schema.ts`): asked for when the form is first used, waited for on a send. */
+const loadRules = () => import('./login-schema');
+
 function DemoLogin({ onBack }: { onBack: () => void }) {
   const login = useLogin();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
 
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
+    const { loginSchema } = await loadRules();
     const parsed = loginSchema.safeParse({ username, password });
     if (!parsed.success) {
       const next: FieldErrors = {};
@@ -129,7 +132,11 @@ function DemoLogin({ onBack }: { onBack: () => void }) {
         <Title order={2}>Sandbox Demo Login</Title>
         <Text c="dimmed">Sign in with a demo account to explore the sandbox.</Text>
       </Stack>
-      <form onSubmit={submit} noValidate>
+      <form
+        onSubmit={(event) => void submit(event)}
+        onFocus={() => void loadRules().catch(() => {})}
+        noValidate
+      >
         <Stack gap="md">
           <TextInput
             label="Username"
@@ -211,7 +218,7 @@ export function LoginScreen() {
   // Back from a single sign-on that did not sign in: the choice, with the reason.
   const [mode, setMode] = useState<'demo' | 'choose'>(failure ? 'choose' : 'demo');
   return (
-    <Center mih="100dvh" p={{ base: 'xs', sm: 'md' }}>
+    <Center mih="100dvh" p={{ base: 'xs', sm: 'md' }} component="main">
       <Container size={560} w="100%" p={0}>
         <Stack gap="lg">
           <Group justify="center" gap="sm">

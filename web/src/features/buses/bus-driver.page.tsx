@@ -247,7 +247,7 @@ export function BusDriverPage() {
   }));
 
   return (
-    <Container size="xs" py="md" px="sm">
+    <Container size="xs" py="md" px="sm" component="main">
       <Stack gap="md">
         <Group justify="space-between" wrap="wrap" gap="xs">
           <Title order={1}>{TITLE}</Title>

@@ -49,7 +49,7 @@ export function BusTrackingPage() {
     else void document.documentElement.requestFullscreen?.().catch(() => {});
   };
   return (
-    <Container size="lg" py="md" px={{ base: 'xs', sm: 'md' }}>
+    <Container size="lg" py="md" px={{ base: 'xs', sm: 'md' }} component="main">
       <Stack gap="md">
         <Group justify="space-between" wrap="wrap" gap="sm">
           <Title order={1}>{TITLE}</Title>

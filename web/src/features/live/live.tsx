@@ -1,5 +1,5 @@
 import type { LiveEvent, LiveEventType } from '@curbside/api';
-import { type Query, type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { type Query, type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   createContext,
   type ReactNode,
@@ -11,7 +11,7 @@ import {
   useSyncExternalStore,
 } from 'react';
 import { CHANGE_PASSWORD_KEY } from '../auth/auth.mutations';
-import { authQueries, useMe } from '../auth/auth.queries';
+import { authQueries } from '../auth/auth.queries';
 import { LiveConnection, liveUrl } from './live-connection';
 import { type CachePatch, isLiveEvent, LiveSync } from './live-sync';
 
@@ -106,13 +106,19 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     };
   }, [live, queryClient]);
   useEffect(() => () => live.sync.stop(), [live]);
-  const { user } = useMe();
-  const userId = user?.id ?? null;
+  const me = useQuery(authQueries.me());
+  const userId = me.data?.id ?? null;
+  // Not while the first answer of who is signed in is on its way (offline, it waits for no answer):
+  // a connection opened meanwhile was closed and opened again once it came, and a socket closed
+  // while its $connect was still being recorded could stay listed in its channels, gone (issue 57:
+  // the provider is an audience's layout now, mounted as the route's loader asks who is signed in).
+  const asking = me.isPending && me.fetchStatus === 'fetching';
   // biome-ignore lint/correctness/useExhaustiveDependencies: reconnect when the signed-in user changes
   useEffect(() => {
+    if (asking) return;
     live.connection.restart();
     return () => live.connection.stop();
-  }, [live, userId]);
+  }, [live, userId, asking]);
   return <LiveContext.Provider value={live}>{children}</LiveContext.Provider>;
 }
 

@@ -1,8 +1,8 @@
 import { formatClockTime, formatEstimatedWait } from '@curbside/domain';
-import type { TFunction } from 'i18next';
+import type { Translate } from '../../lib/i18n';
 
 /** The estimated wait: the specification's `N min` / `Xh Ym` in English, the same split in Spanish. */
-export const waitText = (minutes: number, language: string, t: TFunction<'parent'>) => {
+export const waitText = (minutes: number, language: string, t: Translate) => {
   if (language === 'en') return formatEstimatedWait(minutes);
   const total = Math.max(0, Math.round(minutes));
   return total < 60

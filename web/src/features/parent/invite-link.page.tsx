@@ -15,9 +15,10 @@ import {
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { type LoaderFunctionArgs, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../lib/api';
 import { errorMessage } from '../../lib/http';
+import { appQueryClient } from '../../lib/query-client';
 import { switchUser } from '../auth/auth.mutations';
 import { useMe } from '../auth/auth.queries';
 import { useParentTexts } from './i18n';
@@ -142,6 +143,23 @@ function Problem({ text }: { text: string }) {
   );
 }
 
+/** The link's lookup, kept for the page's life (a refused one is not asked again: failures count against the address). */
+const lookupOf = (token: string) => ({
+  ...parentQueries.inviteLink(token),
+  staleTime: Number.POSITIVE_INFINITY,
+  retryOnMount: false,
+});
+
+/**
+ * The route's loader: the link is looked up as the page's code arrives, beside who is signed
+ * in, not once the page has drawn. It does not wait for the answer.
+ */
+export const inviteLinkLoader = ({ request }: LoaderFunctionArgs) => {
+  const token = new URL(request.url).searchParams.get('t') ?? '';
+  if (TOKEN.test(token)) void appQueryClient.prefetchQuery(lookupOf(token));
+  return null;
+};
+
 /**
  * `/parent/invite?t=`: the link of a school's invite letter or email. Names the
  * school and the child (first name, last initial), offers an account or a
@@ -154,11 +172,7 @@ export function InviteLinkPage() {
   const { user, isLoading } = useMe();
   const accept = useAcceptInvite();
   // Looked up until accepted: signing in forgets cached answers, and the used link would answer 410.
-  const lookup = useQuery({
-    ...parentQueries.inviteLink(token),
-    enabled: valid && accept.isIdle,
-    staleTime: Number.POSITIVE_INFINITY,
-  });
+  const lookup = useQuery({ ...lookupOf(token), enabled: valid && accept.isIdle });
   const started = useRef(false);
   const parent = user?.role === 'parent' && !user.mustChangePassword;
   // Accepted once: by the new account's form, or by itself once a parent is signed in.

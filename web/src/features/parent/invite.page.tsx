@@ -13,8 +13,9 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, type LoaderFunctionArgs, useNavigate, useParams } from 'react-router';
 import { errorMessage } from '../../lib/http';
+import { appQueryClient } from '../../lib/query-client';
 import { useMe } from '../auth/auth.queries';
 import { useParentTexts } from './i18n';
 import { InviteLoginForm } from './invite-login-form';
@@ -162,20 +163,35 @@ function Problem({ title, text }: { title: string; text: string }) {
   );
 }
 
+/** The code's lookup, kept for the page's life (a refused one is not asked again: failures count against the address). */
+const lookupOf = (code: string) => ({
+  ...parentQueries.invite(code),
+  staleTime: Number.POSITIVE_INFINITY,
+  retryOnMount: false,
+});
+
+const codeOf = (param: string | undefined) => (param ?? '').toUpperCase();
+
+/**
+ * The route's loader: the code is looked up as the page's code arrives, beside who is signed
+ * in, not once the page has drawn. It does not wait for the answer.
+ */
+export const inviteLoader = ({ params }: LoaderFunctionArgs) => {
+  const code = codeOf(params.code);
+  if (pickupCodeSchema.safeParse(code).success) void appQueryClient.prefetchQuery(lookupOf(code));
+  return null;
+};
+
 /**
  * `/invite/:code`: the link in a pickup-code QR. Looks the code up, offers
  * sign-in or sign-up, then links the child once and goes on to the dashboard.
  */
 export function InvitePage() {
   const { t, serverText } = useParentTexts();
-  const code = (useParams().code ?? '').toUpperCase();
+  const code = codeOf(useParams().code);
   const valid = pickupCodeSchema.safeParse(code).success;
   const { user, isLoading } = useMe();
-  const lookup = useQuery({
-    ...parentQueries.invite(code),
-    enabled: valid,
-    staleTime: Number.POSITIVE_INFINITY,
-  });
+  const lookup = useQuery({ ...lookupOf(code), enabled: valid });
   const [linkStarted, setLinkStarted] = useState(false);
   // A parent signed in with a one-time password chooses their own first; then the child is linked.
   const parent = user?.role === 'parent' && !user.mustChangePassword;

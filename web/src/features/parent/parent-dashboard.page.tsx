@@ -3,7 +3,8 @@ import { Alert, Badge, Button, Card, Group, Loader, Stack, Text, TextInput, Titl
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Navigate } from 'react-router';
-import { useMe } from '../auth/auth.queries';
+import { appQueryClient } from '../../lib/query-client';
+import { authQueries, useMe } from '../auth/auth.queries';
 import { useLiveEvent } from '../live/live';
 import { ArrivalCards } from './arrival';
 import { AuthorizedPickups } from './authorized-pickups';
@@ -13,7 +14,7 @@ import { useLinkStudent, useParentLogout } from './parent.mutations';
 import { parentQueries, spreadDelay } from './parent.queries';
 import { ParentLayout } from './parent-layout';
 import { ParentSetPassword } from './parent-set-password';
-import { ChangeWayHome, TodayLine, useWaysHomeFollowLive } from './way-home';
+import { askWaysHome, ChangeWayHome, TodayLine, useWaysHomeFollowLive, useWaysHomeRead } from './way-home';
 
 /** White on each of these is at least 4.5:1 (WCAG AA) in every theme; teal 9: 5.0:1. */
 const STATUS_COLOR: Record<string, string> = {
@@ -128,6 +129,23 @@ function LinkForm() {
 }
 
 /**
+ * The route's loader: the children and their status are asked for as soon as a signed-in parent
+ * is known, not once the page has drawn. It does not wait for the answers.
+ */
+export const dashboardLoader = () => {
+  void appQueryClient.ensureQueryData(authQueries.me()).then(
+    (user) => {
+      if (user?.role !== 'parent' || user.mustChangePassword) return;
+      void appQueryClient.prefetchQuery(parentQueries.status());
+      void appQueryClient.prefetchQuery(parentQueries.students());
+      askWaysHome();
+    },
+    () => {},
+  );
+  return null;
+};
+
+/**
  * `/parent-dashboard`: the signed-in parent's children and their pickup,
  * read again on every live message about them and every 30 s.
  */
@@ -139,6 +157,9 @@ export function ParentDashboardPage() {
   const parent = user?.role === 'parent' && !user.mustChangePassword;
   const status = useQuery({ ...parentQueries.status(), enabled: parent });
   const students = useQuery({ ...parentQueries.students(), enabled: parent });
+  const waysRead = useWaysHomeRead(parent);
+  // The children, their ways home and their change forms are drawn together (see below).
+  const pending = status.isPending || !waysRead;
   const logout = useParentLogout();
   const readStatus = () => void queryClient.invalidateQueries({ queryKey: parentQueries.status().queryKey });
   useLiveEvent('STUDENT_STATUS_UPDATE', readStatus);
@@ -172,8 +193,10 @@ export function ParentDashboardPage() {
             {t('dashboard.signOut')}
           </Button>
         </Group>
-        {status.data && status.data.length > 0 && <ArrivalCards />}
-        {status.isPending ? (
+        {status.data && status.data.length > 0 && waysRead && <ArrivalCards />}
+        {/* Nothing below the children until they and their ways home are known: drawn before
+            them, the form moved down a screen once they came (a layout shift on the phone). */}
+        {status.isPending || !waysRead ? (
           <Loader aria-label="Loading" />
         ) : status.isError && !status.data ? (
           <Alert color="red">{t('dashboard.loadFailed')}</Alert>
@@ -186,11 +209,10 @@ export function ParentDashboardPage() {
             ))}
           </Stack>
         )}
-        {status.data?.map((child) => (
-          <ChangeWayHome key={child.id} child={child} userId={user.id} />
-        ))}
-        {status.data && status.data.length > 0 && <AuthorizedPickups students={status.data} />}
-        <LinkForm />
+        {!pending &&
+          status.data?.map((child) => <ChangeWayHome key={child.id} child={child} userId={user.id} />)}
+        {!pending && status.data && status.data.length > 0 && <AuthorizedPickups students={status.data} />}
+        {!pending && <LinkForm />}
       </Stack>
     </ParentLayout>
   );

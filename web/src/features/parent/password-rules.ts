@@ -1,21 +1,19 @@
-import { PASSWORD_TOO_COMMON, parentPasswordSchema } from '@curbside/domain';
+import { PASSWORD_TOO_COMMON, parentPasswordProblem } from '@curbside/domain';
 import { useState } from 'react';
 import type { useParentTexts } from './i18n';
 
 /**
- * What is wrong with a parent's new password, in the screen's language, by
- * the same schema the API checks (issue 50: at least 8 characters, not a
- * common password); undefined when it will do.
+ * What is wrong with a parent's new password, in the screen's language, by the
+ * rule of the schema the API checks (issue 50: at least 8 characters, not a
+ * common password; `parentPasswordProblem`, without zod); undefined when it will do.
  */
 export const parentPasswordError = (
   password: string,
   t: ReturnType<typeof useParentTexts>['t'],
 ): string | undefined => {
-  const checked = parentPasswordSchema.safeParse(password);
-  if (checked.success) return undefined;
-  return checked.error.issues.some((issue) => issue.message === PASSWORD_TOO_COMMON)
-    ? t('validation.passwordCommon')
-    : t('validation.passwordLength');
+  const problem = parentPasswordProblem(password);
+  if (problem === undefined) return undefined;
+  return problem === PASSWORD_TOO_COMMON ? t('validation.passwordCommon') : t('validation.passwordLength');
 };
 
 /**

@@ -15,10 +15,11 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api } from '../../lib/api';
 import { errorMessage, HttpError } from '../../lib/http';
+import { appQueryClient } from '../../lib/query-client';
 import { useLiveEvent } from '../live/live';
 import { wayChoices, wayOfValue } from '../ways-home/way-choices';
 import { useParentTexts } from './i18n';
@@ -336,6 +337,37 @@ export function ChangeWayHome({
     </Card>
   );
 }
+
+/** The days the family's changes are read from: each of their schools' today. */
+const schoolTodays = (ways: ParentWaysHome | undefined) => [
+  ...new Set((ways?.schools ?? []).map((school) => school.today)),
+];
+
+/**
+ * The dashboard's loader asks for the ways home, then each school's changes, as the route
+ * matches (issue 57): they leave beside the page's code, not once it has drawn.
+ */
+export const askWaysHome = () => {
+  void appQueryClient.fetchQuery(parentQueries.waysHome()).then(
+    (ways) => {
+      for (const today of schoolTodays(ways)) void appQueryClient.prefetchQuery(parentQueries.changes(today));
+    },
+    () => {},
+  );
+};
+
+/**
+ * Whether the ways home and each school's changes have their first answer (or failed): the
+ * dashboard draws the children with their way today and the change forms below them at once, not
+ * a line and a form at a time (each moved what was below it: a layout shift on the phone).
+ */
+export const useWaysHomeRead = (enabled: boolean) => {
+  const ways = useQuery({ ...parentQueries.waysHome(), enabled });
+  const changes = useQueries({
+    queries: schoolTodays(ways.data).map((today) => parentQueries.changes(today)),
+  });
+  return !ways.isPending && changes.every((read) => !read.isPending);
+};
 
 /** The office decided, or today's plan changed: the dashboard reads the children's ways again. */
 export const useWaysHomeFollowLive = () => {

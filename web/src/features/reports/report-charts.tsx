@@ -1,4 +1,4 @@
-import '@mantine/charts/styles.css';
+import '@mantine/charts/styles.layer.css';
 import type { ReportPickup } from '@curbside/domain';
 import { pickupsPerMinute, waitDistribution } from '@curbside/domain/report';
 import { BarChart } from '@mantine/charts';

@@ -30,7 +30,12 @@ export const useActiveSession = () => {
     ...sessionQueries.active(),
     enabled: user !== null && user.role !== 'parent',
   });
-  return { session: query.data ?? null, isLoading: query.isPending && query.fetchStatus !== 'idle' };
+  return {
+    session: query.data ?? null,
+    isLoading: query.isPending && query.fetchStatus !== 'idle',
+    /** Its first read is on its way (not waiting for a connection: offline, a screen shows what it can). */
+    isReading: query.isPending && query.fetchStatus === 'fetching',
+  };
 };
 
 /**

@@ -1,14 +1,16 @@
 import { hasMinimumRole, isStaffRole } from '@curbside/domain';
 import { Box, Card, Container, Text } from '@mantine/core';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useMatches } from 'react-router';
 import { TooltipDelays } from '../../components/tooltips';
+import { appQueryClient } from '../../lib/query-client';
+import { loadToastsWhenIdle } from '../../lib/toasts';
 import { AlertBanner, SoundBar } from '../alerts/alert-banner';
-import { useMe } from '../auth/auth.queries';
+import { authQueries, useMe } from '../auth/auth.queries';
 import { useAuthorizedPickupsLive } from '../authorized-pickups/authorized-pickups.queries';
 import { useLastKnownWhenOffline } from '../queue/last-known';
 import { UnreleasedQuestion } from '../queue/unreleased-question';
-import { useSessionLive } from '../sessions/sessions.queries';
+import { sessionQueries, useActiveSession, useSessionLive } from '../sessions/sessions.queries';
 import { NO_PERMISSION, type RouteAccess } from './access';
 import { Footer } from './footer';
 import { Header } from './header';
@@ -19,6 +21,21 @@ const LoginScreen = lazy(() => import('../auth/login-screen').then((m) => ({ def
 const SetPasswordScreen = lazy(() =>
   import('../auth/set-password').then((m) => ({ default: m.SetPasswordScreen })),
 );
+
+/**
+ * The shell's route loader: the school's running session is asked for as soon as the user is
+ * known (the shell draws once both are), not once the shell has drawn. Nobody signed in: no
+ * question. It does not wait for the answers.
+ */
+export const shellLoader = () => {
+  void appQueryClient.ensureQueryData(authQueries.me()).then(
+    (user) => {
+      if (user && user.role !== 'parent') void appQueryClient.prefetchQuery(sessionQueries.active());
+    },
+    () => {},
+  );
+  return null;
+};
 
 /** The deepest minimum role among the matched routes' handles. */
 const useMinimumRole = () => {
@@ -46,7 +63,9 @@ export function NoPermission() {
  * Every signed-in staff screen: header, the school's alert banner (staff of
  * a school: every active alert and its sound), the page, footer, and last
  * the bar that asks for a tap while the browser still blocks sound. Nothing while the
- * current user loads; the login screen when nobody is signed in; the set-
+ * current user or the school's running session loads (the header's session controls and the
+ * screen below both depend on it: drawn before it, they moved once it came, a layout shift of
+ * the whole screen on a phone); the login screen when nobody is signed in; the set-
  * password step for a user who signed in with a one-time password; the
  * permission message when the user's rank is below the page's minimum.
  * The running session follows the live events here, once for every screen
@@ -54,12 +73,14 @@ export function NoPermission() {
  * login and parent screens have none, so their first load skips that code).
  */
 export function ShellLayout() {
+  useEffect(loadToastsWhenIdle, []);
   useLastKnownWhenOffline();
   useAuthorizedPickupsLive();
   useSessionLive();
   const { user, isLoading } = useMe();
+  const session = useActiveSession();
   const minRole = useMinimumRole();
-  if (isLoading) return null;
+  if (isLoading || session.isReading) return null;
   if (!user)
     return (
       <Suspense fallback={null}>

@@ -1,0 +1,174 @@
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { viewports, webDist } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
+
+/**
+ * Issue 57: each audience loads only its own code (ADR 0026). A parent on a phone opening the
+ * portal, an invite link or the dashboard, and a driver, a map viewer or a hallway display,
+ * load no script of the staff app: no chunk of a staff screen (the pages of
+ * `web/src/audiences/staff.routes.ts`), nor of the staff shell, the car line's and the
+ * administration's queries or the charts. What a script holds comes from the build's record
+ * of its chunks (`web/.build/chunks.json`, written by `web/audience-chunks.ts`).
+ */
+const suite = browserSuite();
+
+interface Manifest {
+  chunks: Array<{ file: string; name: string; modules: string[] }>;
+  /** Each audience's pages, as its routes file imports them. */
+  screens: Record<string, string[]>;
+}
+const manifest = (): Manifest =>
+  JSON.parse(readFileSync(join(webDist, '..', '.build', 'chunks.json'), 'utf8'));
+
+/** Query factories that screens outside the staff app may use: who is signed in, the demo flag, the parent's own. */
+const OPEN_QUERIES = /web\/src\/features\/(auth|health|parent)\/[\w-]+\.queries\.ts$/;
+
+/** Why a module is staff code, or undefined. `followsLive`: the page keeps a live connection of its own. */
+const staffCode = (module: string, staffScreens: Set<string>, followsLive: boolean): string | undefined => {
+  if (staffScreens.has(module)) return 'a staff screen';
+  if (module.startsWith('web/src/features/shell/')) return 'the staff shell';
+  if (/\.queries\.ts$/.test(module) && !OPEN_QUERIES.test(module)) return 'a staff query';
+  if (/node_modules\/(recharts|@mantine\/charts)\/|web\/src\/features\/reports\//.test(module))
+    return 'the charts';
+  if (!followsLive && module.startsWith('web/src/features/live/'))
+    return "the staff screens' live connection";
+  return undefined;
+};
+
+/** The scripts `path` loads until it shows what `ready` waits for, and the live connections it opens. */
+const load = async (path: string, ready: (page: Page) => Promise<unknown>, username?: string) => {
+  const context = await suite.newContext({ viewport: viewports.phone, touch: true });
+  if (username) await suite.signIn(context, username);
+  const page = await context.newPage();
+  suite.watch(page, username ?? 'signed out', !username);
+  const scripts: string[] = [];
+  const sockets: string[] = [];
+  // The build's chunks (a public file such as strict-csp.js is the same for every page).
+  page.on('request', (sent) => {
+    const path = new URL(sent.url()).pathname.slice(1);
+    if (sent.resourceType() === 'script' && path.startsWith('assets/')) scripts.push(path);
+  });
+  page.on('websocket', (socket) => sockets.push(new URL(socket.url()).pathname));
+  await page.goto(path);
+  await ready(page);
+  await page.waitForLoadState('networkidle');
+  await context.close();
+  return { scripts, sockets };
+};
+
+/** Every staff chunk among `scripts`, with the reason, as `file: module (why)`. */
+const staffChunks = (scripts: string[], followsLive: boolean) => {
+  const { chunks, screens } = manifest();
+  const staffScreens = new Set(screens.staff);
+  expect(staffScreens.size, 'the build names the staff screens').toBeGreaterThan(5);
+  return scripts.flatMap((file) => {
+    const chunk = chunks.find((candidate) => candidate.file === file);
+    if (!chunk) return [`${file}: not a chunk of this build`];
+    return chunk.modules.flatMap((module) => {
+      const why = staffCode(module, staffScreens, followsLive);
+      return why ? [`${file}: ${module} (${why})`] : [];
+    });
+  });
+};
+
+let links: { invite: string; code: string; driver: string; map: string; display: string };
+
+beforeAll(async () => {
+  const admin = await suite.client('admin_demo');
+  const students = (await admin.get('/api/students')).body.items as Array<{ id: number }>;
+  const student = students[0] as { id: number };
+  const invite = new URL(
+    (await admin.post('/api/parent-invites', { studentIds: [student.id] })).body.invites[0].url,
+  );
+  const teacher = await suite.client('teacher_demo');
+  const code = (await teacher.post('/api/pickup-codes/generate', { studentId: student.id })).body
+    .code as string;
+  const buses = (await admin.get('/api/bus-links')).body as { driverUrl: string; mapUrl: string };
+  const display = new URL((await admin.get('/api/display-link')).body.url);
+  const pathOf = (url: URL) => `${url.pathname}${url.search}`;
+  links = {
+    invite: pathOf(invite),
+    code: `/invite/${code}`,
+    driver: pathOf(new URL(buses.driverUrl)),
+    map: pathOf(new URL(buses.mapUrl)),
+    display: pathOf(display),
+  };
+});
+
+describe('the parent portal on a phone', () => {
+  const heading = (name: RegExp) => (page: Page) => page.getByRole('heading', { level: 1, name }).waitFor();
+  const pages = () => [
+    { name: 'the landing', path: '/parent', ready: heading(/^Parent Portal$/) },
+    { name: 'the sign-in', path: '/parent-login', ready: heading(/^Parent Sign In$/) },
+    { name: 'an invite link', path: links.invite, ready: heading(/^Follow .+’s pickup$/) },
+    { name: 'a pickup code link', path: links.code, ready: heading(/^Follow .+’s pickup$/) },
+  ];
+
+  it('loads no staff chunk and opens no live connection before the dashboard', async () => {
+    for (const { name, path, ready } of pages()) {
+      const { scripts, sockets } = await load(path, ready);
+      expect(scripts.length, name).toBeGreaterThan(0);
+      expect(staffChunks(scripts, false), name).toEqual([]);
+      expect(sockets, name).toEqual([]);
+    }
+  });
+
+  it('signed in, the dashboard follows its children live and loads no staff chunk', async () => {
+    const { scripts, sockets } = await load(
+      '/parent-dashboard',
+      (page) => page.getByRole('heading', { name: 'Link a Student' }).waitFor(),
+      'parent_demo',
+    );
+    expect(staffChunks(scripts, true)).toEqual([]);
+    expect(sockets).toContain('/ws');
+  });
+});
+
+describe('the screens opened from a school link', () => {
+  it('the driver page, the bus map and the hallway display load no staff chunk', async () => {
+    const screens = [
+      { name: 'driver', path: links.driver, text: 'Start Tracking' },
+      { name: 'map', path: links.map, text: 'Interactive Bus Map' },
+      { name: 'display', path: links.display, text: 'Students called for pickup' },
+    ];
+    for (const { name, path, text } of screens) {
+      const { scripts } = await load(path, (page) => page.getByText(text).first().waitFor());
+      expect(scripts.length, name).toBeGreaterThan(0);
+      expect(staffChunks(scripts, false), name).toEqual([]);
+    }
+  });
+});
+
+/** A GET answered as sent (fetch would ask for its own encodings and decode). */
+const raw = (url: string, headers: Record<string, string>) =>
+  new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+    request(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
+  });
+
+it('the laptop answers the built entry script in Brotli, kept a year, to a browser that accepts it', async () => {
+  const index = readFileSync(join(webDist, 'index.html'), 'utf8');
+  const entry = /<script type="module"[^>]* src="(\/assets\/[^"]+\.js)"/.exec(index)?.[1];
+  expect(entry).toBeDefined();
+  const answer = await raw(`${suite.server.url}${entry}`, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+  expect(answer.headers['content-encoding']).toBe('br');
+  expect(answer.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  const plain = readFileSync(join(webDist, entry as string));
+  expect(answer.body.length).toBeLessThan(plain.length / 2);
+  expect(brotliDecompressSync(answer.body).equals(plain)).toBe(true);
+});
+
+it('logged no errors on the screens it opened', () => {
+  expect(suite.errors).toEqual([]);
+});

@@ -1,0 +1,249 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import type { Plugin } from 'vite';
+
+/**
+ * The chunks of an audience's pages (ADR 0026). A phone on cellular pays for every request
+ * (HTTP/1.1 on the laptop: six at a time), so the code an audience's screens share travels in
+ * one chunk rather than in one per component:
+ *
+ * - `<audience>`: modules at least `shared` screens of the audience use and no other audience;
+ * - `<audience>-kit`: modules at least `shared` screens of the audience use, and other audiences
+ *   too (Mantine's components, the API client): screens of other audiences load it as well, and
+ *   it holds no code of the audience itself;
+ * - anything else stays where Rolldown puts it (a screen's own code, what a lazy import inside a
+ *   screen loads: the map, the charts), and what the entry imports is the app chunk.
+ *
+ * An audience is a routes file (`src/audiences/*.routes.ts`): its screens are the pages
+ * (`*.page.tsx`) it imports lazily, and a screen uses what it imports statically, followed through re-exporting
+ * barrels (`@mantine/core`, `@curbside/domain`) only to the modules that export what it
+ * imports. The audiences are listed in order, phones first: a module goes to the chunks of the
+ * first audience that uses it (if enough of its screens do), never to a later one's, so a parent
+ * page never loads the staff's chunks. Our declaring packages (`packages/domain`, `packages/api`)
+ * and packages imported whole (`import * as z from 'zod'`) are not followed: which of them a
+ * screen uses is known only after tree-shaking, and Rolldown places them by what is really used.
+ * A captured module's imports are not pulled after it (`includeDependenciesRecursively: false`):
+ * they are counted for the same screens, so they are in the same chunk, an earlier audience's
+ * or the app chunk, or left to Rolldown like the declaring packages.
+ */
+export interface Audience {
+  name: string;
+  /** The routes file, relative to the web app's root. */
+  routes: string;
+  /** Which of the modules it imports lazily are screens (default: the pages, `*.page.tsx`). */
+  screens?: RegExp;
+  /** How many of its screens must use a module for it to join the audience's chunks. */
+  shared: number;
+}
+
+interface Info {
+  id: string;
+  code: string | null;
+  exports: readonly string[];
+  importedIds: readonly string[];
+  dynamicallyImportedIds: readonly string[];
+}
+interface Context {
+  getModuleInfo(id: string): Info | null;
+}
+
+/** `export { a as b } from './x'` / `export * from './x'`: what a module re-exports, by specifier. */
+const REEXPORT = /export\s*(\*|\{([^}]*)\})\s*from\s*["']([^"']+)["']/g;
+const STATEMENTS_OF_A_BARREL =
+  /^(?:\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/|["']use client["'];?|import\s*["'][^"']+["'];?|export\s*(?:\*|\{[^}]*\})\s*from\s*["'][^"']+["'];?)*$/;
+/** `import { a, b as c } from`, `import d, { e } from`: the names a module imports by name. */
+const NAMED_IMPORT = /import\s*(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from/g;
+const NAMESPACE_IMPORT = /import\s*\*\s*as\s/;
+const NODE_MODULES = /[\\/]node_modules[\\/]/;
+/** A screen: a page module (`*.page.tsx`) a routes file imports lazily (not its layouts). */
+const PAGE = /\.page\.[jt]sx?$/;
+const LEFT_TO_ROLLDOWN = /[\\/]packages[\\/](domain|api)[\\/]src[\\/]|^\0curbside-api/;
+
+const isBarrel = (info: Info) =>
+  info.code !== null && /\bexport\b/.test(info.code) && STATEMENTS_OF_A_BARREL.test(info.code);
+
+const importedNames = (info: Info): Set<string> | 'all' => {
+  const code = info.code ?? '';
+  if (NAMESPACE_IMPORT.test(code)) return 'all';
+  const names = new Set<string>();
+  for (const [, list] of code.matchAll(NAMED_IMPORT)) {
+    for (const item of (list as string).split(',')) {
+      const name = item
+        .trim()
+        .split(/\s+as\s+/)[0]
+        ?.replace(/^type\s+/, '');
+      if (name) names.add(name);
+    }
+  }
+  return names;
+};
+
+/** The value of `key` in `map`, made by `make` the first time. */
+const once = <K, V>(map: Map<K, V>, key: K, make: () => V): V => {
+  if (!map.has(key)) map.set(key, make());
+  return map.get(key) as V;
+};
+
+/** The module `specifier` names among `candidates` (resolved ids), for a relative specifier. */
+const resolvedAmong = (from: string, specifier: string, candidates: readonly string[]) => {
+  if (!specifier.startsWith('.')) return candidates.filter((id) => id.includes(specifier));
+  const base = resolve(dirname(from), specifier);
+  return candidates.filter(
+    (id) => id === base || (id.startsWith(base) && /^[./\\]/.test(id.slice(base.length))),
+  );
+};
+
+export const audienceChunks = (root: string, audiences: readonly Audience[]) => {
+  const repository = resolve(root, '..');
+  /** module id → audience → the screens of it that use the module */
+  let usage: Map<string, Map<string, Set<string>>> | undefined;
+
+  const walk = (context: Context) => {
+    // Each module's facts are read once: reading one from Rolldown copies its code.
+    const infos = new Map<string, Info | null>();
+    const ctx = { getModuleInfo: (id: string) => once(infos, id, () => context.getModuleInfo(id)) };
+    const barrels = new Map<string, boolean>();
+    const barrel = (info: Info) => once(barrels, info.id, () => isBarrel(info));
+    /** What a barrel re-exports: the modules of each statement, and the names (none: `export *`). */
+    const reexports = new Map<string, Array<{ targets: string[]; names?: string[] }>>();
+    const reexportsOf = (info: Info) =>
+      once(reexports, info.id, () =>
+        [...(info.code ?? '').matchAll(REEXPORT)].map(([, star, list, specifier]) => ({
+          targets: resolvedAmong(info.id, specifier as string, info.importedIds),
+          ...(star === '*'
+            ? {}
+            : {
+                names: (list as string).split(',').map(
+                  (item) =>
+                    item
+                      .trim()
+                      .split(/\s+as\s+/)
+                      .pop()
+                      ?.trim() ?? '',
+                ),
+              }),
+        })),
+      );
+    const found = new Map<string, Map<string, Set<string>>>();
+    /** Counts `screen` among the users of `id`; false when it was counted already. */
+    const use = (id: string, audience: string, screen: string) => {
+      const screens = once(
+        once(found, id, () => new Map<string, Set<string>>()),
+        audience,
+        () => new Set<string>(),
+      );
+      if (screens.has(screen)) return false;
+      screens.add(screen);
+      return true;
+    };
+    /**
+     * The modules of barrel `barrel` that export one of `names`. Through a namespace import
+     * (`import * as z from 'zod'`) none: what is used of it is not known here, and a module this
+     * walk does not count stays where Rolldown puts it, with the screens that really use it.
+     */
+    const through = (from: Info, names: Set<string> | 'all'): string[] => {
+      if (names === 'all') return [];
+      const wanted: string[] = [];
+      for (const { targets, names: exported } of reexportsOf(from)) {
+        for (const target of targets) {
+          const info = ctx.getModuleInfo(target);
+          if (!info) continue;
+          const wants = exported
+            ? exported.some((name) => names.has(name))
+            : barrel(info) || info.exports.some((name) => names.has(name));
+          if (wants) wanted.push(target);
+        }
+      }
+      return wanted;
+    };
+    for (const audience of audiences) {
+      const routes = ctx.getModuleInfo(resolve(root, audience.routes));
+      if (!routes) throw new Error(`${audience.routes} is not part of the build`);
+      for (const screen of routes.dynamicallyImportedIds.filter((id) =>
+        (audience.screens ?? PAGE).test(id),
+      )) {
+        const stack: Array<{ id: string; names: Set<string> | 'all' }> = [{ id: screen, names: 'all' }];
+        while (stack.length > 0) {
+          const { id, names } = stack.pop() as { id: string; names: Set<string> | 'all' };
+          const info = ctx.getModuleInfo(id);
+          if (!info) continue;
+          if (barrel(info)) {
+            for (const next of through(info, names)) stack.push({ id: next, names });
+            continue;
+          }
+          // Our declaring packages (rules, schemas, the route table): a screen uses a few names of
+          // a module, and what the module imports serves the others. Which of it stays is known only
+          // after tree-shaking: Rolldown places these modules, and nothing is followed from them.
+          if (LEFT_TO_ROLLDOWN.test(id)) continue;
+          if (!use(id, audience.name, screen)) continue;
+          const imported = importedNames(info);
+          for (const next of info.importedIds) {
+            // A package imported whole (`import * as z from 'zod'`) is not followed: which of it is
+            // used is not known here (the domain's schemas drop out of most screens).
+            if (imported === 'all' && NODE_MODULES.test(next)) continue;
+            stack.push({ id: next, names: imported });
+          }
+        }
+      }
+    }
+    return found;
+  };
+
+  const placeOf = (id: string, ctx: Context) => {
+    usage ??= walk(ctx);
+    const users = usage.get(id);
+    if (!users) return undefined;
+    // The first audience that uses the module decides: where a phone screen uses it, it never
+    // goes to a later audience's chunks (a parent page would load the staff kit for it).
+    const first = audiences.find((audience) => users.has(audience.name));
+    if (!first || (users.get(first.name)?.size ?? 0) < first.shared) return undefined;
+    return users.size === 1 ? first.name : `${first.name}-kit`;
+  };
+
+  return {
+    /** The code an audience's screens share with other audiences (higher priority: taken first). */
+    kit: (id: string, ctx: Context) => {
+      const place = placeOf(id, ctx);
+      return place?.endsWith('-kit') ? place : null;
+    },
+    /** The code only an audience's screens use. */
+    own: (id: string, ctx: Context) => {
+      const place = placeOf(id, ctx);
+      return place && !place.endsWith('-kit') ? place : null;
+    },
+    /**
+     * Forgets the module graph when a build starts (`vite build --watch`, a second build), and
+     * writes what each chunk holds to `manifest` (outside the site: for the tests that check
+     * what a page loads, `test/browser/audiences.test.ts`).
+     */
+    plugin: (manifest: string): Plugin => ({
+      name: 'curbside-audience-chunks',
+      apply: 'build',
+      buildStart() {
+        usage = undefined;
+      },
+      generateBundle(_, bundle) {
+        const name = (id: string) => {
+          const path = id.replace(/\0/g, '');
+          const inPackage = path.lastIndexOf('/node_modules/');
+          return inPackage >= 0 ? path.slice(inPackage + 1) : relative(repository, path);
+        };
+        const chunks = Object.values(bundle).flatMap((chunk) =>
+          chunk.type === 'chunk'
+            ? [{ file: chunk.fileName, name: chunk.name, modules: Object.keys(chunk.modules).map(name) }]
+            : [],
+        );
+        const screens = Object.fromEntries(
+          audiences.map((audience) => [
+            audience.name,
+            (this.getModuleInfo(resolve(root, audience.routes))?.dynamicallyImportedIds ?? [])
+              .filter((id) => (audience.screens ?? PAGE).test(id))
+              .map(name),
+          ]),
+        );
+        mkdirSync(dirname(manifest), { recursive: true });
+        writeFileSync(manifest, `${JSON.stringify({ chunks, screens }, null, 1)}\n`);
+      },
+    }),
+  };
+};

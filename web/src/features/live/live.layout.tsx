@@ -1,0 +1,15 @@
+import { Outlet } from 'react-router';
+import { LiveProvider } from './live';
+
+/**
+ * The screens under it follow live events: one live connection for all of them (it reconnects
+ * when the signed-in user changes, so the server sees the new session at `$connect`). A layout
+ * route of the staff audience and of the parent dashboard (web/src/audiences).
+ */
+export function LiveLayout() {
+  return (
+    <LiveProvider>
+      <Outlet />
+    </LiveProvider>
+  );
+}
