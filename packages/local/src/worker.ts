@@ -12,6 +12,7 @@ import { registerInProcessMail, registerInProcessManagement } from '@curbside/fu
 import { registerInProcessJobs } from '@curbside/functions/lib/jobs';
 import { registerInProcessMailRuns } from '@curbside/functions/lib/mail-runs';
 import { meter } from '@curbside/store';
+import { laptopInvokeStore } from './invoke-store';
 import { invoke, loadHandler, resolveModulesWith } from './lambda';
 import { sesTransport } from './mail';
 import { inProcessTransport } from './management';
@@ -21,6 +22,9 @@ const port = parentPort;
 if (!port) throw new Error('worker.ts runs only as a worker thread');
 const setup = workerData as WorkerSetup;
 if (setup.modules) resolveModulesWith(setup.modules);
+// Before any function module loads: Powertools reads the per-invocation store as it is made
+// (the thread inherits AWS_LAMBDA_MAX_CONCURRENCY from the main thread, not its store).
+laptopInvokeStore();
 
 let stopping = false;
 let lastAsk = 0;
