@@ -242,6 +242,9 @@ export const WAY_EVENT_KINDS = [
   'change_approved',
   'change_denied',
   'change_cancelled',
+  // Issue 52: a program's staff checked the child in (or took it back).
+  'program_checked_in',
+  'program_check_in_undone',
 ] as const;
 export type WayEventKind = (typeof WAY_EVENT_KINDS)[number];
 
@@ -278,6 +281,8 @@ export interface WayEvent {
   plan?: { before: WeeklyPlan | null; after: WeeklyPlan };
   /** Change events: the change before (null when new) and after. */
   change?: { before: ChangeSnapshot | null; after: ChangeSnapshot };
+  /** Check-in events: the program (its name then) and the school day. */
+  checkIn?: { programId: number; programName: string; date: string };
 }
 
 /** A change's days as a family or the office reads them. */

@@ -26,3 +26,4 @@ export * from './session-schemas';
 export * from './sessions';
 export * from './sis';
 export * from './unreleased';
+export * from './way-calls';

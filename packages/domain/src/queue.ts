@@ -1,4 +1,5 @@
 import { ConflictError } from './errors';
+import type { NotCalledStudent } from './way-calls';
 
 /** Vehicles, queue entries and alerts (specification §3, §4, §5). */
 export const VEHICLE_TYPES = ['car', 'bus'] as const;
@@ -52,7 +53,14 @@ export interface QueueEntry {
   queueTime: string;
   exitTime: string | null;
   vehicle: Omit<Vehicle, 'studentIds' | 'schoolId'> | null;
+  /** The children the visit calls: those whose way home today goes with this vehicle (issue 52). */
   students: StudentSummary[];
+  /**
+   * The children the vehicle is registered with (or, for a bus, usually
+   * carries) who go home another way today, with the reason: shown struck
+   * through, never called. Absent on visits queued before issue 52.
+   */
+  notCalled?: NotCalledStudent[];
   /**
    * Raised by every change to the visit (1 when queued). Writes are held to
    * the version the caller read, and a screen keeps the higher of two copies.

@@ -11,6 +11,7 @@ import {
 import { parentRoutes } from './parent';
 import { sisRoutes } from './sis';
 import { teacherRoutes } from './teacher';
+import { wayDismissalRoutes } from './way-dismissal';
 import { wayHomeParentRoutes, wayHomeRoutes } from './ways-home';
 
 export * from './shared';
@@ -34,6 +35,7 @@ export const routes = {
   ...authorizedPickupStaffRoutes,
   ...wayHomeRoutes,
   ...wayHomeParentRoutes,
+  ...wayDismissalRoutes,
 } as const;
 
 export type Routes = typeof routes;
