@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   isPhoneNumber,
   SCHOOL_PHONE_MESSAGE,
+  schoolSettingsInputSchema,
   schoolSettingsOf,
-  schoolSettingsSchema,
   telHref,
 } from '../src/school-settings';
 
@@ -48,13 +48,13 @@ describe('the school phone', () => {
       languages: ['en'],
       recordRetentionDays: 400,
     };
-    expect(schoolSettingsSchema.parse({ ...settings, phone: ' (555) 123-4567 ' }).phone).toBe(
+    expect(schoolSettingsInputSchema.parse({ ...settings, phone: ' (555) 123-4567 ' }).phone).toBe(
       '(555) 123-4567',
     );
-    expect(schoolSettingsSchema.parse({ ...settings, phone: '' }).phone).toBeNull();
-    expect(schoolSettingsSchema.parse({ ...settings, phone: null }).phone).toBeNull();
-    expect(schoolSettingsSchema.parse(settings).phone).toBeUndefined();
-    const wrong = schoolSettingsSchema.safeParse({ ...settings, phone: 'ask Jane' });
+    expect(schoolSettingsInputSchema.parse({ ...settings, phone: '' }).phone).toBeNull();
+    expect(schoolSettingsInputSchema.parse({ ...settings, phone: null }).phone).toBeNull();
+    expect(schoolSettingsInputSchema.parse(settings).phone).toBeUndefined();
+    const wrong = schoolSettingsInputSchema.safeParse({ ...settings, phone: 'ask Jane' });
     expect(wrong.error?.issues.map((issue) => [issue.path, issue.message])).toEqual([
       [['phone'], SCHOOL_PHONE_MESSAGE],
     ]);
