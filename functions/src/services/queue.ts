@@ -4,10 +4,10 @@ import {
   ConflictError,
   canTransition,
   NotFoundError,
-  type QueueEntry,
-  type QueueStatus,
   notComingError,
   type PickupSession,
+  type QueueEntry,
+  type QueueStatus,
   type Recording,
   type ReleaseMark,
   type RemovalReason,
@@ -97,7 +97,10 @@ const callsFor = async (
 ): Promise<VisitCalls> => {
   if (!vehicle || !session) return NOBODY;
   if (session.type === 'morning_dropoff') {
-    return { called: (await students.getMany(db, schoolId, vehicle.studentIds)).map(summaryOf), notCalled: [] };
+    return {
+      called: (await students.getMany(db, schoolId, vehicle.studentIds)).map(summaryOf),
+      notCalled: [],
+    };
   }
   return visitCalls(schoolId, await today, vehicle);
 };
@@ -116,7 +119,12 @@ const addReads = async (
     vehicles.byNumber(db, schoolId, vehicleType, vehicleNumber),
     queue.visitedBefore(db, sessionId, vehicleType, vehicleNumber),
   ]);
-  const calls = await callsFor(schoolId, session?.schoolId === schoolId ? session : undefined, vehicle, today);
+  const calls = await callsFor(
+    schoolId,
+    session?.schoolId === schoolId ? session : undefined,
+    vehicle,
+    today,
+  );
   return [session, vehicle, requeue, calls] as const;
 };
 

@@ -28,6 +28,7 @@ import {
   sessionSummaryOf,
   summarize,
   unnamedActorIds,
+  wayReleasesFromEvents,
   withActorNames,
 } from '@curbside/domain/report';
 import {
@@ -90,7 +91,11 @@ const reportOf = async (session: PickupSession, events: readonly DismissalEvent[
   );
   const names = await namesOf(found.flatMap(pickupActors));
   const pickups = found.map((pickup) => withActorNames(pickup, names));
-  return { pickups, summary: summarize(events, pickups) };
+  // Walkers, programs' children, riders of a bus that never came: released by way home outside any visit (issue 52).
+  const wayReleases = wayReleasesFromEvents(events, pickups, (id) =>
+    id === null ? null : (roomNames.get(id) ?? null),
+  );
+  return { pickups, wayReleases, summary: summarize(events, pickups, wayReleases) };
 };
 
 const storedOf = (
@@ -165,14 +170,14 @@ export const sessionReportCsv = async (
   user: User,
   id: number,
 ): Promise<{ csv: string; filename: string }> => {
-  const { session, pickups } = await sessionReport(user, id);
+  const { session, pickups, wayReleases } = await sessionReport(user, id);
   // The CSV writer (papaparse) is loaded by the export alone, not at the function's cold start.
   const [{ toCsv }, { timeZone }] = await Promise.all([
     import('@curbside/domain/csv'),
     schoolClock(session.schoolId),
   ]);
   return {
-    csv: toCsv(sessionReportCsvRows(pickups, timeZone)),
+    csv: toCsv(sessionReportCsvRows(pickups, timeZone, wayReleases)),
     // The session's day in the school's calendar (its time zone, issue 51).
     filename: `session-${session.id}-${dateIn(timeZone, Date.parse(session.startTime))}.csv`,
   };

@@ -40,7 +40,11 @@ const byStudent = (changes: readonly DismissalChange[]) => {
 };
 
 /** The students a change that day sends to this vehicle (the change that decides their day names it). */
-const changedTo = (vehicle: Pick<Vehicle, 'id' | 'type'>, date: string, changes: Map<number, DismissalChange[]>) => {
+const changedTo = (
+  vehicle: Pick<Vehicle, 'id' | 'type'>,
+  date: string,
+  changes: Map<number, DismissalChange[]>,
+) => {
   const ways = new Map<number, PlanEntry>();
   for (const [studentId, list] of changes) {
     const entry = wayHomeOn(studentId, date, undefined, list);

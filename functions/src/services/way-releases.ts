@@ -47,7 +47,7 @@ import { waysHomeOn } from './ways-home';
 /** The school's bus with this id (404 for a car, another school's vehicle or none). */
 const busOf = async (schoolId: number, vehicleId: number) => {
   const bus = await vehicles.get(db, schoolId, vehicleId);
-  if (!bus || bus.type !== 'bus') throw new NotFoundError('Bus not found');
+  if (bus?.type !== 'bus' || !bus) throw new NotFoundError('Bus not found');
   return bus;
 };
 
@@ -124,7 +124,9 @@ export const releaseByWay = async (
     throw new ConflictError('There is no active session to release students in');
   if (session.type === 'morning_dropoff')
     throw new ConflictError('Students are released in an afternoon pickup, not a morning drop-off');
-  const roster = (await Promise.all(rooms.map((room) => students.listByClassroom(db, schoolId, room.id)))).flat();
+  const roster = (
+    await Promise.all(rooms.map((room) => students.listByClassroom(db, schoolId, room.id)))
+  ).flat();
   const ways = await waysHomeOn(
     schoolId,
     today,

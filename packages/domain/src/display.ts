@@ -56,7 +56,10 @@ export interface DisplayBoard {
   groups: DisplayGroup[];
 }
 
-const displayed = (entry: Pick<QueueEntry, 'vehicleNumber' | 'students'>, students = entry.students): DisplayVehicle => ({
+const displayed = (
+  entry: Pick<QueueEntry, 'vehicleNumber' | 'students'>,
+  students = entry.students,
+): DisplayVehicle => ({
   vehicleNumber: entry.vehicleNumber,
   students: students.map((student) => ({
     id: student.id,

@@ -241,10 +241,17 @@ export const releasesByWay = (
   pickups: readonly ReportPickup[],
   wayReleases: readonly ReportWayRelease[],
 ): ReleasesByWay => {
-  const sets = { car: new Set<number>(), bus: new Set<number>(), walker: new Set<number>(), program: new Set<number>() };
+  const sets = {
+    car: new Set<number>(),
+    bus: new Set<number>(),
+    walker: new Set<number>(),
+    program: new Set<number>(),
+  };
   for (const pickup of pickups)
-    for (const student of pickup.students) if (student.releasedAt !== null) sets[pickup.vehicleType].add(student.id);
-  for (const release of wayReleases) for (const student of release.students) sets[release.way.mode].add(student.id);
+    for (const student of pickup.students)
+      if (student.releasedAt !== null) sets[pickup.vehicleType].add(student.id);
+  for (const release of wayReleases)
+    for (const student of release.students) sets[release.way.mode].add(student.id);
   return {
     car: sets.car.size,
     bus: sets.bus.size,

@@ -32,7 +32,13 @@ export const calledWith = (way: DayWay, vehicle: { id: number; type: VehicleType
     : way.mode === 'bus' && way.vehicleId === vehicle.id;
 
 /** A student as a visit names them (no more than the record keeps). */
-export const summaryOf = ({ id, firstName, lastName, grade, classroomId }: StudentSummary): StudentSummary => ({
+export const summaryOf = ({
+  id,
+  firstName,
+  lastName,
+  grade,
+  classroomId,
+}: StudentSummary): StudentSummary => ({
   id,
   firstName,
   lastName,
@@ -88,7 +94,8 @@ export const notComingError = (vehicle: string, notCalled: NotCalledStudent[]) =
   new NotComingError(notComingQuestion(vehicle, notCalled), notCalled);
 
 /** The children a visit does not call (none on visits queued before issue 52). */
-export const notCalledOf = (entry: Pick<QueueEntry, 'notCalled'>): NotCalledStudent[] => entry.notCalled ?? [];
+export const notCalledOf = (entry: Pick<QueueEntry, 'notCalled'>): NotCalledStudent[] =>
+  entry.notCalled ?? [];
 
 // ---------------------------------------------------------------------------
 // The teacher screen by way home
@@ -164,9 +171,7 @@ export const sendToProgramText = (programName: string) => `Send to ${programName
 
 /** A toast's word for what a press did. */
 export const releasedText = (count: number, what: 'walker' | 'rider' | 'student') =>
-  count === 0
-    ? `No ${what}s left to release`
-    : `Released ${count} ${count === 1 ? what : `${what}s`}`;
+  count === 0 ? `No ${what}s left to release` : `Released ${count} ${count === 1 ? what : `${what}s`}`;
 
 // ---------------------------------------------------------------------------
 // A bus's riders and a program's list for a day

@@ -274,20 +274,20 @@ const seedCarLine = async (
     registrations.push(
       vehicles
         .create(db, {
-        schoolId,
-        number: String(bus),
-        type: 'bus',
-        active: true,
-        parentName: `Route ${String.fromCharCode(64 + bus)}`,
-        parentPhone: null,
-        alternateContactName: null,
-        alternateContactPhone: null,
-        make: 'Blue Bird',
-        model: 'Vision',
-        color: 'Yellow',
-        licensePlate: `BUS-${bus}`,
-        notes: null,
-        studentIds: riders.filter((_, i) => i % 5 === bus - 1).map((child) => child.id),
+          schoolId,
+          number: String(bus),
+          type: 'bus',
+          active: true,
+          parentName: `Route ${String.fromCharCode(64 + bus)}`,
+          parentPhone: null,
+          alternateContactName: null,
+          alternateContactPhone: null,
+          make: 'Blue Bird',
+          model: 'Vision',
+          color: 'Yellow',
+          licensePlate: `BUS-${bus}`,
+          notes: null,
+          studentIds: riders.filter((_, i) => i % 5 === bus - 1).map((child) => child.id),
         })
         .then((vehicle) => {
           busIds[bus - 1] = vehicle.id;

@@ -36,7 +36,11 @@ interface CheckInWrite {
   retentionDays: number;
 }
 
-const recordOf = (write: CheckInWrite, at: string, kind: 'program_checked_in' | 'program_check_in_undone') => ({
+const recordOf = (
+  write: CheckInWrite,
+  at: string,
+  kind: 'program_checked_in' | 'program_check_in_undone',
+) => ({
   schoolId: write.schoolId,
   studentId: write.studentId,
   at,
@@ -71,7 +75,11 @@ export const programCheckIns = {
    * Checks a child in with its record, in one transaction; a child already
    * checked in stays as first checked in (answered `undefined`: nothing written).
    */
-  async checkIn(db: Db, write: CheckInWrite, at = new Date().toISOString()): Promise<CheckInMark | undefined> {
+  async checkIn(
+    db: Db,
+    write: CheckInWrite,
+    at = new Date().toISOString(),
+  ): Promise<CheckInMark | undefined> {
     const mark: CheckInMark = { studentId: write.studentId, checkedInAt: at, checkedInBy: write.actor };
     try {
       await db.doc.send(
