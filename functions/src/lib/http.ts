@@ -6,6 +6,7 @@ import {
   GoneError,
   isDomainError,
   LinkReplacedError,
+  NotComingError,
   NotFoundError,
   RowsRejectedError,
   TooManyRequestsError,
@@ -229,6 +230,7 @@ export const errorHandler = (): MiddlewareObj<HttpEvent, HttpResult> => ({
       if (error instanceof LinkReplacedError)
         Object.assign(body, { replaced: true, schoolPhone: error.schoolPhone });
       if (error instanceof UnreleasedStudentsError) body.unreleased = error.unreleased;
+      if (error instanceof NotComingError) body.notComing = error.notComing;
       request.response = json(statusOf(error), body);
       return;
     }
