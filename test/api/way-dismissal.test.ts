@@ -1,6 +1,6 @@
-import { instantIn } from '@curbside/domain';
+import { instantIn, type Vehicle } from '@curbside/domain';
 import { DEMO_TIME_ZONE } from '@curbside/local/seed';
-import { classrooms, type Student, students, type Vehicle, vehicles } from '@curbside/store';
+import { classrooms, type Student, students, vehicles } from '@curbside/store';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
@@ -307,14 +307,14 @@ describe('programs', () => {
 
     const sent = await teacher.post(`/api/programs/${program.id}/release`, { classroomIds: [roomId] });
     expect([...sent.body.released].sort()).toEqual([planned.id, changed.id].sort());
-    const checked = await front.put(`/api/programs/${program.id}/students/${changed.id}/check-in`);
+    const checked = await front.put(`/api/students/${changed.id}/program-check-in`);
     expect(checked.status).toBe(200);
     expect(checked.body).toMatchObject({
       programId: program.id,
       studentId: changed.id,
       checkedInAt: expect.any(String),
     });
-    const again = await front.put(`/api/programs/${program.id}/students/${changed.id}/check-in`);
+    const again = await front.put(`/api/students/${changed.id}/program-check-in`);
     expect(again.body.checkedInAt).toBe(checked.body.checkedInAt);
     const seen = (await admin.get(`/api/programs/${program.id}/students`)).body.students.find(
       (s: { id: number }) => s.id === changed.id,
@@ -327,10 +327,10 @@ describe('programs', () => {
     });
     const undone = await front.request(
       'DELETE',
-      `/api/programs/${program.id}/students/${changed.id}/check-in`,
+      `/api/students/${changed.id}/program-check-in`,
     );
     expect(undone.body.checkedInAt).toBeNull();
-    expect((await front.put(`/api/programs/${program.id}/students/${leaving.id}/check-in`)).status).toBe(404);
+    expect((await front.put(`/api/students/${leaving.id}/program-check-in`)).status).toBe(404);
     const history = (await admin.get(`/api/students/${changed.id}/way-history`)).body as Array<{
       kind: string;
     }>;

@@ -3,7 +3,7 @@ import { httpHandler } from '../lib/http';
 import { requireUser } from '../services/auth';
 import { checkIn } from '../services/way-releases';
 
-/** `PUT /api/programs/{id}/students/{studentId}/check-in`: the child arrived at the program today. */
+/** `PUT /api/students/{id}/program-check-in`: the child arrived at their program today. */
 export const handler = httpHandler(routes.checkInProgramStudent, async ({ user, params }) =>
-  checkIn(requireUser(user), params.id, params.studentId),
+  checkIn(requireUser(user), params.id),
 );

@@ -101,7 +101,7 @@ const tellFamilies = async (
 };
 
 /**
- * `POST /api/walkers/release`, `POST /api/buses/{vehicleId}/release`,
+ * `POST /api/walkers/release`, `POST /api/buses/{id}/release`,
  * `POST /api/programs/{id}/release` (`{ classroomIds }`): releases, in the
  * school's running session, every student of those classrooms whose way home
  * today is that way (walking, that bus, that program) and who was not
@@ -176,7 +176,7 @@ const roomNames = async (schoolId: number) =>
   new Map((await classrooms.listBySchool(db, schoolId)).map((room) => [room.id, room.name]));
 
 /**
- * `GET /api/buses/{vehicleId}/riders?date=`: the students whose way home that
+ * `GET /api/buses/{id}/riders?date=`: the students whose way home that
  * day (default: the school's today) is this bus, and its usual riders who go
  * another way that day (with why).
  */
@@ -260,28 +260,24 @@ export const programList = async (user: User, programId: number, date?: string):
 };
 
 /**
- * `PUT` / `DELETE /api/programs/{id}/students/{studentId}/check-in`: a
- * program's staff check a child in today (once: a second tap keeps the first
- * check-in), or take a wrong tap back; each in the child's way-home record.
- * Only a child whose way home today is this program can be checked in (404
- * otherwise). Told to the school's staff screens (`PROGRAM_CHECK_IN`).
+ * `PUT` / `DELETE /api/students/{id}/program-check-in`: a program's staff
+ * check a child in at the program their way home today names (once: a second
+ * tap keeps the first check-in), or take a wrong tap back; each in the
+ * child's way-home record. A child who goes to no program today: 404. Told to
+ * the school's staff screens (`PROGRAM_CHECK_IN`).
  */
-export const checkIn = async (
-  user: User,
-  programId: number,
-  studentId: number,
-  undo = false,
-): Promise<ProgramCheckIn> => {
+export const checkIn = async (user: User, studentId: number, undo = false): Promise<ProgramCheckIn> => {
   const schoolId = ownSchoolId(user);
   const today = await schoolToday(schoolId);
-  const [program, [way], [student], record] = await Promise.all([
-    programOf(schoolId, programId),
+  const [[way], [student], record] = await Promise.all([
     waysHomeOn(schoolId, today, [studentId]),
     students.getMany(db, schoolId, [studentId]),
     recordingBy(user, schoolId),
   ]);
-  if (!student || way?.way.mode !== 'program' || way.way.programId !== programId)
-    throw new NotFoundError('That student does not go to this program today');
+  if (!student || way?.way.mode !== 'program')
+    throw new NotFoundError('That student does not go to a program today');
+  const programId = way.way.programId;
+  const program = await programOf(schoolId, programId);
   const write = {
     schoolId,
     program: { id: program.id, name: program.name },

@@ -176,7 +176,7 @@ export const releasedText = (count: number, what: 'walker' | 'rider' | 'student'
 // ---------------------------------------------------------------------------
 // A bus's riders and a program's list for a day
 
-/** `GET /api/buses/{vehicleId}/riders?date=`. */
+/** `GET /api/buses/{id}/riders?date=`. */
 export interface BusRiders {
   date: string;
   vehicleId: number;
@@ -206,7 +206,7 @@ export interface ProgramList {
   students: ProgramStudent[];
 }
 
-/** A check-in at a program (`PUT /api/programs/{id}/students/{studentId}/check-in`); null after an undo. */
+/** A check-in at a program (`PUT /api/students/{id}/program-check-in`); null after an undo. */
 export interface ProgramCheckIn {
   programId: number;
   studentId: number;

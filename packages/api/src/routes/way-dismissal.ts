@@ -17,8 +17,6 @@ const classroomsBody = z.object({
     .max(200, 'Too many classrooms'),
 });
 const dayQuery = z.object({ date: day('date').optional() });
-const busParams = z.object({ vehicleId: id });
-const checkInParams = z.object({ id, studentId: id });
 const released = returns<WayReleaseAnswer>();
 
 export const wayDismissalRoutes = areaRoutes('teacher', {
@@ -31,8 +29,8 @@ export const wayDismissalRoutes = areaRoutes('teacher', {
   }),
   releaseBusRiders: route({
     method: 'POST',
-    path: '/api/buses/{vehicleId}/release',
-    request: { params: busParams, body: classroomsBody },
+    path: '/api/buses/{id}/release',
+    request: { params: idParams, body: classroomsBody },
     access: { minRole: 'teacher' },
     response: released,
   }),
@@ -45,8 +43,8 @@ export const wayDismissalRoutes = areaRoutes('teacher', {
   }),
   busRiders: route({
     method: 'GET',
-    path: '/api/buses/{vehicleId}/riders',
-    request: { params: busParams, query: dayQuery },
+    path: '/api/buses/{id}/riders',
+    request: { params: idParams, query: dayQuery },
     access: { minRole: 'front_queue_wrangler' },
     response: returns<BusRiders>(),
   }),
@@ -59,15 +57,15 @@ export const wayDismissalRoutes = areaRoutes('teacher', {
   }),
   checkInProgramStudent: route({
     method: 'PUT',
-    path: '/api/programs/{id}/students/{studentId}/check-in',
-    request: { params: checkInParams },
+    path: '/api/students/{id}/program-check-in',
+    request: { params: idParams },
     access: { minRole: 'front_queue_wrangler' },
     response: returns<ProgramCheckIn>(),
   }),
   undoProgramCheckIn: route({
     method: 'DELETE',
-    path: '/api/programs/{id}/students/{studentId}/check-in',
-    request: { params: checkInParams },
+    path: '/api/students/{id}/program-check-in',
+    request: { params: idParams },
     access: { minRole: 'front_queue_wrangler' },
     response: returns<ProgramCheckIn>(),
   }),

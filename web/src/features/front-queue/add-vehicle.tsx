@@ -1,4 +1,5 @@
 import {
+  type AddVehicleInput,
   isUnregistered,
   type QueueEntry,
   type VehicleType,
@@ -21,6 +22,7 @@ import { type FormEvent, useRef, useState } from 'react';
 import { errorMessage } from '../../lib/http';
 import { DANGER_TEXT } from '../../lib/theme';
 import { withdrawLiveToast } from '../../lib/toasts';
+import { NotCalledList, type NotComingAnswer, notComingOf } from '../queue/not-called';
 import { useAddToQueue, useRemoveFromQueue } from '../queue/queue.queries';
 import { vehicleToastSubject } from '../queue/queue-list';
 
@@ -77,6 +79,50 @@ function UnregisteredWarning({
 }
 
 /**
+ * A car none of whose children goes home in it today (issue 52): the server's
+ * question, each child struck through with the reason, and the staff's
+ * choice: an adult in a car is a person waiting, so it can be queued anyway.
+ */
+function NotComingWarning({
+  answer,
+  onQueue,
+  onCancel,
+}: {
+  answer: NotComingAnswer;
+  onQueue: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <Alert
+      color="orange.9"
+      variant="outline"
+      role="alert"
+      title={answer.message.replace(/ \(.*$/, '')}
+      styles={{
+        title: {
+          color: 'var(--mantine-color-text)',
+          fontSize: 'var(--mantine-font-size-lg)',
+          fontWeight: 800,
+        },
+        message: { color: 'var(--mantine-color-text)' },
+      }}
+    >
+      <Stack gap="xs">
+        <NotCalledList students={answer.notComing} />
+        <Group gap="xs" wrap="wrap">
+          <Button size="md" color="#7c2d12" onClick={onQueue} style={{ flex: '1 0 auto' }}>
+            Queue anyway
+          </Button>
+          <Button size="md" variant="default" onClick={onCancel} style={{ flex: '1 0 auto' }}>
+            Don't queue
+          </Button>
+        </Group>
+      </Stack>
+    </Alert>
+  );
+}
+
+/**
  * Add Vehicle to Queue: Car/Bus, the vehicle number (typed or from the
  * on-screen keypad) and Add to Queue. Adding clears the number at once and
  * keeps the chosen type, so the next car's number can be typed, and sent,
@@ -94,6 +140,10 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
   const [vehicleNumber, setVehicleNumber] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [unregistered, setUnregistered] = useState<QueueEntry | null>(null);
+  /** A car refused because none of its children goes home in it today, until the staff decide. */
+  const [notComing, setNotComing] = useState<{ input: AddVehicleInput; answer: NotComingAnswer } | null>(
+    null,
+  );
   /** Adds sent and not yet answered (several when the next car was entered meanwhile). */
   const [sending, setSending] = useState(0);
   const input = useRef<HTMLInputElement>(null);
@@ -115,12 +165,24 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
     const number = vehicleNumber.trim();
     const type = vehicleType;
     setVehicleNumber('');
+    send({ sessionId, vehicleNumber: number, vehicleType: type });
+  };
+
+  const send = (sent: AddVehicleInput) => {
+    const number = sent.vehicleNumber;
+    const type = sent.vehicleType ?? 'car';
+    setNotComing(null);
     setSending((count) => count + 1);
     add
-      .mutateAsync({ sessionId, vehicleNumber: number, vehicleType: type })
+      .mutateAsync(sent)
       .then((entry) => setUnregistered(entry && isUnregistered(entry) ? entry : null))
       .catch((refusal: unknown) => {
         withdrawLiveToast(vehicleToastSubject(type, number));
+        const answer = notComingOf(refusal);
+        if (answer) {
+          setNotComing({ input: sent, answer });
+          return;
+        }
         if (typed.current.trim() === '') {
           setVehicleNumber(number);
           setError(errorMessage(refusal));
@@ -193,6 +255,13 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
               error: { fontSize: 'var(--mantine-font-size-md)', fontWeight: 700 },
             }}
           />
+          {notComing && (
+            <NotComingWarning
+              answer={notComing.answer}
+              onQueue={() => send({ ...notComing.input, queueAnyway: true })}
+              onCancel={() => setNotComing(null)}
+            />
+          )}
           {unregistered && (
             <UnregisteredWarning
               entry={unregistered}
