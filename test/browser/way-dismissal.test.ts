@@ -120,6 +120,9 @@ describe('the teacher screen by way home', () => {
     await card.waitFor({ timeout: 30_000 });
     await connected(page);
     const walking = section(card, 'Walkers');
+    await walking
+      .getByRole('listitem', { name: fullName(walkers[0] as Student) })
+      .waitFor({ timeout: 30_000 });
     const present = await walking.getByRole('listitem').count();
     expect(present).toBeGreaterThanOrEqual(walkers.length);
     await walking.getByRole('button', { name: `Release walkers (${present})` }).click();

@@ -105,7 +105,8 @@ function Rows({
   showQueue?: boolean;
 }) {
   return (
-    <Box mah={320} style={{ overflowY: 'auto', overscrollBehavior: 'contain' }}>
+    // Focusable, so a keyboard scrolls a long list too.
+    <Box mah={320} tabIndex={0} style={{ overflowY: 'auto', overscrollBehavior: 'contain' }}>
       <Stack gap={6} p={2} role="list">
         {students.map((student) => (
           <StudentRow key={student.id} student={student} options={options} showQueue={showQueue} />
@@ -171,7 +172,7 @@ function PressButton({
       loading={release.isPending}
       disabled={disabled || pending === 0}
       onClick={() => release.mutate(press)}
-      aria-label={ariaLabel ?? label}
+      aria-label={ariaLabel ? `${ariaLabel}${pending > 0 ? ` (${pending})` : ''}` : undefined}
     >
       {pending > 0 ? `${label} (${pending})` : label}
     </Button>
