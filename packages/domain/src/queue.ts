@@ -1,5 +1,5 @@
 import { ConflictError } from './errors';
-import type { NotCalledStudent } from './way-calls';
+import type { DayWay } from './ways';
 
 /** Vehicles, queue entries and alerts (specification §3, §4, §5). */
 export const VEHICLE_TYPES = ['car', 'bus'] as const;
@@ -35,6 +35,13 @@ export interface StudentSummary {
   lastName: string;
   grade: string;
   classroomId: number | null;
+}
+
+/** A child a visit does not call today (absent, on a bus, walking, at a program, in another car), and why (issue 52). */
+export interface NotCalledStudent extends StudentSummary {
+  way: DayWay;
+  /** `Absent today`, `Bus B3 today`, `Walker today`, `Kids Club today`, `Car 112 today`. */
+  reason: string;
 }
 
 export interface QueueEntry {

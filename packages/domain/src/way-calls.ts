@@ -1,6 +1,5 @@
-import type { PlanEntry } from './dismissal-plans';
 import { NotComingError } from './errors';
-import type { QueueEntry, StudentSummary, VehicleType } from './queue';
+import type { NotCalledStudent, QueueEntry, StudentSummary, VehicleType } from './queue';
 import { type DayWay, type WayMode, type WayOptions, wayText } from './ways';
 
 /**
@@ -10,11 +9,14 @@ import { type DayWay, type WayMode, type WayOptions, wayText } from './ways';
  * queue screens' first load can use it.
  */
 
-/** A child a visit does not call today (absent, on a bus, walking, at a program, in another car), and why. */
-export interface NotCalledStudent extends StudentSummary {
+/**
+ * A child's way home on a day as these rules read it (`PlanEntry` of
+ * `dismissal-plans.ts`, named apart so the queue's modules need not import zod's schemas).
+ */
+interface DayEntry {
   way: DayWay;
-  /** `Absent today`, `Bus B3 today`, `Walker today`, `Kids Club today`, `Car 112 today`. */
-  reason: string;
+  source: 'default' | 'change';
+  usual?: DayWay;
 }
 
 /** Why a child whose way home today is `way` is not called with a vehicle. */
@@ -56,7 +58,7 @@ export const summaryOf = ({
 export const callsOf = (
   vehicle: { id: number; type: VehicleType },
   candidates: readonly StudentSummary[],
-  ways: ReadonlyMap<number, Pick<PlanEntry, 'way'>>,
+  ways: ReadonlyMap<number, Pick<DayEntry, 'way'>>,
   options: WayOptions,
 ): { called: StudentSummary[]; notCalled: NotCalledStudent[] } => {
   const called: StudentSummary[] = [];
@@ -110,17 +112,14 @@ export const WAY_GROUPS = [
 ] as const satisfies ReadonlyArray<{ key: WayMode; title: string }>;
 
 /** Students counted per way home today (a student without a known way: car). */
-export const countByWay = (students: ReadonlyArray<{ today?: Pick<PlanEntry, 'way'> | null }>) => {
+export const countByWay = (students: ReadonlyArray<{ today?: Pick<DayEntry, 'way'> | null }>) => {
   const counts: Record<WayMode, number> = { car: 0, bus: 0, walker: 0, program: 0, absent: 0 };
   for (const student of students) counts[student.today?.way.mode ?? 'car']++;
   return counts;
 };
 
 /** "Changed today: Bus B3 → Kids Club" for a child whose way today is a change's; null otherwise. */
-export const changedTodayText = (
-  entry: Pick<PlanEntry, 'way' | 'source' | 'usual'> | null | undefined,
-  options: WayOptions,
-): string | null =>
+export const changedTodayText = (entry: DayEntry | null | undefined, options: WayOptions): string | null =>
   entry?.source === 'change'
     ? `Changed today: ${wayText(entry.usual ?? { mode: 'car' }, options)} → ${wayText(entry.way, options)}`
     : null;
