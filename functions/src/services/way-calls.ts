@@ -1,6 +1,7 @@
 import {
   calledWith,
   callsOf,
+  isSchoolDay,
   type DismissalChange,
   type NotCalledStudent,
   type PlanEntry,
@@ -18,7 +19,9 @@ import { wayOptionsOf } from './ways-home';
  * line's use of every way home (`waysHomeOn`'s rule, `wayHomeOn` in the
  * domain). A car calls the children it is registered with whose way home
  * that day is a car (any, or this one) and the children changed to this car
- * that day; a bus, the children whose way that day is this bus. The others it
+ * that day; a bus, the children whose way that day is this bus (its registered
+ * riders without a weekly plan, or on a day with no plan, ride it unless a
+ * change says otherwise). The others it
  * is registered with (a bus: its usual riders by their weekly plans) are not
  * called, each with the reason ("Absent today", "Bus B3 today").
  *
@@ -106,8 +109,16 @@ export const visitCalls = async (
       dismissalChanges.mayFallOn(db, schoolId, date),
     ]);
     changes = byStudent(dayChanges);
-    candidateIds = usualRiders(vehicle.id, date, plans);
+    // The bus's registered riders still ride it where no weekly plan says otherwise: those
+    // without a plan (a school that has not set plans) and, on a day that is no school day
+    // (no plan day), all of them; unless a change decides their day.
+    const byRegistration = vehicle.studentIds.filter((id) => !isSchoolDay(date) || !plans.has(id));
+    candidateIds = [...new Set([...usualRiders(vehicle.id, date, plans), ...byRegistration])];
     ways = waysOf(candidateIds, date, plans, changes);
+    for (const id of byRegistration) {
+      if (ways.get(id)?.source === 'default')
+        ways.set(id, { studentId: id, way: { mode: 'bus', vehicleId: vehicle.id }, source: 'default' });
+    }
   }
   const extra = [...changedTo(vehicle, date, changes)].filter(([id]) => !ways.has(id));
   for (const [id, entry] of extra) ways.set(id, entry);
