@@ -18,7 +18,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useRef, useState } from 'react';
 import { errorMessage } from '../../lib/http';
 import { DANGER_TEXT } from '../../lib/theme';
 import { withdrawLiveToast } from '../../lib/toasts';
@@ -27,6 +27,52 @@ import { useAddToQueue, useRemoveFromQueue } from '../queue/queue.queries';
 import { vehicleToastSubject } from '../queue/queue-list';
 
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', 'Clear', '0', 'Enter'] as const;
+
+/**
+ * A warning about the car just entered, with the staff's two choices side by
+ * side where they fit whole, one above the other on a narrow phone.
+ */
+function CarWarning({
+  title,
+  children,
+  yes,
+  no,
+}: {
+  title: string;
+  children: ReactNode;
+  yes: { label: string; onClick: () => void };
+  no: { label: string; onClick: () => void };
+}) {
+  return (
+    <Alert
+      color="orange.9"
+      variant="outline"
+      role="alert"
+      title={title}
+      styles={{
+        title: {
+          color: 'var(--mantine-color-text)',
+          fontSize: 'var(--mantine-font-size-lg)',
+          fontWeight: 800,
+        },
+        message: { color: 'var(--mantine-color-text)' },
+      }}
+    >
+      <Stack gap="xs">
+        {children}
+        <Group gap="xs" wrap="wrap">
+          {/* White on #7c2d12 is 9.5:1: AAA in the Bright theme too. */}
+          <Button size="md" color="#7c2d12" onClick={yes.onClick} style={{ flex: '1 0 auto' }}>
+            {yes.label}
+          </Button>
+          <Button size="md" variant="default" onClick={no.onClick} style={{ flex: '1 0 auto' }}>
+            {no.label}
+          </Button>
+        </Group>
+      </Stack>
+    </Alert>
+  );
+}
 
 /**
  * A number that is not on the school's vehicle list was queued (a borrowed car
@@ -44,37 +90,16 @@ function UnregisteredWarning({
 }) {
   const name = vehicleName(entry.vehicleType, entry.vehicleNumber);
   return (
-    <Alert
-      color="orange.9"
-      variant="outline"
-      role="alert"
+    <CarWarning
       title={`${name} is not registered`}
-      styles={{
-        title: {
-          color: 'var(--mantine-color-text)',
-          fontSize: 'var(--mantine-font-size-lg)',
-          fontWeight: 800,
-        },
-        message: { color: 'var(--mantine-color-text)' },
-      }}
+      yes={{ label: 'Remove and re-enter', onClick: onRemove }}
+      no={{ label: 'Keep it', onClick: onKeep }}
     >
-      <Stack gap="xs">
-        <Text fz="md" inherit>
-          It is in the queue, but no family or student on the school's list goes with this number. If it was
-          mistyped, remove it and enter it again.
-        </Text>
-        {/* Side by side where they fit whole, one above the other on a narrow phone. */}
-        <Group gap="xs" wrap="wrap">
-          {/* White on #7c2d12 is 9.5:1: AAA in the Bright theme too. */}
-          <Button size="md" color="#7c2d12" onClick={onRemove} style={{ flex: '1 0 auto' }}>
-            Remove and re-enter
-          </Button>
-          <Button size="md" variant="default" onClick={onKeep} style={{ flex: '1 0 auto' }}>
-            Keep it
-          </Button>
-        </Group>
-      </Stack>
-    </Alert>
+      <Text fz="md" inherit>
+        It is in the queue, but no family or student on the school's list goes with this number. If it was
+        mistyped, remove it and enter it again.
+      </Text>
+    </CarWarning>
   );
 }
 
@@ -93,32 +118,13 @@ function NotComingWarning({
   onCancel: () => void;
 }) {
   return (
-    <Alert
-      color="orange.9"
-      variant="outline"
-      role="alert"
+    <CarWarning
       title={answer.message.replace(/ \(.*$/, '')}
-      styles={{
-        title: {
-          color: 'var(--mantine-color-text)',
-          fontSize: 'var(--mantine-font-size-lg)',
-          fontWeight: 800,
-        },
-        message: { color: 'var(--mantine-color-text)' },
-      }}
+      yes={{ label: 'Queue anyway', onClick: onQueue }}
+      no={{ label: "Don't queue", onClick: onCancel }}
     >
-      <Stack gap="xs">
-        <NotCalledList students={answer.notComing} />
-        <Group gap="xs" wrap="wrap">
-          <Button size="md" color="#7c2d12" onClick={onQueue} style={{ flex: '1 0 auto' }}>
-            Queue anyway
-          </Button>
-          <Button size="md" variant="default" onClick={onCancel} style={{ flex: '1 0 auto' }}>
-            Don't queue
-          </Button>
-        </Group>
-      </Stack>
-    </Alert>
+      <NotCalledList students={answer.notComing} />
+    </CarWarning>
   );
 }
 
