@@ -258,6 +258,9 @@ describe('bus riders', () => {
     const thursday = (await front.get(`/api/buses/${bus.id}/riders?date=2026-11-26`)).body;
     expect(thursday.riders.map((s: { id: number }) => s.id)).toContain(rider.id);
     expect(thursday.riders.map((s: { id: number }) => s.id)).not.toContain(newcomer.id);
+    // A day with no plan day (a Saturday event): the bus's registered riders ride it.
+    const saturday = (await front.get(`/api/buses/${bus.id}/riders?date=2026-11-28`)).body;
+    expect(saturday.riders.map((s: { id: number }) => s.id).sort()).toEqual([...bus.studentIds].sort());
     const car = fleet.find((vehicle) => vehicle.type === 'car') as Vehicle;
     expect((await front.get(`/api/buses/${car.id}/riders`)).status).toBe(404);
 
@@ -325,10 +328,7 @@ describe('programs', () => {
       checkedInAt: checked.body.checkedInAt,
       checkedInBy: expect.any(String),
     });
-    const undone = await front.request(
-      'DELETE',
-      `/api/students/${changed.id}/program-check-in`,
-    );
+    const undone = await front.request('DELETE', `/api/students/${changed.id}/program-check-in`);
     expect(undone.body.checkedInAt).toBeNull();
     expect((await front.put(`/api/students/${leaving.id}/program-check-in`)).status).toBe(404);
     const history = (await admin.get(`/api/students/${changed.id}/way-history`)).body as Array<{
