@@ -149,20 +149,26 @@ describe('the teacher screen by way home', () => {
 });
 
 describe('the front screen', () => {
-  it('shows a car’s absent child struck through with the reason', { timeout: 120_000 }, async () => {
-    const sessionId = (await front.get('/api/sessions/active')).body.id as number;
-    const queued = await front.post('/api/queue', {
-      sessionId,
-      vehicleNumber: absentInCar.number,
-      vehicleType: 'car',
-      queueAnyway: true,
-    });
-    expect(queued.status).toBe(201);
+  it('asks before queueing a car whose only child is absent, and strikes the child through with the reason', {
+    timeout: 120_000,
+  }, async () => {
     for (const [label, viewport] of [
       ['tablet', viewports.tablet],
       ['phone', viewports.phone],
     ] as const) {
       const { page } = await suite.open('front_demo', '/front-queue', { viewport });
+      if (label === 'tablet') {
+        await page.getByRole('textbox', { name: 'Vehicle Number' }).fill(absentInCar.number);
+        await page.getByRole('button', { name: 'Add to Queue' }).click();
+        const warning = page.getByRole('alert').filter({
+          hasText: `Nobody in Car ${absentInCar.number} goes home in it today`,
+        });
+        await warning.getByText(`${fullName(absentInCar.kid)} — Absent today`).waitFor({ timeout: 30_000 });
+        await expectAccessible(page);
+        await shoot(page, 'front-not-coming');
+        await warning.getByRole('button', { name: 'Queue anyway' }).click();
+        await warning.waitFor({ state: 'detached' });
+      }
       const card = page.getByRole('group', { name: `Car ${absentInCar.number}` });
       const line = card.getByRole('listitem').filter({ hasText: fullName(absentInCar.kid) });
       await line.waitFor({ timeout: 30_000 });
@@ -171,5 +177,26 @@ describe('the front screen', () => {
       await expectAccessible(page);
       await shoot(page, `front-${label}`);
     }
+  });
+});
+
+describe('the program screen', () => {
+  it('lists today’s children of a program and checks one in', { timeout: 120_000 }, async () => {
+    const program = (
+      await admin.post('/api/programs', { name: 'Kids Club', kind: 'after_care', location: 'Gym' })
+    ).body as { id: number };
+    const kid = room.find((student) => ![absent, toBus, later, ...walkers].includes(student)) as Student;
+    await changeToday(kid, { mode: 'program', programId: program.id }, 'Mom works late');
+    const { page } = await suite.open('front_demo', '/programs');
+    const list = section(page, 'Kids Club today');
+    const row = list.getByRole('listitem', { name: fullName(kid) });
+    await row.getByText('Not sent yet').waitFor({ timeout: 30_000 });
+    await row.getByRole('button', { name: `Check in ${fullName(kid)}` }).click();
+    await row.getByText(/^Checked in /).waitFor({ timeout: 15_000 });
+    await list.getByText('Checked in: 1 of 1').waitFor();
+    const listed = (await admin.get(`/api/programs/${program.id}/students`)).body.students;
+    expect(listed).toEqual([expect.objectContaining({ id: kid.id, checkedInAt: expect.any(String) })]);
+    await expectAccessible(page);
+    await shoot(page, 'programs');
   });
 });
