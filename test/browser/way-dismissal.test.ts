@@ -148,6 +148,23 @@ describe('the teacher screen by way home', () => {
   });
 });
 
+describe('the school admin screen', () => {
+  it('releases the walkers of a grade in one press', { timeout: 120_000 }, async () => {
+    const { page } = await suite.open('admin_demo', '/school-admin');
+    const card = page.getByRole('region', { name: 'Walkers', exact: true });
+    await card.getByRole('button', { name: 'Release walkers: Grade 2' }).click({ timeout: 30_000 });
+    await page.getByText(/^(Released \d+ walkers?|No walkers left to release)$/).waitFor({ timeout: 15_000 });
+    const sessionId = (await front.get('/api/sessions/active')).body.id as number;
+    const listed = (await admin.get(`/api/teacher/students?sessionId=${sessionId}&classroomIds=${roomId}`))
+      .body as Array<{
+      id: number;
+      releasedAt: string | null;
+    }>;
+    expect(listed.find((student) => student.id === later.id)?.releasedAt).toEqual(expect.any(String));
+    await expectAccessible(page);
+  });
+});
+
 describe('the front screen', () => {
   it('asks before queueing a car whose only child is absent, and strikes the child through with the reason', {
     timeout: 120_000,
