@@ -1,8 +1,8 @@
 import {
   calledWith,
   callsOf,
-  isSchoolDay,
   type DismissalChange,
+  isSchoolDay,
   type NotCalledStudent,
   type PlanEntry,
   type StudentSummary,
