@@ -4,6 +4,7 @@ import {
   callsOf,
   changedTodayText,
   countByWay,
+  displayBoardOf,
   notComingQuestion,
   releasedBy,
   type WayOptions,
@@ -101,5 +102,36 @@ describe('the teacher screen by way home', () => {
     expect(busStateOf({ status: 'waiting', batchId: null })).toBe('arrived');
     expect(busStateOf({ status: 'waiting', batchId: 4 })).toBe('loading');
     expect(busStateOf({ status: 'completed', batchId: 4 })).toBe('not here');
+  });
+});
+
+describe('the hallway display by way home', () => {
+  it('groups walkers and each program’s children released in the last minutes, first names and last initials', () => {
+    const at = '2026-11-25T21:00:00.000Z';
+    const board = displayBoardOf(9, [], [], new Map(), [
+      { releasedAt: at, way: { mode: 'walker', name: 'Walker' }, student: kid(1, 'Ava') },
+      { releasedAt: at, way: { mode: 'program', programId: 7, name: 'Kids Club' }, student: kid(2, 'Leo') },
+      { releasedAt: at, way: { mode: 'walker', name: 'Walker' }, student: kid(3, 'Mia') },
+      // A bus's riders go with their bus's group.
+      { releasedAt: at, way: { mode: 'bus', vehicleId: 30, name: 'Bus B3' }, student: kid(4, 'Noah') },
+    ]);
+    expect(
+      board.groups.map((group) => ({
+        lane: group.lane,
+        title: group.title,
+        shownUntil: group.shownUntil,
+        names: group.vehicles.flatMap((vehicle) =>
+          vehicle.students.map((s) => `${s.firstName} ${s.lastInitial}.`),
+        ),
+      })),
+    ).toEqual([
+      {
+        lane: 'walker',
+        title: undefined,
+        shownUntil: '2026-11-25T21:05:00.000Z',
+        names: ['Ava S.', 'Mia S.'],
+      },
+      { lane: 'program', title: 'Kids Club', shownUntil: '2026-11-25T21:05:00.000Z', names: ['Leo S.'] },
+    ]);
   });
 });
