@@ -225,6 +225,14 @@ describe('the car line', () => {
         expect.objectContaining({ id: guest.id, reason: `Car ${friend.number} today` }),
       ]),
     );
+    // Picked up with the friend's car: the child's history names that day's way home.
+    const done = await front.put(`/api/queue/${withFriend.body.id}/status`, {
+      status: 'completed',
+      confirmUnreleased: true,
+    });
+    expect(done.status).toBe(200);
+    const history = (await admin.get(`/api/students/${guest.id}/pickups`)).body;
+    expect(history[0]).toMatchObject({ vehicleNumber: friend.number, wayHome: `Car ${friend.number}` });
     const listed = (await teacherList()).find((student) => student.id === guest.id);
     expect(listed?.today).toMatchObject({ source: 'change', way: { mode: 'car' }, note: 'With the Lees' });
     expect(

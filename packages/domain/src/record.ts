@@ -306,4 +306,6 @@ export interface StudentPickup {
   completedWithoutRelease: boolean;
   pickedUpAt: string;
   completedBy: ReportActor | null;
+  /** The child's way home that day as the office reads it (`Car rider`, `Car 112`, `Bus B3`…; issue 52). */
+  wayHome?: string;
 }
