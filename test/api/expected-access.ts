@@ -216,6 +216,16 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   announceArrival:      [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
   parentArrivals:       [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
   listArrivals:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  // The dismissal by way home (issue 52): releases in one press at the teacher screen's rank, as a
+  // release; a bus's riders and a program's list read by every staff role; any staff role checks a
+  // child in at a program (running a dismissal, like the queue: read-only in sandbox mode).
+  releaseWalkers:       [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
+  releaseBusRiders:     [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
+  releaseToProgram:     [401,  403,   403,  403,  ok,   ok,   ok,   ok,     403,     RO,      RO],
+  busRiders:            [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  programStudents:      [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  checkInProgramStudent: [401, 403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
+  undoProgramCheckIn:   [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     RO,      RO,      RO],
   busLinks:             [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     ok],
   rotateBusLinks:       [401,  403,   403,  403,  403,  ok,   ok,   ok,     403,     403,     RO],
   // The hallway display's link (issue 32): like the bus links.

@@ -221,6 +221,9 @@ describe("a family's change", () => {
       way: { mode: 'walker' },
       source: 'change',
       changeId: asked.body.change.id,
+      // Issue 52: the way the week gave that day, and the change's note (the teacher's "Changed today" badge).
+      usual: { mode: 'car' },
+      note: 'Grandma walks him home',
     });
     // The family sees it on their dashboard.
     const mine = (await parent.get('/api/parent/ways-home')).body;

@@ -11,6 +11,7 @@ import {
   GoneError,
   isDomainError,
   LinkReplacedError,
+  NotComingError,
   NotFoundError,
   OutsideGeofenceError,
   RowsRejectedError,
@@ -250,6 +251,7 @@ export const errorHandler = (): MiddlewareObj<HttpEvent, HttpResult> => ({
         Object.assign(body, { replaced: true, schoolPhone: error.schoolPhone });
       if (error instanceof UnreleasedStudentsError) body.unreleased = error.unreleased;
       if (error instanceof OutsideGeofenceError) body.distanceM = error.distanceM;
+      if (error instanceof NotComingError) body.notComing = error.notComing;
       request.response = json(statusOf(error), body);
       return;
     }

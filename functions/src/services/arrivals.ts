@@ -171,18 +171,13 @@ export const announceArrival = async (
 const queueForArrival = async (
   parent: User,
   session: PickupSession,
-  car: Parameters<typeof queueAnnouncedCar>[2],
+  car: Parameters<typeof queueAnnouncedCar>[1],
   arrival: Arrival,
 ): Promise<Arrival> => {
   let entryId: string;
   let queuedBy: Arrival['queuedBy'] = 'announcement';
   try {
-    const entry = await queueAnnouncedCar(
-      session.schoolId,
-      session.id,
-      car,
-      await recordingBy(parent, session.schoolId),
-    );
+    const entry = await queueAnnouncedCar(session, car, await recordingBy(parent, session.schoolId));
     entryId = entry.id;
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;

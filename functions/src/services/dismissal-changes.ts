@@ -32,7 +32,7 @@ import { isReadOnly, READ_ONLY_MESSAGE, rosterSchool } from './roster/scope';
 import { clockOf, type SchoolClock } from './school-clock';
 import { readSchool } from './tenancy';
 import { wayDecisionEmail } from './way-email';
-import { checkOffered, wayOptionsOf, waysHomeOn } from './ways-home';
+import { checkOffered, wayOptionsOf, waysHomeOn, withNamedCar } from './ways-home';
 
 /**
  * Dated changes of a child's way home (issue 51). A parent asks for their own
@@ -193,6 +193,7 @@ export const requestChange = async (
   const byParent = user.role === 'parent';
   const { until, weekdays } = checkNewChange(input, clock, byParent ? 'parent' : 'staff');
   checkOffered([input.way], options, 'way');
+  const way = await withNamedCar(school.id, input.way, 'way');
   const now = new Date().toISOString();
   const approved = !byParent || clock.changeApproval === 'auto';
   const change: DismissalChange = {
@@ -202,7 +203,7 @@ export const requestChange = async (
     date: input.date,
     until,
     weekdays,
-    way: input.way,
+    way,
     status: approved ? 'approved' : 'pending',
     approvedAt: approved ? now : null,
     cancelledFrom: null,

@@ -1,5 +1,11 @@
 import { channels } from '@curbside/api';
-import { type DisplayBoard, type DisplayLink, displayBoardOf, type User } from '@curbside/domain';
+import {
+  type DisplayBoard,
+  type DisplayLink,
+  displayBoardOf,
+  type User,
+  WAY_RELEASE_SHOWN_MS,
+} from '@curbside/domain';
 import { batches, connections, displayLinks, pickupSessions, queue, releases } from '@curbside/store';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { connectionsDb, db } from '../lib/context';
@@ -41,15 +47,17 @@ export const rotateDisplayLink = async (user: User, event: APIGatewayProxyEventV
 export const boardOf = async (schoolId: number): Promise<DisplayBoard> => {
   const session = await pickupSessions.active(db, schoolId);
   if (!session) return { sessionId: null, groups: [] };
-  const [entries, list] = await Promise.all([
+  const [entries, list, recent] = await Promise.all([
     queue.listActive(db, session.id),
     batches.listBySession(db, session.id),
+    // Walkers and programs' children released in the last few minutes (issue 52).
+    releases.recentByWay(db, session.id, new Date(Date.now() - WAY_RELEASE_SHOWN_MS).toISOString()),
   ]);
   const waiting = entries.filter((entry) => entry.status === 'waiting' && entry.batchId === null);
   const riders = waiting.flatMap((entry) => entry.students);
   const marks = riders.length === 0 ? new Map() : await releases.ofStudents(db, session.id, riders);
   const releasedAt = new Map([...marks].map(([studentId, mark]) => [studentId, mark.releasedAt]));
-  return displayBoardOf(session.id, entries, list, releasedAt);
+  return displayBoardOf(session.id, entries, list, releasedAt, recent);
 };
 
 /** Sends the board to one display (on its asking: at opening and after each reconnect). */

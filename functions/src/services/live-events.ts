@@ -82,6 +82,7 @@ const DISPLAY_CHANGES: ReadonlySet<string> = new Set([
   'VEHICLES_REMOVED_FROM_QUEUE',
   'VEHICLE_RESTORED',
   'STUDENT_STATUS_UPDATE',
+  'STUDENTS_RELEASED',
 ]);
 
 /** Every staff connection: an alert. Otherwise the classrooms of the students the event is about. */
@@ -113,6 +114,9 @@ const concernOf = async (
       break;
     case 'VEHICLES_REMOVED_FROM_QUEUE':
       ids = event.data.entries.flatMap((entry) => classroomsOfStudents(entry.students));
+      break;
+    case 'STUDENTS_RELEASED':
+      ids = given ?? classroomsOfStudents(event.data.students);
       break;
     case 'STUDENT_STATUS_UPDATE':
       ids =

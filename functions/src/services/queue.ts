@@ -4,15 +4,18 @@ import {
   ConflictError,
   canTransition,
   NotFoundError,
+  notComingError,
+  type PickupSession,
   type QueueEntry,
   type QueueStatus,
   type Recording,
   type ReleaseMark,
   type RemovalReason,
-  type Student,
+  summaryOf,
   type User,
   type Vehicle,
   type VehicleType,
+  vehicleName,
 } from '@curbside/domain';
 import {
   parseEntryId,
@@ -32,6 +35,7 @@ import { dropFromBatch, type EntryChange, placeInBatch, takeOutOfBatch } from '.
 import { releasesBeforeCompletion } from './completion';
 import { publishToSession } from './live-events';
 import { recordingBy } from './record';
+import { schoolToday } from './school-clock';
 import {
   activeEntryOfSchool,
   assertSessionOfSchool,
@@ -41,6 +45,7 @@ import {
 } from './scope';
 import { recordPickups } from './teacher';
 import { ownSchoolId } from './tenancy';
+import { type VisitCalls, visitCalls } from './way-calls';
 
 /**
  * A session's active queue, or its completed pickups. `early`: the active
@@ -78,20 +83,50 @@ export const earlyQueue = (userId: number, event: HttpEvent): Promise<QueueEntry
 
 const snapshot = ({ studentIds: _, schoolId: __, ...vehicle }: Vehicle) => vehicle;
 
-/** What queueing a vehicle reads first: the session, the vehicle, its earlier visit, then its riders. */
+const NOBODY: VisitCalls = { called: [], notCalled: [] };
+
+/**
+ * Who a visit calls: in an afternoon's dismissal, the children whose way home
+ * today goes with this vehicle (issue 52, `visitCalls`); in a morning
+ * drop-off, every child the vehicle is registered with.
+ */
+const callsFor = async (
+  schoolId: number,
+  session: PickupSession | undefined,
+  vehicle: Vehicle | undefined,
+  today: Promise<string>,
+): Promise<VisitCalls> => {
+  if (!vehicle || !session) return NOBODY;
+  if (session.type === 'morning_dropoff') {
+    return {
+      called: (await students.getMany(db, schoolId, vehicle.studentIds)).map(summaryOf),
+      notCalled: [],
+    };
+  }
+  return visitCalls(schoolId, await today, vehicle);
+};
+
+/** What queueing a vehicle reads first: the session, the vehicle, its earlier visit, then who it calls today. */
 const addReads = async (
   schoolId: number,
   sessionId: number,
   vehicleType: VehicleType,
   vehicleNumber: string,
 ) => {
+  const today = schoolToday(schoolId);
+  today.catch(() => undefined);
   const [session, vehicle, requeue] = await Promise.all([
     pickupSessions.get(db, sessionId),
     vehicles.byNumber(db, schoolId, vehicleType, vehicleNumber),
     queue.visitedBefore(db, sessionId, vehicleType, vehicleNumber),
   ]);
-  const riders = vehicle ? await students.getMany(db, schoolId, vehicle.studentIds) : [];
-  return [session, vehicle, requeue, riders] as const;
+  const calls = await callsFor(
+    schoolId,
+    session?.schoolId === schoolId ? session : undefined,
+    vehicle,
+    today,
+  );
+  return [session, vehicle, requeue, calls] as const;
 };
 
 export interface AddReads {
@@ -138,7 +173,7 @@ export const addVehicle = async (
   input: AddVehicleInput,
   early?: Promise<AddReads>,
 ): Promise<QueueEntry> => {
-  const { sessionId, vehicleNumber, vehicleType } = addVehicleSchema.parse(input);
+  const { sessionId, vehicleNumber, vehicleType, queueAnyway } = addVehicleSchema.parse(input);
   const schoolId = ownSchoolId(user);
   const started = await early?.catch(() => undefined);
   const same =
@@ -147,12 +182,15 @@ export const addVehicle = async (
     started.vehicleType === vehicleType &&
     started.vehicleNumber === vehicleNumber;
   // Independent reads, one round trip, then the riders (or none more: `earlyAdd`).
-  const [[session, vehicle, requeue, riders], record] = await Promise.all([
+  const [[session, vehicle, requeue, calls], record] = await Promise.all([
     same ? started.reads : addReads(schoolId, sessionId, vehicleType, vehicleNumber),
     recordingBy(user, schoolId),
   ]);
   runningOf(user, sessionId, session);
-  return enqueue({ schoolId, sessionId, vehicleNumber, vehicleType }, vehicle, requeue, riders, record);
+  // A car none of whose children goes home in it today: the staff decide (an adult in a car is a person waiting).
+  if (vehicleType === 'car' && calls.called.length === 0 && calls.notCalled.length > 0 && !queueAnyway)
+    throw notComingError(vehicleName(vehicleType, vehicleNumber), calls.notCalled);
+  return enqueue({ schoolId, sessionId, vehicleNumber, vehicleType }, vehicle, requeue, calls, record);
 };
 
 /**
@@ -165,7 +203,7 @@ const enqueue = async (
   { schoolId, sessionId, vehicleNumber, vehicleType }: Omit<AddReads, 'reads'>,
   vehicle: Vehicle | undefined,
   requeue: boolean,
-  riders: readonly Student[],
+  calls: VisitCalls,
   record: Recording,
   queuedBy?: 'announcement',
 ): Promise<QueueEntry> => {
@@ -181,13 +219,8 @@ const enqueue = async (
       entryTime: now,
       queueTime: now,
       vehicle: vehicle ? snapshot(vehicle) : null,
-      students: riders.map(({ id, firstName, lastName, grade, classroomId }) => ({
-        id,
-        firstName,
-        lastName,
-        grade,
-        classroomId,
-      })),
+      students: calls.called,
+      ...(calls.notCalled.length > 0 ? { notCalled: calls.notCalled } : {}),
       ...(queuedBy ? { queuedBy } : {}),
     },
     record,
@@ -219,24 +252,25 @@ const enqueue = async (
 /**
  * Queues a family's registered car for their announcement (issue 53, `auto`):
  * as staff typing its number would, in a session the caller found running,
- * recorded with the parent as the actor and marked `queuedBy: announcement`.
+ * recorded with the parent as the actor and marked `queuedBy: announcement`;
+ * it calls the children whose way home today is this car (issue 52).
  * ConflictError when the car is already in the queue.
  */
 export const queueAnnouncedCar = async (
-  schoolId: number,
-  sessionId: number,
+  session: PickupSession,
   vehicle: Vehicle,
   record: Recording,
 ): Promise<QueueEntry> => {
-  const [requeue, riders] = await Promise.all([
+  const { schoolId, id: sessionId } = session;
+  const [requeue, calls] = await Promise.all([
     queue.visitedBefore(db, sessionId, vehicle.type, vehicle.number),
-    students.getMany(db, schoolId, vehicle.studentIds),
+    callsFor(schoolId, session, vehicle, schoolToday(schoolId)),
   ]);
   return enqueue(
     { schoolId, sessionId, vehicleNumber: vehicle.number, vehicleType: vehicle.type },
     vehicle,
     requeue,
-    riders,
+    calls,
     record,
     'announcement',
   );

@@ -17,6 +17,7 @@ import {
   schoolClockOf,
   type User,
   ValidationError,
+  wayText,
 } from '@curbside/domain';
 import {
   namedActor,
@@ -28,6 +29,7 @@ import {
   sessionSummaryOf,
   summarize,
   unnamedActorIds,
+  wayReleasesFromEvents,
   withActorNames,
 } from '@curbside/domain/report';
 import {
@@ -45,6 +47,7 @@ import { districtSchools } from './districts';
 import { retentionDays } from './record';
 import { schoolClock } from './school-clock';
 import { canSeeSchool, readSchool } from './tenancy';
+import { wayOptionsOf, waysHomeOn } from './ways-home';
 
 /**
  * Reports read the dismissal's record: a session's events give its pickups
@@ -90,7 +93,11 @@ const reportOf = async (session: PickupSession, events: readonly DismissalEvent[
   );
   const names = await namesOf(found.flatMap(pickupActors));
   const pickups = found.map((pickup) => withActorNames(pickup, names));
-  return { pickups, summary: summarize(events, pickups) };
+  // Walkers, programs' children, riders of a bus that never came: released by way home outside any visit (issue 52).
+  const wayReleases = wayReleasesFromEvents(events, pickups, (id) =>
+    id === null ? null : (roomNames.get(id) ?? null),
+  );
+  return { pickups, wayReleases, summary: summarize(events, pickups, wayReleases) };
 };
 
 const storedOf = (
@@ -165,14 +172,14 @@ export const sessionReportCsv = async (
   user: User,
   id: number,
 ): Promise<{ csv: string; filename: string }> => {
-  const { session, pickups } = await sessionReport(user, id);
+  const { session, pickups, wayReleases } = await sessionReport(user, id);
   // The CSV writer (papaparse) is loaded by the export alone, not at the function's cold start.
   const [{ toCsv }, { timeZone }] = await Promise.all([
     import('@curbside/domain/csv'),
     schoolClock(session.schoolId),
   ]);
   return {
-    csv: toCsv(sessionReportCsvRows(pickups, timeZone)),
+    csv: toCsv(sessionReportCsvRows(pickups, timeZone, wayReleases)),
     // The session's day in the school's calendar (its time zone, issue 51).
     filename: `session-${session.id}-${dateIn(timeZone, Date.parse(session.startTime))}.csv`,
   };
@@ -199,10 +206,25 @@ export const studentPickups = async (user: User, studentId: number): Promise<Stu
       sessions.set(sessionId, await pickupSessions.get(db, sessionId));
     }),
   );
-  const names = await namesOf(marks.flatMap((mark) => [mark.releasedBy, mark.completedBy]));
+  const dayOf = (mark: (typeof marks)[number]) =>
+    dateIn(clock.timeZone, Date.parse(sessions.get(mark.sessionId)?.startTime ?? mark.pickedUpAt));
+  const days = [...new Set(marks.map(dayOf))];
+  // The way home of each day (issue 52): one read of the plan and the day's changes per day shown.
+  const [names, options, ways] = await Promise.all([
+    namesOf(marks.flatMap((mark) => [mark.releasedBy, mark.completedBy])),
+    days.length > 0 ? wayOptionsOf(user.schoolId) : undefined,
+    Promise.all(
+      days.map(
+        async (day) => [day, (await waysHomeOn(user.schoolId as number, day, [studentId]))[0]] as const,
+      ),
+    ),
+  ]);
+  const wayOn = new Map(ways);
   return marks.map((mark) => {
     const session = sessions.get(mark.sessionId);
+    const way = wayOn.get(dayOf(mark));
     return {
+      ...(way && options ? { wayHome: wayText(way.way, options) } : {}),
       sessionId: mark.sessionId,
       sessionName: session?.name ?? '',
       // The day of the school's calendar (its time zone, issue 51).

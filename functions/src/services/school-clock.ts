@@ -1,6 +1,7 @@
 import { dateIn, NotFoundError, type School, schoolClockOf } from '@curbside/domain';
 import { schools } from '@curbside/store';
 import { db } from '../lib/context';
+import { recentSchool } from './record';
 
 /**
  * The school's clock (issue 51): its zone, cutoff and approval rule as in
@@ -30,4 +31,15 @@ export const schoolClock = async (schoolId: number, now = Date.now()): Promise<S
   const school = await schools.get(db, schoolId);
   if (!school) throw new NotFoundError('School not found');
   return clockOf(school, now);
+};
+
+/**
+ * The school's date now, from its record as read in the last minute
+ * (`recentSchool`): for the car line's calls, where a school's zone does not
+ * change between two cars.
+ */
+export const schoolToday = async (schoolId: number, now = Date.now()): Promise<string> => {
+  const school = await recentSchool(schoolId);
+  if (!school) throw new NotFoundError('School not found');
+  return clockOf(school, now).today;
 };

@@ -10,6 +10,7 @@ import { schools } from '@curbside/store';
 import { db } from '../lib/context';
 import { log } from '../lib/log';
 import { publishToStaff } from './live-events';
+import { forgetSchool } from './record';
 import { isReadOnly, READ_ONLY_MESSAGE } from './roster/scope';
 import { readSchool } from './tenancy';
 
@@ -35,6 +36,7 @@ export const saveSettings = async (
   if (await isReadOnly(user, school)) throw new ForbiddenError(READ_ONLY_MESSAGE);
   const saved = await schools.updateSettings(db, schoolId, settings);
   if (!saved) throw new NotFoundError('School not found');
+  forgetSchool(schoolId);
   const now = schoolSettingsOf(saved);
   try {
     await publishToStaff(schoolId, { type: 'SCHOOL_SETTINGS_CHANGED', data: { schoolId, settings: now } });

@@ -3,8 +3,10 @@ import {
   actorName,
   type Classroom,
   ConflictError,
+  type DayWay,
   isSessionRunning,
   NotFoundError,
+  type PlanEntry,
   type QueueEntry,
   type Recording,
   type ReleaseMark,
@@ -14,6 +16,7 @@ import {
   type StudentSummary,
   type TeacherStudent,
   type User,
+  type Vehicle,
 } from '@curbside/domain';
 import { classrooms, type Marks, parentLinks, queue, releases, students, vehicles } from '@curbside/store';
 import { knownSchoolOf } from '../lib/auth';
@@ -22,8 +25,10 @@ import type { HttpEvent } from '../lib/http';
 import { countMetric, log } from '../lib/log';
 import { publishToChannel, publishToSession } from './live-events';
 import { recordingBy } from './record';
+import { schoolToday } from './school-clock';
 import { activeSessionOf, assertSessionOfSchool, sessionOfSchool } from './scope';
 import { ownSchoolId } from './tenancy';
+import { waysHomeOn } from './ways-home';
 
 /** Without a session: nothing queued, released or picked up. */
 const NO_MARKS: Marks = { released: new Map(), pickedUp: new Map(), releasedBy: new Map() };
@@ -48,22 +53,31 @@ const rosterOf = async (schoolId: number, rooms: readonly Classroom[], classroom
 /** The registered vehicle that picks a student up. */
 type Ride = NonNullable<TeacherStudent['vehicle']>;
 
+const rideOf = (vehicle: Vehicle): Ride => ({
+  type: vehicle.type,
+  number: vehicle.number,
+  parentName: vehicle.parentName,
+});
+
 /**
- * Each student's registered ride: the first active vehicle (by id) that
- * lists them. One Query of the school's vehicles, so a roster change is seen
- * at once.
+ * Each student's ride: the bus or the car their way home today names (issue
+ * 52), else the first active vehicle (by id) that lists them. One Query of
+ * the school's vehicles, so a roster change is seen at once.
  */
-const ridesOf = async (schoolId: number): Promise<Map<number, Ride>> => {
-  const rides = new Map<number, Ride>();
+const ridesOf = async (schoolId: number) => {
+  const registered = new Map<number, Ride>();
   const fleet = (await vehicles.listBySchool(db, schoolId)).sort((a, b) => a.id - b.id);
+  const byId = new Map(fleet.map((vehicle) => [vehicle.id, vehicle]));
   for (const vehicle of fleet) {
     for (const studentId of vehicle.studentIds) {
-      if (!rides.has(studentId)) {
-        rides.set(studentId, { type: vehicle.type, number: vehicle.number, parentName: vehicle.parentName });
-      }
+      if (!registered.has(studentId)) registered.set(studentId, rideOf(vehicle));
     }
   }
-  return rides;
+  return (studentId: number, today: DayWay): Ride | undefined => {
+    const named = today.mode === 'bus' || today.mode === 'car' ? today.vehicleId : undefined;
+    const vehicle = named === undefined ? undefined : byId.get(named);
+    return vehicle ? rideOf(vehicle) : registered.get(studentId);
+  };
 };
 
 const releasedByOf = (marks: Marks, studentId: number) => {
@@ -78,6 +92,7 @@ const viewOf = (
   room: Classroom | undefined,
   entry: QueueEntry | undefined,
   marks: Marks,
+  today: PlanEntry,
 ): TeacherStudent => {
   const vehicle = entry
     ? { type: entry.vehicleType, number: entry.vehicleNumber, parentName: entry.vehicle?.parentName ?? null }
@@ -101,6 +116,7 @@ const viewOf = (
     releasedBy: releasedByOf(marks, student.id),
     // A vehicle back in the queue puts the student back in the queue.
     pickedUpAt: entry ? null : (marks.pickedUp.get(student.id) ?? null),
+    today,
   };
 };
 
@@ -124,25 +140,33 @@ export const teacherStudents = async (
     sessionId === undefined ? undefined : assertSessionOfSchool(user, sessionId),
   ]);
   const { roster, markRooms } = await rosterOf(schoolId, rooms, classroomIds);
-  const [active, marks, rides] = await Promise.all([
+  roster.sort((a, b) => a.id - b.id);
+  const [active, marks, rides, ways] = await Promise.all([
     sessionId === undefined ? [] : queue.listActive(db, sessionId),
     sessionId === undefined ? NO_MARKS : releases.ofClassrooms(db, sessionId, markRooms),
     ridesOf(schoolId),
+    schoolToday(schoolId).then((today) =>
+      waysHomeOn(
+        schoolId,
+        today,
+        roster.map((student) => student.id),
+      ),
+    ),
   ]);
   const roomById = new Map(rooms.map((room) => [room.id, room]));
   const entryOf = new Map<number, QueueEntry>();
   for (const entry of active) for (const student of entry.students) entryOf.set(student.id, entry);
-  return roster
-    .sort((a, b) => a.id - b.id)
-    .map((student) =>
-      viewOf(
-        student,
-        rides.get(student.id),
-        student.classroomId !== null ? roomById.get(student.classroomId) : undefined,
-        entryOf.get(student.id),
-        marks,
-      ),
+  return roster.map((student, i) => {
+    const today = ways[i] as PlanEntry;
+    return viewOf(
+      student,
+      rides(student.id, today.way),
+      student.classroomId !== null ? roomById.get(student.classroomId) : undefined,
+      entryOf.get(student.id),
+      marks,
+      today,
     );
+  });
 };
 
 /**

@@ -1,4 +1,5 @@
 import {
+  type DayWay,
   type DismissalChange,
   type PlanEntry,
   programsOf,
@@ -63,6 +64,27 @@ export const wayOptionsOf = async (schoolId: number): Promise<WayOptions> => {
     buses,
     programs: list.map(({ id, name, kind, location, active }) => ({ id, name, kind, location, active })),
   };
+};
+
+/**
+ * A way naming one car (issue 52: a friend's car, Grandma's car for a day),
+ * by its id or its number, with both filled in from the school's active car
+ * (400 when it names none); any other way as it is.
+ */
+export const withNamedCar = async <W extends DayWay>(schoolId: number, way: W, path: string): Promise<W> => {
+  if (way.mode !== 'car' || (way.vehicleId === undefined && way.vehicleNumber === undefined)) return way;
+  const car =
+    way.vehicleId !== undefined
+      ? await vehicles.get(db, schoolId, way.vehicleId)
+      : await vehicles.byNumber(db, schoolId, 'car', way.vehicleNumber as string);
+  const named =
+    way.vehicleNumber === undefined || car?.number.toUpperCase() === way.vehicleNumber.toUpperCase();
+  if (car?.type !== 'car' || !car.active || !named) {
+    throw new ValidationError('That car is not one of the school’s cars', [
+      { path, message: 'That car is not one of the school’s cars' },
+    ]);
+  }
+  return { ...way, vehicleId: car.id, vehicleNumber: car.number };
 };
 
 /** A way names a bus of the school and an active program of the school (400 otherwise). */

@@ -21,7 +21,7 @@ import { publishToClassrooms } from './live-events';
 import { retentionDays } from './record';
 import { rosterSchool } from './roster/scope';
 import { clockOf } from './school-clock';
-import { checkOffered, wayOptionsOf, waysHomeOn } from './ways-home';
+import { checkOffered, wayOptionsOf, waysHomeOn, withNamedCar } from './ways-home';
 
 /**
  * A student's default weekly plan (issue 51): every staff role of the school
@@ -101,17 +101,22 @@ export const setStudentPlan = async (
     options,
     'plan',
   );
+  const named = Object.fromEntries(
+    await Promise.all(
+      SCHOOL_DAYS.map(async (day) => [day, await withNamedCar(school.id, plan[day], `plan.${day}`)]),
+    ),
+  ) as WeeklyPlan;
   const before = plans.get(studentId);
-  if (before && samePlan(before.plan, plan)) return { plan: before.plan, isDefault: false };
+  if (before && samePlan(before.plan, named)) return { plan: before.plan, isDefault: false };
   const saved = await dismissalPlans.set(db, {
     schoolId: school.id,
     studentId,
-    plan,
+    plan: named,
     before,
     actor: actorOf(user),
     retentionDays: days,
   });
-  await tellToday(school, student, before?.plan ?? CAR_EVERY_DAY, plan);
+  await tellToday(school, student, before?.plan ?? CAR_EVERY_DAY, named);
   return { plan: saved.plan, isDefault: false };
 };
 

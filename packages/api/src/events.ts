@@ -10,8 +10,10 @@ import type {
   ParentStatus,
   PickupSession,
   PlanEntry,
+  ProgramCheckIn,
   QueuedVehicle,
   QueueEntry,
+  ReleasedWay,
   SchoolSettings,
   StudentAuthorizedPickups,
 } from '@curbside/domain';
@@ -81,6 +83,20 @@ export interface CarLineEventData {
         releasedBy?: string;
       }
     | { studentId: number; sessionId: number; status: ParentStatus };
+  /**
+   * Students released by way home in one press (issue 52): the walkers, a
+   * bus's riders or a program's children of some classrooms. To the whole
+   * line and to the screens subscribed to their classrooms (each student's
+   * parents get `STUDENT_STATUS_UPDATE` released, as for a teacher's release).
+   */
+  STUDENTS_RELEASED: {
+    sessionId: number;
+    way: ReleasedWay;
+    releasedAt: string;
+    /** Who released them (their username, as a release's `releasedBy`). */
+    releasedBy: string;
+    students: Array<{ id: number; classroomId: number | null }>;
+  };
 }
 
 /**
@@ -165,6 +181,11 @@ export interface SchoolEventData {
    * time): the screens showing it leave it (the session as it ended).
    */
   SESSION_ENDED: { schoolId: number; session: PickupSession };
+  /**
+   * A program's staff checked a child in, or took it back (`checkedInAt`
+   * null; issue 52): the program screens and the office follow it.
+   */
+  PROGRAM_CHECK_IN: ProgramCheckIn;
 }
 
 /**
@@ -221,6 +242,7 @@ export const CAR_LINE_EVENT_TYPES = [
   'ALERT_DISMISSED',
   'ALERT_ACKNOWLEDGED',
   'STUDENT_STATUS_UPDATE',
+  'STUDENTS_RELEASED',
 ] as const satisfies readonly CarLineEventType[];
 
 export const LIVE_EVENT_TYPES = [
@@ -234,6 +256,7 @@ export const LIVE_EVENT_TYPES = [
   'AUTHORIZED_PICKUPS_CHANGED',
   'SESSION_STARTED',
   'SESSION_ENDED',
+  'PROGRAM_CHECK_IN',
   'DISMISSAL_PLAN_CHANGED',
   'DISMISSAL_CHANGE_UPDATED',
   'ARRIVAL_ANNOUNCED',

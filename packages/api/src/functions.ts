@@ -75,9 +75,12 @@ export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', Functio
     publishes: true,
     ...HTTP,
   },
-  /** Classrooms, the teacher's students, releases (told to staff and parents), pickup codes. */
+  /**
+   * Classrooms, the teacher's students, releases (told to staff and parents), pickup codes;
+   * releases by way home and programs' check-ins (issue 52: a check-in taken back is a DeleteItem).
+   */
   teacher: {
-    data: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'],
+    data: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
     connections: PUBLISHER,
     publishes: true,
     ...HTTP,

@@ -244,6 +244,9 @@ export const WAY_EVENT_KINDS = [
   'change_cancelled',
   // Issue 55: the student's data erased (the one event left of their record of ways home).
   'student_erased',
+  // Issue 52: a program's staff checked the child in (or took it back).
+  'program_checked_in',
+  'program_check_in_undone',
 ] as const;
 export type WayEventKind = (typeof WAY_EVENT_KINDS)[number];
 
@@ -280,6 +283,8 @@ export interface WayEvent {
   plan?: { before: WeeklyPlan | null; after: WeeklyPlan };
   /** Change events: the change before (null when new) and after. */
   change?: { before: ChangeSnapshot | null; after: ChangeSnapshot };
+  /** Check-in events: the program (its name then) and the school day. */
+  checkIn?: { programId: number; programName: string; date: string };
 }
 
 /** A change's days as a family or the office reads them. */

@@ -1,9 +1,11 @@
 import * as z from 'zod';
 import { optionalText, requiredText } from './roster';
 import { isSchoolDay, SCHOOL_DAYS, type SchoolDay, weekdayOf } from './school-clock';
-import type { DayWay, WayHome, WayMode, WeeklyPlan } from './ways';
+import type { DayWay, WayHome, WayMode, WayOptions, WeeklyPlan } from './ways';
+import { sameWay, wayText } from './ways';
 
-export type { DayWay, WayHome, WayMode, WeeklyPlan } from './ways';
+export type { DayWay, WayHome, WayMode, WayOptions, WeeklyPlan } from './ways';
+export { namedCarOf, sameWay, wayText } from './ways';
 
 /**
  * Every way home (issue 51, docs/adr/0021-every-way-home.md): the school's
@@ -47,8 +49,20 @@ export type ProgramInput = z.output<typeof programInputSchema>;
 // Ways home
 
 const WAY_MESSAGE = 'Way home must be car, bus (with vehicleId), walker or program (with programId)';
+/** A car's number as the placard shows it (what the office is told on the phone). */
+const carNumber = z
+  .string({ message: 'vehicleNumber must be a car number' })
+  .trim()
+  .min(1, 'vehicleNumber must be a car number')
+  .max(12, 'vehicleNumber must be a car number')
+  .regex(/^[A-Za-z0-9]+$/, 'vehicleNumber must be a car number');
 const wayHomeOptions = [
-  z.object({ mode: z.literal('car') }),
+  // Any car of the family; or one car, named by its id or its number (a friend's car for a day, issue 52).
+  z.object({
+    mode: z.literal('car'),
+    vehicleId: positiveId('vehicleId must be the id of a car').optional(),
+    vehicleNumber: carNumber.optional(),
+  }),
   z.object({ mode: z.literal('bus'), vehicleId: positiveId('vehicleId must be the id of a bus') }),
   z.object({ mode: z.literal('walker') }),
   z.object({ mode: z.literal('program'), programId: positiveId('programId must be the id of a program') }),
@@ -102,11 +116,6 @@ export const CAR_EVERY_DAY: WeeklyPlan = { mon: CAR, tue: CAR, wed: CAR, thu: CA
 /** The same way, every school day. */
 export const everyDay = (way: WayHome): WeeklyPlan => ({ mon: way, tue: way, wed: way, thu: way, fri: way });
 
-export const sameWay = (a: DayWay, b: DayWay): boolean =>
-  a.mode === b.mode &&
-  (a.mode !== 'bus' || a.vehicleId === (b as { vehicleId: number }).vehicleId) &&
-  (a.mode !== 'program' || a.programId === (b as { programId: number }).programId);
-
 export const samePlan = (a: WeeklyPlan, b: WeeklyPlan): boolean =>
   SCHOOL_DAYS.every((day) => sameWay(a[day], b[day]));
 
@@ -117,30 +126,6 @@ export const vehiclesOf = (ways: readonly DayWay[]) => [
 export const programsOf = (ways: readonly DayWay[]) => [
   ...new Set(ways.flatMap((way) => (way.mode === 'program' ? [way.programId] : []))),
 ];
-
-/** What the school offers: its buses (vehicle id and number) and its programs. */
-export interface WayOptions {
-  buses: Array<{ id: number; number: string }>;
-  programs: Array<Pick<Program, 'id' | 'name' | 'kind' | 'location' | 'active'>>;
-}
-
-/** A way as staff read it: `Car rider`, `Bus B3`, `Walker`, `Kids Club`, `Absent`. */
-export const wayText = (way: DayWay, options: WayOptions): string => {
-  switch (way.mode) {
-    case 'car':
-      return 'Car rider';
-    case 'walker':
-      return 'Walker';
-    case 'absent':
-      return 'Absent';
-    case 'bus': {
-      const bus = options.buses.find((found) => found.id === way.vehicleId);
-      return bus ? `Bus B${bus.number}` : 'Bus';
-    }
-    case 'program':
-      return options.programs.find((found) => found.id === way.programId)?.name ?? 'Program';
-  }
-};
 
 const DAY_LABEL: Record<SchoolDay, string> = { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri' };
 
@@ -254,6 +239,9 @@ export interface PlanEntry {
   way: DayWay;
   source: 'default' | 'change';
   changeId?: number;
+  /** A change's day (issue 52): the way the weekly plan gave, and the change's note ('' when none). */
+  usual?: DayWay;
+  note?: string;
 }
 
 /**
@@ -271,10 +259,20 @@ export const wayHomeOn = (
     .filter((change) => changeAppliesOn(change, date))
     .sort((a, b) => (a.approvedAt ?? '').localeCompare(b.approvedAt ?? '') || a.id - b.id)
     .at(-1);
-  if (winner) return { studentId, way: winner.way, source: 'change', changeId: winner.id };
   const day = weekdayOf(date);
   const week = plan ?? CAR_EVERY_DAY;
-  return { studentId, way: isSchoolDay(date) ? week[day as SchoolDay] : CAR, source: 'default' };
+  const usual = isSchoolDay(date) ? week[day as SchoolDay] : CAR;
+  if (winner) {
+    return {
+      studentId,
+      way: winner.way,
+      source: 'change',
+      changeId: winner.id,
+      usual,
+      note: (winner as { note?: string }).note ?? '',
+    };
+  }
+  return { studentId, way: usual, source: 'default' };
 };
 
 /** Counts of a day's plan by way home (the admin's "Today's changes" card). */

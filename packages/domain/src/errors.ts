@@ -97,6 +97,20 @@ export class OutsideGeofenceError extends ConflictError {
   }
 }
 
+/**
+ * Queueing a car none of whose children goes home in it today (issue 52): 409
+ * `{ message, notComing: [students with their reason] }` until the staff queue
+ * it anyway (`queueAnyway: true`): an adult in a car is a person waiting.
+ */
+export class NotComingError extends ConflictError {
+  constructor(
+    message: string,
+    readonly notComing: ReadonlyArray<{ id: number; firstName: string; lastName: string; reason: string }>,
+  ) {
+    super(message);
+  }
+}
+
 /** Something that worked once and never will again (a used, revoked or expired invite). */
 export class GoneError extends DomainError {}
 

@@ -30,3 +30,4 @@ export * from './sessions';
 export * from './sis';
 export * from './student-data';
 export * from './unreleased';
+export * from './way-calls';

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { PlanEntry } from './dismissal-plans';
 import type { StudentSummary, VehicleType } from './queue';
 
 /** Classrooms, the teacher's view of students, and pickup codes (§3, §4, §5). */
@@ -46,6 +47,11 @@ export interface TeacherStudent extends StudentSummary {
   releasedBy: string | null;
   /** When the student's vehicle's pickup completed this session; null while in the queue again. */
   pickedUpAt: string | null;
+  /**
+   * How the student goes home today (issue 52): the school's day, their weekly
+   * plan overridden by an approved change (with the usual way and the note).
+   */
+  today: PlanEntry;
 }
 
 type ReadyKeys = Pick<TeacherStudent, 'batchId' | 'batchNumber' | 'queueStatus' | 'queueTime'>;

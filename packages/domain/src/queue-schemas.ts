@@ -18,6 +18,12 @@ export const addVehicleSchema = z.object({
   sessionId: z.coerce.number({ message: 'Session is required' }).int().positive('Session is required'),
   vehicleNumber: vehicleNumberSchema,
   vehicleType: z.enum(VEHICLE_TYPES, { message: 'Vehicle type must be car or bus' }).default('car'),
+  /**
+   * The staff queue a car none of whose children goes home in it today
+   * (issue 52): an adult in a car is a person waiting. Without it, such a car
+   * is answered 409 `{ message, notComing }`.
+   */
+  queueAnyway: z.boolean({ message: 'queueAnyway must be true or false' }).optional(),
 });
 export type AddVehicleInput = z.input<typeof addVehicleSchema>;
 

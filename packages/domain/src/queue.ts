@@ -1,4 +1,5 @@
 import { ConflictError } from './errors';
+import type { DayWay } from './ways';
 
 /** Vehicles, queue entries and alerts (specification §3, §4, §5). */
 export const VEHICLE_TYPES = ['car', 'bus'] as const;
@@ -36,6 +37,13 @@ export interface StudentSummary {
   classroomId: number | null;
 }
 
+/** A child a visit does not call today (absent, on a bus, walking, at a program, in another car), and why (issue 52). */
+export interface NotCalledStudent extends StudentSummary {
+  way: DayWay;
+  /** `Absent today`, `Bus B3 today`, `Walker today`, `Kids Club today`, `Car 112 today`. */
+  reason: string;
+}
+
 export interface QueueEntry {
   id: string;
   sessionId: number;
@@ -52,9 +60,16 @@ export interface QueueEntry {
   queueTime: string;
   exitTime: string | null;
   vehicle: Omit<Vehicle, 'studentIds' | 'schoolId'> | null;
+  /** The children the visit calls: those whose way home today goes with this vehicle (issue 52). */
   students: StudentSummary[];
   /** `announcement`: queued by the family's own "I'm here" (issue 53, a school in `auto` arrival mode). */
   queuedBy?: 'announcement';
+  /**
+   * The children the vehicle is registered with (or, for a bus, usually
+   * carries) who go home another way today, with the reason: shown struck
+   * through, never called. Absent on visits queued before issue 52.
+   */
+  notCalled?: NotCalledStudent[];
   /**
    * Raised by every change to the visit (1 when queued). Writes are held to
    * the version the caller read, and a screen keeps the higher of two copies.

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { QueueEntry, QueueStatus, StudentSummary, VehicleType } from './queue';
 import type { Role } from './roles';
 import type { PickupSession } from './session-schemas';
+import type { ReleasedWay } from './way-calls';
 
 /**
  * The dismissal's record (issue #26): every change of a pickup session is an
@@ -27,6 +28,8 @@ export const DISMISSAL_EVENT_KINDS = [
   'restored',
   'student_released',
   'student_unreleased',
+  // A release by way home (issue 52): the walkers, a bus's riders or a program's children of some classrooms.
+  'students_released',
   'alert_raised',
   'alert_acknowledged',
   'alert_dismissed',
@@ -114,6 +117,8 @@ export interface EventEntry {
   students: StudentSummary[];
   /** On a `picked_up` event: each child's release at the completion (absent on events before issue 50). */
   releases?: ChildRelease[];
+  /** On a `vehicle_queued` event: the children it was not called for that day, and why (issue 52). */
+  notCalled?: Array<StudentSummary & { reason: string }>;
 }
 
 export const eventEntryOf = (
@@ -158,6 +163,9 @@ export interface DismissalEventBody {
   entries: EventEntry[];
   /** A released (or un-released) student. */
   student?: StudentSummary;
+  /** `students_released`: the students one press released, and to what (issue 52). */
+  students?: StudentSummary[];
+  way?: ReleasedWay;
   batch?: { id: number; number: number };
   status?: { from: QueueStatus; to: QueueStatus };
   alert?: { id: number; type: string; location: string };
@@ -225,10 +233,28 @@ export interface ReportPickup {
   students: ReportStudent[];
 }
 
+/** Students released in a session by way home (issue 52): each counted once, by how they went. */
+export interface ReleasesByWay {
+  car: number;
+  bus: number;
+  walker: number;
+  program: number;
+}
+
+/** A release by way home as a report shows it (walkers, a bus's riders, a program's children). */
+export interface ReportWayRelease {
+  at: string;
+  by: ReportActor | null;
+  way: ReleasedWay;
+  students: Array<Pick<ReportStudent, 'id' | 'firstName' | 'lastName' | 'grade' | 'classroom'>>;
+}
+
 export interface ReportSummary {
   cars: number;
   buses: number;
   studentsPickedUp: number;
+  /** Released students by way home (issue 52). */
+  releasesByWay: ReleasesByWay;
   medianWaitSeconds: number | null;
   p90WaitSeconds: number | null;
   batches: number;
@@ -241,6 +267,8 @@ export interface SessionReport {
   session: PickupSession;
   summary: ReportSummary;
   pickups: ReportPickup[];
+  /** The releases by way home of students in no visit of the session: walkers, programs (issue 52). */
+  wayReleases: ReportWayRelease[];
 }
 
 /** A school's dismissals over a date range, from the record (the district report). */
@@ -278,4 +306,6 @@ export interface StudentPickup {
   completedWithoutRelease: boolean;
   pickedUpAt: string;
   completedBy: ReportActor | null;
+  /** The child's way home that day as the office reads it (`Car rider`, `Car 112`, `Bus B3`…; issue 52). */
+  wayHome?: string;
 }

@@ -4,12 +4,15 @@ import type {
   ChildRelease,
   DismissalActor,
   DismissalEvent,
+  ReleasesByWay,
   ReportActor,
   ReportPickup,
   ReportStudent,
   ReportSummary,
+  ReportWayRelease,
   SessionSummary,
 } from './record';
+import type { ReleasedWay } from './way-calls';
 
 /**
  * The dismissal's record turned into reports (pure rules): a session's
@@ -93,6 +96,11 @@ export const pickupsFromEvents = (
   for (const event of events) {
     if (event.kind === 'student_released' && event.student) {
       released.set(event.student.id, { at: event.at, by: actorForReport(event.actor) });
+      continue;
+    }
+    if (event.kind === 'students_released') {
+      for (const student of event.students ?? [])
+        released.set(student.id, { at: event.at, by: actorForReport(event.actor) });
       continue;
     }
     if (event.kind === 'student_unreleased' && event.student) {
@@ -186,10 +194,77 @@ export const pickupsFromEvents = (
   );
 };
 
+/**
+ * The releases by way home (issue 52) of students in no visit of the session:
+ * walkers, programs' children, a bus's riders whose bus never joined the
+ * queue (a bus's released riders are otherwise its visit's children). Oldest
+ * first, each student once (their first release).
+ */
+export const wayReleasesFromEvents = (
+  events: readonly DismissalEvent[],
+  pickups: readonly ReportPickup[],
+  classroomName: (id: number | null) => string | null = () => null,
+): ReportWayRelease[] => {
+  const inVisits = new Set(pickups.flatMap((pickup) => pickup.students.map((student) => student.id)));
+  const seen = new Set<number>();
+  const list: ReportWayRelease[] = [];
+  for (const event of events) {
+    if (event.kind !== 'students_released' || !event.way) continue;
+    const students = (event.students ?? []).filter((student) => {
+      if (inVisits.has(student.id) || seen.has(student.id)) return false;
+      seen.add(student.id);
+      return true;
+    });
+    if (students.length === 0) continue;
+    list.push({
+      at: event.at,
+      by: actorForReport(event.actor),
+      way: event.way,
+      students: students.map((student) => ({
+        id: student.id,
+        firstName: student.firstName,
+        lastName: student.lastName,
+        grade: student.grade,
+        classroom: classroomName(student.classroomId),
+      })),
+    });
+  }
+  return list;
+};
+
+/**
+ * Released students by way home: a child released while in a visit counts by
+ * the visit's vehicle (car or bus); one released by way home outside any
+ * visit, by that way. Each child once per way.
+ */
+export const releasesByWay = (
+  pickups: readonly ReportPickup[],
+  wayReleases: readonly ReportWayRelease[],
+): ReleasesByWay => {
+  const sets = {
+    car: new Set<number>(),
+    bus: new Set<number>(),
+    walker: new Set<number>(),
+    program: new Set<number>(),
+  };
+  for (const pickup of pickups)
+    for (const student of pickup.students)
+      if (student.releasedAt !== null) sets[pickup.vehicleType].add(student.id);
+  for (const release of wayReleases)
+    for (const student of release.students) sets[release.way.mode].add(student.id);
+  return {
+    car: sets.car.size,
+    bus: sets.bus.size,
+    walker: sets.walker.size,
+    program: sets.program.size,
+  };
+};
+
 /** The report's summary of its pickups and events. */
 export const summarize = (
   events: readonly DismissalEvent[],
   pickups: readonly ReportPickup[],
+  wayReleases: readonly ReportWayRelease[] = [],
 ): ReportSummary => {
   const waits = pickups
     .map(pickupWaitSeconds)
@@ -205,6 +280,7 @@ export const summarize = (
     cars: pickups.filter((pickup) => pickup.vehicleType === 'car').length,
     buses: pickups.filter((pickup) => pickup.vehicleType === 'bus').length,
     studentsPickedUp: new Set(done.flatMap((pickup) => pickup.students.map((student) => student.id))).size,
+    releasesByWay: releasesByWay(pickups, wayReleases),
     medianWaitSeconds: quantile(waits, 0.5),
     p90WaitSeconds: quantile(waits, 0.9),
     batches: batchIds.size,
@@ -285,17 +361,33 @@ export const sessionReportHeader = (timeZone: string) => [
   `Picked Up At (${timeZone})`,
   'Completed By',
   'Wait Seconds',
+  'Way Home',
+];
+
+/** A way as the report's Way Home column names it: `Car`, `Bus B3`, `Walker`, `Kids Club`. */
+const wayHomeLabel = (way: ReleasedWay | { mode: 'car' | 'bus'; name: string }) =>
+  way.mode === 'walker' ? 'Walker' : way.name;
+
+/** The Releases by way home lines of a report (issue 52): `Car riders 12`, … */
+export const RELEASES_BY_WAY_LABELS: ReadonlyArray<[keyof ReleasesByWay, string]> = [
+  ['car', 'Car riders'],
+  ['bus', 'Bus riders'],
+  ['walker', 'Walkers'],
+  ['program', 'Programs'],
 ];
 
 /**
  * The report's CSV rows (header first): one row per student of each pickup
  * (with that child's own release, or "Completed without a teacher's
- * release"), a vehicle without students on one row; times in `timeZone`
- * (`2026-11-24 15:02:07`).
+ * release"), a vehicle without students on one row; then one row per student
+ * released by way home outside any visit (walkers, programs: outcome
+ * `released`); each row names the way home (`Way Home`), so a spreadsheet
+ * counts the releases by way home. Times in `timeZone` (`2026-11-24 15:02:07`).
  */
 export const sessionReportCsvRows = (
   pickups: readonly ReportPickup[],
   timeZone: string,
+  wayReleases: readonly ReportWayRelease[] = [],
 ): Array<Array<string | number | null>> => {
   const local = (iso: string | null) =>
     iso === null ? null : localDateTime(iso, timeZone, { seconds: true, zoneName: false });
@@ -321,8 +413,32 @@ export const sessionReportCsvRows = (
         local(pickup.pickedUpAt),
         actorLabel(pickup.completedBy),
         pickupWaitSeconds(pickup),
+        wayHomeLabel({
+          mode: pickup.vehicleType,
+          name: pickup.vehicleType === 'bus' ? `Bus B${pickup.vehicleNumber}` : 'Car',
+        }),
       ]);
     }),
+    ...wayReleases.flatMap((release) =>
+      release.students.map((student) => [
+        release.way.mode === 'bus' ? release.way.name.replace(/^Bus B/, '') : null,
+        release.way.mode,
+        'released',
+        student.id,
+        student.firstName,
+        student.lastName,
+        student.grade,
+        student.classroom,
+        null,
+        null,
+        local(release.at),
+        actorLabel(release.by),
+        null,
+        null,
+        null,
+        wayHomeLabel(release.way),
+      ]),
+    ),
   ];
 };
 

@@ -50,6 +50,9 @@ describe("a day's way home", () => {
       way: { mode: 'walker' },
       source: 'change',
       changeId: 4,
+      // Issue 52: the way the week gave that day and the change's note (the teacher's badge).
+      usual: { mode: 'car' },
+      note: '',
     });
     for (const status of ['pending', 'denied'] as const) {
       expect(wayHomeOn(3, '2026-11-25', week, [change({ status, approvedAt: null })]).source).toBe('default');

@@ -1,9 +1,10 @@
-import type { StaffRole } from '@curbside/domain';
+import { DEFAULT_RETENTION_DAYS, everyDay, SCHEDULE, type StaffRole } from '@curbside/domain';
 import { hashPassword } from '@curbside/functions/lib/passwords';
 import {
   classrooms,
   cleverLinks,
   type Db,
+  dismissalPlans,
   districts,
   NO_PASSWORD,
   parentLinks,
@@ -196,7 +197,8 @@ const CARS: ReadonlyArray<[string, string, string]> = [
  * 21 by the other teachers), 60 students spread over them; 24 families with a
  * car (cars 101–124, one to three children each, two families without an
  * alternate contact), five buses (1–5) for the rest, and a few students
- * walking (no vehicle). Answers the car families.
+ * walking (no vehicle); the bus riders' and walkers' weekly plans say so
+ * (issue 51). Answers the car families.
  */
 const seedCarLine = async (
   db: Db,
@@ -278,27 +280,53 @@ const seedCarLine = async (
     );
   }
   const riders = kids.slice(next, kids.length - 4);
+  const walkers = kids.slice(kids.length - 4);
+  const busIds: number[] = [];
   for (let bus = 1; bus <= 5; bus++) {
     registrations.push(
-      vehicles.create(db, {
-        schoolId,
-        number: String(bus),
-        type: 'bus',
-        active: true,
-        parentName: `Route ${String.fromCharCode(64 + bus)}`,
-        parentPhone: null,
-        alternateContactName: null,
-        alternateContactPhone: null,
-        make: 'Blue Bird',
-        model: 'Vision',
-        color: 'Yellow',
-        licensePlate: `BUS-${bus}`,
-        notes: null,
-        studentIds: riders.filter((_, i) => i % 5 === bus - 1).map((child) => child.id),
-      }),
+      vehicles
+        .create(db, {
+          schoolId,
+          number: String(bus),
+          type: 'bus',
+          active: true,
+          parentName: `Route ${String.fromCharCode(64 + bus)}`,
+          parentPhone: null,
+          alternateContactName: null,
+          alternateContactPhone: null,
+          make: 'Blue Bird',
+          model: 'Vision',
+          color: 'Yellow',
+          licensePlate: `BUS-${bus}`,
+          notes: null,
+          studentIds: riders.filter((_, i) => i % 5 === bus - 1).map((child) => child.id),
+        })
+        .then((vehicle) => {
+          busIds[bus - 1] = vehicle.id;
+        }),
     );
   }
   await Promise.all(registrations);
+  // Their ways home (issue 51): the bus riders ride their bus, the last four walk, every school day.
+  await dismissalPlans.setMany(
+    db,
+    [
+      ...riders.map((child, i) => ({
+        schoolId,
+        studentId: child.id,
+        plan: everyDay({ mode: 'bus', vehicleId: busIds[i % 5] as number }),
+        before: undefined,
+      })),
+      ...walkers.map((child) => ({
+        schoolId,
+        studentId: child.id,
+        plan: everyDay({ mode: 'walker' }),
+        before: undefined,
+      })),
+    ],
+    SCHEDULE,
+    DEFAULT_RETENTION_DAYS,
+  );
   return families;
 };
 

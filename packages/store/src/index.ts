@@ -29,6 +29,7 @@ export * from './password-reset';
 export * from './pickup-code';
 export * from './pickup-session';
 export * from './program';
+export * from './program-check-in';
 export * from './queue';
 export * from './release';
 export * from './restore';

@@ -161,6 +161,21 @@ export const removedVisit = (entry: QueueEntry, removedAt: string) => {
 export const completedEntryOf = (entry: QueueEntry, marks: ReadonlyMap<number, ReleaseMark> | undefined) =>
   marks ? completedEventEntry(entry, marks) : eventEntryOf(entry);
 
+/** The children a visit does not call today, as its queued event records them (issue 52): who, and why. */
+const notCalledOf = (entry: QueueEntry) =>
+  entry.notCalled && entry.notCalled.length > 0
+    ? {
+        notCalled: entry.notCalled.map(({ id, firstName, lastName, grade, classroomId, reason }) => ({
+          id,
+          firstName,
+          lastName,
+          grade,
+          classroomId,
+          reason,
+        })),
+      }
+    : {};
+
 const fromItem = (item: Record<string, unknown>): QueueEntry => ({
   ...stripKeys<QueueEntry>(item),
   position: null,
@@ -255,7 +270,12 @@ export const queue = {
               db,
               entry,
               entry.entryTime,
-              [{ kind: requeue ? 'vehicle_requeued' : 'vehicle_queued', entries: [eventEntryOf(entry)] }],
+              [
+                {
+                  kind: requeue ? 'vehicle_requeued' : 'vehicle_queued',
+                  entries: [{ ...eventEntryOf(entry), ...notCalledOf(entry) }],
+                },
+              ],
               recording,
             ),
           ],

@@ -3,15 +3,18 @@ import {
   type ChildRelease,
   type DismissalActor,
   type QueueEntry,
+  type RecentWayRelease,
   type Recording,
+  type ReleasedWay,
   type ReleaseMark,
   releasesAtCompletion,
   type StudentSummary,
+  summaryOf,
 } from '@curbside/domain';
 import { getAll, putAll, rewriteAll } from './batch-write';
 import type { Db } from './db';
-import { eventPuts } from './dismissal-event';
-import { isConditionFailure, queryAll } from './query';
+import { eventPuts, TRANSACTION_ITEM_LIMIT } from './dismissal-event';
+import { cancellationReasons, isConditionFailure, queryAll } from './query';
 
 /**
  * What happened to students in a session, per classroom, so a teacher's view
@@ -23,6 +26,12 @@ const partition = (sessionId: number, classroomId: number | null) =>
   `RELEASE#${sessionId}#CLASSROOM#${classroomId ?? 'NONE'}`;
 const RELEASED = 'STUDENT#';
 const PICKED_UP = 'PICKEDUP#';
+/**
+ * A session's releases by way home, oldest first (gsi1, on the marks a
+ * release by way home writes, issue 52): `RELEASE#{sessionId}#WAYS` /
+ * `{releasedAt}#{studentId:010}`. The hallway display reads the last minutes of it.
+ */
+const wayReleasesOf = (sessionId: number) => `RELEASE#${sessionId}#WAYS`;
 /** A student's pickups, newest first (gsi2, on the picked-up marks): `SCHOOL#{schoolId}#STUDENT#{studentId}#PICKUPS` / `{pickedUpAt}#{sessionId}`. */
 const pickupsOf = (schoolId: number, studentId: number) => `SCHOOL#${schoolId}#STUDENT#${studentId}#PICKUPS`;
 const DAY_SECONDS = 24 * 60 * 60;
@@ -135,6 +144,91 @@ export const releases = {
       }),
     );
     return releasedAt;
+  },
+
+  /**
+   * Releases students by way home (issue 52: the walkers, a bus's riders or a
+   * program's children of some classrooms) with one `students_released` event
+   * per transaction (at most 99 students each). Each mark is written only if
+   * the student has none yet: a student already released (a second press,
+   * another tablet at the same moment) is left as they are and not named in
+   * the event. Answers the students released by this call.
+   */
+  async releaseByWay(
+    db: Db,
+    scope: { schoolId: number; sessionId: number },
+    students: readonly StudentSummary[],
+    way: ReleasedWay,
+    recording: Recording,
+    releasedAt = new Date().toISOString(),
+  ): Promise<StudentSummary[]> {
+    const released: StudentSummary[] = [];
+    const chunk = TRANSACTION_ITEM_LIMIT - 1;
+    for (let start = 0; start < students.length; start += chunk) {
+      let pending = students.slice(start, start + chunk).map(summaryOf);
+      // A student released meanwhile fails their mark's condition: the rest are written again without them.
+      for (let attempt = 0; pending.length > 0 && attempt < 3; attempt++) {
+        try {
+          await db.doc.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                ...pending.map((student) => ({
+                  Put: {
+                    TableName: db.table,
+                    Item: {
+                      pk: partition(scope.sessionId, student.classroomId),
+                      sk: `${RELEASED}${student.id}`,
+                      gsi1pk: wayReleasesOf(scope.sessionId),
+                      gsi1sk: `${releasedAt}#${String(student.id).padStart(10, '0')}`,
+                      entity: 'release',
+                      studentId: student.id,
+                      student,
+                      way,
+                      releasedAt,
+                      releasedBy: recording.actor,
+                      ttl: expiry(releasedAt, recording),
+                    },
+                    ConditionExpression: 'attribute_not_exists(pk)',
+                  },
+                })),
+                ...eventPuts(
+                  db,
+                  scope,
+                  releasedAt,
+                  [{ kind: 'students_released', entries: [], students: pending, way }],
+                  recording,
+                ),
+              ],
+            }),
+          );
+          released.push(...pending);
+          pending = [];
+        } catch (error) {
+          if (!isConditionFailure(error)) throw error;
+          const reasons = cancellationReasons(error);
+          const taken = new Set(
+            pending.filter((_, i) => reasons[i] === 'ConditionalCheckFailed').map((student) => student.id),
+          );
+          if (taken.size === 0) throw error;
+          pending = pending.filter((student) => !taken.has(student.id));
+        }
+      }
+    }
+    return released;
+  },
+
+  /** A session's releases by way home since `since` (gsi1, oldest first): what the hallway display shows. */
+  async recentByWay(db: Db, sessionId: number, since: string): Promise<RecentWayRelease[]> {
+    const items = await queryAll(db, {
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk >= :since',
+      ExpressionAttributeValues: { ':pk': wayReleasesOf(sessionId), ':since': since },
+    });
+    return items.map((item) => ({
+      releasedAt: item.releasedAt as string,
+      way: item.way as ReleasedWay,
+      student: item.student as StudentSummary,
+    }));
   },
 
   /**

@@ -58,6 +58,12 @@ export const staffRoutes: RouteObject = {
           'school_admin',
           async () => (await import('../features/school-admin/school-admin.page')).SessionReportPage,
         ),
+        // A program's list for today and its check-ins (issue 52): any staff role.
+        staff(
+          'programs',
+          'front_queue_wrangler',
+          async () => (await import('../features/programs/programs.page')).ProgramsPage,
+        ),
         staff(
           'bus-map',
           'front_queue_wrangler',

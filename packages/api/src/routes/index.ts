@@ -12,6 +12,7 @@ import {
 import { parentRoutes } from './parent';
 import { sisRoutes } from './sis';
 import { teacherRoutes } from './teacher';
+import { wayDismissalRoutes } from './way-dismissal';
 import { wayHomeParentRoutes, wayHomeRoutes } from './ways-home';
 
 export * from './shared';
@@ -36,6 +37,7 @@ export const routes = {
   ...wayHomeRoutes,
   ...wayHomeParentRoutes,
   ...arrivalRoutes,
+  ...wayDismissalRoutes,
 } as const;
 
 export type Routes = typeof routes;

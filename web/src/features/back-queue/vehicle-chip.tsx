@@ -25,6 +25,20 @@ const chipStyle = (entry: Pick<QueueEntry, 'vehicleType'>): CSSProperties => ({
   WebkitTouchCallout: 'none',
 });
 
+/** The count on a chip's corner: green when every child it calls was sent out, else dark. */
+const cornerStyle = (all: boolean): CSSProperties => ({
+  position: 'absolute',
+  top: -8,
+  right: -8,
+  padding: '1px 7px',
+  borderRadius: 999,
+  background: all ? 'var(--mantine-color-green-9)' : 'var(--mantine-color-dark-7)',
+  color: 'var(--mantine-color-white)',
+  fontSize: 14,
+  fontWeight: 800,
+  pointerEvents: 'none',
+});
+
 interface VehicleChipProps {
   entry: QueueEntry;
   /** In a loading batch: can be dragged to 'Back to Queue' or 'Overflow Area'. */
@@ -40,6 +54,7 @@ export function VehicleChip({ entry, draggable, onOpen }: VehicleChipProps) {
   const label = vehicleLabel(entry.vehicleType, entry.vehicleNumber);
   const marks = useStudentMarks(entry.sessionId);
   const released = entry.students.filter((student) => marks.get(student.id)?.releasedAt).length;
+  const bus = entry.vehicleType === 'bus';
   const drag = useChipDrag(
     { entryId: entry.id, batchId: entry.batchId ?? 0 },
     draggable && entry.batchId !== null,
@@ -67,24 +82,21 @@ export function VehicleChip({ entry, draggable, onOpen }: VehicleChipProps) {
           {label}
         </Text>
       </UnstyledButton>
-      {released > 0 && (
+      {bus && (
+        // A bus's riders (issue 52): how many of them a teacher has sent out, of all it calls today.
+        <span
+          data-riders={entry.students.length}
+          data-released={released}
+          style={cornerStyle(released === entry.students.length)}
+        >
+          <VisuallyHidden>Riders released: </VisuallyHidden>
+          {`✓${released}/${entry.students.length}`}
+        </span>
+      )}
+      {!bus && released > 0 && (
         // Children a teacher has sent out: a green count on the chip's corner (beside the button,
         // whose name stays its vehicle; the chip's dialog names the children).
-        <span
-          data-released={released}
-          style={{
-            position: 'absolute',
-            top: -8,
-            right: -8,
-            padding: '1px 7px',
-            borderRadius: 999,
-            background: 'var(--mantine-color-green-9)',
-            color: 'var(--mantine-color-white)',
-            fontSize: 14,
-            fontWeight: 800,
-            pointerEvents: 'none',
-          }}
-        >
+        <span data-released={released} style={cornerStyle(true)}>
           <VisuallyHidden>Children released: </VisuallyHidden>
           {`✓${released}`}
         </span>

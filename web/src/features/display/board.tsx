@@ -14,8 +14,18 @@ export const PAGE_MS = 8_000;
 /** A size in px at the board's scale (`--display-scale`). */
 const px = (size: number) => `calc(${size}px * var(--display-scale))`;
 
-const groupName = (group: DisplayGroup, texts: Texts) =>
-  group.batchNumber === null ? texts.noBatch : `${texts.batch} #${group.batchNumber}`;
+/** A group's title: its batch, "Called", or (issue 52) the walkers released or a program's name. */
+const groupName = (group: DisplayGroup, texts: Texts) => {
+  if (group.lane === 'walker') return texts.walkersReleased;
+  if (group.lane === 'program') return group.title ?? texts.program;
+  return group.batchNumber === null ? texts.noBatch : `${texts.batch} #${group.batchNumber}`;
+};
+
+/** A row's label: `Car 112`, `Bus B3`; none for walkers and a program's children (the group names them). */
+const rowLabel = (lane: DisplayGroup['lane'], vehicleNumber: string, texts: Texts) =>
+  lane === 'car' || lane === 'bus'
+    ? `${lane === 'bus' ? texts.busName : texts.carName} ${vehicleLabel(lane, vehicleNumber)}`
+    : '';
 
 interface Fit {
   /** Index into SCALES. */
@@ -122,7 +132,7 @@ export function Board({ groups, texts }: { groups: DisplayGroup[]; texts: Texts 
         <Stack gap="lg" aria-live="polite">
           {visible.map(({ group, vehicles }) => (
             <Paper
-              key={`${group.lane}-${group.batchNumber ?? 'ready'}`}
+              key={`${group.lane}-${group.title ?? ''}-${group.batchNumber ?? 'ready'}`}
               component="section"
               withBorder
               p={px(24)}
@@ -140,9 +150,11 @@ export function Board({ groups, texts }: { groups: DisplayGroup[]; texts: Texts 
               <Stack gap="xs">
                 {vehicles.map((vehicle) => (
                   <Group key={vehicle.vehicleNumber} gap="xl" wrap="nowrap" align="baseline" data-display-row>
-                    <Text fz={px(40)} fw={700} miw={px(260)} style={{ flexShrink: 0 }}>
-                      {`${group.lane === 'bus' ? texts.busName : texts.carName} ${vehicleLabel(group.lane, vehicle.vehicleNumber)}`}
-                    </Text>
+                    {rowLabel(group.lane, vehicle.vehicleNumber, texts) && (
+                      <Text fz={px(40)} fw={700} miw={px(260)} style={{ flexShrink: 0 }}>
+                        {rowLabel(group.lane, vehicle.vehicleNumber, texts)}
+                      </Text>
+                    )}
                     <Text fz={px(64)} fw={800} lh={1.1}>
                       {vehicle.students
                         .map((student) => `${student.firstName} ${student.lastInitial}.`)

@@ -1,4 +1,5 @@
 import {
+  type AddVehicleInput,
   isUnregistered,
   type QueueEntry,
   type VehicleType,
@@ -17,14 +18,61 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useRef, useState } from 'react';
 import { errorMessage } from '../../lib/http';
 import { DANGER_TEXT } from '../../lib/theme';
 import { withdrawLiveToast } from '../../lib/toasts';
+import { NotCalledList, type NotComingAnswer, notComingOf } from '../queue/not-called';
 import { useAddToQueue, useRemoveFromQueue } from '../queue/queue.queries';
 import { vehicleToastSubject } from '../queue/queue-list';
 
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', 'Clear', '0', 'Enter'] as const;
+
+/**
+ * A warning about the car just entered, with the staff's two choices side by
+ * side where they fit whole, one above the other on a narrow phone.
+ */
+function CarWarning({
+  title,
+  children,
+  yes,
+  no,
+}: {
+  title: string;
+  children: ReactNode;
+  yes: { label: string; onClick: () => void };
+  no: { label: string; onClick: () => void };
+}) {
+  return (
+    <Alert
+      color="orange.9"
+      variant="outline"
+      role="alert"
+      title={title}
+      styles={{
+        title: {
+          color: 'var(--mantine-color-text)',
+          fontSize: 'var(--mantine-font-size-lg)',
+          fontWeight: 800,
+        },
+        message: { color: 'var(--mantine-color-text)' },
+      }}
+    >
+      <Stack gap="xs">
+        {children}
+        <Group gap="xs" wrap="wrap">
+          {/* White on #7c2d12 is 9.5:1: AAA in the Bright theme too. */}
+          <Button size="md" color="#7c2d12" onClick={yes.onClick} style={{ flex: '1 0 auto' }}>
+            {yes.label}
+          </Button>
+          <Button size="md" variant="default" onClick={no.onClick} style={{ flex: '1 0 auto' }}>
+            {no.label}
+          </Button>
+        </Group>
+      </Stack>
+    </Alert>
+  );
+}
 
 /**
  * A number that is not on the school's vehicle list was queued (a borrowed car
@@ -42,37 +90,41 @@ function UnregisteredWarning({
 }) {
   const name = vehicleName(entry.vehicleType, entry.vehicleNumber);
   return (
-    <Alert
-      color="orange.9"
-      variant="outline"
-      role="alert"
+    <CarWarning
       title={`${name} is not registered`}
-      styles={{
-        title: {
-          color: 'var(--mantine-color-text)',
-          fontSize: 'var(--mantine-font-size-lg)',
-          fontWeight: 800,
-        },
-        message: { color: 'var(--mantine-color-text)' },
-      }}
+      yes={{ label: 'Remove and re-enter', onClick: onRemove }}
+      no={{ label: 'Keep it', onClick: onKeep }}
     >
-      <Stack gap="xs">
-        <Text fz="md" inherit>
-          It is in the queue, but no family or student on the school's list goes with this number. If it was
-          mistyped, remove it and enter it again.
-        </Text>
-        {/* Side by side where they fit whole, one above the other on a narrow phone. */}
-        <Group gap="xs" wrap="wrap">
-          {/* White on #7c2d12 is 9.5:1: AAA in the Bright theme too. */}
-          <Button size="md" color="#7c2d12" onClick={onRemove} style={{ flex: '1 0 auto' }}>
-            Remove and re-enter
-          </Button>
-          <Button size="md" variant="default" onClick={onKeep} style={{ flex: '1 0 auto' }}>
-            Keep it
-          </Button>
-        </Group>
-      </Stack>
-    </Alert>
+      <Text fz="md" inherit>
+        It is in the queue, but no family or student on the school's list goes with this number. If it was
+        mistyped, remove it and enter it again.
+      </Text>
+    </CarWarning>
+  );
+}
+
+/**
+ * A car none of whose children goes home in it today (issue 52): the server's
+ * question, each child struck through with the reason, and the staff's
+ * choice: an adult in a car is a person waiting, so it can be queued anyway.
+ */
+function NotComingWarning({
+  answer,
+  onQueue,
+  onCancel,
+}: {
+  answer: NotComingAnswer;
+  onQueue: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <CarWarning
+      title={answer.message.replace(/ \(.*$/, '')}
+      yes={{ label: 'Queue anyway', onClick: onQueue }}
+      no={{ label: "Don't queue", onClick: onCancel }}
+    >
+      <NotCalledList students={answer.notComing} />
+    </CarWarning>
   );
 }
 
@@ -94,6 +146,10 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
   const [vehicleNumber, setVehicleNumber] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [unregistered, setUnregistered] = useState<QueueEntry | null>(null);
+  /** A car refused because none of its children goes home in it today, until the staff decide. */
+  const [notComing, setNotComing] = useState<{ input: AddVehicleInput; answer: NotComingAnswer } | null>(
+    null,
+  );
   /** Adds sent and not yet answered (several when the next car was entered meanwhile). */
   const [sending, setSending] = useState(0);
   const input = useRef<HTMLInputElement>(null);
@@ -115,12 +171,24 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
     const number = vehicleNumber.trim();
     const type = vehicleType;
     setVehicleNumber('');
+    send({ sessionId, vehicleNumber: number, vehicleType: type });
+  };
+
+  const send = (sent: AddVehicleInput) => {
+    const number = sent.vehicleNumber;
+    const type = sent.vehicleType ?? 'car';
+    setNotComing(null);
     setSending((count) => count + 1);
     add
-      .mutateAsync({ sessionId, vehicleNumber: number, vehicleType: type })
+      .mutateAsync(sent)
       .then((entry) => setUnregistered(entry && isUnregistered(entry) ? entry : null))
       .catch((refusal: unknown) => {
         withdrawLiveToast(vehicleToastSubject(type, number));
+        const answer = notComingOf(refusal);
+        if (answer) {
+          setNotComing({ input: sent, answer });
+          return;
+        }
         if (typed.current.trim() === '') {
           setVehicleNumber(number);
           setError(errorMessage(refusal));
@@ -193,6 +261,13 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
               error: { fontSize: 'var(--mantine-font-size-md)', fontWeight: 700 },
             }}
           />
+          {notComing && (
+            <NotComingWarning
+              answer={notComing.answer}
+              onQueue={() => send({ ...notComing.input, queueAnyway: true })}
+              onCancel={() => setNotComing(null)}
+            />
+          )}
           {unregistered && (
             <UnregisteredWarning
               entry={unregistered}

@@ -11,6 +11,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { api } from '../../lib/api';
 import { errorMessage } from '../../lib/http';
 import { useLiveSync } from '../live/live';
+import { notComingOf } from './not-called';
 import { queueKeys, withEntry } from './queue.cache';
 import { withUndo } from './undo';
 import { unreleasedOf } from './unreleased';
@@ -96,7 +97,8 @@ export const useAddToQueue = () => {
       ),
     // null: no connection, the add waits in the outbox (the header counts it).
     onSuccess: (entry) => (entry ? apply(entry) : undefined),
-    onError: (error) => failure('Failed to add vehicle', error),
+    // A car whose children all go home another way today is a question for the add card, not a failure.
+    onError: (error) => (notComingOf(error) ? undefined : failure('Failed to add vehicle', error)),
   });
 };
 

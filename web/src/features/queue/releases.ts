@@ -43,7 +43,7 @@ const marked = (
   return marks.map((mark, i) => (i === at ? after : mark));
 };
 
-/** Releases come with STUDENT_STATUS_UPDATE; a completed pickup marks its children picked up. */
+/** Releases come with STUDENT_STATUS_UPDATE (and STUDENTS_RELEASED); a completed pickup marks its children picked up. */
 export const releasesPatch = cachePatch<StudentMark[]>({
   name: 'queue.releases',
   matches: isKey,
@@ -54,6 +54,11 @@ export const releasesPatch = cachePatch<StudentMark[]>({
       return data.status === 'released'
         ? marked(marks, data.studentId, { releasedAt: data.releasedAt })
         : marks;
+    }
+    // Walkers, a bus's riders or a program's children released in one press (issue 52).
+    if (event.type === 'STUDENTS_RELEASED') {
+      const { releasedAt } = event.data;
+      return event.data.students.reduce((list, student) => marked(list, student.id, { releasedAt }), marks);
     }
     return entryChanges(event)
       .filter(({ entry }) => entry.status === 'completed')

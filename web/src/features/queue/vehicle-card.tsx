@@ -31,6 +31,7 @@ import { useState } from 'react';
 import { IconTooltip } from '../../components/tooltips';
 import { BORDER, DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
 import { AlsoAllowed } from '../authorized-pickups/also-allowed';
+import { EntryNotCalled } from './not-called';
 import { useRemoveFromQueue } from './queue.queries';
 import { useStudentMarks } from './releases';
 import { usePress } from './use-press';
@@ -211,6 +212,7 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
                   {children}
                 </Text>
               )}
+              <EntryNotCalled entry={entry} />
               <AlsoAllowed students={entry.students} />
             </Stack>
             <Text fz="md" fw={800} c={overdue ? DANGER_TEXT : MUTED_TEXT} style={{ flexShrink: 0 }}>

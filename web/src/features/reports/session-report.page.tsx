@@ -1,5 +1,5 @@
 import { formatDuration, type ReportPickup, type ReportStudent } from '@curbside/domain';
-import { COMPLETED_WITHOUT_RELEASE } from '@curbside/domain/report';
+import { COMPLETED_WITHOUT_RELEASE, RELEASES_BY_WAY_LABELS } from '@curbside/domain/report';
 import {
   Alert,
   Anchor,
@@ -122,6 +122,14 @@ export function SessionReportPage() {
           <Stat label="Median wait" value={waitText(summary.medianWaitSeconds)} />
           <Stat label="90% waited under" value={waitText(summary.p90WaitSeconds)} />
         </SimpleGrid>
+        {/* Released by way home (issue 52); absent on reports kept before it. */}
+        {summary.releasesByWay && (
+          <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm" aria-label="Released by way home">
+            {RELEASES_BY_WAY_LABELS.map(([key, label]) => (
+              <Stat key={key} label={`${label} released`} value={String(summary.releasesByWay[key])} />
+            ))}
+          </SimpleGrid>
+        )}
         <Suspense fallback={<Loader aria-label="Loading charts" />}>
           <ReportCharts pickups={pickups} />
         </Suspense>

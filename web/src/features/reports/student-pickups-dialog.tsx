@@ -33,6 +33,7 @@ export function StudentPickupsDialog({
               <Table.Tr>
                 <Table.Th>Date</Table.Th>
                 <Table.Th>Session</Table.Th>
+                <Table.Th>Way home</Table.Th>
                 <Table.Th>Vehicle #</Table.Th>
                 <Table.Th>Released by</Table.Th>
                 <Table.Th>Picked up</Table.Th>
@@ -43,6 +44,7 @@ export function StudentPickupsDialog({
                 <Table.Tr key={`${pickup.sessionId}-${pickup.entryId}`}>
                   <Table.Td>{pickup.date}</Table.Td>
                   <Table.Td>{pickup.sessionName}</Table.Td>
+                  <Table.Td>{pickup.wayHome ?? '—'}</Table.Td>
                   <Table.Td>
                     {pickup.vehicleType === 'bus' ? 'Bus ' : ''}
                     {pickup.vehicleNumber}

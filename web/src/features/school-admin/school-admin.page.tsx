@@ -12,6 +12,7 @@ import { useNow } from '../queue/use-now';
 import { RosterPanel, type RosterPermissions } from '../rosters/roster-panel';
 import { rosterQueries, type SchoolScope } from '../rosters/rosters.queries';
 import { useActiveSession } from '../sessions/sessions.queries';
+import { WalkersByGrade } from '../teacher/walkers-by-grade';
 import { TodaysChanges } from '../ways-home/todays-changes';
 import { BusTrackingCard, LiveMapPanel } from './bus-tracking-card';
 import { DisplayLinkCard } from './display-link-card';
@@ -196,6 +197,8 @@ export function SchoolAdminPage() {
             </Grid.Col>
           </Grid>
         )}
+        {/* Issue 52: the walkers of a grade released in one press, while a dismissal runs. */}
+        {own && session && !readOnly && <WalkersByGrade />}
         <TodaysChanges schoolId={scope} readOnly={readOnly} />
         <RosterPanel
           schoolId={scope}

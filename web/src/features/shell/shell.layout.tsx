@@ -103,7 +103,7 @@ export function ShellLayout() {
         <Box component="main" style={{ flex: 1 }}>
           {allowed ? <Outlet /> : <NoPermission />}
         </Box>
-        <Footer />
+        <Footer programs={alerted} />
         {alerted && <SoundBar />}
         {alerted && <UnreleasedQuestion />}
       </Box>

@@ -1,5 +1,5 @@
 import type { CarLineEvent } from '@curbside/api';
-import { type QueueEntry, readyOrder, type TeacherStudent } from '@curbside/domain';
+import { type PlanEntry, type QueueEntry, readyOrder, type TeacherStudent } from '@curbside/domain';
 import type { QueryKey } from '@tanstack/react-query';
 import { entryChanges } from '../live/changes';
 import { cachePatch, type PatchContext } from '../live/live-sync';
@@ -89,6 +89,16 @@ const studentsAfter = (list: TeacherStudent[], event: CarLineEvent, context: Pat
       );
     }
   }
+  // Walkers, a bus's riders or a program's children released in one press (issue 52).
+  if (event.type === 'STUDENTS_RELEASED') {
+    const { releasedAt, releasedBy } = event.data;
+    const ids = new Set(event.data.students.map((student) => student.id));
+    if (next.some((student) => ids.has(student.id) && student.releasedAt === null)) {
+      next = next.map((student) =>
+        ids.has(student.id) && student.releasedAt === null ? { ...student, releasedAt, releasedBy } : student,
+      );
+    }
+  }
   for (const { entry, left } of entryChanges(event)) {
     const riders = new Set(entry.students.map((student) => student.id));
     if (!next.some((student) => riders.has(student.id))) continue;
@@ -136,3 +146,21 @@ export const readyStudentsPatch = cachePatch<TeacherStudent[]>({
 
 /** Both of the teacher's student lists (the full list before the ready one). */
 export const teacherPatches = [teacherStudentsPatch, readyStudentsPatch] as const;
+
+/**
+ * A teacher list after the office changed some children's way home today
+ * (`DISMISSAL_PLAN_CHANGED`, issue 52): each named child takes their new
+ * entry; the list is kept as it is when it names none of them.
+ */
+export const withTodaysWays = (
+  list: TeacherStudent[] | undefined,
+  entries: readonly PlanEntry[],
+): TeacherStudent[] | undefined => {
+  if (!list) return list;
+  const byId = new Map(entries.map((entry) => [entry.studentId, entry]));
+  if (!list.some((student) => byId.has(student.id))) return list;
+  return list.map((student) => {
+    const today = byId.get(student.id);
+    return today ? { ...student, today } : student;
+  });
+};

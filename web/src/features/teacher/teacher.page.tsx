@@ -19,12 +19,13 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useMemo, useState } from 'react';
 import { MUTED_TEXT } from '../../lib/theme';
 import { AlertPanel } from '../alerts/alert-panel';
 import { useArrivalByStudent } from '../arrivals/arrivals.queries';
 import { useMe } from '../auth/auth.queries';
+import { useLiveEvent } from '../live/live';
 import { PickupCodeDialog } from '../pickup-codes/pickup-code-dialog';
 import { NoActiveSession } from '../queue/no-active-session';
 import { useNow } from '../queue/use-now';
@@ -39,7 +40,9 @@ import { QueueStatusCard } from './queue-status';
 import { countsOf, rosterOf } from './roster';
 import { StudentVehicleDialog } from './student-vehicle-dialog';
 import { ReadyList, type StudentActions, StudentsPanel } from './students-panel';
+import { withTodaysWays } from './teacher.cache';
 import { teacherQueries, useTeacherLive } from './teacher.queries';
+import { WaysToday } from './ways-today';
 
 /** The alert location before the classrooms have loaded. */
 export const TEACHER_LOCATION_FALLBACK = 'Classroom';
@@ -147,6 +150,13 @@ function ArrivalTab({
         <Stack gap="md">
           <MyClassroom classrooms={selection.selected} counts={roster.counts} />
           <ReadyForPickup roster={roster} now={now} {...actions} />
+          {!roster.isLoading && (
+            <WaysToday
+              students={roster.students}
+              classroomIds={selection.selected.map((room) => room.id)}
+              sessionRunning
+            />
+          )}
           {roster.isLoading ? (
             <Center py="lg">
               <Loader aria-label="Loading students" />
@@ -235,6 +245,13 @@ function TeacherScreen({
   const roster = useRoster(sessionId, selectedIds);
   // The live connection brings only these classrooms' car-line events while the screen shows them.
   useClassroomSubscription(selectedIds, true);
+  // The office changed a child's way home today (issue 52): their group follows, without a read.
+  const queryClient = useQueryClient();
+  useLiveEvent('DISMISSAL_PLAN_CHANGED', ({ data }) => {
+    queryClient.setQueriesData<TeacherStudent[]>({ queryKey: teacherQueries.all }, (list) =>
+      withTodaysWays(list, data.students),
+    );
+  });
   const now = useNow(1000);
   const [vehicleOf, setVehicleOf] = useState<TeacherStudent | null>(null);
   const [codeFor, setCodeFor] = useState<TeacherStudent | null>(null);

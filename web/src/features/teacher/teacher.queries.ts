@@ -1,5 +1,5 @@
 import { routes } from '@curbside/api';
-import type { TeacherStudent, VehicleType } from '@curbside/domain';
+import { releasedText, type TeacherStudent, type VehicleType } from '@curbside/domain';
 import { notifications } from '@mantine/notifications';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
@@ -99,5 +99,43 @@ export const useReleaseStudent = () => {
     },
     onError: (error) =>
       notifications.show({ color: 'red', title: 'Failed to release student', message: errorMessage(error) }),
+  });
+};
+
+/** What one press releases (issue 52): the walkers, a bus's riders or a program's children of some classrooms. */
+export type WayPress =
+  | { mode: 'walker'; classroomIds: number[] }
+  | { mode: 'bus'; vehicleId: number; classroomIds: number[] }
+  | { mode: 'program'; programId: number; classroomIds: number[] };
+
+const pressed = (press: WayPress) => {
+  const body = { classroomIds: press.classroomIds };
+  if (press.mode === 'walker') return api(routes.releaseWalkers, { body });
+  if (press.mode === 'bus') return api(routes.releaseBusRiders, { params: { id: press.vehicleId }, body });
+  return api(routes.releaseToProgram, { params: { id: press.programId }, body });
+};
+
+/** "Release walkers", "Release riders", "Send to Kids Club": the children released at once show released. */
+export const useReleaseByWay = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: pressed,
+    onSuccess: ({ released }, press) => {
+      const ids = new Set(released);
+      const releasedAt = new Date().toISOString();
+      queryClient.setQueriesData<TeacherStudent[]>({ queryKey: teacherQueries.all }, (list) =>
+        list?.map((item) => (ids.has(item.id) && item.releasedAt === null ? { ...item, releasedAt } : item)),
+      );
+      notifications.show({
+        color: 'green.9',
+        title: released.length === 0 ? 'Nobody to release' : 'Released',
+        message: releasedText(
+          released.length,
+          press.mode === 'walker' ? 'walker' : press.mode === 'bus' ? 'rider' : 'student',
+        ),
+      });
+    },
+    onError: (error) =>
+      notifications.show({ color: 'red', title: 'Failed to release students', message: errorMessage(error) }),
   });
 };

@@ -22,6 +22,8 @@ const KIND: Record<WayEvent['kind'], string> = {
   change_denied: 'Change denied',
   change_cancelled: 'Change cancelled',
   student_erased: 'Student data erased',
+  program_checked_in: 'Checked in at program',
+  program_check_in_undone: 'Program check-in taken back',
 };
 
 const changeText = (change: ChangeSnapshot, options: WayOptions) =>
@@ -32,6 +34,7 @@ const whatOf = (event: WayEvent, options: WayOptions) => {
     const before = event.plan.before ? weeklyPlanText(event.plan.before, options) : 'Car rider (no plan)';
     return `${before} → ${weeklyPlanText(event.plan.after, options)}`;
   }
+  if (event.checkIn) return `${event.checkIn.programName}, ${event.checkIn.date}`;
   if (!event.change) return '—';
   const after = changeText(event.change.after, options);
   const reason = event.change.after.reason ? ` — ${event.change.after.reason}` : '';
