@@ -226,7 +226,11 @@ describe("'Child picked up' on the front queue", () => {
       await text(childCard, words.inQueue).waitFor({ timeout: 10_000 });
 
       // The front queue's menu on the car: Child picked up (sent at once; the toast offers Undo).
-      const { page: tablet } = await suite.open('front_demo', '/front-queue');
+      // The screen asks before sending when it knows the child is not released; if the car's
+      // release marks are not read yet, the server's 409 asks the same question (ADR 0011).
+      const { page: tablet } = await suite.open('front_demo', '/front-queue', {
+        expectedErrors: [{ text: /status of 409/, url: /\/api\/queue\// }],
+      });
       await tablet.getByRole('button', { name: `Actions for Car ${car}`, exact: true }).click();
       await tablet.getByRole('menuitem', { name: 'Child picked up', exact: true }).click();
       // No teacher released the child: the screen asks first.
@@ -274,7 +278,10 @@ describe('the parent portal', () => {
     expect(await code.inputValue()).toBe('ZZZZ');
     await link.click();
     await text(page, 'Failed to link student').waitFor();
-    await text(page, 'Invalid or expired code').waitFor();
+    // The server's message, with the request's reference beneath it (issue 55).
+    await page
+      .getByText(/^Invalid or expired code\s*Reference: [0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/)
+      .waitFor();
 
     // The language switch, remembered on the device.
     await page.getByText('Español', { exact: true }).click();

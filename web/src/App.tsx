@@ -8,9 +8,10 @@ import { parentRoutes } from './audiences/parent.routes';
 import { publicRoutes } from './audiences/public.routes';
 import { signInRoutes } from './audiences/sign-in.routes';
 import { staffRoutes } from './audiences/staff.routes';
+import { loadToasts } from './components/toasts-loader';
 import { AppThemeProvider } from './features/theme/theme-provider';
 import { appQueryClient } from './lib/query-client';
-import { answersBeforeAnnouncements, loadToasts, placeToasts, referencesOnErrorToasts } from './lib/toasts';
+import { answersBeforeAnnouncements, placeToasts, referencesOnErrorToasts } from './lib/toasts';
 
 /**
  * The toasts' container (with its transitions, about 10 KB gzip): not needed to draw a screen,

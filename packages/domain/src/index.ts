@@ -1,3 +1,4 @@
+export * from './arrival-schemas';
 export * from './arrivals';
 export * from './auth';
 export * from './bus';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { arrivalSettingsSchema } from './arrivals';
+import { arrivalSettingsSchema } from './arrival-schemas';
 import { STAFF_ROLES } from './roles';
 
 /** Entity shapes shared by the server and the web client (specification §3). */

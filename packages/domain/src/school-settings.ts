@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { type ArrivalSettings, arrivalSettingsOf, arrivalSettingsSchema } from './arrivals';
+import { arrivalSettingsOf, arrivalSettingsSchema } from './arrival-schemas';
+import type { ArrivalSettings } from './arrivals';
 import { DEFAULT_BATCH_CAPACITY } from './queue';
 import { DEFAULT_RETENTION_DAYS } from './record';
 import { canonicalTimeZone, DEFAULT_TIME_ZONE, TIME_ZONE_BEFORE_SETTING } from './school-clock';

@@ -36,23 +36,6 @@ export const placeToasts = () =>
     defaultPosition: TOASTS.position,
   }));
 
-/** The toasts' container's code (`components/toasts.tsx`), asked for once. */
-export const loadToasts = () => import('../components/toasts');
-
-/**
- * The car-line tablets fetch the container once their screen has loaded and the browser is idle,
- * ahead of the first toast: a toast may come while the tablet is offline (an action kept in the
- * outbox), when its code could no longer be fetched. Not before the first paint.
- */
-export const loadToastsWhenIdle = () => {
-  const load = () => {
-    const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 200));
-    idle(() => void loadToasts().catch(() => {}));
-  };
-  if (document.readyState === 'complete') load();
-  else window.addEventListener('load', load, { once: true });
-};
-
 /** How long announcements about a withdrawn subject stay away (ms). */
 export const WITHDRAWN_FOR_MS = 15_000;
 
