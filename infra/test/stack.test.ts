@@ -446,9 +446,9 @@ describe('what the stack costs in CloudFormation resources', () => {
   const count = (t: Template) => Object.keys(t.toJSON().Resources).length;
 
   // 188 before issue 29's nine routes (2 resources each) made it 206; issue 55's alarms, topic,
-  // key, dashboard and dead-letter queues about 45 more.
-  it('stays far from the 500-resource limit: under 300 today', () => {
-    expect(count(template)).toBeLessThan(300);
+  // key, dashboard and dead-letter queues about 45 more; issues 52, 53 and 55's routes 302.
+  it('stays far from the 500-resource limit: under 320 today', () => {
+    expect(count(template)).toBeLessThan(320);
   });
 
   it('grows by at most 2 resources per route added to an area', () => {

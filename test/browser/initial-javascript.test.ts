@@ -14,7 +14,8 @@ import { signedIn } from '../support/server';
  */
 const BUDGET = {
   login: 186 * 1024,
-  frontQueue: 227 * 1024,
+  // 227 KB on issue 57's branch; issue 53's Arriving list and Scan, issue 52's not-coming question: 230.6 KB.
+  frontQueue: 232 * 1024,
   parentLogin: 168 * 1024,
 };
 
@@ -56,7 +57,7 @@ describe('initial JavaScript', () => {
     expect(bytes).toBeLessThan(BUDGET.parentLogin);
   });
 
-  it('of the front queue screen stays under 227 KB gzip', async () => {
+  it('of the front queue screen stays under 232 KB gzip', async () => {
     const front = await signedIn(suite.server.url, 'front_demo');
     expect((await front.post('/api/sessions', sessionBody())).status).toBe(201);
     const { count, bytes } = await initialScripts(

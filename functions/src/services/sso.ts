@@ -68,7 +68,7 @@ export const startSso = async (
 const fetchJson = async (url: string, init: RequestInit): Promise<Record<string, unknown>> => {
   const response = await fetch(url, { ...init, signal: AbortSignal.timeout(8000) });
   if (!response.ok) {
-    log('warn', 'clever answered an error', { url: new URL(url).pathname, status: response.status });
+    log('warn', 'clever answered an error', { path: new URL(url).pathname, status: response.status });
     throw new SsoRefused(response.status === 400 || response.status === 401 ? 'expired' : 'failed');
   }
   return (await response.json()) as Record<string, unknown>;
