@@ -8,7 +8,7 @@ import type { MeterSnapshot } from '@curbside/store';
 import type { cpuSampler } from './cpu';
 import type { Phase } from './http';
 import { diff } from './meter-window';
-import { arrivalTimes, backStaff, frontStaff, Rush, teacherStaff } from './rush';
+import { arrivalTimes, backStaff, busArrivals, frontStaff, Rush, teacherStaff } from './rush';
 import type { Car } from './school';
 import type { BenchContext } from './setup';
 import { sleep } from './stats';
@@ -72,6 +72,8 @@ export const runRush = async (
     mode: ScreenMode;
     screens: WebScreen[];
     cars: readonly Car[];
+    /** The buses that come to the line (their riders' plans written): none when the school has no bus riders. */
+    buses?: readonly string[];
     arrivalWindowSec: number;
     phase: Phase;
     /** How long past the arrival window the rush may run before it stops by itself. */
@@ -97,9 +99,16 @@ export const runRush = async (
   const lanes = ctx.front.map((_, lane) =>
     cars.flatMap((car, i) => (i % ctx.front.length === lane ? [{ car, at: times[i] as number }] : [])),
   );
+  // The buses arrive over the first half of the window, evenly, one front tablet after another.
+  const buses = options.buses ?? [];
+  const busLanes = ctx.front.map((_, lane) =>
+    buses.flatMap((number, k) =>
+      k % ctx.front.length === lane ? [{ number, at: ((k + 0.5) / buses.length) * (arrivalMs / 2) }] : [],
+    ),
+  );
   ctx.log(
     `Rush (${options.mode === 'patch' ? 'screens patch their lists' : 'screens read every list again per event'}): ` +
-      `${cars.length} cars over ${arrivalWindowSec} s, ${ctx.front.length} front, ${ctx.back.length} back, ` +
+      `${cars.length} cars and ${buses.length} buses over ${arrivalWindowSec} s, ${ctx.front.length} front, ${ctx.back.length} back, ` +
       `${ctx.teachers.length} teachers, ${ctx.staff.length} staff + ${ctx.anonymous.length} anonymous screens…`,
   );
   const completedSoFar = () =>
@@ -146,12 +155,22 @@ export const runRush = async (
   let teachersStopped = false;
   const teachers = staffAt('teacher');
   const teacherTasks = teachers.map(({ member, web }, i) =>
-    teacherStaff(rush, member.client, web, (i * 5000) / teachers.length, () => teachersStopped),
+    teacherStaff(
+      rush,
+      member.client,
+      web,
+      member.classroomIds,
+      (i * 5000) / teachers.length,
+      () => teachersStopped,
+    ),
   );
   const backTasks = staffAt('back').map(({ member, web }, i) =>
     backStaff(rush, member.client, web, member.screen, 1_000 + i),
   );
-  await Promise.all(lanes.map((lane, i) => frontStaff(rush, ctx.front[i]!, lane, started, 100 + i)));
+  await Promise.all([
+    ...lanes.map((lane, i) => frontStaff(rush, ctx.front[i]!, lane, started, 100 + i)),
+    ...busLanes.map((lane, i) => busArrivals(rush, ctx.front[i]!, lane, started)),
+  ]);
   rush.arrivalsDone = true;
   await Promise.all(backTasks);
   rush.backDone = true;

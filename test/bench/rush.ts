@@ -2,11 +2,16 @@
  * The dismissal rush: front staff queue cars as they arrive, back staff load
  * them in batches of up to 8 (sending a few to overflow and dismissing them),
  * front staff complete a few walk-up pickups on their own, and teachers
- * release their students as their screen shows them ready (looking every 5 s). Staff act on what
+ * release their students as their screen shows them ready (looking every 5 s):
+ * their walkers in one press, each bus's riders in one press once the bus is
+ * queued (ADR 0022), their car riders one by one. The buses (30% of the
+ * school rides one) arrive over the first half of the window; the front
+ * staff queue each and complete it once loaded. Staff act on what
  * their screen shows (a `WebScreen`, kept current as the web client keeps
  * it); only the screens read lists. Every loop is bounded by the deadline and
  * stops by itself.
  */
+import type { TeacherStudent } from '@curbside/domain';
 import type { BenchClient } from './http';
 import type { Car } from './school';
 import type { Screen } from './screens';
@@ -27,6 +32,8 @@ const PARTIAL_WAIT_MS = 1500;
 const RETRY_MS = 1000;
 /** How often a teacher looks at the ready list (as often as the queue status card polls). */
 const TEACHER_LOOK_MS = 5000;
+/** The longest a bus waits at the curb for its riders to be sent before the front staff complete it anyway. */
+const BUS_WAIT_MS = 30_000;
 /** How long a screen that shows no car waiting is trusted to be current (past a sequence gap's grace). */
 const SETTLE_MS = 2500;
 
@@ -41,11 +48,17 @@ export class Rush {
     overflowed: 0,
     dismissed: 0,
     released: 0,
+    busesQueued: 0,
+    busesCompleted: 0,
+    walkersReleased: 0,
+    busRidersReleased: 0,
     completedAnyway: 0,
     conflicts: 0,
     unexpected: 0,
   };
   readonly unexpectedAnswers: string[] = [];
+  /** Every student a teacher released in this rush (one by one or in a press). */
+  readonly releasedIds = new Set<number>();
   arrivalsDone = false;
   backDone = false;
   timedOut = false;
@@ -149,6 +162,46 @@ export const frontStaff = async (
         })(),
       );
     }
+  }
+};
+
+/**
+ * The buses at a front tablet: each queued at its arrival time (it calls its
+ * riders), completed once its riders were sent and loaded; after
+ * `BUS_WAIT_MS` the staff complete it anyway (the server asks, they confirm).
+ */
+export const busArrivals = async (
+  rush: Rush,
+  client: BenchClient,
+  buses: ReadonlyArray<{ number: string; at: number }>,
+  startedAt: number,
+) => {
+  for (const { number, at } of buses) {
+    if (rush.over()) return;
+    await sleep(startedAt + at - performance.now());
+    const added = await client.call<{ id: string; students?: Array<{ id: number }> }>(
+      'addToQueue',
+      'POST',
+      '/api/queue',
+      { sessionId: rush.sessionId, vehicleNumber: number, vehicleType: 'bus' },
+    );
+    if (!rush.check('addToQueue', added)) continue;
+    rush.counts.busesQueued++;
+    const riders = (added.body.students ?? []).map((student) => student.id);
+    rush.track(
+      (async () => {
+        await until(() => riders.every((id) => rush.releasedIds.has(id)), BUS_WAIT_MS);
+        await sleep(LOAD_MS);
+        const done = await rush.complete(
+          client,
+          'setQueueStatus',
+          'PUT',
+          `/api/queue/${encodeURIComponent(added.body.id)}/status`,
+          { status: 'completed' },
+        );
+        if (rush.check('setQueueStatus', done)) rush.counts.busesCompleted++;
+      })(),
+    );
   }
 };
 
@@ -274,29 +327,57 @@ export const backStaff = async (
 };
 
 /**
- * One teacher: looks at the ready list of their screen every 5 s (from a
- * moment of their own) and releases who is new in it.
+ * One teacher: looks at their screen every 5 s (from a moment of their own)
+ * and releases who is new to send: the walkers in one press (ADR 0022), each
+ * queued bus's riders in one press, the ready car riders one by one.
  */
 export const teacherStaff = async (
   rush: Rush,
   client: BenchClient,
   web: WebScreen,
+  classroomIds: readonly number[],
   offsetMs: number,
   stopped: () => boolean,
 ) => {
   const released = new Set<number>();
+  const waiting = (student: TeacherStudent) => !student.releasedAt && !released.has(student.id);
+  /** One press by way home: every student it answers is released. */
+  const press = async (route: string, path: string, counted: 'walkersReleased' | 'busRidersReleased') => {
+    const answer = await client.call<{ released: number[] }>(route, 'POST', path, { classroomIds });
+    if (!rush.check(route, answer)) return;
+    for (const id of answer.body.released) {
+      released.add(id);
+      rush.releasedIds.add(id);
+    }
+    rush.counts[counted] += answer.body.released.length;
+  };
   await sleep(offsetMs);
   while (!stopped() && !rush.over()) {
     const started = performance.now();
+    const students = web.students();
+    if (students.some((student) => student.today?.way.mode === 'walker' && waiting(student))) {
+      await press('releaseWalkers', '/api/walkers/release', 'walkersReleased');
+    }
+    // A bus's riders once the screen shows it arrived or loading (its riders in the line).
+    const buses = new Set(
+      students
+        .filter((student) => student.today?.way.mode === 'bus' && student.inQueue && waiting(student))
+        .map((student) => (student.today.way as { vehicleId: number }).vehicleId),
+    );
+    for (const busId of buses) {
+      await press('releaseBusRiders', `/api/buses/${busId}/release`, 'busRidersReleased');
+    }
     for (const student of web.readyStudents()) {
-      if (released.has(student.id)) continue;
+      if (released.has(student.id) || (student.today && student.today.way.mode !== 'car')) continue;
       released.add(student.id);
       const answer = await client.call(
         'releaseStudent',
         'PUT',
         `/api/teacher/students/${student.id}/release`,
       );
-      if (rush.check('releaseStudent', answer)) rush.counts.released++;
+      if (!rush.check('releaseStudent', answer)) continue;
+      rush.counts.released++;
+      rush.releasedIds.add(student.id);
     }
     // The rest of the interval in short steps, so the teacher stops soon after the rush.
     while (!stopped() && !rush.over() && performance.now() - started < TEACHER_LOOK_MS) {
