@@ -98,6 +98,19 @@ export class Rush {
     return client.call<T>(route, method, path, { ...body, confirmUnreleased: true });
   }
 
+  /** A pickup completed from the visit's details (a walk-up car, a loaded bus), as `complete` sends it. */
+  completeEntry(client: BenchClient, entryId: string) {
+    return this.complete(
+      client,
+      'setQueueStatus',
+      'PUT',
+      `/api/queue/${encodeURIComponent(entryId)}/status`,
+      {
+        status: 'completed',
+      },
+    );
+  }
+
   /**
    * Counts an answer: true for 2xx; 409s (and a 404 where `gone` says the car
    * may have left meanwhile) are counted as conflicts, anything else as unexpected.
@@ -150,13 +163,7 @@ export const frontStaff = async (
       rush.track(
         (async () => {
           await sleep(WALK_UP_MS);
-          const done = await rush.complete(
-            client,
-            'setQueueStatus',
-            'PUT',
-            `/api/queue/${encodeURIComponent(added.body.id)}/status`,
-            { status: 'completed' },
-          );
+          const done = await rush.completeEntry(client, added.body.id);
           // The back staff may have loaded and completed the car first: a 409 (already picked up) then.
           if (rush.check('setQueueStatus', done, true)) rush.counts.walkUpCompleted++;
         })(),
@@ -192,13 +199,7 @@ export const busArrivals = async (
       (async () => {
         await until(() => riders.every((id) => rush.releasedIds.has(id)), BUS_WAIT_MS);
         await sleep(LOAD_MS);
-        const done = await rush.complete(
-          client,
-          'setQueueStatus',
-          'PUT',
-          `/api/queue/${encodeURIComponent(added.body.id)}/status`,
-          { status: 'completed' },
-        );
+        const done = await rush.completeEntry(client, added.body.id);
         if (rush.check('setQueueStatus', done)) rush.counts.busesCompleted++;
       })(),
     );
