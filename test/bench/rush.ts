@@ -5,8 +5,8 @@
  * release their students as their screen shows them ready (looking every 5 s):
  * their walkers in one press, each bus's riders in one press once the bus is
  * queued (ADR 0022), their car riders one by one. The buses (30% of the
- * school rides one) arrive over the first half of the window; the front
- * staff queue each and complete it once loaded. Staff act on what
+ * school rides one) are at the curb when the bell rings; the front staff
+ * complete each once its riders were sent and loaded. Staff act on what
  * their screen shows (a `WebScreen`, kept current as the web client keeps
  * it); only the screens read lists. Every loop is bounded by the deadline and
  * stops by itself.
@@ -172,39 +172,44 @@ export const frontStaff = async (
   }
 };
 
-/**
- * The buses at a front tablet: each queued at its arrival time (it calls its
- * riders), completed once its riders were sent and loaded; after
- * `BUS_WAIT_MS` the staff complete it anyway (the server asks, they confirm).
- */
-export const busArrivals = async (
+/** A bus at the curb: its visit and the riders it calls. */
+export interface BusAtCurb {
+  client: BenchClient;
+  entryId: string;
+  riders: number[];
+}
+
+/** Queues a bus at a front tablet (it calls its riders); undefined when the server refused it (counted). */
+export const queueBus = async (
   rush: Rush,
   client: BenchClient,
-  buses: ReadonlyArray<{ number: string; at: number }>,
-  startedAt: number,
-) => {
-  for (const { number, at } of buses) {
-    if (rush.over()) return;
-    await sleep(startedAt + at - performance.now());
-    const added = await client.call<{ id: string; students?: Array<{ id: number }> }>(
-      'addToQueue',
-      'POST',
-      '/api/queue',
-      { sessionId: rush.sessionId, vehicleNumber: number, vehicleType: 'bus' },
-    );
-    if (!rush.check('addToQueue', added)) continue;
-    rush.counts.busesQueued++;
-    const riders = (added.body.students ?? []).map((student) => student.id);
-    rush.track(
-      (async () => {
-        await until(() => riders.every((id) => rush.releasedIds.has(id)), BUS_WAIT_MS);
-        await sleep(LOAD_MS);
-        const done = await rush.completeEntry(client, added.body.id);
-        if (rush.check('setQueueStatus', done)) rush.counts.busesCompleted++;
-      })(),
-    );
-  }
+  number: string,
+): Promise<BusAtCurb | undefined> => {
+  const added = await client.call<{ id: string; students?: Array<{ id: number }> }>(
+    'addToQueue',
+    'POST',
+    '/api/queue',
+    { sessionId: rush.sessionId, vehicleNumber: number, vehicleType: 'bus' },
+  );
+  if (!rush.check('addToQueue', added)) return undefined;
+  rush.counts.busesQueued++;
+  return { client, entryId: added.body.id, riders: (added.body.students ?? []).map((student) => student.id) };
 };
+
+/**
+ * A bus loading: the front staff complete it once every rider it called was
+ * sent and loaded; after `BUS_WAIT_MS` they complete it anyway (the server
+ * asks, they confirm).
+ */
+export const loadBus = (rush: Rush, bus: BusAtCurb) =>
+  rush.track(
+    (async () => {
+      await until(() => bus.riders.every((id) => rush.releasedIds.has(id)), BUS_WAIT_MS);
+      await sleep(LOAD_MS);
+      const done = await rush.completeEntry(bus.client, bus.entryId);
+      if (rush.check('setQueueStatus', done)) rush.counts.busesCompleted++;
+    })(),
+  );
 
 /** Waits until `ready()` holds, or `ms` passed; answers whether it held. */
 const until = async (ready: () => boolean, ms: number) => {
