@@ -39,6 +39,8 @@ export interface Stage {
   /** The staff screens open as the web client runs them (none between rushes). */
   screens: WebScreen[];
   fleet: BusFleet | undefined;
+  /** The buses that come to the car line in a rush (their riders' plans written by `startBuses`). */
+  lineBuses?: string[];
 }
 
 export const closeStage = (stage: Stage) => {

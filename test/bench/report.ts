@@ -57,7 +57,8 @@ const headerLines = (report: BenchReport): string[] => {
   out.push(
     `  queued ${c.queued}, batches ${c.batchesCompleted}/${c.batchesCreated} completed, add-to-batch ${c.batched}, ` +
       `completed in batches ${c.completedInBatches}, walk-up pickups ${c.walkUpCompleted}, overflow ${c.overflowed} ` +
-      `(dismissed ${c.dismissed}), releases ${c.released}, completed anyway ${c.completedAnyway}, 409s ${c.conflicts}, ` +
+      `(dismissed ${c.dismissed}), releases ${c.released}, buses ${c.busesCompleted}/${c.busesQueued} completed, ` +
+      `released by way home: ${c.walkersReleased} walkers, ${c.busRidersReleased} bus riders, completed anyway ${c.completedAnyway}, 409s ${c.conflicts}, ` +
       `unexpected ${c.unexpected}, left in queue ${rush.leftInQueue}`,
   );
   for (const answer of rush.unexpectedAnswers) out.push(`  ! ${answer}`);

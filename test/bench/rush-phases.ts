@@ -4,7 +4,7 @@
  * relay after it; the baseline rush (the same screens reading every list
  * again per event). Each answers plain figures (`types/`).
  */
-import { createDb } from '@curbside/store';
+import { createDb, vehicles } from '@curbside/store';
 import { belongsTo } from './belongs';
 import { busPlanFor, seedBuses, startBusFleet } from './buses';
 import { cpuSampler } from './cpu';
@@ -32,6 +32,7 @@ import {
   TRAFFIC_KINDS,
   type TrafficKind,
 } from './types';
+import { seedWaysHome } from './ways';
 
 /** How long the naive bus relay runs for the comparison, after the rush. */
 const NAIVE_BUS_SECONDS = 10;
@@ -53,11 +54,20 @@ export const startBuses = async (stage: Stage, scale: number): Promise<BusPlan> 
   const { ctx } = stage;
   const plan = busPlanFor(scale);
   ctx.log(`Starting ${plan.buses} buses at 1 Hz and ${plan.viewers} map viewers…`);
-  const tokens = await seedBuses(
-    createDb({ table: ctx.tableName, endpoint: ctx.endpoint, meter: false }),
-    ctx.school.schoolId,
-    ctx.busNumbers,
+  const db = createDb({ table: ctx.tableName, endpoint: ctx.endpoint, meter: false });
+  const tokens = await seedBuses(db, ctx.school.schoolId, ctx.busNumbers);
+  // 30% of the school rides these buses, 10% walks (issue 52): their plans, now the buses exist.
+  const buses = (await vehicles.listBySchool(db, ctx.school.schoolId)).filter(
+    (vehicle) => vehicle.type === 'bus',
   );
+  await seedWaysHome(db, {
+    schoolId: ctx.school.schoolId,
+    admin: ctx.school.admin,
+    buses,
+    busRiders: ctx.school.busRiders,
+    walkers: ctx.school.walkers,
+  });
+  stage.lineBuses = buses.map((bus) => bus.number);
   stage.fleet = await startBusFleet({
     url: ctx.server.url,
     ...tokens,
@@ -155,6 +165,7 @@ export const rushPhase = async (stage: Stage, sessionId: number): Promise<MainRu
       mode,
       screens: stage.screens,
       cars: ctx.school.cars,
+      buses: stage.lineBuses,
       arrivalWindowSec: ctx.arrivalWindowSec,
       phase: 'rush',
       cpu,
@@ -211,6 +222,7 @@ export const baselinePhase = async (stage: Stage): Promise<BaselineFigures> => {
     mode: 'refetch-all',
     screens: stage.screens,
     cars,
+    buses: stage.lineBuses?.slice(0, Math.max(1, Math.round(stage.lineBuses.length * BASELINE_SHARE))),
     arrivalWindowSec: windowSec,
     phase: 'baseline',
     overtimeMs: BASELINE_OVERTIME_MS,

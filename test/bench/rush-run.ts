@@ -8,7 +8,7 @@ import type { MeterSnapshot } from '@curbside/store';
 import type { cpuSampler } from './cpu';
 import type { Phase } from './http';
 import { diff } from './meter-window';
-import { arrivalTimes, backStaff, frontStaff, Rush, teacherStaff } from './rush';
+import { arrivalTimes, backStaff, frontStaff, loadBus, queueBus, Rush, teacherStaff } from './rush';
 import type { Car } from './school';
 import type { BenchContext } from './setup';
 import { sleep } from './stats';
@@ -72,6 +72,8 @@ export const runRush = async (
     mode: ScreenMode;
     screens: WebScreen[];
     cars: readonly Car[];
+    /** The buses that come to the line (their riders' plans written): none when the school has no bus riders. */
+    buses?: readonly string[];
     arrivalWindowSec: number;
     phase: Phase;
     /** How long past the arrival window the rush may run before it stops by itself. */
@@ -87,19 +89,26 @@ export const runRush = async (
       .filter(({ member }) => member.kind === kind);
   const frontStaffers = staffAt('front');
   const firstFront = frontStaffers[0]?.web;
-  const before = await ctx.meterNow();
   ctx.recorder.phase = options.phase;
   const arrivalMs = arrivalWindowSec * 1000;
+  const rush = new Rush(sessionId, performance.now() + arrivalMs + (options.overtimeMs ?? OVERTIME_MS));
+  // The buses are at the curb when the bell rings, queued at the front tablets before the rush's
+  // window opens (its add-to-queue figures stay per car: a bus's visit carries its riders).
+  const buses = options.buses ?? [];
+  const atCurb = (
+    await Promise.all(buses.map((number, k) => queueBus(rush, ctx.front[k % ctx.front.length]!, number)))
+  ).filter((bus) => bus !== undefined);
+  const before = await ctx.meterNow();
   const started = performance.now();
   const startedWall = Date.now();
-  const rush = new Rush(sessionId, started + arrivalMs + (options.overtimeMs ?? OVERTIME_MS));
+  for (const bus of atCurb) loadBus(rush, bus);
   const times = arrivalTimes(cars.length, arrivalMs, 42);
   const lanes = ctx.front.map((_, lane) =>
     cars.flatMap((car, i) => (i % ctx.front.length === lane ? [{ car, at: times[i] as number }] : [])),
   );
   ctx.log(
     `Rush (${options.mode === 'patch' ? 'screens patch their lists' : 'screens read every list again per event'}): ` +
-      `${cars.length} cars over ${arrivalWindowSec} s, ${ctx.front.length} front, ${ctx.back.length} back, ` +
+      `${cars.length} cars over ${arrivalWindowSec} s (${atCurb.length} buses at the curb), ${ctx.front.length} front, ${ctx.back.length} back, ` +
       `${ctx.teachers.length} teachers, ${ctx.staff.length} staff + ${ctx.anonymous.length} anonymous screens…`,
   );
   const completedSoFar = () =>
@@ -146,7 +155,14 @@ export const runRush = async (
   let teachersStopped = false;
   const teachers = staffAt('teacher');
   const teacherTasks = teachers.map(({ member, web }, i) =>
-    teacherStaff(rush, member.client, web, (i * 5000) / teachers.length, () => teachersStopped),
+    teacherStaff(
+      rush,
+      member.client,
+      web,
+      member.classroomIds,
+      (i * 5000) / teachers.length,
+      () => teachersStopped,
+    ),
   );
   const backTasks = staffAt('back').map(({ member, web }, i) =>
     backStaff(rush, member.client, web, member.screen, 1_000 + i),

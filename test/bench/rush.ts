@@ -2,11 +2,16 @@
  * The dismissal rush: front staff queue cars as they arrive, back staff load
  * them in batches of up to 8 (sending a few to overflow and dismissing them),
  * front staff complete a few walk-up pickups on their own, and teachers
- * release their students as their screen shows them ready (looking every 5 s). Staff act on what
+ * release their students as their screen shows them ready (looking every 5 s):
+ * their walkers in one press, each bus's riders in one press once the bus is
+ * queued (ADR 0022), their car riders one by one. The buses (30% of the
+ * school rides one) are at the curb when the bell rings; the front staff
+ * complete each once its riders were sent and loaded. Staff act on what
  * their screen shows (a `WebScreen`, kept current as the web client keeps
  * it); only the screens read lists. Every loop is bounded by the deadline and
  * stops by itself.
  */
+import type { TeacherStudent } from '@curbside/domain';
 import type { BenchClient } from './http';
 import type { Car } from './school';
 import type { Screen } from './screens';
@@ -27,6 +32,8 @@ const PARTIAL_WAIT_MS = 1500;
 const RETRY_MS = 1000;
 /** How often a teacher looks at the ready list (as often as the queue status card polls). */
 const TEACHER_LOOK_MS = 5000;
+/** The longest a bus waits at the curb for its riders to be sent before the front staff complete it anyway. */
+const BUS_WAIT_MS = 30_000;
 /** How long a screen that shows no car waiting is trusted to be current (past a sequence gap's grace). */
 const SETTLE_MS = 2500;
 
@@ -41,11 +48,17 @@ export class Rush {
     overflowed: 0,
     dismissed: 0,
     released: 0,
+    busesQueued: 0,
+    busesCompleted: 0,
+    walkersReleased: 0,
+    busRidersReleased: 0,
     completedAnyway: 0,
     conflicts: 0,
     unexpected: 0,
   };
   readonly unexpectedAnswers: string[] = [];
+  /** Every student a teacher released in this rush (one by one or in a press). */
+  readonly releasedIds = new Set<number>();
   arrivalsDone = false;
   backDone = false;
   timedOut = false;
@@ -83,6 +96,19 @@ export class Rush {
     if (!asked) return first;
     this.counts.completedAnyway++;
     return client.call<T>(route, method, path, { ...body, confirmUnreleased: true });
+  }
+
+  /** A pickup completed from the visit's details (a walk-up car, a loaded bus), as `complete` sends it. */
+  completeEntry(client: BenchClient, entryId: string) {
+    return this.complete(
+      client,
+      'setQueueStatus',
+      'PUT',
+      `/api/queue/${encodeURIComponent(entryId)}/status`,
+      {
+        status: 'completed',
+      },
+    );
   }
 
   /**
@@ -137,13 +163,7 @@ export const frontStaff = async (
       rush.track(
         (async () => {
           await sleep(WALK_UP_MS);
-          const done = await rush.complete(
-            client,
-            'setQueueStatus',
-            'PUT',
-            `/api/queue/${encodeURIComponent(added.body.id)}/status`,
-            { status: 'completed' },
-          );
+          const done = await rush.completeEntry(client, added.body.id);
           // The back staff may have loaded and completed the car first: a 409 (already picked up) then.
           if (rush.check('setQueueStatus', done, true)) rush.counts.walkUpCompleted++;
         })(),
@@ -151,6 +171,45 @@ export const frontStaff = async (
     }
   }
 };
+
+/** A bus at the curb: its visit and the riders it calls. */
+export interface BusAtCurb {
+  client: BenchClient;
+  entryId: string;
+  riders: number[];
+}
+
+/** Queues a bus at a front tablet (it calls its riders); undefined when the server refused it (counted). */
+export const queueBus = async (
+  rush: Rush,
+  client: BenchClient,
+  number: string,
+): Promise<BusAtCurb | undefined> => {
+  const added = await client.call<{ id: string; students?: Array<{ id: number }> }>(
+    'addToQueue',
+    'POST',
+    '/api/queue',
+    { sessionId: rush.sessionId, vehicleNumber: number, vehicleType: 'bus' },
+  );
+  if (!rush.check('addToQueue', added)) return undefined;
+  rush.counts.busesQueued++;
+  return { client, entryId: added.body.id, riders: (added.body.students ?? []).map((student) => student.id) };
+};
+
+/**
+ * A bus loading: the front staff complete it once every rider it called was
+ * sent and loaded; after `BUS_WAIT_MS` they complete it anyway (the server
+ * asks, they confirm).
+ */
+export const loadBus = (rush: Rush, bus: BusAtCurb) =>
+  rush.track(
+    (async () => {
+      await until(() => bus.riders.every((id) => rush.releasedIds.has(id)), BUS_WAIT_MS);
+      await sleep(LOAD_MS);
+      const done = await rush.completeEntry(bus.client, bus.entryId);
+      if (rush.check('setQueueStatus', done)) rush.counts.busesCompleted++;
+    })(),
+  );
 
 /** Waits until `ready()` holds, or `ms` passed; answers whether it held. */
 const until = async (ready: () => boolean, ms: number) => {
@@ -274,29 +333,57 @@ export const backStaff = async (
 };
 
 /**
- * One teacher: looks at the ready list of their screen every 5 s (from a
- * moment of their own) and releases who is new in it.
+ * One teacher: looks at their screen every 5 s (from a moment of their own)
+ * and releases who is new to send: the walkers in one press (ADR 0022), each
+ * queued bus's riders in one press, the ready car riders one by one.
  */
 export const teacherStaff = async (
   rush: Rush,
   client: BenchClient,
   web: WebScreen,
+  classroomIds: readonly number[],
   offsetMs: number,
   stopped: () => boolean,
 ) => {
   const released = new Set<number>();
+  const waiting = (student: TeacherStudent) => !student.releasedAt && !released.has(student.id);
+  /** One press by way home: every student it answers is released. */
+  const press = async (route: string, path: string, counted: 'walkersReleased' | 'busRidersReleased') => {
+    const answer = await client.call<{ released: number[] }>(route, 'POST', path, { classroomIds });
+    if (!rush.check(route, answer)) return;
+    for (const id of answer.body.released) {
+      released.add(id);
+      rush.releasedIds.add(id);
+    }
+    rush.counts[counted] += answer.body.released.length;
+  };
   await sleep(offsetMs);
   while (!stopped() && !rush.over()) {
     const started = performance.now();
+    const students = web.students();
+    if (students.some((student) => student.today?.way.mode === 'walker' && waiting(student))) {
+      await press('releaseWalkers', '/api/walkers/release', 'walkersReleased');
+    }
+    // A bus's riders once the screen shows it arrived or loading (its riders in the line).
+    const buses = new Set(
+      students
+        .filter((student) => student.today?.way.mode === 'bus' && student.inQueue && waiting(student))
+        .map((student) => (student.today.way as { vehicleId: number }).vehicleId),
+    );
+    for (const busId of buses) {
+      await press('releaseBusRiders', `/api/buses/${busId}/release`, 'busRidersReleased');
+    }
     for (const student of web.readyStudents()) {
-      if (released.has(student.id)) continue;
+      if (released.has(student.id) || (student.today && student.today.way.mode !== 'car')) continue;
       released.add(student.id);
       const answer = await client.call(
         'releaseStudent',
         'PUT',
         `/api/teacher/students/${student.id}/release`,
       );
-      if (rush.check('releaseStudent', answer)) rush.counts.released++;
+      if (!rush.check('releaseStudent', answer)) continue;
+      rush.counts.released++;
+      rush.releasedIds.add(student.id);
     }
     // The rest of the interval in short steps, so the teacher stops soon after the rush.
     while (!stopped() && !rush.over() && performance.now() - started < TEACHER_LOOK_MS) {

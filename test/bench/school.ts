@@ -22,6 +22,7 @@ import {
 } from '@curbside/store';
 import { mapBounded, seededRandom } from './stats';
 import type { SchoolPlan } from './types';
+import { wayOfIndex } from './ways';
 
 export const BENCH_PASSWORD = 'bench-rush-1234';
 const WRITE_CONCURRENCY = 24;
@@ -70,6 +71,9 @@ export interface BenchSchool {
   admin: StaffAccount;
   cars: Car[];
   probeCars: Car[];
+  /** The students who ride a bus (30%) and who walk (10%) by their weekly plans (`ways.ts`). */
+  busRiders: number[];
+  walkers: number[];
   studentCount: number;
   classroomCount: number;
   /** Every student's classroom (what a release event does not say). */
@@ -101,8 +105,8 @@ const MAKES: ReadonlyArray<[string, string, string]> = [
   ['Tesla', 'Model Y', 'White'],
   ['Chevrolet', 'Tahoe', 'Red'],
 ];
-/** Children per car: 1 to 4, 2.5 on average (2,000 students in 800 cars). */
-const FAMILY_SIZES = [1, 2, 3, 4, 2, 3];
+/** Children per car: 1.5 on average (the 1,200 car riders of 2,000 students in 800 cars). */
+const FAMILY_SIZES = [2, 1];
 
 export const seedSchool = async (db: Db, plan: SchoolPlan, prefix: string): Promise<BenchSchool> => {
   const started = performance.now();
@@ -188,11 +192,17 @@ export const seedSchool = async (db: Db, plan: SchoolPlan, prefix: string): Prom
   );
   writes += kids.length;
 
-  // Every student rides in one family car; the probe cars carry two children each.
+  // A share of the school as a real one has (`ways.ts`): every car rider rides in one family car
+  // (the probe cars carry two children each); the bus riders' and walkers' plans are written once
+  // the buses exist (`startBuses`).
+  const carRiders = kids.filter((_, i) => wayOfIndex(i) === 'car');
   const families: number[][] = [];
-  for (let next = 0, f = 0; next < kids.length; f++) {
-    const size = Math.max(1, Math.min(FAMILY_SIZES[f % FAMILY_SIZES.length] as number, kids.length - next));
-    families.push(kids.slice(next, next + size).map((kid) => kid.id));
+  for (let next = 0, f = 0; next < carRiders.length; f++) {
+    const size = Math.max(
+      1,
+      Math.min(FAMILY_SIZES[f % FAMILY_SIZES.length] as number, carRiders.length - next),
+    );
+    families.push(carRiders.slice(next, next + size).map((kid) => kid.id));
     next += size;
   }
   const carPlans: Car[] = Array.from({ length: plan.cars }, (_, i) => ({
@@ -269,6 +279,8 @@ export const seedSchool = async (db: Db, plan: SchoolPlan, prefix: string): Prom
     admin,
     cars: carPlans,
     probeCars: probePlans,
+    busRiders: kids.filter((_, i) => wayOfIndex(i) === 'bus').map((kid) => kid.id),
+    walkers: kids.filter((_, i) => wayOfIndex(i) === 'walker').map((kid) => kid.id),
     studentCount: kids.length,
     classroomCount: rooms.length,
     classroomOf: new Map(kids.map((kid) => [kid.id, kid.classroomId as number])),

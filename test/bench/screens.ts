@@ -6,7 +6,8 @@
  * sample, and hand every message to the web screen they feed (`web-screen.ts`).
  * Like the web app, every connection pings every 30 s. A teacher's connection
  * subscribes to its classrooms as the web's teacher screen does
- * (`classroom-subscription.ts`, ADR 0018). Every message is checked against
+ * (`classroom-subscription.ts`, ADR 0018); a release by way home concerns its
+ * students' classrooms (ADR 0022). Every message is checked against
  * the screen's own school (`belongs`): one naming another school's records
  * counts as crossed.
  */
@@ -38,6 +39,7 @@ const BY_CLASSROOM = new Set([
   'QUEUE_STATUS_UPDATED',
   'VEHICLES_REMOVED_FROM_QUEUE',
   'STUDENT_STATUS_UPDATE',
+  'STUDENTS_RELEASED',
 ]);
 const CAR_LINE: ReadonlySet<string> = new Set(CAR_LINE_EVENT_TYPES);
 
@@ -59,8 +61,10 @@ export const concernOf = (
     entry?: { students?: Array<{ classroomId: number | null }> } | null;
     entries?: Array<{ students?: Array<{ classroomId: number | null }> }>;
     studentId?: number;
+    students?: Array<{ classroomId: number | null }>;
   };
   const students = [
+    ...(type === 'STUDENTS_RELEASED' ? (data.students ?? []) : []),
     ...(data.entry?.students ?? []),
     ...(data.entries ?? []).flatMap((entry) => entry.students ?? []),
   ];

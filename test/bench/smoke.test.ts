@@ -1,5 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import { runBenchmark } from './bench';
+import { wayOfIndex } from './ways';
 
 /**
  * The benchmark at scale 0.1 (80 cars over 12 s) on the suite's DynamoDB
@@ -24,6 +25,17 @@ describe('dismissal-rush benchmark (smoke, scale 0.1)', () => {
     expect(report.rush.timedOut).toBe(false);
     expect(report.rush.counts.queued).toBe(report.plan.cars);
     expect(report.rush.leftInQueue).toBe(0);
+    // A share of the school as a real one has (issue 52): 30% ride the buses, 10% walk. Every bus came
+    // and left; the teachers sent every walker and every rider in one press each, from their screens.
+    const { counts } = report.rush;
+    expect(counts.busesQueued).toBe(report.buses.buses);
+    expect(counts.busesCompleted).toBe(counts.busesQueued);
+    const ways = Array.from({ length: report.plan.students }, (_, i) => wayOfIndex(i));
+    expect(counts.walkersReleased).toBe(ways.filter((way) => way === 'walker').length);
+    expect(counts.busRidersReleased).toBe(ways.filter((way) => way === 'bus').length);
+    const calls = Object.fromEntries(report.api.routes.map((row) => [row.route, row.calls]));
+    expect(calls.releaseWalkers).toBeGreaterThanOrEqual(1);
+    expect(calls.releaseBusRiders).toBeGreaterThanOrEqual(counts.busesQueued);
     expect(report.live.expectedPerScreen).toBeGreaterThan(0);
     expect(report.live.lost).toBe(0);
     // The teachers followed their classrooms as the web client does: each got what concerns them, nothing else.

@@ -204,6 +204,14 @@ export class WebScreen {
     return this.client.getQueryData<QueueEntry[]>(batchKeys.vehicles(batchId));
   }
 
+  /** Every student of a teacher screen's classrooms, with their way home today (issue 52). */
+  students(): TeacherStudent[] {
+    return (
+      this.client.getQueryData<TeacherStudent[]>(teacherKeys.students(this.sessionId, this.classroomIds)) ??
+      []
+    );
+  }
+
   /** The ready students a teacher screen shows. */
   readyStudents(): TeacherStudent[] {
     return (

@@ -116,6 +116,12 @@ export interface RushCounts {
   overflowed: number;
   dismissed: number;
   released: number;
+  /** Buses queued at the front and completed once loaded (issue 52: 30% of the school rides one). */
+  busesQueued: number;
+  busesCompleted: number;
+  /** Students released by the teachers' one-press releases: walkers (10%), and each bus's riders as it loads. */
+  walkersReleased: number;
+  busRidersReleased: number;
   /**
    * Completions the server asked about (a child no teacher released yet, issue 50) that the
    * staff confirmed, as the screens' "Complete anyway?" does.
