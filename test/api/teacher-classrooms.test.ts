@@ -71,8 +71,9 @@ describe("the teacher's students of some classrooms", () => {
     // the classroom's release marks; and the changes that may fall on the day (issue 52's ways
     // home: the dated ones and the repeating ones, two Queries).
     expect(one.counters['ddb.Query.calls']).toBe(7);
-    // One BatchGetItem: the caller's sign-in and user; no student read by key.
-    expect(one.counters['ddb.BatchGetItem.calls']).toBe(1);
+    // Two BatchGetItems: the caller's sign-in and user; the classroom's students' weekly plans
+    // (issue 52), by key. No student read by key.
+    expect(one.counters['ddb.BatchGetItem.calls']).toBe(2);
     const school = await metered(`/api/teacher/students?sessionId=${sessionId}`);
     expect(one.counters['ddb.readUnits']).toBeLessThan(school.counters['ddb.readUnits'] ?? 0);
   });
