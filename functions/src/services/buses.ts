@@ -11,6 +11,7 @@ import {
   DRIVER_LINK,
   ForbiddenError,
   NO_BUS_CHOSEN,
+  sleep,
   type User,
 } from '@curbside/domain';
 import {
@@ -168,7 +169,7 @@ const fanOutNextSecond = (schoolId: number): Promise<unknown> => {
     .claimWatch(db, schoolId, slot - 1)
     .then(async (watching) => {
       if (!watching) return;
-      await new Promise((resolve) => setTimeout(resolve, slot * BUS_FANOUT_MS - Date.now() + 20));
+      await sleep(slot * BUS_FANOUT_MS - Date.now() + 20);
       await fanOut(schoolId);
     })
     .catch((error: unknown) => log('warn', 'bus fan-out failed', { schoolId, error: String(error) }))
