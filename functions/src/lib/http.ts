@@ -44,12 +44,16 @@ import { bodyText } from './request-body';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-/** What a route's service function receives: the parsed, validated request. */
-export interface HttpRequest<Req extends RouteRequest, Early = never> {
-  event: APIGatewayProxyEventV2;
+/** A route's request as its schemas validated it: what its early reads start from. */
+export interface RouteInput<Req extends RouteRequest> {
   params: Out<Req['params']>;
   query: Out<Req['query']>;
   body: Out<Req['body']>;
+}
+
+/** What a route's service function receives: the parsed, validated request. */
+export interface HttpRequest<Req extends RouteRequest, Early = never> extends RouteInput<Req> {
+  event: APIGatewayProxyEventV2;
   /** Cookies as a name → value map. */
   cookies: Record<string, string>;
   /** The signed-in user (always set on routes that are not public, unless a bus link came instead). */
@@ -291,13 +295,6 @@ export const errorHandler = (): MiddlewareObj<HttpEvent, HttpResult> => ({
 export type Service<Req extends RouteRequest, Res, Early = never> = (
   request: HttpRequest<Req, Early>,
 ) => Promise<Res | Reply<Res>>;
-
-/** A route's request as its schemas validated it: what its early reads start from. */
-export interface RouteInput<Req extends RouteRequest> {
-  params: Out<Req['params']>;
-  query: Out<Req['query']>;
-  body: Out<Req['body']>;
-}
 
 /**
  * Reads a route starts while its caller is still being checked (issue 33: the
