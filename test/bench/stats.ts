@@ -59,9 +59,9 @@ export class Samples {
   }
 }
 
+/** The one `sleep` (`@curbside/domain`), as the benchmark's modules import it. */
+export { sleep } from '@curbside/domain';
 export { seededRandom } from '@curbside/local/random';
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 /** Runs `task` over `items` with at most `limit` in flight; answers the results in order. */
 export const mapBounded = async <T, R>(

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
+import { sleep } from '@curbside/domain';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
@@ -85,8 +86,6 @@ export const launchBrowser = async (): Promise<Browser> => {
   };
   return browser;
 };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Builds `web/dist` when it is missing (the test runner script normally builds

@@ -1,3 +1,4 @@
+import { sleep } from '@curbside/domain';
 /**
  * Throttle counts live in fixed windows (`THROTTLE#{scope}#{window start}`): a
  * test whose attempts straddle a window's end sees the later ones counted in
@@ -6,5 +7,5 @@
  */
 export const awayFromWindowEdge = async (windowMs: number, marginMs = 30_000): Promise<void> => {
   const left = windowMs - (Date.now() % windowMs);
-  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 10));
+  if (left < marginMs) await sleep(left + 10);
 };

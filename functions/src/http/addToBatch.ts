@@ -1,15 +1,28 @@
 import { routes } from '@curbside/api';
-import { httpHandler } from '../lib/http';
+import { knownSchoolOf } from '../lib/auth';
+import { type EarlyReads, httpHandler } from '../lib/http';
 import { requireUser } from '../services/auth';
-import { addNextToBatch, earlyBatch } from '../services/batches';
+import { addNextToBatch, type BatchReads, batchReads } from '../services/batches';
+
+/**
+ * Add-to-batch's first reads (the batch, and the line of a batch seen before),
+ * started with the caller's sign-in for a staff member this instance signed in at a school.
+ */
+const early: EarlyReads<(typeof routes.addToBatch)['request'], BatchReads> = (userId, { params }) => {
+  if (knownSchoolOf(userId) === undefined) return undefined;
+  const reads = batchReads(params.id);
+  // Unused when the sign-in fails: their failure is nobody's.
+  reads.batch.catch(() => undefined);
+  return Promise.resolve(reads);
+};
 
 /**
  * `POST /api/batches/{id}/vehicles`: add-to-batch, the first waiting vehicle
- * of the batch's type (its first reads: `earlyBatch`).
+ * of the batch's type (its first reads: `early`).
  */
 export const handler = httpHandler(
   routes.addToBatch,
   async ({ user, params, early }) => addNextToBatch(requireUser(user), params.id, early),
   [],
-  { early: earlyBatch },
+  { early },
 );

@@ -1,15 +1,29 @@
 import { routes } from '@curbside/api';
-import { httpHandler } from '../lib/http';
+import { type EarlyReads, httpHandler } from '../lib/http';
 import { requireUser } from '../services/auth';
-import { childrenStatus, earlyPoll } from '../services/parents';
+import { childrenStatus, knownPlanOf, type PollReads, pollReads } from '../services/parents';
+
+/**
+ * A poll's first reads, started with the parent's sign-in for a parent whose
+ * last poll this instance answered (it has their plan): `childrenStatus` uses
+ * them once that parent is the one signed in.
+ */
+const early: EarlyReads<(typeof routes.parentStudentStatus)['request'], PollReads> = (userId) => {
+  const plan = knownPlanOf(userId);
+  if (!plan) return undefined;
+  const reads = pollReads(userId, plan);
+  // Unused when the sign-in fails: their failure is nobody's.
+  reads.links.catch(() => undefined);
+  return Promise.resolve(reads);
+};
 
 /**
  * `GET /api/parent/students/status`: each linked child's pickup now (the
- * dashboard polls it every 30 s; its first reads go with the sign-in's: `earlyPoll`).
+ * dashboard polls it every 30 s; its first reads go with the sign-in's: `early`).
  */
 export const handler = httpHandler(
   routes.parentStudentStatus,
   async ({ user, early }) => childrenStatus(requireUser(user), early),
   [],
-  { early: earlyPoll },
+  { early },
 );

@@ -1,6 +1,6 @@
 import { routes } from '@curbside/api';
 import { signedInCookies, ssoStateCookie } from '../lib/auth';
-import { httpHandler, Reply } from '../lib/http';
+import { httpHandler, Reply, siteOrigin } from '../lib/http';
 import { log } from '../lib/log';
 import { finishSso, SSO_STATE_COOKIE, SsoRefused, ssoFailurePage } from '../services/sso';
 
@@ -13,7 +13,7 @@ import { finishSso, SSO_STATE_COOKIE, SsoRefused, ssoFailurePage } from '../serv
 export const handler = httpHandler(routes.ssoCallback, async ({ event, query, cookies }) => {
   const spent = ssoStateCookie(event, SSO_STATE_COOKIE, null);
   try {
-    const signedIn = await finishSso(event, query, cookies);
+    const signedIn = await finishSso(siteOrigin(event), query, cookies);
     if (signedIn === 'startOver') {
       return new Reply(undefined, {
         status: 302,

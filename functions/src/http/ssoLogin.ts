@@ -1,6 +1,6 @@
 import { routes } from '@curbside/api';
 import { ssoStateCookie } from '../lib/auth';
-import { httpHandler, Reply } from '../lib/http';
+import { httpHandler, Reply, siteOrigin } from '../lib/http';
 import { SSO_STATE_COOKIE, SsoRefused, ssoFailurePage, startSso } from '../services/sso';
 
 /**
@@ -10,7 +10,7 @@ import { SSO_STATE_COOKIE, SsoRefused, ssoFailurePage, startSso } from '../servi
  */
 export const handler = httpHandler(routes.ssoLogin, async ({ event }) => {
   try {
-    const { location, state } = await startSso(event);
+    const { location, state } = await startSso(siteOrigin(event));
     return new Reply(undefined, {
       status: 302,
       headers: { location },

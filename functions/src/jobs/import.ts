@@ -1,10 +1,11 @@
 import type { Context } from 'aws-lambda';
+import { config } from '../lib/config';
 import { type JobRun, startJobRun } from '../lib/jobs';
 import { log, loggedInvocation } from '../lib/log';
 import { failImportRun, runImportJob } from '../services/sis/run';
 
 /** Stop this long before the function's timeout: a page and its checkpoint fit in it. */
-const reserveMs = () => Number(process.env.IMPORT_JOB_RESERVE_MS) || 60_000;
+const reserveMs = () => config.importJobReserveMs;
 
 /**
  * The import-jobs function, invoked asynchronously with a job's run: works

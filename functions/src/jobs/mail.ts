@@ -1,10 +1,11 @@
 import type { Context } from 'aws-lambda';
+import { config } from '../lib/config';
 import { loggedInvocation } from '../lib/log';
 import { type MailRunStart, startMailRun } from '../lib/mail-runs';
 import { sendMailRun } from '../services/mail-sender';
 
 /** Stop claiming messages this long before the function's timeout (a throttled one may wait 30 s). */
-const reserveMs = () => Number(process.env.MAIL_SENDER_RESERVE_MS) || 60_000;
+const reserveMs = () => config.mailSenderReserveMs;
 
 /**
  * The mail sender, invoked asynchronously with a mail run: sends its messages

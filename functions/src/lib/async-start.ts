@@ -1,5 +1,6 @@
 import type { LambdaClient } from '@aws-sdk/client-lambda';
 import { quietSdkLogger } from '@curbside/store';
+import { config, type FunctionVariable } from './config';
 
 /**
  * Work that goes on after a request answers (an import job's run, a mail
@@ -7,7 +8,7 @@ import { quietSdkLogger } from '@curbside/store';
  * environment variable `env`; on a laptop the runtime registers a starter
  * that runs the same handler in-process.
  */
-export const asyncStarter = <T>(env: string, what: string) => {
+export const asyncStarter = <T>(env: FunctionVariable, what: string) => {
   type Starter = (payload: T) => Promise<void>;
   // On the process, not in this module: the built bundles' copies of it find the laptop's starter too.
   const key = Symbol.for(`curbside.asyncStarter.${env}`);
@@ -23,7 +24,7 @@ export const asyncStarter = <T>(env: string, what: string) => {
       };
     },
     /** Starts the work; `functionName` defaults to the variable's value (a function continuing itself names itself). */
-    async start(payload: T, functionName = process.env[env]): Promise<void> {
+    async start(payload: T, functionName = config.functionName(env)): Promise<void> {
       const inProcess = slot[key];
       if (inProcess) return inProcess(payload);
       if (!functionName) throw new Error(`${env} is not set: ${what}`);

@@ -1,5 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { quietSdkLogger } from '@curbside/store';
+import { config } from './config';
 
 /**
  * Clever single sign-on settings, read when used (a deployment without them
@@ -19,19 +20,9 @@ export interface CleverSso {
   apiUrl: string;
 }
 
-const env = (name: string) => {
-  const value = process.env[name];
-  return value === undefined || value === '' ? undefined : value;
-};
-
 export const cleverSso = (): CleverSso | undefined => {
-  const clientId = env('CLEVER_CLIENT_ID');
-  if (!clientId) return undefined;
-  return {
-    clientId,
-    oauthUrl: env('CLEVER_OAUTH_URL') ?? 'https://clever.com',
-    apiUrl: env('CLEVER_API_URL') ?? 'https://api.clever.com',
-  };
+  const { clientId, oauthUrl, apiUrl } = config.clever;
+  return clientId ? { clientId, oauthUrl, apiUrl } : undefined;
 };
 
 const SECRET_FRESH_MS = 5 * 60_000;
@@ -39,9 +30,9 @@ const cached = new Map<string, { value: string; at: number }>();
 let client: SecretsManagerClient | undefined;
 
 /** A secret's text: from Secrets Manager when `{name}_ARN` is set (cached five minutes), else `{name}`. */
-const secret = async (name: string): Promise<string> => {
-  const arn = env(`${name}_ARN`);
-  if (!arn) return env(name) ?? '';
+const secret = async (name: 'CLEVER_CLIENT_SECRET' | 'CLEVER_DISTRICT_TOKENS'): Promise<string> => {
+  const { arn, value } = config.clever.secret(name);
+  if (!arn) return value ?? '';
   const hit = cached.get(arn);
   if (hit && Date.now() - hit.at < SECRET_FRESH_MS) return hit.value;
   client ??= new SecretsManagerClient({ logger: quietSdkLogger });
@@ -54,7 +45,7 @@ const secret = async (name: string): Promise<string> => {
 export const cleverSsoSecret = (): Promise<string> => secret('CLEVER_CLIENT_SECRET');
 
 /** The Data API's base URL (`CLEVER_API_URL`, default https://api.clever.com). */
-export const cleverApiUrl = (): string => env('CLEVER_API_URL') ?? 'https://api.clever.com';
+export const cleverApiUrl = (): string => config.clever.apiUrl;
 
 /**
  * The district-app tokens, one per Clever district that shared its data with

@@ -2,7 +2,12 @@ import { createDb, type Db, onTable } from '@curbside/store';
 import { config } from './config';
 
 /** The data table's handle, created once per process (per Lambda container). */
-export const db = createDb({ table: config.tableName, endpoint: config.dynamoEndpoint });
+export const db = createDb({
+  table: config.tableName,
+  endpoint: config.dynamoEndpoint,
+  accessKeyId: config.localKeyId,
+  region: config.region,
+});
 
 let connectionTable: Db | undefined;
 

@@ -44,12 +44,16 @@ import { bodyText } from './request-body';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-/** What a route's service function receives: the parsed, validated request. */
-export interface HttpRequest<Req extends RouteRequest, Early = never> {
-  event: APIGatewayProxyEventV2;
+/** A route's request as its schemas validated it: what its early reads start from. */
+export interface RouteInput<Req extends RouteRequest> {
   params: Out<Req['params']>;
   query: Out<Req['query']>;
   body: Out<Req['body']>;
+}
+
+/** What a route's service function receives: the parsed, validated request. */
+export interface HttpRequest<Req extends RouteRequest, Early = never> extends RouteInput<Req> {
+  event: APIGatewayProxyEventV2;
   /** Cookies as a name → value map. */
   cookies: Record<string, string>;
   /** The signed-in user (always set on routes that are not public, unless a bus link came instead). */
@@ -93,8 +97,10 @@ interface State {
   query: unknown;
   body: unknown;
 }
-/** Parsed request parts, keyed by the event they came from. */
-const parsed = new WeakMap<HttpEvent, State>();
+/** A request's parts as its route's schemas read them, or why they do not (thrown in its turn). */
+type Parsed = { ok: true; state: State } | { ok: false; error: unknown };
+/** Parsed request parts, keyed by the event they came from: read once, whoever asks first. */
+const parsed = new WeakMap<HttpEvent, Parsed>();
 
 const issuesOf = (error: z.ZodError) =>
   error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
@@ -165,47 +171,68 @@ const mediaTypeOf = (event: HttpEvent): string | undefined => {
  * post `text/plain`, never `application/json`); unparseable JSON answers 400,
  * never 500. A `text/csv` body reaches validation and the service as text.
  */
-export const requestBody = (definition: Pick<RouteDefinition, 'contentType'>): Middleware => ({
-  before: (request) => {
-    const { event } = request;
-    const expected = definition.contentType ?? 'application/json';
-    let body: unknown;
-    if (event.body !== undefined && event.body !== null && event.body !== '') {
-      if (mediaTypeOf(event) !== expected) {
-        throw new UnsupportedMediaTypeError(`Send the request body as ${expected}`);
-      }
-      const text = bodyText(event) as string;
-      if (expected === 'application/json') {
-        try {
-          body = JSON.parse(text);
-        } catch {
-          throw new ValidationError('Request body is not valid JSON');
-        }
-      } else {
-        body = text;
-      }
-    }
-    parsed.set(event, { params: event.pathParameters ?? {}, query: event.queryStringParameters ?? {}, body });
-  },
-});
+const bodyOf = (definition: Pick<RouteDefinition, 'contentType'>, event: HttpEvent): unknown => {
+  const expected = definition.contentType ?? 'application/json';
+  if (event.body === undefined || event.body === null || event.body === '') return undefined;
+  if (mediaTypeOf(event) !== expected) {
+    throw new UnsupportedMediaTypeError(`Send the request body as ${expected}`);
+  }
+  const text = bodyText(event) as string;
+  if (expected !== 'application/json') return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ValidationError('Request body is not valid JSON');
+  }
+};
 
 /** Validates params, query and body with the route's zod schemas: 400 `{ message, issues }`. */
-export const validate = (definition: RouteDefinition): MiddlewareObj<HttpEvent, HttpResult> => ({
-  before: (request) => {
-    const state = parsed.get(request.event) as State;
-    for (const part of ['params', 'query', 'body'] as const) {
-      const schema = definition.request[part];
-      if (!schema) {
-        state[part] = undefined;
-        continue;
-      }
-      const result = schema.safeParse(part === 'body' ? (state.body ?? {}) : state[part]);
-      if (!result.success) {
-        const issues = issuesOf(result.error);
-        throw new ValidationError(issues[0]?.message ?? 'Invalid request', issues);
-      }
-      state[part] = result.data;
+const validated = (definition: RouteDefinition, sent: State): State => {
+  const state = { ...sent };
+  for (const part of ['params', 'query', 'body'] as const) {
+    const schema = definition.request[part];
+    if (!schema) {
+      state[part] = undefined;
+      continue;
     }
+    const result = schema.safeParse(part === 'body' ? (state.body ?? {}) : state[part]);
+    if (!result.success) {
+      const issues = issuesOf(result.error);
+      throw new ValidationError(issues[0]?.message ?? 'Invalid request', issues);
+    }
+    state[part] = result.data;
+  }
+  return state;
+};
+
+/** The request as its route reads it (body by media type, then every part by its schema), read once. */
+const parsedOf = (definition: RouteDefinition, event: HttpEvent): Parsed => {
+  const known = parsed.get(event);
+  if (known) return known;
+  let outcome: Parsed;
+  try {
+    const sent = {
+      params: event.pathParameters ?? {},
+      query: event.queryStringParameters ?? {},
+      body: bodyOf(definition, event),
+    };
+    outcome = { ok: true, state: validated(definition, sent) };
+  } catch (error) {
+    outcome = { ok: false, error };
+  }
+  parsed.set(event, outcome);
+  return outcome;
+};
+
+/**
+ * The request's body and parts, validated with the route's schemas: 415 for
+ * a body of another media type, 400 `{ message, issues }` for one that does
+ * not pass (after `authorize`: a caller who may not gets 401/403 whatever they sent).
+ */
+export const requestInput = (definition: RouteDefinition): Middleware => ({
+  before: ({ event }) => {
+    const outcome = parsedOf(definition, event);
+    if (!outcome.ok) throw outcome.error;
   },
 });
 
@@ -272,22 +299,37 @@ export type Service<Req extends RouteRequest, Res, Early = never> = (
 /**
  * Reads a route starts while its caller is still being checked (issue 33: the
  * caller's read and the route's own in one round trip, where they were two),
- * for the user the session token names; `undefined` starts none. They only
+ * for the user the session token names, from the route's validated input (a
+ * request its schemas refuse starts none); `undefined` starts none. They only
  * start what this instance already knows that user reads (their school's
  * session, their last poll's plan), and they reach the service only once that
  * user is the one signed in; otherwise they are dropped, never answered.
+ * Each route's are beside it, in `functions/src/http/` (issue 56).
  */
-export type EarlyReads<Early> = (userId: number, event: HttpEvent) => Promise<Early> | undefined;
+export type EarlyReads<Req extends RouteRequest, Early> = (
+  userId: number,
+  input: RouteInput<Req>,
+) => Promise<Early> | undefined;
 
 /** The early reads started for a request, and for whom. */
 const earlyStarted = new WeakMap<HttpEvent, { userId: number; reads: Promise<unknown> }>();
 
-const startEarly = (early: EarlyReads<unknown>): Middleware => ({
+/**
+ * Starts the route's early reads beside the caller's sign-in: the request is
+ * validated first (cheap; its verdict is answered after `authorize`), so a
+ * read starts only from input the route would take.
+ */
+const startEarly = <Req extends RouteRequest>(
+  definition: RouteDefinition<Req>,
+  early: EarlyReads<Req, unknown>,
+): Middleware => ({
   before: ({ event }) => {
     const token = cookieValue(event.cookies, SESSION_COOKIE);
     const userId = token === undefined ? undefined : userIdOfToken(token);
     if (userId === undefined) return;
-    const reads = early(userId, event);
+    const outcome = parsedOf(definition as RouteDefinition, event);
+    if (!outcome.ok) return;
+    const reads = early(userId, outcome.state as RouteInput<Req>);
     if (!reads) return;
     // A request refused before its service runs leaves them unread, its failure with them.
     reads.catch(() => undefined);
@@ -311,12 +353,12 @@ export const httpHandler = <Req extends RouteRequest, Res, Early = never>(
   definition: RouteDefinition<Req, Res>,
   service: Service<Req, Res, Early>,
   middlewares: Middleware[] = [],
-  options: { early?: EarlyReads<Early> } = {},
+  options: { early?: EarlyReads<Req, Early> } = {},
 ) => {
   const chain = middy<HttpEvent, HttpResult, Error, Context>()
     .use(requestLogger())
     .use(edgeChecks<HttpEvent, HttpResult>());
-  if (options.early) chain.use(startEarly(options.early));
+  if (options.early) chain.use(startEarly(definition, options.early));
   chain
     // Who may call comes first (early reads only read): a caller who may not gets 401/403 whatever they sent.
     .use(
@@ -326,15 +368,14 @@ export const httpHandler = <Req extends RouteRequest, Res, Early = never>(
       }),
     )
     .use(logCaller())
-    .use(requestBody(definition))
-    .use(validate(definition as RouteDefinition));
+    .use(requestInput(definition as RouteDefinition));
   for (const middleware of middlewares) chain.use(middleware);
   // Last before the error handler: sees the answer as it is sent (errors already mapped) and keeps it.
   chain.use(idempotentMutations());
   return chain.use(errorHandler()).handler(async (event) => {
     const replayed = replayOf(event);
     if (replayed) return replayed;
-    const state = parsed.get(event) as State;
+    const { state } = parsedOf(definition as RouteDefinition, event) as Parsed & { ok: true };
     const user = userOf(event);
     const result = await service({
       event,

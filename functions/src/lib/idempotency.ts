@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ConflictError, ValidationError } from '@curbside/domain';
+import { ConflictError, sleep, ValidationError } from '@curbside/domain';
 import { idempotency, type StoredAnswer } from '@curbside/store';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
@@ -66,8 +66,6 @@ const replay = (answer: StoredAnswer): HttpResult => ({
   headers: { ...answer.headers, [IDEMPOTENT_REPLAY_HEADER]: 'true' },
   body: answer.body,
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Makes a mutation sent with an `Idempotency-Key` apply once: the first

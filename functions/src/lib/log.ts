@@ -31,9 +31,9 @@ export interface InvocationKeys {
   connection_id?: string;
 }
 
-const onLambda = process.env.AWS_LAMBDA_FUNCTION_NAME !== undefined;
+const onLambda = config.onLambda;
 /** Readable lines for a person at a terminal (the laptop), JSON for everything else. */
-const readable = !onLambda && process.stdout.isTTY === true && process.env.LOG_FORMAT !== 'json';
+const readable = !onLambda && process.stdout.isTTY === true && config.logFormat !== 'json';
 
 const LEVEL_OF: Record<string, 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT'> = {
   debug: 'DEBUG',

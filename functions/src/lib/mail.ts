@@ -42,7 +42,7 @@ const ses = (): SESv2Client => {
         endpoint,
         ses: new SESv2Client({
           endpoint,
-          region: process.env.AWS_REGION ?? 'us-east-1',
+          region: config.region,
           credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
           requestHandler: viaProcess as unknown as NodeHttpHandler,
           logger: quietSdkLogger,

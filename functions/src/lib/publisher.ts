@@ -9,6 +9,7 @@ import {
 import type { ServerMessage } from '@curbside/api';
 import { connections, type Db, meter, quietSdkLogger } from '@curbside/store';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { config } from './config';
 import { inProcessTransportFor, type ManagementTransport } from './in-process';
 import { countMetric, log } from './log';
 
@@ -60,7 +61,7 @@ const http = () =>
  */
 export const createManagementClient = (
   endpoint: string,
-  region = process.env.AWS_REGION ?? 'us-east-1',
+  region = config.region,
   options: { inProcess?: boolean } = {},
 ) => {
   const local = endpoint.startsWith('http://');

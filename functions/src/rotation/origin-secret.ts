@@ -13,6 +13,7 @@ import {
   UpdateSecretVersionStageCommand,
 } from '@aws-sdk/client-secrets-manager';
 import { ORIGIN_SECRET_HEADER } from '@curbside/api';
+import { config as env } from '../lib/config';
 
 /**
  * Rotates the origin secret (see `lib/edge.ts`), as Secrets Manager's rotation
@@ -39,7 +40,7 @@ export interface RotationClients {
 const defaultClients = (): RotationClients => ({
   secrets: new SecretsManagerClient({}),
   cloudFront: new CloudFrontClient({ region: 'us-east-1' }),
-  distributionId: process.env.DISTRIBUTION_ID ?? '',
+  distributionId: env.distributionId,
 });
 
 const pendingOrStageValue = async (

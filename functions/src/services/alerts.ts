@@ -9,13 +9,11 @@ import {
 } from '@curbside/domain';
 import { alerts } from '@curbside/store';
 import type { z } from 'zod';
-import { knownSchoolOf } from '../lib/auth';
 import { db } from '../lib/context';
-import type { HttpEvent } from '../lib/http';
 import { countMetric } from '../lib/log';
 import { publishToChannel, publishToSession, publishToStaff } from './live-events';
 import { recordingBy } from './record';
-import { assertSessionOfSchool, knownSchoolOfSession, sessionOfSchool } from './scope';
+import { assertSessionOfSchool, sessionOfSchool } from './scope';
 import { ownSchoolId } from './tenancy';
 
 /**
@@ -123,7 +121,7 @@ export const listActiveAlerts = async (
 };
 
 /** The school's active alerts; with a session, the session's and those raised while none ran. */
-const alertReads = async (schoolId: number, sessionId: number | undefined): Promise<Alert[]> => {
+export const alertReads = async (schoolId: number, sessionId: number | undefined): Promise<Alert[]> => {
   if (sessionId === undefined) return alerts.activeOfSchool(db, schoolId);
   const [ofSession, withoutSession] = await Promise.all([
     alerts.activeForSession(db, sessionId),
@@ -132,29 +130,12 @@ const alertReads = async (schoolId: number, sessionId: number | undefined): Prom
   return [...ofSession, ...withoutSession];
 };
 
+/** A poll's alerts, and for which school and session they were read (`http/listAlerts.ts` starts them early). */
 export interface AlertReads {
   schoolId: number;
   sessionId: number | undefined;
   reads: Alert[];
 }
-
-/**
- * A screen's poll of the alerts, read with the caller's sign-in (`EarlyReads`)
- * for a staff member this instance signed in at a school (and, with a
- * session, one it knows to be of that school); `listActiveAlerts` still checks.
- */
-export const earlyAlerts = (userId: number, event: HttpEvent): Promise<AlertReads> | undefined => {
-  const schoolId = knownSchoolOf(userId);
-  const sent = event.queryStringParameters?.sessionId;
-  const sessionId = sent === undefined ? undefined : Number(sent);
-  if (schoolId === undefined) return undefined;
-  if (
-    sessionId !== undefined &&
-    (!Number.isSafeInteger(sessionId) || knownSchoolOfSession(sessionId) !== schoolId)
-  )
-    return undefined;
-  return alertReads(schoolId, sessionId).then((reads) => ({ schoolId, sessionId, reads }));
-};
 
 const alertOfSchool = async (user: User, id: number): Promise<Alert> => {
   const alert = await alerts.get(db, id);

@@ -12,9 +12,7 @@ import {
   type VehicleType,
 } from '@curbside/domain';
 import { batches, completedVisit, queue, schools } from '@curbside/store';
-import { knownSchoolOf } from '../lib/auth';
 import { db } from '../lib/context';
-import type { HttpEvent } from '../lib/http';
 import { log } from '../lib/log';
 import { remember } from '../lib/remember';
 import { releasesBeforeCompletion } from './completion';
@@ -158,7 +156,7 @@ const LINES_KEPT = 5_000;
  * What add-to-batch reads first: the batch and, for a batch seen before, its
  * waiting line (issue 33), used once the batch is the user's.
  */
-const batchReads = (batchId: number) => {
+export const batchReads = (batchId: number) => {
   const seen = lineOfBatch.get(batchId);
   const line = seen && queue.waitingForBatch(db, seen.sessionId, seen.vehicleType, CANDIDATES_PER_READ);
   line?.catch(() => undefined);
@@ -166,19 +164,6 @@ const batchReads = (batchId: number) => {
 };
 
 export type BatchReads = ReturnType<typeof batchReads>;
-
-/**
- * Add-to-batch's first reads started with the caller's sign-in (`EarlyReads`),
- * for a staff member this instance signed in at a school.
- */
-export const earlyBatch = (userId: number, event: HttpEvent): Promise<BatchReads> | undefined => {
-  const batchId = Number(event.pathParameters?.id);
-  if (knownSchoolOf(userId) === undefined || !Number.isSafeInteger(batchId)) return undefined;
-  const reads = batchReads(batchId);
-  // Unused when the sign-in fails: their failure is nobody's.
-  reads.batch.catch(() => undefined);
-  return Promise.resolve(reads);
-};
 
 /**
  * Add-to-batch: takes the first waiting, batch-less vehicle of the batch's

@@ -11,6 +11,7 @@ import {
   DRIVER_LINK,
   ForbiddenError,
   NO_BUS_CHOSEN,
+  sleep,
   type User,
 } from '@curbside/domain';
 import {
@@ -24,10 +25,8 @@ import {
   pickupSessions,
   schools,
 } from '@curbside/store';
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { config } from '../lib/config';
 import { connectionsDb, db } from '../lib/context';
-import { siteOrigin } from '../lib/http';
 import { live } from '../lib/live';
 import { countMetric, log } from '../lib/log';
 import { BusCadence } from './bus-cadence';
@@ -53,8 +52,7 @@ const schoolOf = ({ user, busLink }: BusCaller): number => {
   return ownSchoolId(user);
 };
 
-const urlsOf = (event: APIGatewayProxyEventV2, links: BusLinkTokens): BusLinks => {
-  const origin = siteOrigin(event);
+const urlsOf = (origin: string, links: BusLinkTokens): BusLinks => {
   return {
     driverUrl: `${origin}/bus-driver?t=${links.driverToken}`,
     mapUrl: `${origin}/bus-tracking?t=${links.mapToken}`,
@@ -62,21 +60,21 @@ const urlsOf = (event: APIGatewayProxyEventV2, links: BusLinkTokens): BusLinks =
 };
 
 /** The school's driver and map links (made on first use). */
-export const linksOf = async (user: User, event: APIGatewayProxyEventV2): Promise<BusLinks> =>
-  urlsOf(event, await busLinks.ofSchool(db, ownSchoolId(user)));
+export const linksOf = async (user: User, origin: string): Promise<BusLinks> =>
+  urlsOf(origin, await busLinks.ofSchool(db, ownSchoolId(user)));
 
 /**
  * New links for the school: the old ones stop at once, and every live
  * connection opened with one (drivers, map viewers) is closed; their pages
  * then explain how to get the new link.
  */
-export const rotateLinks = async (user: User, event: APIGatewayProxyEventV2): Promise<BusLinks> => {
+export const rotateLinks = async (user: User, origin: string): Promise<BusLinks> => {
   const schoolId = ownSchoolId(user);
   const { after } = await busLinks.rotate(db, schoolId);
   const open = await connections.inChannel(connectionsDb(), channels.busLinks(schoolId));
   if (open.length > 0) await live().disconnect(open);
   log('info', 'bus links rotated', { schoolId, closed: open.length });
-  return urlsOf(event, after);
+  return urlsOf(origin, after);
 };
 
 export const fleetOf = async (caller: BusCaller): Promise<Bus[]> => busFleet.ofSchool(db, schoolOf(caller));
@@ -171,7 +169,7 @@ const fanOutNextSecond = (schoolId: number): Promise<unknown> => {
     .claimWatch(db, schoolId, slot - 1)
     .then(async (watching) => {
       if (!watching) return;
-      await new Promise((resolve) => setTimeout(resolve, slot * BUS_FANOUT_MS - Date.now() + 20));
+      await sleep(slot * BUS_FANOUT_MS - Date.now() + 20);
       await fanOut(schoolId);
     })
     .catch((error: unknown) => log('warn', 'bus fan-out failed', { schoolId, error: String(error) }))

@@ -7,9 +7,7 @@ import {
   WAY_RELEASE_SHOWN_MS,
 } from '@curbside/domain';
 import { batches, connections, displayLinks, pickupSessions, queue, releases } from '@curbside/store';
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { connectionsDb, db } from '../lib/context';
-import { siteOrigin } from '../lib/http';
 import { live } from '../lib/live';
 import { log } from '../lib/log';
 import { publishToChannel } from './publish';
@@ -22,21 +20,21 @@ import { ownSchoolId } from './tenancy';
  * and nothing but `DISPLAY_BOARD` (first names, last initials, vehicle and
  * batch numbers) is sent to it.
  */
-const urlOf = (event: APIGatewayProxyEventV2, token: string): DisplayLink => ({
-  url: `${siteOrigin(event)}/display?t=${token}`,
+const urlOf = (origin: string, token: string): DisplayLink => ({
+  url: `${origin}/display?t=${token}`,
 });
 
-export const displayLinkOf = async (user: User, event: APIGatewayProxyEventV2): Promise<DisplayLink> =>
-  urlOf(event, (await displayLinks.ofSchool(db, ownSchoolId(user))).token);
+export const displayLinkOf = async (user: User, origin: string): Promise<DisplayLink> =>
+  urlOf(origin, (await displayLinks.ofSchool(db, ownSchoolId(user))).token);
 
 /** A new display link: the old one stops at once, and the displays opened with it are closed. */
-export const rotateDisplayLink = async (user: User, event: APIGatewayProxyEventV2): Promise<DisplayLink> => {
+export const rotateDisplayLink = async (user: User, origin: string): Promise<DisplayLink> => {
   const schoolId = ownSchoolId(user);
   const after = await displayLinks.rotate(db, schoolId);
   const open = await connections.inChannel(connectionsDb(), channels.display(schoolId));
   if (open.length > 0) await live().disconnect(open);
   log('info', 'display link rotated', { schoolId, closed: open.length });
-  return urlOf(event, after.token);
+  return urlOf(origin, after.token);
 };
 
 /**

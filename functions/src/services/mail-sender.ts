@@ -1,4 +1,4 @@
-import { schoolClockOf } from '@curbside/domain';
+import { backoffMs, schoolClockOf, sleep } from '@curbside/domain';
 import { type MailMessage, mailRuns, parentInvites } from '@curbside/store';
 import { config } from '../lib/config';
 import { db } from '../lib/context';
@@ -20,8 +20,6 @@ const THROTTLE_ATTEMPTS = 8;
 export const MAIL_ATTEMPTS = 3;
 /** The longest wait after a throttled message. */
 const BACKOFF_CAP_MS = 30_000;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Starts at most `perSecond` sends a second, evenly spaced; `holdFor` (SES
@@ -121,7 +119,7 @@ export const sendMailRun = async (
         return settle(message, 'sent');
       } catch (error) {
         if (isThrottling(error) && attempt < THROTTLE_ATTEMPTS) {
-          const wait = Math.min(BACKOFF_CAP_MS, firstBackoff * 2 ** (attempt - 1));
+          const wait = backoffMs(attempt, firstBackoff, { capMs: BACKOFF_CAP_MS });
           pace.holdFor(wait);
           if (remainingMs() - wait < reserveMs / 2) {
             // No time to wait here: the message goes back to the queue for the next invocation.
@@ -141,7 +139,7 @@ export const sendMailRun = async (
           error: (error as Error).name,
         });
         if (refusals < MAIL_ATTEMPTS) {
-          const wait = Math.min(BACKOFF_CAP_MS, firstBackoff * 2 ** (refusals - 1));
+          const wait = backoffMs(refusals, firstBackoff, { capMs: BACKOFF_CAP_MS });
           if (remainingMs() - wait >= reserveMs / 2) {
             await sleep(wait);
             continue;

@@ -138,7 +138,7 @@ const readLists = (sessionId: number, classroomIds: readonly (number | null)[]) 
  * only says which keys to read. The school's running session is the one
  * `scope.ts` knows (`knownRunningSession`).
  */
-type Plan = Map<number, { ids: number[]; classroomIds: (number | null)[] }>;
+export type Plan = Map<number, { ids: number[]; classroomIds: (number | null)[] }>;
 const plans = new Map<number, Plan>();
 const PLANS_KEPT = 10_000;
 
@@ -251,30 +251,19 @@ export interface PollReads {
   planned: Map<number, SchoolReads>;
 }
 
-const pollReads = (parentId: number, plan = plans.get(parentId)): PollReads => ({
+/** The plan of the parent's last poll this instance answered, if it did. */
+export const knownPlanOf = (parentId: number): Plan | undefined => plans.get(parentId);
+
+export const pollReads = (parentId: number, plan = plans.get(parentId)): PollReads => ({
   plan,
   links: linkedIdsBySchool(parentId),
   planned: new Map([...(plan ?? [])].map(([schoolId, part]) => [schoolId, readByPlan(schoolId, part)])),
 });
 
 /**
- * A poll's first reads started with the parent's sign-in (`EarlyReads`), for
- * a parent whose last poll this instance answered (it has their plan):
- * `childrenStatus` uses them once that parent is the one signed in.
- */
-export const earlyPoll = (userId: number): Promise<PollReads> | undefined => {
-  const plan = plans.get(userId);
-  if (!plan) return undefined;
-  const reads = pollReads(userId, plan);
-  // Unused when the sign-in fails: their failure is nobody's.
-  reads.links.catch(() => undefined);
-  return Promise.resolve(reads);
-};
-
-/**
  * `GET /api/parent/students/status`: each linked child's pickup now, and
- * nothing about anyone else. `early`: the poll's first reads as `earlyPoll`
- * started them with the sign-in (one round trip for the whole poll).
+ * nothing about anyone else. `early`: the poll's first reads as the route's early reads
+ * (`http/parentStudentStatus.ts`) started them with the sign-in (one round trip for the whole poll).
  */
 export const childrenStatus = async (
   parent: User,

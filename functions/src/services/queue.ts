@@ -26,30 +26,24 @@ import {
   students,
   vehicles,
 } from '@curbside/store';
-import { knownSchoolOf } from '../lib/auth';
 import { db } from '../lib/context';
-import type { HttpEvent } from '../lib/http';
 import { countMetric } from '../lib/log';
-import { bodyText } from '../lib/request-body';
 import { dropFromBatch, type EntryChange, placeInBatch, takeOutOfBatch } from './batches';
 import { releasesBeforeCompletion } from './completion';
 import { publishToSession } from './live-events';
 import { recordingBy } from './record';
 import { schoolToday } from './school-clock';
-import {
-  activeEntryOfSchool,
-  assertSessionOfSchool,
-  knownSchoolOfSession,
-  runningOf,
-  runningSession,
-} from './scope';
+import { activeEntryOfSchool, assertSessionOfSchool, runningOf, runningSession } from './scope';
 import { recordPickups } from './teacher';
 import { ownSchoolId } from './tenancy';
 import { type VisitCalls, visitCalls } from './way-calls';
 
+/** A session's active queue, in order (the read `listQueue` answers, or a screen's poll starts early). */
+export const activeQueue = (sessionId: number): Promise<QueueEntry[]> => queue.listActive(db, sessionId);
+
 /**
  * A session's active queue, or its completed pickups. `early`: the active
- * queue as `earlyQueue` started reading it with the caller's sign-in; should
+ * queue as the route's early reads (`http/listQueue.ts`) started reading it with the caller's sign-in; should
  * that read fail, the queue is read again, as the other routes' early reads are.
  */
 export const listQueue = async (
@@ -58,27 +52,13 @@ export const listQueue = async (
   status?: 'completed',
   early?: Promise<QueueEntry[]>,
 ) => {
-  const active = () => queue.listActive(db, sessionId);
+  const active = () => activeQueue(sessionId);
   // One round trip: the list is read while the session's school is checked, and answered only once it holds.
   const [, list] = await Promise.all([
     assertSessionOfSchool(user, sessionId),
     status === 'completed' ? queue.listCompleted(db, sessionId) : early ? early.catch(active) : active(),
   ]);
   return list;
-};
-
-/**
- * A screen's poll of the active queue (`EarlyReads`): read with the caller's
- * sign-in when this instance knows the caller as staff of the session's
- * school, which `listQueue` still checks before answering it.
- */
-export const earlyQueue = (userId: number, event: HttpEvent): Promise<QueueEntry[]> | undefined => {
-  const { sessionId, status } = event.queryStringParameters ?? {};
-  const id = Number(sessionId);
-  if (status !== undefined || !Number.isSafeInteger(id)) return undefined;
-  const school = knownSchoolOf(userId);
-  if (school === undefined || knownSchoolOfSession(id) !== school) return undefined;
-  return queue.listActive(db, id);
 };
 
 const snapshot = ({ studentIds: _, schoolId: __, ...vehicle }: Vehicle) => vehicle;
@@ -107,7 +87,7 @@ const callsFor = async (
 };
 
 /** What queueing a vehicle reads first: the session, the vehicle, its earlier visit, then who it calls today. */
-const addReads = async (
+export const addReads = async (
   schoolId: number,
   sessionId: number,
   vehicleType: VehicleType,
@@ -129,6 +109,7 @@ const addReads = async (
   return [session, vehicle, requeue, calls] as const;
 };
 
+/** Queueing a vehicle's first reads, and what they were read for (`http/addToQueue.ts` starts them early). */
 export interface AddReads {
   schoolId: number;
   sessionId: number;
@@ -136,33 +117,6 @@ export interface AddReads {
   vehicleNumber: string;
   reads: Awaited<ReturnType<typeof addReads>>;
 }
-
-/**
- * Queueing a vehicle's reads started with the caller's sign-in (`EarlyReads`),
- * for a staff member this instance signed in at a school, by the body as sent
- * (`addVehicle` uses them only for the same school and the body as validated).
- */
-export const earlyAdd = (userId: number, event: HttpEvent): Promise<AddReads> | undefined => {
-  const schoolId = knownSchoolOf(userId);
-  const text = bodyText(event);
-  if (schoolId === undefined || !text) return undefined;
-  let sent: unknown;
-  try {
-    sent = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const input = addVehicleSchema.safeParse(sent);
-  if (!input.success) return undefined;
-  const { sessionId, vehicleType, vehicleNumber } = input.data;
-  return addReads(schoolId, sessionId, vehicleType, vehicleNumber).then((reads) => ({
-    schoolId,
-    sessionId,
-    vehicleType,
-    vehicleNumber,
-    reads,
-  }));
-};
 
 /**
  * Queues a vehicle by number as a new visit (an unregistered number is
@@ -181,7 +135,7 @@ export const addVehicle = async (
     started.sessionId === sessionId &&
     started.vehicleType === vehicleType &&
     started.vehicleNumber === vehicleNumber;
-  // Independent reads, one round trip, then the riders (or none more: `earlyAdd`).
+  // Independent reads, one round trip, then the riders (or none more: the route's early reads).
   const [[session, vehicle, requeue, calls], record] = await Promise.all([
     same ? started.reads : addReads(schoolId, sessionId, vehicleType, vehicleNumber),
     recordingBy(user, schoolId),

@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { User } from '@curbside/domain';
 import { cleverLinks, ssoStates, users } from '@curbside/store';
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { DEVICE_COOKIE } from '../lib/auth';
 import { cleverSso, cleverSsoSecret } from '../lib/clever-config';
 import { db } from '../lib/context';
-import { siteOrigin } from '../lib/http';
 import { log } from '../lib/log';
 import { type SignedIn, signInVouched } from './auth';
 
@@ -45,12 +43,11 @@ export class SsoRefused extends Error {
   }
 }
 
-const callbackUrl = (event: APIGatewayProxyEventV2) => `${siteOrigin(event)}${CALLBACK_PATH}`;
+/** The callback's address on the site (`origin`: the site's own, `siteOrigin` of the request). */
+const callbackUrl = (origin: string) => `${origin}${CALLBACK_PATH}`;
 
 /** Starts a sign-in: where to send the browser, and the state its cookie must carry back. */
-export const startSso = async (
-  event: APIGatewayProxyEventV2,
-): Promise<{ location: string; state: string }> => {
+export const startSso = async (origin: string): Promise<{ location: string; state: string }> => {
   const sso = cleverSso();
   if (!sso) throw new SsoRefused('unavailable');
   const state = randomBytes(32).toString('base64url');
@@ -59,7 +56,7 @@ export const startSso = async (
   authorize.search = new URLSearchParams({
     response_type: 'code',
     client_id: sso.clientId,
-    redirect_uri: callbackUrl(event),
+    redirect_uri: callbackUrl(origin),
     state,
   }).toString();
   return { location: authorize.toString(), state };
@@ -150,7 +147,7 @@ const accountOf = async (identity: CleverIdentity): Promise<User> => {
  * goes to `GET /api/auth/login` for one), or throws `SsoRefused` with the reason to show.
  */
 export const finishSso = async (
-  event: APIGatewayProxyEventV2,
+  origin: string,
   query: { code?: string; state?: string; error?: string },
   cookies: Record<string, string | undefined>,
 ): Promise<SignedIn | 'startOver'> => {
@@ -159,7 +156,7 @@ export const finishSso = async (
   if (query.state === undefined) return 'startOver';
   const bound = cookies[SSO_STATE_COOKIE] === query.state;
   if (!bound || !(await ssoStates.take(db, query.state))) throw new SsoRefused('expired');
-  const identity = await identify(query.code, callbackUrl(event));
+  const identity = await identify(query.code, callbackUrl(origin));
   const user = await accountOf(identity);
   if (!user.active) throw new SsoRefused('inactive');
   return signInVouched(user, cookies[DEVICE_COOKIE]);

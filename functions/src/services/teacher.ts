@@ -19,9 +19,7 @@ import {
   type Vehicle,
 } from '@curbside/domain';
 import { classrooms, type Marks, parentLinks, queue, releases, students, vehicles } from '@curbside/store';
-import { knownSchoolOf } from '../lib/auth';
 import { db } from '../lib/context';
-import type { HttpEvent } from '../lib/http';
 import { countMetric, log } from '../lib/log';
 import { publishToChannel, publishToSession } from './live-events';
 import { recordingBy } from './record';
@@ -226,26 +224,15 @@ export const readyStudents = async (
   readyOrder((await teacherStudents(user, sessionId, classroomIds)).filter((student) => student.inQueue));
 
 /** What a release reads first: the student, and the school's active session. */
-const releaseReads = (schoolId: number, studentId: number) =>
+export const releaseReads = (schoolId: number, studentId: number) =>
   Promise.all([students.getMany(db, schoolId, [studentId]), activeSessionOf(schoolId)]);
 
+/** A release's first reads, and for whom they were read (`http/releaseStudent.ts` starts them early). */
 export interface ReleaseReads {
   schoolId: number;
   studentId: number;
   reads: Awaited<ReturnType<typeof releaseReads>>;
 }
-
-/**
- * A release's first reads started with the caller's sign-in (`EarlyReads`),
- * for a staff member this instance signed in at a school: `releaseStudent`
- * uses them when the signed-in user is of that school.
- */
-export const earlyRelease = (userId: number, event: HttpEvent): Promise<ReleaseReads> | undefined => {
-  const schoolId = knownSchoolOf(userId);
-  const studentId = Number(event.pathParameters?.id);
-  if (schoolId === undefined || !Number.isSafeInteger(studentId)) return undefined;
-  return releaseReads(schoolId, studentId).then((reads) => ({ schoolId, studentId, reads }));
-};
 
 /**
  * Releases a student for pickup in the school's running session; tells staff
@@ -254,7 +241,7 @@ export const earlyRelease = (userId: number, event: HttpEvent): Promise<ReleaseR
 export const releaseStudent = async (user: User, studentId: number, early?: Promise<ReleaseReads>) => {
   const schoolId = ownSchoolId(user);
   const started = await early?.catch(() => undefined);
-  // Independent reads, one round trip (or none more: `earlyRelease`); the student's absence is still reported first.
+  // Independent reads, one round trip (or none more: the route's early reads); the student's absence is still reported first.
   const [[student], session] =
     started?.schoolId === schoolId && started.studentId === studentId
       ? started.reads

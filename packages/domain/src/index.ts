@@ -31,4 +31,5 @@ export * from './sessions';
 export * from './sis';
 export * from './student-data';
 export * from './unreleased';
+export * from './wait';
 export * from './way-calls';

@@ -13,6 +13,7 @@ import {
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
+import { sleep } from '@curbside/domain';
 import {
   createConnectionTableInput,
   createTableInput,
@@ -144,8 +145,6 @@ export const freePort = (): Promise<number> =>
       server.close(() => resolvePort(port));
     });
   });
-
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** Resolves once the child has exited (at once if it already has). */
 const exited = (child: ChildProcess): Promise<void> =>

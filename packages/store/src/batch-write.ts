@@ -1,4 +1,5 @@
 import { BatchGetCommand, type BatchGetCommandOutput, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { backoffMs, sleep } from '@curbside/domain';
 import type { Db } from './db';
 import { queryAll } from './query';
 
@@ -7,8 +8,6 @@ const BATCH_SIZE = 25;
 /** Tries per chunk while DynamoDB hands back unprocessed items, with a doubling pause from 50 ms. */
 const BATCH_ATTEMPTS = 5;
 const BATCH_BACKOFF_MS = 50;
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type WriteRequest =
   | { PutRequest: { Item: Record<string, unknown> } }
@@ -21,7 +20,7 @@ const writeChunk = async (db: Db, chunk: readonly WriteRequest[]): Promise<void>
     if (attempt > BATCH_ATTEMPTS) {
       throw new Error(`${requests.length} items still unprocessed after ${BATCH_ATTEMPTS} batch writes`);
     }
-    if (attempt > 1) await pause(BATCH_BACKOFF_MS * 2 ** (attempt - 2));
+    if (attempt > 1) await sleep(backoffMs(attempt - 1, BATCH_BACKOFF_MS));
     const { UnprocessedItems } = await db.doc.send(
       new BatchWriteCommand({ RequestItems: { [db.table]: requests as never } }),
     );
@@ -122,7 +121,7 @@ export const getAll = async (
       if (attempt > BATCH_ATTEMPTS) {
         throw new Error(`${pending.length} keys still unprocessed after ${BATCH_ATTEMPTS} batch reads`);
       }
-      if (attempt > 1) await pause(BATCH_BACKOFF_MS * 2 ** (attempt - 2));
+      if (attempt > 1) await sleep(backoffMs(attempt - 1, BATCH_BACKOFF_MS));
       const result: BatchGetCommandOutput = await db.doc.send(
         new BatchGetCommand({ RequestItems: { [db.table]: { Keys: pending, ConsistentRead: consistent } } }),
       );

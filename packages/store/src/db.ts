@@ -1,5 +1,6 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { backoffMs, sleep } from '@curbside/domain';
 import { access } from './access';
 import { billedUnits, meter, meterEnabled, observeWrite } from './meter';
 
@@ -109,7 +110,7 @@ export const retryConflicts =
         return await next(args);
       } catch (error) {
         if (attempt >= CONFLICT_ATTEMPTS || !isTransactionConflict(error)) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** attempt * (0.5 + Math.random())));
+        await sleep(backoffMs(attempt, 10, { jitter: 'spread' }));
       }
     }
   };

@@ -5,6 +5,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { backoffMs, sleep } from '@curbside/domain';
 import { putAll } from './batch-write';
 import type { Db } from './db';
 import { stripKeys } from './ids';
@@ -314,7 +315,7 @@ export const mailRuns = {
         // transactions on the same item (`TransactionConflict`), which is tried again.
         const conflict = cancellationReasons(error).includes('TransactionConflict');
         if (conflict && attempt < SETTLE_ATTEMPTS) {
-          await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * Math.random()));
+          await sleep(backoffMs(attempt, 20, { jitter: 'full' }));
           continue;
         }
         if (!conflict && isConditionFailure(error)) return false;

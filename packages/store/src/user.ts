@@ -1,6 +1,4 @@
 import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
   GetCommand,
   QueryCommand,
   ScanCommand,
@@ -9,11 +7,31 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { User } from '@curbside/domain';
-import { ConflictError, ONE_TIME_PASSWORD_TTL_MS, searchText } from '@curbside/domain';
+import { ConflictError } from '@curbside/domain';
 import { getAll, putAll } from './batch-write';
 import type { Db } from './db';
-import { nextId, stripKeys } from './ids';
-import { type CursorKey, isConditionFailure, rosterReads } from './query';
+import { nextId } from './ids';
+import { isConditionFailure, rosterReads } from './query';
+import { credentials, legacyParent } from './user-credentials';
+import {
+  isListKey,
+  itemOf,
+  userKey as key,
+  kindOf,
+  type NewUser,
+  NO_PASSWORD,
+  newUserWrites,
+  type Profile,
+  parentEmailIndex,
+  parentEmailPartition,
+  SUPER_ADMINS,
+  staffPartition,
+  toUser,
+  userSearch,
+  withoutFlag,
+} from './user-item';
+
+export * from './user-item';
 
 /**
  * User (staff and parents): `USER#{id}` / `USER`, holding the password hash.
@@ -33,111 +51,6 @@ import { type CursorKey, isConditionFailure, rosterReads } from './query';
  *   password?": gsi2 `PARENT_EMAIL#{lowercased email}` / `USER#{id:010}`.
  * `search` holds the lowercased name, username, email and phone.
  */
-/** A user's item. */
-export const userKey = (id: number) => ({ pk: `USER#${id}`, sk: 'USER' });
-const key = userKey;
-
-/** Who signs in where: staff at the staff sign-in, parents at the parent portal. */
-export type AccountKind = 'staff' | 'parent';
-
-const usernameKey = (username: string, kind: AccountKind) => ({
-  pk: `${kind === 'parent' ? 'PARENT_USERNAME' : 'USERNAME'}#${username.trim().toLowerCase()}`,
-  sk: 'USERNAME',
-});
-const kindOf = (role: User['role']): AccountKind => (role === 'parent' ? 'parent' : 'staff');
-const sortable = (id: number) => `USER#${String(id).padStart(10, '0')}`;
-const staffPartition = (schoolId: number) => `SCHOOL#${schoolId}#USERS`;
-const parentPartition = (schoolId: number) => `SCHOOL#${schoolId}#PARENTS`;
-const SUPER_ADMINS = 'SUPER_ADMINS';
-const parentEmailPartition = (email: string) => `PARENT_EMAIL#${email.trim().toLowerCase()}`;
-/** A parent's entry in the email index (none without an address). */
-const parentEmailIndex = (user: Pick<User, 'id' | 'email'>) =>
-  user.email?.trim() ? { gsi2pk: parentEmailPartition(user.email), gsi2sk: sortable(user.id) } : {};
-
-/** Whether a roster cursor names a user item by its gsi1 entry: `USER#{id}` / `USER` with gsi1sk `sortable(id)`. */
-const isListKey = (cursor: CursorKey) => {
-  const id = /^USER#(\d{10})$/.exec(cursor.gsi1sk ?? '')?.[1];
-  return id !== undefined && cursor.pk === key(Number(id)).pk && cursor.sk === key(Number(id)).sk;
-};
-
-/** Key builders of user items, shared with `parent.ts` (parents are users). */
-export const userKeys = {
-  item: key,
-  parentIndex: (schoolId: number, id: number) => ({
-    gsi1pk: parentPartition(schoolId),
-    gsi1sk: sortable(id),
-  }),
-  parentPartition,
-  isListKey,
-};
-
-/** When a one-time password given now stops working. */
-const oneTimeExpiry = () => new Date(Date.now() + ONE_TIME_PASSWORD_TTL_MS).toISOString();
-
-/** A password hash no password matches: an account that cannot sign in until it is given one. */
-export const NO_PASSWORD = '!';
-
-export interface NewUser extends Omit<User, 'id'> {
-  passwordHash: string;
-}
-
-const userSearch = (user: Pick<User, 'name' | 'username' | 'email' | 'phone'>) =>
-  searchText(user.name, user.username, user.email, user.phone);
-
-/** The user item with its indexes: staff under their school's users, parents under its parents. */
-const itemOf = (user: User, passwordHash: string) => ({
-  ...key(user.id),
-  ...(user.schoolId !== null
-    ? user.role === 'parent'
-      ? userKeys.parentIndex(user.schoolId, user.id)
-      : { gsi1pk: staffPartition(user.schoolId), gsi1sk: sortable(user.id) }
-    : {}),
-  ...(user.role === 'parent'
-    ? parentEmailIndex(user)
-    : user.districtId !== null
-      ? { gsi2pk: `DISTRICT#${user.districtId}#USERS`, gsi2sk: sortable(user.id) }
-      : user.role === 'super_admin'
-        ? { gsi2pk: SUPER_ADMINS, gsi2sk: sortable(user.id) }
-        : {}),
-  entity: 'user',
-  search: userSearch(user),
-  ...user,
-  passwordHash,
-});
-
-/** A user item without its keys and password hash. */
-export const toUser = (item: Record<string, unknown>): User & { hasPassword: boolean } => {
-  const { passwordHash, ...user } = stripKeys<User & { passwordHash: string }>(item);
-  return { ...user, hasPassword: passwordHash !== NO_PASSWORD };
-};
-export const withoutFlag = ({ hasPassword: _, ...user }: User & { hasPassword: boolean }): User => user;
-
-const _CURSOR_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk'] as const;
-const _keyOf = (item: Record<string, unknown>) => ({
-  pk: item.pk,
-  sk: item.sk,
-  gsi1pk: item.gsi1pk,
-  gsi1sk: item.gsi1sk,
-});
-
-/** Fields of a teacher's or parent's roster record that an update may change. */
-export type Profile = Partial<
-  Pick<
-    User,
-    | 'name'
-    | 'email'
-    | 'phone'
-    | 'active'
-    | 'firstName'
-    | 'lastName'
-    | 'address'
-    | 'emergencyContact'
-    | 'emergencyPhone'
-    | 'studentIds'
-    | 'retiredBySis'
-  >
->;
-
 /** The teachers among a school's staff (gsi1 `SCHOOL#{schoolId}#USERS`, role teacher). */
 const teacherReads = rosterReads({
   index: 'gsi1',
@@ -146,40 +59,6 @@ const teacherReads = rosterReads({
   toRecord: toUser,
   only: { expression: '#role = :teacher', names: { '#role': 'role' }, values: { ':teacher': 'teacher' } },
 });
-
-/**
- * A new account's writes, for one transaction: its username claim and its
- * item, each on condition that it does not exist yet (a username is never
- * taken twice). Answers the user as made and the two writes, in that order.
- */
-export const newUserWrites = (db: Db, input: NewUser, userId: number) => {
-  const { passwordHash, ...fields } = input;
-  // A one-time password (an account made with one) works for `ONE_TIME_PASSWORD_TTL_MS`.
-  const user: User = {
-    id: userId,
-    ...fields,
-    ...(fields.mustChangePassword
-      ? { oneTimePasswordExpiresAt: fields.oneTimePasswordExpiresAt ?? oneTimeExpiry() }
-      : {}),
-  };
-  const writes = [
-    {
-      Put: {
-        TableName: db.table,
-        Item: { ...usernameKey(user.username, kindOf(user.role)), userId, entity: 'username' },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-    {
-      Put: {
-        TableName: db.table,
-        Item: itemOf(user, passwordHash),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-  ];
-  return { user, writes };
-};
 
 export const users = {
   async create(db: Db, input: NewUser, id?: number): Promise<User> {
@@ -208,56 +87,6 @@ export const users = {
       list.map((user) => itemOf(user, NO_PASSWORD)),
       8,
     );
-  },
-
-  /**
-   * Gives an account without a claimed username its first password, a
-   * one-time one (an admin made it): claims the first free of `username`,
-   * `username2`, … `username20` and sets the username and the hash, in one
-   * transaction per try.
-   */
-  async claimAndSetPassword(db: Db, user: User, passwordHash: string): Promise<User> {
-    const expiresAt = oneTimeExpiry();
-    for (let n = 1; n <= 20; n++) {
-      const username = n === 1 ? user.username : `${user.username}${n}`;
-      const next = { ...user, username, mustChangePassword: true, oneTimePasswordExpiresAt: expiresAt };
-      try {
-        await db.doc.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Put: {
-                  TableName: db.table,
-                  Item: { ...usernameKey(username, kindOf(user.role)), userId: user.id, entity: 'username' },
-                  ConditionExpression: 'attribute_not_exists(pk)',
-                },
-              },
-              {
-                Update: {
-                  TableName: db.table,
-                  Key: key(user.id),
-                  UpdateExpression:
-                    'SET username = :username, passwordHash = :hash, #search = :search, mustChangePassword = :yes, oneTimePasswordExpiresAt = :until',
-                  ConditionExpression: 'attribute_exists(pk)',
-                  ExpressionAttributeNames: { '#search': 'search' },
-                  ExpressionAttributeValues: {
-                    ':username': username,
-                    ':hash': passwordHash,
-                    ':search': userSearch(next),
-                    ':yes': true,
-                    ':until': expiresAt,
-                  },
-                },
-              },
-            ],
-          }),
-        );
-        return next;
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
-    }
-    throw new ConflictError(`No free username like ${user.username}`);
   },
 
   /**
@@ -295,61 +124,6 @@ export const users = {
     return Item ? toUser(Item) : undefined;
   },
 
-  /** The user of a kind (staff or parent) and their password hash, for sign-in only. */
-  async findCredentials(
-    db: Db,
-    username: string,
-    kind: AccountKind = 'staff',
-  ): Promise<{ user: User; passwordHash: string } | undefined> {
-    if (kind === 'parent')
-      return (await credentialsAt(db, usernameKey(username, 'parent'))) ?? legacyParent(db, username);
-    const staff = await credentialsAt(db, usernameKey(username, 'staff'));
-    return staff && staff.user.role !== 'parent' ? staff : undefined;
-  },
-
-  /**
-   * Replaces a user's password hash (a sign-in upgrading an older hash), only
-   * if it is still `previous`: a password changed meanwhile is never overwritten.
-   */
-  async replacePasswordHash(db: Db, id: number, previous: string, next: string): Promise<boolean> {
-    try {
-      await db.doc.send(
-        new UpdateCommand({
-          TableName: db.table,
-          Key: key(id),
-          UpdateExpression: 'SET passwordHash = :next',
-          ConditionExpression: 'passwordHash = :previous',
-          ExpressionAttributeValues: { ':next': next, ':previous': previous },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
-  },
-
-  /** Which of these usernames of one kind are taken, and by whom (BatchGet of the claims, 100 a call). */
-  async claims(db: Db, usernames: readonly string[], kind: AccountKind): Promise<Map<string, number>> {
-    const unique = [...new Set(usernames.map((name) => name.trim().toLowerCase()))];
-    const found = new Map<string, number>();
-    for (let i = 0; i < unique.length; i += 100) {
-      let keys: Record<string, unknown>[] | undefined = unique
-        .slice(i, i + 100)
-        .map((name) => usernameKey(name, kind));
-      while (keys && keys.length > 0) {
-        const result: BatchGetCommandOutput = await db.doc.send(
-          new BatchGetCommand({ RequestItems: { [db.table]: { Keys: keys } } }),
-        );
-        for (const item of result.Responses?.[db.table] ?? []) {
-          found.set(String(item.pk).slice(String(item.pk).indexOf('#') + 1), item.userId as number);
-        }
-        keys = result.UnprocessedKeys?.[db.table]?.Keys;
-      }
-    }
-    return found;
-  },
-
   /** Replaces a teacher's or parent's roster fields (the user must exist); a parent's email index follows the email. */
   async updateProfile(db: Db, user: User, profile: Profile): Promise<User> {
     const next: User = { ...user, ...profile };
@@ -376,47 +150,6 @@ export const users = {
       throw error;
     }
     return next;
-  },
-
-  /**
-   * A new password hash. `own`: the user chose it, a one-time password is
-   * spent (`mustChangePassword` goes); `oneTime`: an admin made it, to be
-   * replaced at the next sign-in, within `ONE_TIME_PASSWORD_TTL_MS`; `keep`:
-   * the flag stays as it is.
-   */
-  async setPassword(
-    db: Db,
-    id: number,
-    passwordHash: string,
-    kind: 'own' | 'oneTime' | 'keep' = 'keep',
-  ): Promise<void> {
-    const flag = {
-      own: ' REMOVE mustChangePassword, oneTimePasswordExpiresAt',
-      oneTime: ', mustChangePassword = :yes, oneTimePasswordExpiresAt = :until',
-      keep: '',
-    }[kind];
-    await db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: key(id),
-        UpdateExpression: `SET passwordHash = :hash${flag}`,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: {
-          ':hash': passwordHash,
-          ...(kind === 'oneTime' ? { ':yes': true, ':until': oneTimeExpiry() } : {}),
-        },
-      }),
-    );
-  },
-
-  /** The user's own new password: the one-time one is spent (`mustChangePassword` goes). */
-  setOwnPassword(db: Db, id: number, passwordHash: string): Promise<void> {
-    return users.setPassword(db, id, passwordHash, 'own');
-  },
-
-  /** A one-time password to be replaced at the next sign-in (an admin made it). */
-  setOneTimePassword(db: Db, id: number, passwordHash: string): Promise<void> {
-    return users.setPassword(db, id, passwordHash, 'oneTime');
   },
 
   async listBySchool(db: Db, schoolId: number): Promise<User[]> {
@@ -496,22 +229,7 @@ export const users = {
   /** Every teacher of a school, deactivated ones too, all pages (a CSV import matches against them). */
   teachersOfSchool: teacherReads.listAll,
   countTeachers: teacherReads.count,
-};
-
-const credentialsAt = async (db: Db, claimKey: { pk: string; sk: string }) => {
-  const claim = await db.doc.send(new GetCommand({ TableName: db.table, Key: claimKey }));
-  const userId = claim.Item?.userId as number | undefined;
-  if (userId === undefined) return undefined;
-  const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: key(userId) }));
-  if (!Item) return undefined;
-  const { passwordHash, ...user } = stripKeys<User & { passwordHash: string }>(Item);
-  return { user, passwordHash };
-};
-
-/** A parent registered before parents had their own usernames (their claim is staff-style). */
-const legacyParent = async (db: Db, username: string) => {
-  const found = await credentialsAt(db, usernameKey(username, 'staff'));
-  return found?.user.role === 'parent' ? found : undefined;
+  ...credentials,
 };
 
 const queryUsers = async (db: Db, index: 'gsi1' | 'gsi2', partition: string) => {

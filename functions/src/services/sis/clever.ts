@@ -1,5 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffMs, sleep } from '@curbside/domain';
 import { cleverApiUrl } from '../../lib/clever-config';
+import { config } from '../../lib/config';
 import { log } from '../../lib/log';
 
 /**
@@ -28,8 +29,8 @@ export const REVOKED_MESSAGE =
 
 /** Records per page: Clever allows up to 10,000; tests page smaller to cross pages (`CLEVER_PAGE_SIZE`). */
 export const pageSize = (): number => {
-  const configured = Number(process.env.CLEVER_PAGE_SIZE);
-  return Number.isInteger(configured) && configured > 0 ? Math.min(configured, 10_000) : 1000;
+  const configured = config.clever.pageSize;
+  return configured === undefined ? 1000 : Math.min(configured, 10_000);
 };
 
 const REQUEST_TIMEOUT_MS = 20_000;
@@ -38,7 +39,7 @@ const FAILURE_RETRIES = 4;
  * The wait before the first retry of a failed request, doubled on each: half a second
  * (`CLEVER_RETRY_MS` shortens it for tests that make Clever fail on purpose).
  */
-const retryWaitMs = (failures: number) => (Number(process.env.CLEVER_RETRY_MS) || 500) * 2 ** (failures - 1);
+const retryWaitMs = (failures: number) => backoffMs(failures, config.clever.retryMs);
 const THROTTLE_RETRIES = 8;
 /** The longest wait for a rate-limit reset before giving up (the job keeps its place and can resume). */
 const MAX_THROTTLE_WAIT_MS = 120_000;
