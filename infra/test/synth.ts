@@ -22,7 +22,7 @@ export const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966
 export interface SynthOptions {
   /** CDK context (`curbside:cleverClientId`, …). */
   context?: Record<string, unknown>;
-  /** Check every resource with cdk-nag's AwsSolutions pack, as `bin/app.ts` does. */
+  /** Check every resource with cdk-nag's AwsSolutions pack, as `bin/app.ts` does (default). */
   nag?: boolean;
 }
 
@@ -70,7 +70,7 @@ const synthesize = (options: SynthOptions): SynthesizedStack => {
   const synth = (routes?: readonly RouteDefinition[]) => {
     const app = testApp(options.context ? { context: options.context } : {});
     const stack = new CurbsideStack(app, 'Curbside', { webDist, ...(routes ? { routes } : {}) });
-    if (options.nag) Aspects.of(app).add(new AwsSolutionsChecks());
+    if (options.nag !== false) Aspects.of(app).add(new AwsSolutionsChecks());
     return { app, stack, template: Template.fromStack(stack) };
   };
   const { app, stack, template } = synth();
@@ -87,7 +87,7 @@ const synthesize = (options: SynthOptions): SynthesizedStack => {
 export const synthesizeOnce = (options: SynthOptions = {}): SynthesizedStack => {
   const synthesized = {} as SynthesizedStack;
   beforeAll(() => {
-    const key = JSON.stringify(options);
+    const key = JSON.stringify({ context: options.context ?? {}, nag: options.nag !== false });
     let found = cache.get(key);
     if (!found) {
       found = synthesize(options);
