@@ -4,8 +4,8 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { NO_AUTHORIZER_FINDING, THROTTLE } from './http-api';
 import { bindWebSocketManagement } from './handler-function';
+import { NO_AUTHORIZER_FINDING, THROTTLE } from './http-api';
 import { StackPart } from './part';
 
 export interface WebSocketApiPartProps {
