@@ -1,6 +1,6 @@
 import { FUNCTION_ACCESS, functionPlan, IMPORT_JOBS } from '@curbside/api';
 import { describe, expect, it } from 'vitest';
-import { inspect, only, synthesizeOnce } from './synth';
+import { inspect, synthesizeOnce } from './synth';
 
 /** The functions of the function plan and the import jobs (`lib/functions.ts`): access, memory, live posts. */
 const curbside = synthesizeOnce();
@@ -40,20 +40,8 @@ describe('functions', () => {
     const fn = curbside.resources[jobs]!.Properties;
     expect(fn.Timeout).toBe(900);
     expect(fn.MemorySize).toBe(IMPORT_JOBS.access.memoryMb);
-    const [, config] = only(
-      ofType('AWS::Lambda::EventInvokeConfig').filter(
-        ([, c]) => JSON.stringify(c.Properties.FunctionName) === JSON.stringify({ Ref: jobs }),
-      ),
-    );
-    expect(config.Properties.MaximumRetryAttempts).toBe(0);
-    const invokers = ofType('AWS::IAM::Policy').filter(([, p]) =>
-      p.Properties.PolicyDocument.Statement.some(
-        (s: any) =>
-          [s.Action].flat().includes('lambda:InvokeFunction') && JSON.stringify(s.Resource).includes(jobs),
-      ),
-    );
-    const roles = invokers.flatMap(([, p]) => p.Properties.Roles.map((r: any) => r.Ref as string));
-    expect(roles.sort()).toEqual(['http-sis', 'scheduled', IMPORT_JOBS.id].map(roleOf).sort());
+    expect(invokeConfigOf(jobs).Properties.MaximumRetryAttempts).toBe(0);
+    expect(rolesInvoking(jobs)).toEqual(['http-sis', 'scheduled', IMPORT_JOBS.id].map(roleOf).sort());
     expect(environmentOf('http-sis').IMPORT_JOBS_FUNCTION).toEqual({ Ref: jobs });
     expect(environmentOf('scheduled').IMPORT_JOBS_FUNCTION).toEqual({ Ref: jobs });
   });

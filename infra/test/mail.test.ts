@@ -7,8 +7,17 @@ import { inspect, only, type Resources, synthesizeOnce } from './synth';
 
 /** The mail sender and who may start it (`lib/mail.ts`). */
 const curbside = synthesizeOnce();
-const { logicalId, ofType, tableLogicalId, statementsOfRole, roleOf, actionsOn, environmentOf } =
-  inspect(curbside);
+const {
+  invokeConfigOf,
+  rolesInvoking,
+  logicalId,
+  ofType,
+  tableLogicalId,
+  statementsOfRole,
+  roleOf,
+  actionsOn,
+  environmentOf,
+} = inspect(curbside);
 
 describe('mail', () => {
   const plans = functionPlan();
@@ -45,21 +54,9 @@ describe('mail', () => {
     expect(fn.Timeout).toBe(900);
     expect(fn.ReservedConcurrentExecutions).toBe(1);
     expect(fn.Environment.Variables.MAIL_SEND_RATE).toBe('10');
-    const [, config] = only(
-      ofType('AWS::Lambda::EventInvokeConfig').filter(
-        ([, c]) => JSON.stringify(c.Properties.FunctionName) === JSON.stringify({ Ref: sender }),
-      ),
-    );
-    expect(config.Properties.MaximumRetryAttempts).toBe(2);
-    const invokers = ofType('AWS::IAM::Policy').filter(([, p]) =>
-      p.Properties.PolicyDocument.Statement.some(
-        (s: any) =>
-          [s.Action].flat().includes('lambda:InvokeFunction') && JSON.stringify(s.Resource).includes(sender),
-      ),
-    );
-    const roles = invokers.flatMap(([, p]) => p.Properties.Roles.map((r: any) => r.Ref as string));
+    expect(invokeConfigOf(sender).Properties.MaximumRetryAttempts).toBe(2);
     // The admin function emails invites; the auth function a parent's password-reset link (issue 50).
-    expect(roles.sort()).toEqual(['http-admin', 'http-auth', MAIL_SENDER.id].map(roleOf).sort());
+    expect(rolesInvoking(sender)).toEqual(['http-admin', 'http-auth', MAIL_SENDER.id].map(roleOf).sort());
     expect(environmentOf('http-admin').MAIL_SENDER_FUNCTION).toEqual({ Ref: sender });
     expect(environmentOf('http-auth').MAIL_SENDER_FUNCTION).toEqual({ Ref: sender });
     // It reads and settles a run's messages; nothing else of the table, never the connections.

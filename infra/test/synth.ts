@@ -152,7 +152,28 @@ export const inspect = (synthesized: SynthesizedStack) => {
       .filter((s) => JSON.stringify(s.Resource).includes(target))
       .flatMap((s) => [s.Action].flat());
   const environmentOf = (planId: string) => resources()[logicalId(planId)]!.Properties.Environment.Variables;
+  /** The asynchronous-invocation settings of a function (by its logical id): one. */
+  const invokeConfigOf = (functionLogicalId: string) =>
+    only(
+      ofType('AWS::Lambda::EventInvokeConfig').filter(
+        ([, c]) => JSON.stringify(c.Properties.FunctionName) === JSON.stringify({ Ref: functionLogicalId }),
+      ),
+    )[1];
+  /** The roles allowed to invoke a function (by its logical id), sorted. */
+  const rolesInvoking = (functionLogicalId: string): string[] =>
+    ofType('AWS::IAM::Policy')
+      .filter(([, p]) =>
+        p.Properties.PolicyDocument.Statement.some(
+          (s: any) =>
+            [s.Action].flat().includes('lambda:InvokeFunction') &&
+            JSON.stringify(s.Resource).includes(functionLogicalId),
+        ),
+      )
+      .flatMap(([, p]) => p.Properties.Roles.map((r: any) => r.Ref as string))
+      .sort();
   return {
+    invokeConfigOf,
+    rolesInvoking,
     logicalId,
     ofType,
     apiLogicalId,
