@@ -20,7 +20,6 @@ import { apiWithLink } from '../../lib/api';
 import { errorMessage, HttpError } from '../../lib/http';
 import { MUTED_TEXT } from '../../lib/theme';
 import { HOLD_HINT, HoldButton } from '../alerts/hold-button';
-import { busLinkQueries } from './bus-link.queries';
 import { linkToken, useBusSocket } from './bus-socket';
 import { ConnectionBadge } from './bus-tracking.page';
 import { DriverAlertSeen, useDriverAlertSeen } from './driver-alert-seen';
@@ -75,7 +74,12 @@ const time = (ms: number) =>
  */
 export function BusDriverPage() {
   const [token] = useState(linkToken);
-  const fleet = useQuery(busLinkQueries.fleet(token));
+  const fleet = useQuery({
+    queryKey: ['bus-fleet', token],
+    queryFn: () => apiWithLink(token as string, routes.busFleet),
+    enabled: token !== null,
+    retry: (count, error) => !(error instanceof HttpError && error.status === 401) && count < 3,
+  });
   const phone = useSchoolPhone(token);
   /** The office replaced this link (issue 50): learnt from any answer to it. */
   const [replaced, setReplaced] = useState(false);
