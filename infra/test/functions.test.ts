@@ -13,6 +13,8 @@ const {
   roleOf,
   actionsOn,
   environmentOf,
+  invokeConfigOf,
+  rolesInvoking,
 } = inspect(curbside);
 
 describe('functions', () => {
