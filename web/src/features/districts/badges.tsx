@@ -1,4 +1,5 @@
-import { Badge, Stack, Text } from '@mantine/core';
+import { Badge, Group, Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { MUTED_TEXT } from '../../lib/theme';
 
 /** A created date as `Nov 24, 2026`. */
@@ -35,5 +36,17 @@ export function EmptyState({ title, hint }: { title: string; hint: string }) {
       </Text>
       <Text c={MUTED_TEXT}>{hint}</Text>
     </Stack>
+  );
+}
+
+/** A label and its value on one line (a school's or the district's details). */
+export function Line({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Group justify="space-between" gap="xs" wrap="nowrap">
+      <Text c={MUTED_TEXT}>{label}</Text>
+      <Text fw={700} ta="right">
+        {children}
+      </Text>
+    </Group>
   );
 }

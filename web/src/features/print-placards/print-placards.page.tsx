@@ -1,5 +1,4 @@
-import { routes } from '@curbside/api';
-import { PLACARD_LIMITS, PLACARD_PRINT_DELAY_MS, placardsFor, plural, type Vehicle } from '@curbside/domain';
+import { PLACARD_LIMITS, PLACARD_PRINT_DELAY_MS, placardsFor, plural } from '@curbside/domain';
 import {
   Alert,
   Button,
@@ -16,27 +15,12 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { api } from '../../lib/api';
 import { MUTED_TEXT } from '../../lib/theme';
 import { useMe } from '../auth/auth.queries';
-import { rosterQueries, type SchoolScope } from '../rosters/rosters.queries';
+import { rosterQueries } from '../rosters/rosters.queries';
 import { useSchoolScope } from '../school-admin/school-admin.page';
 import { placardsHtml } from './placards-html';
-
-/** Every active vehicle of the school, read page by page. */
-const allVehicles = (schoolId: SchoolScope) => ({
-  queryKey: [...rosterQueries.all, 'vehicles', 'all', schoolId ?? 'own'] as const,
-  queryFn: async (): Promise<Vehicle[]> => {
-    const vehicles: Vehicle[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await api(routes.listVehicles, { query: { schoolId, cursor, limit: 100 } });
-      vehicles.push(...page.items);
-      cursor = page.next ?? undefined;
-    } while (cursor);
-    return vehicles;
-  },
-});
+import { placardQueries } from './print-placards.queries';
 
 /** Opens the sheets in a print window and prints them 250 ms later (the window lays out first). */
 export const printPlacards = (html: string) => {
@@ -63,7 +47,7 @@ export function PrintPlacardsPage() {
   const [firstOnly, setFirstOnly] = useState(false);
   const [blocked, setBlocked] = useState(false);
   const summary = useQuery({ ...rosterQueries.summary(scope, null), enabled: user !== null });
-  const vehicles = useQuery({ ...allVehicles(scope), enabled: user !== null });
+  const vehicles = useQuery({ ...placardQueries.vehicles(scope), enabled: user !== null });
   const placards = useMemo(() => placardsFor(vehicles.data ?? [], !firstOnly), [vehicles.data, firstOnly]);
   const schoolId = summary.data?.school.id ?? null;
   const html = useMemo(

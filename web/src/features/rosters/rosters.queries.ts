@@ -39,9 +39,11 @@ const listQuery = ({ schoolId, search, cursor }: ListArgs) => ({
  */
 export const rosterQueries = {
   all: ROSTERS_KEY,
+  /** Every school summary (the prefix a live event or a mode switch invalidates). */
+  summaries: () => [...rosterQueries.all, 'summary'] as const,
   summary: (schoolId: SchoolScope, sessionId: number | null) =>
     queryOptions({
-      queryKey: [...rosterQueries.all, 'summary', schoolId ?? 'own', sessionId ?? 'none'] as const,
+      queryKey: [...rosterQueries.summaries(), schoolId ?? 'own', sessionId ?? 'none'] as const,
       queryFn: () => api(routes.schoolSummary, { query: { schoolId, sessionId: sessionId ?? undefined } }),
     }),
   students: (args: ListArgs) =>

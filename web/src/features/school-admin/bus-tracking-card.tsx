@@ -2,16 +2,14 @@ import { routes } from '@curbside/api';
 import { Alert, Button, Card, Group, Modal, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
-import { api } from '../../lib/api';
 import { errorMessage } from '../../lib/http';
 import { MUTED_TEXT } from '../../lib/theme';
 import { QrImage } from '../pickup-codes/qr-image';
+import { schoolLinkQueries } from './links.queries';
 import { RotateLinkConfirm, useRotateLink } from './rotate-link';
 
 /** The bus tracking page opens in its own 1200×800 window. */
 export const POP_OUT = { width: 1200, height: 800 } as const;
-
-const linksKey = ['bus-links'] as const;
 
 /**
  * Bus Tracking: the school's two private links. Pop Out opens the map link
@@ -21,9 +19,9 @@ const linksKey = ['bus-links'] as const;
  */
 export function BusTrackingCard({ readOnly = false }: { readOnly?: boolean }) {
   const [qr, setQr] = useState(false);
-  const links = useQuery({ queryKey: linksKey, queryFn: () => api(routes.busLinks) });
+  const links = useQuery(schoolLinkQueries.bus());
   const rotation = useRotateLink({
-    queryKey: linksKey,
+    queryKey: schoolLinkQueries.bus().queryKey,
     route: routes.rotateBusLinks,
     done: 'New bus links made. The old ones no longer work.',
   });

@@ -1,12 +1,10 @@
 import { routes } from '@curbside/api';
 import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../lib/api';
 import { errorMessage } from '../../lib/http';
 import { MUTED_TEXT } from '../../lib/theme';
+import { schoolLinkQueries } from './links.queries';
 import { RotateLinkConfirm, useRotateLink } from './rotate-link';
-
-const linkKey = ['display-link'] as const;
 
 /**
  * Hallway Display (issue 32): the school's private display link for a TV in
@@ -14,9 +12,9 @@ const linkKey = ['display-link'] as const;
  * link, and the displays open with it, stop at once). Read-only in sandbox mode.
  */
 export function DisplayLinkCard({ readOnly = false }: { readOnly?: boolean }) {
-  const link = useQuery({ queryKey: linkKey, queryFn: () => api(routes.displayLink) });
+  const link = useQuery(schoolLinkQueries.display());
   const rotation = useRotateLink({
-    queryKey: linkKey,
+    queryKey: schoolLinkQueries.display().queryKey,
     route: routes.rotateDisplayLink,
     done: 'New display link made. The old one no longer works.',
   });

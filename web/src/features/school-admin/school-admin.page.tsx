@@ -62,7 +62,7 @@ const useSummaryFollowsQueue = () => {
     if (timer.current) return;
     timer.current = setTimeout(() => {
       timer.current = null;
-      void client.invalidateQueries({ queryKey: [...rosterQueries.all, 'summary'] });
+      void client.invalidateQueries({ queryKey: rosterQueries.summaries() });
     }, SUMMARY_REFRESH_MS);
   });
 };
@@ -74,7 +74,7 @@ const useSummaryFollowsQueue = () => {
 const useSummaryFollowsMode = () => {
   const client = useQueryClient();
   useLiveEvent('SCHOOL_MODE_CHANGED', () => {
-    void client.invalidateQueries({ queryKey: [...rosterQueries.all, 'summary'] });
+    void client.invalidateQueries({ queryKey: rosterQueries.summaries() });
   });
 };
 

@@ -1,0 +1,141 @@
+import {
+  PASSWORD_RESET_INVALID,
+  PASSWORD_RESET_SENT,
+  PASSWORD_TOO_COMMON,
+  PASSWORD_TOO_SHORT,
+} from '@curbside/domain';
+
+/** The sign-in screens: the portal, sign in, forgotten and new passwords, and their fields' checks. */
+export const en = {
+  portal: {
+    title: 'Parent Portal',
+    intro:
+      "Follow your child's pickup from your phone: where their car is in the line, and when they are ready.",
+    signIn: 'Sign In',
+  },
+  login: {
+    title: 'Parent Sign In',
+    username: 'Username',
+    password: 'Password',
+    submit: 'Sign In',
+    demo: 'Demo account',
+    demoCredentials: 'Username {{username}} · Password {{password}}',
+    success: 'Login successful',
+    welcome: 'Welcome to the parent portal',
+    failed: 'Login failed',
+    back: 'Back to the parent portal',
+    forgot: 'Forgot password?',
+  },
+  forgot: {
+    title: 'Forgot Your Password?',
+    intro:
+      'Enter the email address of your parent account. We will email you a link to choose a new password.',
+    email: 'Email address',
+    submit: 'Email Me a Link',
+    sent: PASSWORD_RESET_SENT,
+    failed: 'Could not send the link',
+    back: 'Back to sign in',
+  },
+  reset: {
+    title: 'Choose a New Password',
+    intro: 'At least {{min}} characters, and not a common password.',
+    password: 'New password',
+    confirm: 'Confirm new password',
+    mismatch: 'The two new passwords do not match',
+    submit: 'Save Password',
+    done: 'Your password was changed. Sign in with your new password.',
+    signIn: 'Sign In',
+    failed: 'Could not save the password',
+    invalid: PASSWORD_RESET_INVALID,
+    again: 'Ask for a new link',
+  },
+  password: {
+    title: 'Choose Your Password',
+    intro:
+      'You signed in with a one-time password from the school. Choose your own (at least {{min}} characters) to continue.',
+    current: 'One-time password',
+    new: 'New password',
+    confirm: 'Confirm new password',
+    submit: 'Save Password',
+    tooShort: 'Password must be at least {{min}} characters',
+    same: 'Choose a password different from the one-time password',
+    mismatch: 'The two new passwords do not match',
+    done: 'Password saved',
+  },
+  validation: {
+    username: 'Username is required',
+    password: 'Password is required',
+    name: 'Name is required',
+    passwordLength: PASSWORD_TOO_SHORT,
+    passwordCommon: PASSWORD_TOO_COMMON,
+    email: 'Valid email is required',
+    phone: 'Phone number is required',
+  },
+};
+
+export const es: typeof en = {
+  portal: {
+    title: 'Portal para padres',
+    intro:
+      'Siga la recogida de su hijo desde su teléfono: en qué lugar de la fila está su auto y cuándo está listo.',
+    signIn: 'Iniciar sesión',
+  },
+  login: {
+    title: 'Inicio de sesión para padres',
+    username: 'Usuario',
+    password: 'Contraseña',
+    submit: 'Iniciar sesión',
+    demo: 'Cuenta de demostración',
+    demoCredentials: 'Usuario {{username}} · Contraseña {{password}}',
+    success: 'Sesión iniciada',
+    welcome: 'Bienvenido al portal para padres',
+    failed: 'No se pudo iniciar sesión',
+    back: 'Volver al portal para padres',
+    forgot: '¿Olvidó su contraseña?',
+  },
+  forgot: {
+    title: '¿Olvidó su contraseña?',
+    intro:
+      'Escriba el correo electrónico de su cuenta de padre o madre. Le enviaremos un enlace para elegir una nueva contraseña.',
+    email: 'Correo electrónico',
+    submit: 'Enviarme un enlace',
+    sent: 'Si una cuenta de padre o madre usa ese correo electrónico, le enviamos un enlace para elegir una nueva contraseña. El enlace funciona durante 1 hora.',
+    failed: 'No se pudo enviar el enlace',
+    back: 'Volver a iniciar sesión',
+  },
+  reset: {
+    title: 'Elija una nueva contraseña',
+    intro: 'Al menos {{min}} caracteres, y que no sea una contraseña común.',
+    password: 'Nueva contraseña',
+    confirm: 'Confirme la nueva contraseña',
+    mismatch: 'Las dos contraseñas nuevas no coinciden',
+    submit: 'Guardar contraseña',
+    done: 'Su contraseña cambió. Inicie sesión con su nueva contraseña.',
+    signIn: 'Iniciar sesión',
+    failed: 'No se pudo guardar la contraseña',
+    invalid: 'Este enlace ya no funciona. Pida uno nuevo.',
+    again: 'Pedir un enlace nuevo',
+  },
+  password: {
+    title: 'Elija su contraseña',
+    intro:
+      'Inició sesión con una contraseña de un solo uso de la escuela. Elija la suya (al menos {{min}} caracteres) para continuar.',
+    current: 'Contraseña de un solo uso',
+    new: 'Contraseña nueva',
+    confirm: 'Confirme la contraseña nueva',
+    submit: 'Guardar contraseña',
+    tooShort: 'La contraseña debe tener al menos {{min}} caracteres',
+    same: 'Elija una contraseña distinta de la de un solo uso',
+    mismatch: 'Las dos contraseñas nuevas no coinciden',
+    done: 'Contraseña guardada',
+  },
+  validation: {
+    username: 'El usuario es obligatorio',
+    password: 'La contraseña es obligatoria',
+    name: 'El nombre es obligatorio',
+    passwordLength: 'La contraseña debe tener al menos 8 caracteres',
+    passwordCommon: 'Esta contraseña es demasiado común. Elija una más difícil de adivinar.',
+    email: 'Se necesita un correo electrónico válido',
+    phone: 'El número de teléfono es obligatorio',
+  },
+};
