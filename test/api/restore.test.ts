@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionBody } from '../support/fixtures';
-import { connectLive } from '../support/live';
+import { openLive } from '../support/live';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -42,7 +42,7 @@ describe('Undo: putting a removed or picked-up car back', () => {
     await addCar('101');
     const middle = await addCar('102');
     await addCar('103');
-    const screen = await connectLive(server.url, back.cookie);
+    const screen = await openLive(server.url, { cookie: back.cookie });
     try {
       await back.request('DELETE', `/api/queue/${middle.id}`, { reason: 'removed' });
       const answer = await restore(middle.id);

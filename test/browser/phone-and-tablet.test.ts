@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { expectAccessible, shotsDir, viewports } from '../support/browser';
 import { browserSuite, switchTheme, type Theme } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
+import { openLive } from '../support/live';
 import type { Client } from '../support/server';
 
 /**
@@ -320,29 +320,23 @@ describe('the bus map on a phone', () => {
     const links = (await admin.get('/api/bus-links')).body;
     const page = await open(links.mapUrl, 'phone');
     await text(page, 'Interactive Bus Map').waitFor();
-    const driver = new WebSocket(
-      `${suite.server.url.replace(/^http/, 'ws')}/ws?t=${new URL(links.driverUrl).searchParams.get('t')}`,
-    );
-    await new Promise((resolve, reject) => {
-      driver.once('open', resolve);
-      driver.once('error', reject);
+    const driver = await openLive(suite.server.url, {
+      query: `?t=${new URL(links.driverUrl).searchParams.get('t')}`,
     });
     const send = () =>
-      driver.send(
-        JSON.stringify({
-          type: 'BUS_LOCATION_UPDATE',
-          data: {
-            busId: 'B4',
-            location: {
-              latitude: 29.9811,
-              longitude: -81.4457,
-              speed: 6.7,
-              accuracy: 4,
-              timestamp: Date.now(),
-            },
+      driver.send({
+        type: 'BUS_LOCATION_UPDATE',
+        data: {
+          busId: 'B4',
+          location: {
+            latitude: 29.9811,
+            longitude: -81.4457,
+            speed: 6.7,
+            accuracy: 4,
+            timestamp: Date.now(),
           },
-        }),
-      );
+        },
+      });
     send();
     const center = page.getByRole('button', { name: 'Center on B4' });
     await center.waitFor();
@@ -350,8 +344,8 @@ describe('the bus map on a phone', () => {
     const legend = page.getByLabel('Legend');
     await text(legend, /grey on the map, yellow in the list/).waitFor();
     await shoot(page, 'bus-map-phone');
-    driver.send(JSON.stringify({ type: 'BUS_TRACKING_STOPPED', data: { busId: 'B4' } }));
-    driver.close();
+    driver.send({ type: 'BUS_TRACKING_STOPPED', data: { busId: 'B4' } });
+    await driver.close();
   }, 60_000);
 });
 
