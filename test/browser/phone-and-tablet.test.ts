@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { LONG_PRESS_MS } from '@curbside/domain';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, shotsDir, viewports } from '../support/browser';
@@ -203,6 +204,11 @@ describe('with a session running', () => {
     await admin.put(`/api/sessions/${sessionId}/end`);
   });
 
+  /** A hold too short to send (a dashboard mount's bump), and holds past Help's and Emergency's (LONG_PRESS_MS). */
+  const BUMP_MS = 300;
+  const HELP_HOLD_MS = LONG_PRESS_MS.help + 300;
+  const EMERGENCY_HOLD_MS = LONG_PRESS_MS.emergency + 300;
+
   /** Holds a finger (phone) or the mouse button (tablet) on the middle of `target` for `ms`. */
   const hold = async (page: Page, target: Locator, ms: number) => {
     await target.scrollIntoViewIfNeeded();
@@ -234,12 +240,12 @@ describe('with a session running', () => {
       // A tap (an accident on a dashboard mount) sends nothing.
       if (size === 'phone') await help.tap();
       else await help.click();
-      await hold(page, emergency, 300);
+      await hold(page, emergency, BUMP_MS);
       // A hold sends: first help (800 ms), then the emergency (1000 ms).
-      await hold(page, help, 1100);
+      await hold(page, help, HELP_HOLD_MS);
       await text(page, 'Help Request Sent').waitFor();
       await shoot(page, `driver-help-sent-${size}`);
-      await hold(page, emergency, 1300);
+      await hold(page, emergency, EMERGENCY_HOLD_MS);
       await text(page, 'Emergency Alert Sent').waitFor({ timeout: 20_000 });
       const alerts = (await front.get(`/api/alerts?sessionId=${sessionId}`)).body as Array<{
         id: number;
