@@ -4,7 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible as expectAccessiblePage, shotsDir, viewports } from '../support/browser';
 import { browserSuite, painted, type Viewport } from '../support/browser-suite';
-import { sessionBody } from '../support/fixtures';
+import { sessionBody, tokenOf } from '../support/fixtures';
 import { type LiveClient, openLive } from '../support/live';
 import { type Client, signedIn } from '../support/server';
 
@@ -103,8 +103,6 @@ const driverSocket = async (token: string) => {
   drivers.push(driver);
   return driver;
 };
-
-const tokenOf = (url: string) => new URL(url).searchParams.get('t') as string;
 
 describe('the bus pages', () => {
   let mapPage: Page;

@@ -2,7 +2,7 @@ import { BUS_LINK_MISSING, type BusLinks, type BusPosition } from '@curbside/dom
 import { vehicles } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
+import { createSchoolWithStaff, sessionBody, tokenOf } from '../support/fixtures';
 import { eventually, type LiveClient, openLive, upgradeStatus } from '../support/live';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
@@ -21,7 +21,6 @@ let links: BusLinks;
 let otherLinks: BusLinks;
 const open: LiveClient[] = [];
 
-const tokenOf = (url: string) => new URL(url).searchParams.get('t') as string;
 const connect = async (query: string, headers: Record<string, string> = {}) => {
   const client = await openLive(server.url, { headers, query });
   open.push(client);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { sessionBody } from '../support/fixtures';
+import { sessionBody, tokenOf } from '../support/fixtures';
 import { eventually, type LiveClient, openLive, upgradeStatus } from '../support/live';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
@@ -14,8 +14,6 @@ let server: Awaited<ReturnType<typeof startTestServer>>;
 let admin: Client;
 let back: Client;
 const open: LiveClient[] = [];
-
-const tokenOf = (url: string) => new URL(url).searchParams.get('t') as string;
 
 interface Board {
   sessionId: number | null;

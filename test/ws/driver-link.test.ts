@@ -8,7 +8,7 @@ import {
 } from '@curbside/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { driverAlertBody } from '../support/driver-page';
-import { demoSchoolSettings } from '../support/fixtures';
+import { demoSchoolSettings, tokenOf } from '../support/fixtures';
 import { eventually, type LiveClient, openLive } from '../support/live';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
@@ -34,8 +34,6 @@ afterAll(async () => {
   for (const socket of sockets) await socket.close();
   await server?.close();
 });
-
-const tokenOf = (url: string) => new URL(url).searchParams.get('t') as string;
 
 /** A request of the driver page: its link's token as the bearer. */
 const withLink = async (token: string, method: string, path: string, body?: unknown) => {
