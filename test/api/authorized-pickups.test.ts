@@ -3,7 +3,7 @@ import { DEMO_TIME_ZONE } from '@curbside/local/seed';
 import { type Student, students } from '@curbside/store';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSchoolWithStaff, parentThroughInvite } from '../support/fixtures';
-import { connectLive } from '../support/live';
+import { openLive } from '../support/live';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
 /**
@@ -228,12 +228,12 @@ describe('open staff screens (issue 50)', () => {
     await createSchoolWithStaff(server.db, 'pickups_elsewhere');
     const elsewhere = await signedIn(server.url, 'pickups_elsewhere_front_queue_wrangler');
     const [frontLive, teacherLive, otherRoomLive, otherLive, anonymous, parentLive] = await Promise.all([
-      connectLive(server.url, front.cookie),
-      connectLive(server.url, teacher.cookie),
-      connectLive(server.url, teacher.cookie),
-      connectLive(server.url, elsewhere.cookie),
-      connectLive(server.url),
-      connectLive(server.url, parent.cookie),
+      openLive(server.url, { cookie: front.cookie }),
+      openLive(server.url, { cookie: teacher.cookie }),
+      openLive(server.url, { cookie: teacher.cookie }),
+      openLive(server.url, { cookie: elsewhere.cookie }),
+      openLive(server.url),
+      openLive(server.url, { cookie: parent.cookie }),
     ]);
     // A teacher's screen follows its classrooms only (issue 31): the child's classroom hears of it, another does not.
     const otherRoom = roster.find((student) => student.classroomId !== kid.classroomId)?.classroomId;

@@ -3,8 +3,8 @@ import { hasMinimumRole, isStaffRole } from '@curbside/domain';
 import { districts, schools } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff } from '../support/fixtures';
+import { eventually, type LiveClient, openLive } from '../support/live';
 import { Client, signedIn, startTestServer } from '../support/server';
-import { eventually, type LiveClient, openClient } from '../ws/live';
 
 /**
  * Districts and the super admin over HTTP and the live connection: creating
@@ -67,7 +67,7 @@ afterAll(async () => {
 });
 
 const live = async (client: Client) => {
-  const socket = await openClient(server.url, { cookie: client.cookie as string });
+  const socket = await openLive(server.url, { headers: { cookie: client.cookie as string } });
   sockets.push(socket);
   return socket;
 };

@@ -1,33 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
-import { type Client, signedIn, startTestServer } from '../support/server';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { activeQueue, back, carLineServer, front, server, sessionId } from '../support/car-line';
+import { createSchoolWithStaff } from '../support/fixtures';
+import { type Client, signedIn } from '../support/server';
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let front: Client;
-let back: Client;
+carLineServer();
 let teacher: Client;
-let sessionId: number;
 beforeAll(async () => {
-  server = await startTestServer();
-  front = await signedIn(server.url, 'front_demo');
-  back = await signedIn(server.url, 'back_demo');
   teacher = await signedIn(server.url, 'teacher_demo');
-});
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(async () => {
-  // A fresh session per test: an empty queue.
-  const active = (await back.get('/api/sessions/active')).body;
-  if (active) await back.put(`/api/sessions/${active.id}/end`);
-  sessionId = (await back.post('/api/sessions', sessionBody())).body.id;
 });
 
 const keyed = (key: string) => ({ 'Idempotency-Key': key });
 const addCar = (client: Client, vehicleNumber: string, key: string) =>
   client.request('POST', '/api/queue', { sessionId, vehicleNumber, vehicleType: 'car' }, keyed(key));
-const active = async () => (await front.get(`/api/queue?sessionId=${sessionId}`)).body as any[];
 
 describe('a mutation sent twice with the same Idempotency-Key', () => {
   it('queues a car once and answers both sends with the same 201', async () => {
@@ -37,7 +22,7 @@ describe('a mutation sent twice with the same Idempotency-Key', () => {
     expect(first.status).toBe(201);
     expect(again.status).toBe(201);
     expect(again.body).toEqual(first.body);
-    expect((await active()).filter((entry) => entry.vehicleNumber === '101')).toHaveLength(1);
+    expect((await activeQueue()).filter((entry) => entry.vehicleNumber === '101')).toHaveLength(1);
   });
 
   it('queues a car once when both sends race', async () => {
@@ -50,7 +35,7 @@ describe('a mutation sent twice with the same Idempotency-Key', () => {
     expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201]);
     expect(answers[1]?.body).toEqual(answers[0]?.body);
     expect(answers[2]?.body).toEqual(answers[0]?.body);
-    expect((await active()).filter((entry) => entry.vehicleNumber === '102')).toHaveLength(1);
+    expect((await activeQueue()).filter((entry) => entry.vehicleNumber === '102')).toHaveLength(1);
   });
 
   it('removes an entry once and answers the retry as the first time, not with a 409', async () => {
@@ -110,7 +95,7 @@ describe('a mutation sent twice with the same Idempotency-Key', () => {
     const other = await addCar(front, '107', key);
     expect(other.status).toBe(422);
     expect(other.body).toEqual({ message: 'This Idempotency-Key was already used for a different request' });
-    expect((await active()).map((entry) => entry.vehicleNumber)).toEqual(['106']);
+    expect((await activeQueue()).map((entry) => entry.vehicleNumber)).toEqual(['106']);
   });
 
   it('refuses the same key and body with another query string with 422, applying nothing (issue 49)', async () => {
@@ -150,7 +135,7 @@ describe('a mutation sent twice with the same Idempotency-Key', () => {
     expect(removal.body).toEqual({
       message: 'This Idempotency-Key was already used for a different request',
     });
-    expect((await active()).map((queued) => queued.vehicleNumber)).toEqual(['113']);
+    expect((await activeQueue()).map((queued) => queued.vehicleNumber)).toEqual(['113']);
   });
 
   it('restores a car once when Undo is retried, answering the retry as the first time, not with a 409', async () => {
@@ -168,7 +153,9 @@ describe('a mutation sent twice with the same Idempotency-Key', () => {
     expect(first.status).toBe(200);
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
-    expect((await active()).map((queued) => [queued.id, queued.vehicleNumber])).toEqual([[entry.id, '114']]);
+    expect((await activeQueue()).map((queued) => [queued.id, queued.vehicleNumber])).toEqual([
+      [entry.id, '114'],
+    ]);
     // Without the key, a second Undo of a car already back is refused.
     expect((await front.request('POST', `/api/queue/${entry.id}/restore`)).status).toBe(409);
   });
@@ -196,6 +183,6 @@ describe('a mutation sent twice with the same Idempotency-Key', () => {
   it('refuses a malformed key with 400 before applying anything', async () => {
     const answer = await addCar(front, '111', 'no');
     expect(answer.status).toBe(400);
-    expect(await active()).toEqual([]);
+    expect(await activeQueue()).toEqual([]);
   });
 });

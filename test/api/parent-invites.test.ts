@@ -1,7 +1,7 @@
 import { INVITE_GUESS_LIMIT, REGISTRATION_THROTTLE } from '@curbside/domain';
 import { classrooms, parentInvites, type Student, students, throttle, users } from '@curbside/store';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createSchoolWithStaff } from '../support/fixtures';
+import { createSchoolWithStaff, tokenOf } from '../support/fixtures';
 import { Client, signedIn, startTestServer } from '../support/server';
 import { awayFromWindowEdge } from '../support/throttle-window';
 
@@ -45,7 +45,6 @@ const newAccount = () => {
     phone: '555-0101',
   };
 };
-const tokenOf = (url: string) => new URL(url).searchParams.get('t') as string;
 const invite = async (studentIds: number[], by = admin) => {
   const answer = await by.post('/api/parent-invites', { studentIds });
   expect(answer.status).toBe(201);

@@ -1,7 +1,7 @@
 import { authSessions, meter } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
-import { connectLive } from '../support/live';
+import { openLive } from '../support/live';
 import { Client, signedIn, startTestServer } from '../support/server';
 
 /**
@@ -114,7 +114,7 @@ describe("a parent's children", () => {
   });
 
   it('follow the car: in the queue with place and wait, batched, ready once released, picked up', async () => {
-    const live = await connectLive(server.url, parent.cookie);
+    const live = await openLive(server.url, { cookie: parent.cookie });
     sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
     // Two cars ahead of the child's.
     for (const number of ['104', '105']) {
@@ -174,7 +174,7 @@ describe("a parent's children", () => {
 
 describe("a parent's live connection during a 50-car rush", () => {
   it('hears about their own child only, and the line moving at most once in 15 s', async () => {
-    const live = await connectLive(server.url, parent.cookie);
+    const live = await openLive(server.url, { cookie: parent.cookie });
     sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
     // 49 other cars, then the child's: it waits while the batches ahead load and leave.
     const numbers = Array.from({ length: 60 }, (_, i) => String(100 + i))
@@ -227,7 +227,7 @@ describe("a parent's live connection during a 50-car rush", () => {
 describe('signing a parent out', () => {
   it('ends the session and closes their live connection', async () => {
     const leaving = await newParent();
-    const live = await connectLive(server.url, leaving.cookie);
+    const live = await openLive(server.url, { cookie: leaving.cookie });
     const closed = new Promise<void>((resolve) => live.socket.once('close', () => resolve()));
     const cookie = leaving.cookie;
     expect((await leaving.post('/api/auth/logout')).status).toBeLessThan(300);

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sessionBody } from '../support/fixtures';
-import { type Client, signedIn, startTestServer } from '../support/server';
+import { describe, expect, it } from 'vitest';
+import { activeQueue, back, carLineServer, front, newBatch, sessionId } from '../support/car-line';
 
 /**
  * A queue entry is one visit of a car: the id it is given when the car is
@@ -8,40 +7,22 @@ import { type Client, signedIn, startTestServer } from '../support/server';
  * never given again. A tablet holding an old id can never change a later
  * visit of the same car.
  */
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let front: Client;
-let back: Client;
-let sessionId: number;
-beforeAll(async () => {
-  server = await startTestServer();
-  front = await signedIn(server.url, 'front_demo');
-  back = await signedIn(server.url, 'back_demo');
-});
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(async () => {
-  const active = (await back.get('/api/sessions/active')).body;
-  if (active) await back.put(`/api/sessions/${active.id}/end`);
-  sessionId = (await back.post('/api/sessions', sessionBody())).body.id;
-});
+carLineServer();
 
 const add = async (vehicleNumber: string, vehicleType = 'car') => {
   const answer = await front.post('/api/queue', { sessionId, vehicleNumber, vehicleType });
   expect(answer.status).toBe(201);
   return answer.body;
 };
-const active = async () => (await front.get(`/api/queue?sessionId=${sessionId}`)).body as any[];
 const completed = async () =>
   (await front.get(`/api/queue?sessionId=${sessionId}&status=completed`)).body as any[];
-const newBatch = async () => (await back.post('/api/batches', { sessionId, vehicleType: 'car' })).body;
 
 describe('a queue entry keeps its id', () => {
   it('through batching, overflow, back to the queue, and completion with its batch', async () => {
     const entry = await add('104');
     const batch = await newBatch();
     expect((await back.post(`/api/batches/${batch.id}/vehicles`)).status).toBe(200);
-    expect((await active()).map((e) => e.id)).toEqual([entry.id]);
+    expect((await activeQueue()).map((e) => e.id)).toEqual([entry.id]);
     const overflow = await back.put(`/api/queue/${entry.id}`, { batchId: null, status: 'overflow' });
     expect(overflow.body).toMatchObject({ id: entry.id, status: 'overflow' });
     const waiting = await back.put(`/api/queue/${entry.id}`, { batchId: null, status: 'waiting' });
@@ -103,7 +84,7 @@ describe('a car queued again', () => {
     const placed = await back.put(`/api/queue/${first.id}`, { batchId: batch.id, status: 'waiting' });
     expect(placed.status).toBe(409);
 
-    const [now] = await active();
+    const [now] = await activeQueue();
     expect(now).toMatchObject({ id: second.id, status: 'waiting', batchId: null, version: second.version });
     expect((await back.get(`/api/batches/active?sessionId=${sessionId}`)).body[0].currentCount).toBe(0);
   });
@@ -118,7 +99,7 @@ describe('a car queued again', () => {
     });
     expect(stale.status).toBe(409);
     expect(stale.body.message).toBe('Vehicle 109 was already removed from the queue');
-    expect((await active()).map((e) => [e.id, e.status])).toEqual([[second.id, 'waiting']]);
+    expect((await activeQueue()).map((e) => [e.id, e.status])).toEqual([[second.id, 'waiting']]);
     expect(await completed()).toEqual([]);
   });
 });
@@ -129,11 +110,11 @@ describe('POST /api/queue', () => {
     expect((await add('1', 'bus')).position).toBe(1);
     const third = await add('202');
     expect(third.position).toBe(2);
-    const gone = (await active()).find((e) => e.vehicleNumber === '201');
+    const gone = (await activeQueue()).find((e) => e.vehicleNumber === '201');
     await front.request('DELETE', `/api/queue/${gone.id}`);
     const fourth = await add('203');
     expect(fourth.position).toBe(2);
-    expect((await active()).find((e) => e.id === fourth.id).position).toBe(2);
+    expect((await activeQueue()).find((e) => e.id === fourth.id).position).toBe(2);
   });
 });
 
@@ -149,7 +130,7 @@ describe('dismissing an overflow car', () => {
     expect(answers.find((a) => a.status === 409)?.body).toEqual({
       message: 'Vehicle 110 was already removed from the queue',
     });
-    expect(await active()).toEqual([]);
+    expect(await activeQueue()).toEqual([]);
   });
 
   it('answers 404 only for ids that never named a visit', async () => {
@@ -159,6 +140,6 @@ describe('dismissing an overflow car', () => {
       expect(answer.status).toBe(404);
       expect(answer.body).toEqual({ message: 'Queue entry not found' });
     }
-    expect(await active()).toHaveLength(1);
+    expect(await activeQueue()).toHaveLength(1);
   });
 });

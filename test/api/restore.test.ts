@@ -1,29 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { sessionBody } from '../support/fixtures';
-import { connectLive } from '../support/live';
-import { type Client, signedIn, startTestServer } from '../support/server';
+import { describe, expect, it, vi } from 'vitest';
+import { activeQueue, addCar, back, carLineServer, front, server, sessionId } from '../support/car-line';
+import { openLive } from '../support/live';
+import { signedIn } from '../support/server';
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let front: Client;
-let back: Client;
-let sessionId: number;
-beforeAll(async () => {
-  server = await startTestServer();
-  front = await signedIn(server.url, 'front_demo');
-  back = await signedIn(server.url, 'back_demo');
-});
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(async () => {
-  const active = (await back.get('/api/sessions/active')).body;
-  if (active) await back.put(`/api/sessions/${active.id}/end`);
-  sessionId = (await back.post('/api/sessions', sessionBody())).body.id;
-});
+carLineServer();
 
-const addCar = async (vehicleNumber: string) =>
-  (await front.post('/api/queue', { sessionId, vehicleNumber, vehicleType: 'car' })).body;
-const active = async () => (await front.get(`/api/queue?sessionId=${sessionId}`)).body as any[];
 const restore = (id: string) => front.post(`/api/queue/${id}/restore`);
 
 /** Runs `fn` with the clock (of this process, where the server runs too) `ms` ahead. */
@@ -42,7 +23,7 @@ describe('Undo: putting a removed or picked-up car back', () => {
     await addCar('101');
     const middle = await addCar('102');
     await addCar('103');
-    const screen = await connectLive(server.url, back.cookie);
+    const screen = await openLive(server.url, { cookie: back.cookie });
     try {
       await back.request('DELETE', `/api/queue/${middle.id}`, { reason: 'removed' });
       const answer = await restore(middle.id);
@@ -53,7 +34,7 @@ describe('Undo: putting a removed or picked-up car back', () => {
         status: 'waiting',
         position: 2,
       });
-      expect((await active()).map((entry) => [entry.id, entry.position])).toEqual([
+      expect((await activeQueue()).map((entry) => [entry.id, entry.position])).toEqual([
         [expect.any(String), 1],
         [middle.id, 2],
         [expect.any(String), 3],
@@ -102,7 +83,7 @@ describe('Undo: putting a removed or picked-up car back', () => {
     expect(answer.body).toEqual({
       message: 'Vehicle 106 can no longer be put back: Undo is possible for 60 seconds',
     });
-    expect(await active()).toEqual([]);
+    expect(await activeQueue()).toEqual([]);
   });
 
   it('refuses once the car was queued again, keeping the new visit', async () => {
@@ -112,7 +93,7 @@ describe('Undo: putting a removed or picked-up car back', () => {
     const answer = await restore(car.id);
     expect(answer.status).toBe(409);
     expect(answer.body).toEqual({ message: 'Vehicle 107 was queued again and cannot be put back' });
-    expect((await active()).map((entry) => entry.id)).toEqual([again.id]);
+    expect((await activeQueue()).map((entry) => entry.id)).toEqual([again.id]);
   });
 
   it('refuses a car still in the queue, and an id of no visit', async () => {

@@ -1,8 +1,8 @@
 import { districts, schools } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSchoolWithStaff, createStaff, sessionBody } from '../support/fixtures';
+import { eventually, type LiveClient, openLive } from '../support/live';
 import { type Client, signedIn, startTestServer } from '../support/server';
-import { eventually, type LiveClient, openClient } from '../ws/live';
 
 /**
  * A school's settings (issue 32): round-trip, bounds with the field named,
@@ -88,7 +88,7 @@ describe('school settings', () => {
 
   it('round-trips, and tells the school staff screens at once', async () => {
     const back = await signedIn(server.url, 'back_demo');
-    const socket = await openClient(server.url, { cookie: back.cookie as string });
+    const socket = await openLive(server.url, { headers: { cookie: back.cookie as string } });
     sockets.push(socket);
     const saved = await admin.put(`/api/schools/${SCHOOL}/settings`, valid);
     expect(saved.status).toBe(200);

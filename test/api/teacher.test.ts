@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimExpiredCode, createSchoolWithStaff, sessionBody } from '../support/fixtures';
-import { connectLive } from '../support/live';
+import { openLive } from '../support/live';
 import { Client, signedIn, startTestServer } from '../support/server';
 import { awayFromWindowEdge } from '../support/throttle-window';
 
@@ -70,7 +70,7 @@ describe('classrooms and the teacher view', () => {
   });
 
   it('releases a student and tells the school staff live', async () => {
-    const screen = await connectLive(server.url, front.cookie);
+    const screen = await openLive(server.url, { cookie: front.cookie });
     const [student] = (await teacher.get(`/api/teacher/students/ready?sessionId=${sessionId}`)).body;
     const answer = await teacher.put(`/api/teacher/students/${student.id}/release`);
     expect(answer.status).toBe(200);

@@ -1,8 +1,19 @@
 import { ConflictError } from '@curbside/domain';
 import { batches } from '@curbside/store';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import {
+  activeQueue,
+  addCar,
+  back,
+  carLineServer,
+  front,
+  newBatch,
+  server,
+  sessionId,
+  useSession,
+} from '../support/car-line';
 import { sessionBody } from '../support/fixtures';
-import { type Answer, type Client, signedIn, startTestServer } from '../support/server';
+import type { Answer } from '../support/server';
 
 /** The record's actor and retention for changes this test makes straight in the store. */
 const rec = { actor: { kind: 'schedule' as const }, retentionDays: 400 };
@@ -11,25 +22,7 @@ const rec = { actor: { kind: 'schedule' as const }, retentionDays: 400 };
  * The messages the queue, batch and alert routes answer for input they
  * refuse: what the front and back queue tablets show as they are.
  */
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let front: Client;
-/** Ends sessions: back queue staff and above may. */
-let back: Client;
-let sessionId: number;
-beforeAll(async () => {
-  server = await startTestServer();
-  front = await signedIn(server.url, 'front_demo');
-  back = await signedIn(server.url, 'back_demo');
-});
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(async () => {
-  // A fresh session per test: each starts with an empty queue, no batches and no alerts.
-  const active = (await front.get('/api/sessions/active')).body;
-  if (active) await back.put(`/api/sessions/${active.id}/end`);
-  sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
-});
+carLineServer();
 
 /** The whole answer of a refused input: 400, the message, and the one issue behind it. */
 const refusedWith = (answer: Answer, path: string, message: string) =>
@@ -37,12 +30,6 @@ const refusedWith = (answer: Answer, path: string, message: string) =>
     status: 400,
     body: { message, issues: [{ path, message }] },
   });
-
-const queued = async () => (await front.get(`/api/queue?sessionId=${sessionId}`)).body as any[];
-const addCar = async (vehicleNumber: string) =>
-  (await front.post('/api/queue', { sessionId, vehicleNumber, vehicleType: 'car' })).body;
-const newBatch = async (vehicleType = 'car') =>
-  (await front.post('/api/batches', { sessionId, vehicleType })).body;
 
 describe('adding a vehicle', () => {
   it.each([
@@ -69,7 +56,7 @@ describe('adding a vehicle', () => {
   ])('refuses %s with its message and queues nothing', async (_, fields, path, message) => {
     const answer = await front.post('/api/queue', { sessionId, ...fields });
     refusedWith(answer, path, message);
-    expect(await queued()).toEqual([]);
+    expect(await activeQueue()).toEqual([]);
   });
 
   it('tells the user a blank vehicle number is required, and nothing else', async () => {
@@ -108,7 +95,7 @@ describe('changing a queue entry', () => {
     const entry = await addCar('201');
     const answer = await front.put(`/api/queue/${entry.id}/status`, body);
     refusedWith(answer, 'status', 'Status must be waiting, ready, overflow or completed');
-    expect((await queued())[0]).toMatchObject({ id: entry.id, status: 'waiting' });
+    expect((await activeQueue())[0]).toMatchObject({ id: entry.id, status: 'waiting' });
   });
 
   it('answers "Invalid id" for an entry id longer than 64 characters', async () => {
@@ -120,7 +107,7 @@ describe('changing a queue entry', () => {
     const entry = await addCar('202');
     const answer = await front.put(`/api/queue/${entry.id}`, { batchId: null, status: 'ready' });
     refusedWith(answer, 'status', 'Status must be waiting or overflow');
-    expect((await queued())[0]).toMatchObject({ id: entry.id, status: 'waiting' });
+    expect((await activeQueue())[0]).toMatchObject({ id: entry.id, status: 'waiting' });
   });
 
   it.each([
@@ -139,19 +126,19 @@ describe('changing a queue entry', () => {
     const answer = await front.put(`/api/queue/${entry.id}`, { batchId: batch.id, status: 'overflow' });
     expect(answer.status).toBe(409);
     expect(answer.body).toEqual({ message: 'A vehicle in a batch has the status waiting' });
-    expect((await queued())[0]).toMatchObject({ status: 'waiting', batchId: null });
+    expect((await activeQueue())[0]).toMatchObject({ status: 'waiting', batchId: null });
   });
 
   it("refuses a batch of an earlier session and leaves that batch's count alone", async () => {
     const oldBatch = await newBatch();
     const oldSessionId = sessionId;
     await back.put(`/api/sessions/${oldSessionId}/end`);
-    sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
+    useSession((await front.post('/api/sessions', sessionBody())).body.id);
     const entry = await addCar('205');
     const answer = await front.put(`/api/queue/${entry.id}`, { batchId: oldBatch.id, status: 'waiting' });
     expect(answer.status).toBe(409);
     expect(answer.body).toEqual({ message: 'That batch belongs to another session' });
-    expect((await queued())[0]).toMatchObject({ batchId: null });
+    expect((await activeQueue())[0]).toMatchObject({ batchId: null });
     const [batchNow] = (await front.get(`/api/batches?sessionId=${oldSessionId}&status=loading`)).body;
     expect(batchNow).toMatchObject({ id: oldBatch.id, currentCount: 0 });
   });
@@ -171,7 +158,7 @@ describe('changing a queue entry', () => {
     const answer = await front.put(`/api/queue/${entry.id}`, { batchId: batch.id, status: 'waiting' });
     expect(answer.status).toBe(409);
     expect(answer.body).toEqual({ message: 'Batch #1 is completed and cannot be changed' });
-    expect((await queued())[0]).toMatchObject({ status: 'waiting', batchId: null });
+    expect((await activeQueue())[0]).toMatchObject({ status: 'waiting', batchId: null });
   });
 });
 

@@ -1,12 +1,22 @@
 import { join } from 'node:path';
-import type { Alert, BusLinks } from '@curbside/domain';
-import type { BrowserContext, Locator, Page, Request } from 'playwright-core';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import {
+  admin,
+  alertsSuite,
+  banner,
+  bannerRow,
+  driverAlert,
+  EMERGENCY_TONES,
+  open,
+  SOUND_BAR,
+  soundBar,
+  sounded,
+  tap,
+  turnOnSound,
+  waitForTextUntapped,
+} from '../support/alerts';
 import { expectAccessible, expectAccessibleUntapped, shotsDir, viewports } from '../support/browser';
-import { browserSuite, connected, painted } from '../support/browser-suite';
-import { sendDriverAlert } from '../support/driver-page';
-import { sessionBody } from '../support/fixtures';
-import type { Client } from '../support/server';
+import { painted } from '../support/browser-suite';
 
 /**
  * Alerts that reach someone (issue 27), in Chromium on a tablet and a phone:
@@ -18,112 +28,7 @@ import type { Client } from '../support/server';
  * "Sounds" is measured in the page: every tone started while its audio
  * context runs (a suspended context makes no sound).
  */
-// One sign-in per account for the file (the admin client shares admin_demo's): no page signs
-// out, and each test's pages close when it ends, so no page waits for an alert beside another
-// page of its account.
-const suite = browserSuite({ reuseSignIns: true });
-const { errors } = suite;
-let admin: Client;
-let links: BusLinks;
-const contexts: BrowserContext[] = [];
-const raised: number[] = [];
-
-/** Records every tone the page starts, and whether its audio context was running then. */
-const RECORD_TONES = `(() => {
-  window.tones = [];
-  const start = OscillatorNode.prototype.start;
-  OscillatorNode.prototype.start = function (...args) {
-    window.tones.push({ frequency: this.frequency.value, state: this.context.state });
-    return start.apply(this, args);
-  };
-})();`;
-
-beforeAll(async () => {
-  admin = await suite.client('admin_demo');
-  links = (await admin.get('/api/bus-links')).body;
-}, 120_000);
-
-afterEach(async () => {
-  for (const id of raised.splice(0)) await admin.put(`/api/alerts/${id}/dismiss`);
-  while (contexts.length > 0) await contexts.pop()?.close();
-  expect(errors.splice(0)).toEqual([]);
-});
-
-const open = async (
-  username: string,
-  path: string,
-  viewport: { width: number; height: number },
-  options: { clock?: boolean } = {},
-) => {
-  const touch = viewport === viewports.phone;
-  const { page, context } = await suite.open(username, path, {
-    viewport,
-    touch,
-    initScripts: [RECORD_TONES],
-    clock: Boolean(options.clock),
-  });
-  contexts.push(context);
-  return page;
-};
-
-/**
- * Waits until the page shows `text`, read without a user gesture: Playwright's
- * own queries count as one, and would let the page make sound without a tap.
- */
-const waitForTextUntapped = async (page: Page, text: string) => {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    await expect
-      .poll(
-        async () =>
-          (
-            await cdp.send('Runtime.evaluate', {
-              expression: 'document.body ? document.body.innerText : ""',
-              returnByValue: true,
-            })
-          ).result.value as string,
-        { timeout: 30_000, interval: 200 },
-      )
-      .toContain(text);
-  } finally {
-    await cdp.detach();
-  }
-};
-
-/** A page just opened may not make sound: it says so, and a tap on the bar turns sound on. */
-const turnOnSound = async (page: Page) => {
-  await waitForTextUntapped(page, SOUND_BAR);
-  await tap(page, soundBar(page));
-  await soundBar(page).waitFor({ state: 'detached' });
-};
-
-/** A tap (or a click on a tablet without touch) on an element. */
-const tap = async (page: Page, target: Locator) => {
-  if (page.viewportSize()?.width === viewports.phone.width) await target.tap();
-  else await target.click();
-};
-
-const SOUND_BAR = 'Tap to turn on alert sounds';
-const soundBar = (page: Page) => page.getByRole('button', { name: SOUND_BAR });
-const banner = (page: Page) => page.getByRole('region', { name: 'Active alerts', exact: true });
-/** An alert on the banner, found by who raised it. */
-const bannerRow = (page: Page, raisedBy: string) =>
-  banner(page)
-    .getByRole('listitem')
-    .filter({ hasText: ` · by ${raisedBy} · ` });
-/** The frequencies this page has sounded (tones started while its audio ran). */
-const sounded = async (page: Page) =>
-  (await page.evaluate<Array<{ frequency: number; state: string }>>('window.tones'))
-    .filter((tone) => tone.state === 'running')
-    .map((tone) => tone.frequency);
-const EMERGENCY_TONES = [880, 880, 880];
-
-/** A driver's alert sent with the school's driver link, as the driver page sends it (dismissed after the test). */
-const driverAlert = async (type: 'help' | 'emergency', busId: string, busName: string) => {
-  const alert = await sendDriverAlert(suite.server.url, links.driverUrl, type, busId, busName);
-  raised.push(alert.id);
-  return alert;
-};
+alertsSuite();
 
 describe.each([
   ['tablet', viewports.tablet],
@@ -339,157 +244,5 @@ describe.each([
     }
     await page.getByRole('heading', { name: 'Live Bus Map', level: 1 }).waitFor();
     expect(await page.evaluate<string[]>('window.clicks')).toEqual(['Live Bus Map']);
-  });
-});
-
-describe('the screen that raised an emergency', () => {
-  it('keeps its toast until it is closed', { timeout: 120_000 }, async () => {
-    const session = (await admin.post('/api/sessions', sessionBody())).body;
-    try {
-      const page = await open('front_demo', '/front-queue', viewports.tablet, { clock: true });
-      const emergency = page
-        .getByRole('region', { name: 'Alerts: Front Queue', exact: true })
-        .getByRole('button', { name: /^Emergency/ });
-      await emergency.scrollIntoViewIfNeeded();
-      const box = await emergency.boundingBox();
-      if (!box) throw new Error('no Emergency button');
-      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-      await page.mouse.down();
-      await page.clock.runFor(1_100);
-      await page.mouse.up();
-
-      const toast = page.getByRole('alert').filter({ hasText: 'The school admin has been notified.' });
-      await toast.waitFor();
-      const id = (await admin.get('/api/alerts')).body.find((a: Alert) => a.location === 'Front Queue')?.id;
-      if (id) raised.push(id);
-      await page.clock.fastForward(10_000);
-      await page.clock.fastForward(60_000);
-      await toast.waitFor();
-      expect(await toast.count()).toBe(1);
-    } finally {
-      await admin.put(`/api/sessions/${session.id}/end`);
-    }
-  });
-});
-
-describe('the driver page', () => {
-  it('shows the driver that the school has seen their emergency, and who is on it', {
-    timeout: 120_000,
-  }, async () => {
-    const token = new URL(links.driverUrl).searchParams.get('t');
-    const context = await suite.browser.newContext({
-      viewport: viewports.phone,
-      baseURL: suite.server.url,
-      hasTouch: true,
-      isMobile: true,
-    });
-    contexts.push(context);
-    const driver = await context.newPage();
-    driver.on('pageerror', (error) => errors.push(`driver: ${error.message}`));
-    await driver.clock.install();
-    await driver.goto(`/bus-driver?t=${token}`);
-    await driver.getByRole('textbox', { name: 'Select Bus' }).click();
-    await driver.getByRole('option', { name: 'Bus 5 - Route E' }).click();
-    // Held long enough for a press-and-hold button as well as a plain one.
-    const emergency = driver.getByRole('button', { name: /^Emergency/ });
-    const box = (await emergency.boundingBox())!;
-    await driver.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await driver.mouse.down();
-    await driver.clock.runFor(1_300);
-    await driver.mouse.up();
-    const status = driver.getByRole('status', { name: 'Your alert' });
-    await status.getByText(/^Your emergency alert was sent\. Waiting for someone at the school/).waitFor();
-
-    const alert = (await admin.get('/api/alerts')).body.find((a: Alert) => a.location === 'Bus 5') as Alert;
-    raised.push(alert.id);
-    expect((await admin.post(`/api/alerts/${alert.id}/acknowledge`)).status).toBe(200);
-    await status.getByText('The school has seen your emergency alert', { exact: true }).waitFor();
-    await status.getByText(/^Alex Admin is on it \(since /).waitFor();
-    await expectAccessible(driver);
-    await driver.screenshot({ path: join(shotsDir(), 'bus-driver-alert-seen-phone.png') });
-  });
-});
-
-describe('a staff tab in the background', () => {
-  it('flashes its title while an alert is active, and shows its own again in front', {
-    timeout: 120_000,
-  }, async () => {
-    const page = await open('back_demo', '/back-queue', viewports.tablet, { clock: true });
-    await page.getByRole('banner').waitFor();
-    // The alert is raised once the page's live connection is open: its event shows it. In one CI
-    // run, raised while the page may still have been connecting, the banner did not show it within
-    // 30 s; 80 alerts raised 0–2 s after such a page opened (a busy machine too) all showed.
-    await connected(page);
-    const own = await page.title();
-    await driverAlert('emergency', 'B1', 'Bus 1');
-    await bannerRow(page, 'Bus 1 driver').waitFor();
-    // The tab goes to the background.
-    await page.evaluate(`Object.defineProperty(document, 'hidden', { configurable: true, get: () => true })`);
-    // Time stops: only runFor moves it. A running clock also moves while each step waits on the
-    // page, and with a second per step (a busy machine) every read fell on the same phase.
-    await page.clock.pauseAt((await page.evaluate<number>('Date.now()')) + 2_000);
-    // Second by second until both titles were seen (the flashing may start a tick late on a busy
-    // machine), ten seconds at most.
-    const titles = new Set<string>();
-    for (let tick = 0; tick < 10 && titles.size < 2; tick++) {
-      await page.clock.runFor(1_000);
-      titles.add(await page.title());
-    }
-    expect([...titles].sort()).toEqual(['⚠ EMERGENCY ALERT', own].sort());
-    await page.evaluate(
-      `Object.defineProperty(document, 'hidden', { configurable: true, get: () => false })`,
-    );
-    await page.clock.runFor(1_000);
-    expect(await page.title()).toBe(own);
-  });
-});
-
-describe('a staff screen reading its alerts again', () => {
-  it('keeps an alert raised while that read was on its way, and reads the list again', {
-    timeout: 120_000,
-  }, async () => {
-    const page = await open('front_demo', '/front-queue', viewports.tablet, { clock: true });
-    await page.getByRole('banner').waitFor();
-    await connected(page);
-    // The banner's next read of the school's alerts is answered as the server saw it before
-    // the alert, and held until the alert's live event has shown on the page.
-    const reads: Request[] = [];
-    const ended = new Set<Request>();
-    page.on('requestfinished', (request) => ended.add(request));
-    page.on('requestfailed', (request) => ended.add(request));
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(
-      (url) => url.pathname === '/api/alerts' && url.search === '',
-      async (route) => {
-        reads.push(route.request());
-        if (reads.length > 1) return route.continue();
-        const answer = await route.fetch();
-        await released;
-        await route.fulfill({ response: answer });
-      },
-    );
-    // The 30 s poll (once more if a read was already on its way: the poll then makes none).
-    await expect
-      .poll(
-        async () => {
-          if (reads.length === 0) await page.clock.fastForward(30_000);
-          return reads.length;
-        },
-        { timeout: 30_000, interval: 2_000 },
-      )
-      .toBeGreaterThan(0);
-    await driverAlert('help', 'B2', 'Bus 2');
-    await bannerRow(page, 'Bus 2 driver').waitFor();
-    release();
-    // The held answer no longer counts: the list is read again, and the alert stays.
-    await expect
-      .poll(() => reads.length >= 2 && reads.slice(0, 2).every((read) => ended.has(read)))
-      .toBe(true);
-    await painted(page);
-    await painted(page);
-    expect(await bannerRow(page, 'Bus 2 driver').count()).toBe(1);
   });
 });

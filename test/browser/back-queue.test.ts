@@ -1,59 +1,34 @@
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, launchBrowser, shotsDir, viewports } from '../support/browser';
-import { completeAnyway, signIn } from '../support/browser-suite';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { shotsDir, viewports } from '../support/browser';
+import { browserSuite, completeAnyway, connected, painted, type Viewport } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
-import { type Client, signedIn, startTestServer } from '../support/server';
+import { type Client, signedIn } from '../support/server';
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
+/** The line a back queue screen logs when it ignores a drop it cannot read (expected by a test). */
+const IGNORED_DROP = /^Ignored a drop/;
+
+const suite = browserSuite();
 let back: Client;
-const contexts: BrowserContext[] = [];
-const errors: string[] = [];
 /** console.error lines of the back queue screens that the tests expect (ignored drops). */
 const logged: string[] = [];
 
 beforeAll(async () => {
-  const webDist = await ensureWebBuilt();
-  server = await startTestServer({ webDist });
-  back = await signedIn(server.url, 'back_demo');
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.close();
+  back = await signedIn(suite.server.url, 'back_demo');
 });
 
 /** A browser context signed in as `username` with `path` open. */
-const open = async (
-  username: string,
-  path: string,
-  viewport: { width: number; height: number },
-  touch = false,
-) => {
-  const context = await browser.newContext({
-    viewport,
-    baseURL: server.url,
-    hasTouch: touch,
-    isMobile: touch,
-  });
-  contexts.push(context);
-  await signIn(context, username);
-  const page = await context.newPage();
-  page.on('pageerror', (error) => errors.push(`${username}: ${error.message}`));
+const open = async (username: string, path: string, viewport: Viewport, touch = false) => {
+  const { page } = await suite.open(username, path, { viewport, touch, expectedErrors: [IGNORED_DROP] });
   page.on('console', (message) => {
-    if (message.type() !== 'error') return;
-    if (/^Ignored a drop/.test(message.text())) logged.push(message.text());
-    else errors.push(`${username}: ${message.text()}`);
+    if (message.type() === 'error' && IGNORED_DROP.test(message.text())) logged.push(message.text());
   });
-  await page.goto(path);
   return page;
 };
 
-/** Where screenshots go (`SHOTS_DIR`, else a temporary folder). */
+/** How long a finger rests on a chip before it moves (a person's touch, not a flick). */
+const TOUCH_HOLD_MS = 150;
 
 /** Drags with a finger (touch events, so the page sees touch pointers) from one element to another. */
 const touchDrag = async (page: Page, from: Locator, to: Locator) => {
@@ -69,12 +44,11 @@ const touchDrag = async (page: Page, from: Locator, to: Locator) => {
   const b = { x: end.x + end.width / 2, y: end.y + end.height / 2 };
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [a] });
-  await page.waitForTimeout(150);
+  await page.waitForTimeout(TOUCH_HOLD_MS);
   const steps = 12;
   for (let i = 1; i <= steps; i++) {
     const point = { x: a.x + ((b.x - a.x) * i) / steps, y: a.y + ((b.y - a.y) * i) / steps };
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [point] });
-    await page.waitForTimeout(20);
   }
   // The zone under the finger lights up before the finger lifts.
   await to.and(page.locator('[data-active]')).waitFor();
@@ -137,8 +111,7 @@ describe('the back queue screen', () => {
         await page.getByRole('heading', { name: 'Vehicle Queue Management', exact: true }).waitFor();
       }
       await front.getByRole('heading', { name: 'Current Queue' }).waitFor();
-      // Give the live connections a moment to open.
-      await tablet.waitForTimeout(500);
+      for (const page of [tablet, phone, front]) await connected(page);
     }, 60_000);
 
     it('offers a new batch per type only when such vehicles wait', async () => {
@@ -250,8 +223,7 @@ describe('the back queue screen', () => {
           );
         }, data);
       }
-      await tablet.waitForTimeout(500);
-      expect(logged.length - before).toBe(2);
+      await expect.poll(() => logged.length - before).toBe(2);
       const batch = region(tablet, 'Batch #1');
       await text(batch, '1/8 vehicles').waitFor();
       await button(batch, 'Car 101').waitFor();
@@ -319,7 +291,7 @@ describe('the back queue screen', () => {
     }, 60_000);
 
     it('logs no errors in any screen', () => {
-      expect(errors).toEqual([]);
+      expect(suite.errors).toEqual([]);
     });
   });
 
@@ -356,7 +328,7 @@ describe('the back queue screen', () => {
       await text(region(page, 'Batch #1'), 'Batch completed').waitFor();
       await text(region(page, 'Batch #2'), '2/8 vehicles').waitFor();
       await button(region(page, 'Overflow Area'), /^Dismiss Car/).waitFor();
-      await page.waitForTimeout(300);
+      await painted(page);
       // Nothing sticks out sideways.
       const wide = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
       expect(wide).toBeLessThanOrEqual(0);
@@ -372,6 +344,6 @@ describe('the back queue screen', () => {
       }
       await page.close();
     }
-    expect(errors).toEqual([]);
+    expect(suite.errors).toEqual([]);
   }, 90_000);
 });

@@ -1,18 +1,12 @@
 import { join } from 'node:path';
 import { BUS_LINK_MISSING, type BusLinks } from '@curbside/domain';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import {
-  ensureWebBuilt,
-  expectAccessible as expectAccessiblePage,
-  launchBrowser,
-  shotsDir,
-  viewports,
-} from '../support/browser';
-import { painted, signIn } from '../support/browser-suite';
-import { sessionBody } from '../support/fixtures';
-import { type Client, signedIn, startTestServer } from '../support/server';
+import { expectAccessible as expectAccessiblePage, shotsDir, viewports } from '../support/browser';
+import { browserSuite, painted, type Viewport } from '../support/browser-suite';
+import { sessionBody, tokenOf } from '../support/fixtures';
+import { type LiveClient, openLive } from '../support/live';
+import { type Client, signedIn } from '../support/server';
 
 /**
  * The buses in Chromium: a driver's phone opened from the school's driver
@@ -21,31 +15,22 @@ import { type Client, signedIn, startTestServer } from '../support/server';
  * the old map page. There are no map tiles here: the map shows its
  * background, markers and popups.
  */
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
+const suite = browserSuite();
 let admin: Client;
 let front: Client;
 let links: BusLinks;
-const contexts: BrowserContext[] = [];
-const sockets: WebSocket[] = [];
-const errors: string[] = [];
+const drivers: LiveClient[] = [];
 
 beforeAll(async () => {
-  const webDist = await ensureWebBuilt();
-  server = await startTestServer({ webDist });
   [admin, front] = await Promise.all([
-    signedIn(server.url, 'admin_demo'),
-    signedIn(server.url, 'front_demo'),
+    signedIn(suite.server.url, 'admin_demo'),
+    signedIn(suite.server.url, 'front_demo'),
   ]);
   links = (await admin.get('/api/bus-links')).body;
-  browser = await launchBrowser();
-}, 120_000);
+});
 
 afterAll(async () => {
-  for (const socket of sockets) socket.close();
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.close();
+  for (const driver of drivers) await driver.close();
 });
 
 const shoot = (page: Page, name: string) =>
@@ -55,29 +40,14 @@ const text = (scope: Page | Locator, value: string | RegExp) =>
   scope.getByText(value, typeof value === 'string' ? { exact: true } : {});
 
 /** A page in its own context (phone or tablet), at a link or signed in as `username`. */
-const open = async (
-  url: string,
-  options: { viewport?: { width: number; height: number }; username?: string; geolocation?: boolean } = {},
-) => {
-  const context = await browser.newContext({
+const open = (url: string, options: { viewport?: Viewport; username?: string; geolocation?: boolean } = {}) =>
+  suite.open(options.username ?? null, url, {
     viewport: options.viewport ?? viewports.tablet,
-    baseURL: server.url,
-    ...(options.viewport === viewports.phone ? { hasTouch: true, isMobile: true } : {}),
+    touch: options.viewport === viewports.phone,
+    initScripts: options.geolocation ? [`(${scriptedGeolocation})()`] : [],
+    // Refusals the pages show (an old link, a closed connection) are expected.
+    expectedErrors: [/status of 40\d/, /WebSocket/, /net::ERR_/],
   });
-  contexts.push(context);
-  if (options.geolocation) await context.addInitScript(scriptedGeolocation);
-  if (options.username) {
-    await signIn(context, options.username);
-  }
-  const page = await context.newPage();
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !/status of 40\d|WebSocket|net::ERR_/.test(message.text()))
-      errors.push(message.text());
-  });
-  await page.goto(url);
-  return { page, context };
-};
 
 /**
  * The phone's position, scripted: `moveTo(latitude, longitude)` in the page
@@ -129,16 +99,10 @@ const placeOf = (page: Page, busId: string) =>
 
 /** A driver's connection from the test itself (more buses for the screenshot). */
 const driverSocket = async (token: string) => {
-  const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws?t=${token}`);
-  sockets.push(socket);
-  await new Promise((resolve, reject) => {
-    socket.once('open', resolve);
-    socket.once('error', reject);
-  });
-  return socket;
+  const driver = await openLive(suite.server.url, { query: `?t=${token}` });
+  drivers.push(driver);
+  return driver;
 };
-
-const tokenOf = (url: string) => new URL(url).searchParams.get('t') as string;
 
 describe('the bus pages', () => {
   let mapPage: Page;
@@ -206,16 +170,15 @@ describe('the bus pages', () => {
     expect(session.status).toBeLessThan(300);
     const { page: frontQueue } = await open('/front-queue', { username: 'front_demo' });
     await frontQueue.getByRole('heading', { name: 'Current Queue' }).waitFor();
-    // Held (a tap sends nothing): 800 ms.
+    // Held (a tap sends nothing: 800 ms) until the phone says it was sent.
     const help = await driver.getByRole('button', { name: /^Help/ }).boundingBox();
     if (!help) throw new Error('no Help button');
     const cdp = await driver.context().newCDPSession(driver);
     const point = { x: help.x + help.width / 2, y: help.y + help.height / 2 };
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point] });
-    await driver.waitForTimeout(1100);
+    await text(driver, 'Help Request Sent').waitFor();
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     await cdp.detach();
-    await text(driver, 'Help Request Sent').waitFor();
     // On the banner of alerts at the top of the staff screens, one line.
     await frontQueue
       .getByRole('region', { name: 'Active alerts', exact: true })
@@ -240,15 +203,13 @@ describe('the bus pages', () => {
     // Three drivers' phones, each sending its position every second.
     const send = () => {
       for (const [busId, latitude, longitude] of places) {
-        driver.send(
-          JSON.stringify({
-            type: 'BUS_LOCATION_UPDATE',
-            data: {
-              busId,
-              location: { latitude, longitude, speed: 6.7, accuracy: 4, timestamp: Date.now() },
-            },
-          }),
-        );
+        driver.send({
+          type: 'BUS_LOCATION_UPDATE',
+          data: {
+            busId,
+            location: { latitude, longitude, speed: 6.7, accuracy: 4, timestamp: Date.now() },
+          },
+        });
       }
     };
     send();
@@ -269,7 +230,7 @@ describe('the bus pages', () => {
     await expectAccessible(mapPage);
     clearInterval(every);
     for (const [busId] of places) {
-      driver.send(JSON.stringify({ type: 'BUS_TRACKING_STOPPED', data: { busId } }));
+      driver.send({ type: 'BUS_TRACKING_STOPPED', data: { busId } });
     }
     await text(mapPage, 'No buses currently tracking').waitFor();
   }, 60_000);
@@ -279,15 +240,13 @@ describe('the bus pages', () => {
     // Each position has its own speed, so the Active Buses list shows when the map has it.
     let speed = 12;
     const drive = (latitude: number, longitude: number) =>
-      driver.send(
-        JSON.stringify({
-          type: 'BUS_LOCATION_UPDATE',
-          data: {
-            busId: 'B3',
-            location: { latitude, longitude, speed, accuracy: 5, timestamp: Date.now() },
-          },
-        }),
-      );
+      driver.send({
+        type: 'BUS_LOCATION_UPDATE',
+        data: {
+          busId: 'B3',
+          location: { latitude, longitude, speed, accuracy: 5, timestamp: Date.now() },
+        },
+      });
     /** Whether the marker's centre is inside the map's box (what the user can see). */
     const inView = async () => {
       const map = await mapPage.getByTestId('bus-map').boundingBox();
@@ -335,7 +294,7 @@ describe('the bus pages', () => {
     // Following again: the next position out of view brings the view along.
     await driveTo(30.2, -81.9);
     await expect.poll(inView, { timeout: 15_000 }).toBe(true);
-    driver.send(JSON.stringify({ type: 'BUS_TRACKING_STOPPED', data: { busId: 'B3' } }));
+    driver.send({ type: 'BUS_TRACKING_STOPPED', data: { busId: 'B3' } });
     await text(mapPage, 'No buses currently tracking').waitFor();
   }, 90_000);
 
@@ -345,12 +304,10 @@ describe('the bus pages', () => {
     await text(mapPage, BUS_LINK_MISSING.map).waitFor({ timeout: 30_000 });
     // A position sent with the new driver link reaches no page of the old links.
     const driver = await driverSocket(tokenOf(rotated.body.driverUrl));
-    driver.send(
-      JSON.stringify({
-        type: 'BUS_LOCATION_UPDATE',
-        data: { busId: 'B4', location: { latitude: 29.98, longitude: -81.44, timestamp: Date.now() } },
-      }),
-    );
+    driver.send({
+      type: 'BUS_LOCATION_UPDATE',
+      data: { busId: 'B4', location: { latitude: 29.98, longitude: -81.44, timestamp: Date.now() } },
+    });
     const { page: fresh } = await open(rotated.body.mapUrl);
     await marker(fresh, 'B4').waitFor();
     expect(await mapPage.getByRole('button', { name: 'Bus B4' }).count()).toBe(0);
@@ -359,6 +316,6 @@ describe('the bus pages', () => {
   }, 60_000);
 
   it('left no errors in the pages', () => {
-    expect(errors).toEqual([]);
+    expect(suite.errors).toEqual([]);
   });
 });

@@ -1,12 +1,10 @@
-import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, launchBrowser, viewports } from '../support/browser';
-import { completeAnyway, signIn } from '../support/browser-suite';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { shotsDir } from '../support/browser';
+import { browserSuite, completeAnyway } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
-import { type Client, signedIn, startTestServer } from '../support/server';
+import { type Client, signedIn } from '../support/server';
 
 /**
  * Issue 13's car-line actions in the browser: a teacher's release shows on
@@ -14,43 +12,20 @@ import { type Client, signedIn, startTestServer } from '../support/server';
  * tap, and a number that is not on the roster is marked on its card and in
  * the add confirmation.
  */
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
+const suite = browserSuite();
 let front: Client;
 let teacher: Client;
 let sessionId: number;
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  const webDist = await ensureWebBuilt();
-  server = await startTestServer({ webDist });
-  browser = await launchBrowser();
-  front = await signedIn(server.url, 'front_demo');
-  teacher = await signedIn(server.url, 'teacher_demo');
+  front = await signedIn(suite.server.url, 'front_demo');
+  teacher = await signedIn(suite.server.url, 'teacher_demo');
   sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
-}, 120_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.close();
 });
 
-const open = async (username: string, path: string): Promise<Page> => {
-  const context = await browser.newContext({ viewport: viewports.tablet, baseURL: server.url });
-  contexts.push(context);
-  await signIn(context, username);
-  const page = await context.newPage();
-  await page.goto(path);
-  return page;
-};
+const open = async (username: string, path: string): Promise<Page> => (await suite.open(username, path)).page;
 
-/** Where screenshots go (`SHOTS_DIR`, else a temporary folder). */
-const shot = async (page: Page, name: string) => {
-  const dir = process.env.SHOTS_DIR ?? join(tmpdir(), 'curbside-shots');
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${name}.png`) });
-};
+const shot = (page: Page, name: string) => page.screenshot({ path: join(shotsDir(), `${name}.png`) });
 
 const queueCar = async (vehicleNumber: string) =>
   expect((await front.post('/api/queue', { sessionId, vehicleNumber, vehicleType: 'car' })).status).toBe(201);
@@ -61,6 +36,7 @@ describe('the car line', () => {
     const page = await open('front_demo', '/front-queue');
     const card = page.getByRole('group', { name: 'Car 101', exact: true });
     await card.waitFor();
+    await suite.connected(page);
     expect(await card.getByText('Ava M. released').count()).toBe(0);
     const students = (await teacher.get(`/api/teacher/students?sessionId=${sessionId}`)).body as any[];
     const ava = students.find((s) => s.firstName === 'Ava' && s.lastName === 'Martinez');
@@ -96,6 +72,7 @@ describe('the car line', () => {
     const card = page.getByRole('group', { name: 'Car 120', exact: true });
     const otherCard = other.getByRole('group', { name: 'Car 120', exact: true });
     await otherCard.waitFor({ timeout: 20_000 });
+    await suite.connected(other);
     await card.click();
     await page.getByRole('dialog').getByRole('button', { name: 'Complete Pickup' }).click();
     // Nobody released its children: the screen asks first.

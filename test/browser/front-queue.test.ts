@@ -1,72 +1,63 @@
 import { DeleteConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import { channels } from '@curbside/api';
+import { LONG_PRESS_MS } from '@curbside/domain';
 import { connections } from '@curbside/store';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuilt, launchBrowser, viewports } from '../support/browser';
-import { completeAnyway, signIn } from '../support/browser-suite';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { viewports } from '../support/browser';
+import { browserSuite, completeAnyway, type Viewport } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
-import { type Client, signedIn, startTestServer } from '../support/server';
+import { type Client, signedIn } from '../support/server';
 
 const SEARCH = 'Search by vehicle #, parent name, make, model, color, or student name...';
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
+const suite = browserSuite();
 let front: Client;
-const contexts: BrowserContext[] = [];
-const errors: string[] = [];
 
 beforeAll(async () => {
-  const webDist = await ensureWebBuilt();
-  server = await startTestServer({ webDist });
-  front = await signedIn(server.url, 'front_demo');
-  browser = await launchBrowser();
+  front = await signedIn(suite.server.url, 'front_demo');
 });
 
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.close();
-});
+/** Records the frequency of every tone the page plays. */
+const RECORD_TONES = `(() => {
+  window.played = [];
+  const start = OscillatorNode.prototype.start;
+  OscillatorNode.prototype.start = function (...args) {
+    window.played.push(this.frequency.value);
+    return start.apply(this, args);
+  };
+})();`;
 
 /** A browser context signed in as `username` with the front queue screen open. */
-const openFrontQueue = async (
-  username: string,
-  viewport: { width: number; height: number },
-  touch = false,
-) => {
-  const context = await browser.newContext({
+const openFrontQueue = async (username: string, viewport: Viewport, touch = false) => {
+  const { page } = await suite.open(username, '/front-queue', {
     viewport,
-    baseURL: server.url,
-    hasTouch: touch,
-    isMobile: touch,
-  });
-  contexts.push(context);
-  // Records the frequency of every tone the page plays.
-  await context.addInitScript({
-    content: `(() => {
-      window.played = [];
-      const start = OscillatorNode.prototype.start;
-      OscillatorNode.prototype.start = function (...args) {
-        window.played.push(this.frequency.value);
-        return start.apply(this, args);
-      };
-    })();`,
-  });
-  await signIn(context, username);
-  const page = await context.newPage();
-  page.on('pageerror', (error) => errors.push(`${username}: ${error.message}`));
-  page.on('console', (message) => {
+    touch,
+    initScripts: [RECORD_TONES],
     // The refused duplicate (409) is expected; anything else is a failure.
-    if (message.type() === 'error' && !/status of 409/.test(message.text())) {
-      errors.push(`${username}: ${message.text()}`);
-    }
+    expectedErrors: [/status of 409/],
   });
-  await page.goto('/front-queue');
   return page;
 };
 
-/** Holds the primary mouse button on the middle of an element for `ms`. */
+/** Holds that act: past a card's menu and Help (LONG_PRESS_MS 800 ms), and past Emergency (1 s), with room. */
+const HOLD_MS = LONG_PRESS_MS.help + 200;
+const LONG_HOLD_MS = LONG_PRESS_MS.emergency * 2;
+/** A hold shorter than Emergency's: it sends nothing. */
+const SHORT_HOLD_MS = LONG_PRESS_MS.emergency - 400;
+/** How long a test watches for something that must not happen (a late toast or tone). */
+const WATCH_MS = 1000;
+
+/** Asserts `check` answers `expected` now and throughout the next `ms` (it must not change). */
+const staysFor = async <T>(ms: number, check: () => Promise<T>, expected: T) => {
+  const until = Date.now() + ms;
+  for (;;) {
+    expect(await check()).toEqual(expected);
+    if (Date.now() >= until) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
 /**
  * Presses `target` with the mouse for `ms`, or, given `until`, until that shows (a hold that
  * works is held until it has worked: on a loaded machine the page's own timer runs late).
@@ -164,8 +155,7 @@ describe('the front queue screen', () => {
       // The phone folds the alert panel to one line; the tablet shows it whole.
       expect(await a.getByRole('button', { name: /^\d+ alerts?\b/ }).count()).toBe(0);
       await unfoldAlerts(b);
-      // Give both live connections a moment to open.
-      await a.waitForTimeout(500);
+      for (const page of [a, b]) await suite.connected(page);
     });
 
     it('asks for a vehicle number before adding', async () => {
@@ -202,17 +192,14 @@ describe('the front queue screen', () => {
       // at once (allowing for its fade-out) and does not come back.
       const success = a.getByText('Vehicle added successfully:', { exact: true });
       await expect.poll(() => success.count(), { timeout: 1000 }).toBe(0);
-      for (let check = 0; check < 4; check++) {
-        await a.waitForTimeout(250);
-        expect(await success.count()).toBe(0);
-      }
+      await staysFor(WATCH_MS, () => success.count(), 0);
       // Typing clears the error.
       await a.getByLabel('Vehicle Number').fill('');
       await expect.poll(() => numberFieldError(a)).toBeNull();
     }, 60_000);
 
     it('removes a car from both screens with a long touch and Child picked up', async () => {
-      await longTouch(b, card(b, 'Car 12'), 1000);
+      await longTouch(b, card(b, 'Car 12'), HOLD_MS);
       await b.getByRole('menuitem', { name: 'Child picked up' }).click();
       await card(b, 'Car 12').waitFor({ state: 'detached' });
       await card(a, 'Car 12').waitFor({ state: 'detached' });
@@ -220,7 +207,7 @@ describe('the front queue screen', () => {
 
     it('raises a help alert with a long press that the other screen sees', async () => {
       const requested = a.getByRole('button', { name: /^Help Requested/ });
-      await longPress(a, a.getByRole('button', { name: /^Help/ }), 1000, requested);
+      await longPress(a, a.getByRole('button', { name: /^Help/ }), HOLD_MS, requested);
       // The screen that raised it is told the school admin knows; the others see the alert itself.
       const raisedNote = 'Help requested at Front Queue. The school admin has been notified.';
       await a.getByText(raisedNote, { exact: true }).waitFor();
@@ -242,11 +229,10 @@ describe('the front queue screen', () => {
 
     it('raises an emergency with a 1 s hold and turns it off with another', async () => {
       // A shorter hold sends nothing.
-      await longPress(a, a.getByRole('button', { name: /^Emergency/ }), 600);
-      await a.waitForTimeout(700);
-      expect(await a.getByRole('button', { name: /^EMERGENCY ACTIVE/ }).count()).toBe(0);
+      await longPress(a, a.getByRole('button', { name: /^Emergency/ }), SHORT_HOLD_MS);
+      await staysFor(WATCH_MS, () => a.getByRole('button', { name: /^EMERGENCY ACTIVE/ }).count(), 0);
 
-      await longTouch(b, b.getByRole('button', { name: /^Emergency/ }), 2000);
+      await longTouch(b, b.getByRole('button', { name: /^Emergency/ }), LONG_HOLD_MS);
       await b.getByRole('button', { name: /^EMERGENCY ACTIVE/ }).waitFor();
       await a.getByRole('button', { name: /^EMERGENCY ACTIVE/ }).waitFor();
       const panel = a.getByRole('region', { name: 'Active alerts' });
@@ -254,11 +240,10 @@ describe('the front queue screen', () => {
         name: 'Dismiss: Emergency assistance needed at Front Queue',
       });
       await onBanner.waitFor();
-      await a.waitForTimeout(200);
-      expect(await tonesPlayed(a)).toEqual([440, 880, 880, 880]);
+      await expect.poll(() => tonesPlayed(a)).toEqual([440, 880, 880, 880]);
 
       // Turning an emergency off asks first (issue 50).
-      await longTouch(b, b.getByRole('button', { name: /^EMERGENCY ACTIVE/ }), 2000);
+      await longTouch(b, b.getByRole('button', { name: /^EMERGENCY ACTIVE/ }), LONG_HOLD_MS);
       await b
         .getByRole('dialog', { name: 'Dismiss this emergency?' })
         .getByRole('button', { name: 'Dismiss emergency' })
@@ -305,12 +290,12 @@ describe('the front queue screen', () => {
 
     it('catches up after the server closes the live connection (as API Gateway does after 2 hours)', async () => {
       const sessionId = (await front.get('/api/sessions/active')).body.id;
-      const open = await connections.inChannel(server.connectionsDb, channels.staff(1));
+      const open = await connections.inChannel(suite.server.connectionsDb, channels.staff(1));
       expect(open.length).toBeGreaterThanOrEqual(2);
       // The real SDK client, as the runtime's own handlers use it (in-process: no HTTP route).
       // Imported only now: the functions read their configuration once, when first loaded.
       const { createManagementClient } = await import('@curbside/functions/lib/publisher');
-      const management = createManagementClient(server.url, undefined, { inProcess: true });
+      const management = createManagementClient(suite.server.url, undefined, { inProcess: true });
       for (const id of open) await management.send(new DeleteConnectionCommand({ ConnectionId: id }));
       management.destroy();
       // Queued while no screen is connected: no event reaches anyone.
@@ -327,7 +312,7 @@ describe('the front queue screen', () => {
 
     it('shows a failed add while an emergency is active, and the emergency stays on its banner', async () => {
       const sessionId = (await front.get('/api/sessions/active')).body.id;
-      const back = await signedIn(server.url, 'back_demo');
+      const back = await signedIn(suite.server.url, 'back_demo');
       const raised = await back.post('/api/alerts', {
         sessionId,
         type: 'emergency',
@@ -362,15 +347,14 @@ describe('the front queue screen', () => {
         name: 'Dismiss: Emergency assistance needed at Back Queue',
       });
       await dismiss.waitFor();
-      await a.waitForTimeout(700);
-      expect(await tonesPlayed(a)).toEqual([]);
+      await staysFor(WATCH_MS, () => tonesPlayed(a), []);
       await dismiss.click();
       await a.getByRole('button', { name: 'Dismiss emergency' }).click();
       await dismiss.waitFor({ state: 'detached' });
     }, 60_000);
 
     it('logs no errors in either screen', () => {
-      expect(errors).toEqual([]);
+      expect(suite.errors).toEqual([]);
     });
   });
 });

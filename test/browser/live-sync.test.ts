@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { shotsDir } from '../support/browser';
 import { browserSuite, connected } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
-import { connectLive } from '../support/live';
+import { openLive } from '../support/live';
 import { type Client, signedIn } from '../support/server';
 
 /**
@@ -236,7 +236,7 @@ describe('three screens following a rush', () => {
       .toBe(1);
     // Every screen has loaded (above) and is connected before the rush.
     for (const screen of Object.values(screens)) await connected(screen.page);
-    const events = await connectLive(suite.server.url, front.cookie);
+    const events = await openLive(suite.server.url, { cookie: front.cookie });
     const rushStarted = Date.now();
 
     // ── The rush: 30 vehicles from two front tablets, loaded by a back tablet ──

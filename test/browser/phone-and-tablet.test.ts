@@ -1,10 +1,11 @@
 import { join } from 'node:path';
+import { LONG_PRESS_MS } from '@curbside/domain';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { expectAccessible, shotsDir, viewports } from '../support/browser';
 import { browserSuite, switchTheme, type Theme } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
+import { openLive } from '../support/live';
 import type { Client } from '../support/server';
 
 /**
@@ -203,6 +204,11 @@ describe('with a session running', () => {
     await admin.put(`/api/sessions/${sessionId}/end`);
   });
 
+  /** A hold too short to send (a dashboard mount's bump), and holds past Help's and Emergency's (LONG_PRESS_MS). */
+  const BUMP_MS = 300;
+  const HELP_HOLD_MS = LONG_PRESS_MS.help + 300;
+  const EMERGENCY_HOLD_MS = LONG_PRESS_MS.emergency + 300;
+
   /** Holds a finger (phone) or the mouse button (tablet) on the middle of `target` for `ms`. */
   const hold = async (page: Page, target: Locator, ms: number) => {
     await target.scrollIntoViewIfNeeded();
@@ -234,12 +240,12 @@ describe('with a session running', () => {
       // A tap (an accident on a dashboard mount) sends nothing.
       if (size === 'phone') await help.tap();
       else await help.click();
-      await hold(page, emergency, 300);
+      await hold(page, emergency, BUMP_MS);
       // A hold sends: first help (800 ms), then the emergency (1000 ms).
-      await hold(page, help, 1100);
+      await hold(page, help, HELP_HOLD_MS);
       await text(page, 'Help Request Sent').waitFor();
       await shoot(page, `driver-help-sent-${size}`);
-      await hold(page, emergency, 1300);
+      await hold(page, emergency, EMERGENCY_HOLD_MS);
       await text(page, 'Emergency Alert Sent').waitFor({ timeout: 20_000 });
       const alerts = (await front.get(`/api/alerts?sessionId=${sessionId}`)).body as Array<{
         id: number;
@@ -320,29 +326,23 @@ describe('the bus map on a phone', () => {
     const links = (await admin.get('/api/bus-links')).body;
     const page = await open(links.mapUrl, 'phone');
     await text(page, 'Interactive Bus Map').waitFor();
-    const driver = new WebSocket(
-      `${suite.server.url.replace(/^http/, 'ws')}/ws?t=${new URL(links.driverUrl).searchParams.get('t')}`,
-    );
-    await new Promise((resolve, reject) => {
-      driver.once('open', resolve);
-      driver.once('error', reject);
+    const driver = await openLive(suite.server.url, {
+      query: `?t=${new URL(links.driverUrl).searchParams.get('t')}`,
     });
     const send = () =>
-      driver.send(
-        JSON.stringify({
-          type: 'BUS_LOCATION_UPDATE',
-          data: {
-            busId: 'B4',
-            location: {
-              latitude: 29.9811,
-              longitude: -81.4457,
-              speed: 6.7,
-              accuracy: 4,
-              timestamp: Date.now(),
-            },
+      driver.send({
+        type: 'BUS_LOCATION_UPDATE',
+        data: {
+          busId: 'B4',
+          location: {
+            latitude: 29.9811,
+            longitude: -81.4457,
+            speed: 6.7,
+            accuracy: 4,
+            timestamp: Date.now(),
           },
-        }),
-      );
+        },
+      });
     send();
     const center = page.getByRole('button', { name: 'Center on B4' });
     await center.waitFor();
@@ -350,8 +350,8 @@ describe('the bus map on a phone', () => {
     const legend = page.getByLabel('Legend');
     await text(legend, /grey on the map, yellow in the list/).waitFor();
     await shoot(page, 'bus-map-phone');
-    driver.send(JSON.stringify({ type: 'BUS_TRACKING_STOPPED', data: { busId: 'B4' } }));
-    driver.close();
+    driver.send({ type: 'BUS_TRACKING_STOPPED', data: { busId: 'B4' } });
+    await driver.close();
   }, 60_000);
 });
 

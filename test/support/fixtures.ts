@@ -106,3 +106,6 @@ export const parentThroughInvite = async (
     throw new Error(`Could not accept: ${answer.status} ${JSON.stringify(answer.body)}`);
   return parent;
 };
+
+/** The token of a private link (`?t=`: a bus, display or invite link). */
+export const tokenOf = (url: string) => new URL(url).searchParams.get('t') as string;

@@ -1,8 +1,8 @@
 import type { Alert, BusLinks } from '@curbside/domain';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
+import { eventually, type LiveClient, openLive } from '../support/live';
 import { Client, signedIn, startTestServer } from '../support/server';
-import { eventually, type LiveClient, openClient } from './live';
 
 /**
  * Alerts reach someone (issue 27), over real sockets: a bus driver's alert
@@ -21,7 +21,7 @@ const open: LiveClient[] = [];
 
 /** A live connection that notes when each message arrived. */
 const connect = async (query: string, headers: Record<string, string> = {}) => {
-  const client = await openClient(server.url, headers, query);
+  const client = await openLive(server.url, { headers, query });
   const arrivals: Array<{ at: number; message: { type: string; data: any } }> = [];
   client.socket.on('message', (data) =>
     arrivals.push({ at: Date.now(), message: JSON.parse(data.toString()) }),

@@ -1,7 +1,7 @@
 import { classrooms, type Student, students, vehicles } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSchoolWithStaff, createStaff, parentThroughInvite, sessionBody } from '../support/fixtures';
-import { connectLive, settled, subscribeClassrooms } from '../support/live';
+import { type LiveClient, openLive, settled, subscribeClassrooms } from '../support/live';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
 /**
@@ -9,7 +9,7 @@ import { type Client, signedIn, startTestServer } from '../support/server';
  * children's teachers; not a teacher of another classroom, not the announcing
  * parent nor another parent, not another school's screens.
  */
-type Screen = Awaited<ReturnType<typeof connectLive>>;
+type Screen = LiveClient;
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let admin: Client;
 const screens: Screen[] = [];
@@ -18,7 +18,7 @@ let classmate: Student;
 let otherRoom: number;
 
 const screenOf = async (client: Client) => {
-  const screen = await connectLive(server.url, client.cookie);
+  const screen = await openLive(server.url, { cookie: client.cookie });
   screens.push(screen);
   return screen;
 };

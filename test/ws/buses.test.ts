@@ -2,9 +2,9 @@ import { BUS_LINK_MISSING, type BusLinks, type BusPosition } from '@curbside/dom
 import { vehicles } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
+import { createSchoolWithStaff, sessionBody, tokenOf } from '../support/fixtures';
+import { eventually, type LiveClient, openLive, upgradeStatus } from '../support/live';
 import { type Client, signedIn, startTestServer } from '../support/server';
-import { eventually, type LiveClient, openClient, wsUrlOf } from './live';
 
 /**
  * The bus relay over real WebSockets: a school's driver link sends positions
@@ -21,9 +21,8 @@ let links: BusLinks;
 let otherLinks: BusLinks;
 const open: LiveClient[] = [];
 
-const tokenOf = (url: string) => new URL(url).searchParams.get('t') as string;
 const connect = async (query: string, headers: Record<string, string> = {}) => {
-  const client = await openClient(server.url, headers, query);
+  const client = await openLive(server.url, { headers, query });
   open.push(client);
   return client;
 };
@@ -72,22 +71,6 @@ const seen = (client: LiveClient) => {
 };
 const busMessages = (client: LiveClient) =>
   (client.inbox as Array<{ type: string }>).filter((message) => message.type.startsWith('BUS_'));
-
-/** Answers the HTTP status of a refused upgrade, or 101 when the socket opened. */
-const upgradeStatus = (query: string) =>
-  new Promise<number>((resolve) => {
-    const socket = new WebSocket(`${wsUrlOf(server.url)}${query}`);
-    socket.once('open', () => {
-      socket.terminate();
-      resolve(101);
-    });
-    socket.once('unexpected-response', (_request, response) => {
-      resolve(response.statusCode ?? 0);
-      response.resume();
-      socket.terminate();
-    });
-    socket.once('error', () => {});
-  });
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -167,9 +150,9 @@ describe('the school’s bus links', () => {
   });
 
   it('refuse a live connection with a token that is not a link', async () => {
-    expect(await upgradeStatus(`?t=${'A'.repeat(32)}`)).toBe(403);
-    expect(await upgradeStatus('?t=short')).toBe(403);
-    expect(await upgradeStatus(`?t=${tokenOf(links.mapUrl)}`)).toBe(101);
+    expect(await upgradeStatus(server.url, { query: `?t=${'A'.repeat(32)}` })).toBe(403);
+    expect(await upgradeStatus(server.url, { query: '?t=short' })).toBe(403);
+    expect(await upgradeStatus(server.url, { query: `?t=${tokenOf(links.mapUrl)}` })).toBe(101);
   });
 });
 
@@ -401,12 +384,12 @@ describe('rotating the links', () => {
     expect(tokenOf(rotated.body.mapUrl)).not.toBe(tokenOf(links.mapUrl));
     await Promise.all([closed(oldMap), closed(oldDriver)]);
     expect(staffMap.socket.readyState).toBe(WebSocket.OPEN);
-    expect(await upgradeStatus(`?t=${tokenOf(links.mapUrl)}`)).toBe(403);
+    expect(await upgradeStatus(server.url, { query: `?t=${tokenOf(links.mapUrl)}` })).toBe(403);
     const stale = await fetch(new URL('/api/buses/positions', server.url), { headers: bearer(links.mapUrl) });
     expect(stale.status).toBe(401);
-    expect(await upgradeStatus(`?t=${tokenOf(rotated.body.mapUrl)}`)).toBe(101);
+    expect(await upgradeStatus(server.url, { query: `?t=${tokenOf(rotated.body.mapUrl)}` })).toBe(101);
     // The other school's links are untouched.
-    expect(await upgradeStatus(`?t=${tokenOf(otherLinks.mapUrl)}`)).toBe(101);
+    expect(await upgradeStatus(server.url, { query: `?t=${tokenOf(otherLinks.mapUrl)}` })).toBe(101);
     expect((await admin.get('/api/bus-links')).body).toEqual(rotated.body);
   });
 });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { sessionBody } from '../support/fixtures';
+import { sessionBody, tokenOf } from '../support/fixtures';
+import { eventually, type LiveClient, openLive, upgradeStatus } from '../support/live';
 import { type Client, signedIn, startTestServer } from '../support/server';
-import { eventually, type LiveClient, openClient, wsUrlOf } from './live';
 
 /**
  * The hallway display (issue 32): its link (school admins and above), its
@@ -14,23 +14,6 @@ let server: Awaited<ReturnType<typeof startTestServer>>;
 let admin: Client;
 let back: Client;
 const open: LiveClient[] = [];
-
-const tokenOf = (url: string) => new URL(url).searchParams.get('t') as string;
-
-const upgradeStatus = (query: string) =>
-  new Promise<number>((resolve) => {
-    const socket = new WebSocket(`${wsUrlOf(server.url)}${query}`);
-    socket.once('open', () => {
-      socket.terminate();
-      resolve(101);
-    });
-    socket.once('unexpected-response', (_request, response) => {
-      resolve(response.statusCode ?? 0);
-      response.resume();
-      socket.terminate();
-    });
-    socket.once('error', () => {});
-  });
 
 interface Board {
   sessionId: number | null;
@@ -47,7 +30,7 @@ const boards = (client: LiveClient) =>
 const lastBoard = (client: LiveClient) => boards(client).at(-1);
 
 const display = async (token: string) => {
-  const client = await openClient(server.url, {}, `?t=${token}`);
+  const client = await openLive(server.url, { query: `?t=${token}` });
   open.push(client);
   client.socket.send(JSON.stringify({ type: 'DISPLAY_REFRESH' }));
   await eventually(async () => lastBoard(client) !== undefined, 10_000);
@@ -83,7 +66,7 @@ describe('the display link', () => {
       expect((await client.get('/api/display-link')).status, username).toBe(403);
       expect((await client.post('/api/display-link/rotate')).status, username).toBe(403);
     }
-    expect(await upgradeStatus(`?t=${'B'.repeat(32)}`)).toBe(403);
+    expect(await upgradeStatus(server.url, { query: `?t=${'B'.repeat(32)}` })).toBe(403);
   });
 });
 
@@ -187,8 +170,8 @@ describe('the display connection', () => {
     const after = tokenOf(rotated.body.url);
     expect(after).not.toBe(before);
     await closed;
-    expect(await upgradeStatus(`?t=${before}`)).toBe(403);
-    expect(await upgradeStatus(`?t=${after}`)).toBe(101);
+    expect(await upgradeStatus(server.url, { query: `?t=${before}` })).toBe(403);
+    expect(await upgradeStatus(server.url, { query: `?t=${after}` })).toBe(101);
     expect((await admin.get('/api/display-link')).body).toEqual(rotated.body);
     // A bus link is no display link, nor the reverse: the new display token joins no bus channel.
     const fresh = await display(after);

@@ -8,9 +8,9 @@ import {
 } from '@curbside/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { driverAlertBody } from '../support/driver-page';
-import { demoSchoolSettings } from '../support/fixtures';
+import { demoSchoolSettings, tokenOf } from '../support/fixtures';
+import { eventually, type LiveClient, openLive } from '../support/live';
 import { type Client, signedIn, startTestServer } from '../support/server';
-import { eventually, type LiveClient, openClient } from './live';
 
 /**
  * The bus driver's way out (issue 50, items 3 and 9): the school's phone is a
@@ -34,8 +34,6 @@ afterAll(async () => {
   for (const socket of sockets) await socket.close();
   await server?.close();
 });
-
-const tokenOf = (url: string) => new URL(url).searchParams.get('t') as string;
 
 /** A request of the driver page: its link's token as the bearer. */
 const withLink = async (token: string, method: string, path: string, body?: unknown) => {
@@ -97,7 +95,7 @@ describe('a driver link the office replaced', () => {
     // Nothing was raised with it.
     expect((await admin.get('/api/alerts')).body).toEqual([]);
     // Its live connection is refused, as any link's that is not the school's.
-    await expect(openClient(server.url, {}, `?t=${old}`)).rejects.toThrow();
+    await expect(openLive(server.url, { query: `?t=${old}` })).rejects.toThrow();
 
     // A token that never was a link's, and the old map link, say nothing of the school.
     const never = 'A'.repeat(32);
@@ -119,7 +117,7 @@ describe('a driver’s alert', () => {
   it('can be sent before a bus is chosen, and its page hears who closed it', async () => {
     const links: BusLinks = (await admin.get('/api/bus-links')).body;
     const token = tokenOf(links.driverUrl);
-    const driver = await openClient(server.url, {}, `?t=${token}`);
+    const driver = await openLive(server.url, { query: `?t=${token}` });
     sockets.push(driver);
     const sent = await withLink(token, 'POST', '/api/alerts', helpFrom(null, ''));
     expect(sent.status).toBe(200);
@@ -144,7 +142,7 @@ describe('a driver’s alert', () => {
 
   it('a staff alert’s dismissal is not told to the driver pages', async () => {
     const links: BusLinks = (await admin.get('/api/bus-links')).body;
-    const driver = await openClient(server.url, {}, `?t=${tokenOf(links.driverUrl)}`);
+    const driver = await openLive(server.url, { query: `?t=${tokenOf(links.driverUrl)}` });
     sockets.push(driver);
     const raised = await admin.post('/api/alerts', { sessionId: null, type: 'help', location: 'Gym' });
     expect((await admin.put(`/api/alerts/${raised.body.alert.id}/dismiss`)).status).toBe(200);

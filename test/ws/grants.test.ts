@@ -4,7 +4,7 @@ import { createManagementClient, createPublisher } from '@curbside/functions/lib
 import { grantOf, type RunningServer, startServer } from '@curbside/local';
 import { access, connections, createDb } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openClient } from './live';
+import { openLive } from '../support/live';
 
 /**
  * The laptop runtime runs each handler with its function's access in AWS:
@@ -40,7 +40,7 @@ describe('a handler on the laptop', () => {
       endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
     });
     const before = new Set(await connections.inChannel(db, channels.public()));
-    const live = await openClient(server.url);
+    const live = await openLive(server.url);
     let id: string | undefined;
     await expect
       .poll(async () => {
@@ -62,7 +62,7 @@ describe('a handler on the laptop', () => {
       );
     await expect(post('http/sisDistricts')).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
     await post('http/addToQueue');
-    expect(await live.next()).toEqual({ type: 'x' });
+    expect(await live.take()).toEqual({ type: 'x' });
     await live.close();
     client.destroy();
   });
@@ -76,7 +76,7 @@ describe('a handler on the laptop', () => {
       );
     expect(await send('http/sisDistricts')).toEqual({ sent: 0, gone: 0, failed: 1 });
     expect(await send('http/addToQueue')).toEqual({ sent: 1, gone: 0, failed: 0 });
-    expect(await live.next()).toEqual({ type: 'ALERT_DISMISSED', data: { id: 7, removed: true } });
+    expect(await live.take()).toEqual({ type: 'ALERT_DISMISSED', data: { id: 7, removed: true } });
     await live.close();
     await expect
       .poll(() => send('http/addToQueue'), { timeout: 10_000 })

@@ -9,7 +9,7 @@ import { createManagementClient } from '@curbside/functions/lib/publisher';
 import { type RunningServer, startServer } from '@curbside/local';
 import { connections, createDb, type Db } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, openClient } from './live';
+import { eventually, openLive } from '../support/live';
 
 let server: RunningServer;
 let db: Db;
@@ -37,7 +37,7 @@ const ids = () => connections.inChannel(db, channels.public());
 
 describe('the management API in-process (the handlers of the laptop runtime post through it)', () => {
   it('delivers each post to its own connection, as over HTTP', async () => {
-    const [a, b] = await Promise.all([openClient(server.url), openClient(server.url)]);
+    const [a, b] = await Promise.all([openLive(server.url), openLive(server.url)]);
     const [first, second] = (await ids()) as [string, string];
     const send = (to: string) =>
       client.send(
@@ -67,7 +67,7 @@ describe('the management API in-process (the handlers of the laptop runtime post
         new PostToConnectionCommand({ ConnectionId: 'no-such-connection', Data: new Uint8Array([1]) }),
       ),
     ).rejects.toBeInstanceOf(GoneException);
-    const live = await openClient(server.url, { 'user-agent': 'in-process-agent' });
+    const live = await openLive(server.url, { headers: { 'user-agent': 'in-process-agent' } });
     const [id] = await ids();
     const answer = await client.send(new GetConnectionCommand({ ConnectionId: id as string }));
     expect(answer.Identity).toEqual({ SourceIp: '127.0.0.1', UserAgent: 'in-process-agent' });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionBody } from '../support/fixtures';
-import { connectLive } from '../support/live';
+import { openLive } from '../support/live';
 import { signedIn, startTestServer } from '../support/server';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -18,10 +18,10 @@ describe('live queue events', () => {
     const parent = await signedIn(server.url, 'parent_demo');
     const sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
 
-    const frontScreen = await connectLive(server.url, front.cookie);
-    const backScreen = await connectLive(server.url, back.cookie);
-    const anonymous = await connectLive(server.url);
-    const parentScreen = await connectLive(server.url, parent.cookie);
+    const frontScreen = await openLive(server.url, { cookie: front.cookie });
+    const backScreen = await openLive(server.url, { cookie: back.cookie });
+    const anonymous = await openLive(server.url);
+    const parentScreen = await openLive(server.url, { cookie: parent.cookie });
 
     const entry = (await front.post('/api/queue', { sessionId, vehicleNumber: '104', vehicleType: 'car' }))
       .body;
@@ -59,7 +59,7 @@ describe('live queue events', () => {
   });
 
   it('answers ping with pong', async () => {
-    const screen = await connectLive(server.url);
+    const screen = await openLive(server.url);
     screen.socket.send(JSON.stringify({ type: 'ping' }));
     expect(await screen.next('pong')).toEqual({ type: 'pong' });
     await screen.close();

@@ -9,7 +9,7 @@ import { createManagementClient } from '@curbside/functions/lib/publisher';
 import { type RunningServer, startServer } from '@curbside/local';
 import { connections, createDb, type Db } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, openClient } from './live';
+import { eventually, openLive } from '../support/live';
 
 let server: RunningServer;
 let db: Db;
@@ -42,12 +42,12 @@ const onlyConnectionId = async () => {
 
 describe('the management API answers the real ApiGatewayManagementApiClient', () => {
   it('PostToConnection sends the bytes as one text frame', async () => {
-    const live = await openClient(server.url);
+    const live = await openLive(server.url);
     const id = await onlyConnectionId();
     expect(id).toMatch(/^[A-Za-z0-9_-]{16}$/);
     const data = new TextEncoder().encode(JSON.stringify({ type: 'QUEUE_UPDATE', data: { n: 'Zoë' } }));
     await client.send(new PostToConnectionCommand({ ConnectionId: id, Data: data }));
-    expect(await live.next()).toEqual({ type: 'QUEUE_UPDATE', data: { n: 'Zoë' } });
+    expect(await live.take()).toEqual({ type: 'QUEUE_UPDATE', data: { n: 'Zoë' } });
     await live.close();
     await eventually(async () => (await connections.get(db, id)) === undefined);
   });
@@ -59,7 +59,7 @@ describe('the management API answers the real ApiGatewayManagementApiClient', ()
       ),
     ).rejects.toBeInstanceOf(GoneException);
 
-    const live = await openClient(server.url);
+    const live = await openLive(server.url);
     const id = await onlyConnectionId();
     await live.close();
     await expect(
@@ -70,7 +70,7 @@ describe('the management API answers the real ApiGatewayManagementApiClient', ()
 
   it('GetConnection answers when the connection opened and who it is', async () => {
     const before = Date.now();
-    const live = await openClient(server.url, { 'user-agent': 'curbside-test-agent' });
+    const live = await openLive(server.url, { headers: { 'user-agent': 'curbside-test-agent' } });
     const id = await onlyConnectionId();
     const answer = await client.send(new GetConnectionCommand({ ConnectionId: id }));
     expect(answer.ConnectedAt).toBeInstanceOf(Date);
@@ -86,7 +86,7 @@ describe('the management API answers the real ApiGatewayManagementApiClient', ()
   });
 
   it('DeleteConnection closes the socket and its $disconnect removes the row', async () => {
-    const live = await openClient(server.url);
+    const live = await openLive(server.url);
     const id = await onlyConnectionId();
     const closed = new Promise<number>((resolve) => live.socket.once('close', resolve));
     await client.send(new DeleteConnectionCommand({ ConnectionId: id }));
@@ -98,7 +98,7 @@ describe('the management API answers the real ApiGatewayManagementApiClient', ()
   });
 
   it('has no HTTP route: no other process or machine can post to, read or close a connection', async () => {
-    const live = await openClient(server.url);
+    const live = await openLive(server.url);
     const id = await onlyConnectionId();
     const forged = {
       authorization:

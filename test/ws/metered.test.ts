@@ -1,7 +1,7 @@
 import { meter } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionBody } from '../support/fixtures';
-import { connectLive } from '../support/live';
+import { openLive } from '../support/live';
 import { signedIn, startTestServer } from '../support/server';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -18,7 +18,7 @@ describe('metering and event timestamps (the benchmark relies on them)', () => {
   it('stamps sentAt on live events and meters each invocation under its handler', async () => {
     const front = await signedIn(server.url, 'front_demo');
     const sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
-    const screen = await connectLive(server.url, front.cookie);
+    const screen = await openLive(server.url, { cookie: front.cookie });
     meter.reset();
 
     const before = Date.now();

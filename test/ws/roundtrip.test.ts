@@ -4,7 +4,7 @@ import { type RunningServer, startServer } from '@curbside/local';
 import { connections, createDb, type Db } from '@curbside/store';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { eventually, type LiveClient, openClient } from './live';
+import { eventually, type LiveClient, openLive } from '../support/live';
 
 let server: RunningServer;
 let db: Db;
@@ -15,7 +15,7 @@ const clients: LiveClient[] = [];
 const aMinuteAgo = () => new Date(Date.now() - 60_000).toISOString();
 
 const open = async () => {
-  const client = await openClient(server.url);
+  const client = await openLive(server.url);
   clients.push(client);
   return client;
 };
@@ -67,23 +67,23 @@ describe('live connection through the laptop WebSocket gateway', () => {
     } as const;
     const result = await publisher.publish(channels.public(), event);
     expect(result).toEqual({ sent: 2, gone: 0, failed: 0 });
-    expect(await a?.next()).toEqual(event);
-    expect(await b?.next()).toEqual(event);
+    expect(await a?.take()).toEqual(event);
+    expect(await b?.take()).toEqual(event);
   });
 
   it('answers {"type":"ping"} with {"type":"pong"} on that connection only', async () => {
     const [a, b] = await Promise.all([open(), open()]);
     a?.socket.send(JSON.stringify({ type: 'ping' }));
-    expect(await a?.next()).toEqual({ type: 'pong' });
-    await expect(b?.next(300)).rejects.toThrow(/No message/);
+    expect(await a?.take()).toEqual({ type: 'pong' });
+    await expect(b?.take(300)).rejects.toThrow(/No message/);
   });
 
   it('answers an unparseable message with an error and keeps the socket open', async () => {
     const client = await open();
     client.socket.send('this is {not json');
-    expect(await client.next()).toEqual({ type: 'error', error: 'A message must be JSON' });
+    expect(await client.take()).toEqual({ type: 'error', error: 'A message must be JSON' });
     client.socket.send(JSON.stringify({ type: 'ping' }));
-    expect(await client.next()).toEqual({ type: 'pong' });
+    expect(await client.take()).toEqual({ type: 'pong' });
     expect(client.socket.readyState).toBe(WebSocket.OPEN);
     expect(client.inbox).toEqual([]);
   });
@@ -101,9 +101,9 @@ describe('live connection through the laptop WebSocket gateway', () => {
   ])('answers %s with what is wrong, and the socket keeps working', async (_, message, answer) => {
     const client = await open();
     client.socket.send(JSON.stringify(message));
-    expect(await client.next()).toEqual(answer);
+    expect(await client.take()).toEqual(answer);
     client.socket.send(JSON.stringify({ type: 'ping' }));
-    expect(await client.next()).toEqual({ type: 'pong' });
+    expect(await client.take()).toEqual({ type: 'pong' });
   });
 
   it('removes a connection whose socket is gone (GoneException) and still reaches the others', async () => {
@@ -117,7 +117,7 @@ describe('live connection through the laptop WebSocket gateway', () => {
     const event = { type: 'BUS_TRACKING_STOPPED', data: { busId: 'B1' } } as const;
     const result = await publisher.publish(channels.public(), event);
     expect(result).toEqual({ sent: 1, gone: 1, failed: 0 });
-    expect(await client.next()).toEqual(event);
+    expect(await client.take()).toEqual(event);
     expect(await connections.get(db, 'ghost-connection')).toBeUndefined();
     expect(await connections.inChannel(db, channels.public())).not.toContain('ghost-connection');
   });

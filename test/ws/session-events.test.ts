@@ -2,8 +2,8 @@ import { invoke, scheduledEvent } from '@curbside/local';
 import { pickupSessions } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
+import { type LiveClient, openLive } from '../support/live';
 import { type Client, signedIn, startTestServer } from '../support/server';
-import { type LiveClient, openClient } from './live';
 
 /**
  * A session started or ended reaches every staff screen of the school at
@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 const open = async (cookie?: string) => {
-  const socket = await openClient(server.url, cookie ? { cookie } : {});
+  const socket = await openLive(server.url, { cookie });
   sockets.push(socket);
   return socket;
 };
@@ -51,7 +51,7 @@ const pastItsEnd = (ago: number) =>
 const nextOf = async (socket: LiveClient, type: string, timeoutMs = 5_000) => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const message = (await socket.next(Math.max(1, deadline - Date.now()))) as { type: string; data: any };
+    const message = (await socket.take(Math.max(1, deadline - Date.now()))) as { type: string; data: any };
     if (message.type === type) return message;
   }
 };
@@ -61,7 +61,7 @@ const drain = async (socket: LiveClient) => {
   socket.socket.send(JSON.stringify({ type: 'ping' }));
   const seen: string[] = [];
   for (;;) {
-    const message = (await socket.next(3_000)) as { type: string };
+    const message = (await socket.take(3_000)) as { type: string };
     if (message.type === 'pong') return seen;
     seen.push(message.type);
   }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { sessionBody } from '../support/fixtures';
-import { connectLive } from '../support/live';
+import { openLive, upgradeStatus } from '../support/live';
 import { Client, signedIn, startTestServer } from '../support/server';
 
 /**
@@ -41,7 +41,7 @@ const closedOf = (socket: WebSocket) =>
 describe('logging out', () => {
   it('closes the live connection opened with that sign-in: it gets nothing after', async () => {
     const teacher = await signedIn(server.url, 'teacher_demo');
-    const screen = await connectLive(server.url, teacher.cookie);
+    const screen = await openLive(server.url, { cookie: teacher.cookie });
     await queueCar();
     await screen.next('VEHICLE_QUEUED');
     const received = screen.messages.length;
@@ -57,8 +57,8 @@ describe('logging out', () => {
   it("leaves the user's other signed-in tablets and their connections alone", async () => {
     const tabletA = await signedIn(server.url, 'back_demo');
     const tabletB = await signedIn(server.url, 'back_demo');
-    const screenA = await connectLive(server.url, tabletA.cookie);
-    const screenB = await connectLive(server.url, tabletB.cookie);
+    const screenA = await openLive(server.url, { cookie: tabletA.cookie });
+    const screenB = await openLive(server.url, { cookie: tabletB.cookie });
     await tabletA.post('/api/logout');
     await closedOf(screenA.socket);
     await queueCar();
@@ -69,7 +69,7 @@ describe('logging out', () => {
 
   it('signs a parent out of the live connection too', async () => {
     const parent = await signedIn(server.url, 'parent_demo');
-    const screen = await connectLive(server.url, parent.cookie);
+    const screen = await openLive(server.url, { cookie: parent.cookie });
     const closed = closedOf(screen.socket);
     expect((await parent.post('/api/auth/logout')).status).toBe(200);
     expect(await closed).toBe(1000);
@@ -82,9 +82,9 @@ describe('ending every sign-in of a user (deactivation, password change)', () =>
     const admin = await signedIn(server.url, 'admin_demo');
     const adminPhone = await signedIn(server.url, 'admin_demo');
     const other = await signedIn(server.url, 'front_demo');
-    const screen = await connectLive(server.url, admin.cookie);
-    const phoneScreen = await connectLive(server.url, adminPhone.cookie);
-    const otherScreen = await connectLive(server.url, other.cookie);
+    const screen = await openLive(server.url, { cookie: admin.cookie });
+    const phoneScreen = await openLive(server.url, { cookie: adminPhone.cookie });
+    const otherScreen = await openLive(server.url, { cookie: other.cookie });
     const userId = (await admin.get('/api/me')).body.id as number;
 
     const closing = [closedOf(screen.socket), closedOf(phoneScreen.socket)];
@@ -113,7 +113,7 @@ describe('the school admin deactivating a teacher or giving a new password', () 
     // A new password: the sign-in made with the old one ends.
     const wren = new Client(server.url);
     await wren.login(username, password);
-    const screen = await connectLive(server.url, wren.cookie);
+    const screen = await openLive(server.url, { cookie: wren.cookie });
     const closed = closedOf(screen.socket);
     const reset = await admin.put(`/api/teachers/${id}`, {
       firstName: 'Wren',
@@ -126,7 +126,7 @@ describe('the school admin deactivating a teacher or giving a new password', () 
 
     // Deactivation: signed in again with the new password, then out at once.
     await wren.login(username, reset.body.credentials.password);
-    const again = await connectLive(server.url, wren.cookie);
+    const again = await openLive(server.url, { cookie: wren.cookie });
     const closedAgain = closedOf(again.socket);
     expect((await admin.request('DELETE', `/api/teachers/${id}`)).status).toBe(200);
     expect(await closedAgain).toBe(1000);
@@ -138,15 +138,9 @@ describe('the school admin deactivating a teacher or giving a new password', () 
 
 describe('a page of another site', () => {
   it('cannot open the live connection with a staff cookie, so it never sees queue events', async () => {
-    const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws`, {
+    const status = await upgradeStatus(server.url, {
       headers: { cookie: front.cookie as string, origin: 'https://pta.example-school.org' },
     });
-    const status = await new Promise<number>((resolve) => {
-      socket.once('open', () => resolve(101));
-      socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
-      socket.once('error', () => resolve(0));
-    });
-    socket.terminate();
     expect(status).toBe(403);
   });
 });

@@ -2,7 +2,7 @@ import { channels, MAX_SUBSCRIBED_CLASSROOMS } from '@curbside/api';
 import { connections } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
-import { connectLive } from '../support/live';
+import { type LiveClient, openLive } from '../support/live';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
 /**
@@ -23,12 +23,12 @@ let roomB: number;
 let roomC: number;
 /** Students by name: their id, and the number of the car that carries only them. */
 const kids: Record<string, { id: number; car: string }> = {};
-const screens: Array<Awaited<ReturnType<typeof connectLive>>> = [];
+const screens: Array<LiveClient> = [];
 
-type Screen = Awaited<ReturnType<typeof connectLive>>;
+type Screen = LiveClient;
 
 const screenOf = async (user: Client) => {
-  const screen = await connectLive(server.url, user.cookie);
+  const screen = await openLive(server.url, { cookie: user.cookie });
   screens.push(screen);
   return screen;
 };
@@ -327,7 +327,7 @@ describe('a bad subscribe message', () => {
   });
 
   it('from a connection that is not staff is answered with an error', async () => {
-    const anonymous = await connectLive(server.url);
+    const anonymous = await openLive(server.url);
     screens.push(anonymous);
     anonymous.socket.send(JSON.stringify({ action: 'subscribe', classroomIds: [roomA] }));
     expect(await anonymous.next('error', 10_000)).toMatchObject({ type: 'error', action: 'subscribe' });

@@ -3,7 +3,7 @@ import { DEMO_TIME_ZONE } from '@curbside/local/seed';
 import { vehicles } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sessionBody } from '../support/fixtures';
-import { connectLive } from '../support/live';
+import { type LiveClient, openLive } from '../support/live';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
 /**
@@ -21,7 +21,7 @@ let roomA: number;
 let roomB: number;
 let bus: { id: number; number: string };
 const kids: Record<string, number> = {};
-type Screen = Awaited<ReturnType<typeof connectLive>>;
+type Screen = LiveClient;
 const screens: Screen[] = [];
 
 const WEDNESDAY = '2026-11-25';
@@ -46,7 +46,7 @@ const addStudent = async (name: string, classroomId: number, car: string, way?: 
 
 /** A teacher screen subscribed to one classroom. */
 const screenFor = async (classroomId: number) => {
-  const screen = await connectLive(server.url, teacher.cookie);
+  const screen = await openLive(server.url, { cookie: teacher.cookie });
   screens.push(screen);
   screen.socket.send(JSON.stringify({ action: 'subscribe', classroomIds: [classroomId] }));
   await screen.next('subscribed', 10_000);

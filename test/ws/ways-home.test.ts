@@ -3,7 +3,7 @@ import { DEMO_TIME_ZONE } from '@curbside/local/seed';
 import { classrooms, type Student, students } from '@curbside/store';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createStaff, parentThroughInvite } from '../support/fixtures';
-import { connectLive, settled, subscribeClassrooms } from '../support/live';
+import { type LiveClient, openLive, settled, subscribeClassrooms } from '../support/live';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
 /**
@@ -12,7 +12,7 @@ import { type Client, signedIn, startTestServer } from '../support/server';
  * and the office's screen, not a teacher of another classroom; the parent
  * hears the office's decision.
  */
-type Screen = Awaited<ReturnType<typeof connectLive>>;
+type Screen = LiveClient;
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let admin: Client;
 const screens: Screen[] = [];
@@ -20,7 +20,7 @@ let kid: Student;
 let otherRoom: number;
 
 const screenOf = async (client: Client) => {
-  const screen = await connectLive(server.url, client.cookie);
+  const screen = await openLive(server.url, { cookie: client.cookie });
   screens.push(screen);
   return screen;
 };

@@ -5,9 +5,8 @@ import { invoke, type RunningServer, scheduledEvent, startServer } from '@curbsi
 import { connections, students } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionBody } from '../support/fixtures';
-import { connectLive } from '../support/live';
+import { openLive } from '../support/live';
 import { signedIn, startTestServer, testConnectionsDb } from '../support/server';
-import { openClient } from './live';
 
 /**
  * The laptop runtime with its functions in worker threads (`workers`), beside the same
@@ -58,7 +57,7 @@ describe('functions in worker threads', () => {
 
   it('run the WebSocket handler: a queue change made in one worker reaches a screen through the main thread', async () => {
     const front = await signedIn(pooled.url, 'front_demo');
-    const screen = await connectLive(pooled.url, front.cookie);
+    const screen = await openLive(pooled.url, { cookie: front.cookie });
     const sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
     const entry = (await front.post('/api/queue', { sessionId, vehicleNumber: '104', vehicleType: 'car' }))
       .body;
@@ -117,7 +116,7 @@ describe('functions in worker threads', () => {
   }, 60_000);
 
   it('still refuse a post from a function without ManageConnections, and allow one with it', async () => {
-    const screen = await connectLive(pooled.url);
+    const screen = await openLive(pooled.url);
     const db = testConnectionsDb();
     let connectionId: string | undefined;
     await expect
@@ -152,9 +151,11 @@ describe('functions in worker threads', () => {
     const admin = await signedIn(pooled.url, 'admin_demo');
     const { driverUrl, mapUrl } = (await admin.get('/api/bus-links')).body as BusLinks;
     const token = (url: string) => new URL(url).searchParams.get('t') as string;
-    const map = await openClient(pooled.url, {}, `?t=${token(mapUrl)}`);
+    const map = await openLive(pooled.url, { query: `?t=${token(mapUrl)}` });
     const buses = ['B1', 'B2', 'B3', 'B4', 'B5'];
-    const drivers = await Promise.all(buses.map(() => openClient(pooled.url, {}, `?t=${token(driverUrl)}`)));
+    const drivers = await Promise.all(
+      buses.map(() => openLive(pooled.url, { query: `?t=${token(driverUrl)}` })),
+    );
     // When the map first showed each bus at each round or a later one.
     const shown = new Map<string, number>();
     map.socket.on('message', (raw) => {

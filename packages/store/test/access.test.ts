@@ -4,13 +4,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PutCommand, QueryCommand, ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { AccessDeniedException, access, requiredActions } from '../src/access';
-import { createDb } from '../src/db';
+import { testDb } from './fixtures/db';
 
 /** IAM on a laptop: a call the running invocation's grant does not allow is refused, as AWS would. */
-const db = createDb({
-  table: process.env.TABLE_NAME as string,
-  endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
-});
+const db = testDb();
 const readOnly = {
   name: 'http-admin',
   tables: { [db.table]: ['GetItem', 'Query'] as const },

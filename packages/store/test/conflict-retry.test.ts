@@ -1,9 +1,10 @@
 import { ConflictError } from '@curbside/domain';
 import { describe, expect, it } from 'vitest';
-import { CONFLICT_ATTEMPTS, createDb } from '../src/db';
+import { CONFLICT_ATTEMPTS } from '../src/db';
 import { isConditionFailure } from '../src/query';
 import { queue } from '../src/queue';
 import { arrivingCar, rec } from './arrivals';
+import { testDb } from './fixtures/db';
 
 /**
  * A client on DynamoDB Local whose next `conflicts` transactions DynamoDB
@@ -14,10 +15,7 @@ import { arrivingCar, rec } from './arrivals';
 type Args = { input: { TransactItems?: unknown[] } };
 
 const conflictingDb = (conflicts: number) => {
-  const db = createDb({
-    table: process.env.TABLE_NAME as string,
-    endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
-  });
+  const db = testDb();
   const sent = { transactions: 0, cancelled: 0 };
   db.doc.middlewareStack.add(
     ((next: (args: Args) => Promise<unknown>, context: { commandName?: string }) => async (args: Args) => {

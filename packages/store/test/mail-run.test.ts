@@ -1,17 +1,15 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { createDb, type Db } from '../src/db';
+import type { Db } from '../src/db';
 import { mailRuns, type NewMailMessage } from '../src/mail-run';
+import { testDb } from './fixtures/db';
 
 /**
  * Mail runs (emailed invites): a message is claimed once, settled once (its
  * link removed, counted on the run), and a settling transaction that DynamoDB
  * cancels for a conflict on the run's counters is tried again.
  */
-const db = createDb({
-  table: process.env.TABLE_NAME as string,
-  endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
-});
+const db = testDb();
 
 const message = (i: number): NewMailMessage => ({
   inviteId: i,

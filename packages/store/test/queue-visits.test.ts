@@ -2,22 +2,19 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { QueueEntry, StudentSummary, Vehicle } from '@curbside/domain';
 import { describe, expect, it } from 'vitest';
 import { batches } from '../src/batch';
-import { createDb } from '../src/db';
 import { eventSequence } from '../src/event-sequence';
 import { itemSize } from '../src/meter';
 import { activeEntryKey, queue, waitingIndex } from '../src/queue';
 import { students } from '../src/student';
 import { arrivingCar, nextTime, rec } from './arrivals';
+import { testDb } from './fixtures/db';
 
 /**
  * The access patterns of stable queue visits against DynamoDB Local: visits
  * by id, the waiting line, batch members, completed pickups, students by
  * classroom and the event sequence.
  */
-const db = createDb({
-  table: process.env.TABLE_NAME as string,
-  endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
-});
+const db = testDb();
 
 const queueCar = (sessionId: number, vehicleNumber: string, riders: StudentSummary[] = []) =>
   queue.add(db, arrivingCar(sessionId, vehicleNumber, riders), rec);
