@@ -13,13 +13,31 @@ const suite = browserSuite();
 const REQUEST_ID = 'x-request-id';
 
 /** Opens `path`, waits for `ready`, and answers what the page asked for and what it was hinted. */
-const opened = async (path: string, ready: (page: Page) => Promise<unknown>, username?: string) => {
+const opened = async (
+  path: string,
+  screen: RegExp,
+  ready: (page: Page) => Promise<unknown>,
+  username?: string,
+) => {
   const context = await suite.newContext({ viewport: viewports.phone, touch: true });
   if (username) await suite.signIn(context, username);
   const page = await context.newPage();
   suite.watch(page, username ?? 'signed out', !username);
   const requests: Request[] = [];
   page.on('request', (sent) => requests.push(sent));
+  // The entry is held until the screen's own chunk has been asked for (at most 15 s): only a
+  // page that asks for it before the entry runs gets it meanwhile.
+  let screenAskedFirst = false;
+  const screenAsked = new Promise<boolean>((resolve) => {
+    page.on('request', (sent) => {
+      if (screen.test(new URL(sent.url()).pathname)) resolve(true);
+    });
+    setTimeout(() => resolve(false), 15_000);
+  });
+  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+    screenAskedFirst = await screenAsked;
+    await route.continue();
+  });
   await page.goto(path);
   await ready(page);
   const drawn = requests.length;
@@ -40,7 +58,7 @@ const opened = async (path: string, ready: (page: Page) => Promise<unknown>, use
       (sent) =>
         sent.method() === 'GET' && `${new URL(sent.url()).pathname}${new URL(sent.url()).search}` === url,
     );
-  return { requests, untilDrawn: requests.slice(0, drawn), hinted, early, reads };
+  return { requests, untilDrawn: requests.slice(0, drawn), hinted, early, reads, screenAskedFirst };
 };
 
 /** The scripts of the build a page asked for, but the entry and what index.html names itself. */
@@ -52,12 +70,15 @@ const screenScripts = (requests: Request[]) =>
 
 describe("a phone's first screen", () => {
   it("the parent dashboard's chunks are hinted and its first reads made once, before the app runs", async () => {
-    const { untilDrawn, hinted, early, reads } = await opened(
+    const { untilDrawn, hinted, early, reads, screenAskedFirst } = await opened(
       '/parent-dashboard',
+      /\/parent-dashboard\.page-[\w-]+\.js$/,
       (page) => page.getByRole('heading', { name: 'Link a Student' }).waitFor({ timeout: 30_000 }),
       'parent_demo',
     );
-    // Every script of the screen that the page loaded before it drew was asked for early.
+    // The screen's code was asked for before the entry ran, and every script of the screen that
+    // the page loaded before it drew was hinted.
+    expect(screenAskedFirst).toBe(true);
     const scripts = screenScripts(untilDrawn);
     expect(scripts.length).toBeGreaterThan(0);
     expect(scripts.filter((path) => !hinted.includes(path))).toEqual([]);
@@ -83,7 +104,7 @@ describe("a phone's first screen", () => {
   });
 
   it('signed out, the dashboard reads nothing of a parent: the sign-in opens', async () => {
-    const { requests, reads } = await opened('/parent-dashboard', (page) =>
+    const { requests, reads } = await opened('/parent-dashboard', /\/parent-dashboard\.page-/, (page) =>
       page.waitForURL((url) => !url.pathname.startsWith('/parent-dashboard'), { timeout: 30_000 }),
     );
     expect(reads(requests, '/api/me').length).toBeGreaterThan(0);
@@ -91,12 +112,18 @@ describe("a phone's first screen", () => {
   });
 
   it('the parent sign-in asks who is signed in and whether this is the demo once', async () => {
-    const { untilDrawn, hinted, reads } = await opened('/parent-login', (page) =>
-      page.getByText('Username parent_demo').waitFor({ timeout: 30_000 }),
+    const { untilDrawn, hinted, reads, screenAskedFirst } = await opened(
+      '/parent-login',
+      /\/parent-login\.page-[\w-]+\.js$/,
+      (page) => page.getByText('Username parent_demo').waitFor({ timeout: 30_000 }),
     );
+    expect(screenAskedFirst).toBe(true);
     expect(screenScripts(untilDrawn).filter((path) => !hinted.includes(path))).toEqual([]);
-    expect(reads(untilDrawn, '/api/me').length).toBe(1);
-    expect(reads(untilDrawn, '/api/health').length).toBe(1);
+    for (const url of ['/api/me', '/api/health']) {
+      const made = reads(untilDrawn, url);
+      expect(made.length, url).toBe(1);
+      expect(made[0]?.headers()[REQUEST_ID], url).toBeUndefined();
+    }
   });
 
   it('logged no errors', () => {
