@@ -42,13 +42,13 @@ const opened = async (
   await ready(page);
   const drawn = requests.length;
   await page.waitForLoadState('networkidle');
-  const hinted = await page.evaluate(() =>
-    [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"], link[rel="preload"]')].map(
-      (link) => new URL(link.href).pathname,
-    ),
-  );
+  const hinted = (
+    await page
+      .locator('link[rel="modulepreload"], link[rel="preload"]')
+      .evaluateAll((links) => links.map((link) => (link as unknown as { href: string }).href))
+  ).map((href) => new URL(href, page.url()).pathname);
   const early = await page.evaluate(() =>
-    Object.entries((window as { curbsideEarly?: Record<string, unknown> }).curbsideEarly ?? {}).map(
+    Object.entries((globalThis as { curbsideEarly?: Record<string, unknown> }).curbsideEarly ?? {}).map(
       ([url, answer]) => ({ url, taken: answer === null }),
     ),
   );
