@@ -12,9 +12,9 @@ export interface FirstScreen {
   /**
    * The reads its loaders start first (GET, as `request` sends them; `?` at the end: with the
    * page's own query string): `always`, and `parent`'s once `/api/me` says a parent is signed
-   * in (and may read: no one-time password), `staff`'s once it says a staff member is.
+   * in (and may read: no one-time password).
    */
-  reads?: { always?: readonly string[]; parent?: readonly string[]; staff?: readonly string[] };
+  reads?: { always?: readonly string[]; parent?: readonly string[] };
 }
 
 const ME = '/api/me';
@@ -53,7 +53,9 @@ export const FIRST_SCREENS: readonly FirstScreen[] = [
       'src/features/shell/shell.layout',
       'src/features/front-queue/front-queue.page',
     ],
-    reads: { always: [ME], staff: ['/api/sessions/active'] },
+    // Who is signed in only: the running session is read as the shell's loader asks for it (a
+    // session started while the early answer travelled would otherwise be missed by the screen).
+    reads: { always: [ME] },
   },
 ];
 
@@ -89,11 +91,11 @@ function early(screens: Array<[string, string[], Reads]>) {
   };
   for (const url of reads.always ?? []) read(url);
   const me = kept['/api/me'];
-  if (!me || !(reads.parent || reads.staff)) return;
+  if (!me || !reads.parent) return;
   me.then((response) => (response.ok ? response.clone().json() : null))
     .then((user: { role?: string; mustChangePassword?: boolean } | null) => {
-      if (!user?.role || user.mustChangePassword) return;
-      for (const url of (user.role === 'parent' ? reads.parent : reads.staff) ?? []) read(url);
+      if (user?.role !== 'parent' || user.mustChangePassword) return;
+      for (const url of reads.parent ?? []) read(url);
     })
     .catch(() => {});
 }
