@@ -8,6 +8,7 @@ import { mantineComponentStyles } from './mantine-styles';
 import { precompress } from './precompress';
 import { pureDeclarations } from './pure-declarations';
 import { routePathsOnly } from './route-paths';
+import { routePreload } from './route-preload';
 
 /** Where `vite dev` sends API and live-connection calls: the laptop runtime (`pnpm serve`). */
 const apiTarget = process.env.CURBSIDE_API ?? 'http://localhost:3000';
@@ -62,6 +63,9 @@ const serviceWorker = (): Plugin => ({
       const screen = OFFLINE_SCREENS.some((path) => chunk.moduleIds.some((id) => id.includes(path)));
       if (chunk.isEntry || screen) visit(chunk.fileName, screen);
     }
+    // The opened screen's early hints (web/route-preload.ts), named by index.html.
+    for (const fileName of Object.keys(bundle))
+      if (fileName.startsWith('assets/route-preload-')) wanted.add(fileName);
     const publicFiles = readdirSync('public');
     const precache = [
       '/index.html',
@@ -134,6 +138,8 @@ export default defineConfig({
     pureDeclarations(),
     audiences.plugin(`${import.meta.dirname}/.build/chunks.json`),
     react(),
+    // Before the service worker's: it names its script in index.html, which the worker precaches.
+    routePreload(),
     serviceWorker(),
     keepBundle(),
     precompress(),

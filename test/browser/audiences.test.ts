@@ -48,10 +48,12 @@ const load = async (path: string, ready: (page: Page) => Promise<unknown>, usern
   suite.watch(page, username ?? 'signed out', !username);
   const scripts: string[] = [];
   const sockets: string[] = [];
-  // The build's chunks (a public file such as strict-csp.js is the same for every page).
+  // The build's chunks (a public file such as strict-csp.js is the same for every page, and so is
+  // the early hints' script, web/route-preload.ts).
   page.on('request', (sent) => {
     const path = new URL(sent.url()).pathname.slice(1);
-    if (sent.resourceType() === 'script' && path.startsWith('assets/')) scripts.push(path);
+    if (sent.resourceType() !== 'script' || !path.startsWith('assets/')) return;
+    if (!path.startsWith('assets/route-preload-')) scripts.push(path);
   });
   page.on('websocket', (socket) => sockets.push(new URL(socket.url()).pathname));
   await page.goto(path);

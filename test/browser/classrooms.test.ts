@@ -11,8 +11,8 @@ import { signedIn } from '../support/server';
  */
 const suite = browserSuite();
 
-const classroomsDialog = async () => {
-  const { page } = await suite.open('admin_demo', '/school-admin');
+const classroomsDialog = async (expectedErrors: RegExp[] = []) => {
+  const { page } = await suite.open('admin_demo', '/school-admin', { expectedErrors });
   await page.getByRole('tab', { name: /Teachers/ }).click();
   await page.getByRole('button', { name: 'Classrooms', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Classrooms' });
@@ -70,6 +70,40 @@ describe('deactivating a classroom', () => {
         (r) => r.name === 'Room 99',
       ),
     ).toBe(false);
+  });
+
+  it("shows the server's refusal under the field it names (the teacher left meanwhile)", {
+    timeout: 120_000,
+  }, async () => {
+    const admin = await signedIn(suite.server.url, 'admin_demo');
+    const created = await admin.post('/api/teachers', { firstName: 'Leaving', lastName: 'Soon' });
+    expect(created.status).toBe(201);
+    const teacher = (created.body as { teacher: { id: number; name: string } }).teacher;
+
+    const { page, dialog } = await classroomsDialog([/status of 400/]);
+    await dialog.getByRole('button', { name: 'Add classroom' }).click();
+    const form = dialog.getByRole('form', { name: 'Add classroom' });
+    await form.getByLabel('Classroom name').fill('Room 98');
+    await form.getByLabel('Grade').fill('2');
+    const field = form.getByLabel('Teacher', { exact: true });
+    await field.click();
+    await page.getByRole('option', { name: teacher.name }).click();
+    // The teacher is deactivated while the form is open: the server refuses the save with a 400
+    // naming the field, and the message shows under the Teacher field.
+    expect((await admin.request('DELETE', `/api/teachers/${teacher.id}`)).status).toBe(200);
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => field.getAttribute('aria-invalid'), { timeout: 30_000 }).toBe('true');
+    const described = (await field.getAttribute('aria-describedby'))?.split(' ') ?? [];
+    const texts = await Promise.all(described.map((id) => page.locator(`[id="${id}"]`).textContent()));
+    expect(texts).toContain('That teacher does not exist');
+    // Nothing typed is lost: the form is still open with what was entered.
+    expect(await form.getByLabel('Classroom name').inputValue()).toBe('Room 98');
+    await page.screenshot({ path: join(shotsDir(), 'classroom-field-error.png') });
+    await expectAccessible(page);
+    // Choosing another teacher clears the field's error.
+    await field.click();
+    await page.getByRole('option').first().click();
+    await expect.poll(() => field.getAttribute('aria-invalid'), { timeout: 30_000 }).not.toBe('true');
   });
 
   it('logged no errors', () => {

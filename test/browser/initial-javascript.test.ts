@@ -13,10 +13,13 @@ import { signedIn } from '../support/server';
  * (227.6 before), the parent sign-in 160.0 KB (185.0 before).
  */
 const BUDGET = {
-  login: 186 * 1024,
-  // 227 KB on issue 57's branch; issue 53's Arriving list and Scan, issue 52's not-coming question: 230.6 KB.
-  frontQueue: 232 * 1024,
-  parentLogin: 168 * 1024,
+  // 152.0 KB with the first screen's early script (web/route-preload.ts, 1.8 KB gzip), 29 November 2026.
+  login: 153 * 1024,
+  // 227 KB on issue 57's branch; issue 53's Arriving list and Scan, issue 52's not-coming question: 230.6 KB;
+  // the first screen's early script (1.8 KB), the forms' field errors in a chunk of their own: 232.6 KB.
+  frontQueue: 233 * 1024,
+  // 156.9 KB with the early script.
+  parentLogin: 158 * 1024,
 };
 
 const suite = browserSuite();
@@ -41,7 +44,7 @@ const initialScripts = async (path: string, ready: (page: Page) => Promise<unkno
 };
 
 describe('initial JavaScript', () => {
-  it('of the login screen stays under 186 KB gzip', async () => {
+  it('of the login screen stays under 153 KB gzip', async () => {
     const { count, bytes } = await initialScripts('/login', (page) =>
       page.getByRole('button', { name: 'Sign In to Demo' }).waitFor(),
     );
@@ -49,7 +52,7 @@ describe('initial JavaScript', () => {
     expect(bytes).toBeLessThan(BUDGET.login);
   });
 
-  it('of the parent sign-in stays under 168 KB gzip', async () => {
+  it('of the parent sign-in stays under 158 KB gzip', async () => {
     const { count, bytes } = await initialScripts('/parent-login', (page) =>
       page.getByRole('heading', { name: 'Parent Sign In' }).waitFor(),
     );
@@ -57,7 +60,7 @@ describe('initial JavaScript', () => {
     expect(bytes).toBeLessThan(BUDGET.parentLogin);
   });
 
-  it('of the front queue screen stays under 232 KB gzip', async () => {
+  it('of the front queue screen stays under 233 KB gzip', async () => {
     const front = await signedIn(suite.server.url, 'front_demo');
     expect((await front.post('/api/sessions', sessionBody())).status).toBe(201);
     const { count, bytes } = await initialScripts(

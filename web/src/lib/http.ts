@@ -68,6 +68,29 @@ const parse = (text: string): unknown => {
   }
 };
 
+/** How long after the page opened its first script's reads may answer the app's calls. */
+const EARLY_READS_MS = 15_000;
+
+/**
+ * The answer the page's first script (web/route-preload.ts) already asked for this call, if any:
+ * the screen's first reads leave while the app's code downloads. Each is taken once, by a GET
+ * without headers of its own in the page's first seconds; a change (any other method) or the
+ * end of that time leaves the rest unused. A URL asked for here is marked, so the script does
+ * not read it again.
+ */
+const takeEarlyRead = (method: string, url: string, headers: Record<string, string>) => {
+  const holder = globalThis as { curbsideEarly?: Record<string, Promise<Response> | null> };
+  holder.curbsideEarly ??= {};
+  const kept = holder.curbsideEarly;
+  if (method !== 'GET' || performance.now() > EARLY_READS_MS) {
+    for (const key of Object.keys(kept)) kept[key] = null;
+    return null;
+  }
+  const answer = kept[url] ?? null;
+  kept[url] = null;
+  return Object.keys(headers).length === 0 ? answer : null;
+};
+
 /**
  * One HTTP call with the session cookie. A body is sent as JSON only when
  * present (or as text, for a route that takes `text/csv`); a JSON answer is
@@ -81,18 +104,21 @@ export const request = async <T = unknown>(
   headers: Record<string, string> = {},
 ): Promise<T> => {
   const requestId = newRequestId();
-  const response = await fetch(url, {
-    method,
-    credentials: 'include',
-    headers: {
-      ...(body !== undefined ? { 'content-type': contentType } : {}),
-      [REQUEST_ID_HEADER]: requestId,
-      ...headers,
-    },
-    ...(body !== undefined
-      ? { body: contentType === 'application/json' ? JSON.stringify(body) : String(body) }
-      : {}),
-  });
+  const early = await takeEarlyRead(method, url, headers)?.catch(() => null);
+  const response =
+    early ??
+    (await fetch(url, {
+      method,
+      credentials: 'include',
+      headers: {
+        ...(body !== undefined ? { 'content-type': contentType } : {}),
+        [REQUEST_ID_HEADER]: requestId,
+        ...headers,
+      },
+      ...(body !== undefined
+        ? { body: contentType === 'application/json' ? JSON.stringify(body) : String(body) }
+        : {}),
+    }));
   const text = await response.text();
   if (!response.ok) {
     const error = new HttpError(

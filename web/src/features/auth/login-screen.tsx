@@ -19,6 +19,7 @@ import {
 import { type FormEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { CurbsideMark } from '../../components/logo';
+import { useFieldErrors } from '../../lib/field-errors';
 import { errorMessage } from '../../lib/http';
 import { useLogin } from './auth.mutations';
 
@@ -44,8 +45,6 @@ export const SSO_FAILURES: Readonly<Record<string, string>> = {
   inactive: 'Your Curbside account is deactivated. Ask your district administrator to reactivate it.',
   failed: 'Sign-in through Clever failed. Please try again in a moment.',
 };
-
-type FieldErrors = Partial<Record<'username' | 'password', string>>;
 
 function ChooseMethod({ onDemo, failure }: { onDemo: () => void; failure: string | undefined }) {
   return (
@@ -88,6 +87,8 @@ function ChooseMethod({ onDemo, failure }: { onDemo: () => void; failure: string
   );
 }
 
+const LOGIN_FIELDS = ['username', 'password'] as const;
+
 /** The form's rules (`login-schema.ts`): asked for when the form is first used, waited for on a send. */
 const loadRules = () => import('./login-schema');
 
@@ -95,29 +96,24 @@ function DemoLogin({ onBack }: { onBack: () => void }) {
   const login = useLogin();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { errors, show, reset } = useFieldErrors(LOGIN_FIELDS);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const { loginSchema } = await loadRules();
     const parsed = loginSchema.safeParse({ username, password });
     if (!parsed.success) {
-      const next: FieldErrors = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0];
-        if ((field === 'username' || field === 'password') && !next[field]) next[field] = issue.message;
-      }
-      setErrors(next);
+      show(parsed.error.issues);
       return;
     }
-    setErrors({});
+    reset();
     login.mutate(parsed.data);
   };
 
   const fill = (account: string) => {
     setUsername(account);
     setPassword(DEMO_PASSWORD);
-    setErrors({});
+    reset();
     login.reset();
   };
 

@@ -14,6 +14,7 @@ import {
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CurbsideMark } from '../../components/logo';
+import { fieldErrorsFrom, useFieldErrors } from '../../lib/field-errors';
 import { errorMessage } from '../../lib/http';
 import { useChangePassword, useLogout } from './auth.mutations';
 
@@ -35,7 +36,7 @@ export function SetPasswordScreen({ user }: { user: User }) {
     newPassword: '',
     confirm: '',
   });
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const { errors, set: setErrors, clear } = useFieldErrors<Field>();
 
   const bind = (field: Field) => ({
     value: values[field],
@@ -43,20 +44,14 @@ export function SetPasswordScreen({ user }: { user: User }) {
     onChange: (event: { currentTarget: { value: string } }) => {
       const value = event.currentTarget.value;
       setValues((current) => ({ ...current, [field]: value }));
-      setErrors((current) => ({ ...current, [field]: undefined }));
+      clear(field);
     },
   });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const parsed = passwordChangeSchema.safeParse(values);
-    const next: Partial<Record<Field, string>> = {};
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as Field;
-        next[field] ??= issue.message;
-      }
-    }
+    const next = parsed.success ? {} : fieldErrorsFrom<Field>(parsed.error.issues);
     if (values.confirm !== values.newPassword) next.confirm ??= PASSWORDS_DIFFER;
     setErrors(next);
     if (!parsed.success || Object.keys(next).length > 0) return;

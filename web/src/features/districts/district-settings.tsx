@@ -10,7 +10,8 @@ import { Alert, Button, Card, Group, Modal, Select, Stack, Text, TextInput, Titl
 import { notifications } from '@mantine/notifications';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
-import { errorMessage, HttpError } from '../../lib/http';
+import { useFieldErrors } from '../../lib/field-errors';
+import { errorMessage } from '../../lib/http';
 import { MUTED_TEXT } from '../../lib/theme';
 import { useDataExport } from '../exports/data-export';
 import { toCsvText } from '../rosters/csv-lazy';
@@ -26,27 +27,16 @@ function EditDistrictDialog({ district, onClose }: { district: District; onClose
   const update = useUpdateDistrict(district.id);
   const [name, setName] = useState(district.name);
   const [timeZone, setTimeZone] = useState(district.timeZone ?? DEFAULT_TIME_ZONE);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { errors, show, showServerError } = useFieldErrors();
   const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const parsed = districtEditSchema.safeParse({ name, timeZone });
     if (!parsed.success) {
-      const next: Record<string, string> = {};
-      for (const issue of parsed.error.issues) next[String(issue.path[0])] ??= issue.message;
-      setErrors(next);
+      show(parsed.error.issues);
       return;
     }
-    update.mutate(parsed.data, {
-      onSuccess: onClose,
-      onError: (error) => {
-        const body =
-          error instanceof HttpError
-            ? (error.body as { issues?: Array<{ path: string; message: string }> })
-            : null;
-        setErrors(Object.fromEntries((body?.issues ?? []).map((issue) => [issue.path, issue.message])));
-      },
-    });
+    update.mutate(parsed.data, { onSuccess: onClose, onError: showServerError });
   };
   return (
     <Modal opened onClose={onClose} title="Edit District" centered>

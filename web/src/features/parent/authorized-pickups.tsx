@@ -5,7 +5,8 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api } from '../../lib/api';
-import { errorMessage, HttpError } from '../../lib/http';
+import { useFieldErrors } from '../../lib/field-errors';
+import { errorMessage } from '../../lib/http';
 import { useParentTexts } from './i18n';
 import { parentQueries } from './parent.queries';
 import { useSchoolDay } from './school-day';
@@ -13,20 +14,6 @@ import { useSchoolDay } from './school-day';
 type When = 'always' | 'today' | 'day';
 type Field = 'name' | 'relationship' | 'phone' | 'onDate' | 'studentId';
 const FIELDS: readonly Field[] = ['name', 'relationship', 'phone', 'onDate', 'studentId'];
-
-/** The field errors of a 400 (`{ issues: [{ path, message }] }`), by field; the message alone otherwise. */
-const fieldErrorsOf = (error: unknown): Partial<Record<Field, string>> => {
-  const issues =
-    error instanceof HttpError && error.status === 400 && error.body && typeof error.body === 'object'
-      ? ((error.body as { issues?: Array<{ path?: string; message?: string }> }).issues ?? [])
-      : [];
-  const out: Partial<Record<Field, string>> = {};
-  for (const issue of issues) {
-    const field = FIELDS.find((name) => name === issue.path);
-    if (field && issue.message && !out[field]) out[field] = issue.message;
-  }
-  return out;
-};
 
 /** `2026-11-27` as the screen's language writes a day. */
 const dayText = (day: string, language: string) =>
@@ -109,12 +96,12 @@ function AddPickupForm({ studentId, childName }: { studentId: number; childName:
   const [phone, setPhone] = useState('');
   const [when, setWhen] = useState<When>('always');
   const [date, setDate] = useState('');
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const { errors, showServerError, clear, reset } = useFieldErrors(FIELDS);
   const today = useSchoolDay(studentId);
-  const edited = (field: Field) => setErrors(({ [field]: _, ...rest }) => rest);
+  const edited = clear;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setErrors({});
+    reset();
     const onDate = when === 'always' ? null : when === 'today' ? today : date;
     add.mutate(
       { studentId, name, relationship, phone, onDate },
@@ -131,9 +118,9 @@ function AddPickupForm({ studentId, childName }: { studentId: number; childName:
           setDate('');
         },
         onError: (error) => {
-          const fields = fieldErrorsOf(error);
-          setErrors(fields);
-          if (Object.keys(fields).length === 0 || fields.studentId)
+          // A 400's field errors under their fields; anything else (the child's too) in a toast.
+          const fields = showServerError(error);
+          if (fields.studentId || !FIELDS.some((field) => fields[field]))
             notifications.show({
               color: 'red',
               title: t('pickups.addFailed'),

@@ -18,7 +18,8 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api } from '../../lib/api';
-import { errorMessage, HttpError } from '../../lib/http';
+import { useFieldErrors } from '../../lib/field-errors';
+import { errorMessage } from '../../lib/http';
 import { appQueryClient } from '../../lib/query-client';
 import { useLiveEvent } from '../live/live';
 import { wayChoices, wayOfValue } from '../ways-home/way-choices';
@@ -139,7 +140,7 @@ export function ChangeWayHome({
   const [date, setDate] = useState<string | null>(null);
   const [way, setWay] = useState<string | null>(null);
   const [note, setNote] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { errors, set: setErrors, showServerError } = useFieldErrors();
   const readAgain = () => {
     void queryClient.invalidateQueries({ queryKey: parentQueries.waysHome().queryKey });
     void queryClient.invalidateQueries({ queryKey: parentQueries.changesAll() });
@@ -192,11 +193,7 @@ export function ChangeWayHome({
           setDate(null);
         },
         onError: (error) => {
-          const issues =
-            error instanceof HttpError && error.status === 400
-              ? ((error.body as { issues?: Array<{ path: string; message: string }> }).issues ?? [])
-              : [];
-          setErrors(Object.fromEntries(issues.map((issue) => [issue.path, changeError(issue.message)])));
+          showServerError(error);
           notifications.show({ color: 'red', title: t('ways.failed'), message: changeError(error) });
         },
       },
@@ -224,7 +221,7 @@ export function ChangeWayHome({
               data={days.map((day) => ({ value: day, label: dayText(day, language) }))}
               value={date}
               onChange={setDate}
-              error={errors.date}
+              error={errors.date && changeError(errors.date)}
               allowDeselect={false}
               comboboxProps={{ withinPortal: false }}
             />
@@ -235,7 +232,7 @@ export function ChangeWayHome({
               data={wayChoices(school.options, (choice) => wayText(choice, school.options), { absent: true })}
               value={way}
               onChange={setWay}
-              error={errors.way}
+              error={errors.way && changeError(errors.way)}
               allowDeselect={false}
               comboboxProps={{ withinPortal: false }}
             />
@@ -247,7 +244,7 @@ export function ChangeWayHome({
               minRows={2}
               value={note}
               onChange={(event) => setNote(event.currentTarget.value)}
-              error={errors.note}
+              error={errors.note && changeError(errors.note)}
             />
             <Button type="submit" size="lg" fullWidth loading={send.isPending}>
               {t('ways.send')}

@@ -53,7 +53,7 @@ function ClassroomEditor({
             data={teachers.map((teacher) => ({ value: String(teacher.id), label: teacher.name }))}
             value={form.values.teacherId === null ? null : String(form.values.teacherId)}
             onChange={(value) => form.set('teacherId', value === null ? null : Number(value))}
-            error={form.errors.teacherId || undefined}
+            error={form.errors.teacherId}
           />
         </SimpleGrid>
         {form.failure && (

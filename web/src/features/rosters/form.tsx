@@ -1,16 +1,8 @@
 import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import type { z } from 'zod';
-import { errorMessage, HttpError } from '../../lib/http';
-
-/** Field errors by field name, from a zod error or from the server's `issues`. */
-export type FieldErrors = Record<string, string>;
-
-const fromIssues = (issues: ReadonlyArray<{ path: string; message: string }>): FieldErrors => {
-  const errors: FieldErrors = {};
-  for (const issue of issues) errors[issue.path.split('.')[0] || 'form'] ??= issue.message;
-  return errors;
-};
+import { useFieldErrors } from '../../lib/field-errors';
+import { errorMessage } from '../../lib/http';
 
 /**
  * A roster form's state: its values, their errors, and a submit that checks
@@ -22,12 +14,12 @@ export const useRosterForm = <S extends z.ZodType, V extends Record<string, unkn
   save: (input: z.output<S>) => Promise<unknown>,
 ) => {
   const [values, setValues] = useState<V>(initial);
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { errors, show, showServerError, clear } = useFieldErrors();
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const set = <K extends keyof V>(key: K, value: V[K]) => {
     setValues((current) => ({ ...current, [key]: value }));
-    setErrors((current) => ({ ...current, [key as string]: '' }));
+    clear(key as string);
   };
   /** Checks and saves the values (with `extra` on top, e.g. a one-off flag). */
   const submit = async (event?: FormEvent, extra: Partial<V> = {}) => {
@@ -35,18 +27,14 @@ export const useRosterForm = <S extends z.ZodType, V extends Record<string, unkn
     setFailure(null);
     const parsed = schema.safeParse({ ...values, ...extra });
     if (!parsed.success) {
-      setErrors(fromIssues(parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))));
+      show(parsed.error.issues);
       return;
     }
     setSaving(true);
     try {
       await save(parsed.data);
     } catch (error) {
-      const body =
-        error instanceof HttpError
-          ? (error.body as { issues?: Array<{ path: string; message: string }> })
-          : null;
-      if (body?.issues) setErrors(fromIssues(body.issues));
+      showServerError(error);
       setFailure(errorMessage(error));
     } finally {
       setSaving(false);
@@ -57,7 +45,7 @@ export const useRosterForm = <S extends z.ZodType, V extends Record<string, unkn
     value: (values[key] as string | null | undefined) ?? '',
     onChange: (event: { currentTarget: { value: string } }) =>
       set(key, event.currentTarget.value as V[typeof key]),
-    error: errors[key] || undefined,
+    error: errors[key],
   });
   return { values, set, errors, failure, saving, submit, text };
 };

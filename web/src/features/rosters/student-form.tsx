@@ -79,7 +79,7 @@ export function StudentForm({
           }))}
           value={form.values.classroomId === null ? null : String(form.values.classroomId)}
           onChange={(value) => form.set('classroomId', value === null ? null : Number(value))}
-          error={form.errors.classroomId || undefined}
+          error={form.errors.classroomId}
         />
         <TextInput label="Parent name" {...form.text('parentName')} />
         <TextInput label="Parent phone" type="tel" {...form.text('parentPhone')} />
@@ -92,7 +92,7 @@ export function StudentForm({
             form.set('cars', cars);
             setRides(cars, form.values.buses);
           }}
-          error={form.errors.vehicles || undefined}
+          error={form.errors.vehicles}
         />
         <TagsInput
           label="Buses (numbers)"

@@ -102,7 +102,7 @@ export function TeacherForm({
           }))}
           value={form.values.classroomIds.map(String)}
           onChange={(ids) => form.set('classroomIds', ids.map(Number))}
-          error={form.errors.classroomIds || undefined}
+          error={form.errors.classroomIds}
         />
       </SimpleGrid>
     </FormDialog>

@@ -28,7 +28,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../../lib/api';
-import { errorMessage, HttpError } from '../../lib/http';
+import { useFieldErrors } from '../../lib/field-errors';
+import { errorMessage } from '../../lib/http';
 import { MUTED_TEXT } from '../../lib/theme';
 import { useMe } from '../auth/auth.queries';
 import { useLiveEvent } from '../live/live';
@@ -49,16 +50,6 @@ const timeZoneChoices = (current: string) => {
   return known.includes(current) ? known : [current, ...known];
 };
 
-/** The issues of a refused save, by field: from the server's 400, or from the same schema here. */
-const fieldErrorsOf = (issues: ReadonlyArray<{ path: string | readonly PropertyKey[]; message: string }>) => {
-  const errors: Record<string, string> = {};
-  for (const issue of issues) {
-    const field = String(Array.isArray(issue.path) ? issue.path[0] : String(issue.path).split('.')[0]);
-    errors[field] ??= issue.message;
-  }
-  return errors;
-};
-
 /**
  * School Settings (issue 32): the school's batch sizes, usual dismissal
  * length, phone (issue 50), languages and record retention, with a clear error per field. A
@@ -77,7 +68,8 @@ export function SchoolSettingsPage() {
     enabled: schoolId !== null,
   });
   const [form, setForm] = useState<SchoolSettings | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  // The issues of a refused save, by field: from the server's 400, or from the same schema here.
+  const { errors, show, showServerError, reset } = useFieldErrors();
   useEffect(() => {
     if (current.data && form === null) setForm(current.data);
   }, [current.data, form]);
@@ -90,12 +82,11 @@ export function SchoolSettingsPage() {
     onSuccess: (saved) => {
       client.setQueryData(key, saved);
       setForm(saved);
-      setErrors({});
+      reset();
       notifications.show({ color: 'green', title: 'Success', message: 'School settings saved.' });
     },
     onError: (error) => {
-      const body = error instanceof HttpError ? (error.body as { issues?: [] } | null) : null;
-      if (body?.issues?.length) setErrors(fieldErrorsOf(body.issues));
+      showServerError(error);
       notifications.show({ color: 'red', title: 'Error', message: errorMessage(error) });
     },
   });
@@ -103,9 +94,7 @@ export function SchoolSettingsPage() {
     if (!form) return;
     const checked = schoolSettingsSchema.safeParse(form);
     if (!checked.success) {
-      setErrors(
-        fieldErrorsOf(checked.error.issues.map((issue) => ({ path: issue.path, message: issue.message }))),
-      );
+      show(checked.error.issues);
       return;
     }
     save.mutate(checked.data);

@@ -24,6 +24,7 @@ import {
 import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
+import { type FieldErrors, fieldErrorsFrom } from '../../lib/field-errors';
 import { useMe } from '../auth/auth.queries';
 import { schoolQueries } from '../schools/schools.queries';
 import { useCreateSession } from './sessions.mutations';
@@ -52,8 +53,8 @@ interface SessionForm {
   end: string;
   notes: string;
 }
-type Field = 'name' | 'type' | 'startTime' | 'endTime' | 'notes';
-type FieldErrors = Partial<Record<Field, string>>;
+const FIELDS = ['name', 'type', 'startTime', 'endTime', 'notes'] as const;
+type Field = (typeof FIELDS)[number];
 
 /** Defaults of a type: its name, start now (to the minute), end after the school's usual length. */
 const formFor = (type: SessionType, minutes: number, notes = ''): SessionForm => {
@@ -79,13 +80,8 @@ const inputOf = (form: SessionForm) => ({
 
 const validate = (form: SessionForm) => {
   const parsed = sessionInputSchema.safeParse(inputOf(form));
-  if (parsed.success) return { data: parsed.data, errors: {} as FieldErrors };
-  const errors: FieldErrors = {};
-  for (const issue of parsed.error.issues) {
-    const field = issue.path[0] as Field | undefined;
-    if (field && !errors[field]) errors[field] = issue.message;
-  }
-  return { data: null, errors };
+  if (parsed.success) return { data: parsed.data, errors: {} as FieldErrors<Field> };
+  return { data: null, errors: fieldErrorsFrom(parsed.error.issues, FIELDS) };
 };
 
 /** New Session while one runs: the server refuses a second one, so the dialog says so up front. */

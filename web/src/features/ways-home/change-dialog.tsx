@@ -12,7 +12,8 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
-import { errorMessage, HttpError } from '../../lib/http';
+import { fieldErrorsFrom, useFieldErrors } from '../../lib/field-errors';
+import { errorMessage } from '../../lib/http';
 import { wayChoices, wayOfValue } from './way-choices';
 import { type SchoolScope, useEnterChange, waysHomeQueries } from './ways-home.queries';
 
@@ -52,7 +53,7 @@ export function ChangeDialog({
   const [repeats, setRepeats] = useState(false);
   const [until, setUntil] = useState('');
   const [weekdays, setWeekdays] = useState<string[]>([]);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { errors, set: setErrors, showServerError } = useFieldErrors();
   const [failure, setFailure] = useState<string | null>(null);
 
   const submit = (event: FormEvent) => {
@@ -66,8 +67,7 @@ export function ChangeDialog({
       ...(repeats ? { until, ...(weekdays.length > 0 ? { weekdays } : {}) } : {}),
     });
     if (!parsed.success) {
-      const next: Record<string, string> = {};
-      for (const issue of parsed.error.issues) next[String(issue.path[0] ?? 'form')] ??= issue.message;
+      const next = fieldErrorsFrom(parsed.error.issues);
       if (next.studentId) next.studentId = 'Choose a student';
       if (next.way) next.way = 'Choose how they go home';
       if (repeats && !until) next.until = 'Choose the last day';
@@ -84,13 +84,7 @@ export function ChangeDialog({
         onClose();
       },
       onError: (error) => {
-        const body =
-          error instanceof HttpError
-            ? (error.body as { issues?: Array<{ path: string; message: string }> })
-            : null;
-        const next: Record<string, string> = {};
-        for (const issue of body?.issues ?? []) next[issue.path.split('.')[0] || 'form'] ??= issue.message;
-        setErrors(next);
+        showServerError(error);
         setFailure(errorMessage(error));
       },
     });

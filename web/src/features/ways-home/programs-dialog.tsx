@@ -15,6 +15,7 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { useFieldErrors } from '../../lib/field-errors';
 import { errorMessage } from '../../lib/http';
 import { DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
 import { type SchoolScope, useRemoveProgram, useSaveProgram, waysHomeQueries } from './ways-home.queries';
@@ -34,17 +35,18 @@ function ProgramEditor({
   const [name, setName] = useState(program?.name ?? '');
   const [kind, setKind] = useState<ProgramKind>(program?.kind ?? 'after_care');
   const [location, setLocation] = useState(program?.location ?? '');
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { errors, show, showServerError, clear } = useFieldErrors();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const parsed = programInputSchema.safeParse({ name, kind, location, active: program?.active ?? true });
     if (!parsed.success) {
-      const next: Record<string, string> = {};
-      for (const issue of parsed.error.issues) next[String(issue.path[0])] ??= issue.message;
-      setErrors(next);
+      show(parsed.error.issues);
       return;
     }
-    save.mutate({ id: program?.id ?? null, input: parsed.data }, { onSuccess: onDone });
+    save.mutate(
+      { id: program?.id ?? null, input: parsed.data },
+      { onSuccess: onDone, onError: showServerError },
+    );
   };
   return (
     <form onSubmit={submit} noValidate aria-label={program ? `Edit ${program.name}` : 'Add program'}>
@@ -54,14 +56,20 @@ function ProgramEditor({
             label="Program name"
             required
             value={name}
-            onChange={(event) => setName(event.currentTarget.value)}
+            onChange={(event) => {
+              setName(event.currentTarget.value);
+              clear('name');
+            }}
             error={errors.name}
           />
           <TextInput
             label="Location"
             placeholder="Gym, Room 12…"
             value={location}
-            onChange={(event) => setLocation(event.currentTarget.value)}
+            onChange={(event) => {
+              setLocation(event.currentTarget.value);
+              clear('location');
+            }}
             error={errors.location}
           />
         </SimpleGrid>

@@ -1,0 +1,132 @@
+import type { Page, Request } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { viewports } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
+
+/**
+ * Issue 57 (ADR 0026): a phone's first screen does not wait for the entry to run before asking
+ * for its own code and its first reads. The page's first script (web/route-preload.ts) hints the
+ * screen's chunks and starts its reads; the app takes those answers instead of asking again.
+ */
+const suite = browserSuite();
+
+const REQUEST_ID = 'x-request-id';
+
+/** Opens `path`, waits for `ready`, and answers what the page asked for and what it was hinted. */
+const opened = async (
+  path: string,
+  screen: RegExp,
+  ready: (page: Page) => Promise<unknown>,
+  username?: string,
+) => {
+  const context = await suite.newContext({ viewport: viewports.phone, touch: true });
+  if (username) await suite.signIn(context, username);
+  const page = await context.newPage();
+  suite.watch(page, username ?? 'signed out', !username);
+  const requests: Request[] = [];
+  page.on('request', (sent) => requests.push(sent));
+  // The entry is held until the screen's own chunk has been asked for (at most 15 s): only a
+  // page that asks for it before the entry runs gets it meanwhile.
+  let screenAskedFirst = false;
+  const screenAsked = new Promise<boolean>((resolve) => {
+    page.on('request', (sent) => {
+      if (screen.test(new URL(sent.url()).pathname)) resolve(true);
+    });
+    setTimeout(() => resolve(false), 15_000);
+  });
+  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+    screenAskedFirst = await screenAsked;
+    await route.continue();
+  });
+  await page.goto(path);
+  await ready(page);
+  const drawn = requests.length;
+  await page.waitForLoadState('networkidle');
+  const hinted = (
+    await page
+      .locator('link[rel="modulepreload"], link[rel="preload"]')
+      .evaluateAll((links) => links.map((link) => (link as unknown as { href: string }).href))
+  ).map((href) => new URL(href, page.url()).pathname);
+  const early = await page.evaluate(() =>
+    Object.entries((globalThis as { curbsideEarly?: Record<string, unknown> }).curbsideEarly ?? {}).map(
+      ([url, answer]) => ({ url, taken: answer === null }),
+    ),
+  );
+  await context.close();
+  const reads = (all: Request[], url: string) =>
+    all.filter(
+      (sent) =>
+        sent.method() === 'GET' && `${new URL(sent.url()).pathname}${new URL(sent.url()).search}` === url,
+    );
+  return { requests, untilDrawn: requests.slice(0, drawn), hinted, early, reads, screenAskedFirst };
+};
+
+/** The scripts of the build a page asked for, but the entry and what index.html names itself. */
+const screenScripts = (requests: Request[]) =>
+  requests
+    .filter((sent) => sent.resourceType() === 'script')
+    .map((sent) => new URL(sent.url()).pathname)
+    .filter((path) => path.startsWith('/assets/') && !/\/(index|rolldown-runtime|route-preload)-/.test(path));
+
+describe("a phone's first screen", () => {
+  it("the parent dashboard's chunks are hinted and its first reads made once, before the app runs", async () => {
+    const { untilDrawn, hinted, early, reads, screenAskedFirst } = await opened(
+      '/parent-dashboard',
+      /\/parent-dashboard\.page-[\w-]+\.js$/,
+      (page) => page.getByRole('heading', { name: 'Link a Student' }).waitFor({ timeout: 30_000 }),
+      'parent_demo',
+    );
+    // The screen's code was asked for before the entry ran, and every script of the screen that
+    // the page loaded before it drew was hinted.
+    expect(screenAskedFirst).toBe(true);
+    const scripts = screenScripts(untilDrawn);
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((path) => !hinted.includes(path))).toEqual([]);
+    // Its first reads left from the early script (without a request reference: the app sends one
+    // with each of its calls), and the app took every answer the script had asked for. Who is
+    // signed in is asked once; the others are read again once the live connection opens.
+    const firstReads = [
+      '/api/me',
+      '/api/parent/students/status',
+      '/api/parent/students',
+      '/api/parent/ways-home',
+    ];
+    // (The app marks each URL it asks for in the page's first seconds, so the script reads none late.)
+    expect(firstReads.filter((url) => !early.some((read) => read.url === url))).toEqual([]);
+    expect(early.filter(({ taken }) => !taken)).toEqual([]);
+    const me = reads(untilDrawn, '/api/me');
+    expect(me.length).toBe(1);
+    expect(me[0]?.headers()[REQUEST_ID]).toBeUndefined();
+    for (const url of firstReads) {
+      const fromScript = reads(untilDrawn, url).filter((sent) => sent.headers()[REQUEST_ID] === undefined);
+      expect(fromScript.length, url).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('signed out, the dashboard reads nothing of a parent: the sign-in opens', async () => {
+    const { requests, reads } = await opened('/parent-dashboard', /\/parent-dashboard\.page-/, (page) =>
+      page.waitForURL((url) => !url.pathname.startsWith('/parent-dashboard'), { timeout: 30_000 }),
+    );
+    expect(reads(requests, '/api/me').length).toBeGreaterThan(0);
+    expect(requests.filter((sent) => new URL(sent.url()).pathname.startsWith('/api/parent/'))).toEqual([]);
+  });
+
+  it('the parent sign-in asks who is signed in and whether this is the demo once', async () => {
+    const { untilDrawn, hinted, reads, screenAskedFirst } = await opened(
+      '/parent-login',
+      /\/parent-login\.page-[\w-]+\.js$/,
+      (page) => page.getByText('Username parent_demo').waitFor({ timeout: 30_000 }),
+    );
+    expect(screenAskedFirst).toBe(true);
+    expect(screenScripts(untilDrawn).filter((path) => !hinted.includes(path))).toEqual([]);
+    for (const url of ['/api/me', '/api/health']) {
+      const made = reads(untilDrawn, url);
+      expect(made.length, url).toBe(1);
+      expect(made[0]?.headers()[REQUEST_ID], url).toBeUndefined();
+    }
+  });
+
+  it('logged no errors', () => {
+    expect(suite.errors).toEqual([]);
+  });
+});
