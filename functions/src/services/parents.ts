@@ -12,11 +12,22 @@ import {
   schoolClockOf,
   type User,
 } from '@curbside/domain';
-import { parentLinks, parents, pickupSessions, queue, releases, schools, students } from '@curbside/store';
+import {
+  meter,
+  parentLinks,
+  parents,
+  pickupSessions,
+  queue,
+  releases,
+  type SchoolConnection,
+  schools,
+  students,
+} from '@curbside/store';
 import { db } from '../lib/context';
+import { live } from '../lib/live';
 import { log } from '../lib/log';
 import { remember } from '../lib/remember';
-import { publishToChannel } from './publish';
+import { schoolHearing } from './publish';
 import { knownRunningSession, noteRunningSession } from './scope';
 
 /** How many of the session's latest pickups the wait estimate reads (newest first). */
@@ -340,27 +351,64 @@ export const POSITION_UPDATE_INTERVAL_MS = 15_000;
 const lastLineUpdate = new Map<number, number>();
 
 /**
- * The line moved (a car left it): every parent whose child's car still waits
- * gets a `QUEUE_UPDATE` for that child, at most once per interval per
- * session. One Query of the school's parents (their children) and one of the
- * active queue; nothing when the school has no linked parents.
+ * The school's parents' connections by parent, from the connections that hear
+ * of the school's car line (`schoolHearing`: their `parent#{id}` channel).
  */
-const tellLineMoved = async (schoolId: number, sessionId: number) => {
+const parentConnections = (hearing: readonly SchoolConnection[]): Map<number, string[]> => {
+  const byParent = new Map<number, string[]>();
+  for (const { connectionId, channels: joined } of hearing) {
+    for (const channel of joined) {
+      const parsed = channels.parse(channel);
+      if (parsed?.kind !== 'parent') continue;
+      byParent.set(parsed.parentId, [...(byParent.get(parsed.parentId) ?? []), connectionId]);
+    }
+  }
+  return byParent;
+};
+
+/** Sends one message to each of some parents' connections (a parent's own channel, by its members). */
+const sendToParents = async (
+  connected: ReadonlyMap<number, string[]>,
+  parentIds: readonly number[],
+  message: LiveEvent,
+) => {
+  const sent = { ...message, sentAt: Date.now() };
+  await Promise.all(
+    parentIds.map((parentId) => {
+      const ids = connected.get(parentId);
+      if (!ids) return undefined;
+      meter.add(`live.published.${channels.parent(parentId)}`);
+      return live().send(ids, sent, channels.parent(parentId));
+    }),
+  );
+};
+
+/**
+ * The line moved (a car left it): every connected parent whose child's car
+ * still waits gets a `QUEUE_UPDATE` for that child, at most once per interval
+ * per session. One Query of the school's parents (their children) and one of
+ * the active queue; nothing when no parent of the school is connected.
+ */
+const tellLineMoved = async (
+  schoolId: number,
+  sessionId: number,
+  connected: ReadonlyMap<number, string[]>,
+) => {
   const now = Date.now();
   if (now - (lastLineUpdate.get(sessionId) ?? 0) < POSITION_UPDATE_INTERVAL_MS) return;
   lastLineUpdate.set(sessionId, now);
-  const following = await parents.childrenOfSchool(db, schoolId);
+  const [following, active] = await Promise.all([
+    parents.childrenOfSchool(db, schoolId),
+    queue.listActive(db, sessionId),
+  ]);
   if (following.size === 0) return;
-  const active = await queue.listActive(db, sessionId);
   for (const entry of active) {
     if (entry.status === 'ready') continue;
     for (const student of entry.students) {
-      for (const parentId of following.get(student.id) ?? []) {
-        await publishToChannel(channels.parent(parentId), {
-          type: 'QUEUE_UPDATE',
-          data: { studentId: student.id },
-        });
-      }
+      await sendToParents(connected, following.get(student.id) ?? [], {
+        type: 'QUEUE_UPDATE',
+        data: { studentId: student.id },
+      });
     }
   }
 };
@@ -370,13 +418,24 @@ const tellLineMoved = async (schoolId: number, sessionId: number) => {
  * `STUDENT_STATUS_UPDATE` for each child whose car joined, moved, left or
  * was picked up (the child's id and status only), at once; and when cars
  * left the line, a throttled `QUEUE_UPDATE` to the parents of the children
- * still waiting. Nothing about anyone else reaches a parent's channel. The
- * change has committed: a failure here is logged, never the caller's error.
+ * still waiting. The parents' connections are the school's (`hearing`, one
+ * Query of the connection table shared with the staff's fan-out); who follows
+ * each child is read when a parent is connected (one Query of the child's
+ * links each, at once: the links as they are now, so a parent unlinked hears
+ * nothing more). Nothing about anyone else reaches a parent's connection. The change
+ * has committed: a failure here is logged, never the caller's error.
  */
-export const tellParents = async (schoolId: number, sessionId: number, event: CarLineEvent) => {
+export const tellParents = async (
+  schoolId: number,
+  sessionId: number,
+  event: CarLineEvent,
+  hearing: Promise<SchoolConnection[]> = schoolHearing(schoolId),
+) => {
   const { entries, leaving, lineMoved } = changesOf(event);
   if (entries.length === 0) return;
   try {
+    const connected = parentConnections(await hearing);
+    if (connected.size === 0) return;
     const children = new Map<number, ParentStatus>();
     for (const entry of entries) {
       for (const student of entry.students) children.set(student.id, statusAfter(entry, leaving));
@@ -388,13 +447,12 @@ export const tellParents = async (schoolId: number, sessionId: number, event: Ca
       })),
     );
     for (const { studentId, parentIds } of linked) {
-      const message: LiveEvent = {
+      await sendToParents(connected, parentIds, {
         type: 'STUDENT_STATUS_UPDATE',
         data: { studentId, sessionId, status: children.get(studentId) as ParentStatus },
-      };
-      for (const parentId of parentIds) await publishToChannel(channels.parent(parentId), message);
+      });
     }
-    if (lineMoved) await tellLineMoved(schoolId, sessionId);
+    if (lineMoved) await tellLineMoved(schoolId, sessionId, connected);
   } catch (error) {
     log('warn', 'parents not told', { type: event.type, error: (error as Error).message });
   }
