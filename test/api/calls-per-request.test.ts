@@ -47,7 +47,7 @@ const NOW: Record<string, { calls: number; roundTrips: number }> = {
   updateBatch: { calls: 9, roundTrips: 8 },
   releaseStudent: { calls: 14, roundTrips: 6 },
   createAlert: { calls: 9, roundTrips: 8 },
-  acknowledgeAlert: { calls: 4, roundTrips: 4 },
+  acknowledgeAlert: { calls: 8, roundTrips: 7 },
   dismissAlert: { calls: 7, roundTrips: 6 },
   listQueue: { calls: 2, roundTrips: 1 },
   listAlerts: { calls: 2, roundTrips: 1 },
@@ -187,12 +187,11 @@ const at = (entryId: string) => `/api/queue/${encodeURIComponent(entryId)}`;
 const nothing = async () => undefined;
 const newBatch = async () =>
   (await send(front, 'POST', '/api/batches', { sessionId, vehicleType: 'car' })).body.id as number;
+let doors = 1;
+/** A new alert of its own (raising one at the same place again is the panel's toggle: it dismisses). */
+const alertAt = () => ({ sessionId, type: 'help', location: `Door ${doors++}` });
 const raised = async () => {
-  const answer = await send(front, 'POST', '/api/alerts', {
-    sessionId,
-    type: 'help',
-    location: 'Front Queue',
-  });
+  const answer = await send(front, 'POST', '/api/alerts', alertAt());
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return answer.body.alert.id as number;
 };
@@ -320,9 +319,7 @@ describe('calls per car-line request, with 30 classrooms, 40 staff screens and 2
     );
     expectChange(
       'createAlert',
-      await measure('createAlert', nothing, () =>
-        send(front, 'POST', '/api/alerts', { sessionId, type: 'help', location: 'Front Queue' }),
-      ),
+      await measure('createAlert', nothing, () => send(front, 'POST', '/api/alerts', alertAt())),
     );
     expectChange(
       'acknowledgeAlert',
