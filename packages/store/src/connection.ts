@@ -81,6 +81,17 @@ const unexpired = (items: Record<string, unknown>[]) => {
   return items.filter((item) => typeof item.ttl !== 'number' || item.ttl >= now);
 };
 
+/** The rows of a partition whose TTL has not passed (one Query, all pages), with `attributes` only. */
+const liveRows = async (db: Db, pk: string, attributes: string) =>
+  unexpired(
+    await queryAll(db, {
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ProjectionExpression: `${attributes}, #ttl`,
+      ExpressionAttributeNames: { '#ttl': 'ttl' },
+    }),
+  );
+
 export const connections = {
   async put(db: Db, connection: Connection): Promise<void> {
     const ttl = Math.floor(Date.now() / 1000) + CONNECTION_TTL_SECONDS;
@@ -126,13 +137,9 @@ export const connections = {
 
   /** Connection ids in a channel, skipping rows whose TTL has passed. */
   async inChannel(db: Db, channel: string): Promise<string[]> {
-    const items = await queryAll(db, {
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `CHANNEL#${channel}` },
-      ProjectionExpression: 'connectionId, #ttl',
-      ExpressionAttributeNames: { '#ttl': 'ttl' },
-    });
-    return unexpired(items).map((item) => item.connectionId as string);
+    return (await liveRows(db, `CHANNEL#${channel}`, 'connectionId')).map(
+      (item) => item.connectionId as string,
+    );
   },
 
   /**
@@ -141,13 +148,7 @@ export const connections = {
    * the fan-out of a change matches the channels itself (ADR 0027).
    */
   async ofSchool(db: Db, schoolId: number): Promise<SchoolConnection[]> {
-    const items = await queryAll(db, {
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `SCHOOL#${schoolId}` },
-      ProjectionExpression: 'connectionId, channels, #ttl',
-      ExpressionAttributeNames: { '#ttl': 'ttl' },
-    });
-    return unexpired(items).map((item) => ({
+    return (await liveRows(db, `SCHOOL#${schoolId}`, 'connectionId, channels')).map((item) => ({
       connectionId: item.connectionId as string,
       channels: (item.channels as string[] | undefined) ?? [],
     }));
@@ -155,13 +156,7 @@ export const connections = {
 
   /** A user's open connections (one Query), with the session each was opened with. */
   async ofUser(db: Db, userId: number): Promise<UserConnection[]> {
-    const items = await queryAll(db, {
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `USER#${userId}` },
-      ProjectionExpression: 'connectionId, sessionId, #ttl',
-      ExpressionAttributeNames: { '#ttl': 'ttl' },
-    });
-    return unexpired(items).map((item) => ({
+    return (await liveRows(db, `USER#${userId}`, 'connectionId, sessionId')).map((item) => ({
       connectionId: item.connectionId as string,
       sessionId: (item.sessionId as string | undefined) ?? null,
     }));
