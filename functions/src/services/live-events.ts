@@ -4,7 +4,7 @@ import { db } from '../lib/context';
 import { live } from '../lib/live';
 import { log } from '../lib/log';
 import { tellDisplays } from './display';
-import { tellParents } from './parents';
+import { tellParents } from './parent-events';
 import { inChannelOf, publishToChannel, schoolHearing } from './publish';
 
 export { publishToChannel };
