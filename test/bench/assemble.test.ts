@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { assembleReport } from './assemble';
 import { phases } from './assemble-fixtures';
 import { checkBudgets } from './budgets';
+import { callBudgetChecks, DYNAMODB_ROUND_TRIP_MS, LAMBDA_CPU_SLOWDOWN, modelledAwsMs } from './calls';
+import { specFloor } from './cost';
 import { formatReport } from './report';
 import type { PhaseResults } from './types';
 
@@ -103,6 +105,36 @@ describe('assembleReport', () => {
     expect(withSubscribes.writeUnits - without.writeUnits).toBeCloseTo(6);
     expect(withSubscribes.webSocketMessages - without.webSocketMessages).toBeCloseTo(4);
     expect(withSubscribes.lambdaRequests - without.lambdaRequests).toBeCloseTo(2);
+  });
+
+  it('counts in the floor one write per bus position and one read per poll (issue 54)', () => {
+    const floor = specFloor({ screens: 10, pollsPerMinute: 100, buses: 2, mapScreens: 5, minutes: 30 });
+    expect(floor.usage.writeUnits).toBe(2 * 60 * 30);
+    expect(floor.usage.readUnits).toBe(100 * 30 * 0.5);
+    expect(floor.dollars.dynamoDbWrites).toBeGreaterThan(0);
+  });
+
+  it('budgets every car-line change at 6 calls and 4 round trips, polls at 2 calls, and models the AWS latency', () => {
+    const report = assembleReport(phases());
+    const [add] = report.api.routes;
+    if (!add) throw new Error('no route');
+    const within = { ...add, dynamoCallsPerCall: 6, roundTripsPerCall: 4, handlerMsPerCall: 1 };
+    const verdicts = (row: typeof add) =>
+      callBudgetChecks({
+        ...report,
+        api: { ...report.api, routes: [row, ...report.api.routes.slice(1)] },
+      }).map((check) => check.pass);
+    // Calls, round trips, polls (listQueue: the fixture's poll has no calls), modelled latency.
+    expect(verdicts(within).slice(0, 2)).toEqual([true, true]);
+    expect(verdicts({ ...within, dynamoCallsPerCall: 6.5 })[0]).toBe(false);
+    expect(verdicts({ ...within, roundTripsPerCall: 5 })[1]).toBe(false);
+    // The server's 10 CPU seconds shared by wall time: with one route alone, 10,000 ms over its 80 calls.
+    const alone = { ...report, handlers: [], api: { ...report.api, routes: [within] } };
+    expect(modelledAwsMs(alone, within)).toBeCloseTo(4 * DYNAMODB_ROUND_TRIP_MS + 125 * LAMBDA_CPU_SLOWDOWN);
+    expect(callBudgetChecks(alone).at(-1)).toMatchObject({
+      pass: false,
+      value: expect.stringContaining('addToQueue'),
+    });
   });
 
   it('fails the run when a teacher gets another classroom’s car or a message crosses schools', () => {

@@ -115,6 +115,7 @@ export const routeRowsOf = (routes: Record<string, RouteFigures>, window: MeterS
         readUnitsPerCall: perCall(counters, 'ddb.readUnits'),
         writeUnitsPerCall: perCall(counters, 'ddb.writeUnits'),
         dynamoCallsPerCall: perCall(counters, 'ddb.calls'),
+        roundTripsPerCall: perCall(counters, 'ddb.roundTrips'),
         messagesPerCall: perCall(counters, 'live.messages'),
         handlerMsPerCall: perCall(counters, 'lambda.ms'),
         operations: operationsOf(counters),

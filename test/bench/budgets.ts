@@ -1,9 +1,12 @@
 /** The budgets of DESIGN.md checked against a report. */
 import { bundleBudgetChecks } from './bundles';
+import { callBudgetChecks } from './calls';
 import { ms, n, usd } from './format';
 import type { BenchReport, BudgetCheck } from './types';
 
 export const API_P99_BUDGET_MS = 100;
+/** API p50 at most this many times the same run's bare PutItem p50 (one thread, any 2-core machine). */
+export const API_P50_OVER_PUT_BUDGET = 5;
 export const LIVE_P99_BUDGET_MS = 250;
 export const WRITE_UNITS_PER_CAR_BUDGET = 2;
 /** Screen reads per queue event, patching, at most this share of the refetch-on-every-event baseline. */
@@ -43,6 +46,12 @@ export const checkBudgets = (report: BenchReport): BudgetCheck[] => {
       value: `${ms(api.overall.p99)} ms`,
       pass: api.overall.p99 < API_P99_BUDGET_MS,
     },
+    {
+      budget: `API p50 at most ${API_P50_OVER_PUT_BUDGET}× the same run's bare PutItem p50`,
+      value: `${ms(api.overall.p50)} ms ÷ ${ms(report.floor.putP50Ms)} ms = ${report.floor.apiP50OverPutP50.toFixed(1)}×`,
+      pass: report.floor.putP50Ms > 0 && report.floor.apiP50OverPutP50 <= API_P50_OVER_PUT_BUDGET,
+    },
+    ...callBudgetChecks(report),
     {
       budget: `Live event p99 under ${LIVE_P99_BUDGET_MS} ms (commit to every staff screen)`,
       value: `${ms(live.deliveryMs.p99)} ms`,

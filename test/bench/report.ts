@@ -1,8 +1,10 @@
 /** The report as readable text: a header, then one section per part of the run, each from its own formatter. */
 import { AWS_PRICES } from './aws-prices';
 import { bundleLines } from './bundles';
+import { callLines } from './calls';
 import { ms, n, table, units, usd } from './format';
-import { type BenchReport, type BudgetCheck, type Priced, READ_REASONS, type ScreenReads } from './types';
+import { screenLines } from './report-screens';
+import type { BenchReport, BudgetCheck, Priced } from './types';
 
 /** The cost table: usage, then dollars, a column per projection. */
 const costRows = (columns: Priced[]): string[][] => {
@@ -391,10 +393,13 @@ const costLines = (report: BenchReport): string[] => {
   out.push(
     `The specification's own intervals over a 30-minute dismissal, whatever the implementation (every socket's ping and pong every 30 s, ` +
       `the drivers' positions at 1 Hz and heartbeats every 15 s, one bus message per map screen per second, the polls, connection minutes; ` +
-      `no car, no DynamoDB, no Lambda duration): ${usd(specFloor.dollars.total)} ` +
+      `and the DynamoDB they force: one write per bus position, one read per poll; no car, no Lambda duration): ${usd(specFloor.dollars.total)} ` +
       `(${n(specFloor.usage.webSocketMessages)} WebSocket messages ${usd(specFloor.dollars.webSocketMessages)}, ` +
+      `${n(specFloor.usage.connectionMinutes)} connection minutes ${usd(specFloor.dollars.connectionMinutes)}, ` +
       `${n(specFloor.usage.httpApiRequests)} HTTP requests ${usd(specFloor.dollars.httpApi)}, ` +
-      `${n(specFloor.usage.lambdaRequests)} Lambda requests ${usd(specFloor.dollars.lambdaRequests)}).`,
+      `${n(specFloor.usage.lambdaRequests)} Lambda requests ${usd(specFloor.dollars.lambdaRequests)}, ` +
+      `${n(specFloor.usage.writeUnits)} write units ${usd(specFloor.dollars.dynamoDbWrites)}, ` +
+      `${n(specFloor.usage.readUnits)} read units ${usd(specFloor.dollars.dynamoDbReads)}).`,
   );
   const { costVsFloor } = report;
   out.push(
@@ -421,6 +426,7 @@ const budgetLines = (budgets: readonly BudgetCheck[]): string[] =>
 export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): string => {
   const sections: Array<[title: string, lines: string[]]> = [
     ['API latency (client-side over HTTP, rush) and cost per call (server meter)', apiLines(report)],
+    ['DynamoDB calls per request and the modelled AWS latency (issue 54)', callLines(report)],
     ['Live events', [...liveLines(report), ...parentLines(report), ...busLines(report)]],
     ['Staff screens, as the web client runs them (rush)', screenLines(report)],
     ['DynamoDB (rush, as AWS bills it)', dynamoLines(report)],
@@ -435,49 +441,4 @@ export const formatReport = (report: BenchReport, budgets: BudgetCheck[]): strin
   const out = headerLines(report);
   for (const [title, lines] of sections) out.push('', title, '═'.repeat(title.length), ...lines);
   return out.join('\n');
-};
-
-/** The staff screens' reads in the rush, side by side with the refetch-on-every-event baseline. */
-const screenLines = (report: BenchReport): string[] => {
-  const { screens } = report;
-  const { rush, baseline } = screens;
-  const lines = [
-    `${screens.staff.front} front, ${screens.staff.back} back and ${screens.staff.teacher} teacher screens; on opening they read ` +
-      `${n(screens.loads.calls)} lists (${units(screens.loads.readUnits)} read units). Reads then per route, and why:`,
-  ];
-  const columns = baseline ? [rush, baseline] : [rush];
-  const name = (reads: ScreenReads) =>
-    reads.mode === 'patch' ? 'patching (web client)' : 'refetch on every event (baseline)';
-  lines.push(
-    table(
-      ['', ...columns.map(name)],
-      [
-        ['rush', ...columns.map((r) => `${r.cars} cars over ${r.arrivalWindowSec} s (${r.seconds} s)`)],
-        ['staff events', ...columns.map((r) => n(r.events))],
-        ['screen reads (calls)', ...columns.map((r) => n(r.calls))],
-        ...READ_REASONS.filter((reason) => reason !== 'load').map((reason) => [
-          `  after ${reason === 'mount' ? 'a new card' : reason === 'gap' ? 'a missed event' : reason === 'poll' ? 'a poll (5 s queue, 30 s alerts)' : 'an event'}`,
-          ...columns.map((r) => n(r.byReason[reason])),
-        ]),
-        ['sequence gaps seen', ...columns.map((r) => n(r.gaps))],
-        ['screen read units', ...columns.map((r) => units(r.readUnits))],
-        ['read units per staff event', ...columns.map((r) => r.readUnitsPerEvent.toFixed(2))],
-        ['read units per 30-minute dismissal', ...columns.map((r) => n(r.perDismissal))],
-        ...Object.keys({ ...rush.byRoute, ...(baseline?.byRoute ?? {}) }).map((route) => [
-          `  ${route}`,
-          ...columns.map(
-            (r) => `${n(r.byRoute[route]?.calls ?? 0)} (${units(r.byRoute[route]?.readUnits ?? 0)} RCU)`,
-          ),
-        ]),
-      ],
-    ),
-  );
-  if (screens.ratio !== null) {
-    lines.push(
-      `Patching reads ${(screens.ratio * 100).toFixed(1)}% of the baseline's read units per event. The baseline ran ` +
-        `in a session of its own after the rush, with ${baseline?.cars} cars over ${baseline?.arrivalWindowSec} s (the same arrival rate); ` +
-        "its per-dismissal figure takes its reads per event over the main rush's events.",
-    );
-  }
-  return lines;
 };

@@ -1,4 +1,4 @@
-import { channels } from '@curbside/api';
+import { channels, type LiveEvent } from '@curbside/api';
 import {
   type DisplayBoard,
   type DisplayLink,
@@ -6,11 +6,20 @@ import {
   type User,
   WAY_RELEASE_SHOWN_MS,
 } from '@curbside/domain';
-import { batches, connections, displayLinks, pickupSessions, queue, releases } from '@curbside/store';
+import {
+  batches,
+  connections,
+  displayLinks,
+  meter,
+  pickupSessions,
+  queue,
+  releases,
+  type SchoolConnection,
+} from '@curbside/store';
 import { connectionsDb, db } from '../lib/context';
 import { live } from '../lib/live';
 import { log } from '../lib/log';
-import { publishToChannel } from './publish';
+import { inChannelOf, schoolHearing } from './publish';
 import { ownSchoolId } from './tenancy';
 
 /**
@@ -65,17 +74,20 @@ export const sendBoard = async (connectionId: string, schoolId: number): Promise
 
 /**
  * After a change of the school's line: its displays, if any are open, get
- * the board as it now is (one Query of the connection table when none is).
+ * the board as it now is (the school's connections, read once for the
+ * change's whole fan-out, say whether one is).
  * Never fails the change it follows.
  */
-export const tellDisplays = async (schoolId: number): Promise<void> => {
+export const tellDisplays = async (
+  schoolId: number,
+  hearing: Promise<SchoolConnection[]> = schoolHearing(schoolId),
+): Promise<void> => {
   try {
-    const open = await connections.inChannel(connectionsDb(), channels.display(schoolId));
+    const open = inChannelOf(await hearing, channels.display(schoolId));
     if (open.length === 0) return;
-    await publishToChannel(channels.display(schoolId), {
-      type: 'DISPLAY_BOARD',
-      data: await boardOf(schoolId),
-    });
+    const board: LiveEvent = { type: 'DISPLAY_BOARD', data: await boardOf(schoolId) };
+    meter.add(`live.published.${channels.display(schoolId)}`);
+    await live().send(open, { ...board, sentAt: Date.now() }, channels.display(schoolId));
   } catch (error) {
     log('warn', 'display not told', { schoolId, error: String(error) });
   }

@@ -1,5 +1,6 @@
 import { channelsOnConnect, type LiveCaller } from '@curbside/api';
-import { busLinks, connections, displayLinks, sessionIdOf } from '@curbside/store';
+import { isStaffRole, type User } from '@curbside/domain';
+import { busLinks, connections, displayLinks, parentLinks, sessionIdOf } from '@curbside/store';
 import { userOfToken } from '../lib/auth';
 import { connectionsDb, db } from '../lib/context';
 import { log } from '../lib/log';
@@ -38,6 +39,7 @@ export const openConnection = async (request: ConnectRequest): Promise<boolean> 
       sessionId: null,
       connectedAt,
       ...(busLink ? { busLink } : {}),
+      ...(busLink ? {} : { schools: [displaySchool as number] }),
     });
     return true;
   }
@@ -50,6 +52,21 @@ export const openConnection = async (request: ConnectRequest): Promise<boolean> 
     userId: signedIn?.id ?? null,
     sessionId: signedIn && sessionToken ? sessionIdOf(sessionToken) : null,
     connectedAt,
+    schools: request.buses ? [] : await schoolsHeardOf(user ?? null),
   });
   return true;
+};
+
+/**
+ * The schools whose car line a page's connection hears of, listed under each
+ * (ADR 0027): a staff member's school; a parent's children's schools (one
+ * Query of their links; a child linked in a new school while the page is open
+ * is heard of from its next connection, and read by the dashboard's polls
+ * meanwhile). Nobody else's.
+ */
+const schoolsHeardOf = async (user: User | null): Promise<number[]> => {
+  if (!user) return [];
+  if (isStaffRole(user.role)) return user.schoolId === null ? [] : [user.schoolId];
+  if (user.role !== 'parent') return [];
+  return [...new Set((await parentLinks.childrenOf(db, user.id)).map((link) => link.schoolId))];
 };

@@ -1,11 +1,11 @@
 import { type CarLineEvent, channels, type LiveEvent } from '@curbside/api';
-import { connections, eventSequence, meter, students } from '@curbside/store';
-import { connectionsDb, db } from '../lib/context';
+import { eventSequence, meter, type SchoolConnection, students } from '@curbside/store';
+import { db } from '../lib/context';
 import { live } from '../lib/live';
 import { log } from '../lib/log';
 import { tellDisplays } from './display';
-import { tellParents } from './parents';
-import { publishToChannel } from './publish';
+import { tellParents } from './parent-events';
+import { inChannelOf, publishToChannel, schoolHearing } from './publish';
 
 export { publishToChannel };
 
@@ -44,22 +44,25 @@ export const publishToSession = async (
   event: CarLineEvent | Promise<CarLineEvent>,
   classroomIds?: readonly (number | null)[],
 ): Promise<void> => {
-  // The number is taken while the event's last reads (if any) are under way.
+  // The number is taken, and the school's connections read, while the event's last reads (if any) are under way.
+  const hearing = schoolHearing(schoolId);
   const [seq, ready] = await Promise.all([
     eventSequence.next(db, sessionId).catch((error: Error) => {
       log('warn', 'live event not numbered', { error: error.message });
       return undefined;
     }),
     event,
+    hearing,
   ]);
   await Promise.all([
     routeToStaff(
       schoolId,
       { ...ready, sessionId, ...(seq === undefined ? {} : { seq }) },
       await concernOf(schoolId, ready, classroomIds),
+      hearing,
     ),
-    tellParents(schoolId, sessionId, ready),
-    ...(DISPLAY_CHANGES.has(ready.type) ? [tellDisplays(schoolId)] : []),
+    tellParents(schoolId, sessionId, ready, hearing),
+    ...(DISPLAY_CHANGES.has(ready.type) ? [tellDisplays(schoolId, hearing)] : []),
   ]);
 };
 
@@ -134,27 +137,37 @@ const concernOf = async (
  * whole-line channel's members get it as it is (numbered); the members of the
  * concerned classrooms' channels (or, for an alert, every narrowed
  * connection) get it once each without its number: they see a part of the
- * sequence, so a number would read as a gap. One Query per channel, no Scan.
- * Counted once as an event published to the school's staff.
+ * sequence, so a number would read as a gap. The connections are the school's
+ * (`hearing`: one Query of its partition, read here when not given), matched
+ * by channel; never a Scan. Counted once as an event published to the
+ * school's staff.
  */
-const routeToStaff = async (schoolId: number, event: LiveEvent, concern: Concern): Promise<void> => {
+const routeToStaff = async (
+  schoolId: number,
+  event: LiveEvent,
+  concern: Concern,
+  hearing: Promise<SchoolConnection[]> = schoolHearing(schoolId),
+): Promise<void> => {
   try {
     meter.add(`live.published.${channels.staff(schoolId)}`);
     const sent = { ...event, sentAt: Date.now() };
-    const narrowing =
+    const narrowing = new Set(
       concern === 'all'
         ? [channels.narrowed(schoolId)]
-        : concern.map((classroomId) => channels.classroom(schoolId, classroomId));
-    const [line, ...others] = await Promise.all(
-      [channels.line(schoolId), ...narrowing].map((channel) =>
-        connections.inChannel(connectionsDb(), channel),
-      ),
+        : concern.map((classroomId) => channels.classroom(schoolId, classroomId)),
     );
+    const school = await hearing;
+    const line = inChannelOf(school, channels.line(schoolId));
     const whole = new Set(line);
-    const narrowed = [...new Set(others.flat())].filter((connectionId) => !whole.has(connectionId));
+    const narrowed = school
+      .filter(
+        ({ connectionId, channels: joined }) =>
+          !whole.has(connectionId) && joined.some((channel) => narrowing.has(channel)),
+      )
+      .map((connection) => connection.connectionId);
     const { seq: _numbered, ...unnumbered } = sent;
     await Promise.all([
-      live().send(line ?? [], sent, channels.line(schoolId)),
+      live().send(line, sent, channels.line(schoolId)),
       narrowed.length > 0 ? live().send(narrowed, unnumbered as LiveEvent) : undefined,
     ]);
   } catch (error) {

@@ -1,9 +1,7 @@
-import { type CarLineEvent, channels, type LiveEvent } from '@curbside/api';
 import {
   estimatedWaitMinutes,
   isSessionRunning,
   type ParentChild,
-  type ParentStatus,
   type ParentStudentStatus,
   parentStatusOf,
   pickupRate,
@@ -12,11 +10,9 @@ import {
   schoolClockOf,
   type User,
 } from '@curbside/domain';
-import { parentLinks, parents, pickupSessions, queue, releases, schools, students } from '@curbside/store';
+import { parentLinks, pickupSessions, queue, releases, schools, students } from '@curbside/store';
 import { db } from '../lib/context';
-import { log } from '../lib/log';
 import { remember } from '../lib/remember';
-import { publishToChannel } from './publish';
 import { knownRunningSession, noteRunningSession } from './scope';
 
 /** How many of the session's latest pickups the wait estimate reads (newest first). */
@@ -287,104 +283,4 @@ export const childrenStatus = async (
   );
   remember(plans, parent.id, next, PLANS_KEPT);
   return pages.flat().sort(byName);
-};
-
-/** A child's status as a car-line event leaves it (before any release mark, which the parent reads on refresh). */
-const statusAfter = (entry: QueueEntry, leaving: boolean): ParentStatus => {
-  if (entry.status === 'completed') return 'picked_up';
-  if (leaving) return 'not_in_queue';
-  return entry.status === 'ready' ? 'ready_for_pickup' : 'in_queue';
-};
-
-/** The entries an event changed, and whether they left the line (so the cars behind moved up). */
-const changesOf = (event: CarLineEvent): { entries: QueueEntry[]; leaving: boolean; lineMoved: boolean } => {
-  switch (event.type) {
-    case 'VEHICLE_QUEUED':
-      return { entries: [event.data.entry], leaving: false, lineMoved: false };
-    case 'VEHICLE_REMOVED':
-      return { entries: [event.data.entry], leaving: true, lineMoved: true };
-    case 'QUEUE_STATUS_UPDATED': {
-      const entry = event.data.entry;
-      return {
-        entries: entry ? [entry] : [],
-        leaving: false,
-        lineMoved: entry?.status === 'completed',
-      };
-    }
-    case 'VEHICLES_REMOVED_FROM_QUEUE':
-      return { entries: event.data.entries, leaving: false, lineMoved: event.data.entries.length > 0 };
-    default:
-      return { entries: [], leaving: false, lineMoved: false };
-  }
-};
-
-/** At most one position update per child per this long (status changes go at once). */
-export const POSITION_UPDATE_INTERVAL_MS = 15_000;
-
-/**
- * When each session last told its parents that the line moved. Kept by the
- * function instance: in AWS each warm instance keeps its own, so a parent may
- * get one update per instance per interval (a handful), never one per car.
- */
-const lastLineUpdate = new Map<number, number>();
-
-/**
- * The line moved (a car left it): every parent whose child's car still waits
- * gets a `QUEUE_UPDATE` for that child, at most once per interval per
- * session. One Query of the school's parents (their children) and one of the
- * active queue; nothing when the school has no linked parents.
- */
-const tellLineMoved = async (schoolId: number, sessionId: number) => {
-  const now = Date.now();
-  if (now - (lastLineUpdate.get(sessionId) ?? 0) < POSITION_UPDATE_INTERVAL_MS) return;
-  lastLineUpdate.set(sessionId, now);
-  const following = await parents.childrenOfSchool(db, schoolId);
-  if (following.size === 0) return;
-  const active = await queue.listActive(db, sessionId);
-  for (const entry of active) {
-    if (entry.status === 'ready') continue;
-    for (const student of entry.students) {
-      for (const parentId of following.get(student.id) ?? []) {
-        await publishToChannel(channels.parent(parentId), {
-          type: 'QUEUE_UPDATE',
-          data: { studentId: student.id },
-        });
-      }
-    }
-  }
-};
-
-/**
- * Tells the parents of the children a car-line event is about: a
- * `STUDENT_STATUS_UPDATE` for each child whose car joined, moved, left or
- * was picked up (the child's id and status only), at once; and when cars
- * left the line, a throttled `QUEUE_UPDATE` to the parents of the children
- * still waiting. Nothing about anyone else reaches a parent's channel. The
- * change has committed: a failure here is logged, never the caller's error.
- */
-export const tellParents = async (schoolId: number, sessionId: number, event: CarLineEvent) => {
-  const { entries, leaving, lineMoved } = changesOf(event);
-  if (entries.length === 0) return;
-  try {
-    const children = new Map<number, ParentStatus>();
-    for (const entry of entries) {
-      for (const student of entry.students) children.set(student.id, statusAfter(entry, leaving));
-    }
-    const linked = await Promise.all(
-      [...children.keys()].map(async (studentId) => ({
-        studentId,
-        parentIds: await parentLinks.parentsOf(db, schoolId, studentId),
-      })),
-    );
-    for (const { studentId, parentIds } of linked) {
-      const message: LiveEvent = {
-        type: 'STUDENT_STATUS_UPDATE',
-        data: { studentId, sessionId, status: children.get(studentId) as ParentStatus },
-      };
-      for (const parentId of parentIds) await publishToChannel(channels.parent(parentId), message);
-    }
-    if (lineMoved) await tellLineMoved(schoolId, sessionId);
-  } catch (error) {
-    log('warn', 'parents not told', { type: event.type, error: (error as Error).message });
-  }
 };

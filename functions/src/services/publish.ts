@@ -1,4 +1,6 @@
 import type { LiveEvent } from '@curbside/api';
+import { connections, type SchoolConnection } from '@curbside/store';
+import { connectionsDb } from '../lib/context';
 import { live } from '../lib/live';
 import { log } from '../lib/log';
 
@@ -14,3 +16,19 @@ export const publishToChannel = async (channel: string, event: LiveEvent): Promi
     log('warn', 'live event not published', { type: event.type, error: (error as Error).message });
   }
 };
+
+/**
+ * The connections that hear of a school's car line, with their channels: one
+ * Query of the school's partition of the connection table, shared by the
+ * staff's, the parents' and the displays' fan-out of one change (ADR 0027).
+ * A failed read is an empty list (the change has committed; it is logged).
+ */
+export const schoolHearing = (schoolId: number): Promise<SchoolConnection[]> =>
+  connections.ofSchool(connectionsDb(), schoolId).catch((error: Error) => {
+    log('warn', "school's connections not read", { error: error.message });
+    return [];
+  });
+
+/** The ids of the connections in `channel`, of a school's connections. */
+export const inChannelOf = (hearing: readonly SchoolConnection[], channel: string): string[] =>
+  hearing.filter((connection) => connection.channels.includes(channel)).map((c) => c.connectionId);

@@ -140,6 +140,7 @@ export const invoke: Invoke = async (module, event, options = {}) => {
       } finally {
         const ms = performance.now() - started;
         meter.add('lambda.invocations');
+        meter.add('ddb.roundTrips', meter.roundTrips());
         meter.add('lambda.ms', ms);
         meter.add('lambda.billedMs', Math.max(1, Math.ceil(ms)));
       }

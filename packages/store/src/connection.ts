@@ -13,9 +13,14 @@ import { isConditionFailure, queryAll } from './query';
  * User's connection: `USER#{userId}` / `CONN#{connectionId}` (signed-in
  *   connections only), with the session: ending a user's sign-ins finds the
  *   connections to close with one Query.
+ * School's connection (issue 54): `SCHOOL#{schoolId}` / `CONN#{connectionId}`
+ *   with the connection's channels, for the connections that hear of a
+ *   school's car line (its staff pages, its displays, the parents of its
+ *   children): a change of the line finds them all with one Query and matches
+ *   the channels in the handler (ADR 0027).
  * A staff connection's subscription (issue 31) is its channels: `rechannel`
- *   swaps some of them (the CONN row's list and the member rows), so
- *   `remove` still finds every membership.
+ *   swaps some of them (the CONN row's list, the member rows and the school
+ *   rows), so `remove` still finds every membership.
  * All carry a TTL of 2 hours 10 minutes: API Gateway closes every
  * connection after 2 hours, and `$disconnect` is best effort.
  */
@@ -33,6 +38,14 @@ export interface Connection {
   connectedAt: string;
   /** Opened with one of a school's bus links: which school, driver or map. */
   busLink?: { schoolId: number; kind: 'driver' | 'map' } | null;
+  /** The schools whose car line it hears of: listed under each (`ofSchool`). */
+  schools?: readonly number[];
+}
+
+/** A connection as a school's fan-out finds it: its id and its channels. */
+export interface SchoolConnection {
+  connectionId: string;
+  channels: string[];
 }
 
 export interface UserConnection {
@@ -49,18 +62,44 @@ const userKey = (userId: number, connectionId: string) => ({
   pk: `USER#${userId}`,
   sk: `CONN#${connectionId}`,
 });
+const schoolKey = (schoolId: number, connectionId: string) => ({
+  pk: `SCHOOL#${schoolId}`,
+  sk: `CONN#${connectionId}`,
+});
+const schoolRow = (schoolId: number, connectionId: string, channels: readonly string[], ttl: number) => ({
+  ...schoolKey(schoolId, connectionId),
+  entity: 'schoolConnection',
+  connectionId,
+  channels,
+  ttl,
+});
+const schoolsOf = (item: Record<string, unknown> | undefined): number[] =>
+  (item?.schools as number[] | undefined) ?? [];
 
 const unexpired = (items: Record<string, unknown>[]) => {
   const now = Math.floor(Date.now() / 1000);
   return items.filter((item) => typeof item.ttl !== 'number' || item.ttl >= now);
 };
 
+/** The rows of a partition whose TTL has not passed (one Query, all pages), with `attributes` only. */
+const liveRows = async (db: Db, pk: string, attributes: string) =>
+  unexpired(
+    await queryAll(db, {
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ProjectionExpression: `${attributes}, #ttl`,
+      ExpressionAttributeNames: { '#ttl': 'ttl' },
+    }),
+  );
+
 export const connections = {
   async put(db: Db, connection: Connection): Promise<void> {
     const ttl = Math.floor(Date.now() / 1000) + CONNECTION_TTL_SECONDS;
     const sessionId = connection.sessionId ?? null;
+    const schools = [...new Set(connection.schools ?? [])];
     const items = [
-      { ...key(connection.connectionId), entity: 'connection', ttl, ...connection, sessionId },
+      { ...key(connection.connectionId), entity: 'connection', ttl, ...connection, sessionId, schools },
+      ...schools.map((schoolId) => schoolRow(schoolId, connection.connectionId, connection.channels, ttl)),
       ...connection.channels.map((channel) => ({
         ...memberKey(channel, connection.connectionId),
         entity: 'channelMember',
@@ -92,29 +131,32 @@ export const connections = {
       sessionId: Item.sessionId ?? null,
       connectedAt: Item.connectedAt,
       busLink: Item.busLink ?? null,
+      schools: schoolsOf(Item),
     };
   },
 
   /** Connection ids in a channel, skipping rows whose TTL has passed. */
   async inChannel(db: Db, channel: string): Promise<string[]> {
-    const items = await queryAll(db, {
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `CHANNEL#${channel}` },
-      ProjectionExpression: 'connectionId, #ttl',
-      ExpressionAttributeNames: { '#ttl': 'ttl' },
-    });
-    return unexpired(items).map((item) => item.connectionId as string);
+    return (await liveRows(db, `CHANNEL#${channel}`, 'connectionId')).map(
+      (item) => item.connectionId as string,
+    );
+  },
+
+  /**
+   * The connections that hear of a school's car line, with their channels
+   * (one Query of the school's partition, all pages, TTL checked in code):
+   * the fan-out of a change matches the channels itself (ADR 0027).
+   */
+  async ofSchool(db: Db, schoolId: number): Promise<SchoolConnection[]> {
+    return (await liveRows(db, `SCHOOL#${schoolId}`, 'connectionId, channels')).map((item) => ({
+      connectionId: item.connectionId as string,
+      channels: (item.channels as string[] | undefined) ?? [],
+    }));
   },
 
   /** A user's open connections (one Query), with the session each was opened with. */
   async ofUser(db: Db, userId: number): Promise<UserConnection[]> {
-    const items = await queryAll(db, {
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `USER#${userId}` },
-      ProjectionExpression: 'connectionId, sessionId, #ttl',
-      ExpressionAttributeNames: { '#ttl': 'ttl' },
-    });
-    return unexpired(items).map((item) => ({
+    return (await liveRows(db, `USER#${userId}`, 'connectionId, sessionId')).map((item) => ({
       connectionId: item.connectionId as string,
       sessionId: (item.sessionId as string | undefined) ?? null,
     }));
@@ -172,13 +214,14 @@ export const connections = {
         ttl,
       }));
       const leftKeys = left.map((channel) => memberKey(channel, connectionId));
+      const schoolRows = schoolsOf(Item).map((schoolId) => schoolRow(schoolId, connectionId, after, ttl));
       try {
-        if (1 + joinedRows.length + leftKeys.length <= MAX_TRANSACTION_ITEMS) {
+        if (1 + joinedRows.length + leftKeys.length + schoolRows.length <= MAX_TRANSACTION_ITEMS) {
           await db.doc.send(
             new TransactWriteCommand({
               TransactItems: [
                 { Update: update },
-                ...joinedRows.map((Item) => ({ Put: { TableName: db.table, Item } })),
+                ...[...joinedRows, ...schoolRows].map((Item) => ({ Put: { TableName: db.table, Item } })),
                 ...leftKeys.map((Key) => ({ Delete: { TableName: db.table, Key } })),
               ],
             }),
@@ -186,7 +229,7 @@ export const connections = {
         } else {
           // More than one transaction holds (a switch between two long lists): the row, then its members.
           await db.doc.send(new UpdateCommand(update));
-          await putAll(db, joinedRows);
+          await putAll(db, [...joinedRows, ...schoolRows]);
           await deleteAll(db, leftKeys);
         }
       } catch (error) {
@@ -249,5 +292,6 @@ const removeRows = async (
     key(connectionId),
     ...[...channels].map((channel) => memberKey(channel, connectionId)),
     ...(typeof userId === 'number' ? [userKey(userId, connectionId)] : []),
+    ...schoolsOf(item).map((schoolId) => schoolKey(schoolId, connectionId)),
   ]);
 };

@@ -44,8 +44,10 @@ const meterMiddleware =
     const { input } = args;
     if (input.ReturnConsumedCapacity === undefined) input.ReturnConsumedCapacity = 'TOTAL';
     // Metering is best effort: a mistake in it must never fail the call.
+    const started = performance.now();
     const record = (units: () => { read: number; write: number; estimated: number }) => {
       try {
+        meter.call(started, performance.now());
         const { read, write, estimated } = units();
         meter.add('ddb.calls');
         meter.add(`ddb.${operation}.calls`);

@@ -28,12 +28,56 @@ shared[METER] ??= { labels: new AsyncLocalStorage<string>(), counters: new Map()
 const state = shared[METER];
 const labels = state.labels;
 
+/** A DynamoDB call's start and end (`performance.now()`), within one invocation. */
+export type CallSpan = readonly [start: number, end: number];
+
+/**
+ * The calls of each running invocation, kept on the process as the labels are
+ * (a bundle's own copy of the store records into the invocation the runtime started).
+ */
+const SPANS = Symbol.for('curbside.meter.spans');
+const spanState = globalThis as { [SPANS]?: AsyncLocalStorage<CallSpan[]> };
+spanState[SPANS] ??= new AsyncLocalStorage<CallSpan[]>();
+const spans = spanState[SPANS];
+
+/**
+ * Sequential round trips of a set of calls: the longest chain of calls each of
+ * which started after the one before it ended. Calls in flight together count
+ * once (they are one wait on the way to the answer); a call that needed the
+ * answer of another counts again.
+ */
+export const roundTripsOf = (calls: readonly CallSpan[]): number => {
+  const byEnd = [...calls].sort((a, b) => a[1] - b[1]);
+  const depth: number[] = [];
+  let deepest = 0;
+  for (let i = 0; i < byEnd.length; i++) {
+    const [start] = byEnd[i] as CallSpan;
+    let before = 0;
+    for (let j = 0; j < i; j++) {
+      if ((byEnd[j] as CallSpan)[1] <= start) before = Math.max(before, depth[j] as number);
+    }
+    depth[i] = before + 1;
+    deepest = Math.max(deepest, before + 1);
+  }
+  return deepest;
+};
+
 export const meterEnabled = (): boolean => process.env.CURBSIDE_METER === '1';
 
 export const meter = {
   /** Runs `fn` with work attributed to `label` (a plain call when metering is off). */
   run<T>(label: string, fn: () => T): T {
-    return meterEnabled() ? labels.run(label, fn) : fn();
+    return meterEnabled() ? labels.run(label, () => spans.run([], fn)) : fn();
+  },
+
+  /** Notes one DynamoDB call of the running invocation (its start and end), for `roundTrips`. */
+  call(start: number, end: number): void {
+    if (meterEnabled()) spans.getStore()?.push([start, end]);
+  },
+
+  /** The running invocation's DynamoDB calls so far, as sequential round trips (`roundTripsOf`). */
+  roundTrips(): number {
+    return roundTripsOf(spans.getStore() ?? []);
   },
 
   /** The label of the running invocation. */

@@ -1,7 +1,15 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createDb } from '../src/db';
-import { billedUnits, itemSize, meter, observeWrite, transactionUnits, UNLABELLED } from '../src/meter';
+import {
+  billedUnits,
+  itemSize,
+  meter,
+  observeWrite,
+  roundTripsOf,
+  transactionUnits,
+  UNLABELLED,
+} from '../src/meter';
 import { meterOnForEachTest } from './meter-on';
 
 describe('billedUnits', () => {
@@ -157,5 +165,51 @@ describe('the meter', () => {
       'ddb.writeUnits': 7,
       'ddb.estimatedWriteUnits': 1,
     });
+  });
+
+  it('counts the sequential round trips of an invocation: calls in flight together once', async () => {
+    const db = createDb({
+      table: process.env.TABLE_NAME as string,
+      endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
+      meter: true,
+    });
+    const get = (sk: string) =>
+      db.doc.send(new GetCommand({ TableName: db.table, Key: { pk: 'METER#3', sk } }));
+    const trips = await meter.run('trips', async () => {
+      await Promise.all([get('A'), get('B'), get('C')]);
+      await get('D');
+      await Promise.all([get('E'), get('F')]);
+      return meter.roundTrips();
+    });
+    expect(meter.snapshot().trips?.['ddb.calls']).toBe(6);
+    expect(trips).toBe(3);
+  });
+});
+
+describe('roundTripsOf', () => {
+  it('is the longest chain of calls each started after the one before ended', () => {
+    expect(roundTripsOf([])).toBe(0);
+    expect(
+      roundTripsOf([
+        [0, 10],
+        [1, 9],
+        [2, 12],
+      ]),
+    ).toBe(1);
+    // A call started once the first answered, beside a long one started at once: 2, not 3.
+    expect(
+      roundTripsOf([
+        [0, 5],
+        [0, 30],
+        [6, 10],
+        [11, 20],
+      ]),
+    ).toBe(3);
+    expect(
+      roundTripsOf([
+        [0, 5],
+        [5, 8],
+      ]),
+    ).toBe(2);
   });
 });

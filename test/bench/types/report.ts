@@ -27,6 +27,8 @@ export interface RouteRow extends RouteFigures {
   readUnitsPerCall: number;
   writeUnitsPerCall: number;
   dynamoCallsPerCall: number;
+  /** Sequential DynamoDB round trips on the way to the answer (calls in flight together count once; issue 54). */
+  roundTripsPerCall: number;
   messagesPerCall: number;
   handlerMsPerCall: number;
   /** DynamoDB operations per call: how many, and their units. */

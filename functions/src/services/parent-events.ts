@@ -1,0 +1,160 @@
+/**
+ * What a car-line event tells the parents of the children it is about (split
+ * from parents.ts by part: the polls stay there): their children's status at
+ * once, and a throttled word that the line moved (ADR 0027: their connections
+ * from the school's, read once per change).
+ */
+import { type CarLineEvent, channels, type LiveEvent } from '@curbside/api';
+import type { ParentStatus, QueueEntry } from '@curbside/domain';
+import { meter, parentLinks, parents, queue, type SchoolConnection } from '@curbside/store';
+import { db } from '../lib/context';
+import { live } from '../lib/live';
+import { log } from '../lib/log';
+import { schoolHearing } from './publish';
+
+/** A child's status as a car-line event leaves it (before any release mark, which the parent reads on refresh). */
+const statusAfter = (entry: QueueEntry, leaving: boolean): ParentStatus => {
+  if (entry.status === 'completed') return 'picked_up';
+  if (leaving) return 'not_in_queue';
+  return entry.status === 'ready' ? 'ready_for_pickup' : 'in_queue';
+};
+
+/** The entries an event changed, and whether they left the line (so the cars behind moved up). */
+const changesOf = (event: CarLineEvent): { entries: QueueEntry[]; leaving: boolean; lineMoved: boolean } => {
+  switch (event.type) {
+    case 'VEHICLE_QUEUED':
+      return { entries: [event.data.entry], leaving: false, lineMoved: false };
+    case 'VEHICLE_REMOVED':
+      return { entries: [event.data.entry], leaving: true, lineMoved: true };
+    case 'QUEUE_STATUS_UPDATED': {
+      const entry = event.data.entry;
+      return {
+        entries: entry ? [entry] : [],
+        leaving: false,
+        lineMoved: entry?.status === 'completed',
+      };
+    }
+    case 'VEHICLES_REMOVED_FROM_QUEUE':
+      return { entries: event.data.entries, leaving: false, lineMoved: event.data.entries.length > 0 };
+    default:
+      return { entries: [], leaving: false, lineMoved: false };
+  }
+};
+
+/** At most one position update per child per this long (status changes go at once). */
+export const POSITION_UPDATE_INTERVAL_MS = 15_000;
+
+/**
+ * When each session last told its parents that the line moved. Kept by the
+ * function instance: in AWS each warm instance keeps its own, so a parent may
+ * get one update per instance per interval (a handful), never one per car.
+ */
+const lastLineUpdate = new Map<number, number>();
+
+/**
+ * The school's parents' connections by parent, from the connections that hear
+ * of the school's car line (`schoolHearing`: their `parent#{id}` channel).
+ */
+const parentConnections = (hearing: readonly SchoolConnection[]): Map<number, string[]> => {
+  const byParent = new Map<number, string[]>();
+  for (const { connectionId, channels: joined } of hearing) {
+    for (const channel of joined) {
+      const parsed = channels.parse(channel);
+      if (parsed?.kind !== 'parent') continue;
+      byParent.set(parsed.parentId, [...(byParent.get(parsed.parentId) ?? []), connectionId]);
+    }
+  }
+  return byParent;
+};
+
+/** Sends one message to each of some parents' connections (a parent's own channel, by its members). */
+const sendToParents = async (
+  connected: ReadonlyMap<number, string[]>,
+  parentIds: readonly number[],
+  message: LiveEvent,
+) => {
+  const sent = { ...message, sentAt: Date.now() };
+  await Promise.all(
+    parentIds.map((parentId) => {
+      const ids = connected.get(parentId);
+      if (!ids) return undefined;
+      meter.add(`live.published.${channels.parent(parentId)}`);
+      return live().send(ids, sent, channels.parent(parentId));
+    }),
+  );
+};
+
+/**
+ * The line moved (a car left it): every connected parent whose child's car
+ * still waits gets a `QUEUE_UPDATE` for that child, at most once per interval
+ * per session. One Query of the school's parents (their children) and one of
+ * the active queue; nothing when no parent of the school is connected.
+ */
+const tellLineMoved = async (
+  schoolId: number,
+  sessionId: number,
+  connected: ReadonlyMap<number, string[]>,
+) => {
+  const now = Date.now();
+  if (now - (lastLineUpdate.get(sessionId) ?? 0) < POSITION_UPDATE_INTERVAL_MS) return;
+  lastLineUpdate.set(sessionId, now);
+  const [following, active] = await Promise.all([
+    parents.childrenOfSchool(db, schoolId),
+    queue.listActive(db, sessionId),
+  ]);
+  if (following.size === 0) return;
+  for (const entry of active) {
+    if (entry.status === 'ready') continue;
+    for (const student of entry.students) {
+      await sendToParents(connected, following.get(student.id) ?? [], {
+        type: 'QUEUE_UPDATE',
+        data: { studentId: student.id },
+      });
+    }
+  }
+};
+
+/**
+ * Tells the parents of the children a car-line event is about: a
+ * `STUDENT_STATUS_UPDATE` for each child whose car joined, moved, left or
+ * was picked up (the child's id and status only), at once; and when cars
+ * left the line, a throttled `QUEUE_UPDATE` to the parents of the children
+ * still waiting. The parents' connections are the school's (`hearing`, one
+ * Query of the connection table shared with the staff's fan-out); who follows
+ * each child is read when a parent is connected (one Query of the child's
+ * links each, at once: the links as they are now, so a parent unlinked hears
+ * nothing more). Nothing about anyone else reaches a parent's connection. The change
+ * has committed: a failure here is logged, never the caller's error.
+ */
+export const tellParents = async (
+  schoolId: number,
+  sessionId: number,
+  event: CarLineEvent,
+  hearing: Promise<SchoolConnection[]> = schoolHearing(schoolId),
+) => {
+  const { entries, leaving, lineMoved } = changesOf(event);
+  if (entries.length === 0) return;
+  try {
+    const connected = parentConnections(await hearing);
+    if (connected.size === 0) return;
+    const children = new Map<number, ParentStatus>();
+    for (const entry of entries) {
+      for (const student of entry.students) children.set(student.id, statusAfter(entry, leaving));
+    }
+    const linked = await Promise.all(
+      [...children.keys()].map(async (studentId) => ({
+        studentId,
+        parentIds: await parentLinks.parentsOf(db, schoolId, studentId),
+      })),
+    );
+    for (const { studentId, parentIds } of linked) {
+      await sendToParents(connected, parentIds, {
+        type: 'STUDENT_STATUS_UPDATE',
+        data: { studentId, sessionId, status: children.get(studentId) as ParentStatus },
+      });
+    }
+    if (lineMoved) await tellLineMoved(schoolId, sessionId, connected);
+  } catch (error) {
+    log('warn', 'parents not told', { type: event.type, error: (error as Error).message });
+  }
+};
