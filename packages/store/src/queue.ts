@@ -1,9 +1,6 @@
-import { randomInt } from 'node:crypto';
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import {
   ConflictError,
-  changedMeanwhileError,
-  completedEventEntry,
   eventEntryOf,
   orderQueue,
   type QueueEntry,
@@ -11,214 +8,48 @@ import {
   type Recording,
   type ReleaseMark,
   type VehicleType,
-  visitEndedError,
 } from '@curbside/domain';
 import { getAll, rewritePartition } from './batch-write';
 import type { Db } from './db';
 import { eventPuts, meterTransactionSurcharge } from './dismissal-event';
-import { stripKeys } from './ids';
 import { isConditionFailure, queryAll } from './query';
+import {
+  activeEntryKey,
+  activeItem,
+  activeSk,
+  completedEntryOf,
+  completedVisit,
+  conflictFor,
+  donePartition,
+  fromItem,
+  heldTo,
+  lookup,
+  newEntryId,
+  notCalledOf,
+  parseEntryId,
+  partition,
+  removedVisit,
+  visitSk,
+  waitingIndex,
+  waitingPartition,
+  waitsForBatch,
+} from './queue-items';
 
-/**
- * Queue entries of a session, all in one partition `QUEUE#{sessionId}`. An
- * entry is one visit of a car: its id is given when the car is queued,
- * `{sessionId}-{type}-{NUMBER}-{entryMs}-{nonce}`, and names that visit for
- * life (batching, overflow, completion). A car queued again later in the
- * session is a new visit with a new id.
- * - active (waiting, ready, overflow): sk `ENTRY#{type}#{NUMBER}`, the car's
- *   one slot in the session: the add is one conditional PutItem, so a car is
- *   never queued twice at once. While the entry is waiting and in no batch it
- *   is also in the waiting line of its type (gsi1, below), so the add writes
- *   1 unit to the table and 1 to the index.
- * - ended visits: sk `VISIT#{id}`, written in the same transaction that frees
- *   the slot: a completed pickup keeps the whole entry (and is listed newest
- *   first on gsi1 `QUEUE#{sessionId}#DONE`); a removed visit keeps a small
- *   record (what it was, when it was removed) that expires after 30 days.
- *   Reading the active queue never reads them.
- * Every write to an entry is held to the id and version the caller read, so
- * a write aimed at an earlier visit never lands on a later one.
- */
-const partition = (sessionId: number) => `QUEUE#${sessionId}`;
-const activeSk = (type: VehicleType, number: string) => `ENTRY#${type}#${number.toUpperCase()}`;
-const visitSk = (id: string) => `VISIT#${id}`;
-const waitingPartition = (sessionId: number, type: VehicleType) => `QUEUE#${sessionId}#WAITING#${type}`;
-const donePartition = (sessionId: number) => `QUEUE#${sessionId}#DONE`;
-const REMOVED_KEPT_SECONDS = 30 * 24 * 60 * 60;
-const NONCE_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
-
-/** A new visit's id: the car, the session, the moment it was queued and a nonce (never reused). */
-export const newEntryId = (sessionId: number, type: VehicleType, number: string, entryTime: string) => {
-  const nonce = Array.from({ length: 3 }, () => NONCE_ALPHABET[randomInt(NONCE_ALPHABET.length)]).join('');
-  return `${sessionId}-${type}-${number.toUpperCase()}-${Date.parse(entryTime)}-${nonce}`;
-};
-
-/** The session, vehicle and slot key an id names; undefined for anything that is not a visit id. */
-export const parseEntryId = (id: string) => {
-  const match = /^(\d+)-(car|bus)-([A-Z0-9]+)-(\d{1,15})-([a-z0-9]{3})$/.exec(id);
-  if (!match) return undefined;
-  const sessionId = Number(match[1]);
-  const type = match[2] as VehicleType;
-  const number = match[3] as string;
-  return {
-    sessionId,
-    type,
-    number,
-    slot: { pk: partition(sessionId), sk: activeSk(type, number) },
-    visit: { pk: partition(sessionId), sk: visitSk(id) },
-  };
-};
-
-/** The key of an active entry: for the batch module's transactions only. */
-export const activeEntryKey = (entry: Pick<QueueEntry, 'sessionId' | 'vehicleType' | 'vehicleNumber'>) => ({
-  pk: partition(entry.sessionId),
-  sk: activeSk(entry.vehicleType, entry.vehicleNumber),
-});
-
-/** The waiting-line index attributes of an entry that waits for a batch (gsi1, ordered by arrival). */
-export const waitingIndex = (
-  entry: Pick<QueueEntry, 'sessionId' | 'vehicleType' | 'vehicleNumber' | 'entryTime'>,
-) => ({
-  gsi1pk: waitingPartition(entry.sessionId, entry.vehicleType),
-  gsi1sk: `${entry.entryTime}#${entry.vehicleNumber}`,
-});
-
-const waitsForBatch = (entry: Pick<QueueEntry, 'status' | 'batchId'>) =>
-  entry.status === 'waiting' && entry.batchId === null;
-
-/**
- * A condition holding a write to the visit and version the caller read. The
- * placeholders are prefixed so a transaction can add its own.
- */
-export const heldTo = (entry: Pick<QueueEntry, 'id' | 'version'>) => ({
-  condition: 'attribute_exists(pk) AND id = :heldId AND version = :heldVersion',
-  values: { ':heldId': entry.id, ':heldVersion': entry.version },
-});
-
-/** How a visit stands: still in the queue, picked up, or removed. */
-export type Visit =
-  | { state: 'active'; entry: QueueEntry }
-  | { state: 'pickedUp'; entry: QueueEntry }
-  | { state: 'removed'; entry: RemovedVisit };
-
-/** What is kept of a visit removed from the queue (without a pickup). */
-export interface RemovedVisit {
-  id: string;
-  sessionId: number;
-  schoolId: number;
-  vehicleNumber: string;
-  vehicleType: VehicleType;
-  removedAt: string;
-}
-
-/**
- * An entry as completed at `exitTime`: the entry answered to callers and its
- * item under `VISIT#{id}` (listed with the session's pickups). Used by this
- * module and by the batch module's transactions.
- */
-export const completedVisit = (entry: QueueEntry, exitTime: string) => {
-  const completed: QueueEntry = {
-    ...entry,
-    status: 'completed',
-    position: null,
-    exitTime,
-    version: entry.version + 1,
-  };
-  const { position: _, ...stored } = completed;
-  const item = {
-    pk: partition(entry.sessionId),
-    sk: visitSk(entry.id),
-    gsi1pk: donePartition(entry.sessionId),
-    gsi1sk: `${exitTime}#${entry.id}`,
-    entity: 'queueEntry',
-    ...stored,
-  };
-  return { completed, item };
-};
-
-/** The record a removed visit leaves behind (for the batch module's transactions too). */
-export const removedVisit = (entry: QueueEntry, removedAt: string) => {
-  const record: RemovedVisit = {
-    id: entry.id,
-    sessionId: entry.sessionId,
-    schoolId: entry.schoolId,
-    vehicleNumber: entry.vehicleNumber,
-    vehicleType: entry.vehicleType,
-    removedAt,
-  };
-  const { position: _, ...stored } = entry;
-  return {
-    pk: partition(entry.sessionId),
-    sk: visitSk(entry.id),
-    entity: 'removedVisit',
-    ...record,
-    // The entry as it was, so Undo can put it back (`restore.ts`).
-    entry: stored,
-    ttl: Math.ceil(Date.parse(removedAt) / 1000) + REMOVED_KEPT_SECONDS,
-  };
-};
-
-/** A completed visit as its `picked_up` event names it: with each child's release when the marks were read. */
-export const completedEntryOf = (entry: QueueEntry, marks: ReadonlyMap<number, ReleaseMark> | undefined) =>
-  marks ? completedEventEntry(entry, marks) : eventEntryOf(entry);
-
-/** The children a visit does not call today, as its queued event records them (issue 52): who, and why. */
-const notCalledOf = (entry: QueueEntry) =>
-  entry.notCalled && entry.notCalled.length > 0
-    ? {
-        notCalled: entry.notCalled.map(({ id, firstName, lastName, grade, classroomId, reason }) => ({
-          id,
-          firstName,
-          lastName,
-          grade,
-          classroomId,
-          reason,
-        })),
-      }
-    : {};
-
-const fromItem = (item: Record<string, unknown>): QueueEntry => ({
-  ...stripKeys<QueueEntry>(item),
-  position: null,
-});
-
-/** The active item of an entry: the entry with its keys (and its place in the waiting line). */
-export const activeItem = (entry: QueueEntry) => {
-  const { position: _, ...stored } = entry;
-  return {
-    ...activeEntryKey(entry),
-    ...(waitsForBatch(entry) ? waitingIndex(entry) : {}),
-    entity: 'queueEntry',
-    ...stored,
-  };
-};
-
-/** How a visit stands now, read consistently: its slot, then (when the slot holds another visit) its record. */
-const lookup = async (db: Db, id: string): Promise<Visit | undefined> => {
-  const parsed = parseEntryId(id);
-  if (!parsed) return undefined;
-  const { Item: slot } = await db.doc.send(
-    new GetCommand({ TableName: db.table, Key: parsed.slot, ConsistentRead: true }),
-  );
-  if (slot?.id === id) return { state: 'active', entry: fromItem(slot) };
-  const { Item: ended } = await db.doc.send(
-    new GetCommand({ TableName: db.table, Key: parsed.visit, ConsistentRead: true }),
-  );
-  if (!ended) return undefined;
-  return ended.entity === 'removedVisit'
-    ? { state: 'removed', entry: stripKeys<RemovedVisit>({ ...ended, entry: undefined }) }
-    : { state: 'pickedUp', entry: fromItem(ended) };
-};
-
-/**
- * Why a write held to `entry` was refused: the visit ended meanwhile (picked
- * up or removed), or someone else changed it. For this module and the batch
- * module.
- */
-export const conflictFor = async (db: Db, entry: QueueEntry): Promise<ConflictError> => {
-  const now = await lookup(db, entry.id);
-  if (now?.state === 'pickedUp' || now?.state === 'removed') return visitEndedError(entry, now.state);
-  return changedMeanwhileError(entry);
-};
+/** The queue's keys, items and visit records live in `queue-items.ts` (its module comment says how a session's queue is kept). */
+export {
+  activeEntryKey,
+  activeItem,
+  completedEntryOf,
+  completedVisit,
+  conflictFor,
+  heldTo,
+  newEntryId,
+  parseEntryId,
+  type RemovedVisit,
+  removedVisit,
+  type Visit,
+  waitingIndex,
+} from './queue-items';
 
 export type NewQueueEntry = Omit<
   QueueEntry,
