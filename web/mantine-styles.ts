@@ -3,7 +3,8 @@ import type { Plugin } from 'vite';
 /**
  * Every styled Mantine component imports its class names from `<Name>.module.css.mjs`, and
  * Mantine ships each component's rules as `@mantine/core/styles/<Name>.layer.css` (the same
- * 91 names). In the build, that module also imports that stylesheet: a component's CSS lands in
+ * names; one of them, `InlineInput` — the label beside a Radio, Checkbox or Switch — lives under
+ * `esm/utils`, not `esm/components`). In the build, that module also imports that stylesheet: a component's CSS lands in
  * the chunk that uses the component, so a page's render-blocking CSS holds only what the entry
  * draws, and each screen brings its components' rules with its own code (ADR 0026). The global
  * files (reset, variables, helpers) are imported by `src/main.tsx`.
@@ -17,7 +18,7 @@ import type { Plugin } from 'vite';
  * there the entry imports Mantine's whole stylesheet instead.
  */
 const CLASS_NAMES =
-  /[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/](?:[^?]*[\\/])?(\w+)\.module\.css\.mjs$/;
+  /[\\/]@mantine[\\/]core[\\/]esm[\\/](?:components|utils)[\\/](?:[^?]*[\\/])?(\w+)\.module\.css\.mjs$/;
 const ENTRY = /[\\/]web[\\/]src[\\/]main\.tsx$/;
 
 export const mantineComponentStyles = (): Plugin => {
