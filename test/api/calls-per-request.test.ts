@@ -37,13 +37,13 @@ const POLL_CALLS = 2;
  */
 const ROUND_TRIP_SLACK = 1;
 const NOW: Record<string, { calls: number; roundTrips: number }> = {
-  addToQueue: { calls: 16, roundTrips: 7 },
-  setQueueStatus: { calls: 8, roundTrips: 7 },
-  updateQueueEntry: { calls: 10, roundTrips: 7 },
-  removeFromQueue: { calls: 9, roundTrips: 7 },
+  addToQueue: { calls: 14, roundTrips: 6 },
+  setQueueStatus: { calls: 7, roundTrips: 6 },
+  updateQueueEntry: { calls: 7, roundTrips: 6 },
+  removeFromQueue: { calls: 7, roundTrips: 6 },
   restoreQueueEntry: { calls: 10, roundTrips: 7 },
   createBatch: { calls: 10, roundTrips: 8 },
-  addToBatch: { calls: 11, roundTrips: 7 },
+  addToBatch: { calls: 9, roundTrips: 6 },
   updateBatch: { calls: 9, roundTrips: 8 },
   releaseStudent: { calls: 14, roundTrips: 6 },
   createAlert: { calls: 9, roundTrips: 8 },
