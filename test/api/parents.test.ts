@@ -265,6 +265,51 @@ describe('a sandboxed school', () => {
   });
 });
 
+describe("a parent's open page, when a child is unlinked", () => {
+  it('hears nothing more of that child from the next change, while a parent still linked does', async () => {
+    const leaving = await newParent();
+    const code = (await teacher.post('/api/pickup-codes/generate', { studentId: child.id })).body.code;
+    expect((await leaving.post('/api/parent/link-student', { pickupCode: code })).status).toBe(200);
+    const me = (await leaving.get('/api/me')).body;
+    const [gone, staying] = await Promise.all([
+      openLive(server.url, { cookie: leaving.cookie }),
+      openLive(server.url, { cookie: parent.cookie }),
+    ]);
+    const session = (await front.post('/api/sessions', sessionBody())).body.id;
+    const entry = (
+      await front.post('/api/queue', { sessionId: session, vehicleNumber: childCar, vehicleType: 'car' })
+    ).body;
+    for (const page of [gone, staying]) {
+      expect((await page.next('STUDENT_STATUS_UPDATE')).data).toMatchObject({
+        studentId: child.id,
+        status: 'in_queue',
+      });
+    }
+
+    const unlinked = await admin.put(`/api/parents/${me.id}`, {
+      firstName: 'Gone',
+      lastName: 'Link',
+      email: me.email,
+      studentIds: [],
+    });
+    expect(unlinked.status, JSON.stringify(unlinked.body)).toBe(200);
+    gone.messages.length = 0;
+    staying.messages.length = 0;
+    const ready = await front.put(`/api/queue/${encodeURIComponent(entry.id)}/status`, { status: 'ready' });
+    expect(ready.status, JSON.stringify(ready.body)).toBe(200);
+    expect((await staying.next('STUDENT_STATUS_UPDATE')).data).toMatchObject({
+      studentId: child.id,
+      status: 'ready_for_pickup',
+    });
+    // A ping's pong: every message sent to the page before it reached it first.
+    gone.send({ type: 'ping' });
+    await gone.next('pong');
+    expect(gone.messages.filter((message) => message.type !== 'pong')).toEqual([]);
+    await Promise.all([gone.close(), staying.close()]);
+    await admin.put(`/api/sessions/${session}/end`);
+  });
+});
+
 describe("a parent's next poll", () => {
   it('follows what changed since the last one: the next session, and a child no longer linked', async () => {
     // An instance polls by what it found last time (issue 33); each of these changes must show at once.

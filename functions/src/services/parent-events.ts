@@ -6,7 +6,7 @@
  */
 import { type CarLineEvent, channels, type LiveEvent } from '@curbside/api';
 import type { ParentStatus, QueueEntry } from '@curbside/domain';
-import { meter, parentLinks, parents, queue, type SchoolConnection } from '@curbside/store';
+import { meter, queue, type SchoolConnection } from '@curbside/store';
 import { db } from '../lib/context';
 import { live } from '../lib/live';
 import { log } from '../lib/log';
@@ -51,33 +51,44 @@ export const POSITION_UPDATE_INTERVAL_MS = 15_000;
  */
 const lastLineUpdate = new Map<number, number>();
 
+/** A parent's connection that hears of a child: whose page it is and which connection. */
+interface Hearer {
+  parentId: number;
+  connectionId: string;
+}
+
 /**
- * The school's parents' connections by parent, from the connections that hear
- * of the school's car line (`schoolHearing`: their `parent#{id}` channel).
+ * Who hears of each child of the school, from the connections that hear of its
+ * car line (`schoolHearing`): a parent's page (its `parent#{id}` channel) with
+ * the children kept on its row (its links as `$connect` read them, less any
+ * link removed since: `connections.forgetChildren`). No read of its own.
  */
-const parentConnections = (hearing: readonly SchoolConnection[]): Map<number, string[]> => {
-  const byParent = new Map<number, string[]>();
-  for (const { connectionId, channels: joined } of hearing) {
+const hearersByChild = (hearing: readonly SchoolConnection[]): Map<number, Hearer[]> => {
+  const byChild = new Map<number, Hearer[]>();
+  for (const { connectionId, channels: joined, studentIds } of hearing) {
     for (const channel of joined) {
       const parsed = channels.parse(channel);
       if (parsed?.kind !== 'parent') continue;
-      byParent.set(parsed.parentId, [...(byParent.get(parsed.parentId) ?? []), connectionId]);
+      for (const studentId of studentIds) {
+        byChild.set(studentId, [
+          ...(byChild.get(studentId) ?? []),
+          { parentId: parsed.parentId, connectionId },
+        ]);
+      }
     }
   }
-  return byParent;
+  return byChild;
 };
 
-/** Sends one message to each of some parents' connections (a parent's own channel, by its members). */
-const sendToParents = async (
-  connected: ReadonlyMap<number, string[]>,
-  parentIds: readonly number[],
-  message: LiveEvent,
-) => {
+/** Sends one message to the parents' connections that hear of a child (each on its parent's channel). */
+const sendToHearers = async (hearers: readonly Hearer[], message: LiveEvent) => {
   const sent = { ...message, sentAt: Date.now() };
+  const byParent = new Map<number, string[]>();
+  for (const { parentId, connectionId } of hearers) {
+    byParent.set(parentId, [...(byParent.get(parentId) ?? []), connectionId]);
+  }
   await Promise.all(
-    parentIds.map((parentId) => {
-      const ids = connected.get(parentId);
-      if (!ids) return undefined;
+    [...byParent].map(([parentId, ids]) => {
       meter.add(`live.published.${channels.parent(parentId)}`);
       return live().send(ids, sent, channels.parent(parentId));
     }),
@@ -87,26 +98,18 @@ const sendToParents = async (
 /**
  * The line moved (a car left it): every connected parent whose child's car
  * still waits gets a `QUEUE_UPDATE` for that child, at most once per interval
- * per session. One Query of the school's parents (their children) and one of
- * the active queue; nothing when no parent of the school is connected.
+ * per session. One Query of the active queue; nothing when no parent of the
+ * school is connected.
  */
-const tellLineMoved = async (
-  schoolId: number,
-  sessionId: number,
-  connected: ReadonlyMap<number, string[]>,
-) => {
+const tellLineMoved = async (sessionId: number, hearers: ReadonlyMap<number, Hearer[]>) => {
   const now = Date.now();
   if (now - (lastLineUpdate.get(sessionId) ?? 0) < POSITION_UPDATE_INTERVAL_MS) return;
   lastLineUpdate.set(sessionId, now);
-  const [following, active] = await Promise.all([
-    parents.childrenOfSchool(db, schoolId),
-    queue.listActive(db, sessionId),
-  ]);
-  if (following.size === 0) return;
+  const active = await queue.listActive(db, sessionId);
   for (const entry of active) {
     if (entry.status === 'ready') continue;
     for (const student of entry.students) {
-      await sendToParents(connected, following.get(student.id) ?? [], {
+      await sendToHearers(hearers.get(student.id) ?? [], {
         type: 'QUEUE_UPDATE',
         data: { studentId: student.id },
       });
@@ -120,11 +123,11 @@ const tellLineMoved = async (
  * was picked up (the child's id and status only), at once; and when cars
  * left the line, a throttled `QUEUE_UPDATE` to the parents of the children
  * still waiting. The parents' connections are the school's (`hearing`, one
- * Query of the connection table shared with the staff's fan-out); who follows
- * each child is read when a parent is connected (one Query of the child's
- * links each, at once: the links as they are now, so a parent unlinked hears
- * nothing more). Nothing about anyone else reaches a parent's connection. The change
- * has committed: a failure here is logged, never the caller's error.
+ * Query of the connection table shared with the staff's fan-out), and who
+ * hears of each child is on their rows (matched here, no read: the same calls
+ * for a car of one child as for a bus of thirty). Nothing about anyone else
+ * reaches a parent's connection. The change has committed: a failure here is
+ * logged, never the caller's error.
  */
 export const tellParents = async (
   schoolId: number,
@@ -135,25 +138,19 @@ export const tellParents = async (
   const { entries, leaving, lineMoved } = changesOf(event);
   if (entries.length === 0) return;
   try {
-    const connected = parentConnections(await hearing);
-    if (connected.size === 0) return;
+    const hearers = hearersByChild(await hearing);
+    if (hearers.size === 0) return;
     const children = new Map<number, ParentStatus>();
     for (const entry of entries) {
       for (const student of entry.students) children.set(student.id, statusAfter(entry, leaving));
     }
-    const linked = await Promise.all(
-      [...children.keys()].map(async (studentId) => ({
-        studentId,
-        parentIds: await parentLinks.parentsOf(db, schoolId, studentId),
-      })),
-    );
-    for (const { studentId, parentIds } of linked) {
-      await sendToParents(connected, parentIds, {
+    for (const [studentId, status] of children) {
+      await sendToHearers(hearers.get(studentId) ?? [], {
         type: 'STUDENT_STATUS_UPDATE',
-        data: { studentId, sessionId, status: children.get(studentId) as ParentStatus },
+        data: { studentId, sessionId, status },
       });
     }
-    if (lineMoved) await tellLineMoved(schoolId, sessionId, connected);
+    if (lineMoved) await tellLineMoved(sessionId, hearers);
   } catch (error) {
     log('warn', 'parents not told', { type: event.type, error: (error as Error).message });
   }

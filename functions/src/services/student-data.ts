@@ -38,6 +38,7 @@ import {
 import { db } from '../lib/context';
 import { log } from '../lib/log';
 import { endSignIns } from './auth';
+import { stopHearingOf } from './live-connections';
 import { rosterSchool } from './roster/scope';
 
 /**
@@ -195,6 +196,7 @@ export const eraseStudent = async (
   let deactivated = 0;
   for (const parent of await users.getMany(db, parentIds)) {
     await parentLinks.unlinkStudent(db, parent, school.id, id);
+    await stopHearingOf(parent.id, school.id, [id]);
     const left = await parentLinks.childrenOf(db, parent.id);
     if (left.length === 0 && parent.active) {
       await users.updateProfile(db, parent, { active: false });

@@ -43,6 +43,11 @@ export interface FunctionAccess {
 
 /** What a function that publishes does to the connection table: list a channel, drop a gone connection. */
 const PUBLISHER: readonly TableAction[] = ['Query', 'GetItem', 'BatchWriteItem'];
+/**
+ * A publisher that may also unlink a parent from a child: each open page of
+ * the parent's stops hearing of the child (its school row updated, ADR 0027).
+ */
+const UNLINKER: readonly TableAction[] = [...PUBLISHER, 'UpdateItem'];
 const HTTP = { memoryMb: 512, timeoutSeconds: 10 } as const;
 
 /**
@@ -103,8 +108,9 @@ export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', Functio
       'ConditionCheckItem',
     ],
     // Deactivating a user or giving a new password ends their sign-ins and closes their live connections;
-    // switching a school's (or district's) mode tells the school's staff screens.
-    connections: PUBLISHER,
+    // switching a school's (or district's) mode tells the school's staff screens; a parent unlinked from a
+    // child (or the child erased) stops being told of the child on their open pages.
+    connections: UNLINKER,
     publishes: true,
     // Emailing parent invites (issue 29) queues a mail run and starts the mail sender (below), which alone sends.
     memoryMb: 1769,
@@ -241,7 +247,8 @@ export const IMPORT_JOBS = {
   retryAttempts: 0,
   access: {
     data: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
-    connections: PUBLISHER,
+    // A parent's children changed by the import: their open pages stop hearing of the ones unlinked.
+    connections: UNLINKER,
     publishes: true,
     memoryMb: 1024,
     timeoutSeconds: 900,

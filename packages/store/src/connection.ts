@@ -40,12 +40,20 @@ export interface Connection {
   busLink?: { schoolId: number; kind: 'driver' | 'map' } | null;
   /** The schools whose car line it hears of: listed under each (`ofSchool`). */
   schools?: readonly number[];
+  /**
+   * A parent's page: the children it hears of (their links as `$connect` read
+   * them), kept on its row under each child's school; `forgetChildren` takes
+   * one off when its link is removed.
+   */
+  children?: ReadonlyArray<{ schoolId: number; studentId: number }>;
 }
 
 /** A connection as a school's fan-out finds it: its id and its channels. */
 export interface SchoolConnection {
   connectionId: string;
   channels: string[];
+  /** A parent's page: the children of the school it hears of (none for anyone else). */
+  studentIds: number[];
 }
 
 export interface UserConnection {
@@ -66,13 +74,24 @@ const schoolKey = (schoolId: number, connectionId: string) => ({
   pk: `SCHOOL#${schoolId}`,
   sk: `CONN#${connectionId}`,
 });
-const schoolRow = (schoolId: number, connectionId: string, channels: readonly string[], ttl: number) => ({
+const schoolRow = (
+  schoolId: number,
+  connectionId: string,
+  channels: readonly string[],
+  ttl: number,
+  studentIds: readonly number[] = [],
+) => ({
   ...schoolKey(schoolId, connectionId),
   entity: 'schoolConnection',
   connectionId,
   channels,
   ttl,
+  // A number set (an empty one cannot be stored): `forgetChildren` deletes from it in place.
+  ...(studentIds.length > 0 ? { studentIds: new Set(studentIds) } : {}),
 });
+const studentIdsOf = (item: Record<string, unknown>): number[] => [
+  ...((item.studentIds as Iterable<number> | undefined) ?? []),
+];
 const schoolsOf = (item: Record<string, unknown> | undefined): number[] =>
   (item?.schools as number[] | undefined) ?? [];
 
@@ -97,9 +116,14 @@ export const connections = {
     const ttl = Math.floor(Date.now() / 1000) + CONNECTION_TTL_SECONDS;
     const sessionId = connection.sessionId ?? null;
     const schools = [...new Set(connection.schools ?? [])];
+    const children = connection.children ?? [];
+    const childrenIn = (schoolId: number) =>
+      children.filter((child) => child.schoolId === schoolId).map((child) => child.studentId);
     const items = [
       { ...key(connection.connectionId), entity: 'connection', ttl, ...connection, sessionId, schools },
-      ...schools.map((schoolId) => schoolRow(schoolId, connection.connectionId, connection.channels, ttl)),
+      ...schools.map((schoolId) =>
+        schoolRow(schoolId, connection.connectionId, connection.channels, ttl, childrenIn(schoolId)),
+      ),
       ...connection.channels.map((channel) => ({
         ...memberKey(channel, connection.connectionId),
         entity: 'channelMember',
@@ -148,10 +172,47 @@ export const connections = {
    * the fan-out of a change matches the channels itself (ADR 0027).
    */
   async ofSchool(db: Db, schoolId: number): Promise<SchoolConnection[]> {
-    return (await liveRows(db, `SCHOOL#${schoolId}`, 'connectionId, channels')).map((item) => ({
+    return (await liveRows(db, `SCHOOL#${schoolId}`, 'connectionId, channels, studentIds')).map((item) => ({
       connectionId: item.connectionId as string,
       channels: (item.channels as string[] | undefined) ?? [],
+      studentIds: studentIdsOf(item),
     }));
+  },
+
+  /**
+   * A parent's links to some children of a school were removed: each open
+   * connection of theirs stops hearing of those children (one Query of the
+   * user's connections, then one UpdateItem per connection, at once, deleting
+   * the ids from its school row's set; a connection gone meanwhile is
+   * skipped). The parent's page hears nothing more of them from the next change.
+   * `only`: these connections of the user, without the Query.
+   */
+  async forgetChildren(
+    db: Db,
+    userId: number,
+    schoolId: number,
+    studentIds: readonly number[],
+    only?: readonly string[],
+  ) {
+    if (studentIds.length === 0) return;
+    const open = only ?? (await connections.ofUser(db, userId)).map((connection) => connection.connectionId);
+    await Promise.all(
+      open.map((connectionId) =>
+        db.doc
+          .send(
+            new UpdateCommand({
+              TableName: db.table,
+              Key: schoolKey(schoolId, connectionId),
+              UpdateExpression: 'DELETE studentIds :gone',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: { ':gone': new Set(studentIds) },
+            }),
+          )
+          .catch((error) => {
+            if (!isConditionFailure(error)) throw error;
+          }),
+      ),
+    );
   },
 
   /** A user's open connections (one Query), with the session each was opened with. */
@@ -214,6 +275,7 @@ export const connections = {
         ttl,
       }));
       const leftKeys = left.map((channel) => memberKey(channel, connectionId));
+      // A staff connection's (only staff subscribe): no children on its school rows to keep.
       const schoolRows = schoolsOf(Item).map((schoolId) => schoolRow(schoolId, connectionId, after, ttl));
       try {
         if (1 + joinedRows.length + leftKeys.length + schoolRows.length <= MAX_TRANSACTION_ITEMS) {

@@ -93,10 +93,16 @@ export const parentLinks = {
     );
   },
 
-  async childrenOf(db: Db, parentId: number): Promise<Array<{ schoolId: number; studentId: number }>> {
+  /** A parent's children (one Query; `consistent`: a strongly consistent read, links removed just now are gone). */
+  async childrenOf(
+    db: Db,
+    parentId: number,
+    { consistent = false }: { consistent?: boolean } = {},
+  ): Promise<Array<{ schoolId: number; studentId: number }>> {
     const { Items = [] } = await db.doc.send(
       new QueryCommand({
         TableName: db.table,
+        ...(consistent ? { ConsistentRead: true } : {}),
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :student)',
         ExpressionAttributeValues: { ':pk': `PARENT#${parentId}`, ':student': 'STUDENT#' },
       }),
@@ -178,13 +184,21 @@ export const parents = {
   /**
    * Sets a parent's children: the roster's `studentIds` and the links both
    * ways change in one transaction (at most 20 children, so at most 81 items).
+   * Answers the children unlinked (their open pages must stop hearing of
+   * them: `connections.forgetChildren`).
    */
-  async setChildren(db: Db, parent: User, schoolId: number, studentIds: readonly number[]): Promise<void> {
+  async setChildren(
+    db: Db,
+    parent: User,
+    schoolId: number,
+    studentIds: readonly number[],
+  ): Promise<{ removed: number[] }> {
     const before = new Set(parent.studentIds ?? []);
     const after = new Set(studentIds);
     const added = [...after].filter((id) => !before.has(id));
     const removed = [...before].filter((id) => !after.has(id));
     await db.doc.send(childrenWrite(db, parent.id, schoolId, [...after], { added, removed }));
+    return { removed };
   },
 
   /**

@@ -146,6 +146,52 @@ describe('connections', () => {
     }
     expect(await connections.rechannel(connectionDb, 'gone', to(1), 1)).toBeUndefined();
   });
+
+  it("keeps a parent's children on its school rows, and forgets the ones unlinked from every open page", async () => {
+    const page = (connectionId: string) => ({
+      connectionId,
+      channels: ['public', 'parent#88'],
+      userId: 88,
+      connectedAt: new Date().toISOString(),
+      schools: [21, 22],
+      children: [
+        { schoolId: 21, studentId: 1 },
+        { schoolId: 21, studentId: 2 },
+        { schoolId: 22, studentId: 3 },
+      ],
+    });
+    await connections.put(connectionDb, page('p1'));
+    await connections.put(connectionDb, page('p2'));
+    const heard = async (schoolId: number) =>
+      (await connections.ofSchool(connectionDb, schoolId))
+        .map(({ connectionId, studentIds }) => ({ connectionId, studentIds: [...studentIds].sort() }))
+        .sort((a, b) => a.connectionId.localeCompare(b.connectionId));
+    expect(await heard(21)).toEqual([
+      { connectionId: 'p1', studentIds: [1, 2] },
+      { connectionId: 'p2', studentIds: [1, 2] },
+    ]);
+    await connections.forgetChildren(connectionDb, 88, 21, [2]);
+    expect(await heard(21)).toEqual([
+      { connectionId: 'p1', studentIds: [1] },
+      { connectionId: 'p2', studentIds: [1] },
+    ]);
+    // The last child of a school: the row stays (the page's channels), hearing of no child there.
+    await connections.forgetChildren(connectionDb, 88, 21, [1], ['p1']);
+    expect(await heard(21)).toEqual([
+      { connectionId: 'p1', studentIds: [] },
+      { connectionId: 'p2', studentIds: [1] },
+    ]);
+    expect(await heard(22)).toEqual([
+      { connectionId: 'p1', studentIds: [3] },
+      { connectionId: 'p2', studentIds: [3] },
+    ]);
+    // A page closed meanwhile is skipped, its row not written again.
+    await connections.remove(connectionDb, 'p2');
+    await connections.forgetChildren(connectionDb, 88, 22, [3], ['p1', 'p2']);
+    expect(await heard(22)).toEqual([{ connectionId: 'p1', studentIds: [] }]);
+    await connections.remove(connectionDb, 'p1');
+    expect(await heard(21)).toEqual([]);
+  });
 });
 
 describe('the bus fan-out gate', () => {

@@ -13,6 +13,7 @@ import {
 import { parentLinks, parents, students, users } from '@curbside/store';
 import { db } from '../../lib/context';
 import { endSignIns } from '../auth';
+import { stopHearingOf } from '../live-connections';
 import { createWithFreeUsername, newCredentials } from './credentials';
 import { rosterSchool } from './scope';
 import { assertMayResetPassword } from './teachers';
@@ -122,7 +123,8 @@ export const updateParent = async (
   let parent = await users.updateProfile(db, before, { ...profileOf(input), active: true });
   if (input.studentIds !== undefined) {
     const studentIds = [...new Set(input.studentIds)];
-    await parents.setChildren(db, parent, school.id, studentIds);
+    const { removed } = await parents.setChildren(db, parent, school.id, studentIds);
+    await stopHearingOf(parent.id, school.id, removed);
     parent = { ...parent, studentIds };
   }
   let credentials = null;

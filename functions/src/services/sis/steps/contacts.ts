@@ -1,6 +1,7 @@
 import { namesFromSis, sameFields, type User } from '@curbside/domain';
 import { NO_PASSWORD, nextIds, parentLinks, parents, users } from '@curbside/store';
 import { db } from '../../../lib/context';
+import { stopHearingOf } from '../../live-connections';
 import { parentUsername } from '../../roster/parents';
 import type { CleverUser } from '../clever';
 import { activeAfterImport, lower, type SchoolState, type Tally } from '../school-state';
@@ -71,8 +72,9 @@ const importContacts = async (state: SchoolState, page: CleverUser[], tally: Tal
   await users.putMany(db, rewrites);
   for (const { user, before } of rewrites) {
     const had = [...(before.studentIds ?? [])].sort().join();
-    if (had !== [...(user.studentIds ?? [])].sort().join())
-      await parents.setChildren(db, before, state.school.id, user.studentIds ?? []);
+    if (had === [...(user.studentIds ?? [])].sort().join()) continue;
+    const { removed } = await parents.setChildren(db, before, state.school.id, user.studentIds ?? []);
+    await stopHearingOf(before.id, state.school.id, removed);
   }
   return seen;
 };
