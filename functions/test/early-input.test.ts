@@ -1,8 +1,9 @@
 import { areaRoutes, returns, route } from '@curbside/api';
-import { createDb, users } from '@curbside/store';
+import { users } from '@curbside/store';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { db } from '../../packages/store/test/fixtures/db';
 import { SESSION_COOKIE } from '../src/lib/auth';
 import { type EarlyReads, httpHandler } from '../src/lib/http';
 import { signInVouched } from '../src/services/auth';
@@ -12,10 +13,6 @@ import { signInVouched } from '../src/services/auth';
  * route's validated input, never from the raw request: a request its schemas
  * refuse starts no read, and a refused caller still hears 401 before 400.
  */
-const db = createDb({
-  table: process.env.TABLE_NAME as string,
-  endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
-});
 
 const { thing } = areaRoutes('carLine', {
   thing: route({

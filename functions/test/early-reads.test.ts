@@ -1,5 +1,5 @@
-import { createDb } from '@curbside/store';
 import { describe, expect, it } from 'vitest';
+import { db } from '../../packages/store/test/fixtures/db';
 import { addVehicle, listQueue } from '../src/services/queue';
 import { schoolWithSession } from './fixtures';
 
@@ -8,10 +8,6 @@ import { schoolWithSession } from './fixtures';
  * would read anyway: when one fails (a throttled read, a dropped
  * connection), the route reads again instead of failing the request.
  */
-const db = createDb({
-  table: process.env.TABLE_NAME as string,
-  endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
-});
 
 describe("a screen's poll of the queue", () => {
   it('answers the queue when the read started with the sign-in failed', async () => {

@@ -1,7 +1,8 @@
 import { DomainError } from '@curbside/domain';
-import { batches, createDb, queue } from '@curbside/store';
+import { batches, queue } from '@curbside/store';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { db } from '../../packages/store/test/fixtures/db';
 import { addNextToBatch, createBatch, updateBatch } from '../src/services/batches';
 import { addVehicle, removeEntry, setEntryStatus, updateEntry } from '../src/services/queue';
 import { schoolWithSession } from './fixtures';
@@ -14,10 +15,6 @@ import { schoolWithSession } from './fixtures';
  * session's queue, no batch over capacity, every loading batch's count equal
  * to its members and to the entries that name it, no id ever given twice.
  */
-const db = createDb({
-  table: process.env.TABLE_NAME as string,
-  endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
-});
 
 const type = fc.constantFrom('car' as const, 'bus' as const);
 const pick = fc.nat(1000);

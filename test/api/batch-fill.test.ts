@@ -1,6 +1,6 @@
 import { meter } from '@curbside/store';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sessionBody } from '../support/fixtures';
+import { activeQueue, startFreshSession } from '../support/car-line';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
 /**
@@ -21,9 +21,7 @@ afterAll(async () => {
   delete process.env.CURBSIDE_METER;
 });
 beforeEach(async () => {
-  const active = (await back.get('/api/sessions/active')).body;
-  if (active) await back.put(`/api/sessions/${active.id}/end`);
-  sessionId = (await back.post('/api/sessions', sessionBody())).body.id;
+  sessionId = await startFreshSession(back);
 });
 
 const queue = async (vehicleType: 'car' | 'bus', ...numbers: string[]) => {
@@ -34,7 +32,6 @@ const queue = async (vehicleType: 'car' | 'bus', ...numbers: string[]) => {
 const tenCars = () => queue('car', ...Array.from({ length: 10 }, (_, i) => String(201 + i)));
 const fill = (vehicleType: 'car' | 'bus' = 'car') =>
   back.post('/api/batches', { sessionId, vehicleType, fill: true });
-const active = async () => (await back.get(`/api/queue?sessionId=${sessionId}`)).body as any[];
 
 describe('New Car Batch with fill', () => {
   it('makes a batch of 8 from 10 waiting cars in one transaction, the first 8 in arrival order', async () => {
@@ -58,7 +55,7 @@ describe('New Car Batch with fill', () => {
       '207',
       '208',
     ]);
-    const left = (await active()).filter((e) => e.batchId === null);
+    const left = (await activeQueue(back, sessionId)).filter((e) => e.batchId === null);
     expect(left.map((e) => `${e.vehicleType} ${e.vehicleNumber}`)).toEqual(['bus 3', 'car 209', 'car 210']);
     // Add to batch still tops up a batch with room: a second batch takes the rest one by one.
     const second = (await back.post('/api/batches', { sessionId, vehicleType: 'car' })).body;

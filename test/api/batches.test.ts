@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sessionBody } from '../support/fixtures';
+import { startFreshSession } from '../support/car-line';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -14,9 +14,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   // A fresh session per test: each starts with an empty queue and batch #1.
-  const active = (await back.get('/api/sessions/active')).body;
-  if (active) await back.put(`/api/sessions/${active.id}/end`);
-  sessionId = (await back.post('/api/sessions', sessionBody())).body.id;
+  sessionId = await startFreshSession(back);
 });
 
 const queueCars = async (...numbers: string[]) => {

@@ -2,6 +2,7 @@ import { routeList } from '@curbside/api';
 import { dateIn, schoolSettingsOf } from '@curbside/domain';
 import { dismissalEvents, pickupSessions, schools, students } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queueCar } from '../support/car-line';
 import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
@@ -65,11 +66,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-const queueCar = async (number: string) => {
-  const answer = await front.post('/api/queue', { sessionId, vehicleNumber: number, vehicleType: 'car' });
-  expect(answer.status).toBe(201);
-  return answer.body as { id: string; students: Array<{ id: number; firstName: string }> };
-};
 const remove = (client: Client, id: string, body?: unknown) =>
   client.request('DELETE', `/api/queue/${id}`, body);
 const csvOf = async (client: Client, id: number) => {
@@ -85,8 +81,8 @@ describe("a whole dismissal's record", () => {
 
   it('names who queued, released and completed every pickup, and how each visit ended', async () => {
     // 102 and 108 go out in a batch; teacher_demo releases 102's child first.
-    const car102 = await queueCar('102');
-    await queueCar('108');
+    const car102 = await queueCar(front, sessionId, '102');
+    await queueCar(front, sessionId, '108');
     const batch = (await back.post('/api/batches', { sessionId, vehicleType: 'car' })).body;
     expect((await back.post(`/api/batches/${batch.id}/vehicles`)).status).toBe(200);
     expect((await back.post(`/api/batches/${batch.id}/vehicles`)).status).toBe(200);
@@ -104,11 +100,11 @@ describe("a whole dismissal's record", () => {
     ).toBe(200);
 
     // The three removals, each saying what happened; a car without a body is removed.
-    const formulaCar = await queueCar('777');
-    const child = await queueCar(childCar);
-    const leaving = await queueCar('103');
-    const removing = await queueCar('104');
-    const silent = await queueCar('105');
+    const formulaCar = await queueCar(front, sessionId, '777');
+    const child = await queueCar(front, sessionId, childCar);
+    const leaving = await queueCar(front, sessionId, '103');
+    const removing = await queueCar(front, sessionId, '104');
+    const silent = await queueCar(front, sessionId, '105');
     expect(
       (await remove(front, child.id, { reason: 'picked_up', confirmUnreleased: true })).body,
     ).toMatchObject({
@@ -122,7 +118,7 @@ describe("a whole dismissal's record", () => {
     expect((await remove(back, removing.id, { reason: 'removed' })).status).toBe(200);
     expect((await remove(front, silent.id)).status).toBe(200);
     // 103 comes back: a new visit, queued again.
-    const back103 = await queueCar('103');
+    const back103 = await queueCar(front, sessionId, '103');
 
     const answer = await admin.get(`/api/sessions/${sessionId}/report`);
     expect(answer.status).toBe(200);
@@ -273,7 +269,7 @@ describe("a session's alerts in the record", () => {
 
 describe('the removal reason', () => {
   it('answers 400 naming the field for any other value', async () => {
-    const car = await queueCar('106');
+    const car = await queueCar(front, sessionId, '106');
     for (const body of [{ reason: 'stolen' }, { reason: 1 }, { reason: 'removed', extra: true }]) {
       const answer = await remove(front, car.id, body);
       expect(answer.status).toBe(400);

@@ -1,6 +1,5 @@
-import { CSV_TEMPLATES } from '@curbside/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importCsv } from '../support/csv-import';
+import { importCsv, importFile } from '../support/csv-import';
 import { createSchoolWithStaff } from '../support/fixtures';
 import { Client, signedIn, startTestServer } from '../support/server';
 
@@ -41,8 +40,6 @@ const strangerWith = async (contact: { email: string; phone: string }) => {
 };
 const childrenOf = async (parent: Client) =>
   ((await parent.get('/api/parent/students')).body as Array<{ firstName: string }>).map((c) => c.firstName);
-const csv = (kind: keyof typeof CSV_TEMPLATES, rows: string[][]) =>
-  [[...CSV_TEMPLATES[kind]], ...rows].map((row) => row.join(',')).join('\r\n');
 
 describe('an import never hands a child to an account the school did not make', () => {
   it('a students file naming a self-registered parent’s email makes its own guardian account', async () => {
@@ -51,7 +48,9 @@ describe('an import never hands a child to an account the school did not make', 
     const answer = await importCsv(
       admin,
       'students',
-      csv('students', [['Victim', 'Child', '2', 'Real Mother', '', 'real.mother@example.com', '', '', '']]),
+      importFile('students', [
+        ['Victim', 'Child', '2', 'Real Mother', '', 'real.mother@example.com', '', '', ''],
+      ]),
     );
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(answer.body.also).toMatchObject({ parentsCreated: 1, parentsUpdated: 0 });
@@ -67,7 +66,7 @@ describe('an import never hands a child to an account the school did not make', 
     const answer = await importCsv(
       admin,
       'students',
-      csv('students', [['Victor', 'Child', '2', 'Real Father', '555-710-0002', '', '', '', '']]),
+      importFile('students', [['Victor', 'Child', '2', 'Real Father', '555-710-0002', '', '', '', '']]),
     );
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(answer.body.also).toMatchObject({ parentsCreated: 1, parentsUpdated: 0 });
@@ -80,7 +79,7 @@ describe('an import never hands a child to an account the school did not make', 
     const answer = await importCsv(
       admin,
       'parents',
-      csv('parents', [['Real', 'Aunt', 'real.aunt@example.com', '', '', '', '', 'Victim Child']]),
+      importFile('parents', [['Real', 'Aunt', 'real.aunt@example.com', '', '', '', '', 'Victim Child']]),
     );
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(answer.body).toMatchObject({ created: 1, updated: 0 });
@@ -102,7 +101,9 @@ describe('an import never hands a child to an account the school did not make', 
     const answer = await importCsv(
       admin,
       'students',
-      csv('students', [['Sibling', 'Made', '2', 'School Made', '', 'school.made@example.com', '', '', '']]),
+      importFile('students', [
+        ['Sibling', 'Made', '2', 'School Made', '', 'school.made@example.com', '', '', ''],
+      ]),
     );
     expect(answer.body.also).toMatchObject({ parentsCreated: 0, parentsUpdated: 1 });
     const [row] = (await admin.get('/api/parents?search=school.made@example.com')).body.items;

@@ -1,6 +1,6 @@
 import { CSV_TEMPLATES } from '@curbside/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importCsv } from '../support/csv-import';
+import { csv, importCsv } from '../support/csv-import';
 import type { Client } from '../support/server';
 import { signedIn, startTestServer } from '../support/server';
 
@@ -24,7 +24,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-const csv = (rows: string[][]) => rows.map((row) => row.join(',')).join('\r\n');
 const family = (i: number) => i % FAMILIES;
 const studentsFile = () =>
   csv([

@@ -1,6 +1,6 @@
 import { CSV_TEMPLATES } from '@curbside/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importCsv } from '../support/csv-import';
+import { csv, importCsv } from '../support/csv-import';
 import { sessionBody } from '../support/fixtures';
 import { Client, signedIn, startTestServer } from '../support/server';
 
@@ -21,7 +21,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-const csv = (rows: string[][]) => rows.map((row) => row.join(',')).join('\r\n');
 const count = async (path: string) => {
   let total = 0;
   let cursor: string | null = null;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { meter, students, vehicles } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionBody } from '../support/fixtures';
+import { startFreshSession } from '../support/car-line';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
 /**
@@ -19,9 +19,7 @@ beforeAll(async () => {
   process.env.CURBSIDE_METER = '1';
   server = await startTestServer();
   front = await signedIn(server.url, 'front_demo');
-  const active = (await front.get('/api/sessions/active')).body;
-  if (active) await front.put(`/api/sessions/${active.id}/end`);
-  sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
+  sessionId = await startFreshSession(front);
 });
 afterAll(async () => {
   await server?.close();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activeQueue } from '../support/car-line';
 import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
@@ -16,9 +17,9 @@ afterAll(async () => {
 
 const add = (client: Client, vehicleNumber: string, vehicleType = 'car') =>
   client.post('/api/queue', { sessionId, vehicleNumber, vehicleType });
-const active = async () => (await front.get(`/api/queue?sessionId=${sessionId}`)).body as any[];
 const clear = async () => {
-  for (const entry of await active()) await front.request('DELETE', `/api/queue/${entry.id}`);
+  for (const entry of await activeQueue(front, sessionId))
+    await front.request('DELETE', `/api/queue/${entry.id}`);
 };
 
 describe('the queue', () => {
@@ -78,7 +79,7 @@ describe('the queue', () => {
     await add(front, '110');
     await add(front, '1', 'bus');
     await add(front, '111');
-    const list = await active();
+    const list = await activeQueue(front, sessionId);
     expect(list.map((e) => [e.vehicleNumber, e.vehicleType, e.position])).toEqual([
       ['110', 'car', 1],
       ['1', 'bus', 1],
@@ -94,7 +95,7 @@ describe('the queue', () => {
     const done = (await front.get(`/api/queue?sessionId=${sessionId}&status=completed`)).body;
     expect(done.slice(0, 2).map((e: any) => e.vehicleNumber)).toEqual(['111', '110']);
     expect(done[0].status).toBe('completed');
-    const remaining = await active();
+    const remaining = await activeQueue(front, sessionId);
     expect(remaining.map((e) => [e.vehicleNumber, e.position])).toEqual([['1', 1]]);
     // A car that was picked up can come back later in the same session.
     expect((await add(front, '110')).status).toBe(201);
@@ -157,17 +158,19 @@ describe('the queue', () => {
     const conflicts = answers.filter((a) => a.status === 409);
     expect(conflicts).toHaveLength(19);
     expect(conflicts[0]?.body.message).toBe('Vehicle 130 is already in the queue');
-    expect((await active()).filter((e) => e.vehicleNumber === '130')).toHaveLength(1);
+    expect((await activeQueue(front, sessionId)).filter((e) => e.vehicleNumber === '130')).toHaveLength(1);
     await clear();
   });
 
   it('numbers 50 simultaneous adds 1..50 with no gap or repeat, and stays dense after removals', async () => {
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => add(front, String(2000 + i))));
     expect(answers.every((a) => a.status === 201)).toBe(true);
-    const list = await active();
+    const list = await activeQueue(front, sessionId);
     expect(list.map((e) => e.position)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     await Promise.all(list.slice(10, 20).map((e) => front.request('DELETE', `/api/queue/${e.id}`)));
-    expect((await active()).map((e) => e.position)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect((await activeQueue(front, sessionId)).map((e) => e.position)).toEqual(
+      Array.from({ length: 40 }, (_, i) => i + 1),
+    );
     await clear();
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importCsv } from '../support/csv-import';
+import { importCsv, importFile } from '../support/csv-import';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
 /**
@@ -29,9 +29,11 @@ const vehicleNumbered = async (number: string) => {
   return page.items.find((vehicle) => vehicle.number === number);
 };
 
-const csv = (rows: string[]) =>
-  ['firstName,lastName,grade,parentName,parentPhone,parentEmail,vehicleNumber,busRoute,notes', ...rows].join(
-    '\r\n',
+/** A students file of the template's columns, a line of cells per row. */
+const studentsFile = (lines: string[]) =>
+  importFile(
+    'students',
+    lines.map((line) => line.split(',')),
   );
 
 describe('a student’s unregistered car', () => {
@@ -53,7 +55,7 @@ describe('a student’s unregistered car', () => {
     const imported = await importCsv(
       admin,
       'students',
-      csv(['Owen,Quill,3,Sam Quill,(555) 440-1000,,4402,,']),
+      studentsFile(['Owen,Quill,3,Sam Quill,(555) 440-1000,,4402,,']),
     );
     expect(imported.status).toBeLessThan(300);
     expect(await vehicleNumbered('4402')).toMatchObject({ type: 'car', parentName: 'Sam Quill' });
@@ -68,7 +70,7 @@ describe('a student’s unregistered car', () => {
     });
     expect(added.status).toBe(400);
     expect(added.body.message).toBe('No Bus B77 is registered');
-    const imported = await importCsv(admin, 'students', csv(['Ida,Quill,3,,,,,Route Z,']));
+    const imported = await importCsv(admin, 'students', studentsFile(['Ida,Quill,3,,,,,Route Z,']));
     expect(imported.status).toBe(400);
   });
 });
@@ -117,7 +119,7 @@ describe('a grade', () => {
     expect(form.body.issues).toEqual([
       { path: 'grade', message: 'Grade must be K or 1 to 12 (or PK, TK, PS, IT, PG)' },
     ]);
-    const imported = await importCsv(admin, 'students', csv(['Al,Fourteen,14,,,,,,']));
+    const imported = await importCsv(admin, 'students', studentsFile(['Al,Fourteen,14,,,,,,']));
     expect(imported.status).toBe(400);
     expect(JSON.stringify(imported.body)).toContain('Grade must be K or 1 to 12');
     const kept = await admin.post('/api/students', { firstName: 'Al', lastName: 'Four', grade: '04' });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queueCar } from '../support/car-line';
 import { claimExpiredCode, createSchoolWithStaff, sessionBody } from '../support/fixtures';
 import { openLive } from '../support/live';
 import { Client, signedIn, startTestServer } from '../support/server';
@@ -213,17 +214,12 @@ describe('pickup codes', () => {
 });
 
 describe('picked-up students', () => {
-  const queueCar = async (vehicleNumber: string) => {
-    const answer = await front.post('/api/queue', { sessionId, vehicleNumber, vehicleType: 'car' });
-    expect(answer.status).toBe(201);
-    return answer.body;
-  };
   const idsOf = (entries: any[]) => entries.flatMap((entry) => entry.students.map((s: any) => s.id)).sort();
   const listed = async () =>
     (await teacher.get(`/api/teacher/students?sessionId=${sessionId}`)).body as any[];
 
   it('marks the students of every completed pickup picked up: walk-up, batch, and batched car on its own', async () => {
-    const walkUp = await queueCar('110');
+    const walkUp = await queueCar(front, sessionId, '110');
     const done = await front.put(`/api/queue/${walkUp.id}/status`, {
       status: 'completed',
       confirmUnreleased: true,
@@ -231,7 +227,11 @@ describe('picked-up students', () => {
     expect(done.status).toBe(200);
 
     const batch = (await front.post('/api/batches', { sessionId, vehicleType: 'car' })).body;
-    const batched = [await queueCar('111'), await queueCar('112'), await queueCar('113')];
+    const batched = [
+      await queueCar(front, sessionId, '111'),
+      await queueCar(front, sessionId, '112'),
+      await queueCar(front, sessionId, '113'),
+    ];
     for (const entry of batched) {
       const placed = await front.put(`/api/queue/${entry.id}`, { batchId: batch.id, status: 'waiting' });
       expect(placed.status).toBe(200);
@@ -256,7 +256,7 @@ describe('picked-up students', () => {
   });
 
   it('counts a picked-up student whose car is queued again as in the queue', async () => {
-    const again = await queueCar('110');
+    const again = await queueCar(front, sessionId, '110');
     const students = await listed();
     for (const id of idsOf([again])) {
       expect(students.find((s) => s.id === id)).toMatchObject({ inQueue: true, pickedUpAt: null });

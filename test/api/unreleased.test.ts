@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queueCar } from '../support/car-line';
 import { sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
@@ -44,11 +45,6 @@ interface Child {
   firstName: string;
   lastName: string;
 }
-const queueCar = async (number: string) => {
-  const answer = await front.post('/api/queue', { sessionId, vehicleNumber: number, vehicleType: 'car' });
-  expect(answer.status).toBe(201);
-  return answer.body as { id: string; students: Child[] };
-};
 const release = async (child: Child) =>
   expect((await teacher.put(`/api/teacher/students/${child.id}/release`)).status).toBe(200);
 const inQueue = async (id: string) =>
@@ -62,7 +58,7 @@ describe('completing car 112 with one of its three children not released', () =>
   let third: Child;
 
   beforeAll(async () => {
-    car = await queueCar('112');
+    car = await queueCar(front, sessionId, '112');
     expect(car.students).toHaveLength(3);
     third = car.students[2] as Child;
     await release(car.students[0] as Child);
@@ -95,7 +91,7 @@ describe('completing car 112 with one of its three children not released', () =>
     }
     expect(await inQueue(car.id)).toBe(true);
     // Leaving and removing ask nothing: nobody is recorded as picked up.
-    const other = await queueCar('101');
+    const other = await queueCar(front, sessionId, '101');
     expect((await front.request('DELETE', `/api/queue/${other.id}`, { reason: 'left' })).status).toBe(200);
   });
 
@@ -177,7 +173,7 @@ describe('completing car 112 with one of its three children not released', () =>
 
 describe('completing with every child released, or in a morning drop-off', () => {
   it('asks nothing when every child was released', async () => {
-    const car = await queueCar('102');
+    const car = await queueCar(front, sessionId, '102');
     for (const child of car.students) await release(child);
     expect((await front.put(`/api/queue/${car.id}/status`, { status: 'completed' })).status).toBe(200);
   });

@@ -5,7 +5,8 @@ import { chromium, type Page } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPath, expectAccessible, shotsDir, viewports } from '../support/browser';
 import { browserSuite, connected, signIn } from '../support/browser-suite';
-import { createSchoolWithStaff, sessionBody } from '../support/fixtures';
+import { startFreshSession } from '../support/car-line';
+import { createSchoolWithStaff } from '../support/fixtures';
 import type { Client } from '../support/server';
 
 /**
@@ -32,9 +33,7 @@ beforeAll(async () => {
     arrival: { mode: 'confirm', geofence: { ...SCHOOL, radiusM: 200 } },
   });
   expect(put.status).toBe(200);
-  const active = (await admin.get('/api/sessions/active')).body;
-  if (active) await admin.put(`/api/sessions/${active.id}/end`);
-  sessionId = (await admin.post('/api/sessions', sessionBody())).body.id;
+  sessionId = await startFreshSession(admin);
 });
 
 afterEach(() => {

@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { shotsDir } from '../support/browser';
 import { browserSuite, completeAnyway } from '../support/browser-suite';
+import { queueCar } from '../support/car-line';
 import { sessionBody } from '../support/fixtures';
 import { type Client, signedIn } from '../support/server';
 
@@ -27,12 +28,9 @@ const open = async (username: string, path: string): Promise<Page> => (await sui
 
 const shot = (page: Page, name: string) => page.screenshot({ path: join(shotsDir(), `${name}.png`) });
 
-const queueCar = async (vehicleNumber: string) =>
-  expect((await front.post('/api/queue', { sessionId, vehicleNumber, vehicleType: 'car' })).status).toBe(201);
-
 describe('the car line', () => {
   it('shows a released child on the front queue card within 2 s', async () => {
-    await queueCar('101');
+    await queueCar(front, sessionId, '101');
     const page = await open('front_demo', '/front-queue');
     const card = page.getByRole('group', { name: 'Car 101', exact: true });
     await card.waitFor();
@@ -66,7 +64,7 @@ describe('the car line', () => {
   }, 60_000);
 
   it('sends a completed pickup at once, and Undo brings the car back on another screen too', async () => {
-    await queueCar('120');
+    await queueCar(front, sessionId, '120');
     const page = await open('front_demo', '/front-queue');
     const other = await open('back_demo', '/front-queue');
     const card = page.getByRole('group', { name: 'Car 120', exact: true });
@@ -106,7 +104,8 @@ describe('the car line', () => {
 
   it('loads a batch of 8 from 10 waiting cars in one tap on New Car Batch', async () => {
     // 101 and 999 wait already; eight more.
-    for (const number of ['102', '103', '104', '105', '106', '107', '108', '109']) await queueCar(number);
+    for (const number of ['102', '103', '104', '105', '106', '107', '108', '109'])
+      await queueCar(front, sessionId, number);
     const page = await open('back_demo', '/back-queue');
     await page.getByRole('button', { name: 'New Car Batch (10)' }).click();
     await expect

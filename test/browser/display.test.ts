@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectAccessible, shotsDir } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
-import { sessionBody } from '../support/fixtures';
+import { startFreshSession } from '../support/car-line';
 import { signedIn } from '../support/server';
 
 /**
@@ -19,9 +19,7 @@ const newSession = async () => {
   const admin = await signedIn(suite.server.url, 'admin_demo');
   const back = await signedIn(suite.server.url, 'back_demo');
   const url = new URL((await admin.get('/api/display-link')).body.url);
-  const active = (await back.get('/api/sessions/active')).body;
-  if (active) await back.put(`/api/sessions/${active.id}/end`);
-  const sessionId = (await back.post('/api/sessions', sessionBody())).body.id as number;
+  const sessionId = await startFreshSession(back);
   return { back, url, sessionId };
 };
 

@@ -3,6 +3,7 @@ import type { Page, Route } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, shotsDir, viewports } from '../support/browser';
 import { browserSuite, painted } from '../support/browser-suite';
+import { queueCar } from '../support/car-line';
 import { sessionBody } from '../support/fixtures';
 import type { Client } from '../support/server';
 
@@ -50,9 +51,6 @@ const queued = async () =>
     .map((entry) => entry.vehicleNumber)
     .sort();
 
-const queueCar = async (vehicleNumber: string) =>
-  expect((await front.post('/api/queue', { sessionId, vehicleNumber, vehicleType: 'car' })).status).toBe(201);
-
 const card = (page: Page, name: string) => page.getByRole('group', { name, exact: true });
 
 const press = async (page: Page, keys: string) => {
@@ -91,7 +89,7 @@ describe('fast entry on the front queue', () => {
   }, 60_000);
 
   it('puts a refused number back for correction when nothing else was typed', async () => {
-    await queueCar('115');
+    await queueCar(front, sessionId, '115');
     const page = await open(viewports.tablet);
     await press(page, '115');
     await page.getByRole('button', { name: 'Add to Queue' }).click();
@@ -109,7 +107,7 @@ describe('the Undo toast', () => {
   for (const [device, viewport] of Object.entries(viewports)) {
     it(`names the car, shows its whole Undo button and stays 10 s (${device})`, async () => {
       const number = device === 'phone' ? '121' : '120';
-      await queueCar(number);
+      await queueCar(front, sessionId, number);
       const page = await open(viewport, { clock: true });
       await card(page, `Car ${number}`).waitFor();
       await page.getByRole('button', { name: `Actions for Car ${number}` }).click();
@@ -143,7 +141,7 @@ describe('the Undo toast', () => {
 
 describe('accessibility of the front queue', () => {
   it('has no serious violation with a car’s ⋮ menu open (tablet)', async () => {
-    await queueCar('130');
+    await queueCar(front, sessionId, '130');
     const page = await open(viewports.tablet);
     await card(page, 'Car 130').waitFor();
     await page.getByRole('button', { name: 'Actions for Car 130' }).click();
@@ -154,7 +152,7 @@ describe('accessibility of the front queue', () => {
   }, 60_000);
 
   it('has no serious violation on a phone with a recent pickup (its table scrolls sideways)', async () => {
-    await queueCar('131');
+    await queueCar(front, sessionId, '131');
     const entry = ((await front.get(`/api/queue?sessionId=${sessionId}`)).body as any[]).find(
       (item) => item.vehicleNumber === '131',
     );

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectAccessible, shotsDir } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
+import { queueCar } from '../support/car-line';
 import { sessionBody } from '../support/fixtures';
 import { type Client, signedIn } from '../support/server';
 
@@ -37,12 +38,6 @@ beforeEach(async () => {
   if (active) await admin.put(`/api/sessions/${active.id}/end`);
   sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
 });
-
-const queueCar = async (vehicleNumber: string) => {
-  const answer = await front.post('/api/queue', { sessionId, vehicleNumber, vehicleType: 'car' });
-  expect(answer.status).toBe(201);
-  return answer.body as { id: string };
-};
 
 /** The vehicle numbers of the session's entries on the server (waiting, or completed). */
 const numbersOnServer = async (status?: 'completed') =>
@@ -91,7 +86,7 @@ const completePickup = async (page: Page, vehicleNumber: string) => {
 
 describe('a front-queue tablet through a dead spot', () => {
   it('keeps three adds and a pickup made offline, and the back queue shows exactly those, once, within 5 s of the connection coming back', async () => {
-    await queueCar('130');
+    await queueCar(front, sessionId, '130');
     const tablet = await suite.open('front_demo', '/front-queue', { expectedErrors: OFFLINE_ERRORS });
     const back = await suite.open('back_demo', '/back-queue');
     await card(tablet.page, '130').waitFor({ timeout: 30_000 });
@@ -132,7 +127,7 @@ describe('a front-queue tablet through a dead spot', () => {
   }, 180_000);
 
   it('opens its last queue when reloaded without a connection, marked offline, and catches up once back', async () => {
-    for (const number of ['140', '141']) await queueCar(number);
+    for (const number of ['140', '141']) await queueCar(front, sessionId, number);
     const tablet = await suite.open('front_demo', '/front-queue', { expectedErrors: OFFLINE_ERRORS });
     await card(tablet.page, '141').waitFor({ timeout: 30_000 });
     await shellCached(tablet.page);
@@ -163,14 +158,14 @@ describe('a front-queue tablet through a dead spot', () => {
     await tablet.page.screenshot({ path: `${shotsDir()}/offline-front-queue-reloaded.png` });
 
     // Meanwhile another tablet queues a car; this one shows it once the connection is back.
-    await queueCar('142');
+    await queueCar(front, sessionId, '142');
     await tablet.context.setOffline(false);
     await expect.poll(() => carsOn(tablet.page), { timeout: 30_000 }).toEqual(['140', '141', '142']);
     await tablet.page.getByText('Online · Live').waitFor({ timeout: 30_000 });
   }, 180_000);
 
   it('brings a car back on another screen too when Undo follows a completion', async () => {
-    for (const number of ['150', '151']) await queueCar(number);
+    for (const number of ['150', '151']) await queueCar(front, sessionId, number);
     const tablet = await suite.open('front_demo', '/front-queue');
     const back = await suite.open('back_demo', '/back-queue');
     await card(tablet.page, '151').waitFor({ timeout: 30_000 });
@@ -191,7 +186,7 @@ describe('a front-queue tablet through a dead spot', () => {
     await expect.poll(() => carsOn(back.page), { timeout: 15_000 }).toEqual(['150', '151']);
   }, 120_000);
   it('keeps an Undo made offline behind the pickup it undoes, and brings the car back once both are sent', async () => {
-    await queueCar('170');
+    await queueCar(front, sessionId, '170');
     const tablet = await suite.open('front_demo', '/front-queue', { expectedErrors: OFFLINE_ERRORS });
     await card(tablet.page, '170').waitFor({ timeout: 30_000 });
     await shellCached(tablet.page);
@@ -213,7 +208,7 @@ describe('a front-queue tablet through a dead spot', () => {
 
 describe('the connection states and a refused change, on a 1024×768 tablet', () => {
   it('names each state in the header and shows a refusal on its vehicle, with no serious accessibility violation', async () => {
-    await queueCar('160');
+    await queueCar(front, sessionId, '160');
     const tablet = await suite.open('front_demo', '/front-queue', {
       // The refusal's 409 is logged by the browser as a failed request.
       expectedErrors: [...OFFLINE_ERRORS, { text: /status of 409/, url: /\/api\/queue$/ }],
@@ -238,7 +233,7 @@ describe('the connection states and a refused change, on a 1024×768 tablet', ()
     await header.screenshot({ path: `${shotsDir()}/header-offline-waiting.png` });
     await tablet.page.screenshot({ path: `${shotsDir()}/offline-pending-card.png` });
     await expectAccessible(tablet.page);
-    await queueCar('161');
+    await queueCar(front, sessionId, '161');
 
     await tablet.context.setOffline(false);
     // On the car's card (queued meanwhile by the other tablet), not in a toast.

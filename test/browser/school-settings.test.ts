@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectAccessible, shotsDir } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
-import { sessionBody } from '../support/fixtures';
+import { startFreshSession } from '../support/car-line';
 import { signedIn } from '../support/server';
 
 /**
@@ -17,9 +17,7 @@ describe('school settings', () => {
     timeout: 120_000,
   }, async () => {
     const back = await signedIn(suite.server.url, 'back_demo');
-    const active = (await back.get('/api/sessions/active')).body;
-    if (active) await back.put(`/api/sessions/${active.id}/end`);
-    const sessionId = (await back.post('/api/sessions', sessionBody())).body.id as number;
+    const sessionId = await startFreshSession(back);
     for (const vehicleNumber of ['101', '102', '103']) {
       await back.post('/api/queue', { sessionId, vehicleNumber, vehicleType: 'car' });
     }

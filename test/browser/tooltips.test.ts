@@ -3,7 +3,7 @@ import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { shotsDir, viewports } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
-import { sessionBody } from '../support/fixtures';
+import { startFreshSession } from '../support/car-line';
 import { signedIn } from '../support/server';
 
 /**
@@ -34,9 +34,7 @@ describe('tooltips on icon buttons', () => {
     timeout: 120_000,
   }, async () => {
     const back = await signedIn(suite.server.url, 'back_demo');
-    const active = (await back.get('/api/sessions/active')).body;
-    if (active) await back.put(`/api/sessions/${active.id}/end`);
-    const sessionId = (await back.post('/api/sessions', sessionBody())).body.id as number;
+    const sessionId = await startFreshSession(back);
     for (const vehicleNumber of ['101', '102']) {
       await back.post('/api/queue', { sessionId, vehicleNumber, vehicleType: 'car' });
     }
@@ -86,9 +84,7 @@ describe('tooltips on icon buttons', () => {
 
   it('leaves touch screens alone: a tap opens the menu, no tooltip', { timeout: 120_000 }, async () => {
     const back = await signedIn(suite.server.url, 'back_demo');
-    const active = (await back.get('/api/sessions/active')).body;
-    if (active) await back.put(`/api/sessions/${active.id}/end`);
-    const sessionId = (await back.post('/api/sessions', sessionBody())).body.id as number;
+    const sessionId = await startFreshSession(back);
     await back.post('/api/queue', { sessionId, vehicleNumber: '103', vehicleType: 'car' });
     const { page } = await suite.open('front_demo', '/front-queue', {
       viewport: viewports.tablet,
@@ -103,9 +99,7 @@ describe('tooltips on icon buttons', () => {
 
   it('names the overflow’s Dismiss button on hover and on keyboard focus', { timeout: 120_000 }, async () => {
     const back = await signedIn(suite.server.url, 'back_demo');
-    const active = (await back.get('/api/sessions/active')).body;
-    if (active) await back.put(`/api/sessions/${active.id}/end`);
-    const sessionId = (await back.post('/api/sessions', sessionBody())).body.id as number;
+    const sessionId = await startFreshSession(back);
     const entry = (await back.post('/api/queue', { sessionId, vehicleNumber: '104', vehicleType: 'car' }))
       .body;
     await back.put(`/api/queue/${entry.id}`, { batchId: null, status: 'overflow' });

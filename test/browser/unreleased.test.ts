@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, shotsDir, viewports } from '../support/browser';
 import { browserSuite, completeAnyway } from '../support/browser-suite';
+import { queueCar } from '../support/car-line';
 import { sessionBody } from '../support/fixtures';
 import type { Client } from '../support/server';
 
@@ -35,11 +36,6 @@ interface Child {
 let car112: { id: string; students: Child[] };
 let third: Child;
 
-const queueCar = async (vehicleNumber: string) => {
-  const answer = await front.post('/api/queue', { sessionId, vehicleNumber, vehicleType: 'car' });
-  expect(answer.status).toBe(201);
-  return answer.body as { id: string; students: Child[] };
-};
 /** "Leo Johnson has not been released by a teacher. Complete anyway?" */
 const question = (...children: Child[]) => unreleasedQuestion(children);
 const asked = (page: Page) => page.getByRole('dialog', { name: 'Not released by a teacher' });
@@ -56,7 +52,7 @@ beforeAll(async () => {
     suite.client('teacher_demo'),
   ]);
   sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
-  car112 = await queueCar('112');
+  car112 = await queueCar(front, sessionId, '112');
   third = car112.students[2] as Child;
   for (const child of car112.students.slice(0, 2)) {
     expect((await teacher.put(`/api/teacher/students/${child.id}/release`)).status).toBe(200);
@@ -89,7 +85,7 @@ describe('completing a car with a child no teacher released', () => {
   }, 90_000);
 
   it('asks first on a phone from the card menu and from the details dialog', async () => {
-    const car = await queueCar('113');
+    const car = await queueCar(front, sessionId, '113');
     const { page } = await suite.open('front_demo', '/front-queue', {
       viewport: viewports.phone,
       touch: true,
@@ -113,7 +109,7 @@ describe('completing a car with a child no teacher released', () => {
   }, 90_000);
 
   it('asks first even without a connection, and the completion waits in the outbox', async () => {
-    const car = await queueCar('114');
+    const car = await queueCar(front, sessionId, '114');
     const { page, context } = await suite.open('front_demo', '/front-queue', { expectedErrors: OFFLINE });
     await card(page, '114').waitFor({ timeout: 30_000 });
     await suite.connected(page);
@@ -132,7 +128,7 @@ describe('completing a car with a child no teacher released', () => {
 
   it('asks when a completion that waited offline is refused because the batch changed meanwhile, instead of losing it', async () => {
     // Batch: car 102, both of its children released. The tablet goes offline.
-    const car102 = await queueCar('102');
+    const car102 = await queueCar(front, sessionId, '102');
     for (const child of car102.students) {
       expect((await teacher.put(`/api/teacher/students/${child.id}/release`)).status).toBe(200);
     }
@@ -146,7 +142,7 @@ describe('completing a car with a child no teacher released', () => {
     await suite.connected(page);
     await context.setOffline(true);
     // Meanwhile another tablet puts car 115 (nobody released) into the batch: this one cannot see it.
-    const car115 = await queueCar('115');
+    const car115 = await queueCar(front, sessionId, '115');
     expect((await back.put(`/api/queue/${car115.id}`, { batchId: batch.id, status: 'waiting' })).status).toBe(
       200,
     );

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { sessionBody } from './fixtures';
 import { type Client, signedIn, startTestServer } from './server';
 
@@ -44,8 +44,19 @@ export const carLineServer = () => {
 export const addCar = async (vehicleNumber: string, client = front) =>
   (await client.post('/api/queue', { sessionId, vehicleNumber, vehicleType: 'car' })).body;
 
-/** The session's active queue entries (waiting, batched, overflow). */
-export const activeQueue = async () => (await front.get(`/api/queue?sessionId=${sessionId}`)).body as any[];
+/**
+ * Queues a car in `session` from `client` (as the front queue does) and checks it was queued
+ * (201): the entry answered. For files with their own server and session.
+ */
+export const queueCar = async <Entry = any>(client: Client, session: number, vehicleNumber: string) => {
+  const answer = await client.post('/api/queue', { sessionId: session, vehicleNumber, vehicleType: 'car' });
+  expect(answer.status).toBe(201);
+  return answer.body as Entry;
+};
+
+/** The session's active queue entries (waiting, batched, overflow): the running test's by default. */
+export const activeQueue = async (client = front, session = sessionId) =>
+  (await client.get(`/api/queue?sessionId=${session}`)).body as any[];
 
 /** A new empty batch of the session (as the back queue's New Batch does). */
 export const newBatch = async (vehicleType = 'car', client = back) =>

@@ -1,7 +1,7 @@
-import { CSV_TEMPLATES, type EmailRunProgress, INVITE_GUESS_LIMIT } from '@curbside/domain';
+import { type EmailRunProgress, INVITE_GUESS_LIMIT } from '@curbside/domain';
 import { classrooms, type Student, students, throttle, users } from '@curbside/store';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { importCsv } from './csv-import';
+import { importCsv, importFile } from './csv-import';
 import { createSchoolWithStaff } from './fixtures';
 import { type Client, signedIn, startTestServer } from './server';
 
@@ -40,9 +40,6 @@ export const newStudent = (
     notes: null,
   } as never);
 
-export const csv = (kind: keyof typeof CSV_TEMPLATES, rows: string[][]) =>
-  [[...CSV_TEMPLATES[kind]], ...rows].map((row) => row.join(',')).join('\r\n');
-
 export const inviteEmailServer = () => {
   beforeAll(async () => {
     server = await startTestServer();
@@ -75,7 +72,7 @@ export const inviteEmailServer = () => {
     const imported = await importCsv(
       admin,
       'parents',
-      csv('parents', [
+      importFile('parents', [
         ['Rosa', 'Moreno', 'rosa.moreno@family.example', '555-0111', '', '', '', 'Lucia Moreno'],
         ['Luis', 'Moreno', '', '555-0112', '', '', '', 'Lucia Moreno'],
       ]),

@@ -1,15 +1,11 @@
 import { BatchWriteItemCommand } from '@aws-sdk/client-dynamodb';
 import { cleverSettings, type FakeClever, localDynamoClient, startServer } from '@curbside/local';
 import { seedIfEmpty } from '@curbside/local/seed';
-import { createDb, type Db } from '@curbside/store';
+import type { Db } from '@curbside/store';
 import { inject } from 'vitest';
+import { testConnectionsDb, testDb } from '../../packages/store/test/fixtures/db';
 
-/** This test file's live-connection table (see `table-per-file.ts`). */
-export const testConnectionsDb = (): Db =>
-  createDb({
-    table: process.env.CONNECTION_TABLE_NAME as string,
-    endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
-  });
+export { testConnectionsDb };
 
 /**
  * The laptop runtime on a free port, on this test file's own tables, seeded
@@ -21,7 +17,7 @@ export const startTestServer = async (
   if (options.clever) useClever(options.clever);
   const tableName = process.env.TABLE_NAME as string;
   const dynamoEndpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB as string;
-  const db: Db = createDb({ table: tableName, endpoint: dynamoEndpoint });
+  const db: Db = testDb();
   const connectionsDb = testConnectionsDb();
   if (options.seed !== false) await seed(db, tableName, dynamoEndpoint);
   const server = await startServer({

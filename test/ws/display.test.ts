@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { sessionBody, tokenOf } from '../support/fixtures';
+import { startFreshSession } from '../support/car-line';
+import { tokenOf } from '../support/fixtures';
 import { eventually, type LiveClient, openLive, upgradeStatus } from '../support/live';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
@@ -40,9 +41,7 @@ const display = async (token: string) => {
 /** A new session of the demo school (once any running one is ended) and a display of the school open. */
 const displayOfNewSession = async () => {
   const token = tokenOf((await admin.get('/api/display-link')).body.url);
-  const active = (await back.get('/api/sessions/active')).body;
-  if (active) await back.put(`/api/sessions/${active.id}/end`);
-  const sessionId = (await back.post('/api/sessions', sessionBody())).body.id as number;
+  const sessionId = await startFreshSession(back);
   return { sessionId, tv: await display(token) };
 };
 

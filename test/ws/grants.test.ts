@@ -2,9 +2,10 @@ import { PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi
 import { channels } from '@curbside/api';
 import { createManagementClient, createPublisher } from '@curbside/functions/lib/publisher';
 import { grantOf, type RunningServer, startServer } from '@curbside/local';
-import { access, connections, createDb } from '@curbside/store';
+import { access, connections } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLive } from '../support/live';
+import { testConnectionsDb } from '../support/server';
 
 /**
  * The laptop runtime runs each handler with its function's access in AWS:
@@ -35,10 +36,7 @@ describe('a handler on the laptop', () => {
 
   /** A new anonymous screen, its connection id (not an earlier test's) and a management client. */
   const openScreen = async () => {
-    const db = createDb({
-      table: process.env.CONNECTION_TABLE_NAME as string,
-      endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
-    });
+    const db = testConnectionsDb();
     const before = new Set(await connections.inChannel(db, channels.public()));
     const live = await openLive(server.url);
     let id: string | undefined;

@@ -5,33 +5,12 @@ import {
   PostToConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import { channels } from '@curbside/api';
-import { createManagementClient } from '@curbside/functions/lib/publisher';
-import { type RunningServer, startServer } from '@curbside/local';
-import { connections, createDb, type Db } from '@curbside/store';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connections } from '@curbside/store';
+import { describe, expect, it } from 'vitest';
 import { eventually, openLive } from '../support/live';
+import { client, db, managementApiServer, server } from '../support/management-api';
 
-let server: RunningServer;
-let db: Db;
-let client: ReturnType<typeof createManagementClient>;
-
-beforeAll(async () => {
-  db = createDb({
-    table: process.env.CONNECTION_TABLE_NAME as string,
-    endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
-  });
-  server = await startServer({
-    port: 0,
-    tableName: process.env.TABLE_NAME as string,
-    dynamoEndpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB as string,
-  });
-  client = createManagementClient(server.url, undefined, { inProcess: true });
-});
-
-afterAll(async () => {
-  client?.destroy();
-  await server?.close();
-});
+managementApiServer();
 
 const ids = () => connections.inChannel(db, channels.public());
 

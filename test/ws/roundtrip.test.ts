@@ -1,10 +1,12 @@
 import { channels } from '@curbside/api';
 import type { Publisher } from '@curbside/functions/lib/publisher';
-import { type RunningServer, startServer } from '@curbside/local';
-import { connections, createDb, type Db } from '@curbside/store';
+import type { RunningServer } from '@curbside/local';
+import { connections, type Db } from '@curbside/store';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { eventually, type LiveClient, openLive } from '../support/live';
+import { startBareServer } from '../support/management-api';
+import { testConnectionsDb } from '../support/server';
 
 let server: RunningServer;
 let db: Db;
@@ -21,15 +23,8 @@ const open = async () => {
 };
 
 beforeAll(async () => {
-  db = createDb({
-    table: process.env.CONNECTION_TABLE_NAME as string,
-    endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
-  });
-  server = await startServer({
-    port: 0,
-    tableName: process.env.TABLE_NAME as string,
-    dynamoEndpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB as string,
-  });
+  db = testConnectionsDb();
+  server = await startBareServer();
   // Imported only now: the functions' configuration is read once, when first loaded,
   // and WS_MANAGEMENT_ENDPOINT is known only once the server listens.
   const { createManagementClient, createPublisher } = await import('@curbside/functions/lib/publisher');

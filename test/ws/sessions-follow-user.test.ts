@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { queueCar } from '../support/car-line';
 import { sessionBody } from '../support/fixtures';
 import { openLive, upgradeStatus } from '../support/live';
 import { Client, signedIn, startTestServer } from '../support/server';
@@ -23,15 +24,7 @@ afterAll(async () => {
 
 let car = 300;
 /** Queues a car from the front tablet: a VEHICLE_QUEUED event to the school's staff. */
-const queueCar = async () => {
-  car += 1;
-  const answer = await front.post('/api/queue', {
-    sessionId,
-    vehicleNumber: String(car),
-    vehicleType: 'car',
-  });
-  expect(answer.status).toBe(201);
-};
+const queueNextCar = () => queueCar(front, sessionId, String(++car));
 const closedOf = (socket: WebSocket) =>
   new Promise<number>((resolve) => {
     if (socket.readyState === WebSocket.CLOSED) resolve(1000);
@@ -42,14 +35,14 @@ describe('logging out', () => {
   it('closes the live connection opened with that sign-in: it gets nothing after', async () => {
     const teacher = await signedIn(server.url, 'teacher_demo');
     const screen = await openLive(server.url, { cookie: teacher.cookie });
-    await queueCar();
+    await queueNextCar();
     await screen.next('VEHICLE_QUEUED');
     const received = screen.messages.length;
 
     const closed = closedOf(screen.socket);
     expect((await teacher.post('/api/logout')).status).toBe(200);
     expect(await closed).toBe(1000);
-    await queueCar();
+    await queueNextCar();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(screen.messages).toHaveLength(received);
   });
@@ -61,7 +54,7 @@ describe('logging out', () => {
     const screenB = await openLive(server.url, { cookie: tabletB.cookie });
     await tabletA.post('/api/logout');
     await closedOf(screenA.socket);
-    await queueCar();
+    await queueNextCar();
     expect((await screenB.next('VEHICLE_QUEUED')).type).toBe('VEHICLE_QUEUED');
     expect((await tabletB.get('/api/me')).status).toBe(200);
     await screenB.close();
@@ -93,7 +86,7 @@ describe('ending every sign-in of a user (deactivation, password change)', () =>
     expect((await admin.get('/api/me')).status).toBe(401);
     expect((await adminPhone.get('/api/me')).status).toBe(401);
 
-    await queueCar();
+    await queueNextCar();
     await otherScreen.next('VEHICLE_QUEUED');
     expect(screen.messages.filter((m) => m.type === 'VEHICLE_QUEUED')).toEqual([]);
     expect(phoneScreen.messages.filter((m) => m.type === 'VEHICLE_QUEUED')).toEqual([]);
@@ -131,7 +124,7 @@ describe('the school admin deactivating a teacher or giving a new password', () 
     expect((await admin.request('DELETE', `/api/teachers/${id}`)).status).toBe(200);
     expect(await closedAgain).toBe(1000);
     expect((await wren.get('/api/me')).status).toBe(401);
-    await queueCar();
+    await queueNextCar();
     expect(again.messages.filter((m) => m.type === 'VEHICLE_QUEUED')).toEqual([]);
   });
 });

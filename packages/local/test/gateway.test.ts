@@ -4,9 +4,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import { createDb, pickupSessions } from '@curbside/store';
+import { pickupSessions } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { testDb } from '../../store/test/fixtures/db';
 import { type RunningServer, startServer } from '../src/gateway';
 
 /** The record's actor and retention for changes this test makes straight in the store. */
@@ -180,7 +181,7 @@ describe('server lifecycle', () => {
   });
 
   it('runs the schedules: an overdue pickup session is ended without anyone calling the API', async () => {
-    const db = createDb({ table: tableName, endpoint: dynamoEndpoint });
+    const db = testDb();
     const session = await pickupSessions.create(
       db,
       {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { cleverLinks, createDb, districts, users } from '@curbside/store';
+import { cleverLinks, districts, users } from '@curbside/store';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { testDb } from '../../store/test/fixtures/db';
 import { ensureTable } from '../src/dynamo';
 import { assignDemoClever, DEMO_ACCOUNTS, INCOMPLETE_SEED, seedIfEmpty } from '../src/seed';
 
@@ -8,7 +9,7 @@ const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB as string;
 const freshDb = async () => {
   const table = `seed-${randomUUID()}`;
   await ensureTable({ endpoint, tableName: table });
-  return createDb({ table, endpoint });
+  return testDb({ table });
 };
 
 afterEach(() => {

@@ -2,24 +2,9 @@ import type { Batch, QueueEntry } from '@curbside/domain';
 import type { QueryKey } from '@tanstack/react-query';
 import { batchChange, entryChanges, withNewer, without, withoutOlder } from '../live/changes';
 import { cachePatch } from '../live/live-sync';
+import { batchKeys } from './batch-keys';
 
-/**
- * Query keys of batches, by how often they change. Loading batches and
- * their vehicles (`['batches']`) change with the queue; the completed list
- * (`['completed-batches']`) only when a batch completes; a completed batch's
- * vehicles (`['batch-history']`) never change again.
- */
-export const batchKeys = {
-  all: ['batches'] as const,
-  done: ['completed-batches'] as const,
-  history: ['batch-history'] as const,
-  active: (sessionId: number) => [...batchKeys.all, sessionId, 'active'] as const,
-  completed: (sessionId: number) => [...batchKeys.done, sessionId] as const,
-  /** A loading batch's vehicles. */
-  vehicles: (batchId: number) => [...batchKeys.all, 'vehicles', batchId] as const,
-  /** A completed batch's vehicles. */
-  historyOf: (batchId: number) => [...batchKeys.history, batchId] as const,
-};
+export { batchKeys };
 
 const isKey = (queryKey: QueryKey, expected: QueryKey) =>
   queryKey.length === expected.length && expected.every((part, i) => queryKey[i] === part);

@@ -22,6 +22,7 @@ import { MUTED_TEXT } from '../../lib/theme';
 import { HOLD_HINT, HoldButton } from '../alerts/hold-button';
 import { linkToken, useBusSocket } from './bus-socket';
 import { ConnectionBadge } from './bus-tracking.page';
+import { driverQueries } from './driver.queries';
 import { DriverAlertSeen, useDriverAlertSeen } from './driver-alert-seen';
 import { mph } from './fleet';
 import { LinkMissing } from './link-missing';
@@ -74,12 +75,7 @@ const time = (ms: number) =>
  */
 export function BusDriverPage() {
   const [token] = useState(linkToken);
-  const fleet = useQuery({
-    queryKey: ['bus-fleet', token],
-    queryFn: () => apiWithLink(token as string, routes.busFleet),
-    enabled: token !== null,
-    retry: (count, error) => !(error instanceof HttpError && error.status === 401) && count < 3,
-  });
+  const fleet = useQuery(driverQueries.fleet(token));
   const phone = useSchoolPhone(token);
   /** The office replaced this link (issue 50): learnt from any answer to it. */
   const [replaced, setReplaced] = useState(false);

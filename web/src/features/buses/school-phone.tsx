@@ -1,10 +1,9 @@
-import { routes } from '@curbside/api';
 import { DRIVER_LINK_REPLACED, telHref } from '@curbside/domain';
 import { Alert, Button, Container, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { apiWithLink } from '../../lib/api';
 import { HttpError } from '../../lib/http';
+import { driverQueries } from './driver.queries';
 
 /** Where the driver page keeps the school's phone for its link: a page offline still has it. */
 const PHONE_KEY = 'curbside-school-phone';
@@ -33,12 +32,7 @@ export const replacedLink = (error: unknown): { schoolPhone: string | null } | n
  * the school has none.
  */
 export const useSchoolPhone = (token: string | null): string | null => {
-  const contact = useQuery({
-    queryKey: ['bus-contact', token],
-    queryFn: () => apiWithLink(token as string, routes.busContact),
-    enabled: token !== null,
-    retry: (count, error) => !(error instanceof HttpError && error.status === 401) && count < 3,
-  });
+  const contact = useQuery(driverQueries.contact(token));
   const phone = contact.data?.schoolPhone;
   useEffect(() => {
     if (token === null || phone === undefined) return;

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 import { type ApiInput, apiKeyed } from '../../lib/api';
 import { idempotencyKey, isNetworkFailure } from '../../lib/idempotency';
+import { batchKeys } from '../back-queue/batch-keys';
 import { indexedDbStorage, Outbox, type OutboxItem } from './outbox';
 import { queueKeys } from './queue.cache';
 import { askUnreleased } from './unreleased-question';
@@ -83,10 +84,10 @@ export const useOutboxSender = () => {
   const queryClient = useQueryClient();
   useEffect(() => {
     const box = theOutbox();
-    // The queue and the batches (the back queue's key, named here to keep the features apart).
+    // The queue and the batches (the back queue's keys module: keys only, no code of that screen).
     const sent = () => {
       void queryClient.invalidateQueries({ queryKey: queueKeys.all });
-      void queryClient.invalidateQueries({ queryKey: ['batches'] });
+      void queryClient.invalidateQueries({ queryKey: batchKeys.all });
     };
     sentListeners.add(sent);
     const flush = () => void box.flush();
