@@ -1,4 +1,5 @@
 import type { ClientMessage } from '@curbside/api';
+import { backoffMs } from '@curbside/domain';
 
 /**
  * The live connection: one WebSocket to `/ws` on the page's own host (wss on
@@ -25,7 +26,7 @@ export const LIVE = {
 
 /** Delay before reconnect attempt `n` (1-based): 1 s, 2 s, 4 s … capped at 30 s. */
 export const backoffDelay = (attempt: number) =>
-  Math.min(LIVE.backoffStartMs * 2 ** Math.max(0, attempt - 1), LIVE.backoffMaxMs);
+  backoffMs(attempt, LIVE.backoffStartMs, { capMs: LIVE.backoffMaxMs });
 
 export const liveUrl = (location: Pick<Location, 'protocol' | 'host'>) =>
   `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
