@@ -87,7 +87,12 @@ function early(screens: Array<[string, string[], Reads]>) {
   const kept = (window as { curbsideEarly?: typeof answers }).curbsideEarly as typeof answers;
   const read = (url: string) => {
     const full = url.endsWith('?') ? url.slice(0, -1) + location.search : url;
-    if (!(full in kept)) kept[full] = fetch(full, { credentials: 'include' });
+    if (full in kept) return;
+    const answer = fetch(full, { credentials: 'include' });
+    // Offline (a tablet reloaded in a dead spot) the read fails: the app's own request then asks
+    // again (`takeEarlyRead`), and a failure nobody waits for is no page error.
+    answer.catch(() => {});
+    kept[full] = answer;
   };
   for (const url of reads.always ?? []) read(url);
   const me = kept['/api/me'];

@@ -146,8 +146,9 @@ describe('functions', () => {
     expect(actionsOn('http-admin', `"${tableLogicalId(true)}"`).sort()).toEqual(
       granted.map((action) => `dynamodb:${action}`),
     );
-    // Deactivation and new passwords close the user's live connections.
-    expect(FUNCTION_ACCESS.admin.connections).toEqual(['Query', 'GetItem', 'BatchWriteItem']);
+    // Deactivation and new passwords close the user's live connections; a parent unlinked from a
+    // child stops hearing of the child on their open pages (their school rows updated, ADR 0027).
+    expect(FUNCTION_ACCESS.admin.connections).toEqual(['Query', 'GetItem', 'BatchWriteItem', 'UpdateItem']);
     expect(FUNCTION_ACCESS.admin.publishes).toBe(true);
   });
 });

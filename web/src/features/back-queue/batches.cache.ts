@@ -2,7 +2,7 @@ import type { Batch, QueueEntry } from '@curbside/domain';
 import type { QueryKey } from '@tanstack/react-query';
 import { batchChange, entryChanges, withNewer, without, withoutOlder } from '../live/changes';
 import { cachePatch } from '../live/live-sync';
-import { batchKeys } from './batch-keys';
+import { batchKeys } from '../queue/batch-keys';
 
 export { batchKeys };
 

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 import { type ApiInput, apiKeyed } from '../../lib/api';
 import { idempotencyKey, isNetworkFailure } from '../../lib/idempotency';
-import { batchKeys } from '../back-queue/batch-keys';
+import { batchKeys } from './batch-keys';
 import { indexedDbStorage, Outbox, type OutboxItem } from './outbox';
 import { queueKeys } from './queue.cache';
 import { askUnreleased } from './unreleased-question';

@@ -1,4 +1,4 @@
-// Keys only, no code: the front queue's outbox names the back queue's batches with it without
+// Keys only, no code, beside the queue both lines share: the front queue's outbox names the back queue's batches with it without
 // loading the back queue's cache patches (its first load stays in budget).
 
 /**
