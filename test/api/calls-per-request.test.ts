@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff, demoStudentsOf, sessionBody } from '../support/fixtures';
 import { openLive } from '../support/live';
 import { type Client, signedIn, startTestServer } from '../support/server';
+import { newVehicle } from '../support/vehicles';
 
 /**
  * DynamoDB calls and sequential round trips per car-line request (issue 54,
@@ -319,22 +320,7 @@ describe('calls per car-line request, with 30 classrooms, 40 staff screens and 2
       ['car', 'ONE1', riders.slice(0, 1)],
       ['bus', 'B30', riders],
     ] as const) {
-      await vehicles.create(server.db, {
-        schoolId: 1,
-        number,
-        type,
-        active: true,
-        parentName: null,
-        parentPhone: null,
-        alternateContactName: null,
-        alternateContactPhone: null,
-        make: null,
-        model: null,
-        color: null,
-        licensePlate: null,
-        notes: null,
-        studentIds: [...children],
-      });
+      await vehicles.create(server.db, newVehicle(1, number, type, { studentIds: [...children] }));
       let visit = 0;
       counted.push(
         await measure(

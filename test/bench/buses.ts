@@ -14,6 +14,7 @@ import { busIdOf } from '@curbside/domain';
 import type { MeterSnapshot } from '@curbside/store';
 import { busLinks, type Db, vehicles } from '@curbside/store';
 import WebSocket from 'ws';
+import { newVehicle } from '../support/vehicles';
 import { AWS_PRICES } from './aws-prices';
 import { Samples, sleep } from './stats';
 import type { BusWindowFigures } from './types';
@@ -30,22 +31,7 @@ export const busPlanFor = (scale: number) => ({
 /** Registers the school's buses (`numbers`, ids `B{number}`) and answers its driver and map tokens. */
 export const seedBuses = async (db: Db, schoolId: number, numbers: readonly string[]) => {
   for (const number of numbers) {
-    await vehicles.create(db, {
-      schoolId,
-      number,
-      type: 'bus',
-      active: true,
-      parentName: `Route ${number}`,
-      parentPhone: null,
-      alternateContactName: null,
-      alternateContactPhone: null,
-      make: null,
-      model: null,
-      color: null,
-      licensePlate: null,
-      notes: null,
-      studentIds: [],
-    });
+    await vehicles.create(db, newVehicle(schoolId, number, 'bus', { parentName: `Route ${number}` }));
   }
   const links = await busLinks.ofSchool(db, schoolId);
   return { driverToken: links.driverToken, mapToken: links.mapToken };

@@ -5,6 +5,7 @@ import { WebSocket } from 'ws';
 import { createSchoolWithStaff, sessionBody, tokenOf } from '../support/fixtures';
 import { eventually, type LiveClient, openLive, upgradeStatus } from '../support/live';
 import { type Client, signedIn, startTestServer } from '../support/server';
+import { newVehicle } from '../support/vehicles';
 
 /**
  * The bus relay over real WebSockets: a school's driver link sends positions
@@ -75,22 +76,7 @@ const busMessages = (client: LiveClient) =>
 beforeAll(async () => {
   server = await startTestServer();
   const other = await createSchoolWithStaff(server.db, 'buses');
-  await vehicles.create(server.db, {
-    schoolId: other.id,
-    number: '77',
-    type: 'bus',
-    active: true,
-    parentName: 'Route Z',
-    parentPhone: null,
-    alternateContactName: null,
-    alternateContactPhone: null,
-    make: null,
-    model: null,
-    color: null,
-    licensePlate: null,
-    notes: null,
-    studentIds: [],
-  });
+  await vehicles.create(server.db, newVehicle(other.id, '77', 'bus', { parentName: 'Route Z' }));
   admin = await signedIn(server.url, 'admin_demo');
   front = await signedIn(server.url, 'front_demo');
   otherAdmin = await signedIn(server.url, 'buses_school_admin');

@@ -1,5 +1,6 @@
 /** Builders of the roster tests: a classroom, a student, a vehicle, and import rows that validate. */
 import { expect } from 'vitest';
+import { newVehicle } from '../../../test/support/vehicles';
 import type { Classroom } from '../src/pickup';
 import type { Vehicle } from '../src/queue';
 import type { Student } from '../src/roster';
@@ -43,24 +44,7 @@ export const vehicle = (
   type: 'car' | 'bus',
   number: string,
   extra: Partial<Vehicle> = {},
-): Vehicle => ({
-  id,
-  schoolId: 1,
-  number,
-  type,
-  active: true,
-  parentName: null,
-  parentPhone: null,
-  alternateContactName: null,
-  alternateContactPhone: null,
-  make: null,
-  model: null,
-  color: null,
-  licensePlate: null,
-  notes: null,
-  studentIds: [],
-  ...extra,
-});
+): Vehicle => ({ id, ...newVehicle(1, number, type), ...extra });
 export const rows = <K extends 'students' | 'teachers' | 'parents' | 'vehicles'>(
   kind: K,
   records: Array<Record<string, string>>,
