@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, shotsDir, viewports } from '../support/browser';
-import { browserSuite, switchTheme, type Viewport } from '../support/browser-suite';
+import { browserSuite, type ExpectedError, switchTheme, type Viewport } from '../support/browser-suite';
 import type { Client } from '../support/server';
 
 /**
@@ -40,12 +40,16 @@ beforeAll(async () => {
 const open = async (
   username: string | null,
   path: string,
-  options: { viewport?: Viewport; expectSignOut?: boolean } = {},
+  options: { viewport?: Viewport; expectSignOut?: boolean; expectedErrors?: ExpectedError[] } = {},
 ) => {
+  const expectedErrors = [
+    ...(options.expectSignOut ? [/status of 40[13]/, /WebSocket/] : []),
+    ...(options.expectedErrors ?? []),
+  ];
   const { page } = await suite.open(username, path, {
     ...(options.viewport ? { viewport: options.viewport } : {}),
     acceptDownloads: true,
-    ...(options.expectSignOut ? { expectedErrors: [/status of 40[13]/, /WebSocket/] } : {}),
+    ...(expectedErrors.length > 0 ? { expectedErrors } : {}),
   });
   return page;
 };
@@ -213,14 +217,33 @@ describe('the district admin screen as district_demo', () => {
   }, 60_000);
 
   it('the new user signs in with it, sets their own password and lands on their home; deactivated, their open page signs out', async () => {
-    const tablet = await open(null, '/login', { expectSignOut: true });
+    const tablet = await open(null, '/login', {
+      expectSignOut: true,
+      // The mistyped one-time password below, refused on purpose.
+      expectedErrors: [{ text: /status of 400/, url: /\/api\/auth\/password$/ }],
+    });
     await tablet.getByLabel('Username', { exact: true }).fill(credentials.username);
     await tablet.getByLabel('Password', { exact: true }).fill(credentials.password);
     await tablet.getByRole('button', { name: 'Sign In to Demo', exact: true }).click();
     await tablet.getByRole('heading', { name: 'Set your password' }).waitFor();
     await expectAccessible(tablet);
     await tablet.screenshot({ path: join(shotsDir(), 'set-password-tablet.png'), fullPage: true });
-    await tablet.getByLabel('Current password').fill(credentials.password);
+    // A mistyped one-time password: told under its field, not in an alert.
+    const current = tablet.getByLabel('Current password');
+    await current.fill(`${credentials.password}x`);
+    await tablet.getByLabel(/^New password/).fill('casey-own-2026');
+    await tablet.getByLabel('Confirm new password').fill('casey-own-2026');
+    await tablet.getByRole('button', { name: 'Set Password' }).click();
+    await expect.poll(() => current.getAttribute('data-invalid'), { timeout: 30_000 }).toBe('true');
+    // The field's own error (Mantine's `{id}-error`, which describes the field), and no alert.
+    const errorId = (await current.getAttribute('aria-describedby'))
+      ?.split(' ')
+      .find((id) => id.endsWith('-error'));
+    expect(await tablet.locator(`[id="${errorId}"]`).textContent()).toBe('Current password is incorrect');
+    expect(await tablet.getByRole('alert').filter({ hasText: 'Current password is incorrect' }).count()).toBe(
+      0,
+    );
+    await current.fill(credentials.password);
     await tablet.getByLabel(/^New password/).fill('casey-own-2026');
     await tablet.getByLabel('Confirm new password').fill('casey-own-2027');
     await tablet.getByRole('button', { name: 'Set Password' }).click();

@@ -14,11 +14,12 @@ import {
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CurbsideMark } from '../../components/logo';
-import { fieldErrorsFrom, useFieldErrors } from '../../lib/field-errors';
+import { fieldErrorsFrom, issuesOf, useFieldErrors } from '../../lib/field-errors';
 import { errorMessage } from '../../lib/http';
 import { useChangePassword, useLogout } from './auth.mutations';
 
 type Field = 'currentPassword' | 'newPassword' | 'confirm';
+const FIELDS: ReadonlyArray<Field> = ['currentPassword', 'newPassword', 'confirm'];
 
 export const PASSWORDS_DIFFER = 'The two new passwords do not match';
 
@@ -36,7 +37,11 @@ export function SetPasswordScreen({ user }: { user: User }) {
     newPassword: '',
     confirm: '',
   });
-  const { errors, set: setErrors, clear } = useFieldErrors<Field>();
+  const { errors, set: setErrors, clear, showServerError } = useFieldErrors<Field>(FIELDS);
+
+  // What the server refused that names no field (a dropped connection, too many attempts).
+  const failure =
+    change.isError && issuesOf(change.error).length === 0 ? errorMessage(change.error) : undefined;
 
   const bind = (field: Field) => ({
     value: values[field],
@@ -57,6 +62,8 @@ export function SetPasswordScreen({ user }: { user: User }) {
     if (!parsed.success || Object.keys(next).length > 0) return;
     change.mutate(parsed.data, {
       onSuccess: (updated) => void navigate(homeOf(updated.role), { replace: true }),
+      // A wrong or expired one-time password is the server's, shown under its field.
+      onError: (error) => showServerError(error),
     });
   };
 
@@ -102,9 +109,9 @@ export function SetPasswordScreen({ user }: { user: User }) {
                   required
                   {...bind('confirm')}
                 />
-                {change.isError && (
+                {(errors.form ?? failure) && (
                   <Alert color="red" variant="light" role="alert">
-                    {errorMessage(change.error)}
+                    {errors.form ?? failure}
                   </Alert>
                 )}
                 <Button type="submit" fullWidth loading={change.isPending}>
