@@ -345,7 +345,10 @@ const NOTE_SIZING =
     ? {
         rows: 2,
         styles: {
-          input: { fieldSizing: 'content', minHeight: 'calc(2lh + 2 * var(--input-padding-y, 0px) + 2px)' },
+          input: {
+            fieldSizing: 'content' as const,
+            minHeight: 'calc(2lh + 2 * var(--input-padding-y, 0px) + 2px)',
+          },
         },
       }
     : { autosize: true, minRows: 2 };
