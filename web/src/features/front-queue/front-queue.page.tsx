@@ -1,6 +1,5 @@
 import { Box, Center, Container, Grid, Loader, Stack } from '@mantine/core';
 import { useDeferredValue } from 'react';
-import { useAfterPaint } from '../../lib/after-paint';
 import { AlertPanel } from '../alerts/alert-panel';
 import { ArrivingList } from '../arrivals/arriving-list';
 import { useMe } from '../auth/auth.queries';
@@ -27,11 +26,9 @@ export function FrontQueuePage() {
   const { user } = useMe();
   const { session: running, isLoading } = useActiveSession();
   // Issue 57: the screen is drawn in a transition, which React renders in slices (the tablet's
-  // main thread is never blocked long), the loader meanwhile; the recent pickups, under all the
-  // rest, once the rest has been painted.
+  // main thread is never blocked long), the loader meanwhile.
   const deferred = useDeferredValue(running);
   const session = running && deferred?.id === running.id ? deferred : null;
-  const recent = useAfterPaint(session !== null);
   const phone = usePhone();
   if (!user) return null;
   if (isLoading || (running && !session)) {
@@ -70,7 +67,7 @@ export function FrontQueuePage() {
             </Stack>
           </Grid.Col>
         </Grid>
-        {recent && <RecentPickups sessionId={session.id} />}
+        <RecentPickups sessionId={session.id} />
       </Stack>
     </Container>
   );
