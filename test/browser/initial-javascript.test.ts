@@ -24,9 +24,16 @@ const BUDGET = {
 
 const suite = browserSuite();
 
+/**
+ * The staff tablets fetch the toasts' container once the screen has loaded and the browser is
+ * idle (ADR 0026): not part of the first screen. Whether it fell inside the measure was timing
+ * (issue 57: a screen drawn in slices leaves the browser idle sooner), so no idle time is given.
+ */
+const NO_IDLE_FETCH = 'window.requestIdleCallback = () => 0;';
+
 /** Opens `path` (signed in as `username`, if given) and answers the gzipped bytes of every script it loaded. */
 const initialScripts = async (path: string, ready: (page: Page) => Promise<unknown>, username?: string) => {
-  const context = await suite.newContext();
+  const context = await suite.newContext({ initScripts: [NO_IDLE_FETCH] });
   if (username) await suite.signIn(context, username);
   const page = await context.newPage();
   suite.watch(page, username ?? 'signed out', !username);

@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useRef, useState } from 'react';
 import { apiWithLink } from '../../lib/api';
 import { errorMessage, HttpError } from '../../lib/http';
 import { MUTED_TEXT } from '../../lib/theme';
@@ -99,6 +99,9 @@ export function BusDriverPage() {
   const lock = useRef<WakeLockSentinel | null>(null);
   const sendRef = useRef(socket.send);
   sendRef.current = socket.send;
+  // Issue 57: the page is drawn from the fleet in a transition, which React renders in slices (the
+  // phone's main thread is never blocked long); meanwhile the loader stays.
+  const buses = useDeferredValue(fleet.data);
   const bus = fleet.data?.find((candidate) => candidate.busId === busId) ?? null;
   const current = locations[0] ?? null;
 
@@ -236,8 +239,8 @@ export function BusDriverPage() {
 
   if (isReplaced) return <LinkReplaced title={TITLE} phone={phone} />;
   if (invalid) return <LinkMissing title={TITLE} text={BUS_LINK_MISSING.driver} />;
-  if (!fleet.data) return <Loader m="xl" aria-label="Loading the buses" />;
-  const options = fleet.data.map((item: Bus) => ({
+  if (!buses) return <Loader m="xl" aria-label="Loading the buses" />;
+  const options = buses.map((item: Bus) => ({
     value: item.busId,
     label: item.route ? `${item.name} - ${item.route}` : item.name,
   }));

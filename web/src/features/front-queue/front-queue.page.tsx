@@ -1,4 +1,5 @@
 import { Box, Center, Container, Grid, Loader, Stack } from '@mantine/core';
+import { useDeferredValue } from 'react';
 import { AlertPanel } from '../alerts/alert-panel';
 import { ArrivingList } from '../arrivals/arriving-list';
 import { useMe } from '../auth/auth.queries';
@@ -23,10 +24,14 @@ export const FRONT_QUEUE_LOCATION = 'Front Queue';
  */
 export function FrontQueuePage() {
   const { user } = useMe();
-  const { session, isLoading } = useActiveSession();
+  const { session: running, isLoading } = useActiveSession();
+  // Issue 57: the screen is drawn in a transition, which React renders in slices (the tablet's
+  // main thread is never blocked long), the loader meanwhile.
+  const deferred = useDeferredValue(running);
+  const session = running && deferred?.id === running.id ? deferred : null;
   const phone = usePhone();
   if (!user) return null;
-  if (isLoading) {
+  if (isLoading || (running && !session)) {
     return (
       <Center py="xl">
         <Loader size="xl" aria-label="Loading" />

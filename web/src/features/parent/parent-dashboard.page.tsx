@@ -1,8 +1,9 @@
 import type { ParentStudentStatus } from '@curbside/domain';
 import { Alert, Badge, Button, Card, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useDeferredValue, useState } from 'react';
 import { Navigate } from 'react-router';
+import { useAfterPaint } from '../../lib/after-paint';
 import { appQueryClient } from '../../lib/query-client';
 import { authQueries, useMe } from '../auth/auth.queries';
 import { useLiveEvent } from '../live/live';
@@ -160,6 +161,11 @@ export function ParentDashboardPage() {
   const waysRead = useWaysHomeRead(parent);
   // The children, their ways home and their change forms are drawn together (see below).
   const pending = status.isPending || !waysRead;
+  // Issue 57: once the answers are in, the children are drawn in a transition (React renders it in
+  // slices, the phone's main thread is never blocked long), and the forms below them once the
+  // children have been painted (they appear under them: nothing moves).
+  const drawn = useDeferredValue(!pending);
+  const below = useAfterPaint(drawn);
   const logout = useParentLogout();
   const readStatus = () => void queryClient.invalidateQueries({ queryKey: parentQueries.status().queryKey });
   useLiveEvent('STUDENT_STATUS_UPDATE', readStatus);
@@ -193,12 +199,12 @@ export function ParentDashboardPage() {
             {t('dashboard.signOut')}
           </Button>
         </Group>
-        {status.data && status.data.length > 0 && waysRead && <ArrivalCards />}
+        {drawn && status.data && status.data.length > 0 && <ArrivalCards />}
         {/* Nothing below the children until they and their ways home are known: drawn before
             them, the form moved down a screen once they came (a layout shift on the phone). */}
-        {status.isPending || !waysRead ? (
+        {!drawn ? (
           <Loader aria-label="Loading" />
-        ) : status.isError && !status.data ? (
+        ) : !status.data ? (
           <Alert color="red">{t('dashboard.loadFailed')}</Alert>
         ) : status.data.length === 0 ? (
           <Text fz="lg">{t('dashboard.none')}</Text>
@@ -209,10 +215,10 @@ export function ParentDashboardPage() {
             ))}
           </Stack>
         )}
-        {!pending &&
+        {below &&
           status.data?.map((child) => <ChangeWayHome key={child.id} child={child} userId={user.id} />)}
-        {!pending && status.data && status.data.length > 0 && <AuthorizedPickups students={status.data} />}
-        {!pending && <LinkForm />}
+        {below && status.data && status.data.length > 0 && <AuthorizedPickups students={status.data} />}
+        {below && <LinkForm />}
       </Stack>
     </ParentLayout>
   );

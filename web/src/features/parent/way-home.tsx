@@ -240,8 +240,7 @@ export function ChangeWayHome({
               label={t('ways.note')}
               size="md"
               maxLength={500}
-              autosize
-              minRows={2}
+              {...NOTE_SIZING}
               value={note}
               onChange={(event) => setNote(event.currentTarget.value)}
               error={errors.note && changeError(errors.note)}
@@ -334,6 +333,25 @@ export function ChangeWayHome({
     </Card>
   );
 }
+
+/**
+ * The note grows with what is typed, from two lines. Where the browser sizes a field to its
+ * content (CSS `field-sizing`), it does so, and nothing measures the note on the first render
+ * (issue 57: Mantine's autosize measured each note in a hidden copy as the dashboard was drawn,
+ * forcing the page's layout mid-render); elsewhere Mantine's autosize does it.
+ */
+const NOTE_SIZING =
+  typeof CSS !== 'undefined' && CSS.supports('field-sizing', 'content')
+    ? {
+        rows: 2,
+        styles: {
+          input: {
+            fieldSizing: 'content' as const,
+            minHeight: 'calc(2lh + 2 * var(--input-padding-y, 0px) + 2px)',
+          },
+        },
+      }
+    : { autosize: true, minRows: 2 };
 
 /** The days the family's changes are read from: each of their schools' today. */
 const schoolTodays = (ways: ParentWaysHome | undefined) => [

@@ -21,7 +21,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
 import { showLiveToast } from '../../lib/toasts';
 import { useLiveEvent, useLivePatches } from '../live/live';
@@ -30,7 +30,6 @@ import { OutboxMarks, PendingChanges } from './pending';
 import { queuePatches } from './queue.cache';
 import { queueQueries } from './queue.queries';
 import { usePendingRemovals } from './undo';
-import { useNow } from './use-now';
 import { VehicleCard } from './vehicle-card';
 
 export const SEARCH_PLACEHOLDER = 'Search by vehicle #, parent name, make, model, color, or student name...';
@@ -74,11 +73,10 @@ interface SectionProps {
   title: string;
   type: VehicleType;
   entries: Ordered[];
-  now: number;
   onOpen: (entry: QueueEntry) => void;
 }
 
-function QueueSection({ title, type, entries, now, onOpen }: SectionProps) {
+function QueueSection({ title, type, entries, onOpen }: SectionProps) {
   const [search, setSearch] = useState('');
   const shown = entries.filter((entry) => matchesQueueSearch(entry, search));
   const noun = type === 'bus' ? 'bus' : 'car';
@@ -117,7 +115,7 @@ function QueueSection({ title, type, entries, now, onOpen }: SectionProps) {
           {shown.map((entry) => (
             // The outbox's marks under the card, outside it: Dismiss is not a tap on the card.
             <Stack key={entry.id} gap={6}>
-              <VehicleCard entry={entry} total={entries.length} now={now} onOpen={onOpen} />
+              <VehicleCard entry={entry} total={entries.length} onOpen={onOpen} />
               <OutboxMarks entry={entry} />
             </Stack>
           ))}
@@ -134,21 +132,23 @@ function QueueSection({ title, type, entries, now, onOpen }: SectionProps) {
  */
 export function QueueList({ sessionId, title = 'Current Queue' }: { sessionId: number; title?: string }) {
   const query = useQuery(queueQueries.active(sessionId));
+  // Issue 57: the cards are drawn from the answer in a transition, which React renders in slices
+  // (a tablet's or a phone's main thread is never blocked long by a long queue's first draw).
+  const data = useDeferredValue(query.data);
   const leaving = usePendingRemovals();
   useQueueLive(sessionId);
-  const now = useNow(1000);
   const [openId, setOpenId] = useState<string | null>(null);
 
   const { cars, buses } = useMemo(() => {
     // Vehicles removed or picked up here leave the list at once (their change waits for its Undo time).
     const ordered = orderQueue(
-      (query.data ?? []).filter((entry) => entry.status !== 'completed' && !leaving.has(entry.id)),
+      (data ?? []).filter((entry) => entry.status !== 'completed' && !leaving.has(entry.id)),
     );
     return {
       cars: ordered.filter((entry) => entry.vehicleType === 'car'),
       buses: ordered.filter((entry) => entry.vehicleType === 'bus'),
     };
-  }, [query.data, leaving]);
+  }, [data, leaving]);
 
   const open = [...cars, ...buses].find((entry) => entry.id === openId) ?? null;
   // Loaded with the first tap, then mounted for good (so it can fade out when closed).
@@ -163,7 +163,7 @@ export function QueueList({ sessionId, title = 'Current Queue' }: { sessionId: n
       <Stack gap="lg">
         <Group justify="space-between">
           <Title order={2}>{title}</Title>
-          {query.isPending && <Loader size="sm" aria-label="Loading queue" />}
+          {(query.isPending || data === undefined) && <Loader size="sm" aria-label="Loading queue" />}
         </Group>
         <PendingChanges entries={[...cars, ...buses]} />
         {query.isError && (
@@ -176,8 +176,8 @@ export function QueueList({ sessionId, title = 'Current Queue' }: { sessionId: n
             </Button>
           </Group>
         )}
-        <QueueSection title="Cars in Parking Lot" type="car" entries={cars} now={now} onOpen={onOpen} />
-        <QueueSection title="Bus Loading Zone" type="bus" entries={buses} now={now} onOpen={onOpen} />
+        <QueueSection title="Cars in Parking Lot" type="car" entries={cars} onOpen={onOpen} />
+        <QueueSection title="Bus Loading Zone" type="bus" entries={buses} onOpen={onOpen} />
       </Stack>
       {Dialog && (
         <Dialog

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 
 /** The current time, refreshed every `intervalMs`, so waits and overdue highlights keep up. */
 export const useNow = (intervalMs = 1000) => {
@@ -9,3 +9,39 @@ export const useNow = (intervalMs = 1000) => {
   }, [intervalMs]);
   return now;
 };
+
+/** One clock ticking every second for every `useEverySecond` on the page (while any is mounted). */
+const secondClock = (() => {
+  const listeners = new Set<() => void>();
+  let timer: ReturnType<typeof setInterval> | null = null;
+  let now = Date.now();
+  return {
+    /** The time of the last tick while it ticks (one value for a whole render), else now. */
+    now() {
+      if (timer === null) now = Date.now();
+      return now;
+    },
+    subscribe(listener: () => void) {
+      listeners.add(listener);
+      timer ??= setInterval(() => {
+        now = Date.now();
+        for (const each of listeners) each();
+      }, 1000);
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0 && timer !== null) {
+          clearInterval(timer);
+          timer = null;
+        }
+      };
+    },
+  };
+})();
+
+/**
+ * `read(now)` every second, the calling component drawn again only when its answer changes
+ * (issue 57: the queue drew every card each second for its wait; now each card draws its wait
+ * alone, and its overdue look once, when it turns). `read` answers a string, number or boolean.
+ */
+export const useEverySecond = <T extends string | number | boolean>(read: (now: number) => T): T =>
+  useSyncExternalStore(secondClock.subscribe, () => read(secondClock.now()));

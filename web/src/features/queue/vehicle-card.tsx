@@ -34,6 +34,7 @@ import { AlsoAllowed } from '../authorized-pickups/also-allowed';
 import { EntryNotCalled } from './not-called';
 import { useRemoveFromQueue } from './queue.queries';
 import { useStudentMarks } from './releases';
+import { useEverySecond } from './use-now';
 import { usePress } from './use-press';
 
 /** The badges of an entry: Overflow (red), Waiting (outline), Ready, and `Batch #n` when batched. */
@@ -106,7 +107,6 @@ interface VehicleCardProps {
   entry: QueueEntry & { position: number | null };
   /** Vehicles of this type in the queue, for "2nd from front, 4th from back". */
   total: number;
-  now: number;
   onOpen: (entry: QueueEntry) => void;
 }
 
@@ -119,6 +119,11 @@ const Dots = () => (
   </svg>
 );
 
+/** How long the vehicle has waited, drawn again each second (alone: not its card). */
+function Wait({ since }: { since: string }) {
+  return useEverySecond((now) => formatDuration(elapsedSeconds(since, now)));
+}
+
 /**
  * One queued vehicle. Tap or click: details. Long press (800 ms), right click
  * or the ⋮ button: the menu. Swipe sideways more than 300 px: removed. The
@@ -126,7 +131,7 @@ const Dots = () => (
  * that assistive technology and keyboards use (Enter: details, the menu key:
  * the menu). Names wrap rather than being cut off on narrow phones.
  */
-export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
+export function VehicleCard({ entry, total, onOpen }: VehicleCardProps) {
   const [menuOpen, setMenuOpen] = useState(false);
   const remove = useRemoveFromQueue();
   const press = usePress({
@@ -137,11 +142,10 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
     swipeDistance: SWIPE_REMOVE_PX,
     contextMenu: true,
   });
-  const overdue = isOverdue(entry, now);
+  const overdue = useEverySecond((now) => isOverdue(entry, now));
   const name = vehicleName(entry.vehicleType, entry.vehicleNumber);
   const description = vehicleDescription(entry.vehicle);
   const children = entry.students.map(shortName).join(', ');
-  const wait = formatDuration(elapsedSeconds(entry.queueTime, now));
   const swipe = Math.min(1, Math.abs(press.offset) / SWIPE_REMOVE_PX);
   const bus = entry.vehicleType === 'bus';
 
@@ -217,7 +221,7 @@ export function VehicleCard({ entry, total, now, onOpen }: VehicleCardProps) {
             </Stack>
             <Text fz="md" fw={800} c={overdue ? DANGER_TEXT : MUTED_TEXT} style={{ flexShrink: 0 }}>
               <VisuallyHidden>In queue </VisuallyHidden>
-              {wait}
+              <Wait since={entry.queueTime} />
             </Text>
           </Group>
           {/* Room on the right for the ⋮ button, which sits over this row. */}

@@ -1,0 +1,74 @@
+import { expect, it } from 'vitest';
+import { viewports } from '../support/browser';
+import { browserSuite, connected } from '../support/browser-suite';
+import { sessionBody } from '../support/fixtures';
+
+/**
+ * Issue 57: the signed-in pages' main thread on a phone. What the visitor came for is drawn
+ * first and the rest after it has been painted (the parent dashboard's children, then their
+ * forms), and a screen that ticks (the queue's waits) draws again only what changed.
+ */
+const suite = browserSuite({ reuseSignIns: true });
+
+/**
+ * Records, at the first change of the page that shows a child's card, whether the link form
+ * was already there: drawn in one go, both came in the same change.
+ */
+const FIRST_CHILD = `(() => {
+  window.__curbsideFormWithChild = null;
+  new MutationObserver((_, observer) => {
+    if (!document.querySelector('article')) return;
+    const headings = [...document.querySelectorAll('h2')].map((heading) => heading.textContent);
+    window.__curbsideFormWithChild = headings.includes('Link a Student');
+    observer.disconnect();
+  }).observe(document, { childList: true, subtree: true });
+})()`;
+
+it("the parent dashboard draws the children first, their forms once they're painted", async () => {
+  const { page } = await suite.open('parent_demo', '/parent-dashboard', {
+    viewport: viewports.phone,
+    touch: true,
+    initScripts: [FIRST_CHILD],
+  });
+  await page.getByRole('article').first().waitFor();
+  await page.getByRole('heading', { name: 'Link a Student' }).waitFor();
+  expect(await page.evaluate('window.__curbsideFormWithChild')).toBe(false);
+  // Everything the page had is there once drawn: the children's changes and the trusted adults.
+  await page
+    .getByRole('heading', { name: /^Change how .+ goes home$/ })
+    .first()
+    .waitFor();
+  await page.getByRole('textbox', { name: 'Note for the school (optional)' }).first().waitFor();
+});
+
+/** The React props object of an element: React replaces it each time it draws the element again. */
+const propsOf = (selector: string) => `(() => {
+  const element = document.querySelector(${JSON.stringify(selector)});
+  const key = element && Object.keys(element).find((name) => name.startsWith('__reactProps$'));
+  return key ? element[key] : null;
+})()`;
+
+it('the front queue draws a card again when it changes, not each second: only its wait ticks', async () => {
+  const front = await suite.client('front_demo');
+  const session = (await front.post('/api/sessions', sessionBody())).body as { id: number };
+  await front.post('/api/queue', { sessionId: session.id, vehicleNumber: '101', vehicleType: 'car' });
+  const { page } = await suite.open('front_demo', '/front-queue', { viewport: viewports.tablet });
+  const card = page.getByRole('group', { name: 'Car 101' });
+  await card.waitFor();
+  // Past the first reads and the live connection's reading again once open.
+  await connected(page);
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(`window.__curbsideCard = ${propsOf('[data-entry-id]')}`);
+  const waited = async () => ((await card.textContent()) ?? '').match(/In queue\s*([\d:]+)/)?.[1] ?? '';
+  const first = await waited();
+  // The wait goes on ticking (twice, so a redraw of the card a second would have come)...
+  await expect.poll(waited, { timeout: 10_000 }).not.toBe(first);
+  const second = await waited();
+  await expect.poll(waited, { timeout: 10_000 }).not.toBe(second);
+  // ...and the card itself was not drawn again.
+  expect(await page.evaluate(`window.__curbsideCard === ${propsOf('[data-entry-id]')}`)).toBe(true);
+});
+
+it('logged no errors on the screens it opened', () => {
+  expect(suite.errors).toEqual([]);
+});
