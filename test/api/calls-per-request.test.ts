@@ -45,12 +45,11 @@ const NOW: Record<string, { calls: number; roundTrips: number }> = {
   createBatch: { calls: 10, roundTrips: 8 },
   addToBatch: { calls: 9, roundTrips: 6 },
   updateBatch: { calls: 9, roundTrips: 8 },
-  releaseStudent: { calls: 14, roundTrips: 6 },
+  releaseStudent: { calls: 6, roundTrips: 5 },
   createAlert: { calls: 9, roundTrips: 8 },
   acknowledgeAlert: { calls: 8, roundTrips: 7 },
   dismissAlert: { calls: 7, roundTrips: 6 },
   listQueue: { calls: 2, roundTrips: 1 },
-  parentStudentStatus: { calls: 6, roundTrips: 1 },
 };
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
