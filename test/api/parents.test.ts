@@ -144,9 +144,12 @@ describe("a parent's children", () => {
     live.messages.length = 0;
     const released = await teacher.put(`/api/teacher/students/${child.id}/release`);
     expect(released.status, JSON.stringify(released.body)).toBe(200);
-    expect((await live.next('STUDENT_STATUS_UPDATE')).data).toMatchObject({
+    // When, never by whom (staff screens only).
+    expect((await live.next('STUDENT_STATUS_UPDATE')).data).toEqual({
       studentId: child.id,
+      sessionId,
       status: 'released',
+      releasedAt: released.body.releasedAt,
     });
     expect((await statusOf(parent))[0]).toMatchObject({
       status: 'ready_for_pickup',
@@ -204,11 +207,16 @@ describe("a parent's live connection during a 50-car rush", () => {
     );
     expect(rate).not.toBe(4);
     // The next poll within 10 s estimates from the pickups that poll read: the same wait, without
-    // reading them again (the parent's children, the active queue, the classroom's marks: 3 Queries).
+    // reading them again (issue 54: the sign-in with the plan's links, children, session and marks
+    // in one BatchGetItem, and the active queue's Query).
     meter.reset();
     const [again] = await statusOf(parent);
     expect(again?.estimatedWaitTime).toBe(waiting?.estimatedWaitTime);
-    expect(meter.snapshot()['http/parentStudentStatus']?.['ddb.Query.calls']).toBe(3);
+    expect(meter.snapshot()['http/parentStudentStatus']).toMatchObject({
+      'ddb.calls': 2,
+      'ddb.BatchGetItem.calls': 1,
+      'ddb.Query.calls': 1,
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(live.messages.length).toBeGreaterThan(0);
     for (const message of live.messages) {
@@ -301,6 +309,13 @@ describe("a parent's open page, when a child is unlinked", () => {
       studentId: child.id,
       status: 'ready_for_pickup',
     });
+    // A teacher's release too: to the parent still linked only.
+    staying.messages.length = 0;
+    expect((await teacher.put(`/api/teacher/students/${child.id}/release`)).status).toBe(200);
+    expect((await staying.next('STUDENT_STATUS_UPDATE')).data).toMatchObject({
+      studentId: child.id,
+      status: 'released',
+    });
     // A ping's pong: every message sent to the page before it reached it first.
     gone.send({ type: 'ping' });
     await gone.next('pong');
@@ -334,6 +349,15 @@ describe("a parent's next poll", () => {
     expect(await statusOf(polling)).toEqual([
       expect.objectContaining({ status: 'in_queue', entryTime: now.entryTime, queuePosition: now.position }),
     ]);
+
+    // A child linked since the last poll is in the next one, beside the first (in name order).
+    const roster = (await teacher.get('/api/teacher/students')).body as Array<{ id: number }>;
+    const sibling = roster.find((student) => student.id !== child.id)?.id as number;
+    const made = await admin.post('/api/pickup-codes/generate', { studentId: sibling });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const linked = await polling.post('/api/parent/link-student', { pickupCode: made.body.code });
+    expect(linked.status, JSON.stringify(linked.body)).toBe(200);
+    expect((await statusOf(polling)).map((status) => status.id).sort()).toEqual([child.id, sibling].sort());
 
     const unlinked = await admin.put(`/api/parents/${me.id}`, {
       firstName: 'Poll',

@@ -4,16 +4,20 @@ import { requireUser } from '../services/auth';
 import { childrenStatus, knownPlanOf, type PollReads, pollReads } from '../services/parents';
 
 /**
- * A poll's first reads, started with the parent's sign-in for a parent whose
- * last poll this instance answered (it has their plan): `childrenStatus` uses
- * them once that parent is the one signed in.
+ * A poll's first reads, in the parent's sign-in read (one BatchGetItem) for a
+ * parent whose last poll this instance answered (it has their plan):
+ * `childrenStatus` uses them once that parent is the one signed in.
  */
-const early: EarlyReads<(typeof routes.parentStudentStatus)['request'], PollReads> = (userId) => {
+const early: EarlyReads<(typeof routes.parentStudentStatus)['request'], PollReads> = (
+  userId,
+  _input,
+  signIn,
+) => {
   const plan = knownPlanOf(userId);
   if (!plan) return undefined;
-  const reads = pollReads(userId, plan);
+  const reads = pollReads(userId, plan, signIn);
   // Unused when the sign-in fails: their failure is nobody's.
-  reads.links.catch(() => undefined);
+  reads.stillLinked?.catch(() => undefined);
   return Promise.resolve(reads);
 };
 

@@ -20,6 +20,8 @@ import {
   busLinks,
   callerReads,
   districts,
+  type FoundItems,
+  type KeyedRead,
   type PlaceKeys,
   schools,
   users,
@@ -80,7 +82,48 @@ interface Caller {
   user: User | null;
   /** The place asked for (`callerOfToken`'s second argument) with its records; undefined when not read. */
   place?: ReadPlace;
+  /** What the sign-in's read found, the reads that rode with it included (undefined: no such read). */
+  found?: FoundItems;
 }
+
+/** A read that goes in a request's sign-in read, and how to answer it. */
+interface Rider {
+  read: KeyedRead<unknown>;
+  answer(found: FoundItems | Error): void;
+}
+const riders = new WeakMap<APIGatewayProxyEventV2, Rider[]>();
+
+/**
+ * Reads `read` in the same BatchGetItem as the request's sign-in (issue 54: a
+ * route's early reads and the caller's in one call): answered once `authorize`
+ * has read the caller, with what it found. Asked before `authorize` runs (a
+ * route's early reads: `http.ts`). Should the sign-in read nothing (no
+ * session, a token naming nobody) the read fails, and is the route's own to
+ * make again; its answer reaches the route only for the user the sign-in is of.
+ */
+export const besideSignIn =
+  (event: APIGatewayProxyEventV2) =>
+  <T>(read: KeyedRead<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const answer = (found: FoundItems | Error) => {
+        if (found instanceof Error) reject(found);
+        else {
+          try {
+            resolve(read.from(found));
+          } catch (error) {
+            reject(error);
+          }
+        }
+      };
+      riders.set(event, [...(riders.get(event) ?? []), { read, answer }]);
+    });
+
+/** The reads riding with this request's sign-in, taken once (`authorize` answers each). */
+const ridersOf = (event: APIGatewayProxyEventV2): Rider[] => {
+  const taken = riders.get(event) ?? [];
+  riders.delete(event);
+  return taken;
+};
 
 /**
  * The signed-in, active user of a session token and, when `place` is given,
@@ -88,7 +131,11 @@ interface Caller {
  * and the place in one BatchGetItem; the session decides whose the token is
  * (another user is read after, should it name someone else).
  */
-const callerOfToken = async (token: string | undefined, place?: PlaceKeys): Promise<Caller> => {
+const callerOfToken = async (
+  token: string | undefined,
+  place?: PlaceKeys,
+  also: readonly Rider[] = [],
+): Promise<Caller> => {
   if (!token) return { user: null };
   const named = userIdOfToken(token);
   if (named === undefined) {
@@ -96,12 +143,17 @@ const callerOfToken = async (token: string | undefined, place?: PlaceKeys): Prom
     const user = session ? await users.get(db, session.userId) : undefined;
     return { user: user?.active ? user : null };
   }
-  const read = await callerReads(db, token, named, place);
+  const riding = {
+    keys: also.flatMap((rider) => rider.read.keys),
+    consistent: also.some((rider) => rider.read.consistent),
+  };
+  const read = await callerReads(db, token, named, place, Date.now(), riding);
   if (!read.session) return { user: null };
   const user = read.user?.id === read.session.userId ? read.user : await users.get(db, read.session.userId);
   return {
     user: user?.active ? user : null,
     ...(place ? { place: { ...place, records: [read.school, read.district] } } : {}),
+    found: read.found,
   };
 };
 
@@ -255,6 +307,7 @@ export const authorize = (
       if (!found || found.replaced || found.holder.kind !== access.busLink)
         throw await refusedLink(found, access.busLink);
       const { holder } = found;
+      for (const rider of ridersOf(event)) rider.answer(new Error('Read with no sign-in'));
       busLinkHolders.set(event, holder);
       signedInUsers.set(event, null);
       if (isMutation(method) && !options.sandboxExempt) await assertSchoolWritable(holder.schoolId);
@@ -262,7 +315,16 @@ export const authorize = (
     }
     const token = cookieValue(event.cookies, SESSION_COOKIE);
     const writes = isMutation(method) && !options.sandboxExempt;
-    const { user, place } = await callerOfToken(token, writes ? knownPlace(token) : undefined);
+    const also = ridersOf(event);
+    const { user, place, found } = await callerOfToken(
+      token,
+      writes ? knownPlace(token) : undefined,
+      also,
+    ).catch((error: Error) => {
+      for (const rider of also) rider.answer(error);
+      throw error;
+    });
+    for (const rider of also) rider.answer(found ?? new Error('Read with no sign-in'));
     signedInUsers.set(event, user);
     if (user && isStaffRole(user.role)) {
       remember(placeOfUser, user.id, { schoolId: user.schoolId, districtId: user.districtId }, PLACES_KEPT);

@@ -28,6 +28,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { z } from 'zod';
 import {
   authorize,
+  besideSignIn,
   busLinkOf,
   cookieValue,
   parseCookies,
@@ -304,11 +305,13 @@ export type Service<Req extends RouteRequest, Res, Early = never> = (
  * start what this instance already knows that user reads (their school's
  * session, their last poll's plan), and they reach the service only once that
  * user is the one signed in; otherwise they are dropped, never answered.
- * Each route's are beside it, in `functions/src/http/` (issue 56).
+ * Each route's are beside it, in `functions/src/http/` (issue 56). `signIn`
+ * puts a keyed read in the sign-in's own BatchGetItem (issue 54: one call for both).
  */
 export type EarlyReads<Req extends RouteRequest, Early> = (
   userId: number,
   input: RouteInput<Req>,
+  signIn: ReturnType<typeof besideSignIn>,
 ) => Promise<Early> | undefined;
 
 /** The early reads started for a request, and for whom. */
@@ -329,7 +332,7 @@ const startEarly = <Req extends RouteRequest>(
     if (userId === undefined) return;
     const outcome = parsedOf(definition as RouteDefinition, event);
     if (!outcome.ok) return;
-    const reads = early(userId, outcome.state as RouteInput<Req>);
+    const reads = early(userId, outcome.state as RouteInput<Req>, besideSignIn(event));
     if (!reads) return;
     // A request refused before its service runs leaves them unread, its failure with them.
     reads.catch(() => undefined);

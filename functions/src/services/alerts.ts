@@ -120,14 +120,19 @@ export const listActiveAlerts = async (
   return list;
 };
 
-/** The school's active alerts; with a session, the session's and those raised while none ran. */
+/**
+ * The school's active alerts; with a session, the session's and then those
+ * raised while none ran (each newest first). One Query of the school's active
+ * alerts either way (issue 54: a screen's poll with its session was two, one
+ * per list), the lists picked out of it here.
+ */
 export const alertReads = async (schoolId: number, sessionId: number | undefined): Promise<Alert[]> => {
-  if (sessionId === undefined) return alerts.activeOfSchool(db, schoolId);
-  const [ofSession, withoutSession] = await Promise.all([
-    alerts.activeForSession(db, sessionId),
-    alerts.activeWithoutSession(db, schoolId),
-  ]);
-  return [...ofSession, ...withoutSession];
+  const active = await alerts.activeOfSchool(db, schoolId);
+  if (sessionId === undefined) return active;
+  return [
+    ...active.filter((alert) => alert.sessionId === sessionId),
+    ...active.filter((alert) => alert.sessionId === null),
+  ];
 };
 
 /** A poll's alerts, and for which school and session they were read (`http/listAlerts.ts` starts them early). */

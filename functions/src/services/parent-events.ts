@@ -41,6 +41,22 @@ const changesOf = (event: CarLineEvent): { entries: QueueEntry[]; leaving: boole
   }
 };
 
+/**
+ * A teacher's release as the child's parents hear of it: the child, the
+ * session, when; never who released them (staff screens only).
+ */
+const releaseOf = (event: CarLineEvent): { studentId: number; message: LiveEvent } | undefined => {
+  if (event.type !== 'STUDENT_STATUS_UPDATE' || event.data.status !== 'released') return undefined;
+  const { studentId, sessionId, releasedAt } = event.data;
+  return {
+    studentId,
+    message: {
+      type: 'STUDENT_STATUS_UPDATE',
+      data: { studentId, sessionId, status: 'released', releasedAt },
+    },
+  };
+};
+
 /** At most one position update per child per this long (status changes go at once). */
 export const POSITION_UPDATE_INTERVAL_MS = 15_000;
 
@@ -120,7 +136,8 @@ const tellLineMoved = async (sessionId: number, hearers: ReadonlyMap<number, Hea
 /**
  * Tells the parents of the children a car-line event is about: a
  * `STUDENT_STATUS_UPDATE` for each child whose car joined, moved, left or
- * was picked up (the child's id and status only), at once; and when cars
+ * was picked up (the child's id and status only), or whom a teacher released
+ * (with when: `releaseOf`), at once; and when cars
  * left the line, a throttled `QUEUE_UPDATE` to the parents of the children
  * still waiting. The parents' connections are the school's (`hearing`, one
  * Query of the connection table shared with the staff's fan-out), and who
@@ -136,10 +153,15 @@ export const tellParents = async (
   hearing: Promise<SchoolConnection[]> = schoolHearing(schoolId),
 ) => {
   const { entries, leaving, lineMoved } = changesOf(event);
-  if (entries.length === 0) return;
+  const released = releaseOf(event);
+  if (entries.length === 0 && !released) return;
   try {
     const hearers = hearersByChild(await hearing);
     if (hearers.size === 0) return;
+    if (released) {
+      await sendToHearers(hearers.get(released.studentId) ?? [], released.message);
+      return;
+    }
     const children = new Map<number, ParentStatus>();
     for (const entry of entries) {
       for (const student of entry.students) children.set(student.id, statusAfter(entry, leaving));

@@ -3,6 +3,7 @@ import {
   isSessionRunning,
   type ParentChild,
   type ParentStudentStatus,
+  type PickupSession,
   parentStatusOf,
   pickupRate,
   type QueueEntry,
@@ -10,7 +11,18 @@ import {
   schoolClockOf,
   type User,
 } from '@curbside/domain';
-import { parentLinks, pickupSessions, queue, releases, schools, students } from '@curbside/store';
+import {
+  type KeyedAnswer,
+  type KeyedRead,
+  keyedReads,
+  type Marks,
+  parentLinks,
+  pickupSessions,
+  queue,
+  releases,
+  schools,
+  students,
+} from '@curbside/store';
 import { db } from '../lib/context';
 import { remember } from '../lib/remember';
 import { knownRunningSession, noteRunningSession } from './scope';
@@ -43,15 +55,20 @@ const latestPickups = (sessionId: number) => {
   return pickups;
 };
 
-/** The parent's linked children's ids, grouped by school. */
-const linkedIdsBySchool = async (parentId: number): Promise<Map<number, number[]>> => {
-  const links = await parentLinks.childrenOf(db, parentId);
+/** Children's ids, grouped by school (in the order given). */
+const groupBySchool = (
+  links: ReadonlyArray<{ schoolId: number; studentId: number }>,
+): Map<number, number[]> => {
   const bySchool = new Map<number, number[]>();
   for (const { schoolId, studentId } of links) {
     bySchool.set(schoolId, [...(bySchool.get(schoolId) ?? []), studentId]);
   }
   return bySchool;
 };
+
+/** The parent's linked children's ids, grouped by school. */
+const linkedIdsBySchool = async (parentId: number): Promise<Map<number, number[]>> =>
+  groupBySchool(await parentLinks.childrenOf(db, parentId));
 
 /** The active ones of a school's linked children. */
 const activeChildren = async (schoolId: number, ids: readonly number[]): Promise<Student[]> =>
@@ -106,18 +123,26 @@ const notInQueue = ({ id, firstName, lastName, grade }: Student): ParentStudentS
   pickupTime: null,
 });
 
+/** A child as the plan keeps them: their id, and the classroom whose partition holds their marks. */
+interface Placed {
+  id: number;
+  classroomId: number | null;
+}
+
+type Lists = [PickupSession | undefined, QueueEntry[], Marks];
+
 /** What a poll reads of one school: the children, and the running session with its lists. */
 interface SchoolReads {
   children: Promise<Student[]>;
   /** The session these lists are of (undefined: none read). */
   sessionId: number | undefined;
-  lists: ReturnType<typeof readLists> | undefined;
-  /** The classrooms whose marks `lists` holds. */
-  classroomIds: readonly (number | null)[];
+  lists: Promise<Lists> | undefined;
+  /** The children whose marks `lists` holds, each in the classroom it read them in. */
+  placed: readonly Placed[];
 }
 
 /** A running session's reads for the poll: the session, the active queue, the classrooms' marks. */
-const readLists = (sessionId: number, classroomIds: readonly (number | null)[]) =>
+const readLists = (sessionId: number, classroomIds: readonly (number | null)[]): Promise<Lists> =>
   Promise.all([
     pickupSessions.get(db, sessionId, { consistent: false }),
     queue.listActive(db, sessionId),
@@ -126,36 +151,95 @@ const readLists = (sessionId: number, classroomIds: readonly (number | null)[]) 
 
 /**
  * What this instance's last poll of each parent found: their children by
- * school, with the children's classrooms; and each school's running session.
- * A poll reads by this plan while the parent's links are read (issue 33: two
- * round trips after the sign-in instead of four), and uses what it read only
- * where the links, the children's classrooms and the session still match;
- * anything else it reads again. Nothing is answered from memory: the plan
- * only says which keys to read. The school's running session is the one
- * `scope.ts` knows (`knownRunningSession`).
+ * school, each with their classroom; and when it last read the parent's links
+ * whole. A poll reads by this plan in the parent's sign-in read (issue 54: one
+ * BatchGetItem for the sign-in, the plan's links, children, sessions and
+ * marks, beside one Query of each school's active queue: 2 calls where there
+ * were 6), and uses what it read only where the links, the children's
+ * classrooms and the session still match; anything else it reads again.
+ * Nothing is answered from memory: the plan only says which keys to read.
+ * A link removed since is not read (the plan's links are read by key), so it
+ * stops at once; a child linked since is seen by the parent's own record
+ * (`studentIds`, which every way of linking a child keeps, read with the
+ * sign-in) or, whatever wrote it, by the links' whole read at least every
+ * `LINKS_READ_AGAIN_MS`. The school's running session is the one `scope.ts`
+ * knows (`knownRunningSession`).
  */
-export type Plan = Map<number, { ids: number[]; classroomIds: (number | null)[] }>;
+export interface Plan {
+  /** When the parent's links were last read whole (a Query). */
+  linksReadAt: number;
+  schools: Map<number, PlanPart>;
+}
+/** A school's part of a plan: the children linked there, and the active ones with their classrooms. */
+interface PlanPart {
+  ids: number[];
+  placed: Placed[];
+}
 const plans = new Map<number, Plan>();
 const PLANS_KEPT = 10_000;
+/** How long a plan's links stand for the parent's (a link made by a way that keeps no `studentIds`). */
+export const LINKS_READ_AGAIN_MS = 10 * 60_000;
 
 const sameIds = (a: readonly number[], b: readonly number[]) =>
   a.length === b.length && a.every((id, i) => id === b[i]);
 
-/** Reads by plan; a read that fails leaves its part to be read again, never the poll's error. */
-const readByPlan = (
-  schoolId: number,
-  part: { ids: number[]; classroomIds: (number | null)[] },
-): SchoolReads => {
+/** What a plan reads of one school in the sign-in's BatchGetItem: the children, the session, their marks. */
+const schoolRead = (schoolId: number, part: PlanPart) => {
   const sessionId = knownRunningSession(schoolId);
-  const reads: SchoolReads = {
-    children: activeChildren(schoolId, part.ids),
+  return {
     sessionId,
-    lists: sessionId === undefined ? undefined : readLists(sessionId, part.classroomIds),
-    classroomIds: part.classroomIds,
+    read: keyedReads.all(
+      students.keyedMany(schoolId, part.ids),
+      sessionId === undefined
+        ? keyedReads.none(undefined)
+        : pickupSessions.keyed(sessionId, { consistent: false }),
+      sessionId === undefined
+        ? keyedReads.none<Marks>({ released: new Map(), pickedUp: new Map(), releasedBy: new Map() })
+        : releases.keyedOfStudents(sessionId, part.placed),
+    ),
   };
-  reads.children.catch(() => undefined);
-  reads.lists?.catch(() => undefined);
-  return reads;
+};
+
+/**
+ * Reads by plan: the plan's links (which are still there), and per school
+ * its reads (`schoolRead`) in one keyed read (`via`: the sign-in's read when
+ * the route started them early), with one Query of the school's active queue
+ * beside it. A read that fails leaves its part to be read again, never the
+ * poll's error.
+ */
+const readByPlan = (
+  parentId: number,
+  plan: Plan,
+  via: <T>(read: KeyedRead<T>) => Promise<T>,
+): Pick<PollReads, 'stillLinked' | 'planned'> => {
+  const parts = [...plan.schools];
+  const bySchool = parts.map(([schoolId, part]) => ({ schoolId, part, ...schoolRead(schoolId, part) }));
+  const links = parts.flatMap(([schoolId, part]) => part.ids.map((studentId) => ({ schoolId, studentId })));
+  const read = via(
+    keyedReads.all(parentLinks.stillLinked(parentId, links), ...bySchool.map((school) => school.read)),
+  );
+  read.catch(() => undefined);
+  const planned = new Map<number, SchoolReads>();
+  bySchool.forEach(({ schoolId, part, sessionId }, i) => {
+    const found = read.then(
+      ([, ...schools]) => schools[i] as KeyedAnswer<ReturnType<typeof schoolRead>['read']>,
+    );
+    const active = sessionId === undefined ? undefined : queue.listActive(db, sessionId);
+    const reads: SchoolReads = {
+      children: found.then(([children]) => children),
+      sessionId,
+      lists:
+        active &&
+        Promise.all([found, active]).then(
+          ([[, session, marks], entries]): Lists => [session, entries, marks],
+        ),
+      placed: part.placed,
+    };
+    reads.children.catch(() => undefined);
+    reads.lists?.catch(() => undefined);
+    planned.set(schoolId, reads);
+  });
+  return { stillLinked: read.then(([linked]) => groupBySchool(linked)), planned };
 };
 
 /**
@@ -175,12 +259,18 @@ const statusInSchool = async (
   schoolId: number,
   ids: readonly number[],
   planned: SchoolReads | undefined,
-): Promise<{ statuses: ParentStudentStatus[]; classroomIds: (number | null)[] }> => {
+): Promise<{ statuses: ParentStudentStatus[]; placed: Placed[] }> => {
   const children =
     (planned && (await planned.children.catch(() => undefined))) ?? (await activeChildren(schoolId, ids));
   const classroomIds = [...new Set(children.map((child) => child.classroomId))];
-  if (children.length === 0) return { statuses: [], classroomIds };
-  const covered = planned !== undefined && classroomIds.every((id) => planned.classroomIds.includes(id));
+  const placed = children.map(({ id, classroomId }) => ({ id, classroomId }));
+  if (children.length === 0) return { statuses: [], placed };
+  // The plan read each child's marks in the classroom it knew: still theirs?
+  const covered =
+    planned !== undefined &&
+    placed.every((child) =>
+      planned.placed.some((was) => was.id === child.id && was.classroomId === child.classroomId),
+    );
   let sessionId = planned?.sessionId;
   let lists = covered ? await planned?.lists?.catch(() => undefined) : undefined;
   if (!lists?.[0] || !isSessionRunning(lists[0])) {
@@ -190,7 +280,7 @@ const statusInSchool = async (
   }
   if (sessionId === undefined || !lists?.[0] || !isSessionRunning(lists[0])) {
     noteRunningSession(schoolId, undefined);
-    return { statuses: children.map(notInQueue), classroomIds };
+    return { statuses: children.map(notInQueue), placed };
   }
   noteRunningSession(schoolId, sessionId);
   const [, active, marks] = lists;
@@ -237,24 +327,40 @@ const statusInSchool = async (
       batchNumber: entry.batchNumber,
     };
   });
-  return { statuses, classroomIds };
+  return { statuses, placed };
 };
 
-/** A poll's first reads: the parent's links, and by their last poll's plan on this instance. */
+/**
+ * A poll's first reads, by the parent's last poll's plan on this instance:
+ * which of its links are still there, and each school's reads. Without a
+ * plan, none (the poll reads the links whole, then by them).
+ */
 export interface PollReads {
   plan: Plan | undefined;
-  links: Promise<Map<number, number[]>>;
+  stillLinked: Promise<Map<number, number[]>> | undefined;
   planned: Map<number, SchoolReads>;
 }
 
 /** The plan of the parent's last poll this instance answered, if it did. */
 export const knownPlanOf = (parentId: number): Plan | undefined => plans.get(parentId);
 
-export const pollReads = (parentId: number, plan = plans.get(parentId)): PollReads => ({
-  plan,
-  links: linkedIdsBySchool(parentId),
-  planned: new Map([...(plan ?? [])].map(([schoolId, part]) => [schoolId, readByPlan(schoolId, part)])),
-});
+/** A poll's first reads by plan (`via`: the sign-in's read, or one of their own). */
+export const pollReads = (
+  parentId: number,
+  plan = plans.get(parentId),
+  via: <T>(read: KeyedRead<T>) => Promise<T> = (read) => keyedReads.run(db, read),
+): PollReads =>
+  plan ? { plan, ...readByPlan(parentId, plan, via) } : { plan, stillLinked: undefined, planned: new Map() };
+
+/**
+ * Whether the plan's links may stand for the parent's: read whole lately, and
+ * every child the parent's record lists (as the sign-in read it) among them.
+ */
+const linksKnown = (plan: Plan, parent: User, now: number) => {
+  if (now - plan.linksReadAt >= LINKS_READ_AGAIN_MS) return false;
+  const planned = new Set([...plan.schools.values()].flatMap((part) => part.ids));
+  return (parent.studentIds ?? []).every((id) => planned.has(id));
+};
 
 /**
  * `GET /api/parent/students/status`: each linked child's pickup now, and
@@ -265,19 +371,26 @@ export const childrenStatus = async (
   parent: User,
   early?: Promise<PollReads>,
 ): Promise<ParentStudentStatus[]> => {
-  const { plan, links, planned } = (await early) ?? pollReads(parent.id);
-  const bySchool = await links;
-  const next: Plan = new Map();
+  const { plan, stillLinked, planned } = (await early) ?? pollReads(parent.id);
+  const now = Date.now();
+  const known = plan && stillLinked && linksKnown(plan, parent, now);
+  let bySchool = known ? await stillLinked.catch(() => undefined) : undefined;
+  let linksReadAt = plan?.linksReadAt ?? now;
+  if (!bySchool) {
+    bySchool = await linkedIdsBySchool(parent.id);
+    linksReadAt = now;
+  }
+  const next: Plan = { linksReadAt, schools: new Map() };
   const pages = await Promise.all(
     [...bySchool].map(async ([schoolId, ids]) => {
-      const part = plan?.get(schoolId);
+      const part = plan?.schools.get(schoolId);
       const matches = part !== undefined && sameIds(part.ids, ids);
-      const { statuses, classroomIds } = await statusInSchool(
+      const { statuses, placed } = await statusInSchool(
         schoolId,
         ids,
         matches ? planned.get(schoolId) : undefined,
       );
-      next.set(schoolId, { ids, classroomIds });
+      next.schools.set(schoolId, { ids, placed });
       return statuses;
     }),
   );

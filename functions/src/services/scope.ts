@@ -7,7 +7,7 @@ import {
   type User,
   visitEndedError,
 } from '@curbside/domain';
-import { pickupSessions, queue } from '@curbside/store';
+import { type KeyedRead, keyedReads, pickupSessions, queue } from '@curbside/store';
 import { db } from '../lib/context';
 import { remember } from '../lib/remember';
 
@@ -61,15 +61,31 @@ export const noteRunningSession = (schoolId: number, sessionId: number | undefin
 };
 
 /**
+ * The school's running session as this instance knows it, as a keyed read
+ * (strongly consistent, as `activeSessionOf`'s), for `activeSessionOf`'s
+ * `readFirst`: none to read when it knows none.
+ */
+export const knownSessionRead = (schoolId: number): KeyedRead<{ session: PickupSession | undefined }> => {
+  const known = knownRunningSession(schoolId);
+  return known === undefined
+    ? keyedReads.none({ session: undefined })
+    : keyedReads.map(pickupSessions.keyed(known), (session) => ({ session }));
+};
+
+/**
  * The school's active session, as `pickupSessions.active` answers it, in one
  * round trip when this instance knows its id (issue 33): a session still
  * running is the school's only active one. Otherwise (none known, or it
  * ended) the school's active session is read as before.
  */
-export const activeSessionOf = async (schoolId: number): Promise<PickupSession | undefined> => {
+export const activeSessionOf = async (
+  schoolId: number,
+  /** The known running session as a read made already found it (`knownSessionRead`). */
+  readFirst?: { session: PickupSession | undefined },
+): Promise<PickupSession | undefined> => {
   const known = knownRunningSession(schoolId);
-  if (known !== undefined) {
-    const session = await pickupSessions.get(db, known);
+  if (readFirst !== undefined || known !== undefined) {
+    const session = readFirst ? readFirst.session : await pickupSessions.get(db, known as number);
     if (session?.schoolId === schoolId && isSessionRunning(session)) return session;
   }
   const session = await pickupSessions.active(db, schoolId);

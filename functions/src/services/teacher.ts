@@ -1,4 +1,3 @@
-import { channels } from '@curbside/api';
 import {
   actorName,
   type Classroom,
@@ -18,13 +17,22 @@ import {
   type User,
   type Vehicle,
 } from '@curbside/domain';
-import { classrooms, type Marks, parentLinks, queue, releases, students, vehicles } from '@curbside/store';
+import {
+  classrooms,
+  type KeyedAnswer,
+  keyedReads,
+  type Marks,
+  queue,
+  releases,
+  students,
+  vehicles,
+} from '@curbside/store';
 import { db } from '../lib/context';
 import { countMetric, log } from '../lib/log';
-import { publishToChannel, publishToSession } from './live-events';
+import { publishToSession } from './live-events';
 import { recordingBy } from './record';
 import { schoolToday } from './school-clock';
-import { activeSessionOf, assertSessionOfSchool, sessionOfSchool } from './scope';
+import { activeSessionOf, assertSessionOfSchool, knownSessionRead, sessionOfSchool } from './scope';
 import { ownSchoolId } from './tenancy';
 import { waysHomeOn } from './ways-home';
 
@@ -223,49 +231,52 @@ export const readyStudents = async (
 ): Promise<TeacherStudent[]> =>
   readyOrder((await teacherStudents(user, sessionId, classroomIds)).filter((student) => student.inQueue));
 
-/** What a release reads first: the student, and the school's active session. */
-export const releaseReads = (schoolId: number, studentId: number) =>
-  Promise.all([students.getMany(db, schoolId, [studentId]), activeSessionOf(schoolId)]);
+/**
+ * What a release reads first, in one BatchGetItem (issue 54; with the
+ * caller's sign-in when the route starts it early): the student, and the
+ * school's running session as this instance knows it (`activeSessionOf`
+ * reads the school's active one only when that one is not, or not known).
+ */
+export const releaseRead = (schoolId: number, studentId: number) =>
+  keyedReads.all(students.keyedMany(schoolId, [studentId]), knownSessionRead(schoolId));
 
 /** A release's first reads, and for whom they were read (`http/releaseStudent.ts` starts them early). */
 export interface ReleaseReads {
   schoolId: number;
   studentId: number;
-  reads: Awaited<ReturnType<typeof releaseReads>>;
+  reads: KeyedAnswer<ReturnType<typeof releaseRead>>;
 }
 
 /**
  * Releases a student for pickup in the school's running session; tells staff
- * (numbered in the session's sequence) and the child's parents (without one).
+ * (numbered in the session's sequence) and the child's parents' open pages
+ * (without one), from one read of the school's connections.
  */
 export const releaseStudent = async (user: User, studentId: number, early?: Promise<ReleaseReads>) => {
   const schoolId = ownSchoolId(user);
+  // The record's retention (the school's, kept a minute) meanwhile.
+  const recording = recordingBy(user, schoolId);
+  recording.catch(() => undefined);
   const started = await early?.catch(() => undefined);
-  // Independent reads, one round trip (or none more: the route's early reads); the student's absence is still reported first.
-  const [[student], session] =
+  // One read (or none more: the route's early reads, with the sign-in); the student's absence is still reported first.
+  const [[student], known] =
     started?.schoolId === schoolId && started.studentId === studentId
       ? started.reads
-      : await releaseReads(schoolId, studentId);
+      : await keyedReads.run(db, releaseRead(schoolId, studentId));
   if (!student) throw new NotFoundError('Student not found');
+  const session = await activeSessionOf(schoolId, known);
   if (!session || !isSessionRunning(session))
     throw new ConflictError('There is no active session to release students in');
-  const record = await recordingBy(user, schoolId);
+  const record = await recording;
   const releasedAt = await releases.release(db, { schoolId, sessionId: session.id }, student, record);
   countMetric('releases');
   const event = {
     type: 'STUDENT_STATUS_UPDATE' as const,
     data: { studentId, sessionId: session.id, status: 'released' as const, releasedAt },
   };
-  // Staff see who released the child; parents are told only that they were.
+  // Staff see who released the child; the child's parents, on the school's connections the
+  // staff's fan-out reads (no read of their own), only that they were (`tellParents`).
   const toStaff = { ...event, data: { ...event.data, releasedBy: actorName(record.actor) } };
-  // The staff's event and the parents' go out side by side.
-  await Promise.all([
-    publishToSession(schoolId, session.id, toStaff, [student.classroomId]),
-    parentLinks
-      .parentsOf(db, schoolId, studentId)
-      .then((parents) =>
-        Promise.all(parents.map((parentId) => publishToChannel(channels.parent(parentId), event))),
-      ),
-  ]);
+  await publishToSession(schoolId, session.id, toStaff, [student.classroomId]);
   return { studentId, sessionId: session.id, releasedAt };
 };

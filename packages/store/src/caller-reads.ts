@@ -4,6 +4,7 @@ import { getAll } from './batch-write';
 import type { Db } from './db';
 import { districtKey } from './district';
 import { stripKeys } from './ids';
+import { type FoundItems, foundOf, type KeyedRead, uniqueKeys } from './keyed-read';
 import { schoolKey } from './school';
 import { toUser, userKey, withoutFlag } from './user';
 
@@ -21,6 +22,8 @@ export interface CallerRecords {
   /** The school and district asked for, as read now (undefined when not asked or not found). */
   school: School | undefined;
   district: District | undefined;
+  /** Every item the read found, for the reads that went with it (`also`). */
+  found: FoundItems;
 }
 
 /**
@@ -28,6 +31,9 @@ export interface CallerRecords {
  * call where there were two to four, each a round of SDK work): the token's
  * sign-in, the user the token names and, when `place` is given, that school's
  * and district's items. Eventually consistent, as the single reads were.
+ * `also`: the keys of a request's own reads to go in the same BatchGetItem
+ * (issue 54: a parent's poll, a release), strongly consistent when they ask
+ * (then the whole read is).
  */
 export const callerReads = async (
   db: Db,
@@ -35,6 +41,7 @@ export const callerReads = async (
   userId: number,
   place?: PlaceKeys,
   now = Date.now(),
+  also?: Pick<KeyedRead<unknown>, 'keys' | 'consistent'>,
 ): Promise<CallerRecords> => {
   const wanted = {
     session: authSessionKey(token),
@@ -44,7 +51,8 @@ export const callerReads = async (
   };
   const items = await getAll(
     db,
-    Object.values(wanted).filter((key) => key !== undefined),
+    uniqueKeys([...Object.values(wanted).filter((key) => key !== undefined), ...(also?.keys ?? [])]),
+    also?.consistent ?? false,
   );
   const find = (key: { pk: string; sk: string } | undefined) =>
     key && items.find((item) => item.pk === key.pk && item.sk === key.sk);
@@ -56,5 +64,6 @@ export const callerReads = async (
     user: user ? withoutFlag(toUser(user)) : undefined,
     school: school ? stripKeys<School>(school) : undefined,
     district: district ? stripKeys<District>(district) : undefined,
+    found: foundOf(items),
   };
 };

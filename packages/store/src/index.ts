@@ -20,6 +20,7 @@ export * from './health';
 export * from './idempotency';
 export { nextId, nextIds } from './ids';
 export * from './import-job';
+export * from './keyed-read';
 export * from './known-device';
 export * from './mail-run';
 export * from './meter';

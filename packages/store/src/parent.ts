@@ -2,6 +2,7 @@ import { PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@
 import type { User } from '@curbside/domain';
 import { putAll } from './batch-write';
 import type { Db } from './db';
+import { itemAt, type KeyedRead } from './keyed-read';
 import { isConditionFailure, queryAll, rosterReads } from './query';
 import { toUser, userKeys } from './user';
 
@@ -108,6 +109,25 @@ export const parentLinks = {
       }),
     );
     return Items.map((item) => ({ schoolId: item.schoolId as number, studentId: item.studentId as number }));
+  },
+
+  /**
+   * Which of these children are still linked to the parent, read by key in a
+   * BatchGetItem shared with others (`keyed-read.ts`): a parent's poll checks
+   * the children its last poll found (a link removed since is not read).
+   */
+  stillLinked(
+    parentId: number,
+    links: ReadonlyArray<{ schoolId: number; studentId: number }>,
+  ): KeyedRead<Array<{ schoolId: number; studentId: number }>> {
+    const keyOf = ({ schoolId, studentId }: { schoolId: number; studentId: number }) => {
+      const { pk, sk } = parentLink(parentId, schoolId, studentId, '');
+      return { pk, sk };
+    };
+    return {
+      keys: links.map(keyOf),
+      from: (found) => links.filter((link) => itemAt(found, keyOf(link)) !== undefined),
+    };
   },
 
   async parentsOf(db: Db, schoolId: number, studentId: number): Promise<number[]> {

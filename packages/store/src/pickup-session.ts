@@ -4,6 +4,7 @@ import { ConflictError } from '@curbside/domain';
 import type { Db } from './db';
 import { eventPuts } from './dismissal-event';
 import { nextId, stripKeys } from './ids';
+import { itemAt, type KeyedRead } from './keyed-read';
 import { decodeCursor, encodeCursor, isConditionFailure, queryAll, queryPage } from './query';
 
 /**
@@ -74,6 +75,18 @@ export const pickupSessions = {
       throw error;
     }
     return session;
+  },
+
+  /** `get` as a keyed read (`keyed-read.ts`), in a BatchGetItem shared with others. */
+  keyed(id: number, { consistent = true } = {}): KeyedRead<PickupSession | undefined> {
+    return {
+      keys: [key(id)],
+      consistent,
+      from: (found) => {
+        const item = itemAt(found, key(id));
+        return item ? fromItem(item) : undefined;
+      },
+    };
   },
 
   /**

@@ -14,6 +14,7 @@ import {
 import { getAll, putAll, rewriteAll } from './batch-write';
 import type { Db } from './db';
 import { eventPuts, TRANSACTION_ITEM_LIMIT } from './dismissal-event';
+import { itemAt, type KeyedRead } from './keyed-read';
 import { cancellationReasons, isConditionFailure, queryAll } from './query';
 
 /**
@@ -379,6 +380,22 @@ export const releases = {
     });
   },
 
+  /**
+   * Whether these students were released and picked up in a session, read by
+   * key in a BatchGetItem shared with others (`keyed-read.ts`): each one's
+   * marks in their classroom's partition (`ofClassrooms`' answer, of them only).
+   */
+  keyedOfStudents(sessionId: number, students: readonly Placed[]): KeyedRead<Marks> {
+    const keys = students.flatMap(({ id, classroomId }) => [
+      { pk: partition(sessionId, classroomId), sk: `${RELEASED}${id}` },
+      { pk: partition(sessionId, classroomId), sk: `${PICKED_UP}${id}` },
+    ]);
+    return {
+      keys,
+      from: (found) => marksOf(keys.map((key) => itemAt(found, key)).filter((item) => item !== undefined)),
+    };
+  },
+
   /** Who was released and who was picked up in a session in some classrooms (student id → time), one Query each. */
   async ofClassrooms(db: Db, sessionId: number, classroomIds: readonly (number | null)[]): Promise<Marks> {
     const pages = await Promise.all(
@@ -389,16 +406,21 @@ export const releases = {
         }),
       ),
     );
-    const released = new Map<number, string>();
-    const pickedUp = new Map<number, string>();
-    const releasedBy = new Map<number, DismissalActor>();
-    for (const item of pages.flat()) {
-      const sk = item.sk as string;
-      if (sk.startsWith(RELEASED)) {
-        released.set(item.studentId as number, item.releasedAt as string);
-        if (item.releasedBy) releasedBy.set(item.studentId as number, item.releasedBy as DismissalActor);
-      } else if (sk.startsWith(PICKED_UP)) pickedUp.set(item.studentId as number, item.pickedUpAt as string);
-    }
-    return { released, pickedUp, releasedBy };
+    return marksOf(pages.flat());
   },
+};
+
+/** Release and picked-up marks as the screens read them (student id → time, and who released). */
+const marksOf = (items: readonly Record<string, unknown>[]): Marks => {
+  const released = new Map<number, string>();
+  const pickedUp = new Map<number, string>();
+  const releasedBy = new Map<number, DismissalActor>();
+  for (const item of items) {
+    const sk = item.sk as string;
+    if (sk.startsWith(RELEASED)) {
+      released.set(item.studentId as number, item.releasedAt as string);
+      if (item.releasedBy) releasedBy.set(item.studentId as number, item.releasedBy as DismissalActor);
+    } else if (sk.startsWith(PICKED_UP)) pickedUp.set(item.studentId as number, item.pickedUpAt as string);
+  }
+  return { released, pickedUp, releasedBy };
 };

@@ -3,6 +3,7 @@ import { ConflictError, type Student, searchText } from '@curbside/domain';
 import { deleteAll, putAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
+import { itemAt, type KeyedRead } from './keyed-read';
 import { isConditionFailure, queryAll, rosterReads } from './query';
 
 /**
@@ -123,6 +124,24 @@ export const students = {
    * deactivated student has left the car line, the teacher screen and the
    * pickup codes, though vehicles and parents may still name them.
    */
+  /**
+   * `getMany` as a keyed read (`keyed-read.ts`): the active ones of these
+   * students, in id order, read in a BatchGetItem shared with others.
+   */
+  keyedMany(schoolId: number, ids: readonly number[]): KeyedRead<Student[]> {
+    const keys = [...new Set(ids)].map((id) => studentKey(schoolId, id));
+    return {
+      keys,
+      from: (found) =>
+        keys
+          .map((key) => itemAt(found, key))
+          .filter((item) => item !== undefined)
+          .map(toStudent)
+          .filter((student) => student.active)
+          .sort((a, b) => a.id - b.id),
+    };
+  },
+
   async getMany(db: Db, schoolId: number, ids: readonly number[]): Promise<Student[]> {
     const unique = [...new Set(ids)];
     const found: Student[] = [];
