@@ -10,7 +10,13 @@ import {
   type WayOptions,
   wayHomeOn,
 } from '@curbside/domain';
-import { dismissalChanges, dismissalPlans, type StoredPlan, students } from '@curbside/store';
+import {
+  dismissalChanges,
+  dismissalPlans,
+  type StoredPlan,
+  students,
+  studentsWithPlans,
+} from '@curbside/store';
 import { db } from '../lib/context';
 import { wayOptionsOf } from './ways-home';
 
@@ -25,8 +31,8 @@ import { wayOptionsOf } from './ways-home';
  * is registered with (a bus: its usual riders by their weekly plans) are not
  * called, each with the reason ("Absent today", "Bus B3 today").
  *
- * Reads, after the vehicle: for a car, its children, their plans and the
- * day's changes (one round trip); for a bus, the school's plans and the day's
+ * Reads, after the vehicle: for a car, its children with their plans (one
+ * BatchGetItem) and the day's changes (one round trip); for a bus, the school's plans and the day's
  * changes, then its riders. A third round trip only when a child is changed to
  * the car that day (their names) or someone is not called (the names of the
  * school's buses and programs, for the reason).
@@ -88,9 +94,8 @@ export const visitCalls = async (
   let ways: Map<number, PlanEntry>;
   let changes: Map<number, DismissalChange[]>;
   if (vehicle.type === 'car') {
-    const [riders, plans, dayChanges] = await Promise.all([
-      students.getMany(db, schoolId, vehicle.studentIds),
-      dismissalPlans.ofStudents(db, schoolId, vehicle.studentIds),
+    const [{ students: riders, plans }, dayChanges] = await Promise.all([
+      studentsWithPlans(db, schoolId, vehicle.studentIds),
       dismissalChanges.mayFallOn(db, schoolId, date),
     ]);
     changes = byStudent(dayChanges);

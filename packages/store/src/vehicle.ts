@@ -22,7 +22,8 @@ import { isConditionFailure, queryAll, rosterReads } from './query';
  * vehicle may take a deactivated one's number.
  */
 const partition = (schoolId: number) => `SCHOOL#${schoolId}#VEHICLES`;
-const vehicleKey = (schoolId: number, type: VehicleType, number: string) => ({
+/** A vehicle's key by number (for a read beside others: `visit-reads.ts`). */
+export const vehicleKey = (schoolId: number, type: VehicleType, number: string) => ({
   pk: partition(schoolId),
   sk: `${type}#${number.toUpperCase()}`,
 });
@@ -50,7 +51,8 @@ const pointerOf = (vehicle: Vehicle) => ({
   number: vehicle.number,
 });
 
-const toVehicle = (item: Record<string, unknown>): Vehicle => {
+/** A vehicle as stored; fields older items lack get their defaults. */
+export const toVehicle = (item: Record<string, unknown>): Vehicle => {
   const vehicle = stripKeys<Vehicle>(item);
   return { ...vehicle, active: vehicle.active ?? true, studentIds: vehicle.studentIds ?? [] };
 };
