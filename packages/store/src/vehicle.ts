@@ -27,7 +27,8 @@ export const vehicleKey = (schoolId: number, type: VehicleType, number: string) 
   pk: partition(schoolId),
   sk: `${type}#${number.toUpperCase()}`,
 });
-const pointerKey = (id: number) => ({ pk: `VEHICLE#${id}`, sk: 'VEHICLE' });
+/** A vehicle's id item: its school, type and number (for a read beside others: `visit-reads.ts`). */
+export const vehicleIdKey = (id: number) => ({ pk: `VEHICLE#${id}`, sk: 'VEHICLE' });
 
 const itemOf = (vehicle: Vehicle) => ({
   ...vehicleKey(vehicle.schoolId, vehicle.type, vehicle.number),
@@ -44,7 +45,7 @@ const itemOf = (vehicle: Vehicle) => ({
   ...vehicle,
 });
 const pointerOf = (vehicle: Vehicle) => ({
-  ...pointerKey(vehicle.id),
+  ...vehicleIdKey(vehicle.id),
   entity: 'vehicleId',
   schoolId: vehicle.schoolId,
   type: vehicle.type,
@@ -128,7 +129,7 @@ export const vehicles = {
   /** A vehicle of the school by id (its number found through the id item). */
   async get(db: Db, schoolId: number, id: number): Promise<Vehicle | undefined> {
     const { Item: pointer } = await db.doc.send(
-      new GetCommand({ TableName: db.table, Key: pointerKey(id), ConsistentRead: true }),
+      new GetCommand({ TableName: db.table, Key: vehicleIdKey(id), ConsistentRead: true }),
     );
     if (!pointer || pointer.schoolId !== schoolId) return undefined;
     const { Item } = await db.doc.send(

@@ -1,10 +1,11 @@
-import type { PickupSession, Student, Vehicle, VehicleType } from '@curbside/domain';
+import type { PickupSession, Student, Vehicle, VehicleType, WayOptions } from '@curbside/domain';
 import { getAll } from './batch-write';
 import type { Db } from './db';
 import { planKey, type StoredPlan, toPlan } from './dismissal-plan';
 import { sessionKey, sessionOf } from './pickup-session';
+import { programKey, toProgram } from './program';
 import { studentKey, toStudent } from './student';
-import { toVehicle, vehicleKey } from './vehicle';
+import { toVehicle, vehicleIdKey, vehicleKey } from './vehicle';
 
 /**
  * Queueing a vehicle's reads that belong to several entities, each in one
@@ -62,4 +63,42 @@ export const studentsWithPlans = async (
     students: students.filter((student) => student.active).sort((a, b) => a.id - b.id),
     plans,
   };
+};
+
+/**
+ * What a visit's calls read last, in one BatchGetItem (100 keys a call): the
+ * students changed to the vehicle today (active ones, in id order), and the
+ * buses and programs the ways of the children it does not call name (for the
+ * reason's text: "Bus B3 today"), by key; before issue 54, the school's buses
+ * and programs were two Queries. A bus is named by its id item (a
+ * deactivated bus by its number too); another school's is left out.
+ */
+export const namesForCalls = async (
+  db: Db,
+  schoolId: number,
+  wanted: { studentIds: readonly number[]; busIds: readonly number[]; programIds: readonly number[] },
+): Promise<{ students: Student[]; options: WayOptions }> => {
+  const busAt = new Map([...new Set(wanted.busIds)].map((id) => [vehicleIdKey(id).pk, id]));
+  const keys = [
+    ...[...new Set(wanted.studentIds)].map((id) => studentKey(schoolId, id)),
+    ...[...busAt.keys()].map((pk) => ({ pk, sk: vehicleIdKey(0).sk })),
+    ...[...new Set(wanted.programIds)].map((id) => programKey(schoolId, id)),
+  ];
+  const items = keys.length > 0 ? await getAll(db, keys) : [];
+  const studentsAt = studentKey(schoolId, 0).pk;
+  const programsAt = programKey(schoolId, 0).pk;
+  const students: Student[] = [];
+  const options: WayOptions = { buses: [], programs: [] };
+  for (const item of items) {
+    if (item.pk === studentsAt) students.push(toStudent(item));
+    else if (item.pk === programsAt) {
+      const { id, name, kind, location, active } = toProgram(item);
+      options.programs.push({ id, name, kind, location, active });
+    } else {
+      const busId = busAt.get(item.pk as string);
+      if (busId !== undefined && item.schoolId === schoolId && item.type === 'bus')
+        options.buses.push({ id: busId, number: item.number as string });
+    }
+  }
+  return { students: students.filter((student) => student.active).sort((a, b) => a.id - b.id), options };
 };

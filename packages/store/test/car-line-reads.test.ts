@@ -5,9 +5,10 @@ import { dismissalChanges } from '../src/dismissal-change';
 import { dismissalPlans } from '../src/dismissal-plan';
 import { meter } from '../src/meter';
 import { pickupSessions } from '../src/pickup-session';
+import { programs } from '../src/program';
 import { students } from '../src/student';
 import { vehicles } from '../src/vehicle';
-import { sessionAndVehicle, studentsWithPlans } from '../src/visit-reads';
+import { namesForCalls, sessionAndVehicle, studentsWithPlans } from '../src/visit-reads';
 import { rec, testDb } from './fixtures/db';
 import { meterOnForEachTest } from './meter-on';
 
@@ -199,5 +200,63 @@ describe('a car’s children, their plans, its session and the vehicle', () => {
       (await sessionAndVehicle(db, { schoolId: 5406, sessionId: session.id, type: 'car', number: '54A' }))
         .vehicle,
     ).toBeUndefined();
+  });
+});
+
+describe("the names a visit's reasons need", () => {
+  meterOnForEachTest();
+
+  const aBus = (schoolId: number, number: string) =>
+    vehicles.create(db, {
+      schoolId,
+      number,
+      type: 'bus',
+      active: true,
+      parentName: null,
+      parentPhone: null,
+      alternateContactName: null,
+      alternateContactPhone: null,
+      make: null,
+      model: null,
+      color: null,
+      licensePlate: null,
+      notes: null,
+      studentIds: [],
+    });
+
+  it('are the students changed to the car, the buses and the programs named, in one BatchGetItem, none of another school', async () => {
+    const schoolId = 5407;
+    const [bus, elsewhere] = [await aBus(schoolId, '7'), await aBus(5408, '8')];
+    const club = await programs.create(db, schoolId, {
+      name: 'Chess Club',
+      kind: 'activity',
+      location: null,
+    });
+    const friend = await students.create(db, {
+      schoolId,
+      firstName: 'Dee',
+      lastName: 'Friend',
+      grade: '1',
+      classroomId: null,
+    });
+    meter.reset();
+
+    const read = await namesForCalls(db, schoolId, {
+      studentIds: [friend.id],
+      busIds: [bus.id, elsewhere.id, bus.id],
+      programIds: [club.id],
+    });
+
+    expect(read.students.map((student) => student.id)).toEqual([friend.id]);
+    expect(read.options.buses).toEqual([{ id: bus.id, number: '7' }]);
+    expect(read.options.programs).toEqual([
+      { id: club.id, name: 'Chess Club', kind: 'activity', location: null, active: true },
+    ]);
+    expect(callsOf('BatchGetItem')).toBe(1);
+    expect(await namesForCalls(db, schoolId, { studentIds: [], busIds: [], programIds: [] })).toEqual({
+      students: [],
+      options: { buses: [], programs: [] },
+    });
+    expect(callsOf('BatchGetItem')).toBe(1);
   });
 });
