@@ -63,6 +63,25 @@ const aChange = async (
   } as Parameters<typeof dismissalChanges.create>[2]);
 };
 
+/** A registered vehicle of the school with no details but its children. */
+const aVehicle = (schoolId: number, type: 'car' | 'bus', number: string, studentIds: number[] = []) =>
+  vehicles.create(db, {
+    schoolId,
+    number,
+    type,
+    active: true,
+    parentName: null,
+    parentPhone: null,
+    alternateContactName: null,
+    alternateContactPhone: null,
+    make: null,
+    model: null,
+    color: null,
+    licensePlate: null,
+    notes: null,
+    studentIds,
+  });
+
 const callsOf = (operation: string) => meter.snapshot().unlabelled?.[`ddb.${operation}.calls`] ?? 0;
 const ids = (list: readonly { id: number }[]) => list.map((item) => item.id).sort((a, b) => a - b);
 
@@ -170,22 +189,7 @@ describe('a car’s children, their plans, its session and the vehicle', () => {
       },
       rec,
     );
-    const car = await vehicles.create(db, {
-      schoolId,
-      number: '54A',
-      type: 'car',
-      active: true,
-      parentName: 'Pat',
-      parentPhone: null,
-      alternateContactName: null,
-      alternateContactPhone: null,
-      make: null,
-      model: null,
-      color: null,
-      licensePlate: null,
-      notes: null,
-      studentIds: [1],
-    });
+    const car = await aVehicle(schoolId, 'car', '54A', [1]);
     meter.reset();
 
     const read = await sessionAndVehicle(db, { schoolId, sessionId: session.id, type: 'car', number: '54a' });
@@ -206,23 +210,7 @@ describe('a car’s children, their plans, its session and the vehicle', () => {
 describe("the names a visit's reasons need", () => {
   meterOnForEachTest();
 
-  const aBus = (schoolId: number, number: string) =>
-    vehicles.create(db, {
-      schoolId,
-      number,
-      type: 'bus',
-      active: true,
-      parentName: null,
-      parentPhone: null,
-      alternateContactName: null,
-      alternateContactPhone: null,
-      make: null,
-      model: null,
-      color: null,
-      licensePlate: null,
-      notes: null,
-      studentIds: [],
-    });
+  const aBus = (schoolId: number, number: string) => aVehicle(schoolId, 'bus', number);
 
   it('are the students changed to the car, the buses and the programs named, in one BatchGetItem, none of another school', async () => {
     const schoolId = 5407;

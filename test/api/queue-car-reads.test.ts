@@ -1,4 +1,6 @@
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { instantIn, type Vehicle } from '@curbside/domain';
+import { runAdmin } from '@curbside/local/admin';
 import { DEMO_TIME_ZONE } from '@curbside/local/seed';
 import { meter, vehicles } from '@curbside/store';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
@@ -6,11 +8,13 @@ import { sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
 /**
- * Queueing a car reads what its children's ways today name, and no more
- * (issue 54): a child absent today costs no read of its own, a child on a bus
- * today one BatchGetItem for the bus's name (before, a Query of the school's
- * buses and one of its programs for any child not called). Counted by the
- * meter; the school's clock is a Wednesday morning in Chicago.
+ * Queueing a car after issue 54's reads: it reads what its children's ways
+ * today name, and no more (a child absent today costs no read of its own, a
+ * child on a bus today one BatchGetItem for the bus's name; before, a Query of
+ * the school's buses and one of its programs for any child not called), counted
+ * by the meter; and a family's change made before the upgrade still decides
+ * whom the car calls once `npm run admin -- index-dismissal-changes` has run.
+ * The school's clock is a Wednesday morning in Chicago (the demo school's zone).
  */
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let admin: Client;
@@ -69,4 +73,42 @@ it('reads no more for a child absent today, and one BatchGetItem for the name of
   expect(onBus.entry.notCalled).toEqual([expect.objectContaining({ reason: `Bus B${bus.number} today` })]);
   expect(absent.calls).toBe(all.calls);
   expect(onBus.calls).toBe(all.calls + 1);
+});
+
+it('a child made absent today before the upgrade is not called by their car once the changes were moved', async () => {
+  const car = cars[3] as Vehicle;
+  const [absentId, comingId] = car.studentIds as [number, number];
+  const made = await admin.post('/api/dismissal-changes', {
+    studentId: absentId,
+    date: WEDNESDAY,
+    way: { mode: 'absent' },
+  });
+  expect(made.status).toBe(201);
+  const change = made.body.change as { id: number; createdAt: string };
+  // Where the code before issue 54 kept a single change: in its day's partition.
+  await server.db.doc.send(
+    new UpdateItemCommand({
+      TableName: server.db.table,
+      Key: { pk: { S: `DCHANGE#${change.id}` }, sk: { S: 'DCHANGE' } },
+      UpdateExpression: 'SET gsi1pk = :pk, gsi1sk = :sk',
+      ExpressionAttributeValues: {
+        ':pk': { S: `SCHOOL#1#CHANGES#${WEDNESDAY}` },
+        ':sk': { S: `${change.createdAt}#${String(change.id).padStart(10, '0')}` },
+      },
+    }),
+  );
+  const out: string[] = [];
+
+  const code = await runAdmin(['index-dismissal-changes'], {
+    env: { ...process.env, TABLE_NAME: server.db.table },
+    stdout: (line) => out.push(line),
+    stderr: () => {},
+  });
+
+  expect(code).toBe(0);
+  expect(Number(out.at(-1))).toBe(1);
+  const queued = await front.post('/api/queue', { sessionId, vehicleNumber: car.number, vehicleType: 'car' });
+  expect(queued.status).toBe(201);
+  expect(queued.body.students.map((student: { id: number }) => student.id)).toContain(comingId);
+  expect(queued.body.notCalled).toEqual([expect.objectContaining({ id: absentId, reason: 'Absent today' })]);
 });
