@@ -38,7 +38,7 @@ const POLL_CALLS = 2;
  */
 const ROUND_TRIP_SLACK = 1;
 const NOW: Record<string, { calls: number; roundTrips: number }> = {
-  addToQueue: { calls: 14, roundTrips: 6 },
+  addToQueue: { calls: 11, roundTrips: 5 },
   setQueueStatus: { calls: 7, roundTrips: 6 },
   updateQueueEntry: { calls: 7, roundTrips: 6 },
   removeFromQueue: { calls: 7, roundTrips: 6 },

@@ -17,15 +17,7 @@ import {
   type VehicleType,
   vehicleName,
 } from '@curbside/domain';
-import {
-  parseEntryId,
-  pickupSessions,
-  queue,
-  releases,
-  restoreVisit,
-  students,
-  vehicles,
-} from '@curbside/store';
+import { parseEntryId, queue, releases, restoreVisit, sessionAndVehicle, students } from '@curbside/store';
 import { db } from '../lib/context';
 import { countMetric } from '../lib/log';
 import { dropFromBatch, type EntryChange, placeInBatch, takeOutOfBatch } from './batches';
@@ -95,9 +87,9 @@ export const addReads = async (
 ) => {
   const today = schoolToday(schoolId);
   today.catch(() => undefined);
-  const [session, vehicle, requeue] = await Promise.all([
-    pickupSessions.get(db, sessionId),
-    vehicles.byNumber(db, schoolId, vehicleType, vehicleNumber),
+  // The session and the vehicle in one BatchGetItem, beside the car's earlier visit in the session.
+  const [{ session, vehicle }, requeue] = await Promise.all([
+    sessionAndVehicle(db, { schoolId, sessionId, type: vehicleType, number: vehicleNumber }),
     queue.visitedBefore(db, sessionId, vehicleType, vehicleNumber),
   ]);
   const calls = await callsFor(

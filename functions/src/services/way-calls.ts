@@ -7,12 +7,16 @@ import {
   type PlanEntry,
   type StudentSummary,
   type Vehicle,
-  type WayOptions,
   wayHomeOn,
 } from '@curbside/domain';
-import { dismissalChanges, dismissalPlans, type StoredPlan, students } from '@curbside/store';
+import {
+  dismissalChanges,
+  dismissalPlans,
+  namesForCalls,
+  type StoredPlan,
+  studentsWithPlans,
+} from '@curbside/store';
 import { db } from '../lib/context';
-import { wayOptionsOf } from './ways-home';
 
 /**
  * Who a vehicle's visit calls on a day (issue 52, docs/adr/0022): the car
@@ -25,11 +29,11 @@ import { wayOptionsOf } from './ways-home';
  * is registered with (a bus: its usual riders by their weekly plans) are not
  * called, each with the reason ("Absent today", "Bus B3 today").
  *
- * Reads, after the vehicle: for a car, its children, their plans and the
- * day's changes (one round trip); for a bus, the school's plans and the day's
+ * Reads, after the vehicle: for a car, its children with their plans (one
+ * BatchGetItem) and the day's changes (one round trip); for a bus, the school's plans and the day's
  * changes, then its riders. A third round trip only when a child is changed to
- * the car that day (their names) or someone is not called (the names of the
- * school's buses and programs, for the reason).
+ * the car that day (their names) or someone is not called by a bus or program
+ * (its name, for the reason): one BatchGetItem for all of them (`namesForCalls`).
  */
 export interface VisitCalls {
   called: StudentSummary[];
@@ -88,9 +92,8 @@ export const visitCalls = async (
   let ways: Map<number, PlanEntry>;
   let changes: Map<number, DismissalChange[]>;
   if (vehicle.type === 'car') {
-    const [riders, plans, dayChanges] = await Promise.all([
-      students.getMany(db, schoolId, vehicle.studentIds),
-      dismissalPlans.ofStudents(db, schoolId, vehicle.studentIds),
+    const [{ students: riders, plans }, dayChanges] = await Promise.all([
+      studentsWithPlans(db, schoolId, vehicle.studentIds),
       dismissalChanges.mayFallOn(db, schoolId, date),
     ]);
     changes = byStudent(dayChanges);
@@ -123,11 +126,13 @@ export const visitCalls = async (
   const extra = [...changedTo(vehicle, date, changes)].filter(([id]) => !ways.has(id));
   for (const [id, entry] of extra) ways.set(id, entry);
   const toRead = [...(vehicle.type === 'bus' ? candidateIds : []), ...extra.map(([id]) => id)];
-  const someoneElsewhere = [...ways.values()].some((entry) => !calledWith(entry.way, vehicle));
-  const [read, options] = await Promise.all([
-    toRead.length > 0 ? students.getMany(db, schoolId, toRead) : Promise.resolve([]),
-    someoneElsewhere ? wayOptionsOf(schoolId) : Promise.resolve<WayOptions>({ buses: [], programs: [] }),
-  ]);
+  // The reasons' names: only the buses and programs the ways of those not called name, by key.
+  const elsewhere = [...ways.values()].map((entry) => entry.way).filter((way) => !calledWith(way, vehicle));
+  const { students: read, options } = await namesForCalls(db, schoolId, {
+    studentIds: toRead,
+    busIds: elsewhere.flatMap((way) => (way.mode === 'bus' ? [way.vehicleId] : [])),
+    programIds: elsewhere.flatMap((way) => (way.mode === 'program' ? [way.programId] : [])),
+  });
   const readById = new Map(read.map((student) => [student.id, student]));
   const candidates = [
     ...registered,

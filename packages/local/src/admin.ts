@@ -6,6 +6,7 @@
  *   create-district --name "X"
  *   create-school --district ID --name "Y"
  *   index-parent-emails
+ *   index-dismissal-changes
  *
  * Which table: `AWS_ENDPOINT_URL_DYNAMODB` set (LocalStack, a DynamoDB Local)
  * → that endpoint and `TABLE_NAME` (default `curbside`); else `TABLE_NAME` or
@@ -26,7 +27,7 @@ import {
   usernameSchema,
 } from '@curbside/domain';
 import { hashPassword, oneTimePassword } from '@curbside/functions/lib/passwords';
-import { createDb, type Db, districts, schools, users } from '@curbside/store';
+import { createDb, type Db, dismissalChanges, districts, schools, users } from '@curbside/store';
 import {
   accessKeyIdOf,
   announcedEndpoint,
@@ -51,6 +52,10 @@ Commands:
   index-parent-emails
       Once after upgrading: lets parent accounts made before "Forgot password?"
       find theirs by email address (indexes them; prints how many).
+  index-dismissal-changes
+      Before and again after upgrading to issue 54: gives dismissal changes made
+      before it their place by last day, where the car line finds them in one
+      read (moves them; prints how many).
 
 Which table:
   AWS_ENDPOINT_URL_DYNAMODB set    that endpoint (LocalStack), table TABLE_NAME (default curbside)
@@ -241,11 +246,19 @@ const indexParentEmails = async (db: Db, _flags: Flags, io: AdminIo, where: stri
   io.stdout(String(indexed));
 };
 
+/** Single dismissal changes written before the one index by last day get their place in it (issue 54). */
+const indexDismissalChanges = async (db: Db, _flags: Flags, io: AdminIo, where: string) => {
+  const moved = await dismissalChanges.moveToLastDayIndex(db);
+  io.stderr(`Moved ${moved} dismissal change${moved === 1 ? '' : 's'} to the index by last day in ${where}.`);
+  io.stdout(String(moved));
+};
+
 const COMMANDS = {
   'create-super-admin': createSuperAdmin,
   'create-district': createDistrict,
   'create-school': createSchool,
   'index-parent-emails': indexParentEmails,
+  'index-dismissal-changes': indexDismissalChanges,
 } as const;
 
 /** Runs one admin command; answers the exit code (0 done, 1 refused or failed). */

@@ -8,7 +8,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { handlerModules } from '@curbside/functions/handlers';
-import { createDb } from '@curbside/store';
+import { createDb, dismissalChanges } from '@curbside/store';
 import { announceEndpoint, type DynamoLocal, ensureTable, startDynamoLocal } from './dynamo';
 import { cleverSettings, type FakeClever, startFakeClever } from './fake-clever';
 import { type RunningServer, startServer } from './gateway';
@@ -73,6 +73,10 @@ try {
   }
   await ensureTable({ endpoint: dynamoEndpoint, tableName });
 
+  // Issue 54: the laptop's changes written before the one index by last day get their place in it, once.
+  await dismissalChanges.moveToLastDayIndex(createDb({ table: tableName, endpoint: dynamoEndpoint }), {
+    once: true,
+  });
   if (await seedIfEmpty(createDb({ table: tableName, endpoint: dynamoEndpoint }))) {
     console.log(
       'Seeded the demo district: sign in as front_demo, teacher_demo, admin_demo … (password demo1234)',

@@ -1,4 +1,11 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  PutCommand,
+  ScanCommand,
+  type ScanCommandOutput,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { ConflictError, type DismissalChange, ValidationError, type WayEvent } from '@curbside/domain';
 import { deleteAll, getAll } from './batch-write';
 import type { Db } from './db';
@@ -12,10 +19,14 @@ import { wayEventPut } from './way-event';
  *
  * - The change: `DCHANGE#{id}` / `DCHANGE` (its id is all a decision or a
  *   cancellation names; the school is checked on the item).
- * - A school's changes of one day (gsi1): `SCHOOL#{schoolId}#CHANGES#{date}` /
- *   `{createdAt}#{id:010}`; a repeating change instead sits in
- *   `SCHOOL#{schoolId}#CHANGES#REPEATING` / `{until}#{id:010}`, read from the
- *   day on (`until >= date`): the repeating changes that ended are never read.
+ * - A school's changes by their last day (gsi1): `SCHOOL#{schoolId}#CHANGES#REPEATING` /
+ *   `{last day}#{id:010}` (a single change's date, a repeating one's `until`):
+ *   the changes that may fall on a day are one Query from that day on (issue 54),
+ *   those that ended are never read. The partition keeps the name it had when it
+ *   held only the repeating changes, so the code before issue 54 reads a moved
+ *   change there too; single changes written before issue 54 sat in
+ *   `SCHOOL#{schoolId}#CHANGES#{date}` / `{createdAt}#{id:010}` until
+ *   `moveToLastDayIndex` moved them (`npm run admin -- index-dismissal-changes`).
  * - A student's changes (gsi2): `SCHOOL#{schoolId}#STUDENT#{studentId}#CHANGES` /
  *   `{last day}#{id:010}`, read from a day on (a family's list) or whole.
  * - The office's queue: `SCHOOL#{schoolId}#PENDING_CHANGES` / `{date}#{id:010}`,
@@ -27,8 +38,14 @@ import { wayEventPut } from './way-event';
  */
 const key = (id: number) => ({ pk: `DCHANGE#${id}`, sk: 'DCHANGE' });
 const pad = (id: number) => String(id).padStart(10, '0');
-const dayPartition = (schoolId: number, date: string) => `SCHOOL#${schoolId}#CHANGES#${date}`;
-const repeatingPartition = (schoolId: number) => `SCHOOL#${schoolId}#CHANGES#REPEATING`;
+/** Every change of a school by its last day (the name of its repeating-only days kept: see above). */
+const lastDayPartition = (schoolId: number) => `SCHOOL#${schoolId}#CHANGES#REPEATING`;
+const lastDayIndex = (change: Pick<DismissalChange, 'schoolId' | 'date' | 'until' | 'id'>) => ({
+  gsi1pk: lastDayPartition(change.schoolId),
+  gsi1sk: `${change.until ?? change.date}#${pad(change.id)}`,
+});
+/** Set once the laptop's own table had its changes moved (`moveToLastDayIndex`). */
+const MOVED_MARK = { pk: 'MIGRATION#DISMISSAL_CHANGES', sk: 'BY_LAST_DAY' };
 const studentPartition = (schoolId: number, studentId: number) =>
   `SCHOOL#${schoolId}#STUDENT#${studentId}#CHANGES`;
 const pendingKey = (change: Pick<DismissalChange, 'schoolId' | 'date' | 'id'>) => ({
@@ -38,9 +55,7 @@ const pendingKey = (change: Pick<DismissalChange, 'schoolId' | 'date' | 'id'>) =
 
 const itemOf = (change: DismissalChange) => ({
   ...key(change.id),
-  ...(change.until === null
-    ? { gsi1pk: dayPartition(change.schoolId, change.date), gsi1sk: `${change.createdAt}#${pad(change.id)}` }
-    : { gsi1pk: repeatingPartition(change.schoolId), gsi1sk: `${change.until}#${pad(change.id)}` }),
+  ...lastDayIndex(change),
   gsi2pk: studentPartition(change.schoolId, change.studentId),
   gsi2sk: `${change.until ?? change.date}#${pad(change.id)}`,
   entity: 'dismissalChange',
@@ -172,23 +187,79 @@ export const dismissalChanges = {
 
   /**
    * A school's changes that may fall on a date: that day's single changes and
-   * the repeating changes not ended before it (the caller keeps those whose
-   * days include it). Two Queries of gsi1.
+   * the repeating changes running on it (the caller keeps those whose days
+   * include it). One Query of gsi1: the changes whose last day is that day or
+   * later, less those that start after it (a filter: the later days' single
+   * changes are read, not answered).
    */
   async mayFallOn(db: Db, schoolId: number, date: string): Promise<DismissalChange[]> {
-    const [single, repeating] = await Promise.all([
-      queryAll(db, {
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': dayPartition(schoolId, date) },
-      }),
-      queryAll(db, {
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk >= :from',
-        ExpressionAttributeValues: { ':pk': repeatingPartition(schoolId), ':from': date },
-      }),
-    ]);
-    return [...single, ...repeating].map(toChange);
+    const items = await queryAll(db, {
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk >= :from',
+      FilterExpression: '#date <= :date',
+      ExpressionAttributeNames: { '#date': 'date' },
+      ExpressionAttributeValues: { ':pk': lastDayPartition(schoolId), ':from': date, ':date': date },
+    });
+    return items.map(toChange);
+  },
+
+  /**
+   * Once, after the upgrade to issue 54 (never a request path): gives every
+   * single change written before it its place by last day (gsi1), where
+   * `mayFallOn` finds it. A Scan of the table in pages; each change's index
+   * keys are set only while they are still the old ones (a change written
+   * meanwhile keeps its own). Safe to run before deploying the code that needs
+   * it (the code before reads a moved change too) and again after. `once`:
+   * skipped when a run with `once` already finished (the laptop's start).
+   * Answers how many changes it moved.
+   */
+  async moveToLastDayIndex(db: Db, { once = false } = {}): Promise<number> {
+    if (once) {
+      const { Item } = await db.doc.send(
+        new GetCommand({ TableName: db.table, Key: MOVED_MARK, ConsistentRead: true }),
+      );
+      if (Item) return 0;
+    }
+    let moved = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page: ScanCommandOutput = await db.doc.send(
+        new ScanCommand({
+          TableName: db.table,
+          FilterExpression: 'entity = :change AND NOT contains(gsi1pk, :last)',
+          ExpressionAttributeValues: { ':change': 'dismissalChange', ':last': '#CHANGES#REPEATING' },
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const change = toChange(item);
+        const index = lastDayIndex(change);
+        try {
+          await db.doc.send(
+            new UpdateCommand({
+              TableName: db.table,
+              Key: key(change.id),
+              UpdateExpression: 'SET gsi1pk = :pk, gsi1sk = :sk',
+              ConditionExpression: 'gsi1pk = :old',
+              ExpressionAttributeValues: { ':pk': index.gsi1pk, ':sk': index.gsi1sk, ':old': item.gsi1pk },
+            }),
+          );
+          moved += 1;
+        } catch (error) {
+          if (!isConditionFailure(error)) throw error;
+        }
+      }
+      start = page.LastEvaluatedKey;
+    } while (start);
+    if (once) {
+      await db.doc.send(
+        new PutCommand({
+          TableName: db.table,
+          Item: { ...MOVED_MARK, entity: 'migration', at: new Date().toISOString() },
+        }),
+      );
+    }
+    return moved;
   },
 
   /** A student's changes whose last day is `from` or later (all of them without `from`), oldest first. */

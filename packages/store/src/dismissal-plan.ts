@@ -22,7 +22,8 @@ import { wayEventItem, wayEventPut } from './way-event';
  * a car rider every day.
  */
 const partition = (schoolId: number) => `SCHOOL#${schoolId}#PLANS`;
-const key = (schoolId: number, studentId: number) => ({
+/** A student's plan key (for a read beside others: `visit-reads.ts`). */
+export const planKey = (schoolId: number, studentId: number) => ({
   pk: partition(schoolId),
   sk: `STUDENT#${String(studentId).padStart(10, '0')}`,
 });
@@ -35,10 +36,10 @@ export interface StoredPlan {
   updatedAt: string;
 }
 
-const toPlan = (item: Record<string, unknown>) => stripKeys<StoredPlan>(item);
+export const toPlan = (item: Record<string, unknown>) => stripKeys<StoredPlan>(item);
 
 const itemOf = (plan: StoredPlan) => ({
-  ...key(plan.schoolId, plan.studentId),
+  ...planKey(plan.schoolId, plan.studentId),
   entity: 'dismissalPlan',
   ...plan,
 });
@@ -68,7 +69,7 @@ const eventOf = (
 export const dismissalPlans = {
   /** Erases a student's weekly plan (issue 55). */
   async erase(db: Db, schoolId: number, studentId: number): Promise<void> {
-    await deleteAll(db, [key(schoolId, studentId)]);
+    await deleteAll(db, [planKey(schoolId, studentId)]);
   },
 
   /** Some students' plans (BatchGetItem, 100 keys a call); students without one are absent. */
@@ -79,7 +80,7 @@ export const dismissalPlans = {
   ): Promise<Map<number, StoredPlan>> {
     const items = await getAll(
       db,
-      [...new Set(studentIds)].map((id) => key(schoolId, id)),
+      [...new Set(studentIds)].map((id) => planKey(schoolId, id)),
     );
     return new Map(items.map((item) => [item.studentId as number, toPlan(item)]));
   },

@@ -40,4 +40,5 @@ export * from './table';
 export * from './throttle';
 export * from './user';
 export * from './vehicle';
+export * from './visit-reads';
 export * from './way-event';

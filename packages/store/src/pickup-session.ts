@@ -21,6 +21,9 @@ const pad = (id: number) => String(id).padStart(10, '0');
 
 const fromItem = (item: Record<string, unknown>) => stripKeys<PickupSession>(item);
 
+/** A session's key, and a session as stored: for a read beside others (`visit-reads.ts`). */
+export { fromItem as sessionOf, key as sessionKey };
+
 export const pickupSessions = {
   /** Creates an active session; ConflictError when the school already has one. */
   async create(

@@ -27,6 +27,9 @@ export const activeProgramCheck = (db: Db, schoolId: number, programId: number) 
   },
 });
 
+/** A program's key, and a program as stored: for a read beside others (`visit-reads.ts`). */
+export { key as programKey, toProgram };
+
 const toProgram = (item: Record<string, unknown>) => {
   const program = stripKeys<Program>(item);
   return { ...program, location: program.location ?? null };

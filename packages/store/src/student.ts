@@ -15,7 +15,8 @@ import { isConditionFailure, queryAll, rosterReads } from './query';
  * (the teacher's view reads only its classrooms).
  */
 const partition = (schoolId: number) => `SCHOOL#${schoolId}#STUDENTS`;
-const studentKey = (schoolId: number, id: number) => ({
+/** A student's key (for a read beside others: `visit-reads.ts`). */
+export const studentKey = (schoolId: number, id: number) => ({
   pk: partition(schoolId),
   sk: `STUDENT#${String(id).padStart(10, '0')}`,
 });
@@ -23,7 +24,7 @@ const studentKey = (schoolId: number, id: number) => ({
 export type { Student };
 
 /** A student as stored; fields older items lack get their defaults. */
-const toStudent = (item: Record<string, unknown>): Student => {
+export const toStudent = (item: Record<string, unknown>): Student => {
   const student = stripKeys<Student>(item);
   return {
     ...student,

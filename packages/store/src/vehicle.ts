@@ -22,11 +22,13 @@ import { isConditionFailure, queryAll, rosterReads } from './query';
  * vehicle may take a deactivated one's number.
  */
 const partition = (schoolId: number) => `SCHOOL#${schoolId}#VEHICLES`;
-const vehicleKey = (schoolId: number, type: VehicleType, number: string) => ({
+/** A vehicle's key by number (for a read beside others: `visit-reads.ts`). */
+export const vehicleKey = (schoolId: number, type: VehicleType, number: string) => ({
   pk: partition(schoolId),
   sk: `${type}#${number.toUpperCase()}`,
 });
-const pointerKey = (id: number) => ({ pk: `VEHICLE#${id}`, sk: 'VEHICLE' });
+/** A vehicle's id item: its school, type and number (for a read beside others: `visit-reads.ts`). */
+export const vehicleIdKey = (id: number) => ({ pk: `VEHICLE#${id}`, sk: 'VEHICLE' });
 
 const itemOf = (vehicle: Vehicle) => ({
   ...vehicleKey(vehicle.schoolId, vehicle.type, vehicle.number),
@@ -43,14 +45,15 @@ const itemOf = (vehicle: Vehicle) => ({
   ...vehicle,
 });
 const pointerOf = (vehicle: Vehicle) => ({
-  ...pointerKey(vehicle.id),
+  ...vehicleIdKey(vehicle.id),
   entity: 'vehicleId',
   schoolId: vehicle.schoolId,
   type: vehicle.type,
   number: vehicle.number,
 });
 
-const toVehicle = (item: Record<string, unknown>): Vehicle => {
+/** A vehicle as stored; fields older items lack get their defaults. */
+export const toVehicle = (item: Record<string, unknown>): Vehicle => {
   const vehicle = stripKeys<Vehicle>(item);
   return { ...vehicle, active: vehicle.active ?? true, studentIds: vehicle.studentIds ?? [] };
 };
@@ -126,7 +129,7 @@ export const vehicles = {
   /** A vehicle of the school by id (its number found through the id item). */
   async get(db: Db, schoolId: number, id: number): Promise<Vehicle | undefined> {
     const { Item: pointer } = await db.doc.send(
-      new GetCommand({ TableName: db.table, Key: pointerKey(id), ConsistentRead: true }),
+      new GetCommand({ TableName: db.table, Key: vehicleIdKey(id), ConsistentRead: true }),
     );
     if (!pointer || pointer.schoolId !== schoolId) return undefined;
     const { Item } = await db.doc.send(

@@ -1,0 +1,250 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { DismissalChange } from '@curbside/domain';
+import { describe, expect, it } from 'vitest';
+import { dismissalChanges } from '../src/dismissal-change';
+import { dismissalPlans } from '../src/dismissal-plan';
+import { meter } from '../src/meter';
+import { pickupSessions } from '../src/pickup-session';
+import { programs } from '../src/program';
+import { students } from '../src/student';
+import { vehicles } from '../src/vehicle';
+import { namesForCalls, sessionAndVehicle, studentsWithPlans } from '../src/visit-reads';
+import { rec, testDb } from './fixtures/db';
+import { meterOnForEachTest } from './meter-on';
+
+/**
+ * What queueing a car reads (issue 54): who the car calls today and the
+ * vehicle with its session, in as few DynamoDB calls as the access patterns
+ * allow, against DynamoDB Local.
+ */
+/** This file's table, its calls counted by the meter (while a test turns it on). */
+const db = testDb({ meter: true });
+const person = { id: 1, name: 'Office', role: 'school_admin' as const };
+const actor = { kind: 'schedule' as const };
+
+const aChange = async (
+  schoolId: number,
+  studentId: number,
+  day: { date: string; until?: string },
+): Promise<DismissalChange> => {
+  const at = new Date().toISOString();
+  const change: DismissalChange = {
+    id: await dismissalChanges.nextId(db),
+    schoolId,
+    studentId,
+    date: day.date,
+    until: day.until ?? null,
+    weekdays: null,
+    way: { mode: 'walker' },
+    status: 'approved',
+    approvedAt: at,
+    cancelledFrom: null,
+    requestedBy: person,
+    note: '',
+    createdAt: at,
+    decidedBy: person,
+    decidedAt: at,
+    reason: '',
+    cancelledBy: null,
+    cancelledAt: null,
+    language: 'en',
+  };
+  return dismissalChanges.create(db, change, {
+    actor,
+    retentionDays: 400,
+    event: {
+      schoolId,
+      studentId,
+      at,
+      actor,
+      kind: 'change_requested',
+      change: { before: null, after: change },
+    },
+  } as Parameters<typeof dismissalChanges.create>[2]);
+};
+
+/** A registered vehicle of the school with no details but its children. */
+const aVehicle = (schoolId: number, type: 'car' | 'bus', number: string, studentIds: number[] = []) =>
+  vehicles.create(db, {
+    schoolId,
+    number,
+    type,
+    active: true,
+    parentName: null,
+    parentPhone: null,
+    alternateContactName: null,
+    alternateContactPhone: null,
+    make: null,
+    model: null,
+    color: null,
+    licensePlate: null,
+    notes: null,
+    studentIds,
+  });
+
+const callsOf = (operation: string) => meter.snapshot().unlabelled?.[`ddb.${operation}.calls`] ?? 0;
+const ids = (list: readonly { id: number }[]) => list.map((item) => item.id).sort((a, b) => a - b);
+
+describe("the changes that may fall on a school's day", () => {
+  meterOnForEachTest();
+
+  it("are that day's single changes and the repeating ones running on it, in one Query", async () => {
+    const schoolId = 5401;
+    const today = await aChange(schoolId, 1, { date: '2026-12-01' });
+    const running = await aChange(schoolId, 2, { date: '2026-11-20', until: '2026-12-18' });
+    const endsThatDay = await aChange(schoolId, 3, { date: '2026-11-02', until: '2026-12-01' });
+    await aChange(schoolId, 4, { date: '2026-12-02' }); // the next day
+    await aChange(schoolId, 5, { date: '2026-11-30' }); // the day before
+    await aChange(schoolId, 6, { date: '2026-11-01', until: '2026-11-30' }); // ended the day before
+    await aChange(schoolId, 7, { date: '2026-12-02', until: '2026-12-20' }); // starts the next day
+    await aChange(5402, 1, { date: '2026-12-01' }); // another school's
+    meter.reset();
+
+    const found = await dismissalChanges.mayFallOn(db, schoolId, '2026-12-01');
+
+    expect(ids(found)).toEqual(ids([today, running, endsThatDay]));
+    expect(callsOf('Query')).toBe(1);
+  });
+
+  it('include a change written before the index by last day once it was moved, and the laptop moves them once', async () => {
+    const schoolId = 5403;
+    const change = await aChange(schoolId, 1, { date: '2026-12-03' });
+    // As the code before issue 54 wrote a single change: in its day's partition.
+    const {
+      gsi1pk: _,
+      gsi1sk: __,
+      ...item
+    } = (await dismissalChanges.get(db, change.id)) as never as Record<string, unknown>;
+    await db.doc.send(
+      new PutCommand({
+        TableName: db.table,
+        Item: {
+          ...item,
+          pk: `DCHANGE#${change.id}`,
+          sk: 'DCHANGE',
+          entity: 'dismissalChange',
+          gsi1pk: `SCHOOL#${schoolId}#CHANGES#2026-12-03`,
+          gsi1sk: `${change.createdAt}#${String(change.id).padStart(10, '0')}`,
+          gsi2pk: `SCHOOL#${schoolId}#STUDENT#1#CHANGES`,
+          gsi2sk: `2026-12-03#${String(change.id).padStart(10, '0')}`,
+        },
+      }),
+    );
+    expect(await dismissalChanges.mayFallOn(db, schoolId, '2026-12-03')).toEqual([]);
+
+    expect(await dismissalChanges.moveToLastDayIndex(db, { once: true })).toBeGreaterThanOrEqual(1);
+
+    expect(await dismissalChanges.mayFallOn(db, schoolId, '2026-12-03')).toEqual([change]);
+    expect(await dismissalChanges.moveToLastDayIndex(db, { once: true })).toBe(0);
+    expect(await dismissalChanges.moveToLastDayIndex(db)).toBe(0);
+  });
+});
+
+describe('a car’s children, their plans, its session and the vehicle', () => {
+  meterOnForEachTest();
+
+  it('reads the children and their weekly plans in one BatchGetItem, leaving a deactivated child out', async () => {
+    const schoolId = 5404;
+    const child = (firstName: string) =>
+      students.create(db, { schoolId, firstName, lastName: 'Reads', grade: '2', classroomId: null });
+    const [ana, ben, cal] = [await child('Ana'), await child('Ben'), await child('Cal')];
+    await students.update(db, { ...cal, active: false });
+    const plan = {
+      mon: { mode: 'walker' },
+      tue: { mode: 'car' },
+      wed: { mode: 'car' },
+      thu: { mode: 'car' },
+      fri: { mode: 'car' },
+    };
+    await dismissalPlans.set(db, {
+      schoolId,
+      studentId: ben.id,
+      plan: plan as never,
+      before: undefined,
+      actor,
+      retentionDays: 400,
+    });
+    meter.reset();
+
+    const read = await studentsWithPlans(db, schoolId, [ben.id, ana.id, cal.id, ben.id]);
+
+    expect(read.students.map((student) => student.firstName)).toEqual(['Ana', 'Ben']);
+    expect([...read.plans.keys()]).toEqual([ben.id]);
+    expect(read.plans.get(ben.id)?.plan).toEqual(plan);
+    expect(callsOf('BatchGetItem')).toBe(1);
+    expect(callsOf('Query') + callsOf('GetItem')).toBe(0);
+  });
+
+  it('reads the session and the vehicle in one BatchGetItem; a deactivated vehicle is not found', async () => {
+    const schoolId = 5405;
+    const session = await pickupSessions.create(
+      db,
+      {
+        schoolId,
+        name: 'Afternoon Pickup',
+        type: 'afternoon_pickup',
+        startTime: new Date().toISOString(),
+        endTime: new Date(Date.now() + 3_600_000).toISOString(),
+        notes: null,
+      },
+      rec,
+    );
+    const car = await aVehicle(schoolId, 'car', '54A', [1]);
+    meter.reset();
+
+    const read = await sessionAndVehicle(db, { schoolId, sessionId: session.id, type: 'car', number: '54a' });
+
+    expect(read).toEqual({ session, vehicle: car });
+    expect(callsOf('BatchGetItem')).toBe(1);
+    await vehicles.update(db, car, { ...car, active: false });
+    expect(
+      (await sessionAndVehicle(db, { schoolId, sessionId: session.id, type: 'car', number: '54A' })).vehicle,
+    ).toBeUndefined();
+    expect(
+      (await sessionAndVehicle(db, { schoolId: 5406, sessionId: session.id, type: 'car', number: '54A' }))
+        .vehicle,
+    ).toBeUndefined();
+  });
+});
+
+describe("the names a visit's reasons need", () => {
+  meterOnForEachTest();
+
+  const aBus = (schoolId: number, number: string) => aVehicle(schoolId, 'bus', number);
+
+  it('are the students changed to the car, the buses and the programs named, in one BatchGetItem, none of another school', async () => {
+    const schoolId = 5407;
+    const [bus, elsewhere] = [await aBus(schoolId, '7'), await aBus(5408, '8')];
+    const club = await programs.create(db, schoolId, {
+      name: 'Chess Club',
+      kind: 'activity',
+      location: null,
+    });
+    const friend = await students.create(db, {
+      schoolId,
+      firstName: 'Dee',
+      lastName: 'Friend',
+      grade: '1',
+      classroomId: null,
+    });
+    meter.reset();
+
+    const read = await namesForCalls(db, schoolId, {
+      studentIds: [friend.id],
+      busIds: [bus.id, elsewhere.id, bus.id],
+      programIds: [club.id],
+    });
+
+    expect(read.students.map((student) => student.id)).toEqual([friend.id]);
+    expect(read.options.buses).toEqual([{ id: bus.id, number: '7' }]);
+    expect(read.options.programs).toEqual([
+      { id: club.id, name: 'Chess Club', kind: 'activity', location: null, active: true },
+    ]);
+    expect(callsOf('BatchGetItem')).toBe(1);
+    expect(await namesForCalls(db, schoolId, { studentIds: [], busIds: [], programIds: [] })).toEqual({
+      students: [],
+      options: { buses: [], programs: [] },
+    });
+    expect(callsOf('BatchGetItem')).toBe(1);
+  });
+});
