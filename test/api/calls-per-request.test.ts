@@ -38,13 +38,12 @@ const POLL_CALLS = 2;
 const ROUND_TRIP_SLACK = 1;
 const NOW: Record<string, { calls: number; roundTrips: number }> = {
   addToQueue: { calls: 14, roundTrips: 6 },
-  restoreQueueEntry: { calls: 9, roundTrips: 6 },
+  restoreQueueEntry: { calls: 8, roundTrips: 6 },
   createBatch: { calls: 9, roundTrips: 6 },
   addToBatch: { calls: 8, roundTrips: 5 },
   updateBatch: { calls: 8, roundTrips: 6 },
   releaseStudent: { calls: 14, roundTrips: 6 },
-  createAlert: { calls: 8, roundTrips: 6 },
-  acknowledgeAlert: { calls: 7, roundTrips: 5 },
+  createAlert: { calls: 8, roundTrips: 4 },
   listQueue: { calls: 2, roundTrips: 1 },
   listAlerts: { calls: 2, roundTrips: 1 },
   parentStudentStatus: { calls: 6, roundTrips: 1 },

@@ -24,6 +24,7 @@ import {
   releases,
   restoreVisit,
   students,
+  type Visit,
   vehicles,
 } from '@curbside/store';
 import { db } from '../lib/context';
@@ -253,8 +254,9 @@ export const removeEntry = async (
   id: string,
   reason: RemovalReason = 'removed',
   confirmUnreleased = false,
+  early?: Promise<Visit | undefined>,
 ): Promise<QueueEntry> => {
-  const entry = await activeEntryOfSchool(user, id);
+  const entry = await activeEntryOfSchool(user, id, early);
   if (reason === 'picked_up') {
     const [record, marks] = await completionReads(user, entry, confirmUnreleased);
     const changed =
@@ -327,8 +329,9 @@ export const setEntryStatus = async (
   id: string,
   status: QueueStatus,
   confirmUnreleased = false,
+  early?: Promise<Visit | undefined>,
 ): Promise<QueueEntry> => {
-  const entry = await activeEntryOfSchool(user, id);
+  const entry = await activeEntryOfSchool(user, id, early);
   refuseTransition(entry, status);
   const [record, marks] =
     status === 'completed'
@@ -364,8 +367,9 @@ export const updateEntry = async (
   user: User,
   id: string,
   change: { batchId: number | null; status: 'waiting' | 'overflow' },
+  early?: Promise<Visit | undefined>,
 ): Promise<QueueEntry> => {
-  const entry = await activeEntryOfSchool(user, id);
+  const entry = await activeEntryOfSchool(user, id, early);
   if (change.batchId !== null) {
     if (change.status !== 'waiting') throw new ConflictError('A vehicle in a batch has the status waiting');
     return placeInBatch(user, entry, change.batchId);

@@ -153,7 +153,7 @@ type TransactInput = { TransactItems?: Array<Record<string, unknown>> };
 export const sendWithClaim = async <T>(input: TransactInput, send: () => Promise<T>): Promise<T> => {
   const claim = transactionClaims.getStore();
   const items = input.TransactItems;
-  if (!claim || claim.state !== 'pending' || !items || items.length >= TRANSACTION_ITEMS) return send();
+  if (claim?.state !== 'pending' || !items || items.length >= TRANSACTION_ITEMS) return send();
   const now = Date.now();
   const expiresAt = now + IDEMPOTENCY_TTL_MS;
   const item = {
