@@ -41,7 +41,6 @@ const NOW: Record<string, { calls: number; roundTrips: number }> = {
   restoreQueueEntry: { calls: 8, roundTrips: 6 },
   createBatch: { calls: 9, roundTrips: 6 },
   addToBatch: { calls: 8, roundTrips: 5 },
-  updateBatch: { calls: 8, roundTrips: 6 },
   releaseStudent: { calls: 14, roundTrips: 6 },
   createAlert: { calls: 8, roundTrips: 4 },
   listQueue: { calls: 2, roundTrips: 1 },
