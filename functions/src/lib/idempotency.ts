@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { CAR_LINE_CHANGES } from '@curbside/api';
 import { ConflictError, sleep, ValidationError } from '@curbside/domain';
 import {
   IDEMPOTENCY_LEASE_MS,
@@ -43,20 +44,7 @@ export class IdempotencyKeyReusedError extends Error {
  * first the request writes): their key is claimed inside it (ADR 0027), not
  * by a PutItem of its own. Every other keyed route claims it first, as before.
  */
-const CLAIMED_IN_THE_CHANGE: ReadonlySet<string> = new Set([
-  'addToQueue',
-  'setQueueStatus',
-  'updateQueueEntry',
-  'removeFromQueue',
-  'restoreQueueEntry',
-  'createBatch',
-  'addToBatch',
-  'updateBatch',
-  'releaseStudent',
-  'createAlert',
-  'acknowledgeAlert',
-  'dismissAlert',
-]);
+const CLAIMED_IN_THE_CHANGE: ReadonlySet<string> = new Set(CAR_LINE_CHANGES);
 
 interface Claim {
   caller: string;

@@ -59,6 +59,31 @@ const bodyOf = (item: Record<string, unknown>): string => {
   return String(item.body ?? '');
 };
 
+/** Puts a key's record where the condition holds: false when it did not (nothing written). */
+const putWhere = async (
+  db: Db,
+  item: Record<string, unknown>,
+  condition: string,
+  values: Record<string, unknown>,
+  names?: Record<string, string>,
+): Promise<boolean> => {
+  try {
+    await db.doc.send(
+      new PutCommand({
+        TableName: db.table,
+        Item: item,
+        ConditionExpression: condition,
+        ExpressionAttributeValues: values,
+        ...(names ? { ExpressionAttributeNames: names } : {}),
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return false;
+  }
+};
+
 /** An answer as its record keeps it (the body compressed). */
 const answerAttributes = (answer: StoredAnswer) => ({
   statusCode: answer.statusCode,
@@ -210,18 +235,7 @@ export const idempotency = {
     const { leaseUntil: _, ...claim } = claimItem(caller, key, fingerprint, now);
     const item = { ...claim, state: ANSWERED, ...answerAttributes(answer) };
     count(item);
-    try {
-      await db.doc.send(
-        new PutCommand({
-          TableName: db.table,
-          Item: item,
-          ConditionExpression: 'attribute_not_exists(pk) OR expiresAt <= :now',
-          ExpressionAttributeValues: { ':now': now },
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+    await putWhere(db, item, 'attribute_not_exists(pk) OR expiresAt <= :now', { ':now': now });
   },
 
   /**
@@ -239,22 +253,16 @@ export const idempotency = {
   ): Promise<{ claimed: true } | { claimed: false; record: IdempotencyRecord | undefined }> {
     const item = claimItem(caller, key, fingerprint, now);
     count(item);
-    try {
-      await db.doc.send(
-        new PutCommand({
-          TableName: db.table,
-          Item: item,
-          ConditionExpression:
-            'attribute_not_exists(pk) OR expiresAt <= :now OR (#state = :inProgress AND leaseUntil <= :now)',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':now': now, ':inProgress': IN_PROGRESS },
-        }),
-      );
-      return { claimed: true };
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      return { claimed: false, record: await idempotency.get(db, caller, key, now) };
-    }
+    const claimed = await putWhere(
+      db,
+      item,
+      'attribute_not_exists(pk) OR expiresAt <= :now OR (#state = :inProgress AND leaseUntil <= :now)',
+      { ':now': now, ':inProgress': IN_PROGRESS },
+      { '#state': 'state' },
+    );
+    return claimed
+      ? { claimed: true }
+      : { claimed: false, record: await idempotency.get(db, caller, key, now) };
   },
 
   /** The record of a key as it is now (a consistent read), or undefined. */
