@@ -39,17 +39,11 @@ const POLL_CALLS = 2;
 const ROUND_TRIP_SLACK = 1;
 const NOW: Record<string, { calls: number; roundTrips: number }> = {
   addToQueue: { calls: 11, roundTrips: 5 },
-  setQueueStatus: { calls: 7, roundTrips: 6 },
-  updateQueueEntry: { calls: 7, roundTrips: 6 },
-  removeFromQueue: { calls: 7, roundTrips: 6 },
-  restoreQueueEntry: { calls: 10, roundTrips: 7 },
-  createBatch: { calls: 10, roundTrips: 8 },
-  addToBatch: { calls: 9, roundTrips: 6 },
-  updateBatch: { calls: 9, roundTrips: 8 },
+  restoreQueueEntry: { calls: 8, roundTrips: 6 },
+  createBatch: { calls: 9, roundTrips: 6 },
+  addToBatch: { calls: 8, roundTrips: 5 },
   releaseStudent: { calls: 6, roundTrips: 5 },
-  createAlert: { calls: 9, roundTrips: 8 },
-  acknowledgeAlert: { calls: 8, roundTrips: 7 },
-  dismissAlert: { calls: 7, roundTrips: 6 },
+  createAlert: { calls: 8, roundTrips: 4 },
   listQueue: { calls: 2, roundTrips: 1 },
 };
 

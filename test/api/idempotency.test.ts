@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { activeQueue, back, carLineServer, front, server, sessionId } from '../support/car-line';
 import { createSchoolWithStaff } from '../support/fixtures';
@@ -184,5 +185,78 @@ describe('a mutation sent twice with the same Idempotency-Key', () => {
     const answer = await addCar(front, '111', 'no');
     expect(answer.status).toBe(400);
     expect(await activeQueue()).toEqual([]);
+  });
+});
+
+/**
+ * Issue 54: the key of a car-line change is claimed by the change's own
+ * transaction (ADR 0027), and its answer kept beside the change's fan-out.
+ */
+describe("an Idempotency-Key claimed in its change's transaction", () => {
+  const setStatus = (entryId: string, status: string, key: string) =>
+    front.request('PUT', `/api/queue/${entryId}/status`, { status }, keyed(key));
+
+  it("answers a retry of a status change with the first answer and the replay header, never 'cannot go from ready to ready'", async () => {
+    const entry = (await addCar(front, '115', randomUUID())).body;
+    const key = randomUUID();
+    const first = await setStatus(entry.id, 'ready', key);
+    const again = await setStatus(entry.id, 'ready', key);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+  });
+
+  it('applies a status change once when two sends race, both answered with the same 200', async () => {
+    const entry = (await addCar(front, '116', randomUUID())).body;
+    const key = randomUUID();
+    const answers = await Promise.all([setStatus(entry.id, 'ready', key), setStatus(entry.id, 'ready', key)]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(answers[1]?.body).toEqual(answers[0]?.body);
+    expect(answers.filter((answer) => answer.headers.get('idempotent-replayed') === 'true')).toHaveLength(1);
+  });
+
+  it('keeps no refusal: a completion refused with 409 goes through when sent again with its key once its children are released', async () => {
+    const entry = (await addCar(front, '117', randomUUID())).body;
+    const key = randomUUID();
+    const complete = () =>
+      front.request('DELETE', `/api/queue/${entry.id}`, { reason: 'picked_up' }, keyed(key));
+    const refused = await complete();
+    expect(refused.status).toBe(409);
+    expect(refused.body.unreleased.length).toBeGreaterThan(0);
+    for (const child of refused.body.unreleased as Array<{ id: number }>) {
+      expect((await teacher.put(`/api/teacher/students/${child.id}/release`)).status).toBe(200);
+    }
+    const done = await complete();
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ id: entry.id, status: 'completed' });
+    expect((await activeQueue()).some((queued) => queued.id === entry.id)).toBe(false);
+  });
+
+  it("answers 409 'already made' to a retry whose first attempt committed and died before its answer was kept, applying nothing twice", async () => {
+    const entry = (await addCar(front, '118', randomUUID())).body;
+    const key = randomUUID();
+    expect((await setStatus(entry.id, 'ready', key)).status).toBe(200);
+    // As the record stands when the change committed with its key and the invocation died a minute ago.
+    const me = (await front.get('/api/me')).body;
+    await server.db.doc.send(
+      new UpdateItemCommand({
+        TableName: server.db.table,
+        Key: { pk: { S: `IDEMPOTENCY#USER#${me.id}#${key}` }, sk: { S: 'IDEMPOTENCY' } },
+        UpdateExpression: 'SET #state = :applied, appliedAt = :at REMOVE statusCode, headers, bodyBr',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: {
+          ':applied': { S: 'applied' },
+          ':at': { N: String(Date.now() - 60_000) },
+        },
+      }),
+    );
+    const again = await setStatus(entry.id, 'ready', key);
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({
+      message: 'This change was already made. The screen shows where it stands now.',
+    });
+    expect((await activeQueue()).find((queued) => queued.id === entry.id)?.status).toBe('ready');
   });
 });

@@ -2,6 +2,7 @@
  * DynamoDB calls per request, their sequential round trips and the latency a
  * school's tablet would see in AWS (issue 54, DESIGN.md "Calls per request").
  */
+import { CAR_LINE_CHANGES } from '@curbside/api';
 import { ms } from './format';
 import type { BenchReport, BudgetCheck, RouteRow } from './types';
 
@@ -31,20 +32,7 @@ export const BATCH_CARS_PER_EXTRA_CALL = 25;
 export const MODELLED_P50_BUDGET_MS = 50;
 
 /** The car-line changes the budget covers (routes of the rush; a batch's completion is `updateBatch`). */
-export const CHANGE_ROUTES = [
-  'addToQueue',
-  'setQueueStatus',
-  'updateQueueEntry',
-  'removeFromQueue',
-  'restoreQueueEntry',
-  'createBatch',
-  'addToBatch',
-  'updateBatch',
-  'releaseStudent',
-  'createAlert',
-  'acknowledgeAlert',
-  'dismissAlert',
-] as const;
+export const CHANGE_ROUTES = CAR_LINE_CHANGES;
 export const POLL_ROUTES = ['listQueue', 'parentStudentStatus', 'listAlerts'] as const;
 
 /**

@@ -113,6 +113,23 @@ describe('a driver’s alert with no session running', () => {
 });
 
 describe('I’m on it', () => {
+  it('keeps both of two staff pressing at once, and the later answer lists both (the answer is no read after the write: ADR 0027)', async () => {
+    const alert = await raiseBusAlert('help', 'B7', 'Bus 7');
+    const answers = await Promise.all([
+      admin.post(`/api/alerts/${alert.id}/acknowledge`),
+      teacher.post(`/api/alerts/${alert.id}/acknowledge`),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    const listed = (await teacher.get('/api/alerts')).body.find((a: Alert) => a.id === alert.id);
+    expect(listed.acknowledgements.map((ack: { name: string }) => ack.name).sort()).toEqual([
+      'Alex Admin',
+      'Taylor Teacher',
+    ]);
+    const later = answers.find((answer) => answer.body.acknowledgements.length === 2);
+    expect(later?.body.acknowledgements).toEqual(listed.acknowledgements);
+    expect((await admin.put(`/api/alerts/${alert.id}/dismiss`)).status).toBe(200);
+  });
+
   it('is kept once per staff member, told to every staff screen and to the driver page, with nothing private', async () => {
     const driver = await connect(`?t=${driverToken()}`);
     const mapViewer = await connect(`?t=${new URL(links.mapUrl).searchParams.get('t')}`);

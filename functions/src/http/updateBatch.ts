@@ -1,9 +1,12 @@
 import { routes } from '@curbside/api';
 import { httpHandler } from '../lib/http';
 import { requireUser } from '../services/auth';
-import { updateBatch } from '../services/batches';
+import { earlyBatch, updateBatch } from '../services/batches';
 
 /** `PUT /api/batches/{id}`: completes a batch (and its vehicles); 409 once completed. */
-export const handler = httpHandler(routes.updateBatch, async ({ user, params, body }) =>
-  updateBatch(requireUser(user), params.id, body),
+export const handler = httpHandler(
+  routes.updateBatch,
+  async ({ user, params, body, early }) => updateBatch(requireUser(user), params.id, body, early),
+  [],
+  { early: earlyBatch },
 );

@@ -39,7 +39,14 @@ import {
 import { config } from './config';
 import { edgeChecks, RefusedAtEdgeError } from './edge';
 import { headerIn } from './headers';
-import { IdempotencyKeyReusedError, idempotentMutations, replayOf } from './idempotency';
+import {
+  IdempotencyKeyReusedError,
+  IdempotencyKeyTakenError,
+  idempotentMutations,
+  replayOf,
+  runKeyed,
+  STILL_APPLYING,
+} from './idempotency';
 import { addLogKeys, beginInvocation, flushMetrics, log } from './log';
 import { bodyText } from './request-body';
 
@@ -256,40 +263,36 @@ const STATUS_OF_ERROR: ReadonlyArray<readonly [abstract new (...args: never[]) =
 export const statusOf = (error: DomainError): number =>
   STATUS_OF_ERROR.find(([kind]) => error instanceof kind)?.[1] ?? 500;
 
+/** The answer to an error: its status and `{ message }` (500 with a generic message for anything unknown). */
+export const errorResponseOf = (error: unknown): HttpResult => {
+  if (error instanceof RefusedAtEdgeError) return json(403, { message: 'Forbidden' });
+  if (error instanceof UnsupportedMediaTypeError) return json(415, { message: error.message });
+  if (error instanceof IdempotencyKeyReusedError) return json(422, { message: error.message });
+  // A retry's transaction found its key: answered by the idempotency middleware with the first answer.
+  if (error instanceof IdempotencyKeyTakenError) return json(409, { message: STILL_APPLYING });
+  if (isDomainError(error)) {
+    const body: Record<string, unknown> & { message: string } = { message: error.message };
+    if (error instanceof ValidationError && error.issues.length > 0) body.issues = error.issues;
+    if (error instanceof RowsRejectedError) body.errors = error.rows;
+    if (error instanceof LinkReplacedError)
+      Object.assign(body, { replaced: true, schoolPhone: error.schoolPhone });
+    if (error instanceof UnreleasedStudentsError) body.unreleased = error.unreleased;
+    if (error instanceof OutsideGeofenceError) body.distanceM = error.distanceM;
+    if (error instanceof NotComingError) body.notComing = error.notComing;
+    return json(statusOf(error), body);
+  }
+  log('error', 'unhandled error', {
+    error:
+      error instanceof Error
+        ? { name: error.name, message: error.message, stack: error.stack }
+        : String(error),
+  });
+  return json(500, { message: 'Something went wrong. Please try again.' });
+};
+
 export const errorHandler = (): MiddlewareObj<HttpEvent, HttpResult> => ({
   onError: (request) => {
-    const { error } = request;
-    if (error instanceof RefusedAtEdgeError) {
-      request.response = json(403, { message: 'Forbidden' });
-      return;
-    }
-    if (error instanceof UnsupportedMediaTypeError) {
-      request.response = json(415, { message: error.message });
-      return;
-    }
-    if (error instanceof IdempotencyKeyReusedError) {
-      request.response = json(422, { message: error.message });
-      return;
-    }
-    if (isDomainError(error)) {
-      const body: Record<string, unknown> & { message: string } = { message: error.message };
-      if (error instanceof ValidationError && error.issues.length > 0) body.issues = error.issues;
-      if (error instanceof RowsRejectedError) body.errors = error.rows;
-      if (error instanceof LinkReplacedError)
-        Object.assign(body, { replaced: true, schoolPhone: error.schoolPhone });
-      if (error instanceof UnreleasedStudentsError) body.unreleased = error.unreleased;
-      if (error instanceof OutsideGeofenceError) body.distanceM = error.distanceM;
-      if (error instanceof NotComingError) body.notComing = error.notComing;
-      request.response = json(statusOf(error), body);
-      return;
-    }
-    log('error', 'unhandled error', {
-      error:
-        error instanceof Error
-          ? { name: error.name, message: error.message, stack: error.stack }
-          : String(error),
-    });
-    request.response = json(500, { message: 'Something went wrong. Please try again.' });
+    request.response = errorResponseOf(request.error);
   },
 });
 
@@ -374,22 +377,24 @@ export const httpHandler = <Req extends RouteRequest, Res, Early = never>(
     .use(requestInput(definition as RouteDefinition));
   for (const middleware of middlewares) chain.use(middleware);
   // Last before the error handler: sees the answer as it is sent (errors already mapped) and keeps it.
-  chain.use(idempotentMutations());
+  chain.use(idempotentMutations(definition.name, errorResponseOf));
   return chain.use(errorHandler()).handler(async (event) => {
     const replayed = replayOf(event);
     if (replayed) return replayed;
     const { state } = parsedOf(definition as RouteDefinition, event) as Parsed & { ok: true };
     const user = userOf(event);
-    const result = await service({
-      event,
-      params: state.params as HttpRequest<Req>['params'],
-      query: state.query as HttpRequest<Req>['query'],
-      body: state.body as HttpRequest<Req>['body'],
-      cookies: parseCookies(event.cookies),
-      user,
-      busLink: busLinkOf(event),
-      early: earlyOf<Early>(event, user),
-    });
+    const result = await runKeyed(event, () =>
+      service({
+        event,
+        params: state.params as HttpRequest<Req>['params'],
+        query: state.query as HttpRequest<Req>['query'],
+        body: state.body as HttpRequest<Req>['body'],
+        cookies: parseCookies(event.cookies),
+        user,
+        busLink: busLinkOf(event),
+        early: earlyOf<Early>(event, user),
+      }),
+    );
     if (result instanceof Reply) {
       const { status = 200, cookies, headers, text } = result.options;
       if (text) {

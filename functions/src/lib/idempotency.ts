@@ -1,10 +1,19 @@
 import { createHash } from 'node:crypto';
+import { CAR_LINE_CHANGES } from '@curbside/api';
 import { ConflictError, sleep, ValidationError } from '@curbside/domain';
-import { idempotency, type StoredAnswer } from '@curbside/store';
+import {
+  IDEMPOTENCY_LEASE_MS,
+  IdempotencyKeyTakenError,
+  type IdempotencyRecord,
+  idempotency,
+  type StoredAnswer,
+  type TransactionClaim,
+} from '@curbside/store';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { busLinkOf, userOf } from './auth';
 import { db } from './context';
+import { leavingBesideTheAnswer } from './deferred';
 import { headerIn } from './headers';
 import { log } from './log';
 import { bodyText } from './request-body';
@@ -30,9 +39,21 @@ export class IdempotencyKeyReusedError extends Error {
   }
 }
 
+/**
+ * The keyed routes whose change is written by one TransactWriteItems (the
+ * first the request writes): their key is claimed inside it (ADR 0027), not
+ * by a PutItem of its own. Every other keyed route claims it first, as before.
+ */
+const CLAIMED_IN_THE_CHANGE: ReadonlySet<string> = new Set(CAR_LINE_CHANGES);
+
 interface Claim {
   caller: string;
   key: string;
+  fingerprint: string;
+  /** Claimed by the change's own transaction (when it writes one). */
+  inTransaction?: TransactionClaim;
+  /** The change's fan-out, awaited beside the answer's keeping. */
+  left: Promise<unknown>[];
 }
 /** Claims held by this invocation, to complete or give back once answered. */
 const claims = new WeakMap<HttpEvent, Claim>();
@@ -67,6 +88,71 @@ const replay = (answer: StoredAnswer): HttpResult => ({
   body: answer.body,
 });
 
+export const STILL_APPLYING = 'This change is still being applied. Try again in a moment.';
+const stillApplying = () => new ConflictError(STILL_APPLYING);
+
+/**
+ * A retry found its key: waits (up to `deadline`) while the first attempt
+ * has not answered, then gives what it kept. 422 for another request under
+ * the same key. A change applied whose answer never came (its attempt died
+ * after committing, and no longer holds it: `IDEMPOTENCY_LEASE_MS`) is 409
+ * "already made": the outbox shows it and takes the action out, and the
+ * screen reads the car as it now stands.
+ */
+const firstAnswer = async (
+  caller: string,
+  key: string,
+  fingerprint: string,
+  found: IdempotencyRecord | undefined,
+  deadline: number,
+): Promise<HttpResult | undefined> => {
+  let record = found;
+  const abandoned = (applied: { appliedAt: number }) =>
+    applied.appliedAt + IDEMPOTENCY_LEASE_MS <= Date.now();
+  while (
+    (record?.state === 'in_progress' || (record?.state === 'applied' && !abandoned(record))) &&
+    record.fingerprint === fingerprint &&
+    Date.now() < deadline
+  ) {
+    await sleep(POLL_MS);
+    record = await idempotency.get(db, caller, key);
+  }
+  if (record && record.fingerprint !== fingerprint) throw new IdempotencyKeyReusedError();
+  if (record?.state === 'completed') return replay(record.answer);
+  if (record?.state === 'applied') {
+    if (abandoned(record)) {
+      throw new ConflictError('This change was already made. The screen shows where it stands now.');
+    }
+    throw stillApplying();
+  }
+  if (record?.state === 'in_progress') throw stillApplying();
+  return undefined;
+};
+
+/**
+ * Runs a request's service: with its key to be claimed by the change's own
+ * transaction, and its fan-out left to be awaited beside the answer's
+ * keeping, when its route claims in the change.
+ */
+export const runKeyed = <T>(event: HttpEvent, service: () => Promise<T>): Promise<T> => {
+  const claim = claims.get(event);
+  if (!claim?.inTransaction) return service();
+  const inTransaction = claim.inTransaction;
+  return idempotency.claimingIn(inTransaction, () => leavingBesideTheAnswer(claim.left, service));
+};
+
+const answerOf = (response: HttpResult): StoredAnswer => ({
+  statusCode: response.statusCode ?? 200,
+  headers: Object.fromEntries(
+    Object.entries(response.headers ?? {}).map(([name, value]) => [name, String(value)]),
+  ),
+  body: typeof response.body === 'string' ? response.body : '',
+});
+
+/** An answer kept for a key: below 500, and no 429 (a retry later may be let through). */
+const keepable = (response: HttpResult | null | undefined): response is HttpResult =>
+  !!response && response.statusCode !== undefined && response.statusCode < 500 && response.statusCode !== 429;
+
 /**
  * Makes a mutation sent with an `Idempotency-Key` apply once: the first
  * request claims the key (a conditional put), its answer is kept 24 hours,
@@ -76,26 +162,60 @@ const replay = (answer: StoredAnswer): HttpResult => ({
  * and public routes are untouched. Runs after authorization and validation
  * (a refused request claims nothing).
  */
-export const idempotentMutations = (): MiddlewareObj<HttpEvent, HttpResult> => {
-  const finish = async (event: HttpEvent, response: HttpResult | null | undefined) => {
+export const idempotentMutations = (
+  routeName: string,
+  errorResponse: (error: unknown) => HttpResult,
+): MiddlewareObj<HttpEvent, HttpResult> => {
+  const inTheChange = CLAIMED_IN_THE_CHANGE.has(routeName);
+  /** A key claimed in the change's transaction: keeps the answer beside the fan-out, or finds the first one. */
+  const finishInTransaction = async (
+    request: { event: HttpEvent; response: HttpResult | null | undefined; error?: unknown },
+    claim: Claim & { inTransaction: TransactionClaim },
+  ) => {
+    const { caller, key, fingerprint, inTransaction } = claim;
+    const { response } = request;
+    if (inTransaction.state === 'committed') {
+      // The change committed with the key: its answer (below 500) is kept while the fan-out goes out.
+      const keeping = keepable(response)
+        ? idempotency.complete(db, caller, key, answerOf(response))
+        : Promise.resolve(log('error', 'a change applied answered with an error', { route: routeName }));
+      await Promise.all([keeping, Promise.allSettled(claim.left)]);
+      return;
+    }
+    await Promise.allSettled(claim.left);
+    const taken = request.error instanceof IdempotencyKeyTakenError;
+    if (taken || (request.error !== undefined && keepable(response))) {
+      // A retry: its transaction found the key, or it was refused because the first attempt moved things on.
+      const record = await idempotency.get(db, caller, key);
+      try {
+        const first = await firstAnswer(caller, key, fingerprint, record, Date.now() + WAIT_MS);
+        if (first) request.response = first;
+        else if (taken) throw stillApplying();
+      } catch (error) {
+        request.error = error;
+        request.response = errorResponse(error);
+      }
+      return;
+    }
+    if (request.error === undefined && keepable(response)) {
+      // A change that wrote no transaction: its answer is kept for a retry in sequence.
+      await idempotency.keep(db, caller, key, fingerprint, answerOf(response));
+    }
+  };
+  const finish = async (request: {
+    event: HttpEvent;
+    response: HttpResult | null | undefined;
+    error?: unknown;
+  }) => {
+    const { event, response } = request;
     const claim = claims.get(event);
     if (!claim) return;
     claims.delete(event);
     try {
-      if (
-        response &&
-        response.statusCode !== undefined &&
-        response.statusCode < 500 &&
-        response.statusCode !== 429
-      ) {
-        const headers = Object.fromEntries(
-          Object.entries(response.headers ?? {}).map(([name, value]) => [name, String(value)]),
-        );
-        await idempotency.complete(db, claim.caller, claim.key, {
-          statusCode: response.statusCode,
-          headers,
-          body: typeof response.body === 'string' ? response.body : '',
-        });
+      if (claim.inTransaction) {
+        await finishInTransaction(request, { ...claim, inTransaction: claim.inTransaction });
+      } else if (keepable(response)) {
+        await idempotency.complete(db, claim.caller, claim.key, answerOf(response));
       } else {
         await idempotency.release(db, claim.caller, claim.key);
       }
@@ -118,41 +238,38 @@ export const idempotentMutations = (): MiddlewareObj<HttpEvent, HttpResult> => {
       const caller = callerOf(event);
       if (!caller) return;
       const fingerprint = fingerprintOf(event);
+      if (inTheChange) {
+        // No call here: the change's transaction claims the key (or finds it taken: a retry).
+        const inTransaction: TransactionClaim = {
+          table: db.table,
+          caller,
+          key,
+          fingerprint,
+          state: 'pending',
+        };
+        claims.set(event, { caller, key, fingerprint, inTransaction, left: [] });
+        return;
+      }
       const deadline = Date.now() + WAIT_MS;
       for (;;) {
         const result = await idempotency.claim(db, caller, key, fingerprint);
         if (result.claimed) {
-          claims.set(event, { caller, key });
+          claims.set(event, { caller, key, fingerprint, left: [] });
           return;
         }
-        let record = result.record;
         // A racing first attempt: wait for its answer (or for it to give the key back).
-        while (
-          record?.state === 'in_progress' &&
-          record.fingerprint === fingerprint &&
-          Date.now() < deadline
-        ) {
-          await sleep(POLL_MS);
-          record = await idempotency.get(db, caller, key);
-        }
-        if (record && record.fingerprint !== fingerprint) throw new IdempotencyKeyReusedError();
-        if (record?.state === 'completed') {
-          replays.set(event, replay(record.answer));
+        const first = await firstAnswer(caller, key, fingerprint, result.record, deadline);
+        if (first) {
+          replays.set(event, first);
           return;
-        }
-        if (record?.state === 'in_progress') {
-          throw new ConflictError('This change is still being applied. Try again in a moment.');
         }
         // Given back (the first attempt failed) or expired: claim it again, while there is time.
-        if (Date.now() >= deadline)
-          throw new ConflictError('This change is still being applied. Try again in a moment.');
+        if (Date.now() >= deadline) throw stillApplying();
       }
     },
-    after: async (request) => {
-      await finish(request.event, request.response);
-    },
-    onError: async (request) => {
-      await finish(request.event, request.response);
-    },
+    after: finish,
+    onError: finish,
   };
 };
+
+export { IdempotencyKeyTakenError };

@@ -9,6 +9,7 @@ import {
 } from '@curbside/domain';
 import { alerts } from '@curbside/store';
 import type { z } from 'zod';
+import { knownSchoolOf } from '../lib/auth';
 import { db } from '../lib/context';
 import { countMetric } from '../lib/log';
 import { publishToChannel, publishToSession, publishToStaff } from './live-events';
@@ -58,15 +59,17 @@ export const toggleAlert = async (
 ): Promise<{ dismissed: boolean; alert: Alert }> => {
   const schoolId = ownSchoolId(user);
   const sessionId = input.sessionId ?? null;
-  if (sessionId !== null) await sessionOfSchool(user, sessionId);
-  const record = await recordingBy(user, schoolId);
+  const slot = { schoolId, sessionId, type: input.type, location: input.location };
+  // One round trip: the session's check, the slot's alert and a new alert's id (unused by a dismissal) at once.
+  const newId = alerts.newId(db);
+  newId.catch(() => undefined);
+  const [, firstActive, record] = await Promise.all([
+    sessionId !== null ? sessionOfSchool(user, sessionId) : undefined,
+    alerts.activeAt(db, slot),
+    recordingBy(user, schoolId),
+  ]);
   for (let attempt = 0; attempt < 3; attempt++) {
-    const active = await alerts.activeAt(db, {
-      schoolId,
-      sessionId,
-      type: input.type,
-      location: input.location,
-    });
+    const active = attempt === 0 ? firstActive : await alerts.activeAt(db, slot);
     if (active) {
       const dismissed = await alerts.dismiss(db, active, record, dismisser(user));
       if (!dismissed) continue;
@@ -84,6 +87,7 @@ export const toggleAlert = async (
         raisedBy: { userId: user.id, name: user.name },
       },
       record,
+      attempt === 0 ? await newId : undefined,
     );
     if (!raised) continue;
     countMetric('alertsRaised');
@@ -142,14 +146,27 @@ export interface AlertReads {
   reads: Alert[];
 }
 
-const alertOfSchool = async (user: User, id: number): Promise<Alert> => {
-  const alert = await alerts.get(db, id);
+/**
+ * A change's first read, the alert as it stands, started beside the caller's
+ * sign-in (a route's `EarlyReads`, ADR 0027) for a staff member this instance
+ * signed in at a school; none otherwise.
+ */
+export const earlyAlert = (userId: number, { params }: { params: { id: number } }) =>
+  knownSchoolOf(userId) === undefined ? undefined : alerts.get(db, params.id);
+
+const alertOfSchool = async (user: User, id: number, early?: Promise<Alert | undefined>): Promise<Alert> => {
+  // The read started beside the sign-in, or again should it have failed.
+  const alert = await (early ?? Promise.reject()).catch(() => alerts.get(db, id));
   if (!alert || alert.schoolId !== user.schoolId) throw new NotFoundError('Alert not found');
   return alert;
 };
 
-export const dismissAlert = async (user: User, id: number): Promise<Alert> => {
-  const alert = await alertOfSchool(user, id);
+export const dismissAlert = async (
+  user: User,
+  id: number,
+  early?: Promise<Alert | undefined>,
+): Promise<Alert> => {
+  const alert = await alertOfSchool(user, id, early);
   if (alert.status !== 'active') return alert;
   const record = await recordingBy(user, alert.schoolId);
   const done = await alerts.dismiss(db, alert, record, dismisser(user));
@@ -164,8 +181,12 @@ export const dismissAlert = async (user: User, id: number): Promise<Alert> => {
  * has seen it (`DriverAlertView`: names and times, nothing else). An alert
  * no longer active is answered as it is.
  */
-export const acknowledgeAlert = async (user: User, id: number): Promise<Alert> => {
-  const alert = await alertOfSchool(user, id);
+export const acknowledgeAlert = async (
+  user: User,
+  id: number,
+  early?: Promise<Alert | undefined>,
+): Promise<Alert> => {
+  const alert = await alertOfSchool(user, id, early);
   if (alert.status !== 'active') return alert;
   const record = await recordingBy(user, alert.schoolId);
   const acknowledged = await alerts.acknowledge(

@@ -12,6 +12,7 @@ import {
   type VehicleType,
 } from '@curbside/domain';
 import { batches, completedVisit, queue, schools } from '@curbside/store';
+import { knownSchoolOf } from '../lib/auth';
 import { db } from '../lib/context';
 import { log } from '../lib/log';
 import { remember } from '../lib/remember';
@@ -291,6 +292,16 @@ export const dropFromBatch = async (
  * server keeps it right). A child in it no teacher released: 409 naming them,
  * unless `confirmUnreleased` (then recorded as completed without a release).
  */
+type BatchWithMembers = Awaited<ReturnType<typeof batches.withMembers>>;
+
+/**
+ * A batch's change's first read, the batch with its members, started beside
+ * the caller's sign-in (a route's `EarlyReads`, ADR 0027) for a staff member
+ * this instance signed in at a school; none otherwise.
+ */
+export const earlyBatch = (userId: number, { params }: { params: { id: number } }) =>
+  knownSchoolOf(userId) === undefined ? undefined : batches.withMembers(db, params.id);
+
 export const updateBatch = async (
   user: User,
   id: number,
@@ -299,13 +310,16 @@ export const updateBatch = async (
     currentCount?: number;
     confirmUnreleased?: boolean | undefined;
   },
+  early?: Promise<BatchWithMembers>,
 ): Promise<Batch> => {
-  const batch = await batchOfSchool(user, id);
+  // The batch with its members, read once (beside the sign-in when started early, or again should that fail).
+  const first = await (early ?? Promise.reject()).catch(() => batches.withMembers(db, id));
+  const batch = ofSchool(user, first?.batch);
   assertLoading(batch);
   if (change.status !== 'completed') return batch;
   const record = await recordingBy(user, batch.schoolId);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const found = await batches.withMembers(db, id);
+    const found = attempt === 0 ? first : await batches.withMembers(db, id);
     if (!found) throw new NotFoundError('Batch not found');
     assertLoading(found.batch);
     const entries = await batches.entries(db, found.batch, found.memberIds);

@@ -1,6 +1,7 @@
 import { type CarLineEvent, channels, type LiveEvent } from '@curbside/api';
 import { eventSequence, meter, type SchoolConnection, students } from '@curbside/store';
 import { db } from '../lib/context';
+import { besideTheAnswer } from '../lib/deferred';
 import { live } from '../lib/live';
 import { log } from '../lib/log';
 import { tellDisplays } from './display';
@@ -37,8 +38,18 @@ export const publishAboutStudent = (schoolId: number, classroomId: number | null
  * one of them (the students of its visits), without a number; an alert
  * reaches every staff connection. `classroomIds`: the classrooms it concerns,
  * when the caller knows them and the event does not say (a release).
+ *
+ * In a request whose answer is kept for its Idempotency-Key, it goes out
+ * beside that keeping (`besideTheAnswer`, ADR 0027).
  */
-export const publishToSession = async (
+export const publishToSession = (
+  schoolId: number,
+  sessionId: number,
+  event: CarLineEvent | Promise<CarLineEvent>,
+  classroomIds?: readonly (number | null)[],
+): Promise<void> => besideTheAnswer(publishNow(schoolId, sessionId, event, classroomIds));
+
+const publishNow = async (
   schoolId: number,
   sessionId: number,
   event: CarLineEvent | Promise<CarLineEvent>,

@@ -1,6 +1,7 @@
 import type { LiveEvent } from '@curbside/api';
 import { connections, type SchoolConnection } from '@curbside/store';
 import { connectionsDb } from '../lib/context';
+import { besideTheAnswer } from '../lib/deferred';
 import { live } from '../lib/live';
 import { log } from '../lib/log';
 
@@ -9,13 +10,16 @@ import { log } from '../lib/log';
  * publish right after the change committed). The change has already happened,
  * so a failed fan-out is logged, never turned into an error for the caller.
  */
-export const publishToChannel = async (channel: string, event: LiveEvent): Promise<void> => {
-  try {
-    await live().publish(channel, { ...event, sentAt: Date.now() });
-  } catch (error) {
-    log('warn', 'live event not published', { type: event.type, error: (error as Error).message });
-  }
-};
+export const publishToChannel = (channel: string, event: LiveEvent): Promise<void> =>
+  besideTheAnswer(
+    (async () => {
+      try {
+        await live().publish(channel, { ...event, sentAt: Date.now() });
+      } catch (error) {
+        log('warn', 'live event not published', { type: event.type, error: (error as Error).message });
+      }
+    })(),
+  );
 
 /**
  * The connections that hear of a school's car line, with their channels: one

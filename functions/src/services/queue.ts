@@ -17,7 +17,15 @@ import {
   type VehicleType,
   vehicleName,
 } from '@curbside/domain';
-import { parseEntryId, queue, releases, restoreVisit, sessionAndVehicle, students } from '@curbside/store';
+import {
+  parseEntryId,
+  queue,
+  releases,
+  restoreVisit,
+  sessionAndVehicle,
+  students,
+  type Visit,
+} from '@curbside/store';
 import { db } from '../lib/context';
 import { countMetric } from '../lib/log';
 import { dropFromBatch, type EntryChange, placeInBatch, takeOutOfBatch } from './batches';
@@ -245,8 +253,9 @@ export const removeEntry = async (
   id: string,
   reason: RemovalReason = 'removed',
   confirmUnreleased = false,
+  early?: Promise<Visit | undefined>,
 ): Promise<QueueEntry> => {
-  const entry = await activeEntryOfSchool(user, id);
+  const entry = await activeEntryOfSchool(user, id, early);
   if (reason === 'picked_up') {
     const [record, marks] = await completionReads(user, entry, confirmUnreleased);
     const changed =
@@ -319,8 +328,9 @@ export const setEntryStatus = async (
   id: string,
   status: QueueStatus,
   confirmUnreleased = false,
+  early?: Promise<Visit | undefined>,
 ): Promise<QueueEntry> => {
-  const entry = await activeEntryOfSchool(user, id);
+  const entry = await activeEntryOfSchool(user, id, early);
   refuseTransition(entry, status);
   const [record, marks] =
     status === 'completed'
@@ -356,8 +366,9 @@ export const updateEntry = async (
   user: User,
   id: string,
   change: { batchId: number | null; status: 'waiting' | 'overflow' },
+  early?: Promise<Visit | undefined>,
 ): Promise<QueueEntry> => {
-  const entry = await activeEntryOfSchool(user, id);
+  const entry = await activeEntryOfSchool(user, id, early);
   if (change.batchId !== null) {
     if (change.status !== 'waiting') throw new ConflictError('A vehicle in a batch has the status waiting');
     return placeInBatch(user, entry, change.batchId);

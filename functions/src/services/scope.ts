@@ -7,7 +7,8 @@ import {
   type User,
   visitEndedError,
 } from '@curbside/domain';
-import { type KeyedRead, keyedReads, pickupSessions, queue } from '@curbside/store';
+import { type KeyedRead, keyedReads, pickupSessions, queue, type Visit } from '@curbside/store';
+import { knownSchoolOf } from '../lib/auth';
 import { db } from '../lib/context';
 import { remember } from '../lib/remember';
 
@@ -105,12 +106,25 @@ export const runningOf = (user: User, sessionId: number, read: PickupSession | u
 };
 
 /**
+ * A change's first read, the entry's visit as it stands, started beside the
+ * caller's sign-in (a route's `EarlyReads`, ADR 0027) for a staff member this
+ * instance signed in at a school; none otherwise.
+ */
+export const earlyEntry = (userId: number, { params }: { params: { id: string } }) =>
+  knownSchoolOf(userId) === undefined ? undefined : queue.lookup(db, params.id);
+
+/**
  * The visit with this id, still in the queue, of the user's school. A visit
  * that ended answers 409 saying how (picked up, or already removed); an id
  * that never named a visit of this school answers 404.
  */
-export const activeEntryOfSchool = async (user: User, id: string): Promise<QueueEntry> => {
-  const visit = await queue.lookup(db, id);
+export const activeEntryOfSchool = async (
+  user: User,
+  id: string,
+  early?: Promise<Visit | undefined>,
+): Promise<QueueEntry> => {
+  // The read started beside the sign-in (`entryRead`), or again should it have failed.
+  const visit = await (early ?? Promise.reject()).catch(() => queue.lookup(db, id));
   if (!visit || visit.entry.schoolId !== user.schoolId) throw new NotFoundError('Queue entry not found');
   if (visit.state !== 'active') throw visitEndedError(visit.entry, visit.state);
   return visit.entry;

@@ -1,3 +1,4 @@
+export * from './car-line-changes';
 export * from './client-messages';
 export * from './events';
 export * from './functions';

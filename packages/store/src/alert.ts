@@ -60,11 +60,19 @@ export const alerts = {
     return Item ? alerts.get(db, Item.alertId as number) : undefined;
   },
 
-  /** Raises an alert; undefined when the slot is already taken (someone raised it first). */
-  async raise(db: Db, input: NewAlert, recording: Recording): Promise<Alert | undefined> {
+  /** A new alert's id (ids are unique, not dense: one taken and not used leaves a gap). */
+  newId(db: Db): Promise<number> {
+    return nextId(db, 'alert');
+  },
+
+  /**
+   * Raises an alert; undefined when the slot is already taken (someone raised
+   * it first). `id`: one taken beforehand (`newId`, while its caller's reads ran).
+   */
+  async raise(db: Db, input: NewAlert, recording: Recording, id?: number): Promise<Alert | undefined> {
     const alert: Alert = {
       ...input,
-      id: await nextId(db, 'alert'),
+      id: id ?? (await nextId(db, 'alert')),
       status: 'active',
       createdAt: new Date().toISOString(),
       dismissedAt: null,
@@ -184,20 +192,21 @@ export const alerts = {
 
   /**
    * A staff member's "I'm on it": appended once per user while the alert is
-   * active. Undefined when this user already acknowledged it or it is no
-   * longer active (the caller reads it again).
-   */
-  /**
-   * "I'm on it": the staff member joins the alert's acknowledgements, once (a second press,
-   * or an alert no longer active, answers undefined). A session's alert records it in the
-   * same transaction.
+   * active, in the same transaction as its record's event (a session's
+   * alert). Answers the alert as read with the acknowledgement added: the
+   * write holds only while its acknowledgements are those read, and someone
+   * else's meanwhile reads it again and tries once more (up to 3 times), so
+   * no second read after the write (ADR 0027). Undefined when this user
+   * already acknowledged it or it is no longer active (the caller reads it again).
    */
   async acknowledge(
     db: Db,
     alert: Alert,
     ack: AlertAcknowledgement,
     recording: Recording,
+    attempt = 1,
   ): Promise<Alert | undefined> {
+    const known = alert.acknowledgements?.length ?? 0;
     try {
       await db.doc.send(
         new TransactWriteCommand({
@@ -208,7 +217,12 @@ export const alerts = {
                 Key: key(alert.id),
                 UpdateExpression:
                   'SET acknowledgements = list_append(if_not_exists(acknowledgements, :none), :ack) ADD acknowledgedBy :users',
-                ConditionExpression: '#status = :active AND NOT contains(acknowledgedBy, :user)',
+                // The acknowledgements as read: the answer is the alert as read with this one added.
+                ConditionExpression: `#status = :active AND NOT contains(acknowledgedBy, :user) AND ${
+                  known === 0
+                    ? '(attribute_not_exists(acknowledgements) OR size(acknowledgements) = :known)'
+                    : 'size(acknowledgements) = :known'
+                }`,
                 ExpressionAttributeNames: { '#status': 'status' },
                 ExpressionAttributeValues: {
                   ':none': [],
@@ -216,6 +230,7 @@ export const alerts = {
                   ':users': new Set([ack.userId]),
                   ':user': ack.userId,
                   ':active': 'active',
+                  ':known': known,
                 },
               },
             },
@@ -224,10 +239,16 @@ export const alerts = {
         }),
       );
     } catch (error) {
-      if (isConditionFailure(error)) return undefined;
-      throw error;
+      if (!isConditionFailure(error)) throw error;
+      // Not active, already acknowledged by them, or someone else acknowledged it meanwhile: read it again.
+      const now = await alerts.get(db, alert.id);
+      const again =
+        now?.status === 'active' &&
+        !(now.acknowledgements ?? []).some((earlier) => earlier.userId === ack.userId) &&
+        (now.acknowledgements ?? []).length !== known;
+      return again && attempt < 3 ? alerts.acknowledge(db, now, ack, recording, attempt + 1) : undefined;
     }
-    return this.get(db, alert.id);
+    return { ...alert, acknowledgements: [...(alert.acknowledgements ?? []), ack] };
   },
 
   /**

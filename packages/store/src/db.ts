@@ -2,6 +2,7 @@ import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynam
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { backoffMs, sleep } from '@curbside/domain';
 import { access } from './access';
+import { sendWithClaim } from './idempotency';
 import { billedUnits, meter, meterEnabled, observeWrite } from './meter';
 
 /** A handle on the table: the document client and the table's name. */
@@ -158,6 +159,19 @@ export const createDb = ({
     step: 'initialize',
     name: 'curbsideConflictRetry',
     priority: 'high',
+  });
+  // Innermost of the three: each attempt of a transaction carries the request's pending Idempotency-Key claim.
+  const claimCarrier =
+    (next: Handler, context: { commandName?: string }): Handler =>
+    async (args) =>
+      context.commandName === 'TransactWriteItemsCommand'
+        ? sendWithClaim(args.input as Parameters<typeof sendWithClaim>[0], () => next(args))
+        : next(args);
+  // biome-ignore lint/suspicious/noExplicitAny: see Handler
+  client.middlewareStack.add(claimCarrier as any, {
+    step: 'initialize',
+    name: 'curbsideIdempotencyClaim',
+    priority: 'low',
   });
   if (metered) {
     // biome-ignore lint/suspicious/noExplicitAny: see Handler

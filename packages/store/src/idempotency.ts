@@ -1,8 +1,9 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from './db';
 import { itemSize, meter } from './meter';
-import { isConditionFailure } from './query';
+import { cancellationReasons, isConditionFailure } from './query';
 
 /**
  * Idempotency records: the first answer to a mutation sent with an
@@ -34,6 +35,14 @@ const keyOf = (caller: string, key: string) => ({ pk: `IDEMPOTENCY#${caller}#${k
 const IN_PROGRESS = 'in_progress';
 const COMPLETED_PLAIN = 'completed';
 const ANSWERED = 'answered';
+/**
+ * A key claimed inside its change's own transaction (ADR 0027): the change
+ * committed with it, its answer is not kept yet. No lease: it is never taken
+ * over (the change is applied), only answered. Code from before reads it as a
+ * claim in progress whose lease is not over (`leaseUntil` absent), so after a
+ * rollback a retry waits and gets 409, never a second application.
+ */
+const APPLIED = 'applied';
 
 /** Brotli at quality 6: within a few bytes of the best (quality 11) on small JSON, at a tenth of the time. */
 const compress = (body: string) =>
@@ -49,6 +58,38 @@ const bodyOf = (item: Record<string, unknown>): string => {
   if (item.bodyBr instanceof Uint8Array) return brotliDecompressSync(item.bodyBr).toString('utf8');
   return String(item.body ?? '');
 };
+
+/** Puts a key's record where the condition holds: false when it did not (nothing written). */
+const putWhere = async (
+  db: Db,
+  item: Record<string, unknown>,
+  condition: string,
+  values: Record<string, unknown>,
+  names?: Record<string, string>,
+): Promise<boolean> => {
+  try {
+    await db.doc.send(
+      new PutCommand({
+        TableName: db.table,
+        Item: item,
+        ConditionExpression: condition,
+        ExpressionAttributeValues: values,
+        ...(names ? { ExpressionAttributeNames: names } : {}),
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return false;
+  }
+};
+
+/** An answer as its record keeps it (the body compressed). */
+const answerAttributes = (answer: StoredAnswer) => ({
+  statusCode: answer.statusCode,
+  headers: answer.headers,
+  bodyBr: compress(answer.body),
+});
 
 /** A claim's item (what the completion's update is billed against too). */
 const claimItem = (caller: string, key: string, fingerprint: string, now: number) => {
@@ -72,6 +113,7 @@ export interface StoredAnswer {
 
 export type IdempotencyRecord =
   | { state: 'in_progress'; fingerprint: string; leaseUntil: number }
+  | { state: 'applied'; fingerprint: string; appliedAt: number }
   | { state: 'completed'; fingerprint: string; answer: StoredAnswer };
 
 const recordOf = (item: Record<string, unknown> | undefined, now: number): IdempotencyRecord | undefined => {
@@ -88,10 +130,114 @@ const recordOf = (item: Record<string, unknown> | undefined, now: number): Idemp
       },
     };
   }
+  if (item.state === APPLIED) return { state: 'applied', fingerprint, appliedAt: Number(item.appliedAt) };
   return { state: 'in_progress', fingerprint, leaseUntil: Number(item.leaseUntil) };
 };
 
+/**
+ * A key to be claimed by the first transaction the running request writes
+ * (its change), rather than by a write of its own: `pending` until a
+ * transaction carries it, `committed` once one did, `taken` when the key was
+ * already there (a retry, or another body).
+ */
+export interface TransactionClaim {
+  readonly table: string;
+  readonly caller: string;
+  readonly key: string;
+  readonly fingerprint: string;
+  state: 'pending' | 'committed' | 'taken';
+}
+
+/** A transaction found the key already claimed: the request is a retry (or reuses the key). */
+export class IdempotencyKeyTakenError extends Error {
+  override name = 'IdempotencyKeyTakenError';
+  constructor() {
+    super('This Idempotency-Key was already claimed');
+  }
+}
+
+/** DynamoDB's limit on a transaction's items: a change that fills it carries no claim. */
+const TRANSACTION_ITEMS = 100;
+
+const CLAIMS = Symbol.for('curbside.idempotency.transactionClaims');
+const claimState = globalThis as { [CLAIMS]?: AsyncLocalStorage<TransactionClaim> };
+claimState[CLAIMS] ??= new AsyncLocalStorage<TransactionClaim>();
+const transactionClaims = claimState[CLAIMS];
+
+type TransactInput = { TransactItems?: Array<Record<string, unknown>> };
+
+/**
+ * Sends a TransactWriteItems with the running request's pending claim added
+ * as its last item (a put that holds only where the key is absent or
+ * expired), so the change and its key commit together or not at all. The
+ * claim's cancellation reason is taken out of the error again, so the
+ * store's own reading of its items' reasons is as before; a claim refused
+ * throws `IdempotencyKeyTakenError`. Called by the table handle's middleware
+ * (db.ts) for every transaction; without a pending claim it only sends.
+ */
+export const sendWithClaim = async <T>(input: TransactInput, send: () => Promise<T>): Promise<T> => {
+  const claim = transactionClaims.getStore();
+  const items = input.TransactItems;
+  if (claim?.state !== 'pending' || !items || items.length >= TRANSACTION_ITEMS) return send();
+  const now = Date.now();
+  const expiresAt = now + IDEMPOTENCY_TTL_MS;
+  const item = {
+    ...keyOf(claim.caller, claim.key),
+    state: APPLIED,
+    fingerprint: claim.fingerprint,
+    appliedAt: now,
+    expiresAt,
+    ttl: Math.ceil(expiresAt / 1000),
+  };
+  // A transaction's write is billed twice (DynamoDB's transactional writes): 2 units, 1 more than a PutItem claim.
+  meter.add('ddb.idempotencyWriteUnits', 2 * Math.max(1, Math.ceil(itemSize(item) / 1024)));
+  const index = items.length;
+  items.push({
+    Put: {
+      TableName: claim.table,
+      Item: item,
+      ConditionExpression: 'attribute_not_exists(pk) OR expiresAt <= :now',
+      ExpressionAttributeValues: { ':now': now },
+    },
+  });
+  try {
+    const sent = await send();
+    claim.state = 'committed';
+    return sent;
+  } catch (error) {
+    items.splice(index, 1);
+    const reasons = (error as { CancellationReasons?: unknown[] }).CancellationReasons;
+    if (cancellationReasons(error)[index] === 'ConditionalCheckFailed') {
+      claim.state = 'taken';
+      throw new IdempotencyKeyTakenError();
+    }
+    if (Array.isArray(reasons) && reasons.length > index) reasons.splice(index, 1);
+    throw error;
+  }
+};
+
 export const idempotency = {
+  /**
+   * Runs a request's work with its key to be claimed by the first
+   * transaction it writes (`sendWithClaim`); `claim.state` says afterwards
+   * whether one did.
+   */
+  claimingIn<T>(claim: TransactionClaim, work: () => Promise<T>): Promise<T> {
+    return transactionClaims.run(claim, work);
+  },
+
+  /**
+   * Keeps the answer of a change that claimed no key (it wrote no
+   * transaction), where no record is: a retry in sequence gets it.
+   */
+  async keep(db: Db, caller: string, key: string, fingerprint: string, answer: StoredAnswer): Promise<void> {
+    const now = Date.now();
+    const { leaseUntil: _, ...claim } = claimItem(caller, key, fingerprint, now);
+    const item = { ...claim, state: ANSWERED, ...answerAttributes(answer) };
+    count(item);
+    await putWhere(db, item, 'attribute_not_exists(pk) OR expiresAt <= :now', { ':now': now });
+  },
+
   /**
    * Claims a key for one attempt with a conditional put: only one of two
    * racing requests gets `claimed: true`; the other is told what is there.
@@ -107,22 +253,16 @@ export const idempotency = {
   ): Promise<{ claimed: true } | { claimed: false; record: IdempotencyRecord | undefined }> {
     const item = claimItem(caller, key, fingerprint, now);
     count(item);
-    try {
-      await db.doc.send(
-        new PutCommand({
-          TableName: db.table,
-          Item: item,
-          ConditionExpression:
-            'attribute_not_exists(pk) OR expiresAt <= :now OR (#state = :inProgress AND leaseUntil <= :now)',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':now': now, ':inProgress': IN_PROGRESS },
-        }),
-      );
-      return { claimed: true };
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      return { claimed: false, record: await idempotency.get(db, caller, key, now) };
-    }
+    const claimed = await putWhere(
+      db,
+      item,
+      'attribute_not_exists(pk) OR expiresAt <= :now OR (#state = :inProgress AND leaseUntil <= :now)',
+      { ':now': now, ':inProgress': IN_PROGRESS },
+      { '#state': 'state' },
+    );
+    return claimed
+      ? { claimed: true }
+      : { claimed: false, record: await idempotency.get(db, caller, key, now) };
   },
 
   /** The record of a key as it is now (a consistent read), or undefined. */
@@ -138,7 +278,7 @@ export const idempotency = {
    * decompresses it to the same bytes); the lease goes, as it is done with.
    */
   async complete(db: Db, caller: string, key: string, answer: StoredAnswer, now = Date.now()): Promise<void> {
-    const bodyBr = compress(answer.body);
+    const { bodyBr } = answerAttributes(answer);
     // An update is billed on the larger of the item before (the claim) and after.
     const claimed = claimItem(caller, key, '-'.repeat(43), now);
     const { leaseUntil: _, ...kept } = claimed;
@@ -155,7 +295,7 @@ export const idempotency = {
         TableName: db.table,
         Key: keyOf(caller, key),
         UpdateExpression:
-          'SET #state = :answered, statusCode = :status, headers = :headers, bodyBr = :body REMOVE leaseUntil',
+          'SET #state = :answered, statusCode = :status, headers = :headers, bodyBr = :body REMOVE leaseUntil, appliedAt',
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: {
           ':answered': ANSWERED,

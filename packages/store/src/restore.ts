@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import {
   type Batch,
   ConflictError,
@@ -8,6 +8,7 @@ import {
   type Recording,
 } from '@curbside/domain';
 import { batches, batchKey } from './batch';
+import { getAll } from './batch-write';
 import type { Db } from './db';
 import { eventPuts, meterTransactionSurcharge } from './dismissal-event';
 import { stripKeys } from './ids';
@@ -41,10 +42,12 @@ export const restoreVisit = async (
 ): Promise<Restored> => {
   const parsed = parseEntryId(id);
   if (!parsed) throw new NotFoundError('Queue entry not found');
-  const [{ Item: slot }, { Item: ended }] = await Promise.all([
-    db.doc.send(new GetCommand({ TableName: db.table, Key: parsed.slot, ConsistentRead: true })),
-    db.doc.send(new GetCommand({ TableName: db.table, Key: parsed.visit, ConsistentRead: true })),
-  ]);
+  // The slot and the ended visit in one BatchGetItem (ADR 0027), strongly consistent.
+  const found = await getAll(db, [parsed.slot, parsed.visit], true);
+  const itemAt = (key: { pk: string; sk: string }) =>
+    found.find((item) => item.pk === key.pk && item.sk === key.sk);
+  const slot = itemAt(parsed.slot);
+  const ended = itemAt(parsed.visit);
   const number = parsed.number;
   if (slot?.id === id) throw new ConflictError(`Vehicle ${number} is already in the queue`);
   if (!ended) throw new NotFoundError('Queue entry not found');
