@@ -69,8 +69,8 @@ describe("the teacher's students of some classrooms", () => {
     expect(one.answer.status).toBe(200);
     // The school's classrooms, the classroom's students, the school's vehicles, the active queue,
     // the classroom's release marks; and the changes that may fall on the day (issue 52's ways
-    // home: the dated ones and the repeating ones, two Queries).
-    expect(one.counters['ddb.Query.calls']).toBe(7);
+    // home: the dated ones and the repeating ones in one Query since issue 54).
+    expect(one.counters['ddb.Query.calls']).toBe(6);
     // Two BatchGetItems: the caller's sign-in and user; the classroom's students' weekly plans
     // (issue 52), by key. No student read by key.
     expect(one.counters['ddb.BatchGetItem.calls']).toBe(2);

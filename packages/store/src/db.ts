@@ -2,8 +2,8 @@ import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynam
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { backoffMs, sleep } from '@curbside/domain';
 import { access } from './access';
-import { sendWithClaim } from './idempotency';
 import { billedUnits, meter, meterEnabled, observeWrite } from './meter';
+import { sendWithClaim } from './transaction-claim';
 
 /** A handle on the table: the document client and the table's name. */
 export interface Db {

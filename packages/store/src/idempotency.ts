@@ -1,9 +1,22 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure } from './condition';
 import type { Db } from './db';
 import { itemSize, meter } from './meter';
-import { cancellationReasons, isConditionFailure } from './query';
+import {
+  APPLIED,
+  IDEMPOTENCY_TTL_MS,
+  idempotencyKeyOf as keyOf,
+  type TransactionClaim,
+  transactionClaims,
+} from './transaction-claim';
+
+export {
+  IDEMPOTENCY_TTL_MS,
+  IdempotencyKeyTakenError,
+  sendWithClaim,
+  type TransactionClaim,
+} from './transaction-claim';
 
 /**
  * Idempotency records: the first answer to a mutation sent with an
@@ -12,15 +25,13 @@ import { cancellationReasons, isConditionFailure } from './query';
  * link) is part of the key, so one caller's key never names another's
  * record. (docs/adr/0014-idempotency-keys.md)
  */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
 /** How long a claim may stay in progress before another attempt may take it over (its holder died). */
 export const IDEMPOTENCY_LEASE_MS = 30 * 1000;
 
 /** The benchmark tells the keys' write units apart (`ddb.idempotencyWriteUnits`): 1 per KB written. */
 const count = (item: Record<string, unknown>) =>
   meter.add('ddb.idempotencyWriteUnits', Math.max(1, Math.ceil(itemSize(item) / 1024)));
-
-const keyOf = (caller: string, key: string) => ({ pk: `IDEMPOTENCY#${caller}#${key}`, sk: 'IDEMPOTENCY' });
 
 /**
  * The stored states. A record answered before the answer was compressed has
@@ -42,7 +53,6 @@ const ANSWERED = 'answered';
  * claim in progress whose lease is not over (`leaseUntil` absent), so after a
  * rollback a retry waits and gets 409, never a second application.
  */
-const APPLIED = 'applied';
 
 /** Brotli at quality 6: within a few bytes of the best (quality 11) on small JSON, at a tenth of the time. */
 const compress = (body: string) =>
@@ -132,88 +142,6 @@ const recordOf = (item: Record<string, unknown> | undefined, now: number): Idemp
   }
   if (item.state === APPLIED) return { state: 'applied', fingerprint, appliedAt: Number(item.appliedAt) };
   return { state: 'in_progress', fingerprint, leaseUntil: Number(item.leaseUntil) };
-};
-
-/**
- * A key to be claimed by the first transaction the running request writes
- * (its change), rather than by a write of its own: `pending` until a
- * transaction carries it, `committed` once one did, `taken` when the key was
- * already there (a retry, or another body).
- */
-export interface TransactionClaim {
-  readonly table: string;
-  readonly caller: string;
-  readonly key: string;
-  readonly fingerprint: string;
-  state: 'pending' | 'committed' | 'taken';
-}
-
-/** A transaction found the key already claimed: the request is a retry (or reuses the key). */
-export class IdempotencyKeyTakenError extends Error {
-  override name = 'IdempotencyKeyTakenError';
-  constructor() {
-    super('This Idempotency-Key was already claimed');
-  }
-}
-
-/** DynamoDB's limit on a transaction's items: a change that fills it carries no claim. */
-const TRANSACTION_ITEMS = 100;
-
-const CLAIMS = Symbol.for('curbside.idempotency.transactionClaims');
-const claimState = globalThis as { [CLAIMS]?: AsyncLocalStorage<TransactionClaim> };
-claimState[CLAIMS] ??= new AsyncLocalStorage<TransactionClaim>();
-const transactionClaims = claimState[CLAIMS];
-
-type TransactInput = { TransactItems?: Array<Record<string, unknown>> };
-
-/**
- * Sends a TransactWriteItems with the running request's pending claim added
- * as its last item (a put that holds only where the key is absent or
- * expired), so the change and its key commit together or not at all. The
- * claim's cancellation reason is taken out of the error again, so the
- * store's own reading of its items' reasons is as before; a claim refused
- * throws `IdempotencyKeyTakenError`. Called by the table handle's middleware
- * (db.ts) for every transaction; without a pending claim it only sends.
- */
-export const sendWithClaim = async <T>(input: TransactInput, send: () => Promise<T>): Promise<T> => {
-  const claim = transactionClaims.getStore();
-  const items = input.TransactItems;
-  if (claim?.state !== 'pending' || !items || items.length >= TRANSACTION_ITEMS) return send();
-  const now = Date.now();
-  const expiresAt = now + IDEMPOTENCY_TTL_MS;
-  const item = {
-    ...keyOf(claim.caller, claim.key),
-    state: APPLIED,
-    fingerprint: claim.fingerprint,
-    appliedAt: now,
-    expiresAt,
-    ttl: Math.ceil(expiresAt / 1000),
-  };
-  // A transaction's write is billed twice (DynamoDB's transactional writes): 2 units, 1 more than a PutItem claim.
-  meter.add('ddb.idempotencyWriteUnits', 2 * Math.max(1, Math.ceil(itemSize(item) / 1024)));
-  const index = items.length;
-  items.push({
-    Put: {
-      TableName: claim.table,
-      Item: item,
-      ConditionExpression: 'attribute_not_exists(pk) OR expiresAt <= :now',
-      ExpressionAttributeValues: { ':now': now },
-    },
-  });
-  try {
-    const sent = await send();
-    claim.state = 'committed';
-    return sent;
-  } catch (error) {
-    items.splice(index, 1);
-    const reasons = (error as { CancellationReasons?: unknown[] }).CancellationReasons;
-    if (cancellationReasons(error)[index] === 'ConditionalCheckFailed') {
-      claim.state = 'taken';
-      throw new IdempotencyKeyTakenError();
-    }
-    if (Array.isArray(reasons) && reasons.length > index) reasons.splice(index, 1);
-    throw error;
-  }
 };
 
 export const idempotency = {

@@ -1,26 +1,10 @@
 import { QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '@curbside/domain';
+import { isConditionFailure } from './condition';
 import type { Db } from './db';
 import { stripKeys } from './ids';
 
-/**
- * True when DynamoDB refused a write because a condition did not hold: a
- * single write's, or one of a transaction's (a transaction cancelled for
- * another reason only, such as a conflict with another transaction, is not).
- */
-export const isConditionFailure = (error: unknown): boolean => {
-  const { name } = error as { name?: string };
-  if (name === 'ConditionalCheckFailedException') return true;
-  if (name !== 'TransactionCanceledException') return false;
-  const reasons = cancellationReasons(error);
-  return reasons.length === 0 || reasons.includes('ConditionalCheckFailed');
-};
-
-/** Why a transaction was cancelled, per item in order, as DynamoDB reports it. */
-export const cancellationReasons = (error: unknown): string[] =>
-  ((error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? []).map(
-    (r) => r.Code ?? 'None',
-  );
+export { cancellationReasons, isConditionFailure } from './condition';
 
 /**
  * Every item of one Query, following pages until the end (or `limit` items).
