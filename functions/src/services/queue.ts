@@ -18,14 +18,17 @@ import {
   vehicleName,
 } from '@curbside/domain';
 import {
+  keyedReads,
+  keyedSessionAndVehicle,
   parseEntryId,
+  pickupSessions,
   queue,
   releases,
   restoreVisit,
-  sessionAndVehicle,
   students,
   type Visit,
 } from '@curbside/store';
+import { knownSchoolOf, type SignInRead } from '../lib/auth';
 import { db } from '../lib/context';
 import { countMetric } from '../lib/log';
 import { dropFromBatch, type EntryChange, placeInBatch, takeOutOfBatch } from './batches';
@@ -92,12 +95,15 @@ export const addReads = async (
   sessionId: number,
   vehicleType: VehicleType,
   vehicleNumber: string,
+  signIn?: SignInRead,
 ) => {
   const today = schoolToday(schoolId);
   today.catch(() => undefined);
-  // The session and the vehicle in one BatchGetItem, beside the car's earlier visit in the session.
+  // The session and the vehicle in one BatchGetItem (the sign-in's own when started with it),
+  // beside the car's earlier visit in the session.
+  const place = keyedSessionAndVehicle({ schoolId, sessionId, type: vehicleType, number: vehicleNumber });
   const [{ session, vehicle }, requeue] = await Promise.all([
-    sessionAndVehicle(db, { schoolId, sessionId, type: vehicleType, number: vehicleNumber }),
+    signIn ? signIn(place) : keyedReads.run(db, place),
     queue.visitedBefore(db, sessionId, vehicleType, vehicleNumber),
   ]);
   const calls = await callsFor(
@@ -384,15 +390,34 @@ export const updateEntry = async (
 };
 
 /**
+ * Restore's first read, the session the visit was in (its id names it), in
+ * the caller's sign-in read for a staff member this instance signed in at a
+ * school; none otherwise.
+ */
+export const earlyRestore = (userId: number, { params }: { params: { id: string } }, signIn: SignInRead) => {
+  const parsed = parseEntryId(params.id);
+  return parsed && knownSchoolOf(userId) !== undefined
+    ? signIn(pickupSessions.keyed(parsed.sessionId))
+    : undefined;
+};
+
+/**
  * `POST /api/queue/{id}/restore`: Undo of a removal or a pickup within 60 s.
  * The visit comes back with its id and place (and its batch while that batch
  * is loading with room), its students' picked-up marks are taken back, and
  * every screen is told at once. 409 after 60 s or once the car was queued again.
  */
-export const restoreEntry = async (user: User, id: string): Promise<QueueEntry> => {
+export const restoreEntry = async (
+  user: User,
+  id: string,
+  early?: Promise<PickupSession | undefined>,
+): Promise<QueueEntry> => {
   const parsed = parseEntryId(id);
   if (!parsed) throw new NotFoundError('Queue entry not found');
-  const session = await runningSession(user, parsed.sessionId);
+  // The session as read in the sign-in's own read (`earlyRestore`), or again should that read fail.
+  const session = early
+    ? runningOf(user, parsed.sessionId, await early.catch(() => pickupSessions.get(db, parsed.sessionId)))
+    : await runningSession(user, parsed.sessionId);
   const record = await recordingBy(user, session.schoolId);
   const { entry, batch, wasPickup } = await restoreVisit(db, id, record);
   if (wasPickup) await releases.unPickUp(db, entry.sessionId, entry);

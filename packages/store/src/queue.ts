@@ -23,6 +23,7 @@ import {
   donePartition,
   fromItem,
   heldTo,
+  keyedLookup,
   lookup,
   newEntryId,
   notCalledOf,
@@ -177,6 +178,9 @@ export const queue = {
 
   /** How the visit with this id stands (active, picked up or removed); undefined when no such visit was ever made. */
   lookup,
+
+  /** `lookup` as a keyed read, in a BatchGetItem shared with others (the caller's sign-in read). */
+  keyedLookup,
 
   /** An active or completed entry by id (a removed visit answers undefined). */
   async get(db: Db, id: string): Promise<QueueEntry | undefined> {
