@@ -20,6 +20,7 @@ import {
 import {
   keyedReads,
   keyedSessionAndVehicle,
+  PICKUPS_IN_COMPLETION,
   parseEntryId,
   pickupSessions,
   queue,
@@ -267,9 +268,11 @@ export const removeEntry = async (
     const changed =
       entry.batchId !== null
         ? await dropFromBatch(entry, record, 'picked_up', marks)
-        : alone(await queue.complete(db, entry, record, undefined, marks));
+        : alone(await completeAlone(entry, record, marks));
     const completed = changed.entry;
-    await recordPickups(entry, [completed], completed.exitTime ?? new Date().toISOString(), record, marks);
+    if (entry.batchId !== null) {
+      await recordPickups(entry, [completed], completed.exitTime ?? new Date().toISOString(), record, marks);
+    }
     await publishToSession(
       entry.schoolId,
       entry.sessionId,
@@ -313,7 +316,25 @@ const refuseTransition = (entry: QueueEntry, status: QueueStatus) => {
   }
 };
 
-/** A batch-less entry's new status: completed (a pickup, with its children's release marks) or another. */
+/**
+ * A batch-less entry completed (a pickup, with its children's release marks),
+ * its children marked picked up in the same transaction when they fit (issue
+ * 54: no call of their own), else after it.
+ */
+const completeAlone = async (
+  entry: QueueEntry,
+  record: Recording,
+  marks?: ReadonlyMap<number, ReleaseMark>,
+): Promise<QueueEntry> => {
+  const exitTime = new Date().toISOString();
+  const pickups = releases.pickUpItems(entry, [entry], record, exitTime, marks);
+  const fits = pickups.length <= PICKUPS_IN_COMPLETION;
+  const completed = await queue.complete(db, entry, record, exitTime, marks, fits ? pickups : []);
+  if (!fits) await recordPickups(entry, [completed], exitTime, record, marks);
+  return completed;
+};
+
+/** A batch-less entry's new status: completed (`completeAlone`) or another. */
 const changeStatus = async (
   entry: QueueEntry,
   status: QueueStatus,
@@ -321,7 +342,7 @@ const changeStatus = async (
   marks?: ReadonlyMap<number, ReleaseMark>,
 ): Promise<QueueEntry> =>
   status === 'completed'
-    ? queue.complete(db, entry, record, undefined, marks)
+    ? completeAlone(entry, record, marks)
     : queue.update(db, entry, { status, batchId: null, batchNumber: null }, record);
 
 /**
@@ -356,7 +377,8 @@ export const setEntryStatus = async (
     );
   } else changed = await takeOutOfBatch(entry, status, record);
   const updated = changed.entry;
-  if (updated.status === 'completed' && updated.exitTime !== null) {
+  // A batch-less entry's children were marked with its completion (`completeAlone`).
+  if (entry.batchId !== null && updated.status === 'completed' && updated.exitTime !== null) {
     await recordPickups(entry, [updated], updated.exitTime, record, marks);
   }
   await announceChange(entry, changed);
