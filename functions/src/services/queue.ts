@@ -19,11 +19,13 @@ import {
 } from '@curbside/domain';
 import {
   keyedReads,
+  keyedRestoreRead,
   keyedSessionAndVehicle,
   PICKUPS_IN_COMPLETION,
   parseEntryId,
   pickupSessions,
   queue,
+  type RestoreRead,
   releases,
   restoreVisit,
   students,
@@ -419,7 +421,7 @@ export const updateEntry = async (
 export const earlyRestore = (userId: number, { params }: { params: { id: string } }, signIn: SignInRead) => {
   const parsed = parseEntryId(params.id);
   return parsed && knownSchoolOf(userId) !== undefined
-    ? signIn(pickupSessions.keyed(parsed.sessionId))
+    ? signIn(keyedReads.all(pickupSessions.keyed(parsed.sessionId), keyedRestoreRead(params.id)))
     : undefined;
 };
 
@@ -432,16 +434,18 @@ export const earlyRestore = (userId: number, { params }: { params: { id: string 
 export const restoreEntry = async (
   user: User,
   id: string,
-  early?: Promise<PickupSession | undefined>,
+  early?: Promise<[PickupSession | undefined, RestoreRead]>,
 ): Promise<QueueEntry> => {
   const parsed = parseEntryId(id);
   if (!parsed) throw new NotFoundError('Queue entry not found');
-  // The session as read in the sign-in's own read (`earlyRestore`), or again should that read fail.
-  const session = early
-    ? runningOf(user, parsed.sessionId, await early.catch(() => pickupSessions.get(db, parsed.sessionId)))
+  // The session, the slot and the visit as read in the sign-in's own read (`earlyRestore`),
+  // or again should that read fail.
+  const started = await early?.catch(() => undefined);
+  const session = started
+    ? runningOf(user, parsed.sessionId, started[0])
     : await runningSession(user, parsed.sessionId);
   const record = await recordingBy(user, session.schoolId);
-  const { entry, batch, wasPickup } = await restoreVisit(db, id, record);
+  const { entry, batch, wasPickup } = await restoreVisit(db, id, record, new Date(), started?.[1]);
   if (wasPickup) await releases.unPickUp(db, entry.sessionId, entry);
   const [position] = await Promise.all([
     queue.positionOf(db, entry),
