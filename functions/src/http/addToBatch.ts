@@ -5,12 +5,12 @@ import { requireUser } from '../services/auth';
 import { addNextToBatch, type BatchReads, batchReads } from '../services/batches';
 
 /**
- * Add-to-batch's first reads (the batch, and the line of a batch seen before),
- * started with the caller's sign-in for a staff member this instance signed in at a school.
+ * Add-to-batch's first reads (the batch, in the sign-in's own read; the line of a batch seen before
+ * beside it), started with the caller's sign-in for a staff member this instance signed in at a school.
  */
-const early: EarlyReads<(typeof routes.addToBatch)['request'], BatchReads> = (userId, { params }) => {
+const early: EarlyReads<(typeof routes.addToBatch)['request'], BatchReads> = (userId, { params }, signIn) => {
   if (knownSchoolOf(userId) === undefined) return undefined;
-  const reads = batchReads(params.id);
+  const reads = batchReads(params.id, signIn);
   // Unused when the sign-in fails: their failure is nobody's.
   reads.batch.catch(() => undefined);
   return Promise.resolve(reads);

@@ -118,6 +118,9 @@ export const besideSignIn =
       riders.set(event, [...(riders.get(event) ?? []), { read, answer }]);
     });
 
+/** A request's way to put a keyed read in its sign-in's BatchGetItem (`besideSignIn`). */
+export type SignInRead = ReturnType<typeof besideSignIn>;
+
 /** The reads riding with this request's sign-in, taken once (`authorize` answers each). */
 const ridersOf = (event: APIGatewayProxyEventV2): Rider[] => {
   const taken = riders.get(event) ?? [];

@@ -5,16 +5,17 @@ import {
   ConflictError,
   type createAlertSchema,
   NotFoundError,
+  type PickupSession,
   type User,
 } from '@curbside/domain';
-import { alerts } from '@curbside/store';
+import { alerts, keyedReads, pickupSessions } from '@curbside/store';
 import type { z } from 'zod';
-import { knownSchoolOf } from '../lib/auth';
+import { knownSchoolOf, type SignInRead } from '../lib/auth';
 import { db } from '../lib/context';
 import { countMetric } from '../lib/log';
 import { publishToChannel, publishToSession, publishToStaff } from './live-events';
 import { recordingBy } from './record';
-import { assertSessionOfSchool, sessionOfSchool } from './scope';
+import { assertSessionOfSchool, ofSchool, sessionOfSchool } from './scope';
 import { ownSchoolId } from './tenancy';
 
 /**
@@ -49,6 +50,38 @@ const tellDismissed = async (alert: Alert, dismissed: Alert | undefined) => {
 /** Who dismisses, as the alert keeps it. */
 const dismisser = (user: User) => ({ userId: user.id, name: user.name });
 
+/** The alert active in a slot, as its id was read (none: none is). */
+const alertIn = async (alertId: number | undefined) =>
+  alertId === undefined ? undefined : alerts.get(db, alertId);
+
+/** The toggle's first reads (the session, the slot), and for which school they were read. */
+export interface ToggleReads {
+  schoolId: number;
+  reads: [PickupSession | undefined, number | undefined];
+}
+
+/**
+ * The toggle's first reads, the session and the alert slot, in the caller's
+ * sign-in read (one BatchGetItem) for a staff member this instance signed in
+ * at a school; none otherwise, and none for a bus driver's alert.
+ */
+export const earlyToggle = (
+  userId: number,
+  { body }: { body: z.output<typeof createAlertSchema> | { source: unknown } },
+  signIn: SignInRead,
+): Promise<ToggleReads> | undefined => {
+  const schoolId = knownSchoolOf(userId);
+  if (schoolId === undefined || 'source' in body) return undefined;
+  const sessionId = body.sessionId ?? null;
+  const slot = { schoolId, sessionId, type: body.type, location: body.location };
+  return signIn(
+    keyedReads.all(
+      sessionId === null ? keyedReads.none(undefined) : pickupSessions.keyed(sessionId),
+      alerts.keyedSlot(slot),
+    ),
+  ).then((reads) => ({ schoolId, reads }));
+};
+
 /**
  * The alert toggle: the same type from the same location while one is active
  * dismisses it (`dismissed: true`); otherwise a new alert becomes active.
@@ -56,16 +89,23 @@ const dismisser = (user: User) => ({ userId: user.id, name: user.name });
 export const toggleAlert = async (
   user: User,
   input: z.output<typeof createAlertSchema>,
+  early?: Promise<ToggleReads>,
 ): Promise<{ dismissed: boolean; alert: Alert }> => {
   const schoolId = ownSchoolId(user);
   const sessionId = input.sessionId ?? null;
   const slot = { schoolId, sessionId, type: input.type, location: input.location };
-  // One round trip: the session's check, the slot's alert and a new alert's id (unused by a dismissal) at once.
+  // One round trip: the session's check, the slot's alert and a new alert's id (unused by a dismissal) at once;
+  // the session and the slot in the sign-in's own read when started with it (`earlyToggle`), for this school.
   const newId = alerts.newId(db);
   newId.catch(() => undefined);
+  const started = await early?.catch(() => undefined);
   const [, firstActive, record] = await Promise.all([
-    sessionId !== null ? sessionOfSchool(user, sessionId) : undefined,
-    alerts.activeAt(db, slot),
+    sessionId === null
+      ? undefined
+      : started?.schoolId === schoolId
+        ? ofSchool(user, sessionId, started.reads[0])
+        : sessionOfSchool(user, sessionId),
+    started?.schoolId === schoolId ? alertIn(started.reads[1]) : alerts.activeAt(db, slot),
     recordingBy(user, schoolId),
   ]);
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -151,8 +191,8 @@ export interface AlertReads {
  * sign-in (a route's `EarlyReads`, ADR 0027) for a staff member this instance
  * signed in at a school; none otherwise.
  */
-export const earlyAlert = (userId: number, { params }: { params: { id: number } }) =>
-  knownSchoolOf(userId) === undefined ? undefined : alerts.get(db, params.id);
+export const earlyAlert = (userId: number, { params }: { params: { id: number } }, signIn: SignInRead) =>
+  knownSchoolOf(userId) === undefined ? undefined : signIn(alerts.keyed(params.id));
 
 const alertOfSchool = async (user: User, id: number, early?: Promise<Alert | undefined>): Promise<Alert> => {
   // The read started beside the sign-in, or again should it have failed.

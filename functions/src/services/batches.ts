@@ -5,21 +5,23 @@ import {
   DEFAULT_BATCH_CAPACITY,
   isSessionRunning,
   NotFoundError,
+  type PickupSession,
   type QueueEntry,
   type Recording,
   type ReleaseMark,
+  type School,
   type User,
   type VehicleType,
 } from '@curbside/domain';
-import { batches, completedVisit, queue, schools } from '@curbside/store';
-import { knownSchoolOf } from '../lib/auth';
+import { batches, completedVisit, keyedReads, pickupSessions, queue, schools } from '@curbside/store';
+import { knownSchoolOf, type SignInRead } from '../lib/auth';
 import { db } from '../lib/context';
 import { log } from '../lib/log';
 import { remember } from '../lib/remember';
 import { releasesBeforeCompletion } from './completion';
 import { publishToSession } from './live-events';
 import { recordingBy } from './record';
-import { assertSessionOfSchool, sessionOfSchool } from './scope';
+import { assertSessionOfSchool, ofSchool as sessionAsRead, sessionOfSchool } from './scope';
 import { recordPickups } from './teacher';
 
 /** Transactions add-to-batch tries before giving up when other tablets keep taking its candidates. */
@@ -58,9 +60,32 @@ const refuse = (batch: Batch, outcome: 'full' | 'closed') => {
   );
 };
 
-const capacityOf = async (schoolId: number, type: VehicleType) => {
-  const school = await schools.get(db, schoolId);
+const capacityOf = async (schoolId: number, type: VehicleType, read?: School) => {
+  const school = read ?? (await schools.get(db, schoolId));
   return school?.batchCapacity?.[type] ?? DEFAULT_BATCH_CAPACITY[type];
+};
+
+/** A new batch's first reads (its session, its school's capacities), and for which school they were read. */
+export interface NewBatchReads {
+  schoolId: number;
+  reads: [PickupSession | undefined, School | undefined];
+}
+
+/**
+ * A new batch's first reads, its session and its school (the batch capacity),
+ * in the caller's sign-in read (one BatchGetItem) for a staff member this
+ * instance signed in at a school; none otherwise.
+ */
+export const earlyNewBatch = (
+  userId: number,
+  { body }: { body: { sessionId: number } },
+  signIn: SignInRead,
+): Promise<NewBatchReads> | undefined => {
+  const schoolId = knownSchoolOf(userId);
+  if (schoolId === undefined) return undefined;
+  return signIn(keyedReads.all(pickupSessions.keyed(body.sessionId), schools.keyed(schoolId))).then(
+    (reads) => ({ schoolId, reads }),
+  );
 };
 
 /** The batch as it is after a change (its count and version), read consistently. */
@@ -103,8 +128,12 @@ export const createBatch = async (
   sessionId: number,
   vehicleType: VehicleType,
   fill = false,
+  early?: Promise<NewBatchReads>,
 ): Promise<Batch> => {
-  const session = await sessionOfSchool(user, sessionId);
+  // The session and the school as read with the sign-in (`earlyNewBatch`) when read for this user's school.
+  const started = await early?.catch(() => undefined);
+  const read = started && started.schoolId === user.schoolId ? started.reads : undefined;
+  const session = read ? sessionAsRead(user, sessionId, read[0]) : await sessionOfSchool(user, sessionId);
   if (!isSessionRunning(session))
     throw new ConflictError('This session has ended. Start a new session first.');
   const record = await recordingBy(user, session.schoolId);
@@ -112,7 +141,7 @@ export const createBatch = async (
     sessionId,
     schoolId: session.schoolId,
     vehicleType,
-    maxCapacity: await capacityOf(session.schoolId, vehicleType),
+    maxCapacity: await capacityOf(session.schoolId, vehicleType, read?.[1]),
   });
   let written: Batch | 'taken' = 'taken';
   let riders: QueueEntry[] = [];
@@ -157,11 +186,15 @@ const LINES_KEPT = 5_000;
  * What add-to-batch reads first: the batch and, for a batch seen before, its
  * waiting line (issue 33), used once the batch is the user's.
  */
-export const batchReads = (batchId: number) => {
+export const batchReads = (batchId: number, signIn?: SignInRead) => {
   const seen = lineOfBatch.get(batchId);
   const line = seen && queue.waitingForBatch(db, seen.sessionId, seen.vehicleType, CANDIDATES_PER_READ);
   line?.catch(() => undefined);
-  return { batchId, batch: batches.get(db, batchId), line };
+  // In the sign-in's own read when started with it (`addNextToBatch` reads it again should that fail).
+  const batch = signIn
+    ? signIn(batches.keyedWithMembers(batchId)).then((found) => found?.batch)
+    : batches.get(db, batchId);
+  return { batchId, batch, line };
 };
 
 export type BatchReads = ReturnType<typeof batchReads>;
@@ -175,7 +208,7 @@ export type BatchReads = ReturnType<typeof batchReads>;
 export const addNextToBatch = async (user: User, id: number, early?: Promise<BatchReads>): Promise<Batch> => {
   const started = await early;
   const reads = started?.batchId === id ? started : batchReads(id);
-  const batch = ofSchool(user, await reads.batch);
+  const batch = ofSchool(user, await reads.batch.catch(() => batches.get(db, id)));
   remember(lineOfBatch, id, { sessionId: batch.sessionId, vehicleType: batch.vehicleType }, LINES_KEPT);
   assertLoading(batch);
   const record = await recordingBy(user, batch.schoolId);
@@ -299,8 +332,8 @@ type BatchWithMembers = Awaited<ReturnType<typeof batches.withMembers>>;
  * the caller's sign-in (a route's `EarlyReads`, ADR 0027) for a staff member
  * this instance signed in at a school; none otherwise.
  */
-export const earlyBatch = (userId: number, { params }: { params: { id: number } }) =>
-  knownSchoolOf(userId) === undefined ? undefined : batches.withMembers(db, params.id);
+export const earlyBatch = (userId: number, { params }: { params: { id: number } }, signIn: SignInRead) =>
+  knownSchoolOf(userId) === undefined ? undefined : signIn(batches.keyedWithMembers(params.id));
 
 export const updateBatch = async (
   user: User,

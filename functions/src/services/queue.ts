@@ -18,14 +18,20 @@ import {
   vehicleName,
 } from '@curbside/domain';
 import {
+  keyedReads,
+  keyedRestoreRead,
+  keyedSessionAndVehicle,
+  PICKUPS_IN_COMPLETION,
   parseEntryId,
+  pickupSessions,
   queue,
+  type RestoreRead,
   releases,
   restoreVisit,
-  sessionAndVehicle,
   students,
   type Visit,
 } from '@curbside/store';
+import { knownSchoolOf, type SignInRead } from '../lib/auth';
 import { db } from '../lib/context';
 import { countMetric } from '../lib/log';
 import { dropFromBatch, type EntryChange, placeInBatch, takeOutOfBatch } from './batches';
@@ -92,12 +98,15 @@ export const addReads = async (
   sessionId: number,
   vehicleType: VehicleType,
   vehicleNumber: string,
+  signIn?: SignInRead,
 ) => {
   const today = schoolToday(schoolId);
   today.catch(() => undefined);
-  // The session and the vehicle in one BatchGetItem, beside the car's earlier visit in the session.
+  // The session and the vehicle in one BatchGetItem (the sign-in's own when started with it),
+  // beside the car's earlier visit in the session.
+  const place = keyedSessionAndVehicle({ schoolId, sessionId, type: vehicleType, number: vehicleNumber });
   const [{ session, vehicle }, requeue] = await Promise.all([
-    sessionAndVehicle(db, { schoolId, sessionId, type: vehicleType, number: vehicleNumber }),
+    signIn ? signIn(place) : keyedReads.run(db, place),
     queue.visitedBefore(db, sessionId, vehicleType, vehicleNumber),
   ]);
   const calls = await callsFor(
@@ -261,9 +270,11 @@ export const removeEntry = async (
     const changed =
       entry.batchId !== null
         ? await dropFromBatch(entry, record, 'picked_up', marks)
-        : alone(await queue.complete(db, entry, record, undefined, marks));
+        : alone(await completeAlone(entry, record, marks));
     const completed = changed.entry;
-    await recordPickups(entry, [completed], completed.exitTime ?? new Date().toISOString(), record, marks);
+    if (entry.batchId !== null) {
+      await recordPickups(entry, [completed], completed.exitTime ?? new Date().toISOString(), record, marks);
+    }
     await publishToSession(
       entry.schoolId,
       entry.sessionId,
@@ -307,7 +318,25 @@ const refuseTransition = (entry: QueueEntry, status: QueueStatus) => {
   }
 };
 
-/** A batch-less entry's new status: completed (a pickup, with its children's release marks) or another. */
+/**
+ * A batch-less entry completed (a pickup, with its children's release marks),
+ * its children marked picked up in the same transaction when they fit (issue
+ * 54: no call of their own), else after it.
+ */
+const completeAlone = async (
+  entry: QueueEntry,
+  record: Recording,
+  marks?: ReadonlyMap<number, ReleaseMark>,
+): Promise<QueueEntry> => {
+  const exitTime = new Date().toISOString();
+  const pickups = releases.pickUpItems(entry, [entry], record, exitTime, marks);
+  const fits = pickups.length <= PICKUPS_IN_COMPLETION;
+  const completed = await queue.complete(db, entry, record, exitTime, marks, fits ? pickups : []);
+  if (!fits) await recordPickups(entry, [completed], exitTime, record, marks);
+  return completed;
+};
+
+/** A batch-less entry's new status: completed (`completeAlone`) or another. */
 const changeStatus = async (
   entry: QueueEntry,
   status: QueueStatus,
@@ -315,7 +344,7 @@ const changeStatus = async (
   marks?: ReadonlyMap<number, ReleaseMark>,
 ): Promise<QueueEntry> =>
   status === 'completed'
-    ? queue.complete(db, entry, record, undefined, marks)
+    ? completeAlone(entry, record, marks)
     : queue.update(db, entry, { status, batchId: null, batchNumber: null }, record);
 
 /**
@@ -350,7 +379,8 @@ export const setEntryStatus = async (
     );
   } else changed = await takeOutOfBatch(entry, status, record);
   const updated = changed.entry;
-  if (updated.status === 'completed' && updated.exitTime !== null) {
+  // A batch-less entry's children were marked with its completion (`completeAlone`).
+  if (entry.batchId !== null && updated.status === 'completed' && updated.exitTime !== null) {
     await recordPickups(entry, [updated], updated.exitTime, record, marks);
   }
   await announceChange(entry, changed);
@@ -384,17 +414,38 @@ export const updateEntry = async (
 };
 
 /**
+ * Restore's first read, the session the visit was in (its id names it), in
+ * the caller's sign-in read for a staff member this instance signed in at a
+ * school; none otherwise.
+ */
+export const earlyRestore = (userId: number, { params }: { params: { id: string } }, signIn: SignInRead) => {
+  const parsed = parseEntryId(params.id);
+  return parsed && knownSchoolOf(userId) !== undefined
+    ? signIn(keyedReads.all(pickupSessions.keyed(parsed.sessionId), keyedRestoreRead(params.id)))
+    : undefined;
+};
+
+/**
  * `POST /api/queue/{id}/restore`: Undo of a removal or a pickup within 60 s.
  * The visit comes back with its id and place (and its batch while that batch
  * is loading with room), its students' picked-up marks are taken back, and
  * every screen is told at once. 409 after 60 s or once the car was queued again.
  */
-export const restoreEntry = async (user: User, id: string): Promise<QueueEntry> => {
+export const restoreEntry = async (
+  user: User,
+  id: string,
+  early?: Promise<[PickupSession | undefined, RestoreRead]>,
+): Promise<QueueEntry> => {
   const parsed = parseEntryId(id);
   if (!parsed) throw new NotFoundError('Queue entry not found');
-  const session = await runningSession(user, parsed.sessionId);
+  // The session, the slot and the visit as read in the sign-in's own read (`earlyRestore`),
+  // or again should that read fail.
+  const started = await early?.catch(() => undefined);
+  const session = started
+    ? runningOf(user, parsed.sessionId, started[0])
+    : await runningSession(user, parsed.sessionId);
   const record = await recordingBy(user, session.schoolId);
-  const { entry, batch, wasPickup } = await restoreVisit(db, id, record);
+  const { entry, batch, wasPickup } = await restoreVisit(db, id, record, new Date(), started?.[1]);
   if (wasPickup) await releases.unPickUp(db, entry.sessionId, entry);
   const [position] = await Promise.all([
     queue.positionOf(db, entry),

@@ -8,7 +8,7 @@ import {
   visitEndedError,
 } from '@curbside/domain';
 import { type KeyedRead, keyedReads, pickupSessions, queue, type Visit } from '@curbside/store';
-import { knownSchoolOf } from '../lib/auth';
+import { knownSchoolOf, type SignInRead } from '../lib/auth';
 import { db } from '../lib/context';
 import { remember } from '../lib/remember';
 
@@ -17,7 +17,11 @@ export const sessionOfSchool = async (user: User, sessionId: number): Promise<Pi
   ofSchool(user, sessionId, await pickupSessions.get(db, sessionId));
 
 /** As `sessionOfSchool`, for the session as already read (`undefined`: no session has that id). */
-const ofSchool = (user: User, sessionId: number, session: PickupSession | undefined): PickupSession => {
+export const ofSchool = (
+  user: User,
+  sessionId: number,
+  session: PickupSession | undefined,
+): PickupSession => {
   if (session) remember(schoolOfSession, sessionId, session.schoolId, SCHOOLS_OF_SESSIONS_KEPT);
   if (!session || session.schoolId !== user.schoolId) throw new NotFoundError('Session not found');
   return session;
@@ -110,8 +114,8 @@ export const runningOf = (user: User, sessionId: number, read: PickupSession | u
  * caller's sign-in (a route's `EarlyReads`, ADR 0027) for a staff member this
  * instance signed in at a school; none otherwise.
  */
-export const earlyEntry = (userId: number, { params }: { params: { id: string } }) =>
-  knownSchoolOf(userId) === undefined ? undefined : queue.lookup(db, params.id);
+export const earlyEntry = (userId: number, { params }: { params: { id: string } }, signIn: SignInRead) =>
+  knownSchoolOf(userId) === undefined ? undefined : signIn(queue.keyedLookup(params.id));
 
 /**
  * The visit with this id, still in the queue, of the user's school. A visit

@@ -3,6 +3,7 @@ import { type Alert, type AlertAcknowledgement, alertRepeats, type Recording } f
 import type { Db } from './db';
 import { alertEventPuts } from './dismissal-event';
 import { nextId, stripKeys } from './ids';
+import { itemAt, type KeyedRead } from './keyed-read';
 import { isConditionFailure } from './query';
 import { TTL_ATTRIBUTE } from './table';
 
@@ -58,6 +59,18 @@ export const alerts = {
       new GetCommand({ TableName: db.table, Key: slotKey(slot), ConsistentRead: true }),
     );
     return Item ? alerts.get(db, Item.alertId as number) : undefined;
+  },
+
+  /**
+   * The id of the alert active in a slot, if any, as a keyed read (`keyed-read.ts`,
+   * in the caller's sign-in read); `activeAt` reads the alert after it.
+   */
+  keyedSlot(slot: SlotOf): KeyedRead<number | undefined> {
+    return {
+      keys: [slotKey(slot)],
+      consistent: true,
+      from: (found) => itemAt(found, slotKey(slot))?.alertId as number | undefined,
+    };
   },
 
   /** A new alert's id (ids are unique, not dense: one taken and not used leaves a gap). */
@@ -131,6 +144,18 @@ export const alerts = {
       throw error;
     }
     return alert;
+  },
+
+  /** `get` as a keyed read (`keyed-read.ts`), in a BatchGetItem shared with others (the caller's sign-in read). */
+  keyed(id: number): KeyedRead<Alert | undefined> {
+    return {
+      keys: [key(id)],
+      consistent: true,
+      from: (found) => {
+        const item = itemAt(found, key(id));
+        return item ? toAlert(item) : undefined;
+      },
+    };
   },
 
   async get(db: Db, id: number): Promise<Alert | undefined> {

@@ -4,6 +4,7 @@ import { ConflictError, eventEntryOf } from '@curbside/domain';
 import type { Db } from './db';
 import { eventPuts, packEntries, TRANSACTION_ITEM_LIMIT } from './dismissal-event';
 import { nextId, stripKeys } from './ids';
+import { itemAt, type KeyedRead } from './keyed-read';
 import { cancellationReasons, isConditionFailure, queryAll } from './query';
 import {
   activeEntryKey,
@@ -90,6 +91,10 @@ const entryJoins = (db: Db, batch: Batch, entry: QueueEntry) => {
     },
   };
 };
+
+/** A batch item as a batch and the ids of the entries in it. */
+const withMembersOf = (item: Record<string, unknown> | undefined) =>
+  item ? { batch: fromItem(item), memberIds: membersOf(item) } : undefined;
 
 export const batches = {
   /** A new, empty batch (loading). */
@@ -179,7 +184,12 @@ export const batches = {
     const { Item } = await db.doc.send(
       new GetCommand({ TableName: db.table, Key: key(id), ConsistentRead: true }),
     );
-    return Item ? { batch: fromItem(Item), memberIds: membersOf(Item) } : undefined;
+    return withMembersOf(Item);
+  },
+
+  /** `withMembers` as a keyed read (`keyed-read.ts`), in a BatchGetItem shared with others (the caller's sign-in read). */
+  keyedWithMembers(id: number): KeyedRead<{ batch: Batch; memberIds: string[] } | undefined> {
+    return { keys: [key(id)], consistent: true, from: (found) => withMembersOf(itemAt(found, key(id))) };
   },
 
   /**

@@ -12,6 +12,7 @@ import {
 } from '@curbside/domain';
 import type { Db } from './db';
 import { stripKeys } from './ids';
+import { itemAt, type KeyedRead, keyedReads } from './keyed-read';
 
 /**
  * Queue entries of a session, all in one partition `QUEUE#{sessionId}`. An
@@ -187,6 +188,19 @@ export const activeItem = (entry: QueueEntry) => {
   };
 };
 
+/** A visit as its slot and its record stand: active when the slot holds it, else how it ended (or none). */
+const visitOf = (
+  id: string,
+  slot: Record<string, unknown> | undefined,
+  ended: Record<string, unknown> | undefined,
+): Visit | undefined => {
+  if (slot?.id === id) return { state: 'active', entry: fromItem(slot) };
+  if (!ended) return undefined;
+  return ended.entity === 'removedVisit'
+    ? { state: 'removed', entry: stripKeys<RemovedVisit>({ ...ended, entry: undefined }) }
+    : { state: 'pickedUp', entry: fromItem(ended) };
+};
+
 /** How a visit stands now, read consistently: its slot, then (when the slot holds another visit) its record. */
 export const lookup = async (db: Db, id: string): Promise<Visit | undefined> => {
   const parsed = parseEntryId(id);
@@ -194,14 +208,25 @@ export const lookup = async (db: Db, id: string): Promise<Visit | undefined> => 
   const { Item: slot } = await db.doc.send(
     new GetCommand({ TableName: db.table, Key: parsed.slot, ConsistentRead: true }),
   );
-  if (slot?.id === id) return { state: 'active', entry: fromItem(slot) };
+  if (slot?.id === id) return visitOf(id, slot, undefined);
   const { Item: ended } = await db.doc.send(
     new GetCommand({ TableName: db.table, Key: parsed.visit, ConsistentRead: true }),
   );
-  if (!ended) return undefined;
-  return ended.entity === 'removedVisit'
-    ? { state: 'removed', entry: stripKeys<RemovedVisit>({ ...ended, entry: undefined }) }
-    : { state: 'pickedUp', entry: fromItem(ended) };
+  return visitOf(id, slot, ended);
+};
+
+/**
+ * `lookup` as a keyed read (`keyed-read.ts`, issue 54: in the caller's
+ * sign-in read): the visit's slot and its record at once, consistently.
+ */
+export const keyedLookup = (id: string): KeyedRead<Visit | undefined> => {
+  const parsed = parseEntryId(id);
+  if (!parsed) return keyedReads.none(undefined);
+  return {
+    keys: [parsed.slot, parsed.visit],
+    consistent: true,
+    from: (found) => visitOf(id, itemAt(found, parsed.slot), itemAt(found, parsed.visit)),
+  };
 };
 
 /**

@@ -11,7 +11,7 @@ import {
 } from '@curbside/domain';
 import { getAll, rewritePartition } from './batch-write';
 import type { Db } from './db';
-import { eventPuts, meterTransactionSurcharge } from './dismissal-event';
+import { eventPuts, meterTransactionSurcharge, TRANSACTION_ITEM_LIMIT } from './dismissal-event';
 import { isConditionFailure, queryAll } from './query';
 import {
   activeEntryKey,
@@ -23,6 +23,7 @@ import {
   donePartition,
   fromItem,
   heldTo,
+  keyedLookup,
   lookup,
   newEntryId,
   notCalledOf,
@@ -55,6 +56,14 @@ export type NewQueueEntry = Omit<
   QueueEntry,
   'id' | 'position' | 'status' | 'batchId' | 'batchNumber' | 'exitTime' | 'version'
 >;
+
+/**
+ * The children's picked-up marks (`releases.pickUpItems`) a car's completion
+ * writes in its own transaction (issue 54: no call of their own): 100 items,
+ * less the slot's delete, the visit's put, its event and the Idempotency-Key's
+ * claim, with room to spare. A vehicle with more children writes them after.
+ */
+export const PICKUPS_IN_COMPLETION = TRANSACTION_ITEM_LIMIT - 10;
 
 export const queue = {
   /** Rewrites a session's entries and visits (a student's erasure, issue 55: their name leaves them). */
@@ -177,6 +186,9 @@ export const queue = {
 
   /** How the visit with this id stands (active, picked up or removed); undefined when no such visit was ever made. */
   lookup,
+
+  /** `lookup` as a keyed read, in a BatchGetItem shared with others (the caller's sign-in read). */
+  keyedLookup,
 
   /** An active or completed entry by id (a removed visit answers undefined). */
   async get(db: Db, id: string): Promise<QueueEntry | undefined> {
@@ -365,7 +377,8 @@ export const queue = {
   /**
    * Completes a pickup: records exitTime and keeps the visit as completed,
    * with its record (each child's release from `marks`, the session's release
-   * marks), in one transaction.
+   * marks), in one transaction; with `pickups` (at most `PICKUPS_IN_COMPLETION`),
+   * its children's picked-up marks in it too.
    */
   async complete(
     db: Db,
@@ -373,7 +386,9 @@ export const queue = {
     recording: Recording,
     exitTime = new Date().toISOString(),
     marks?: ReadonlyMap<number, ReleaseMark>,
+    pickups: readonly Record<string, unknown>[] = [],
   ): Promise<QueueEntry> {
+    if (pickups.length > PICKUPS_IN_COMPLETION) throw new Error('Too many pickup marks for one transaction');
     const { completed, item } = completedVisit(entry, exitTime);
     const held = heldTo(entry);
     try {
@@ -389,6 +404,7 @@ export const queue = {
               },
             },
             { Put: { TableName: db.table, Item: item } },
+            ...pickups.map((pickup) => ({ Put: { TableName: db.table, Item: pickup } })),
             ...eventPuts(
               db,
               entry,

@@ -271,6 +271,20 @@ export const releases = {
     pickedUpAt = new Date().toISOString(),
     marks?: ReadonlyMap<number, ReleaseMark>,
   ): Promise<void> {
+    await putAll(db, releases.pickUpItems(scope, completed, recording, pickedUpAt, marks));
+  },
+
+  /**
+   * `pickUp`'s items, to write in a completion's own transaction when they fit
+   * (`PICKUPS_IN_COMPLETION`, issue 54: no call of their own).
+   */
+  pickUpItems(
+    scope: { schoolId: number; sessionId: number },
+    completed: readonly Pick<QueueEntry, 'id' | 'vehicleNumber' | 'vehicleType' | 'students'>[],
+    recording: Recording,
+    pickedUpAt: string,
+    marks?: ReadonlyMap<number, ReleaseMark>,
+  ): Record<string, unknown>[] {
     const unique = new Map<
       number,
       { student: Placed; entry: (typeof completed)[number]; atCompletion: ChildRelease | undefined }
@@ -281,25 +295,22 @@ export const releases = {
         unique.set(student.id, { student, entry, atCompletion: facts?.[i] });
       });
     }
-    await putAll(
-      db,
-      [...unique.values()].map(({ student, entry, atCompletion }) => ({
-        pk: partition(scope.sessionId, student.classroomId),
-        sk: `${PICKED_UP}${student.id}`,
-        gsi2pk: pickupsOf(scope.schoolId, student.id),
-        gsi2sk: `${pickedUpAt}#${scope.sessionId}`,
-        entity: 'pickedUp',
-        studentId: student.id,
-        sessionId: scope.sessionId,
-        pickedUpAt,
-        entryId: entry.id,
-        vehicleNumber: entry.vehicleNumber,
-        vehicleType: entry.vehicleType,
-        completedBy: recording.actor,
-        ...(atCompletion ? { atCompletion } : {}),
-        ttl: expiry(pickedUpAt, recording),
-      })),
-    );
+    return [...unique.values()].map(({ student, entry, atCompletion }) => ({
+      pk: partition(scope.sessionId, student.classroomId),
+      sk: `${PICKED_UP}${student.id}`,
+      gsi2pk: pickupsOf(scope.schoolId, student.id),
+      gsi2sk: `${pickedUpAt}#${scope.sessionId}`,
+      entity: 'pickedUp',
+      studentId: student.id,
+      sessionId: scope.sessionId,
+      pickedUpAt,
+      entryId: entry.id,
+      vehicleNumber: entry.vehicleNumber,
+      vehicleType: entry.vehicleType,
+      completedBy: recording.actor,
+      ...(atCompletion ? { atCompletion } : {}),
+      ttl: expiry(pickedUpAt, recording),
+    }));
   },
 
   /**

@@ -8,10 +8,10 @@ import {
   type Recording,
 } from '@curbside/domain';
 import { batches, batchKey } from './batch';
-import { getAll } from './batch-write';
 import type { Db } from './db';
 import { eventPuts, meterTransactionSurcharge } from './dismissal-event';
 import { stripKeys } from './ids';
+import { itemAt, type KeyedRead, keyedReads } from './keyed-read';
 import { cancellationReasons, isConditionFailure } from './query';
 import { activeItem, parseEntryId } from './queue';
 
@@ -34,20 +34,38 @@ export interface Restored {
  * `restored` event in the record, in one transaction. 409 when the window
  * passed or the car was queued again meanwhile; 404 for no such visit.
  */
+/** The slot a visit's id names and the visit's record, as a restore reads them. */
+export interface RestoreRead {
+  slot: Record<string, unknown> | undefined;
+  ended: Record<string, unknown> | undefined;
+}
+
+/**
+ * A restore's read, the slot and the ended visit, as a keyed read
+ * (`keyed-read.ts`, issue 54: in the caller's sign-in read), strongly consistent.
+ */
+export const keyedRestoreRead = (id: string): KeyedRead<RestoreRead> => {
+  const parsed = parseEntryId(id);
+  if (!parsed) return keyedReads.none({ slot: undefined, ended: undefined });
+  return {
+    keys: [parsed.slot, parsed.visit],
+    consistent: true,
+    from: (found) => ({ slot: itemAt(found, parsed.slot), ended: itemAt(found, parsed.visit) }),
+  };
+};
+
 export const restoreVisit = async (
   db: Db,
   id: string,
   recording: Recording,
   now = new Date(),
+  read?: RestoreRead,
 ): Promise<Restored> => {
   const parsed = parseEntryId(id);
   if (!parsed) throw new NotFoundError('Queue entry not found');
-  // The slot and the ended visit in one BatchGetItem (ADR 0027), strongly consistent.
-  const found = await getAll(db, [parsed.slot, parsed.visit], true);
-  const itemAt = (key: { pk: string; sk: string }) =>
-    found.find((item) => item.pk === key.pk && item.sk === key.sk);
-  const slot = itemAt(parsed.slot);
-  const ended = itemAt(parsed.visit);
+  // The slot and the ended visit in one BatchGetItem (ADR 0027), strongly consistent: the
+  // sign-in's own when read with it (`read`).
+  const { slot, ended } = read ?? (await keyedReads.run(db, keyedRestoreRead(id)));
   const number = parsed.number;
   if (slot?.id === id) throw new ConflictError(`Vehicle ${number} is already in the queue`);
   if (!ended) throw new NotFoundError('Queue entry not found');

@@ -2,6 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import type { School, SchoolSettingsInput } from '@curbside/domain';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
+import { itemAt, type KeyedRead } from './keyed-read';
 import { isConditionFailure, setSandboxOf } from './query';
 
 /**
@@ -30,6 +31,17 @@ export const schools = {
       }),
     );
     return school;
+  },
+
+  /** `get` as a keyed read (`keyed-read.ts`), in a BatchGetItem shared with others (the caller's sign-in read). */
+  keyed(id: number): KeyedRead<School | undefined> {
+    return {
+      keys: [key(id)],
+      from: (found) => {
+        const item = itemAt(found, key(id));
+        return item ? stripKeys<School>(item) : undefined;
+      },
+    };
   },
 
   async get(db: Db, id: number): Promise<School | undefined> {

@@ -2,6 +2,7 @@ import type { PickupSession, Student, Vehicle, VehicleType, WayOptions } from '@
 import { getAll } from './batch-write';
 import type { Db } from './db';
 import { planKey, type StoredPlan, toPlan } from './dismissal-plan';
+import { itemAt, type KeyedRead, keyedReads } from './keyed-read';
 import { sessionKey, sessionOf } from './pickup-session';
 import { programKey, toProgram } from './program';
 import { studentKey, toStudent } from './student';
@@ -12,8 +13,14 @@ import { toVehicle, vehicleIdKey, vehicleKey } from './vehicle';
  * BatchGetItem (issue 54: one call where there were two or three). The keys
  * stay their modules'; this module only asks for them together.
  */
-type Item = Record<string, unknown>;
-const isAt = (key: { pk: string; sk: string }) => (item: Item) => item.pk === key.pk && item.sk === key.sk;
+
+/** A vehicle of a school, by type and number, and the session it is queued in. */
+export interface VehicleInSession {
+  schoolId: number;
+  sessionId: number;
+  type: VehicleType;
+  number: string;
+}
 
 /**
  * The session and the vehicle with this number (active only: a deactivated
@@ -21,19 +28,31 @@ const isAt = (key: { pk: string; sk: string }) => (item: Item) => item.pk === ke
  */
 export const sessionAndVehicle = async (
   db: Db,
-  {
-    schoolId,
-    sessionId,
-    type,
-    number,
-  }: { schoolId: number; sessionId: number; type: VehicleType; number: string },
-): Promise<{ session: PickupSession | undefined; vehicle: Vehicle | undefined }> => {
+  place: VehicleInSession,
+): Promise<{ session: PickupSession | undefined; vehicle: Vehicle | undefined }> =>
+  keyedReads.run(db, keyedSessionAndVehicle(place));
+
+/** `sessionAndVehicle` as a keyed read (`keyed-read.ts`, issue 54: in the caller's sign-in read). */
+export const keyedSessionAndVehicle = ({
+  schoolId,
+  sessionId,
+  type,
+  number,
+}: VehicleInSession): KeyedRead<{ session: PickupSession | undefined; vehicle: Vehicle | undefined }> => {
   const keys = { session: sessionKey(sessionId), vehicle: vehicleKey(schoolId, type, number) };
-  const items = await getAll(db, [keys.session, keys.vehicle], true);
-  const session = items.find(isAt(keys.session));
-  const vehicle = items.find(isAt(keys.vehicle));
-  const found = vehicle ? toVehicle(vehicle) : undefined;
-  return { session: session ? sessionOf(session) : undefined, vehicle: found?.active ? found : undefined };
+  return {
+    keys: [keys.session, keys.vehicle],
+    consistent: true,
+    from: (found) => {
+      const session = itemAt(found, keys.session);
+      const vehicle = itemAt(found, keys.vehicle);
+      const active = vehicle ? toVehicle(vehicle) : undefined;
+      return {
+        session: session ? sessionOf(session) : undefined,
+        vehicle: active?.active ? active : undefined,
+      };
+    },
+  };
 };
 
 /**

@@ -3,8 +3,10 @@ import type { QueueEntry, StudentSummary, Vehicle } from '@curbside/domain';
 import { describe, expect, it } from 'vitest';
 import { batches } from '../src/batch';
 import { eventSequence } from '../src/event-sequence';
+import { keyedReads } from '../src/keyed-read';
 import { itemSize } from '../src/meter';
-import { activeEntryKey, queue, waitingIndex } from '../src/queue';
+import { activeEntryKey, PICKUPS_IN_COMPLETION, queue, waitingIndex } from '../src/queue';
+import { releases } from '../src/release';
 import { students } from '../src/student';
 import { arrivingCar, nextTime, rec } from './arrivals';
 import { testDb } from './fixtures/db';
@@ -65,6 +67,62 @@ describe('a visit by id', () => {
     expect(Item?.ttl).toBeGreaterThan(Date.now() / 1000 + 29 * 24 * 3600);
     expect(await queue.lookup(db, `${sessionId}-car-106-1-abc`)).toBeUndefined();
     expect(await queue.lookup(db, 'garbage')).toBeUndefined();
+  });
+
+  it('answers a visit read by key (in a shared BatchGetItem) as its lookup does: active, picked up, removed, none', async () => {
+    const sessionId = 9381;
+    const active = await queueCar(sessionId, '107');
+    const done = await queueCar(sessionId, '108');
+    await queue.complete(db, done, rec);
+    const again = await queueCar(sessionId, '108');
+    const removed = await queueCar(sessionId, '109');
+    await queue.remove(db, removed, rec);
+    for (const id of [active.id, done.id, again.id, removed.id, `${sessionId}-car-110-1-abc`, 'garbage']) {
+      expect(await keyedReads.run(db, queue.keyedLookup(id)), id).toEqual(await queue.lookup(db, id));
+    }
+    expect((await keyedReads.run(db, queue.keyedLookup(done.id)))?.state).toBe('pickedUp');
+    expect((await keyedReads.run(db, queue.keyedLookup(again.id)))?.state).toBe('active');
+  });
+
+  it("marks a car's children picked up in its completion's own transaction, and refuses more than fit", async () => {
+    const sessionId = 9382;
+    const riders = [1, 2].map((id) => ({
+      id: 930_500 + id,
+      firstName: 'Kid',
+      lastName: `${id}`,
+      grade: '2',
+      classroomId: 77,
+    }));
+    const entry = await queueCar(sessionId, '111', riders);
+    const exitTime = nextTime();
+    const pickups = releases.pickUpItems(entry, [entry], rec, exitTime);
+    expect(pickups).toHaveLength(2);
+    await queue.complete(db, entry, rec, exitTime, undefined, pickups);
+    const marks = await releases.ofClassrooms(db, sessionId, [77]);
+    expect([...marks.pickedUp]).toEqual(riders.map((rider) => [rider.id, exitTime]));
+
+    // A stale completion writes no marks either: the change and its marks are one.
+    const stale = await queueCar(sessionId, '112', [
+      { ...riders[0], id: 930_599 } as (typeof riders)[number],
+    ]);
+    await queue.update(db, stale, { status: 'ready', batchId: null, batchNumber: null }, rec);
+    await expect(
+      queue.complete(
+        db,
+        stale,
+        rec,
+        nextTime(),
+        undefined,
+        releases.pickUpItems(stale, [stale], rec, nextTime()),
+      ),
+    ).rejects.toThrow(/changed by someone else/);
+    expect((await releases.ofClassrooms(db, sessionId, [77])).pickedUp.has(930_599)).toBe(false);
+
+    const tooMany = Array.from(
+      { length: PICKUPS_IN_COMPLETION + 1 },
+      () => pickups[0] as Record<string, unknown>,
+    );
+    await expect(queue.complete(db, stale, rec, nextTime(), undefined, tooMany)).rejects.toThrow(/Too many/);
   });
 
   it('lists completed pickups newest first under their ids, without reading the active queue', async () => {
