@@ -1,6 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DismissalChange } from '@curbside/domain';
 import { describe, expect, it } from 'vitest';
+import { newVehicle } from '../../../test/support/vehicles';
 import { dismissalChanges } from '../src/dismissal-change';
 import { dismissalPlans } from '../src/dismissal-plan';
 import { meter } from '../src/meter';
@@ -65,22 +66,7 @@ const aChange = async (
 
 /** A registered vehicle of the school with no details but its children. */
 const aVehicle = (schoolId: number, type: 'car' | 'bus', number: string, studentIds: number[] = []) =>
-  vehicles.create(db, {
-    schoolId,
-    number,
-    type,
-    active: true,
-    parentName: null,
-    parentPhone: null,
-    alternateContactName: null,
-    alternateContactPhone: null,
-    make: null,
-    model: null,
-    color: null,
-    licensePlate: null,
-    notes: null,
-    studentIds,
-  });
+  vehicles.create(db, newVehicle(schoolId, number, type, { studentIds }));
 
 const callsOf = (operation: string) => meter.snapshot().unlabelled?.[`ddb.${operation}.calls`] ?? 0;
 const ids = (list: readonly { id: number }[]) => list.map((item) => item.id).sort((a, b) => a - b);
