@@ -316,29 +316,4 @@ export const alerts = {
     );
     return Items.map(toAlert);
   },
-
-  /** Active alerts of a session, newest first. */
-  async activeForSession(db: Db, sessionId: number): Promise<Alert[]> {
-    return activeIn(db, `SESSION#${sessionId}#ALERTS`);
-  },
-
-  /** A school's active alerts raised while no session ran (a bus driver's): newest first. */
-  async activeWithoutSession(db: Db, schoolId: number): Promise<Alert[]> {
-    return activeIn(db, `SCHOOL#${schoolId}#ALERTS`);
-  },
-};
-
-const activeIn = async (db: Db, list: string): Promise<Alert[]> => {
-  const { Items = [] } = await db.doc.send(
-    new QueryCommand({
-      TableName: db.table,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      FilterExpression: '#status = :active',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':pk': list, ':active': 'active' },
-      ScanIndexForward: false,
-    }),
-  );
-  return Items.map(toAlert);
 };
