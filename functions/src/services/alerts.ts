@@ -12,6 +12,7 @@ import { alerts, keyedReads, pickupSessions } from '@curbside/store';
 import type { z } from 'zod';
 import { knownSchoolOf, type SignInRead } from '../lib/auth';
 import { db } from '../lib/context';
+import { earlyOr } from '../lib/early-read';
 import { countMetric } from '../lib/log';
 import { publishToChannel, publishToSession, publishToStaff } from './live-events';
 import { recordingBy } from './record';
@@ -196,7 +197,7 @@ export const earlyAlert = (userId: number, { params }: { params: { id: number } 
 
 const alertOfSchool = async (user: User, id: number, early?: Promise<Alert | undefined>): Promise<Alert> => {
   // The read started beside the sign-in, or again should it have failed.
-  const alert = await (early ?? Promise.reject()).catch(() => alerts.get(db, id));
+  const alert = await earlyOr(early, () => alerts.get(db, id));
   if (!alert || alert.schoolId !== user.schoolId) throw new NotFoundError('Alert not found');
   return alert;
 };

@@ -16,6 +16,7 @@ import {
 import { batches, completedVisit, keyedReads, pickupSessions, queue, schools } from '@curbside/store';
 import { knownSchoolOf, type SignInRead } from '../lib/auth';
 import { db } from '../lib/context';
+import { earlyOr } from '../lib/early-read';
 import { log } from '../lib/log';
 import { remember } from '../lib/remember';
 import { releasesBeforeCompletion } from './completion';
@@ -346,7 +347,7 @@ export const updateBatch = async (
   early?: Promise<BatchWithMembers>,
 ): Promise<Batch> => {
   // The batch with its members, read once (beside the sign-in when started early, or again should that fail).
-  const first = await (early ?? Promise.reject()).catch(() => batches.withMembers(db, id));
+  const first = await earlyOr(early, () => batches.withMembers(db, id));
   const batch = ofSchool(user, first?.batch);
   assertLoading(batch);
   if (change.status !== 'completed') return batch;

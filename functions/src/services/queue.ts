@@ -33,6 +33,7 @@ import {
 } from '@curbside/store';
 import { knownSchoolOf, type SignInRead } from '../lib/auth';
 import { db } from '../lib/context';
+import { earlyOr } from '../lib/early-read';
 import { countMetric } from '../lib/log';
 import { dropFromBatch, type EntryChange, placeInBatch, takeOutOfBatch } from './batches';
 import { releasesBeforeCompletion } from './completion';
@@ -62,7 +63,7 @@ export const listQueue = async (
   // One round trip: the list is read while the session's school is checked, and answered only once it holds.
   const [, list] = await Promise.all([
     assertSessionOfSchool(user, sessionId),
-    status === 'completed' ? queue.listCompleted(db, sessionId) : early ? early.catch(active) : active(),
+    status === 'completed' ? queue.listCompleted(db, sessionId) : earlyOr(early, active),
   ]);
   return list;
 };

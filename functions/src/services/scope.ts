@@ -10,6 +10,7 @@ import {
 import { type KeyedRead, keyedReads, pickupSessions, queue, type Visit } from '@curbside/store';
 import { knownSchoolOf, type SignInRead } from '../lib/auth';
 import { db } from '../lib/context';
+import { earlyOr } from '../lib/early-read';
 import { remember } from '../lib/remember';
 
 /** A session of the user's own school; another school's answers 404. */
@@ -128,7 +129,7 @@ export const activeEntryOfSchool = async (
   early?: Promise<Visit | undefined>,
 ): Promise<QueueEntry> => {
   // The read started beside the sign-in (`entryRead`), or again should it have failed.
-  const visit = await (early ?? Promise.reject()).catch(() => queue.lookup(db, id));
+  const visit = await earlyOr(early, () => queue.lookup(db, id));
   if (!visit || visit.entry.schoolId !== user.schoolId) throw new NotFoundError('Queue entry not found');
   if (visit.state !== 'active') throw visitEndedError(visit.entry, visit.state);
   return visit.entry;
