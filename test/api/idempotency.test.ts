@@ -26,6 +26,21 @@ describe('a mutation sent twice with the same Idempotency-Key', () => {
     expect((await activeQueue()).filter((entry) => entry.vehicleNumber === '101')).toHaveLength(1);
   });
 
+  it("answers a car's retry with its entry as first answered and its place in line as it is now", async () => {
+    const ahead = (await addCar(front, '119', randomUUID())).body;
+    const key = randomUUID();
+    const first = await addCar(front, '120', key);
+    expect(first.status).toBe(201);
+    expect(first.body.position).toBeGreaterThan(1);
+    // The car ahead of it leaves before the tablet, whose answer was lost, sends the add again.
+    expect((await front.request('DELETE', `/api/queue/${ahead.id}`, { reason: 'left' })).status).toBe(200);
+    const again = await addCar(front, '120', key);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual({ ...first.body, position: first.body.position - 1 });
+    expect((await activeQueue()).filter((entry) => entry.vehicleNumber === '120')).toHaveLength(1);
+  });
+
   it('queues a car once when both sends race', async () => {
     const key = randomUUID();
     const answers = await Promise.all([

@@ -82,7 +82,7 @@ describe('the write units of adding a car', () => {
     ['two children', 2],
     ['one child', 1],
   ])(
-    'with %s are 2 for the queue (entry and waiting line) and 3 for its Idempotency-Key, and a retry gets the same bytes',
+    'with %s are 2 for the queue (entry and waiting line) and 2 for its Idempotency-Key, and a retry gets the same bytes',
     async (_label, children) => {
       const number = `179${children}`;
       await familyCar(number, children);
@@ -106,10 +106,10 @@ describe('the write units of adding a car', () => {
       expect(queueUnits).toBe(2);
       // Its event in the same transaction (2) and the transaction's share of the entry (1).
       expect(count('ddb.recordWriteUnits')).toBe(3);
-      // The key: its claim in the change's transaction (2: a transactional write) and the answer kept (1),
-      // as DynamoDB Local billed the update (ADR 0027: a call and a round trip fewer for 1 unit more).
-      expect(count('ddb.idempotencyWriteUnits')).toBe(3);
-      expect(count('ddb.UpdateItem.units') - count('ddb.sequenceWriteUnits')).toBe(1);
+      // The key: its claim in the change's transaction, with the answer in it (2: a transactional write
+      // under 1 KB, the body compressed); no update keeps the answer after (ADR 0027).
+      expect(count('ddb.idempotencyWriteUnits')).toBe(2);
+      expect(count('ddb.UpdateItem.units') - count('ddb.sequenceWriteUnits')).toBe(0);
 
       // The entry as stored, written again on its own: DynamoDB Local bills it 1 unit (it is under
       // 1 KB as DynamoDB sizes it), and it is in the waiting line's index (all attributes projected:

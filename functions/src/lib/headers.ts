@@ -9,3 +9,9 @@ export const headerIn = (
   }
   return undefined;
 };
+
+/** A JSON answer's headers (`http.ts`; an answer kept before it is sent: `idempotency.ts`). */
+export const JSON_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+};

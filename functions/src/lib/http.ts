@@ -38,7 +38,7 @@ import {
 } from './auth';
 import { config } from './config';
 import { edgeChecks, RefusedAtEdgeError } from './edge';
-import { headerIn } from './headers';
+import { headerIn, JSON_HEADERS } from './headers';
 import {
   IdempotencyKeyReusedError,
   IdempotencyKeyTakenError,
@@ -91,11 +91,7 @@ export type HttpResult = APIGatewayProxyStructuredResultV2;
 
 const json = (statusCode: number, body: unknown, extra: Partial<HttpResult> = {}): HttpResult => ({
   statusCode,
-  headers: {
-    'content-type': 'application/json; charset=utf-8',
-    'cache-control': 'no-store',
-    ...extra.headers,
-  },
+  headers: { ...JSON_HEADERS, ...extra.headers },
   body: body === undefined ? '' : JSON.stringify(body),
   ...(extra.cookies && extra.cookies.length > 0 ? { cookies: extra.cookies } : {}),
 });

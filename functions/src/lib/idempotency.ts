@@ -14,7 +14,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { busLinkOf, userOf } from './auth';
 import { db } from './context';
 import { leavingBesideTheAnswer } from './deferred';
-import { headerIn } from './headers';
+import { headerIn, JSON_HEADERS } from './headers';
 import { log } from './log';
 import { bodyText } from './request-body';
 
@@ -82,11 +82,45 @@ const fingerprintOf = (event: HttpEvent) => {
     .digest('base64url');
 };
 
-const replay = (answer: StoredAnswer): HttpResult => ({
-  statusCode: answer.statusCode,
-  headers: { ...answer.headers, [IDEMPOTENT_REPLAY_HEADER]: 'true' },
-  body: answer.body,
-});
+/** How a replay makes again the part of an answer kept before its commit that only the commit told (by name). */
+const refreshers = new Map<string, (answer: StoredAnswer) => Promise<StoredAnswer>>();
+
+/**
+ * Names how a replay of an answer kept in its change's claim (`answerInTheChange`)
+ * makes its changing part again; a service module registers it where it keeps one.
+ */
+export const refreshOnReplay = (name: string, refresh: (answer: StoredAnswer) => Promise<StoredAnswer>) => {
+  refreshers.set(name, refresh);
+};
+
+/**
+ * Keeps the running keyed request's answer in its key's claim, written by the
+ * change's own transaction (to be called just before it): a JSON body with
+ * `status`, its part that only the commit tells made again on a replay by
+ * `refresh` (`refreshOnReplay`). No write keeps it after the change (ADR 0027).
+ */
+export const answerInTheChange = (status: number, body: unknown, refresh?: string): boolean =>
+  idempotency.answerInTheClaim({
+    statusCode: status,
+    headers: { ...JSON_HEADERS },
+    body: JSON.stringify(body),
+    ...(refresh ? { refresh } : {}),
+  });
+
+const replay = async (kept: StoredAnswer): Promise<HttpResult> => {
+  const refresh = kept.refresh === undefined ? undefined : refreshers.get(kept.refresh);
+  const answer = refresh
+    ? await refresh(kept).catch((error: Error) => {
+        log('warn', 'a replayed answer not refreshed', { error: error.message });
+        return kept;
+      })
+    : kept;
+  return {
+    statusCode: answer.statusCode,
+    headers: { ...answer.headers, [IDEMPOTENT_REPLAY_HEADER]: 'true' },
+    body: answer.body,
+  };
+};
 
 export const STILL_APPLYING = 'This change is still being applied. Try again in a moment.';
 const stillApplying = () => new ConflictError(STILL_APPLYING);
@@ -175,10 +209,13 @@ export const idempotentMutations = (
     const { caller, key, fingerprint, inTransaction } = claim;
     const { response } = request;
     if (inTransaction.state === 'committed') {
-      // The change committed with the key: its answer (below 500) is kept while the fan-out goes out.
-      const keeping = keepable(response)
-        ? idempotency.complete(db, caller, key, answerOf(response))
-        : Promise.resolve(log('error', 'a change applied answered with an error', { route: routeName }));
+      // The change committed with the key: its answer (below 500) is kept while the fan-out goes out,
+      // unless the claim kept it already (`answerInTheChange`).
+      const keeping = inTransaction.answered
+        ? undefined
+        : keepable(response)
+          ? idempotency.complete(db, caller, key, answerOf(response))
+          : Promise.resolve(log('error', 'a change applied answered with an error', { route: routeName }));
       await Promise.all([keeping, Promise.allSettled(claim.left)]);
       return;
     }

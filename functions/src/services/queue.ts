@@ -34,6 +34,7 @@ import {
 import { knownSchoolOf, type SignInRead } from '../lib/auth';
 import { db } from '../lib/context';
 import { earlyOr } from '../lib/early-read';
+import { answerInTheChange, refreshOnReplay } from '../lib/idempotency';
 import { countMetric } from '../lib/log';
 import { dropFromBatch, type EntryChange, placeInBatch, takeOutOfBatch } from './batches';
 import { releasesBeforeCompletion } from './completion';
@@ -154,14 +155,26 @@ export const addVehicle = async (
   // A car none of whose children goes home in it today: the staff decide (an adult in a car is a person waiting).
   if (vehicleType === 'car' && calls.called.length === 0 && calls.notCalled.length > 0 && !queueAnyway)
     throw notComingError(vehicleName(vehicleType, vehicleNumber), calls.notCalled);
-  return enqueue({ schoolId, sessionId, vehicleNumber, vehicleType }, vehicle, requeue, calls, record);
+  return enqueue({ schoolId, sessionId, vehicleNumber, vehicleType }, vehicle, requeue, calls, record, {
+    answered: true,
+  });
 };
+
+/** What a replay of `POST /api/queue` makes again: the entry's place in line as it is now. */
+const PLACE_IN_LINE = 'placeInLine';
+refreshOnReplay(PLACE_IN_LINE, async (answer) => {
+  const entry = JSON.parse(answer.body) as QueueEntry;
+  return { ...answer, body: JSON.stringify({ ...entry, position: await queue.positionOf(db, entry) }) };
+});
 
 /**
  * Queues the vehicle as a new visit (with its record, by `record`'s actor),
  * tells the screens, and answers the entry with its place in line. The
  * session was checked running by the caller. `queuedBy`: the visit came from
- * a family's own announcement (issue 53).
+ * a family's own announcement (issue 53). `answered`: the request's answer is
+ * the entry (`POST /api/queue`, 201), kept in its Idempotency-Key's claim in
+ * the entry's own transaction (ADR 0027: no write after it; a replay reads
+ * the place in line again).
  */
 const enqueue = async (
   { schoolId, sessionId, vehicleNumber, vehicleType }: Omit<AddReads, 'reads'>,
@@ -169,27 +182,24 @@ const enqueue = async (
   requeue: boolean,
   calls: VisitCalls,
   record: Recording,
-  queuedBy?: 'announcement',
+  { queuedBy, answered = false }: { queuedBy?: 'announcement'; answered?: boolean } = {},
 ): Promise<QueueEntry> => {
   const now = new Date().toISOString();
-  const entry = await queue.add(
-    db,
-    {
-      sessionId,
-      schoolId,
-      vehicleId: vehicle?.id ?? null,
-      vehicleNumber,
-      vehicleType,
-      entryTime: now,
-      queueTime: now,
-      vehicle: vehicle ? snapshot(vehicle) : null,
-      students: calls.called,
-      ...(calls.notCalled.length > 0 ? { notCalled: calls.notCalled } : {}),
-      ...(queuedBy ? { queuedBy } : {}),
-    },
-    record,
-    requeue,
-  );
+  const made = queue.entryOf({
+    sessionId,
+    schoolId,
+    vehicleId: vehicle?.id ?? null,
+    vehicleNumber,
+    vehicleType,
+    entryTime: now,
+    queueTime: now,
+    vehicle: vehicle ? snapshot(vehicle) : null,
+    students: calls.called,
+    ...(calls.notCalled.length > 0 ? { notCalled: calls.notCalled } : {}),
+    ...(queuedBy ? { queuedBy } : {}),
+  });
+  if (answered) answerInTheChange(201, made, PLACE_IN_LINE);
+  const entry = await queue.add(db, made, record, requeue);
   countMetric('carsQueued');
   // The place in line and the announcement do not wait for each other.
   const [position] = await Promise.all([
@@ -236,7 +246,7 @@ export const queueAnnouncedCar = async (
     requeue,
     calls,
     record,
-    'announcement',
+    { queuedBy: 'announcement' },
   );
 };
 

@@ -119,6 +119,12 @@ export interface StoredAnswer {
   statusCode: number;
   headers: Record<string, string>;
   body: string;
+  /**
+   * Kept in the change's own claim before its transaction (`answerInTheClaim`):
+   * the name of what a replay makes again from it (a place in line, known only
+   * after the commit).
+   */
+  refresh?: string;
 }
 
 export type IdempotencyRecord =
@@ -137,6 +143,7 @@ const recordOf = (item: Record<string, unknown> | undefined, now: number): Idemp
         statusCode: Number(item.statusCode),
         headers: (item.headers as Record<string, string> | undefined) ?? {},
         body: bodyOf(item),
+        ...(typeof item.refresh === 'string' ? { refresh: item.refresh } : {}),
       },
     };
   }
@@ -152,6 +159,24 @@ export const idempotency = {
    */
   claimingIn<T>(claim: TransactionClaim, work: () => Promise<T>): Promise<T> {
     return transactionClaims.run(claim, work);
+  },
+
+  /**
+   * Keeps the running request's answer in its key's claim, made by the change's
+   * own transaction (issue 54: no UpdateItem after it): to be called before that
+   * transaction, with the answer as it will be sent, less what only the commit
+   * tells (`refresh` names how a replay makes that again). False when no claim
+   * is pending (no key, or one already written): then nothing is kept here.
+   */
+  answerInTheClaim(answer: StoredAnswer): boolean {
+    const claim = transactionClaims.getStore();
+    if (claim?.state !== 'pending') return false;
+    claim.answered = {
+      state: ANSWERED,
+      ...answerAttributes(answer),
+      ...(answer.refresh ? { refresh: answer.refresh } : {}),
+    };
+    return true;
   },
 
   /**

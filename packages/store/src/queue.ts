@@ -76,13 +76,13 @@ export const queue = {
   },
 
   /**
-   * Adds a vehicle as a new visit, with its record (`vehicle_queued`, or
-   * `vehicle_requeued` when the car already had a visit in this session), in
-   * one transaction; ConflictError when it is already in this session's queue.
+   * A new visit of a vehicle as `add` writes it (its id given now): for a
+   * caller that must know the entry before its transaction (its answer kept
+   * in the Idempotency-Key's claim, ADR 0027).
    */
-  async add(db: Db, input: NewQueueEntry, recording: Recording, requeue = false): Promise<QueueEntry> {
+  entryOf(input: NewQueueEntry): QueueEntry {
     const number = input.vehicleNumber.toUpperCase();
-    const entry: QueueEntry = {
+    return {
       ...input,
       id: newEntryId(input.sessionId, input.vehicleType, number, input.entryTime),
       vehicleNumber: number,
@@ -93,6 +93,21 @@ export const queue = {
       exitTime: null,
       version: 1,
     };
+  },
+
+  /**
+   * Adds a vehicle as a new visit (`input`, or an entry `entryOf` made), with its record (`vehicle_queued`, or
+   * `vehicle_requeued` when the car already had a visit in this session), in
+   * one transaction; ConflictError when it is already in this session's queue.
+   */
+  async add(
+    db: Db,
+    input: NewQueueEntry | QueueEntry,
+    recording: Recording,
+    requeue = false,
+  ): Promise<QueueEntry> {
+    const entry = 'id' in input ? input : queue.entryOf(input);
+    const number = entry.vehicleNumber;
     const item = activeItem(entry);
     meterTransactionSurcharge(item);
     try {

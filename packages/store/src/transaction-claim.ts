@@ -32,6 +32,12 @@ export interface TransactionClaim {
   readonly key: string;
   readonly fingerprint: string;
   state: 'pending' | 'committed' | 'taken';
+  /**
+   * The request's answer, kept by the claim itself (`idempotency.answerInTheClaim`,
+   * set before the transaction): its record's attributes in place of `applied`'s,
+   * so no write after the change keeps it.
+   */
+  answered?: Record<string, unknown>;
 }
 
 /** A transaction found the key already claimed: the request is a retry (or reuses the key). */
@@ -69,9 +75,8 @@ export const sendWithClaim = async <T>(input: TransactInput, send: () => Promise
   const expiresAt = now + IDEMPOTENCY_TTL_MS;
   const item = {
     ...idempotencyKeyOf(claim.caller, claim.key),
-    state: APPLIED,
     fingerprint: claim.fingerprint,
-    appliedAt: now,
+    ...(claim.answered ?? { state: APPLIED, appliedAt: now }),
     expiresAt,
     ttl: Math.ceil(expiresAt / 1000),
   };
