@@ -38,7 +38,7 @@ const POLL_CALLS = 2;
  */
 const ROUND_TRIP_SLACK = 1;
 const NOW: Record<string, { calls: number; roundTrips: number }> = {
-  addToQueue: { calls: 8, roundTrips: 4 },
+  addToQueue: { calls: 7, roundTrips: 4 },
   createBatch: { calls: 7, roundTrips: 4 },
   addToBatch: { calls: 7, roundTrips: 5 },
 };

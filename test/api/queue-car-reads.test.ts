@@ -13,7 +13,8 @@ import { type Client, signedIn, startTestServer } from '../support/server';
  * child on a bus today one BatchGetItem for the bus's name; before, a Query of
  * the school's buses and one of its programs for any child not called), counted
  * by the meter; and a family's change made before the upgrade still decides
- * whom the car calls once `npm run admin -- index-dismissal-changes` has run.
+ * whom the car calls once `npm run admin -- index-dismissal-changes` has run
+ * (it moves the change and puts it in the school's upcoming item).
  * The school's clock is a Wednesday morning in Chicago (the demo school's zone).
  */
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -75,7 +76,7 @@ it('reads no more for a child absent today, and one BatchGetItem for the name of
   expect(onBus.calls).toBe(all.calls + 1);
 });
 
-it('a child made absent today before the upgrade is not called by their car once the changes were moved', async () => {
+it('a child made absent today before the upgrade is not called by their car once the changes were moved and kept', async () => {
   const car = cars[3] as Vehicle;
   const [absentId, comingId] = car.studentIds as [number, number];
   const made = await admin.post('/api/dismissal-changes', {
@@ -95,6 +96,15 @@ it('a child made absent today before the upgrade is not called by their car once
         ':pk': { S: `SCHOOL#1#CHANGES#${WEDNESDAY}` },
         ':sk': { S: `${change.createdAt}#${String(change.id).padStart(10, '0')}` },
       },
+    }),
+  );
+  // Nor had the school's upcoming item (issue 54: the day's changes a car reads by key) a copy of it.
+  await server.db.doc.send(
+    new UpdateItemCommand({
+      TableName: server.db.table,
+      Key: { pk: { S: 'SCHOOL#1#CHANGES' }, sk: { S: 'UPCOMING' } },
+      UpdateExpression: 'REMOVE #change',
+      ExpressionAttributeNames: { '#change': `c${change.id}` },
     }),
   );
   const out: string[] = [];

@@ -12,6 +12,7 @@ import {
 import {
   dismissalChanges,
   dismissalPlans,
+  keyedDayChanges,
   namesForCalls,
   type StoredPlan,
   studentsWithPlans,
@@ -29,8 +30,8 @@ import { db } from '../lib/context';
  * is registered with (a bus: its usual riders by their weekly plans) are not
  * called, each with the reason ("Absent today", "Bus B3 today").
  *
- * Reads, after the vehicle: for a car, its children with their plans (one
- * BatchGetItem) and the day's changes (one round trip); for a bus, the school's plans and the day's
+ * Reads, after the vehicle: for a car, its children with their plans and the
+ * day's changes (the school's upcoming item) in one BatchGetItem; for a bus, the school's plans and the day's
  * changes, then its riders. A third round trip only when a child is changed to
  * the car that day (their names) or someone is not called by a bus or program
  * (its name, for the reason): one BatchGetItem for all of them (`namesForCalls`).
@@ -92,11 +93,13 @@ export const visitCalls = async (
   let ways: Map<number, PlanEntry>;
   let changes: Map<number, DismissalChange[]>;
   if (vehicle.type === 'car') {
-    const [{ students: riders, plans }, dayChanges] = await Promise.all([
-      studentsWithPlans(db, schoolId, vehicle.studentIds),
-      dismissalChanges.mayFallOn(db, schoolId, date),
-    ]);
-    changes = byStudent(dayChanges);
+    // The day's changes by key with the children (the school's upcoming item), by Query should it overflow.
+    const {
+      students: riders,
+      plans,
+      also: kept,
+    } = await studentsWithPlans(db, schoolId, vehicle.studentIds, keyedDayChanges(schoolId, date));
+    changes = byStudent(kept === 'overflow' ? await dismissalChanges.mayFallOn(db, schoolId, date) : kept);
     const order = new Map(vehicle.studentIds.map((id, i) => [id, i]));
     registered = riders.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
     ways = waysOf(

@@ -10,6 +10,8 @@ import { ConflictError, type DismissalChange, ValidationError, type WayEvent } f
 import { deleteAll, getAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
+import { itemAt, type KeyedRead } from './keyed-read';
+import { itemSize } from './meter';
 import { activeProgramCheck } from './program';
 import { cancellationReasons, isConditionFailure, queryAll } from './query';
 import { wayEventPut } from './way-event';
@@ -44,8 +46,123 @@ const lastDayIndex = (change: Pick<DismissalChange, 'schoolId' | 'date' | 'until
   gsi1pk: lastDayPartition(change.schoolId),
   gsi1sk: `${change.until ?? change.date}#${pad(change.id)}`,
 });
-/** Set once the laptop's own table had its changes moved (`moveToLastDayIndex`). */
-const MOVED_MARK = { pk: 'MIGRATION#DISMISSAL_CHANGES', sk: 'BY_LAST_DAY' };
+/**
+ * Set once the laptop's own table had its changes moved and kept in their
+ * school's upcoming item (`moveToLastDayIndex`; a table marked only for the
+ * move, `BY_LAST_DAY`, runs it again).
+ */
+const MOVED_MARK = { pk: 'MIGRATION#DISMISSAL_CHANGES', sk: 'BY_LAST_DAY_AND_UPCOMING' };
+
+/**
+ * The school's changes that may still fall on a day, in one item (issue 54):
+ * `SCHOOL#{schoolId}#CHANGES` / `UPCOMING`, an attribute `c{id}` per change
+ * (as written last), kept by every write of a change in its own transaction, so
+ * a car's reads take the day's changes by key with its children (no Query) and
+ * a change made a moment ago counts at once. A write drops the changes whose
+ * last day is before the day it is made (`prune`). Should the item grow past
+ * `UPCOMING_MAX_BYTES` it is marked `overflow` and no longer kept: its readers
+ * take the Query (`mayFallOn`) instead.
+ */
+const upcomingKey = (schoolId: number) => ({ pk: `SCHOOL#${schoolId}#CHANGES`, sk: 'UPCOMING' });
+const fieldOf = (id: number) => `c${id}`;
+const FIELD = /^c\d+$/;
+const UPCOMING_MAX_BYTES = 200 * 1024;
+const lastDayOf = (change: Pick<DismissalChange, 'date' | 'until'>) => change.until ?? change.date;
+
+/** The changes an upcoming item holds (none for no item; `overflow`: not kept, read them by Query). */
+const upcomingOf = (item: Record<string, unknown> | undefined): DismissalChange[] | 'overflow' => {
+  if (!item) return [];
+  if (item.overflow === true) return 'overflow';
+  return Object.entries(item)
+    .filter(([name]) => FIELD.test(name))
+    .map(([, value]) => value as DismissalChange);
+};
+
+/** The changes of a list that may fall on `date`, as `mayFallOn` answers them (its last day that day or later, its first that day or earlier). */
+const mayFall = (changes: readonly DismissalChange[], date: string) =>
+  changes
+    .filter((change) => lastDayOf(change) >= date && change.date <= date)
+    .sort((a, b) => lastDayOf(a).localeCompare(lastDayOf(b)) || a.id - b.id);
+
+/**
+ * The Update of a school's upcoming item for a change's transaction: the change
+ * as written now, less the changes (`read`: the item as read before) that ended
+ * before `today`; or the overflow mark when it would grow too big.
+ */
+const upcomingUpdate = (
+  db: Db,
+  change: DismissalChange,
+  read: Record<string, unknown> | undefined,
+  today: string,
+) => {
+  const held = upcomingOf(read);
+  const ended =
+    held === 'overflow'
+      ? []
+      : held.filter((kept) => kept.id !== change.id && lastDayOf(kept) < today).map((kept) => kept.id);
+  const grows =
+    held !== 'overflow' &&
+    itemSize(read ?? {}) + itemSize({ [fieldOf(change.id)]: change }) > UPCOMING_MAX_BYTES;
+  if (held === 'overflow' || grows) {
+    return {
+      Update: {
+        TableName: db.table,
+        Key: upcomingKey(change.schoolId),
+        UpdateExpression: 'SET overflow = :true, entity = :entity',
+        ExpressionAttributeValues: { ':true': true, ':entity': 'upcomingChanges' },
+      },
+    };
+  }
+  const names: Record<string, string> = { '#change': fieldOf(change.id) };
+  ended.forEach((id, i) => {
+    names[`#ended${i}`] = fieldOf(id);
+  });
+  return {
+    Update: {
+      TableName: db.table,
+      Key: upcomingKey(change.schoolId),
+      UpdateExpression: `SET #change = :change, entity = :entity, schoolId = :schoolId${
+        ended.length > 0 ? ` REMOVE ${ended.map((_, i) => `#ended${i}`).join(', ')}` : ''
+      }`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: {
+        ':change': change,
+        ':entity': 'upcomingChanges',
+        ':schoolId': change.schoolId,
+      },
+    },
+  };
+};
+
+/** The school's upcoming item as it is now (read before a change's transaction, to prune it). */
+const readUpcoming = async (db: Db, schoolId: number) =>
+  (
+    await db.doc.send(
+      new GetCommand({ TableName: db.table, Key: upcomingKey(schoolId), ConsistentRead: true }),
+    )
+  ).Item;
+
+/** Today in UTC, less a day: no school's today is earlier (what a write may prune before). */
+const prunedBefore = (now = Date.now()) => new Date(now - 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+
+/**
+ * The day's changes of a school as a keyed read (`keyed-read.ts`): its upcoming
+ * item, answered as `mayFallOn` answers (`overflow`: read them by Query).
+ */
+export const keyedDayChanges = (
+  schoolId: number,
+  date: string,
+): KeyedRead<DismissalChange[] | 'overflow'> => {
+  const key = upcomingKey(schoolId);
+  return {
+    keys: [key],
+    consistent: false,
+    from: (found) => {
+      const held = upcomingOf(itemAt(found, key));
+      return held === 'overflow' ? held : mayFall(held, date);
+    },
+  };
+};
 const studentPartition = (schoolId: number, studentId: number) =>
   `SCHOOL#${schoolId}#STUDENT#${studentId}#CHANGES`;
 const pendingKey = (change: Pick<DismissalChange, 'schoolId' | 'date' | 'id'>) => ({
@@ -80,6 +197,49 @@ const programGone = () => {
   return new ValidationError(message, [{ path: 'way', message }]);
 };
 
+/**
+ * A change put in its school's upcoming item as the migration read it
+ * (`moveToLastDayIndex`), while it may still fall on a day: only while the
+ * change still has the status read (every decision or cancellation changes it,
+ * and keeps its own copy), so a run after deploying never puts back an older one.
+ */
+const keepUpcoming = async (db: Db, change: DismissalChange) => {
+  if (lastDayOf(change) < prunedBefore()) return;
+  try {
+    await db.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            ConditionCheck: {
+              TableName: db.table,
+              Key: key(change.id),
+              ConditionExpression: '#status = :status',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':status': change.status },
+            },
+          },
+          {
+            Update: {
+              TableName: db.table,
+              Key: upcomingKey(change.schoolId),
+              UpdateExpression: 'SET #change = :change, entity = :entity, schoolId = :schoolId',
+              ConditionExpression: 'attribute_not_exists(overflow)',
+              ExpressionAttributeNames: { '#change': fieldOf(change.id) },
+              ExpressionAttributeValues: {
+                ':change': change,
+                ':entity': 'upcomingChanges',
+                ':schoolId': change.schoolId,
+              },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+};
+
 export const dismissalChanges = {
   /** Erases every change of a student, with the office's marks of those pending (issue 55). */
   async eraseOfStudent(db: Db, schoolId: number, studentId: number): Promise<void> {
@@ -88,12 +248,27 @@ export const dismissalChanges = {
       ...changes.map((change) => key(change.id)),
       ...changes.filter((change) => change.status === 'pending').map(pendingKey),
     ]);
+    // Their copies in the school's upcoming item leave with them (in slices: an expression's limits).
+    for (let start = 0; start < changes.length; start += 50) {
+      const slice = changes.slice(start, start + 50);
+      await db.doc.send(
+        new UpdateCommand({
+          TableName: db.table,
+          Key: upcomingKey(schoolId),
+          UpdateExpression: `REMOVE ${slice.map((_, i) => `#c${i}`).join(', ')}`,
+          ExpressionAttributeNames: Object.fromEntries(
+            slice.map((change, i) => [`#c${i}`, fieldOf(change.id)]),
+          ),
+        }),
+      );
+    }
   },
 
   nextId: (db: Db) => nextId(db, 'dismissalChange'),
 
   /** Writes a new change with its record (and its place in the office's queue while pending). */
   async create(db: Db, change: DismissalChange, write: ChangeWrite): Promise<DismissalChange> {
+    const upcoming = await readUpcoming(db, change.schoolId);
     try {
       await db.doc.send(
         new TransactWriteCommand({
@@ -105,6 +280,7 @@ export const dismissalChanges = {
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
+            upcomingUpdate(db, change, upcoming, prunedBefore()),
             wayEventPut(db, write.event, write.retentionDays),
             ...(change.status === 'pending'
               ? [
@@ -151,6 +327,7 @@ export const dismissalChanges = {
     write: ChangeWrite,
   ): Promise<DismissalChange> {
     const approving = before.status !== 'approved' && after.status === 'approved';
+    const upcoming = await readUpcoming(db, after.schoolId);
     try {
       await db.doc.send(
         new TransactWriteCommand({
@@ -164,6 +341,7 @@ export const dismissalChanges = {
                 ExpressionAttributeValues: { ':status': before.status },
               },
             },
+            upcomingUpdate(db, after, upcoming, prunedBefore()),
             wayEventPut(db, write.event, write.retentionDays),
             ...(before.status === 'pending'
               ? [{ Delete: { TableName: db.table, Key: pendingKey(before) } }]
@@ -209,7 +387,9 @@ export const dismissalChanges = {
    * `mayFallOn` finds it. A Scan of the table in pages; each change's index
    * keys are set only while they are still the old ones (a change written
    * meanwhile keeps its own). Safe to run before deploying the code that needs
-   * it (the code before reads a moved change too) and again after. `once`:
+   * it (the code before reads a moved change too) and again after. Every
+   * change that may still fall on a day is also put in its school's upcoming
+   * item (`keepUpcoming`: a car's reads take the day's changes there). `once`:
    * skipped when a run with `once` already finished (the laptop's start).
    * Answers how many changes it moved.
    */
@@ -226,13 +406,15 @@ export const dismissalChanges = {
       const page: ScanCommandOutput = await db.doc.send(
         new ScanCommand({
           TableName: db.table,
-          FilterExpression: 'entity = :change AND NOT contains(gsi1pk, :last)',
-          ExpressionAttributeValues: { ':change': 'dismissalChange', ':last': '#CHANGES#REPEATING' },
+          FilterExpression: 'entity = :change',
+          ExpressionAttributeValues: { ':change': 'dismissalChange' },
           ...(start ? { ExclusiveStartKey: start } : {}),
         }),
       );
       for (const item of page.Items ?? []) {
         const change = toChange(item);
+        await keepUpcoming(db, change);
+        if (String(item.gsi1pk).includes('#CHANGES#REPEATING')) continue;
         const index = lastDayIndex(change);
         try {
           await db.doc.send(

@@ -2,7 +2,7 @@ import type { PickupSession, Student, Vehicle, VehicleType, WayOptions } from '@
 import { getAll } from './batch-write';
 import type { Db } from './db';
 import { planKey, type StoredPlan, toPlan } from './dismissal-plan';
-import { itemAt, type KeyedRead, keyedReads } from './keyed-read';
+import { foundOf, itemAt, type KeyedRead, keyedReads, uniqueKeys } from './keyed-read';
 import { sessionKey, sessionOf } from './pickup-session';
 import { programKey, toProgram } from './program';
 import { studentKey, toStudent } from './student';
@@ -58,17 +58,21 @@ export const keyedSessionAndVehicle = ({
 /**
  * Some students of a school and their weekly plans, in one BatchGetItem (100
  * keys a call): the active students, in id order, and the plans by student
- * (a student without one is absent: a car rider every day).
+ * (a student without one is absent: a car rider every day). `also`: another
+ * keyed read in the same BatchGetItem (a car's: the school's day's changes,
+ * `keyedDayChanges`), answered as `also`.
  */
-export const studentsWithPlans = async (
+export const studentsWithPlans = async <T = undefined>(
   db: Db,
   schoolId: number,
   ids: readonly number[],
-): Promise<{ students: Student[]; plans: Map<number, StoredPlan> }> => {
+  also: KeyedRead<T> = keyedReads.none(undefined as T),
+): Promise<{ students: Student[]; plans: Map<number, StoredPlan>; also: T }> => {
   const unique = [...new Set(ids)];
   const items = await getAll(
     db,
-    unique.flatMap((id) => [studentKey(schoolId, id), planKey(schoolId, id)]),
+    uniqueKeys([...unique.flatMap((id) => [studentKey(schoolId, id), planKey(schoolId, id)]), ...also.keys]),
+    also.consistent ?? false,
   );
   const studentsAt = studentKey(schoolId, 0).pk;
   const plansAt = planKey(schoolId, 0).pk;
@@ -81,6 +85,7 @@ export const studentsWithPlans = async (
   return {
     students: students.filter((student) => student.active).sort((a, b) => a.id - b.id),
     plans,
+    also: also.from(foundOf(items)),
   };
 };
 

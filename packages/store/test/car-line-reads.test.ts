@@ -1,9 +1,10 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DismissalChange } from '@curbside/domain';
 import { describe, expect, it } from 'vitest';
 import { newVehicle } from '../../../test/support/vehicles';
-import { dismissalChanges } from '../src/dismissal-change';
+import { dismissalChanges, keyedDayChanges } from '../src/dismissal-change';
 import { dismissalPlans } from '../src/dismissal-plan';
+import { keyedReads } from '../src/keyed-read';
 import { meter } from '../src/meter';
 import { pickupSessions } from '../src/pickup-session';
 import { programs } from '../src/program';
@@ -123,6 +124,103 @@ describe("the changes that may fall on a school's day", () => {
     expect(await dismissalChanges.mayFallOn(db, schoolId, '2026-12-03')).toEqual([change]);
     expect(await dismissalChanges.moveToLastDayIndex(db, { once: true })).toBe(0);
     expect(await dismissalChanges.moveToLastDayIndex(db)).toBe(0);
+  });
+});
+
+/** The date `offset` days from today (UTC). */
+const dayFrom = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const upcomingItem = async (schoolId: number) =>
+  (
+    await db.doc.send(
+      new GetCommand({
+        TableName: db.table,
+        Key: { pk: `SCHOOL#${schoolId}#CHANGES`, sk: 'UPCOMING' },
+        ConsistentRead: true,
+      }),
+    )
+  ).Item ?? {};
+const keptIds = (item: Record<string, unknown>) =>
+  Object.keys(item)
+    .filter((name) => /^c\d+$/.test(name))
+    .map((name) => Number(name.slice(1)))
+    .sort((a, b) => a - b);
+
+describe("the day's changes by key (the school's upcoming item, issue 54)", () => {
+  meterOnForEachTest();
+
+  it('answer as the Query does, in the BatchGetItem of a car’s children, a decision made a moment ago included', async () => {
+    const schoolId = 5411;
+    const single = await aChange(schoolId, 1, { date: dayFrom(0) });
+    const running = await aChange(schoolId, 2, { date: dayFrom(-5), until: dayFrom(10) });
+    await aChange(schoolId, 3, { date: dayFrom(1) }); // the next day
+    await aChange(schoolId, 4, { date: dayFrom(-3), until: dayFrom(-1) }); // ended yesterday
+    await aChange(5412, 1, { date: dayFrom(0) }); // another school's
+    const queried = await dismissalChanges.mayFallOn(db, schoolId, dayFrom(0));
+    meter.reset();
+
+    const read = await studentsWithPlans(db, schoolId, [1, 2], keyedDayChanges(schoolId, dayFrom(0)));
+
+    expect(ids(read.also as DismissalChange[])).toEqual(ids([single, running]));
+    expect(read.also).toEqual(queried);
+    expect(callsOf('BatchGetItem')).toBe(1);
+    expect(callsOf('Query')).toBe(0);
+
+    // The office cancels the repeating one: its copy is the cancelled change at once.
+    const cancelled: DismissalChange = {
+      ...running,
+      status: 'cancelled',
+      cancelledFrom: dayFrom(0),
+      cancelledBy: person,
+      cancelledAt: new Date().toISOString(),
+    };
+    await dismissalChanges.transition(db, running, cancelled, {
+      actor,
+      retentionDays: 400,
+      event: {
+        schoolId,
+        studentId: 2,
+        at: cancelled.cancelledAt,
+        actor,
+        kind: 'change_cancelled',
+        change: { before: null, after: cancelled },
+      },
+    } as Parameters<typeof dismissalChanges.transition>[3]);
+    expect(await keyedReads.run(db, keyedDayChanges(schoolId, dayFrom(0)))).toEqual(
+      await dismissalChanges.mayFallOn(db, schoolId, dayFrom(0)),
+    );
+    expect(
+      ((await keyedReads.run(db, keyedDayChanges(schoolId, dayFrom(0)))) as DismissalChange[]).find(
+        (change) => change.id === running.id,
+      )?.status,
+    ).toBe('cancelled');
+  });
+
+  it('leave the item as changes end, and with a student erased', async () => {
+    const schoolId = 5413;
+    const kept = await aChange(schoolId, 2, { date: dayFrom(0) });
+    // Written late (a repeating change entered for days past): kept until the next write.
+    const ended = await aChange(schoolId, 1, { date: dayFrom(-6), until: dayFrom(-3) });
+    expect(keptIds(await upcomingItem(schoolId))).toEqual(ids([ended, kept]));
+    // The next write drops the change that ended before yesterday.
+    const next = await aChange(schoolId, 1, { date: dayFrom(2) });
+    expect(keptIds(await upcomingItem(schoolId))).toEqual(ids([kept, next]));
+
+    await dismissalChanges.eraseOfStudent(db, schoolId, 1);
+    expect(keptIds(await upcomingItem(schoolId))).toEqual(ids([kept]));
+  });
+
+  it('include a change written before them once the migration ran', async () => {
+    const schoolId = 5414;
+    const change = await aChange(schoolId, 1, { date: dayFrom(1) });
+    // As written before issue 54's upcoming item: the change alone.
+    await db.doc.send(
+      new PutCommand({ TableName: db.table, Item: { pk: `SCHOOL#${schoolId}#CHANGES`, sk: 'UPCOMING' } }),
+    );
+    expect(await keyedReads.run(db, keyedDayChanges(schoolId, dayFrom(1)))).toEqual([]);
+
+    await dismissalChanges.moveToLastDayIndex(db);
+
+    expect(await keyedReads.run(db, keyedDayChanges(schoolId, dayFrom(1)))).toEqual([change]);
   });
 });
 
