@@ -1,6 +1,5 @@
 import {
-  type AddVehicleInput,
-  addVehicleSchema,
+  type AddVehicleRequest,
   ConflictError,
   canTransition,
   NotFoundError,
@@ -132,13 +131,14 @@ export interface AddReads {
 /**
  * Queues a vehicle by number as a new visit (an unregistered number is
  * queued without details) and answers it with its place in its type's line.
+ * The request is the body as its route validated it (`addVehicleSchema`): it
+ * is not parsed again here.
  */
 export const addVehicle = async (
   user: User,
-  input: AddVehicleInput,
+  { sessionId, vehicleNumber, vehicleType, queueAnyway }: AddVehicleRequest,
   early?: Promise<AddReads>,
 ): Promise<QueueEntry> => {
-  const { sessionId, vehicleNumber, vehicleType, queueAnyway } = addVehicleSchema.parse(input);
   const schoolId = ownSchoolId(user);
   const started = await early?.catch(() => undefined);
   const same =

@@ -26,6 +26,8 @@ export const addVehicleSchema = z.object({
   queueAnyway: z.boolean({ message: 'queueAnyway must be true or false' }).optional(),
 });
 export type AddVehicleInput = z.input<typeof addVehicleSchema>;
+/** A queueing request as its route validated it (number trimmed, type defaulted). */
+export type AddVehicleRequest = z.output<typeof addVehicleSchema>;
 
 export const createAlertSchema = z.object({
   sessionId: z.coerce
