@@ -96,22 +96,15 @@ const upcomingUpdate = (
   today: string,
 ) => {
   const held = upcomingOf(read);
-  const ended =
-    held === 'overflow'
-      ? []
-      : held.filter((kept) => kept.id !== change.id && lastDayOf(kept) < today).map((kept) => kept.id);
-  const grows =
-    held !== 'overflow' &&
-    itemSize(read ?? {}) + itemSize({ [fieldOf(change.id)]: change }) > UPCOMING_MAX_BYTES;
-  if (held === 'overflow' || grows) {
-    return {
-      Update: {
-        TableName: db.table,
-        Key: upcomingKey(change.schoolId),
-        UpdateExpression: 'SET overflow = :true, entity = :entity',
-        ExpressionAttributeValues: { ':true': true, ':entity': 'upcomingChanges' },
-      },
-    };
+  if (held === 'overflow') return { Put: overflowItem(db, change.schoolId) };
+  // At most 100 ended ones a write (an expression's size): the rest go with the next writes.
+  const ended = held
+    .filter((kept) => kept.id !== change.id && lastDayOf(kept) < today)
+    .slice(0, 100)
+    .map((kept) => kept.id);
+  if (itemSize(read ?? {}) + itemSize({ [fieldOf(change.id)]: change }) > UPCOMING_MAX_BYTES) {
+    // Replaced by the mark alone (no longer the size of every change): its readers take the Query.
+    return { Put: overflowItem(db, change.schoolId) };
   }
   const names: Record<string, string> = { '#change': fieldOf(change.id) };
   ended.forEach((id, i) => {
@@ -133,6 +126,12 @@ const upcomingUpdate = (
     },
   };
 };
+
+/** A school's upcoming item grown too big: the overflow mark alone, in place of its copies. */
+const overflowItem = (db: Db, schoolId: number) => ({
+  TableName: db.table,
+  Item: { ...upcomingKey(schoolId), entity: 'upcomingChanges', schoolId, overflow: true },
+});
 
 /** The school's upcoming item as it is now (read before a change's transaction, to prune it). */
 const readUpcoming = async (db: Db, schoolId: number) =>
@@ -203,8 +202,17 @@ const programGone = () => {
  * change still has the status read (every decision or cancellation changes it,
  * and keeps its own copy), so a run after deploying never puts back an older one.
  */
-const keepUpcoming = async (db: Db, change: DismissalChange) => {
+const keepUpcoming = async (db: Db, change: DismissalChange, sizes: Map<number, number>) => {
   if (lastDayOf(change) < prunedBefore()) return;
+  // The item's size as this run makes it (read once a school): past the limit, the mark alone.
+  const size =
+    (sizes.get(change.schoolId) ?? itemSize((await readUpcoming(db, change.schoolId)) ?? {})) +
+    itemSize({ [fieldOf(change.id)]: change });
+  sizes.set(change.schoolId, size);
+  if (size > UPCOMING_MAX_BYTES) {
+    await db.doc.send(new PutCommand(overflowItem(db, change.schoolId)));
+    return;
+  }
   try {
     await db.doc.send(
       new TransactWriteCommand({
@@ -401,6 +409,7 @@ export const dismissalChanges = {
       if (Item) return 0;
     }
     let moved = 0;
+    const sizes = new Map<number, number>();
     let start: Record<string, unknown> | undefined;
     do {
       const page: ScanCommandOutput = await db.doc.send(
@@ -413,7 +422,7 @@ export const dismissalChanges = {
       );
       for (const item of page.Items ?? []) {
         const change = toChange(item);
-        await keepUpcoming(db, change);
+        await keepUpcoming(db, change, sizes);
         if (String(item.gsi1pk).includes('#CHANGES#REPEATING')) continue;
         const index = lastDayIndex(change);
         try {

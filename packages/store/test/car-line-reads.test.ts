@@ -209,6 +209,25 @@ describe("the day's changes by key (the school's upcoming item, issue 54)", () =
     expect(keptIds(await upcomingItem(schoolId))).toEqual(ids([kept]));
   });
 
+  it('are read by Query once the item would pass 200 KB: the item keeps the overflow mark alone', async () => {
+    const schoolId = 5415;
+    // As a school's item with about 200 KB of upcoming changes stands.
+    await db.doc.send(
+      new PutCommand({
+        TableName: db.table,
+        Item: { pk: `SCHOOL#${schoolId}#CHANGES`, sk: 'UPCOMING', c1: { note: 'x'.repeat(200 * 1024) } },
+      }),
+    );
+    await aChange(schoolId, 1, { date: dayFrom(0) });
+
+    expect(await upcomingItem(schoolId)).toEqual(expect.objectContaining({ overflow: true }));
+    expect(keptIds(await upcomingItem(schoolId))).toEqual([]);
+    expect(await keyedReads.run(db, keyedDayChanges(schoolId, dayFrom(0)))).toBe('overflow');
+    // The next change of the school writes the small mark again, not a copy.
+    await aChange(schoolId, 2, { date: dayFrom(0) });
+    expect(keptIds(await upcomingItem(schoolId))).toEqual([]);
+  });
+
   it('include a change written before them once the migration ran', async () => {
     const schoolId = 5414;
     const change = await aChange(schoolId, 1, { date: dayFrom(1) });
