@@ -84,7 +84,9 @@ const runYesterday = async () => {
   const entries = [];
   for (const [i, number] of ['101', '102', '103', '104', '105', '106'].entries()) {
     const entry = await queueAt(number, 2 + i, session.id);
-    expect(await batches.addEntry(suite.server.db, batch, entry, as(users.back))).toBe('added');
+    expect(await batches.addEntry(suite.server.db, batch, entry, as(users.back))).toMatchObject({
+      status: 'loading',
+    });
     entries.push({ ...entry, batchId: batch.id, batchNumber: batch.batchNumber, version: entry.version + 1 });
   }
   const loaded = await batches.withMembers(suite.server.db, batch.id);

@@ -13,7 +13,16 @@ import {
   type User,
   type VehicleType,
 } from '@curbside/domain';
-import { batches, completedVisit, keyedReads, pickupSessions, queue, schools } from '@curbside/store';
+import {
+  batches,
+  completedVisit,
+  keyedReads,
+  lineOfBatchId,
+  pickupSessions,
+  queue,
+  releases,
+  schools,
+} from '@curbside/store';
 import { knownSchoolOf, type SignInRead } from '../lib/auth';
 import { db } from '../lib/context';
 import { earlyOr } from '../lib/early-read';
@@ -53,13 +62,13 @@ const assertLoading = (batch: Batch) => {
   }
 };
 
-const refuse = (batch: Batch, outcome: 'full' | 'closed') => {
-  throw new ConflictError(
+/** Why a batch took no entry: it is full, or no longer loading. */
+const refusal = (batch: Batch, outcome: 'full' | 'closed') =>
+  new ConflictError(
     outcome === 'full'
       ? `Batch #${batch.batchNumber} is full`
       : `Batch #${batch.batchNumber} is completed and cannot be changed`,
   );
-};
 
 const capacityOf = async (schoolId: number, type: VehicleType, read?: School) => {
   const school = read ?? (await schools.get(db, schoolId));
@@ -89,18 +98,19 @@ export const earlyNewBatch = (
   );
 };
 
-/** The batch as it is after a change (its count and version), read consistently. */
-const batchNow = async (id: number): Promise<Batch | null> => (await batches.get(db, id)) ?? null;
-
 /**
- * The same, read while the caller goes on: the change has committed, so a
- * failed read only leaves the batch out of the live event (logged).
+ * The batch as it is after a change (its count and version), read consistently
+ * while the caller goes on: the change has committed, so a failed read only
+ * leaves the batch out of the live event (logged).
  */
 const batchSoon = (id: number): Promise<Batch | null> =>
-  batchNow(id).catch((error: Error) => {
-    log('warn', 'batch not read after a change', { batchId: id, error: error.message });
-    return null;
-  });
+  batches.get(db, id).then(
+    (batch) => batch ?? null,
+    (error: Error) => {
+      log('warn', 'batch not read after a change', { batchId: id, error: error.message });
+      return null;
+    },
+  );
 
 const announce = (
   batch: Pick<Batch, 'schoolId' | 'sessionId'>,
@@ -184,13 +194,17 @@ const lineOfBatch = new Map<number, { sessionId: number; vehicleType: VehicleTyp
 const LINES_KEPT = 5_000;
 
 /**
- * What add-to-batch reads first: the batch and, for a batch seen before, its
- * waiting line (issue 33), used once the batch is the user's.
+ * What add-to-batch reads first: the batch and, beside it, its waiting line
+ * (issue 33) where the batch's id names it (`lineOfBatchId`) or this instance
+ * saw the batch before, used once the batch is the user's and loads from it.
  */
 export const batchReads = (batchId: number, signIn?: SignInRead) => {
-  const seen = lineOfBatch.get(batchId);
-  const line = seen && queue.waitingForBatch(db, seen.sessionId, seen.vehicleType, CANDIDATES_PER_READ);
-  line?.catch(() => undefined);
+  const seen = lineOfBatchId(batchId) ?? lineOfBatch.get(batchId);
+  const line = seen && {
+    ...seen,
+    read: queue.waitingForBatch(db, seen.sessionId, seen.vehicleType, CANDIDATES_PER_READ),
+  };
+  line?.read.catch(() => undefined);
   // In the sign-in's own read when started with it (`addNextToBatch` reads it again should that fail).
   const batch = signIn
     ? signIn(batches.keyedWithMembers(batchId)).then((found) => found?.batch)
@@ -199,6 +213,13 @@ export const batchReads = (batchId: number, signIn?: SignInRead) => {
 };
 
 export type BatchReads = ReturnType<typeof batchReads>;
+
+/** The live event of an entry put into a batch: the entry as it is now, and the batch. */
+const announceJoined = (batch: Batch, entry: QueueEntry) =>
+  announce(batch, {
+    entry: { ...entry, batchId: batch.id, batchNumber: batch.batchNumber, version: entry.version + 1 },
+    batch,
+  });
 
 /**
  * Add-to-batch: takes the first waiting, batch-less vehicle of the batch's
@@ -215,7 +236,11 @@ export const addNextToBatch = async (user: User, id: number, early?: Promise<Bat
   const record = await recordingBy(user, batch.schoolId);
   let cursor: Record<string, unknown> | undefined;
   let taken = 0;
-  let first = reads.line;
+  // The line read beside the batch, if it is the batch's.
+  let first =
+    reads.line?.sessionId === batch.sessionId && reads.line.vehicleType === batch.vehicleType
+      ? reads.line.read
+      : undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; ) {
     const { entries, next } =
       (first && (await first.catch(() => undefined))) ??
@@ -223,24 +248,11 @@ export const addNextToBatch = async (user: User, id: number, early?: Promise<Bat
     first = undefined;
     for (const candidate of entries) {
       attempt++;
-      const outcome = await batches.addEntry(db, batch, candidate, record);
-      if (outcome === 'full' || outcome === 'closed') refuse(batch, outcome);
-      if (outcome === 'added') {
-        // The batch as it is now is read while the event's number is taken.
-        const updated = batchNow(id) as Promise<Batch>;
-        await announce(
-          batch,
-          updated.then((now) => ({
-            entry: {
-              ...candidate,
-              batchId: batch.id,
-              batchNumber: batch.batchNumber,
-              version: candidate.version + 1,
-            },
-            batch: now,
-          })),
-        );
-        return updated;
+      const joined = await batches.addEntry(db, batch, candidate, record);
+      if (joined === 'full' || joined === 'closed') throw refusal(batch, joined);
+      if (joined !== 'taken') {
+        await announceJoined(joined, candidate);
+        return joined;
       }
       taken++;
     }
@@ -272,20 +284,11 @@ export const placeInBatch = async (user: User, entry: QueueEntry, batchId: numbe
   if (entry.status !== 'waiting' || entry.batchId !== null) {
     throw new ConflictError(`Vehicle ${entry.vehicleNumber} is not waiting for a batch`);
   }
-  const outcome = await batches.addEntry(db, batch, entry, await recordingBy(user, batch.schoolId));
-  if (outcome === 'full' || outcome === 'closed') refuse(batch, outcome);
-  if (outcome === 'taken') throw changedMeanwhileError(entry);
-  const placed: QueueEntry = {
-    ...entry,
-    batchId: batch.id,
-    batchNumber: batch.batchNumber,
-    version: entry.version + 1,
-  };
-  await announce(
-    batch,
-    batchNow(batch.id).then((now) => ({ entry: placed, batch: now })),
-  );
-  return placed;
+  const joined = await batches.addEntry(db, batch, entry, await recordingBy(user, batch.schoolId));
+  if (joined === 'full' || joined === 'closed') throw refusal(batch, joined);
+  if (joined === 'taken') throw changedMeanwhileError(entry);
+  await announceJoined(joined, entry);
+  return { ...entry, batchId: batch.id, batchNumber: batch.batchNumber, version: entry.version + 1 };
 };
 
 /** Moves an entry out of its batch, back to waiting or to overflow. */
@@ -336,6 +339,22 @@ type BatchWithMembers = Awaited<ReturnType<typeof batches.withMembers>>;
 export const earlyBatch = (userId: number, { params }: { params: { id: number } }, signIn: SignInRead) =>
   knownSchoolOf(userId) === undefined ? undefined : signIn(batches.keyedWithMembers(params.id));
 
+/**
+ * A loading batch's entries and its children's release marks (where the batch
+ * keeps its riders), in one BatchGetItem (issue 54: the marks no longer wait
+ * for the entries).
+ */
+const entriesAndReleases = async (found: NonNullable<BatchWithMembers>) => {
+  const [entries, marks] = await keyedReads.run(
+    db,
+    keyedReads.all(
+      queue.keyedByIds(found.memberIds, 'active'),
+      releases.keyedReleasesOf(found.batch.sessionId, found.riders),
+    ),
+  );
+  return { entries, known: { read: new Set(found.riders.map((rider) => rider.id)), marks } };
+};
+
 export const updateBatch = async (
   user: User,
   id: number,
@@ -356,10 +375,18 @@ export const updateBatch = async (
     const found = attempt === 0 ? first : await batches.withMembers(db, id);
     if (!found) throw new NotFoundError('Batch not found');
     assertLoading(found.batch);
-    const entries = await batches.entries(db, found.batch, found.memberIds);
-    const marks = await releasesBeforeCompletion(batch.sessionId, entries, change.confirmUnreleased === true);
+    const { entries, known } = await entriesAndReleases(found);
+    const marks = await releasesBeforeCompletion(
+      batch.sessionId,
+      entries,
+      change.confirmUnreleased === true,
+      known,
+    );
     const endTime = new Date().toISOString();
-    if (await batches.complete(db, found.batch, entries, endTime, record, marks)) {
+    // The children's picked-up marks in the completion's transaction when they fit, else after it.
+    const pickups = releases.pickUpItems(batch, entries, record, endTime, marks);
+    const fits = batches.pickupsFit(entries.length, pickups.length);
+    if (await batches.complete(db, found.batch, entries, endTime, record, marks, fits ? pickups : [])) {
       const completed: Batch = {
         ...found.batch,
         status: 'completed',
@@ -367,7 +394,7 @@ export const updateBatch = async (
         currentCount: entries.length,
         version: found.batch.version + 1,
       };
-      await recordPickups(batch, entries, endTime, record, marks);
+      if (!fits) await recordPickups(batch, entries, endTime, record, marks);
       await publishToSession(batch.schoolId, batch.sessionId, {
         type: 'VEHICLES_REMOVED_FROM_QUEUE',
         data: { batch: completed, entries: entries.map((entry) => completedVisit(entry, endTime).completed) },

@@ -20,6 +20,12 @@ const sessionType = async (sessionId: number): Promise<SessionType | undefined> 
   return session && remember(typeOfSession, sessionId, session.type, TYPES_KEPT);
 };
 
+/** Release marks already read for some children (`read`: their ids; `marks`: those released). */
+export interface KnownReleases {
+  read: ReadonlySet<number>;
+  marks: ReadonlyMap<number, ReleaseMark>;
+}
+
 /**
  * Before a car or a batch of an afternoon pickup is completed (issue 50): the
  * session's release marks of its children, read by key. While one of them was
@@ -33,13 +39,16 @@ export const releasesBeforeCompletion = async (
   sessionId: number,
   entries: readonly Pick<QueueEntry, 'id' | 'vehicleNumber' | 'vehicleType' | 'students'>[],
   confirmed: boolean,
+  known?: KnownReleases,
 ): Promise<Map<number, ReleaseMark> | undefined> => {
-  const riders = entries.flatMap((entry) => entry.students);
+  // Children whose marks were not read already (`known`, beside a batch's entries).
+  const riders = entries.flatMap((entry) => entry.students).filter((child) => !known?.read.has(child.id));
   // The session's type (usually known) and the marks, side by side.
-  const [type, marks] = await Promise.all([
+  const [type, read] = await Promise.all([
     sessionType(sessionId),
     riders.length === 0 ? new Map<number, ReleaseMark>() : releases.ofStudents(db, sessionId, riders),
   ]);
+  const marks = known ? new Map([...known.marks, ...read]) : read;
   if (type === 'morning_dropoff') return undefined;
   const unreleased = unreleasedStudentsOf(entries, marks);
   if (unreleased.length > 0 && !confirmed) throw unreleasedError(unreleased);

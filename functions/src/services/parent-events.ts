@@ -122,15 +122,18 @@ const tellLineMoved = async (sessionId: number, hearers: ReadonlyMap<number, Hea
   if (now - (lastLineUpdate.get(sessionId) ?? 0) < POSITION_UPDATE_INTERVAL_MS) return;
   lastLineUpdate.set(sessionId, now);
   const active = await queue.listActive(db, sessionId);
-  for (const entry of active) {
-    if (entry.status === 'ready') continue;
-    for (const student of entry.students) {
-      await sendToHearers(hearers.get(student.id) ?? [], {
-        type: 'QUEUE_UPDATE',
-        data: { studentId: student.id },
-      });
-    }
-  }
+  // Every waiting child's parents at once (one after another, a long line took as many posts' time).
+  await Promise.all(
+    active
+      .filter((entry) => entry.status !== 'ready')
+      .flatMap((entry) => entry.students)
+      .map((student) =>
+        sendToHearers(hearers.get(student.id) ?? [], {
+          type: 'QUEUE_UPDATE',
+          data: { studentId: student.id },
+        }),
+      ),
+  );
 };
 
 /**
@@ -166,12 +169,15 @@ export const tellParents = async (
     for (const entry of entries) {
       for (const student of entry.students) children.set(student.id, statusAfter(entry, leaving));
     }
-    for (const [studentId, status] of children) {
-      await sendToHearers(hearers.get(studentId) ?? [], {
-        type: 'STUDENT_STATUS_UPDATE',
-        data: { studentId, sessionId, status },
-      });
-    }
+    // Each child's parents at once (a bus of 30: 30 children's posts in flight together, not one after another).
+    await Promise.all(
+      [...children].map(([studentId, status]) =>
+        sendToHearers(hearers.get(studentId) ?? [], {
+          type: 'STUDENT_STATUS_UPDATE',
+          data: { studentId, sessionId, status },
+        }),
+      ),
+    );
     if (lineMoved) await tellLineMoved(sessionId, hearers);
   } catch (error) {
     log('warn', 'parents not told', { type: event.type, error: (error as Error).message });

@@ -1,5 +1,12 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Batch, QueueEntry, Recording, ReleaseMark, VehicleType } from '@curbside/domain';
+import type {
+  Batch,
+  QueueEntry,
+  Recording,
+  ReleaseMark,
+  StudentSummary,
+  VehicleType,
+} from '@curbside/domain';
 import { ConflictError, eventEntryOf } from '@curbside/domain';
 import type { Db } from './db';
 import { eventPuts, packEntries, TRANSACTION_ITEM_LIMIT } from './dismissal-event';
@@ -12,6 +19,7 @@ import {
   completedVisit,
   conflictFor,
   heldTo,
+  PICKUPS_IN_COMPLETION,
   queue,
   removedVisit,
   waitingIndex,
@@ -19,7 +27,10 @@ import {
 
 /**
  * Batch: `BATCH#{id}` / `BATCH`, with the ids of the entries in it
- * (`memberIds`, a string set), so a batch's vehicles are read by key, never
+ * (`memberIds`, a string set) and their children (`riders`, a string set of
+ * `{studentId}:{classroomId}`: where each child's release mark is, so a
+ * completion reads the marks beside the entries; a hint, kept by the batch's
+ * own writes: a child it lacks is read after), so a batch's vehicles are read by key, never
  * by reading the queue.
  * Batches of a session in number order: gsi1 `SESSION#{sessionId}#BATCHES` / `{batchNumber:06}`.
  * Batch numbers count per session: `SESSION#{sessionId}` / `BATCH_SEQ` raised with ADD.
@@ -31,42 +42,101 @@ const key = (id: number) => ({ pk: `BATCH#${id}`, sk: 'BATCH' });
 /** A batch's key, for the restore transaction (`restore.ts`). */
 export const batchKey = key;
 
+/**
+ * Batch ids (issue 54: a new batch takes one counter, its number, not two).
+ * Ids the `batch` counter gave (every batch before, and a session's batches
+ * past `NUMBERS_PER_LINE`) count up from 1, one a batch, and stay far below
+ * `DERIVED_IDS_FROM`; every other id is derived from its session, type and
+ * number, at or above it, so the two ranges never meet:
+ *
+ *   id = DERIVED_IDS_FROM + (sessionId × 2 + type) × NUMBERS_PER_LINE + batchNumber
+ *
+ * (type: 0 a car batch, 1 a bus batch). A session's numbers are unique (its
+ * counter), so derived ids are too; every id stays a safe integer. The id
+ * also names the line the batch loads from (`lineOfBatchId`).
+ */
+export const DERIVED_IDS_FROM = 1e15;
+export const NUMBERS_PER_LINE = 10_000;
+const TYPES: readonly VehicleType[] = ['car', 'bus'];
+
+/** A new batch's derived id, or undefined where none fits (then the id counter gives one). */
+export const batchIdOf = (sessionId: number, type: VehicleType, batchNumber: number): number | undefined => {
+  if (!Number.isSafeInteger(batchNumber) || batchNumber < 1 || batchNumber >= NUMBERS_PER_LINE)
+    return undefined;
+  const id = DERIVED_IDS_FROM + (sessionId * 2 + TYPES.indexOf(type)) * NUMBERS_PER_LINE + batchNumber;
+  return Number.isSafeInteger(id) ? id : undefined;
+};
+
+/** The session and vehicle type a derived batch id names (undefined for an id the counter gave). */
+export const lineOfBatchId = (id: number): { sessionId: number; vehicleType: VehicleType } | undefined => {
+  if (!Number.isSafeInteger(id) || id <= DERIVED_IDS_FROM) return undefined;
+  const line = Math.floor((id - DERIVED_IDS_FROM) / NUMBERS_PER_LINE);
+  const sessionId = Math.floor(line / 2);
+  const vehicleType = TYPES[line % 2];
+  return sessionId >= 1 && vehicleType ? { sessionId, vehicleType } : undefined;
+};
+
 const fromItem = (item: Record<string, unknown>): Batch => {
-  const { memberIds: _, ...batch } = stripKeys<Batch & { memberIds?: unknown }>(item);
+  const {
+    memberIds: _,
+    riders: __,
+    ...batch
+  } = stripKeys<Batch & { memberIds?: unknown; riders?: unknown }>(item);
   return batch;
 };
 const membersOf = (item: Record<string, unknown>): string[] => [
   ...((item.memberIds as Set<string> | undefined) ?? []),
 ];
 
+/** A child in a batch, as a batch keeps them (`riders`): where their release mark is, read before the entries. */
+type Rider = Pick<StudentSummary, 'id' | 'classroomId'>;
+const riderOf = ({ id, classroomId }: Rider) => `${id}:${classroomId ?? ''}`;
+const ridersIn = (entries: readonly Pick<QueueEntry, 'students'>[]) =>
+  new Set(entries.flatMap((entry) => entry.students.map(riderOf)));
+const ridersOf = (item: Record<string, unknown>): Rider[] =>
+  [...((item.riders as Set<string> | undefined) ?? [])].map((rider) => {
+    const [id, classroomId] = rider.split(':');
+    return { id: Number(id), classroomId: classroomId ? Number(classroomId) : null };
+  });
+
 /** The batch side of moving one entry out: count down (never below 0), version up, member out. */
-const batchLosesEntry = (db: Db, batchId: number, entry: QueueEntry) => ({
-  Update: {
-    TableName: db.table,
-    Key: key(batchId),
-    UpdateExpression: 'ADD currentCount :minusOne, version :one DELETE memberIds :member',
-    ConditionExpression: '#status = :loading AND currentCount > :zero',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: {
-      ':minusOne': -1,
-      ':one': 1,
-      ':loading': 'loading',
-      ':zero': 0,
-      ':member': new Set([entry.id]),
+const batchLosesEntry = (db: Db, batchId: number, entry: QueueEntry) => {
+  const riders = ridersIn([entry]);
+  return {
+    Update: {
+      TableName: db.table,
+      Key: key(batchId),
+      UpdateExpression: `ADD currentCount :minusOne, version :one DELETE memberIds :member${
+        riders.size > 0 ? ', riders :riders' : ''
+      }`,
+      ConditionExpression: '#status = :loading AND currentCount > :zero',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':minusOne': -1,
+        ':one': 1,
+        ':loading': 'loading',
+        ':zero': 0,
+        ':member': new Set([entry.id]),
+        ...(riders.size > 0 ? { ':riders': riders } : {}),
+      },
     },
-  },
-});
+  };
+};
 
 type NewBatch = { sessionId: number; schoolId: number; vehicleType: VehicleType; maxCapacity: number };
 
-const batchItem = (batch: Batch, memberIds: readonly string[]) => ({
-  ...key(batch.id),
-  gsi1pk: `SESSION#${batch.sessionId}#BATCHES`,
-  gsi1sk: String(batch.batchNumber).padStart(6, '0'),
-  entity: 'batch',
-  ...batch,
-  ...(memberIds.length > 0 ? { memberIds: new Set(memberIds) } : {}),
-});
+const batchItem = (batch: Batch, entries: readonly QueueEntry[]) => {
+  const riders = ridersIn(entries);
+  return {
+    ...key(batch.id),
+    gsi1pk: `SESSION#${batch.sessionId}#BATCHES`,
+    gsi1sk: String(batch.batchNumber).padStart(6, '0'),
+    entity: 'batch',
+    ...batch,
+    ...(entries.length > 0 ? { memberIds: new Set(entries.map((entry) => entry.id)) } : {}),
+    ...(riders.size > 0 ? { riders } : {}),
+  };
+};
 
 /** The entry side of moving a waiting, batch-less entry (as read) into a batch. */
 const entryJoins = (db: Db, batch: Batch, entry: QueueEntry) => {
@@ -94,9 +164,86 @@ const entryJoins = (db: Db, batch: Batch, entry: QueueEntry) => {
 
 /** A batch item as a batch and the ids of the entries in it. */
 const withMembersOf = (item: Record<string, unknown> | undefined) =>
-  item ? { batch: fromItem(item), memberIds: membersOf(item) } : undefined;
+  item ? { batch: fromItem(item), memberIds: membersOf(item), riders: ridersOf(item) } : undefined;
+
+/** A batch, the ids of the entries in it, and their children as the batch keeps them (`riders`). */
+export type BatchWithMembers = NonNullable<ReturnType<typeof withMembersOf>>;
+
+/**
+ * Whether a batch completion's transaction holds its children's picked-up
+ * marks too: the batch, each entry's slot and visit, and the marks within
+ * `PICKUPS_IN_COMPLETION` (the rest of the 100 items for its events and the
+ * Idempotency-Key's claim). A bigger batch writes its marks after.
+ */
+const pickupsFitBatch = (entries: number, pickups: number) =>
+  pickups === 0 || 1 + 2 * entries + pickups <= PICKUPS_IN_COMPLETION;
+
+/**
+ * One try of `batches.addEntry`, `held` to the batch's version as read (then
+ * answering the batch as it is after it) or only to its room: 'taken' (the
+ * entry is no longer as read) or 'moved' (the batch is not as held: its
+ * state decides).
+ */
+const joinOnce = async (
+  db: Db,
+  batch: Batch,
+  entry: QueueEntry,
+  recording: Recording,
+  held: boolean,
+): Promise<Batch | 'taken' | 'moved'> => {
+  const riders = ridersIn([entry]);
+  try {
+    await db.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: db.table,
+              Key: key(batch.id),
+              UpdateExpression: `ADD currentCount :one, version :one, memberIds :member${
+                riders.size > 0 ? ', riders :riders' : ''
+              }`,
+              ConditionExpression: `#status = :loading AND currentCount < maxCapacity${
+                held ? ' AND version = :version' : ''
+              }`,
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: {
+                ':one': 1,
+                ':loading': 'loading',
+                ...(held ? { ':version': batch.version } : {}),
+                ':member': new Set([entry.id]),
+                ...(riders.size > 0 ? { ':riders': riders } : {}),
+              },
+            },
+          },
+          entryJoins(db, batch, entry),
+          ...eventPuts(
+            db,
+            batch,
+            new Date().toISOString(),
+            [
+              {
+                kind: 'batched',
+                batch: { id: batch.id, number: batch.batchNumber },
+                entries: [eventEntryOf(entry)],
+              },
+            ],
+            recording,
+          ),
+        ],
+      }),
+    );
+    return { ...batch, currentCount: batch.currentCount + 1, version: batch.version + 1 };
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return cancellationReasons(error)[0] === 'ConditionalCheckFailed' ? 'moved' : 'taken';
+  }
+};
 
 export const batches = {
+  /** `pickupsFitBatch`: a completion's picked-up marks in its own transaction. */
+  pickupsFit: pickupsFitBatch,
+
   /** A new, empty batch (loading). */
   async create(db: Db, input: NewBatch, recording: Recording): Promise<Batch> {
     const batch = await batches.allocate(db, input);
@@ -104,25 +251,29 @@ export const batches = {
     return batch;
   },
 
-  /** A batch's id and number, taken from their counters; nothing is written for the batch yet. */
+  /**
+   * A batch's number, taken from the session's counter, and its id, derived
+   * from the session, the type and the number (`batchIdOf`: one UpdateItem;
+   * the id counter only past `NUMBERS_PER_LINE` batches in a session); nothing
+   * is written for the batch yet.
+   */
   async allocate(db: Db, input: NewBatch): Promise<Batch> {
-    const [id, seq] = await Promise.all([
-      nextId(db, 'batch'),
-      db.doc.send(
-        new UpdateCommand({
-          TableName: db.table,
-          Key: { pk: `SESSION#${input.sessionId}`, sk: 'BATCH_SEQ' },
-          UpdateExpression: 'ADD #value :one',
-          ExpressionAttributeNames: { '#value': 'value' },
-          ExpressionAttributeValues: { ':one': 1 },
-          ReturnValues: 'UPDATED_NEW',
-        }),
-      ),
-    ]);
+    const seq = await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: { pk: `SESSION#${input.sessionId}`, sk: 'BATCH_SEQ' },
+        UpdateExpression: 'ADD #value :one',
+        ExpressionAttributeNames: { '#value': 'value' },
+        ExpressionAttributeValues: { ':one': 1 },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    const batchNumber = Number(seq.Attributes?.value);
+    const id = batchIdOf(input.sessionId, input.vehicleType, batchNumber) ?? (await nextId(db, 'batch'));
     return {
       id,
       ...input,
-      batchNumber: Number(seq.Attributes?.value),
+      batchNumber,
       status: 'loading',
       currentCount: 0,
       startTime: new Date().toISOString(),
@@ -156,10 +307,7 @@ export const batches = {
             {
               Put: {
                 TableName: db.table,
-                Item: batchItem(
-                  filled,
-                  entries.map((entry) => entry.id),
-                ),
+                Item: batchItem(filled, entries),
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
@@ -180,7 +328,7 @@ export const batches = {
   },
 
   /** A batch and the ids of the entries in it, read consistently. */
-  async withMembers(db: Db, id: number): Promise<{ batch: Batch; memberIds: string[] } | undefined> {
+  async withMembers(db: Db, id: number): Promise<BatchWithMembers | undefined> {
     const { Item } = await db.doc.send(
       new GetCommand({ TableName: db.table, Key: key(id), ConsistentRead: true }),
     );
@@ -188,7 +336,7 @@ export const batches = {
   },
 
   /** `withMembers` as a keyed read (`keyed-read.ts`), in a BatchGetItem shared with others (the caller's sign-in read). */
-  keyedWithMembers(id: number): KeyedRead<{ batch: Batch; memberIds: string[] } | undefined> {
+  keyedWithMembers(id: number): KeyedRead<BatchWithMembers | undefined> {
     return { keys: [key(id)], consistent: true, from: (found) => withMembersOf(itemAt(found, key(id))) };
   },
 
@@ -213,60 +361,27 @@ export const batches = {
   /**
    * Puts a waiting, batch-less entry into a loading batch with room: the
    * entry leaves the waiting line, the batch's count and members grow, in one
-   * transaction. Answers 'full', 'closed' or 'taken' when a condition failed
+   * transaction, held to the batch's version as read, so the batch after it
+   * is the one read with one more (issue 54: no read after). Answers the
+   * batch as it is now; 'full', 'closed' or 'taken' when a condition failed
    * (the batch is full, not loading, or the entry is no longer as read).
+   * When another change moved the batch on meanwhile, it is tried once more
+   * held to the batch's room only, and the batch read after it.
    */
   async addEntry(
     db: Db,
     batch: Batch,
     entry: QueueEntry,
     recording: Recording,
-  ): Promise<'added' | 'full' | 'closed' | 'taken'> {
-    try {
-      await db.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: db.table,
-                Key: key(batch.id),
-                UpdateExpression: 'ADD currentCount :one, version :one, memberIds :member',
-                ConditionExpression: '#status = :loading AND currentCount < maxCapacity',
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: {
-                  ':one': 1,
-                  ':loading': 'loading',
-                  ':member': new Set([entry.id]),
-                },
-              },
-            },
-            entryJoins(db, batch, entry),
-            ...eventPuts(
-              db,
-              batch,
-              new Date().toISOString(),
-              [
-                {
-                  kind: 'batched',
-                  batch: { id: batch.id, number: batch.batchNumber },
-                  entries: [eventEntryOf(entry)],
-                },
-              ],
-              recording,
-            ),
-          ],
-        }),
-      );
-      return 'added';
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      const [batchReason] = cancellationReasons(error);
-      if (batchReason === 'ConditionalCheckFailed') {
-        const current = await batches.get(db, batch.id);
-        return current?.status === 'loading' ? 'full' : 'closed';
-      }
-      return 'taken';
-    }
+  ): Promise<Batch | 'full' | 'closed' | 'taken'> {
+    const outcome = await joinOnce(db, batch, entry, recording, true);
+    if (outcome !== 'moved') return outcome;
+    // Moved on meanwhile: once more, held to its room only (so tablets adding at once do not take turns), read after.
+    const again = await joinOnce(db, batch, entry, recording, false);
+    if (again === 'taken') return again;
+    const now = await batches.get(db, batch.id);
+    if (again !== 'moved') return now ?? again;
+    return now?.status === 'loading' ? 'full' : 'closed';
   },
 
   /**
@@ -390,6 +505,9 @@ export const batches = {
    * ConflictError when it is no longer loading; false when it or an entry
    * changed meanwhile (read again and retry). `marks`: the session's release
    * marks of their children, recorded per child with the completion.
+   * `pickups`: their children's picked-up marks (`releases.pickUpItems`), in
+   * the same transaction (issue 54: no call of their own), when they fit
+   * (`pickupsFitBatch`).
    */
   async complete(
     db: Db,
@@ -398,11 +516,15 @@ export const batches = {
     endTime: string,
     recording: Recording,
     marks?: ReadonlyMap<number, ReleaseMark>,
+    pickups: readonly Record<string, unknown>[] = [],
   ): Promise<boolean> {
+    if (!pickupsFitBatch(entries.length, pickups.length)) {
+      throw new Error('Too many pickup marks for one transaction');
+    }
     const events = packEntries(
       { kind: 'picked_up', batch: { id: batch.id, number: batch.batchNumber } },
       entries.map((entry) => completedEntryOf(entry, marks)),
-      TRANSACTION_ITEM_LIMIT - 1 - 2 * entries.length,
+      TRANSACTION_ITEM_LIMIT - 1 - 2 * entries.length - pickups.length,
     );
     try {
       await db.doc.send(
@@ -439,6 +561,7 @@ export const batches = {
                 { Put: { TableName: db.table, Item: completedVisit(entry, endTime).item } },
               ];
             }),
+            ...pickups.map((pickup) => ({ Put: { TableName: db.table, Item: pickup } })),
             ...eventPuts(db, batch, endTime, events, recording),
           ],
         }),

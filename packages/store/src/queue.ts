@@ -9,9 +9,10 @@ import {
   type ReleaseMark,
   type VehicleType,
 } from '@curbside/domain';
-import { getAll, rewritePartition } from './batch-write';
+import { rewritePartition } from './batch-write';
 import type { Db } from './db';
 import { eventPuts, meterTransactionSurcharge, TRANSACTION_ITEM_LIMIT } from './dismissal-event';
+import { itemAt, type KeyedRead, keyedReads } from './keyed-read';
 import { isConditionFailure, queryAll } from './query';
 import {
   activeEntryKey,
@@ -217,18 +218,31 @@ export const queue = {
    * answer is in arrival order.
    */
   async byIds(db: Db, ids: readonly string[], state: 'active' | 'completed'): Promise<QueueEntry[]> {
+    return keyedReads.run(db, queue.keyedByIds(ids, state));
+  },
+
+  /** `byIds` as a keyed read (consistent), in a BatchGetItem shared with others (a batch's release marks). */
+  keyedByIds(ids: readonly string[], state: 'active' | 'completed'): KeyedRead<QueueEntry[]> {
     const keys = ids.flatMap((id) => {
       const parsed = parseEntryId(id);
       return parsed ? [state === 'active' ? parsed.slot : parsed.visit] : [];
     });
     const wanted = new Set(ids);
-    const items = await getAll(db, keys, true);
-    return items
-      .filter((item) => wanted.has(item.id as string) && item.entity === 'queueEntry')
-      .map(fromItem)
-      .sort((a, b) =>
-        a.entryTime === b.entryTime ? (a.id < b.id ? -1 : 1) : a.entryTime < b.entryTime ? -1 : 1,
-      );
+    return {
+      keys,
+      consistent: true,
+      from: (found) =>
+        keys
+          .flatMap((key): Record<string, unknown>[] => {
+            const item = itemAt(found, key);
+            return item ? [item] : [];
+          })
+          .filter((item) => wanted.has(item.id as string) && item.entity === 'queueEntry')
+          .map(fromItem)
+          .sort((a, b) =>
+            a.entryTime === b.entryTime ? (a.id < b.id ? -1 : 1) : a.entryTime < b.entryTime ? -1 : 1,
+          ),
+    };
   },
 
   /** Active entries in queue order with dense positions per vehicle type. */

@@ -216,7 +216,7 @@ describe('the waiting line (add-to-batch)', () => {
     );
     const [c31, c32, c33, c34] = cars as [QueueEntry, QueueEntry, QueueEntry, QueueEntry];
     const batch = await newBatch(sessionId);
-    expect(await batches.addEntry(db, batch, c31, rec)).toBe('added');
+    expect(await batches.addEntry(db, batch, c31, rec)).toMatchObject({ status: 'loading' });
     await queue.update(db, c32, { status: 'overflow', batchId: null, batchNumber: null }, rec);
     await queue.update(db, c33, { status: 'ready', batchId: null, batchNumber: null }, rec);
 
@@ -246,7 +246,8 @@ describe('batch members', () => {
     const cars = [];
     for (const number of ['41', '42', '43']) cars.push(await queueCar(sessionId, number));
     await queueCar(sessionId, '44');
-    for (const car of cars) expect(await batches.addEntry(db, batch, car, rec)).toBe('added');
+    for (const car of cars)
+      expect(await batches.addEntry(db, batch, car, rec)).toMatchObject({ status: 'loading' });
     await batches.removeEntry(
       db,
       batch.id,
@@ -275,10 +276,10 @@ describe('batch members', () => {
     const sessionId = 9322;
     const batch = await newBatch(sessionId);
     const car = await queueCar(sessionId, '45');
-    expect(await batches.addEntry(db, batch, car, rec)).toBe('added');
+    expect(await batches.addEntry(db, batch, car, rec)).toMatchObject({ status: 'loading' });
     const seen = (await batches.withMembers(db, batch.id))!;
     const late = await queueCar(sessionId, '46');
-    expect(await batches.addEntry(db, seen.batch, late, rec)).toBe('added');
+    expect(await batches.addEntry(db, seen.batch, late, rec)).toMatchObject({ status: 'loading' });
     const entries = await batches.entries(db, seen.batch, seen.memberIds);
     expect(await batches.complete(db, seen.batch, entries, nextTime(), rec)).toBe(false);
   });

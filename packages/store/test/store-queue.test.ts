@@ -33,7 +33,7 @@ describe('queue entries and batches', () => {
       { sessionId, schoolId: 1, vehicleType: 'car', maxCapacity: 8 },
       rec,
     );
-    expect(await batches.addEntry(db, batch, seen, rec)).toBe('added');
+    expect(await batches.addEntry(db, batch, seen, rec)).toMatchObject({ status: 'loading' });
 
     await expect(queue.complete(db, seen, rec)).rejects.toThrow(ConflictError);
     await expect(
