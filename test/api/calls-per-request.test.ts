@@ -143,6 +143,10 @@ const figures: Record<string, Counted> = {};
  * Prepares a request (unmetered), runs it with the meter from zero and notes its
  * handler's DynamoDB calls and sequential round trips. Each route is sent once
  * before it is measured, as on a warm instance that has served this screen.
+ * A car leaving the line tells the parents of the cars behind it at most once per
+ * 15 s per session (`tellLineMoved`: one Query of the line, in the benchmark's average);
+ * when that throttled read fell on the measured request, the request is measured
+ * once more, within the 15 s, so the figure is the change's own whatever the clock.
  */
 const measure = async <T>(
   route: string,
@@ -150,23 +154,25 @@ const measure = async <T>(
   act: (prepared: T) => Promise<{ status: number }>,
   label = route,
 ): Promise<Counted> => {
-  for (const measured of [false, true]) {
+  for (let run = 0; ; run++) {
     const prepared = await prepare();
     meter.reset();
     const answer = await act(prepared);
     expect(answer.status, `${route}: ${JSON.stringify((answer as { body?: unknown }).body)}`).toBeLessThan(
       300,
     );
-    if (!measured) continue;
+    if (run === 0) continue;
     const of = meter.snapshot()[`http/${route}`] ?? {};
     expect(of['lambda.invocations'], route).toBe(1);
-    figures[label] = { calls: of['ddb.calls'] ?? 0, roundTrips: of['ddb.roundTrips'] ?? 0 };
+    if (of['parents.lineMoved'] && run === 1) continue;
+    const counted: Counted = { calls: of['ddb.calls'] ?? 0, roundTrips: of['ddb.roundTrips'] ?? 0 };
     if (process.env.CALLS_PER_REQUEST_REPORT)
-      Object.assign(figures[label] as object, {
+      Object.assign(counted, {
         operations: Object.fromEntries(Object.entries(of).filter(([name]) => /^ddb\.\w+\.calls$/.test(name))),
       });
+    figures[label] = counted;
+    return counted;
   }
-  return figures[label] as Counted;
 };
 
 let cars = 200;

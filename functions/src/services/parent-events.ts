@@ -121,6 +121,8 @@ const tellLineMoved = async (sessionId: number, hearers: ReadonlyMap<number, Hea
   const now = Date.now();
   if (now - (lastLineUpdate.get(sessionId) ?? 0) < POSITION_UPDATE_INTERVAL_MS) return;
   lastLineUpdate.set(sessionId, now);
+  // Counted apart, so a count of a change's calls can tell this throttled read from the change's own.
+  meter.add('parents.lineMoved');
   const active = await queue.listActive(db, sessionId);
   // Every waiting child's parents at once (one after another, a long line took as many posts' time).
   await Promise.all(
