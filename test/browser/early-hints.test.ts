@@ -101,6 +101,34 @@ describe("a phone's first screen", () => {
       const fromScript = reads(untilDrawn, url).filter((sent) => sent.headers()[REQUEST_ID] === undefined);
       expect(fromScript.length, url).toBeLessThanOrEqual(1);
     }
+    // The school's changes (the change forms' list, drawn with the children) left from the script
+    // too, once the ways home had answered, and only from it before the page was drawn.
+    const changes = early.filter(({ url }) => url.startsWith('/api/dismissal-changes?from='));
+    expect(changes.length).toBe(1);
+    // (Read again with the app's reference once the live connection opens, after the first paint.)
+    const changeReads = reads(untilDrawn, changes[0]?.url ?? '');
+    expect(changeReads.filter((sent) => sent.headers()[REQUEST_ID] === undefined).length).toBe(1);
+    expect(changeReads[0]?.headers()[REQUEST_ID]).toBeUndefined();
+  });
+
+  it("the driver page's buses and school phone leave with its link before the app runs, once", async () => {
+    const admin = await suite.client('admin_demo');
+    const { driverUrl } = (await admin.get('/api/bus-links')).body as { driverUrl: string };
+    const driver = new URL(driverUrl);
+    const token = driver.searchParams.get('t') as string;
+    const { untilDrawn, early, reads, screenAskedFirst } = await opened(
+      `${driver.pathname}${driver.search}`,
+      /\/bus-driver\.page-[\w-]+\.js$/,
+      (page) => page.getByRole('textbox', { name: 'Select Bus' }).waitFor({ timeout: 30_000 }),
+    );
+    expect(screenAskedFirst).toBe(true);
+    for (const url of ['/api/buses', '/api/buses/contact']) {
+      const made = reads(untilDrawn, url);
+      expect(made.length, url).toBe(1);
+      expect(made[0]?.headers()[REQUEST_ID], url).toBeUndefined();
+      expect(made[0]?.headers().authorization, url).toBe(`Bearer ${token}`);
+      expect(early.find((read) => read.url === `${url} Bearer ${token}`)?.taken, url).toBe(true);
+    }
   });
 
   it('signed out, the dashboard reads nothing of a parent: the sign-in opens', async () => {
