@@ -12,9 +12,17 @@ export interface FirstScreen {
   /**
    * The reads its loaders start first (GET, as `request` sends them; `?` at the end: with the
    * page's own query string): `always`, and `parent`'s once `/api/me` says a parent is signed
-   * in (and may read: no one-time password).
+   * in (and may read: no one-time password); `after`, once the answer of the first URL (one of
+   * the above) is in, the reads each item of its list (`[url, list, field, prefix]`) names: the
+   * prefix and the item's field, each value once; `link`, with the school link's token of the
+   * page's `?t=` as `Authorization: Bearer`, as the screens opened from a link read.
    */
-  reads?: { always?: readonly string[]; parent?: readonly string[] };
+  reads?: {
+    always?: readonly string[];
+    parent?: readonly string[];
+    after?: ReadonlyArray<readonly [string, string, string, string]>;
+    link?: readonly string[];
+  };
 }
 
 const ME = '/api/me';
@@ -43,9 +51,16 @@ export const FIRST_SCREENS: readonly FirstScreen[] = [
     reads: {
       always: [ME],
       parent: ['/api/parent/students/status', '/api/parent/students', '/api/parent/ways-home'],
+      // Each school's changes from its today, as the dashboard's loader asks once the ways home are in.
+      after: [['/api/parent/ways-home', 'schools', 'today', '/api/dismissal-changes?from=']],
     },
   },
-  { path: /^\/bus-driver$/, modules: ['src/features/buses/bus-driver.page'] },
+  {
+    path: /^\/bus-driver$/,
+    modules: ['src/features/buses/bus-driver.page'],
+    // The buses to choose from and the school's phone (driverQueries), with the page's link.
+    reads: { link: ['/api/buses', '/api/buses/contact'] },
+  },
   {
     path: /^\/front-queue$/,
     modules: [
@@ -73,6 +88,28 @@ function early(screens: Array<[string, string[], Reads]>) {
   const screen = screens.find(([pattern]) => new RegExp(pattern).test(location.pathname));
   if (!screen) return;
   const [, files, reads] = screen;
+  const answers: Record<string, Promise<Response> | null> = {};
+  (window as { curbsideEarly?: typeof answers }).curbsideEarly ??= answers;
+  const kept = (window as { curbsideEarly?: typeof answers }).curbsideEarly as typeof answers;
+  const read = (url: string, authorization?: string) => {
+    const full = url.endsWith('?') ? url.slice(0, -1) + location.search : url;
+    const key = authorization ? `${full} ${authorization}` : full;
+    if (key in kept) return;
+    const answer = fetch(full, {
+      credentials: 'include',
+      ...(authorization ? { headers: { authorization } } : {}),
+    });
+    // Offline (a tablet reloaded in a dead spot) the read fails: the app's own request then asks
+    // again (`takeEarlyRead`), and a failure nobody waits for is no page error.
+    answer.catch(() => {});
+    kept[key] = answer;
+  };
+  for (const url of reads.always ?? []) read(url);
+  // A school link's token as the page reads it (linkToken in features/buses/bus-socket.ts).
+  const token = new URLSearchParams(location.search).get('t');
+  if (token && /^[A-Za-z0-9_-]{32}$/.test(token))
+    for (const url of reads.link ?? []) read(url, `Bearer ${token}`);
+  // The hints after the reads: on HTTP/1.1's six connections a read asked for first goes first.
   for (const file of files) {
     const link = document.createElement('link');
     const css = file.endsWith('.css');
@@ -82,25 +119,22 @@ function early(screens: Array<[string, string[], Reads]>) {
     link.href = `/assets/${file}`;
     document.head.append(link);
   }
-  const answers: Record<string, Promise<Response> | null> = {};
-  (window as { curbsideEarly?: typeof answers }).curbsideEarly ??= answers;
-  const kept = (window as { curbsideEarly?: typeof answers }).curbsideEarly as typeof answers;
-  const read = (url: string) => {
-    const full = url.endsWith('?') ? url.slice(0, -1) + location.search : url;
-    if (full in kept) return;
-    const answer = fetch(full, { credentials: 'include' });
-    // Offline (a tablet reloaded in a dead spot) the read fails: the app's own request then asks
-    // again (`takeEarlyRead`), and a failure nobody waits for is no page error.
-    answer.catch(() => {});
-    kept[full] = answer;
-  };
-  for (const url of reads.always ?? []) read(url);
   const me = kept['/api/me'];
   if (!me || !reads.parent) return;
   me.then((response) => (response.ok ? response.clone().json() : null))
     .then((user: { role?: string; mustChangePassword?: boolean } | null) => {
       if (user?.role !== 'parent' || user.mustChangePassword) return;
       for (const url of reads.parent ?? []) read(url);
+      for (const [source, list, field, prefix] of reads.after ?? []) {
+        kept[source]
+          ?.then((response) => (response.ok ? response.clone().json() : null))
+          .then((body: Record<string, Array<Record<string, unknown>>> | null) => {
+            const values = new Set((body?.[list] ?? []).map((item) => item[field]));
+            for (const value of values)
+              if (typeof value === 'string') read(prefix + encodeURIComponent(value));
+          })
+          .catch(() => {});
+      }
     })
     .catch(() => {});
 }

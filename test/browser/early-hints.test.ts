@@ -12,12 +12,16 @@ const suite = browserSuite();
 
 const REQUEST_ID = 'x-request-id';
 
-/** Opens `path`, waits for `ready`, and answers what the page asked for and what it was hinted. */
+/**
+ * Opens `path`, waits for `ready`, and answers what the page asked for and what it was hinted. The
+ * entry is held until `screen` (a path) has been asked for, and `read` (a path and query) too.
+ */
 const opened = async (
   path: string,
   screen: RegExp,
   ready: (page: Page) => Promise<unknown>,
   username?: string,
+  read?: RegExp,
 ) => {
   const context = await suite.newContext({ viewport: viewports.phone, touch: true });
   if (username) await suite.signIn(context, username);
@@ -28,12 +32,17 @@ const opened = async (
   // The entry is held until the screen's own chunk has been asked for (at most 15 s): only a
   // page that asks for it before the entry runs gets it meanwhile.
   let screenAskedFirst = false;
-  const screenAsked = new Promise<boolean>((resolve) => {
-    page.on('request', (sent) => {
-      if (screen.test(new URL(sent.url()).pathname)) resolve(true);
+  const asked = (wanted: RegExp, of: (url: URL) => string) =>
+    new Promise<boolean>((resolve) => {
+      page.on('request', (sent) => {
+        if (wanted.test(of(new URL(sent.url())))) resolve(true);
+      });
+      setTimeout(() => resolve(false), 15_000);
     });
-    setTimeout(() => resolve(false), 15_000);
-  });
+  const screenAsked = Promise.all([
+    asked(screen, (url) => url.pathname),
+    read ? asked(read, (url) => `${url.pathname}${url.search}`) : true,
+  ]).then((both) => both.every(Boolean));
   await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
     screenAskedFirst = await screenAsked;
     await route.continue();
@@ -75,6 +84,7 @@ describe("a phone's first screen", () => {
       /\/parent-dashboard\.page-[\w-]+\.js$/,
       (page) => page.getByRole('heading', { name: 'Link a Student' }).waitFor({ timeout: 30_000 }),
       'parent_demo',
+      /^\/api\/dismissal-changes\?from=/,
     );
     // The screen's code was asked for before the entry ran, and every script of the screen that
     // the page loaded before it drew was hinted.
@@ -100,6 +110,32 @@ describe("a phone's first screen", () => {
     for (const url of firstReads) {
       const fromScript = reads(untilDrawn, url).filter((sent) => sent.headers()[REQUEST_ID] === undefined);
       expect(fromScript.length, url).toBeLessThanOrEqual(1);
+    }
+    // The school's changes (the change forms' list, drawn with the children) left from the script
+    // too, once the ways home had answered, before the app ran (the entry is held until then).
+    const changes = early.filter(({ url }) => url.startsWith('/api/dismissal-changes?from='));
+    expect(changes.length).toBe(1);
+    const changeReads = reads(untilDrawn, changes[0]?.url ?? '');
+    expect(changeReads.filter((sent) => sent.headers()[REQUEST_ID] === undefined).length).toBe(1);
+  });
+
+  it("the driver page's buses and school phone leave with its link before the app runs, once", async () => {
+    const admin = await suite.client('admin_demo');
+    const { driverUrl } = (await admin.get('/api/bus-links')).body as { driverUrl: string };
+    const driver = new URL(driverUrl);
+    const token = driver.searchParams.get('t') as string;
+    const { untilDrawn, early, reads, screenAskedFirst } = await opened(
+      `${driver.pathname}${driver.search}`,
+      /\/bus-driver\.page-[\w-]+\.js$/,
+      (page) => page.getByRole('textbox', { name: 'Select Bus' }).waitFor({ timeout: 30_000 }),
+    );
+    expect(screenAskedFirst).toBe(true);
+    for (const url of ['/api/buses', '/api/buses/contact']) {
+      const made = reads(untilDrawn, url);
+      expect(made.length, url).toBe(1);
+      expect(made[0]?.headers()[REQUEST_ID], url).toBeUndefined();
+      expect(made[0]?.headers().authorization, url).toBe(`Bearer ${token}`);
+      expect(early.find((read) => read.url === `${url} Bearer ${token}`)?.taken, url).toBe(true);
     }
   });
 

@@ -74,9 +74,10 @@ const EARLY_READS_MS = 15_000;
 /**
  * The answer the page's first script (web/route-preload.ts) already asked for this call, if any:
  * the screen's first reads leave while the app's code downloads. Each is taken once, by a GET
- * without headers of its own in the page's first seconds; a change (any other method) or the
- * end of that time leaves the rest unused. A URL asked for here is marked, so the script does
- * not read it again.
+ * without headers of its own (or, for a page opened from a school's link, with that link's
+ * `Authorization` alone: the script read it with the same) in the page's first seconds; a change
+ * (any other method) or the end of that time leaves the rest unused. A URL asked for here is
+ * marked, so the script does not read it again.
  */
 const takeEarlyRead = (method: string, url: string, headers: Record<string, string>) => {
   const holder = globalThis as { curbsideEarly?: Record<string, Promise<Response> | null> };
@@ -86,9 +87,17 @@ const takeEarlyRead = (method: string, url: string, headers: Record<string, stri
     for (const key of Object.keys(kept)) kept[key] = null;
     return null;
   }
-  const answer = kept[url] ?? null;
-  kept[url] = null;
-  return Object.keys(headers).length === 0 ? answer : null;
+  const names = Object.keys(headers);
+  const key =
+    names.length === 0
+      ? url
+      : names.length === 1 && names[0] === 'authorization'
+        ? `${url} ${headers.authorization}`
+        : null;
+  if (key === null) return null;
+  const answer = kept[key] ?? null;
+  kept[key] = null;
+  return answer;
 };
 
 /**

@@ -193,10 +193,12 @@ export function BusDriverPage() {
   useEffect(() => () => stop(false), []);
 
   // The connection closed (the office rotating the links closes it): ask the link at once whether
-  // it still opens the page, so a replaced one says so now, not after the retries.
+  // it still opens the page, so a replaced one says so now, not after the retries. A socket not
+  // opened yet (no buses yet: `retries` 0) has not closed: the buses that just came are not read
+  // again (the early script's answer came before the socket was asked for; issue 57).
   // biome-ignore lint/correctness/useExhaustiveDependencies: on the connection's state only
   useEffect(() => {
-    if (socket.status === 'closed' && fleet.data && !isReplaced) void fleet.refetch();
+    if (socket.status === 'closed' && socket.retries > 0 && fleet.data && !isReplaced) void fleet.refetch();
   }, [socket.status]);
 
   // A replaced link tracks nothing more.

@@ -60,6 +60,49 @@ const readAgainOnFirstOpen = (queryClient: QueryClient) => {
   return stop;
 };
 
+/** How long the live connection waits at most for the screen's first reads, and for a frame after them. */
+const FIRST_READS_WAIT_MS = 5_000;
+const FRAME_WAIT_MS = 250;
+
+/**
+ * Calls `then` once no read is in flight (the screen's first reads answered, or failed, or wait
+ * offline) and the browser has painted a frame after them, or after `FIRST_READS_WAIT_MS` at most
+ * (a hidden tab paints no frame: `FRAME_WAIT_MS`). Answers a function that cancels it.
+ */
+const afterFirstReads = (queryClient: QueryClient, then: () => void) => {
+  let done = false;
+  let frame = 0;
+  const timers: Array<ReturnType<typeof setTimeout>> = [];
+  const fire = () => {
+    if (done) return;
+    done = true;
+    stopWatching();
+    then();
+  };
+  const afterPaint = () => {
+    frame = requestAnimationFrame(() => timers.push(setTimeout(fire, 0)));
+    timers.push(setTimeout(fire, FRAME_WAIT_MS));
+  };
+  const cache = queryClient.getQueryCache();
+  let stopWatching = () => {};
+  if (queryClient.isFetching() === 0) afterPaint();
+  else {
+    stopWatching = cache.subscribe(() => {
+      if (queryClient.isFetching() > 0) return;
+      stopWatching();
+      stopWatching = () => {};
+      afterPaint();
+    });
+  }
+  timers.push(setTimeout(fire, FIRST_READS_WAIT_MS));
+  return () => {
+    done = true;
+    stopWatching();
+    cancelAnimationFrame(frame);
+    for (const timer of timers) clearTimeout(timer);
+  };
+};
+
 /**
  * Keeps one live connection for the app, and the cache sync that applies
  * its events to the cached lists. It reconnects when the signed-in user
@@ -116,8 +159,13 @@ export function LiveProvider({ children }: { children: ReactNode }) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: reconnect when the signed-in user changes
   useEffect(() => {
     if (asking) return;
-    live.connection.restart();
-    return () => live.connection.stop();
+    // Once the screen's first reads are in and drawn (issue 57): the socket's opening and its reading
+    // again (`readAgainOnFirstOpen`) come after the first paint, not in the middle of it on a phone.
+    const stopWaiting = afterFirstReads(queryClient, () => live.connection.restart());
+    return () => {
+      stopWaiting();
+      live.connection.stop();
+    };
   }, [live, userId, asking]);
   return <LiveContext.Provider value={live}>{children}</LiveContext.Provider>;
 }

@@ -7,6 +7,7 @@ import { type FormEvent, useState } from 'react';
 import { api } from '../../lib/api';
 import { useFieldErrors } from '../../lib/field-errors';
 import { errorMessage } from '../../lib/http';
+import { dateFormat } from './format';
 import { useParentTexts } from './i18n';
 import { parentQueries } from './parent.queries';
 import { useSchoolDay } from './school-day';
@@ -17,9 +18,7 @@ const FIELDS: readonly Field[] = ['name', 'relationship', 'phone', 'onDate', 'st
 
 /** `2026-11-27` as the screen's language writes a day. */
 const dayText = (day: string, language: string) =>
-  new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(
-    new Date(`${day}T00:00:00Z`),
-  );
+  dateFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
 
 const useAddPickup = () => {
   const queryClient = useQueryClient();

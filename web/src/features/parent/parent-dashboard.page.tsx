@@ -3,7 +3,6 @@ import { Alert, Badge, Button, Card, Group, Loader, Stack, Text, TextInput, Titl
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useDeferredValue, useState } from 'react';
 import { Navigate } from 'react-router';
-import { useAfterPaint } from '../../lib/after-paint';
 import { appQueryClient } from '../../lib/query-client';
 import { authQueries, useMe } from '../auth/auth.queries';
 import { useLiveEvent } from '../live/live';
@@ -159,13 +158,13 @@ export function ParentDashboardPage() {
   const status = useQuery({ ...parentQueries.status(), enabled: parent });
   const students = useQuery({ ...parentQueries.students(), enabled: parent });
   const waysRead = useWaysHomeRead(parent);
-  // The children, their ways home and their change forms are drawn together (see below).
-  const pending = status.isPending || !waysRead;
-  // Issue 57: once the answers are in, the children are drawn in a transition (React renders it in
-  // slices, the phone's main thread is never blocked long), and the forms below them once the
-  // children have been painted (they appear under them: nothing moves).
+  // Issue 57: nothing of the page is painted until its first answers are in (the children, their
+  // schools, their ways home and changes); then the whole page, header, children and their forms,
+  // is drawn in one transition (React renders it in slices) and painted at once: the largest text
+  // (a change form's) comes with the first paint instead of a paint later, and nothing is drawn
+  // again in pieces after it.
+  const pending = status.isPending || students.isPending || !waysRead;
   const drawn = useDeferredValue(!pending);
-  const below = useAfterPaint(drawn);
   const logout = useParentLogout();
   const readStatus = () => void queryClient.invalidateQueries({ queryKey: parentQueries.status().queryKey });
   useLiveEvent('STUDENT_STATUS_UPDATE', readStatus);
@@ -176,6 +175,7 @@ export function ParentDashboardPage() {
   if (isLoading) return null;
   if (user?.role === 'parent' && user.mustChangePassword) return <ParentSetPassword user={user} />;
   if (!parent) return <Navigate to="/parent-login" replace />;
+  if (pending || !drawn) return <Loader m="xl" aria-label="Loading" />;
   const schools = new Map((students.data ?? []).map((child) => [child.id, child.schoolName]));
   return (
     <ParentLayout>
@@ -199,12 +199,8 @@ export function ParentDashboardPage() {
             {t('dashboard.signOut')}
           </Button>
         </Group>
-        {drawn && status.data && status.data.length > 0 && <ArrivalCards />}
-        {/* Nothing below the children until they and their ways home are known: drawn before
-            them, the form moved down a screen once they came (a layout shift on the phone). */}
-        {!drawn ? (
-          <Loader aria-label="Loading" />
-        ) : !status.data ? (
+        {status.data && status.data.length > 0 && <ArrivalCards />}
+        {!status.data ? (
           <Alert color="red">{t('dashboard.loadFailed')}</Alert>
         ) : status.data.length === 0 ? (
           <Text fz="lg">{t('dashboard.none')}</Text>
@@ -215,10 +211,11 @@ export function ParentDashboardPage() {
             ))}
           </Stack>
         )}
-        {below &&
-          status.data?.map((child) => <ChangeWayHome key={child.id} child={child} userId={user.id} />)}
-        {below && status.data && status.data.length > 0 && <AuthorizedPickups students={status.data} />}
-        {below && <LinkForm />}
+        {status.data?.map((child) => (
+          <ChangeWayHome key={child.id} child={child} userId={user.id} />
+        ))}
+        {status.data && status.data.length > 0 && <AuthorizedPickups students={status.data} />}
+        <LinkForm />
       </Stack>
     </ParentLayout>
   );

@@ -23,6 +23,7 @@ import { errorMessage } from '../../lib/http';
 import { appQueryClient } from '../../lib/query-client';
 import { useLiveEvent } from '../live/live';
 import { wayChoices, wayOfValue } from '../ways-home/way-choices';
+import { dateFormat } from './format';
 import { useParentTexts } from './i18n';
 import { parentQueries } from './parent.queries';
 
@@ -58,7 +59,7 @@ export const useWayText = () => {
 
 /** A day as the screen's language writes it (`Wed, Nov 25`). */
 const dayText = (day: string, language: string) =>
-  new Intl.DateTimeFormat(language, {
+  dateFormat(language, {
     weekday: 'short',
     month: 'short',
     day: 'numeric',
@@ -69,7 +70,7 @@ const dayText = (day: string, language: string) =>
 const cutoffText = (cutoff: string, language: string) =>
   language === 'en'
     ? clockTimeText(cutoff)
-    : new Intl.DateTimeFormat(language, { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' }).format(
+    : dateFormat(language, { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' }).format(
         new Date(`2000-01-01T${cutoff}:00Z`),
       );
 
