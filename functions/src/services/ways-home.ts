@@ -10,7 +10,15 @@ import {
   type WayOptions,
   wayHomeOn,
 } from '@curbside/domain';
-import { classrooms, dismissalChanges, dismissalPlans, programs, students, vehicles } from '@curbside/store';
+import {
+  classrooms,
+  dismissalChanges,
+  dismissalPlans,
+  programs,
+  type StoredPlan,
+  students,
+  vehicles,
+} from '@curbside/store';
 import { db } from '../lib/context';
 import { rosterSchool } from './roster/scope';
 import { clockOf } from './school-clock';
@@ -53,6 +61,19 @@ export const waysHomeOn = async (
       : dismissalPlans.ofStudents(db, schoolId, studentIds),
     dismissalChanges.mayFallOn(db, schoolId, date),
   ]);
+  return waysFrom(date, studentIds, plans, changes);
+};
+
+/**
+ * `waysHomeOn` from reads the caller made (a release by way home reads the
+ * plans with its marks, and the changes beside its sign-in: issue 54).
+ */
+export const waysFrom = (
+  date: string,
+  studentIds: readonly number[],
+  plans: ReadonlyMap<number, StoredPlan>,
+  changes: readonly DismissalChange[],
+): PlanEntry[] => {
   const byStudent = changesByStudent(changes);
   return studentIds.map((id) => wayHomeOn(id, date, plans.get(id)?.plan, byStudent.get(id) ?? []));
 };

@@ -14,7 +14,7 @@ import {
 import { getAll, putAll, rewriteAll } from './batch-write';
 import type { Db } from './db';
 import { eventPuts, TRANSACTION_ITEM_LIMIT } from './dismissal-event';
-import { itemAt, type KeyedRead } from './keyed-read';
+import { itemAt, type KeyedRead, keyedReads } from './keyed-read';
 import { cancellationReasons, isConditionFailure, queryAll } from './query';
 
 /**
@@ -323,24 +323,36 @@ export const releases = {
     sessionId: number,
     students: readonly Placed[],
   ): Promise<Map<number, ReleaseMark>> {
+    return keyedReads.run(db, releases.keyedReleaseMarks(sessionId, students));
+  },
+
+  /**
+   * `ofStudents` as a keyed read (`keyed-read.ts`, issue 54: a release by way
+   * home reads them in one BatchGetItem with the students' plans); consistent.
+   */
+  keyedReleaseMarks(sessionId: number, students: readonly Placed[]): KeyedRead<Map<number, ReleaseMark>> {
     const unique = new Map(students.map((student) => [student.id, student]));
-    const items = await getAll(
-      db,
-      [...unique.values()].map((student) => ({
-        pk: partition(sessionId, student.classroomId),
-        sk: `${RELEASED}${student.id}`,
-      })),
-      true,
-    );
-    return new Map(
-      items.map((item) => [
-        item.studentId as number,
-        {
-          releasedAt: item.releasedAt as string,
-          releasedBy: (item.releasedBy as DismissalActor | undefined) ?? null,
-        },
-      ]),
-    );
+    const keys = [...unique.values()].map((student) => ({
+      pk: partition(sessionId, student.classroomId),
+      sk: `${RELEASED}${student.id}`,
+    }));
+    return {
+      keys,
+      consistent: true,
+      from: (found) =>
+        new Map(
+          keys
+            .map((key) => itemAt(found, key))
+            .filter((item) => item !== undefined)
+            .map((item) => [
+              item.studentId as number,
+              {
+                releasedAt: item.releasedAt as string,
+                releasedBy: (item.releasedBy as DismissalActor | undefined) ?? null,
+              },
+            ]),
+        ),
+    };
   },
 
   /**
