@@ -32,9 +32,10 @@ import { clockOf } from './school-clock';
  * home reads it here.
  *
  * Reads: the students' plans (one BatchGetItem per 100 students, or the
- * school's plan partition for a large set) and the day's changes (two gsi1
- * Queries: the day's and the repeating ones not yet ended), in parallel —
- * one round trip, whatever the number of students.
+ * school's plan partition for a large set) and the changes that may fall on
+ * the day (one gsi1 Query; for up to 100 students, filtered to theirs by
+ * DynamoDB: a day of many changes is not sent and parsed whole for a
+ * classroom), in parallel — one round trip, whatever the number of students.
  */
 
 /** Above this many students, the school's whole plan partition is read instead of their keys. */
@@ -59,7 +60,7 @@ export const waysHomeOn = async (
     studentIds.length > BATCH_READ_MAX
       ? dismissalPlans.ofSchool(db, schoolId)
       : dismissalPlans.ofStudents(db, schoolId, studentIds),
-    dismissalChanges.mayFallOn(db, schoolId, date),
+    dismissalChanges.mayFallOnFor(db, schoolId, date, studentIds),
   ]);
   return waysFrom(date, studentIds, plans, changes);
 };
