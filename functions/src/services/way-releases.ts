@@ -140,10 +140,11 @@ const releasedWayOf = (release: WayRelease, named: WayNamed): ReleasedWay => {
  * Its calls do not grow with the children (issue 54, ADR 0027 "Bulk releases
  * and the tail"): the sign-in with the session, the classrooms and the bus or
  * program (one BatchGetItem) beside the classrooms' students (a Query each);
- * the students' plans and release marks (one BatchGetItem per 50 students)
- * beside the day's changes of those students (a Query); the marks with their
- * event and the key's claim (one TransactWriteItems per 99 children); the
- * event's number, the school's connections and the key's answer together.
+ * the students' plans and release marks (one BatchGetItem per 50 students,
+ * eventually consistent) beside the day's changes of those students (a
+ * Query); the marks with their event and the key's claim (one
+ * TransactWriteItems per 99 children); the event's number, the school's
+ * connections and the key's answer together.
  * Staff and each child's parents hear of it from that one read of the
  * connections.
  */
@@ -177,7 +178,9 @@ export const releaseByWay = async (
       db,
       keyedReads.all(
         dismissalPlans.keyedOfStudents(schoolId, ids),
-        releases.keyedReleaseMarks(session.id, roster),
+        // Eventually consistent, as the plans (half the read units): a child released meanwhile fails
+        // their mark's condition in the transaction and is left out (`releases.releaseByWay`).
+        releases.keyedReleaseMarks(session.id, roster, { consistent: false }),
       ),
     ),
     dismissalChanges.mayFallOnFor(db, schoolId, today, ids),

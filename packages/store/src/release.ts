@@ -328,9 +328,15 @@ export const releases = {
 
   /**
    * `ofStudents` as a keyed read (`keyed-read.ts`, issue 54: a release by way
-   * home reads them in one BatchGetItem with the students' plans); consistent.
+   * home reads them in one BatchGetItem with the students' plans), consistent
+   * unless asked not (a release by way home: its marks' condition in the
+   * transaction is what keeps a child from being released twice).
    */
-  keyedReleaseMarks(sessionId: number, students: readonly Placed[]): KeyedRead<Map<number, ReleaseMark>> {
+  keyedReleaseMarks(
+    sessionId: number,
+    students: readonly Placed[],
+    { consistent = true } = {},
+  ): KeyedRead<Map<number, ReleaseMark>> {
     const unique = new Map(students.map((student) => [student.id, student]));
     const keys = [...unique.values()].map((student) => ({
       pk: partition(sessionId, student.classroomId),
@@ -338,7 +344,7 @@ export const releases = {
     }));
     return {
       keys,
-      consistent: true,
+      consistent,
       from: (found) =>
         new Map(
           keys
