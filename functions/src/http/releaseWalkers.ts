@@ -1,32 +1,18 @@
 import { routes } from '@curbside/api';
 import type { WayRelease } from '@curbside/domain';
-import { knownSchoolOf } from '../lib/auth';
 import { type EarlyReads, httpHandler } from '../lib/http';
 import { requireUser } from '../services/auth';
-import { releaseByWay, startWayReleaseReads, type WayReleaseReads } from '../services/way-releases';
+import { releaseByWay, type WayReleaseReads, wayReleaseEarly } from '../services/way-releases';
 
-const wayOf = (): WayRelease => ({ mode: 'walker' });
+const wayOf = (_input: unknown): WayRelease => ({ mode: 'walker' });
 
-/**
- * The release's first reads in the caller's sign-in read (one BatchGetItem),
- * and the classrooms' students and the day's changes beside it, for a staff
- * member this instance signed in at a school (`releaseByWay` uses them when
- * the signed-in user is of that school).
- */
-const early: EarlyReads<(typeof routes.releaseWalkers)['request'], WayReleaseReads> = (
-  userId,
-  { body },
-  signIn,
-) => {
-  const schoolId = knownSchoolOf(userId);
-  if (schoolId === undefined) return undefined;
-  return Promise.resolve(startWayReleaseReads(schoolId, wayOf(), body.classroomIds, signIn));
-};
+const early: EarlyReads<(typeof routes.releaseWalkers)['request'], WayReleaseReads> = wayReleaseEarly(wayOf);
 
-/** `POST /api/walkers/release`: releases the present walkers of some classrooms, each once (its first reads: `early`). */
+/** `POST /api/walkers/release`: releases the present walkers of some classrooms, each once (its first reads beside the sign-in). */
 export const handler = httpHandler(
   routes.releaseWalkers,
-  async ({ user, body, early }) => releaseByWay(requireUser(user), wayOf(), body.classroomIds, early),
+  async ({ user, body, early, ...input }) =>
+    releaseByWay(requireUser(user), wayOf(input), body.classroomIds, early),
   [],
   { early },
 );

@@ -25,6 +25,7 @@ import {
   students,
   vehicles,
 } from '@curbside/store';
+import { knownSchoolOf, type SignInRead } from '../lib/auth';
 import { db } from '../lib/context';
 import { publishToSession, publishToStaff } from './live-events';
 import { recordingBy } from './record';
@@ -102,6 +103,24 @@ export const startWayReleaseReads = (
 
 /** A release's reads, started beside the sign-in (`http/releaseBusRiders.ts` and the others) or by the service. */
 export type WayReleaseReads = ReturnType<typeof startWayReleaseReads>;
+
+/**
+ * A release route's early reads (`EarlyReads`): its first reads in the
+ * caller's sign-in read (one BatchGetItem) and the classrooms' students
+ * beside it, for a staff member this instance signed in at a school
+ * (`releaseByWay` uses them when the signed-in user is of that school).
+ */
+export const wayReleaseEarly =
+  <I>(wayOf: (input: I) => WayRelease) =>
+  (
+    userId: number,
+    input: I & { body: { classroomIds: number[] } },
+    signIn: SignInRead,
+  ): Promise<WayReleaseReads> | undefined => {
+    const schoolId = knownSchoolOf(userId);
+    if (schoolId === undefined) return undefined;
+    return Promise.resolve(startWayReleaseReads(schoolId, wayOf(input), input.body.classroomIds, signIn));
+  };
 
 const sameRelease = (a: WayRelease, b: WayRelease) =>
   a.mode === b.mode &&
