@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { channels } from '@curbside/api';
 import { classrooms, connections, meter, parentLinks, students, vehicles } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedWaysHome } from '../bench/ways';
 import { createStaff, demoStudentsOf, sessionBody } from '../support/fixtures';
 import { openLive } from '../support/live';
 import { type Client, signedIn, startTestServer } from '../support/server';
@@ -397,6 +398,58 @@ describe('calls per car-line request, with 30 classrooms, 40 staff screens and 2
       'dismissAlert',
       await measure('dismissAlert', raised, (id) => send(front, 'PUT', `/api/alerts/${id}/dismiss`)),
     );
+  });
+
+  it("a bus's riders and a classroom's walkers released in one press: 6 + N/25 calls, the same for 30 children as for one", async () => {
+    const bus = await vehicles.create(server.db, newVehicle(1, 'R30', 'bus'));
+    let room = 0;
+    /** A classroom of its own whose `count` children go home by `way` today (as the benchmark seeds the ways). */
+    const roomGoing = (count: number, way: 'bus' | 'walker') => async () => {
+      const { id } = await classrooms.create(server.db, {
+        schoolId: 1,
+        name: `Release room ${room++}`,
+        grade: '3',
+        teacherId: null,
+      });
+      const ids: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const kid = await students.create(server.db, {
+          schoolId: 1,
+          firstName: `Kid ${i}`,
+          lastName: `Room ${room}`,
+          grade: '3',
+          classroomId: id,
+        });
+        ids.push(kid.id);
+      }
+      await seedWaysHome(server.db, {
+        schoolId: 1,
+        admin: { userId: 1, username: 'admin_demo', role: 'school_admin' },
+        buses: [bus],
+        busRiders: way === 'bus' ? ids : [],
+        walkers: way === 'walker' ? ids : [],
+      });
+      return id;
+    };
+    const pressed = (path: string, count: number) => async (classroomId: number) => {
+      const answer = await send(teacher, 'POST', path, { classroomIds: [classroomId] });
+      expect(answer.body.released, `${path}: every child of the classroom`).toHaveLength(count);
+      return answer;
+    };
+    for (const [route, path, way] of [
+      ['releaseBusRiders', `/api/buses/${bus.id}/release`, 'bus'],
+      ['releaseWalkers', '/api/walkers/release', 'walker'],
+    ] as const) {
+      const [one, thirty] = [
+        await measure(route, roomGoing(1, way), pressed(path, 1), `${route} (1 child)`),
+        await measure(route, roomGoing(30, way), pressed(path, 30), `${route} (30 children)`),
+      ];
+      expectChange(route, thirty, CHANGE_CALLS + Math.ceil(30 / 25));
+      expect(thirty.calls, `${route}: 30 children, DynamoDB calls`).toBe(one.calls);
+      expect(thirty.roundTrips, `${route}: 30 children, round trips`).toBeLessThanOrEqual(
+        one.roundTrips + ROUND_TRIP_SLACK,
+      );
+    }
   });
 
   it("the polls are at most 2 calls in one round trip: the queue, the alerts and a parent's status", async () => {

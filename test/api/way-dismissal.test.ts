@@ -93,9 +93,17 @@ describe('walkers', () => {
       .filter((student) => student.classroomId === roomId && student.today.way.mode === 'walker')
       .map((s) => s.id);
     expect(present).toEqual(expect.arrayContaining(walkers.map((walker) => walker.id)));
-    const first = await teacher.post('/api/walkers/release', { classroomIds: [roomId] });
+    // As the teacher's tablet sends it: with an Idempotency-Key, claimed in the release's own transaction.
+    const press = { classroomIds: [roomId] };
+    const key = { 'idempotency-key': 'walkers-press-room-12' };
+    const first = await teacher.request('POST', '/api/walkers/release', press, key);
     expect(first.status).toBe(200);
     expect([...first.body.released].sort()).toEqual([...present].sort());
+    // Its answer lost, the same press again: the first answer, nobody released twice.
+    const retry = await teacher.request('POST', '/api/walkers/release', press, key);
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
     const second = await teacher.post('/api/walkers/release', { classroomIds: [roomId] });
     expect(second.body).toEqual({ released: [] });
 

@@ -1,8 +1,8 @@
 import { instantIn } from '@curbside/domain';
 import { DEMO_TIME_ZONE } from '@curbside/local/seed';
-import { vehicles } from '@curbside/store';
+import { parentLinks, vehicles } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { sessionBody } from '../support/fixtures';
+import { createStaff, sessionBody } from '../support/fixtures';
 import { type LiveClient, openLive } from '../support/live';
 import { type Client, signedIn, startTestServer } from '../support/server';
 
@@ -145,5 +145,39 @@ describe('releases by way home over the live connection', () => {
     expect(event.data.way).toEqual({ mode: 'bus', vehicleId: bus.id, name: `Bus B${bus.number}` });
     await settled(screenB);
     expect(typesOf(screenB)).toEqual([]);
+  });
+
+  it('each released child’s parents hear of a release by way home (when, never who), and no other parent', async () => {
+    await addStudent('Wren', roomA, 'W935', { mode: 'walker' });
+    await addStudent('Olly', roomB, 'W936', { mode: 'walker' });
+    const pages: Screen[] = [];
+    for (const [name, child] of [
+      ['parent_ways_wren', kids.Wren],
+      ['parent_ways_olly', kids.Olly],
+    ] as const) {
+      const user = await createStaff(server.db, {
+        username: name,
+        role: 'parent',
+        schoolId: null,
+        districtId: null,
+      });
+      await parentLinks.link(server.db, user.id, 1, child as number);
+      const page = await openLive(server.url, { cookie: (await signedIn(server.url, name)).cookie });
+      screens.push(page);
+      pages.push(page);
+    }
+    const [wrens, ollys] = pages as [Screen, Screen];
+    await Promise.all(pages.map(settled));
+    const released = await teacher.post('/api/walkers/release', { classroomIds: [roomA] });
+    expect(released.body).toEqual({ released: [kids.Wren] });
+    const heard = await wrens.next('STUDENT_STATUS_UPDATE', 10_000);
+    expect(heard.data).toEqual({
+      studentId: kids.Wren,
+      sessionId,
+      status: 'released',
+      releasedAt: expect.any(String),
+    });
+    await settled(ollys);
+    expect(typesOf(ollys)).toEqual([]);
   });
 });

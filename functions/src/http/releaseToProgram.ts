@@ -1,9 +1,22 @@
 import { routes } from '@curbside/api';
-import { httpHandler } from '../lib/http';
+import type { WayRelease } from '@curbside/domain';
+import { type EarlyReads, httpHandler } from '../lib/http';
 import { requireUser } from '../services/auth';
-import { releaseByWay } from '../services/way-releases';
+import { releaseByWay, type WayReleaseReads, wayReleaseEarly } from '../services/way-releases';
 
-/** `POST /api/programs/{id}/release`: sends a program's children of some classrooms to it, each once. */
-export const handler = httpHandler(routes.releaseToProgram, async ({ user, params, body }) =>
-  releaseByWay(requireUser(user), { mode: 'program', programId: params.id }, body.classroomIds),
+const wayOf = ({ params }: { params: { id: number } }): WayRelease => ({
+  mode: 'program',
+  programId: params.id,
+});
+
+const early: EarlyReads<(typeof routes.releaseToProgram)['request'], WayReleaseReads> =
+  wayReleaseEarly(wayOf);
+
+/** `POST /api/programs/{id}/release`: sends a program's children of some classrooms to it, each once (its first reads beside the sign-in). */
+export const handler = httpHandler(
+  routes.releaseToProgram,
+  async ({ user, body, early, ...input }) =>
+    releaseByWay(requireUser(user), wayOf(input), body.classroomIds, early),
+  [],
+  { early },
 );

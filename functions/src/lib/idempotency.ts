@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CAR_LINE_CHANGES } from '@curbside/api';
+import { BULK_RELEASES, CAR_LINE_CHANGES } from '@curbside/api';
 import { ConflictError, sleep, ValidationError } from '@curbside/domain';
 import {
   IDEMPOTENCY_LEASE_MS,
@@ -44,7 +44,7 @@ export class IdempotencyKeyReusedError extends Error {
  * first the request writes): their key is claimed inside it (ADR 0027), not
  * by a PutItem of its own. Every other keyed route claims it first, as before.
  */
-const CLAIMED_IN_THE_CHANGE: ReadonlySet<string> = new Set(CAR_LINE_CHANGES);
+const CLAIMED_IN_THE_CHANGE: ReadonlySet<string> = new Set([...CAR_LINE_CHANGES, ...BULK_RELEASES]);
 
 interface Claim {
   caller: string;
@@ -236,7 +236,16 @@ export const idempotentMutations = (
     }
     if (request.error === undefined && keepable(response)) {
       // A change that wrote no transaction: its answer is kept for a retry in sequence.
-      await idempotency.keep(db, caller, key, fingerprint, answerOf(response));
+      if (await idempotency.keep(db, caller, key, fingerprint, answerOf(response))) return;
+      // The key was there: a retry of a change that was made (a release that finds its children released), answered as the first.
+      try {
+        const record = await idempotency.get(db, caller, key);
+        const first = await firstAnswer(caller, key, fingerprint, record, Date.now() + WAIT_MS);
+        if (first) request.response = first;
+      } catch (error) {
+        request.error = error;
+        request.response = errorResponse(error);
+      }
     }
   };
   const finish = async (request: {

@@ -349,7 +349,7 @@ const entriesAndReleases = async (found: NonNullable<BatchWithMembers>) => {
     db,
     keyedReads.all(
       queue.keyedByIds(found.memberIds, 'active'),
-      releases.keyedReleasesOf(found.batch.sessionId, found.riders),
+      releases.keyedReleaseMarks(found.batch.sessionId, found.riders),
     ),
   );
   return { entries, known: { read: new Set(found.riders.map((rider) => rider.id)), marks } };

@@ -45,16 +45,27 @@ const changesOf = (event: CarLineEvent): { entries: QueueEntry[]; leaving: boole
  * A teacher's release as the child's parents hear of it: the child, the
  * session, when; never who released them (staff screens only).
  */
-const releaseOf = (event: CarLineEvent): { studentId: number; message: LiveEvent } | undefined => {
-  if (event.type !== 'STUDENT_STATUS_UPDATE' || event.data.status !== 'released') return undefined;
+const releasedMessage = (studentId: number, sessionId: number, releasedAt: string) => ({
+  studentId,
+  message: {
+    type: 'STUDENT_STATUS_UPDATE' as const,
+    data: { studentId, sessionId, status: 'released' as const, releasedAt },
+  },
+});
+
+/**
+ * The children a release is about, each with what their parents hear: a
+ * teacher's release of one child, or a release by way home of many (issue 52:
+ * each child's own message, as one child's release sends it).
+ */
+const releasesOf = (event: CarLineEvent): Array<{ studentId: number; message: LiveEvent }> => {
+  if (event.type === 'STUDENTS_RELEASED') {
+    const { sessionId, releasedAt, students } = event.data;
+    return students.map((student) => releasedMessage(student.id, sessionId, releasedAt));
+  }
+  if (event.type !== 'STUDENT_STATUS_UPDATE' || event.data.status !== 'released') return [];
   const { studentId, sessionId, releasedAt } = event.data;
-  return {
-    studentId,
-    message: {
-      type: 'STUDENT_STATUS_UPDATE',
-      data: { studentId, sessionId, status: 'released', releasedAt },
-    },
-  };
+  return [releasedMessage(studentId, sessionId, releasedAt)];
 };
 
 /** At most one position update per child per this long (status changes go at once). */
@@ -141,8 +152,8 @@ const tellLineMoved = async (sessionId: number, hearers: ReadonlyMap<number, Hea
 /**
  * Tells the parents of the children a car-line event is about: a
  * `STUDENT_STATUS_UPDATE` for each child whose car joined, moved, left or
- * was picked up (the child's id and status only), or whom a teacher released
- * (with when: `releaseOf`), at once; and when cars
+ * was picked up (the child's id and status only), or whom a teacher released,
+ * alone or by way home (with when: `releasesOf`), at once; and when cars
  * left the line, a throttled `QUEUE_UPDATE` to the parents of the children
  * still waiting. The parents' connections are the school's (`hearing`, one
  * Query of the connection table shared with the staff's fan-out), and who
@@ -158,13 +169,15 @@ export const tellParents = async (
   hearing: Promise<SchoolConnection[]> = schoolHearing(schoolId),
 ) => {
   const { entries, leaving, lineMoved } = changesOf(event);
-  const released = releaseOf(event);
-  if (entries.length === 0 && !released) return;
+  const released = releasesOf(event);
+  if (entries.length === 0 && released.length === 0) return;
   try {
     const hearers = hearersByChild(await hearing);
     if (hearers.size === 0) return;
-    if (released) {
-      await sendToHearers(hearers.get(released.studentId) ?? [], released.message);
+    if (released.length > 0) {
+      await Promise.all(
+        released.map(({ studentId, message }) => sendToHearers(hearers.get(studentId) ?? [], message)),
+      );
       return;
     }
     const children = new Map<number, ParentStatus>();

@@ -1,8 +1,6 @@
-import { channels } from '@curbside/api';
 import {
   actorName,
   type BusRiders,
-  type Classroom,
   ConflictError,
   isSessionRunning,
   NotFoundError,
@@ -11,29 +9,31 @@ import {
   type ProgramList,
   type ReleasedWay,
   releasedBy,
-  type StudentSummary,
   type User,
   type WayRelease,
   type WayReleaseAnswer,
 } from '@curbside/domain';
 import {
   classrooms,
-  parentLinks,
+  dismissalChanges,
+  dismissalPlans,
+  type KeyedRead,
+  keyedReads,
   programCheckIns,
   programs,
   releases,
   students,
   vehicles,
 } from '@curbside/store';
+import { knownSchoolOf, type SignInRead } from '../lib/auth';
 import { db } from '../lib/context';
-import { log } from '../lib/log';
-import { publishToChannel, publishToSession, publishToStaff } from './live-events';
+import { publishToSession, publishToStaff } from './live-events';
 import { recordingBy } from './record';
 import { schoolToday } from './school-clock';
-import { activeSessionOf } from './scope';
+import { activeSessionOf, knownSessionRead } from './scope';
 import { ownSchoolId } from './tenancy';
 import { visitCalls } from './way-calls';
-import { waysHomeOn } from './ways-home';
+import { waysFrom, waysHomeOn } from './ways-home';
 
 /**
  * The whole dismissal by way home (issue 52, docs/adr/0022): a teacher
@@ -58,46 +58,94 @@ const programOf = async (schoolId: number, programId: number) => {
   return program;
 };
 
-/** What a release is called in the record and on the screens: `Walker`, `Bus B3`, `Kids Club`. */
-const releasedWayOf = async (schoolId: number, release: WayRelease): Promise<ReleasedWay> => {
-  switch (release.mode) {
-    case 'walker':
-      return { ...release, name: 'Walker' };
-    case 'bus':
-      return { ...release, name: `Bus B${(await busOf(schoolId, release.vehicleId)).number}` };
-    case 'program':
-      return { ...release, name: (await programOf(schoolId, release.programId)).name };
-  }
-};
+/** A release's way as it reads it: the bus's number or the program (undefined when the school has none with that id). */
+type WayNamed = { number: string } | { name: string } | undefined;
 
-/** The school's classrooms with these ids (404 naming none when one is not the school's). */
-const classroomsOf = async (schoolId: number, ids: readonly number[]): Promise<Classroom[]> => {
-  const rooms = await classrooms.listBySchool(db, schoolId);
-  const wanted = [...new Set(ids)].map((id) => rooms.find((room) => room.id === id));
-  if (wanted.some((room) => room === undefined)) throw new NotFoundError('Classroom not found');
-  return wanted as Classroom[];
-};
-
-/** Tells each released child's parents that they were released (as a teacher's release does). */
-const tellFamilies = async (
-  schoolId: number,
-  sessionId: number,
-  released: readonly StudentSummary[],
-  releasedAt: string,
-) => {
-  await Promise.all(
-    released.map(async (student) => {
-      const parents = await parentLinks.parentsOf(db, schoolId, student.id);
-      await Promise.all(
-        parents.map((parentId) =>
-          publishToChannel(channels.parent(parentId), {
-            type: 'STUDENT_STATUS_UPDATE',
-            data: { studentId: student.id, sessionId, status: 'released', releasedAt },
-          }),
-        ),
-      );
-    }),
+/** A release's first keyed reads: the school's known running session, the classrooms, and the bus or program. */
+const firstWayReleaseRead = (schoolId: number, release: WayRelease, classroomIds: readonly number[]) =>
+  keyedReads.all(
+    knownSessionRead(schoolId),
+    classrooms.keyedMany(schoolId, classroomIds),
+    release.mode === 'bus'
+      ? keyedReads.map(vehicles.keyedBus(schoolId, release.vehicleId), (bus): WayNamed => bus)
+      : release.mode === 'program'
+        ? keyedReads.map(programs.keyed(schoolId, release.programId), (program): WayNamed => program)
+        : keyedReads.none<WayNamed>({ name: 'Walker' }),
   );
+
+/**
+ * What a release by way home reads first (issue 54), at once: its first
+ * keyed reads (`keyed`: in the caller's sign-in read when the route starts
+ * them early, else a BatchGetItem of their own), the students of the
+ * classrooms (one Query each: an id not of the school's finds none, and is
+ * refused by the keyed read) and the school's today.
+ */
+export const startWayReleaseReads = (
+  schoolId: number,
+  release: WayRelease,
+  classroomIds: readonly number[],
+  keyed: <T>(read: KeyedRead<T>) => Promise<T> = (read) => keyedReads.run(db, read),
+) => {
+  const reads = {
+    schoolId,
+    release,
+    classroomIds,
+    first: keyed(firstWayReleaseRead(schoolId, release, classroomIds)),
+    roster: Promise.all(
+      [...new Set(classroomIds)].map((id) => students.listByClassroom(db, schoolId, id)),
+    ).then((rooms) => rooms.flat()),
+    today: schoolToday(schoolId),
+  };
+  // Reads of a request refused before its service runs are never awaited.
+  for (const read of [reads.first, reads.roster, reads.today]) read.catch(() => undefined);
+  return reads;
+};
+
+/** A release's reads, started beside the sign-in (`http/releaseBusRiders.ts` and the others) or by the service. */
+export type WayReleaseReads = ReturnType<typeof startWayReleaseReads>;
+
+/**
+ * A release route's early reads (`EarlyReads`): its first reads in the
+ * caller's sign-in read (one BatchGetItem) and the classrooms' students
+ * beside it, for a staff member this instance signed in at a school
+ * (`releaseByWay` uses them when the signed-in user is of that school).
+ */
+export const wayReleaseEarly =
+  <I>(wayOf: (input: I) => WayRelease) =>
+  (
+    userId: number,
+    input: I & { body: { classroomIds: number[] } },
+    signIn: SignInRead,
+  ): Promise<WayReleaseReads> | undefined => {
+    const schoolId = knownSchoolOf(userId);
+    if (schoolId === undefined) return undefined;
+    return Promise.resolve(startWayReleaseReads(schoolId, wayOf(input), input.body.classroomIds, signIn));
+  };
+
+const sameRelease = (a: WayRelease, b: WayRelease) =>
+  a.mode === b.mode &&
+  (a.mode !== 'bus' || (b.mode === 'bus' && a.vehicleId === b.vehicleId)) &&
+  (a.mode !== 'program' || (b.mode === 'program' && a.programId === b.programId));
+
+/** The reads started for this very release, or started now. */
+const readsOf = (
+  schoolId: number,
+  release: WayRelease,
+  classroomIds: readonly number[],
+  started: WayReleaseReads | undefined,
+): WayReleaseReads =>
+  started?.schoolId === schoolId &&
+  sameRelease(started.release, release) &&
+  started.classroomIds.length === classroomIds.length &&
+  started.classroomIds.every((id, i) => id === classroomIds[i])
+    ? started
+    : startWayReleaseReads(schoolId, release, classroomIds);
+
+/** What a release is called in the record and on the screens: `Walker`, `Bus B3`, `Kids Club` (404 when the school has no such bus or program). */
+const releasedWayOf = (release: WayRelease, named: WayNamed): ReleasedWay => {
+  if (named === undefined)
+    throw new NotFoundError(release.mode === 'bus' ? 'Bus not found' : 'Program not found');
+  return 'number' in named ? { ...release, name: `Bus B${named.number}` } : { ...release, name: named.name };
 };
 
 /**
@@ -107,36 +155,61 @@ const tellFamilies = async (
  * today is that way (walking, that bus, that program) and who was not
  * released yet. An absent child is never released; a second press releases
  * nobody twice (`{ released: [] }`).
+ *
+ * Its calls do not grow with the children (issue 54, ADR 0027 "Bulk releases
+ * and the tail"): the sign-in with the session, the classrooms and the bus or
+ * program (one BatchGetItem) beside the classrooms' students (a Query each);
+ * the students' plans and release marks (one BatchGetItem per 50 students,
+ * eventually consistent) beside the day's changes of those students (a
+ * Query); the marks with their event and the key's claim (one
+ * TransactWriteItems per 99 children); the event's number, the school's
+ * connections and the key's answer together.
+ * Staff and each child's parents hear of it from that one read of the
+ * connections.
  */
 export const releaseByWay = async (
   user: User,
   release: WayRelease,
   classroomIds: readonly number[],
+  early?: Promise<WayReleaseReads | undefined>,
 ): Promise<WayReleaseAnswer> => {
   const schoolId = ownSchoolId(user);
-  const [session, rooms, today, way] = await Promise.all([
-    activeSessionOf(schoolId),
-    classroomsOf(schoolId, classroomIds),
-    schoolToday(schoolId),
-    releasedWayOf(schoolId, release),
+  // The record's retention (the school's, kept a minute) meanwhile.
+  const recording = recordingBy(user, schoolId);
+  recording.catch(() => undefined);
+  const reads = readsOf(schoolId, release, classroomIds, await early?.catch(() => undefined));
+  const [[known, rooms, named], roster, today] = await Promise.all([
+    // Should the sign-in's read have failed, the release reads on its own.
+    reads.first.catch(() => keyedReads.run(db, firstWayReleaseRead(schoolId, release, classroomIds))),
+    reads.roster,
+    reads.today,
   ]);
+  const way = releasedWayOf(release, named);
+  if (rooms.length < new Set(classroomIds).size) throw new NotFoundError('Classroom not found');
+  const session = await activeSessionOf(schoolId, known);
   if (!session || !isSessionRunning(session))
     throw new ConflictError('There is no active session to release students in');
   if (session.type === 'morning_dropoff')
     throw new ConflictError('Students are released in an afternoon pickup, not a morning drop-off');
-  const roster = (
-    await Promise.all(rooms.map((room) => students.listByClassroom(db, schoolId, room.id)))
-  ).flat();
-  const ways = await waysHomeOn(
-    schoolId,
-    today,
-    roster.map((student) => student.id),
+  const ids = roster.map((student) => student.id);
+  const [[plans, marks], changes] = await Promise.all([
+    keyedReads.run(
+      db,
+      keyedReads.all(
+        dismissalPlans.keyedOfStudents(schoolId, ids),
+        // Eventually consistent, as the plans (half the read units): a child released meanwhile fails
+        // their mark's condition in the transaction and is left out (`releases.releaseByWay`).
+        releases.keyedReleaseMarks(session.id, roster, { consistent: false }),
+      ),
+    ),
+    dismissalChanges.mayFallOnFor(db, schoolId, today, ids),
+  ]);
+  const ways = waysFrom(today, ids, plans, changes);
+  const pending = roster.filter(
+    (student, i) => releasedBy((ways[i] as PlanEntry).way, release) && !marks.has(student.id),
   );
-  const going = roster.filter((_, i) => releasedBy((ways[i] as PlanEntry).way, release));
-  const marks = await releases.ofStudents(db, session.id, going);
-  const pending = going.filter((student) => !marks.has(student.id));
   if (pending.length === 0) return { released: [] };
-  const record = await recordingBy(user, schoolId);
+  const record = await recording;
   const releasedAt = new Date().toISOString();
   const released = await releases.releaseByWay(
     db,
@@ -147,26 +220,22 @@ export const releaseByWay = async (
     releasedAt,
   );
   if (released.length > 0) {
-    await Promise.all([
-      publishToSession(
-        schoolId,
-        session.id,
-        {
-          type: 'STUDENTS_RELEASED',
-          data: {
-            sessionId: session.id,
-            way,
-            releasedAt,
-            releasedBy: actorName(record.actor),
-            students: released.map(({ id, classroomId }) => ({ id, classroomId })),
-          },
+    // Beside the answer's keeping (ADR 0027); each child's parents hear of it from the same read of the connections.
+    await publishToSession(
+      schoolId,
+      session.id,
+      {
+        type: 'STUDENTS_RELEASED',
+        data: {
+          sessionId: session.id,
+          way,
+          releasedAt,
+          releasedBy: actorName(record.actor),
+          students: released.map(({ id, classroomId }) => ({ id, classroomId })),
         },
-        released.map((student) => student.classroomId),
-      ),
-      tellFamilies(schoolId, session.id, released, releasedAt).catch((error: Error) =>
-        log('warn', 'parents not told of a release', { error: error.message }),
-      ),
-    ]);
+      },
+      released.map((student) => student.classroomId),
+    );
   }
   return { released: released.map((student) => student.id) };
 };

@@ -10,7 +10,15 @@ import {
   type WayOptions,
   wayHomeOn,
 } from '@curbside/domain';
-import { classrooms, dismissalChanges, dismissalPlans, programs, students, vehicles } from '@curbside/store';
+import {
+  classrooms,
+  dismissalChanges,
+  dismissalPlans,
+  programs,
+  type StoredPlan,
+  students,
+  vehicles,
+} from '@curbside/store';
 import { db } from '../lib/context';
 import { rosterSchool } from './roster/scope';
 import { clockOf } from './school-clock';
@@ -24,9 +32,10 @@ import { clockOf } from './school-clock';
  * home reads it here.
  *
  * Reads: the students' plans (one BatchGetItem per 100 students, or the
- * school's plan partition for a large set) and the day's changes (two gsi1
- * Queries: the day's and the repeating ones not yet ended), in parallel —
- * one round trip, whatever the number of students.
+ * school's plan partition for a large set) and the changes that may fall on
+ * the day (one gsi1 Query; for up to 100 students, filtered to theirs by
+ * DynamoDB: a day of many changes is not sent and parsed whole for a
+ * classroom), in parallel — one round trip, whatever the number of students.
  */
 
 /** Above this many students, the school's whole plan partition is read instead of their keys. */
@@ -51,8 +60,21 @@ export const waysHomeOn = async (
     studentIds.length > BATCH_READ_MAX
       ? dismissalPlans.ofSchool(db, schoolId)
       : dismissalPlans.ofStudents(db, schoolId, studentIds),
-    dismissalChanges.mayFallOn(db, schoolId, date),
+    dismissalChanges.mayFallOnFor(db, schoolId, date, studentIds),
   ]);
+  return waysFrom(date, studentIds, plans, changes);
+};
+
+/**
+ * `waysHomeOn` from reads the caller made (a release by way home reads the
+ * plans with its marks, and the changes beside its sign-in: issue 54).
+ */
+export const waysFrom = (
+  date: string,
+  studentIds: readonly number[],
+  plans: ReadonlyMap<number, StoredPlan>,
+  changes: readonly DismissalChange[],
+): PlanEntry[] => {
   const byStudent = changesByStudent(changes);
   return studentIds.map((id) => wayHomeOn(id, date, plans.get(id)?.plan, byStudent.get(id) ?? []));
 };

@@ -20,3 +20,16 @@ export const CAR_LINE_CHANGES = [
   'acknowledgeAlert',
   'dismissAlert',
 ] as const satisfies readonly RouteName[];
+
+/**
+ * The releases by way home (issue 52): a classroom's walkers, a bus's riders,
+ * a program's children, each in a transaction that carries its
+ * Idempotency-Key as the car-line changes do (ADR 0027 "Bulk releases and the
+ * tail"). Not in the benchmark's 6-call budget: their calls are budgeted in
+ * `test/api/calls-per-request.test.ts` by the children (6 + N/25).
+ */
+export const BULK_RELEASES = [
+  'releaseWalkers',
+  'releaseBusRiders',
+  'releaseToProgram',
+] as const satisfies readonly RouteName[];

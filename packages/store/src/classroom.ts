@@ -3,6 +3,7 @@ import { type Classroom, ConflictError } from '@curbside/domain';
 import { getAll, putAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
+import { itemAt, type KeyedRead } from './keyed-read';
 import { isConditionFailure, rosterReads } from './query';
 
 /**
@@ -64,6 +65,25 @@ export const classrooms = {
     );
     const known = new Set(found.map((item) => item.sk));
     return unique.filter((id) => known.has(key(schoolId, id).sk));
+  },
+
+  /**
+   * The active classrooms of the school with these ids, in the order given
+   * (each once), as a keyed read (`keyed-read.ts`, issue 54: beside a
+   * release's sign-in); another school's id, an unknown or deactivated one is
+   * left out.
+   */
+  keyedMany(schoolId: number, ids: readonly number[]): KeyedRead<Classroom[]> {
+    const keys = [...new Set(ids)].map((id) => key(schoolId, id));
+    return {
+      keys,
+      from: (found) =>
+        keys
+          .map((at) => itemAt(found, at))
+          .filter((item) => item !== undefined)
+          .map(toClassroom)
+          .filter((room) => room.active),
+    };
   },
 
   /** Replaces a classroom's fields (the classroom must exist). */

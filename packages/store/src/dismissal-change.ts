@@ -248,6 +248,9 @@ const keepUpcoming = async (db: Db, change: DismissalChange, sizes: Map<number, 
   }
 };
 
+/** The most values a filter's `IN` takes. */
+const FILTER_IN_MAX = 100;
+
 export const dismissalChanges = {
   /** Erases every change of a student, with the office's marks of those pending (issue 55). */
   async eraseOfStudent(db: Db, schoolId: number, studentId: number): Promise<void> {
@@ -481,5 +484,37 @@ export const dismissalChanges = {
     return marks
       .map((mark) => byId.get(mark.changeId as number))
       .filter((change): change is DismissalChange => change?.status === 'pending');
+  },
+
+  /**
+   * `mayFallOn` of some students only (issue 54: a release by way home of a
+   * classroom's children): the same Query and read units, its answer filtered
+   * to their changes by DynamoDB, so a day on which many families made changes
+   * is not sent and parsed whole for each release. Above 100 students (the
+   * filter's limit), every change, as `mayFallOn`.
+   */
+  async mayFallOnFor(
+    db: Db,
+    schoolId: number,
+    date: string,
+    studentIds: readonly number[],
+  ): Promise<DismissalChange[]> {
+    const ids = [...new Set(studentIds)];
+    if (ids.length === 0) return [];
+    if (ids.length > FILTER_IN_MAX) return dismissalChanges.mayFallOn(db, schoolId, date);
+    const names = ids.map((_, i) => `:s${i}`);
+    const items = await queryAll(db, {
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk >= :from',
+      FilterExpression: `#date <= :date AND studentId IN (${names.join(', ')})`,
+      ExpressionAttributeNames: { '#date': 'date' },
+      ExpressionAttributeValues: {
+        ':pk': lastDayPartition(schoolId),
+        ':from': date,
+        ':date': date,
+        ...Object.fromEntries(ids.map((id, i) => [names[i], id])),
+      },
+    });
+    return items.map(toChange);
   },
 };

@@ -10,6 +10,7 @@ import {
 import { deleteAll, getAll, putAll } from './batch-write';
 import type { Db } from './db';
 import { stripKeys } from './ids';
+import { itemAt, type KeyedRead } from './keyed-read';
 import { activeProgramCheck } from './program';
 import { cancellationReasons, isConditionFailure, queryAll } from './query';
 import { wayEventItem, wayEventPut } from './way-event';
@@ -83,6 +84,22 @@ export const dismissalPlans = {
       [...new Set(studentIds)].map((id) => planKey(schoolId, id)),
     );
     return new Map(items.map((item) => [item.studentId as number, toPlan(item)]));
+  },
+
+  /** `ofStudents` as a keyed read (`keyed-read.ts`, issue 54: in one BatchGetItem with a release's marks). */
+  keyedOfStudents(schoolId: number, studentIds: readonly number[]): KeyedRead<Map<number, StoredPlan>> {
+    const keys = [...new Set(studentIds)].map((id) => planKey(schoolId, id));
+    return {
+      keys,
+      from: (found) => {
+        const plans = new Map<number, StoredPlan>();
+        for (const key of keys) {
+          const item = itemAt(found, key);
+          if (item) plans.set(item.studentId as number, toPlan(item));
+        }
+        return plans;
+      },
+    };
   },
 
   /** Every plan of a school (one partition, all pages). */

@@ -181,14 +181,21 @@ export const idempotency = {
 
   /**
    * Keeps the answer of a change that claimed no key (it wrote no
-   * transaction), where no record is: a retry in sequence gets it.
+   * transaction), where no record is: a retry in sequence gets it. Answers
+   * whether it was kept (false: the key's record was there).
    */
-  async keep(db: Db, caller: string, key: string, fingerprint: string, answer: StoredAnswer): Promise<void> {
+  async keep(
+    db: Db,
+    caller: string,
+    key: string,
+    fingerprint: string,
+    answer: StoredAnswer,
+  ): Promise<boolean> {
     const now = Date.now();
     const { leaseUntil: _, ...claim } = claimItem(caller, key, fingerprint, now);
     const item = { ...claim, state: ANSWERED, ...answerAttributes(answer) };
     count(item);
-    await putWhere(db, item, 'attribute_not_exists(pk) OR expiresAt <= :now', { ':now': now });
+    return putWhere(db, item, 'attribute_not_exists(pk) OR expiresAt <= :now', { ':now': now });
   },
 
   /**

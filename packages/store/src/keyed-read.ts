@@ -10,6 +10,9 @@ export interface ItemKey {
 /** Items a BatchGetItem found, by key (`foundOf`): what a keyed read picks its own from. */
 export type FoundItems = ReadonlyMap<string, Record<string, unknown>>;
 
+/** DynamoDB's most keys in one BatchGetItem. */
+const BATCH_GET_KEYS = 100;
+
 const keyOf = ({ pk, sk }: ItemKey) => `${pk}\u0000${sk}`;
 
 /** The items found, by key. */
@@ -64,9 +67,18 @@ export const keyedReads = {
     return { ...read, from: (found) => to(read.from(found)) };
   },
 
-  /** Runs a keyed read on its own: one BatchGetItem per 100 keys, none without keys. */
+  /**
+   * Runs a keyed read on its own: one BatchGetItem per 100 keys, all at once
+   * (one round trip), none without keys.
+   */
   async run<T>(db: Db, read: KeyedRead<T>): Promise<T> {
     if (read.keys.length === 0) return read.from(new Map());
-    return read.from(foundOf(await getAll(db, uniqueKeys(read.keys), read.consistent ?? false)));
+    const keys = uniqueKeys(read.keys);
+    const pages = await Promise.all(
+      Array.from({ length: Math.ceil(keys.length / BATCH_GET_KEYS) }, (_, i) =>
+        getAll(db, keys.slice(i * BATCH_GET_KEYS, (i + 1) * BATCH_GET_KEYS), read.consistent ?? false),
+      ),
+    );
+    return read.from(foundOf(pages.flat()));
   },
 };

@@ -2,6 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import type { Program, ProgramInput } from '@curbside/domain';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
+import { itemAt, type KeyedRead } from './keyed-read';
 import { isConditionFailure, queryAll } from './query';
 
 /**
@@ -61,6 +62,19 @@ export const programs = {
       new GetCommand({ TableName: db.table, Key: key(schoolId, id), ConsistentRead: true }),
     );
     return Item ? toProgram(Item) : undefined;
+  },
+
+  /** `get` as a keyed read (`keyed-read.ts`, issue 54: beside a release's sign-in; consistent, as `get`). */
+  keyed(schoolId: number, id: number): KeyedRead<Program | undefined> {
+    const at = key(schoolId, id);
+    return {
+      keys: [at],
+      consistent: true,
+      from: (found) => {
+        const item = itemAt(found, at);
+        return item ? toProgram(item) : undefined;
+      },
+    };
   },
 
   /** The school's programs, active and not, by id. */

@@ -323,34 +323,40 @@ export const releases = {
     sessionId: number,
     students: readonly Placed[],
   ): Promise<Map<number, ReleaseMark>> {
-    return keyedReads.run(db, releases.keyedReleasesOf(sessionId, students));
+    return keyedReads.run(db, releases.keyedReleaseMarks(sessionId, students));
   },
 
-  /** `ofStudents` as a keyed read (consistent), in a BatchGetItem shared with others (a batch's entries). */
-  keyedReleasesOf(sessionId: number, students: readonly Placed[]): KeyedRead<Map<number, ReleaseMark>> {
-    const keys = [...new Map(students.map((student) => [student.id, student])).values()].map((student) => ({
+  /**
+   * `ofStudents` as a keyed read (`keyed-read.ts`, issue 54: a release by way
+   * home reads them in one BatchGetItem with the students' plans), consistent
+   * unless asked not (a release by way home: its marks' condition in the
+   * transaction is what keeps a child from being released twice).
+   */
+  keyedReleaseMarks(
+    sessionId: number,
+    students: readonly Placed[],
+    { consistent = true } = {},
+  ): KeyedRead<Map<number, ReleaseMark>> {
+    const unique = new Map(students.map((student) => [student.id, student]));
+    const keys = [...unique.values()].map((student) => ({
       pk: partition(sessionId, student.classroomId),
       sk: `${RELEASED}${student.id}`,
     }));
     return {
       keys,
-      consistent: true,
+      consistent,
       from: (found) =>
         new Map(
-          keys.flatMap((key) => {
-            const item = itemAt(found, key);
-            return item
-              ? [
-                  [
-                    item.studentId as number,
-                    {
-                      releasedAt: item.releasedAt as string,
-                      releasedBy: (item.releasedBy as DismissalActor | undefined) ?? null,
-                    },
-                  ] as const,
-                ]
-              : [];
-          }),
+          keys
+            .map((key) => itemAt(found, key))
+            .filter((item) => item !== undefined)
+            .map((item) => [
+              item.studentId as number,
+              {
+                releasedAt: item.releasedAt as string,
+                releasedBy: (item.releasedBy as DismissalActor | undefined) ?? null,
+              },
+            ]),
         ),
     };
   },

@@ -10,6 +10,7 @@ import {
 import { putAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
+import { itemAt, type KeyedRead } from './keyed-read';
 import { isConditionFailure, queryAll, rosterReads } from './query';
 
 /**
@@ -124,6 +125,25 @@ export const vehicles = {
       new GetCommand({ TableName: db.table, Key: vehicleKey(schoolId, type, number) }),
     );
     return Item ? toVehicle(Item) : undefined;
+  },
+
+  /**
+   * A bus of the school by id, as its id item names it (its number), as a
+   * keyed read (`keyed-read.ts`, issue 54: beside a release's sign-in;
+   * consistent, as `get`): undefined for a car, another school's vehicle or none.
+   */
+  keyedBus(schoolId: number, id: number): KeyedRead<{ id: number; number: string } | undefined> {
+    const at = vehicleIdKey(id);
+    return {
+      keys: [at],
+      consistent: true,
+      from: (found) => {
+        const item = itemAt(found, at);
+        return item?.schoolId === schoolId && item.type === 'bus'
+          ? { id, number: item.number as string }
+          : undefined;
+      },
+    };
   },
 
   /** A vehicle of the school by id (its number found through the id item). */

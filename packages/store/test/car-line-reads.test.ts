@@ -93,6 +93,27 @@ describe("the changes that may fall on a school's day", () => {
     expect(callsOf('Query')).toBe(1);
   });
 
+  it('of some students are theirs only, in the same one Query; above 100 students, every one', async () => {
+    const schoolId = 5404;
+    const [ann, ben] = [
+      await aChange(schoolId, 1, { date: '2026-12-01' }),
+      await aChange(schoolId, 2, { date: '2026-11-20', until: '2026-12-18' }),
+    ];
+    const others = await aChange(schoolId, 3, { date: '2026-12-01' });
+    await aChange(schoolId, 1, { date: '2026-12-02' }); // Ann's of the next day
+    meter.reset();
+
+    expect(ids(await dismissalChanges.mayFallOnFor(db, schoolId, '2026-12-01', [1, 2, 9]))).toEqual(
+      ids([ann, ben]),
+    );
+    expect(callsOf('Query')).toBe(1);
+    expect(await dismissalChanges.mayFallOnFor(db, schoolId, '2026-12-01', [])).toEqual([]);
+    const many = Array.from({ length: 101 }, (_, i) => i + 100);
+    expect(ids(await dismissalChanges.mayFallOnFor(db, schoolId, '2026-12-01', many))).toEqual(
+      ids([ann, ben, others]),
+    );
+  });
+
   it('include a change written before the index by last day once it was moved, and the laptop moves them once', async () => {
     const schoolId = 5403;
     const change = await aChange(schoolId, 1, { date: '2026-12-03' });
