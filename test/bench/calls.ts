@@ -80,7 +80,7 @@ export const callLines = (report: BenchReport): string[] => {
   return [
     `Modelled AWS latency = round trips × ${DYNAMODB_ROUND_TRIP_MS} ms (DynamoDB in-region, "single-digit milliseconds": AWS's DynamoDB developer guide) ` +
       `+ the handler's own CPU per call × ${LAMBDA_CPU_SLOWDOWN.toFixed(2)} (a ${LAMBDA_MB} MB Lambda has ${LAMBDA_MB}/1769 of a vCPU: AWS Lambda developer guide). ` +
-      "CPU ms: the handler's own CPU per call, measured per invocation (the main thread's time in its code, the SDK's serde and signing and the in-process posts in its context; " +
+      "CPU ms: the handler's own CPU per call, measured per invocation (the thread's CPU time in its code, not wall time: the SDK's serde and signing and the in-process posts in its context; " +
       "not the emulated API Gateway's parsing before it nor the socket writes after). " +
       "Share ms: the server process's CPU in the rush shared among its invocations by wall time (gateway, sockets and bus messages included), not used in the model.",
     header,

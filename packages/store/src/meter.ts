@@ -68,10 +68,12 @@ interface CpuTally {
 }
 
 /**
- * The handler's own CPU (issue 54): the main thread's time in the synchronous
+ * The handler's own CPU (issue 54): the thread's CPU time in the synchronous
  * segments that run in an invocation's async context, summed from
- * `performance.now()` at each callback's `before` and `after` (async_hooks) and
- * around `meter.run`'s first, synchronous segment. A segment of another
+ * `process.threadCpuUsage()` at each callback's `before` and `after`
+ * (async_hooks) and around `meter.run`'s first, synchronous segment: CPU, not
+ * wall time, so a segment the machine's other work delays (a busy laptop) is
+ * not charged the wait for a core. A segment of another
  * context entered from inside one (nested callbacks) pauses the outer one, so
  * no time counts twice. What an invocation awaits (DynamoDB, a timer) runs no
  * segment of its own and adds nothing. Kept on the process, as the labels are;
@@ -88,14 +90,20 @@ const cpuState = globalThis as {
 cpuState[CPU] ??= { tallies: new AsyncLocalStorage<CpuTally>(), open: [] };
 const cpu = cpuState[CPU];
 
+/** This thread's CPU time so far, in ms (user and system). */
+const threadCpuMs = (): number => {
+  const used = process.threadCpuUsage();
+  return (used.user + used.system) / 1000;
+};
+
 const enter = (tally: CpuTally | undefined) => {
-  const now = performance.now();
+  const now = threadCpuMs();
   const outer = cpu.open.at(-1);
   if (outer?.tally) outer.tally.ms += now - outer.since;
   cpu.open.push({ tally, since: now });
 };
 const leave = () => {
-  const now = performance.now();
+  const now = threadCpuMs();
   const segment = cpu.open.pop();
   if (segment?.tally) segment.tally.ms += now - segment.since;
   const outer = cpu.open.at(-1);
@@ -132,14 +140,14 @@ export const meter = {
 
   /**
    * The running invocation's own CPU so far, in ms (its open segment included):
-   * the main thread's time in its synchronous segments (`withCpu`), 0 outside a
+   * the thread's CPU time in its synchronous segments (`withCpu`), 0 outside a
    * metered run.
    */
   cpuMs(): number {
     const tally = cpu.tallies.getStore();
     if (!tally) return 0;
     const open = cpu.open.at(-1);
-    return tally.ms + (open?.tally === tally ? performance.now() - open.since : 0);
+    return tally.ms + (open?.tally === tally ? threadCpuMs() - open.since : 0);
   },
 
   /** Notes one DynamoDB call of the running invocation (its start and end), for `roundTrips`. */

@@ -32,7 +32,7 @@ export interface RouteRow extends RouteFigures {
   messagesPerCall: number;
   handlerMsPerCall: number;
   /**
-   * The handler's own CPU per call, in ms (the meter's `lambda.cpuMs`: the main thread's time in
+   * The handler's own CPU per call, in ms (the meter's `lambda.cpuMs`: the thread's CPU time in
    * the invocation's own code, issue 54); the modelled AWS latency is based on it.
    */
   handlerCpuMsPerCall: number;
