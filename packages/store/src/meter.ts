@@ -96,17 +96,27 @@ const threadCpuMs = (): number => {
   return (used.user + used.system) / 1000;
 };
 
+/**
+ * The clock is read (a system call, about 1 µs) only where an invocation's segment
+ * starts, ends, pauses or resumes: the runtime's own callbacks (the gateway, the
+ * sockets, the buses) outside any invocation read nothing.
+ */
 const enter = (tally: CpuTally | undefined) => {
-  const now = threadCpuMs();
   const outer = cpu.open.at(-1);
+  if (!tally && !outer?.tally) {
+    cpu.open.push({ tally, since: 0 });
+    return;
+  }
+  const now = threadCpuMs();
   if (outer?.tally) outer.tally.ms += now - outer.since;
   cpu.open.push({ tally, since: now });
 };
 const leave = () => {
-  const now = threadCpuMs();
   const segment = cpu.open.pop();
-  if (segment?.tally) segment.tally.ms += now - segment.since;
   const outer = cpu.open.at(-1);
+  if (!segment?.tally && !outer?.tally) return;
+  const now = threadCpuMs();
+  if (segment?.tally) segment.tally.ms += now - segment.since;
   if (outer) outer.since = now;
 };
 
