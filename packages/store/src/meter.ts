@@ -90,9 +90,13 @@ const cpuState = globalThis as {
 cpuState[CPU] ??= { tallies: new AsyncLocalStorage<CpuTally>(), open: [] };
 const cpu = cpuState[CPU];
 
-/** This thread's CPU time so far, in ms (user and system). */
+/**
+ * This thread's CPU time so far, in ms (user and system). `process.threadCpuUsage` is
+ * Node 22.19's; on an older Node 22 the process's (its other threads, the collector's
+ * included) stands in.
+ */
 const threadCpuMs = (): number => {
-  const used = process.threadCpuUsage();
+  const used = process.threadCpuUsage?.() ?? process.cpuUsage();
   return (used.user + used.system) / 1000;
 };
 
