@@ -111,6 +111,7 @@ export const phases = (change: (p: PhaseResults) => void = () => {}): PhaseResul
           'lambda.invocations': 80,
           'lambda.billedMs': 800,
           'lambda.ms': 720,
+          'lambda.cpuMs': 160,
           'ddb.calls': 240,
           'ddb.PutItem.calls': 160,
           'ddb.PutItem.units': 160,

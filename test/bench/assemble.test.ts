@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { assembleReport } from './assemble';
 import { phases } from './assemble-fixtures';
 import { checkBudgets } from './budgets';
-import { callBudgetChecks, DYNAMODB_ROUND_TRIP_MS, LAMBDA_CPU_SLOWDOWN, modelledAwsMs } from './calls';
+import {
+  callBudgetChecks,
+  callLines,
+  cpuMsPerCall,
+  DYNAMODB_ROUND_TRIP_MS,
+  LAMBDA_CPU_SLOWDOWN,
+  modelledAwsMs,
+} from './calls';
 import { specFloor } from './cost';
 import { formatReport } from './report';
 import type { PhaseResults } from './types';
@@ -118,7 +125,13 @@ describe('assembleReport', () => {
     const report = assembleReport(phases());
     const [add] = report.api.routes;
     if (!add) throw new Error('no route');
-    const within = { ...add, dynamoCallsPerCall: 6, roundTripsPerCall: 4, handlerMsPerCall: 1 };
+    const within = {
+      ...add,
+      dynamoCallsPerCall: 6,
+      roundTripsPerCall: 4,
+      handlerMsPerCall: 1,
+      handlerCpuMsPerCall: 2,
+    };
     const verdicts = (row: typeof add) =>
       callBudgetChecks({
         ...report,
@@ -128,13 +141,34 @@ describe('assembleReport', () => {
     expect(verdicts(within).slice(0, 2)).toEqual([true, true]);
     expect(verdicts({ ...within, dynamoCallsPerCall: 6.5 })[0]).toBe(false);
     expect(verdicts({ ...within, roundTripsPerCall: 5 })[1]).toBe(false);
+    // The model on the handler's own CPU: 4 round trips and 2 ms on a 512 MB Lambda.
+    expect(modelledAwsMs(within)).toBeCloseTo(4 * DYNAMODB_ROUND_TRIP_MS + 2 * LAMBDA_CPU_SLOWDOWN);
+    expect(verdicts(within).at(-1)).toBe(true);
+    expect(verdicts({ ...within, handlerCpuMsPerCall: 10 }).at(-1)).toBe(false);
+  });
+
+  it("models the AWS latency on the handler's own CPU, and prints the process's share beside it (issue 54)", () => {
+    const report = assembleReport(phases());
+    const metered = report.api.routes.find((row) => row.route === 'addToQueue');
+    if (!metered) throw new Error('no addToQueue');
+    const add = { ...metered, roundTripsPerCall: 4 };
+    // The meter's 160 ms of the handler's own CPU over its 80 calls.
+    expect(add.handlerCpuMsPerCall).toBe(2);
     // The server's 10 CPU seconds shared by wall time: with one route alone, 10,000 ms over its 80 calls.
-    const alone = { ...report, handlers: [], api: { ...report.api, routes: [within] } };
-    expect(modelledAwsMs(alone, within)).toBeCloseTo(4 * DYNAMODB_ROUND_TRIP_MS + 125 * LAMBDA_CPU_SLOWDOWN);
-    expect(callBudgetChecks(alone).at(-1)).toMatchObject({
-      pass: false,
-      value: expect.stringContaining('addToQueue'),
-    });
+    const alone = { ...report, handlers: [], api: { ...report.api, routes: [add] } };
+    expect(cpuMsPerCall(alone, add)).toBeCloseTo(125);
+    // A route that waited on DynamoDB is not charged the share: 2 ms, not 125, on the Lambda.
+    expect(modelledAwsMs(add)).toBeCloseTo(4 * DYNAMODB_ROUND_TRIP_MS + 2 * LAMBDA_CPU_SLOWDOWN);
+    const lines = callLines(alone);
+    expect(lines[0]).toContain("the handler's own CPU per call × 3.46");
+    expect(lines[1]).toMatch(/CPU ms +share ms +p50 ms +AWS ms$/);
+    const row = lines
+      .find((line) => line.startsWith('addToQueue'))
+      ?.trim()
+      .split(/ +/);
+    expect(row?.slice(3, 5)).toEqual(['2.0', '125']);
+    // calls, trips, CPU, share, p50, AWS: 20 ms of round trips + 6.9 ms of CPU (it was 20 + 432 on the share).
+    expect(row?.at(-1)).toBe('27');
   });
 
   it('fails the run when a teacher gets another classroom’s car or a message crosses schools', () => {

@@ -118,6 +118,7 @@ export const routeRowsOf = (routes: Record<string, RouteFigures>, window: MeterS
         roundTripsPerCall: perCall(counters, 'ddb.roundTrips'),
         messagesPerCall: perCall(counters, 'live.messages'),
         handlerMsPerCall: perCall(counters, 'lambda.ms'),
+        handlerCpuMsPerCall: perCall(counters, 'lambda.cpuMs'),
         operations: operationsOf(counters),
       };
     })

@@ -36,10 +36,13 @@ export const CHANGE_ROUTES = CAR_LINE_CHANGES;
 export const POLL_ROUTES = ['listQueue', 'parentStudentStatus', 'listAlerts'] as const;
 
 /**
- * The server's CPU per call of a route, in ms: the server process's CPU of the
- * rush window shared among the invocations by their wall time (the laptop runs
- * them interleaved on one thread, so no invocation's CPU can be read apart;
- * DynamoDB Local's CPU is its own process's and not in it).
+ * The server process's CPU per call of a route, in ms: its CPU of the rush
+ * window (the handlers, and also the emulated API Gateway's HTTP and WebSocket
+ * servers, the bus messages and the warm-up) shared among the invocations by
+ * their wall time, so a route that waits long on DynamoDB Local or behind a
+ * bulk release is charged CPU it did not use. Printed beside the handler's own
+ * CPU (`RouteRow.handlerCpuMsPerCall`), which the modelled latency is based on.
+ * DynamoDB Local's CPU is its own process's and in neither.
  */
 export const cpuMsPerCall = (report: BenchReport, row: RouteRow): number => {
   const wall = [...report.api.routes, ...report.handlers].reduce(
@@ -50,9 +53,12 @@ export const cpuMsPerCall = (report: BenchReport, row: RouteRow): number => {
   return wall > 0 ? row.handlerMsPerCall * (cpuMs / wall) : 0;
 };
 
-/** What a tablet would wait for in AWS: the round trips at DynamoDB's latency, and the CPU on a 512 MB Lambda. */
-export const modelledAwsMs = (report: BenchReport, row: RouteRow): number =>
-  row.roundTripsPerCall * DYNAMODB_ROUND_TRIP_MS + cpuMsPerCall(report, row) * LAMBDA_CPU_SLOWDOWN;
+/**
+ * What a tablet would wait for in AWS: the round trips at DynamoDB's latency, and the
+ * handler's own CPU (the meter's, per invocation) on a 512 MB Lambda.
+ */
+export const modelledAwsMs = (row: RouteRow): number =>
+  row.roundTripsPerCall * DYNAMODB_ROUND_TRIP_MS + row.handlerCpuMsPerCall * LAMBDA_CPU_SLOWDOWN;
 
 /** Cars per completed batch in the rush (the N of 6 + N/25). */
 const carsPerBatch = (report: BenchReport) =>
@@ -70,16 +76,18 @@ const rowsOf = (report: BenchReport, routes: readonly string[]) =>
 
 export const callLines = (report: BenchReport): string[] => {
   const rows = rowsOf(report, [...CHANGE_ROUTES, ...POLL_ROUTES]);
-  const header = `${'route'.padEnd(20)} ${'calls/call'.padStart(10)} ${'trips/call'.padStart(10)} ${'CPU ms'.padStart(7)} ${'p50 ms'.padStart(7)} ${'AWS ms'.padStart(7)}`;
+  const header = `${'route'.padEnd(20)} ${'calls/call'.padStart(10)} ${'trips/call'.padStart(10)} ${'CPU ms'.padStart(7)} ${'share ms'.padStart(8)} ${'p50 ms'.padStart(7)} ${'AWS ms'.padStart(7)}`;
   return [
     `Modelled AWS latency = round trips × ${DYNAMODB_ROUND_TRIP_MS} ms (DynamoDB in-region, "single-digit milliseconds": AWS's DynamoDB developer guide) ` +
-      `+ the server's CPU per call × ${LAMBDA_CPU_SLOWDOWN.toFixed(2)} (a ${LAMBDA_MB} MB Lambda has ${LAMBDA_MB}/1769 of a vCPU: AWS Lambda developer guide). ` +
-      "CPU per call: the server process's CPU in the rush shared among its invocations by wall time.",
+      `+ the handler's own CPU per call × ${LAMBDA_CPU_SLOWDOWN.toFixed(2)} (a ${LAMBDA_MB} MB Lambda has ${LAMBDA_MB}/1769 of a vCPU: AWS Lambda developer guide). ` +
+      "CPU ms: the handler's own CPU per call, measured per invocation (the thread's CPU time in its code, not wall time: the SDK's serde and signing and the in-process posts in its context; " +
+      "not the emulated API Gateway's parsing before it nor the socket writes after). " +
+      "Share ms: the server process's CPU in the rush shared among its invocations by wall time (gateway, sockets and bus messages included), not used in the model.",
     header,
     ...rows.map(
       (row) =>
         `${row.route.padEnd(20)} ${row.dynamoCallsPerCall.toFixed(2).padStart(10)} ${row.roundTripsPerCall.toFixed(2).padStart(10)} ` +
-        `${ms(cpuMsPerCall(report, row)).padStart(7)} ${ms(row.latencyMs.p50).padStart(7)} ${ms(modelledAwsMs(report, row)).padStart(7)}`,
+        `${ms(row.handlerCpuMsPerCall).padStart(7)} ${ms(cpuMsPerCall(report, row)).padStart(8)} ${ms(row.latencyMs.p50).padStart(7)} ${ms(modelledAwsMs(row)).padStart(7)}`,
     ),
   ];
 };
@@ -127,8 +135,8 @@ export const callBudgetChecks = (report: BenchReport): BudgetCheck[] => {
       budget: `Modelled AWS latency under ${MODELLED_P50_BUDGET_MS} ms for every car-line change`,
       ...over(
         changes,
-        (row) => modelledAwsMs(report, row) < MODELLED_P50_BUDGET_MS,
-        (row) => `${ms(modelledAwsMs(report, row))} ms`,
+        (row) => modelledAwsMs(row) < MODELLED_P50_BUDGET_MS,
+        (row) => `${ms(modelledAwsMs(row))} ms`,
       ),
     },
   ];

@@ -115,9 +115,13 @@ export const grantOf = (module: string): Grant => {
  * Loads and invokes one handler: `ws/connect` runs as Lambda `ws-connect`,
  * with the access of its function in AWS (`grantOf`).
  * The work it causes is metered under the module's name (when
- * `CURBSIDE_METER=1`): `lambda.invocations`, `lambda.ms` (wall time) and
+ * `CURBSIDE_METER=1`): `lambda.invocations`, `lambda.ms` (wall time),
  * `lambda.billedMs` (rounded up to whole milliseconds per invocation, as
- * Lambda bills).
+ * Lambda bills) and `lambda.cpuMs`, the invocation's own CPU (`meter.cpuMs`:
+ * the thread's CPU time in the handler's code, the SDK's serde and signing
+ * and the in-process postToConnection's work in its context; not the emulated
+ * API Gateway's parsing before it, nor the socket writes to the browsers after,
+ * nor what DynamoDB Local does in its own process).
  */
 export interface InvokeOptions {
   timeoutMs?: number;
@@ -142,6 +146,7 @@ export const invoke: Invoke = async (module, event, options = {}) => {
         meter.add('lambda.invocations');
         meter.add('ddb.roundTrips', meter.roundTrips());
         meter.add('lambda.ms', ms);
+        meter.add('lambda.cpuMs', meter.cpuMs());
         meter.add('lambda.billedMs', Math.max(1, Math.ceil(ms)));
       }
     }),

@@ -116,6 +116,41 @@ describe('the meter', () => {
     expect(meter.snapshot()).toEqual({ a: { n: 2 }, b: { n: 1 }, [UNLABELLED]: { n: 1 } });
   });
 
+  it("counts an invocation's own CPU: its busy code, not what it awaits nor another invocation's work", async () => {
+    /** Burns `ms` of this thread's CPU (a handler's work; CPU, so a shared machine's waits for a core add nothing). */
+    const busy = (ms: number) => {
+      const cpu = () => process.threadCpuUsage().user + process.threadCpuUsage().system;
+      const until = cpu() + ms * 1000;
+      while (cpu() < until);
+    };
+    const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const [own, other] = await Promise.all([
+      meter.run('a', async () => {
+        busy(20);
+        // A slow DynamoDB call is a wait: no CPU of this invocation, while another one runs.
+        await wait(400);
+        busy(30);
+        return meter.cpuMs();
+      }),
+      meter.run('b', async () => {
+        await wait(50);
+        busy(200);
+        return meter.cpuMs();
+      }),
+    ]);
+    // 50 ms of its own, with a generous margin for a shared machine; the 400 ms wait or b's 200 ms would show.
+    expect(own).toBeGreaterThanOrEqual(50);
+    expect(own).toBeLessThan(190);
+    expect(other).toBeGreaterThanOrEqual(200);
+    expect(other).toBeLessThan(400);
+  });
+
+  it('counts no CPU outside a metered invocation, nor while off', () => {
+    expect(meter.cpuMs()).toBe(0);
+    delete process.env.CURBSIDE_METER;
+    expect(meter.run('x', () => meter.cpuMs())).toBe(0);
+  });
+
   it('collects the request units of every call of a metered table handle', async () => {
     const db = createDb({
       table: process.env.TABLE_NAME as string,

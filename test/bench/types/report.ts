@@ -31,6 +31,11 @@ export interface RouteRow extends RouteFigures {
   roundTripsPerCall: number;
   messagesPerCall: number;
   handlerMsPerCall: number;
+  /**
+   * The handler's own CPU per call, in ms (the meter's `lambda.cpuMs`: the thread's CPU time in
+   * the invocation's own code, issue 54); the modelled AWS latency is based on it.
+   */
+  handlerCpuMsPerCall: number;
   /** DynamoDB operations per call: how many, and their units. */
   operations: Record<string, { callsPerCall: number; unitsPerCall: number }>;
 }
