@@ -93,12 +93,17 @@ export const visitCalls = async (
   let ways: Map<number, PlanEntry>;
   let changes: Map<number, DismissalChange[]>;
   if (vehicle.type === 'car') {
-    // The day's changes by key with the children (the school's upcoming item), by Query should it overflow.
+    // The day's changes by key with the children (their upcoming items and the car's), by Query should one overflow.
     const {
       students: riders,
       plans,
       also: kept,
-    } = await studentsWithPlans(db, schoolId, vehicle.studentIds, keyedDayChanges(schoolId, date));
+    } = await studentsWithPlans(
+      db,
+      schoolId,
+      vehicle.studentIds,
+      keyedDayChanges(schoolId, date, { studentIds: vehicle.studentIds, vehicleId: vehicle.id }),
+    );
     changes = byStudent(kept === 'overflow' ? await dismissalChanges.mayFallOn(db, schoolId, date) : kept);
     const order = new Map(vehicle.studentIds.map((id, i) => [id, i]));
     registered = riders.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
