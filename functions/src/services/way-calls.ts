@@ -31,7 +31,7 @@ import { db } from '../lib/context';
  * called, each with the reason ("Absent today", "Bus B3 today").
  *
  * Reads, after the vehicle: for a car, its children with their plans and the
- * day's changes (the school's upcoming item) in one BatchGetItem; for a bus, the school's plans and the day's
+ * day's changes (their upcoming items and the car's) in one BatchGetItem; for a bus, the school's plans and the day's
  * changes, then its riders. A third round trip only when a child is changed to
  * the car that day (their names) or someone is not called by a bus or program
  * (its name, for the reason): one BatchGetItem for all of them (`namesForCalls`).
