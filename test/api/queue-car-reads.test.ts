@@ -14,7 +14,7 @@ import { type Client, signedIn, startTestServer } from '../support/server';
  * the school's buses and one of its programs for any child not called), counted
  * by the meter; and a family's change made before the upgrade still decides
  * whom the car calls once `npm run admin -- index-dismissal-changes` has run
- * (it moves the change and puts it in the school's upcoming item).
+ * (it moves the change and puts it in its student's upcoming item).
  * The school's clock is a Wednesday morning in Chicago (the demo school's zone).
  */
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -98,11 +98,11 @@ it('a child made absent today before the upgrade is not called by their car once
       },
     }),
   );
-  // Nor had the school's upcoming item (issue 54: the day's changes a car reads by key) a copy of it.
+  // Nor had the student's upcoming item (issue 54: the day's changes a car reads by key) a copy of it.
   await server.db.doc.send(
     new UpdateItemCommand({
       TableName: server.db.table,
-      Key: { pk: { S: 'SCHOOL#1#CHANGES' }, sk: { S: 'UPCOMING' } },
+      Key: { pk: { S: `SCHOOL#1#STUDENT#${absentId}#CHANGES` }, sk: { S: 'UPCOMING' } },
       UpdateExpression: 'REMOVE #change',
       ExpressionAttributeNames: { '#change': `c${change.id}` },
     }),

@@ -31,7 +31,7 @@ import { db } from '../lib/context';
  * called, each with the reason ("Absent today", "Bus B3 today").
  *
  * Reads, after the vehicle: for a car, its children with their plans and the
- * day's changes (the school's upcoming item) in one BatchGetItem; for a bus, the school's plans and the day's
+ * day's changes (their upcoming items and the car's) in one BatchGetItem; for a bus, the school's plans and the day's
  * changes, then its riders. A third round trip only when a child is changed to
  * the car that day (their names) or someone is not called by a bus or program
  * (its name, for the reason): one BatchGetItem for all of them (`namesForCalls`).
@@ -93,12 +93,17 @@ export const visitCalls = async (
   let ways: Map<number, PlanEntry>;
   let changes: Map<number, DismissalChange[]>;
   if (vehicle.type === 'car') {
-    // The day's changes by key with the children (the school's upcoming item), by Query should it overflow.
+    // The day's changes by key with the children (their upcoming items and the car's), by Query should one overflow.
     const {
       students: riders,
       plans,
       also: kept,
-    } = await studentsWithPlans(db, schoolId, vehicle.studentIds, keyedDayChanges(schoolId, date));
+    } = await studentsWithPlans(
+      db,
+      schoolId,
+      vehicle.studentIds,
+      keyedDayChanges(schoolId, date, { studentIds: vehicle.studentIds, vehicleId: vehicle.id }),
+    );
     changes = byStudent(kept === 'overflow' ? await dismissalChanges.mayFallOn(db, schoolId, date) : kept);
     const order = new Map(vehicle.studentIds.map((id, i) => [id, i]));
     registered = riders.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));

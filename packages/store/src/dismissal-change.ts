@@ -10,7 +10,7 @@ import { ConflictError, type DismissalChange, ValidationError, type WayEvent } f
 import { deleteAll, getAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
-import { itemAt, type KeyedRead } from './keyed-read';
+import { type FoundItems, foundOf, type ItemKey, itemAt, type KeyedRead } from './keyed-read';
 import { itemSize } from './meter';
 import { activeProgramCheck } from './program';
 import { cancellationReasons, isConditionFailure, queryAll } from './query';
@@ -48,22 +48,48 @@ const lastDayIndex = (change: Pick<DismissalChange, 'schoolId' | 'date' | 'until
 });
 /**
  * Set once the laptop's own table had its changes moved and kept in their
- * school's upcoming item (`moveToLastDayIndex`; a table marked only for the
- * move, `BY_LAST_DAY`, runs it again).
+ * upcoming items by student (`moveToLastDayIndex`; a table marked by an
+ * earlier version, `BY_LAST_DAY` or the school's item `BY_LAST_DAY_AND_UPCOMING`,
+ * runs it again).
  */
-const MOVED_MARK = { pk: 'MIGRATION#DISMISSAL_CHANGES', sk: 'BY_LAST_DAY_AND_UPCOMING' };
+const MOVED_MARK = { pk: 'MIGRATION#DISMISSAL_CHANGES', sk: 'BY_LAST_DAY_AND_UPCOMING_BY_STUDENT' };
 
 /**
- * The school's changes that may still fall on a day, in one item (issue 54):
- * `SCHOOL#{schoolId}#CHANGES` / `UPCOMING`, an attribute `c{id}` per change
- * (as written last), kept by every write of a change in its own transaction, so
- * a car's reads take the day's changes by key with its children (no Query) and
- * a change made a moment ago counts at once. A write drops the changes whose
- * last day is before the day it is made (`prune`). Should the item grow past
- * `UPCOMING_MAX_BYTES` it is marked `overflow` and no longer kept: its readers
- * take the Query (`mayFallOn`) instead.
+ * The changes that may still fall on a day, by key (issue 54), in small items:
+ * - a student's: `SCHOOL#{schoolId}#STUDENT#{studentId}#CHANGES` / `UPCOMING`,
+ *   every change of the student;
+ * - a car's: `SCHOOL#{schoolId}#CAR#{vehicleId}#CHANGES` / `UPCOMING`, the
+ *   changes that name that car (a child going home with another family's car).
+ * An attribute `c{id}` per change (as written last), kept by every write of a
+ * change in its own transaction, so a car's reads take the day's changes of its
+ * children (and those naming it) by key with them, no Query, and a change made
+ * a moment ago counts at once; the read units grow with the car's children,
+ * never with the school's changes. A write drops the changes whose last day is
+ * before the day it is made (`prune`). Should an item grow past
+ * `UPCOMING_MAX_BYTES` (a safety: a student's never should) it is marked
+ * `overflow` and no longer kept: its readers take the Query (`mayFallOn`).
+ * The school's item of before (`SCHOOL#{schoolId}#CHANGES` / `UPCOMING`) is no
+ * longer read or written.
  */
-const upcomingKey = (schoolId: number) => ({ pk: `SCHOOL#${schoolId}#CHANGES`, sk: 'UPCOMING' });
+const studentUpcomingKey = (schoolId: number, studentId: number) => ({
+  pk: `SCHOOL#${schoolId}#STUDENT#${studentId}#CHANGES`,
+  sk: 'UPCOMING',
+});
+const carUpcomingKey = (schoolId: number, vehicleId: number) => ({
+  pk: `SCHOOL#${schoolId}#CAR#${vehicleId}#CHANGES`,
+  sk: 'UPCOMING',
+});
+/** The upcoming items that hold a change: its student's, and the car's it names (if any). */
+const holdersOf = (change: Pick<DismissalChange, 'schoolId' | 'studentId' | 'way'>): ItemKey[] => [
+  studentUpcomingKey(change.schoolId, change.studentId),
+  ...(change.way.mode === 'car' && change.way.vehicleId !== undefined
+    ? [carUpcomingKey(change.schoolId, change.way.vehicleId)]
+    : []),
+];
+/** The holders of a write's changes (its before and after: each holds the change as written now), once each. */
+const holdersOfAll = (...changes: DismissalChange[]): ItemKey[] => [
+  ...new Map(changes.flatMap(holdersOf).map((at) => [at.pk, at])).values(),
+];
 const fieldOf = (id: number) => `c${id}`;
 const FIELD = /^c\d+$/;
 const UPCOMING_MAX_BYTES = 200 * 1024;
@@ -85,26 +111,27 @@ const mayFall = (changes: readonly DismissalChange[], date: string) =>
     .sort((a, b) => lastDayOf(a).localeCompare(lastDayOf(b)) || a.id - b.id);
 
 /**
- * The Update of a school's upcoming item for a change's transaction: the change
+ * The Update of an upcoming item (`held`) for a change's transaction: the change
  * as written now, less the changes (`read`: the item as read before) that ended
  * before `today`; or the overflow mark when it would grow too big.
  */
 const upcomingUpdate = (
   db: Db,
+  held: ItemKey,
   change: DismissalChange,
   read: Record<string, unknown> | undefined,
   today: string,
 ) => {
-  const held = upcomingOf(read);
-  if (held === 'overflow') return { Put: overflowItem(db, change.schoolId) };
+  const kept = upcomingOf(read);
+  if (kept === 'overflow') return { Put: overflowItem(db, held, change.schoolId) };
   // At most 100 ended ones a write (an expression's size): the rest go with the next writes.
-  const ended = held
-    .filter((kept) => kept.id !== change.id && lastDayOf(kept) < today)
+  const ended = kept
+    .filter((other) => other.id !== change.id && lastDayOf(other) < today)
     .slice(0, 100)
-    .map((kept) => kept.id);
+    .map((other) => other.id);
   if (itemSize(read ?? {}) + itemSize({ [fieldOf(change.id)]: change }) > UPCOMING_MAX_BYTES) {
     // Replaced by the mark alone (no longer the size of every change): its readers take the Query.
-    return { Put: overflowItem(db, change.schoolId) };
+    return { Put: overflowItem(db, held, change.schoolId) };
   }
   const names: Record<string, string> = { '#change': fieldOf(change.id) };
   ended.forEach((id, i) => {
@@ -113,7 +140,7 @@ const upcomingUpdate = (
   return {
     Update: {
       TableName: db.table,
-      Key: upcomingKey(change.schoolId),
+      Key: held,
       UpdateExpression: `SET #change = :change, entity = :entity, schoolId = :schoolId${
         ended.length > 0 ? ` REMOVE ${ended.map((_, i) => `#ended${i}`).join(', ')}` : ''
       }`,
@@ -127,38 +154,64 @@ const upcomingUpdate = (
   };
 };
 
-/** A school's upcoming item grown too big: the overflow mark alone, in place of its copies. */
-const overflowItem = (db: Db, schoolId: number) => ({
+/** An upcoming item grown too big: the overflow mark alone, in place of its copies. */
+const overflowItem = (db: Db, held: ItemKey, schoolId: number) => ({
   TableName: db.table,
-  Item: { ...upcomingKey(schoolId), entity: 'upcomingChanges', schoolId, overflow: true },
+  Item: { ...held, entity: 'upcomingChanges', schoolId, overflow: true },
 });
 
-/** The school's upcoming item as it is now (read before a change's transaction, to prune it). */
-const readUpcoming = async (db: Db, schoolId: number) =>
-  (
-    await db.doc.send(
-      new GetCommand({ TableName: db.table, Key: upcomingKey(schoolId), ConsistentRead: true }),
-    )
-  ).Item;
+/**
+ * The upcoming items as they are now (read before a change's transaction, to
+ * prune them): a GetItem of the student's, one BatchGetItem with a car's.
+ */
+const readUpcoming = async (db: Db, held: readonly ItemKey[]): Promise<FoundItems> => {
+  if (held.length === 1) {
+    const { Item } = await db.doc.send(
+      new GetCommand({ TableName: db.table, Key: held[0], ConsistentRead: true }),
+    );
+    return foundOf(Item ? [Item] : []);
+  }
+  return foundOf(
+    await getAll(
+      db,
+      held.map(({ pk, sk }) => ({ pk, sk })),
+      true,
+    ),
+  );
+};
+
+/** The Updates of a change's upcoming items for its transaction (`found`: them as read before). */
+const upcomingUpdates = (db: Db, held: readonly ItemKey[], change: DismissalChange, found: FoundItems) =>
+  held.map((at) => upcomingUpdate(db, at, change, itemAt(found, at), prunedBefore()));
 
 /** Today in UTC, less a day: no school's today is earlier (what a write may prune before). */
 const prunedBefore = (now = Date.now()) => new Date(now - 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
 
 /**
- * The day's changes of a school as a keyed read (`keyed-read.ts`): its upcoming
- * item, answered as `mayFallOn` answers (`overflow`: read them by Query).
+ * The day's changes of a car's children as a keyed read (`keyed-read.ts`): each
+ * child's upcoming item and the car's own (the changes naming it), answered as
+ * `mayFallOn` answers for them (`overflow`: one of them is not kept, read them by Query).
  */
 export const keyedDayChanges = (
   schoolId: number,
   date: string,
+  car: { studentIds: readonly number[]; vehicleId?: number },
 ): KeyedRead<DismissalChange[] | 'overflow'> => {
-  const key = upcomingKey(schoolId);
+  const keys = [
+    ...[...new Set(car.studentIds)].map((id) => studentUpcomingKey(schoolId, id)),
+    ...(car.vehicleId !== undefined ? [carUpcomingKey(schoolId, car.vehicleId)] : []),
+  ];
   return {
-    keys: [key],
+    keys,
     consistent: false,
     from: (found) => {
-      const held = upcomingOf(itemAt(found, key));
-      return held === 'overflow' ? held : mayFall(held, date);
+      const byId = new Map<number, DismissalChange>();
+      for (const at of keys) {
+        const held = upcomingOf(itemAt(found, at));
+        if (held === 'overflow') return held;
+        for (const change of held) byId.set(change.id, change);
+      }
+      return mayFall([...byId.values()], date);
     },
   };
 };
@@ -197,54 +250,56 @@ const programGone = () => {
 };
 
 /**
- * A change put in its school's upcoming item as the migration read it
+ * A change put in its upcoming items as the migration read it
  * (`moveToLastDayIndex`), while it may still fall on a day: only while the
  * change still has the status read (every decision or cancellation changes it,
- * and keeps its own copy), so a run after deploying never puts back an older one.
+ * and keeps its own copies), so a run after deploying never puts back an older one.
  */
-const keepUpcoming = async (db: Db, change: DismissalChange, sizes: Map<number, number>) => {
+const keepUpcoming = async (db: Db, change: DismissalChange, sizes: Map<string, number>) => {
   if (lastDayOf(change) < prunedBefore()) return;
-  // The item's size as this run makes it (read once a school): past the limit, the mark alone.
-  const size =
-    (sizes.get(change.schoolId) ?? itemSize((await readUpcoming(db, change.schoolId)) ?? {})) +
-    itemSize({ [fieldOf(change.id)]: change });
-  sizes.set(change.schoolId, size);
-  if (size > UPCOMING_MAX_BYTES) {
-    await db.doc.send(new PutCommand(overflowItem(db, change.schoolId)));
-    return;
-  }
-  try {
-    await db.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            ConditionCheck: {
-              TableName: db.table,
-              Key: key(change.id),
-              ConditionExpression: '#status = :status',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':status': change.status },
-            },
-          },
-          {
-            Update: {
-              TableName: db.table,
-              Key: upcomingKey(change.schoolId),
-              UpdateExpression: 'SET #change = :change, entity = :entity, schoolId = :schoolId',
-              ConditionExpression: 'attribute_not_exists(overflow)',
-              ExpressionAttributeNames: { '#change': fieldOf(change.id) },
-              ExpressionAttributeValues: {
-                ':change': change,
-                ':entity': 'upcomingChanges',
-                ':schoolId': change.schoolId,
+  for (const held of holdersOf(change)) {
+    // The item's size as this run makes it (read once an item): past the limit, the mark alone.
+    const size =
+      (sizes.get(held.pk) ?? itemSize(itemAt(await readUpcoming(db, [held]), held) ?? {})) +
+      itemSize({ [fieldOf(change.id)]: change });
+    sizes.set(held.pk, size);
+    if (size > UPCOMING_MAX_BYTES) {
+      await db.doc.send(new PutCommand(overflowItem(db, held, change.schoolId)));
+      continue;
+    }
+    try {
+      await db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              ConditionCheck: {
+                TableName: db.table,
+                Key: key(change.id),
+                ConditionExpression: '#status = :status',
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: { ':status': change.status },
               },
             },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
+            {
+              Update: {
+                TableName: db.table,
+                Key: held,
+                UpdateExpression: 'SET #change = :change, entity = :entity, schoolId = :schoolId',
+                ConditionExpression: 'attribute_not_exists(overflow)',
+                ExpressionAttributeNames: { '#change': fieldOf(change.id) },
+                ExpressionAttributeValues: {
+                  ':change': change,
+                  ':entity': 'upcomingChanges',
+                  ':schoolId': change.schoolId,
+                },
+              },
+            },
+          ],
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
   }
 };
 
@@ -252,26 +307,35 @@ const keepUpcoming = async (db: Db, change: DismissalChange, sizes: Map<number, 
 const FILTER_IN_MAX = 100;
 
 export const dismissalChanges = {
-  /** Erases every change of a student, with the office's marks of those pending (issue 55). */
+  /**
+   * Erases every change of a student, with the office's marks of those pending
+   * (issue 55) and the student's upcoming item; their copies in the items of
+   * the cars they named leave too.
+   */
   async eraseOfStudent(db: Db, schoolId: number, studentId: number): Promise<void> {
     const changes = await dismissalChanges.ofStudent(db, schoolId, studentId);
     await deleteAll(db, [
       ...changes.map((change) => key(change.id)),
       ...changes.filter((change) => change.status === 'pending').map(pendingKey),
+      studentUpcomingKey(schoolId, studentId),
     ]);
-    // Their copies in the school's upcoming item leave with them (in slices: an expression's limits).
-    for (let start = 0; start < changes.length; start += 50) {
-      const slice = changes.slice(start, start + 50);
-      await db.doc.send(
-        new UpdateCommand({
-          TableName: db.table,
-          Key: upcomingKey(schoolId),
-          UpdateExpression: `REMOVE ${slice.map((_, i) => `#c${i}`).join(', ')}`,
-          ExpressionAttributeNames: Object.fromEntries(
-            slice.map((change, i) => [`#c${i}`, fieldOf(change.id)]),
-          ),
-        }),
-      );
+    const own = studentUpcomingKey(schoolId, studentId).pk;
+    for (const held of holdersOfAll(...changes).filter((at) => at.pk !== own)) {
+      const named = changes.filter((change) => holdersOf(change).some((at) => at.pk === held.pk));
+      // In slices: an expression's limits.
+      for (let start = 0; start < named.length; start += 50) {
+        const slice = named.slice(start, start + 50);
+        await db.doc.send(
+          new UpdateCommand({
+            TableName: db.table,
+            Key: held,
+            UpdateExpression: `REMOVE ${slice.map((_, i) => `#c${i}`).join(', ')}`,
+            ExpressionAttributeNames: Object.fromEntries(
+              slice.map((change, i) => [`#c${i}`, fieldOf(change.id)]),
+            ),
+          }),
+        );
+      }
     }
   },
 
@@ -279,7 +343,8 @@ export const dismissalChanges = {
 
   /** Writes a new change with its record (and its place in the office's queue while pending). */
   async create(db: Db, change: DismissalChange, write: ChangeWrite): Promise<DismissalChange> {
-    const upcoming = await readUpcoming(db, change.schoolId);
+    const held = holdersOf(change);
+    const upcoming = await readUpcoming(db, held);
     try {
       await db.doc.send(
         new TransactWriteCommand({
@@ -291,7 +356,7 @@ export const dismissalChanges = {
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
-            upcomingUpdate(db, change, upcoming, prunedBefore()),
+            ...upcomingUpdates(db, held, change, upcoming),
             wayEventPut(db, write.event, write.retentionDays),
             ...(change.status === 'pending'
               ? [
@@ -338,7 +403,8 @@ export const dismissalChanges = {
     write: ChangeWrite,
   ): Promise<DismissalChange> {
     const approving = before.status !== 'approved' && after.status === 'approved';
-    const upcoming = await readUpcoming(db, after.schoolId);
+    const held = holdersOfAll(before, after);
+    const upcoming = await readUpcoming(db, held);
     try {
       await db.doc.send(
         new TransactWriteCommand({
@@ -352,7 +418,7 @@ export const dismissalChanges = {
                 ExpressionAttributeValues: { ':status': before.status },
               },
             },
-            upcomingUpdate(db, after, upcoming, prunedBefore()),
+            ...upcomingUpdates(db, held, after, upcoming),
             wayEventPut(db, write.event, write.retentionDays),
             ...(before.status === 'pending'
               ? [{ Delete: { TableName: db.table, Key: pendingKey(before) } }]
@@ -399,8 +465,9 @@ export const dismissalChanges = {
    * keys are set only while they are still the old ones (a change written
    * meanwhile keeps its own). Safe to run before deploying the code that needs
    * it (the code before reads a moved change too) and again after. Every
-   * change that may still fall on a day is also put in its school's upcoming
-   * item (`keepUpcoming`: a car's reads take the day's changes there). `once`:
+   * change that may still fall on a day is also put in its student's upcoming
+   * item, and the named car's (`keepUpcoming`: a car's reads take the day's
+   * changes there). `once`:
    * skipped when a run with `once` already finished (the laptop's start).
    * Answers how many changes it moved.
    */
@@ -412,7 +479,7 @@ export const dismissalChanges = {
       if (Item) return 0;
     }
     let moved = 0;
-    const sizes = new Map<number, number>();
+    const sizes = new Map<string, number>();
     let start: Record<string, unknown> | undefined;
     do {
       const page: ScanCommandOutput = await db.doc.send(

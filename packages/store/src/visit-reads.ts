@@ -59,7 +59,7 @@ export const keyedSessionAndVehicle = ({
  * Some students of a school and their weekly plans, in one BatchGetItem (100
  * keys a call): the active students, in id order, and the plans by student
  * (a student without one is absent: a car rider every day). `also`: another
- * keyed read in the same BatchGetItem (a car's: the school's day's changes,
+ * keyed read in the same BatchGetItem (a car's: its children's day's changes,
  * `keyedDayChanges`), answered as `also`.
  */
 export const studentsWithPlans = async <T = undefined>(

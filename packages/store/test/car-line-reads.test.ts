@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DismissalChange } from '@curbside/domain';
 import { describe, expect, it } from 'vitest';
 import { newVehicle } from '../../../test/support/vehicles';
@@ -28,6 +28,7 @@ const aChange = async (
   schoolId: number,
   studentId: number,
   day: { date: string; until?: string },
+  way: DismissalChange['way'] = { mode: 'walker' },
 ): Promise<DismissalChange> => {
   const at = new Date().toISOString();
   const change: DismissalChange = {
@@ -37,7 +38,7 @@ const aChange = async (
     date: day.date,
     until: day.until ?? null,
     weekdays: null,
-    way: { mode: 'walker' },
+    way,
     status: 'approved',
     approvedAt: at,
     cancelledFrom: null,
@@ -150,12 +151,13 @@ describe("the changes that may fall on a school's day", () => {
 
 /** The date `offset` days from today (UTC). */
 const dayFrom = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-const upcomingItem = async (schoolId: number) =>
+/** A student's upcoming item (issue 54: the changes that may still fall on a day, by key). */
+const upcomingItem = async (schoolId: number, studentId: number) =>
   (
     await db.doc.send(
       new GetCommand({
         TableName: db.table,
-        Key: { pk: `SCHOOL#${schoolId}#CHANGES`, sk: 'UPCOMING' },
+        Key: { pk: `SCHOOL#${schoolId}#STUDENT#${studentId}#CHANGES`, sk: 'UPCOMING' },
         ConsistentRead: true,
       }),
     )
@@ -165,21 +167,54 @@ const keptIds = (item: Record<string, unknown>) =>
     .filter((name) => /^c\d+$/.test(name))
     .map((name) => Number(name.slice(1)))
     .sort((a, b) => a - b);
+const readUnits = () => meter.snapshot().unlabelled?.['ddb.readUnits'] ?? 0;
+/** The day's changes of a car's children (`vehicleId`: the car, for the changes naming it), by key alone. */
+const dayChangesOf = (schoolId: number, date: string, studentIds: number[], vehicleId?: number) =>
+  keyedReads.run(db, keyedDayChanges(schoolId, date, { studentIds, vehicleId }));
+const sendCancelled = async (schoolId: number, change: DismissalChange) => {
+  const cancelled: DismissalChange = {
+    ...change,
+    status: 'cancelled',
+    cancelledFrom: dayFrom(0),
+    cancelledBy: person,
+    cancelledAt: new Date().toISOString(),
+  };
+  await dismissalChanges.transition(db, change, cancelled, {
+    actor,
+    retentionDays: 400,
+    event: {
+      schoolId,
+      studentId: change.studentId,
+      at: cancelled.cancelledAt,
+      actor,
+      kind: 'change_cancelled',
+      change: { before: null, after: cancelled },
+    },
+  } as Parameters<typeof dismissalChanges.transition>[3]);
+};
 
-describe("the day's changes by key (the school's upcoming item, issue 54)", () => {
+describe("the day's changes by key (each student's upcoming item, issue 54)", () => {
   meterOnForEachTest();
 
-  it('answer as the Query does, in the BatchGetItem of a car’s children, a decision made a moment ago included', async () => {
+  it('answer as the Query does for the car’s children, in their BatchGetItem, other students’ changes left out, a cancellation at once', async () => {
     const schoolId = 5411;
     const single = await aChange(schoolId, 1, { date: dayFrom(0) });
     const running = await aChange(schoolId, 2, { date: dayFrom(-5), until: dayFrom(10) });
-    await aChange(schoolId, 3, { date: dayFrom(1) }); // the next day
-    await aChange(schoolId, 4, { date: dayFrom(-3), until: dayFrom(-1) }); // ended yesterday
+    await aChange(schoolId, 3, { date: dayFrom(0) }); // another child of the school, not in the car
+    await aChange(schoolId, 1, { date: dayFrom(1) }); // the next day
+    await aChange(schoolId, 2, { date: dayFrom(-3), until: dayFrom(-1) }); // ended yesterday
     await aChange(5412, 1, { date: dayFrom(0) }); // another school's
-    const queried = await dismissalChanges.mayFallOn(db, schoolId, dayFrom(0));
+    const queried = (await dismissalChanges.mayFallOn(db, schoolId, dayFrom(0))).filter(
+      (change) => change.studentId !== 3,
+    );
     meter.reset();
 
-    const read = await studentsWithPlans(db, schoolId, [1, 2], keyedDayChanges(schoolId, dayFrom(0)));
+    const read = await studentsWithPlans(
+      db,
+      schoolId,
+      [1, 2],
+      keyedDayChanges(schoolId, dayFrom(0), { studentIds: [1, 2] }),
+    );
 
     expect(ids(read.also as DismissalChange[])).toEqual(ids([single, running]));
     expect(read.also).toEqual(queried);
@@ -187,80 +222,126 @@ describe("the day's changes by key (the school's upcoming item, issue 54)", () =
     expect(callsOf('Query')).toBe(0);
 
     // The office cancels the repeating one: its copy is the cancelled change at once.
-    const cancelled: DismissalChange = {
-      ...running,
-      status: 'cancelled',
-      cancelledFrom: dayFrom(0),
-      cancelledBy: person,
-      cancelledAt: new Date().toISOString(),
-    };
-    await dismissalChanges.transition(db, running, cancelled, {
-      actor,
-      retentionDays: 400,
-      event: {
-        schoolId,
-        studentId: 2,
-        at: cancelled.cancelledAt,
-        actor,
-        kind: 'change_cancelled',
-        change: { before: null, after: cancelled },
-      },
-    } as Parameters<typeof dismissalChanges.transition>[3]);
-    expect(await keyedReads.run(db, keyedDayChanges(schoolId, dayFrom(0)))).toEqual(
-      await dismissalChanges.mayFallOn(db, schoolId, dayFrom(0)),
+    await sendCancelled(schoolId, running);
+    expect(await dayChangesOf(schoolId, dayFrom(0), [1, 2])).toEqual(
+      (await dismissalChanges.mayFallOn(db, schoolId, dayFrom(0))).filter((change) => change.studentId !== 3),
     );
     expect(
-      ((await keyedReads.run(db, keyedDayChanges(schoolId, dayFrom(0)))) as DismissalChange[]).find(
+      ((await dayChangesOf(schoolId, dayFrom(0), [1, 2])) as DismissalChange[]).find(
         (change) => change.id === running.id,
       )?.status,
     ).toBe('cancelled');
   });
 
-  it('leave the item as changes end, and with a student erased', async () => {
-    const schoolId = 5413;
-    const kept = await aChange(schoolId, 2, { date: dayFrom(0) });
-    // Written late (a repeating change entered for days past): kept until the next write.
-    const ended = await aChange(schoolId, 1, { date: dayFrom(-6), until: dayFrom(-3) });
-    expect(keptIds(await upcomingItem(schoolId))).toEqual(ids([ended, kept]));
-    // The next write drops the change that ended before yesterday.
-    const next = await aChange(schoolId, 1, { date: dayFrom(2) });
-    expect(keptIds(await upcomingItem(schoolId))).toEqual(ids([kept, next]));
+  it('include a change of another child that names the car (going home with another family)', async () => {
+    const schoolId = 5416;
+    const own = await aChange(schoolId, 1, { date: dayFrom(0) });
+    const withUs = await aChange(schoolId, 7, { date: dayFrom(0) }, { mode: 'car', vehicleId: 90 });
+    await aChange(schoolId, 8, { date: dayFrom(0) }, { mode: 'car', vehicleId: 91 }); // another car's
 
-    await dismissalChanges.eraseOfStudent(db, schoolId, 1);
-    expect(keptIds(await upcomingItem(schoolId))).toEqual(ids([kept]));
+    expect(ids((await dayChangesOf(schoolId, dayFrom(0), [1], 90)) as DismissalChange[])).toEqual(
+      ids([own, withUs]),
+    );
+    // Cancelled: the car's copy too, at once.
+    await sendCancelled(schoolId, withUs);
+    const read = (await dayChangesOf(schoolId, dayFrom(0), [1], 90)) as DismissalChange[];
+    expect(read.find((change) => change.id === withUs.id)?.status).toBe('cancelled');
   });
 
-  it('are read by Query once the item would pass 200 KB: the item keeps the overflow mark alone', async () => {
+  it('cost a car the same read units whatever the school’s other students’ changes', async () => {
+    const schoolId = 5417;
+    await aChange(schoolId, 1, { date: dayFrom(0) });
+    await aChange(schoolId, 2, { date: dayFrom(-2), until: dayFrom(5) });
+    const unitsOfCar = async () => {
+      meter.reset();
+      await studentsWithPlans(
+        db,
+        schoolId,
+        [1, 2],
+        keyedDayChanges(schoolId, dayFrom(0), { studentIds: [1, 2] }),
+      );
+      return readUnits();
+    };
+    const alone = await unitsOfCar();
+
+    // A weekend's day: 300 other children with a change for it.
+    for (let start = 0; start < 300; start += 20) {
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) => aChange(schoolId, 100 + start + i, { date: dayFrom(0) })),
+      );
+    }
+
+    expect(await unitsOfCar()).toBe(alone);
+  });
+
+  it('leave a student’s item as their changes end, and with the student erased', async () => {
+    const schoolId = 5413;
+    const kept = await aChange(schoolId, 1, { date: dayFrom(0) });
+    const other = await aChange(schoolId, 2, { date: dayFrom(0) });
+    const named = await aChange(schoolId, 1, { date: dayFrom(1) }, { mode: 'car', vehicleId: 93 });
+    // Written late (a repeating change entered for days past): kept until the student's next write.
+    const ended = await aChange(schoolId, 1, { date: dayFrom(-6), until: dayFrom(-3) });
+    expect(keptIds(await upcomingItem(schoolId, 1))).toEqual(ids([kept, named, ended]));
+    // The next write drops the change that ended before yesterday.
+    const next = await aChange(schoolId, 1, { date: dayFrom(2) });
+    expect(keptIds(await upcomingItem(schoolId, 1))).toEqual(ids([kept, named, next]));
+
+    await dismissalChanges.eraseOfStudent(db, schoolId, 1);
+    expect(await upcomingItem(schoolId, 1)).toEqual({});
+    expect(keptIds(await upcomingItem(schoolId, 2))).toEqual(ids([other]));
+    expect(await dayChangesOf(schoolId, dayFrom(1), [], 93)).toEqual([]);
+  });
+
+  it('are read by Query once a student’s item would pass 200 KB: the item keeps the overflow mark alone', async () => {
     const schoolId = 5415;
-    // As a school's item with about 200 KB of upcoming changes stands.
+    // As an item with about 200 KB of upcoming changes stands (a safety: a student's never should).
     await db.doc.send(
       new PutCommand({
         TableName: db.table,
-        Item: { pk: `SCHOOL#${schoolId}#CHANGES`, sk: 'UPCOMING', c1: { note: 'x'.repeat(200 * 1024) } },
+        Item: {
+          pk: `SCHOOL#${schoolId}#STUDENT#1#CHANGES`,
+          sk: 'UPCOMING',
+          c1: { note: 'x'.repeat(200 * 1024) },
+        },
       }),
     );
     await aChange(schoolId, 1, { date: dayFrom(0) });
 
-    expect(await upcomingItem(schoolId)).toEqual(expect.objectContaining({ overflow: true }));
-    expect(keptIds(await upcomingItem(schoolId))).toEqual([]);
-    expect(await keyedReads.run(db, keyedDayChanges(schoolId, dayFrom(0)))).toBe('overflow');
-    // The next change of the school writes the small mark again, not a copy.
+    expect(await upcomingItem(schoolId, 1)).toEqual(expect.objectContaining({ overflow: true }));
+    expect(keptIds(await upcomingItem(schoolId, 1))).toEqual([]);
+    // One child's overflow: the car's read answers so (its caller takes the Query).
     await aChange(schoolId, 2, { date: dayFrom(0) });
-    expect(keptIds(await upcomingItem(schoolId))).toEqual([]);
+    expect(await dayChangesOf(schoolId, dayFrom(0), [2, 1])).toBe('overflow');
+    // The student's next change writes the small mark again, not a copy.
+    await aChange(schoolId, 1, { date: dayFrom(0) });
+    expect(keptIds(await upcomingItem(schoolId, 1))).toEqual([]);
   });
 
-  it('include a change written before them once the migration ran', async () => {
+  it('include a change written before them once the migration ran, on a table marked by the school’s item', async () => {
     const schoolId = 5414;
     const change = await aChange(schoolId, 1, { date: dayFrom(1) });
-    // As written before issue 54's upcoming item: the change alone.
+    const named = await aChange(schoolId, 2, { date: dayFrom(1) }, { mode: 'car', vehicleId: 94 });
+    // As written before the items by student: the changes alone, the table marked by the school's item.
+    for (const pk of [`SCHOOL#${schoolId}#STUDENT#1#CHANGES`, `SCHOOL#${schoolId}#CAR#94#CHANGES`])
+      await db.doc.send(new DeleteCommand({ TableName: db.table, Key: { pk, sk: 'UPCOMING' } }));
     await db.doc.send(
-      new PutCommand({ TableName: db.table, Item: { pk: `SCHOOL#${schoolId}#CHANGES`, sk: 'UPCOMING' } }),
+      new DeleteCommand({
+        TableName: db.table,
+        Key: { pk: 'MIGRATION#DISMISSAL_CHANGES', sk: 'BY_LAST_DAY_AND_UPCOMING_BY_STUDENT' },
+      }),
     );
-    expect(await keyedReads.run(db, keyedDayChanges(schoolId, dayFrom(1)))).toEqual([]);
+    await db.doc.send(
+      new PutCommand({
+        TableName: db.table,
+        Item: { pk: 'MIGRATION#DISMISSAL_CHANGES', sk: 'BY_LAST_DAY_AND_UPCOMING', entity: 'migration' },
+      }),
+    );
+    expect(await dayChangesOf(schoolId, dayFrom(1), [1], 94)).toEqual([]);
 
-    await dismissalChanges.moveToLastDayIndex(db);
+    await dismissalChanges.moveToLastDayIndex(db, { once: true });
 
-    expect(await keyedReads.run(db, keyedDayChanges(schoolId, dayFrom(1)))).toEqual([change]);
+    expect(keptIds(await upcomingItem(schoolId, 1))).toEqual([change.id]);
+    expect(await dayChangesOf(schoolId, dayFrom(1), [1], 94)).toEqual([change, named]);
   });
 });
 
