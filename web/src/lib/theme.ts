@@ -58,11 +58,6 @@ export const theme = createTheme({
     TextInput: { defaultProps: { size: 'lg' } },
     PasswordInput: { defaultProps: { size: 'lg' } },
     Select: { defaultProps: { size: 'lg' } },
-    // A closed Select's list is not drawn (Mantine keeps it drawn, hidden): mounted, the hidden list
-    // had its place measured (floating-ui's getComputedStyle), a forced style recalculation of the
-    // whole page in each Select's first commit (issue 57: about 90 ms of the parent dashboard's
-    // first paint on a phone). The list is drawn when it opens.
-    Combobox: { defaultProps: { keepMounted: false } },
     NativeSelect: { defaultProps: { size: 'lg' } },
     Textarea: { defaultProps: { size: 'lg' } },
     SegmentedControl: { defaultProps: { size: 'lg' } },

@@ -39,6 +39,14 @@ type School = ParentWaysHome['schools'][number];
 
 /** How many school days ahead the day list offers. */
 const DAYS_OFFERED = 20;
+/**
+ * The change form's lists drawn in the page (not a portal), and only once opened:
+ * Mantine keeps a closed list drawn, hidden, and measured its place (floating-ui's
+ * getComputedStyle), a forced style recalculation of the whole page in each Select's
+ * first commit (issue 57: about 90 ms of the dashboard's first paint on a phone).
+ * Kept to the parent's phone page: the staff screens' pickers keep Mantine's default.
+ */
+const CLOSED_LIST_UNDRAWN = { withinPortal: false, keepMounted: false } as const;
 
 /** A way in the screen's language: `Car rider`, `Bus B3`, `Walker`, `Kids Club`, `Absent`. */
 export const useWayText = () => {
@@ -224,7 +232,7 @@ export function ChangeWayHome({
               onChange={setDate}
               error={errors.date && changeError(errors.date)}
               allowDeselect={false}
-              comboboxProps={{ withinPortal: false }}
+              comboboxProps={CLOSED_LIST_UNDRAWN}
             />
             <Select
               label={t('ways.way')}
@@ -235,7 +243,7 @@ export function ChangeWayHome({
               onChange={setWay}
               error={errors.way && changeError(errors.way)}
               allowDeselect={false}
-              comboboxProps={{ withinPortal: false }}
+              comboboxProps={CLOSED_LIST_UNDRAWN}
             />
             <Textarea
               label={t('ways.note')}
