@@ -133,26 +133,34 @@ const upcomingUpdate = (
     // Replaced by the mark alone (no longer the size of every change): its readers take the Query.
     return { Put: overflowItem(db, held, change.schoolId) };
   }
-  const names: Record<string, string> = { '#change': fieldOf(change.id) };
+  const set = changeSet(db, held, change);
+  const names: Record<string, string> = { ...set.ExpressionAttributeNames };
   ended.forEach((id, i) => {
     names[`#ended${i}`] = fieldOf(id);
   });
   return {
     Update: {
-      TableName: db.table,
-      Key: held,
-      UpdateExpression: `SET #change = :change, entity = :entity, schoolId = :schoolId${
+      ...set,
+      UpdateExpression: `${set.UpdateExpression}${
         ended.length > 0 ? ` REMOVE ${ended.map((_, i) => `#ended${i}`).join(', ')}` : ''
       }`,
       ExpressionAttributeNames: names,
-      ExpressionAttributeValues: {
-        ':change': change,
-        ':entity': 'upcomingChanges',
-        ':schoolId': change.schoolId,
-      },
     },
   };
 };
+
+/** The Update that sets a change (as written now) in an upcoming item, for a write's transaction or the migration. */
+const changeSet = (db: Db, held: ItemKey, change: DismissalChange) => ({
+  TableName: db.table,
+  Key: held,
+  UpdateExpression: 'SET #change = :change, entity = :entity, schoolId = :schoolId',
+  ExpressionAttributeNames: { '#change': fieldOf(change.id) },
+  ExpressionAttributeValues: {
+    ':change': change,
+    ':entity': 'upcomingChanges',
+    ':schoolId': change.schoolId,
+  },
+});
 
 /** An upcoming item grown too big: the overflow mark alone, in place of its copies. */
 const overflowItem = (db: Db, held: ItemKey, schoolId: number) => ({
@@ -282,16 +290,8 @@ const keepUpcoming = async (db: Db, change: DismissalChange, sizes: Map<string, 
             },
             {
               Update: {
-                TableName: db.table,
-                Key: held,
-                UpdateExpression: 'SET #change = :change, entity = :entity, schoolId = :schoolId',
+                ...changeSet(db, held, change),
                 ConditionExpression: 'attribute_not_exists(overflow)',
-                ExpressionAttributeNames: { '#change': fieldOf(change.id) },
-                ExpressionAttributeValues: {
-                  ':change': change,
-                  ':entity': 'upcomingChanges',
-                  ':schoolId': change.schoolId,
-                },
               },
             },
           ],
@@ -301,6 +301,31 @@ const keepUpcoming = async (db: Db, change: DismissalChange, sizes: Map<string, 
       if (!isConditionFailure(error)) throw error;
     }
   }
+};
+
+/**
+ * The changes of a school whose last day is `date` or later, less those that
+ * start after it (one Query of gsi1; `students`: a filter of theirs added).
+ */
+const mayFallQuery = async (
+  db: Db,
+  schoolId: number,
+  date: string,
+  students?: { filter: string; values: Record<string, number> },
+): Promise<DismissalChange[]> => {
+  const items = await queryAll(db, {
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk >= :from',
+    FilterExpression: `#date <= :date${students?.filter ?? ''}`,
+    ExpressionAttributeNames: { '#date': 'date' },
+    ExpressionAttributeValues: {
+      ':pk': lastDayPartition(schoolId),
+      ':from': date,
+      ':date': date,
+      ...students?.values,
+    },
+  });
+  return items.map(toChange);
 };
 
 /** The most values a filter's `IN` takes. */
@@ -447,15 +472,8 @@ export const dismissalChanges = {
    * later, less those that start after it (a filter: the later days' single
    * changes are read, not answered).
    */
-  async mayFallOn(db: Db, schoolId: number, date: string): Promise<DismissalChange[]> {
-    const items = await queryAll(db, {
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk >= :from',
-      FilterExpression: '#date <= :date',
-      ExpressionAttributeNames: { '#date': 'date' },
-      ExpressionAttributeValues: { ':pk': lastDayPartition(schoolId), ':from': date, ':date': date },
-    });
-    return items.map(toChange);
+  mayFallOn(db: Db, schoolId: number, date: string): Promise<DismissalChange[]> {
+    return mayFallQuery(db, schoolId, date);
   },
 
   /**
@@ -570,18 +588,9 @@ export const dismissalChanges = {
     if (ids.length === 0) return [];
     if (ids.length > FILTER_IN_MAX) return dismissalChanges.mayFallOn(db, schoolId, date);
     const names = ids.map((_, i) => `:s${i}`);
-    const items = await queryAll(db, {
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk >= :from',
-      FilterExpression: `#date <= :date AND studentId IN (${names.join(', ')})`,
-      ExpressionAttributeNames: { '#date': 'date' },
-      ExpressionAttributeValues: {
-        ':pk': lastDayPartition(schoolId),
-        ':from': date,
-        ':date': date,
-        ...Object.fromEntries(ids.map((id, i) => [names[i], id])),
-      },
+    return mayFallQuery(db, schoolId, date, {
+      filter: ` AND studentId IN (${names.join(', ')})`,
+      values: Object.fromEntries(ids.map((id, i) => [names[i], id])),
     });
-    return items.map(toChange);
   },
 };
