@@ -160,10 +160,11 @@ const releasedWayOf = (release: WayRelease, named: WayNamed): ReleasedWay => {
  * Its calls do not grow with the children (issue 54, ADR 0027 "Bulk releases
  * and the tail"): the sign-in with the session, the classrooms and the bus or
  * program (one BatchGetItem) beside the classrooms' students (a Query each);
- * the students' plans, release marks and upcoming changes (their day's
- * changes by key: three keys a student, 100 keys a BatchGetItem, all at once, eventually
- * consistent; read units that grow with the classrooms' children, never with
- * the school's changes); the marks with their event and the key's claim (one
+ * the students' plans, release marks and upcoming items (their day's changes
+ * by key: three keys a child, 100 keys a BatchGetItem, all at once,
+ * eventually consistent; read units that grow with the classrooms' children,
+ * never with the school's changes); the marks with their event and the key's
+ * claim (one
  * TransactWriteItems per 99 children); the event's number, the school's
  * connections and the key's answer together.
  * Staff and each child's parents hear of it from that one read of the
