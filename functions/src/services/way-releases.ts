@@ -164,9 +164,8 @@ const releasedWayOf = (release: WayRelease, named: WayNamed): ReleasedWay => {
  * by key: three keys a child, 100 keys a BatchGetItem, all at once,
  * eventually consistent; read units that grow with the classrooms' children,
  * never with the school's changes); the marks with their event and the key's
- * claim (one
- * TransactWriteItems per 99 children); the event's number, the school's
- * connections and the key's answer together.
+ * claim (one TransactWriteItems per 99 children); the event's number, the
+ * school's connections and the key's answer together.
  * Staff and each child's parents hear of it from that one read of the
  * connections.
  */
