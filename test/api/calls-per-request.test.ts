@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { channels } from '@curbside/api';
-import { classrooms, connections, meter, parentLinks, students, vehicles } from '@curbside/store';
+import { dateIn, type School, schoolClockOf } from '@curbside/domain';
+import { classrooms, connections, meter, parentLinks, schools, students, vehicles } from '@curbside/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedWaysHome } from '../bench/ways';
+import { seedDayChanges, seedWaysHome } from '../bench/ways';
 import { createStaff, demoStudentsOf, sessionBody } from '../support/fixtures';
 import { openLive } from '../support/live';
 import { type Client, signedIn, startTestServer } from '../support/server';
@@ -136,6 +137,8 @@ const send = (client: Client, method: string, path: string, body?: unknown) =>
 interface Counted {
   calls: number;
   roundTrips: number;
+  /** The read units AWS would bill for the request's calls (the meter's `ddb.readUnits`). */
+  readUnits: number;
 }
 
 const figures: Record<string, Counted> = {};
@@ -166,7 +169,11 @@ const measure = async <T>(
     const of = meter.snapshot()[`http/${route}`] ?? {};
     expect(of['lambda.invocations'], route).toBe(1);
     if (of['parents.lineMoved'] && run === 1) continue;
-    const counted: Counted = { calls: of['ddb.calls'] ?? 0, roundTrips: of['ddb.roundTrips'] ?? 0 };
+    const counted: Counted = {
+      calls: of['ddb.calls'] ?? 0,
+      roundTrips: of['ddb.roundTrips'] ?? 0,
+      readUnits: of['ddb.readUnits'] ?? 0,
+    };
     if (process.env.CALLS_PER_REQUEST_REPORT)
       Object.assign(counted, {
         operations: Object.fromEntries(Object.entries(of).filter(([name]) => /^ddb\.\w+\.calls$/.test(name))),
@@ -183,6 +190,7 @@ const queued = async () =>
     .body.id as string;
 const at = (entryId: string) => `/api/queue/${encodeURIComponent(entryId)}`;
 const nothing = async () => undefined;
+const OFFICE = { userId: 1, username: 'admin_demo', role: 'school_admin' } as const;
 const newBatch = async () =>
   (await send(front, 'POST', '/api/batches', { sessionId, vehicleType: 'car' })).body.id as number;
 let doors = 1;
@@ -192,6 +200,47 @@ const raised = async () => {
   const answer = await send(front, 'POST', '/api/alerts', alertAt());
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return answer.body.alert.id as number;
+};
+
+let releaseRoom = 0;
+/** A classroom of its own with `count` new children: its id and theirs. */
+const roomOf = async (count: number) => {
+  const { id } = await classrooms.create(server.db, {
+    schoolId: 1,
+    name: `Release room ${releaseRoom++}`,
+    grade: '3',
+    teacherId: null,
+  });
+  const ids: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const kid = await students.create(server.db, {
+      schoolId: 1,
+      firstName: `Kid ${i}`,
+      lastName: `Room ${releaseRoom}`,
+      grade: '3',
+      classroomId: id,
+    });
+    ids.push(kid.id);
+  }
+  return { id, ids };
+};
+/** A classroom of its own whose `count` children go home by `way` today (as the benchmark seeds the ways). */
+const roomGoing = (bus: { id: number }, count: number, way: 'bus' | 'walker') => async () => {
+  const { id, ids } = await roomOf(count);
+  await seedWaysHome(server.db, {
+    schoolId: 1,
+    admin: OFFICE,
+    buses: [bus],
+    busRiders: way === 'bus' ? ids : [],
+    walkers: way === 'walker' ? ids : [],
+  });
+  return id;
+};
+/** A teacher's press of a release by way home for one classroom, which releases its `count` children. */
+const pressed = (path: string, count: number) => async (classroomId: number) => {
+  const answer = await send(teacher, 'POST', path, { classroomIds: [classroomId] });
+  expect(answer.body.released, `${path}: every child of the classroom`).toHaveLength(count);
+  return answer;
 };
 
 /** At most DESIGN.md's budget, or the route's figure of today where that is still above it (`NOW`). */
@@ -402,53 +451,52 @@ describe('calls per car-line request, with 30 classrooms, 40 staff screens and 2
 
   it("a bus's riders and a classroom's walkers released in one press: 6 + N/25 calls, the same for 30 children as for one", async () => {
     const bus = await vehicles.create(server.db, newVehicle(1, 'R30', 'bus'));
-    let room = 0;
-    /** A classroom of its own whose `count` children go home by `way` today (as the benchmark seeds the ways). */
-    const roomGoing = (count: number, way: 'bus' | 'walker') => async () => {
-      const { id } = await classrooms.create(server.db, {
-        schoolId: 1,
-        name: `Release room ${room++}`,
-        grade: '3',
-        teacherId: null,
-      });
-      const ids: number[] = [];
-      for (let i = 0; i < count; i++) {
-        const kid = await students.create(server.db, {
-          schoolId: 1,
-          firstName: `Kid ${i}`,
-          lastName: `Room ${room}`,
-          grade: '3',
-          classroomId: id,
-        });
-        ids.push(kid.id);
-      }
-      await seedWaysHome(server.db, {
-        schoolId: 1,
-        admin: { userId: 1, username: 'admin_demo', role: 'school_admin' },
-        buses: [bus],
-        busRiders: way === 'bus' ? ids : [],
-        walkers: way === 'walker' ? ids : [],
-      });
-      return id;
-    };
-    const pressed = (path: string, count: number) => async (classroomId: number) => {
-      const answer = await send(teacher, 'POST', path, { classroomIds: [classroomId] });
-      expect(answer.body.released, `${path}: every child of the classroom`).toHaveLength(count);
-      return answer;
-    };
     for (const [route, path, way] of [
       ['releaseBusRiders', `/api/buses/${bus.id}/release`, 'bus'],
       ['releaseWalkers', '/api/walkers/release', 'walker'],
     ] as const) {
       const [one, thirty] = [
-        await measure(route, roomGoing(1, way), pressed(path, 1), `${route} (1 child)`),
-        await measure(route, roomGoing(30, way), pressed(path, 30), `${route} (30 children)`),
+        await measure(route, roomGoing(bus, 1, way), pressed(path, 1), `${route} (1 child)`),
+        await measure(route, roomGoing(bus, 30, way), pressed(path, 30), `${route} (30 children)`),
       ];
       expectChange(route, thirty, CHANGE_CALLS + Math.ceil(30 / 25));
       expect(thirty.calls, `${route}: 30 children, DynamoDB calls`).toBe(one.calls);
       expect(thirty.roundTrips, `${route}: 30 children, round trips`).toBeLessThanOrEqual(
         one.roundTrips + ROUND_TRIP_SLACK,
       );
+    }
+  });
+
+  it("a press's read units do not grow with the day's changes of children outside its classrooms", async () => {
+    const bus = await vehicles.create(server.db, newVehicle(1, 'R31', 'bus'));
+    const presses = [
+      ['releaseBusRiders', `/api/buses/${bus.id}/release`, 'bus'],
+      ['releaseWalkers', '/api/walkers/release', 'walker'],
+    ] as const;
+    const quiet: Counted[] = [];
+    for (const [route, path, way] of presses)
+      quiet.push(await measure(route, roomGoing(bus, 3, way), pressed(path, 3), `${route} (3 children)`));
+    // The office approves a change for today for each of 60 children of another classroom.
+    const { ids } = await roomOf(60);
+    const school = await schools.get(server.db, 1);
+    await seedDayChanges(server.db, {
+      schoolId: 1,
+      admin: OFFICE,
+      date: dateIn(schoolClockOf(school as School).timeZone),
+      ways: ids.map((studentId) => ({ studentId, way: { mode: 'walker' } })),
+    });
+    for (const [i, [route, path, way]] of presses.entries()) {
+      const busy = await measure(
+        route,
+        roomGoing(bus, 3, way),
+        pressed(path, 3),
+        `${route} (3 children, 60 changes elsewhere)`,
+      );
+      const before = quiet[i] as Counted;
+      expect(busy.readUnits, `${route}: read units with 60 more changes today elsewhere`).toBe(
+        before.readUnits,
+      );
+      expect(busy.calls, `${route}: DynamoDB calls`).toBe(before.calls);
     }
   });
 

@@ -1,3 +1,4 @@
+import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { instantIn, type Vehicle } from '@curbside/domain';
 import { DEMO_TIME_ZONE } from '@curbside/local/seed';
 import { classrooms, type Student, students, vehicles } from '@curbside/store';
@@ -134,6 +135,39 @@ describe('walkers', () => {
   it('refuses another school’s classroom and an empty list', async () => {
     expect((await teacher.post('/api/walkers/release', { classroomIds: [987654] })).status).toBe(404);
     expect((await teacher.post('/api/walkers/release', { classroomIds: [] })).status).toBe(400);
+  });
+
+  it('follow today’s change of a child whose upcoming item overflowed (read by Query then)', async () => {
+    const { id: classroomId } = await classrooms.create(server.db, {
+      schoolId: 1,
+      name: 'Room 99',
+      grade: '3',
+      teacherId: null,
+    });
+    const [kept, overflowed] = await Promise.all(
+      ['Kept', 'Overflowed'].map((firstName) =>
+        students.create(server.db, { schoolId: 1, firstName, lastName: 'Walker', grade: '3', classroomId }),
+      ),
+    );
+    // As a student's upcoming item past 200 KB stands: the overflow mark alone (a safety; none should grow so).
+    await server.db.doc.send(
+      new PutItemCommand({
+        TableName: server.db.table,
+        Item: {
+          pk: { S: `SCHOOL#1#STUDENT#${overflowed?.id}#CHANGES` },
+          sk: { S: 'UPCOMING' },
+          entity: { S: 'upcomingChanges' },
+          schoolId: { N: '1' },
+          overflow: { BOOL: true },
+        },
+      }),
+    );
+    await Promise.all([changeToday(kept as Student, walk), changeToday(overflowed as Student, walk)]);
+    const answer = await teacher.post('/api/walkers/release', { classroomIds: [classroomId] });
+    expect(answer.status).toBe(200);
+    expect([...answer.body.released].sort((a, b) => a - b)).toEqual(
+      [kept?.id, overflowed?.id].sort((a, b) => (a as number) - (b as number)),
+    );
   });
 });
 

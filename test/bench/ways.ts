@@ -70,8 +70,24 @@ export const seedWaysHome = async (
   if (!school) throw new Error(`School ${input.schoolId} not found`);
   const today = dateIn(schoolClockOf(school).timeZone);
   if (isSchoolDay(today)) return ways.length * 2;
+  await seedDayChanges(db, { schoolId: input.schoolId, admin: input.admin, date: today, ways });
+  return ways.length * 4;
+};
+
+/** Writes the office's approved change of each of `ways` for `date` (with its record), as a school's office would. */
+export const seedDayChanges = async (
+  db: Db,
+  input: {
+    schoolId: number;
+    admin: StaffAccount;
+    date: string;
+    ways: ReadonlyArray<{ studentId: number; way: DayWay }>;
+  },
+): Promise<void> => {
+  const actor = { id: input.admin.userId, username: input.admin.username, role: input.admin.role };
+  const today = input.date;
   const person = { id: input.admin.userId, name: input.admin.username, role: input.admin.role };
-  await mapBounded(ways, 8, async ({ studentId, way }) => {
+  await mapBounded(input.ways, 8, async ({ studentId, way }) => {
     const now = new Date().toISOString();
     const change: DismissalChange = {
       id: await dismissalChanges.nextId(db),
@@ -107,5 +123,4 @@ export const seedWaysHome = async (
       },
     });
   });
-  return ways.length * 4;
 };

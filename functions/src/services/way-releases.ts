@@ -18,6 +18,7 @@ import {
   dismissalChanges,
   dismissalPlans,
   type KeyedRead,
+  keyedDayChanges,
   keyedReads,
   programCheckIns,
   programs,
@@ -159,11 +160,12 @@ const releasedWayOf = (release: WayRelease, named: WayNamed): ReleasedWay => {
  * Its calls do not grow with the children (issue 54, ADR 0027 "Bulk releases
  * and the tail"): the sign-in with the session, the classrooms and the bus or
  * program (one BatchGetItem) beside the classrooms' students (a Query each);
- * the students' plans and release marks (one BatchGetItem per 50 students,
- * eventually consistent) beside the day's changes of those students (a
- * Query); the marks with their event and the key's claim (one
- * TransactWriteItems per 99 children); the event's number, the school's
- * connections and the key's answer together.
+ * the students' plans, release marks and upcoming items (their day's changes
+ * by key: three keys a child, 100 keys a BatchGetItem, all at once,
+ * eventually consistent; read units that grow with the classrooms' children,
+ * never with the school's changes); the marks with their event and the key's
+ * claim (one TransactWriteItems per 99 children); the event's number, the
+ * school's connections and the key's answer together.
  * Staff and each child's parents hear of it from that one read of the
  * connections.
  */
@@ -192,18 +194,19 @@ export const releaseByWay = async (
   if (session.type === 'morning_dropoff')
     throw new ConflictError('Students are released in an afternoon pickup, not a morning drop-off');
   const ids = roster.map((student) => student.id);
-  const [[plans, marks], changes] = await Promise.all([
-    keyedReads.run(
-      db,
-      keyedReads.all(
-        dismissalPlans.keyedOfStudents(schoolId, ids),
-        // Eventually consistent, as the plans (half the read units): a child released meanwhile fails
-        // their mark's condition in the transaction and is left out (`releases.releaseByWay`).
-        releases.keyedReleaseMarks(session.id, roster, { consistent: false }),
-      ),
+  const [plans, marks, kept] = await keyedReads.run(
+    db,
+    keyedReads.all(
+      dismissalPlans.keyedOfStudents(schoolId, ids),
+      // Eventually consistent, as the plans (half the read units): a child released meanwhile fails
+      // their mark's condition in the transaction and is left out (`releases.releaseByWay`).
+      releases.keyedReleaseMarks(session.id, roster, { consistent: false }),
+      // The day's changes of these children by key (their upcoming items, kept in each change's
+      // transaction), not the school's every change of the day; by Query should one overflow.
+      keyedDayChanges(schoolId, today, { studentIds: ids }),
     ),
-    dismissalChanges.mayFallOnFor(db, schoolId, today, ids),
-  ]);
+  );
+  const changes = kept === 'overflow' ? await dismissalChanges.mayFallOnFor(db, schoolId, today, ids) : kept;
   const ways = waysFrom(today, ids, plans, changes);
   const pending = roster.filter(
     (student, i) => releasedBy((ways[i] as PlanEntry).way, release) && !marks.has(student.id),
