@@ -48,18 +48,20 @@ const lastDayIndex = (change: Pick<DismissalChange, 'schoolId' | 'date' | 'until
 });
 /**
  * Set once the laptop's own table had its changes moved and kept in their
- * upcoming items by student (`moveToLastDayIndex`; a table marked by an
- * earlier version, `BY_LAST_DAY` or the school's item `BY_LAST_DAY_AND_UPCOMING`,
+ * upcoming items by student and vehicle (`moveToLastDayIndex`; a table marked by an
+ * earlier version, `BY_LAST_DAY`, the school's item `BY_LAST_DAY_AND_UPCOMING`
+ * or the items by student and car `BY_LAST_DAY_AND_UPCOMING_BY_STUDENT`,
  * runs it again).
  */
-const MOVED_MARK = { pk: 'MIGRATION#DISMISSAL_CHANGES', sk: 'BY_LAST_DAY_AND_UPCOMING_BY_STUDENT' };
+const MOVED_MARK = { pk: 'MIGRATION#DISMISSAL_CHANGES', sk: 'BY_LAST_DAY_AND_UPCOMING_BY_VEHICLE' };
 
 /**
  * The changes that may still fall on a day, by key (issue 54), in small items:
  * - a student's: `SCHOOL#{schoolId}#STUDENT#{studentId}#CHANGES` / `UPCOMING`,
  *   every change of the student;
- * - a car's: `SCHOOL#{schoolId}#CAR#{vehicleId}#CHANGES` / `UPCOMING`, the
- *   changes that name that car (a child going home with another family's car).
+ * - a vehicle's: `SCHOOL#{schoolId}#CAR#{vehicleId}#CHANGES` / `UPCOMING`, the
+ *   changes that name that car (a child going home with another family's car)
+ *   or that bus (a child riding it that day; the name `CAR` kept for a bus too).
  * An attribute `c{id}` per change (as written last), kept by every write of a
  * change in its own transaction, so a car's reads take the day's changes of its
  * children (and those naming it) by key with them, no Query, and a change made
@@ -79,10 +81,10 @@ const carUpcomingKey = (schoolId: number, vehicleId: number) => ({
   pk: `SCHOOL#${schoolId}#CAR#${vehicleId}#CHANGES`,
   sk: 'UPCOMING',
 });
-/** The upcoming items that hold a change: its student's, and the car's it names (if any). */
+/** The upcoming items that hold a change: its student's, and the car's or bus's it names (if any). */
 const holdersOf = (change: Pick<DismissalChange, 'schoolId' | 'studentId' | 'way'>): ItemKey[] => [
   studentUpcomingKey(change.schoolId, change.studentId),
-  ...(change.way.mode === 'car' && change.way.vehicleId !== undefined
+  ...((change.way.mode === 'car' || change.way.mode === 'bus') && change.way.vehicleId !== undefined
     ? [carUpcomingKey(change.schoolId, change.way.vehicleId)]
     : []),
 ];

@@ -327,7 +327,7 @@ describe("the day's changes by key (each student's upcoming item, issue 54)", ()
     await db.doc.send(
       new DeleteCommand({
         TableName: db.table,
-        Key: { pk: 'MIGRATION#DISMISSAL_CHANGES', sk: 'BY_LAST_DAY_AND_UPCOMING_BY_STUDENT' },
+        Key: { pk: 'MIGRATION#DISMISSAL_CHANGES', sk: 'BY_LAST_DAY_AND_UPCOMING_BY_VEHICLE' },
       }),
     );
     await db.doc.send(
