@@ -1,17 +1,11 @@
-import {
-  GetCommand,
-  PutCommand,
-  ScanCommand,
-  type ScanCommandOutput,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, type DismissalChange, ValidationError, type WayEvent } from '@curbside/domain';
 import { deleteAll, getAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
 import { type FoundItems, foundOf, type ItemKey, itemAt, type KeyedRead } from './keyed-read';
 import { itemSize } from './meter';
+import { migrateEntity } from './migration';
 import { activeProgramCheck } from './program';
 import { cancellationReasons, isConditionFailure, queryAll } from './query';
 import { wayEventPut } from './way-event';
@@ -492,25 +486,10 @@ export const dismissalChanges = {
    * Answers how many changes it moved.
    */
   async moveToLastDayIndex(db: Db, { once = false } = {}): Promise<number> {
-    if (once) {
-      const { Item } = await db.doc.send(
-        new GetCommand({ TableName: db.table, Key: MOVED_MARK, ConsistentRead: true }),
-      );
-      if (Item) return 0;
-    }
     let moved = 0;
     const sizes = new Map<string, number>();
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page: ScanCommandOutput = await db.doc.send(
-        new ScanCommand({
-          TableName: db.table,
-          FilterExpression: 'entity = :change',
-          ExpressionAttributeValues: { ':change': 'dismissalChange' },
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      for (const item of page.Items ?? []) {
+    await migrateEntity(db, { entity: 'dismissalChange', mark: MOVED_MARK, once }, async (items) => {
+      for (const item of items) {
         const change = toChange(item);
         await keepUpcoming(db, change, sizes);
         if (String(item.gsi1pk).includes('#CHANGES#REPEATING')) continue;
@@ -530,16 +509,7 @@ export const dismissalChanges = {
           if (!isConditionFailure(error)) throw error;
         }
       }
-      start = page.LastEvaluatedKey;
-    } while (start);
-    if (once) {
-      await db.doc.send(
-        new PutCommand({
-          TableName: db.table,
-          Item: { ...MOVED_MARK, entity: 'migration', at: new Date().toISOString() },
-        }),
-      );
-    }
+    });
     return moved;
   },
 

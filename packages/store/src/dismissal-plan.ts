@@ -1,11 +1,4 @@
-import {
-  GetCommand,
-  PutCommand,
-  ScanCommand,
-  type ScanCommandOutput,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   busDaysOf,
   ConflictError,
@@ -20,6 +13,7 @@ import { deleteAll, getAll, putAll } from './batch-write';
 import type { Db } from './db';
 import { stripKeys } from './ids';
 import { itemAt, type KeyedRead } from './keyed-read';
+import { migrateEntity } from './migration';
 import { activeProgramCheck } from './program';
 import { cancellationReasons, isConditionFailure, queryAll } from './query';
 import { wayEventItem, wayEventPut } from './way-event';
@@ -267,25 +261,10 @@ export const dismissalPlans = {
    * name a bus.
    */
   async fillBusRiders(db: Db, { once = false } = {}): Promise<number> {
-    if (once) {
-      const { Item } = await db.doc.send(
-        new GetCommand({ TableName: db.table, Key: RIDERS_MARK, ConsistentRead: true }),
-      );
-      if (Item) return 0;
-    }
     let filled = 0;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page: ScanCommandOutput = await db.doc.send(
-        new ScanCommand({
-          TableName: db.table,
-          FilterExpression: 'entity = :plan',
-          ExpressionAttributeValues: { ':plan': 'dismissalPlan' },
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
+    await migrateEntity(db, { entity: 'dismissalPlan', mark: RIDERS_MARK, once }, async (items) => {
       const bySchool = new Map<number, Array<[number, number, BusRider]>>();
-      for (const plan of (page.Items ?? []).map(toPlan)) {
+      for (const plan of items.map(toPlan)) {
         const buses = busDaysOf(plan.plan);
         if (buses.size > 0) filled += 1;
         for (const [busId, days] of buses)
@@ -295,16 +274,7 @@ export const dismissalPlans = {
           ]);
       }
       for (const [schoolId, riders] of bySchool) await addRiders(db, schoolId, riders, { onlyNew: true });
-      start = page.LastEvaluatedKey;
-    } while (start);
-    if (once) {
-      await db.doc.send(
-        new PutCommand({
-          TableName: db.table,
-          Item: { ...RIDERS_MARK, entity: 'migration', at: new Date().toISOString() },
-        }),
-      );
-    }
+    });
     return filled;
   },
 

@@ -1,10 +1,11 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type DismissalChange, everyDay, type WeeklyPlan } from '@curbside/domain';
+import { everyDay, type WeeklyPlan } from '@curbside/domain';
 import { describe, expect, it } from 'vitest';
 import { dismissalChanges, keyedDayChanges } from '../src/dismissal-change';
 import { dismissalPlans, type StoredPlan } from '../src/dismissal-plan';
 import { keyedReads } from '../src/keyed-read';
-import { db, rec } from './fixtures/db';
+import { approvedChange } from './fixtures/changes';
+import { db } from './fixtures/db';
 
 /**
  * A bus's riders by key (issue 54): the item listing the students whose weekly
@@ -123,40 +124,7 @@ describe('the changes naming a bus (its upcoming item)', () => {
   it('are read by key with the bus, and the migration puts there one written before', async () => {
     const schoolId = 5505;
     const today = new Date().toISOString().slice(0, 10);
-    const at = new Date().toISOString();
-    const person = { id: 1, name: 'Office', role: 'school_admin' as const };
-    const change: DismissalChange = {
-      id: await dismissalChanges.nextId(db),
-      schoolId,
-      studentId: 3,
-      date: today,
-      until: null,
-      weekdays: null,
-      way: { mode: 'bus', vehicleId: 51 },
-      status: 'approved',
-      approvedAt: at,
-      cancelledFrom: null,
-      requestedBy: person,
-      note: '',
-      createdAt: at,
-      decidedBy: person,
-      decidedAt: at,
-      reason: '',
-      cancelledBy: null,
-      cancelledAt: null,
-      language: 'en',
-    };
-    await dismissalChanges.create(db, change, {
-      ...rec,
-      event: {
-        schoolId,
-        studentId: 3,
-        at,
-        actor,
-        kind: 'change_requested',
-        change: { before: null, after: change },
-      },
-    } as Parameters<typeof dismissalChanges.create>[2]);
+    const change = await approvedChange(db, schoolId, 3, { date: today }, { mode: 'bus', vehicleId: 51 });
     const ofBus = () =>
       keyedReads.run(db, keyedDayChanges(schoolId, today, { studentIds: [], vehicleId: 51 }));
     expect(await ofBus()).toEqual([change]);
