@@ -113,8 +113,11 @@ const riderUpdates = (db: Db, next: StoredPlan, before: WeeklyPlan | undefined) 
 /** Groups `[bus, student, value]` by bus, in slices an expression can hold. */
 const slicesByBus = <V>(entries: ReadonlyArray<readonly [number, number, V]>) => {
   const byBus = new Map<number, Array<[number, V]>>();
-  for (const [busId, studentId, value] of entries)
-    byBus.set(busId, [...(byBus.get(busId) ?? []), [studentId, value]]);
+  for (const [busId, studentId, value] of entries) {
+    const list = byBus.get(busId) ?? [];
+    list.push([studentId, value]);
+    byBus.set(busId, list);
+  }
   return [...byBus].flatMap(([busId, list]) =>
     Array.from({ length: Math.ceil(list.length / RIDERS_PER_UPDATE) }, (_, i) => ({
       busId,
@@ -267,11 +270,10 @@ export const dismissalPlans = {
       for (const plan of items.map(toPlan)) {
         const buses = busDaysOf(plan.plan);
         if (buses.size > 0) filled += 1;
+        const list = bySchool.get(plan.schoolId) ?? [];
         for (const [busId, days] of buses)
-          bySchool.set(plan.schoolId, [
-            ...(bySchool.get(plan.schoolId) ?? []),
-            [busId, plan.studentId, { days, version: plan.version }],
-          ]);
+          list.push([busId, plan.studentId, { days, version: plan.version }]);
+        bySchool.set(plan.schoolId, list);
       }
       for (const [schoolId, riders] of bySchool) await addRiders(db, schoolId, riders, { onlyNew: true });
     });
@@ -396,7 +398,9 @@ export const dismissalPlans = {
     ) => {
       const map = new Map<number, Array<readonly [number, number, V]>>();
       plans.forEach((next, i) => {
-        map.set(next.schoolId, [...(map.get(next.schoolId) ?? []), ...of(next, list[i]?.before?.plan)]);
+        const entries = map.get(next.schoolId) ?? [];
+        entries.push(...of(next, list[i]?.before?.plan));
+        map.set(next.schoolId, entries);
       });
       return map;
     };
