@@ -13,6 +13,8 @@ import {
   dismissalChanges,
   dismissalPlans,
   keyedDayChanges,
+  keyedReads,
+  keyedStudentsWithPlans,
   namesForCalls,
   type StoredPlan,
   studentsWithPlans,
@@ -31,10 +33,13 @@ import { db } from '../lib/context';
  * called, each with the reason ("Absent today", "Bus B3 today").
  *
  * Reads, after the vehicle: for a car, its children with their plans and the
- * day's changes (their upcoming items and the car's) in one BatchGetItem; for a bus, the school's plans and the day's
- * changes, then its riders. A third round trip only when a child is changed to
- * the car that day (their names) or someone is not called by a bus or program
- * (its name, for the reason): one BatchGetItem for all of them (`namesForCalls`).
+ * day's changes (their upcoming items and the car's) in one BatchGetItem; for a
+ * bus, its riders item and its own upcoming item (the changes naming it), then
+ * those students and its registered riders with their plans and upcoming items
+ * (one BatchGetItem each, by key: never the school's plans). A third round trip
+ * (a bus's: a fourth) only when a child is changed to the car that day (their
+ * names) or someone is not called by a bus or program (its name, for the
+ * reason): one BatchGetItem for all of them (`namesForCalls`).
  */
 export interface VisitCalls {
   called: StudentSummary[];
@@ -92,6 +97,8 @@ export const visitCalls = async (
   let candidateIds: number[];
   let ways: Map<number, PlanEntry>;
   let changes: Map<number, DismissalChange[]>;
+  // The students read with the plans (a bus's), and which were asked for.
+  let known: { ids: Set<number>; students: StudentSummary[] } = { ids: new Set(), students: [] };
   if (vehicle.type === 'car') {
     // The day's changes by key with the children (their upcoming items and the car's), by Query should one overflow.
     const {
@@ -115,11 +122,32 @@ export const visitCalls = async (
     );
     candidateIds = registered.map((student) => student.id);
   } else {
-    const [plans, dayChanges] = await Promise.all([
-      dismissalPlans.ofSchool(db, schoolId),
-      dismissalChanges.mayFallOn(db, schoolId, date),
-    ]);
-    changes = byStudent(dayChanges);
+    // The bus's riders (those whose weekly plan names it on some day) and the changes naming it, by
+    // key; then those students, its registered riders, their plans and day's changes, by key.
+    const [listed, named] = await keyedReads.run(
+      db,
+      keyedReads.all(
+        dismissalPlans.keyedBusRiders(schoolId, vehicle.id),
+        keyedDayChanges(schoolId, date, { studentIds: [], vehicleId: vehicle.id }),
+      ),
+    );
+    const ids = [
+      ...listed.keys(),
+      ...vehicle.studentIds,
+      ...(named === 'overflow' ? [] : named.map((change) => change.studentId)),
+    ];
+    const [{ students, plans }, kept] = await keyedReads.run(
+      db,
+      keyedReads.all(
+        keyedStudentsWithPlans(schoolId, ids),
+        keyedDayChanges(schoolId, date, { studentIds: ids, vehicleId: vehicle.id }),
+      ),
+    );
+    changes = byStudent(
+      named === 'overflow' || kept === 'overflow'
+        ? await dismissalChanges.mayFallOn(db, schoolId, date)
+        : kept,
+    );
     // The bus's registered riders still ride it where no weekly plan says otherwise: those
     // without a plan (a school that has not set plans) and, on a day that is no school day
     // (no plan day), all of them; unless a change decides their day.
@@ -130,21 +158,24 @@ export const visitCalls = async (
       if (ways.get(id)?.source === 'default')
         ways.set(id, { studentId: id, way: { mode: 'bus', vehicleId: vehicle.id }, source: 'default' });
     }
+    known = { ids: new Set(ids), students };
   }
   const extra = [...changedTo(vehicle, date, changes)].filter(([id]) => !ways.has(id));
   for (const [id, entry] of extra) ways.set(id, entry);
-  const toRead = [...(vehicle.type === 'bus' ? candidateIds : []), ...extra.map(([id]) => id)];
-  // The reasons' names: only the buses and programs the ways of those not called name, by key.
+  // In the order of before: a bus's candidates, then those changed to the vehicle.
+  const inOrder = [...(vehicle.type === 'bus' ? candidateIds : []), ...extra.map(([id]) => id)];
+  // The reasons' names: only the buses and programs the ways of those not called name, by key; and
+  // the students not read yet (those changed to a car, or a bus whose item overflowed).
   const elsewhere = [...ways.values()].map((entry) => entry.way).filter((way) => !calledWith(way, vehicle));
   const { students: read, options } = await namesForCalls(db, schoolId, {
-    studentIds: toRead,
+    studentIds: inOrder.filter((id) => !known.ids.has(id)),
     busIds: elsewhere.flatMap((way) => (way.mode === 'bus' ? [way.vehicleId] : [])),
     programIds: elsewhere.flatMap((way) => (way.mode === 'program' ? [way.programId] : [])),
   });
-  const readById = new Map(read.map((student) => [student.id, student]));
+  const readById = new Map([...known.students, ...read].map((student) => [student.id, student]));
   const candidates = [
     ...registered,
-    ...toRead.flatMap((id) => {
+    ...inOrder.flatMap((id) => {
       const student = readById.get(id);
       return student ? [student] : [];
     }),

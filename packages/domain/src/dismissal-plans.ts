@@ -123,6 +123,18 @@ export const samePlan = (a: WeeklyPlan, b: WeeklyPlan): boolean =>
 export const vehiclesOf = (ways: readonly DayWay[]) => [
   ...new Set(ways.flatMap((way) => (way.mode === 'bus' ? [way.vehicleId] : []))),
 ];
+/**
+ * The buses a weekly plan names, each with the days it names it (issue 54: a
+ * bus's riders are kept by key from them). No plan: none.
+ */
+export const busDaysOf = (plan: WeeklyPlan | null | undefined): Map<number, SchoolDay[]> => {
+  const buses = new Map<number, SchoolDay[]>();
+  for (const day of SCHOOL_DAYS) {
+    const way = plan?.[day];
+    if (way?.mode === 'bus') buses.set(way.vehicleId, [...(buses.get(way.vehicleId) ?? []), day]);
+  }
+  return buses;
+};
 export const programsOf = (ways: readonly DayWay[]) => [
   ...new Set(ways.flatMap((way) => (way.mode === 'program' ? [way.programId] : []))),
 ];

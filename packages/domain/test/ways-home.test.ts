@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  busDaysOf,
   CAR_EVERY_DAY,
   type ChangeOnDay,
   ConflictError,
@@ -215,5 +216,19 @@ describe('a week in a line', () => {
     expect(weeklyPlanText(null, options)).toBe('Car rider');
     expect(weeklyPlanText(week, options)).toBe('Bus B3; Wed: Car rider; Thu: Car rider; Fri: Walker');
     expect(weeklyPlanText({ ...week, wed: bus, thu: bus }, options)).toBe('Bus B3; Fri: Walker');
+  });
+});
+
+describe("the buses a plan names (a bus's riders item, issue 54)", () => {
+  it('are each bus with its days, none without a plan or a bus', () => {
+    const two: WeeklyPlan = { ...week, thu: { mode: 'bus', vehicleId: 9 } };
+    expect(busDaysOf(two)).toEqual(
+      new Map([
+        [7, ['mon', 'tue']],
+        [9, ['thu']],
+      ]),
+    );
+    expect(busDaysOf(CAR_EVERY_DAY)).toEqual(new Map());
+    expect(busDaysOf(undefined)).toEqual(new Map());
   });
 });

@@ -7,6 +7,7 @@
  *   create-school --district ID --name "Y"
  *   index-parent-emails
  *   index-dismissal-changes
+ *   index-bus-riders
  *
  * Which table: `AWS_ENDPOINT_URL_DYNAMODB` set (LocalStack, a DynamoDB Local)
  * → that endpoint and `TABLE_NAME` (default `curbside`); else `TABLE_NAME` or
@@ -27,7 +28,15 @@ import {
   usernameSchema,
 } from '@curbside/domain';
 import { hashPassword, oneTimePassword } from '@curbside/functions/lib/passwords';
-import { createDb, type Db, dismissalChanges, districts, schools, users } from '@curbside/store';
+import {
+  createDb,
+  type Db,
+  dismissalChanges,
+  dismissalPlans,
+  districts,
+  schools,
+  users,
+} from '@curbside/store';
 import {
   accessKeyIdOf,
   announcedEndpoint,
@@ -56,6 +65,10 @@ Commands:
       Before and again after upgrading to issue 54: gives dismissal changes made
       before it their place by last day, where the car line finds them in one
       read (moves them; prints how many).
+  index-bus-riders
+      Before and again after upgrading to issue 54's bus riders: lists each
+      student whose weekly plan names a bus on that bus's riders, where queueing
+      the bus reads them by key (prints how many plans name a bus).
 
 Which table:
   AWS_ENDPOINT_URL_DYNAMODB set    that endpoint (LocalStack), table TABLE_NAME (default curbside)
@@ -253,12 +266,20 @@ const indexDismissalChanges = async (db: Db, _flags: Flags, io: AdminIo, where: 
   io.stdout(String(moved));
 };
 
+/** Weekly plans written before the buses' riders items get their student listed on them (issue 54). */
+const indexBusRiders = async (db: Db, _flags: Flags, io: AdminIo, where: string) => {
+  const filled = await dismissalPlans.fillBusRiders(db);
+  io.stderr(`Listed the riders of ${filled} weekly plan${filled === 1 ? '' : 's'} naming a bus in ${where}.`);
+  io.stdout(String(filled));
+};
+
 const COMMANDS = {
   'create-super-admin': createSuperAdmin,
   'create-district': createDistrict,
   'create-school': createSchool,
   'index-parent-emails': indexParentEmails,
   'index-dismissal-changes': indexDismissalChanges,
+  'index-bus-riders': indexBusRiders,
 } as const;
 
 /** Runs one admin command; answers the exit code (0 done, 1 refused or failed). */

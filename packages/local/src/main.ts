@@ -8,7 +8,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { handlerModules } from '@curbside/functions/handlers';
-import { createDb, dismissalChanges } from '@curbside/store';
+import { createDb, dismissalChanges, dismissalPlans } from '@curbside/store';
 import { announceEndpoint, type DynamoLocal, ensureTable, startDynamoLocal } from './dynamo';
 import { cleverSettings, type FakeClever, startFakeClever } from './fake-clever';
 import { type RunningServer, startServer } from './gateway';
@@ -75,6 +75,10 @@ try {
 
   // Issue 54: the laptop's changes written before the one index by last day get their place in it, once.
   await dismissalChanges.moveToLastDayIndex(createDb({ table: tableName, endpoint: dynamoEndpoint }), {
+    once: true,
+  });
+  // Issue 54: the laptop's weekly plans written before the buses' riders items are listed on them, once.
+  await dismissalPlans.fillBusRiders(createDb({ table: tableName, endpoint: dynamoEndpoint }), {
     once: true,
   });
   if (await seedIfEmpty(createDb({ table: tableName, endpoint: dynamoEndpoint }))) {

@@ -1,17 +1,11 @@
-import {
-  GetCommand,
-  PutCommand,
-  ScanCommand,
-  type ScanCommandOutput,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, type DismissalChange, ValidationError, type WayEvent } from '@curbside/domain';
 import { deleteAll, getAll } from './batch-write';
 import type { Db } from './db';
 import { nextId, stripKeys } from './ids';
 import { type FoundItems, foundOf, type ItemKey, itemAt, type KeyedRead } from './keyed-read';
 import { itemSize } from './meter';
+import { migrateEntity } from './migration';
 import { activeProgramCheck } from './program';
 import { cancellationReasons, isConditionFailure, queryAll } from './query';
 import { wayEventPut } from './way-event';
@@ -48,18 +42,20 @@ const lastDayIndex = (change: Pick<DismissalChange, 'schoolId' | 'date' | 'until
 });
 /**
  * Set once the laptop's own table had its changes moved and kept in their
- * upcoming items by student (`moveToLastDayIndex`; a table marked by an
- * earlier version, `BY_LAST_DAY` or the school's item `BY_LAST_DAY_AND_UPCOMING`,
+ * upcoming items by student and vehicle (`moveToLastDayIndex`; a table marked by an
+ * earlier version, `BY_LAST_DAY`, the school's item `BY_LAST_DAY_AND_UPCOMING`
+ * or the items by student and car `BY_LAST_DAY_AND_UPCOMING_BY_STUDENT`,
  * runs it again).
  */
-const MOVED_MARK = { pk: 'MIGRATION#DISMISSAL_CHANGES', sk: 'BY_LAST_DAY_AND_UPCOMING_BY_STUDENT' };
+const MOVED_MARK = { pk: 'MIGRATION#DISMISSAL_CHANGES', sk: 'BY_LAST_DAY_AND_UPCOMING_BY_VEHICLE' };
 
 /**
  * The changes that may still fall on a day, by key (issue 54), in small items:
  * - a student's: `SCHOOL#{schoolId}#STUDENT#{studentId}#CHANGES` / `UPCOMING`,
  *   every change of the student;
- * - a car's: `SCHOOL#{schoolId}#CAR#{vehicleId}#CHANGES` / `UPCOMING`, the
- *   changes that name that car (a child going home with another family's car).
+ * - a vehicle's: `SCHOOL#{schoolId}#CAR#{vehicleId}#CHANGES` / `UPCOMING`, the
+ *   changes that name that car (a child going home with another family's car)
+ *   or that bus (a child riding it that day; the name `CAR` kept for a bus too).
  * An attribute `c{id}` per change (as written last), kept by every write of a
  * change in its own transaction, so a car's reads take the day's changes of its
  * children (and those naming it) by key with them, no Query, and a change made
@@ -79,10 +75,10 @@ const carUpcomingKey = (schoolId: number, vehicleId: number) => ({
   pk: `SCHOOL#${schoolId}#CAR#${vehicleId}#CHANGES`,
   sk: 'UPCOMING',
 });
-/** The upcoming items that hold a change: its student's, and the car's it names (if any). */
+/** The upcoming items that hold a change: its student's, and the car's or bus's it names (if any). */
 const holdersOf = (change: Pick<DismissalChange, 'schoolId' | 'studentId' | 'way'>): ItemKey[] => [
   studentUpcomingKey(change.schoolId, change.studentId),
-  ...(change.way.mode === 'car' && change.way.vehicleId !== undefined
+  ...((change.way.mode === 'car' || change.way.mode === 'bus') && change.way.vehicleId !== undefined
     ? [carUpcomingKey(change.schoolId, change.way.vehicleId)]
     : []),
 ];
@@ -490,25 +486,10 @@ export const dismissalChanges = {
    * Answers how many changes it moved.
    */
   async moveToLastDayIndex(db: Db, { once = false } = {}): Promise<number> {
-    if (once) {
-      const { Item } = await db.doc.send(
-        new GetCommand({ TableName: db.table, Key: MOVED_MARK, ConsistentRead: true }),
-      );
-      if (Item) return 0;
-    }
     let moved = 0;
     const sizes = new Map<string, number>();
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page: ScanCommandOutput = await db.doc.send(
-        new ScanCommand({
-          TableName: db.table,
-          FilterExpression: 'entity = :change',
-          ExpressionAttributeValues: { ':change': 'dismissalChange' },
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      for (const item of page.Items ?? []) {
+    await migrateEntity(db, { entity: 'dismissalChange', mark: MOVED_MARK, once }, async (items) => {
+      for (const item of items) {
         const change = toChange(item);
         await keepUpcoming(db, change, sizes);
         if (String(item.gsi1pk).includes('#CHANGES#REPEATING')) continue;
@@ -528,16 +509,7 @@ export const dismissalChanges = {
           if (!isConditionFailure(error)) throw error;
         }
       }
-      start = page.LastEvaluatedKey;
-    } while (start);
-    if (once) {
-      await db.doc.send(
-        new PutCommand({
-          TableName: db.table,
-          Item: { ...MOVED_MARK, entity: 'migration', at: new Date().toISOString() },
-        }),
-      );
-    }
+    });
     return moved;
   },
 

@@ -1,8 +1,10 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
+  busDaysOf,
   ConflictError,
   programsOf,
   SCHOOL_DAYS,
+  type SchoolDay,
   ValidationError,
   type WayEvent,
   type WeeklyPlan,
@@ -11,6 +13,7 @@ import { deleteAll, getAll, putAll } from './batch-write';
 import type { Db } from './db';
 import { stripKeys } from './ids';
 import { itemAt, type KeyedRead } from './keyed-read';
+import { migrateEntity } from './migration';
 import { activeProgramCheck } from './program';
 import { cancellationReasons, isConditionFailure, queryAll } from './query';
 import { wayEventItem, wayEventPut } from './way-event';
@@ -38,6 +41,162 @@ export interface StoredPlan {
 }
 
 export const toPlan = (item: Record<string, unknown>) => stripKeys<StoredPlan>(item);
+
+/**
+ * A bus's riders by key (issue 54): `SCHOOL#{schoolId}#BUS#{busId}#RIDERS` /
+ * `RIDERS`, an attribute `s{studentId}` per student whose weekly plan names
+ * that bus on some day: the days, and the version of the plan that put it
+ * there. Kept by every write of a plan (`set` in its transaction; `setMany`
+ * adding before the plans are written and removing after; `erase`), so it is
+ * always a superset of the truth: a reader checks each rider against their plan.
+ */
+const ridersKey = (schoolId: number, busId: number) => ({
+  pk: `SCHOOL#${schoolId}#BUS#${busId}#RIDERS`,
+  sk: 'RIDERS',
+});
+const riderField = (studentId: number) => `s${studentId}`;
+const RIDER_FIELD = /^s(\d+)$/;
+/** A rider's entry in a bus's riders item. */
+export interface BusRider {
+  days: SchoolDay[];
+  version: number;
+}
+/** The riders an item lists, by student. */
+const ridersOf = (item: Record<string, unknown> | undefined): Map<number, BusRider> => {
+  const riders = new Map<number, BusRider>();
+  for (const [name, value] of Object.entries(item ?? {})) {
+    const id = RIDER_FIELD.exec(name)?.[1];
+    if (id !== undefined) riders.set(Number(id), value as BusRider);
+  }
+  return riders;
+};
+/** Set once the laptop's own table had its buses' riders filled (`fillBusRiders`). */
+const RIDERS_MARK = { pk: 'MIGRATION#BUS_RIDERS', sk: 'BY_PLAN' };
+/** A riders item's expression at most this many students (an expression's limits). */
+const RIDERS_PER_UPDATE = 50;
+
+/**
+ * The Updates of the buses' riders items a plan's write changes (for its
+ * transaction): each bus `after` names lists the student with its days; each
+ * bus only `before` named no longer does.
+ */
+const riderUpdates = (db: Db, next: StoredPlan, before: WeeklyPlan | undefined) => {
+  const { schoolId, studentId } = next;
+  const now = busDaysOf(next.plan);
+  const gone = [...busDaysOf(before).keys()].filter((busId) => !now.has(busId));
+  return [
+    ...[...now].map(([busId, days]) => ({
+      Update: {
+        TableName: db.table,
+        Key: ridersKey(schoolId, busId),
+        UpdateExpression: 'SET #rider = :rider, entity = :entity, schoolId = :schoolId, busId = :busId',
+        ExpressionAttributeNames: { '#rider': riderField(studentId) },
+        ExpressionAttributeValues: {
+          ':rider': { days, version: next.version } satisfies BusRider,
+          ':entity': 'busRiders',
+          ':schoolId': schoolId,
+          ':busId': busId,
+        },
+      },
+    })),
+    ...gone.map((busId) => ({
+      Update: {
+        TableName: db.table,
+        Key: ridersKey(schoolId, busId),
+        UpdateExpression: 'REMOVE #rider',
+        ExpressionAttributeNames: { '#rider': riderField(studentId) },
+      },
+    })),
+  ];
+};
+
+/** Groups `[bus, student, value]` by bus, in slices an expression can hold. */
+const slicesByBus = <V>(entries: ReadonlyArray<readonly [number, number, V]>) => {
+  const byBus = new Map<number, Array<[number, V]>>();
+  for (const [busId, studentId, value] of entries) {
+    const list = byBus.get(busId) ?? [];
+    list.push([studentId, value]);
+    byBus.set(busId, list);
+  }
+  return [...byBus].flatMap(([busId, list]) =>
+    Array.from({ length: Math.ceil(list.length / RIDERS_PER_UPDATE) }, (_, i) => ({
+      busId,
+      riders: list.slice(i * RIDERS_PER_UPDATE, (i + 1) * RIDERS_PER_UPDATE),
+    })),
+  );
+};
+
+/**
+ * Lists students on buses' riders items, many at once (an import, the
+ * migration): one UpdateItem a bus per 50 students. `onlyNew`: a student
+ * listed already keeps their entry (the migration: a write since is newer).
+ */
+const addRiders = async (
+  db: Db,
+  schoolId: number,
+  riders: ReadonlyArray<readonly [number, number, BusRider]>,
+  { onlyNew = false } = {},
+) => {
+  for (const { busId, riders: slice } of slicesByBus(riders)) {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: ridersKey(schoolId, busId),
+        UpdateExpression: `SET entity = :entity, schoolId = :schoolId, busId = :busId, ${slice
+          .map((_, i) => (onlyNew ? `#s${i} = if_not_exists(#s${i}, :s${i})` : `#s${i} = :s${i}`))
+          .join(', ')}`,
+        ExpressionAttributeNames: Object.fromEntries(slice.map(([id], i) => [`#s${i}`, riderField(id)])),
+        ExpressionAttributeValues: {
+          ':entity': 'busRiders',
+          ':schoolId': schoolId,
+          ':busId': busId,
+          ...Object.fromEntries(slice.map(([, rider], i) => [`:s${i}`, rider])),
+        },
+      }),
+    );
+  }
+};
+
+/**
+ * Takes students off buses' riders items after their plans no longer name
+ * them (an import): each only while its entry is from a plan no newer than
+ * the one written (`[bus, student, version]`), so a plan set meanwhile that
+ * names the bus again keeps its entry. One UpdateItem a bus per 50 students;
+ * should one entry be newer, one a student.
+ */
+const removeRiders = async (
+  db: Db,
+  schoolId: number,
+  riders: ReadonlyArray<readonly [number, number, number]>,
+) => {
+  const remove = async (busId: number, slice: ReadonlyArray<[number, number]>) =>
+    db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: ridersKey(schoolId, busId),
+        UpdateExpression: `REMOVE ${slice.map((_, i) => `#s${i}`).join(', ')}`,
+        ConditionExpression: slice
+          .map((_, i) => `(attribute_not_exists(#s${i}) OR #s${i}.version <= :v${i})`)
+          .join(' AND '),
+        ExpressionAttributeNames: Object.fromEntries(slice.map(([id], i) => [`#s${i}`, riderField(id)])),
+        ExpressionAttributeValues: Object.fromEntries(slice.map(([, version], i) => [`:v${i}`, version])),
+      }),
+    );
+  for (const { busId, riders: slice } of slicesByBus(riders)) {
+    try {
+      await remove(busId, slice);
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      for (const one of slice) {
+        try {
+          await remove(busId, [one]);
+        } catch (each) {
+          if (!isConditionFailure(each)) throw each;
+        }
+      }
+    }
+  }
+};
 
 const itemOf = (plan: StoredPlan) => ({
   ...planKey(plan.schoolId, plan.studentId),
@@ -68,9 +227,57 @@ const eventOf = (
 });
 
 export const dismissalPlans = {
-  /** Erases a student's weekly plan (issue 55). */
+  /** Erases a student's weekly plan (issue 55), then takes them off the riders of the buses it named. */
   async erase(db: Db, schoolId: number, studentId: number): Promise<void> {
+    const { Item } = await db.doc.send(
+      new GetCommand({ TableName: db.table, Key: planKey(schoolId, studentId), ConsistentRead: true }),
+    );
     await deleteAll(db, [planKey(schoolId, studentId)]);
+    for (const busId of busDaysOf(Item ? toPlan(Item).plan : undefined).keys()) {
+      await db.doc.send(
+        new UpdateCommand({
+          TableName: db.table,
+          Key: ridersKey(schoolId, busId),
+          UpdateExpression: 'REMOVE #rider',
+          ExpressionAttributeNames: { '#rider': riderField(studentId) },
+        }),
+      );
+    }
+  },
+
+  /**
+   * The students a bus's riders item lists (those whose weekly plan names the
+   * bus on some day, with the days; a superset: check each against its plan),
+   * as a keyed read (`keyed-read.ts`).
+   */
+  keyedBusRiders(schoolId: number, busId: number): KeyedRead<Map<number, BusRider>> {
+    const key = ridersKey(schoolId, busId);
+    return { keys: [key], from: (found) => ridersOf(itemAt(found, key)) };
+  },
+
+  /**
+   * Once, after the upgrade to issue 54's bus riders (never a request path):
+   * lists every plan's student on the riders items of the buses it names. A
+   * Scan of the table in pages; adds only (an entry written since is kept), so
+   * it is safe before deploying and again after. `once`: skipped when a run
+   * with `once` already finished (the laptop's start). Answers how many plans
+   * name a bus.
+   */
+  async fillBusRiders(db: Db, { once = false } = {}): Promise<number> {
+    let filled = 0;
+    await migrateEntity(db, { entity: 'dismissalPlan', mark: RIDERS_MARK, once }, async (items) => {
+      const bySchool = new Map<number, Array<[number, number, BusRider]>>();
+      for (const plan of items.map(toPlan)) {
+        const buses = busDaysOf(plan.plan);
+        if (buses.size > 0) filled += 1;
+        const list = bySchool.get(plan.schoolId) ?? [];
+        for (const [busId, days] of buses)
+          list.push([busId, plan.studentId, { days, version: plan.version }]);
+        bySchool.set(plan.schoolId, list);
+      }
+      for (const [schoolId, riders] of bySchool) await addRiders(db, schoolId, riders, { onlyNew: true });
+    });
+    return filled;
   },
 
   /** Some students' plans (BatchGetItem, 100 keys a call); students without one are absent. */
@@ -144,13 +351,14 @@ export const dismissalPlans = {
             },
             wayEventPut(db, eventOf(next, input.before, input.actor), input.retentionDays),
             ...programIds.map((programId) => activeProgramCheck(db, input.schoolId, programId)),
+            ...riderUpdates(db, next, input.before?.plan),
           ],
         }),
       );
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
       const reasons = cancellationReasons(error);
-      if (reasons.slice(2).includes('ConditionalCheckFailed')) {
+      if (reasons.slice(2, 2 + programIds.length).includes('ConditionalCheckFailed')) {
         const message = 'That program is no longer offered';
         throw new ValidationError(message, [{ path: 'plan', message }]);
       }
@@ -162,7 +370,10 @@ export const dismissalPlans = {
   /**
    * Sets many students' plans with their record (a students CSV import): batch
    * writes, not one transaction, like every other write of an import; the
-   * events are written first, so no plan is ever without its record.
+   * events are written first, so no plan is ever without its record. The
+   * buses' riders items are kept a superset of the truth throughout: a plan's
+   * new buses list the student before it is written, the buses it no longer
+   * names take them off after.
    */
   async setMany(
     db: Db,
@@ -182,6 +393,30 @@ export const dismissalPlans = {
       plans.map((next, i) => wayEventItem(eventOf(next, list[i]?.before, actor), retentionDays)),
       8,
     );
+    const bySchool = <V>(
+      of: (next: StoredPlan, before: WeeklyPlan | undefined) => Array<readonly [number, number, V]>,
+    ) => {
+      const map = new Map<number, Array<readonly [number, number, V]>>();
+      plans.forEach((next, i) => {
+        const entries = map.get(next.schoolId) ?? [];
+        entries.push(...of(next, list[i]?.before?.plan));
+        map.set(next.schoolId, entries);
+      });
+      return map;
+    };
+    const added = bySchool((next) =>
+      [...busDaysOf(next.plan)].map(
+        ([busId, days]) => [busId, next.studentId, { days, version: next.version }] as const,
+      ),
+    );
+    for (const [schoolId, riders] of added) await addRiders(db, schoolId, riders);
     await putAll(db, plans.map(itemOf), 8);
+    const removed = bySchool((next, before) => {
+      const now = busDaysOf(next.plan);
+      return [...busDaysOf(before).keys()]
+        .filter((busId) => !now.has(busId))
+        .map((busId) => [busId, next.studentId, next.version] as const);
+    });
+    for (const [schoolId, riders] of removed) await removeRiders(db, schoolId, riders);
   },
 };

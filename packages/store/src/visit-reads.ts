@@ -2,7 +2,7 @@ import type { PickupSession, Student, Vehicle, VehicleType, WayOptions } from '@
 import { getAll } from './batch-write';
 import type { Db } from './db';
 import { planKey, type StoredPlan, toPlan } from './dismissal-plan';
-import { foundOf, itemAt, type KeyedRead, keyedReads, uniqueKeys } from './keyed-read';
+import { itemAt, type KeyedRead, keyedReads } from './keyed-read';
 import { sessionKey, sessionOf } from './pickup-session';
 import { programKey, toProgram } from './program';
 import { studentKey, toStudent } from './student';
@@ -56,9 +56,34 @@ export const keyedSessionAndVehicle = ({
 };
 
 /**
+ * Some students of a school and their weekly plans as a keyed read
+ * (`keyed-read.ts`): the active students, in id order, and the plans by
+ * student (a student without one is absent: a car rider every day).
+ */
+export const keyedStudentsWithPlans = (
+  schoolId: number,
+  ids: readonly number[],
+): KeyedRead<{ students: Student[]; plans: Map<number, StoredPlan> }> => {
+  const unique = [...new Set(ids)].sort((a, b) => a - b);
+  return {
+    keys: unique.flatMap((id) => [studentKey(schoolId, id), planKey(schoolId, id)]),
+    from: (found) => {
+      const students: Student[] = [];
+      const plans = new Map<number, StoredPlan>();
+      for (const id of unique) {
+        const student = itemAt(found, studentKey(schoolId, id));
+        const plan = itemAt(found, planKey(schoolId, id));
+        if (student) students.push(toStudent(student));
+        if (plan) plans.set(id, toPlan(plan));
+      }
+      return { students: students.filter((student) => student.active), plans };
+    },
+  };
+};
+
+/**
  * Some students of a school and their weekly plans, in one BatchGetItem (100
- * keys a call): the active students, in id order, and the plans by student
- * (a student without one is absent: a car rider every day). `also`: another
+ * keys a call, at once): `keyedStudentsWithPlans`. `also`: another
  * keyed read in the same BatchGetItem (a car's: its children's day's changes,
  * `keyedDayChanges`), answered as `also`.
  */
@@ -68,25 +93,11 @@ export const studentsWithPlans = async <T = undefined>(
   ids: readonly number[],
   also: KeyedRead<T> = keyedReads.none(undefined as T),
 ): Promise<{ students: Student[]; plans: Map<number, StoredPlan>; also: T }> => {
-  const unique = [...new Set(ids)];
-  const items = await getAll(
+  const [read, answer] = await keyedReads.run(
     db,
-    uniqueKeys([...unique.flatMap((id) => [studentKey(schoolId, id), planKey(schoolId, id)]), ...also.keys]),
-    also.consistent ?? false,
+    keyedReads.all(keyedStudentsWithPlans(schoolId, ids), also),
   );
-  const studentsAt = studentKey(schoolId, 0).pk;
-  const plansAt = planKey(schoolId, 0).pk;
-  const students: Student[] = [];
-  const plans = new Map<number, StoredPlan>();
-  for (const item of items) {
-    if (item.pk === studentsAt) students.push(toStudent(item));
-    else if (item.pk === plansAt) plans.set(item.studentId as number, toPlan(item));
-  }
-  return {
-    students: students.filter((student) => student.active).sort((a, b) => a.id - b.id),
-    plans,
-    also: also.from(foundOf(items)),
-  };
+  return { ...read, also: answer };
 };
 
 /**

@@ -11,6 +11,7 @@ import { programs } from '../src/program';
 import { students } from '../src/student';
 import { vehicles } from '../src/vehicle';
 import { namesForCalls, sessionAndVehicle, studentsWithPlans } from '../src/visit-reads';
+import { approvedChange } from './fixtures/changes';
 import { rec, testDb } from './fixtures/db';
 import { meterOnForEachTest } from './meter-on';
 
@@ -24,47 +25,12 @@ const db = testDb({ meter: true });
 const person = { id: 1, name: 'Office', role: 'school_admin' as const };
 const actor = { kind: 'schedule' as const };
 
-const aChange = async (
+const aChange = (
   schoolId: number,
   studentId: number,
   day: { date: string; until?: string },
-  way: DismissalChange['way'] = { mode: 'walker' },
-): Promise<DismissalChange> => {
-  const at = new Date().toISOString();
-  const change: DismissalChange = {
-    id: await dismissalChanges.nextId(db),
-    schoolId,
-    studentId,
-    date: day.date,
-    until: day.until ?? null,
-    weekdays: null,
-    way,
-    status: 'approved',
-    approvedAt: at,
-    cancelledFrom: null,
-    requestedBy: person,
-    note: '',
-    createdAt: at,
-    decidedBy: person,
-    decidedAt: at,
-    reason: '',
-    cancelledBy: null,
-    cancelledAt: null,
-    language: 'en',
-  };
-  return dismissalChanges.create(db, change, {
-    actor,
-    retentionDays: 400,
-    event: {
-      schoolId,
-      studentId,
-      at,
-      actor,
-      kind: 'change_requested',
-      change: { before: null, after: change },
-    },
-  } as Parameters<typeof dismissalChanges.create>[2]);
-};
+  way?: DismissalChange['way'],
+): Promise<DismissalChange> => approvedChange(db, schoolId, studentId, day, way);
 
 /** A registered vehicle of the school with no details but its children. */
 const aVehicle = (schoolId: number, type: 'car' | 'bus', number: string, studentIds: number[] = []) =>
@@ -327,7 +293,7 @@ describe("the day's changes by key (each student's upcoming item, issue 54)", ()
     await db.doc.send(
       new DeleteCommand({
         TableName: db.table,
-        Key: { pk: 'MIGRATION#DISMISSAL_CHANGES', sk: 'BY_LAST_DAY_AND_UPCOMING_BY_STUDENT' },
+        Key: { pk: 'MIGRATION#DISMISSAL_CHANGES', sk: 'BY_LAST_DAY_AND_UPCOMING_BY_VEHICLE' },
       }),
     );
     await db.doc.send(
