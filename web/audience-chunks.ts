@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import type { Plugin } from 'vite';
 
@@ -245,5 +245,29 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
         writeFileSync(manifest, `${JSON.stringify({ chunks, screens }, null, 1)}\n`);
       },
     }),
+  };
+};
+
+/**
+ * A group (Rolldown's `codeSplitting.groups[].name`) of the module `entry` (a file of the web app's
+ * `node_modules`) and every module it imports statically, through any depth: `name` for those,
+ * nothing for the rest. Read when Rolldown first asks (the imports of a package's module do not
+ * change between builds).
+ */
+export const withinClosureOf = (entry: string, name: string) => {
+  let members: Set<string> | undefined;
+  return (id: string, ctx: Context) => {
+    if (!members) {
+      members = new Set();
+      const root = realpathSync(resolve(import.meta.dirname, 'node_modules', entry));
+      const stack = [root];
+      while (stack.length > 0) {
+        const next = stack.pop() as string;
+        if (members.has(next)) continue;
+        members.add(next);
+        stack.push(...(ctx.getModuleInfo(next)?.importedIds ?? []));
+      }
+    }
+    return members.has(id) ? name : null;
   };
 };

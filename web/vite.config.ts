@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
 import mantine from 'postcss-preset-mantine';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
-import { audienceChunks } from './audience-chunks';
+import { audienceChunks, withinClosureOf } from './audience-chunks';
 import { mantineComponentStyles } from './mantine-styles';
 import { precompress } from './precompress';
 import { pureDeclarations } from './pure-declarations';
@@ -131,6 +131,15 @@ const audiences = audienceChunks(import.meta.dirname, [
   { name: 'staff', routes: 'src/audiences/staff.routes.ts', shared: Number.POSITIVE_INFINITY },
 ]);
 
+/**
+ * Mantine's Select and what it brings (the Combobox, the Popover and floating-ui, the ScrollArea,
+ * the FocusTrap, the Portal...) in one chunk: both signed-in phone pages (the parent dashboard's
+ * change forms, the driver page's bus) draw one, and on HTTP/1.1 its nine chunks and six
+ * stylesheets cost a round trip each (issue 57). What an audience's chunks or the entry hold
+ * stays there (higher priority).
+ */
+const selectKit = withinClosureOf('@mantine/core/esm/components/Select/Select.mjs', 'select-kit');
+
 export default defineConfig({
   plugins: [
     routePathsOnly(),
@@ -163,6 +172,7 @@ export default defineConfig({
             // What the entry imports: beside it, in one chunk.
             { name: 'app', tags: ['$initial'], priority: 30 },
             { name: audiences.kit, priority: 20, includeDependenciesRecursively: false },
+            { name: selectKit, priority: 15, includeDependenciesRecursively: false },
             { name: audiences.own, priority: 10, includeDependenciesRecursively: false },
           ],
         },
