@@ -21,7 +21,7 @@ import { errorMessage, HttpError } from '../../lib/http';
 import { MUTED_TEXT } from '../../lib/theme';
 import { HOLD_HINT, HoldButton } from '../alerts/hold-button';
 import { linkToken, useBusSocket } from './bus-socket';
-import { ConnectionBadge } from './bus-tracking.page';
+import { ConnectionBadge } from './connection-badge';
 import { driverQueries } from './driver.queries';
 import { DriverAlertSeen, useDriverAlertSeen } from './driver-alert-seen';
 import { mph } from './fleet';
