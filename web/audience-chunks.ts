@@ -248,25 +248,39 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
   };
 };
 
+/** A package's index (`@mantine/hooks`'s): re-exports all of it, so a closure does not go through it. */
+const PACKAGE_INDEX = /[\\/]esm[\\/]index\.mjs$/;
+
 /**
- * A group (Rolldown's `codeSplitting.groups[].name`) of the module `entry` (a file of the web app's
- * `node_modules`) and every module it imports statically, through any depth: `name` for those,
- * nothing for the rest. Read when Rolldown first asks (the imports of a package's module do not
- * change between builds).
+ * A group (Rolldown's `codeSplitting.groups[].name`): `name` for the modules `entries` (files of
+ * the web app's `node_modules`) import statically, through any depth (not through a package's
+ * index: name the modules wanted through it among `entries`), themselves included, less those
+ * `except` matches and those `other` groups take; nothing for the rest. Read when Rolldown first
+ * asks (the imports of a package's modules do not change between builds).
  */
-export const withinClosureOf = (entry: string, name: string) => {
+export const withinClosureOf = (
+  entries: string[],
+  name: string,
+  { except, other = [] }: { except?: RegExp; other?: string[] } = {},
+) => {
   let members: Set<string> | undefined;
+  const closure = (ctx: Context, roots: string[]) => {
+    const found = new Set<string>();
+    const stack = roots.map((root) => realpathSync(resolve(import.meta.dirname, 'node_modules', root)));
+    while (stack.length > 0) {
+      const next = stack.pop() as string;
+      if (found.has(next) || PACKAGE_INDEX.test(next)) continue;
+      found.add(next);
+      stack.push(...(ctx.getModuleInfo(next)?.importedIds ?? []));
+    }
+    return found;
+  };
   return (id: string, ctx: Context) => {
     if (!members) {
-      members = new Set();
-      const root = realpathSync(resolve(import.meta.dirname, 'node_modules', entry));
-      const stack = [root];
-      while (stack.length > 0) {
-        const next = stack.pop() as string;
-        if (members.has(next)) continue;
-        members.add(next);
-        stack.push(...(ctx.getModuleInfo(next)?.importedIds ?? []));
-      }
+      const taken = closure(ctx, other);
+      members = new Set(
+        [...closure(ctx, entries)].filter((member) => !taken.has(member) && !except?.test(member)),
+      );
     }
     return members.has(id) ? name : null;
   };
