@@ -77,6 +77,46 @@ it('the front queue draws a card again when it changes, not each second: only it
   expect(await page.evaluate(`window.__curbsideCard === ${propsOf('[data-entry-id]')}`)).toBe(true);
 });
 
+/**
+ * Keeps, in `window.__curbsideStart`, the React props object of the driver page's Start Tracking
+ * button as it is first drawn (`window.__curbsideStartNow()`: its props object now).
+ */
+const FIRST_START_BUTTON = `(() => {
+  window.__curbsideStartNow = () => {
+    const button = [...document.querySelectorAll('button')].find((item) => item.textContent === 'Start Tracking');
+    const key = button && Object.keys(button).find((name) => name.startsWith('__reactProps$'));
+    return key ? button[key] : null;
+  };
+  new MutationObserver((_, observer) => {
+    const props = window.__curbsideStartNow();
+    if (!props) return;
+    window.__curbsideStart = props;
+    observer.disconnect();
+  }).observe(document, { childList: true, subtree: true });
+})()`;
+
+it('the driver page does not draw its bus card again when its connection comes up or the school phone comes in', async () => {
+  const admin = await suite.client('admin_demo');
+  const driver = new URL(((await admin.get('/api/bus-links')).body as { driverUrl: string }).driverUrl);
+  const { page } = await suite.open(null, `${driver.pathname}${driver.search}`, {
+    viewport: viewports.phone,
+    touch: true,
+    initScripts: [FIRST_START_BUTTON],
+  });
+  const start = page.getByRole('button', { name: 'Start Tracking' });
+  await start.waitFor();
+  // The connection's badge comes up after the card, and the school's phone is read beside it.
+  await page.getByText('Connected', { exact: true }).waitFor();
+  await page.waitForLoadState('networkidle');
+  expect(await page.evaluate('Boolean(window.__curbsideStart)')).toBe(true);
+  expect(await page.evaluate('window.__curbsideStart === window.__curbsideStartNow()')).toBe(true);
+  // The card still does what it did: a bus chosen, tracking starts from it.
+  const choice = page.getByRole('textbox', { name: 'Select Bus' });
+  await choice.click();
+  await page.getByRole('option').first().click();
+  await expect.poll(() => choice.inputValue()).not.toBe('');
+});
+
 it('logged no errors on the screens it opened', () => {
   expect(suite.errors).toEqual([]);
 });
