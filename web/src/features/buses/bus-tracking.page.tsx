@@ -1,5 +1,5 @@
 import { BUS_LINK_MISSING } from '@curbside/domain';
-import { Badge, Button, Container, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Button, Container, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { MUTED_TEXT } from '../../lib/theme';
 import { BusMap } from './bus-map';
