@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import type { Plugin } from 'vite';
 
@@ -245,5 +245,43 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
         writeFileSync(manifest, `${JSON.stringify({ chunks, screens }, null, 1)}\n`);
       },
     }),
+  };
+};
+
+/** A package's index (`@mantine/hooks`'s): re-exports all of it, so a closure does not go through it. */
+const PACKAGE_INDEX = /[\\/]esm[\\/]index\.mjs$/;
+
+/**
+ * A group (Rolldown's `codeSplitting.groups[].name`): `name` for the modules `entries` (files of
+ * the web app's `node_modules`) import statically, through any depth (not through a package's
+ * index: name the modules wanted through it among `entries`), themselves included, less those
+ * `except` matches and those `other` groups take; nothing for the rest. Read when Rolldown first
+ * asks (the imports of a package's modules do not change between builds).
+ */
+export const withinClosureOf = (
+  entries: string[],
+  name: string,
+  { except, other = [] }: { except?: RegExp; other?: string[] } = {},
+) => {
+  let members: Set<string> | undefined;
+  const closure = (ctx: Context, roots: string[]) => {
+    const found = new Set<string>();
+    const stack = roots.map((root) => realpathSync(resolve(import.meta.dirname, 'node_modules', root)));
+    while (stack.length > 0) {
+      const next = stack.pop() as string;
+      if (found.has(next) || PACKAGE_INDEX.test(next)) continue;
+      found.add(next);
+      stack.push(...(ctx.getModuleInfo(next)?.importedIds ?? []));
+    }
+    return found;
+  };
+  return (id: string, ctx: Context) => {
+    if (!members) {
+      const taken = closure(ctx, other);
+      members = new Set(
+        [...closure(ctx, entries)].filter((member) => !taken.has(member) && !except?.test(member)),
+      );
+    }
+    return members.has(id) ? name : null;
   };
 };

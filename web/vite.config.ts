@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
 import mantine from 'postcss-preset-mantine';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
-import { audienceChunks } from './audience-chunks';
+import { audienceChunks, withinClosureOf } from './audience-chunks';
 import { mantineComponentStyles } from './mantine-styles';
 import { precompress } from './precompress';
 import { pureDeclarations } from './pure-declarations';
@@ -131,6 +131,33 @@ const audiences = audienceChunks(import.meta.dirname, [
   { name: 'staff', routes: 'src/audiences/staff.routes.ts', shared: Number.POSITIVE_INFINITY },
 ]);
 
+/**
+ * Mantine's Select and what it brings in two chunks (issue 57): on HTTP/1.1 each chunk and
+ * stylesheet costs a phone a round trip, and a Select came in nine chunks and six stylesheets.
+ * The popover's (the Popover and floating-ui, the FocusTrap, the Portal, the ScrollArea: the car-line
+ * screens' menus use them too, so they load nothing more) and the Select's own (the Combobox):
+ * both signed-in phone pages draw one (the parent dashboard's change forms, the driver page's
+ * bus). The VisuallyHidden stays apart (the sign-in uses it alone). What an audience's chunks or
+ * the entry hold stays there (higher priority).
+ */
+const MANTINE = '@mantine/core/esm/components';
+const HOOKS = '@mantine/hooks/esm';
+const POPOVER = [
+  `${MANTINE}/Popover/Popover.mjs`,
+  `${MANTINE}/ScrollArea/ScrollArea.mjs`,
+  `${HOOKS}/use-click-outside/use-click-outside.mjs`,
+  `${HOOKS}/use-focus-trap/use-focus-trap.mjs`,
+  `${HOOKS}/use-debounced-callback/use-debounced-callback.mjs`,
+  `${HOOKS}/use-focus-return/use-focus-return.mjs`,
+];
+const VISUALLY_HIDDEN = /[\\/]VisuallyHidden[\\/.]/;
+const popoverKit = withinClosureOf(POPOVER, 'popover-kit', { except: VISUALLY_HIDDEN });
+const selectKit = withinClosureOf(
+  [`${MANTINE}/Select/Select.mjs`, `${HOOKS}/use-previous/use-previous.mjs`],
+  'select-kit',
+  { except: VISUALLY_HIDDEN, other: POPOVER },
+);
+
 export default defineConfig({
   plugins: [
     routePathsOnly(),
@@ -163,6 +190,8 @@ export default defineConfig({
             // What the entry imports: beside it, in one chunk.
             { name: 'app', tags: ['$initial'], priority: 30 },
             { name: audiences.kit, priority: 20, includeDependenciesRecursively: false },
+            { name: popoverKit, priority: 15, includeDependenciesRecursively: false },
+            { name: selectKit, priority: 15, includeDependenciesRecursively: false },
             { name: audiences.own, priority: 10, includeDependenciesRecursively: false },
           ],
         },

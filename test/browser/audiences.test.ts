@@ -155,6 +155,21 @@ describe('the screens opened from a school link', () => {
       expect(staffChunks(scripts, false, name === 'driver'), name).toEqual([]);
     }
   });
+
+  it('the driver page loads no zod, and Mantine’s Select in two chunks (a round trip each on a phone)', async () => {
+    const { scripts } = await load(links.driver, (page) =>
+      page.getByRole('button', { name: 'Start Tracking' }).waitFor(),
+    );
+    const { chunks } = manifest();
+    const holding = (pattern: RegExp) =>
+      scripts.filter((file) =>
+        chunks.find((chunk) => chunk.file === file)?.modules.some((module) => pattern.test(module)),
+      );
+    expect(holding(/node_modules\/zod\//)).toEqual([]);
+    expect(
+      holding(/@mantine\/core\/esm\/components\/(Select|Combobox|Popover|FocusTrap|Portal)\//),
+    ).toHaveLength(2);
+  });
 });
 
 /** A GET answered as sent (fetch would ask for its own encodings and decode). */

@@ -1,3 +1,4 @@
+import type { WebSocketRoute } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { viewports } from '../support/browser';
 import { browserSuite, connected } from '../support/browser-suite';
@@ -75,6 +76,58 @@ it('the front queue draws a card again when it changes, not each second: only it
   await expect.poll(waited, { timeout: 10_000 }).not.toBe(second);
   // ...and the card itself was not drawn again.
   expect(await page.evaluate(`window.__curbsideCard === ${propsOf('[data-entry-id]')}`)).toBe(true);
+});
+
+/**
+ * Keeps, in `window.__curbsideStart`, the React props object of the driver page's Start Tracking
+ * button as it is first drawn (`window.__curbsideStartNow()`: its props object now).
+ */
+const FIRST_START_BUTTON = `(() => {
+  window.__curbsideStartNow = () => {
+    const button = [...document.querySelectorAll('button')].find((item) => item.textContent === 'Start Tracking');
+    const key = button && Object.keys(button).find((name) => name.startsWith('__reactProps$'));
+    return key ? button[key] : null;
+  };
+  new MutationObserver((_, observer) => {
+    const props = window.__curbsideStartNow();
+    if (!props) return;
+    window.__curbsideStart = props;
+    observer.disconnect();
+  }).observe(document, { childList: true, subtree: true });
+})()`;
+
+it('the driver page does not draw its bus card again when its connection drops and comes back', async () => {
+  const admin = await suite.client('admin_demo');
+  const driver = new URL(((await admin.get('/api/bus-links')).body as { driverUrl: string }).driverUrl);
+  const context = await suite.newContext({
+    viewport: viewports.phone,
+    touch: true,
+    initScripts: [FIRST_START_BUTTON],
+  });
+  // The page's live connection, passed through to the server, to be dropped by the test.
+  const sockets: WebSocketRoute[] = [];
+  await context.routeWebSocket(/\/ws/, (socket) => {
+    socket.connectToServer();
+    sockets.push(socket);
+  });
+  const page = await context.newPage();
+  suite.watch(page, 'bus driver', true);
+  await page.goto(`${driver.pathname}${driver.search}`);
+  await page.getByRole('button', { name: 'Start Tracking' }).waitFor();
+  await page.getByText('Connected', { exact: true }).waitFor();
+  await page.waitForLoadState('networkidle');
+  expect(await page.evaluate('Boolean(window.__curbsideStart)')).toBe(true);
+  // The connection drops (the badge says so) and comes back; the page asks its link again.
+  await sockets.at(-1)?.close();
+  await page.getByText(/^Disconnected \(retry/).waitFor();
+  await page.getByText('Connected', { exact: true }).waitFor();
+  await page.waitForLoadState('networkidle');
+  expect(await page.evaluate('window.__curbsideStart === window.__curbsideStartNow()')).toBe(true);
+  // The card still does what it did: a bus is chosen from it.
+  const choice = page.getByRole('textbox', { name: 'Select Bus' });
+  await choice.click();
+  await page.getByRole('option').first().click();
+  await expect.poll(() => choice.inputValue()).not.toBe('');
 });
 
 it('logged no errors on the screens it opened', () => {

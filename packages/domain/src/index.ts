@@ -13,6 +13,7 @@ export * from './format';
 export * from './parent';
 export * from './parent-invites';
 export * from './passwords';
+export * from './phones';
 export * from './pickup';
 export * from './placard-code';
 export * from './queue';

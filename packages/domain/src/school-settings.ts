@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { arrivalSettingsOf, arrivalSettingsSchema } from './arrival-schemas';
 import type { ArrivalSettings } from './arrivals';
+import { isPhoneNumber } from './phones';
 import { DEFAULT_BATCH_CAPACITY } from './queue';
 import { DEFAULT_RETENTION_DAYS } from './record';
 import { canonicalTimeZone, DEFAULT_TIME_ZONE, TIME_ZONE_BEFORE_SETTING } from './school-clock';
@@ -61,35 +62,6 @@ const bounded = (name: string, { min, max }: { min: number; max: number }) =>
 
 /** What a school phone that is not one is told (issue 50). */
 export const SCHOOL_PHONE_MESSAGE = 'Enter a phone number such as (555) 123-4567, or leave it empty';
-
-/** A phone's digits, without its extension: 7 to 15 (E.164's most). */
-const PHONE_DIGITS = { min: 7, max: 15 };
-/** An extension at the end: `x12`, `ext 12`, `ext. 12`. */
-const EXTENSION = /\s*(?:x|ext\.?)\s*\d{1,6}$/i;
-
-/**
- * A phone number as people write it: digits, spaces, dots, dashes and
- * parentheses, a leading + and an extension (`x12`, `ext. 12`), with 7 to 15
- * digits before the extension.
- */
-export const isPhoneNumber = (value: string): boolean => {
-  const main = value.trim().replace(EXTENSION, '');
-  if (!/^\+?[0-9 ().-]+$/.test(main)) return false;
-  const digits = main.replace(/\D/g, '').length;
-  return digits >= PHONE_DIGITS.min && digits <= PHONE_DIGITS.max;
-};
-
-/**
- * A `tel:` address for a phone number (RFC 3966): its digits, a leading +
- * kept, and the extension as `;ext=`: `tel:+15551234567;ext=12`.
- */
-export const telHref = (phone: string): string => {
-  const trimmed = phone.trim();
-  const extension = EXTENSION.exec(trimmed)?.[0].replace(/\D/g, '') ?? '';
-  const main = trimmed.replace(EXTENSION, '');
-  const digits = `${main.startsWith('+') ? '+' : ''}${main.replace(/\D/g, '')}`;
-  return `tel:${digits}${extension ? `;ext=${extension}` : ''}`;
-};
 
 /**
  * The school's phone (issue 50): the number a bus driver's page offers to

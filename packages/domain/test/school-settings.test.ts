@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  isPhoneNumber,
-  SCHOOL_PHONE_MESSAGE,
-  schoolSettingsInputSchema,
-  schoolSettingsOf,
-  telHref,
-} from '../src/school-settings';
+import { isPhoneNumber, telHref } from '../src/phones';
+import { SCHOOL_PHONE_MESSAGE, schoolSettingsInputSchema, schoolSettingsOf } from '../src/school-settings';
 
 /** The school's phone (issue 50): the bus driver's number to call when an alert cannot be sent. */
 describe('the school phone', () => {

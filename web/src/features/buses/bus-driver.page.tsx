@@ -15,13 +15,13 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useDeferredValue, useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { apiWithLink } from '../../lib/api';
 import { errorMessage, HttpError } from '../../lib/http';
 import { MUTED_TEXT } from '../../lib/theme';
 import { HOLD_HINT, HoldButton } from '../alerts/hold-button';
 import { linkToken, useBusSocket } from './bus-socket';
-import { ConnectionBadge } from './bus-tracking.page';
+import { ConnectionBadge } from './connection-badge';
 import { driverQueries } from './driver.queries';
 import { DriverAlertSeen, useDriverAlertSeen } from './driver-alert-seen';
 import { mph } from './fleet';
@@ -104,6 +104,14 @@ export function BusDriverPage() {
   const buses = useDeferredValue(fleet.data);
   const bus = fleet.data?.find((candidate) => candidate.busId === busId) ?? null;
   const current = locations[0] ?? null;
+  const options = useMemo(
+    () =>
+      (buses ?? []).map((item: Bus) => ({
+        value: item.busId,
+        label: item.route ? `${item.name} - ${item.route}` : item.name,
+      })),
+    [buses],
+  );
 
   const acquireWakeLock = async () => {
     if (!('wakeLock' in navigator)) return;
@@ -178,6 +186,13 @@ export function BusDriverPage() {
     );
   };
 
+  // What the bus card calls, the same functions from render to render (the card is drawn again
+  // only when what it shows changes, not when the connection's badge does; issue 57).
+  const actions = useRef({ start, stop });
+  actions.current = { start, stop };
+  const onStart = useCallback(() => actions.current.start(), []);
+  const onStop = useCallback(() => actions.current.stop(), []);
+
   // The screen lock ends when the page is hidden: take it again when it shows, while tracking.
   useEffect(() => {
     if (!tracking) return;
@@ -242,10 +257,6 @@ export function BusDriverPage() {
   if (isReplaced) return <LinkReplaced title={TITLE} phone={phone} />;
   if (invalid) return <LinkMissing title={TITLE} text={BUS_LINK_MISSING.driver} />;
   if (!buses) return <Loader m="xl" aria-label="Loading the buses" />;
-  const options = buses.map((item: Bus) => ({
-    value: item.busId,
-    label: item.route ? `${item.name} - ${item.route}` : item.name,
-  }));
 
   return (
     <Container size="xs" py="md" px="sm" component="main">
@@ -266,97 +277,157 @@ export function BusDriverPage() {
               ? 'Screen may turn off'
               : 'Screen lock not supported'}
         </Badge>
-        <Card withBorder p="md">
-          <Stack gap="md">
-            <Select
-              label="Select Bus"
-              placeholder="Choose your bus"
-              data={options}
-              value={busId}
-              onChange={setBusId}
-              disabled={tracking}
-              size="lg"
-              allowDeselect={false}
-            />
-            {tracking && signalLost && (
-              <Text role="status" fw={700} c="orange.9">
-                GPS signal lost — still trying
-              </Text>
-            )}
-            {tracking ? (
-              <Button size="xl" color="red.8" onClick={() => stop()} fullWidth>
-                Stop Tracking
-              </Button>
-            ) : (
-              <Button size="xl" color="green.9" onClick={start} fullWidth>
-                Start Tracking
-              </Button>
-            )}
-          </Stack>
-        </Card>
-        {/* Held, not tapped: a phone on a dashboard mount gets tapped by accident. */}
-        <SimpleGrid cols={2} spacing="sm">
-          {(['help', 'emergency'] as const).map((type) => {
-            const sending = alert.isPending && alert.variables === type;
-            return (
-              <HoldButton
-                key={type}
-                type={type}
-                label={type === 'help' ? 'Help' : 'Emergency'}
-                hint={sending ? 'Sending...' : HOLD_HINT[type]}
-                sending={sending}
-                onHold={() => alert.mutate(type)}
-              />
-            );
-          })}
-        </SimpleGrid>
+        <BusChoice
+          options={options}
+          busId={busId}
+          onChange={setBusId}
+          tracking={tracking}
+          signalLost={signalLost}
+          onStart={onStart}
+          onStop={onStop}
+        />
+        <AlertButtons sending={alert.isPending ? alert.variables : undefined} onHold={alert.mutate} />
         {notSent && <AlertNotSent kind={notSent.kind} reason={notSent.reason} phone={phone} />}
         <DriverAlertSeen last={seen.last} />
-        <Card withBorder p="md" component="section" aria-labelledby="current-location">
-          <Stack gap={4}>
-            <Title order={2} fz="h3" id="current-location">
-              Current Location
-            </Title>
-            {current ? (
-              <>
-                <Text fz="lg">Latitude: {current.latitude.toFixed(6)}</Text>
-                <Text fz="lg">Longitude: {current.longitude.toFixed(6)}</Text>
-                {current.accuracy !== undefined && (
-                  <Text fz="lg">Accuracy: {Math.round(current.accuracy)} m</Text>
-                )}
-                {current.speed !== undefined && (
-                  <Text fz="lg">Speed: {mph(current.speed).toFixed(1)} mph</Text>
-                )}
-              </>
-            ) : (
-              <Text c={MUTED_TEXT}>No location yet.</Text>
-            )}
-          </Stack>
-        </Card>
-        <Card withBorder p="md" component="section" aria-labelledby="recent-locations">
-          <Stack gap={4}>
-            <Title order={2} fz="h3" id="recent-locations">
-              Recent Locations
-            </Title>
-            {locations.length === 0 ? (
-              <Text c={MUTED_TEXT}>None yet.</Text>
-            ) : (
-              <Stack component="ol" gap={2} m={0} pl="md" aria-label="Recent Locations">
-                {locations.slice(0, BUS_DRIVER.shownLocations).map((location) => (
-                  <Text component="li" key={location.timestamp} ff="monospace" fz="sm">
-                    {time(location.timestamp)} · {location.latitude.toFixed(6)},{' '}
-                    {location.longitude.toFixed(6)}
-                  </Text>
-                ))}
-              </Stack>
-            )}
-          </Stack>
-        </Card>
-        <Text c={MUTED_TEXT}>
-          Choose your bus and press Start Tracking before you drive. Keep this page open: the school sees your
-          bus on its map while you track. Hold Help or Emergency for a second to alert the school office.
-        </Text>
+        <Locations current={current} locations={locations} />
+        {HOW_TO}
       </Stack>
     </Container>
   );
 }
+
+/**
+ * The page's parts below its header, each drawn again only when what it shows changes (issue 57):
+ * the connection's badge and the school's phone change while the page is on screen, and the
+ * Select drawn again with them was most of the phone's main-thread work after the first paint.
+ */
+const BusChoice = memo(function BusChoice({
+  options,
+  busId,
+  onChange,
+  tracking,
+  signalLost,
+  onStart,
+  onStop,
+}: {
+  options: Array<{ value: string; label: string }>;
+  busId: string | null;
+  onChange: (busId: string | null) => void;
+  tracking: boolean;
+  signalLost: boolean;
+  onStart: () => void;
+  onStop: () => void;
+}) {
+  return (
+    <Card withBorder p="md">
+      <Stack gap="md">
+        <Select
+          label="Select Bus"
+          placeholder="Choose your bus"
+          data={options}
+          value={busId}
+          onChange={onChange}
+          disabled={tracking}
+          size="lg"
+          allowDeselect={false}
+        />
+        {tracking && signalLost && (
+          <Text role="status" fw={700} c="orange.9">
+            GPS signal lost — still trying
+          </Text>
+        )}
+        {tracking ? (
+          <Button size="xl" color="red.8" onClick={onStop} fullWidth>
+            Stop Tracking
+          </Button>
+        ) : (
+          <Button size="xl" color="green.9" onClick={onStart} fullWidth>
+            Start Tracking
+          </Button>
+        )}
+      </Stack>
+    </Card>
+  );
+});
+
+const AlertButtons = memo(function AlertButtons({
+  sending,
+  onHold,
+}: {
+  /** The alert being sent, if one is. */
+  sending: 'help' | 'emergency' | undefined;
+  onHold: (type: 'help' | 'emergency') => void;
+}) {
+  // Held, not tapped: a phone on a dashboard mount gets tapped by accident.
+  return (
+    <SimpleGrid cols={2} spacing="sm">
+      {(['help', 'emergency'] as const).map((type) => (
+        <HoldButton
+          key={type}
+          type={type}
+          label={type === 'help' ? 'Help' : 'Emergency'}
+          hint={sending === type ? 'Sending...' : HOLD_HINT[type]}
+          sending={sending === type}
+          onHold={() => onHold(type)}
+        />
+      ))}
+    </SimpleGrid>
+  );
+});
+
+const Locations = memo(function Locations({
+  current,
+  locations,
+}: {
+  current: BusLocation | null;
+  locations: BusLocation[];
+}) {
+  return (
+    <>
+      <Card withBorder p="md" component="section" aria-labelledby="current-location">
+        <Stack gap={4}>
+          <Title order={2} fz="h3" id="current-location">
+            Current Location
+          </Title>
+          {current ? (
+            <>
+              <Text fz="lg">Latitude: {current.latitude.toFixed(6)}</Text>
+              <Text fz="lg">Longitude: {current.longitude.toFixed(6)}</Text>
+              {current.accuracy !== undefined && (
+                <Text fz="lg">Accuracy: {Math.round(current.accuracy)} m</Text>
+              )}
+              {current.speed !== undefined && <Text fz="lg">Speed: {mph(current.speed).toFixed(1)} mph</Text>}
+            </>
+          ) : (
+            <Text c={MUTED_TEXT}>No location yet.</Text>
+          )}
+        </Stack>
+      </Card>
+      <Card withBorder p="md" component="section" aria-labelledby="recent-locations">
+        <Stack gap={4}>
+          <Title order={2} fz="h3" id="recent-locations">
+            Recent Locations
+          </Title>
+          {locations.length === 0 ? (
+            <Text c={MUTED_TEXT}>None yet.</Text>
+          ) : (
+            <Stack component="ol" gap={2} m={0} pl="md" aria-label="Recent Locations">
+              {locations.slice(0, BUS_DRIVER.shownLocations).map((location) => (
+                <Text component="li" key={location.timestamp} ff="monospace" fz="sm">
+                  {time(location.timestamp)} · {location.latitude.toFixed(6)}, {location.longitude.toFixed(6)}
+                </Text>
+              ))}
+            </Stack>
+          )}
+        </Stack>
+      </Card>
+    </>
+  );
+});
+
+const HOW_TO = (
+  <Text c={MUTED_TEXT}>
+    Choose your bus and press Start Tracking before you drive. Keep this page open: the school sees your bus
+    on its map while you track. Hold Help or Emergency for a second to alert the school office.
+  </Text>
+);

@@ -1,32 +1,14 @@
 import { BUS_LINK_MISSING } from '@curbside/domain';
-import { Badge, Button, Container, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Button, Container, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { MUTED_TEXT } from '../../lib/theme';
 import { BusMap } from './bus-map';
-import { linkToken, type SocketStatus } from './bus-socket';
+import { linkToken } from './bus-socket';
+import { ConnectionBadge } from './connection-badge';
 import { LinkMissing } from './link-missing';
 import { useFleet } from './use-fleet';
 
 const TITLE = 'Bus Tracking';
-
-/** The connection badge: Connected, or what it is doing about it (with the retry count). */
-export function ConnectionBadge({ status, retries }: { status: SocketStatus; retries: number }) {
-  const label =
-    status === 'open'
-      ? 'Connected'
-      : status === 'connecting'
-        ? 'Connecting…'
-        : `Disconnected (retry ${retries})`;
-  return (
-    <Badge
-      size="lg"
-      variant="filled"
-      color={status === 'open' ? 'green.9' : status === 'connecting' ? 'blue.8' : 'red.8'}
-    >
-      {label}
-    </Badge>
-  );
-}
 
 /**
  * `/bus-tracking?t=…` (specification §2 "Bus tracking page"): the school's
