@@ -30,7 +30,7 @@ import { log } from '../lib/log';
 import { remember } from '../lib/remember';
 import { releasesBeforeCompletion } from './completion';
 import { publishToSession } from './live-events';
-import { recordingBy } from './record';
+import { noteSchool, recordingBy } from './record';
 import { assertSessionOfSchool, ofSchool as sessionAsRead, sessionOfSchool } from './scope';
 import { recordPickups } from './teacher';
 
@@ -147,6 +147,8 @@ export const createBatch = async (
   const session = read ? sessionAsRead(user, sessionId, read[0]) : await sessionOfSchool(user, sessionId);
   if (!isSessionRunning(session))
     throw new ConflictError('This session has ended. Start a new session first.');
+  // The school read with the sign-in holds the record's retention too: no read of its own.
+  if (read?.[1]?.id === session.schoolId) noteSchool(read[1]);
   const record = await recordingBy(user, session.schoolId);
   const allocated = await batches.allocate(db, {
     sessionId,

@@ -30,6 +30,15 @@ export const recentSchool = (schoolId: number): Promise<School | undefined> => {
   return school;
 };
 
+/**
+ * A school's record a route has just read itself (beside its sign-in): the
+ * readers of the next minute take it, rather than reading it again on their own
+ * (a GetItem, and a round trip where the change waits for its record).
+ */
+export const noteSchool = (school: School) => {
+  remember(cache, school.id, { school: Promise.resolve(school), until: Date.now() + SCHOOL_KEPT_MS }, SCHOOLS_KEPT);
+};
+
 /** After this process changed a school's settings: its next reader reads them again. */
 export const forgetSchool = (schoolId: number) => {
   cache.delete(schoolId);
