@@ -36,7 +36,12 @@ export const recentSchool = (schoolId: number): Promise<School | undefined> => {
  * (a GetItem, and a round trip where the change waits for its record).
  */
 export const noteSchool = (school: School) => {
-  remember(cache, school.id, { school: Promise.resolve(school), until: Date.now() + SCHOOL_KEPT_MS }, SCHOOLS_KEPT);
+  remember(
+    cache,
+    school.id,
+    { school: Promise.resolve(school), until: Date.now() + SCHOOL_KEPT_MS },
+    SCHOOLS_KEPT,
+  );
 };
 
 /** After this process changed a school's settings: its next reader reads them again. */
