@@ -21,7 +21,9 @@ import type { Plugin } from 'vite';
  * first audience that uses it (if enough of its screens do), never to a later one's, so a parent
  * page never loads the staff's chunks. Our declaring packages (`packages/domain`, `packages/api`)
  * and packages imported whole (`import * as z from 'zod'`) are not followed: which of them a
- * screen uses is known only after tree-shaking, and Rolldown places them by what is really used.
+ * screen uses is known only after tree-shaking, and Rolldown places them by what is really used
+ * (but for an audience that takes the declaring modules its screens import by name, and no
+ * earlier audience may reach: `declarations`, the driver page's).
  * A captured module's imports are not pulled after it (`includeDependenciesRecursively: false`):
  * they are counted for the same screens, so they are in the same chunk, an earlier audience's
  * or the app chunk, or left to Rolldown like the declaring packages.
@@ -197,7 +199,9 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
           }
           // Our declaring packages (rules, schemas, the route table): a screen uses a few names of
           // a module, and what the module imports serves the others. Which of it stays is known only
-          // after tree-shaking: Rolldown places these modules, and nothing is followed from them.
+          // after tree-shaking: Rolldown places these modules (unless an audience takes them:
+          // `declarations`), and from them only their imports of each other are followed, to count
+          // which audiences may reach a module, never to place what they import.
           if (LEFT_TO_ROLLDOWN.test(id)) {
             if (!inside)
               once(
