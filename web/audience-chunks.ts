@@ -21,7 +21,9 @@ import type { Plugin } from 'vite';
  * first audience that uses it (if enough of its screens do), never to a later one's, so a parent
  * page never loads the staff's chunks. Our declaring packages (`packages/domain`, `packages/api`)
  * and packages imported whole (`import * as z from 'zod'`) are not followed: which of them a
- * screen uses is known only after tree-shaking, and Rolldown places them by what is really used.
+ * screen uses is known only after tree-shaking, and Rolldown places them by what is really used
+ * (but for an audience that takes the declaring modules its screens import by name, and no
+ * earlier audience may reach: `declarations`, the driver page's).
  * A captured module's imports are not pulled after it (`includeDependenciesRecursively: false`):
  * they are counted for the same screens, so they are in the same chunk, an earlier audience's
  * or the app chunk, or left to Rolldown like the declaring packages.
@@ -34,6 +36,17 @@ export interface Audience {
   screens?: RegExp;
   /** How many of its screens must use a module for it to join the audience's chunks. */
   shared: number;
+  /**
+   * A screen alone (the bus driver's page): no `<audience>` chunk (what only its screen uses stays
+   * in the screen's chunk), only the kit of what it shares with later audiences.
+   */
+  kitOnly?: boolean;
+  /**
+   * Its kit also takes the modules of our declaring packages (`packages/domain`) its screens
+   * import by name, unless an earlier audience's screens reach them (by name, or through another
+   * of these modules' imports): each was a chunk of 1–2 KB, a round trip on a phone.
+   */
+  declarations?: boolean;
 }
 
 interface Info {
@@ -42,6 +55,12 @@ interface Info {
   exports: readonly string[];
   importedIds: readonly string[];
   dynamicallyImportedIds: readonly string[];
+}
+/** A module to walk: with the names imported of it, `inside` when one of our declaring packages' modules imports it. */
+interface Step {
+  id: string;
+  names: Set<string> | 'all';
+  inside?: boolean;
 }
 interface Context {
   getModuleInfo(id: string): Info | null;
@@ -95,8 +114,12 @@ const resolvedAmong = (from: string, specifier: string, candidates: readonly str
 
 export const audienceChunks = (root: string, audiences: readonly Audience[]) => {
   const repository = resolve(root, '..');
-  /** module id → audience → the screens of it that use the module */
-  let usage: Map<string, Map<string, Set<string>>> | undefined;
+  /**
+   * `found`: module id → audience → the screens of it that use the module; for our declaring
+   * packages' modules, `declared`: the same for the screens that import them by name, and
+   * `reached`: the audiences whose screens reach them at all.
+   */
+  let usage: ReturnType<typeof walk> | undefined;
 
   const walk = (context: Context) => {
     // Each module's facts are read once: reading one from Rolldown copies its code.
@@ -125,6 +148,9 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
         })),
       );
     const found = new Map<string, Map<string, Set<string>>>();
+    const declared = new Map<string, Map<string, Set<string>>>();
+    const reached = new Map<string, Set<string>>();
+    const followed = new Set<string>();
     /** Counts `screen` among the users of `id`; false when it was counted already. */
     const use = (id: string, audience: string, screen: string) => {
       const screens = once(
@@ -162,9 +188,9 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
       for (const screen of routes.dynamicallyImportedIds.filter((id) =>
         (audience.screens ?? PAGE).test(id),
       )) {
-        const stack: Array<{ id: string; names: Set<string> | 'all' }> = [{ id: screen, names: 'all' }];
+        const stack: Step[] = [{ id: screen, names: 'all' }];
         while (stack.length > 0) {
-          const { id, names } = stack.pop() as { id: string; names: Set<string> | 'all' };
+          const { id, names, inside } = stack.pop() as Step;
           const info = ctx.getModuleInfo(id);
           if (!info) continue;
           if (barrel(info)) {
@@ -173,8 +199,24 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
           }
           // Our declaring packages (rules, schemas, the route table): a screen uses a few names of
           // a module, and what the module imports serves the others. Which of it stays is known only
-          // after tree-shaking: Rolldown places these modules, and nothing is followed from them.
-          if (LEFT_TO_ROLLDOWN.test(id)) continue;
+          // after tree-shaking: Rolldown places these modules (unless an audience takes them:
+          // `declarations`), and from them only their imports of each other are followed, to count
+          // which audiences may reach a module, never to place what they import.
+          if (LEFT_TO_ROLLDOWN.test(id)) {
+            if (!inside)
+              once(
+                once(declared, id, () => new Map()),
+                audience.name,
+                () => new Set(),
+              ).add(screen);
+            once(reached, id, () => new Set<string>()).add(audience.name);
+            const key = `${audience.name}\0${screen}\0${id}`;
+            if (followed.has(key)) continue;
+            followed.add(key);
+            for (const next of info.importedIds)
+              if (LEFT_TO_ROLLDOWN.test(next)) stack.push({ id: next, names: 'all', inside: true });
+            continue;
+          }
           if (!use(id, audience.name, screen)) continue;
           const imported = importedNames(info);
           for (const next of info.importedIds) {
@@ -186,18 +228,30 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
         }
       }
     }
-    return found;
+    return { found, declared, reached };
+  };
+
+  /** Where one of our declaring packages' modules goes: the kit of an audience that takes them. */
+  const placeOfDeclaration = (id: string, { declared, reached }: NonNullable<typeof usage>) => {
+    const reachedBy = reached.get(id);
+    const first = audiences.find((audience) => reachedBy?.has(audience.name));
+    if (!first?.declarations || (declared.get(id)?.get(first.name)?.size ?? 0) < first.shared)
+      return undefined;
+    if ((reachedBy?.size ?? 0) > 1) return `${first.name}-kit`;
+    return first.kitOnly ? undefined : first.name;
   };
 
   const placeOf = (id: string, ctx: Context) => {
     usage ??= walk(ctx);
-    const users = usage.get(id);
+    if (LEFT_TO_ROLLDOWN.test(id)) return placeOfDeclaration(id, usage);
+    const users = usage.found.get(id);
     if (!users) return undefined;
     // The first audience that uses the module decides: where a phone screen uses it, it never
     // goes to a later audience's chunks (a parent page would load the staff kit for it).
     const first = audiences.find((audience) => users.has(audience.name));
     if (!first || (users.get(first.name)?.size ?? 0) < first.shared) return undefined;
-    return users.size === 1 ? first.name : `${first.name}-kit`;
+    if (users.size > 1) return `${first.name}-kit`;
+    return first.kitOnly ? undefined : first.name;
   };
 
   return {

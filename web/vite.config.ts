@@ -114,7 +114,22 @@ const loadedWith = (fileName: string, found = new Set<string>()): Set<string> =>
 const audiences = audienceChunks(import.meta.dirname, [
   { name: 'parent', routes: 'src/audiences/parent.routes.ts', shared: 2 },
   { name: 'sign-in', routes: 'src/audiences/sign-in.routes.ts', shared: 2 },
-  { name: 'public', routes: 'src/audiences/public.routes.ts', shared: 2 },
+  // The bus driver's page alone (issue 57): what it shares with the map, the display and the
+  // staff, the domain's modules it imports included, in one chunk (it loaded nine of 1–2 KB).
+  {
+    name: 'driver',
+    routes: 'src/audiences/public.routes.ts',
+    shared: 1,
+    screens: /[\\/]bus-driver\.page\.tsx$/,
+    kitOnly: true,
+    declarations: true,
+  },
+  {
+    name: 'public',
+    routes: 'src/audiences/public.routes.ts',
+    shared: 2,
+    screens: /[\\/](bus-tracking|display)\.page\.tsx$/,
+  },
   // What the app loads lazily on any page (the toasts, the not-found page): counted, so that
   // what only it and the staff use is not left where a staff chunk could take it.
   { name: 'app-lazy', routes: 'src/App.tsx', shared: 1, screens: /./ },

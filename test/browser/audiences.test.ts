@@ -89,6 +89,14 @@ const staffChunks = (scripts: string[], followsLive: boolean, driver = false) =>
   });
 };
 
+/** The chunks among `scripts` that hold a module `pattern` matches. */
+const holding = (scripts: string[], pattern: RegExp) => {
+  const { chunks } = manifest();
+  return scripts.filter((file) =>
+    chunks.find((chunk) => chunk.file === file)?.modules.some((module) => pattern.test(module)),
+  );
+};
+
 let links: { invite: string; code: string; driver: string; map: string; display: string };
 
 beforeAll(async () => {
@@ -160,15 +168,47 @@ describe('the screens opened from a school link', () => {
     const { scripts } = await load(links.driver, (page) =>
       page.getByRole('button', { name: 'Start Tracking' }).waitFor(),
     );
-    const { chunks } = manifest();
-    const holding = (pattern: RegExp) =>
-      scripts.filter((file) =>
-        chunks.find((chunk) => chunk.file === file)?.modules.some((module) => pattern.test(module)),
-      );
-    expect(holding(/node_modules\/zod\//)).toEqual([]);
+    expect(holding(scripts, /node_modules\/zod\//)).toEqual([]);
     expect(
-      holding(/@mantine\/core\/esm\/components\/(Select|Combobox|Popover|FocusTrap|Portal)\//),
+      holding(scripts, /@mantine\/core\/esm\/components\/(Select|Combobox|Popover|FocusTrap|Portal)\//),
     ).toHaveLength(2);
+  });
+
+  // Issue 57: on HTTP/1.1 (six connections) a phone pays a round trip per chunk before the page's
+  // first paint; the driver page asked for nine of 1–2 KB each.
+  it('the driver page draws from at most 13 scripts: what it shares with the map, the display and the staff in one', async () => {
+    const { scripts } = await load(links.driver, (page) =>
+      page.getByRole('button', { name: 'Start Tracking' }).waitFor(),
+    );
+    const shared =
+      /packages\/domain\/src\/(bus|car-line)\.ts$|features\/alerts\/hold-button|features\/queue\/use-press|features\/buses\/(bus-socket|fleet|connection-badge|link-missing)\./;
+    expect(holding(scripts, shared)).toHaveLength(1);
+    // The entry, Rolldown's runtime, the page and ten chunks (Mantine's kits, the Select's two, the
+    // chunks the parent pages and the sign-in share with it, that one).
+    expect(scripts.length, scripts.join('\n')).toBeLessThanOrEqual(13);
+  });
+
+  it('the sign-ins and the parent dashboard load none of the driver’s shared chunk', async () => {
+    const driverCode = /features\/(buses|alerts)\/|features\/queue\/use-press/;
+    const heading = (name: RegExp) => (page: Page) => page.getByRole('heading', { level: 1, name }).waitFor();
+    for (const { name, path, ready, username } of [
+      {
+        name: 'the sign-in',
+        path: '/',
+        ready: (page: Page) => page.getByLabel('Username', { exact: true }).waitFor(),
+      },
+      { name: 'the parent sign-in', path: '/parent-login', ready: heading(/^Parent Sign In$/) },
+      {
+        name: 'the parent dashboard',
+        path: '/parent-dashboard',
+        ready: (page: Page) => page.getByRole('heading', { name: 'Link a Student' }).waitFor(),
+        username: 'parent_demo',
+      },
+    ]) {
+      const { scripts } = await load(path, ready, username);
+      expect(scripts.length, name).toBeGreaterThan(0);
+      expect(holding(scripts, driverCode), name).toEqual([]);
+    }
   });
 });
 
