@@ -1,11 +1,10 @@
 import { DeleteItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { DEFAULT_RETENTION_DAYS, everyDay, instantIn, type Vehicle, type WeeklyPlan } from '@curbside/domain';
+import { DEFAULT_RETENTION_DAYS, everyDay, type Vehicle, type WeeklyPlan } from '@curbside/domain';
 import { runAdmin } from '@curbside/local/admin';
-import { DEMO_TIME_ZONE } from '@curbside/local/seed';
 import { dismissalPlans, keyedReads, meter, type Student, students, vehicles } from '@curbside/store';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { sessionBody } from '../support/fixtures';
-import { type Client, signedIn, startTestServer } from '../support/server';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startMeteredWednesday, WEDNESDAY } from '../support/metered-wednesday';
+import type { Client } from '../support/server';
 import { newVehicle } from '../support/vehicles';
 
 /**
@@ -17,34 +16,19 @@ import { newVehicle } from '../support/vehicles';
  * `npm run admin -- index-bus-riders` fills it for plans written before.
  * The school's clock is a Wednesday morning in Chicago (the demo school's zone).
  */
-let server: Awaited<ReturnType<typeof startTestServer>>;
+let server: Awaited<ReturnType<typeof startMeteredWednesday>>['server'];
 let admin: Client;
 let front: Client;
 let sessionId: number;
 let pupils = 0;
 let numbers = 0;
-const WEDNESDAY = '2026-11-25';
+
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  process.env.CURBSIDE_METER = '1';
-  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
-  vi.setSystemTime(instantIn(DEMO_TIME_ZONE, WEDNESDAY, '10:00'));
-  server = await startTestServer();
-  [admin, front] = await Promise.all([
-    signedIn(server.url, 'admin_demo'),
-    signedIn(server.url, 'front_demo'),
-  ]);
-  sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
-  // As on a warm instance that has queued a car already.
-  expect(
-    (await front.post('/api/queue', { sessionId, vehicleNumber: 'W1', vehicleType: 'car' })).status,
-  ).toBe(201);
+  ({ server, admin, front, sessionId, stop } = await startMeteredWednesday());
 });
-afterAll(async () => {
-  vi.useRealTimers();
-  await server?.close();
-  delete process.env.CURBSIDE_METER;
-});
+afterAll(() => stop?.());
 
 /** A new bus of the demo school (a number of 3 digits: every bus's items are the same size). */
 const newBus = async () => vehicles.create(server.db, newVehicle(1, String(700 + numbers++), 'bus'));

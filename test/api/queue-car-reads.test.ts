@@ -1,11 +1,10 @@
 import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { instantIn, type Vehicle } from '@curbside/domain';
+import type { Vehicle } from '@curbside/domain';
 import { runAdmin } from '@curbside/local/admin';
-import { DEMO_TIME_ZONE } from '@curbside/local/seed';
 import { meter, vehicles } from '@curbside/store';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { sessionBody } from '../support/fixtures';
-import { type Client, signedIn, startTestServer } from '../support/server';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startMeteredWednesday, WEDNESDAY } from '../support/metered-wednesday';
+import type { Client } from '../support/server';
 
 /**
  * Queueing a car after issue 54's reads: it reads what its children's ways
@@ -17,37 +16,22 @@ import { type Client, signedIn, startTestServer } from '../support/server';
  * (it moves the change and puts it in its student's upcoming item).
  * The school's clock is a Wednesday morning in Chicago (the demo school's zone).
  */
-let server: Awaited<ReturnType<typeof startTestServer>>;
+let server: Awaited<ReturnType<typeof startMeteredWednesday>>['server'];
 let admin: Client;
 let front: Client;
 let sessionId: number;
 let cars: Vehicle[];
 let bus: Vehicle;
-const WEDNESDAY = '2026-11-25';
+
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  process.env.CURBSIDE_METER = '1';
-  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
-  vi.setSystemTime(instantIn(DEMO_TIME_ZONE, WEDNESDAY, '10:00'));
-  server = await startTestServer();
-  [admin, front] = await Promise.all([
-    signedIn(server.url, 'admin_demo'),
-    signedIn(server.url, 'front_demo'),
-  ]);
+  ({ server, admin, front, sessionId, stop } = await startMeteredWednesday());
   const fleet = await vehicles.listBySchool(server.db, 1);
   cars = fleet.filter((vehicle) => vehicle.type === 'car' && vehicle.studentIds.length >= 2);
   bus = fleet.find((vehicle) => vehicle.type === 'bus') as Vehicle;
-  sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
-  // As on a warm instance that has queued a car already.
-  expect(
-    (await front.post('/api/queue', { sessionId, vehicleNumber: 'W1', vehicleType: 'car' })).status,
-  ).toBe(201);
 });
-afterAll(async () => {
-  vi.useRealTimers();
-  await server?.close();
-  delete process.env.CURBSIDE_METER;
-});
+afterAll(() => stop?.());
 
 const changeToday = async (studentId: number, way: object) =>
   expect((await admin.post('/api/dismissal-changes', { studentId, date: WEDNESDAY, way })).status).toBe(201);
