@@ -148,6 +148,21 @@ describe('the parent portal on a phone', () => {
     expect(staffChunks(scripts, true)).toEqual([]);
     expect(sockets).toContain('/ws');
   });
+
+  it('signed in, the dashboard loads no zod (h57f: its domain rules without their schemas)', async () => {
+    const { scripts } = await load(
+      '/parent-dashboard',
+      (page) => page.getByRole('heading', { name: 'Link a Student' }).waitFor(),
+      'parent_demo',
+    );
+    const { chunks } = manifest();
+    const withZod = scripts.filter((file) =>
+      chunks
+        .find((chunk) => chunk.file === file)
+        ?.modules.some((module) => /node_modules\/zod\//.test(module)),
+    );
+    expect(withZod).toEqual([]);
+  });
 });
 
 describe('the screens opened from a school link', () => {

@@ -50,6 +50,37 @@ it('the parent dashboard draws its header, the children and their forms in one g
   await page.getByRole('textbox', { name: 'Note for the school (optional)' }).first().waitFor();
 });
 
+/**
+ * Records, at the first change of the page that shows a child's card, whether a trusted adults'
+ * card (its heading "Who else may pick up …") came with it.
+ */
+const PICKUPS_WITH_CHILD = `(() => {
+  window.__curbsidePickupsWithChild = null;
+  new MutationObserver((_, observer) => {
+    if (!document.querySelector('article')) return;
+    window.__curbsidePickupsWithChild = [...document.querySelectorAll('h2')].some((heading) =>
+      /^Who else may pick up /.test(heading.textContent ?? ''),
+    );
+    observer.disconnect();
+  }).observe(document, { childList: true, subtree: true });
+})()`;
+
+it('the parent dashboard draws the trusted adults after its first paint, below what the parent came for (h57f)', async () => {
+  const { page } = await suite.open('parent_demo', '/parent-dashboard', {
+    viewport: viewports.phone,
+    touch: true,
+    initScripts: [PICKUPS_WITH_CHILD],
+  });
+  await page.getByRole('article').first().waitFor();
+  await page
+    .getByRole('heading', { name: /^Who else may pick up / })
+    .first()
+    .waitFor();
+  expect(await page.evaluate('window.__curbsidePickupsWithChild')).toBe(false);
+  // The cards are whole: the add form under each.
+  await page.getByRole('button', { name: 'Add person' }).first().waitFor();
+});
+
 /** The React props object of an element: React replaces it each time it draws the element again. */
 const propsOf = (selector: string) => `(() => {
   const element = document.querySelector(${JSON.stringify(selector)});

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { cutoffMessage } from './change-cutoff';
 import {
   type ChangeOnDay,
   checkedWhole,
@@ -12,7 +13,6 @@ import type { DismissalActor } from './record';
 import type { Role } from './roles';
 import {
   addDays,
-  clockTimeText,
   daysBetween,
   isCalendarDate,
   isSchoolDay,
@@ -135,10 +135,6 @@ export const dismissalChangesQuerySchema = z
     message: 'Give date (one day) or from (that day on)',
     path: ['date'],
   });
-
-/** The 409 a family gets for today after the school's cutoff. */
-export const cutoffMessage = (cutoff: string) =>
-  `Changes for today close at ${clockTimeText(cutoff)}. Please call the school office.`;
 
 /** The school's clock as a change request is checked against it. */
 export interface ChangeClock {

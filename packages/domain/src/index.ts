@@ -3,6 +3,7 @@ export * from './arrivals';
 export * from './auth';
 export * from './bus';
 export * from './car-line';
+export * from './change-cutoff';
 export * from './dismissal-changes';
 export * from './dismissal-plans';
 export * from './display';

@@ -6,7 +6,7 @@ import { askWhetherDemo, askWhoIsSignedIn } from './start';
  * The parent portal (ADR 0026): the landing, the sign-in, its Forgot password and reset pages, the invite links and the dashboard,
  * on a parent's phone. Its layout starts the parent texts (English or Spanish) beside the
  * screen's own code, and nothing of the staff audience loads: no staff shell, no car-line
- * queries, no charts. The dashboard follows its children live (`LiveLayout`); the other
+ * queries, no charts. The dashboard follows its children live (`ParentLiveLayout`); the other
  * screens open no live connection. A new parent screen is an entry here.
  */
 export const parentRoutes: RouteObject = {
@@ -57,7 +57,7 @@ export const parentRoutes: RouteObject = {
       },
     },
     {
-      lazy: { Component: async () => (await import('../features/live/live.layout')).LiveLayout },
+      lazy: { Component: async () => (await import('../features/live/live.layout')).ParentLiveLayout },
       children: [
         {
           path: 'parent-dashboard',

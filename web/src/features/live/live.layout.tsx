@@ -13,3 +13,15 @@ export function LiveLayout() {
     </LiveProvider>
   );
 }
+
+/**
+ * The parent dashboard's (issue 57): its first open reads nothing again, so a phone reads each of
+ * the page's lists once from its load to live; a connection back after a drop reads them all again.
+ */
+export function ParentLiveLayout() {
+  return (
+    <LiveProvider readAgainOnOpen={false}>
+      <Outlet />
+    </LiveProvider>
+  );
+}

@@ -112,7 +112,19 @@ const afterFirstReads = (queryClient: QueryClient, then: () => void) => {
  * what was read before it is read again (`readAgainOnFirstOpen`). When an open connection is
  * lost, the current user is read again (a deactivated user's page signs out).
  */
-export function LiveProvider({ children }: { children: ReactNode }) {
+export function LiveProvider({
+  children,
+  readAgainOnOpen = true,
+}: {
+  children: ReactNode;
+  /**
+   * Whether the first open reads again what was read before it (`readAgainOnFirstOpen`; the
+   * default). The parent dashboard's is off (issue 57): on a phone that is every read of the
+   * page again, just after its first paint; its status and arrivals are polled (every 30 s), and a
+   * connection that comes back after a drop still reads everything again.
+   */
+  readAgainOnOpen?: boolean;
+}) {
   const queryClient = useQueryClient();
   const [live] = useState<Live>(() => ({
     connection: new LiveConnection(liveUrl(window.location)),
@@ -127,7 +139,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     const stopReopening = connection.onOpen((first) => {
       if (first) {
         stopWaiting();
-        stopWaiting = readAgainOnFirstOpen(queryClient);
+        if (readAgainOnOpen) stopWaiting = readAgainOnFirstOpen(queryClient);
         return;
       }
       sync.reset();
@@ -147,7 +159,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       stopReopening();
       stopLosing();
     };
-  }, [live, queryClient]);
+  }, [live, queryClient, readAgainOnOpen]);
   useEffect(() => () => live.sync.stop(), [live]);
   const me = useQuery(authQueries.me());
   const userId = me.data?.id ?? null;
