@@ -313,6 +313,24 @@ describe('calls per car-line request, with 30 classrooms, 40 staff screens and 2
         (id) => send(front, 'POST', `${at(id)}/restore`),
       ),
     );
+    // Undo of a family car's pickup: its children's picked-up marks are taken back too.
+    expectChange(
+      'restoreQueueEntry',
+      await measure(
+        'restoreQueueEntry',
+        async () => {
+          const id = await familyEntry();
+          const done = await send(front, 'PUT', `${at(id)}/status`, {
+            status: 'completed',
+            confirmUnreleased: true,
+          });
+          expect(done.status, JSON.stringify(done.body)).toBe(200);
+          return id;
+        },
+        (id) => send(front, 'POST', `${at(id)}/restore`),
+        'restoreQueueEntry of a pickup',
+      ),
+    );
   });
 
   it('batches: a new one, a car added, and completing one of N cars in at most 6 + N/25 calls', async () => {

@@ -1,3 +1,5 @@
+import { DEFAULT_RETENTION_DAYS } from '@curbside/domain';
+import { releases } from '@curbside/store';
 import { describe, expect, it, vi } from 'vitest';
 import { activeQueue, addCar, back, carLineServer, front, server, sessionId } from '../support/car-line';
 import { openLive } from '../support/live';
@@ -62,6 +64,49 @@ describe('Undo: putting a removed or picked-up car back', () => {
     expect(loading.currentCount).toBe(1);
     const recent = (await front.get(`/api/queue?sessionId=${sessionId}&status=completed`)).body;
     expect(recent.map((entry: any) => entry.id)).not.toContain(car.id);
+  });
+
+  /** Who of `entry`'s children the session's marks say were picked up, and by which visit. */
+  const pickedUp = async (entry: { students: Array<{ id: number; classroomId: number | null }> }) =>
+    (
+      await releases.ofClassrooms(
+        server.db,
+        sessionId,
+        entry.students.map((student) => student.classroomId),
+      )
+    ).pickedUp;
+
+  it("takes its children's picked-up marks back with it: the teacher screens no longer say Picked Up", async () => {
+    const car = await addCar('112');
+    expect(car.students.length).toBeGreaterThan(0);
+    await back.request('DELETE', `/api/queue/${car.id}`, { reason: 'picked_up', confirmUnreleased: true });
+    const before = await pickedUp(car);
+    for (const student of car.students) expect(before.has(student.id), `${student.id} picked up`).toBe(true);
+    expect((await restore(car.id)).status).toBe(200);
+    const after = await pickedUp(car);
+    for (const student of car.students)
+      expect(after.has(student.id), `${student.id} not picked up`).toBe(false);
+  });
+
+  it("keeps a child's mark a later pickup wrote (another car took the child meanwhile), and takes back the rest", async () => {
+    const car = await addCar('113');
+    expect(car.students.length).toBeGreaterThan(0);
+    await back.request('DELETE', `/api/queue/${car.id}`, { reason: 'picked_up', confirmUnreleased: true });
+    const [taken, ...rest] = car.students;
+    // Another visit picked up the first child since (its mark names that visit now).
+    await releases.pickUp(
+      server.db,
+      { schoolId: 1, sessionId },
+      [{ id: `${sessionId}-car-999-1-abc`, vehicleNumber: '999', vehicleType: 'car', students: [taken] }],
+      {
+        actor: { id: 1, username: 'front_demo', role: 'front_queue_wrangler' },
+        retentionDays: DEFAULT_RETENTION_DAYS,
+      },
+    );
+    expect((await restore(car.id)).status).toBe(200);
+    const after = await pickedUp(car);
+    expect(after.has(taken.id), 'the later pickup stays').toBe(true);
+    for (const student of rest) expect(after.has(student.id), `${student.id} not picked up`).toBe(false);
   });
 
   it('records the Undo in the dismissal record', async () => {

@@ -456,8 +456,14 @@ export const restoreEntry = async (
     ? runningOf(user, parsed.sessionId, started[0])
     : await runningSession(user, parsed.sessionId);
   const record = await recordingBy(user, session.schoolId);
-  const { entry, batch, wasPickup } = await restoreVisit(db, id, record, new Date(), started?.[1]);
-  if (wasPickup) await releases.unPickUp(db, entry.sessionId, entry);
+  const { entry, batch, wasPickup, marksTakenBack } = await restoreVisit(
+    db,
+    id,
+    record,
+    new Date(),
+    started?.[1],
+  );
+  if (wasPickup && !marksTakenBack) await releases.unPickUp(db, entry.sessionId, entry);
   const [position] = await Promise.all([
     queue.positionOf(db, entry),
     publishToSession(entry.schoolId, entry.sessionId, { type: 'VEHICLE_RESTORED', data: { entry, batch } }),

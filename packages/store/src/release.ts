@@ -233,6 +233,24 @@ export const releases = {
   },
 
   /**
+   * The Deletes of the picked-up marks a completion wrote for `entry`, for
+   * Undo's own transaction (`restoreVisit`, issue 54): each only while it names
+   * this visit or is gone, so a mark a later pickup wrote cancels the
+   * transaction (its caller then takes them back with `unPickUp`, which leaves
+   * that one).
+   */
+  unPickUpDeletes(db: Db, sessionId: number, entry: Pick<QueueEntry, 'id' | 'students'>) {
+    return entry.students.map((student) => ({
+      Delete: {
+        TableName: db.table,
+        Key: { pk: partition(sessionId, student.classroomId), sk: `${PICKED_UP}${student.id}` },
+        ConditionExpression: 'attribute_not_exists(pk) OR entryId = :entryId',
+        ExpressionAttributeValues: { ':entryId': entry.id },
+      },
+    }));
+  },
+
+  /**
    * Takes back the picked-up marks a completion wrote for `entry` (Undo of a
    * pickup): only marks that name this visit, so a later pickup stays.
    */

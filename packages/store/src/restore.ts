@@ -14,6 +14,7 @@ import { stripKeys } from './ids';
 import { itemAt, type KeyedRead, keyedReads } from './keyed-read';
 import { cancellationReasons, isConditionFailure } from './query';
 import { activeItem, parseEntryId } from './queue';
+import { releases } from './release';
 
 /** How long after a removal or a pickup Undo may bring the visit back. */
 export const RESTORE_WINDOW_MS = 60 * 1000;
@@ -24,7 +25,12 @@ export interface Restored {
   batch: Batch | null;
   /** It was a pickup (its students' picked-up marks are to be taken back). */
   wasPickup: boolean;
+  /** Its students' picked-up marks were taken back in the same transaction (else: `releases.unPickUp`). */
+  marksTakenBack: boolean;
 }
+
+/** A pickup's marks go in Undo's transaction up to this many children (a transaction holds 100 items). */
+const MARKS_IN_TRANSACTION = 80;
 
 /**
  * Undo of a removal or a pickup, within `RESTORE_WINDOW_MS`: the visit's
@@ -60,6 +66,7 @@ export const restoreVisit = async (
   recording: Recording,
   now = new Date(),
   read?: RestoreRead,
+  { marksApart = false } = {},
 ): Promise<Restored> => {
   const parsed = parseEntryId(id);
   if (!parsed) throw new NotFoundError('Queue entry not found');
@@ -91,6 +98,11 @@ export const restoreVisit = async (
   const item = activeItem(entry);
   meterTransactionSurcharge(item);
   const at = now.toISOString();
+  // A pickup's marks are taken back in the same transaction (no call a child after it).
+  const marks =
+    wasPickup && !marksApart && entry.students.length <= MARKS_IN_TRANSACTION
+      ? releases.unPickUpDeletes(db, entry.sessionId, entry)
+      : [];
   try {
     await db.doc.send(
       new TransactWriteCommand({
@@ -133,21 +145,26 @@ export const restoreVisit = async (
             ],
             recording,
           ),
+          ...marks,
         ],
       }),
     );
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    const [slotReason, visitReason] = cancellationReasons(error);
+    const reasons = cancellationReasons(error);
+    const [slotReason, visitReason] = reasons;
     if (slotReason === 'ConditionalCheckFailed') {
       throw new ConflictError(`Vehicle ${number} was queued again and cannot be put back`);
     }
     if (visitReason === 'ConditionalCheckFailed')
       throw new ConflictError(`Vehicle ${number} was already put back`);
+    // A child's mark is a later pickup's now: the marks are taken back after, each only if still this visit's.
+    if (marks.length > 0 && reasons.slice(-marks.length).includes('ConditionalCheckFailed'))
+      return restoreVisit(db, id, recording, now, read, { marksApart: true });
     // The batch filled up or closed meanwhile: back to waiting for a batch instead.
-    if (intoBatch) return restoreVisit(db, id, recording, now);
+    if (intoBatch) return restoreVisit(db, id, recording, now, undefined, { marksApart });
     throw error;
   }
   const after = intoBatch ? await batches.get(db, intoBatch.id) : undefined;
-  return { entry, batch: after ?? null, wasPickup };
+  return { entry, batch: after ?? null, wasPickup, marksTakenBack: marks.length > 0 };
 };
