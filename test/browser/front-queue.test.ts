@@ -296,7 +296,12 @@ describe('the front queue screen', () => {
       // Imported only now: the functions read their configuration once, when first loaded.
       const { createManagementClient } = await import('@curbside/functions/lib/publisher');
       const management = createManagementClient(suite.server.url, undefined, { inProcess: true });
-      for (const id of open) await management.send(new DeleteConnectionCommand({ ConnectionId: id }));
+      for (const id of open) {
+        // A row whose socket closed a moment ago (its $disconnect not run yet) answers 410 Gone: closed already.
+        await management.send(new DeleteConnectionCommand({ ConnectionId: id })).catch((error: unknown) => {
+          if ((error as { name?: string }).name !== 'GoneException') throw error;
+        });
+      }
       management.destroy();
       // Queued while no screen is connected: no event reaches anyone.
       expect(
