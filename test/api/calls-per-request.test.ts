@@ -301,35 +301,32 @@ describe('calls per car-line request, with 30 classrooms, 40 staff screens and 2
         send(front, 'DELETE', at(id), { reason: 'removed' }),
       ),
     );
-    expectChange(
-      'restoreQueueEntry',
-      await measure(
+    /** Undo of a family car's visit that `end` ended (its figure under `label`). */
+    const undone = (end: (id: string) => Promise<unknown>, label?: string) =>
+      measure(
         'restoreQueueEntry',
         async () => {
           const id = await familyEntry();
-          await send(front, 'DELETE', at(id), { reason: 'removed' });
+          await end(id);
           return id;
         },
         (id) => send(front, 'POST', `${at(id)}/restore`),
-      ),
+        label,
+      );
+    expectChange(
+      'restoreQueueEntry',
+      await undone((id) => send(front, 'DELETE', at(id), { reason: 'removed' })),
     );
     // Undo of a family car's pickup: its children's picked-up marks are taken back too.
     expectChange(
       'restoreQueueEntry',
-      await measure(
-        'restoreQueueEntry',
-        async () => {
-          const id = await familyEntry();
-          const done = await send(front, 'PUT', `${at(id)}/status`, {
-            status: 'completed',
-            confirmUnreleased: true,
-          });
-          expect(done.status, JSON.stringify(done.body)).toBe(200);
-          return id;
-        },
-        (id) => send(front, 'POST', `${at(id)}/restore`),
-        'restoreQueueEntry of a pickup',
-      ),
+      await undone(async (id) => {
+        const done = await send(front, 'PUT', `${at(id)}/status`, {
+          status: 'completed',
+          confirmUnreleased: true,
+        });
+        expect(done.status, JSON.stringify(done.body)).toBe(200);
+      }, 'restoreQueueEntry of a pickup'),
     );
   });
 
