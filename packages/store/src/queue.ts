@@ -31,6 +31,7 @@ import {
   parseEntryId,
   partition,
   removedVisit,
+  visitEnded,
   visitSk,
   waitingIndex,
   waitingPartition,
@@ -50,6 +51,8 @@ export {
   type RemovedVisit,
   removedVisit,
   type Visit,
+  visitEnded,
+  visitedKey,
   waitingIndex,
 } from './queue-items';
 
@@ -161,7 +164,10 @@ export const queue = {
     return Item ? fromItem(Item) : undefined;
   },
 
-  /** Whether the car had an earlier visit in the session (picked up or removed): one Query, one item at most. */
+  /**
+   * Whether the car had an earlier visit in the session (picked up or removed): one Query, one item at most.
+   * For a session begun before the visits' markers (`visitedKey`); a later one reads its marker by key.
+   */
   async visitedBefore(db: Db, sessionId: number, type: VehicleType, number: string): Promise<boolean> {
     const { Items = [] } = await db.doc.send(
       new QueryCommand({
@@ -319,6 +325,7 @@ export const queue = {
               },
             },
             { Put: { TableName: db.table, Item: removedVisit(entry, removedAt) } },
+            visitEnded(db.table, entry),
             ...eventPuts(db, entry, removedAt, [{ kind: reason, entries: [eventEntryOf(entry)] }], recording),
           ],
         }),
@@ -433,6 +440,7 @@ export const queue = {
               },
             },
             { Put: { TableName: db.table, Item: item } },
+            visitEnded(db.table, entry),
             ...pickups.map((pickup) => ({ Put: { TableName: db.table, Item: pickup } })),
             ...eventPuts(
               db,
