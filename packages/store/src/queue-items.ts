@@ -30,16 +30,15 @@ import { itemAt, type KeyedRead, keyedReads } from './keyed-read';
  *   first on gsi1 `QUEUE#{sessionId}#DONE`); a removed visit keeps a small
  *   record (what it was, when it was removed) that expires after 30 days.
  *   Reading the active queue never reads them.
- * - the car's ended visits: sk `VISITED#{type}#{NUMBER}`, a set `visits` of
- *   the ids of its visits that ended in the session (ADR 0027, h54zb): every
- *   way a visit ends adds its id in its own transaction (`visitEnded`), so
+ * - the car's ended visits: sk `VISITED#{type}#{NUMBER}`, a small item that
+ *   says a visit of the car ended in the session (ADR 0027, h54zb): every
+ *   way a visit ends puts it in its own transaction (`visitEnded`), so
  *   queueing the car reads by key, beside the sign-in, whether this is its
  *   first visit (the record's `vehicle_queued` or `vehicle_requeued`). An
- *   Undo leaves its visit's id there: the visit is back in the slot, so the
- *   car is queued again only once that visit ended again, and then the id is
- *   an ended visit's as before. A session that does not say `visitsMarked`
- *   began before the markers were written: its earlier visits are found by
- *   Query (`queue.visitedBefore`).
+ *   Undo leaves it: the visit is back in the slot, so the car is queued again
+ *   only once that visit (or a later one) ended again, which puts it again.
+ *   A session that does not say `visitsMarked` began before the markers were
+ *   written: its earlier visits are found by Query (`queue.visitedBefore`).
  * Every write to an entry is held to the id and version the caller read, so
  * a write aimed at an earlier visit never lands on a later one.
  */
@@ -56,19 +55,25 @@ export const visitedKey = (sessionId: number, type: VehicleType, number: string)
 
 type Vehicle = Pick<QueueEntry, 'id' | 'sessionId' | 'vehicleType' | 'vehicleNumber'>;
 
-/** The item of a transaction that notes a visit's end on its car's marker (`VISITED#`). */
+/**
+ * The item of a transaction that notes a visit's end on its car's marker
+ * (`VISITED#`): a Put (2 write units, its size known to the meter), the last
+ * visit that ended named in it.
+ */
 export const visitEnded = (table: string, entry: Vehicle) => ({
-  Update: {
+  Put: {
     TableName: table,
-    Key: visitedKey(entry.sessionId, entry.vehicleType, entry.vehicleNumber),
-    UpdateExpression: 'SET entity = :marker ADD visits :visit',
-    ExpressionAttributeValues: { ':marker': 'visitedMarker', ':visit': new Set([entry.id]) },
+    Item: {
+      ...visitedKey(entry.sessionId, entry.vehicleType, entry.vehicleNumber),
+      entity: 'visitedMarker',
+      lastEnded: entry.id,
+    },
   },
 });
 
-/** Whether a car's marker (as read) names a visit that ended in the session. */
+/** Whether a car's marker (as read) says a visit of it ended in the session. */
 export const endedVisits = (marker: Record<string, unknown> | undefined): boolean =>
-  marker?.visits instanceof Set && marker.visits.size > 0;
+  marker?.entity === 'visitedMarker';
 const REMOVED_KEPT_SECONDS = 30 * 24 * 60 * 60;
 const NONCE_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
