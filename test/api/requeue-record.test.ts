@@ -111,6 +111,8 @@ describe("the record's requeue", () => {
     const [inBatch, takenOut, pickedAlone] = [aNumber(), aNumber(), aNumber()];
     const firsts = [await queue(inBatch), await queue(takenOut), await queue(pickedAlone)];
     const batchId = await batchOf(3);
+    const members = (await back.get(`/api/batches/${batchId}/vehicles`)).body as Array<{ id: string }>;
+    expect(members.map((entry) => entry.id)).toEqual(firsts.map((entry) => entry.id));
     await remove(firsts[1]?.id as string, { reason: 'removed' });
     await remove(firsts[2]?.id as string, { reason: 'picked_up', confirmUnreleased: true });
     const done = await back.put(`/api/batches/${batchId}`, { status: 'completed', confirmUnreleased: true });
@@ -120,6 +122,31 @@ describe("the record's requeue", () => {
     expect(firsts.map((entry) => kinds[entry.id])).toEqual(Array(3).fill('vehicle_queued'));
     expect(agains.map((entry) => kinds[entry.id])).toEqual(Array(3).fill('vehicle_requeued'));
   });
+
+  it('a batch of 30 cars, its markers written right after its completion: each car back is requeued', async () => {
+    const settings = (await admin.get('/api/schools/1/settings')).body;
+    const saved = await admin.put('/api/schools/1/settings', { ...settings, carBatchCapacity: 30 });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    try {
+      const numbers = Array.from({ length: 30 }, aNumber);
+      const firsts = [];
+      for (const number of numbers) firsts.push(await queue(number));
+      const batchId = await batchOf(30);
+      const done = await back.put(`/api/batches/${batchId}`, {
+        status: 'completed',
+        confirmUnreleased: true,
+      });
+      expect(done.status, JSON.stringify(done.body)).toBe(200);
+      expect(done.body.currentCount).toBe(30);
+      const agains = [];
+      for (const number of numbers) agains.push(await queue(number));
+      const kinds = await arrivals();
+      expect(agains.map((entry) => kinds[entry.id])).toEqual(Array(30).fill('vehicle_requeued'));
+      expect(firsts.map((entry) => kinds[entry.id])).toEqual(Array(30).fill('vehicle_queued'));
+    } finally {
+      expect((await admin.put('/api/schools/1/settings', settings)).status).toBe(200);
+    }
+  }, 120_000);
 
   it('a visit brought back by Undo, then picked up: the car back is requeued', async () => {
     const number = aNumber();

@@ -174,8 +174,8 @@ export type BatchWithMembers = NonNullable<ReturnType<typeof withMembersOf>>;
  * Whether a batch completion's transaction holds its cars' visit markers
  * (`visitEnded`, a third item a car beside its slot and visit): up to 29
  * cars, within `PICKUPS_IN_COMPLETION` with the batch. A bigger batch (its
- * capacity is at most 40) writes them in a transaction of their own right
- * after its completion.
+ * capacity is at most 40) has them written right after its completion
+ * (`queue.visitsEnded`).
  */
 const markersFitBatch = (entries: number) => 1 + 3 * entries <= PICKUPS_IN_COMPLETION;
 
@@ -256,6 +256,9 @@ const joinOnce = async (
 export const batches = {
   /** `pickupsFitBatch`: a completion's picked-up marks in its own transaction. */
   pickupsFit: pickupsFitBatch,
+
+  /** `markersFitBatch`: a completion's visit markers in its own transaction. */
+  markersFit: markersFitBatch,
 
   /** A new, empty batch (loading). */
   async create(db: Db, input: NewBatch, recording: Recording): Promise<Batch> {
@@ -516,8 +519,8 @@ export const batches = {
   /**
    * Completes a loading batch, as read (count and version), and every entry
    * in it (they become Recent Pickups, under their ids), in one transaction,
-   * with each car's visit marker (`markersFitBatch`; a bigger batch's right
-   * after it). ConflictError when it is no longer loading; false when it or an entry
+   * with each car's visit marker when they fit (`markersFit`; a bigger
+   * batch's caller writes them after it: `queue.visitsEnded`). ConflictError when it is no longer loading; false when it or an entry
    * changed meanwhile (read again and retry). `marks`: the session's release
    * marks of their children, recorded per child with the completion.
    * `pickups`: their children's picked-up marks (`releases.pickUpItems`), in
@@ -541,8 +544,9 @@ export const batches = {
       entries.map((entry) => completedEntryOf(entry, marks)),
       TRANSACTION_ITEM_LIMIT - 1 - itemsPerCar(entries.length) * entries.length - pickups.length,
     );
-    const markers = entries.map((entry) => visitEnded(db.table, entry));
-    const markersIn = markersFitBatch(entries.length);
+    const markers = markersFitBatch(entries.length)
+      ? entries.map((entry) => visitEnded(db.table, entry))
+      : [];
     try {
       await db.doc.send(
         new TransactWriteCommand({
@@ -578,14 +582,12 @@ export const batches = {
                 { Put: { TableName: db.table, Item: completedVisit(entry, endTime).item } },
               ];
             }),
-            ...(markersIn ? markers : []),
+            ...markers,
             ...pickups.map((pickup) => ({ Put: { TableName: db.table, Item: pickup } })),
             ...eventPuts(db, batch, endTime, events, recording),
           ],
         }),
       );
-      // A batch too big for its markers in its transaction: they follow it at once (ADR 0027, h54zb).
-      if (!markersIn) await db.doc.send(new TransactWriteCommand({ TransactItems: markers }));
       return true;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;

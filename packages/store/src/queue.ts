@@ -64,8 +64,9 @@ export type NewQueueEntry = Omit<
 /**
  * The children's picked-up marks (`releases.pickUpItems`) a car's completion
  * writes in its own transaction (issue 54: no call of their own): 100 items,
- * less the slot's delete, the visit's put, its event and the Idempotency-Key's
- * claim, with room to spare. A vehicle with more children writes them after.
+ * less the slot's delete, the visit's put, the car's marker (h54zb), its event
+ * and the Idempotency-Key's claim, with room to spare. A vehicle with more
+ * children writes them after.
  */
 export const PICKUPS_IN_COMPLETION = TRANSACTION_ITEM_LIMIT - 10;
 
@@ -182,6 +183,17 @@ export const queue = {
       }),
     );
     return Items.length > 0;
+  },
+
+  /**
+   * Puts the markers of visits that ended (`visitEnded`) in one transaction
+   * (at most 100): for a batch whose completion had no room for them.
+   */
+  async visitsEnded(db: Db, entries: readonly QueueEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await db.doc.send(
+      new TransactWriteCommand({ TransactItems: entries.map((entry) => visitEnded(db.table, entry)) }),
+    );
   },
 
   /**
