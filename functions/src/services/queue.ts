@@ -93,7 +93,7 @@ const callsFor = async (
   return visitCalls(schoolId, await today, vehicle);
 };
 
-/** What queueing a vehicle reads first: the session, the vehicle, its earlier visit, then who it calls today. */
+/** What queueing a vehicle reads first: the session, the vehicle and its earlier visit, then who it calls today. */
 export const addReads = async (
   schoolId: number,
   sessionId: number,
@@ -103,19 +103,15 @@ export const addReads = async (
 ) => {
   const today = schoolToday(schoolId);
   today.catch(() => undefined);
-  // The session and the vehicle in one BatchGetItem (the sign-in's own when started with it),
-  // beside the car's earlier visit in the session.
+  // The session, the vehicle and the car's marker of its ended visits in one BatchGetItem (the
+  // sign-in's own when started with it). A session begun before the markers: its earlier visit
+  // by Query, beside who the car calls.
   const place = keyedSessionAndVehicle({ schoolId, sessionId, type: vehicleType, number: vehicleNumber });
-  const [{ session, vehicle }, requeue] = await Promise.all([
-    signIn ? signIn(place) : keyedReads.run(db, place),
-    queue.visitedBefore(db, sessionId, vehicleType, vehicleNumber),
+  const { session, vehicle, visited } = await (signIn ? signIn(place) : keyedReads.run(db, place));
+  const [requeue, calls] = await Promise.all([
+    visited ?? queue.visitedBefore(db, sessionId, vehicleType, vehicleNumber),
+    callsFor(schoolId, session?.schoolId === schoolId ? session : undefined, vehicle, today),
   ]);
-  const calls = await callsFor(
-    schoolId,
-    session?.schoolId === schoolId ? session : undefined,
-    vehicle,
-    today,
-  );
   return [session, vehicle, requeue, calls] as const;
 };
 

@@ -22,6 +22,7 @@ import {
   PICKUPS_IN_COMPLETION,
   queue,
   removedVisit,
+  visitEnded,
   waitingIndex,
 } from './queue';
 
@@ -170,13 +171,25 @@ const withMembersOf = (item: Record<string, unknown> | undefined) =>
 export type BatchWithMembers = NonNullable<ReturnType<typeof withMembersOf>>;
 
 /**
+ * Whether a batch completion's transaction holds its cars' visit markers
+ * (`visitEnded`, a third item a car beside its slot and visit): up to 29
+ * cars, within `PICKUPS_IN_COMPLETION` with the batch. A bigger batch (its
+ * capacity is at most 40) has them written right after its completion
+ * (`queue.visitsEnded`).
+ */
+const markersFitBatch = (entries: number) => 1 + 3 * entries <= PICKUPS_IN_COMPLETION;
+
+/** The items a batch completion's transaction holds a car: its slot, its visit, and its marker when they fit. */
+const itemsPerCar = (entries: number) => (markersFitBatch(entries) ? 3 : 2);
+
+/**
  * Whether a batch completion's transaction holds its children's picked-up
- * marks too: the batch, each entry's slot and visit, and the marks within
- * `PICKUPS_IN_COMPLETION` (the rest of the 100 items for its events and the
- * Idempotency-Key's claim). A bigger batch writes its marks after.
+ * marks too: the batch, each entry's slot, visit and marker (`itemsPerCar`),
+ * and the marks within `PICKUPS_IN_COMPLETION` (the rest of the 100 items for
+ * its events and the Idempotency-Key's claim). A bigger batch writes its marks after.
  */
 const pickupsFitBatch = (entries: number, pickups: number) =>
-  pickups === 0 || 1 + 2 * entries + pickups <= PICKUPS_IN_COMPLETION;
+  pickups === 0 || 1 + itemsPerCar(entries) * entries + pickups <= PICKUPS_IN_COMPLETION;
 
 /**
  * One try of `batches.addEntry`, `held` to the batch's version as read (then
@@ -243,6 +256,9 @@ const joinOnce = async (
 export const batches = {
   /** `pickupsFitBatch`: a completion's picked-up marks in its own transaction. */
   pickupsFit: pickupsFitBatch,
+
+  /** `markersFitBatch`: a completion's visit markers in its own transaction. */
+  markersFit: markersFitBatch,
 
   /** A new, empty batch (loading). */
   async create(db: Db, input: NewBatch, recording: Recording): Promise<Batch> {
@@ -474,6 +490,7 @@ export const batches = {
               },
             },
             { Put: { TableName: db.table, Item: completed?.item ?? removedVisit(entry, leftAt) } },
+            visitEnded(db.table, entry),
             ...eventPuts(
               db,
               entry,
@@ -501,8 +518,9 @@ export const batches = {
 
   /**
    * Completes a loading batch, as read (count and version), and every entry
-   * in it (they become Recent Pickups, under their ids), in one transaction.
-   * ConflictError when it is no longer loading; false when it or an entry
+   * in it (they become Recent Pickups, under their ids), in one transaction,
+   * with each car's visit marker when they fit (`markersFit`; a bigger
+   * batch's caller writes them after it: `queue.visitsEnded`). ConflictError when it is no longer loading; false when it or an entry
    * changed meanwhile (read again and retry). `marks`: the session's release
    * marks of their children, recorded per child with the completion.
    * `pickups`: their children's picked-up marks (`releases.pickUpItems`), in
@@ -524,8 +542,11 @@ export const batches = {
     const events = packEntries(
       { kind: 'picked_up', batch: { id: batch.id, number: batch.batchNumber } },
       entries.map((entry) => completedEntryOf(entry, marks)),
-      TRANSACTION_ITEM_LIMIT - 1 - 2 * entries.length - pickups.length,
+      TRANSACTION_ITEM_LIMIT - 1 - itemsPerCar(entries.length) * entries.length - pickups.length,
     );
+    const markers = markersFitBatch(entries.length)
+      ? entries.map((entry) => visitEnded(db.table, entry))
+      : [];
     try {
       await db.doc.send(
         new TransactWriteCommand({
@@ -561,6 +582,7 @@ export const batches = {
                 { Put: { TableName: db.table, Item: completedVisit(entry, endTime).item } },
               ];
             }),
+            ...markers,
             ...pickups.map((pickup) => ({ Put: { TableName: db.table, Item: pickup } })),
             ...eventPuts(db, batch, endTime, events, recording),
           ],

@@ -19,7 +19,17 @@ const key = (id: number) => ({ pk: `SESSION#${id}`, sk: 'SESSION' });
 const activeKey = (schoolId: number) => ({ pk: `SCHOOL#${schoolId}`, sk: 'ACTIVE_SESSION' });
 const pad = (id: number) => String(id).padStart(10, '0');
 
-const fromItem = (item: Record<string, unknown>) => stripKeys<PickupSession>(item);
+const fromItem = (item: Record<string, unknown>) => {
+  const { visitsMarked: _, ...session } = item;
+  return stripKeys<PickupSession>(session);
+};
+
+/**
+ * Whether the session's cars' ended visits are kept on their markers
+ * (`queue-items.ts`, `VISITED#`): every session begun since the markers were
+ * written says so; one begun before finds its earlier visits by Query.
+ */
+export const visitsMarked = (item: Record<string, unknown> | undefined) => item?.visitsMarked === true;
 
 /** A session's key, and a session as stored: for a read beside others (`visit-reads.ts`). */
 export { fromItem as sessionOf, key as sessionKey };
@@ -55,6 +65,7 @@ export const pickupSessions = {
                   gsi2sk: `${input.endTime}#${pad(id)}`,
                   entity: 'session',
                   ...session,
+                  visitsMarked: true,
                 },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },

@@ -30,6 +30,15 @@ import { itemAt, type KeyedRead, keyedReads } from './keyed-read';
  *   first on gsi1 `QUEUE#{sessionId}#DONE`); a removed visit keeps a small
  *   record (what it was, when it was removed) that expires after 30 days.
  *   Reading the active queue never reads them.
+ * - the car's ended visits: sk `VISITED#{type}#{NUMBER}`, a small item that
+ *   says a visit of the car ended in the session (ADR 0027, h54zb): every
+ *   way a visit ends puts it in its own transaction (`visitEnded`), so
+ *   queueing the car reads by key, beside the sign-in, whether this is its
+ *   first visit (the record's `vehicle_queued` or `vehicle_requeued`). An
+ *   Undo leaves it: the visit is back in the slot, so the car is queued again
+ *   only once that visit (or a later one) ended again, which puts it again.
+ *   A session that does not say `visitsMarked` began before the markers were
+ *   written: its earlier visits are found by Query (`queue.visitedBefore`).
  * Every write to an entry is held to the id and version the caller read, so
  * a write aimed at an earlier visit never lands on a later one.
  */
@@ -39,6 +48,32 @@ export const visitSk = (id: string) => `VISIT#${id}`;
 export const waitingPartition = (sessionId: number, type: VehicleType) =>
   `QUEUE#${sessionId}#WAITING#${type}`;
 export const donePartition = (sessionId: number) => `QUEUE#${sessionId}#DONE`;
+export const visitedKey = (sessionId: number, type: VehicleType, number: string) => ({
+  pk: partition(sessionId),
+  sk: `VISITED#${type}#${number.toUpperCase()}`,
+});
+
+type Vehicle = Pick<QueueEntry, 'id' | 'sessionId' | 'vehicleType' | 'vehicleNumber'>;
+
+/**
+ * The item of a transaction that notes a visit's end on its car's marker
+ * (`VISITED#`): a Put (2 write units, its size known to the meter), the last
+ * visit that ended named in it.
+ */
+export const visitEnded = (table: string, entry: Vehicle) => ({
+  Put: {
+    TableName: table,
+    Item: {
+      ...visitedKey(entry.sessionId, entry.vehicleType, entry.vehicleNumber),
+      entity: 'visitedMarker',
+      lastEnded: entry.id,
+    },
+  },
+});
+
+/** Whether a car's marker (as read) says a visit of it ended in the session. */
+export const endedVisits = (marker: Record<string, unknown> | undefined): boolean =>
+  marker?.entity === 'visitedMarker';
 const REMOVED_KEPT_SECONDS = 30 * 24 * 60 * 60;
 const NONCE_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 

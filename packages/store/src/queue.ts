@@ -31,6 +31,7 @@ import {
   parseEntryId,
   partition,
   removedVisit,
+  visitEnded,
   visitSk,
   waitingIndex,
   waitingPartition,
@@ -50,6 +51,8 @@ export {
   type RemovedVisit,
   removedVisit,
   type Visit,
+  visitEnded,
+  visitedKey,
   waitingIndex,
 } from './queue-items';
 
@@ -61,8 +64,9 @@ export type NewQueueEntry = Omit<
 /**
  * The children's picked-up marks (`releases.pickUpItems`) a car's completion
  * writes in its own transaction (issue 54: no call of their own): 100 items,
- * less the slot's delete, the visit's put, its event and the Idempotency-Key's
- * claim, with room to spare. A vehicle with more children writes them after.
+ * less the slot's delete, the visit's put, the car's marker (h54zb), its event
+ * and the Idempotency-Key's claim, with room to spare. A vehicle with more
+ * children writes them after.
  */
 export const PICKUPS_IN_COMPLETION = TRANSACTION_ITEM_LIMIT - 10;
 
@@ -161,7 +165,10 @@ export const queue = {
     return Item ? fromItem(Item) : undefined;
   },
 
-  /** Whether the car had an earlier visit in the session (picked up or removed): one Query, one item at most. */
+  /**
+   * Whether the car had an earlier visit in the session (picked up or removed): one Query, one item at most.
+   * For a session begun before the visits' markers (`visitedKey`); a later one reads its marker by key.
+   */
   async visitedBefore(db: Db, sessionId: number, type: VehicleType, number: string): Promise<boolean> {
     const { Items = [] } = await db.doc.send(
       new QueryCommand({
@@ -176,6 +183,17 @@ export const queue = {
       }),
     );
     return Items.length > 0;
+  },
+
+  /**
+   * Puts the markers of visits that ended (`visitEnded`) in one transaction
+   * (at most 100): for a batch whose completion had no room for them.
+   */
+  async visitsEnded(db: Db, entries: readonly QueueEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await db.doc.send(
+      new TransactWriteCommand({ TransactItems: entries.map((entry) => visitEnded(db.table, entry)) }),
+    );
   },
 
   /**
@@ -319,6 +337,7 @@ export const queue = {
               },
             },
             { Put: { TableName: db.table, Item: removedVisit(entry, removedAt) } },
+            visitEnded(db.table, entry),
             ...eventPuts(db, entry, removedAt, [{ kind: reason, entries: [eventEntryOf(entry)] }], recording),
           ],
         }),
@@ -433,6 +452,7 @@ export const queue = {
               },
             },
             { Put: { TableName: db.table, Item: item } },
+            visitEnded(db.table, entry),
             ...pickups.map((pickup) => ({ Put: { TableName: db.table, Item: pickup } })),
             ...eventPuts(
               db,

@@ -3,8 +3,9 @@ import { getAll } from './batch-write';
 import type { Db } from './db';
 import { planKey, type StoredPlan, toPlan } from './dismissal-plan';
 import { itemAt, type KeyedRead, keyedReads } from './keyed-read';
-import { sessionKey, sessionOf } from './pickup-session';
+import { sessionKey, sessionOf, visitsMarked } from './pickup-session';
 import { programKey, toProgram } from './program';
+import { endedVisits, visitedKey } from './queue-items';
 import { studentKey, toStudent } from './student';
 import { toVehicle, vehicleIdKey, vehicleKey } from './vehicle';
 
@@ -23,13 +24,19 @@ export interface VehicleInSession {
 }
 
 /**
- * The session and the vehicle with this number (active only: a deactivated
- * vehicle has left the car line), read consistently in one BatchGetItem.
+ * The session, the vehicle with this number (active only: a deactivated
+ * vehicle has left the car line) and whether the vehicle had a visit that
+ * ended in the session (`visited`: its marker, `queue-items.ts`; undefined for
+ * a session begun before the markers, whose visits a Query finds), read
+ * consistently in one BatchGetItem.
  */
-export const sessionAndVehicle = async (
-  db: Db,
-  place: VehicleInSession,
-): Promise<{ session: PickupSession | undefined; vehicle: Vehicle | undefined }> =>
+export interface SessionAndVehicle {
+  session: PickupSession | undefined;
+  vehicle: Vehicle | undefined;
+  visited: boolean | undefined;
+}
+
+export const sessionAndVehicle = async (db: Db, place: VehicleInSession): Promise<SessionAndVehicle> =>
   keyedReads.run(db, keyedSessionAndVehicle(place));
 
 /** `sessionAndVehicle` as a keyed read (`keyed-read.ts`, issue 54: in the caller's sign-in read). */
@@ -38,10 +45,14 @@ export const keyedSessionAndVehicle = ({
   sessionId,
   type,
   number,
-}: VehicleInSession): KeyedRead<{ session: PickupSession | undefined; vehicle: Vehicle | undefined }> => {
-  const keys = { session: sessionKey(sessionId), vehicle: vehicleKey(schoolId, type, number) };
+}: VehicleInSession): KeyedRead<SessionAndVehicle> => {
+  const keys = {
+    session: sessionKey(sessionId),
+    vehicle: vehicleKey(schoolId, type, number),
+    visited: visitedKey(sessionId, type, number),
+  };
   return {
-    keys: [keys.session, keys.vehicle],
+    keys: [keys.session, keys.vehicle, keys.visited],
     consistent: true,
     from: (found) => {
       const session = itemAt(found, keys.session);
@@ -50,6 +61,7 @@ export const keyedSessionAndVehicle = ({
       return {
         session: session ? sessionOf(session) : undefined,
         vehicle: active?.active ? active : undefined,
+        visited: visitsMarked(session) ? endedVisits(itemAt(found, keys.visited)) : undefined,
       };
     },
   };

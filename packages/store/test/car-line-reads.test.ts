@@ -365,7 +365,7 @@ describe('a car’s children, their plans, its session and the vehicle', () => {
 
     const read = await sessionAndVehicle(db, { schoolId, sessionId: session.id, type: 'car', number: '54a' });
 
-    expect(read).toEqual({ session, vehicle: car });
+    expect(read).toEqual({ session, vehicle: car, visited: false });
     expect(callsOf('BatchGetItem')).toBe(1);
     await vehicles.update(db, car, { ...car, active: false });
     expect(
