@@ -25,6 +25,8 @@ export interface Restored {
   batch: Batch | null;
   /** It was a pickup (its students' picked-up marks are to be taken back). */
   wasPickup: boolean;
+  /** When the pickup taken back was made (null: Undo of a removal). */
+  pickedUpAt: string | null;
   /** Its students' picked-up marks were taken back in the same transaction (else: `releases.unPickUp`). */
   marksTakenBack: boolean;
 }
@@ -166,5 +168,11 @@ export const restoreVisit = async (
     throw error;
   }
   const after = intoBatch ? await batches.get(db, intoBatch.id) : undefined;
-  return { entry, batch: after ?? null, wasPickup, marksTakenBack: marks.length > 0 };
+  return {
+    entry,
+    batch: after ?? null,
+    wasPickup,
+    pickedUpAt: wasPickup ? endedAt : null,
+    marksTakenBack: marks.length > 0,
+  };
 };
