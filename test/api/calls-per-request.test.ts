@@ -411,6 +411,96 @@ describe('calls per car-line request, with 30 classrooms, 40 staff screens and 2
       }, 'updateBatch (5 cars of 2 children)'),
       CHANGE_CALLS + Math.ceil(cars / 25),
     );
+
+    // Undo of a car picked up from a batch: the batch read once, after the sign-in (the ended visit names it).
+    let undoCars = 0;
+    /** A car of two children (a new number each time) queued and put in a new batch: the batch's id and its entry's. */
+    const familyInBatch = async () => {
+      const number = `UNDO${undoCars}`;
+      const offset = (2 * undoCars++) % 16;
+      await vehicles.create(
+        server.db,
+        newVehicle(1, number, 'car', { studentIds: kids.slice(40 + offset, 42 + offset) }),
+      );
+      const car = await send(front, 'POST', '/api/queue', {
+        sessionId,
+        vehicleNumber: number,
+        vehicleType: 'car',
+        queueAnyway: true,
+      });
+      expect(car.status, JSON.stringify(car.body)).toBe(201);
+      const batchId = await newBatch();
+      const placed = await send(front, 'PUT', at(car.body.id), { batchId, status: 'waiting' });
+      expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+      return { batchId, entryId: car.body.id as string };
+    };
+    const pickedUpFromBatch = async () => {
+      const { batchId, entryId } = await familyInBatch();
+      const done = await send(front, 'PUT', `${at(entryId)}/status`, {
+        status: 'completed',
+        confirmUnreleased: true,
+      });
+      expect(done.status, JSON.stringify(done.body)).toBe(200);
+      return { batchId, entryId };
+    };
+    const restored = async (entryId: string) => {
+      const answer = await send(front, 'POST', `${at(entryId)}/restore`);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return answer;
+    };
+    expectChange(
+      'restoreQueueEntry',
+      await measure(
+        'restoreQueueEntry',
+        async () => (await pickedUpFromBatch()).entryId,
+        async (entryId) => {
+          const answer = await restored(entryId);
+          expect(answer.body.batchId, 'back in its batch').not.toBeNull();
+          return answer;
+        },
+        'restoreQueueEntry of a pickup from a batch, back in it',
+      ),
+    );
+    expectChange(
+      'restoreQueueEntry',
+      await measure(
+        'restoreQueueEntry',
+        async () => {
+          const { batchId, entryId } = await pickedUpFromBatch();
+          // Another car in the batch, and the batch completed: the Undo puts the car back in the line.
+          const other = await queued();
+          expect((await send(front, 'PUT', at(other), { batchId, status: 'waiting' })).status).toBe(200);
+          const closed = await send(front, 'PUT', `/api/batches/${batchId}`, {
+            status: 'completed',
+            confirmUnreleased: true,
+          });
+          expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+          return entryId;
+        },
+        async (entryId) => {
+          const answer = await restored(entryId);
+          expect(answer.body.batchId, 'waiting for a batch').toBeNull();
+          return answer;
+        },
+        'restoreQueueEntry of a pickup from a completed batch',
+      ),
+    );
+    // The car put back keeps its children among the batch's riders: completing the batch reads their
+    // release marks with the entries, as for any car put in a batch (no read of them after).
+    expectChange(
+      'updateBatch',
+      await measure(
+        'updateBatch',
+        async () => {
+          const { batchId, entryId } = await pickedUpFromBatch();
+          await restored(entryId);
+          return batchId;
+        },
+        (batchId) =>
+          send(front, 'PUT', `/api/batches/${batchId}`, { status: 'completed', confirmUnreleased: true }),
+        'updateBatch after an Undo put a car back in it',
+      ),
+    );
   });
 
   it("a car's children picked up: the same calls for a bus of 30 riders as for a car of one child", async () => {

@@ -466,6 +466,8 @@ export const restoreEntry = async (
     record,
     new Date(),
     started?.[1],
+    // The answer kept in the key's claim (no write after the change; a replay reads the place in line again).
+    { beforeCommit: (restored) => answerInTheChange(200, restored, PLACE_IN_LINE) },
   );
   if (wasPickup && !marksTakenBack) await releases.unPickUp(db, entry.sessionId, entry);
   const [position] = await Promise.all([
