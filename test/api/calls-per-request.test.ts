@@ -638,4 +638,56 @@ describe('calls per car-line request, with 30 classrooms, 40 staff screens and 2
       );
     }
   });
+
+  it("a parent's poll while their child waits in line: the wait estimated in the same 2 calls", async () => {
+    // A family of its own: the parent's dashboard open (its poll known to this instance) before the car comes.
+    const user = await createStaff(server.db, {
+      username: 'parent_calls_poll',
+      role: 'parent',
+      schoolId: null,
+      districtId: null,
+    });
+    const child = await students.create(server.db, {
+      schoolId: 1,
+      firstName: 'Wendy',
+      lastName: 'Waits',
+      grade: '3',
+      classroomId: null,
+    });
+    await parentLinks.link(server.db, user.id, 1, child.id);
+    await vehicles.create(server.db, newVehicle(1, 'POLL1', 'car', { studentIds: [child.id] }));
+    const family = await signedIn(server.url, 'parent_calls_poll');
+    const poll = () => send(family, 'GET', '/api/parent/students/status');
+    expect((await poll()).body).toMatchObject([{ id: child.id, status: 'not_in_queue' }]);
+    expect(await poll()).toMatchObject({ status: 200 });
+    const queuedCar = await send(front, 'POST', '/api/queue', {
+      sessionId,
+      vehicleNumber: 'POLL1',
+      vehicleType: 'car',
+    });
+    expect(queuedCar.status, JSON.stringify(queuedCar.body)).toBe(201);
+    // The first poll that estimates a wait in this session (its latest pickups read with the poll's own reads).
+    meter.reset();
+    const answer = await poll();
+    const of = meter.snapshot()['http/parentStudentStatus'] ?? {};
+    figures['parentStudentStatus (a child in line)'] = {
+      calls: of['ddb.calls'] ?? 0,
+      roundTrips: of['ddb.roundTrips'] ?? 0,
+      readUnits: of['ddb.readUnits'] ?? 0,
+    };
+    expect(answer.body).toMatchObject([
+      {
+        id: child.id,
+        status: 'in_queue',
+        queuePosition: expect.any(Number),
+        estimatedWaitTime: expect.any(Number),
+      },
+    ]);
+    expectAtMost(
+      'parentStudentStatus',
+      figures['parentStudentStatus (a child in line)'] as Counted,
+      POLL_CALLS,
+      1,
+    );
+  });
 });
