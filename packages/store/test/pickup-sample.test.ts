@@ -1,6 +1,8 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { eventSequence, PICKUPS_KEPT } from '../src/event-sequence';
 import { keyedReads } from '../src/keyed-read';
+import { itemSize } from '../src/meter';
 import { db } from './fixtures/db';
 
 /**
@@ -32,6 +34,21 @@ describe("a session's latest pickups, kept beside its event numbers", () => {
     expect(kept).toHaveLength(PICKUPS_KEPT);
     expect(kept.map((p) => p.exitTime)).toEqual(Array.from({ length: PICKUPS_KEPT }, (_, i) => at(45 - i)));
     expect(kept.filter((p) => p.vehicleType === 'bus').map((p) => p.exitTime)).toEqual([at(24)]);
+  });
+
+  it('stays under 1 KB full (every event still 1 write unit), in a session of a long id', async () => {
+    const sessionId = 987_654_321;
+    for (let n = 0; n < 12; n++) {
+      const pickedUp = Array.from({ length: 4 }, (_, i) => pickup(n * 4 + i, i % 2 ? 'bus' : 'car'));
+      await eventSequence.next(db, sessionId, { pickedUp });
+      await eventSequence.next(db, sessionId, { undone: pickedUp[0] as (typeof pickedUp)[0] });
+    }
+    const { Item } = await db.doc.send(
+      new GetCommand({ TableName: db.table, Key: { pk: `SESSION#${sessionId}`, sk: 'EVENT_SEQ' } }),
+    );
+    expect(Item?.p31).toMatch(/^[cb]/);
+    expect(Item?.u7).not.toBe('-');
+    expect(itemSize(Item as Record<string, unknown>)).toBeLessThan(1024);
   });
 
   it('leaves out a pickup Undo took back, and keeps a later pickup of the same car', async () => {
