@@ -39,8 +39,6 @@ import {
  * room and on the entry being the visit and version the caller read.
  */
 const key = (id: number) => ({ pk: `BATCH#${id}`, sk: 'BATCH' });
-/** A batch's key, for the restore transaction (`restore.ts`). */
-export const batchKey = key;
 
 /**
  * Batch ids (issue 54: a new batch takes one counter, its number, not two).
