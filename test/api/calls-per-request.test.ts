@@ -453,6 +453,93 @@ describe('calls per car-line request, with 30 classrooms, 40 staff screens and 2
       }, 'updateBatch (5 cars of 2 children)'),
       CHANGE_CALLS + Math.ceil(cars / 25),
     );
+
+    // Undo of a car picked up from a batch: the batch read once, after the sign-in (the ended visit names it).
+    let undoCars = 0;
+    /** A car of two children (a new number each time) queued and put in a new batch: the batch's id and its entry's. */
+    const familyInBatch = async () => {
+      const number = `UNDO${undoCars}`;
+      const offset = (2 * undoCars++) % 16;
+      await vehicles.create(
+        server.db,
+        newVehicle(1, number, 'car', { studentIds: kids.slice(40 + offset, 42 + offset) }),
+      );
+      const car = await send(front, 'POST', '/api/queue', {
+        sessionId,
+        vehicleNumber: number,
+        vehicleType: 'car',
+        queueAnyway: true,
+      });
+      expect(car.status, JSON.stringify(car.body)).toBe(201);
+      const batchId = await newBatch();
+      const placed = await send(front, 'PUT', at(car.body.id), { batchId, status: 'waiting' });
+      expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+      return { batchId, entryId: car.body.id as string };
+    };
+    const pickedUpFromBatch = async () => {
+      const { batchId, entryId } = await familyInBatch();
+      const done = await send(front, 'PUT', `${at(entryId)}/status`, {
+        status: 'completed',
+        confirmUnreleased: true,
+      });
+      expect(done.status, JSON.stringify(done.body)).toBe(200);
+      return { batchId, entryId };
+    };
+    const restored = async (entryId: string) => {
+      const answer = await send(front, 'POST', `${at(entryId)}/restore`);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return answer;
+    };
+    /** Undo of a car picked up from a batch; `closed`: the batch completed meanwhile (the car back in the line). */
+    const undoneFromBatch = (closed: boolean, label: string) =>
+      measure(
+        'restoreQueueEntry',
+        async () => {
+          const { batchId, entryId } = await pickedUpFromBatch();
+          if (closed) {
+            const other = await queued();
+            expect((await send(front, 'PUT', at(other), { batchId, status: 'waiting' })).status).toBe(200);
+            const completed = await send(front, 'PUT', `/api/batches/${batchId}`, {
+              status: 'completed',
+              confirmUnreleased: true,
+            });
+            expect(completed.status, JSON.stringify(completed.body)).toBe(200);
+          }
+          return entryId;
+        },
+        async (entryId) => {
+          const answer = await restored(entryId);
+          expect(answer.body.batchId === null, closed ? 'waiting for a batch' : 'back in its batch').toBe(
+            closed,
+          );
+          return answer;
+        },
+        label,
+      );
+    expectChange(
+      'restoreQueueEntry',
+      await undoneFromBatch(false, 'restoreQueueEntry of a pickup from a batch, back in it'),
+    );
+    expectChange(
+      'restoreQueueEntry',
+      await undoneFromBatch(true, 'restoreQueueEntry of a pickup from a completed batch'),
+    );
+    // The car put back keeps its children among the batch's riders: completing the batch reads their
+    // release marks with the entries, as for any car put in a batch (no read of them after).
+    expectChange(
+      'updateBatch',
+      await measure(
+        'updateBatch',
+        async () => {
+          const { batchId, entryId } = await pickedUpFromBatch();
+          await restored(entryId);
+          return batchId;
+        },
+        (batchId) =>
+          send(front, 'PUT', `/api/batches/${batchId}`, { status: 'completed', confirmUnreleased: true }),
+        'updateBatch after an Undo put a car back in it',
+      ),
+    );
   });
 
   it("a car's children picked up: the same calls for a bus of 30 riders as for a car of one child", async () => {
@@ -589,5 +676,57 @@ describe('calls per car-line request, with 30 classrooms, 40 staff screens and 2
         1,
       );
     }
+  });
+
+  it("a parent's poll while their child waits in line: the wait estimated in the same 2 calls", async () => {
+    // A family of its own: the parent's dashboard open (its poll known to this instance) before the car comes.
+    const user = await createStaff(server.db, {
+      username: 'parent_calls_poll',
+      role: 'parent',
+      schoolId: null,
+      districtId: null,
+    });
+    const child = await students.create(server.db, {
+      schoolId: 1,
+      firstName: 'Wendy',
+      lastName: 'Waits',
+      grade: '3',
+      classroomId: null,
+    });
+    await parentLinks.link(server.db, user.id, 1, child.id);
+    await vehicles.create(server.db, newVehicle(1, 'POLL1', 'car', { studentIds: [child.id] }));
+    const family = await signedIn(server.url, 'parent_calls_poll');
+    const poll = () => send(family, 'GET', '/api/parent/students/status');
+    expect((await poll()).body).toMatchObject([{ id: child.id, status: 'not_in_queue' }]);
+    expect(await poll()).toMatchObject({ status: 200 });
+    const queuedCar = await send(front, 'POST', '/api/queue', {
+      sessionId,
+      vehicleNumber: 'POLL1',
+      vehicleType: 'car',
+    });
+    expect(queuedCar.status, JSON.stringify(queuedCar.body)).toBe(201);
+    // The first poll that estimates a wait in this session (its latest pickups read with the poll's own reads).
+    meter.reset();
+    const answer = await poll();
+    const of = meter.snapshot()['http/parentStudentStatus'] ?? {};
+    figures['parentStudentStatus (a child in line)'] = {
+      calls: of['ddb.calls'] ?? 0,
+      roundTrips: of['ddb.roundTrips'] ?? 0,
+      readUnits: of['ddb.readUnits'] ?? 0,
+    };
+    expect(answer.body).toMatchObject([
+      {
+        id: child.id,
+        status: 'in_queue',
+        queuePosition: expect.any(Number),
+        estimatedWaitTime: expect.any(Number),
+      },
+    ]);
+    expectAtMost(
+      'parentStudentStatus',
+      figures['parentStudentStatus (a child in line)'] as Counted,
+      POLL_CALLS,
+      1,
+    );
   });
 });

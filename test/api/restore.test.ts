@@ -1,5 +1,5 @@
 import { DEFAULT_RETENTION_DAYS } from '@curbside/domain';
-import { releases } from '@curbside/store';
+import { eventSequence, keyedReads, releases } from '@curbside/store';
 import { describe, expect, it, vi } from 'vitest';
 import { activeQueue, addCar, back, carLineServer, front, server, sessionId } from '../support/car-line';
 import { openLive } from '../support/live';
@@ -82,10 +82,15 @@ describe('Undo: putting a removed or picked-up car back', () => {
     await back.request('DELETE', `/api/queue/${car.id}`, { reason: 'picked_up', confirmUnreleased: true });
     const before = await pickedUp(car);
     for (const student of car.students) expect(before.has(student.id), `${student.id} picked up`).toBe(true);
+    // The parents' wait estimate counts the pickup until it is taken back (the session's latest pickups).
+    const latest = async () =>
+      (await keyedReads.run(server.db, eventSequence.keyedLatestPickups(sessionId))).map((p) => p.id);
+    expect(await latest()).toContain(car.id.slice(-3));
     expect((await restore(car.id)).status).toBe(200);
     const after = await pickedUp(car);
     for (const student of car.students)
       expect(after.has(student.id), `${student.id} not picked up`).toBe(false);
+    expect(await latest()).not.toContain(car.id.slice(-3));
   });
 
   it("keeps a child's mark a later pickup wrote (another car took the child meanwhile), and takes back the rest", async () => {

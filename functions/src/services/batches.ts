@@ -29,7 +29,7 @@ import { earlyOr } from '../lib/early-read';
 import { log } from '../lib/log';
 import { remember } from '../lib/remember';
 import { releasesBeforeCompletion } from './completion';
-import { publishToSession } from './live-events';
+import { pickedUp, publishToSession } from './live-events';
 import { noteSchool, recordingBy } from './record';
 import { assertSessionOfSchool, ofSchool as sessionAsRead, sessionOfSchool } from './scope';
 import { recordPickups } from './teacher';
@@ -416,10 +416,14 @@ export const updateBatch = async (
       };
       if (!fits) await recordPickups(batch, entries, endTime, record, marks);
       if (!batches.markersFit(entries.length)) await markVisitsEnded(batch, entries);
-      await publishToSession(batch.schoolId, batch.sessionId, {
-        type: 'VEHICLES_REMOVED_FROM_QUEUE',
-        data: { batch: completed, entries: entries.map((entry) => completedVisit(entry, endTime).completed) },
-      });
+      const done = entries.map((entry) => completedVisit(entry, endTime).completed);
+      await publishToSession(
+        batch.schoolId,
+        batch.sessionId,
+        { type: 'VEHICLES_REMOVED_FROM_QUEUE', data: { batch: completed, entries: done } },
+        undefined,
+        pickedUp(done),
+      );
       return completed;
     }
   }

@@ -1,5 +1,6 @@
 import { type CarLineEvent, channels, type LiveEvent } from '@curbside/api';
-import { eventSequence, meter, type SchoolConnection, students } from '@curbside/store';
+import type { QueueEntry } from '@curbside/domain';
+import { eventSequence, meter, type SampleChange, type SchoolConnection, students } from '@curbside/store';
 import { db } from '../lib/context';
 import { besideTheAnswer } from '../lib/deferred';
 import { live } from '../lib/live';
@@ -41,24 +42,37 @@ export const publishAboutStudent = (schoolId: number, classroomId: number | null
  *
  * In a request whose answer is kept for its Idempotency-Key, it goes out
  * beside that keeping (`besideTheAnswer`, ADR 0027).
+ *
+ * `sample`: the pickups the change completed (or the pickup its Undo took
+ * back), kept for the parents' wait estimate by the same write that takes the
+ * number (`eventSequence.next`, ADR 0027 "The parent's poll in 2 calls").
  */
 export const publishToSession = (
   schoolId: number,
   sessionId: number,
   event: CarLineEvent | Promise<CarLineEvent>,
   classroomIds?: readonly (number | null)[],
-): Promise<void> => besideTheAnswer(publishNow(schoolId, sessionId, event, classroomIds));
+  sample?: SampleChange,
+): Promise<void> => besideTheAnswer(publishNow(schoolId, sessionId, event, classroomIds, sample));
+
+/** A change's completed visits as the wait estimate's sample keeps them. */
+export const pickedUp = (entries: readonly QueueEntry[]): SampleChange => ({
+  pickedUp: entries.flatMap(({ id, vehicleType, exitTime }) =>
+    exitTime === null ? [] : [{ id, vehicleType, exitTime }],
+  ),
+});
 
 const publishNow = async (
   schoolId: number,
   sessionId: number,
   event: CarLineEvent | Promise<CarLineEvent>,
   classroomIds?: readonly (number | null)[],
+  sample?: SampleChange,
 ): Promise<void> => {
   // The number is taken, and the school's connections read, while the event's last reads (if any) are under way.
   const hearing = schoolHearing(schoolId);
   const [seq, ready] = await Promise.all([
-    eventSequence.next(db, sessionId).catch((error: Error) => {
+    eventSequence.next(db, sessionId, sample).catch((error: Error) => {
       log('warn', 'live event not numbered', { error: error.message });
       return undefined;
     }),

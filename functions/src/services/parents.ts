@@ -12,6 +12,7 @@ import {
   type User,
 } from '@curbside/domain';
 import {
+  eventSequence,
   type KeyedAnswer,
   type KeyedRead,
   keyedReads,
@@ -20,6 +21,7 @@ import {
   pickupSessions,
   queue,
   releases,
+  type SampledPickup,
   schools,
   students,
 } from '@curbside/store';
@@ -27,33 +29,13 @@ import { db } from '../lib/context';
 import { remember } from '../lib/remember';
 import { knownRunningSession, noteRunningSession } from './scope';
 
-/** How many of the session's latest pickups the wait estimate reads (newest first). */
-const RATE_SAMPLE = 30;
-/** How long an instance estimates waits from the pickups it read (the estimate is in whole minutes). */
-export const RATE_SAMPLE_KEPT_MS = 10_000;
-
 /**
- * Per session, the latest pickups this instance read for the wait estimate,
- * and when: every parent of the school polls every 30 s, and the 30 visits
- * were most of each poll's reads (issue 31). A failed read is not kept.
+ * How many of the session's latest pickups the wait estimate counts (newest
+ * first): kept by the pickups' own event-number write and read by key with the
+ * poll's first reads (`eventSequence.keyedLatestPickups`, issue 54), so the
+ * estimate costs the poll no call of its own.
  */
-const rateSamples = new Map<
-  number,
-  { at: number; pickups: Promise<Array<Pick<QueueEntry, 'vehicleType' | 'exitTime'>>> }
->();
-
-const latestPickups = (sessionId: number) => {
-  const now = Date.now();
-  const kept = rateSamples.get(sessionId);
-  if (kept && now - kept.at < RATE_SAMPLE_KEPT_MS) return kept.pickups;
-  for (const [id, sample] of rateSamples) if (now - sample.at >= RATE_SAMPLE_KEPT_MS) rateSamples.delete(id);
-  const pickups = queue
-    .listCompleted(db, sessionId, RATE_SAMPLE)
-    .then((done) => done.map(({ vehicleType, exitTime }) => ({ vehicleType, exitTime })));
-  pickups.catch(() => rateSamples.delete(sessionId));
-  rateSamples.set(sessionId, { at: now, pickups });
-  return pickups;
-};
+const RATE_SAMPLE = 30;
 
 /** Children's ids, grouped by school (in the order given). */
 const groupBySchool = (
@@ -129,7 +111,8 @@ interface Placed {
   classroomId: number | null;
 }
 
-type Lists = [PickupSession | undefined, QueueEntry[], Marks];
+/** A running session's lists for the poll: the session, its active queue, the children's marks, its latest pickups. */
+type Lists = [PickupSession | undefined, QueueEntry[], Marks, SampledPickup[]];
 
 /** What a poll reads of one school: the children, and the running session with its lists. */
 interface SchoolReads {
@@ -141,13 +124,25 @@ interface SchoolReads {
   placed: readonly Placed[];
 }
 
-/** A running session's reads for the poll: the session, the active queue, the classrooms' marks. */
-const readLists = (sessionId: number, classroomIds: readonly (number | null)[]): Promise<Lists> =>
-  Promise.all([
-    pickupSessions.get(db, sessionId, { consistent: false }),
+/**
+ * A running session's reads for the poll: the session with its latest pickups
+ * (one keyed read), the active queue, the classrooms' marks.
+ */
+const readLists = async (sessionId: number, classroomIds: readonly (number | null)[]): Promise<Lists> => {
+  const [[session, pickups], active, marks] = await Promise.all([
+    keyedReads.run(db, sessionWithPickups(sessionId)),
     queue.listActive(db, sessionId),
     releases.ofClassrooms(db, sessionId, classroomIds),
   ]);
+  return [session, active, marks, pickups];
+};
+
+/** The session and its latest pickups (the wait estimate's), by key, eventually consistent. */
+const sessionWithPickups = (sessionId: number) =>
+  keyedReads.all(
+    pickupSessions.keyed(sessionId, { consistent: false }),
+    eventSequence.keyedLatestPickups(sessionId),
+  );
 
 /**
  * What this instance's last poll of each parent found: their children by
@@ -191,8 +186,8 @@ const schoolRead = (schoolId: number, part: PlanPart) => {
     read: keyedReads.all(
       students.keyedMany(schoolId, part.ids),
       sessionId === undefined
-        ? keyedReads.none(undefined)
-        : pickupSessions.keyed(sessionId, { consistent: false }),
+        ? keyedReads.none<[undefined, SampledPickup[]]>([undefined, []])
+        : sessionWithPickups(sessionId),
       sessionId === undefined
         ? keyedReads.none<Marks>({ released: new Map(), pickedUp: new Map(), releasedBy: new Map() })
         : releases.keyedOfStudents(sessionId, part.placed),
@@ -231,7 +226,7 @@ const readByPlan = (
       lists:
         active &&
         Promise.all([found, active]).then(
-          ([[, session, marks], entries]): Lists => [session, entries, marks],
+          ([[, [session, pickups], marks], entries]): Lists => [session, entries, marks, pickups],
         ),
       placed: part.placed,
     };
@@ -245,12 +240,9 @@ const readByPlan = (
 /**
  * The children of one school as their session sees them: the active queue
  * (which entry carries each child, and its place), the release and pickup
- * marks of their classrooms, and, only when a child waits in line, the
- * session's latest pickups (the rate the wait is estimated from: 30 whole
- * visits, most of a poll's reads, which a poll about a child not in line, or
- * already loading, has no use for; an instance reads them at most once in
- * `RATE_SAMPLE_KEPT_MS` per session). Without a running session nobody is in
- * the queue. `planned`: what was read by the plan, used where it matches.
+ * marks of their classrooms, and the session's latest pickups (the rate the
+ * wait is estimated from, read by key with the session). Without a running
+ * session nobody is in the queue. `planned`: what was read by the plan, used where it matches.
  * A poll (and the read after a live event) may see a session started or
  * ended in the last second late, as it may the queue: eventually consistent
  * reads, half the units.
@@ -283,7 +275,7 @@ const statusInSchool = async (
     return { statuses: children.map(notInQueue), placed };
   }
   noteRunningSession(schoolId, sessionId);
-  const [, active, marks] = lists;
+  const [, active, marks, pickups] = lists;
   const entryOf = new Map<number, QueueEntry>();
   for (const entry of active) {
     for (const student of entry.students) if (!entryOf.has(student.id)) entryOf.set(student.id, entry);
@@ -299,8 +291,7 @@ const statusInSchool = async (
       status: parentStatusOf(entry, marks.released.get(child.id) ?? null, pickedUpAt),
     };
   });
-  const waiting = seen.some(({ entry, status }) => status === 'in_queue' && entry?.position != null);
-  const done = waiting ? await latestPickups(sessionId) : [];
+  const done = pickups.slice(0, RATE_SAMPLE);
   const now = Date.now();
   const statuses = seen.map(({ child, entry, pickedUpAt, status }): ParentStudentStatus => {
     const base = notInQueue(child);

@@ -37,7 +37,7 @@ import { answerInTheChange, refreshOnReplay } from '../lib/idempotency';
 import { countMetric } from '../lib/log';
 import { dropFromBatch, type EntryChange, placeInBatch, takeOutOfBatch } from './batches';
 import { releasesBeforeCompletion } from './completion';
-import { publishToSession } from './live-events';
+import { pickedUp, publishToSession } from './live-events';
 import { recordingBy } from './record';
 import { schoolToday } from './school-clock';
 import { activeEntryOfSchool, assertSessionOfSchool, runningOf, runningSession } from './scope';
@@ -289,6 +289,8 @@ export const removeEntry = async (
         type: 'VEHICLE_REMOVED' as const,
         data: { entry: completed, batch: now },
       })),
+      undefined,
+      pickedUp([completed]),
     );
     return completed;
   }
@@ -308,7 +310,7 @@ export const removeEntry = async (
 /** A change to an entry in no batch. */
 const alone = (entry: QueueEntry): EntryChange => ({ entry, batch: Promise.resolve(null) });
 
-/** Tells the staff an entry changed (with its batch's new count once read). */
+/** Tells the staff an entry changed (with its batch's new count once read); a pickup joins the wait estimate's sample. */
 const announceChange = (entry: QueueEntry, change: EntryChange) =>
   publishToSession(
     entry.schoolId,
@@ -317,6 +319,8 @@ const announceChange = (entry: QueueEntry, change: EntryChange) =>
       type: 'QUEUE_STATUS_UPDATED' as const,
       data: { entry: change.entry, batch },
     })),
+    undefined,
+    change.entry.status === 'completed' ? pickedUp([change.entry]) : undefined,
   );
 
 const refuseTransition = (entry: QueueEntry, status: QueueStatus) => {
@@ -452,17 +456,28 @@ export const restoreEntry = async (
     ? runningOf(user, parsed.sessionId, started[0])
     : await runningSession(user, parsed.sessionId);
   const record = await recordingBy(user, session.schoolId);
-  const { entry, batch, wasPickup, marksTakenBack } = await restoreVisit(
+  const { entry, batch, wasPickup, pickedUpAt, marksTakenBack } = await restoreVisit(
     db,
     id,
     record,
     new Date(),
     started?.[1],
+    // The answer kept in the key's claim (no write after the change; a replay reads the place in line again).
+    { beforeCommit: (restored) => answerInTheChange(200, restored, PLACE_IN_LINE) },
   );
   if (wasPickup && !marksTakenBack) await releases.unPickUp(db, entry.sessionId, entry);
   const [position] = await Promise.all([
     queue.positionOf(db, entry),
-    publishToSession(entry.schoolId, entry.sessionId, { type: 'VEHICLE_RESTORED', data: { entry, batch } }),
+    publishToSession(
+      entry.schoolId,
+      entry.sessionId,
+      { type: 'VEHICLE_RESTORED', data: { entry, batch } },
+      undefined,
+      // The pickup taken back leaves the wait estimate's sample.
+      pickedUpAt === null
+        ? undefined
+        : { undone: { id, vehicleType: entry.vehicleType, exitTime: pickedUpAt } },
+    ),
   ]);
   return { ...entry, position };
 };

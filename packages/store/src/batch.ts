@@ -40,8 +40,6 @@ import {
  * room and on the entry being the visit and version the caller read.
  */
 const key = (id: number) => ({ pk: `BATCH#${id}`, sk: 'BATCH' });
-/** A batch's key, for the restore transaction (`restore.ts`). */
-export const batchKey = key;
 
 /**
  * Batch ids (issue 54: a new batch takes one counter, its number, not two).
@@ -192,6 +190,43 @@ const pickupsFitBatch = (entries: number, pickups: number) =>
   pickups === 0 || 1 + itemsPerCar(entries) * entries + pickups <= PICKUPS_IN_COMPLETION;
 
 /**
+ * The batch side of moving one entry in (adding to a batch, Undo putting a
+ * car back in its batch): count and version up, the member and its children
+ * (`riders`) in, while it loads with room; `held`: and only while it is the
+ * version read (so the batch after it is the one read with one more).
+ */
+export const batchGainsEntry = (db: Db, batch: Batch, entry: QueueEntry, held: boolean) => {
+  const riders = ridersIn([entry]);
+  return {
+    Update: {
+      TableName: db.table,
+      Key: key(batch.id),
+      UpdateExpression: `ADD currentCount :one, version :one, memberIds :member${
+        riders.size > 0 ? ', riders :riders' : ''
+      }`,
+      ConditionExpression: `#status = :loading AND currentCount < maxCapacity${
+        held ? ' AND version = :version' : ''
+      }`,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':one': 1,
+        ':loading': 'loading',
+        ...(held ? { ':version': batch.version } : {}),
+        ':member': new Set([entry.id]),
+        ...(riders.size > 0 ? { ':riders': riders } : {}),
+      },
+    },
+  };
+};
+
+/** A batch as it is after `batchGainsEntry` held to the version read. */
+export const batchAfterGain = (batch: Batch): Batch => ({
+  ...batch,
+  currentCount: batch.currentCount + 1,
+  version: batch.version + 1,
+});
+
+/**
  * One try of `batches.addEntry`, `held` to the batch's version as read (then
  * answering the batch as it is after it) or only to its room: 'taken' (the
  * entry is no longer as read) or 'moved' (the batch is not as held: its
@@ -204,31 +239,11 @@ const joinOnce = async (
   recording: Recording,
   held: boolean,
 ): Promise<Batch | 'taken' | 'moved'> => {
-  const riders = ridersIn([entry]);
   try {
     await db.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Update: {
-              TableName: db.table,
-              Key: key(batch.id),
-              UpdateExpression: `ADD currentCount :one, version :one, memberIds :member${
-                riders.size > 0 ? ', riders :riders' : ''
-              }`,
-              ConditionExpression: `#status = :loading AND currentCount < maxCapacity${
-                held ? ' AND version = :version' : ''
-              }`,
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: {
-                ':one': 1,
-                ':loading': 'loading',
-                ...(held ? { ':version': batch.version } : {}),
-                ':member': new Set([entry.id]),
-                ...(riders.size > 0 ? { ':riders': riders } : {}),
-              },
-            },
-          },
+          batchGainsEntry(db, batch, entry, held),
           entryJoins(db, batch, entry),
           ...eventPuts(
             db,
@@ -246,7 +261,7 @@ const joinOnce = async (
         ],
       }),
     );
-    return { ...batch, currentCount: batch.currentCount + 1, version: batch.version + 1 };
+    return batchAfterGain(batch);
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     return cancellationReasons(error)[0] === 'ConditionalCheckFailed' ? 'moved' : 'taken';

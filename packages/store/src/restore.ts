@@ -7,7 +7,7 @@ import {
   type QueueEntry,
   type Recording,
 } from '@curbside/domain';
-import { batches, batchKey } from './batch';
+import { batchAfterGain, batches, batchGainsEntry } from './batch';
 import type { Db } from './db';
 import { eventPuts, meterTransactionSurcharge } from './dismissal-event';
 import { stripKeys } from './ids';
@@ -25,6 +25,8 @@ export interface Restored {
   batch: Batch | null;
   /** It was a pickup (its students' picked-up marks are to be taken back). */
   wasPickup: boolean;
+  /** When the pickup taken back was made (null: Undo of a removal). */
+  pickedUpAt: string | null;
   /** Its students' picked-up marks were taken back in the same transaction (else: `releases.unPickUp`). */
   marksTakenBack: boolean;
 }
@@ -60,14 +62,29 @@ export const keyedRestoreRead = (id: string): KeyedRead<RestoreRead> => {
   };
 };
 
+/** How a restore is tried (its retries say what the one before learned). */
+interface RestoreOptions {
+  /** The pickup's marks are taken back after the transaction (a later pickup's mark cancelled it). */
+  marksApart?: boolean;
+  /**
+   * The batch held to its version as read, so the batch after it is the one
+   * read with one more (no read after it); off once another change moved the
+   * batch meanwhile: then held to its room only, and read after.
+   */
+  heldToBatch?: boolean;
+  /** Called with the entry as each try is about to write it (the service keeps its answer in the key's claim). */
+  beforeCommit?: (entry: QueueEntry) => void;
+}
+
 export const restoreVisit = async (
   db: Db,
   id: string,
   recording: Recording,
   now = new Date(),
   read?: RestoreRead,
-  { marksApart = false } = {},
+  options: RestoreOptions = {},
 ): Promise<Restored> => {
+  const { marksApart = false, heldToBatch = true, beforeCommit } = options;
   const parsed = parseEntryId(id);
   if (!parsed) throw new NotFoundError('Queue entry not found');
   // The slot and the ended visit in one BatchGetItem (ADR 0027), strongly consistent: the
@@ -103,6 +120,7 @@ export const restoreVisit = async (
     wasPickup && !marksApart && entry.students.length <= MARKS_IN_TRANSACTION
       ? releases.unPickUpDeletes(db, entry.sessionId, entry)
       : [];
+  beforeCommit?.(entry);
   try {
     await db.doc.send(
       new TransactWriteCommand({
@@ -118,20 +136,8 @@ export const restoreVisit = async (
               ExpressionAttributeValues: { ':id': id },
             },
           },
-          ...(intoBatch
-            ? [
-                {
-                  Update: {
-                    TableName: db.table,
-                    Key: batchKey(intoBatch.id),
-                    UpdateExpression: 'ADD currentCount :one, version :one, memberIds :member',
-                    ConditionExpression: '#status = :loading AND currentCount < maxCapacity',
-                    ExpressionAttributeNames: { '#status': 'status' },
-                    ExpressionAttributeValues: { ':one': 1, ':loading': 'loading', ':member': new Set([id]) },
-                  },
-                },
-              ]
-            : []),
+          // Its children back among the batch's riders too (a bus of 30 as a car of one: its completion reads their marks by them).
+          ...(intoBatch ? [batchGainsEntry(db, intoBatch, entry, heldToBatch)] : []),
           ...eventPuts(
             db,
             entry,
@@ -160,11 +166,22 @@ export const restoreVisit = async (
       throw new ConflictError(`Vehicle ${number} was already put back`);
     // A child's mark is a later pickup's now: the marks are taken back after, each only if still this visit's.
     if (marks.length > 0 && reasons.slice(-marks.length).includes('ConditionalCheckFailed'))
-      return restoreVisit(db, id, recording, now, read, { marksApart: true });
-    // The batch filled up or closed meanwhile: back to waiting for a batch instead.
-    if (intoBatch) return restoreVisit(db, id, recording, now, undefined, { marksApart });
+      return restoreVisit(db, id, recording, now, read, { ...options, marksApart: true });
+    // The batch moved on, filled up or closed meanwhile: read again, held to its room only
+    // (back to waiting for a batch when it has none).
+    if (intoBatch) return restoreVisit(db, id, recording, now, undefined, { ...options, heldToBatch: false });
     throw error;
   }
-  const after = intoBatch ? await batches.get(db, intoBatch.id) : undefined;
-  return { entry, batch: after ?? null, wasPickup, marksTakenBack: marks.length > 0 };
+  const after = intoBatch
+    ? heldToBatch
+      ? batchAfterGain(intoBatch)
+      : await batches.get(db, intoBatch.id)
+    : undefined;
+  return {
+    entry,
+    batch: after ?? null,
+    wasPickup,
+    pickedUpAt: wasPickup ? endedAt : null,
+    marksTakenBack: marks.length > 0,
+  };
 };
