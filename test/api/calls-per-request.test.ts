@@ -137,6 +137,8 @@ interface Counted {
   roundTrips: number;
   /** The read units AWS would bill for the request's calls (the meter's `ddb.readUnits`). */
   readUnits: number;
+  /** Of which its BatchGetItems' (the reads by key). */
+  keyedReadUnits: number;
 }
 
 const figures: Record<string, Counted> = {};
@@ -171,6 +173,7 @@ const measure = async <T>(
       calls: of['ddb.calls'] ?? 0,
       roundTrips: of['ddb.roundTrips'] ?? 0,
       readUnits: of['ddb.readUnits'] ?? 0,
+      keyedReadUnits: of['ddb.BatchGetItem.units'] ?? 0,
     };
     if (process.env.CALLS_PER_REQUEST_REPORT)
       Object.assign(counted, {
@@ -234,12 +237,46 @@ const roomGoing = (bus: { id: number }, count: number, way: 'bus' | 'walker') =>
   });
   return id;
 };
+/** A release's press: the path it is sent to and the classroom it names. */
+interface Press {
+  path: string;
+  classroomId: number;
+}
+let newBuses = 0;
+/**
+ * A press for the riders of a new bus (its riders item and upcoming item, which
+ * a bus's press reads, hold only theirs): a classroom of its own whose first
+ * `riders` children ride it today and the next `walkers` walk.
+ */
+const busPress =
+  (riders: number, walkers = 0) =>
+  async (): Promise<Press> => {
+    const bus = await vehicles.create(server.db, newVehicle(1, `RN${newBuses++}`, 'bus'));
+    const { id, ids } = await roomOf(riders + walkers);
+    await seedWaysHome(server.db, {
+      schoolId: 1,
+      admin: OFFICE,
+      buses: [bus],
+      busRiders: ids.slice(0, riders),
+      walkers: ids.slice(riders),
+    });
+    return { path: `/api/buses/${bus.id}/release`, classroomId: id };
+  };
+/** A press for a classroom of its own whose `count` children walk today. */
+const walkerPress = (bus: { id: number }, count: number) => async (): Promise<Press> => ({
+  path: '/api/walkers/release',
+  classroomId: await roomGoing(bus, count, 'walker')(),
+});
 /** A teacher's press of a release by way home for one classroom, which releases its `count` children. */
 const pressed = (path: string, count: number) => async (classroomId: number) => {
   const answer = await send(teacher, 'POST', path, { classroomIds: [classroomId] });
   expect(answer.body.released, `${path}: every child of the classroom`).toHaveLength(count);
   return answer;
 };
+const pressedAt =
+  (count: number) =>
+  ({ path, classroomId }: Press) =>
+    pressed(path, count)(classroomId);
 
 /** At most DESIGN.md's budget, or the route's figure of today where that is still above it (`NOW`). */
 const expectAtMost = (
@@ -629,13 +666,14 @@ describe('calls per car-line request, with 30 classrooms, 40 staff screens and 2
 
   it("a press's read units do not grow with the day's changes of children outside its classrooms", async () => {
     const bus = await vehicles.create(server.db, newVehicle(1, 'R31', 'bus'));
+    // Each bus press for a bus of its own: its riders' and changes' items the same size each time.
     const presses = [
-      ['releaseBusRiders', `/api/buses/${bus.id}/release`, 'bus'],
-      ['releaseWalkers', '/api/walkers/release', 'walker'],
+      ['releaseBusRiders', busPress(3)],
+      ['releaseWalkers', walkerPress(bus, 3)],
     ] as const;
     const quiet: Counted[] = [];
-    for (const [route, path, way] of presses)
-      quiet.push(await measure(route, roomGoing(bus, 3, way), pressed(path, 3), `${route} (3 children)`));
+    for (const [route, press] of presses)
+      quiet.push(await measure(route, press, pressedAt(3), `${route} (3 children)`));
     // The office approves a change for today for each of 60 children of another classroom.
     const { ids } = await roomOf(60);
     const school = await schools.get(server.db, 1);
@@ -645,19 +683,34 @@ describe('calls per car-line request, with 30 classrooms, 40 staff screens and 2
       date: dateIn(schoolClockOf(school as School).timeZone),
       ways: ids.map((studentId) => ({ studentId, way: { mode: 'walker' } })),
     });
-    for (const [i, [route, path, way]] of presses.entries()) {
-      const busy = await measure(
-        route,
-        roomGoing(bus, 3, way),
-        pressed(path, 3),
-        `${route} (3 children, 60 changes elsewhere)`,
-      );
+    for (const [i, [route, press]] of presses.entries()) {
+      const busy = await measure(route, press, pressedAt(3), `${route} (3 children, 60 changes elsewhere)`);
       const before = quiet[i] as Counted;
       expect(busy.readUnits, `${route}: read units with 60 more changes today elsewhere`).toBe(
         before.readUnits,
       );
       expect(busy.calls, `${route}: DynamoDB calls`).toBe(before.calls);
     }
+  });
+
+  it("a bus's press reads only the children it can concern: its read units do not grow with the classroom's walkers", async () => {
+    const [alone, withWalkers] = [
+      await measure('releaseBusRiders', busPress(3), pressedAt(3), 'releaseBusRiders (3 riders)'),
+      await measure(
+        'releaseBusRiders',
+        busPress(3, 30),
+        pressedAt(3),
+        'releaseBusRiders (3 riders, 30 walkers in the classroom)',
+      ),
+    ];
+    // The reads by key are the same; only the Query of the classroom's students (about 1 unit for 25) reads more.
+    expect(withWalkers.keyedReadUnits, 'read units by key with 30 walkers in the classroom').toBe(
+      alone.keyedReadUnits,
+    );
+    expect(withWalkers.readUnits, 'read units with 30 walkers in the classroom').toBeLessThanOrEqual(
+      alone.readUnits + 1,
+    );
+    expect(withWalkers.calls, 'DynamoDB calls').toBe(alone.calls);
   });
 
   it("the polls are at most 2 calls in one round trip: the queue, the alerts and a parent's status", async () => {

@@ -20,6 +20,7 @@ import {
   type KeyedRead,
   keyedDayChanges,
   keyedReads,
+  keyedStudentsNamingVehicle,
   programCheckIns,
   programs,
   releases,
@@ -62,7 +63,28 @@ const programOf = async (schoolId: number, programId: number) => {
 /** A release's way as it reads it: the bus's number or the program (undefined when the school has none with that id). */
 type WayNamed = { number: string } | { name: string } | undefined;
 
-/** A release's first keyed reads: the school's known running session, the classrooms, and the bus or program. */
+/**
+ * The children a bus release can concern, by key (issue 54): those the bus's
+ * riders item lists (a superset: their plans decide) and those a change kept
+ * in its upcoming item names (their own upcoming items decide). `undefined`:
+ * every child of the classrooms, where the bus has no riders item (no plan
+ * named it since the riders were kept, or their migration has not run yet)
+ * or its upcoming item overflowed.
+ */
+const busCandidatesRead = (schoolId: number, vehicleId: number): KeyedRead<Set<number> | undefined> =>
+  keyedReads.map(
+    keyedReads.all(
+      dismissalPlans.keyedBusRidersKept(schoolId, vehicleId),
+      keyedStudentsNamingVehicle(schoolId, vehicleId),
+    ),
+    ([riders, named]) =>
+      riders === undefined || named === 'overflow' ? undefined : new Set([...riders.keys(), ...named]),
+  );
+
+/**
+ * A release's first keyed reads: the school's known running session, the
+ * classrooms, the bus or program, and (a bus's) the children it can concern.
+ */
 const firstWayReleaseRead = (schoolId: number, release: WayRelease, classroomIds: readonly number[]) =>
   keyedReads.all(
     knownSessionRead(schoolId),
@@ -72,6 +94,9 @@ const firstWayReleaseRead = (schoolId: number, release: WayRelease, classroomIds
       : release.mode === 'program'
         ? keyedReads.map(programs.keyed(schoolId, release.programId), (program): WayNamed => program)
         : keyedReads.none<WayNamed>({ name: 'Walker' }),
+    release.mode === 'bus'
+      ? busCandidatesRead(schoolId, release.vehicleId)
+      : keyedReads.none<Set<number> | undefined>(undefined),
   );
 
 /**
@@ -159,11 +184,13 @@ const releasedWayOf = (release: WayRelease, named: WayNamed): ReleasedWay => {
  *
  * Its calls do not grow with the children (issue 54, ADR 0027 "Bulk releases
  * and the tail"): the sign-in with the session, the classrooms and the bus or
- * program (one BatchGetItem) beside the classrooms' students (a Query each);
- * the students' plans, release marks and upcoming items (their day's changes
- * by key: three keys a child, 100 keys a BatchGetItem, all at once,
- * eventually consistent; read units that grow with the classrooms' children,
- * never with the school's changes); the marks with their event and the key's
+ * program (one BatchGetItem; a bus's riders item and its upcoming item too)
+ * beside the classrooms' students (a Query each); the plans, release marks and
+ * upcoming items (their day's changes by key: three keys a child, 100 keys a
+ * BatchGetItem, all at once, eventually consistent) of the children it can
+ * concern: a bus's riders and those its changes name, every child of the
+ * classrooms for walkers and programs (read units that grow with those
+ * children, never with the school's changes); the marks with their event and the key's
  * claim (one TransactWriteItems per 99 children); the event's number, the
  * school's connections and the key's answer together.
  * Staff and each child's parents hear of it from that one read of the
@@ -180,7 +207,7 @@ export const releaseByWay = async (
   const recording = recordingBy(user, schoolId);
   recording.catch(() => undefined);
   const reads = readsOf(schoolId, release, classroomIds, await early?.catch(() => undefined));
-  const [[known, rooms, named], roster, today] = await Promise.all([
+  const [[known, rooms, named, candidates], inRooms, today] = await Promise.all([
     // Should the sign-in's read have failed, the release reads on its own.
     reads.first.catch(() => keyedReads.run(db, firstWayReleaseRead(schoolId, release, classroomIds))),
     reads.roster,
@@ -193,6 +220,8 @@ export const releaseByWay = async (
     throw new ConflictError('There is no active session to release students in');
   if (session.type === 'morning_dropoff')
     throw new ConflictError('Students are released in an afternoon pickup, not a morning drop-off');
+  // A bus's: only the children its riders item or its changes name (the others cannot be going that way).
+  const roster = candidates === undefined ? inRooms : inRooms.filter(({ id }) => candidates.has(id));
   const ids = roster.map((student) => student.id);
   const [plans, marks, kept] = await keyedReads.run(
     db,

@@ -219,6 +219,26 @@ export const keyedDayChanges = (
     },
   };
 };
+/**
+ * The students of the changes a car's or bus's upcoming item holds (every day
+ * they may still fall on), as a keyed read: the children a change may send to
+ * that vehicle, to be checked against their own upcoming items (a bus
+ * release's candidates, issue 54). `overflow`: the item is not kept.
+ */
+export const keyedStudentsNamingVehicle = (
+  schoolId: number,
+  vehicleId: number,
+): KeyedRead<number[] | 'overflow'> => {
+  const at = carUpcomingKey(schoolId, vehicleId);
+  return {
+    keys: [at],
+    consistent: false,
+    from: (found) => {
+      const held = upcomingOf(itemAt(found, at));
+      return held === 'overflow' ? held : [...new Set(held.map((change) => change.studentId))];
+    },
+  };
+};
 const studentPartition = (schoolId: number, studentId: number) =>
   `SCHOOL#${schoolId}#STUDENT#${studentId}#CHANGES`;
 const pendingKey = (change: Pick<DismissalChange, 'schoolId' | 'date' | 'id'>) => ({

@@ -256,6 +256,23 @@ export const dismissalPlans = {
   },
 
   /**
+   * `keyedBusRiders`, answering `undefined` where the bus has no riders item at
+   * all (no plan has named it since issue 54's riders, or `fillBusRiders` has
+   * not run yet on this table): a reader that must find every rider then reads
+   * them another way (a bus release: every child of its classrooms).
+   */
+  keyedBusRidersKept(schoolId: number, busId: number): KeyedRead<Map<number, BusRider> | undefined> {
+    const key = ridersKey(schoolId, busId);
+    return {
+      keys: [key],
+      from: (found) => {
+        const item = itemAt(found, key);
+        return item === undefined ? undefined : ridersOf(item);
+      },
+    };
+  },
+
+  /**
    * Once, after the upgrade to issue 54's bus riders (never a request path):
    * lists every plan's student on the riders items of the buses it names. A
    * Scan of the table in pages; adds only (an entry written since is kept), so

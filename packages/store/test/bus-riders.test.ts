@@ -1,7 +1,7 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { everyDay, type WeeklyPlan } from '@curbside/domain';
 import { describe, expect, it } from 'vitest';
-import { dismissalChanges, keyedDayChanges } from '../src/dismissal-change';
+import { dismissalChanges, keyedDayChanges, keyedStudentsNamingVehicle } from '../src/dismissal-change';
 import { dismissalPlans, type StoredPlan } from '../src/dismissal-plan';
 import { keyedReads } from '../src/keyed-read';
 import { approvedChange } from './fixtures/changes';
@@ -151,5 +151,32 @@ describe('the changes naming a bus (its upcoming item)', () => {
     await dismissalChanges.moveToLastDayIndex(db, { once: true });
 
     expect(await ofBus()).toEqual([change]);
+  });
+});
+
+describe("a bus release's candidates by key", () => {
+  it("the riders item, or none where the bus never had one (the migration's caveat)", async () => {
+    const schoolId = 5506;
+    const kept = () => keyedReads.run(db, dismissalPlans.keyedBusRidersKept(schoolId, 91));
+    expect(await kept()).toBeUndefined();
+    const first = await setOne(schoolId, 1, byBus(91));
+    expect([...((await kept()) ?? new Map()).keys()]).toEqual([1]);
+    await setOne(schoolId, 1, walker, first);
+    // Kept, and empty: nobody rides it by plan.
+    expect(await kept()).toEqual(new Map());
+  });
+
+  it('the students of the changes naming a bus, any day they may still fall on, once each', async () => {
+    const schoolId = 5507;
+    const naming = () => keyedReads.run(db, keyedStudentsNamingVehicle(schoolId, 52));
+    expect(await naming()).toEqual([]);
+    const today = new Date().toISOString().slice(0, 10);
+    const later = new Date(Date.now() + 7 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+    await approvedChange(db, schoolId, 4, { date: today }, { mode: 'bus', vehicleId: 52 });
+    await approvedChange(db, schoolId, 4, { date: later }, { mode: 'bus', vehicleId: 52 });
+    await approvedChange(db, schoolId, 5, { date: later }, { mode: 'bus', vehicleId: 52 });
+    await approvedChange(db, schoolId, 6, { date: today }, { mode: 'bus', vehicleId: 53 });
+    expect(await naming()).toEqual(expect.arrayContaining([4, 5]));
+    expect(await naming()).toHaveLength(2);
   });
 });
