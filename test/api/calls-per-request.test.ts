@@ -143,6 +143,14 @@ interface Counted {
 
 const figures: Record<string, Counted> = {};
 
+/** A request's counts from the meter's snapshot of its handler. */
+const countedOf = (of: Record<string, number>): Counted => ({
+  calls: of['ddb.calls'] ?? 0,
+  roundTrips: of['ddb.roundTrips'] ?? 0,
+  readUnits: of['ddb.readUnits'] ?? 0,
+  keyedReadUnits: of['ddb.BatchGetItem.units'] ?? 0,
+});
+
 /**
  * Prepares a request (unmetered), runs it with the meter from zero and notes its
  * handler's DynamoDB calls and sequential round trips. Each route is sent once
@@ -169,12 +177,7 @@ const measure = async <T>(
     const of = meter.snapshot()[`http/${route}`] ?? {};
     expect(of['lambda.invocations'], route).toBe(1);
     if (of['parents.lineMoved'] && run === 1) continue;
-    const counted: Counted = {
-      calls: of['ddb.calls'] ?? 0,
-      roundTrips: of['ddb.roundTrips'] ?? 0,
-      readUnits: of['ddb.readUnits'] ?? 0,
-      keyedReadUnits: of['ddb.BatchGetItem.units'] ?? 0,
-    };
+    const counted = countedOf(of);
     if (process.env.CALLS_PER_REQUEST_REPORT)
       Object.assign(counted, {
         operations: Object.fromEntries(Object.entries(of).filter(([name]) => /^ddb\.\w+\.calls$/.test(name))),
@@ -762,11 +765,7 @@ describe('calls per car-line request, with 30 classrooms, 40 staff screens and 2
     meter.reset();
     const answer = await poll();
     const of = meter.snapshot()['http/parentStudentStatus'] ?? {};
-    figures['parentStudentStatus (a child in line)'] = {
-      calls: of['ddb.calls'] ?? 0,
-      roundTrips: of['ddb.roundTrips'] ?? 0,
-      readUnits: of['ddb.readUnits'] ?? 0,
-    };
+    figures['parentStudentStatus (a child in line)'] = countedOf(of);
     expect(answer.body).toMatchObject([
       {
         id: child.id,
