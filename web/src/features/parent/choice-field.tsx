@@ -44,8 +44,9 @@ export function ChoiceField({
       error={error}
       rightSection={chevron}
       rightSectionPointerEvents="none"
-      // "Choose" in the placeholder's place, dimmer than a chosen value and still 4.5:1 on white.
-      styles={value ? undefined : { input: { color: 'var(--mantine-color-gray-7)' } }}
+      // "Choose" in the placeholder's place, dimmer than a chosen value and still 4.5:1 on white
+      // (in the error's red when refused, as Mantine draws a placeholder).
+      styles={value || error ? undefined : { input: { color: 'var(--mantine-color-gray-7)' } }}
     >
       <option value="" disabled>
         {placeholder}
