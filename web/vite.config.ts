@@ -172,6 +172,18 @@ const selectKit = withinClosureOf(
   'select-kit',
   { except: VISUALLY_HIDDEN, other: POPOVER },
 );
+/**
+ * The audiences' kits, but the driver's takes nothing of the Select's two chunks (h57h): the
+ * parent dashboard draws no Select since its change forms use the phone's own picker, so the
+ * driver page became the first audience to use the Select's modules and its kit took them all,
+ * and every staff screen with a menu would have loaded the driver's kit for its popover. They
+ * stay in `popover-kit` and `select-kit`, as when the dashboard drew one.
+ */
+type Group = (id: string, ctx: Parameters<typeof audiences.kit>[1]) => string | null;
+const audienceKit: Group = (id, ctx) => {
+  const place = audiences.kit(id, ctx);
+  return place === 'driver-kit' && (popoverKit(id, ctx) ?? selectKit(id, ctx)) ? null : place;
+};
 
 export default defineConfig({
   plugins: [
@@ -204,7 +216,7 @@ export default defineConfig({
           groups: [
             // What the entry imports: beside it, in one chunk.
             { name: 'app', tags: ['$initial'], priority: 30 },
-            { name: audiences.kit, priority: 20, includeDependenciesRecursively: false },
+            { name: audienceKit, priority: 20, includeDependenciesRecursively: false },
             { name: popoverKit, priority: 15, includeDependenciesRecursively: false },
             { name: selectKit, priority: 15, includeDependenciesRecursively: false },
             { name: audiences.own, priority: 10, includeDependenciesRecursively: false },

@@ -121,6 +121,17 @@ beforeAll(async () => {
   };
 });
 
+/**
+ * Records (`drawnAt`) when the dashboard's content first comes into the document: its first paint
+ * follows in the same frame, so a script asked for before it is one that paint waited for.
+ */
+const MARK_DRAWN = `new MutationObserver((_, observer) => {
+  const drawn = [...document.querySelectorAll('h2')].some((heading) => heading.textContent.startsWith('Change how'));
+  if (!drawn) return;
+  window.drawnAt = performance.now();
+  observer.disconnect();
+}).observe(document, { childList: true, subtree: true });`;
+
 describe('the parent portal on a phone', () => {
   const heading = (name: RegExp) => (page: Page) => page.getByRole('heading', { level: 1, name }).waitFor();
   const pages = () => [
@@ -162,6 +173,50 @@ describe('the parent portal on a phone', () => {
         ?.modules.some((module) => /node_modules\/zod\//.test(module)),
     );
     expect(withZod).toEqual([]);
+  });
+
+  // Issue 57 (h57h): on HTTP/1.1 (six connections) a phone pays a round trip per file before the
+  // first paint. The change forms' day and way are the phone's own picker (no Combobox, Popover or
+  // floating-ui), and the trusted adults' cards (Mantine's Radio, which imports the Select's
+  // chunk) come after the paint.
+  it('signed in, the dashboard paints from at most 15 scripts, none of the Select’s, the popover’s or the radios’', async () => {
+    const context = await suite.newContext({ viewport: viewports.phone, touch: true });
+    await suite.signIn(context, 'parent_demo');
+    const page = await context.newPage();
+    suite.watch(page, 'parent_demo', false);
+    await page.addInitScript({ content: MARK_DRAWN });
+    await page.goto('/parent-dashboard');
+    await page
+      .getByRole('heading', { name: /^Change how .+ goes home$/ })
+      .first()
+      .waitFor();
+    // The trusted adults are drawn after the paint: once they are, every script asked for before
+    // it is among the resources.
+    await page
+      .getByRole('heading', { name: /^Who else may pick up / })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    const { scripts, after } = await page.evaluate(() => {
+      const paint = (globalThis as unknown as { drawnAt: number }).drawnAt;
+      const ours = performance
+        .getEntriesByType('resource')
+        .filter((entry) => entry.name.endsWith('.js'))
+        .map((entry) => ({ path: new URL(entry.name).pathname.slice(1), start: entry.startTime }))
+        .filter(({ path }) => path.startsWith('assets/') && !path.startsWith('assets/route-preload-'));
+      return {
+        scripts: ours.filter(({ start }) => start < paint).map(({ path }) => path),
+        after: ours.filter(({ start }) => start >= paint).map(({ path }) => path),
+      };
+    });
+    await context.close();
+    expect(
+      holding(scripts, /@mantine\/core\/esm\/components\/(Select|Combobox|Popover|Radio)\//),
+      scripts.join('\n'),
+    ).toEqual([]);
+    // The entry, Rolldown's runtime, the live layout, the page, and eleven chunks (before: 21).
+    expect(scripts.length, scripts.join('\n')).toBeLessThanOrEqual(15);
+    // The trusted adults' code came after the paint.
+    expect(holding(after, /web\/src\/features\/parent\/authorized-pickups\.tsx$/)).toHaveLength(1);
   });
 });
 

@@ -37,10 +37,9 @@ describe('a change of a way home', () => {
         .waitFor({ timeout: 30_000 });
       await phone.getByText(`Today: Car rider`).first().waitFor();
       await connected(phone);
-      await form.getByRole('textbox', { name: 'Day' }).click();
-      await phone.getByRole('option').first().click();
-      await form.getByRole('textbox', { name: 'Goes home' }).click();
-      await phone.getByRole('option', { name: 'Walker', exact: true }).click();
+      // The phone's own picker (a native select): the first school day offered, then Walker.
+      await form.getByRole('combobox', { name: 'Day' }).selectOption({ index: 1 });
+      await form.getByRole('combobox', { name: 'Goes home' }).selectOption({ label: 'Walker' });
       await form.getByLabel('Note for the school (optional)').fill('Grandma walks her home');
       await form.getByRole('button', { name: 'Send change' }).click();
       const requests = phone.getByRole('region', { name: `Changes: ${child.firstName}` });

@@ -3,7 +3,7 @@ import { type AuthorizedPickup, childLabels } from '@curbside/domain';
 import { Alert, Button, Card, Group, Loader, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, startTransition, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { api } from '../../lib/api';
 import { useFieldErrors } from '../../lib/field-errors';
 import { errorMessage } from '../../lib/http';
@@ -206,48 +206,12 @@ function AddPickupForm({ studentId, childName }: { studentId: number; childName:
   );
 }
 
-/** How long the trusted adults wait at most for the frame that paints the page (a hidden tab paints none). */
-const FRAME_WAIT_MS = 250;
-
-/**
- * Whether the page above has been painted (issue 57): false in the dashboard's first commit, true
- * from the task after its first frame. The trusted adults' cards (three fields, three radios and a
- * button a child) lie below the children and their change forms, off a phone's first screen: they
- * are drawn after that paint, in a transition (React renders it in slices), instead of in the one
- * long task that paints what the parent came for.
- */
-const usePagePainted = () => {
-  const [painted, setPainted] = useState(false);
-  useEffect(() => {
-    let done = false;
-    const draw = () => {
-      if (done) return;
-      done = true;
-      startTransition(() => setPainted(true));
-    };
-    const frame = requestAnimationFrame(() => setTimeout(draw, 0));
-    const fallback = setTimeout(draw, FRAME_WAIT_MS);
-    return () => {
-      done = true;
-      cancelAnimationFrame(frame);
-      clearTimeout(fallback);
-    };
-  }, []);
-  return painted;
-};
-
 /**
  * For each of the parent's children, the other adults the family allows to
- * collect them (shared by every parent of the child), and a form to add one;
- * drawn once the page above them has been painted (`usePagePainted`).
+ * collect them (shared by every parent of the child), and a form to add one.
+ * The dashboard loads and draws them after its first paint (`pickups-after-paint.tsx`).
  */
-export function AuthorizedPickups(props: {
-  students: ReadonlyArray<{ id: number; firstName: string; lastName: string }>;
-}) {
-  return usePagePainted() ? <PickupCards {...props} /> : null;
-}
-
-function PickupCards({
+export function PickupCards({
   students,
 }: {
   students: ReadonlyArray<{ id: number; firstName: string; lastName: string }>;

@@ -7,13 +7,13 @@ import { appQueryClient } from '../../lib/query-client';
 import { authQueries, useMe } from '../auth/auth.queries';
 import { useLiveEvent } from '../live/live';
 import { ArrivalCards } from './arrival';
-import { AuthorizedPickups } from './authorized-pickups';
 import { clockText, waitText } from './format';
 import { useParentTexts } from './i18n';
 import { useLinkStudent, useParentLogout } from './parent.mutations';
 import { parentQueries, spreadDelay } from './parent.queries';
 import { ParentLayout } from './parent-layout';
 import { ParentSetPassword } from './parent-set-password';
+import { AuthorizedPickups } from './pickups-after-paint';
 import { askWaysHome, ChangeWayHome, TodayLine, useWaysHomeFollowLive, useWaysHomeRead } from './way-home';
 
 /** White on each of these is at least 4.5:1 (WCAG AA) in every theme; teal 9: 5.0:1. */

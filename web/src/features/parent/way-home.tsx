@@ -1,19 +1,7 @@
 import { routes } from '@curbside/api';
 import type { DayWay, DismissalChangeView, ParentWaysHome, WayOptions } from '@curbside/domain';
 import { addDays, clockTimeText, cutoffMessage, isSchoolDay } from '@curbside/domain';
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Loader,
-  Select,
-  Stack,
-  Text,
-  Textarea,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, Loader, Stack, Text, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -23,6 +11,7 @@ import { errorMessage } from '../../lib/http';
 import { appQueryClient } from '../../lib/query-client';
 import { useLiveEvent } from '../live/live';
 import { wayChoices, wayOfValue } from '../ways-home/way-choices';
+import { ChoiceField } from './choice-field';
 import { dateFormat } from './format';
 import { useParentTexts } from './i18n';
 import { parentQueries } from './parent.queries';
@@ -39,15 +28,6 @@ type School = ParentWaysHome['schools'][number];
 
 /** How many school days ahead the day list offers. */
 const DAYS_OFFERED = 20;
-/**
- * The change form's lists drawn in the page (not a portal), and only once opened:
- * Mantine keeps a closed list drawn, hidden, and measured its place (floating-ui's
- * getComputedStyle), a forced style recalculation of the whole page in each Select's
- * first commit (issue 57: about 90 ms of the dashboard's first paint on a phone).
- * Kept to the parent's phone page: the staff screens' pickers keep Mantine's default.
- */
-const CLOSED_LIST_UNDRAWN = { withinPortal: false, keepMounted: false } as const;
-
 /** A way in the screen's language: `Car rider`, `Bus B3`, `Walker`, `Kids Club`, `Absent`. */
 export const useWayText = () => {
   const { t } = useParentTexts();
@@ -223,27 +203,21 @@ export function ChangeWayHome({
         </Stack>
         <form onSubmit={submit} noValidate>
           <Stack gap="sm">
-            <Select
+            <ChoiceField
               label={t('ways.date')}
               placeholder={t('ways.choose')}
-              size="md"
               data={days.map((day) => ({ value: day, label: dayText(day, language) }))}
               value={date}
               onChange={setDate}
               error={errors.date && changeError(errors.date)}
-              allowDeselect={false}
-              comboboxProps={CLOSED_LIST_UNDRAWN}
             />
-            <Select
+            <ChoiceField
               label={t('ways.way')}
               placeholder={t('ways.choose')}
-              size="md"
               data={wayChoices(school.options, (choice) => wayText(choice, school.options), { absent: true })}
               value={way}
               onChange={setWay}
               error={errors.way && changeError(errors.way)}
-              allowDeselect={false}
-              comboboxProps={CLOSED_LIST_UNDRAWN}
             />
             <Textarea
               label={t('ways.note')}
