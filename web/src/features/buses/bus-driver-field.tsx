@@ -41,6 +41,41 @@ const loadSelect = () => {
   return loading;
 };
 
+/** How long the field waits for its page's largest paint to be reported before it fetches the Select anyway. */
+const PAINT_WAIT_MS = 2_000;
+
+/**
+ * Calls `run` once the page drawn with the field has been painted: when the browser reports that
+ * paint (its largest-contentful-paint entry, timed after the frame is shown), not in the frame
+ * that draws it (a request started by a frame's own callbacks counts as before its paint); where
+ * the browser reports none, after the next frame. Answers a function that cancels it.
+ */
+const afterPaint = (run: () => void) => {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    observer?.disconnect();
+    window.clearTimeout(timer);
+    run();
+  };
+  const drawn = performance.now();
+  const observer = PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint')
+    ? new PerformanceObserver((list) => {
+        if (list.getEntries().some((entry) => entry.startTime >= drawn)) once();
+      })
+    : undefined;
+  observer?.observe({ type: 'largest-contentful-paint', buffered: true });
+  const timer = observer
+    ? window.setTimeout(once, PAINT_WAIT_MS)
+    : window.setTimeout(() => requestAnimationFrame(() => window.setTimeout(once, 0)), 0);
+  return () => {
+    done = true;
+    observer?.disconnect();
+    window.clearTimeout(timer);
+  };
+};
+
 /** Mantine's Combobox chevron (`ComboboxChevron`, size lg), as the Select draws it. */
 const CHEVRON = (
   <svg
@@ -90,14 +125,15 @@ export function BusField(props: BusFieldProps) {
     );
   }, []);
 
-  // After the page's first paint, once the browser is idle: in place before the driver's first tap.
+  // After the page's paint, once the browser is idle: in place before the driver's first tap.
   useEffect(() => {
     if (loaded) return;
     let gone = false;
     const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 200));
-    requestAnimationFrame(() => idle(() => !gone && load(false)));
+    const stop = afterPaint(() => idle(() => !gone && load(false)));
     return () => {
       gone = true;
+      stop();
     };
   }, [load]);
 
