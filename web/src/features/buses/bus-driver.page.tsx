@@ -1,18 +1,6 @@
 import { routes } from '@curbside/api';
 import { BUS_DRIVER, BUS_LINK_MISSING, type Bus, type BusLocation } from '@curbside/domain';
-import {
-  Badge,
-  Button,
-  Card,
-  Container,
-  Group,
-  Loader,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Badge, Button, Card, Container, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
@@ -20,6 +8,7 @@ import { apiWithLink } from '../../lib/api';
 import { errorMessage, HttpError } from '../../lib/http';
 import { MUTED_TEXT } from '../../lib/theme';
 import { HOLD_HINT, HoldButton } from '../alerts/hold-button';
+import { BusField } from './bus-driver-field';
 import { linkToken, useBusSocket } from './bus-socket';
 import { ConnectionBadge } from './connection-badge';
 import { driverQueries } from './driver.queries';
@@ -321,16 +310,7 @@ const BusChoice = memo(function BusChoice({
   return (
     <Card withBorder p="md">
       <Stack gap="md">
-        <Select
-          label="Select Bus"
-          placeholder="Choose your bus"
-          data={options}
-          value={busId}
-          onChange={onChange}
-          disabled={tracking}
-          size="lg"
-          allowDeselect={false}
-        />
+        <BusField options={options} busId={busId} onChange={onChange} disabled={tracking} />
         {tracking && signalLost && (
           <Text role="status" fw={700} c="orange.9">
             GPS signal lost — still trying
