@@ -173,16 +173,21 @@ const selectKit = withinClosureOf(
   { except: VISUALLY_HIDDEN, other: POPOVER },
 );
 /**
- * The audiences' kits, but the driver's takes nothing of the Select's two chunks (h57h): the
- * parent dashboard draws no Select since its change forms use the phone's own picker, so the
- * driver page became the first audience to use the Select's modules and its kit took them all,
- * and every staff screen with a menu would have loaded the driver's kit for its popover. They
- * stay in `popover-kit` and `select-kit`, as when the dashboard drew one.
+ * The audiences' kits, but only the parent portal's and the sign-in's take anything of the
+ * Select's two chunks (h57h, h57g): neither phone page draws a Select in its first paint any
+ * more (the dashboard's change forms use the phone's own picker, the driver page loads its
+ * Select after its paint), so a later audience became the first to use the Select's modules and
+ * its kit took them: the driver's (every staff screen with a menu would have loaded it for its
+ * popover) or the car line's (the driver's and the dashboard's lazy Select and radios would have
+ * loaded the staff queries with it). They stay in `popover-kit` and `select-kit`.
  */
 type Group = (id: string, ctx: Parameters<typeof audiences.kit>[1]) => string | null;
+const PHONE_KITS = new Set(['parent-kit', 'sign-in-kit']);
 const audienceKit: Group = (id, ctx) => {
   const place = audiences.kit(id, ctx);
-  return place === 'driver-kit' && (popoverKit(id, ctx) ?? selectKit(id, ctx)) ? null : place;
+  return place !== null && !PHONE_KITS.has(place) && (popoverKit(id, ctx) ?? selectKit(id, ctx))
+    ? null
+    : place;
 };
 
 export default defineConfig({
