@@ -7,10 +7,12 @@ import { sessionBody } from '../support/fixtures';
 import type { Client } from '../support/server';
 
 /**
- * Issue 57: a queue card's ⋮ menu and its tooltip are mounted when the button is first used,
- * not in every card's first draw (floating-ui's hooks for each card, on a tablet's load); until
- * then the button is drawn the same, with the same name and role, and its first tap, click or
- * Enter opens the menu (no tap is lost), whose items work and which gives the focus back.
+ * Issue 57, the front queue's first draw. A queue card's ⋮ menu and its tooltip are mounted when
+ * the button is first used, not in every card's first draw (floating-ui's hooks for each card, on
+ * a tablet's load); until then the button is drawn the same, with the same name and role, and its
+ * first tap, click or Enter opens the menu (no tap is lost), whose items work and which gives the
+ * focus back. The add card's Car / Bus choice is drawn by its chosen item, without Mantine's
+ * floating indicator (which measures the page as it mounts).
  */
 const suite = browserSuite({ reuseSignIns: true, closeAfterEach: true });
 const { errors } = suite;
@@ -116,5 +118,43 @@ describe('a queue card’s ⋮ menu', () => {
     await page.keyboard.press('Escape');
     await menu(page).waitFor({ state: 'detached' });
     await expect.poll(() => focusedName(page)).toBe('Actions for Car 303');
+  }, 90_000);
+});
+
+/** The chosen vehicle type as drawn: the radio checked, and the item whose own background marks it. */
+const vehicleType = (page: Page) =>
+  page.getByRole('radiogroup', { name: 'Vehicle type' }).evaluate((group: any) => {
+    const view = group.ownerDocument.defaultView;
+    const radios = [...group.querySelectorAll('input[type="radio"]')] as any[];
+    const marked = radios
+      .map((radio) => radio.labels[0])
+      .filter((label) => {
+        const before = view.getComputedStyle(label, '::before');
+        return before.display !== 'none' && before.backgroundColor === 'rgb(255, 255, 255)';
+      })
+      .map((label) => label.textContent);
+    return {
+      checked: radios.filter((radio) => radio.checked).map((radio) => radio.labels[0].textContent),
+      marked,
+      // Mantine's floating indicator, which measures the chosen item as it mounts.
+      indicators: group.querySelectorAll('.mantine-SegmentedControl-indicator').length,
+    };
+  });
+
+describe('the add card’s vehicle type', () => {
+  it('is drawn by the chosen item itself (no measured indicator), by tap and by keyboard', async () => {
+    const page = await open(true);
+    expect(await vehicleType(page)).toEqual({ checked: ['Car'], marked: ['Car'], indicators: 0 });
+    const group = page.getByRole('radiogroup', { name: 'Vehicle type' });
+    await group.getByText('Bus', { exact: true }).tap();
+    await expect.poll(() => vehicleType(page)).toEqual({ checked: ['Bus'], marked: ['Bus'], indicators: 0 });
+    // The keyboard's arrows move the choice, as between radios.
+    await page.getByRole('radio', { name: 'Bus' }).focus();
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => vehicleType(page)).toEqual({ checked: ['Car'], marked: ['Car'], indicators: 0 });
+    await page.getByRole('radio', { name: 'Car' }).press('ArrowRight');
+    await expect.poll(() => vehicleType(page)).toEqual({ checked: ['Bus'], marked: ['Bus'], indicators: 0 });
+    await painted(page);
+    await expectAccessible(page);
   }, 90_000);
 });
