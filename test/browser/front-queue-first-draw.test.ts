@@ -50,6 +50,22 @@ const withMenu = (page: Page) =>
 
 const menu = (page: Page) => page.getByRole('menu');
 
+/** How many of a Mantine component (by its display name) the screen's React tree holds. */
+const mountedCount = (page: Page, displayName: string) =>
+  page.evaluate((name) => {
+    const root = (globalThis as any).document.getElementById('root');
+    const key = Object.keys(root).find((k) => k.startsWith('__reactContainer$')) as string;
+    let count = 0;
+    const stack = [root[key]];
+    while (stack.length > 0) {
+      const fiber = stack.pop();
+      if (!fiber) continue;
+      if (fiber.type?.displayName === name) count++;
+      stack.push(fiber.child, fiber.sibling);
+    }
+    return count;
+  }, displayName);
+
 const focusedName = (page: Page) =>
   page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute('aria-label') ?? null);
 
@@ -140,6 +156,21 @@ const vehicleType = (page: Page) =>
       indicators: group.querySelectorAll('.mantine-SegmentedControl-indicator').length,
     };
   });
+
+describe('the front queue’s dialogs', () => {
+  it('are not mounted until asked for; Scan opens its dialog at the first tap', async () => {
+    const page = await open(true);
+    expect(await mountedCount(page, '@mantine/core/Modal')).toBe(0);
+    await page.getByRole('button', { name: 'Scan', exact: true }).tap();
+    const dialog = page.getByRole('dialog', { name: 'Scan placards' });
+    await dialog.waitFor({ timeout: 10_000 });
+    expect(await mountedCount(page, '@mantine/core/Modal')).toBe(1);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Scan', exact: true }).tap();
+    await dialog.waitFor({ timeout: 10_000 });
+  }, 90_000);
+});
 
 describe('the add card’s vehicle type', () => {
   it('is drawn by the chosen item itself (no measured indicator), by tap and by keyboard', async () => {
