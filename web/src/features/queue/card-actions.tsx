@@ -58,8 +58,11 @@ interface CardActionsProps {
  */
 export function CardActions({ name, opened, onChange, onRemove }: CardActionsProps) {
   const [armed, setArmed] = useState<Armed | null>(null);
+  // A press on the plain button under way: no swap until its click (a button swapped between a
+  // press and its release would lose the click; a mouse's arrival may be drawn just then).
+  const pressing = useRef(false);
   const label = `Actions for ${name}`;
-  if (armed || opened) {
+  if ((armed && !pressing.current) || opened) {
     return (
       <MountedActions
         label={label}
@@ -72,13 +75,24 @@ export function CardActions({ name, opened, onChange, onRemove }: CardActionsPro
     );
   }
   const arm = (how: Partial<Armed>) => setArmed({ focus: false, hover: false, open: false, ...how });
+  const released = () => {
+    pressing.current = false;
+  };
   return (
     <ActionIcon
       {...BUTTON}
       aria-label={label}
       aria-haspopup="menu"
       aria-expanded={false}
-      onClick={(event) => arm({ open: true, focus: event.currentTarget === document.activeElement })}
+      onPointerDown={() => {
+        pressing.current = true;
+      }}
+      onPointerCancel={released}
+      onPointerLeave={released}
+      onClick={(event) => {
+        released();
+        arm({ open: true, focus: event.currentTarget === document.activeElement });
+      }}
       onPointerEnter={(event: PointerEvent<HTMLButtonElement>) => {
         if (event.pointerType === 'mouse') arm({ hover: true });
       }}
