@@ -1,7 +1,6 @@
 import type { Alert } from '@curbside/domain';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { useFirstOpen } from '../../components/use-first-open';
 import { useDismissAlert } from './alerts.queries';
 
 /**
@@ -18,10 +17,8 @@ export function DismissEmergencyDialog({
   onKeep: () => void;
   onDismiss: () => void;
 }) {
-  const dialog = useFirstOpen(alert !== null);
-  if (!dialog.mounted) return null;
   return (
-    <Modal opened={dialog.opened} onClose={onKeep} title="Dismiss this emergency?" centered size="md">
+    <Modal opened={alert !== null} onClose={onKeep} title="Dismiss this emergency?" centered size="md">
       <Stack gap="md">
         <Text fz="lg" fw={700}>
           {alert?.message}

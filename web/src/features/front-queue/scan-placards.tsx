@@ -1,7 +1,6 @@
 import { NOT_A_PLACARD, OTHER_SCHOOL_PLACARD, parsePlacardCode, vehicleName } from '@curbside/domain';
 import { Alert, Button, Modal, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
-import { useFirstOpen } from '../../components/use-first-open';
 import { errorMessage } from '../../lib/http';
 import { withdrawLiveToast } from '../../lib/toasts';
 import { useAddToQueue } from '../queue/queue.queries';
@@ -207,17 +206,14 @@ function Scanner({ sessionId, schoolId }: { sessionId: number; schoolId: number 
 /** The front screen's Scan: opens the camera in a dialog (typing stays as it is). */
 export function ScanPlacards({ sessionId, schoolId }: { sessionId: number; schoolId: number }) {
   const [open, setOpen] = useState(false);
-  const dialog = useFirstOpen(open);
   return (
     <>
       <Button variant="default" size="lg" fullWidth onClick={() => setOpen(true)}>
         Scan
       </Button>
-      {dialog.mounted && (
-        <Modal opened={dialog.opened} onClose={() => setOpen(false)} title="Scan placards" size="lg">
-          {open && <Scanner sessionId={sessionId} schoolId={schoolId} />}
-        </Modal>
-      )}
+      <Modal opened={open} onClose={() => setOpen(false)} title="Scan placards" size="lg">
+        {open && <Scanner sessionId={sessionId} schoolId={schoolId} />}
+      </Modal>
     </>
   );
 }

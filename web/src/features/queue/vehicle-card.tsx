@@ -15,11 +15,22 @@ import {
   vehicleLabel,
   vehicleName,
 } from '@curbside/domain';
-import { Badge, Box, Group, Paper, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Box,
+  Group,
+  Menu,
+  Paper,
+  Stack,
+  Text,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useState } from 'react';
+import { IconTooltip } from '../../components/tooltips';
 import { BORDER, DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
 import { AlsoAllowed } from '../authorized-pickups/also-allowed';
-import { CardActions } from './card-actions';
 import { EntryNotCalled } from './not-called';
 import { useRemoveFromQueue } from './queue.queries';
 import { useStudentMarks } from './releases';
@@ -85,12 +96,28 @@ export function EntryBadges({ entry }: { entry: QueueEntry }) {
   );
 }
 
+/** The menu's three removals, each telling the server what happened (the record keeps it). */
+const MENU_ACTIONS = [
+  ['Child picked up', 'picked_up'],
+  ['Vehicle left', 'left'],
+  ['Remove from queue', 'removed'],
+] as const;
+
 interface VehicleCardProps {
   entry: QueueEntry & { position: number | null };
   /** Vehicles of this type in the queue, for "2nd from front, 4th from back". */
   total: number;
   onOpen: (entry: QueueEntry) => void;
 }
+
+/** The ⋮ glyph of the menu button. */
+const Dots = () => (
+  <svg width="26" height="26" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+    <circle cx="12" cy="5" r="2.4" fill="currentColor" />
+    <circle cx="12" cy="12" r="2.4" fill="currentColor" />
+    <circle cx="12" cy="19" r="2.4" fill="currentColor" />
+  </svg>
+);
 
 /** How long the vehicle has waited, drawn again each second (alone: not its card). */
 function Wait({ since }: { since: string }) {
@@ -206,12 +233,50 @@ export function VehicleCard({ entry, total, onOpen }: VehicleCardProps) {
           </Group>
         </Stack>
       </Paper>
-      <CardActions
-        name={name}
+      <Menu
         opened={menuOpen}
         onChange={setMenuOpen}
-        onRemove={(reason) => remove.mutate(entry, reason)}
-      />
+        position="bottom-end"
+        width={280}
+        shadow="lg"
+        radius="md"
+        returnFocus
+        // After a long touch some browsers still send mousedown and click;
+        // only a new press (pointerdown) outside closes the menu.
+        clickOutsideEvents={['pointerdown', 'keydown']}
+      >
+        <IconTooltip label="Actions (or press and hold the card)">
+          <Menu.Target>
+            {/* The visible way to the long-press menu. */}
+            <ActionIcon
+              variant="subtle"
+              color="var(--mantine-color-text)"
+              size={48}
+              pos="absolute"
+              bottom={4}
+              right={4}
+              aria-label={`Actions for ${name}`}
+            >
+              <Dots />
+            </ActionIcon>
+          </Menu.Target>
+        </IconTooltip>
+        <Menu.Dropdown>
+          <Menu.Label fz="md">{name}</Menu.Label>
+          {MENU_ACTIONS.map(([action, reason]) => (
+            <Menu.Item
+              key={action}
+              fz="lg"
+              py="md"
+              fw={600}
+              c={reason === 'removed' ? DANGER_TEXT : undefined}
+              onClick={() => remove.mutate(entry, reason)}
+            >
+              {action}
+            </Menu.Item>
+          ))}
+        </Menu.Dropdown>
+      </Menu>
     </Box>
   );
 }

@@ -3,7 +3,6 @@ import { END_SESSION_MIN_ROLE, formatDuration, hasMinimumRole, ROLE_LABEL } from
 import { Box, Button, Menu, Text, VisuallyHidden } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useFirstOpen } from '../../components/use-first-open';
 import { EndSessionDialog } from '../sessions/end-session-dialog';
 import { sessionQueries } from '../sessions/sessions.queries';
 import { useCountdown } from '../sessions/use-countdown';
@@ -19,7 +18,6 @@ export function SessionPill({ session, user }: { session: PickupSession; user: U
   const seconds = useCountdown(session.endTime);
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
-  const endDialog = useFirstOpen(confirming);
   const countdown = formatDuration(seconds);
   const canEnd = hasMinimumRole(user.role, END_SESSION_MIN_ROLE);
 
@@ -75,9 +73,7 @@ export function SessionPill({ session, user }: { session: PickupSession; user: U
           )}
         </Menu.Dropdown>
       </Menu>
-      {endDialog.mounted && (
-        <EndSessionDialog session={session} opened={endDialog.opened} onClose={() => setConfirming(false)} />
-      )}
+      <EndSessionDialog session={session} opened={confirming} onClose={() => setConfirming(false)} />
     </>
   );
 }
