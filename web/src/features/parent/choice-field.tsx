@@ -44,9 +44,10 @@ export function ChoiceField({
       error={error}
       rightSection={chevron}
       rightSectionPointerEvents="none"
-      // "Choose" in the placeholder's place, dimmer than a chosen value and still 4.5:1 on white
-      // (in the error's red when refused, as Mantine draws a placeholder).
-      styles={value || error ? undefined : { input: { color: 'var(--mantine-color-gray-7)' } }}
+      // "Choose" in the placeholder's colour, as Mantine draws a placeholder: dimmer than a chosen
+      // value and still 4.5:1 in every theme (`readableVariables`, the bright theme's); in the
+      // error's red when refused.
+      styles={value || error ? undefined : { input: { color: 'var(--mantine-color-placeholder)' } }}
     >
       <option value="" disabled>
         {placeholder}
