@@ -525,6 +525,28 @@ describe('calls per car-line request, with 30 classrooms, 40 staff screens and 2
       expect(done.status, JSON.stringify(done.body)).toBe(200);
       return { batchId, entryId };
     };
+    // A car of two children picked up from its batch (in the rush: a walk-up car the back staff had
+    // loaded), from its details or from the line (h54zd): the children's picked-up marks go with the
+    // completion's transaction, not in a BatchWriteItem after it (5 round trips, 8 calls before). The
+    // seventh call is the batch's new count, read beside the fan-out for the screens' event.
+    for (const [route, pickUp] of [
+      [
+        'setQueueStatus',
+        (entryId: string) =>
+          send(front, 'PUT', `${at(entryId)}/status`, { status: 'completed', confirmUnreleased: true }),
+      ],
+      [
+        'removeFromQueue',
+        (entryId: string) =>
+          send(front, 'DELETE', at(entryId), { reason: 'picked_up', confirmUnreleased: true }),
+      ],
+    ] as const) {
+      expectChange(
+        route,
+        await measure(route, familyInBatch, ({ entryId }) => pickUp(entryId), `${route} of a car in a batch`),
+        CHANGE_CALLS + 1,
+      );
+    }
     const restored = async (entryId: string) => {
       const answer = await send(front, 'POST', `${at(entryId)}/restore`);
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);

@@ -93,6 +93,35 @@ describe('Undo: putting a removed or picked-up car back', () => {
     expect(await latest()).not.toContain(car.id.slice(-3));
   });
 
+  it('marks the children of a car picked up from its batch, from its details or from the line, and takes them back', async () => {
+    for (const [number, pickUp] of [
+      [
+        '114',
+        (id: string) => back.put(`/api/queue/${id}/status`, { status: 'completed', confirmUnreleased: true }),
+      ],
+      [
+        '115',
+        (id: string) =>
+          back.request('DELETE', `/api/queue/${id}`, { reason: 'picked_up', confirmUnreleased: true }),
+      ],
+    ] as const) {
+      const car = await addCar(number);
+      expect(car.students.length).toBeGreaterThan(0);
+      const batch = (await back.post('/api/batches', { sessionId, vehicleType: 'car' })).body;
+      expect((await back.put(`/api/queue/${car.id}`, { batchId: batch.id, status: 'waiting' })).status).toBe(
+        200,
+      );
+      expect((await pickUp(car.id)).status).toBe(200);
+      const before = await pickedUp(car);
+      for (const student of car.students)
+        expect(before.has(student.id), `${student.id} picked up`).toBe(true);
+      expect((await restore(car.id)).status).toBe(200);
+      const after = await pickedUp(car);
+      for (const student of car.students)
+        expect(after.has(student.id), `${student.id} not picked up`).toBe(false);
+    }
+  });
+
   it("keeps a child's mark a later pickup wrote (another car took the child meanwhile), and takes back the rest", async () => {
     const car = await addCar('113');
     expect(car.students.length).toBeGreaterThan(0);

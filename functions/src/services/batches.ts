@@ -18,6 +18,7 @@ import {
   completedVisit,
   keyedReads,
   lineOfBatchId,
+  PICKUPS_IN_COMPLETION,
   pickupSessions,
   queue,
   releases,
@@ -304,7 +305,12 @@ export const takeOutOfBatch = async (
   return { entry: moved, batch: batchSoon(batchId) };
 };
 
-/** Removes (the car left, or staff removed it) or completes a batched entry on its own, keeping the batch count right. */
+/**
+ * Removes (the car left, or staff removed it) or completes a batched entry on
+ * its own, keeping the batch count right. A pickup's children are marked
+ * picked up in the same transaction when they fit (h54zd: no BatchWriteItem
+ * after it, a round trip of its own), else after it.
+ */
 export const dropFromBatch = async (
   entry: QueueEntry,
   record: Recording,
@@ -312,16 +318,21 @@ export const dropFromBatch = async (
   marks?: ReadonlyMap<number, ReleaseMark>,
 ): Promise<EntryChange> => {
   const batchId = entry.batchId as number;
-  const left = await batches.dropEntry(
-    db,
-    batchId,
-    entry,
-    record,
-    outcome === 'picked_up'
-      ? { completeAt: new Date().toISOString(), ...(marks ? { marks } : {}) }
-      : { reason: outcome },
-  );
-  return { entry: left, batch: batchSoon(batchId) };
+  if (outcome !== 'picked_up') {
+    const left = await batches.dropEntry(db, batchId, entry, record, { reason: outcome });
+    return { entry: left, batch: batchSoon(batchId) };
+  }
+  const completeAt = new Date().toISOString();
+  const pickups = releases.pickUpItems(entry, [entry], record, completeAt, marks);
+  const fits = pickups.length <= PICKUPS_IN_COMPLETION;
+  const completed = await batches.dropEntry(db, batchId, entry, record, {
+    completeAt,
+    ...(marks ? { marks } : {}),
+    pickups: fits ? pickups : [],
+  });
+  const batch = batchSoon(batchId);
+  if (!fits) await recordPickups(entry, [completed], completeAt, record, marks);
+  return { entry: completed, batch };
 };
 
 /**

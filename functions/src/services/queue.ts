@@ -279,9 +279,6 @@ export const removeEntry = async (
         ? await dropFromBatch(entry, record, 'picked_up', marks)
         : alone(await completeAlone(entry, record, marks));
     const completed = changed.entry;
-    if (entry.batchId !== null) {
-      await recordPickups(entry, [completed], completed.exitTime ?? new Date().toISOString(), record, marks);
-    }
     await publishToSession(
       entry.schoolId,
       entry.sessionId,
@@ -389,13 +386,9 @@ export const setEntryStatus = async (
       ),
     );
   } else changed = await takeOutOfBatch(entry, status, record);
-  const updated = changed.entry;
-  // A batch-less entry's children were marked with its completion (`completeAlone`).
-  if (entry.batchId !== null && updated.status === 'completed' && updated.exitTime !== null) {
-    await recordPickups(entry, [updated], updated.exitTime, record, marks);
-  }
+  // A completed entry's children were marked with its completion (`completeAlone`, `dropFromBatch`).
   await announceChange(entry, changed);
-  return updated;
+  return changed.entry;
 };
 
 /**

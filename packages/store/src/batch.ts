@@ -475,7 +475,9 @@ export const batches = {
   /**
    * Removes a batched entry (its visit kept as removed) or completes it on its
    * own, lowering the batch count in the same transaction. Answers the entry
-   * as it left; a refusal says what happened to the visit.
+   * as it left; a refusal says what happened to the visit. A completion's
+   * `pickups` (at most `PICKUPS_IN_COMPLETION`): its children's picked-up
+   * marks, in the same transaction (h54zd: no call of their own after it).
    */
   async dropEntry(
     db: Db,
@@ -483,9 +485,15 @@ export const batches = {
     entry: QueueEntry,
     recording: Recording,
     outcome:
-      | { completeAt: string; marks?: ReadonlyMap<number, ReleaseMark> }
+      | {
+          completeAt: string;
+          marks?: ReadonlyMap<number, ReleaseMark>;
+          pickups?: readonly Record<string, unknown>[];
+        }
       | { reason: 'left' | 'removed' },
   ): Promise<QueueEntry> {
+    const pickups = 'pickups' in outcome ? (outcome.pickups ?? []) : [];
+    if (pickups.length > PICKUPS_IN_COMPLETION) throw new Error('Too many pickup marks for one transaction');
     const held = heldTo(entry);
     const completeAt = 'completeAt' in outcome ? outcome.completeAt : undefined;
     const leftAt = completeAt ?? new Date().toISOString();
@@ -506,6 +514,7 @@ export const batches = {
             },
             { Put: { TableName: db.table, Item: completed?.item ?? removedVisit(entry, leftAt) } },
             visitEnded(db.table, entry),
+            ...pickups.map((pickup) => ({ Put: { TableName: db.table, Item: pickup } })),
             ...eventPuts(
               db,
               entry,

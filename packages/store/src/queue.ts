@@ -64,8 +64,9 @@ export type NewQueueEntry = Omit<
 /**
  * The children's picked-up marks (`releases.pickUpItems`) a car's completion
  * writes in its own transaction (issue 54: no call of their own): 100 items,
- * less the slot's delete, the visit's put, the car's marker (h54zb), its event
- * and the Idempotency-Key's claim, with room to spare. A vehicle with more
+ * less the slot's delete, the visit's put, the car's marker (h54zb), its event,
+ * the Idempotency-Key's claim and, for a car picked up from its batch, the
+ * batch's count (h54zd), with room to spare. A vehicle with more
  * children writes them after.
  */
 export const PICKUPS_IN_COMPLETION = TRANSACTION_ITEM_LIMIT - 10;
