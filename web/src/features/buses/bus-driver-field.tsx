@@ -1,23 +1,8 @@
 import { InputBase } from '@mantine/core';
 import { type ComponentType, startTransition, useCallback, useEffect, useRef, useState } from 'react';
 
-/** The bus field's texts (specification §2 "Bus driver page"), the same on both of its forms. */
-export const FIELD = { label: 'Select Bus', placeholder: 'Choose your bus' } as const;
+import { type BusFieldProps, FIELD, type Pending, type PendingKey } from './bus-driver-field-parts';
 
-export interface BusFieldProps {
-  options: Array<{ value: string; label: string }>;
-  busId: string | null;
-  onChange: (busId: string | null) => void;
-  disabled: boolean;
-}
-
-/** A key the driver pressed on the field before the list's code came (`code` as the Select reads it). */
-type PendingKey = { key: string; code: string };
-/** What the driver did to the field before the list's code came, for the Select to take over. */
-export interface Pending {
-  focused: boolean;
-  events: Array<'click' | PendingKey>;
-}
 type BusSelect = ComponentType<BusFieldProps & { pending: () => Pending }>;
 
 /** The keys Mantine's Select answers on its closed field (its Combobox target's): they open the list. */

@@ -1,6 +1,6 @@
 import { Select } from '@mantine/core';
 import { useEffect, useRef } from 'react';
-import { type BusFieldProps, FIELD, type Pending } from './bus-driver-field';
+import { type BusFieldProps, FIELD, type Pending } from './bus-driver-field-parts';
 
 /**
  * The driver page's bus list (issue 57): Mantine's Select, loaded apart from the page's first
