@@ -1,7 +1,7 @@
 import { routes } from '@curbside/api';
 import type { DayWay, DismissalChangeView, ParentWaysHome, WayOptions } from '@curbside/domain';
 import { addDays, clockTimeText, cutoffMessage, isSchoolDay } from '@curbside/domain';
-import { Alert, Badge, Button, Card, Group, Loader, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -14,6 +14,7 @@ import { wayChoices, wayOfValue } from '../ways-home/way-choices';
 import { ChoiceField } from './choice-field';
 import { dateFormat } from './format';
 import { useParentTexts } from './i18n';
+import { NoteField } from './note-field';
 import { parentQueries } from './parent.queries';
 
 /**
@@ -219,13 +220,11 @@ export function ChangeWayHome({
               onChange={setWay}
               error={errors.way && changeError(errors.way)}
             />
-            <Textarea
+            <NoteField
               label={t('ways.note')}
-              size="md"
               maxLength={500}
-              {...NOTE_SIZING}
               value={note}
-              onChange={(event) => setNote(event.currentTarget.value)}
+              onChange={setNote}
               error={errors.note && changeError(errors.note)}
             />
             <Button type="submit" size="lg" fullWidth loading={send.isPending}>
@@ -316,25 +315,6 @@ export function ChangeWayHome({
     </Card>
   );
 }
-
-/**
- * The note grows with what is typed, from two lines. Where the browser sizes a field to its
- * content (CSS `field-sizing`), it does so, and nothing measures the note on the first render
- * (issue 57: Mantine's autosize measured each note in a hidden copy as the dashboard was drawn,
- * forcing the page's layout mid-render); elsewhere Mantine's autosize does it.
- */
-const NOTE_SIZING =
-  typeof CSS !== 'undefined' && CSS.supports('field-sizing', 'content')
-    ? {
-        rows: 2,
-        styles: {
-          input: {
-            fieldSizing: 'content' as const,
-            minHeight: 'calc(2lh + 2 * var(--input-padding-y, 0px) + 2px)',
-          },
-        },
-      }
-    : { autosize: true, minRows: 2 };
 
 /** The days the family's changes are read from: each of their schools' today. */
 const schoolTodays = (ways: ParentWaysHome | undefined) => [
