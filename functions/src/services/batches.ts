@@ -18,7 +18,6 @@ import {
   completedVisit,
   keyedReads,
   lineOfBatchId,
-  PICKUPS_IN_COMPLETION,
   pickupSessions,
   queue,
   releases,
@@ -29,7 +28,7 @@ import { db } from '../lib/context';
 import { earlyOr } from '../lib/early-read';
 import { log } from '../lib/log';
 import { remember } from '../lib/remember';
-import { releasesBeforeCompletion } from './completion';
+import { completeWithPickups, releasesBeforeCompletion } from './completion';
 import { pickedUp, publishToSession } from './live-events';
 import { noteSchool, recordingBy } from './record';
 import { assertSessionOfSchool, ofSchool as sessionAsRead, sessionOfSchool } from './scope';
@@ -322,17 +321,10 @@ export const dropFromBatch = async (
     const left = await batches.dropEntry(db, batchId, entry, record, { reason: outcome });
     return { entry: left, batch: batchSoon(batchId) };
   }
-  const completeAt = new Date().toISOString();
-  const pickups = releases.pickUpItems(entry, [entry], record, completeAt, marks);
-  const fits = pickups.length <= PICKUPS_IN_COMPLETION;
-  const completed = await batches.dropEntry(db, batchId, entry, record, {
-    completeAt,
-    ...(marks ? { marks } : {}),
-    pickups: fits ? pickups : [],
-  });
-  const batch = batchSoon(batchId);
-  if (!fits) await recordPickups(entry, [completed], completeAt, record, marks);
-  return { entry: completed, batch };
+  const completed = await completeWithPickups(entry, record, marks, (completeAt, pickups) =>
+    batches.dropEntry(db, batchId, entry, record, { completeAt, ...(marks ? { marks } : {}), pickups }),
+  );
+  return { entry: completed, batch: batchSoon(batchId) };
 };
 
 /**

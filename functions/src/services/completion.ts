@@ -1,13 +1,15 @@
 import {
   type QueueEntry,
+  type Recording,
   type ReleaseMark,
   type SessionType,
   unreleasedError,
   unreleasedStudentsOf,
 } from '@curbside/domain';
-import { pickupSessions, releases } from '@curbside/store';
+import { PICKUPS_IN_COMPLETION, pickupSessions, releases } from '@curbside/store';
 import { db } from '../lib/context';
 import { remember } from '../lib/remember';
+import { recordPickups } from './teacher';
 
 /** Each session's type as this instance has read it: a session's type never changes. */
 const typeOfSession = new Map<number, SessionType>();
@@ -53,4 +55,24 @@ export const releasesBeforeCompletion = async (
   const unreleased = unreleasedStudentsOf(entries, marks);
   if (unreleased.length > 0 && !confirmed) throw unreleasedError(unreleased);
   return marks;
+};
+
+/**
+ * A car's completion written with its children's picked-up marks
+ * (`releases.pickUpItems`): in the completion's own transaction when they fit
+ * (`PICKUPS_IN_COMPLETION`; issue 54: no call of their own), else after it.
+ * `complete` writes the completion at `exitTime` with the marks it is given.
+ */
+export const completeWithPickups = async (
+  entry: QueueEntry,
+  record: Recording,
+  marks: ReadonlyMap<number, ReleaseMark> | undefined,
+  complete: (exitTime: string, pickups: ReturnType<typeof releases.pickUpItems>) => Promise<QueueEntry>,
+): Promise<QueueEntry> => {
+  const exitTime = new Date().toISOString();
+  const pickups = releases.pickUpItems(entry, [entry], record, exitTime, marks);
+  const fits = pickups.length <= PICKUPS_IN_COMPLETION;
+  const completed = await complete(exitTime, fits ? pickups : []);
+  if (!fits) await recordPickups(entry, [completed], exitTime, record, marks);
+  return completed;
 };

@@ -20,7 +20,6 @@ import {
   keyedReads,
   keyedRestoreRead,
   keyedSessionAndVehicle,
-  PICKUPS_IN_COMPLETION,
   parseEntryId,
   pickupSessions,
   queue,
@@ -36,12 +35,11 @@ import { earlyOr } from '../lib/early-read';
 import { answerInTheChange, refreshOnReplay } from '../lib/idempotency';
 import { countMetric } from '../lib/log';
 import { dropFromBatch, type EntryChange, placeInBatch, takeOutOfBatch } from './batches';
-import { releasesBeforeCompletion } from './completion';
+import { completeWithPickups, releasesBeforeCompletion } from './completion';
 import { pickedUp, publishToSession } from './live-events';
 import { recordingBy } from './record';
 import { schoolToday } from './school-clock';
 import { activeEntryOfSchool, assertSessionOfSchool, runningOf, runningSession } from './scope';
-import { recordPickups } from './teacher';
 import { ownSchoolId } from './tenancy';
 import { type VisitCalls, visitCalls } from './way-calls';
 
@@ -335,14 +333,10 @@ const completeAlone = async (
   entry: QueueEntry,
   record: Recording,
   marks?: ReadonlyMap<number, ReleaseMark>,
-): Promise<QueueEntry> => {
-  const exitTime = new Date().toISOString();
-  const pickups = releases.pickUpItems(entry, [entry], record, exitTime, marks);
-  const fits = pickups.length <= PICKUPS_IN_COMPLETION;
-  const completed = await queue.complete(db, entry, record, exitTime, marks, fits ? pickups : []);
-  if (!fits) await recordPickups(entry, [completed], exitTime, record, marks);
-  return completed;
-};
+): Promise<QueueEntry> =>
+  completeWithPickups(entry, record, marks, (exitTime, pickups) =>
+    queue.complete(db, entry, record, exitTime, marks, pickups),
+  );
 
 /** A batch-less entry's new status: completed (`completeAlone`) or another. */
 const changeStatus = async (
