@@ -8,7 +8,16 @@ import type { MeterSnapshot } from '@curbside/store';
 import type { cpuSampler } from './cpu';
 import type { Phase } from './http';
 import { diff } from './meter-window';
-import { arrivalTimes, backStaff, frontStaff, loadBus, queueBus, Rush, teacherStaff } from './rush';
+import {
+  arrivalTimes,
+  type BusAtCurb,
+  backStaff,
+  frontStaff,
+  loadBus,
+  queueBus,
+  Rush,
+  teacherStaff,
+} from './rush';
 import type { Car } from './school';
 import type { BenchContext } from './setup';
 import { sleep } from './stats';
@@ -93,11 +102,23 @@ export const runRush = async (
   const arrivalMs = arrivalWindowSec * 1000;
   const rush = new Rush(sessionId, performance.now() + arrivalMs + (options.overtimeMs ?? OVERTIME_MS));
   // The buses are at the curb when the bell rings, queued at the front tablets before the rush's
-  // window opens (its add-to-queue figures stay per car: a bus's visit carries its riders).
+  // window opens (its add-to-queue figures stay per car: a bus's visit carries its riders). Each
+  // tablet queues its buses one after another, as the person holding it types them and as
+  // `frontStaff` queues its cars; the tablets at once.
   const buses = options.buses ?? [];
   const atCurb = (
-    await Promise.all(buses.map((number, k) => queueBus(rush, ctx.front[k % ctx.front.length]!, number)))
-  ).filter((bus) => bus !== undefined);
+    await Promise.all(
+      ctx.front.map(async (client, lane) => {
+        const queued: BusAtCurb[] = [];
+        for (const [k, number] of buses.entries()) {
+          if (k % ctx.front.length !== lane) continue;
+          const bus = await queueBus(rush, client, number);
+          if (bus) queued.push(bus);
+        }
+        return queued;
+      }),
+    )
+  ).flat();
   const before = await ctx.meterNow();
   const started = performance.now();
   const startedWall = Date.now();
