@@ -435,17 +435,18 @@ describe('calls per car-line request, with 30 classrooms, 40 staff screens and 2
         'createBatch after the settings saved',
       ),
     );
-    expectChange(
+    const added = await measure(
       'addToBatch',
-      await measure(
-        'addToBatch',
-        async () => {
-          await queued();
-          return newBatch();
-        },
-        (batchId) => send(front, 'POST', `/api/batches/${batchId}/vehicles`),
-      ),
+      async () => {
+        await queued();
+        return newBatch();
+      },
+      (batchId) => send(front, 'POST', `/api/batches/${batchId}/vehicles`),
     );
+    expectChange('addToBatch', added);
+    // The batch with one more is the answer, kept in the key's claim by the entry's transaction (h54ze):
+    // no UpdateItem after it (6 calls before; the number and the connections stay after the commit).
+    expect.soft(added.calls, 'addToBatch: DynamoDB calls').toBeLessThanOrEqual(5);
     const cars = 5;
     /** Completing a new batch of `cars` cars, each put in by `load` (`label`: the figure's name). */
     const completing = (load: (batchId: number, car: number) => Promise<void>, label?: string) =>
