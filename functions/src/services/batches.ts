@@ -164,6 +164,9 @@ export const createBatch = async (
       fill && attempt <= FILL_ATTEMPTS
         ? (await queue.waitingForBatch(db, sessionId, vehicleType, allocated.maxCapacity)).entries
         : [];
+    // The new batch is the answer, kept in the key's claim by its transaction (h54ze).
+    answerInTheChange(201, { ...allocated, currentCount: riders.length });
+    if (riders.length === 0) return putEmpty(allocated, record);
     written = await batches.putFilled(db, allocated, riders, record);
   }
   const batch = written;
@@ -176,6 +179,22 @@ export const createBatch = async (
       }),
     ),
   );
+  return batch;
+};
+
+/**
+ * A new batch written empty: its Put refuses nothing but a retry's key, so its
+ * event's number and the school's connections are read beside its transaction
+ * (ADR 0027, h54ze); should it not commit, nothing is told.
+ */
+const putEmpty = async (allocated: Batch, record: Recording): Promise<Batch> => {
+  const put = batches.putEmpty(db, allocated, record);
+  const told = announce(
+    allocated,
+    put.then((batch) => ({ entry: null, batch })),
+  );
+  const batch = await put;
+  await told;
   return batch;
 };
 

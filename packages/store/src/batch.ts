@@ -358,6 +358,13 @@ export const batches = {
     return filled;
   },
 
+  /** `putFilled` with no entries: a new batch, empty (its Put refuses only an id already used). */
+  async putEmpty(db: Db, batch: Batch, recording: Recording): Promise<Batch> {
+    const made = await batches.putFilled(db, batch, [], recording);
+    if (made === 'taken') throw new Error('An empty batch has no entry to be taken');
+    return made;
+  },
+
   async get(db: Db, id: number): Promise<Batch | undefined> {
     return (await batches.withMembers(db, id))?.batch;
   },
