@@ -1,5 +1,9 @@
+/**
+ * Car-line changes refused from their first read, and answers kept in the
+ * key's claim, with the calls they make counted by the meter (ADR 0027, h54ze).
+ */
 import { ConflictError } from '@curbside/domain';
-import { batches, idempotency, meter, queue, type TransactionClaim } from '@curbside/store';
+import { batches, eventSequence, idempotency, meter, queue, type TransactionClaim } from '@curbside/store';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../packages/store/test/fixtures/db';
 import { addNextToBatch, type BatchReads, createBatch } from '../src/services/batches';
@@ -75,5 +79,25 @@ describe('add-to-batch when another tablet took the car its first read found', (
     expect(claim.state).toBe('committed');
     // Not the batch as this tablet read it with one more (a count of 1): its answer is kept after the change.
     expect(claim.answered).toBeUndefined();
+  });
+});
+
+describe('queueing a car that is in the line already', () => {
+  it('is refused from the first read (409): no transaction, and no event number taken', async () => {
+    const { user, session } = await schoolWithSession(db, 'Twice Queued School', 'front_queue_wrangler');
+    const car = { sessionId: session.id, vehicleNumber: '77', vehicleType: 'car' as const };
+    await addVehicle(user, car);
+    const numbered = await eventSequence.next(db, session.id);
+
+    meter.reset();
+    const refused = await meter.run('twice', () => addVehicle(user, car)).catch((error: unknown) => error);
+
+    expect(refused).toBeInstanceOf(ConflictError);
+    expect((refused as Error).message).toBe('Vehicle 77 is already in the queue');
+    const calls = meter.snapshot().twice ?? {};
+    expect(calls['ddb.TransactWriteItems.calls'] ?? 0).toBe(0);
+    expect(calls['ddb.UpdateItem.calls'] ?? 0).toBe(0);
+    // The line's screens see no gap: the next change takes the next number.
+    expect(await eventSequence.next(db, session.id)).toBe(numbered + 1);
   });
 });
