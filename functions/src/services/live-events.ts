@@ -87,7 +87,7 @@ const publishNow = async (
   ]);
   if (ready === undefined) {
     if (seq !== undefined)
-      log('info', 'live event number unused: its change did not commit', { sessionId, seq });
+      log('info', 'live event not sent: its change did not commit (or its reads failed)', { sessionId, seq });
     return;
   }
   await Promise.all([
