@@ -3,6 +3,7 @@ import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { activeQueue, back, carLineServer, front, server, sessionId } from '../support/car-line';
 import { createSchoolWithStaff } from '../support/fixtures';
+import { openLive, settled } from '../support/live';
 import { type Client, signedIn } from '../support/server';
 
 carLineServer();
@@ -103,6 +104,35 @@ describe('a mutation sent twice with the same Idempotency-Key', () => {
     expect(first.status).toBe(200);
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
+  });
+
+  it("tells the line's screens of a release and of a new batch once when each is retried (h54ze: told beside the transaction)", async () => {
+    const screen = await openLive(server.url, { cookie: front.cookie });
+    try {
+      await addCar(front, '119', randomUUID());
+      const [student] = (await teacher.get(`/api/teacher/students/ready?sessionId=${sessionId}`)).body;
+      const releaseKey = randomUUID();
+      const release = () =>
+        teacher.request('PUT', `/api/teacher/students/${student.id}/release`, undefined, keyed(releaseKey));
+      const batchKey = randomUUID();
+      const create = () =>
+        back.request('POST', '/api/batches', { sessionId, vehicleType: 'car' }, keyed(batchKey));
+      const [first, again] = [await release(), await release()];
+      const [made, madeAgain] = [await create(), await create()];
+      expect([first.status, again.status, made.status, madeAgain.status]).toEqual([200, 200, 201, 201]);
+      expect(madeAgain.body).toEqual(made.body);
+      await settled(screen);
+      const released = screen.messages.filter(
+        (message) => message.type === 'STUDENT_STATUS_UPDATE' && message.data.studentId === student.id,
+      );
+      expect(released.map((message) => message.data.releasedAt)).toEqual([first.body.releasedAt]);
+      const created = screen.messages.filter(
+        (message) => message.type === 'QUEUE_STATUS_UPDATED' && message.data.batch?.id === made.body.id,
+      );
+      expect(created).toHaveLength(1);
+    } finally {
+      await screen.close();
+    }
   });
 
   it('refuses the same key with another body with 422, applying nothing', async () => {

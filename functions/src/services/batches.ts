@@ -26,6 +26,7 @@ import {
 import { knownSchoolOf, type SignInRead } from '../lib/auth';
 import { db } from '../lib/context';
 import { earlyOr } from '../lib/early-read';
+import { answerInTheChange } from '../lib/idempotency';
 import { log } from '../lib/log';
 import { remember } from '../lib/remember';
 import { completeWithPickups, releasesBeforeCompletion } from './completion';
@@ -163,6 +164,9 @@ export const createBatch = async (
       fill && attempt <= FILL_ATTEMPTS
         ? (await queue.waitingForBatch(db, sessionId, vehicleType, allocated.maxCapacity)).entries
         : [];
+    // The new batch is the answer, kept in the key's claim by its transaction (h54ze).
+    answerInTheChange(201, { ...allocated, currentCount: riders.length });
+    if (riders.length === 0) return putEmpty(allocated, record);
     written = await batches.putFilled(db, allocated, riders, record);
   }
   const batch = written;
@@ -175,6 +179,22 @@ export const createBatch = async (
       }),
     ),
   );
+  return batch;
+};
+
+/**
+ * A new batch written empty: its Put refuses nothing but a retry's key, so its
+ * event's number and the school's connections are read beside its transaction
+ * (ADR 0027, h54ze); should it not commit, nothing is told.
+ */
+const putEmpty = async (allocated: Batch, record: Recording): Promise<Batch> => {
+  const put = batches.putEmpty(db, allocated, record);
+  const told = announce(
+    allocated,
+    put.then((batch) => ({ entry: null, batch })),
+  );
+  const batch = await put;
+  await told;
   return batch;
 };
 
@@ -227,7 +247,9 @@ const announceJoined = (batch: Batch, entry: QueueEntry) =>
  * Add-to-batch: takes the first waiting, batch-less vehicle of the batch's
  * type from the waiting line (a few entries at a time) and raises the count,
  * in one transaction. When another tablet takes that vehicle first, it tries
- * the next one.
+ * the next one; when its read held the whole line and every vehicle in it was
+ * taken, it answers 409 from that read (h54ze). The batch with one more is the
+ * answer, kept in the key's claim by the transaction.
  */
 export const addNextToBatch = async (user: User, id: number, early?: Promise<BatchReads>): Promise<Batch> => {
   const started = await early;
@@ -250,6 +272,8 @@ export const addNextToBatch = async (user: User, id: number, early?: Promise<Bat
     first = undefined;
     for (const candidate of entries) {
       attempt++;
+      // The answer (the batch with one more) is kept in the key's claim by the transaction (h54ze).
+      answerInTheChange(200, batches.afterGain(batch));
       const joined = await batches.addEntry(db, batch, candidate, record);
       if (joined === 'full' || joined === 'closed') throw refusal(batch, joined);
       if (joined !== 'taken') {
@@ -263,9 +287,9 @@ export const addNextToBatch = async (user: User, id: number, early?: Promise<Bat
       // Every candidate was taken: the line has moved on; read it again from its start.
       cursor = undefined;
       taken = 0;
-    } else if (taken > 0) {
-      taken = 0;
     } else {
+      // The whole line was read and nothing in it is left (another tablet took what was there): refused
+      // from this read, not read again (h54ze); the screen shows the next car as it comes.
       throw new ConflictError(
         `No waiting ${PLURAL[batch.vehicleType]} to add to Batch #${batch.batchNumber}`,
       );

@@ -32,6 +32,11 @@ export const publishAboutStudent = (schoolId: number, classroomId: number | null
  * after the change committed: a refused change never uses one. Should the
  * number not be had, the event still goes out, without one. The event may be
  * given as a promise (of reads it still needs); the number is taken meanwhile.
+ * A change whose transaction refuses nothing but a retry's key (a teacher's
+ * release) may hand over its commit as that promise, so the number and the
+ * school's connections are read beside the transaction (ADR 0027, h54ze);
+ * should it not commit, nothing is told and its number stays unused (the
+ * line's screens see a gap and read the line again).
  * The parents of the children it is about are told too (`parents.ts`).
  *
  * Staff connections get it by topic (issue 31, ADR 0018): those following the
@@ -76,9 +81,15 @@ const publishNow = async (
       log('warn', 'live event not numbered', { error: error.message });
       return undefined;
     }),
-    event,
+    // A change handed over before its commit (a release) that did not commit: nothing to tell.
+    Promise.resolve(event).catch(() => undefined),
     hearing,
   ]);
+  if (ready === undefined) {
+    if (seq !== undefined)
+      log('info', 'live event not sent: its change did not commit (or its reads failed)', { sessionId, seq });
+    return;
+  }
   await Promise.all([
     routeToStaff(
       schoolId,

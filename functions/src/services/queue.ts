@@ -105,12 +105,14 @@ export const addReads = async (
   // sign-in's own when started with it). A session begun before the markers: its earlier visit
   // by Query, beside who the car calls.
   const place = keyedSessionAndVehicle({ schoolId, sessionId, type: vehicleType, number: vehicleNumber });
-  const { session, vehicle, visited } = await (signIn ? signIn(place) : keyedReads.run(db, place));
+  const { session, vehicle, visited, queued } = await (signIn ? signIn(place) : keyedReads.run(db, place));
+  // A vehicle in the queue now is refused from this read (h54ze): nothing more is read for it.
+  if (queued) return [session, vehicle, false, NOBODY, queued] as const;
   const [requeue, calls] = await Promise.all([
     visited ?? queue.visitedBefore(db, sessionId, vehicleType, vehicleNumber),
     callsFor(schoolId, session?.schoolId === schoolId ? session : undefined, vehicle, today),
   ]);
-  return [session, vehicle, requeue, calls] as const;
+  return [session, vehicle, requeue, calls, queued] as const;
 };
 
 /** Queueing a vehicle's first reads, and what they were read for (`http/addToQueue.ts` starts them early). */
@@ -141,16 +143,18 @@ export const addVehicle = async (
     started.vehicleType === vehicleType &&
     started.vehicleNumber === vehicleNumber;
   // Independent reads, one round trip, then the riders (or none more: the route's early reads).
-  const [[session, vehicle, requeue, calls], record] = await Promise.all([
+  const [[session, vehicle, requeue, calls, queued], record] = await Promise.all([
     same ? started.reads : addReads(schoolId, sessionId, vehicleType, vehicleNumber),
     recordingBy(user, schoolId),
   ]);
   runningOf(user, sessionId, session);
+  if (queued) throw queue.alreadyQueued(vehicleNumber);
   // A car none of whose children goes home in it today: the staff decide (an adult in a car is a person waiting).
   if (vehicleType === 'car' && calls.called.length === 0 && calls.notCalled.length > 0 && !queueAnyway)
     throw notComingError(vehicleName(vehicleType, vehicleNumber), calls.notCalled);
   return enqueue({ schoolId, sessionId, vehicleNumber, vehicleType }, vehicle, requeue, calls, record, {
     answered: true,
+    slotReadFree: true,
   });
 };
 
@@ -168,7 +172,10 @@ refreshOnReplay(PLACE_IN_LINE, async (answer) => {
  * a family's own announcement (issue 53). `answered`: the request's answer is
  * the entry (`POST /api/queue`, 201), kept in its Idempotency-Key's claim in
  * the entry's own transaction (ADR 0027: no write after it; a replay reads
- * the place in line again).
+ * the place in line again). `slotReadFree`: the caller read the vehicle's slot
+ * in the queue free, so the transaction is refused only by a tablet queueing
+ * it at the same moment or by a retry's key: the event's number, the school's
+ * connections and the place in line are read beside it (h54ze).
  */
 const enqueue = async (
   { schoolId, sessionId, vehicleNumber, vehicleType }: Omit<AddReads, 'reads'>,
@@ -176,7 +183,11 @@ const enqueue = async (
   requeue: boolean,
   calls: VisitCalls,
   record: Recording,
-  { queuedBy, answered = false }: { queuedBy?: 'announcement'; answered?: boolean } = {},
+  {
+    queuedBy,
+    answered = false,
+    slotReadFree = false,
+  }: { queuedBy?: 'announcement'; answered?: boolean; slotReadFree?: boolean } = {},
 ): Promise<QueueEntry> => {
   const now = new Date().toISOString();
   const made = queue.entryOf({
@@ -193,27 +204,33 @@ const enqueue = async (
     ...(queuedBy ? { queuedBy } : {}),
   });
   if (answered) answerInTheChange(201, made, PLACE_IN_LINE);
-  const entry = await queue.add(db, made, record, requeue);
-  countMetric('carsQueued');
-  // The place in line and the announcement do not wait for each other.
-  const [position] = await Promise.all([
-    queue.positionOf(db, entry),
-    publishToSession(schoolId, sessionId, {
-      type: 'VEHICLE_QUEUED',
-      data: {
-        entry,
-        vehicle: {
-          number: entry.vehicleNumber,
-          type: entry.vehicleType,
-          make: vehicle?.make ?? null,
-          model: vehicle?.model ?? null,
-          color: vehicle?.color ?? null,
-          parentName: vehicle?.parentName ?? null,
-          alternateContactName: vehicle?.alternateContactName ?? null,
+  const added = queue.add(db, made, record, requeue);
+  if (!slotReadFree) await added;
+  // The place in line and the announcement do not wait for each other (nor for the commit, `slotReadFree`).
+  const [position, entry] = await Promise.all([
+    queue.positionOf(db, made),
+    added,
+    publishToSession(
+      schoolId,
+      sessionId,
+      added.then((entry) => ({
+        type: 'VEHICLE_QUEUED' as const,
+        data: {
+          entry,
+          vehicle: {
+            number: entry.vehicleNumber,
+            type: entry.vehicleType,
+            make: vehicle?.make ?? null,
+            model: vehicle?.model ?? null,
+            color: vehicle?.color ?? null,
+            parentName: vehicle?.parentName ?? null,
+            alternateContactName: vehicle?.alternateContactName ?? null,
+          },
         },
-      },
-    }),
+      })),
+    ),
   ]);
+  countMetric('carsQueued');
   return { ...entry, position };
 };
 

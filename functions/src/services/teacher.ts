@@ -28,6 +28,7 @@ import {
   vehicles,
 } from '@curbside/store';
 import { db } from '../lib/context';
+import { answerInTheChange } from '../lib/idempotency';
 import { countMetric, log } from '../lib/log';
 import { publishToSession } from './live-events';
 import { recordingBy } from './record';
@@ -268,15 +269,33 @@ export const releaseStudent = async (user: User, studentId: number, early?: Prom
   if (!session || !isSessionRunning(session))
     throw new ConflictError('There is no active session to release students in');
   const record = await recording;
-  const releasedAt = await releases.release(db, { schoolId, sessionId: session.id }, student, record);
-  countMetric('releases');
-  const event = {
-    type: 'STUDENT_STATUS_UPDATE' as const,
-    data: { studentId, sessionId: session.id, status: 'released' as const, releasedAt },
-  };
+  const releasedAt = new Date().toISOString();
+  const answer = { studentId, sessionId: session.id, releasedAt };
+  // The answer is known before the change: its key's claim keeps it (no write after the transaction).
+  answerInTheChange(200, answer);
+  const released = releases.release(db, { schoolId, sessionId: session.id }, student, record, releasedAt);
   // Staff see who released the child; the child's parents, on the school's connections the
-  // staff's fan-out reads (no read of their own), only that they were (`tellParents`).
-  const toStaff = { ...event, data: { ...event.data, releasedBy: actorName(record.actor) } };
-  await publishToSession(schoolId, session.id, toStaff, [student.classroomId]);
-  return { studentId, sessionId: session.id, releasedAt };
+  // staff's fan-out reads (no read of their own), only that they were (`tellParents`). The
+  // event's number and the school's connections are read beside the transaction (ADR 0027,
+  // h54ze): it holds no condition but the key's claim, so only a retry or a failed write
+  // leaves the number unused (a gap: the line's screens read the line again).
+  const told = publishToSession(
+    schoolId,
+    session.id,
+    released.then(() => ({
+      type: 'STUDENT_STATUS_UPDATE' as const,
+      data: {
+        studentId,
+        sessionId: session.id,
+        status: 'released' as const,
+        releasedAt,
+        releasedBy: actorName(record.actor),
+      },
+    })),
+    [student.classroomId],
+  );
+  await released;
+  countMetric('releases');
+  await told;
+  return answer;
 };

@@ -25,6 +25,7 @@ import {
   visitEnded,
   waitingIndex,
 } from './queue';
+import { forgetAnswerInTheClaim } from './transaction-claim';
 
 /**
  * Batch: `BATCH#{id}` / `BATCH`, with the ids of the entries in it
@@ -275,6 +276,9 @@ export const batches = {
   /** `markersFitBatch`: a completion's visit markers in its own transaction. */
   markersFit: markersFitBatch,
 
+  /** The batch as it is once `addEntry`'s first try (held to the batch as read) committed. */
+  afterGain: batchAfterGain,
+
   /** A new, empty batch (loading). */
   async create(db: Db, input: NewBatch, recording: Recording): Promise<Batch> {
     const batch = await batches.allocate(db, input);
@@ -354,6 +358,13 @@ export const batches = {
     return filled;
   },
 
+  /** `putFilled` with no entries: a new batch, empty (its Put refuses only an id already used). */
+  async putEmpty(db: Db, batch: Batch, recording: Recording): Promise<Batch> {
+    const made = await batches.putFilled(db, batch, [], recording);
+    if (made === 'taken') throw new Error('An empty batch has no entry to be taken');
+    return made;
+  },
+
   async get(db: Db, id: number): Promise<Batch | undefined> {
     return (await batches.withMembers(db, id))?.batch;
   },
@@ -408,6 +419,8 @@ export const batches = {
     const outcome = await joinOnce(db, batch, entry, recording, true);
     if (outcome !== 'moved') return outcome;
     // Moved on meanwhile: once more, held to its room only (so tablets adding at once do not take turns), read after.
+    // An answer kept in the key's claim was the batch as held: this try's is read after it, and kept then.
+    forgetAnswerInTheClaim();
     const again = await joinOnce(db, batch, entry, recording, false);
     if (again === 'taken') return again;
     const now = await batches.get(db, batch.id);

@@ -106,6 +106,9 @@ export const queue = {
    * `vehicle_requeued` when the car already had a visit in this session), in
    * one transaction; ConflictError when it is already in this session's queue.
    */
+  /** The refusal of a vehicle that has a visit in the session's queue now. */
+  alreadyQueued: (number: string) => new ConflictError(`Vehicle ${number} is already in the queue`),
+
   async add(
     db: Db,
     input: NewQueueEntry | QueueEntry,
@@ -143,7 +146,7 @@ export const queue = {
         }),
       );
     } catch (error) {
-      if (isConditionFailure(error)) throw new ConflictError(`Vehicle ${number} is already in the queue`);
+      if (isConditionFailure(error)) throw queue.alreadyQueued(number);
       throw error;
     }
     return entry;

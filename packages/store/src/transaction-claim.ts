@@ -40,6 +40,17 @@ export interface TransactionClaim {
   answered?: Record<string, unknown>;
 }
 
+/**
+ * Takes back the answer the running request put in its pending claim
+ * (`idempotency.answerInTheClaim`): the next transaction claims the key as
+ * `applied`, and the answer is kept after it. For a change whose answer is
+ * known only if its first try commits (add-to-batch's batch as held).
+ */
+export const forgetAnswerInTheClaim = (): void => {
+  const claim = transactionClaims.getStore();
+  if (claim?.state === 'pending') delete claim.answered;
+};
+
 /** A transaction found the key already claimed: the request is a retry (or reuses the key). */
 export class IdempotencyKeyTakenError extends Error {
   override name = 'IdempotencyKeyTakenError';

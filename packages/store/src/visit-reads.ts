@@ -5,7 +5,7 @@ import { planKey, type StoredPlan, toPlan } from './dismissal-plan';
 import { itemAt, type KeyedRead, keyedReads } from './keyed-read';
 import { sessionKey, sessionOf, visitsMarked } from './pickup-session';
 import { programKey, toProgram } from './program';
-import { endedVisits, visitedKey } from './queue-items';
+import { activeSk, endedVisits, partition, visitedKey } from './queue-items';
 import { studentKey, toStudent } from './student';
 import { toVehicle, vehicleIdKey, vehicleKey } from './vehicle';
 
@@ -27,13 +27,15 @@ export interface VehicleInSession {
  * The session, the vehicle with this number (active only: a deactivated
  * vehicle has left the car line) and whether the vehicle had a visit that
  * ended in the session (`visited`: its marker, `queue-items.ts`; undefined for
- * a session begun before the markers, whose visits a Query finds), read
- * consistently in one BatchGetItem.
+ * a session begun before the markers, whose visits a Query finds), and
+ * whether a vehicle of that number is in the session's queue now (`queued`:
+ * its slot), read consistently in one BatchGetItem.
  */
 export interface SessionAndVehicle {
   session: PickupSession | undefined;
   vehicle: Vehicle | undefined;
   visited: boolean | undefined;
+  queued: boolean;
 }
 
 export const sessionAndVehicle = async (db: Db, place: VehicleInSession): Promise<SessionAndVehicle> =>
@@ -50,9 +52,10 @@ export const keyedSessionAndVehicle = ({
     session: sessionKey(sessionId),
     vehicle: vehicleKey(schoolId, type, number),
     visited: visitedKey(sessionId, type, number),
+    slot: { pk: partition(sessionId), sk: activeSk(type, number) },
   };
   return {
-    keys: [keys.session, keys.vehicle, keys.visited],
+    keys: [keys.session, keys.vehicle, keys.visited, keys.slot],
     consistent: true,
     from: (found) => {
       const session = itemAt(found, keys.session);
@@ -62,6 +65,7 @@ export const keyedSessionAndVehicle = ({
         session: session ? sessionOf(session) : undefined,
         vehicle: active?.active ? active : undefined,
         visited: visitsMarked(session) ? endedVisits(itemAt(found, keys.visited)) : undefined,
+        queued: itemAt(found, keys.slot) !== undefined,
       };
     },
   };

@@ -8,6 +8,7 @@ import { keyedReads } from '../src/keyed-read';
 import { meter } from '../src/meter';
 import { pickupSessions } from '../src/pickup-session';
 import { programs } from '../src/program';
+import { queue } from '../src/queue';
 import { students } from '../src/student';
 import { vehicles } from '../src/vehicle';
 import { namesForCalls, sessionAndVehicle, studentsWithPlans } from '../src/visit-reads';
@@ -365,8 +366,28 @@ describe('a car’s children, their plans, its session and the vehicle', () => {
 
     const read = await sessionAndVehicle(db, { schoolId, sessionId: session.id, type: 'car', number: '54a' });
 
-    expect(read).toEqual({ session, vehicle: car, visited: false });
+    expect(read).toEqual({ session, vehicle: car, visited: false, queued: false });
     expect(callsOf('BatchGetItem')).toBe(1);
+    // Queued now: its slot in the line is read with them (a second add is refused from this read, h54ze).
+    const now = new Date().toISOString();
+    await queue.add(
+      db,
+      queue.entryOf({
+        sessionId: session.id,
+        schoolId,
+        vehicleId: car.id,
+        vehicleNumber: '54A',
+        vehicleType: 'car',
+        entryTime: now,
+        queueTime: now,
+        vehicle: null,
+        students: [],
+      }),
+      rec,
+    );
+    expect(
+      (await sessionAndVehicle(db, { schoolId, sessionId: session.id, type: 'car', number: '54a' })).queued,
+    ).toBe(true);
     await vehicles.update(db, car, { ...car, active: false });
     expect(
       (await sessionAndVehicle(db, { schoolId, sessionId: session.id, type: 'car', number: '54A' })).vehicle,

@@ -1,0 +1,103 @@
+/**
+ * Car-line changes refused from their first read, and answers kept in the
+ * key's claim, with the calls they make counted by the meter (ADR 0027, h54ze).
+ */
+import { ConflictError } from '@curbside/domain';
+import { batches, eventSequence, idempotency, meter, queue, type TransactionClaim } from '@curbside/store';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { db } from '../../packages/store/test/fixtures/db';
+import { addNextToBatch, type BatchReads, createBatch } from '../src/services/batches';
+import { addVehicle } from '../src/services/queue';
+import { schoolWithSession } from './fixtures';
+
+// The meter on before the table handles are made (they count calls only when made metered).
+vi.hoisted(() => {
+  process.env.CURBSIDE_METER = '1';
+});
+afterAll(() => {
+  meter.reset();
+  delete process.env.CURBSIDE_METER;
+});
+
+describe('add-to-batch when another tablet took the car its first read found', () => {
+  it('is refused from that read (409), with no read of the line again', async () => {
+    const { user, session } = await schoolWithSession(db, 'Taken Car School', 'back_queue_wrangler');
+    await addVehicle(user, { sessionId: session.id, vehicleNumber: '1', vehicleType: 'car' });
+    const mine = await createBatch(user, session.id, 'car');
+    const theirs = await createBatch(user, session.id, 'car');
+    // What this tablet read beside its sign-in: its batch, and the line with the one car in it.
+    const early: BatchReads = {
+      batchId: mine.id,
+      batch: batches.get(db, mine.id),
+      line: {
+        sessionId: session.id,
+        vehicleType: 'car',
+        read: queue.waitingForBatch(db, session.id, 'car', 4),
+      },
+    };
+    await early.batch;
+    await early.line?.read;
+    // Another tablet's Add to batch takes the car first.
+    expect((await addNextToBatch(user, theirs.id)).currentCount).toBe(1);
+
+    meter.reset();
+    const refused = await meter
+      .run('taken', () => addNextToBatch(user, mine.id, Promise.resolve(early)))
+      .catch((error: unknown) => error);
+
+    expect(refused).toBeInstanceOf(ConflictError);
+    expect((refused as Error).message).toBe('No waiting cars to add to Batch #1');
+    const calls = meter.snapshot().taken ?? {};
+    // One transaction, refused (the car was taken); the line as read held nothing else.
+    expect(calls['ddb.TransactWriteItems.calls']).toBe(1);
+    expect(calls['ddb.Query.calls'] ?? 0).toBe(0);
+    expect((await batches.get(db, mine.id))?.currentCount).toBe(0);
+  });
+
+  it("keeps no answer in the key's claim when another add moved its batch on: the batch is read after", async () => {
+    const { user, session } = await schoolWithSession(db, 'Moved Batch School', 'back_queue_wrangler');
+    await addVehicle(user, { sessionId: session.id, vehicleNumber: '1', vehicleType: 'car' });
+    await addVehicle(user, { sessionId: session.id, vehicleNumber: '2', vehicleType: 'car' });
+    const batch = await createBatch(user, session.id, 'car');
+    // This tablet read the batch empty; another tablet's add commits before this one's transaction.
+    const early: BatchReads = { batchId: batch.id, batch: batches.get(db, batch.id), line: undefined };
+    await early.batch;
+    expect((await addNextToBatch(user, batch.id)).currentCount).toBe(1);
+    const claim: TransactionClaim = {
+      table: db.table,
+      caller: 'USER#1',
+      key: 'moved-batch-key',
+      fingerprint: 'moved',
+      state: 'pending',
+    };
+
+    const joined = await idempotency.claimingIn(claim, () =>
+      addNextToBatch(user, batch.id, Promise.resolve(early)),
+    );
+
+    expect(joined.currentCount).toBe(2);
+    expect(claim.state).toBe('committed');
+    // Not the batch as this tablet read it with one more (a count of 1): its answer is kept after the change.
+    expect(claim.answered).toBeUndefined();
+  });
+});
+
+describe('queueing a car that is in the line already', () => {
+  it('is refused from the first read (409): no transaction, and no event number taken', async () => {
+    const { user, session } = await schoolWithSession(db, 'Twice Queued School', 'front_queue_wrangler');
+    const car = { sessionId: session.id, vehicleNumber: '77', vehicleType: 'car' as const };
+    await addVehicle(user, car);
+    const numbered = await eventSequence.next(db, session.id);
+
+    meter.reset();
+    const refused = await meter.run('twice', () => addVehicle(user, car)).catch((error: unknown) => error);
+
+    expect(refused).toBeInstanceOf(ConflictError);
+    expect((refused as Error).message).toBe('Vehicle 77 is already in the queue');
+    const calls = meter.snapshot().twice ?? {};
+    expect(calls['ddb.TransactWriteItems.calls'] ?? 0).toBe(0);
+    expect(calls['ddb.UpdateItem.calls'] ?? 0).toBe(0);
+    // The line's screens see no gap: the next change takes the next number.
+    expect(await eventSequence.next(db, session.id)).toBe(numbered + 1);
+  });
+});
