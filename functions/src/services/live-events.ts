@@ -6,7 +6,7 @@ import { besideTheAnswer } from '../lib/deferred';
 import { live } from '../lib/live';
 import { log } from '../lib/log';
 import { tellDisplays } from './display';
-import { tellParents } from './parent-events';
+import { lineUpdateDue, type ParentsConcern, parentsConcernOf, tellParents } from './parent-events';
 import { inChannelOf, publishToChannel, schoolHearing } from './publish';
 
 export { publishToChannel };
@@ -53,7 +53,27 @@ export const publishToSession = (
   event: CarLineEvent | Promise<CarLineEvent>,
   classroomIds?: readonly (number | null)[],
   sample?: SampleChange,
-): Promise<void> => besideTheAnswer(publishNow(schoolId, sessionId, event, classroomIds, sample));
+  parents?: ParentsConcern,
+): Promise<void> => besideTheAnswer(publishNow(schoolId, sessionId, event, classroomIds, sample, parents));
+
+/** Whose parents a change of one entry's status can tell (`parents` of `publishToSession` for an event still read). */
+export const parentsOfStatusChange = (entry: QueueEntry | null): ParentsConcern =>
+  parentsConcernOf({ type: 'QUEUE_STATUS_UPDATED', data: { entry, batch: null } });
+
+/**
+ * The parents' pages a change's fan-out reads (h54zf): those of the children
+ * it concerns, unless it may tell every waiting child's parents that the line
+ * moved (not within the interval), or it is not known yet (an event still
+ * being read whose caller did not say): then every row (undefined).
+ */
+const childrenHearing = (sessionId: number, concern: ParentsConcern | undefined) =>
+  concern && !(concern.lineMoved && lineUpdateDue(sessionId)) ? concern.children : undefined;
+
+/** Whether the rows read for `children` hold every parent's page the event tells something. */
+const covers = (children: readonly number[], concern: ParentsConcern) => {
+  const read = new Set(children);
+  return !concern.lineMoved && concern.children.every((studentId) => read.has(studentId));
+};
 
 /** A change's completed visits as the wait estimate's sample keeps them. */
 export const pickedUp = (entries: readonly QueueEntry[]): SampleChange => ({
@@ -68,9 +88,11 @@ const publishNow = async (
   event: CarLineEvent | Promise<CarLineEvent>,
   classroomIds?: readonly (number | null)[],
   sample?: SampleChange,
+  parents?: ParentsConcern,
 ): Promise<void> => {
+  const children = childrenHearing(sessionId, event instanceof Promise ? parents : parentsConcernOf(event));
   // The number is taken, and the school's connections read, while the event's last reads (if any) are under way.
-  const hearing = schoolHearing(schoolId);
+  const hearing = schoolHearing(schoolId, children);
   const [seq, ready] = await Promise.all([
     eventSequence.next(db, sessionId, sample).catch((error: Error) => {
       log('warn', 'live event not numbered', { error: error.message });
@@ -79,6 +101,9 @@ const publishNow = async (
     event,
     hearing,
   ]);
+  // A caller's word that the event did not keep: every parent's page, read again (not expected).
+  const parentsHearing =
+    children === undefined || covers(children, parentsConcernOf(ready)) ? hearing : schoolHearing(schoolId);
   await Promise.all([
     routeToStaff(
       schoolId,
@@ -86,7 +111,13 @@ const publishNow = async (
       await concernOf(schoolId, ready, classroomIds),
       hearing,
     ),
-    tellParents(schoolId, sessionId, ready, hearing),
+    tellParents(
+      schoolId,
+      sessionId,
+      ready,
+      parentsHearing,
+      parentsHearing !== hearing || children === undefined,
+    ),
     ...(DISPLAY_CHANGES.has(ready.type) ? [tellDisplays(schoolId, hearing)] : []),
   ]);
 };
