@@ -69,10 +69,10 @@ export const parentsOfStatusChange = (entry: QueueEntry | null): ParentsConcern 
 const childrenHearing = (sessionId: number, concern: ParentsConcern | undefined) =>
   concern && !(concern.lineMoved && lineUpdateDue(sessionId)) ? concern.children : undefined;
 
-/** Whether the rows read for `children` hold every parent's page the event tells something. */
+/** Whether the rows read for `children` hold the pages of every child the event tells their parents of. */
 const covers = (children: readonly number[], concern: ParentsConcern) => {
   const read = new Set(children);
-  return !concern.lineMoved && concern.children.every((studentId) => read.has(studentId));
+  return concern.children.every((studentId) => read.has(studentId));
 };
 
 /** A change's completed visits as the wait estimate's sample keeps them. */

@@ -1,6 +1,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteAll, putAll } from './batch-write';
 import type { Db } from './db';
+import { meter } from './meter';
 import { isConditionFailure, queryAll } from './query';
 
 /**
@@ -214,6 +215,8 @@ export const connections = {
       'connectionId, channels, studentIds',
       only && hearingOf(only),
     );
+    // The rows a fan-out received and parsed (the Query reads, and is billed for, every row).
+    meter.add('live.schoolRows', rows.length);
     return rows.map((item) => ({
       connectionId: item.connectionId as string,
       channels: (item.channels as string[] | undefined) ?? [],
