@@ -139,6 +139,8 @@ interface Counted {
   readUnits: number;
   /** Of which its BatchGetItems' (the reads by key). */
   keyedReadUnits: number;
+  /** The school's connection rows its fan-out received (`connections.ofSchool`, h54zf). */
+  schoolRows: number;
 }
 
 const figures: Record<string, Counted> = {};
@@ -149,6 +151,7 @@ const countedOf = (of: Record<string, number>): Counted => ({
   roundTrips: of['ddb.roundTrips'] ?? 0,
   readUnits: of['ddb.readUnits'] ?? 0,
   keyedReadUnits: of['ddb.BatchGetItem.units'] ?? 0,
+  schoolRows: of['live.schoolRows'] ?? 0,
 });
 
 /**
@@ -651,6 +654,76 @@ describe('calls per car-line request, with 30 classrooms, 40 staff screens and 2
     expect(bus.roundTrips, 'a bus of 30 riders picked up: round trips').toBeLessThanOrEqual(
       car.roundTrips + ROUND_TRIP_SLACK,
     );
+  });
+
+  it("a change's fan-out receives the staff's rows and its own children's parents' pages, not the school's every parent", async () => {
+    // 40 staff screens; parent i follows kids[i % kids.length], so a child has this many parents' pages open.
+    const staffRows = 40;
+    const pagesOf = (kid: number) =>
+      Array.from({ length: 200 }, (_, i) => kids[i % kids.length]).filter((id) => id === kid).length;
+    const [child, other] = [kids[7] as number, kids[8] as number];
+    expect(pagesOf(child)).toBeGreaterThan(0);
+    let made = 0;
+    /** A car of its own carrying `kid`, as the benchmark's family cars are: its number. */
+    const carOf = async (kid: number) => {
+      const number = `ROWS${made++}`;
+      await vehicles.create(server.db, newVehicle(1, number, 'car', { studentIds: [kid] }));
+      return number;
+    };
+    const queuedCar = await measure(
+      'addToQueue',
+      () => carOf(child),
+      (vehicleNumber) => send(front, 'POST', '/api/queue', { sessionId, vehicleNumber, vehicleType: 'car' }),
+      'addToQueue (rows of the fan-out)',
+    );
+    expect(queuedCar.schoolRows, 'a car of one child queued: rows received').toBe(staffRows + pagesOf(child));
+    const placed = await measure(
+      'updateQueueEntry',
+      async () => {
+        const vehicleNumber = await carOf(other);
+        const answer = await send(front, 'POST', '/api/queue', {
+          sessionId,
+          vehicleNumber,
+          vehicleType: 'car',
+        });
+        expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+        return { batchId: await newBatch(), entryId: answer.body.id as string };
+      },
+      ({ batchId, entryId }) => send(front, 'PUT', at(entryId), { batchId, status: 'waiting' }),
+      'updateQueueEntry into a batch (rows of the fan-out)',
+    );
+    expect(placed.schoolRows, 'a car of one child put in a batch: rows received').toBe(
+      staffRows + pagesOf(other),
+    );
+    // The batch's next car, whichever is first in line: a car of at most three children.
+    const mostPages = Math.max(...kids.map(pagesOf));
+    const batched = await measure(
+      'addToBatch',
+      async () => {
+        await queued();
+        return newBatch();
+      },
+      (batchId) => send(front, 'POST', `/api/batches/${batchId}/vehicles`),
+      'addToBatch (rows of the fan-out)',
+    );
+    expect(batched.schoolRows, 'a car put in a batch: rows received').toBeLessThanOrEqual(
+      staffRows + 3 * mostPages,
+    );
+    const empty = await measure(
+      'createBatch',
+      nothing,
+      () => send(front, 'POST', '/api/batches', { sessionId, vehicleType: 'car' }),
+      'createBatch (rows of the fan-out)',
+    );
+    expect(empty.schoolRows, 'an empty batch: the staff rows only').toBe(staffRows);
+    const alert = await measure(
+      'createAlert',
+      nothing,
+      () => send(front, 'POST', '/api/alerts', alertAt()),
+      'createAlert (rows)',
+    );
+    expect(alert.schoolRows, 'an alert: the staff rows only').toBe(staffRows);
+    // Read units are those of every row as before (DynamoDB bills a Query by what it reads, before its filter).
   });
 
   it("a teacher's release and an alert's raise, acknowledgement and dismissal", async () => {

@@ -30,7 +30,7 @@ import { answerInTheChange } from '../lib/idempotency';
 import { log } from '../lib/log';
 import { remember } from '../lib/remember';
 import { completeWithPickups, releasesBeforeCompletion } from './completion';
-import { pickedUp, publishToSession } from './live-events';
+import { parentsOfStatusChange, pickedUp, publishToSession } from './live-events';
 import { noteSchool, recordingBy } from './record';
 import { assertSessionOfSchool, ofSchool as sessionAsRead, sessionOfSchool } from './scope';
 import { recordPickups } from './teacher';
@@ -123,6 +123,10 @@ const announce = (
     batch.schoolId,
     batch.sessionId,
     Promise.resolve(change).then((data) => ({ type: 'QUEUE_STATUS_UPDATED' as const, data })),
+    undefined,
+    undefined,
+    // The entry is known now: the fan-out reads only its children's parents' pages (h54zf).
+    change instanceof Promise ? undefined : parentsOfStatusChange(change.entry),
   );
 
 /** Tries to fill a new batch in one transaction before it is written empty and topped up one by one. */

@@ -6,7 +6,7 @@ import { besideTheAnswer } from '../lib/deferred';
 import { live } from '../lib/live';
 import { log } from '../lib/log';
 import { tellDisplays } from './display';
-import { tellParents } from './parent-events';
+import { lineUpdateDue, type ParentsConcern, parentsConcernOf, tellParents } from './parent-events';
 import { inChannelOf, publishToChannel, schoolHearing } from './publish';
 
 export { publishToChannel };
@@ -58,7 +58,27 @@ export const publishToSession = (
   event: CarLineEvent | Promise<CarLineEvent>,
   classroomIds?: readonly (number | null)[],
   sample?: SampleChange,
-): Promise<void> => besideTheAnswer(publishNow(schoolId, sessionId, event, classroomIds, sample));
+  parents?: ParentsConcern,
+): Promise<void> => besideTheAnswer(publishNow(schoolId, sessionId, event, classroomIds, sample, parents));
+
+/** Whose parents a change of one entry's status can tell (`parents` of `publishToSession` for an event still read). */
+export const parentsOfStatusChange = (entry: QueueEntry | null): ParentsConcern =>
+  parentsConcernOf({ type: 'QUEUE_STATUS_UPDATED', data: { entry, batch: null } });
+
+/**
+ * The parents' pages a change's fan-out reads (h54zf): those of the children
+ * it concerns, unless it may tell every waiting child's parents that the line
+ * moved (not within the interval), or it is not known yet (an event still
+ * being read whose caller did not say): then every row (undefined).
+ */
+const childrenHearing = (sessionId: number, concern: ParentsConcern | undefined) =>
+  concern && !(concern.lineMoved && lineUpdateDue(sessionId)) ? concern.children : undefined;
+
+/** Whether the rows read for `children` hold the pages of every child the event tells their parents of. */
+const covers = (children: readonly number[], concern: ParentsConcern) => {
+  const read = new Set(children);
+  return concern.children.every((studentId) => read.has(studentId));
+};
 
 /** A change's completed visits as the wait estimate's sample keeps them. */
 export const pickedUp = (entries: readonly QueueEntry[]): SampleChange => ({
@@ -73,9 +93,11 @@ const publishNow = async (
   event: CarLineEvent | Promise<CarLineEvent>,
   classroomIds?: readonly (number | null)[],
   sample?: SampleChange,
+  parents?: ParentsConcern,
 ): Promise<void> => {
+  const children = childrenHearing(sessionId, event instanceof Promise ? parents : parentsConcernOf(event));
   // The number is taken, and the school's connections read, while the event's last reads (if any) are under way.
-  const hearing = schoolHearing(schoolId);
+  const hearing = schoolHearing(schoolId, children);
   const [seq, ready] = await Promise.all([
     eventSequence.next(db, sessionId, sample).catch((error: Error) => {
       log('warn', 'live event not numbered', { error: error.message });
@@ -90,6 +112,9 @@ const publishNow = async (
       log('info', 'live event not sent: its change did not commit (or its reads failed)', { sessionId, seq });
     return;
   }
+  // A caller's word that the event did not keep: every parent's page, read again (not expected).
+  const parentsHearing =
+    children === undefined || covers(children, parentsConcernOf(ready)) ? hearing : schoolHearing(schoolId);
   await Promise.all([
     routeToStaff(
       schoolId,
@@ -97,7 +122,13 @@ const publishNow = async (
       await concernOf(schoolId, ready, classroomIds),
       hearing,
     ),
-    tellParents(schoolId, sessionId, ready, hearing),
+    tellParents(
+      schoolId,
+      sessionId,
+      ready,
+      parentsHearing,
+      parentsHearing !== hearing || children === undefined,
+    ),
     ...(DISPLAY_CHANGES.has(ready.type) ? [tellDisplays(schoolId, hearing)] : []),
   ]);
 };

@@ -68,6 +68,27 @@ const releasesOf = (event: CarLineEvent): Array<{ studentId: number; message: Li
   return [releasedMessage(studentId, sessionId, releasedAt)];
 };
 
+/**
+ * Whose parents a car-line event can tell anything (`tellParents`): the
+ * children whose status it carries or who were released, and whether it
+ * moved the line (then the parents of every child still waiting may be told).
+ */
+export interface ParentsConcern {
+  children: readonly number[];
+  lineMoved: boolean;
+}
+
+export const parentsConcernOf = (event: CarLineEvent): ParentsConcern => {
+  const { entries, lineMoved } = changesOf(event);
+  return {
+    children: [
+      ...entries.flatMap((entry) => entry.students.map((student) => student.id)),
+      ...releasesOf(event).map((release) => release.studentId),
+    ],
+    lineMoved,
+  };
+};
+
 /** At most one position update per child per this long (status changes go at once). */
 export const POSITION_UPDATE_INTERVAL_MS = 15_000;
 
@@ -77,6 +98,10 @@ export const POSITION_UPDATE_INTERVAL_MS = 15_000;
  * get one update per instance per interval (a handful), never one per car.
  */
 const lastLineUpdate = new Map<number, number>();
+
+/** Whether a change that moves the line may tell it to the session's parents now (not within the interval). */
+export const lineUpdateDue = (sessionId: number, now = Date.now()) =>
+  now - (lastLineUpdate.get(sessionId) ?? 0) >= POSITION_UPDATE_INTERVAL_MS;
 
 /** A parent's connection that hears of a child: whose page it is and which connection. */
 interface Hearer {
@@ -130,7 +155,7 @@ const sendToHearers = async (hearers: readonly Hearer[], message: LiveEvent) => 
  */
 const tellLineMoved = async (sessionId: number, hearers: ReadonlyMap<number, Hearer[]>) => {
   const now = Date.now();
-  if (now - (lastLineUpdate.get(sessionId) ?? 0) < POSITION_UPDATE_INTERVAL_MS) return;
+  if (!lineUpdateDue(sessionId, now)) return;
   lastLineUpdate.set(sessionId, now);
   // Counted apart, so a count of a change's calls can tell this throttled read from the change's own.
   meter.add('parents.lineMoved');
@@ -159,14 +184,18 @@ const tellLineMoved = async (sessionId: number, hearers: ReadonlyMap<number, Hea
  * Query of the connection table shared with the staff's fan-out), and who
  * hears of each child is on their rows (matched here, no read: the same calls
  * for a car of one child as for a bus of thirty). Nothing about anyone else
- * reaches a parent's connection. The change has committed: a failure here is
- * logged, never the caller's error.
+ * reaches a parent's connection. `whole`: `hearing` holds every parent's
+ * page of the school, not only those of the event's children (h54zf), so the
+ * line moved can be told (else it is left to the next change that reads
+ * them all). The change has committed: a failure here is logged, never the
+ * caller's error.
  */
 export const tellParents = async (
   schoolId: number,
   sessionId: number,
   event: CarLineEvent,
   hearing: Promise<SchoolConnection[]> = schoolHearing(schoolId),
+  whole = true,
 ) => {
   const { entries, leaving, lineMoved } = changesOf(event);
   const released = releasesOf(event);
@@ -193,7 +222,7 @@ export const tellParents = async (
         }),
       ),
     );
-    if (lineMoved) await tellLineMoved(sessionId, hearers);
+    if (lineMoved && whole) await tellLineMoved(sessionId, hearers);
   } catch (error) {
     log('warn', 'parents not told', { type: event.type, error: (error as Error).message });
   }

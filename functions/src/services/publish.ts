@@ -25,10 +25,12 @@ export const publishToChannel = (channel: string, event: LiveEvent): Promise<voi
  * The connections that hear of a school's car line, with their channels: one
  * Query of the school's partition of the connection table, shared by the
  * staff's, the parents' and the displays' fan-out of one change (ADR 0027).
- * A failed read is an empty list (the change has committed; it is logged).
+ * `children`: a change that can tell only these children's parents anything
+ * gets the parents' pages of those children only (h54zf). A failed read is
+ * an empty list (the change has committed; it is logged).
  */
-export const schoolHearing = (schoolId: number): Promise<SchoolConnection[]> =>
-  connections.ofSchool(connectionsDb(), schoolId).catch((error: Error) => {
+export const schoolHearing = (schoolId: number, children?: readonly number[]): Promise<SchoolConnection[]> =>
+  connections.ofSchool(connectionsDb(), schoolId, children ? { children } : {}).catch((error: Error) => {
     log('warn', "school's connections not read", { error: error.message });
     return [];
   });

@@ -192,6 +192,60 @@ describe('connections', () => {
     await connections.remove(connectionDb, 'p1');
     expect(await heard(21)).toEqual([]);
   });
+
+  it("gives a change's fan-out the staff pages, displays and only its children's parents' pages (h54zf)", async () => {
+    const schoolId = 31;
+    const at = new Date().toISOString();
+    await connections.put(connectionDb, {
+      connectionId: 'staff-a',
+      channels: [`school#${schoolId}#staff`, `school#${schoolId}#line`],
+      userId: 1,
+      connectedAt: at,
+      schools: [schoolId],
+      children: [],
+    });
+    await connections.put(connectionDb, {
+      connectionId: 'display-a',
+      channels: [`school#${schoolId}#display`],
+      userId: null,
+      connectedAt: at,
+      schools: [schoolId],
+    });
+    // Three parents' pages: children 1 and 2 (one family), 3, and 4.
+    const page = (connectionId: string, userId: number, studentIds: number[]) =>
+      connections.put(connectionDb, {
+        connectionId,
+        channels: ['public', `parent#${userId}`],
+        userId,
+        connectedAt: at,
+        schools: [schoolId],
+        children: studentIds.map((studentId) => ({ schoolId, studentId })),
+      });
+    await page('parent-12', 61, [1, 2]);
+    await page('parent-3', 62, [3]);
+    await page('parent-4', 63, [4]);
+    const heard = async (children?: number[]) =>
+      (await connections.ofSchool(connectionDb, schoolId, children ? { children } : {}))
+        .map((connection) => connection.connectionId)
+        .sort();
+    expect(await heard()).toEqual(['display-a', 'parent-12', 'parent-3', 'parent-4', 'staff-a']);
+    expect(await heard([2])).toEqual(['display-a', 'parent-12', 'staff-a']);
+    expect(await heard([3, 4, 3])).toEqual(['display-a', 'parent-3', 'parent-4', 'staff-a']);
+    // A change that tells no parent anything (an empty batch, an alert): the staff's and displays' rows.
+    expect(await heard([])).toEqual(['display-a', 'staff-a']);
+    // More children than a filter names: every row.
+    expect(await heard(Array.from({ length: 60 }, (_, index) => 100 + index))).toHaveLength(5);
+    // A child unlinked from a page: it hears of nobody there (a row with no child left reads as one
+    // that hears of no child, as a staff page's does: sent along, matched to nobody).
+    await connections.forgetChildren(connectionDb, 62, schoolId, [3]);
+    const after = await connections.ofSchool(connectionDb, schoolId, { children: [3] });
+    expect(after.filter((connection) => connection.studentIds.includes(3))).toEqual([]);
+    expect(after.map((connection) => connection.connectionId).sort()).toEqual([
+      'display-a',
+      'parent-3',
+      'staff-a',
+    ]);
+  });
 });
 
 describe('the bus fan-out gate', () => {
