@@ -118,6 +118,8 @@ const announce = (
   change:
     | { entry: QueueEntry | null; batch: Batch | null }
     | Promise<{ entry: QueueEntry | null; batch: Batch | null }>,
+  /** The change's entry when it is known before the change's promise settles (null: none). */
+  entry: QueueEntry | null | undefined = change instanceof Promise ? undefined : change.entry,
 ) =>
   publishToSession(
     batch.schoolId,
@@ -126,7 +128,7 @@ const announce = (
     undefined,
     undefined,
     // The entry is known now: the fan-out reads only its children's parents' pages (h54zf).
-    change instanceof Promise ? undefined : parentsOfStatusChange(change.entry),
+    entry === undefined ? undefined : parentsOfStatusChange(entry),
   );
 
 /** Tries to fill a new batch in one transaction before it is written empty and topped up one by one. */
@@ -196,6 +198,7 @@ const putEmpty = async (allocated: Batch, record: Recording): Promise<Batch> => 
   const told = announce(
     allocated,
     put.then((batch) => ({ entry: null, batch })),
+    null,
   );
   const batch = await put;
   await told;

@@ -37,6 +37,7 @@ import { countMetric } from '../lib/log';
 import { dropFromBatch, type EntryChange, placeInBatch, takeOutOfBatch } from './batches';
 import { completeWithPickups, releasesBeforeCompletion } from './completion';
 import { pickedUp, publishToSession } from './live-events';
+import { parentsConcernOf } from './parent-events';
 import { recordingBy } from './record';
 import { schoolToday } from './school-clock';
 import { activeEntryOfSchool, assertSessionOfSchool, runningOf, runningSession } from './scope';
@@ -204,6 +205,21 @@ const enqueue = async (
     ...(queuedBy ? { queuedBy } : {}),
   });
   if (answered) answerInTheChange(201, made, PLACE_IN_LINE);
+  const queuedEvent = (entry: QueueEntry) => ({
+    type: 'VEHICLE_QUEUED' as const,
+    data: {
+      entry,
+      vehicle: {
+        number: entry.vehicleNumber,
+        type: entry.vehicleType,
+        make: vehicle?.make ?? null,
+        model: vehicle?.model ?? null,
+        color: vehicle?.color ?? null,
+        parentName: vehicle?.parentName ?? null,
+        alternateContactName: vehicle?.alternateContactName ?? null,
+      },
+    },
+  });
   const added = queue.add(db, made, record, requeue);
   if (!slotReadFree) await added;
   // The place in line and the announcement do not wait for each other (nor for the commit, `slotReadFree`).
@@ -213,21 +229,11 @@ const enqueue = async (
     publishToSession(
       schoolId,
       sessionId,
-      added.then((entry) => ({
-        type: 'VEHICLE_QUEUED' as const,
-        data: {
-          entry,
-          vehicle: {
-            number: entry.vehicleNumber,
-            type: entry.vehicleType,
-            make: vehicle?.make ?? null,
-            model: vehicle?.model ?? null,
-            color: vehicle?.color ?? null,
-            parentName: vehicle?.parentName ?? null,
-            alternateContactName: vehicle?.alternateContactName ?? null,
-          },
-        },
-      })),
+      added.then(queuedEvent),
+      undefined,
+      undefined,
+      // Its parents are known before the commit: the fan-out reads their pages only (h54zf).
+      parentsConcernOf(queuedEvent(made)),
     ),
   ]);
   countMetric('carsQueued');

@@ -31,6 +31,7 @@ import { db } from '../lib/context';
 import { answerInTheChange } from '../lib/idempotency';
 import { countMetric, log } from '../lib/log';
 import { publishToSession } from './live-events';
+import { parentsConcernOf } from './parent-events';
 import { recordingBy } from './record';
 import { schoolToday } from './school-clock';
 import { activeSessionOf, assertSessionOfSchool, knownSessionRead, sessionOfSchool } from './scope';
@@ -279,20 +280,24 @@ export const releaseStudent = async (user: User, studentId: number, early?: Prom
   // event's number and the school's connections are read beside the transaction (ADR 0027,
   // h54ze): it holds no condition but the key's claim, so only a retry or a failed write
   // leaves the number unused (a gap: the line's screens read the line again).
+  const event = {
+    type: 'STUDENT_STATUS_UPDATE' as const,
+    data: {
+      studentId,
+      sessionId: session.id,
+      status: 'released' as const,
+      releasedAt,
+      releasedBy: actorName(record.actor),
+    },
+  };
   const told = publishToSession(
     schoolId,
     session.id,
-    released.then(() => ({
-      type: 'STUDENT_STATUS_UPDATE' as const,
-      data: {
-        studentId,
-        sessionId: session.id,
-        status: 'released' as const,
-        releasedAt,
-        releasedBy: actorName(record.actor),
-      },
-    })),
+    released.then(() => event),
     [student.classroomId],
+    undefined,
+    // The child's parents are known before the commit: the fan-out reads their pages only (h54zf).
+    parentsConcernOf(event),
   );
   await released;
   countMetric('releases');
