@@ -3,13 +3,13 @@ import { Alert, Badge, Button, Card, Group, Loader, Stack, Text, TextInput, Titl
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useDeferredValue, useState } from 'react';
 import { Navigate } from 'react-router';
-import { useLargestPaintDone } from './largest-paint';
 import { appQueryClient } from '../../lib/query-client';
 import { authQueries, useMe } from '../auth/auth.queries';
 import { useLiveEvent } from '../live/live';
 import { ArrivalCards } from './arrival';
 import { clockText, waitText } from './format';
 import { useParentTexts } from './i18n';
+import { useLargestPaintDone } from './largest-paint';
 import { useLinkStudent, useParentLogout } from './parent.mutations';
 import { parentQueries, spreadDelay } from './parent.queries';
 import { ParentLayout } from './parent-layout';

@@ -249,9 +249,11 @@ export function ChangeWayHome({
           {changes.isError && !changes.data ? (
             <Alert color="red">{t('ways.loadFailed')}</Alert>
           ) : changes.isPending ? (
-            // A line's height while they come: "No changes…", the usual answer, takes its place.
-            <Text component="div" aria-busy="true">
-              <Loader size="xs" type="dots" aria-label="Loading" />
+            // While they come, the usual answer's place ("No changes…", unseen) with a loader in it:
+            // when it comes, nothing below moves.
+            <Text component="div" pos="relative" aria-busy="true">
+              <span style={{ visibility: 'hidden' }}>{t('ways.none', { name: child.firstName })}</span>
+              <Loader size="xs" type="dots" aria-label="Loading" pos="absolute" top={0} left={0} />
             </Text>
           ) : mine.length === 0 ? (
             <Text>{t('ways.none', { name: child.firstName })}</Text>
