@@ -12,15 +12,12 @@ export interface FirstScreen {
   /**
    * The reads its loaders start first (GET, as `request` sends them; `?` at the end: with the
    * page's own query string): `always`, and `parent`'s once `/api/me` says a parent is signed
-   * in (and may read: no one-time password); `after`, once the answer of the first URL (one of
-   * the above) is in, the reads each item of its list (`[url, list, field, prefix]`) names: the
-   * prefix and the item's field, each value once; `link`, with the school link's token of the
+   * in (and may read: no one-time password); `link`, with the school link's token of the
    * page's `?t=` as `Authorization: Bearer`, as the screens opened from a link read.
    */
   reads?: {
     always?: readonly string[];
     parent?: readonly string[];
-    after?: ReadonlyArray<readonly [string, string, string, string]>;
     link?: readonly string[];
   };
 }
@@ -50,9 +47,8 @@ export const FIRST_SCREENS: readonly FirstScreen[] = [
     ],
     reads: {
       always: [ME],
+      // The family's changes are read once the page has been painted (ChangeWayHome, h57k).
       parent: ['/api/parent/students/status', '/api/parent/students', '/api/parent/ways-home'],
-      // Each school's changes from its today, as the dashboard's loader asks once the ways home are in.
-      after: [['/api/parent/ways-home', 'schools', 'today', '/api/dismissal-changes?from=']],
     },
   },
   {
@@ -125,16 +121,6 @@ function early(screens: Array<[string, string[], Reads]>) {
     .then((user: { role?: string; mustChangePassword?: boolean } | null) => {
       if (user?.role !== 'parent' || user.mustChangePassword) return;
       for (const url of reads.parent ?? []) read(url);
-      for (const [source, list, field, prefix] of reads.after ?? []) {
-        kept[source]
-          ?.then((response) => (response.ok ? response.clone().json() : null))
-          .then((body: Record<string, Array<Record<string, unknown>>> | null) => {
-            const values = new Set((body?.[list] ?? []).map((item) => item[field]));
-            for (const value of values)
-              if (typeof value === 'string') read(prefix + encodeURIComponent(value));
-          })
-          .catch(() => {});
-      }
     })
     .catch(() => {});
 }

@@ -128,12 +128,14 @@ function ArrivalSchoolCard({ opening }: { opening: ArrivalOpening }) {
 
 /**
  * "I'm on my way" / "I'm here" (issue 53): shown only while a school of the
- * family runs a pickup session and takes announcements. Read again with the
- * parent's status (live messages, the 30 s poll).
+ * family runs a pickup session and takes announcements. Read once the
+ * dashboard has been painted (`painted`, issue 57: as before, the cards come
+ * after its first paint, and their read no longer ends in that paint's
+ * window), then again with the parent's status (live messages, the 30 s poll).
  */
-export function ArrivalCards() {
+export function ArrivalCards({ painted }: { painted: boolean }) {
   const queryClient = useQueryClient();
-  const openings = useQuery(parentQueries.arrivals());
+  const openings = useQuery({ ...parentQueries.arrivals(), enabled: painted });
   useLiveEvent(['STUDENT_STATUS_UPDATE', 'QUEUE_UPDATE'], () => {
     void queryClient.invalidateQueries({ queryKey: parentQueries.arrivals().queryKey });
   });

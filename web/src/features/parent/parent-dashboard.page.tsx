@@ -9,6 +9,7 @@ import { useLiveEvent } from '../live/live';
 import { ArrivalCards } from './arrival';
 import { clockText, waitText } from './format';
 import { useParentTexts } from './i18n';
+import { useLargestPaintDone } from './largest-paint';
 import { useLinkStudent, useParentLogout } from './parent.mutations';
 import { parentQueries, spreadDelay } from './parent.queries';
 import { ParentLayout } from './parent-layout';
@@ -165,6 +166,9 @@ export function ParentDashboardPage() {
   // again in pieces after it.
   const pending = status.isPending || students.isPending || !waysRead;
   const drawn = useDeferredValue(!pending);
+  // What lies below a phone's first screen (the changes' lists, the trusted adults) and the
+  // arrivals' read come once that paint is reported: nothing they ask for ends in its window.
+  const painted = useLargestPaintDone(!pending && drawn);
   const logout = useParentLogout();
   const readStatus = () => void queryClient.invalidateQueries({ queryKey: parentQueries.status().queryKey });
   useLiveEvent('STUDENT_STATUS_UPDATE', readStatus);
@@ -199,7 +203,7 @@ export function ParentDashboardPage() {
             {t('dashboard.signOut')}
           </Button>
         </Group>
-        {status.data && status.data.length > 0 && <ArrivalCards />}
+        {status.data && status.data.length > 0 && <ArrivalCards painted={painted} />}
         {!status.data ? (
           <Alert color="red">{t('dashboard.loadFailed')}</Alert>
         ) : status.data.length === 0 ? (
@@ -212,9 +216,11 @@ export function ParentDashboardPage() {
           </Stack>
         )}
         {status.data?.map((child) => (
-          <ChangeWayHome key={child.id} child={child} userId={user.id} />
+          <ChangeWayHome key={child.id} child={child} userId={user.id} painted={painted} />
         ))}
-        {status.data && status.data.length > 0 && <AuthorizedPickups students={status.data} />}
+        {status.data && status.data.length > 0 && (
+          <AuthorizedPickups students={status.data} painted={painted} />
+        )}
         <LinkForm />
       </Stack>
     </ParentLayout>

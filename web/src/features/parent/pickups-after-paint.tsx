@@ -5,8 +5,6 @@ import { useParentTexts } from './i18n';
 
 type Students = ReadonlyArray<{ id: number; firstName: string; lastName: string }>;
 
-/** How long the trusted adults wait at most for the frame that paints the page (a hidden tab paints none). */
-const FRAME_WAIT_MS = 250;
 /** A failed load of their code is tried again after this, doubled each time, up to `RETRY_MAX_MS`. */
 const RETRY_FIRST_MS = 2_000;
 const RETRY_MAX_MS = 30_000;
@@ -15,21 +13,22 @@ let loaded: typeof PickupCards | undefined;
 
 /**
  * The trusted adults' cards' code, fetched once the page above them has been painted (issue
- * 57): false in the dashboard's first commit, their component from the task after its first
- * frame and the chunk's arrival. The cards (three fields, three radios and a button a child)
+ * 57): once the browser reports the dashboard's largest paint (`painted`; h57k: fetched in the
+ * task after the painting frame, their chunks could end before the paint was reported, and
+ * Lighthouse counted them in it), drawn once the chunk has come. The cards (three fields, three radios and a button a child)
  * lie below the children and their change forms, off a phone's first screen: neither their
  * code (Mantine's Radio, which brings the Combobox's and the Popover's chunks) nor their drawing
  * is on the first paint's path; they are drawn in a transition (React renders it in slices).
  * Should the code not come (a dropped connection), the card says the list is being retried, and
  * it is.
  */
-const usePickupCards = () => {
+const usePickupCards = (painted: boolean) => {
   const [cards, setCards] = useState<{ Cards?: typeof PickupCards; failed: boolean }>(() => ({
     Cards: loaded,
     failed: false,
   }));
   useEffect(() => {
-    if (loaded) return;
+    if (loaded || !painted) return;
     let stopped = false;
     let retry: ReturnType<typeof setTimeout> | undefined;
     const load = (wait: number) => {
@@ -45,21 +44,12 @@ const usePickupCards = () => {
         },
       );
     };
-    let started = false;
-    const start = () => {
-      if (started || stopped) return;
-      started = true;
-      load(RETRY_FIRST_MS);
-    };
-    const frame = requestAnimationFrame(() => setTimeout(start, 0));
-    const fallback = setTimeout(start, FRAME_WAIT_MS);
+    load(RETRY_FIRST_MS);
     return () => {
       stopped = true;
-      cancelAnimationFrame(frame);
-      clearTimeout(fallback);
       clearTimeout(retry);
     };
-  }, []);
+  }, [painted]);
   return cards;
 };
 
@@ -67,9 +57,9 @@ const usePickupCards = () => {
  * For each of the parent's children, the other adults the family allows to collect them, and a
  * form to add one: drawn after the page's first paint (`usePickupCards`).
  */
-export function AuthorizedPickups({ students }: { students: Students }) {
+export function AuthorizedPickups({ students, painted }: { students: Students; painted: boolean }) {
   const { t } = useParentTexts();
-  const { Cards, failed } = usePickupCards();
+  const { Cards, failed } = usePickupCards(painted);
   if (Cards) return <Cards students={students} />;
   return failed ? <Alert color="red">{t('pickups.loadFailed')}</Alert> : null;
 }

@@ -3,7 +3,7 @@ import type { DayWay, DismissalChangeView, ParentWaysHome, WayOptions } from '@c
 import { addDays, clockTimeText, cutoffMessage, isSchoolDay } from '@curbside/domain';
 import { Alert, Badge, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api } from '../../lib/api';
 import { useFieldErrors } from '../../lib/field-errors';
@@ -112,13 +112,20 @@ const useChangeError = (cutoff: string) => {
   };
 };
 
-/** One child's "Change how … goes home": the form and the family's changes. */
+/**
+ * One child's "Change how … goes home": the form and the family's changes. The changes are read
+ * once the page has been painted (`painted`): their list lies below a phone's first screen, and
+ * its read, which waits for the ways home's answer (each school's today), is not on the first
+ * paint's path (issue 57, h57k).
+ */
 export function ChangeWayHome({
   child,
   userId,
+  painted,
 }: {
   child: { id: number; firstName: string };
   userId: number;
+  painted: boolean;
 }) {
   const { t, language } = useParentTexts();
   const wayText = useWayText();
@@ -126,7 +133,10 @@ export function ChangeWayHome({
   const ways = useQuery(parentQueries.waysHome());
   const link = ways.data?.children.find((found) => found.studentId === child.id);
   const school = ways.data?.schools.find((found) => found.schoolId === link?.schoolId);
-  const changes = useQuery({ ...parentQueries.changes(school?.today ?? ''), enabled: school !== undefined });
+  const changes = useQuery({
+    ...parentQueries.changes(school?.today ?? ''),
+    enabled: painted && school !== undefined,
+  });
   const [date, setDate] = useState<string | null>(null);
   const [way, setWay] = useState<string | null>(null);
   const [note, setNote] = useState('');
@@ -238,6 +248,13 @@ export function ChangeWayHome({
           </Title>
           {changes.isError && !changes.data ? (
             <Alert color="red">{t('ways.loadFailed')}</Alert>
+          ) : changes.isPending ? (
+            // While they come, the usual answer's place ("No changes…", unseen) with a loader in it:
+            // when it comes, nothing below moves.
+            <Text component="div" pos="relative" aria-busy="true">
+              <span style={{ visibility: 'hidden' }}>{t('ways.none', { name: child.firstName })}</span>
+              <Loader size="xs" type="dots" aria-label="Loading" pos="absolute" top={0} left={0} />
+            </Text>
           ) : mine.length === 0 ? (
             <Text>{t('ways.none', { name: child.firstName })}</Text>
           ) : (
@@ -316,36 +333,22 @@ export function ChangeWayHome({
   );
 }
 
-/** The days the family's changes are read from: each of their schools' today. */
-const schoolTodays = (ways: ParentWaysHome | undefined) => [
-  ...new Set((ways?.schools ?? []).map((school) => school.today)),
-];
-
 /**
- * The dashboard's loader asks for the ways home, then each school's changes, as the route
- * matches (issue 57): they leave beside the page's code, not once it has drawn.
+ * The dashboard's loader asks for the ways home as the route matches (issue 57): they leave
+ * beside the page's code, not once it has drawn. The changes are read after its paint
+ * (`ChangeWayHome`).
  */
 export const askWaysHome = () => {
-  void appQueryClient.fetchQuery(parentQueries.waysHome()).then(
-    (ways) => {
-      for (const today of schoolTodays(ways)) void appQueryClient.prefetchQuery(parentQueries.changes(today));
-    },
-    () => {},
-  );
+  void appQueryClient.prefetchQuery(parentQueries.waysHome());
 };
 
 /**
- * Whether the ways home and each school's changes have their first answer (or failed): the
- * dashboard draws the children with their way today and the change forms below them at once, not
- * a line and a form at a time (each moved what was below it: a layout shift on the phone).
+ * Whether the ways home have their first answer (or failed): the dashboard draws the children
+ * with their way today and the change forms below them at once, not a line and a form at a time
+ * (each moved what was below it: a layout shift on the phone).
  */
-export const useWaysHomeRead = (enabled: boolean) => {
-  const ways = useQuery({ ...parentQueries.waysHome(), enabled });
-  const changes = useQueries({
-    queries: schoolTodays(ways.data).map((today) => parentQueries.changes(today)),
-  });
-  return !ways.isPending && changes.every((read) => !read.isPending);
-};
+export const useWaysHomeRead = (enabled: boolean) =>
+  !useQuery({ ...parentQueries.waysHome(), enabled }).isPending;
 
 /** The office decided, or today's plan changed: the dashboard reads the children's ways again. */
 export const useWaysHomeFollowLive = () => {

@@ -1,0 +1,53 @@
+import { useEffect, useState } from 'react';
+
+/** How long a page waits for its largest paint to be reported before it goes on anyway. */
+const PAINT_WAIT_MS = 2_000;
+
+/**
+ * Calls `run` once what the page has just drawn has been painted: when the browser reports that
+ * paint (its largest-contentful-paint entry, timed after the frame is shown), not in the frame
+ * that draws it (a request started by a frame's own callbacks counts as before its paint, and
+ * Lighthouse counts every request that ended before the largest paint in it: ADR 0026, h57g,
+ * h57k); where the browser reports none (Safari), after the next frame; where it reports none in
+ * `PAINT_WAIT_MS` (a hidden tab), then. Answers a function that cancels it. The driver page keeps
+ * its own copy (`afterPaint` in features/buses/bus-driver-field.tsx): shared from one module, the
+ * build made it a chunk of its own, one more request for both pages before their paint.
+ */
+export const afterLargestPaint = (run: () => void) => {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    observer?.disconnect();
+    window.clearTimeout(timer);
+    run();
+  };
+  const drawn = performance.now();
+  const observer = PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint')
+    ? new PerformanceObserver((list) => {
+        if (list.getEntries().some((entry) => entry.startTime >= drawn)) once();
+      })
+    : undefined;
+  observer?.observe({ type: 'largest-contentful-paint', buffered: true });
+  const timer = observer
+    ? window.setTimeout(once, PAINT_WAIT_MS)
+    : window.setTimeout(() => requestAnimationFrame(() => window.setTimeout(once, 0)), 0);
+  return () => {
+    done = true;
+    observer?.disconnect();
+    window.clearTimeout(timer);
+  };
+};
+
+/**
+ * False until the page drawn while `drawn` turned true has been painted (`afterLargestPaint`),
+ * then true for good: what lies below a phone's first screen is read or loaded from then on.
+ */
+export const useLargestPaintDone = (drawn: boolean) => {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    if (!drawn || painted) return;
+    return afterLargestPaint(() => setPainted(true));
+  }, [drawn, painted]);
+  return painted;
+};
