@@ -150,12 +150,12 @@ describe("a phone's first screen", () => {
       'front_demo',
       /^\/api\/sessions\/active$/,
     );
-    // Asked before the entry ran (it is held until then), and taken by the app: read once before the
-    // screen was drawn (its live connection reads it again when it opens).
+    // Asked before the entry ran (it is held until then), once, and taken by the app: the app did not
+    // ask for it before its live connection opened (which reads it again, with a request reference).
     expect(screenAskedFirst).toBe(true);
     const made = reads(untilDrawn, '/api/sessions/active');
-    expect(made.length).toBe(1);
-    expect(made[0]?.headers()[REQUEST_ID]).toBeUndefined();
+    expect(made.filter((sent) => sent.headers()[REQUEST_ID] === undefined).length).toBe(1);
+    expect(made.length).toBeLessThanOrEqual(2);
     expect(early.find((read) => read.url === '/api/sessions/active')?.taken).toBe(true);
   }, 60_000);
 
