@@ -44,14 +44,15 @@ export const afterPaint = (run: () => void, { inApp = false } = {}) => {
 };
 
 /**
- * False until the screen that calls it has been painted (`afterPaint`), then true for good: what
- * the first paint does not need (a list and its read) is drawn after it.
+ * False until the screen that calls it has been painted (`afterPaint`) with its first part drawn
+ * (`drawn`: counted from the commit that draws it, not from a loader's before), then true for good:
+ * what the first paint does not need (a list and its read) is drawn after it.
  */
-export const usePainted = () => {
+export const usePainted = (drawn = true) => {
   const [painted, setPainted] = useState(false);
   useEffect(() => {
-    if (painted) return;
+    if (painted || !drawn) return;
     return afterPaint(() => setPainted(true), { inApp: true });
-  }, [painted]);
+  }, [painted, drawn]);
   return painted;
 };

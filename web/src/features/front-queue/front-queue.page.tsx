@@ -45,7 +45,7 @@ export function FrontQueuePage() {
   const deferred = useDeferredValue(running);
   const session = running && deferred?.id === running.id ? deferred : null;
   const phone = usePhone();
-  const painted = usePainted();
+  const painted = usePainted(session !== null);
   const live = useLiveSettled();
   const lists = painted && live;
   if (!user) return null;
