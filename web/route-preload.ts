@@ -12,12 +12,14 @@ export interface FirstScreen {
   /**
    * The reads its loaders start first (GET, as `request` sends them; `?` at the end: with the
    * page's own query string): `always`, and `parent`'s once `/api/me` says a parent is signed
-   * in (and may read: no one-time password); `link`, with the school link's token of the
+   * in (and may read: no one-time password), `staff`'s once it says anyone else is; `link`,
+   * with the school link's token of the
    * page's `?t=` as `Authorization: Bearer`, as the screens opened from a link read.
    */
   reads?: {
     always?: readonly string[];
     parent?: readonly string[];
+    staff?: readonly string[];
     link?: readonly string[];
   };
 }
@@ -64,9 +66,9 @@ export const FIRST_SCREENS: readonly FirstScreen[] = [
       'src/features/shell/shell.layout',
       'src/features/front-queue/front-queue.page',
     ],
-    // Who is signed in only: the running session is read as the shell's loader asks for it (a
-    // session started while the early answer travelled would otherwise be missed by the screen).
-    reads: { always: [ME] },
+    // And the running session the shell waits for (h57l): a session started while the answer
+    // travelled is read again when the screen's live connection opens (`readAgainOnFirstOpen`).
+    reads: { always: [ME], staff: ['/api/sessions/active'] },
   },
 ];
 
@@ -116,10 +118,14 @@ function early(screens: Array<[string, string[], Reads]>) {
     document.head.append(link);
   }
   const me = kept['/api/me'];
-  if (!me || !reads.parent) return;
+  if (!me || !(reads.parent || reads.staff)) return;
   me.then((response) => (response.ok ? response.clone().json() : null))
     .then((user: { role?: string; mustChangePassword?: boolean } | null) => {
-      if (user?.role !== 'parent' || user.mustChangePassword) return;
+      if (!user?.role || user.mustChangePassword) return;
+      if (user.role !== 'parent') {
+        for (const url of reads.staff ?? []) read(url);
+        return;
+      }
       for (const url of reads.parent ?? []) read(url);
     })
     .catch(() => {});

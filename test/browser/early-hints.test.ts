@@ -2,6 +2,7 @@ import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { viewports } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
+import { sessionBody } from '../support/fixtures';
 
 /**
  * Issue 57 (ADR 0026): a phone's first screen does not wait for the entry to run before asking
@@ -135,6 +136,25 @@ describe("a phone's first screen", () => {
       expect(early.find((read) => read.url === `${url} Bearer ${token}`)?.taken, url).toBe(true);
     }
   });
+
+  it("the front queue's running session leaves from the early script once who is signed in is known, once", async () => {
+    const front = await suite.client('front_demo');
+    expect((await front.post('/api/sessions', sessionBody())).status).toBe(201);
+    const { untilDrawn, early, reads, screenAskedFirst } = await opened(
+      '/front-queue',
+      /\/front-queue\.page-[\w-]+\.js$/,
+      (page) => page.getByRole('heading', { name: 'Add Vehicle to Queue' }).waitFor({ timeout: 30_000 }),
+      'front_demo',
+      /^\/api\/sessions\/active$/,
+    );
+    // Asked before the entry ran (it is held until then), once, and taken by the app: the app did not
+    // ask for it before its live connection opened (which reads it again, with a request reference).
+    expect(screenAskedFirst).toBe(true);
+    const made = reads(untilDrawn, '/api/sessions/active');
+    expect(made.filter((sent) => sent.headers()[REQUEST_ID] === undefined).length).toBe(1);
+    expect(made.length).toBeLessThanOrEqual(2);
+    expect(early.find((read) => read.url === '/api/sessions/active')?.taken).toBe(true);
+  }, 60_000);
 
   it('signed out, the dashboard reads nothing of a parent: the sign-in opens', async () => {
     const { requests, reads } = await opened('/parent-dashboard', /\/parent-dashboard\.page-/, (page) =>

@@ -1,6 +1,7 @@
 import { InputBase } from '@mantine/core';
 import { type ComponentType, startTransition, useCallback, useEffect, useRef, useState } from 'react';
 
+import { afterPaint } from '../../lib/after-paint';
 import { type BusFieldProps, FIELD, type Pending, type PendingKey } from './bus-driver-field-parts';
 
 type BusSelect = ComponentType<BusFieldProps & { pending: () => Pending }>;
@@ -24,41 +25,6 @@ const loadSelect = () => {
     },
   );
   return loading;
-};
-
-/** How long the field waits for its page's largest paint to be reported before it fetches the Select anyway. */
-const PAINT_WAIT_MS = 2_000;
-
-/**
- * Calls `run` once the page drawn with the field has been painted: when the browser reports that
- * paint (its largest-contentful-paint entry, timed after the frame is shown), not in the frame
- * that draws it (a request started by a frame's own callbacks counts as before its paint); where
- * the browser reports none, after the next frame. Answers a function that cancels it.
- */
-const afterPaint = (run: () => void) => {
-  let done = false;
-  const once = () => {
-    if (done) return;
-    done = true;
-    observer?.disconnect();
-    window.clearTimeout(timer);
-    run();
-  };
-  const drawn = performance.now();
-  const observer = PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint')
-    ? new PerformanceObserver((list) => {
-        if (list.getEntries().some((entry) => entry.startTime >= drawn)) once();
-      })
-    : undefined;
-  observer?.observe({ type: 'largest-contentful-paint', buffered: true });
-  const timer = observer
-    ? window.setTimeout(once, PAINT_WAIT_MS)
-    : window.setTimeout(() => requestAnimationFrame(() => window.setTimeout(once, 0)), 0);
-  return () => {
-    done = true;
-    observer?.disconnect();
-    window.clearTimeout(timer);
-  };
 };
 
 /** Mantine's Combobox chevron (`ComboboxChevron`, size lg), as the Select draws it. */

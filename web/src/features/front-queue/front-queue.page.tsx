@@ -1,8 +1,10 @@
 import { Box, Center, Container, Grid, Loader, Stack } from '@mantine/core';
 import { useDeferredValue } from 'react';
+import { usePainted } from '../../lib/after-paint';
 import { AlertPanel } from '../alerts/alert-panel';
 import { ArrivingList } from '../arrivals/arriving-list';
 import { useMe } from '../auth/auth.queries';
+import { useLiveSettled } from '../live/live';
 import { NoActiveSession } from '../queue/no-active-session';
 import { QueueList } from '../queue/queue-list';
 import { RecentPickups } from '../queue/recent-pickups';
@@ -21,7 +23,20 @@ export const FRONT_QUEUE_LOCATION = 'Front Queue';
  * thirds) and recent pickups below. On a 1024×768 or 768×1024 tablet the whole
  * keypad and Add to Queue are on the first screen under the banner of five
  * alerts (two lines and "+3 more"), and on a 390×844 phone under two.
+ * The keypad is painted first (issue 57, h57l): the lists (alerts, arrivals, the queue, recent
+ * pickups) are drawn and read once it has been painted and the live connection is open (at most
+ * 3 s: `useLiveSettled`), a loader in their place meanwhile: read after the socket opened, each is
+ * read once, not again when it opens.
  */
+/** The loader the screen shows while it reads (the lists' place before the keypad's paint). */
+function ListsLoading() {
+  return (
+    <Center py="xl">
+      <Loader size="xl" aria-label="Loading" />
+    </Center>
+  );
+}
+
 export function FrontQueuePage() {
   const { user } = useMe();
   const { session: running, isLoading } = useActiveSession();
@@ -30,14 +45,11 @@ export function FrontQueuePage() {
   const deferred = useDeferredValue(running);
   const session = running && deferred?.id === running.id ? deferred : null;
   const phone = usePhone();
+  const painted = usePainted(session !== null);
+  const live = useLiveSettled();
+  const lists = painted && live;
   if (!user) return null;
-  if (isLoading || (running && !session)) {
-    return (
-      <Center py="xl">
-        <Loader size="xl" aria-label="Loading" />
-      </Center>
-    );
-  }
+  if (isLoading || (running && !session)) return <ListsLoading />;
   if (!session) {
     return (
       <NoActiveSession user={user}>
@@ -60,14 +72,18 @@ export function FrontQueuePage() {
             </Box>
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 8 }}>
-            <Stack gap="md">
-              <AlertPanel sessionId={session.id} location={FRONT_QUEUE_LOCATION} collapsible={phone} />
-              <ArrivingList sessionId={session.id} />
-              <QueueList sessionId={session.id} />
-            </Stack>
+            {lists ? (
+              <Stack gap="md">
+                <AlertPanel sessionId={session.id} location={FRONT_QUEUE_LOCATION} collapsible={phone} />
+                <ArrivingList sessionId={session.id} />
+                <QueueList sessionId={session.id} />
+              </Stack>
+            ) : (
+              <ListsLoading />
+            )}
           </Grid.Col>
         </Grid>
-        <RecentPickups sessionId={session.id} />
+        {lists && <RecentPickups sessionId={session.id} />}
       </Stack>
     </Container>
   );

@@ -15,12 +15,13 @@ export function LiveLayout() {
 }
 
 /**
- * The parent dashboard's (issue 57): its first open reads nothing again, so a phone reads each of
- * the page's lists once from its load to live; a connection back after a drop reads them all again.
+ * The parent dashboard's (issue 57): its socket opens after the first paint and its first open
+ * reads nothing again, so a phone reads each of the page's lists once from its load to live; a
+ * connection back after a drop reads them all again.
  */
 export function ParentLiveLayout() {
   return (
-    <LiveProvider readAgainOnOpen={false}>
+    <LiveProvider readAgainOnOpen={false} openAfterFirstReads>
       <Outlet />
     </LiveProvider>
   );

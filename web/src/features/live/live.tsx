@@ -115,6 +115,7 @@ const afterFirstReads = (queryClient: QueryClient, then: () => void) => {
 export function LiveProvider({
   children,
   readAgainOnOpen = true,
+  openAfterFirstReads = false,
 }: {
   children: ReactNode;
   /**
@@ -124,6 +125,14 @@ export function LiveProvider({
    * connection that comes back after a drop still reads everything again.
    */
   readAgainOnOpen?: boolean;
+  /**
+   * Whether the socket opens only once the screen's first reads are in and painted
+   * (`afterFirstReads`; the parent dashboard's, which reads nothing again on its first open). The
+   * staff screens' opens as soon as the user is known (issue 57, h57l): a list asked for after it
+   * opened missed nothing and is not read again (`readAgainOnFirstOpen`), so their first reads,
+   * asked once the running session is in, are made once instead of twice.
+   */
+  openAfterFirstReads?: boolean;
 }) {
   const queryClient = useQueryClient();
   const [live] = useState<Live>(() => ({
@@ -171,14 +180,16 @@ export function LiveProvider({
   // biome-ignore lint/correctness/useExhaustiveDependencies: reconnect when the signed-in user changes
   useEffect(() => {
     if (asking) return;
-    // Once the screen's first reads are in and drawn (issue 57): the socket's opening and its reading
-    // again (`readAgainOnFirstOpen`) come after the first paint, not in the middle of it on a phone.
-    const stopWaiting = afterFirstReads(queryClient, () => live.connection.restart());
+    // The parent dashboard's once its first reads are in and drawn (issue 57): the socket's opening
+    // comes after the first paint, not in the middle of it on a phone.
+    let stopWaiting = () => {};
+    if (openAfterFirstReads) stopWaiting = afterFirstReads(queryClient, () => live.connection.restart());
+    else live.connection.restart();
     return () => {
       stopWaiting();
       live.connection.stop();
     };
-  }, [live, userId, asking]);
+  }, [live, userId, asking, openAfterFirstReads]);
   return <LiveContext.Provider value={live}>{children}</LiveContext.Provider>;
 }
 
@@ -241,4 +252,30 @@ export const useLiveStatus = () => {
   const state = useSyncExternalStore(subscribe, () => connection.state);
   const retries = useSyncExternalStore(subscribe, () => connection.retries);
   return { state, retries };
+};
+
+/** How long a screen waits at most for its live connection to open before it reads anyway. */
+const OPEN_WAIT_MS = 3_000;
+
+/**
+ * False until the live connection has opened, then true for good: once it is open (a list read
+ * from then on missed no event and is not read again when it opens), has failed (offline: it
+ * retries), or after 3 s at most (what was read before it opens is read again then, as always).
+ * Not yet started (the provider starts it in the commit that draws its screen) is not settled.
+ * A later reconnect does not turn it back.
+ */
+export const useLiveSettled = () => {
+  const { state, retries } = useLiveStatus();
+  const [waited, setWaited] = useState(false);
+  const [settled, setSettled] = useState(false);
+  const now = settled || waited || state === 'open' || (state === 'closed' && retries > 0);
+  useEffect(() => {
+    if (now) {
+      setSettled(true);
+      return;
+    }
+    const timer = setTimeout(() => setWaited(true), OPEN_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [now]);
+  return now;
 };

@@ -1,0 +1,117 @@
+import type { Page, WebSocketRoute } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
+import { viewports } from '../support/browser';
+import { browserSuite, connected } from '../support/browser-suite';
+import { sessionBody } from '../support/fixtures';
+import { signedIn } from '../support/server';
+
+/**
+ * Issue 57 (h57l): the front queue on a tablet reads each of its lists once from its load to
+ * live. Its live connection opens as soon as the user is known and the screen's lists (alerts,
+ * arrivals, the queue, recent pickups) are asked once the keypad is painted and the connection
+ * is open, so none of them is read again when it opens; what the shell asked before it opened
+ * (the running session, the school, the banner's alerts) is, as always (a change made
+ * meanwhile reached no socket). A connection that drops and comes back reads every list again.
+ */
+const suite = browserSuite();
+
+beforeAll(async () => {
+  const front = await signedIn(suite.server.url, 'front_demo');
+  const session = await front.post('/api/sessions', sessionBody());
+  expect(session.status).toBe(201);
+  for (const vehicleNumber of ['101', '102', '103']) {
+    const queued = await front.post('/api/queue', {
+      sessionId: session.body.id,
+      vehicleNumber,
+      vehicleType: 'car',
+    });
+    expect(queued.status).toBe(201);
+  }
+});
+
+/** Notes when the page's first live connection opened (`window.liveOpenedAt`, the page's clock). */
+const NOTE_OPEN = `(() => {
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('open', () => { window.liveOpenedAt ??= performance.now(); });
+    }
+  };
+})();`;
+
+interface Read {
+  url: string;
+  startTime: number;
+}
+
+/** Every API read the page made (its early script's included), as path and query and when it was asked, in order. */
+const apiReads = (page: Page) =>
+  page.evaluate<Read[]>(`performance
+    .getEntriesByType('resource')
+    .filter((entry) => entry.initiatorType === 'fetch' && new URL(entry.name).pathname.startsWith('/api/'))
+    .map((entry) => { const url = new URL(entry.name); return { url: url.pathname + url.search, startTime: entry.startTime }; })`);
+
+/** How many times each read was made. */
+const counted = (reads: readonly Read[]) => {
+  const counts: Record<string, number> = {};
+  for (const { url } of reads) counts[url] = (counts[url] ?? 0) + 1;
+  return counts;
+};
+
+/** The front queue on a tablet with its three cars drawn and live, its socket passed through to the server. */
+const openFrontQueue = async () => {
+  const { page } = await suite.open('front_demo', '/front-queue', {
+    viewport: viewports.tablet,
+    initScripts: [NOTE_OPEN],
+  });
+  const sockets: WebSocketRoute[] = [];
+  await page.context().routeWebSocket(/\/ws/, (socket) => {
+    socket.connectToServer();
+    sockets.push(socket);
+  });
+  await page.reload();
+  for (const vehicle of ['Car 101', 'Car 102', 'Car 103']) {
+    await page.getByRole('group', { name: vehicle, exact: true }).waitFor();
+  }
+  await connected(page);
+  await page.waitForLoadState('networkidle');
+  return { page, sockets };
+};
+
+it('the front queue reads each of its lists once from its load to its live connection', async () => {
+  const { page } = await openFrontQueue();
+  const reads = await apiReads(page);
+  const openedAt = await page.evaluate<number>('window.liveOpenedAt');
+  const session = (path: string) => (read: Read) => read.url.startsWith(`${path}?sessionId=`);
+  // The screen's lists: asked once the connection was open, and once.
+  for (const list of ['/api/queue', '/api/arrivals', '/api/alerts']) {
+    const made = reads.filter(session(list));
+    expect(made.length, list).toBeGreaterThan(0);
+    expect(made.filter((read) => read.startTime < openedAt).map((read) => read.url)).toEqual([]);
+  }
+  // Every read first asked after it opened is asked once; what was asked before it is read once more.
+  const counts = counted(reads);
+  const firstAsked = (url: string) => reads.find((read) => read.url === url)?.startTime ?? 0;
+  expect(
+    Object.entries(counts).filter(([url, count]) => count > (firstAsked(url) < openedAt ? 2 : 1)),
+  ).toEqual([]);
+}, 60_000);
+
+it('the front queue reads its lists again when its live connection comes back after a drop', async () => {
+  const { page, sockets } = await openFrontQueue();
+  const before = counted(await apiReads(page));
+  expect(sockets.length).toBeGreaterThan(0);
+  await sockets.at(-1)?.close();
+  await page.locator('html:not([data-live="open"])').waitFor({ state: 'attached' });
+  await connected(page);
+  const queue = Object.keys(before).find((url) => url.startsWith('/api/queue?sessionId=')) ?? '';
+  const again = (url: string) => async () => (counted(await apiReads(page))[url] ?? 0) - (before[url] ?? 0);
+  for (const url of ['/api/sessions/active', queue]) {
+    await expect.poll(again(url), { timeout: 20_000 }).toBeGreaterThan(0);
+  }
+}, 60_000);
+
+it('logged no errors on the screens it opened', () => {
+  expect(suite.errors).toEqual([]);
+});

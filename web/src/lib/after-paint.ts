@@ -1,0 +1,58 @@
+import { useEffect, useState } from 'react';
+
+/** How long a screen waits for its largest paint to be reported before it goes on anyway. */
+const PAINT_WAIT_MS = 2_000;
+
+/**
+ * Calls `run` once what the page has just drawn has been painted: when the browser reports that
+ * paint (its largest-contentful-paint entry, timed after the frame is shown), not in the frame
+ * that draws it (a request started by a frame's own callbacks counts as before its paint); where
+ * the browser reports none, after the next frame; where it reports none in 2 s, then. A screen
+ * opened from another of the app (`inApp`, on a page painted before) may get no new largest
+ * paint (none is reported once the visitor has tapped or scrolled): only the next frame is
+ * waited for there. Answers a function that cancels it.
+ */
+export const afterPaint = (run: () => void, { inApp = false } = {}) => {
+  let done = false;
+  let frame = 0;
+  const once = () => {
+    if (done) return;
+    done = true;
+    observer?.disconnect();
+    window.clearTimeout(timer);
+    run();
+  };
+  const nextFrame = () => {
+    frame = requestAnimationFrame(() => window.setTimeout(once, 0));
+  };
+  const drawn = performance.now();
+  const painted = inApp && performance.getEntriesByType('paint').length > 0;
+  const observer =
+    !painted && PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint')
+      ? new PerformanceObserver((list) => {
+          if (list.getEntries().some((entry) => entry.startTime >= drawn)) once();
+        })
+      : undefined;
+  observer?.observe({ type: 'largest-contentful-paint', buffered: true });
+  const timer = observer ? window.setTimeout(once, PAINT_WAIT_MS) : window.setTimeout(nextFrame, 0);
+  return () => {
+    done = true;
+    observer?.disconnect();
+    window.clearTimeout(timer);
+    cancelAnimationFrame(frame);
+  };
+};
+
+/**
+ * False until the screen that calls it has been painted (`afterPaint`) with its first part drawn
+ * (`drawn`: counted from the commit that draws it, not from a loader's before), then true for good:
+ * what the first paint does not need (a list and its read) is drawn after it.
+ */
+export const usePainted = (drawn = true) => {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    if (painted || !drawn) return;
+    return afterPaint(() => setPainted(true), { inApp: true });
+  }, [painted, drawn]);
+  return painted;
+};
