@@ -8,7 +8,10 @@
  * a warm-up (Local's JIT: a cold Local costs 2–4× as much a call), so that
  * other work on the machine falls on every variant alike. Linux only.
  *
- *   npx tsx test/bench/local-writes.ts [--calls 500] [--rounds 6] [--warm 3000]
+ * With `--parallel k`, k callers at once (as the rush's requests meet in
+ * Local); a write a concurrent one overtook is refused and counted as called.
+ *
+ *   npx tsx test/bench/local-writes.ts [--calls 500] [--rounds 6] [--warm 3000] [--parallel 1]
  */
 import { parseArgs } from 'node:util';
 import {
@@ -26,11 +29,29 @@ const { values } = parseArgs({
     calls: { type: 'string', default: '500' },
     rounds: { type: 'string', default: '6' },
     warm: { type: 'string', default: '3000' },
+    parallel: { type: 'string', default: '1' },
   },
 });
 const CALLS = Number(values.calls);
 const ROUNDS = Number(values.rounds);
 const WARM = Number(values.warm);
+const PARALLEL = Number(values.parallel);
+
+/** `calls` calls of `run`, `PARALLEL` at a time; a condition refused (an overtaken write) counts as a call. */
+const callMany = async (run: (i: number) => Promise<unknown>, calls: number) => {
+  let next = 0;
+  const caller = async () => {
+    while (next < calls) {
+      const i = next++;
+      try {
+        await run(i);
+      } catch (error) {
+        if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, caller));
+};
 const FLEET = 20;
 const SCHOOL = 1;
 
@@ -139,19 +160,19 @@ const main = async () => {
 
   const entries = Object.entries(variants);
   console.log(`Warming up DynamoDB Local: ${WARM} calls of each of ${entries.length} kinds…`);
-  for (const [, run] of entries) for (let i = 0; i < WARM; i++) await run(i);
+  for (const [, run] of entries) await callMany(run, WARM);
   const perCall: Record<string, number[]> = {};
   for (let round = 0; round < ROUNDS; round++) {
     const shift = round % entries.length;
     for (const [name, run] of [...entries.slice(shift), ...entries.slice(0, shift)]) {
       const before = procSeconds(java) ?? 0;
-      for (let i = 0; i < CALLS; i++) await run(i);
+      await callMany(run, CALLS);
       const ms = (((procSeconds(java) ?? 0) - before) * 1000) / CALLS;
       perCall[name] = [...(perCall[name] ?? []), ms];
     }
   }
   console.log(
-    `DynamoDB Local's CPU per call, ms (${CALLS} calls a round, ${ROUNDS} rounds; the median last)`,
+    `DynamoDB Local's CPU per call, ms (${CALLS} calls a round, ${PARALLEL} at a time, ${ROUNDS} rounds; the median last)`,
   );
   for (const [name, rounds] of Object.entries(perCall)) {
     const median = [...rounds].sort((a, b) => a - b)[Math.floor(rounds.length / 2)] ?? Number.NaN;
