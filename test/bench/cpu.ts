@@ -11,7 +11,7 @@ import type { CpuFigures, CpuSample } from './types';
 const TICKS_PER_SECOND = 100;
 
 /** CPU seconds of a process from /proc/{pid}/stat (utime + stime), or undefined. */
-const procSeconds = (pid: number): number | undefined => {
+export const procSeconds = (pid: number): number | undefined => {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -35,7 +35,7 @@ const machineSeconds = (): number | undefined => {
 };
 
 /** The Java child of this process (DynamoDB Local), if this process started it. */
-const javaChild = (): number | undefined => {
+export const javaChild = (): number | undefined => {
   try {
     for (const entry of readdirSync('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
