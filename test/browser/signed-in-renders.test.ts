@@ -252,6 +252,34 @@ it("the parent dashboard draws only the changes' list again when the changes com
   );
 });
 
+it("the parent dashboard draws only the trusted adults' list again when they come, not the add form below it (h57m)", async () => {
+  const { page } = await suite.open('parent_demo', '/parent-dashboard', {
+    viewport: viewports.phone,
+    touch: true,
+  });
+  await page.getByRole('article').first().waitFor();
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/api\/parent\/authorized-pickups/, async (route) => {
+    await held;
+    await route.continue().catch(() => {});
+  });
+  await page.reload();
+  // The cards are drawn with their add form, their list still on the way.
+  const card = page.getByRole('region', { name: /^Who else may pick up / }).first();
+  await card.getByRole('button', { name: 'Add person' }).waitFor({ timeout: 30_000 });
+  expect(await card.getByLabel('Loading').count()).toBe(1);
+  const addButton = propsOf('section[aria-labelledby^="pickups-"] form button[type="submit"]');
+  await page.evaluate(`window.__curbsideAdd = ${addButton}`);
+  expect(await page.evaluate('Boolean(window.__curbsideAdd)')).toBe(true);
+  release();
+  await expect.poll(() => card.getByLabel('Loading').count(), { timeout: 30_000 }).toBe(0);
+  // The add form was not drawn again by the list's answer.
+  expect(await page.evaluate(`window.__curbsideAdd === ${addButton}`)).toBe(true);
+});
+
 it('logged no errors on the screens it opened', () => {
   expect(suite.errors).toEqual([]);
 });
