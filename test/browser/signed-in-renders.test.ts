@@ -214,6 +214,72 @@ it('the driver page does not draw its bus card again when its connection drops a
   await expect.poll(() => choice.inputValue()).not.toBe('');
 });
 
+it("the parent dashboard draws only the changes' list again when the changes come, not the change form above it (h57m)", async () => {
+  const { page } = await suite.open('parent_demo', '/parent-dashboard', {
+    viewport: viewports.phone,
+    touch: true,
+  });
+  const form = page.getByRole('heading', { name: /^Change how .+ goes home$/ }).first();
+  await form.waitFor();
+  // The family's changes held on the way, and seen leaving (after the page's paint).
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let asked = false;
+  await page.route(/\/api\/dismissal-changes\?/, async (route) => {
+    asked = true;
+    await held;
+    await route.continue().catch(() => {});
+  });
+  await page.reload();
+  await form.waitFor({ timeout: 30_000 });
+  await expect.poll(() => asked, { timeout: 30_000 }).toBe(true);
+  // What comes after the paint is drawn (the trusted adults' cards), the changes still on the way.
+  await page.getByRole('button', { name: 'Add person' }).first().waitFor({ timeout: 30_000 });
+  const changes = page.getByRole('region', { name: /^Changes: / }).first();
+  expect(await changes.getByLabel('Loading').count()).toBe(1);
+  await page.evaluate(
+    `window.__curbsideNote = ${propsOf('textarea')}; window.__curbsideSend = ${propsOf('form button[type="submit"]')}`,
+  );
+  expect(await page.evaluate('Boolean(window.__curbsideNote && window.__curbsideSend)')).toBe(true);
+  release();
+  await changes.getByText(/^No changes: .+ goes home the usual way\.$/).waitFor({ timeout: 30_000 });
+  // The form's note and its button were not drawn again by the changes' answer.
+  expect(await page.evaluate(`window.__curbsideNote === ${propsOf('textarea')}`)).toBe(true);
+  expect(await page.evaluate(`window.__curbsideSend === ${propsOf('form button[type="submit"]')}`)).toBe(
+    true,
+  );
+});
+
+it("the parent dashboard draws only the trusted adults' list again when they come, not the add form below it (h57m)", async () => {
+  const { page } = await suite.open('parent_demo', '/parent-dashboard', {
+    viewport: viewports.phone,
+    touch: true,
+  });
+  await page.getByRole('article').first().waitFor();
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/api\/parent\/authorized-pickups/, async (route) => {
+    await held;
+    await route.continue().catch(() => {});
+  });
+  await page.reload();
+  // The cards are drawn with their add form, their list still on the way.
+  const card = page.getByRole('region', { name: /^Who else may pick up / }).first();
+  await card.getByRole('button', { name: 'Add person' }).waitFor({ timeout: 30_000 });
+  expect(await card.getByLabel('Loading').count()).toBe(1);
+  const addButton = propsOf('section[aria-labelledby^="pickups-"] form button[type="submit"]');
+  await page.evaluate(`window.__curbsideAdd = ${addButton}`);
+  expect(await page.evaluate('Boolean(window.__curbsideAdd)')).toBe(true);
+  release();
+  await expect.poll(() => card.getByLabel('Loading').count(), { timeout: 30_000 }).toBe(0);
+  // The add form was not drawn again by the list's answer.
+  expect(await page.evaluate(`window.__curbsideAdd === ${addButton}`)).toBe(true);
+});
+
 it('logged no errors on the screens it opened', () => {
   expect(suite.errors).toEqual([]);
 });

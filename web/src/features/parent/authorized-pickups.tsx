@@ -207,6 +207,30 @@ function AddPickupForm({ studentId, childName }: { studentId: number; childName:
 }
 
 /**
+ * One child's trusted adults, or a loader while they come: a component of its own (h57m), so that
+ * their answer (TanStack Query's `useSyncExternalStore`, drawn synchronously) draws this list
+ * again and not the add form below it (on a phone at 4× CPU, each child's form was one long task).
+ */
+function PickupList({ studentId }: { studentId: number }) {
+  const { t } = useParentTexts();
+  const pickups = useQuery(parentQueries.authorizedPickups());
+  const list = (pickups.data ?? []).filter((pickup) => pickup.studentId === studentId);
+  return pickups.isPending ? (
+    <Loader size="sm" aria-label="Loading" />
+  ) : pickups.isError && !pickups.data ? (
+    <Alert color="red">{t('pickups.loadFailed')}</Alert>
+  ) : list.length === 0 ? (
+    <Text>{t('pickups.none')}</Text>
+  ) : (
+    <Stack component="ul" gap={0} m={0} p={0} style={{ listStyle: 'none' }}>
+      {list.map((pickup) => (
+        <PickupRow key={pickup.id} pickup={pickup} />
+      ))}
+    </Stack>
+  );
+}
+
+/**
  * For each of the parent's children, the other adults the family allows to
  * collect them (shared by every parent of the child), and a form to add one.
  * The dashboard loads and draws them after its first paint (`pickups-after-paint.tsx`).
@@ -217,14 +241,12 @@ export function PickupCards({
   students: ReadonlyArray<{ id: number; firstName: string; lastName: string }>;
 }) {
   const { t } = useParentTexts();
-  const pickups = useQuery(parentQueries.authorizedPickups());
   // Two children with the same first name: each card names its child in full.
   const names = childLabels(students);
   return (
     <>
       {students.map((child) => {
         const name = names.get(child.id) ?? child.firstName;
-        const list = (pickups.data ?? []).filter((pickup) => pickup.studentId === child.id);
         const headingId = `pickups-${child.id}`;
         return (
           <Card key={child.id} component="section" aria-labelledby={headingId} p="md">
@@ -237,19 +259,7 @@ export function PickupCards({
                   {t('pickups.intro')}
                 </Text>
               </Stack>
-              {pickups.isPending ? (
-                <Loader size="sm" aria-label="Loading" />
-              ) : pickups.isError && !pickups.data ? (
-                <Alert color="red">{t('pickups.loadFailed')}</Alert>
-              ) : list.length === 0 ? (
-                <Text>{t('pickups.none')}</Text>
-              ) : (
-                <Stack component="ul" gap={0} m={0} p={0} style={{ listStyle: 'none' }}>
-                  {list.map((pickup) => (
-                    <PickupRow key={pickup.id} pickup={pickup} />
-                  ))}
-                </Stack>
-              )}
+              <PickupList studentId={child.id} />
               <AddPickupForm studentId={child.id} childName={name} />
             </Stack>
           </Card>

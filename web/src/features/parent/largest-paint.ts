@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 
 /** How long a page waits for its largest paint to be reported before it goes on anyway. */
 const PAINT_WAIT_MS = 2_000;
@@ -41,13 +41,15 @@ export const afterLargestPaint = (run: () => void) => {
 
 /**
  * False until the page drawn while `drawn` turned true has been painted (`afterLargestPaint`),
- * then true for good: what lies below a phone's first screen is read or loaded from then on.
+ * then true for good: what lies below a phone's first screen is read or loaded from then on. The
+ * page drawn again with it is drawn in a transition (h57m): React renders it in slices and lets
+ * the browser in between, not in one long task after the paint.
  */
 export const useLargestPaintDone = (drawn: boolean) => {
   const [painted, setPainted] = useState(false);
   useEffect(() => {
     if (!drawn || painted) return;
-    return afterLargestPaint(() => setPainted(true));
+    return afterLargestPaint(() => startTransition(() => setPainted(true)));
   }, [drawn, painted]);
   return painted;
 };

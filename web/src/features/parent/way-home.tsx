@@ -3,7 +3,7 @@ import type { DayWay, DismissalChangeView, ParentWaysHome, WayOptions } from '@c
 import { addDays, clockTimeText, cutoffMessage, isSchoolDay } from '@curbside/domain';
 import { Alert, Badge, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api } from '../../lib/api';
 import { useFieldErrors } from '../../lib/field-errors';
@@ -112,6 +112,132 @@ const useChangeError = (cutoff: string) => {
   };
 };
 
+/** After a change is sent or cancelled: the ways home and the changes are read again. */
+const readWaysAgain = (queryClient: QueryClient) => {
+  void queryClient.invalidateQueries({ queryKey: parentQueries.waysHome().queryKey });
+  void queryClient.invalidateQueries({ queryKey: parentQueries.changesAll() });
+};
+
+/**
+ * A child's "Changes": the family's changes and their status, each cancellable while it may be.
+ * Read once the page has been painted (`painted`: h57k), and a component of its own (h57m): the
+ * changes' answer reaches React synchronously (TanStack Query's `useSyncExternalStore`), and it
+ * draws this list again, not the change form above it (on a phone at 4× CPU the whole form, each
+ * child's, was one long task after the paint).
+ */
+function ChangesList({
+  child,
+  userId,
+  school,
+  painted,
+}: {
+  child: { id: number; firstName: string };
+  userId: number;
+  school: School;
+  painted: boolean;
+}) {
+  const { t, language } = useParentTexts();
+  const wayText = useWayText();
+  const queryClient = useQueryClient();
+  const changes = useQuery({ ...parentQueries.changes(school.today), enabled: painted });
+  const cancel = useMutation({
+    mutationFn: (change: DismissalChangeView) =>
+      api(routes.cancelDismissalChange, { params: { id: change.id } }),
+    onSuccess: () => notifications.show({ color: 'green.9', message: t('ways.cancelled') }),
+    onSettled: () => readWaysAgain(queryClient),
+  });
+  const changeError = useChangeError(school.changeCutoff);
+  const mine = (changes.data?.changes ?? []).filter((change) => change.studentId === child.id);
+  return (
+    <Stack gap={4} component="section" aria-label={`${t('ways.requests')}: ${child.firstName}`}>
+      <Title order={3} fz={17}>
+        {t('ways.requests')}
+      </Title>
+      {changes.isError && !changes.data ? (
+        <Alert color="red">{t('ways.loadFailed')}</Alert>
+      ) : changes.isPending ? (
+        // While they come, the usual answer's place ("No changes…", unseen) with a loader in it:
+        // when it comes, nothing below moves.
+        <Text component="div" pos="relative" aria-busy="true">
+          <span style={{ visibility: 'hidden' }}>{t('ways.none', { name: child.firstName })}</span>
+          <Loader size="xs" type="dots" aria-label="Loading" pos="absolute" top={0} left={0} />
+        </Text>
+      ) : mine.length === 0 ? (
+        <Text>{t('ways.none', { name: child.firstName })}</Text>
+      ) : (
+        <Stack component="ul" gap={0} m={0} p={0} style={{ listStyle: 'none' }}>
+          {mine.map((change) => {
+            const when =
+              change.until === null
+                ? dayText(change.date, language)
+                : t('ways.range', {
+                    from: dayText(change.date, language),
+                    until: dayText(change.until, language),
+                  });
+            return (
+              <Group
+                component="li"
+                key={change.id}
+                justify="space-between"
+                wrap="nowrap"
+                gap="sm"
+                py={6}
+                aria-label={`${when}: ${wayText(change.way, school.options)}`}
+              >
+                <Stack gap={2} style={{ minWidth: 0 }}>
+                  <Text fw={700}>
+                    {when} · {wayText(change.way, school.options)}
+                  </Text>
+                  <Badge
+                    color={STATUS_COLOR[change.status]}
+                    variant="filled"
+                    size="lg"
+                    radius="sm"
+                    autoContrast
+                    tt="none"
+                    h="auto"
+                    py={4}
+                    style={{ alignSelf: 'flex-start', maxWidth: '100%' }}
+                    styles={{ label: { whiteSpace: 'normal', overflow: 'visible' } }}
+                  >
+                    {t(`ways.status.${change.status}`)}
+                  </Badge>
+                  {change.status === 'denied' && change.reason && (
+                    <Text fz="sm" style={{ overflowWrap: 'anywhere' }}>
+                      {t('ways.reason', { reason: change.reason })}
+                    </Text>
+                  )}
+                </Stack>
+                {change.requestedBy.id === userId && cancellable(change, school) && (
+                  <Button
+                    variant="default"
+                    size="md"
+                    style={{ flexShrink: 0 }}
+                    aria-label={t('ways.cancelLabel', { date: when })}
+                    loading={cancel.isPending && cancel.variables?.id === change.id}
+                    onClick={() =>
+                      cancel.mutate(change, {
+                        onError: (error) =>
+                          notifications.show({
+                            color: 'red',
+                            title: t('ways.cancelFailed'),
+                            message: changeError(error),
+                          }),
+                      })
+                    }
+                  >
+                    {t('ways.cancel')}
+                  </Button>
+                )}
+              </Group>
+            );
+          })}
+        </Stack>
+      )}
+    </Stack>
+  );
+}
+
 /**
  * One child's "Change how … goes home": the form and the family's changes. The changes are read
  * once the page has been painted (`painted`): their list lies below a phone's first screen, and
@@ -133,37 +259,22 @@ export function ChangeWayHome({
   const ways = useQuery(parentQueries.waysHome());
   const link = ways.data?.children.find((found) => found.studentId === child.id);
   const school = ways.data?.schools.find((found) => found.schoolId === link?.schoolId);
-  const changes = useQuery({
-    ...parentQueries.changes(school?.today ?? ''),
-    enabled: painted && school !== undefined,
-  });
   const [date, setDate] = useState<string | null>(null);
   const [way, setWay] = useState<string | null>(null);
   const [note, setNote] = useState('');
   const { errors, set: setErrors, showServerError } = useFieldErrors();
-  const readAgain = () => {
-    void queryClient.invalidateQueries({ queryKey: parentQueries.waysHome().queryKey });
-    void queryClient.invalidateQueries({ queryKey: parentQueries.changesAll() });
-  };
   const send = useMutation({
     mutationFn: (body: { date: string; way: DayWay; note: string }) =>
       api(routes.createDismissalChange, {
         body: { studentId: child.id, ...body, language: language === 'es' ? 'es' : 'en' },
       }),
-    onSettled: readAgain,
-  });
-  const cancel = useMutation({
-    mutationFn: (change: DismissalChangeView) =>
-      api(routes.cancelDismissalChange, { params: { id: change.id } }),
-    onSuccess: () => notifications.show({ color: 'green.9', message: t('ways.cancelled') }),
-    onSettled: readAgain,
+    onSettled: () => readWaysAgain(queryClient),
   });
   const changeError = useChangeError(school?.changeCutoff ?? '14:00');
   if (ways.isPending) return <Loader size="sm" aria-label="Loading" />;
   if (!school) return null;
 
   const days = schoolDaysFrom(school);
-  const mine = (changes.data?.changes ?? []).filter((change) => change.studentId === child.id);
   const headingId = `way-home-${child.id}`;
   const time = cutoffText(school.changeCutoff, language);
   const submit = (event: FormEvent) => {
@@ -242,92 +353,7 @@ export function ChangeWayHome({
             </Button>
           </Stack>
         </form>
-        <Stack gap={4} component="section" aria-label={`${t('ways.requests')}: ${child.firstName}`}>
-          <Title order={3} fz={17}>
-            {t('ways.requests')}
-          </Title>
-          {changes.isError && !changes.data ? (
-            <Alert color="red">{t('ways.loadFailed')}</Alert>
-          ) : changes.isPending ? (
-            // While they come, the usual answer's place ("No changes…", unseen) with a loader in it:
-            // when it comes, nothing below moves.
-            <Text component="div" pos="relative" aria-busy="true">
-              <span style={{ visibility: 'hidden' }}>{t('ways.none', { name: child.firstName })}</span>
-              <Loader size="xs" type="dots" aria-label="Loading" pos="absolute" top={0} left={0} />
-            </Text>
-          ) : mine.length === 0 ? (
-            <Text>{t('ways.none', { name: child.firstName })}</Text>
-          ) : (
-            <Stack component="ul" gap={0} m={0} p={0} style={{ listStyle: 'none' }}>
-              {mine.map((change) => {
-                const when =
-                  change.until === null
-                    ? dayText(change.date, language)
-                    : t('ways.range', {
-                        from: dayText(change.date, language),
-                        until: dayText(change.until, language),
-                      });
-                return (
-                  <Group
-                    component="li"
-                    key={change.id}
-                    justify="space-between"
-                    wrap="nowrap"
-                    gap="sm"
-                    py={6}
-                    aria-label={`${when}: ${wayText(change.way, school.options)}`}
-                  >
-                    <Stack gap={2} style={{ minWidth: 0 }}>
-                      <Text fw={700}>
-                        {when} · {wayText(change.way, school.options)}
-                      </Text>
-                      <Badge
-                        color={STATUS_COLOR[change.status]}
-                        variant="filled"
-                        size="lg"
-                        radius="sm"
-                        autoContrast
-                        tt="none"
-                        h="auto"
-                        py={4}
-                        style={{ alignSelf: 'flex-start', maxWidth: '100%' }}
-                        styles={{ label: { whiteSpace: 'normal', overflow: 'visible' } }}
-                      >
-                        {t(`ways.status.${change.status}`)}
-                      </Badge>
-                      {change.status === 'denied' && change.reason && (
-                        <Text fz="sm" style={{ overflowWrap: 'anywhere' }}>
-                          {t('ways.reason', { reason: change.reason })}
-                        </Text>
-                      )}
-                    </Stack>
-                    {change.requestedBy.id === userId && cancellable(change, school) && (
-                      <Button
-                        variant="default"
-                        size="md"
-                        style={{ flexShrink: 0 }}
-                        aria-label={t('ways.cancelLabel', { date: when })}
-                        loading={cancel.isPending && cancel.variables?.id === change.id}
-                        onClick={() =>
-                          cancel.mutate(change, {
-                            onError: (error) =>
-                              notifications.show({
-                                color: 'red',
-                                title: t('ways.cancelFailed'),
-                                message: changeError(error),
-                              }),
-                          })
-                        }
-                      >
-                        {t('ways.cancel')}
-                      </Button>
-                    )}
-                  </Group>
-                );
-              })}
-            </Stack>
-          )}
-        </Stack>
+        <ChangesList child={child} userId={userId} school={school} painted={painted} />
       </Stack>
     </Card>
   );
