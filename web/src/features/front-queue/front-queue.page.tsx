@@ -47,7 +47,10 @@ export function FrontQueuePage() {
   const phone = usePhone();
   const painted = usePainted(session !== null);
   const live = useLiveSettled();
-  const lists = painted && live;
+  // Issue 57 (h57n): the lists are revealed in a transition, which React renders in slices (its
+  // first render mounts the alert panel, the arrivals, the queue and recent pickups: one long
+  // task at a phone's CPU otherwise); the loader stays until that render is committed.
+  const lists = useDeferredValue(painted && live);
   if (!user) return null;
   if (isLoading || (running && !session)) return <ListsLoading />;
   if (!session) {
