@@ -205,13 +205,14 @@ const enqueue = async (
     ...(queuedBy ? { queuedBy } : {}),
   });
   if (answered) answerInTheChange(201, made, PLACE_IN_LINE);
-  const queuedEvent = (entry: QueueEntry) => ({
+  // The entry `queue.add` commits is `made` itself: the event is made once, its parents named from it.
+  const event = {
     type: 'VEHICLE_QUEUED' as const,
     data: {
-      entry,
+      entry: made,
       vehicle: {
-        number: entry.vehicleNumber,
-        type: entry.vehicleType,
+        number: made.vehicleNumber,
+        type: made.vehicleType,
         make: vehicle?.make ?? null,
         model: vehicle?.model ?? null,
         color: vehicle?.color ?? null,
@@ -219,7 +220,7 @@ const enqueue = async (
         alternateContactName: vehicle?.alternateContactName ?? null,
       },
     },
-  });
+  };
   const added = queue.add(db, made, record, requeue);
   if (!slotReadFree) await added;
   // The place in line and the announcement do not wait for each other (nor for the commit, `slotReadFree`).
@@ -229,11 +230,11 @@ const enqueue = async (
     publishToSession(
       schoolId,
       sessionId,
-      added.then(queuedEvent),
+      added.then(() => event),
       undefined,
       undefined,
       // Its parents are known before the commit: the fan-out reads their pages only (h54zf).
-      parentsConcernOf(queuedEvent(made)),
+      parentsConcernOf(event),
     ),
   ]);
   countMetric('carsQueued');
