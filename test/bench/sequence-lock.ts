@@ -12,10 +12,12 @@
  * and polls at once against one Local of its own (the JVM's defaults), each
  * change's and poll's wall time and the number's own UpdateItem, the counter
  * on one table and then on the other, interleaved round by round (the order
- * rotated), after a warm-up. Wall times on a shared machine: compare the two
- * placements within a round.
+ * rotated), after a warm-up. Wall times on a shared machine: compare the
+ * placements within a round. The third placement adds the buses' 20 positions a
+ * second (PutItem) on the connection table, should the relay's state move there
+ * too (h54zh).
  *
- *   npx tsx test/bench/sequence-lock.ts [--seconds 10] [--rounds 6] [--changes 4] [--polls 4]
+ *   npx tsx test/bench/sequence-lock.ts [--seconds 10] [--rounds 6] [--warm 10] [--changes 4] [--polls 4]
  */
 import { parseArgs } from 'node:util';
 import {
@@ -81,7 +83,9 @@ const main = async () => {
 
   // The line: 20 active cars (the poll's Query); the school's 44 connection rows a fan-out reads (h54zf).
   for (let i = 0; i < 20; i++)
-    await client.send(new PutItemCommand({ TableName: data, Item: dataItem(`QUEUE#${SESSION}`, `E#${pad(i)}`, i) }));
+    await client.send(
+      new PutItemCommand({ TableName: data, Item: dataItem(`QUEUE#${SESSION}`, `E#${pad(i)}`, i) }),
+    );
   for (let i = 0; i < 44; i++)
     await client.send(
       new PutItemCommand({
@@ -155,8 +159,27 @@ const main = async () => {
     figures.poll.push(performance.now() - started);
   };
 
-  /** `CHANGES` changers and `POLLS` pollers, each one after another, for `seconds`. */
-  const run = async (counter: string, seconds: number): Promise<Figures> => {
+  /** 20 buses' positions a second on `table` (a PutItem each, 50 ms apart), until `until`. */
+  const positions = async (table: string, until: number) => {
+    for (let i = 0; performance.now() < until; i++) {
+      const next = performance.now() + 50;
+      await client.send(
+        new PutItemCommand({
+          TableName: table,
+          Item: {
+            pk: s('SCHOOL#1#BUSES'),
+            sk: s(`BUS#${i % 20}`),
+            at: n(Date.now()),
+            where: s('x'.repeat(120)),
+          },
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - performance.now())));
+    }
+  };
+
+  /** `CHANGES` changers and `POLLS` pollers, each one after another, for `seconds` (with the buses' positions). */
+  const run = async (counter: string, seconds: number, buses: boolean): Promise<Figures> => {
     const figures: Figures = { change: [], number: [], poll: [] };
     const until = performance.now() + seconds * 1000;
     const loop = (one: (f: Figures) => Promise<void>) => async () => {
@@ -165,26 +188,33 @@ const main = async () => {
     await Promise.all([
       ...Array.from({ length: CHANGES }, loop(change(counter))),
       ...Array.from({ length: POLLS }, loop(poll(counter))),
+      ...(buses ? [positions(connections, until)] : []),
     ]);
     return figures;
   };
 
-  const placements: Array<[string, string]> = [
-    ['counter on the data table', data],
-    ['counter on the connection table', connections],
+  const placements: Array<[string, string, boolean]> = [
+    ['counter on the data table', data, false],
+    ['counter on the connection table', connections, false],
+    ['the same, positions there too', connections, true],
   ];
   console.log(`Warming up DynamoDB Local: ${WARM_SECONDS} s of each placement…`);
-  for (const [, table] of placements) await run(table, WARM_SECONDS);
+  for (const [, table, buses] of placements) await run(table, WARM_SECONDS, buses);
   const all: Record<string, Figures> = {};
   for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? placements : [...placements].reverse();
-    for (const [name, table] of order) {
-      const figures = await run(table, SECONDS);
-      const into = (all[name] ??= { change: [], number: [], poll: [] });
+    const shift = round % placements.length;
+    for (const [name, table, buses] of [...placements.slice(shift), ...placements.slice(0, shift)]) {
+      const figures = await run(table, SECONDS, buses);
+      all[name] ??= { change: [], number: [], poll: [] };
+      const into = all[name];
       into.change.push(...figures.change);
       into.number.push(...figures.number);
       into.poll.push(...figures.poll);
-      const p50 = (list: number[]) => percentile([...list].sort((a, b) => a - b), 50).toFixed(1);
+      const p50 = (list: number[]) =>
+        percentile(
+          [...list].sort((a, b) => a - b),
+          50,
+        ).toFixed(1);
       console.log(
         `round ${round + 1} ${name.padEnd(34)} changes ${String(figures.change.length).padStart(5)} p50 ${p50(figures.change)} ms, number p50 ${p50(figures.number)} ms; polls ${String(figures.poll.length).padStart(5)} p50 ${p50(figures.poll)} ms`,
       );
@@ -194,7 +224,16 @@ const main = async () => {
     `\n${CHANGES} changes and ${POLLS} polls at once, ${ROUNDS} rounds of ${SECONDS} s each placement (ms; all rounds together)`,
   );
   console.log(
-    `${'placement'.padEnd(34)}${['changes', 'change p50', 'p95', 'number p50', 'p95', 'polls', 'poll p50', 'p95']
+    `${'placement'.padEnd(34)}${[
+      'changes',
+      'change p50',
+      'p95',
+      'number p50',
+      'p95',
+      'polls',
+      'poll p50',
+      'p95',
+    ]
       .map((h) => h.padStart(11))
       .join('')}`,
   );
