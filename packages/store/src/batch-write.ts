@@ -145,12 +145,15 @@ export const getOfTables = async (
         RequestItems: Object.fromEntries(
           Object.entries(pending)
             .filter(([, keys]) => keys.length > 0)
-            .map(([table, keys]) => [table, { Keys: keys as Record<string, unknown>[], ConsistentRead: consistent }]),
+            .map(([table, keys]) => [
+              table,
+              { Keys: keys as Record<string, unknown>[], ConsistentRead: consistent },
+            ]),
         ),
       }),
     );
     for (const [table, items] of Object.entries(result.Responses ?? {}))
-      (found[table] ??= []).push(...(items as Record<string, unknown>[]));
+      found[table] = [...(found[table] ?? []), ...(items as Record<string, unknown>[])];
     pending = Object.fromEntries(
       Object.entries(result.UnprocessedKeys ?? {}).map(([table, request]) => [
         table,

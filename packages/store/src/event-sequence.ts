@@ -104,10 +104,14 @@ const registersAfter = (item: Record<string, unknown> | undefined, sample: Sampl
     ['p', PICKUPS_KEPT],
     ['u', UNDONE_KEPT],
   ] as const) {
-    const added = Object.keys(shift?.attributeValues ?? {}).filter((value) => value.startsWith(`:${name}`)).length;
+    const added = Object.keys(shift?.attributeValues ?? {}).filter((value) =>
+      value.startsWith(`:${name}`),
+    ).length;
     for (let i = 0; i < size; i++) {
       const value =
-        i < added ? shift?.attributeValues[`:${name}${i}`] : (item?.[`${name}${i - added}`] ?? (added > 0 ? NONE : undefined));
+        i < added
+          ? shift?.attributeValues[`:${name}${i}`]
+          : (item?.[`${name}${i - added}`] ?? (added > 0 ? NONE : undefined));
       if (value !== undefined) after[`${name}${i}`] = value;
     }
   }

@@ -40,13 +40,9 @@ export const uniqueKeys = (keys: readonly ItemKey[]): ItemKey[] => [
  * One BatchGetItem (at most 100 keys) of keys of the data table and of others
  * (`ItemKey.table`): the items found, by key.
  */
-const readAcross = async (
-  db: Db,
-  keys: readonly ItemKey[],
-  consistent: boolean,
-): Promise<FoundItems> => {
+const readAcross = async (db: Db, keys: readonly ItemKey[], consistent: boolean): Promise<FoundItems> => {
   const byTable: Record<string, Array<{ pk: string; sk: string }>> = {};
-  for (const { pk, sk, table } of keys) (byTable[table ?? db.table] ??= []).push({ pk, sk });
+  for (const { pk, sk, table = db.table } of keys) byTable[table] = [...(byTable[table] ?? []), { pk, sk }];
   const read = await getOfTables(db, byTable, consistent);
   return new Map(
     Object.entries(read).flatMap(([table, items]) => [
@@ -59,7 +55,11 @@ const readAcross = async (
  * Items by key, of the data table and of others (`ItemKey.table`), each once:
  * one BatchGetItem per 100 keys, all at once (one round trip).
  */
-export const readKeys = async (db: Db, keys: readonly ItemKey[], consistent: boolean): Promise<FoundItems> => {
+export const readKeys = async (
+  db: Db,
+  keys: readonly ItemKey[],
+  consistent: boolean,
+): Promise<FoundItems> => {
   const unique = uniqueKeys(keys);
   const pages = await Promise.all(
     Array.from({ length: Math.ceil(unique.length / BATCH_GET_KEYS) }, (_, i) =>

@@ -37,7 +37,13 @@ describe("a session's event number, moved to the live table", () => {
     await db.doc.send(
       new PutCommand({
         TableName: db.table,
-        Item: { ...sequenceKey(sessionId), value: 41, p0: 'cmih0k5s0.k03', p1: 'bmih0k4tg.k02', u0: 'mih0k5s0.k03' },
+        Item: {
+          ...sequenceKey(sessionId),
+          value: 41,
+          p0: 'cmih0k5s0.k03',
+          p1: 'bmih0k4tg.k02',
+          u0: 'mih0k5s0.k03',
+        },
       }),
     );
     const { data, sent } = counted();
@@ -50,7 +56,9 @@ describe("a session's event number, moved to the live table", () => {
     expect(pickups.map((p) => p.vehicleType)).toEqual(['bus']);
     // Read once (at most once per concurrent first event), never written: the number lives on the live table now.
     expect(sent.every((name) => name === 'GetCommand')).toBe(true);
-    const { Item: old } = await db.doc.send(new GetCommand({ TableName: db.table, Key: sequenceKey(sessionId) }));
+    const { Item: old } = await db.doc.send(
+      new GetCommand({ TableName: db.table, Key: sequenceKey(sessionId) }),
+    );
     expect(old?.value).toBe(41);
     // The next events: one write each on the live table, the data table no more read.
     sent.length = 0;
@@ -76,7 +84,9 @@ describe("a session's event number, moved to the live table", () => {
     expect(await eventSequence.next({ live, data }, session.id)).toBe(1);
     expect(await eventSequence.next({ live, data }, session.id)).toBe(2);
     expect(sent).toEqual([]);
-    const { Item } = await live.doc.send(new GetCommand({ TableName: live.table, Key: sequenceKey(session.id) }));
+    const { Item } = await live.doc.send(
+      new GetCommand({ TableName: live.table, Key: sequenceKey(session.id) }),
+    );
     expect(Item?.value).toBe(2);
     // Kept a week past its last event (the live table's expiry), far beyond any session.
     expect(Number(Item?.ttl) - Date.now() / 1000).toBeGreaterThan(6 * 24 * 3600);

@@ -21,7 +21,8 @@ describe("a session's latest pickups, kept beside its event numbers", () => {
     exitTime: at(n),
     id: `9-${vehicleType}-${n}-1764255600000-k${String(n % 100).padStart(2, '0')}`,
   });
-  const latest = (sessionId: number) => keyedReads.run(db, eventSequence.keyedLatestPickups(sessionId, live.table));
+  const latest = (sessionId: number) =>
+    keyedReads.run(db, eventSequence.keyedLatestPickups(sessionId, live.table));
 
   it('keeps the newest pickups in order, one event at a time or a batch at once, and numbers every event', async () => {
     const sessionId = 91_001;

@@ -309,7 +309,9 @@ describe('students by classroom', () => {
 
 describe('the event sequence', () => {
   it('numbers a session’s events 1, 2, 3 … on its own, under concurrent callers too', async () => {
-    const numbers = await Promise.all(Array.from({ length: 20 }, () => eventSequence.next({ live: testConnectionsDb(), data: db }, 9341)));
+    const numbers = await Promise.all(
+      Array.from({ length: 20 }, () => eventSequence.next({ live: testConnectionsDb(), data: db }, 9341)),
+    );
     expect([...numbers].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     expect(await eventSequence.next({ live: testConnectionsDb(), data: db }, 9342)).toBe(1);
   });
