@@ -19,7 +19,6 @@
  *
  *   npx tsx test/bench/sequence-lock.ts [--seconds 10] [--rounds 6] [--warm 10] [--changes 4] [--polls 4]
  */
-import { parseArgs } from 'node:util';
 import {
   type AttributeValue,
   BatchGetItemCommand,
@@ -31,21 +30,15 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { ensureTable, localDynamoClient, startDynamoLocal } from '@curbside/local';
 import { connectionTableNameFor } from '@curbside/store';
+import { numericArgs, runScript } from './script';
 
-const { values } = parseArgs({
-  options: {
-    seconds: { type: 'string', default: '10' },
-    rounds: { type: 'string', default: '6' },
-    warm: { type: 'string', default: '10' },
-    changes: { type: 'string', default: '4' },
-    polls: { type: 'string', default: '4' },
-  },
-});
-const SECONDS = Number(values.seconds);
-const ROUNDS = Number(values.rounds);
-const WARM_SECONDS = Number(values.warm);
-const CHANGES = Number(values.changes);
-const POLLS = Number(values.polls);
+const {
+  seconds: SECONDS,
+  rounds: ROUNDS,
+  warm: WARM_SECONDS,
+  changes: CHANGES,
+  polls: POLLS,
+} = numericArgs({ seconds: 10, rounds: 6, warm: 10, changes: 4, polls: 4 });
 
 const s = (value: string): AttributeValue => ({ S: value });
 const n = (value: number): AttributeValue => ({ N: String(value) });
@@ -258,10 +251,4 @@ const main = async () => {
   await local.stop();
 };
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runScript(main);
