@@ -66,6 +66,8 @@ interface Figures {
   change: number[];
   number: number[];
   poll: number[];
+  /** The poll's BatchGetItem alone. */
+  batch: number[];
 }
 
 const main = async () => {
@@ -132,16 +134,21 @@ const main = async () => {
     ]);
     figures.change.push(performance.now() - started);
   };
-  /** A parent's poll: the session and the number's item by key (one BatchGetItem), beside the line's Query. */
-  const poll = (counter: string) => async (figures: Figures) => {
+  /**
+   * A parent's poll: the session and the number's item by key (one BatchGetItem), beside the
+   * line's Query; `sampleOnData`: the item it reads is the data table's whatever the counter's place.
+   */
+  const poll = (counter: string, sampleOnData: boolean) => async (figures: Figures) => {
     const started = performance.now();
     const counterKey = { pk: s(`SESSION#${SESSION}`), sk: s('EVENT_SEQ') };
     const requestItems: Record<string, { Keys: Record<string, AttributeValue>[] }> =
-      counter === data
+      counter === data || sampleOnData
         ? { [data]: { Keys: [session, counterKey] } }
         : { [data]: { Keys: [session] }, [counter]: { Keys: [counterKey] } };
     await Promise.all([
-      client.send(new BatchGetItemCommand({ RequestItems: requestItems })),
+      client
+        .send(new BatchGetItemCommand({ RequestItems: requestItems }))
+        .then(() => figures.batch.push(performance.now() - started)),
       client.send(
         new QueryCommand({
           TableName: data,
@@ -174,44 +181,55 @@ const main = async () => {
   };
 
   /** `CHANGES` changers and `POLLS` pollers, each one after another, for `seconds` (with the buses' positions). */
-  const run = async (counter: string, seconds: number, buses: boolean): Promise<Figures> => {
-    const figures: Figures = { change: [], number: [], poll: [] };
+  const run = async (
+    counter: string,
+    seconds: number,
+    buses: boolean,
+    sampleOnData: boolean,
+  ): Promise<Figures> => {
+    const figures: Figures = { change: [], number: [], poll: [], batch: [] };
     const until = performance.now() + seconds * 1000;
     const loop = (one: (f: Figures) => Promise<void>) => async () => {
       while (performance.now() < until) await one(figures);
     };
     await Promise.all([
       ...Array.from({ length: CHANGES }, loop(change(counter))),
-      ...Array.from({ length: POLLS }, loop(poll(counter))),
+      ...Array.from({ length: POLLS }, loop(poll(counter, sampleOnData))),
       ...(buses ? [positions(connections, until)] : []),
     ]);
     return figures;
   };
 
-  const placements: Array<[string, string, boolean]> = [
-    ['counter on the data table', data, false],
-    ['counter on the connection table', connections, false],
-    ['the same, positions there too', connections, true],
+  const placements: Array<[string, string, boolean, boolean]> = [
+    ['counter on the data table', data, false, false],
+    ['counter on the connection table', connections, false, false],
+    ['the same, positions there too', connections, true, false],
+    ['the same, the poll reading data only', connections, false, true],
   ];
   console.log(`Warming up DynamoDB Local: ${WARM_SECONDS} s of each placement…`);
-  for (const [, table, buses] of placements) await run(table, WARM_SECONDS, buses);
+  for (const [, table, buses, sampleOnData] of placements)
+    await run(table, WARM_SECONDS, buses, sampleOnData);
   const all: Record<string, Figures> = {};
   for (let round = 0; round < ROUNDS; round++) {
     const shift = round % placements.length;
-    for (const [name, table, buses] of [...placements.slice(shift), ...placements.slice(0, shift)]) {
-      const figures = await run(table, SECONDS, buses);
-      all[name] ??= { change: [], number: [], poll: [] };
+    for (const [name, table, buses, sampleOnData] of [
+      ...placements.slice(shift),
+      ...placements.slice(0, shift),
+    ]) {
+      const figures = await run(table, SECONDS, buses, sampleOnData);
+      all[name] ??= { change: [], number: [], poll: [], batch: [] };
       const into = all[name];
       into.change.push(...figures.change);
       into.number.push(...figures.number);
       into.poll.push(...figures.poll);
+      into.batch.push(...figures.batch);
       const p50 = (list: number[]) =>
         percentile(
           [...list].sort((a, b) => a - b),
           50,
         ).toFixed(1);
       console.log(
-        `round ${round + 1} ${name.padEnd(34)} changes ${String(figures.change.length).padStart(5)} p50 ${p50(figures.change)} ms, number p50 ${p50(figures.number)} ms; polls ${String(figures.poll.length).padStart(5)} p50 ${p50(figures.poll)} ms`,
+        `round ${round + 1} ${name.padEnd(36)} changes ${String(figures.change.length).padStart(5)} p50 ${p50(figures.change)} ms, number p50 ${p50(figures.number)} ms; polls ${String(figures.poll.length).padStart(5)} p50 ${p50(figures.poll)} ms (its BatchGetItem ${p50(figures.batch)})`,
       );
     }
   }
@@ -219,7 +237,7 @@ const main = async () => {
     `\n${CHANGES} changes and ${POLLS} polls at once, ${ROUNDS} rounds of ${SECONDS} s each placement (ms; all rounds together)`,
   );
   console.log(
-    `${'placement'.padEnd(34)}${[
+    `${'placement'.padEnd(36)}${[
       'changes',
       'change p50',
       'p95',
@@ -228,13 +246,20 @@ const main = async () => {
       'polls',
       'poll p50',
       'p95',
+      'batch p50',
+      'p95',
     ]
       .map((h) => h.padStart(11))
       .join('')}`,
   );
   for (const [name, figures] of Object.entries(all)) {
     const sorted = (list: number[]) => [...list].sort((a, b) => a - b);
-    const [change, number, polled] = [sorted(figures.change), sorted(figures.number), sorted(figures.poll)];
+    const [change, number, polled, batch] = [
+      sorted(figures.change),
+      sorted(figures.number),
+      sorted(figures.poll),
+      sorted(figures.batch),
+    ];
     const cells = [
       String(change.length),
       percentile(change, 50).toFixed(1),
@@ -244,8 +269,10 @@ const main = async () => {
       String(polled.length),
       percentile(polled, 50).toFixed(1),
       percentile(polled, 95).toFixed(1),
+      percentile(batch, 50).toFixed(1),
+      percentile(batch, 95).toFixed(1),
     ];
-    console.log(`${name.padEnd(34)}${cells.map((c) => c.padStart(11)).join('')}`);
+    console.log(`${name.padEnd(36)}${cells.map((c) => c.padStart(11)).join('')}`);
   }
   client.destroy();
   await local.stop();
