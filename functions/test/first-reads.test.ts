@@ -5,7 +5,7 @@
 import { ConflictError } from '@curbside/domain';
 import { batches, eventSequence, idempotency, meter, queue, type TransactionClaim } from '@curbside/store';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { db } from '../../packages/store/test/fixtures/db';
+import { db, testConnectionsDb } from '../../packages/store/test/fixtures/db';
 import { addNextToBatch, type BatchReads, createBatch } from '../src/services/batches';
 import { addVehicle } from '../src/services/queue';
 import { schoolWithSession } from './fixtures';
@@ -87,7 +87,7 @@ describe('queueing a car that is in the line already', () => {
     const { user, session } = await schoolWithSession(db, 'Twice Queued School', 'front_queue_wrangler');
     const car = { sessionId: session.id, vehicleNumber: '77', vehicleType: 'car' as const };
     await addVehicle(user, car);
-    const numbered = await eventSequence.next(db, session.id);
+    const numbered = await eventSequence.next({ live: testConnectionsDb(), data: db }, session.id);
 
     meter.reset();
     const refused = await meter.run('twice', () => addVehicle(user, car)).catch((error: unknown) => error);
@@ -98,6 +98,6 @@ describe('queueing a car that is in the line already', () => {
     expect(calls['ddb.TransactWriteItems.calls'] ?? 0).toBe(0);
     expect(calls['ddb.UpdateItem.calls'] ?? 0).toBe(0);
     // The line's screens see no gap: the next change takes the next number.
-    expect(await eventSequence.next(db, session.id)).toBe(numbered + 1);
+    expect(await eventSequence.next({ live: testConnectionsDb(), data: db }, session.id)).toBe(numbered + 1);
   });
 });

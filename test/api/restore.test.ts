@@ -84,7 +84,12 @@ describe('Undo: putting a removed or picked-up car back', () => {
     for (const student of car.students) expect(before.has(student.id), `${student.id} picked up`).toBe(true);
     // The parents' wait estimate counts the pickup until it is taken back (the session's latest pickups).
     const latest = async () =>
-      (await keyedReads.run(server.db, eventSequence.keyedLatestPickups(sessionId))).map((p) => p.id);
+      (
+        await keyedReads.run(
+          server.db,
+          eventSequence.keyedLatestPickups(sessionId, server.connectionsDb.table),
+        )
+      ).map((p) => p.id);
     expect(await latest()).toContain(car.id.slice(-3));
     expect((await restore(car.id)).status).toBe(200);
     const after = await pickedUp(car);

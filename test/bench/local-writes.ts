@@ -13,7 +13,6 @@
  *
  *   npx tsx test/bench/local-writes.ts [--calls 500] [--rounds 6] [--warm 3000] [--parallel 1]
  */
-import { parseArgs } from 'node:util';
 import {
   type AttributeValue,
   type DynamoDBClient,
@@ -23,19 +22,14 @@ import {
 import { ensureTable, localDynamoClient, startDynamoLocal } from '@curbside/local';
 import { busPositions, connectionTableNameFor, createDb } from '@curbside/store';
 import { javaChild, procSeconds } from './cpu';
+import { numericArgs, runScript } from './script';
 
-const { values } = parseArgs({
-  options: {
-    calls: { type: 'string', default: '500' },
-    rounds: { type: 'string', default: '6' },
-    warm: { type: 'string', default: '3000' },
-    parallel: { type: 'string', default: '1' },
-  },
-});
-const CALLS = Number(values.calls);
-const ROUNDS = Number(values.rounds);
-const WARM = Number(values.warm);
-const PARALLEL = Number(values.parallel);
+const {
+  calls: CALLS,
+  rounds: ROUNDS,
+  warm: WARM,
+  parallel: PARALLEL,
+} = numericArgs({ calls: 500, rounds: 6, warm: 3000, parallel: 1 });
 
 /** `calls` calls of `run`, `PARALLEL` at a time; a condition refused (an overtaken write) counts as a call. */
 const callMany = async (run: (i: number) => Promise<unknown>, calls: number) => {
@@ -184,10 +178,4 @@ const main = async () => {
   await local.stop();
 };
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runScript(main);

@@ -75,7 +75,12 @@ export interface Runtime {
 
 export const startRuntime = async (options: BenchOptions): Promise<Runtime> => {
   const log = options.log ?? (() => {});
-  const dynamo = options.endpoint ? undefined : await startDynamoLocal({ inMemory: true });
+  const dynamo = options.endpoint
+    ? undefined
+    : await startDynamoLocal({
+        inMemory: true,
+        javaOptions: process.env.BENCH_JAVA_OPTIONS?.split(' ').filter(Boolean),
+      });
   const endpoint = options.endpoint ?? (dynamo?.endpoint as string);
   const tableName = options.tableName ?? `bench-${Date.now()}`;
   let server: ServerProcess | undefined;

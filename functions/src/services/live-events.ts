@@ -1,7 +1,7 @@
 import { type CarLineEvent, channels, type LiveEvent } from '@curbside/api';
 import type { QueueEntry } from '@curbside/domain';
 import { eventSequence, meter, type SampleChange, type SchoolConnection, students } from '@curbside/store';
-import { db } from '../lib/context';
+import { connectionsDb, db } from '../lib/context';
 import { besideTheAnswer } from '../lib/deferred';
 import { live } from '../lib/live';
 import { log } from '../lib/log';
@@ -99,7 +99,7 @@ const publishNow = async (
   // The number is taken, and the school's connections read, while the event's last reads (if any) are under way.
   const hearing = schoolHearing(schoolId, children);
   const [seq, ready] = await Promise.all([
-    eventSequence.next(db, sessionId, sample).catch((error: Error) => {
+    eventSequence.next({ live: connectionsDb(), data: db }, sessionId, sample).catch((error: Error) => {
       log('warn', 'live event not numbered', { error: error.message });
       return undefined;
     }),

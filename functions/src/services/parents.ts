@@ -25,7 +25,7 @@ import {
   schools,
   students,
 } from '@curbside/store';
-import { db } from '../lib/context';
+import { connectionsDb, db } from '../lib/context';
 import { remember } from '../lib/remember';
 import { knownRunningSession, noteRunningSession } from './scope';
 
@@ -141,7 +141,7 @@ const readLists = async (sessionId: number, classroomIds: readonly (number | nul
 const sessionWithPickups = (sessionId: number) =>
   keyedReads.all(
     pickupSessions.keyed(sessionId, { consistent: false }),
-    eventSequence.keyedLatestPickups(sessionId),
+    eventSequence.keyedLatestPickups(sessionId, connectionsDb().table),
   );
 
 /**

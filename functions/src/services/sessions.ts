@@ -9,7 +9,7 @@ import {
   type User,
 } from '@curbside/domain';
 import { pickupSessions } from '@curbside/store';
-import { db } from '../lib/context';
+import { connectionsDb, db } from '../lib/context';
 import { publishToChannel } from './publish';
 import { recording, recordingBy } from './record';
 import { ownSchoolId } from './tenancy';
@@ -57,7 +57,7 @@ const startSession = async (user: User, input: SessionInput): Promise<PickupSess
   };
   const record = await recordingBy(user, schoolId);
   try {
-    return await pickupSessions.create(db, fields, record);
+    return await pickupSessions.create(db, fields, record, connectionsDb());
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
     // The slot may still be held by a session whose end time passed before
@@ -66,7 +66,7 @@ const startSession = async (user: User, input: SessionInput): Promise<PickupSess
     if (!current || isSessionRunning(current)) throw error;
     const ended = await pickupSessions.end(db, current, await recording(SCHEDULE, schoolId));
     if (ended) await tellStaff(ended);
-    return pickupSessions.create(db, fields, record);
+    return pickupSessions.create(db, fields, record, connectionsDb());
   }
 };
 

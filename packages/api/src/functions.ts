@@ -48,6 +48,12 @@ const PUBLISHER: readonly TableAction[] = ['Query', 'GetItem', 'BatchWriteItem']
  * the parent's stops hearing of the child (its school row updated, ADR 0027).
  */
 const UNLINKER: readonly TableAction[] = [...PUBLISHER, 'UpdateItem'];
+/**
+ * A publisher that numbers a session's events: the number's item is the live
+ * table's (ADR 0027 "(h54zi)"), raised with UpdateItem, made in a new
+ * session's transaction (an Update there too).
+ */
+const NUMBERER: readonly TableAction[] = [...PUBLISHER, 'UpdateItem'];
 const HTTP = { memoryMb: 512, timeoutSeconds: 10 } as const;
 
 /**
@@ -76,7 +82,7 @@ export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', Functio
   /** Pickup sessions, queue, batches, alerts: every change goes to the staff screens. */
   carLine: {
     data: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
-    connections: PUBLISHER,
+    connections: NUMBERER,
     publishes: true,
     ...HTTP,
   },
@@ -86,7 +92,7 @@ export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', Functio
    */
   teacher: {
     data: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    connections: PUBLISHER,
+    connections: NUMBERER,
     publishes: true,
     ...HTTP,
   },
@@ -123,8 +129,9 @@ export const FUNCTION_ACCESS: Readonly<Record<Area | 'ws' | 'scheduled', Functio
   parent: {
     // Removing an adult from a child's authorized pickups (DeleteItem).
     data: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    // A change of a child's authorized adults goes to the school's staff screens (issue 50).
-    connections: PUBLISHER,
+    // A change of a child's authorized adults goes to the school's staff screens (issue 50); the
+    // children's status reads the session's latest pickups there, in the poll's BatchGetItem (h54zi).
+    connections: [...PUBLISHER, 'BatchGetItem'],
     publishes: true,
     ...HTTP,
   },

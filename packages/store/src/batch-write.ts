@@ -116,18 +116,50 @@ export const getAll = async (
 ): Promise<Record<string, unknown>[]> => {
   const found: Record<string, unknown>[] = [];
   for (let start = 0; start < keys.length; start += GET_SIZE) {
-    let pending: Record<string, unknown>[] | undefined = keys.slice(start, start + GET_SIZE);
-    for (let attempt = 1; pending && pending.length > 0; attempt++) {
-      if (attempt > BATCH_ATTEMPTS) {
-        throw new Error(`${pending.length} keys still unprocessed after ${BATCH_ATTEMPTS} batch reads`);
-      }
-      if (attempt > 1) await sleep(backoffMs(attempt - 1, BATCH_BACKOFF_MS));
-      const result: BatchGetCommandOutput = await db.doc.send(
-        new BatchGetCommand({ RequestItems: { [db.table]: { Keys: pending, ConsistentRead: consistent } } }),
-      );
-      found.push(...((result.Responses?.[db.table] ?? []) as Record<string, unknown>[]));
-      pending = result.UnprocessedKeys?.[db.table]?.Keys as Record<string, unknown>[] | undefined;
+    const read = await getOfTables(db, { [db.table]: keys.slice(start, start + GET_SIZE) }, consistent);
+    found.push(...(read[db.table] ?? []));
+  }
+  return found;
+};
+
+/**
+ * One BatchGetItem (at most 100 keys in all) of the keys of several tables,
+ * by table name, asking again for what DynamoDB leaves unprocessed (with a
+ * doubling pause): the items found, by table.
+ */
+export const getOfTables = async (
+  db: Db,
+  keysByTable: Readonly<Record<string, readonly Record<string, unknown>[]>>,
+  consistent = false,
+): Promise<Record<string, Record<string, unknown>[]>> => {
+  const found: Record<string, Record<string, unknown>[]> = {};
+  let pending: Record<string, readonly Record<string, unknown>[]> = keysByTable;
+  for (let attempt = 1; Object.values(pending).some((keys) => keys.length > 0); attempt++) {
+    if (attempt > BATCH_ATTEMPTS) {
+      const left = Object.values(pending).reduce((sum, keys) => sum + keys.length, 0);
+      throw new Error(`${left} keys still unprocessed after ${BATCH_ATTEMPTS} batch reads`);
     }
+    if (attempt > 1) await sleep(backoffMs(attempt - 1, BATCH_BACKOFF_MS));
+    const result: BatchGetCommandOutput = await db.doc.send(
+      new BatchGetCommand({
+        RequestItems: Object.fromEntries(
+          Object.entries(pending)
+            .filter(([, keys]) => keys.length > 0)
+            .map(([table, keys]) => [
+              table,
+              { Keys: keys as Record<string, unknown>[], ConsistentRead: consistent },
+            ]),
+        ),
+      }),
+    );
+    for (const [table, items] of Object.entries(result.Responses ?? {}))
+      found[table] = [...(found[table] ?? []), ...(items as Record<string, unknown>[])];
+    pending = Object.fromEntries(
+      Object.entries(result.UnprocessedKeys ?? {}).map(([table, request]) => [
+        table,
+        (request.Keys ?? []) as Record<string, unknown>[],
+      ]),
+    );
   }
   return found;
 };

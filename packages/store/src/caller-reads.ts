@@ -1,10 +1,9 @@
 import type { District, School, User } from '@curbside/domain';
 import { type AuthSession, authSessionKey, liveSession } from './auth-session';
-import { getAll } from './batch-write';
 import type { Db } from './db';
 import { districtKey } from './district';
 import { stripKeys } from './ids';
-import { type FoundItems, foundOf, type KeyedRead, uniqueKeys } from './keyed-read';
+import { type FoundItems, itemAt, type KeyedRead, readKeys } from './keyed-read';
 import { schoolKey } from './school';
 import { toUser, userKey, withoutFlag } from './user';
 
@@ -49,13 +48,12 @@ export const callerReads = async (
     school: place?.schoolId != null ? schoolKey(place.schoolId) : undefined,
     district: place?.districtId != null ? districtKey(place.districtId) : undefined,
   };
-  const items = await getAll(
+  const found = await readKeys(
     db,
-    uniqueKeys([...Object.values(wanted).filter((key) => key !== undefined), ...(also?.keys ?? [])]),
+    [...Object.values(wanted).filter((key) => key !== undefined), ...(also?.keys ?? [])],
     also?.consistent ?? false,
   );
-  const find = (key: { pk: string; sk: string } | undefined) =>
-    key && items.find((item) => item.pk === key.pk && item.sk === key.sk);
+  const find = (key: { pk: string; sk: string } | undefined) => key && itemAt(found, key);
   const user = find(wanted.user);
   const school = find(wanted.school);
   const district = find(wanted.district);
@@ -64,6 +62,6 @@ export const callerReads = async (
     user: user ? withoutFlag(toUser(user)) : undefined,
     school: school ? stripKeys<School>(school) : undefined,
     district: district ? stripKeys<District>(district) : undefined,
-    found: foundOf(items),
+    found,
   };
 };

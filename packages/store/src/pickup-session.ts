@@ -3,6 +3,7 @@ import type { PickupSession, Recording } from '@curbside/domain';
 import { ConflictError } from '@curbside/domain';
 import type { Db } from './db';
 import { eventPuts } from './dismissal-event';
+import { eventSequence } from './event-sequence';
 import { nextId, stripKeys } from './ids';
 import { itemAt, type KeyedRead } from './keyed-read';
 import { decodeCursor, encodeCursor, isConditionFailure, queryAll, queryPage } from './query';
@@ -35,11 +36,17 @@ export const visitsMarked = (item: Record<string, unknown> | undefined) => item?
 export { fromItem as sessionOf, key as sessionKey };
 
 export const pickupSessions = {
-  /** Creates an active session; ConflictError when the school already has one. */
+  /**
+   * Creates an active session; ConflictError when the school already has one.
+   * `live`: the live-connection table, where the same transaction makes the
+   * session's event-number item (`eventSequence.begun`); without it, the
+   * session's first event makes it (`eventSequence.next`).
+   */
   async create(
     db: Db,
     input: Omit<PickupSession, 'id' | 'status' | 'endedAt'>,
     recording: Recording,
+    live?: Db,
   ): Promise<PickupSession> {
     const id = await nextId(db, 'session');
     const session: PickupSession = { id, ...input, status: 'active', endedAt: null };
@@ -77,6 +84,7 @@ export const pickupSessions = {
               [{ kind: 'session_started', entries: [] }],
               recording,
             ),
+            ...(live ? [eventSequence.begun(live, id)] : []),
           ],
         }),
       );

@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { eventSequence, PICKUPS_KEPT } from '../src/event-sequence';
 import { keyedReads } from '../src/keyed-read';
 import { itemSize } from '../src/meter';
-import { db } from './fixtures/db';
+import { db, testConnectionsDb } from './fixtures/db';
+
+const live = testConnectionsDb();
+/** The number's place: the live-connection table (ADR 0027 "(h54zi)"), the data table the one it was in before. */
+const tables = { live, data: db };
 
 /**
  * The session's latest pickups for the parents' wait estimate (issue 54), kept
@@ -17,18 +21,19 @@ describe("a session's latest pickups, kept beside its event numbers", () => {
     exitTime: at(n),
     id: `9-${vehicleType}-${n}-1764255600000-k${String(n % 100).padStart(2, '0')}`,
   });
-  const latest = (sessionId: number) => keyedReads.run(db, eventSequence.keyedLatestPickups(sessionId));
+  const latest = (sessionId: number) =>
+    keyedReads.run(db, eventSequence.keyedLatestPickups(sessionId, live.table));
 
   it('keeps the newest pickups in order, one event at a time or a batch at once, and numbers every event', async () => {
     const sessionId = 91_001;
     expect(await latest(sessionId)).toEqual([]);
-    const numbers = [await eventSequence.next(db, sessionId)];
+    const numbers = [await eventSequence.next(tables, sessionId)];
     for (let n = 1; n <= 20; n++)
-      numbers.push(await eventSequence.next(db, sessionId, { pickedUp: [pickup(n)] }));
+      numbers.push(await eventSequence.next(tables, sessionId, { pickedUp: [pickup(n)] }));
     // A batch of 25 completed at once (one event), a bus among them, given in any order.
     const batch = Array.from({ length: 25 }, (_, i) => pickup(21 + i, i === 3 ? 'bus' : 'car')).reverse();
-    numbers.push(await eventSequence.next(db, sessionId, { pickedUp: batch }));
-    numbers.push(await eventSequence.next(db, sessionId));
+    numbers.push(await eventSequence.next(tables, sessionId, { pickedUp: batch }));
+    numbers.push(await eventSequence.next(tables, sessionId));
     expect(numbers).toEqual(Array.from({ length: 23 }, (_, i) => i + 1));
     const kept = await latest(sessionId);
     expect(kept).toHaveLength(PICKUPS_KEPT);
@@ -40,11 +45,11 @@ describe("a session's latest pickups, kept beside its event numbers", () => {
     const sessionId = 987_654_321;
     for (let n = 0; n < 12; n++) {
       const pickedUp = Array.from({ length: 4 }, (_, i) => pickup(n * 4 + i, i % 2 ? 'bus' : 'car'));
-      await eventSequence.next(db, sessionId, { pickedUp });
-      await eventSequence.next(db, sessionId, { undone: pickedUp[0] as (typeof pickedUp)[0] });
+      await eventSequence.next(tables, sessionId, { pickedUp });
+      await eventSequence.next(tables, sessionId, { undone: pickedUp[0] as (typeof pickedUp)[0] });
     }
     const { Item } = await db.doc.send(
-      new GetCommand({ TableName: db.table, Key: { pk: `SESSION#${sessionId}`, sk: 'EVENT_SEQ' } }),
+      new GetCommand({ TableName: live.table, Key: { pk: `SESSION#${sessionId}`, sk: 'EVENT_SEQ' } }),
     );
     expect(Item?.p31).toMatch(/^[cb]/);
     expect(Item?.u7).not.toBe('-');
@@ -53,10 +58,10 @@ describe("a session's latest pickups, kept beside its event numbers", () => {
 
   it('leaves out a pickup Undo took back, and keeps a later pickup of the same car', async () => {
     const sessionId = 91_002;
-    for (let n = 1; n <= 3; n++) await eventSequence.next(db, sessionId, { pickedUp: [pickup(n)] });
-    await eventSequence.next(db, sessionId, { undone: pickup(2) });
+    for (let n = 1; n <= 3; n++) await eventSequence.next(tables, sessionId, { pickedUp: [pickup(n)] });
+    await eventSequence.next(tables, sessionId, { undone: pickup(2) });
     expect((await latest(sessionId)).map((p) => p.exitTime)).toEqual([at(3), at(1)]);
-    await eventSequence.next(db, sessionId, { pickedUp: [{ ...pickup(2), exitTime: at(9) }] });
+    await eventSequence.next(tables, sessionId, { pickedUp: [{ ...pickup(2), exitTime: at(9) }] });
     expect((await latest(sessionId)).map((p) => p.exitTime)).toEqual([at(9), at(3), at(1)]);
   });
 });

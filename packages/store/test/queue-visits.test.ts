@@ -9,7 +9,7 @@ import { activeEntryKey, PICKUPS_IN_COMPLETION, queue, waitingIndex } from '../s
 import { releases } from '../src/release';
 import { students } from '../src/student';
 import { arrivingCar, nextTime, rec } from './arrivals';
-import { testDb } from './fixtures/db';
+import { testConnectionsDb, testDb } from './fixtures/db';
 
 /**
  * The access patterns of stable queue visits against DynamoDB Local: visits
@@ -309,8 +309,10 @@ describe('students by classroom', () => {
 
 describe('the event sequence', () => {
   it('numbers a session’s events 1, 2, 3 … on its own, under concurrent callers too', async () => {
-    const numbers = await Promise.all(Array.from({ length: 20 }, () => eventSequence.next(db, 9341)));
+    const numbers = await Promise.all(
+      Array.from({ length: 20 }, () => eventSequence.next({ live: testConnectionsDb(), data: db }, 9341)),
+    );
     expect([...numbers].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
-    expect(await eventSequence.next(db, 9342)).toBe(1);
+    expect(await eventSequence.next({ live: testConnectionsDb(), data: db }, 9342)).toBe(1);
   });
 });
