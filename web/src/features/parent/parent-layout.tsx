@@ -1,15 +1,13 @@
-import { Container, Group, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Container, Group, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { CurbsideMark } from '../../components/logo';
-import { LANGUAGES } from '../../lib/i18n';
-import { useParentTexts } from './i18n';
+import { LanguageSwitch } from './language-switch';
 
 /**
  * The frame of every parent screen, phone first: the mark, the language
  * switch (remembered on the device), then the screen in one narrow column.
  */
 export function ParentLayout({ children }: { children: ReactNode }) {
-  const { t, language, setLanguage } = useParentTexts();
   return (
     <Container size={520} px={{ base: 'sm', sm: 'md' }} py="md">
       <Stack gap="md">
@@ -20,13 +18,7 @@ export function ParentLayout({ children }: { children: ReactNode }) {
               Curbside
             </Text>
           </Group>
-          <SegmentedControl
-            aria-label={t('language')}
-            size="sm"
-            value={language}
-            onChange={(code) => void setLanguage(code)}
-            data={LANGUAGES.map(({ code, label }) => ({ value: code, label }))}
-          />
+          <LanguageSwitch />
         </Group>
         <main>{children}</main>
       </Stack>
