@@ -163,22 +163,25 @@ it('the front queue draws a card again when it changes, not each second: only it
 });
 
 /**
- * Keeps, in `window.__curbsideStart`, the React props object of the driver page's Start Tracking
- * button as it is first drawn (`window.__curbsideStartNow()`: its props object now).
+ * Keeps, in `window.__curbside<key>`, the React props object of the button named `name` as it is
+ * first drawn (`window.__curbside<key>Now()`: its props object now).
  */
-const FIRST_START_BUTTON = `(() => {
-  window.__curbsideStartNow = () => {
-    const button = [...document.querySelectorAll('button')].find((item) => item.textContent === 'Start Tracking');
+const firstButtonProps = (name: string, key: string) => `(() => {
+  window.__curbside${key}Now = () => {
+    const button = [...document.querySelectorAll('button')].find((item) => item.textContent === '${name}');
     const key = button && Object.keys(button).find((name) => name.startsWith('__reactProps$'));
     return key ? button[key] : null;
   };
   new MutationObserver((_, observer) => {
-    const props = window.__curbsideStartNow();
+    const props = window.__curbside${key}Now();
     if (!props) return;
-    window.__curbsideStart = props;
+    window.__curbside${key} = props;
     observer.disconnect();
   }).observe(document, { childList: true, subtree: true });
 })()`;
+
+/** The driver page's Start Tracking button as first drawn (`window.__curbsideStart`). */
+const FIRST_START_BUTTON = firstButtonProps('Start Tracking', 'Start');
 
 it('the driver page does not draw its bus card again when its connection drops and comes back', async () => {
   const admin = await suite.client('admin_demo');
@@ -340,20 +343,8 @@ it("the parent dashboard's first paint measures nothing of the language switch, 
   await page.getByRole('heading', { name: 'My Children' }).waitFor();
 });
 
-/** Keeps the React props object the Sign Out button had when it was first drawn. */
-const FIRST_SIGN_OUT = `(() => {
-  window.__curbsideSignOutNow = () => {
-    const button = [...document.querySelectorAll('button')].find((item) => item.textContent === 'Sign Out');
-    const key = button && Object.keys(button).find((name) => name.startsWith('__reactProps$'));
-    return key ? button[key] : null;
-  };
-  new MutationObserver((_, observer) => {
-    const props = window.__curbsideSignOutNow();
-    if (!props) return;
-    window.__curbsideSignOut = props;
-    observer.disconnect();
-  }).observe(document, { childList: true, subtree: true });
-})()`;
+/** The dashboard's Sign Out button as first drawn (`window.__curbsideSignOut`). */
+const FIRST_SIGN_OUT = firstButtonProps('Sign Out', 'SignOut');
 
 it('the parent dashboard is not drawn again when its paint is reported: only the arrivals, the changes and the trusted adults are (h57d)', async () => {
   const { page } = await suite.open('parent_demo', '/parent-dashboard', {

@@ -65,10 +65,11 @@ export const useLargestPaintDone = (drawn: boolean) => {
 const Painted = createContext(false);
 
 /**
- * Holds `useLargestPaintDone` for what it wraps, drawn once (issue 57, h57d): when the paint is
- * reported, only what reads it (`usePainted`: the arrivals, the changes' lists, the trusted adults)
- * is drawn again, not the page around them (its header, the children's cards, the change forms:
- * ~150 components a phone drew again in the task after its paint).
+ * Holds `useLargestPaintDone` for what it wraps, drawn once with it (`ParentLayout`; issue 57,
+ * h57d): when the paint is reported, only what reads it (`usePainted`: the language switch, the
+ * dashboard's arrivals, changes' lists and trusted adults) is drawn again, not the page around
+ * them (its header, the children's cards, the change forms: ~150 components a phone drew again in
+ * the task after its paint).
  */
 export function PaintedProvider({ children }: { children: ReactNode }) {
   return createElement(Painted.Provider, { value: useLargestPaintDone(true) }, children);

@@ -9,7 +9,6 @@ import { useLiveEvent } from '../live/live';
 import { ArrivalCards } from './arrival';
 import { clockText, waitText } from './format';
 import { useParentTexts } from './i18n';
-import { PaintedProvider } from './largest-paint';
 import { useLinkStudent, useParentLogout } from './parent.mutations';
 import { parentQueries, spreadDelay } from './parent.queries';
 import { ParentLayout } from './parent-layout';
@@ -179,50 +178,48 @@ export function ParentDashboardPage() {
   if (pending || !drawn) return <Loader m="xl" aria-label="Loading" />;
   const schools = new Map((students.data ?? []).map((child) => [child.id, child.schoolName]));
   // What lies below a phone's first screen (the changes' lists, the trusted adults) and the
-  // arrivals' read come once that paint is reported (`PaintedProvider`): nothing they ask for ends
-  // in its window, and only they are drawn again then, not the page.
+  // arrivals' read come once that paint is reported (`usePainted`, held by `ParentLayout`):
+  // nothing they ask for ends in its window, and only they are drawn again then, not the page.
   return (
     <ParentLayout>
-      <PaintedProvider>
-        <Stack gap="md">
-          <Group justify="space-between" wrap="nowrap">
-            <Stack gap={0} style={{ minWidth: 0 }}>
-              <Title order={1} fz={{ base: 28, sm: 34 }}>
-                {t('dashboard.title')}
-              </Title>
-              <Text c="dimmed" truncate>
-                {user.name}
-              </Text>
-            </Stack>
-            <Button
-              variant="default"
-              size="md"
-              style={{ flexShrink: 0 }}
-              onClick={() => logout.mutate()}
-              loading={logout.isPending}
-            >
-              {t('dashboard.signOut')}
-            </Button>
-          </Group>
-          {status.data && status.data.length > 0 && <ArrivalCards />}
-          {!status.data ? (
-            <Alert color="red">{t('dashboard.loadFailed')}</Alert>
-          ) : status.data.length === 0 ? (
-            <Text fz="lg">{t('dashboard.none')}</Text>
-          ) : (
-            <Stack gap="sm" aria-live="polite">
-              {status.data.map((child) => (
-                <ChildCard key={child.id} child={child} school={schools.get(child.id) ?? null} />
-              ))}
-            </Stack>
-          )}
-          {status.data?.map((child) => (
-            <ChangeWayHome key={child.id} child={child} userId={user.id} />
-          ))}
-          {status.data && status.data.length > 0 && <AuthorizedPickups students={status.data} />}
-          <LinkForm />
-        </Stack>
-      </PaintedProvider>
+      <Stack gap="md">
+        <Group justify="space-between" wrap="nowrap">
+          <Stack gap={0} style={{ minWidth: 0 }}>
+            <Title order={1} fz={{ base: 28, sm: 34 }}>
+              {t('dashboard.title')}
+            </Title>
+            <Text c="dimmed" truncate>
+              {user.name}
+            </Text>
+          </Stack>
+          <Button
+            variant="default"
+            size="md"
+            style={{ flexShrink: 0 }}
+            onClick={() => logout.mutate()}
+            loading={logout.isPending}
+          >
+            {t('dashboard.signOut')}
+          </Button>
+        </Group>
+        {status.data && status.data.length > 0 && <ArrivalCards />}
+        {!status.data ? (
+          <Alert color="red">{t('dashboard.loadFailed')}</Alert>
+        ) : status.data.length === 0 ? (
+          <Text fz="lg">{t('dashboard.none')}</Text>
+        ) : (
+          <Stack gap="sm" aria-live="polite">
+            {status.data.map((child) => (
+              <ChildCard key={child.id} child={child} school={schools.get(child.id) ?? null} />
+            ))}
+          </Stack>
+        )}
+        {status.data?.map((child) => (
+          <ChangeWayHome key={child.id} child={child} userId={user.id} />
+        ))}
+        {status.data && status.data.length > 0 && <AuthorizedPickups students={status.data} />}
+        <LinkForm />
+      </Stack>
     </ParentLayout>
   );
 }
