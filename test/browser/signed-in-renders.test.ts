@@ -163,22 +163,25 @@ it('the front queue draws a card again when it changes, not each second: only it
 });
 
 /**
- * Keeps, in `window.__curbsideStart`, the React props object of the driver page's Start Tracking
- * button as it is first drawn (`window.__curbsideStartNow()`: its props object now).
+ * Keeps, in `window.__curbside<key>`, the React props object of the button named `name` as it is
+ * first drawn (`window.__curbside<key>Now()`: its props object now).
  */
-const FIRST_START_BUTTON = `(() => {
-  window.__curbsideStartNow = () => {
-    const button = [...document.querySelectorAll('button')].find((item) => item.textContent === 'Start Tracking');
+const firstButtonProps = (name: string, key: string) => `(() => {
+  window.__curbside${key}Now = () => {
+    const button = [...document.querySelectorAll('button')].find((item) => item.textContent === '${name}');
     const key = button && Object.keys(button).find((name) => name.startsWith('__reactProps$'));
     return key ? button[key] : null;
   };
   new MutationObserver((_, observer) => {
-    const props = window.__curbsideStartNow();
+    const props = window.__curbside${key}Now();
     if (!props) return;
-    window.__curbsideStart = props;
+    window.__curbside${key} = props;
     observer.disconnect();
   }).observe(document, { childList: true, subtree: true });
 })()`;
+
+/** The driver page's Start Tracking button as first drawn (`window.__curbsideStart`). */
+const FIRST_START_BUTTON = firstButtonProps('Start Tracking', 'Start');
 
 it('the driver page does not draw its bus card again when its connection drops and comes back', async () => {
   const admin = await suite.client('admin_demo');
@@ -278,6 +281,88 @@ it("the parent dashboard draws only the trusted adults' list again when they com
   await expect.poll(() => card.getByLabel('Loading').count(), { timeout: 30_000 }).toBe(0);
   // The add form was not drawn again by the list's answer.
   expect(await page.evaluate(`window.__curbsideAdd === ${addButton}`)).toBe(true);
+});
+
+/**
+ * Keeps the times the language switch was measured (an element's box read inside it), the times
+ * an `Intl.DateTimeFormat` was made, and the page's largest-paint entries' times.
+ */
+const MEASURED_BEFORE_PAINT = `(() => {
+  window.__curbsideSwitchMeasured = [];
+  window.__curbsideFormatsMade = [];
+  window.__curbsidePaints = [];
+  const box = Element.prototype.getBoundingClientRect;
+  Element.prototype.getBoundingClientRect = function () {
+    if (this.closest('[role="radiogroup"]')) window.__curbsideSwitchMeasured.push(performance.now());
+    return box.call(this);
+  };
+  Intl.DateTimeFormat = new Proxy(Intl.DateTimeFormat, {
+    construct(target, args, made) {
+      window.__curbsideFormatsMade.push(performance.now());
+      return Reflect.construct(target, args, made);
+    },
+  });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.__curbsidePaints.push(entry.startTime);
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
+})()`;
+
+it("the parent dashboard's first paint measures nothing of the language switch, and in English it makes no date formatter; the switch slides once painted (h57d)", async () => {
+  const { page } = await suite.open('parent_demo', '/parent-dashboard', {
+    viewport: viewports.phone,
+    touch: true,
+    initScripts: [MEASURED_BEFORE_PAINT],
+  });
+  await page
+    .getByRole('heading', { name: /^Change how .+ goes home$/ })
+    .first()
+    .waitFor();
+  // Once painted, the switch is Mantine's SegmentedControl, its indicator placed on the choice.
+  const language = page.getByRole('radiogroup', { name: 'Language' });
+  await language.locator('.mantine-FloatingIndicator-root').waitFor({ timeout: 30_000 });
+  const [measured, formats, paints] = (await page.evaluate(
+    '[window.__curbsideSwitchMeasured, window.__curbsideFormatsMade, window.__curbsidePaints]',
+  )) as [number[], number[], number[]];
+  expect(paints.length).toBeGreaterThan(0);
+  const painted = paints[0] as number;
+  // Measured, but after the page's first paint, not in the commit that drew it.
+  expect(measured.length).toBeGreaterThan(0);
+  expect(measured.filter((time) => time < painted)).toEqual([]);
+  // The change form's days are written in English without a formatter made for them.
+  expect(formats.filter((time) => time < painted)).toEqual([]);
+  // Nor do the trusted adults' cards make one for their school's day (the ways home name it).
+  await page.getByRole('button', { name: 'Add person' }).first().waitFor({ timeout: 30_000 });
+  expect(await page.evaluate('window.__curbsideFormatsMade')).toEqual([]);
+  await expect
+    .poll(() => page.getByRole('combobox', { name: 'Day' }).first().locator('option').nth(1).textContent())
+    .toMatch(/^(Mon|Tue|Wed|Thu|Fri), (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}$/);
+  // The switch still switches, its choice remembered (parent.test.ts has the rest).
+  await language.getByText('Español', { exact: true }).click();
+  await page.getByRole('heading', { name: 'Mis hijos' }).waitFor();
+  await page.getByRole('radiogroup', { name: 'Idioma' }).getByText('English', { exact: true }).click();
+  await page.getByRole('heading', { name: 'My Children' }).waitFor();
+});
+
+/** The dashboard's Sign Out button as first drawn (`window.__curbsideSignOut`). */
+const FIRST_SIGN_OUT = firstButtonProps('Sign Out', 'SignOut');
+
+it('the parent dashboard is not drawn again when its paint is reported: only the arrivals, the changes and the trusted adults are (h57d)', async () => {
+  const { page } = await suite.open('parent_demo', '/parent-dashboard', {
+    viewport: viewports.phone,
+    touch: true,
+    initScripts: [FIRST_SIGN_OUT],
+  });
+  await page.getByRole('article').first().waitFor();
+  // What comes once the paint is reported has come: the changes and the trusted adults.
+  await page
+    .getByRole('region', { name: /^Changes: / })
+    .first()
+    .getByText(/^No changes: .+ goes home the usual way\.$/)
+    .waitFor({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Add person' }).first().waitFor({ timeout: 30_000 });
+  expect(await page.evaluate('Boolean(window.__curbsideSignOut)')).toBe(true);
+  // The page around them (its header here) kept what it was first drawn with.
+  expect(await page.evaluate('window.__curbsideSignOut === window.__curbsideSignOutNow()')).toBe(true);
 });
 
 it('logged no errors on the screens it opened', () => {

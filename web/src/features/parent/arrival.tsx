@@ -7,6 +7,7 @@ import { api } from '../../lib/api';
 import { errorMessage } from '../../lib/http';
 import { useLiveEvent } from '../live/live';
 import { useParentTexts } from './i18n';
+import { usePainted } from './largest-paint';
 import { parentQueries } from './parent.queries';
 
 /** Chromium's view of the page's Permissions-Policy (absent in other browsers). */
@@ -129,11 +130,12 @@ function ArrivalSchoolCard({ opening }: { opening: ArrivalOpening }) {
 /**
  * "I'm on my way" / "I'm here" (issue 53): shown only while a school of the
  * family runs a pickup session and takes announcements. Read once the
- * dashboard has been painted (`painted`, issue 57: as before, the cards come
+ * dashboard has been painted (`usePainted`, issue 57: as before, the cards come
  * after its first paint, and their read no longer ends in that paint's
  * window), then again with the parent's status (live messages, the 30 s poll).
  */
-export function ArrivalCards({ painted }: { painted: boolean }) {
+export function ArrivalCards() {
+  const painted = usePainted();
   const queryClient = useQueryClient();
   const openings = useQuery({ ...parentQueries.arrivals(), enabled: painted });
   useLiveEvent(['STUDENT_STATUS_UPDATE', 'QUEUE_UPDATE'], () => {

@@ -1,4 +1,12 @@
-import { startTransition, useEffect, useState } from 'react';
+import {
+  createContext,
+  createElement,
+  type ReactNode,
+  startTransition,
+  useContext,
+  useEffect,
+  useState,
+} from 'react';
 
 /** How long a page waits for its largest paint to be reported before it goes on anyway. */
 const PAINT_WAIT_MS = 2_000;
@@ -53,3 +61,19 @@ export const useLargestPaintDone = (drawn: boolean) => {
   }, [drawn, painted]);
   return painted;
 };
+
+const Painted = createContext(false);
+
+/**
+ * Holds `useLargestPaintDone` for what it wraps, drawn once with it (`ParentLayout`; issue 57,
+ * h57d): when the paint is reported, only what reads it (`usePainted`: the language switch, the
+ * dashboard's arrivals, changes' lists and trusted adults) is drawn again, not the page around
+ * them (its header, the children's cards, the change forms: ~150 components a phone drew again in
+ * the task after its paint).
+ */
+export function PaintedProvider({ children }: { children: ReactNode }) {
+  return createElement(Painted.Provider, { value: useLargestPaintDone(true) }, children);
+}
+
+/** Whether the page inside `PaintedProvider` has been painted (false outside one). */
+export const usePainted = () => useContext(Painted);

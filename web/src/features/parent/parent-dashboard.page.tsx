@@ -9,7 +9,6 @@ import { useLiveEvent } from '../live/live';
 import { ArrivalCards } from './arrival';
 import { clockText, waitText } from './format';
 import { useParentTexts } from './i18n';
-import { useLargestPaintDone } from './largest-paint';
 import { useLinkStudent, useParentLogout } from './parent.mutations';
 import { parentQueries, spreadDelay } from './parent.queries';
 import { ParentLayout } from './parent-layout';
@@ -166,9 +165,6 @@ export function ParentDashboardPage() {
   // again in pieces after it.
   const pending = status.isPending || students.isPending || !waysRead;
   const drawn = useDeferredValue(!pending);
-  // What lies below a phone's first screen (the changes' lists, the trusted adults) and the
-  // arrivals' read come once that paint is reported: nothing they ask for ends in its window.
-  const painted = useLargestPaintDone(!pending && drawn);
   const logout = useParentLogout();
   const readStatus = () => void queryClient.invalidateQueries({ queryKey: parentQueries.status().queryKey });
   useLiveEvent('STUDENT_STATUS_UPDATE', readStatus);
@@ -181,6 +177,9 @@ export function ParentDashboardPage() {
   if (!parent) return <Navigate to="/parent-login" replace />;
   if (pending || !drawn) return <Loader m="xl" aria-label="Loading" />;
   const schools = new Map((students.data ?? []).map((child) => [child.id, child.schoolName]));
+  // What lies below a phone's first screen (the changes' lists, the trusted adults) and the
+  // arrivals' read come once that paint is reported (`usePainted`, held by `ParentLayout`):
+  // nothing they ask for ends in its window, and only they are drawn again then, not the page.
   return (
     <ParentLayout>
       <Stack gap="md">
@@ -203,7 +202,7 @@ export function ParentDashboardPage() {
             {t('dashboard.signOut')}
           </Button>
         </Group>
-        {status.data && status.data.length > 0 && <ArrivalCards painted={painted} />}
+        {status.data && status.data.length > 0 && <ArrivalCards />}
         {!status.data ? (
           <Alert color="red">{t('dashboard.loadFailed')}</Alert>
         ) : status.data.length === 0 ? (
@@ -216,11 +215,9 @@ export function ParentDashboardPage() {
           </Stack>
         )}
         {status.data?.map((child) => (
-          <ChangeWayHome key={child.id} child={child} userId={user.id} painted={painted} />
+          <ChangeWayHome key={child.id} child={child} userId={user.id} />
         ))}
-        {status.data && status.data.length > 0 && (
-          <AuthorizedPickups students={status.data} painted={painted} />
-        )}
+        {status.data && status.data.length > 0 && <AuthorizedPickups students={status.data} />}
         <LinkForm />
       </Stack>
     </ParentLayout>

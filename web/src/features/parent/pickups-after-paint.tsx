@@ -2,6 +2,7 @@ import { Alert } from '@mantine/core';
 import { startTransition, useEffect, useState } from 'react';
 import type { PickupCards } from './authorized-pickups';
 import { useParentTexts } from './i18n';
+import { usePainted } from './largest-paint';
 
 type Students = ReadonlyArray<{ id: number; firstName: string; lastName: string }>;
 
@@ -57,9 +58,9 @@ const usePickupCards = (painted: boolean) => {
  * For each of the parent's children, the other adults the family allows to collect them, and a
  * form to add one: drawn after the page's first paint (`usePickupCards`).
  */
-export function AuthorizedPickups({ students, painted }: { students: Students; painted: boolean }) {
+export function AuthorizedPickups({ students }: { students: Students }) {
   const { t } = useParentTexts();
-  const { Cards, failed } = usePickupCards(painted);
+  const { Cards, failed } = usePickupCards(usePainted());
   if (Cards) return <Cards students={students} />;
   return failed ? <Alert color="red">{t('pickups.loadFailed')}</Alert> : null;
 }

@@ -12,8 +12,9 @@ import { appQueryClient } from '../../lib/query-client';
 import { useLiveEvent } from '../live/live';
 import { wayChoices, wayOfValue } from '../ways-home/way-choices';
 import { ChoiceField } from './choice-field';
-import { dateFormat } from './format';
+import { dateFormat, dayText } from './format';
 import { useParentTexts } from './i18n';
+import { usePainted } from './largest-paint';
 import { NoteField } from './note-field';
 import { parentQueries } from './parent.queries';
 
@@ -45,15 +46,6 @@ export const useWayText = () => {
     }
   };
 };
-
-/** A day as the screen's language writes it (`Wed, Nov 25`). */
-const dayText = (day: string, language: string) =>
-  dateFormat(language, {
-    weekday: 'short',
-    month: 'short',
-    day: 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(`${day}T00:00:00Z`));
 
 /** The school's cutoff as the screen's language writes a time (`2:00 PM`, `14:00`). */
 const cutoffText = (cutoff: string, language: string) =>
@@ -120,7 +112,7 @@ const readWaysAgain = (queryClient: QueryClient) => {
 
 /**
  * A child's "Changes": the family's changes and their status, each cancellable while it may be.
- * Read once the page has been painted (`painted`: h57k), and a component of its own (h57m): the
+ * Read once the page has been painted (`usePainted`: h57k; h57d), and a component of its own (h57m): the
  * changes' answer reaches React synchronously (TanStack Query's `useSyncExternalStore`), and it
  * draws this list again, not the change form above it (on a phone at 4× CPU the whole form, each
  * child's, was one long task after the paint).
@@ -129,13 +121,12 @@ function ChangesList({
   child,
   userId,
   school,
-  painted,
 }: {
   child: { id: number; firstName: string };
   userId: number;
   school: School;
-  painted: boolean;
 }) {
+  const painted = usePainted();
   const { t, language } = useParentTexts();
   const wayText = useWayText();
   const queryClient = useQueryClient();
@@ -240,18 +231,16 @@ function ChangesList({
 
 /**
  * One child's "Change how … goes home": the form and the family's changes. The changes are read
- * once the page has been painted (`painted`): their list lies below a phone's first screen, and
+ * once the page has been painted (`usePainted`): their list lies below a phone's first screen, and
  * its read, which waits for the ways home's answer (each school's today), is not on the first
  * paint's path (issue 57, h57k).
  */
 export function ChangeWayHome({
   child,
   userId,
-  painted,
 }: {
   child: { id: number; firstName: string };
   userId: number;
-  painted: boolean;
 }) {
   const { t, language } = useParentTexts();
   const wayText = useWayText();
@@ -353,7 +342,7 @@ export function ChangeWayHome({
             </Button>
           </Stack>
         </form>
-        <ChangesList child={child} userId={userId} school={school} painted={painted} />
+        <ChangesList child={child} userId={userId} school={school} />
       </Stack>
     </Card>
   );

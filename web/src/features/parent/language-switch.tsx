@@ -1,0 +1,141 @@
+import { SegmentedControl } from '@mantine/core';
+import { type CSSProperties, useEffect, useId, useRef, useState } from 'react';
+import { LANGUAGES } from '../../lib/i18n';
+import { useParentTexts } from './i18n';
+import { usePainted } from './largest-paint';
+
+const classes = SegmentedControl.classes;
+const DATA = LANGUAGES.map(({ code, label }) => ({ value: code, label }));
+/** The variables Mantine's SegmentedControl sets on its root for `size="sm"` and no color. */
+const ROOT_VARS = {
+  '--sc-shadow': 'var(--mantine-shadow-xs)',
+  '--sc-padding': 'var(--sc-padding-sm)',
+  '--sc-font-size': 'var(--mantine-font-size-sm)',
+} as CSSProperties;
+
+interface SwitchProps {
+  label: string;
+  value: string;
+  onChange: (code: string) => void;
+}
+
+/**
+ * Mantine's SegmentedControl as it draws itself before it has measured anything (its root
+ * without `data-initialized`: the chosen label's own background stands for the sliding
+ * indicator): the same elements, classes and variables, radios a keyboard and a screen reader
+ * use the same way, and no measuring.
+ */
+function SwitchLookAlike({
+  label,
+  value,
+  onChange,
+  onPress,
+  onFocusChange,
+}: SwitchProps & { onPress: () => void; onFocusChange: (value: string | null) => void }) {
+  const name = useId();
+  return (
+    <div
+      className={`${classes.root} mantine-SegmentedControl-root`}
+      data-size="sm"
+      data-with-items-borders="true"
+      aria-label={label}
+      role="radiogroup"
+      style={ROOT_VARS}
+      onPointerDown={onPress}
+      onFocus={(event) => onFocusChange((event.target as HTMLInputElement).value)}
+      onBlur={() => onFocusChange(null)}
+    >
+      {DATA.map((item) => {
+        const active = item.value === value;
+        const id = `${name}-${item.value}`;
+        return (
+          <div
+            key={item.value}
+            className={`${classes.control} mantine-SegmentedControl-control`}
+            data-active={active || undefined}
+          >
+            <input
+              className={`${classes.input} mantine-SegmentedControl-input`}
+              id={id}
+              data-focus-ring="auto"
+              type="radio"
+              value={item.value}
+              checked={active}
+              name={name}
+              onChange={() => onChange(item.value)}
+            />
+            <label
+              className={`${classes.label} mantine-SegmentedControl-label`}
+              data-active={active || undefined}
+              htmlFor={id}
+            >
+              <span className={`${classes.innerLabel} mantine-SegmentedControl-innerLabel`}>
+                {item.label}
+              </span>
+            </label>
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+/**
+ * The parent screens' language switch (issue 57, h57d). Mantine's SegmentedControl measures
+ * itself once drawn (its `FloatingIndicator` reads the chosen label's box and the root's): in a
+ * page's first commit that is a layout of the whole page forced inside the commit's task (0.1–0.45
+ * s at a phone's 4× slower CPU on the dashboard). Until the screen's largest paint is reported
+ * (`usePainted`) the switch is its look-alike, which measures nothing; then the SegmentedControl
+ * takes its place (it slides its indicator when the language changes), in a transition, on a page
+ * already laid out.
+ * A press on the look-alike keeps it until the press ends, so the tap lands; the focus, if the
+ * look-alike had it, moves to the same choice of the SegmentedControl.
+ */
+export function LanguageSwitch() {
+  const { t, language, setLanguage } = useParentTexts();
+  const painted = usePainted();
+  const [pressing, setPressing] = useState(false);
+  const focused = useRef<string | null>(null);
+  const root = useRef<HTMLDivElement>(null);
+  const swapped = painted && !pressing;
+
+  useEffect(() => {
+    if (!pressing) return;
+    const released = () => setPressing(false);
+    window.addEventListener('pointerup', released);
+    window.addEventListener('pointercancel', released);
+    return () => {
+      window.removeEventListener('pointerup', released);
+      window.removeEventListener('pointercancel', released);
+    };
+  }, [pressing]);
+
+  useEffect(() => {
+    if (!swapped || focused.current === null) return;
+    root.current?.querySelector<HTMLInputElement>(`input[value="${focused.current}"]`)?.focus();
+    focused.current = null;
+  }, [swapped]);
+
+  const props = { label: t('language'), value: language, onChange: (code: string) => void setLanguage(code) };
+  if (!swapped) {
+    return (
+      <SwitchLookAlike
+        {...props}
+        onPress={() => setPressing(true)}
+        onFocusChange={(value) => {
+          focused.current = value;
+        }}
+      />
+    );
+  }
+  return (
+    <SegmentedControl
+      ref={root}
+      aria-label={props.label}
+      size="sm"
+      value={props.value}
+      onChange={props.onChange}
+      data={DATA}
+    />
+  );
+}
