@@ -280,6 +280,44 @@ it("the parent dashboard draws only the trusted adults' list again when they com
   expect(await page.evaluate(`window.__curbsideAdd === ${addButton}`)).toBe(true);
 });
 
+/**
+ * Keeps, in `window.__curbsideAdd`, the React props object of the front queue's Add to Queue button
+ * as it is first drawn (`window.__curbsideAddNow()`: its props object now).
+ */
+const FIRST_ADD_BUTTON = `(() => {
+  window.__curbsideAddNow = () => {
+    const button = [...document.querySelectorAll('button[type="submit"]')].find((item) => item.textContent === 'Add to Queue');
+    const key = button && Object.keys(button).find((name) => name.startsWith('__reactProps$'));
+    return key ? button[key] : null;
+  };
+  new MutationObserver((_, observer) => {
+    const props = window.__curbsideAddNow();
+    if (!props) return;
+    window.__curbsideAdd = props;
+    observer.disconnect();
+  }).observe(document, { childList: true, subtree: true });
+})()`;
+
+it("the front queue draws its keypad once: its paint, the live connection's opening and the lists' reveal do not draw it again (h57g)", async () => {
+  const front = await suite.client('front_demo');
+  await front.post('/api/sessions', sessionBody());
+  const running = (await front.get('/api/sessions/active')).body as { id: number };
+  await front.post('/api/queue', { sessionId: running.id, vehicleNumber: '131', vehicleType: 'car' });
+  const { page } = await suite.open('front_demo', '/front-queue', {
+    viewport: viewports.phone,
+    initScripts: [FIRST_ADD_BUTTON],
+  });
+  // The keypad, then the lists beside it once it was painted and the connection opened.
+  await page.getByRole('group', { name: 'Car 131' }).waitFor();
+  await connected(page);
+  await page.waitForLoadState('networkidle');
+  expect(await page.evaluate('Boolean(window.__curbsideAdd)')).toBe(true);
+  expect(await page.evaluate('window.__curbsideAdd === window.__curbsideAddNow()')).toBe(true);
+  // The keypad still answers: a key typed shows in the number.
+  await page.getByRole('group', { name: 'Keypad' }).getByRole('button', { name: '7', exact: true }).click();
+  await expect.poll(() => page.getByRole('textbox', { name: 'Vehicle Number' }).inputValue()).toBe('7');
+});
+
 it('logged no errors on the screens it opened', () => {
   expect(suite.errors).toEqual([]);
 });
