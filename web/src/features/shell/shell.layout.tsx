@@ -6,6 +6,7 @@ import { loadToastsWhenIdle } from '../../components/toasts-loader';
 import { TooltipDelays } from '../../components/tooltips';
 import { appQueryClient } from '../../lib/query-client';
 import { AlertBanner, SoundBar } from '../alerts/alert-banner';
+import { soundState } from '../alerts/alert-sound';
 import { alertQueries } from '../alerts/alerts.queries';
 import { authQueries, useMe } from '../auth/auth.queries';
 import { useAuthorizedPickupsLive } from '../authorized-pickups/authorized-pickups.queries';
@@ -44,7 +45,12 @@ export const shellLoader = () => {
       if (user.districtId !== null) {
         void appQueryClient.ensureQueryData(schoolQueries.district(user.districtId)).catch(() => {});
       }
-      if (isStaffRole(user.role)) void appQueryClient.ensureQueryData(alertQueries.school()).catch(() => {});
+      if (!isStaffRole(user.role)) return;
+      void appQueryClient.ensureQueryData(alertQueries.school()).catch(() => {});
+      // The alert sound's audio context, which the banner's first draw needs (is sound locked?):
+      // made while the reads travel, in a task of its own, not inside the draw that paints the
+      // screen (the browser's first one opens the audio output: 40-200 ms on this machine).
+      setTimeout(soundState, 0);
     },
     () => {},
   );
