@@ -163,22 +163,25 @@ it('the front queue draws a card again when it changes, not each second: only it
 });
 
 /**
- * Keeps, in `window.__curbsideStart`, the React props object of the driver page's Start Tracking
- * button as it is first drawn (`window.__curbsideStartNow()`: its props object now).
+ * Keeps, in `window.__curbside<name>`, the React props object of the button that reads `text` as it
+ * is first drawn (`window.__curbside<name>Now()`: its props object now).
  */
-const FIRST_START_BUTTON = `(() => {
-  window.__curbsideStartNow = () => {
-    const button = [...document.querySelectorAll('button')].find((item) => item.textContent === 'Start Tracking');
+const firstButton = (name: string, text: string) => `(() => {
+  window.__curbside${name}Now = () => {
+    const button = [...document.querySelectorAll('button')].find((item) => item.textContent === ${JSON.stringify(text)});
     const key = button && Object.keys(button).find((name) => name.startsWith('__reactProps$'));
     return key ? button[key] : null;
   };
   new MutationObserver((_, observer) => {
-    const props = window.__curbsideStartNow();
+    const props = window.__curbside${name}Now();
     if (!props) return;
-    window.__curbsideStart = props;
+    window.__curbside${name} = props;
     observer.disconnect();
   }).observe(document, { childList: true, subtree: true });
 })()`;
+
+/** The driver page's Start Tracking button as first drawn (`window.__curbsideStart`). */
+const FIRST_START_BUTTON = firstButton('Start', 'Start Tracking');
 
 it('the driver page does not draw its bus card again when its connection drops and comes back', async () => {
   const admin = await suite.client('admin_demo');
@@ -280,23 +283,8 @@ it("the parent dashboard draws only the trusted adults' list again when they com
   expect(await page.evaluate(`window.__curbsideAdd === ${addButton}`)).toBe(true);
 });
 
-/**
- * Keeps, in `window.__curbsideAdd`, the React props object of the front queue's Add to Queue button
- * as it is first drawn (`window.__curbsideAddNow()`: its props object now).
- */
-const FIRST_ADD_BUTTON = `(() => {
-  window.__curbsideAddNow = () => {
-    const button = [...document.querySelectorAll('button[type="submit"]')].find((item) => item.textContent === 'Add to Queue');
-    const key = button && Object.keys(button).find((name) => name.startsWith('__reactProps$'));
-    return key ? button[key] : null;
-  };
-  new MutationObserver((_, observer) => {
-    const props = window.__curbsideAddNow();
-    if (!props) return;
-    window.__curbsideAdd = props;
-    observer.disconnect();
-  }).observe(document, { childList: true, subtree: true });
-})()`;
+/** The front queue's Add to Queue button as first drawn (`window.__curbsideAdd`). */
+const FIRST_ADD_BUTTON = firstButton('Add', 'Add to Queue');
 
 it("the front queue draws its keypad once: its paint, the live connection's opening and the lists' reveal do not draw it again (h57g)", async () => {
   const front = await suite.client('front_demo');
