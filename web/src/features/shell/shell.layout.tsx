@@ -40,7 +40,8 @@ export const shellLoader = () => {
     (user) => {
       if (!user || user.role === 'parent') return;
       void appQueryClient.prefetchQuery(sessionQueries.active());
-      if (user.schoolId === null) return;
+      // The set-password step draws no header nor banner.
+      if (user.schoolId === null || user.mustChangePassword) return;
       void appQueryClient.ensureQueryData(schoolQueries.detail(user.schoolId)).catch(() => {});
       if (user.districtId !== null) {
         void appQueryClient.ensureQueryData(schoolQueries.district(user.districtId)).catch(() => {});
