@@ -32,8 +32,7 @@ const SetPasswordScreen = lazy(() =>
  * With it, what the shell's first draw asks for itself (issue 57, h57g): the header's school and
  * district (its SANDBOX badge) and the banner's alerts, each when not read yet and on the same
  * conditions as the header and the banner ask them. Asked by the shell's first draw, they left
- * after the session's answer and that draw, a round trip more before the front queue's keypad was
- * painted (they ended just before it, and counted in its time).
+ * only after the session's answer and that draw (ADR 0026, h57g).
  */
 export const shellLoader = () => {
   void appQueryClient.ensureQueryData(authQueries.me()).then(
