@@ -112,6 +112,33 @@ it('the front queue reads its lists again when its live connection comes back af
   }
 }, 60_000);
 
+/** Notes when the staff shell's header was first drawn (`window.headerAt`, the page's clock). */
+const NOTE_HEADER = `(() => {
+  new MutationObserver((_, observer) => {
+    if (!document.querySelector('header')) return;
+    window.headerAt = performance.now();
+    observer.disconnect();
+  }).observe(document, { childList: true, subtree: true });
+})();`;
+
+it("the shell asks the header's school and district and the banner's alerts before it draws, with the running session (h57g)", async () => {
+  const { page } = await suite.open('front_demo', '/front-queue', {
+    viewport: viewports.phone,
+    initScripts: [NOTE_HEADER],
+  });
+  await page.getByRole('group', { name: 'Car 101', exact: true }).waitFor();
+  await page.waitForLoadState('networkidle');
+  const reads = await apiReads(page);
+  const headerAt = await page.evaluate<number>('window.headerAt');
+  expect(headerAt).toBeGreaterThan(0);
+  for (const path of ['/api/schools/', '/api/districts/', '/api/alerts']) {
+    const first = reads.find((read) => read.url.startsWith(path) && !read.url.includes('?'));
+    expect(first, path).toBeDefined();
+    // Asked by the shell's loader once the user was known, not by the header's or the banner's first draw.
+    expect(first?.startTime, path).toBeLessThan(headerAt);
+  }
+}, 60_000);
+
 it('logged no errors on the screens it opened', () => {
   expect(suite.errors).toEqual([]);
 });

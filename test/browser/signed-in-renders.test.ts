@@ -365,6 +365,29 @@ it('the parent dashboard is not drawn again when its paint is reported: only the
   expect(await page.evaluate('window.__curbsideSignOut === window.__curbsideSignOutNow()')).toBe(true);
 });
 
+/** The front queue's Add to Queue button as first drawn (`window.__curbsideAdd`). */
+const FIRST_ADD_BUTTON = firstButtonProps('Add to Queue', 'Add');
+
+it("the front queue draws its keypad once: its paint, the live connection's opening and the lists' reveal do not draw it again (h57g)", async () => {
+  const front = await suite.client('front_demo');
+  await front.post('/api/sessions', sessionBody());
+  const running = (await front.get('/api/sessions/active')).body as { id: number };
+  await front.post('/api/queue', { sessionId: running.id, vehicleNumber: '131', vehicleType: 'car' });
+  const { page } = await suite.open('front_demo', '/front-queue', {
+    viewport: viewports.phone,
+    initScripts: [FIRST_ADD_BUTTON],
+  });
+  // The keypad, then the lists beside it once it was painted and the connection opened.
+  await page.getByRole('group', { name: 'Car 131' }).waitFor();
+  await connected(page);
+  await page.waitForLoadState('networkidle');
+  expect(await page.evaluate('Boolean(window.__curbsideAdd)')).toBe(true);
+  expect(await page.evaluate('window.__curbsideAdd === window.__curbsideAddNow()')).toBe(true);
+  // The keypad still answers: a key typed shows in the number.
+  await page.getByRole('group', { name: 'Keypad' }).getByRole('button', { name: '7', exact: true }).click();
+  await expect.poll(() => page.getByRole('textbox', { name: 'Vehicle Number' }).inputValue()).toBe('7');
+});
+
 it('logged no errors on the screens it opened', () => {
   expect(suite.errors).toEqual([]);
 });

@@ -1,5 +1,5 @@
 import { Box, Center, Container, Grid, Loader, Stack } from '@mantine/core';
-import { useDeferredValue } from 'react';
+import { memo, useDeferredValue } from 'react';
 import { usePainted } from '../../lib/after-paint';
 import { AlertPanel } from '../alerts/alert-panel';
 import { ArrivingList } from '../arrivals/arriving-list';
@@ -37,6 +37,43 @@ function ListsLoading() {
   );
 }
 
+/**
+ * The keypad's column: the add card and Scan. Memoised (issue 57, h57g): the page draws again when
+ * the keypad has been painted, when the live connection opens (a synchronous render: the socket's
+ * state is an external store) and when the lists are revealed; none of these changes the keypad,
+ * which was drawn again each time, its every button and the Car / Bus control, at a phone's CPU a
+ * long task each.
+ */
+const KeypadColumn = memo(function KeypadColumn({
+  sessionId,
+  schoolId,
+}: {
+  sessionId: number;
+  schoolId: number | null;
+}) {
+  return (
+    <Box pos={{ md: 'sticky' }} top={8}>
+      <Stack gap="xs">
+        <AddVehicleCard sessionId={sessionId} />
+        {schoolId !== null && <ScanPlacards sessionId={sessionId} schoolId={schoolId} />}
+      </Stack>
+    </Box>
+  );
+});
+
+/** The lists beside the keypad, memoised as the keypad is: the page's own changes do not draw them again. */
+const Lists = memo(function Lists({ sessionId, phone }: { sessionId: number; phone: boolean }) {
+  return (
+    <Stack gap="md">
+      <AlertPanel sessionId={sessionId} location={FRONT_QUEUE_LOCATION} collapsible={phone} />
+      <ArrivingList sessionId={sessionId} />
+      <QueueList sessionId={sessionId} />
+    </Stack>
+  );
+});
+
+const MemoRecentPickups = memo(RecentPickups);
+
 export function FrontQueuePage() {
   const { user } = useMe();
   const { session: running, isLoading } = useActiveSession();
@@ -67,26 +104,13 @@ export function FrontQueuePage() {
       <Stack gap="md">
         <Grid gutter="md">
           <Grid.Col span={{ base: 12, md: 4 }}>
-            <Box pos={{ md: 'sticky' }} top={8}>
-              <Stack gap="xs">
-                <AddVehicleCard sessionId={session.id} />
-                {user.schoolId !== null && <ScanPlacards sessionId={session.id} schoolId={user.schoolId} />}
-              </Stack>
-            </Box>
+            <KeypadColumn sessionId={session.id} schoolId={user.schoolId} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 8 }}>
-            {lists ? (
-              <Stack gap="md">
-                <AlertPanel sessionId={session.id} location={FRONT_QUEUE_LOCATION} collapsible={phone} />
-                <ArrivingList sessionId={session.id} />
-                <QueueList sessionId={session.id} />
-              </Stack>
-            ) : (
-              <ListsLoading />
-            )}
+            {lists ? <Lists sessionId={session.id} phone={phone} /> : <ListsLoading />}
           </Grid.Col>
         </Grid>
-        {lists && <RecentPickups sessionId={session.id} />}
+        {lists && <MemoRecentPickups sessionId={session.id} />}
       </Stack>
     </Container>
   );

@@ -1,15 +1,18 @@
 import { hasMinimumRole, isStaffRole } from '@curbside/domain';
 import { Box, Card, Container, Text } from '@mantine/core';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, memo, Suspense, useEffect } from 'react';
 import { Outlet, useMatches } from 'react-router';
 import { loadToastsWhenIdle } from '../../components/toasts-loader';
 import { TooltipDelays } from '../../components/tooltips';
 import { appQueryClient } from '../../lib/query-client';
 import { AlertBanner, SoundBar } from '../alerts/alert-banner';
+import { soundState } from '../alerts/alert-sound';
+import { alertQueries } from '../alerts/alerts.queries';
 import { authQueries, useMe } from '../auth/auth.queries';
 import { useAuthorizedPickupsLive } from '../authorized-pickups/authorized-pickups.queries';
 import { useLastKnownWhenOffline } from '../queue/last-known';
 import { UnreleasedQuestion } from '../queue/unreleased-question';
+import { schoolQueries } from '../schools/schools.queries';
 import { sessionQueries, useActiveSession, useSessionLive } from '../sessions/sessions.queries';
 import { NO_PERMISSION, type RouteAccess } from './access';
 import { Footer } from './footer';
@@ -26,16 +29,46 @@ const SetPasswordScreen = lazy(() =>
  * The shell's route loader: the school's running session is asked for as soon as the user is
  * known (the shell draws once both are), not once the shell has drawn. Nobody signed in: no
  * question. It does not wait for the answers.
+ * With it, what the shell's first draw asks for itself (issue 57, h57g): the header's school and
+ * district (its SANDBOX badge) and the banner's alerts, each when not read yet and on the same
+ * conditions as the header and the banner ask them. Asked by the shell's first draw, they left
+ * only after the session's answer and that draw (ADR 0026, h57g).
  */
 export const shellLoader = () => {
   void appQueryClient.ensureQueryData(authQueries.me()).then(
     (user) => {
-      if (user && user.role !== 'parent') void appQueryClient.prefetchQuery(sessionQueries.active());
+      if (!user || user.role === 'parent') return;
+      void appQueryClient.prefetchQuery(sessionQueries.active());
+      // The set-password step draws no header nor banner.
+      if (user.schoolId === null || user.mustChangePassword) return;
+      void appQueryClient.ensureQueryData(schoolQueries.detail(user.schoolId)).catch(() => {});
+      if (user.districtId !== null) {
+        void appQueryClient.ensureQueryData(schoolQueries.district(user.districtId)).catch(() => {});
+      }
+      if (!isStaffRole(user.role)) return;
+      void appQueryClient.ensureQueryData(alertQueries.school()).catch(() => {});
+      // The alert sound's audio context, which the banner's first draw needs (is sound locked?):
+      // made while the reads travel, in a task of its own, not inside the draw that paints the
+      // screen (the browser's first one opens the audio output: 40-200 ms on this machine).
+      setTimeout(soundState, 0);
     },
     () => {},
   );
   return null;
 };
+
+/**
+ * The shell's parts, memoised (issue 57, h57g): the shell draws again whenever who is signed in or
+ * the running session is read (again when the live connection opens, an answer equal to the first);
+ * its header (the school, the session's controls, two menus), the alert banner and the footer change
+ * only with their own props or their own reads, and were drawn again each time, on a phone's CPU a
+ * long task each before and after the first paint.
+ */
+const ShellHeader = memo(Header);
+const ShellAlertBanner = memo(AlertBanner);
+const ShellFooter = memo(Footer);
+const ShellSoundBar = memo(SoundBar);
+const ShellUnreleasedQuestion = memo(UnreleasedQuestion);
 
 /** The deepest minimum role among the matched routes' handles. */
 const useMinimumRole = () => {
@@ -98,14 +131,14 @@ export function ShellLayout() {
   return (
     <TooltipDelays>
       <Box mih="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
-        <Header user={user} />
-        {alerted && <AlertBanner userId={user.id} />}
+        <ShellHeader user={user} />
+        {alerted && <ShellAlertBanner userId={user.id} />}
         <Box component="main" style={{ flex: 1 }}>
           {allowed ? <Outlet /> : <NoPermission />}
         </Box>
-        <Footer programs={alerted} />
-        {alerted && <SoundBar />}
-        {alerted && <UnreleasedQuestion />}
+        <ShellFooter programs={alerted} />
+        {alerted && <ShellSoundBar />}
+        {alerted && <ShellUnreleasedQuestion />}
       </Box>
     </TooltipDelays>
   );
