@@ -42,6 +42,12 @@ export interface Audience {
    */
   kitOnly?: boolean;
   /**
+   * Its own code and its kit in one chunk, `<audience>`: for a layout every screen of the later
+   * audiences that uses part of it is drawn in (the staff shell), where a second chunk would cost
+   * each of them a request and save none of them a byte.
+   */
+  oneChunk?: boolean;
+  /**
    * Its kit also takes the modules of our declaring packages (`packages/domain`) its screens
    * import by name, unless an earlier audience's screens reach them (by name, or through another
    * of these modules' imports): each was a chunk of 1–2 KB, a round trip on a phone.
@@ -72,7 +78,8 @@ const STATEMENTS_OF_A_BARREL =
   /^(?:\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/|["']use client["'];?|import\s*["'][^"']+["'];?|export\s*(?:\*|\{[^}]*\})\s*from\s*["'][^"']+["'];?)*$/;
 /** `import { a, b as c } from`, `import d, { e } from`: the names a module imports by name. */
 const NAMED_IMPORT = /import\s*(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from/g;
-const NAMESPACE_IMPORT = /import\s*\*\s*as\s/;
+/** `import * as z from 'zod'`: the specifiers a module imports whole. */
+const NAMESPACE_SPECIFIER = /import\s*\*\s*as\s+[\w$]+\s+from\s*["']([^"']+)["']/g;
 const NODE_MODULES = /[\\/]node_modules[\\/]/;
 /** A screen: a page module (`*.page.tsx`) a routes file imports lazily (not its layouts). */
 const PAGE = /\.page\.[jt]sx?$/;
@@ -81,9 +88,8 @@ const LEFT_TO_ROLLDOWN = /[\\/]packages[\\/](domain|api)[\\/]src[\\/]|^\0curbsid
 const isBarrel = (info: Info) =>
   info.code !== null && /\bexport\b/.test(info.code) && STATEMENTS_OF_A_BARREL.test(info.code);
 
-const importedNames = (info: Info): Set<string> | 'all' => {
+const importedNames = (info: Info): Set<string> => {
   const code = info.code ?? '';
-  if (NAMESPACE_IMPORT.test(code)) return 'all';
   const names = new Set<string>();
   for (const [, list] of code.matchAll(NAMED_IMPORT)) {
     for (const item of (list as string).split(',')) {
@@ -110,6 +116,21 @@ const resolvedAmong = (from: string, specifier: string, candidates: readonly str
   return candidates.filter(
     (id) => id === base || (id.startsWith(base) && /^[./\\]/.test(id.slice(base.length))),
   );
+};
+
+/** The modules among `info`'s imports that it imports whole (`import * as React from 'react'`). */
+const importedWhole = (info: Info): Set<string> => {
+  const whole = new Set<string>();
+  for (const [, specifier] of (info.code ?? '').matchAll(NAMESPACE_SPECIFIER)) {
+    const spec = specifier as string;
+    const found = spec.startsWith('.')
+      ? resolvedAmong(info.id, spec, info.importedIds)
+      : info.importedIds.filter((id) =>
+          new RegExp(`[\\\\/]node_modules[\\\\/]${spec.replace(/[/.]/g, '\\$&')}[\\\\/.]`).test(id),
+        );
+    for (const id of found) whole.add(id);
+  }
+  return whole;
 };
 
 export const audienceChunks = (root: string, audiences: readonly Audience[]) => {
@@ -219,11 +240,14 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
           }
           if (!use(id, audience.name, screen)) continue;
           const imported = importedNames(info);
+          const whole = importedWhole(info);
           for (const next of info.importedIds) {
             // A package imported whole (`import * as z from 'zod'`) is not followed: which of it is
-            // used is not known here (the domain's schemas drop out of most screens).
-            if (imported === 'all' && NODE_MODULES.test(next)) continue;
-            stack.push({ id: next, names: imported });
+            // used is not known here (the domain's schemas drop out of most screens). The module's
+            // other imports are, by the names it imports (h57c: react-remove-scroll's, beside its
+            // `import * as React`, were not, and became chunks of their own on every staff screen).
+            if (whole.has(next) && NODE_MODULES.test(next)) continue;
+            stack.push({ id: next, names: whole.has(next) ? 'all' : imported });
           }
         }
       }
@@ -237,6 +261,7 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
     const first = audiences.find((audience) => reachedBy?.has(audience.name));
     if (!first?.declarations || (declared.get(id)?.get(first.name)?.size ?? 0) < first.shared)
       return undefined;
+    if (first.oneChunk) return first.name;
     if ((reachedBy?.size ?? 0) > 1) return `${first.name}-kit`;
     return first.kitOnly ? undefined : first.name;
   };
@@ -250,6 +275,7 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
     // goes to a later audience's chunks (a parent page would load the staff kit for it).
     const first = audiences.find((audience) => users.has(audience.name));
     if (!first || (users.get(first.name)?.size ?? 0) < first.shared) return undefined;
+    if (first.oneChunk) return first.name;
     if (users.size > 1) return `${first.name}-kit`;
     return first.kitOnly ? undefined : first.name;
   };
