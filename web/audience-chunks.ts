@@ -1,5 +1,5 @@
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { basename, dirname, relative, resolve } from 'node:path';
 import type { Plugin } from 'vite';
 
 /**
@@ -48,6 +48,13 @@ export interface Audience {
    */
   oneChunk?: boolean;
   /**
+   * Screens of the audience whose code used by none of its other screens travels in one chunk,
+   * `<screen>` (the page's name), with what it shares only with later audiences' screens (the
+   * front queue's Table and placard codes, shared with administration screens, which load it
+   * whole): for a screen a tablet opens first, where each chunk is a round trip.
+   */
+  alone?: RegExp;
+  /**
    * Its kit also takes the modules of our declaring packages (`packages/domain`) its screens
    * import by name, unless an earlier audience's screens reach them (by name, or through another
    * of these modules' imports): each was a chunk of 1–2 KB, a round trip on a phone.
@@ -81,6 +88,7 @@ const NAMED_IMPORT = /import\s*(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from/g;
 /** `import * as z from 'zod'`: the specifiers a module imports whole. */
 const NAMESPACE_SPECIFIER = /import\s*\*\s*as\s+[\w$]+\s+from\s*["']([^"']+)["']/g;
 const NODE_MODULES = /[\\/]node_modules[\\/]/;
+const MANTINE_BARREL = /[\\/]node_modules[\\/]@mantine[\\/]/;
 /** A screen: a page module (`*.page.tsx`) a routes file imports lazily (not its layouts). */
 const PAGE = /\.page\.[jt]sx?$/;
 const LEFT_TO_ROLLDOWN = /[\\/]packages[\\/](domain|api)[\\/]src[\\/]|^\0curbside-api/;
@@ -215,6 +223,10 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
           const info = ctx.getModuleInfo(id);
           if (!info) continue;
           if (barrel(info)) {
+            // A package's barrel is a module of the build too: counted (but walked for every name
+            // asked of it), else it was a chunk of its own on every staff screen (react-style-
+            // singleton's, 34 bytes: a round trip). Not Mantine's: the entry imports through them.
+            if (NODE_MODULES.test(id) && !MANTINE_BARREL.test(id)) use(id, audience.name, screen);
             for (const next of through(info, names)) stack.push({ id: next, names });
             continue;
           }
@@ -255,13 +267,23 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
     return { found, declared, reached };
   };
 
+  /** `<screen>` for a module only one of the audience's screens uses, if that screen is `alone`. */
+  const alone = (audience: Audience, screens: Set<string> | undefined) => {
+    const [screen, ...others] = screens ?? [];
+    if (!screen || others.length > 0 || !audience.alone?.test(screen)) return undefined;
+    return basename(screen).replace(/\.page\.[jt]sx?$/, '');
+  };
+
   /** Where one of our declaring packages' modules goes: the kit of an audience that takes them. */
   const placeOfDeclaration = (id: string, { declared, reached }: NonNullable<typeof usage>) => {
     const reachedBy = reached.get(id);
     const first = audiences.find((audience) => reachedBy?.has(audience.name));
-    if (!first?.declarations || (declared.get(id)?.get(first.name)?.size ?? 0) < first.shared)
-      return undefined;
+    if (!first?.declarations) return undefined;
+    // One chunk every later screen that may reach the module loads anyway: taken even when it is
+    // reached only through another declaring module's import (`ways`, through `way-calls`).
     if (first.oneChunk) return first.name;
+    const screens = declared.get(id)?.get(first.name);
+    if ((screens?.size ?? 0) < first.shared) return alone(first, screens);
     if ((reachedBy?.size ?? 0) > 1) return `${first.name}-kit`;
     return first.kitOnly ? undefined : first.name;
   };
@@ -274,7 +296,9 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
     // The first audience that uses the module decides: where a phone screen uses it, it never
     // goes to a later audience's chunks (a parent page would load the staff kit for it).
     const first = audiences.find((audience) => users.has(audience.name));
-    if (!first || (users.get(first.name)?.size ?? 0) < first.shared) return undefined;
+    if (!first) return undefined;
+    const screens = users.get(first.name);
+    if ((screens?.size ?? 0) < first.shared) return alone(first, screens);
     if (first.oneChunk) return first.name;
     if (users.size > 1) return `${first.name}-kit`;
     return first.kitOnly ? undefined : first.name;

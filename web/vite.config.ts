@@ -150,9 +150,12 @@ const audiences = audienceChunks(import.meta.dirname, [
     routes: 'src/audiences/staff.routes.ts',
     shared: 2,
     screens: /[\\/](front-queue|back-queue|teacher)\.page\.tsx$/,
-    // With the domain's modules two of them import by name (h57c: `parent`, `parent-invites`,
-    // `arrivals`, chunks of 1–2 KB each), unless a phone page reaches them.
+    // Its kit takes the domain's modules two of them import by name (h57c: `parent` and
+    // `parent-invites`, chunks of 1 KB each) unless a phone page reaches them. What the front queue
+    // alone of the three uses travels with its page (`alone`): its Table and `placard-code` too,
+    // which administration screens use (they load the front queue's page with them, 4.5 KB Brotli).
     declarations: true,
+    alone: /[\\/]front-queue\.page\.tsx$/,
   },
   // Counted (a module the staff screens use too goes to a kit, not to an audience's own chunk)
   // but never grouped: the staff screens share little with each other, and a chunk of what four
