@@ -179,11 +179,14 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
     const found = new Map<string, Map<string, Set<string>>>();
     const declared = new Map<string, Map<string, Set<string>>>();
     const reached = new Map<string, Set<string>>();
+    /** The same for what the screens load lazily (`lazyReached`: the audiences). */
+    const lazyFound = new Map<string, Map<string, Set<string>>>();
+    const lazyReached = new Map<string, Set<string>>();
     const followed = new Set<string>();
-    /** Counts `screen` among the users of `id`; false when it was counted already. */
-    const use = (id: string, audience: string, screen: string) => {
+    /** Counts `screen` among the users of `id` (`lazily`: through a lazy import); false when it was counted already. */
+    const use = (id: string, audience: string, screen: string, lazily = false) => {
       const screens = once(
-        once(found, id, () => new Map<string, Set<string>>()),
+        once(lazily ? lazyFound : found, id, () => new Map<string, Set<string>>()),
         audience,
         () => new Set<string>(),
       );
@@ -211,61 +214,83 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
       }
       return wanted;
     };
+    /**
+     * Walks `screen` of `audience` from `roots`, counting what it uses in `found`, `declared` and
+     * `reached` (`lazily`: in `lazyFound` and `lazyReached`); answers the modules its code imports
+     * lazily (a dialog, the trusted adults' cards drawn after the paint).
+     */
+    const walkScreen = (audience: string, screen: string, roots: string[], lazily: boolean) => {
+      const lazy: string[] = [];
+      const stack: Step[] = roots.map((id) => ({ id, names: 'all' }));
+      while (stack.length > 0) {
+        const { id, names, inside } = stack.pop() as Step;
+        const info = ctx.getModuleInfo(id);
+        if (!info) continue;
+        if (barrel(info)) {
+          // A package's barrel is a module of the build too: counted (but walked for every name
+          // asked of it), else it was a chunk of its own on every staff screen (react-style-
+          // singleton's, 34 bytes: a round trip). Not Mantine's: the entry imports through them.
+          if (NODE_MODULES.test(id) && !MANTINE_BARREL.test(id)) use(id, audience, screen, lazily);
+          for (const next of through(info, names)) stack.push({ id: next, names });
+          continue;
+        }
+        // Our declaring packages (rules, schemas, the route table): a screen uses a few names of
+        // a module, and what the module imports serves the others. Which of it stays is known only
+        // after tree-shaking: Rolldown places these modules (unless an audience takes them:
+        // `declarations`), and from them only their imports of each other are followed, to count
+        // which audiences may reach a module, never to place what they import.
+        if (LEFT_TO_ROLLDOWN.test(id)) {
+          if (!inside && !lazily)
+            once(
+              once(declared, id, () => new Map()),
+              audience,
+              () => new Set(),
+            ).add(screen);
+          once(lazily ? lazyReached : reached, id, () => new Set<string>()).add(audience);
+          const key = `${lazily}\0${audience}\0${screen}\0${id}`;
+          if (followed.has(key)) continue;
+          followed.add(key);
+          for (const next of info.importedIds)
+            if (LEFT_TO_ROLLDOWN.test(next)) stack.push({ id: next, names: 'all', inside: true });
+          continue;
+        }
+        if (!use(id, audience, screen, lazily)) continue;
+        lazy.push(...info.dynamicallyImportedIds);
+        const imported = importedNames(info);
+        const whole = importedWhole(info);
+        for (const next of info.importedIds) {
+          // A package imported whole (`import * as z from 'zod'`) is not followed: which of it is
+          // used is not known here (the domain's schemas drop out of most screens). The module's
+          // other imports are, by the names it imports (h57c: react-remove-scroll's, beside its
+          // `import * as React`, were not, and became chunks of their own on every staff screen).
+          if (whole.has(next) && NODE_MODULES.test(next)) continue;
+          stack.push({ id: next, names: whole.has(next) ? 'all' : imported });
+        }
+      }
+      return lazy;
+    };
     for (const audience of audiences) {
       const routes = ctx.getModuleInfo(resolve(root, audience.routes));
       if (!routes) throw new Error(`${audience.routes} is not part of the build`);
       for (const screen of routes.dynamicallyImportedIds.filter((id) =>
         (audience.screens ?? PAGE).test(id),
       )) {
-        const stack: Step[] = [{ id: screen, names: 'all' }];
-        while (stack.length > 0) {
-          const { id, names, inside } = stack.pop() as Step;
-          const info = ctx.getModuleInfo(id);
-          if (!info) continue;
-          if (barrel(info)) {
-            // A package's barrel is a module of the build too: counted (but walked for every name
-            // asked of it), else it was a chunk of its own on every staff screen (react-style-
-            // singleton's, 34 bytes: a round trip). Not Mantine's: the entry imports through them.
-            if (NODE_MODULES.test(id) && !MANTINE_BARREL.test(id)) use(id, audience.name, screen);
-            for (const next of through(info, names)) stack.push({ id: next, names });
-            continue;
-          }
-          // Our declaring packages (rules, schemas, the route table): a screen uses a few names of
-          // a module, and what the module imports serves the others. Which of it stays is known only
-          // after tree-shaking: Rolldown places these modules (unless an audience takes them:
-          // `declarations`), and from them only their imports of each other are followed, to count
-          // which audiences may reach a module, never to place what they import.
-          if (LEFT_TO_ROLLDOWN.test(id)) {
-            if (!inside)
-              once(
-                once(declared, id, () => new Map()),
-                audience.name,
-                () => new Set(),
-              ).add(screen);
-            once(reached, id, () => new Set<string>()).add(audience.name);
-            const key = `${audience.name}\0${screen}\0${id}`;
-            if (followed.has(key)) continue;
-            followed.add(key);
-            for (const next of info.importedIds)
-              if (LEFT_TO_ROLLDOWN.test(next)) stack.push({ id: next, names: 'all', inside: true });
-            continue;
-          }
-          if (!use(id, audience.name, screen)) continue;
-          const imported = importedNames(info);
-          const whole = importedWhole(info);
-          for (const next of info.importedIds) {
-            // A package imported whole (`import * as z from 'zod'`) is not followed: which of it is
-            // used is not known here (the domain's schemas drop out of most screens). The module's
-            // other imports are, by the names it imports (h57c: react-remove-scroll's, beside its
-            // `import * as React`, were not, and became chunks of their own on every staff screen).
-            if (whole.has(next) && NODE_MODULES.test(next)) continue;
-            stack.push({ id: next, names: whole.has(next) ? 'all' : imported });
-          }
-        }
+        // What the screen loads lazily, through any depth: counted apart (h57c), so that no later
+        // audience's chunk takes a module of it (the dashboard's trusted adults, drawn after its
+        // paint, import the domain's `parent` module, which the car line's kit would have taken).
+        let lazy = walkScreen(audience.name, screen, [screen], false);
+        while (lazy.length > 0) lazy = walkScreen(audience.name, screen, lazy, true);
       }
     }
-    return { found, declared, reached };
+    return { found, declared, reached, lazyFound, lazyReached };
   };
+
+  /**
+   * Whether an audience before `audience` loads the module lazily (`users`: the audiences): then
+   * it is left to Rolldown, so that no later audience's chunk comes with that lazy code.
+   */
+  const lazilyBefore = (audience: Audience, users: Map<string, unknown> | Set<string> | undefined) =>
+    audiences.slice(0, audiences.indexOf(audience)).some((earlier) => users?.has(earlier.name));
 
   /** `<screen>` for a module only one of the audience's screens uses, if that screen is `alone`. */
   const alone = (audience: Audience, screens: Set<string> | undefined) => {
@@ -275,10 +300,10 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
   };
 
   /** Where one of our declaring packages' modules goes: the kit of an audience that takes them. */
-  const placeOfDeclaration = (id: string, { declared, reached }: NonNullable<typeof usage>) => {
+  const placeOfDeclaration = (id: string, { declared, reached, lazyReached }: NonNullable<typeof usage>) => {
     const reachedBy = reached.get(id);
     const first = audiences.find((audience) => reachedBy?.has(audience.name));
-    if (!first?.declarations) return undefined;
+    if (!first?.declarations || lazilyBefore(first, lazyReached.get(id))) return undefined;
     // One chunk every later screen that may reach the module loads anyway: taken even when it is
     // reached only through another declaring module's import (`ways`, through `way-calls`).
     if (first.oneChunk) return first.name;
@@ -296,7 +321,7 @@ export const audienceChunks = (root: string, audiences: readonly Audience[]) => 
     // The first audience that uses the module decides: where a phone screen uses it, it never
     // goes to a later audience's chunks (a parent page would load the staff kit for it).
     const first = audiences.find((audience) => users.has(audience.name));
-    if (!first) return undefined;
+    if (!first || lazilyBefore(first, usage.lazyFound.get(id))) return undefined;
     const screens = users.get(first.name);
     if ((screens?.size ?? 0) < first.shared) return alone(first, screens);
     if (first.oneChunk) return first.name;
