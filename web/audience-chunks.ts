@@ -11,6 +11,8 @@ import type { Plugin } from 'vite';
  * - `<audience>-kit`: modules at least `shared` screens of the audience use, and other audiences
  *   too (Mantine's components, the API client): screens of other audiences load it as well, and
  *   it holds no code of the audience itself;
+ * - `<audience>` alone, its own code and its kit together (`oneChunk`: the staff shell), and
+ *   `<screen>` for what one screen of an audience alone uses (`alone`: the front queue);
  * - anything else stays where Rolldown puts it (a screen's own code, what a lazy import inside a
  *   screen loads: the map, the charts), and what the entry imports is the app chunk.
  *
@@ -19,7 +21,9 @@ import type { Plugin } from 'vite';
  * barrels (`@mantine/core`, `@curbside/domain`) only to the modules that export what it
  * imports. The audiences are listed in order, phones first: a module goes to the chunks of the
  * first audience that uses it (if enough of its screens do), never to a later one's, so a parent
- * page never loads the staff's chunks. Our declaring packages (`packages/domain`, `packages/api`)
+ * page never loads the staff's chunks; what a screen loads lazily (through any depth) is walked
+ * apart, and a module an earlier audience loads so is left to Rolldown, so that a parent page's
+ * lazy code (the dashboard's trusted adults) never loads them either. Our declaring packages (`packages/domain`, `packages/api`)
  * and packages imported whole (`import * as z from 'zod'`) are not followed: which of them a
  * screen uses is known only after tree-shaking, and Rolldown places them by what is really used
  * (but for an audience that takes the declaring modules its screens import by name, and no
