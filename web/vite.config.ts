@@ -133,12 +133,29 @@ const audiences = audienceChunks(import.meta.dirname, [
   // What the app loads lazily on any page (the toasts, the not-found page): counted, so that
   // what only it and the staff use is not left where a staff chunk could take it.
   { name: 'app-lazy', routes: 'src/App.tsx', shared: 1, screens: /./ },
+  // The staff shell (h57c): every staff screen is drawn in it, so what it uses and no phone page
+  // does travels in one chunk, with the domain's modules it imports by name (each of them was a
+  // chunk of 1–2 KB: sessions, unreleased, way-calls, parent, parent-invites, a round trip each).
+  {
+    name: 'staff-shell',
+    routes: 'src/audiences/staff.routes.ts',
+    shared: 1,
+    screens: /[\\/]shell\.layout\.tsx$/,
+    oneChunk: true,
+    declarations: true,
+  },
   // The staff screens of the car line, on tablets all afternoon: what two of them share travels together.
   {
     name: 'car-line',
     routes: 'src/audiences/staff.routes.ts',
     shared: 2,
     screens: /[\\/](front-queue|back-queue|teacher)\.page\.tsx$/,
+    // Its kit takes the domain's modules two of them import by name (h57c: `parent` and
+    // `parent-invites`, chunks of 1 KB each) unless a phone page reaches them. What the front queue
+    // alone of the three uses travels with its page (`alone`): its Table and `placard-code` too,
+    // which administration screens use (they load the front queue's page with them, 4.5 KB Brotli).
+    declarations: true,
+    alone: /[\\/]front-queue\.page\.tsx$/,
   },
   // Counted (a module the staff screens use too goes to a kit, not to an audience's own chunk)
   // but never grouped: the staff screens share little with each other, and a chunk of what four
@@ -181,6 +198,16 @@ const selectKit = withinClosureOf(
  * popover) or the car line's (the driver's and the dashboard's lazy Select and radios would have
  * loaded the staff queries with it). They stay in `popover-kit` and `select-kit`.
  */
+/**
+ * The live connection and what is drawn with it (h57c): the parent dashboard and every staff
+ * screen load the live layout (0.3 KB), the connection (3.6 KB Brotli) and the school's clock
+ * (0.6 KB), and no other page loads any of them: three chunks, three round trips on a phone,
+ * now one.
+ */
+const LIVE =
+  /[\\/]web[\\/]src[\\/]features[\\/]live[\\/]|[\\/]packages[\\/]domain[\\/]src[\\/](school-clock|wait)\.ts$|[\\/]packages[\\/]api[\\/]src[\\/]events\.ts$/;
+const live: Group = (id) => (LIVE.test(id) ? 'live' : null);
+
 type Group = (id: string, ctx: Parameters<typeof audiences.kit>[1]) => string | null;
 const PHONE_KITS = new Set(['parent-kit', 'sign-in-kit']);
 const audienceKit: Group = (id, ctx) => {
@@ -225,6 +252,7 @@ export default defineConfig({
             { name: popoverKit, priority: 15, includeDependenciesRecursively: false },
             { name: selectKit, priority: 15, includeDependenciesRecursively: false },
             { name: audiences.own, priority: 10, includeDependenciesRecursively: false },
+            { name: live, priority: 5, includeDependenciesRecursively: false },
           ],
         },
       },

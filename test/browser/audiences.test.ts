@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { viewports, webDist } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
+import { sessionBody } from '../support/fixtures';
 
 /**
  * Issue 57: each audience loads only its own code (ADR 0026). A parent on a phone opening the
@@ -230,6 +231,57 @@ describe('the parent portal on a phone', () => {
     // The trusted adults' code came after the paint.
     expect(holding(after, /web\/src\/features\/parent\/authorized-pickups\.tsx$/)).toHaveLength(1);
   });
+});
+
+/**
+ * Records (`keypadAt`) when the front queue's keypad first comes into the document: its heading
+ * is the screen's largest paint, in the same frame.
+ */
+const MARK_KEYPAD = `new MutationObserver((_, observer) => {
+  const drawn = [...document.querySelectorAll('h2, h3')].some((heading) => heading.textContent === 'Add Vehicle to Queue');
+  if (!drawn) return;
+  window.keypadAt = performance.now();
+  observer.disconnect();
+}).observe(document, { childList: true, subtree: true });`;
+
+describe('the front queue on a tablet', () => {
+  // Issue 57 (h57c): on HTTP/1.1 (six connections) each file is a round trip before the keypad's
+  // paint. The staff shell's code, the car line's and the front queue's own travel in a few chunks
+  // (the staff shell, the car line's kit, the page with what it alone uses), the live connection
+  // with its layout and the school's clock: 36 files before (the entry, Rolldown's runtime, the
+  // entry's stylesheet, then 25 chunks and 8 stylesheets, most of them of 1–5 KB), 26 after.
+  it('draws its keypad from at most 26 scripts and stylesheets, the entry’s among them', async () => {
+    const front = await suite.client('front_demo');
+    expect((await front.post('/api/sessions', sessionBody())).status).toBe(201);
+    // The toasts' container, fetched once the browser is idle (ADR 0026), is not the screen's.
+    const context = await suite.newContext({
+      viewport: viewports.tablet,
+      initScripts: ['window.requestIdleCallback = () => 0;'],
+    });
+    await suite.signIn(context, 'front_demo');
+    const page = await context.newPage();
+    suite.watch(page, 'front_demo', false);
+    await page.addInitScript({ content: MARK_KEYPAD });
+    await page.goto('/front-queue');
+    await page.getByRole('heading', { name: 'Add Vehicle to Queue' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    const files = await page.evaluate(() => {
+      const keypad = (globalThis as unknown as { keypadAt: number }).keypadAt;
+      return performance
+        .getEntriesByType('resource')
+        .map((entry) => ({ path: new URL(entry.name).pathname.slice(1), start: entry.startTime }))
+        .filter(
+          ({ path }) => /^assets\/.+\.(js|css)$/.test(path) && !path.startsWith('assets/route-preload-'),
+        )
+        .filter(({ start }) => start < keypad)
+        .map(({ path }) => path);
+    });
+    await context.close();
+    expect(files.length, files.join('\n')).toBeGreaterThan(3);
+    expect(files.length, files.join('\n')).toBeLessThanOrEqual(26);
+    // The shell's code in one chunk: no staff shell module anywhere else.
+    expect(holding(files, /web\/src\/features\/shell\//), files.join('\n')).toHaveLength(1);
+  }, 60_000);
 });
 
 describe('the screens opened from a school link', () => {
