@@ -1,5 +1,6 @@
 /** Loads Lambda handler modules of `@curbside/functions` on first use and invokes them as Lambda would. */
 import { randomUUID } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import { asyncFunctionOfModule, type FunctionAccess, functionOfModule } from '@curbside/api';
 import { access, type Grant, meter } from '@curbside/store';
 import type { Context } from 'aws-lambda';
@@ -132,6 +133,34 @@ export interface InvokeOptions {
 /** Runs one invocation of a handler module and answers its result (in-process, or in a worker). */
 export type Invoke = (module: string, event: unknown, options?: InvokeOptions) => Promise<unknown>;
 
+/**
+ * A trace of each invocation's DynamoDB calls (`CURBSIDE_TRACE=<file>`, with the meter on): one JSON
+ * line an invocation, its module, status, wall ms and its calls in the order they ended, each
+ * `[operation, start, end]` in ms from the invocation's start. For measuring where a route's time goes.
+ */
+const TRACE = process.env.CURBSIDE_TRACE;
+const traced: string[] = [];
+const flushTrace = () => {
+  if (TRACE && traced.length > 0) appendFileSync(TRACE, traced.splice(0).join(''));
+};
+if (TRACE) {
+  setInterval(flushTrace, 2000).unref();
+  process.on('exit', flushTrace);
+}
+const trace = (module: string, started: number, ms: number, result: unknown) => {
+  const status = (result as { statusCode?: number } | undefined)?.statusCode;
+  const calls = meter
+    .calls()
+    .map(([start, end, what]) => [
+      what,
+      Math.round((start - started) * 100) / 100,
+      Math.round((end - started) * 100) / 100,
+    ]);
+  traced.push(
+    `${JSON.stringify({ module, status, at: Date.now(), ms: Math.round(ms * 100) / 100, calls })}\n`,
+  );
+};
+
 export const invoke: Invoke = async (module, event, options = {}) => {
   const handler = await loadHandler(module);
   const grant = grantOf(module);
@@ -139,10 +168,13 @@ export const invoke: Invoke = async (module, event, options = {}) => {
     access.run(grant, async () => {
       const started = performance.now();
       const context = lambdaContext(module.replace('/', '-'), options.timeoutMs, options.stopping);
+      let result: unknown;
       try {
-        return await inInvocation(context.awsRequestId, () => handler(event, context));
+        result = await inInvocation(context.awsRequestId, () => handler(event, context));
+        return result;
       } finally {
         const ms = performance.now() - started;
+        if (TRACE) trace(module, started, ms, result);
         meter.add('lambda.invocations');
         meter.add('ddb.roundTrips', meter.roundTrips());
         meter.add('lambda.ms', ms);

@@ -46,9 +46,9 @@ const meterMiddleware =
     if (input.ReturnConsumedCapacity === undefined) input.ReturnConsumedCapacity = 'TOTAL';
     // Metering is best effort: a mistake in it must never fail the call.
     const started = performance.now();
-    const record = (units: () => { read: number; write: number; estimated: number }) => {
+    const record = (units: () => { read: number; write: number; estimated: number }, failed?: string) => {
       try {
-        meter.call(started, performance.now());
+        meter.call(started, performance.now(), failed ? `${operation}!${failed}` : operation);
         const { read, write, estimated } = units();
         meter.add('ddb.calls');
         meter.add(`ddb.${operation}.calls`);
@@ -70,8 +70,9 @@ const meterMiddleware =
       });
       return result;
     } catch (error) {
-      record(() =>
-        billedUnits(operation, input, { ok: false, errorName: (error as { name?: string }).name }),
+      record(
+        () => billedUnits(operation, input, { ok: false, errorName: (error as { name?: string }).name }),
+        (error as { name?: string }).name ?? 'Error',
       );
       throw error;
     }

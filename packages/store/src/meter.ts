@@ -29,7 +29,7 @@ const state = shared[METER];
 const labels = state.labels;
 
 /** A DynamoDB call's start and end (`performance.now()`), within one invocation. */
-export type CallSpan = readonly [start: number, end: number];
+export type CallSpan = readonly [start: number, end: number, what?: string];
 
 /**
  * The calls of each running invocation, kept on the process as the labels are
@@ -165,8 +165,13 @@ export const meter = {
   },
 
   /** Notes one DynamoDB call of the running invocation (its start and end), for `roundTrips`. */
-  call(start: number, end: number): void {
-    if (meterEnabled()) spans.getStore()?.push([start, end]);
+  call(start: number, end: number, what?: string): void {
+    if (meterEnabled()) spans.getStore()?.push(what === undefined ? [start, end] : [start, end, what]);
+  },
+
+  /** The running invocation's DynamoDB calls so far, in the order they ended (a trace's `CURBSIDE_TRACE`). */
+  calls(): readonly CallSpan[] {
+    return spans.getStore() ?? [];
   },
 
   /** The running invocation's DynamoDB calls so far, as sequential round trips (`roundTripsOf`). */
