@@ -3,7 +3,15 @@
  * key's claim, with the calls they make counted by the meter (ADR 0027, h54ze).
  */
 import { ConflictError } from '@curbside/domain';
-import { batches, eventSequence, idempotency, meter, queue, type TransactionClaim } from '@curbside/store';
+import {
+  batches,
+  eventSequence,
+  IdempotencyKeyTakenError,
+  idempotency,
+  meter,
+  queue,
+  type TransactionClaim,
+} from '@curbside/store';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { db, testConnectionsDb } from '../../packages/store/test/fixtures/db';
 import { addNextToBatch, type BatchReads, createBatch } from '../src/services/batches';
@@ -52,6 +60,88 @@ describe('add-to-batch when another tablet took the car its first read found', (
     expect(calls['ddb.TransactWriteItems.calls']).toBe(1);
     expect(calls['ddb.Query.calls'] ?? 0).toBe(0);
     expect((await batches.get(db, mine.id))?.currentCount).toBe(0);
+  });
+
+  /** A tablet's reads beside its sign-in, its batch and the line with the one car in it, taken before another add. */
+  const readBefore = async (sessionId: number, batchId: number): Promise<BatchReads> => {
+    const early: BatchReads = {
+      batchId,
+      batch: batches.get(db, batchId),
+      line: { sessionId, vehicleType: 'car', read: queue.waitingForBatch(db, sessionId, 'car', 4) },
+    };
+    await early.batch;
+    await early.line?.read;
+    return early;
+  };
+  const claimOf = (key: string): TransactionClaim => ({
+    table: db.table,
+    caller: 'USER#1',
+    key,
+    fingerprint: `add-${key}`,
+    state: 'pending',
+  });
+
+  it('answers that 409 from its transaction with the key free: the claim is settled as refused, no key read after it (h54j)', async () => {
+    const { user, session } = await schoolWithSession(db, 'Refused Key School', 'back_queue_wrangler');
+    await addVehicle(user, { sessionId: session.id, vehicleNumber: '1', vehicleType: 'car' });
+    const mine = await createBatch(user, session.id, 'car');
+    const theirs = await createBatch(user, session.id, 'car');
+    const early = await readBefore(session.id, mine.id);
+    expect((await addNextToBatch(user, theirs.id)).currentCount).toBe(1);
+    const claim = claimOf(`refused-${session.id}`);
+
+    meter.reset();
+    const refused = await meter
+      .run('refused', () =>
+        idempotency.claimingIn(claim, () => addNextToBatch(user, mine.id, Promise.resolve(early))),
+      )
+      .catch((error: unknown) => error);
+
+    // The same answer as without a key, and nothing of the key written.
+    expect(refused).toBeInstanceOf(ConflictError);
+    expect((refused as Error).message).toBe('No waiting cars to add to Batch #1');
+    expect(claim.state).toBe('refused');
+    expect(await idempotency.get(db, claim.caller, claim.key)).toBeUndefined();
+    expect(meter.snapshot().refused?.['ddb.TransactWriteItems.calls']).toBe(1);
+  });
+
+  it('leaves a retry whose first attempt took the car to find its first answer: its transaction finds the key', async () => {
+    const { user, session } = await schoolWithSession(db, 'Retried Key School', 'back_queue_wrangler');
+    await addVehicle(user, { sessionId: session.id, vehicleNumber: '1', vehicleType: 'car' });
+    const mine = await createBatch(user, session.id, 'car');
+    // The retry read the line before its first attempt (the same key) took the car.
+    const early = await readBefore(session.id, mine.id);
+    const first = claimOf(`retried-${session.id}`);
+    expect((await idempotency.claimingIn(first, () => addNextToBatch(user, mine.id))).currentCount).toBe(1);
+    expect(first.state).toBe('committed');
+    const retry = claimOf(`retried-${session.id}`);
+
+    const refused = await idempotency
+      .claimingIn(retry, () => addNextToBatch(user, mine.id, Promise.resolve(early)))
+      .catch((error: unknown) => error);
+
+    // Not settled as a refusal: the key is read after it, and the retry answered as the first attempt was.
+    expect(refused).toBeInstanceOf(IdempotencyKeyTakenError);
+    expect(retry.state).toBe('taken');
+    expect((await idempotency.get(db, retry.caller, retry.key))?.state).toBe('completed');
+  });
+
+  it('leaves a refusal read from an empty line (no transaction) to the key read after it', async () => {
+    const { user, session } = await schoolWithSession(db, 'Empty Line Key School', 'back_queue_wrangler');
+    await addVehicle(user, { sessionId: session.id, vehicleNumber: '1', vehicleType: 'car' });
+    const mine = await createBatch(user, session.id, 'car');
+    const first = claimOf(`empty-${session.id}`);
+    await idempotency.claimingIn(first, () => addNextToBatch(user, mine.id));
+    // The retry reads the line after its first attempt took the car: nothing waits.
+    const retry = claimOf(`empty-${session.id}`);
+
+    const refused = await idempotency
+      .claimingIn(retry, () => addNextToBatch(user, mine.id))
+      .catch((error: unknown) => error);
+
+    expect((refused as Error).message).toBe('No waiting cars to add to Batch #1');
+    // Still pending: the key is read after the refusal, and the first answer sent.
+    expect(retry.state).toBe('pending');
   });
 
   it("keeps no answer in the key's claim when another add moved its batch on: the batch is read after", async () => {

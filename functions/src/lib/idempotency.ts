@@ -220,6 +220,8 @@ export const idempotentMutations = (
       return;
     }
     await Promise.allSettled(claim.left);
+    // A refusal its transaction decided while the key was free (`refusedByTheChange`): no first answer to find.
+    if (inTransaction.state === 'refused') return;
     const taken = request.error instanceof IdempotencyKeyTakenError;
     if (taken || (request.error !== undefined && keepable(response))) {
       // A retry: its transaction found the key, or it was refused because the first attempt moved things on.

@@ -20,6 +20,7 @@ import {
   lineOfBatchId,
   pickupSessions,
   queue,
+  refusedByTheChange,
   releases,
   schools,
 } from '@curbside/store';
@@ -296,7 +297,10 @@ export const addNextToBatch = async (user: User, id: number, early?: Promise<Bat
       taken = 0;
     } else {
       // The whole line was read and nothing in it is left (another tablet took what was there): refused
-      // from this read, not read again (h54ze); the screen shows the next car as it comes.
+      // from this read, not read again (h54ze); the screen shows the next car as it comes. When its
+      // last car's transaction decided it (nothing read since) with the key free, no retry's first
+      // answer is to be looked for after it (h54j).
+      if (entries.length > 0) refusedByTheChange();
       throw new ConflictError(
         `No waiting ${PLURAL[batch.vehicleType]} to add to Batch #${batch.batchNumber}`,
       );

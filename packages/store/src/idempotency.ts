@@ -14,6 +14,7 @@ import {
 export {
   IDEMPOTENCY_TTL_MS,
   IdempotencyKeyTakenError,
+  refusedByTheChange,
   sendWithClaim,
   type TransactionClaim,
 } from './transaction-claim';

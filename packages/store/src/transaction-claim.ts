@@ -24,14 +24,20 @@ export const APPLIED = 'applied';
  * A key to be claimed by the first transaction the running request writes
  * (its change), rather than by a write of its own: `pending` until a
  * transaction carries it, `committed` once one did, `taken` when the key was
- * already there (a retry, or another body).
+ * already there (a retry, or another body), `refused` when the change answered
+ * a refusal decided by a transaction that found the key free (`refusedByTheChange`).
  */
 export interface TransactionClaim {
   readonly table: string;
   readonly caller: string;
   readonly key: string;
   readonly fingerprint: string;
-  state: 'pending' | 'committed' | 'taken';
+  state: 'pending' | 'committed' | 'taken' | 'refused';
+  /**
+   * The request's last transaction was refused by a condition of the change's
+   * own while its claim's held: no attempt with this key had committed then.
+   */
+  freeAtRefusal?: boolean;
   /**
    * The request's answer, kept by the claim itself (`idempotency.answerInTheClaim`,
    * set before the transaction): its record's attributes in place of `applied`'s,
@@ -49,6 +55,20 @@ export interface TransactionClaim {
 export const forgetAnswerInTheClaim = (): void => {
   const claim = transactionClaims.getStore();
   if (claim?.state === 'pending') delete claim.answered;
+};
+
+/**
+ * The running request answers a refusal (a 409) that its last transaction
+ * decided, with nothing read after it (ADR 0027, h54j): add-to-batch's line
+ * taken from under it. Where that transaction's claim held (the key was free,
+ * so no attempt with this key had committed when it was refused), no first
+ * answer can be the answer: the claim is `refused`, and the key is not read
+ * again after the change (`idempotentMutations`). Else nothing changes (the
+ * key is read after, as for any refusal).
+ */
+export const refusedByTheChange = (): void => {
+  const claim = transactionClaims.getStore();
+  if (claim?.state === 'pending' && claim.freeAtRefusal) claim.state = 'refused';
 };
 
 /** A transaction found the key already claimed: the request is a retry (or reuses the key). */
@@ -93,6 +113,7 @@ export const sendWithClaim = async <T>(input: TransactInput, send: () => Promise
   };
   // A transaction's write is billed twice (DynamoDB's transactional writes): 2 units, 1 more than a PutItem claim.
   meter.add('ddb.idempotencyWriteUnits', 2 * Math.max(1, Math.ceil(itemSize(item) / 1024)));
+  delete claim.freeAtRefusal;
   const index = items.length;
   items.push({
     Put: {
@@ -109,10 +130,15 @@ export const sendWithClaim = async <T>(input: TransactInput, send: () => Promise
   } catch (error) {
     items.splice(index, 1);
     const reasons = (error as { CancellationReasons?: unknown[] }).CancellationReasons;
-    if (cancellationReasons(error)[index] === 'ConditionalCheckFailed') {
+    const codes = cancellationReasons(error);
+    if (codes[index] === 'ConditionalCheckFailed') {
       claim.state = 'taken';
       throw new IdempotencyKeyTakenError();
     }
+    // A reason for every item (DynamoDB's, and DynamoDB Local's, name each failed condition): the
+    // claim's held while one of the change's own failed.
+    claim.freeAtRefusal =
+      codes.length === index + 1 && codes[index] === 'None' && codes.includes('ConditionalCheckFailed');
     if (Array.isArray(reasons) && reasons.length > index) reasons.splice(index, 1);
     throw error;
   }
