@@ -27,26 +27,34 @@ afterAll(() => {
   delete process.env.CURBSIDE_METER;
 });
 
+/** A tablet's reads beside its sign-in, its batch and its line (read now, before another tablet's add). */
+const readBefore = async (sessionId: number, batchId: number): Promise<BatchReads> => {
+  const early: BatchReads = {
+    batchId,
+    batch: batches.get(db, batchId),
+    line: { sessionId, vehicleType: 'car', read: queue.waitingForBatch(db, sessionId, 'car', 4) },
+  };
+  await early.batch;
+  await early.line?.read;
+  return early;
+};
+
 describe('add-to-batch when another tablet took the car its first read found', () => {
-  it('is refused from that read (409), with no read of the line again', async () => {
-    const { user, session } = await schoolWithSession(db, 'Taken Car School', 'back_queue_wrangler');
+  /** A tablet that read its batch and the line with one car in it, which another tablet's add then took. */
+  const takenFromUnder = async (name: string) => {
+    const { user, session } = await schoolWithSession(db, name, 'back_queue_wrangler');
     await addVehicle(user, { sessionId: session.id, vehicleNumber: '1', vehicleType: 'car' });
     const mine = await createBatch(user, session.id, 'car');
     const theirs = await createBatch(user, session.id, 'car');
     // What this tablet read beside its sign-in: its batch, and the line with the one car in it.
-    const early: BatchReads = {
-      batchId: mine.id,
-      batch: batches.get(db, mine.id),
-      line: {
-        sessionId: session.id,
-        vehicleType: 'car',
-        read: queue.waitingForBatch(db, session.id, 'car', 4),
-      },
-    };
-    await early.batch;
-    await early.line?.read;
+    const early = await readBefore(session.id, mine.id);
     // Another tablet's Add to batch takes the car first.
     expect((await addNextToBatch(user, theirs.id)).currentCount).toBe(1);
+    return { user, session, mine, early };
+  };
+
+  it('is refused from that read (409), with no read of the line again', async () => {
+    const { user, mine, early } = await takenFromUnder('Taken Car School');
 
     meter.reset();
     const refused = await meter
@@ -62,17 +70,6 @@ describe('add-to-batch when another tablet took the car its first read found', (
     expect((await batches.get(db, mine.id))?.currentCount).toBe(0);
   });
 
-  /** A tablet's reads beside its sign-in, its batch and the line with the one car in it, taken before another add. */
-  const readBefore = async (sessionId: number, batchId: number): Promise<BatchReads> => {
-    const early: BatchReads = {
-      batchId,
-      batch: batches.get(db, batchId),
-      line: { sessionId, vehicleType: 'car', read: queue.waitingForBatch(db, sessionId, 'car', 4) },
-    };
-    await early.batch;
-    await early.line?.read;
-    return early;
-  };
   const claimOf = (key: string): TransactionClaim => ({
     table: db.table,
     caller: 'USER#1',
@@ -82,12 +79,7 @@ describe('add-to-batch when another tablet took the car its first read found', (
   });
 
   it('answers that 409 from its transaction with the key free: the claim is settled as refused, no key read after it (h54j)', async () => {
-    const { user, session } = await schoolWithSession(db, 'Refused Key School', 'back_queue_wrangler');
-    await addVehicle(user, { sessionId: session.id, vehicleNumber: '1', vehicleType: 'car' });
-    const mine = await createBatch(user, session.id, 'car');
-    const theirs = await createBatch(user, session.id, 'car');
-    const early = await readBefore(session.id, mine.id);
-    expect((await addNextToBatch(user, theirs.id)).currentCount).toBe(1);
+    const { user, session, mine, early } = await takenFromUnder('Refused Key School');
     const claim = claimOf(`refused-${session.id}`);
 
     meter.reset();
@@ -181,18 +173,7 @@ describe('add-to-batch when its first read held two waiting cars or more (h54j)'
     for (let car = 1; car <= cars; car++)
       await addVehicle(user, { sessionId: session.id, vehicleNumber: String(car), vehicleType: 'car' });
     const mine = await createBatch(user, session.id, 'car');
-    const early: BatchReads = {
-      batchId: mine.id,
-      batch: batches.get(db, mine.id),
-      line: {
-        sessionId: session.id,
-        vehicleType: 'car',
-        read: queue.waitingForBatch(db, session.id, 'car', 4),
-      },
-    };
-    await early.batch;
-    await early.line?.read;
-    return { user, session, mine, early };
+    return { user, session, mine, early: await readBefore(session.id, mine.id) };
   };
 
   it("takes the event's number and reads the connections beside its transaction: one round trip after its first reads", async () => {

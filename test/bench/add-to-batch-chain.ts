@@ -20,15 +20,13 @@
 import {
   type AttributeValue,
   BatchGetItemCommand,
-  type DynamoDBClient,
   GetItemCommand,
   PutItemCommand,
   QueryCommand,
   TransactWriteItemsCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { ensureTable, localDynamoClient, startDynamoLocal } from '@curbside/local';
-import { connectionTableNameFor } from '@curbside/store';
+import { localTables } from './local-tables';
 import { numericArgs, runScript } from './script';
 import { percentile } from './stats';
 
@@ -50,12 +48,8 @@ interface Figures {
 }
 
 const main = async () => {
-  const local = await startDynamoLocal({ inMemory: true });
   const data = 'add-to-batch-chain';
-  const live = connectionTableNameFor(data);
-  await ensureTable({ endpoint: local.endpoint, tableName: data });
-  await ensureTable({ endpoint: local.endpoint, tableName: live, kind: 'connections' });
-  const client: DynamoDBClient = localDynamoClient(local.endpoint);
+  const { local, connections: live, client } = await localTables(data);
   const put = (table: string, item: Record<string, AttributeValue>) =>
     client.send(new PutItemCommand({ TableName: table, Item: item }));
 
@@ -74,18 +68,21 @@ const main = async () => {
   for (let i = 0; i < 44; i++)
     await put(live, { pk: s('SCHOOL#1'), sk: s(`CONN#${padded(i)}`), channels: s('staff#1 queue#1') });
 
+  /** The waiting line's Query (the first `limit` cars: a press's; all of them: a poll's). */
+  const lineRead = (limit?: number) =>
+    client.send(
+      new QueryCommand({
+        TableName: data,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': s(LINE) },
+        ...(limit ? { Limit: limit } : {}),
+      }),
+    );
   const firstReads = () =>
     Promise.all([
       client.send(new BatchGetItemCommand({ RequestItems: { [data]: { Keys: [SESSION, BATCH] } } })),
-      client.send(
-        new QueryCommand({
-          TableName: data,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': s(LINE) },
-          Limit: 4,
-        }),
-      ),
+      lineRead(4),
     ]);
   let presses = 0;
   /** The press's transaction; refused (the entry's condition) for `--refused` percent of them. */
@@ -180,14 +177,7 @@ const main = async () => {
           RequestItems: { [data]: { Keys: [SESSION] }, [live]: { Keys: [NUMBER] } },
         }),
       ),
-      client.send(
-        new QueryCommand({
-          TableName: data,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': s(LINE) },
-        }),
-      ),
+      lineRead(),
     ]);
     figures.poll.push(performance.now() - started);
   };

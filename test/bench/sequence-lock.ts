@@ -22,14 +22,12 @@
 import {
   type AttributeValue,
   BatchGetItemCommand,
-  type DynamoDBClient,
   PutItemCommand,
   QueryCommand,
   TransactWriteItemsCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { ensureTable, localDynamoClient, startDynamoLocal } from '@curbside/local';
-import { connectionTableNameFor } from '@curbside/store';
+import { localTables } from './local-tables';
 import { numericArgs, runScript } from './script';
 
 const {
@@ -71,12 +69,8 @@ interface Figures {
 }
 
 const main = async () => {
-  const local = await startDynamoLocal({ inMemory: true });
   const data = 'sequence-lock';
-  const connections = connectionTableNameFor(data);
-  await ensureTable({ endpoint: local.endpoint, tableName: data });
-  await ensureTable({ endpoint: local.endpoint, tableName: connections, kind: 'connections' });
-  const client: DynamoDBClient = localDynamoClient(local.endpoint);
+  const { local, connections, client } = await localTables(data);
 
   // The line: 20 active cars (the poll's Query); the school's 44 connection rows a fan-out reads (h54zf).
   for (let i = 0; i < 20; i++)
