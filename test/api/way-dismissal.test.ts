@@ -155,7 +155,7 @@ describe('walkers', () => {
     // Another tablet released Ada a moment ago, after this press read the marks (their read is eventually
     // consistent): as this press sees them, nobody is released yet.
     await releases.release(server.db, { schoolId: 1, sessionId }, taken, {
-      actor: { userId: 1, username: 'admin_demo', role: 'school_admin' },
+      actor: { id: 1, username: 'admin_demo', role: 'school_admin' },
       retentionDays: 30,
     });
     const marks = vi.spyOn(releases, 'keyedReleaseMarks').mockImplementation(() => ({
