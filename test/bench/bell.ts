@@ -30,8 +30,9 @@
  * and its time alone (the same call on a quiet Local), the difference being
  * its wait for Local.
  *
- *   npx tsx test/bench/bell.ts [--rounds 6] [--warm 2] [--polls 8] [--only 0]
+ *   npx tsx test/bench/bell.ts [--rounds 6] [--warm 2] [--polls 25]
  */
+import { loadavg } from 'node:os';
 import {
   type AttributeValue,
   BatchGetItemCommand,
@@ -43,9 +44,11 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { ensureTable, localDynamoClient, startDynamoLocal } from '@curbside/local';
 import { connectionTableNameFor } from '@curbside/store';
+import { javaChild, procSeconds } from './cpu';
 import { numericArgs, runScript } from './script';
 
-const { rounds: ROUNDS, warm: WARM, polls: POLLS } = numericArgs({ rounds: 6, warm: 2, polls: 8 });
+/** `polls`: polls a second beside the bell (the rush's first 15 s: 655 calls, about half of them polls). */
+const { rounds: ROUNDS, warm: WARM, polls: POLLS } = numericArgs({ rounds: 6, warm: 2, polls: 25 });
 
 /** The benchmark's school at scale 1: 80 classrooms of 25, 34 teachers, 20 buses. */
 const CLASSROOMS = 80;
@@ -97,6 +100,9 @@ const main = async () => {
   await ensureTable({ endpoint: local.endpoint, tableName: data });
   await ensureTable({ endpoint: local.endpoint, tableName: live, kind: 'connections' });
   const client: DynamoDBClient = localDynamoClient(local.endpoint);
+  /** Local's CPU seconds so far (Linux: 0 elsewhere). */
+  const java = javaChild();
+  const localSeconds = () => (java === undefined ? 0 : (procSeconds(java) ?? 0));
   const put = (table: string, item: Record<string, unknown>) =>
     client.send(new PutItemCommand({ TableName: table, Item: itemOf(item) }));
 
@@ -376,19 +382,23 @@ const main = async () => {
         presses.push(performance.now() - at);
       }
     };
-    const poller = async (k: number) => {
-      while (ringing) {
+    // The screens' and parents' polls at the rush's rate, each sent on time whatever the others' wait.
+    const polling: Promise<void>[] = [];
+    const poller = async () => {
+      for (let k = 0; ringing; k++) {
         const at = performance.now();
-        await poll(k);
-        polls.push(performance.now() - at);
+        polling.push(poll(k).then(() => void polls.push(performance.now() - at)));
+        await new Promise((resolve) => setTimeout(resolve, 1000 / POLLS));
       }
     };
-    const polling = Array.from({ length: POLLS }, (_, k) => poller(k));
+    const cpu = localSeconds();
+    const pollingDone = poller();
     await Promise.all(Array.from({ length: TEACHERS }, (_, t) => teacher(t)));
     const ms = performance.now() - started;
     ringing = false;
+    await pollingDone;
     await Promise.all(polling);
-    return { presses, polls, ms };
+    return { presses, polls, ms, localMs: (localSeconds() - cpu) * 1000 };
   };
 
   console.log(`Warming up DynamoDB Local: ${WARM} bells of each variant…`);
@@ -400,7 +410,7 @@ const main = async () => {
     await press('answer after', 1000 + ++bells, roomsOfTeacher(5), 1, calls);
     alone.push(calls);
   }
-  const all: Record<string, { presses: number[]; polls: number[]; ms: number[] }> = {};
+  const all: Record<string, { presses: number[]; polls: number[]; ms: number[]; localMs: number[] }> = {};
   const traces: Record<string, Call[][]> = {};
   for (let round = 0; round < ROUNDS; round++) {
     const shift = round % VARIANTS.length;
@@ -408,21 +418,22 @@ const main = async () => {
       const traced: Call[] = [];
       const figures = await bell(variant, traced);
       traces[variant] = [...(traces[variant] ?? []), traced];
-      const into = all[variant] ?? { presses: [], polls: [], ms: [] };
+      const into = all[variant] ?? { presses: [], polls: [], ms: [], localMs: [] };
       all[variant] = into;
       into.presses.push(...figures.presses);
       into.polls.push(...figures.polls);
       into.ms.push(figures.ms);
+      into.localMs.push(figures.localMs);
       console.log(
-        `round ${round + 1} ${variant.padEnd(16)} bell ${figures.ms.toFixed(0).padStart(5)} ms; presses p50 ${percentile(figures.presses, 50).toFixed(1)} p99 ${percentile(figures.presses, 99).toFixed(1)} ms; polls ${figures.polls.length} p50 ${percentile(figures.polls, 50).toFixed(1)} p99 ${percentile(figures.polls, 99).toFixed(1)} ms`,
+        `round ${round + 1} ${variant.padEnd(16)} load ${loadavg()[0]?.toFixed(1)} bell ${figures.ms.toFixed(0).padStart(5)} ms, Local's CPU ${figures.localMs.toFixed(0)} ms; presses p50 ${percentile(figures.presses, 50).toFixed(1)} p99 ${percentile(figures.presses, 99).toFixed(1)} ms; polls ${figures.polls.length} p50 ${percentile(figures.polls, 50).toFixed(1)} p99 ${percentile(figures.polls, 99).toFixed(1)} ms`,
       );
     }
   }
   console.log(
-    `\n${BUS_PRESSES} bus presses (${RIDERS_A_PRESS} riders each) and ${WALKER_PRESSES} walkers' presses (${WALKERS_A_PRESS} each) by ${TEACHERS} teachers, ${POLLS} pollers beside; ${ROUNDS} bells a variant (ms, all bells together)`,
+    `\n${BUS_PRESSES} bus presses (${RIDERS_A_PRESS} riders each) and ${WALKER_PRESSES} walkers' presses (${WALKERS_A_PRESS} each) by ${TEACHERS} teachers, ${POLLS} polls a second beside; ${ROUNDS} bells a variant (ms; bell and Local's CPU: the median bell's, presses and polls: all bells together)`,
   );
   console.log(
-    `${'variant'.padEnd(18)}${['bell p50', 'press p50', 'p99', 'polls', 'poll p50', 'p99']
+    `${'variant'.padEnd(18)}${['bell p50', 'Local CPU', 'press p50', 'p99', 'polls', 'poll p50', 'p99']
       .map((h) => h.padStart(11))
       .join('')}`,
   );
@@ -430,6 +441,7 @@ const main = async () => {
     console.log(
       `${variant.padEnd(18)}${[
         percentile(figures.ms, 50).toFixed(0),
+        percentile(figures.localMs, 50).toFixed(0),
         percentile(figures.presses, 50).toFixed(1),
         percentile(figures.presses, 99).toFixed(1),
         String(figures.polls.length),

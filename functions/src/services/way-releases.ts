@@ -197,10 +197,12 @@ const releasedWayOf = (release: WayRelease, named: WayNamed): ReleasedWay => {
  * concern: a bus's riders and those its changes name, every child of the
  * classrooms for walkers and programs (read units that grow with those
  * children, never with the school's changes); the marks with their event and the key's
- * claim (one TransactWriteItems per 99 children); the event's number, the
- * school's connections and the key's answer together.
- * Staff and each child's parents hear of it from that one read of the
- * connections.
+ * claim (one TransactWriteItems per 99 children), the claim keeping the answer
+ * where the release is one transaction (ADR 0027 "(h54k)": no UpdateItem of
+ * the data table after it, which at the bell waited behind every other
+ * press's transaction); the event's number and the school's connections
+ * together. Staff and each child's parents hear of it from that one read of
+ * the connections.
  */
 export const releaseByWay = async (
   user: User,
