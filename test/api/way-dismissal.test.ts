@@ -45,6 +45,21 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** A new classroom of the school with three children of one family name: Ada, Ben and Cy. */
+const roomOf = async (name: string, lastName: string, grade: string) => {
+  const { id: classroomId } = await classrooms.create(server.db, {
+    schoolId: 1,
+    name,
+    grade,
+    teacherId: null,
+  });
+  const kids = await Promise.all(
+    ['Ada', 'Ben', 'Cy'].map((firstName) =>
+      students.create(server.db, { schoolId: 1, firstName, lastName, grade, classroomId }),
+    ),
+  );
+  return { classroomId, kids };
+};
 const walk = { mode: 'walker' } as const;
 const everyDay = (way: object) => ({ mon: way, tue: way, wed: way, thu: way, fri: way });
 const setPlan = async (student: Student, way: object) =>
@@ -139,17 +154,7 @@ describe('walkers', () => {
   });
 
   it('a press that meets a child released meanwhile answers, and answers again to its retry, only those it released', async () => {
-    const { id: classroomId } = await classrooms.create(server.db, {
-      schoolId: 1,
-      name: 'Room 98',
-      grade: '3',
-      teacherId: null,
-    });
-    const kids = await Promise.all(
-      ['Ada', 'Ben', 'Cy'].map((firstName) =>
-        students.create(server.db, { schoolId: 1, firstName, lastName: 'Racer', grade: '3', classroomId }),
-      ),
-    );
+    const { classroomId, kids } = await roomOf('Room 98', 'Racer', '3');
     await Promise.all(kids.map((kid) => setPlan(kid, walk)));
     const [taken, ...others] = kids as [Student, ...Student[]];
     // Another tablet released Ada a moment ago, after this press read the marks (their read is eventually
@@ -375,17 +380,7 @@ describe('bus riders', () => {
 describe("a bus's riders released before their riders item was filled", () => {
   it('are found by their plans all the same (every child of the classroom read, as before)', async () => {
     const bus = await vehicles.create(server.db, newVehicle(1, 'M1', 'bus'));
-    const { id: classroomId } = await classrooms.create(server.db, {
-      schoolId: 1,
-      name: 'Room M',
-      grade: '2',
-      teacherId: null,
-    });
-    const kids = await Promise.all(
-      ['Ada', 'Ben', 'Cy'].map((firstName) =>
-        students.create(server.db, { schoolId: 1, firstName, lastName: 'Moss', grade: '2', classroomId }),
-      ),
-    );
+    const { classroomId, kids } = await roomOf('Room M', 'Moss', '2');
     const [ada, ben, cy] = kids as [Student, Student, Student];
     await Promise.all([
       setPlan(ada, { mode: 'bus', vehicleId: bus.id }),

@@ -46,6 +46,7 @@ import { ensureTable, localDynamoClient, startDynamoLocal } from '@curbside/loca
 import { connectionTableNameFor } from '@curbside/store';
 import { javaChild, procSeconds } from './cpu';
 import { numericArgs, runScript } from './script';
+import { percentile as nearestRank } from './stats';
 
 /** `polls`: polls a second beside the bell (the rush's first 15 s: 655 calls, about half of them polls). */
 const { rounds: ROUNDS, warm: WARM, polls: POLLS } = numericArgs({ rounds: 6, warm: 2, polls: 25 });
@@ -82,10 +83,9 @@ interface Call {
   ms: number;
 }
 
-const percentile = (list: readonly number[], p: number) => {
-  const sorted = [...list].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
-};
+/** The nearest-rank percentile `p` (0–100) of some times. */
+const percentile = (list: readonly number[], p: number) =>
+  nearestRank(Float64Array.from(list).sort(), p / 100);
 
 /** A teacher's classrooms: 3 for every third teacher, 2 for the others (80 in all, none shared). */
 const roomsOfTeacher = (teacher: number) => {
