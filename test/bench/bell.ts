@@ -25,12 +25,13 @@
  *
  * Bells of every variant interleave, the order rotated each round, after a
  * warm-up; each bell writes a session of its own. Printed: the presses' p50 /
- * p99, the polls' p50 / p99 while the bell rang, how long the bell took; and
- * a trace of one bus press in the bell: each call, its items, its time there
- * and its time alone (the same call on a quiet Local), the difference being
- * its wait for Local.
+ * p99, the polls' p50 / p99 while the bell rang, how long the bell took and
+ * Local's CPU in it; and a trace of the bus presses in the bell: each call in
+ * order, its items, its time there (p50, p90 over the presses) and alone (the
+ * same press by itself, a few before each bell, so under the same load), the
+ * difference being its wait for Local.
  *
- *   npx tsx test/bench/bell.ts [--rounds 6] [--warm 2] [--polls 25]
+ *   npx tsx test/bench/bell.ts [--rounds 6] [--warm 2] [--polls 25] [--variants 4]
  */
 import { loadavg } from 'node:os';
 import {
@@ -49,7 +50,12 @@ import { numericArgs, runScript } from './script';
 import { percentile as nearestRank } from './stats';
 
 /** `polls`: polls a second beside the bell (the rush's first 15 s: 655 calls, about half of them polls). */
-const { rounds: ROUNDS, warm: WARM, polls: POLLS } = numericArgs({ rounds: 6, warm: 2, polls: 25 });
+const {
+  rounds: ROUNDS,
+  warm: WARM,
+  polls: POLLS,
+  variants: SHOWN,
+} = numericArgs({ rounds: 6, warm: 2, polls: 25, variants: 4 });
 
 /** The benchmark's school at scale 1: 80 classrooms of 25, 34 teachers, 20 buses. */
 const CLASSROOMS = 80;
@@ -74,7 +80,11 @@ const itemOf = (value: Record<string, unknown>): Item =>
   Object.fromEntries(Object.entries(value).map(([name, v]) => [name, av(v)]));
 
 type Variant = 'answer after' | 'answer in claim' | 'lean marks' | 'per classroom';
-const VARIANTS: Variant[] = ['answer after', 'answer in claim', 'lean marks', 'per classroom'];
+/** `--variants 2`: the first two alone (more bells of the change itself in the same time). */
+const VARIANTS = (['answer after', 'answer in claim', 'lean marks', 'per classroom'] as Variant[]).slice(
+  0,
+  SHOWN,
+);
 
 /** One call of a press as the trace keeps it. */
 interface Call {
@@ -363,7 +373,8 @@ const main = async () => {
   };
 
   /** One bell of a variant: every teacher's presses, one after another, with the polls beside. */
-  const bell = async (variant: Variant, traced?: Call[]) => {
+  /** `traced`: the calls of every bus press of a teacher of two classrooms (their presses' calls alike). */
+  const bell = async (variant: Variant, traced?: Call[][]) => {
     const session = 1000 + ++bells;
     const presses: number[] = [];
     const polls: number[] = [];
@@ -376,10 +387,12 @@ const main = async () => {
       const mine: Array<number | undefined> = [];
       if (t < WALKER_PRESSES) mine.push(undefined);
       for (let p = t, k = 0; p < BUS_PRESSES; p += TEACHERS, k++) mine.push(k);
-      for (const [k, bus] of mine.entries()) {
+      for (const bus of mine) {
+        const calls: Call[] = [];
         const at = performance.now();
-        await press(variant, session, rooms, bus, t === 5 && k === 1 ? traced : undefined);
+        await press(variant, session, rooms, bus, calls);
         presses.push(performance.now() - at);
+        if (bus !== undefined && rooms.length === 2) traced?.push(calls);
       }
     };
     // The screens' and parents' polls at the rush's rate, each sent on time whatever the others' wait.
@@ -403,21 +416,24 @@ const main = async () => {
 
   console.log(`Warming up DynamoDB Local: ${WARM} bells of each variant…`);
   for (let w = 0; w < WARM; w++) for (const variant of VARIANTS) await bell(variant);
-  // Each call of a bus press alone, on a quiet Local (the median of 20).
+  /** A bus press of a teacher of two classrooms alone, its calls (a few before each bell: under the same load). */
   const alone: Call[][] = [];
-  for (let k = 0; k < 20; k++) {
-    const calls: Call[] = [];
-    await press('answer after', 1000 + ++bells, roomsOfTeacher(5), 1, calls);
-    alone.push(calls);
-  }
+  const quietly = async (times: number) => {
+    for (let k = 0; k < times; k++) {
+      const calls: Call[] = [];
+      await press('answer after', 1000 + ++bells, roomsOfTeacher(1), 1, calls);
+      alone.push(calls);
+    }
+  };
   const all: Record<string, { presses: number[]; polls: number[]; ms: number[]; localMs: number[] }> = {};
   const traces: Record<string, Call[][]> = {};
   for (let round = 0; round < ROUNDS; round++) {
     const shift = round % VARIANTS.length;
     for (const variant of [...VARIANTS.slice(shift), ...VARIANTS.slice(0, shift)]) {
-      const traced: Call[] = [];
+      await quietly(3);
+      const traced: Call[][] = [];
       const figures = await bell(variant, traced);
-      traces[variant] = [...(traces[variant] ?? []), traced];
+      traces[variant] = [...(traces[variant] ?? []), ...traced];
       const into = all[variant] ?? { presses: [], polls: [], ms: [], localMs: [] };
       all[variant] = into;
       into.presses.push(...figures.presses);
@@ -451,31 +467,23 @@ const main = async () => {
         .map((cell) => cell.padStart(11))
         .join('')}`,
     );
-  // The trace: a bus press's calls, in order, their median over the bells, alone and in the bell.
-  const medianOf = (runs: Call[][], i: number) =>
-    percentile(
-      runs.map((calls) => calls[i]?.ms ?? Number.NaN),
-      50,
-    );
+  // The trace: a bus press's calls, in order: their median and 90th percentile over the bells' bus presses
+  // (teachers of two classrooms), against the same call's median alone.
+  const timesOf = (runs: Call[][], i: number) => runs.map((calls) => calls[i]?.ms ?? Number.NaN);
   for (const variant of ['answer after', 'answer in claim'] as const) {
     const runs = traces[variant] ?? [];
     console.log(
-      `\nA bus press in the bell (${variant}; teacher 6's second press; median of ${runs.length} bells)`,
+      `\nA bus press in the bell (${variant}; the ${runs.length} bus presses of teachers of two classrooms, ${ROUNDS} bells)`,
     );
     console.log(
-      `${'call'.padEnd(44)}${['items', 'in bell', 'alone', 'waiting'].map((h) => h.padStart(9)).join('')}`,
+      `${'call'.padEnd(44)}${['items', 'p50', 'p90', 'alone', 'wait p50', 'wait p90'].map((h) => h.padStart(9)).join('')}`,
     );
     for (const [i, call] of (runs[0] ?? []).entries()) {
-      const there = medianOf(runs, i);
-      const quiet = alone[0]?.[i]?.name === call.name ? medianOf(alone, i) : Number.NaN;
+      const [p50, p90] = [percentile(timesOf(runs, i), 50), percentile(timesOf(runs, i), 90)];
+      const quiet = alone[0]?.[i]?.name === call.name ? percentile(timesOf(alone, i), 50) : Number.NaN;
       console.log(
-        `${call.name.padEnd(44)}${[
-          String(call.items),
-          there.toFixed(1),
-          quiet.toFixed(1),
-          (there - quiet).toFixed(1),
-        ]
-          .map((cell) => cell.padStart(9))
+        `${call.name.padEnd(44)}${[String(call.items), p50, p90, quiet, p50 - quiet, p90 - quiet]
+          .map((cell) => (typeof cell === 'string' ? cell : cell.toFixed(1)).padStart(9))
           .join('')}`,
       );
     }
