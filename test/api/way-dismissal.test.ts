@@ -1,7 +1,7 @@
 import { DeleteItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { instantIn, type Vehicle } from '@curbside/domain';
 import { DEMO_TIME_ZONE } from '@curbside/local/seed';
-import { classrooms, type Student, students, vehicles } from '@curbside/store';
+import { classrooms, releases, type Student, students, vehicles } from '@curbside/store';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionBody } from '../support/fixtures';
 import { type Client, signedIn, startTestServer } from '../support/server';
@@ -45,6 +45,21 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** A new classroom of the school with three children of one family name: Ada, Ben and Cy. */
+const roomOf = async (name: string, lastName: string, grade: string) => {
+  const { id: classroomId } = await classrooms.create(server.db, {
+    schoolId: 1,
+    name,
+    grade,
+    teacherId: null,
+  });
+  const kids = await Promise.all(
+    ['Ada', 'Ben', 'Cy'].map((firstName) =>
+      students.create(server.db, { schoolId: 1, firstName, lastName, grade, classroomId }),
+    ),
+  );
+  return { classroomId, kids };
+};
 const walk = { mode: 'walker' } as const;
 const everyDay = (way: object) => ({ mon: way, tue: way, wed: way, thu: way, fri: way });
 const setPlan = async (student: Student, way: object) =>
@@ -136,6 +151,42 @@ describe('walkers', () => {
   it('refuses another school’s classroom and an empty list', async () => {
     expect((await teacher.post('/api/walkers/release', { classroomIds: [987654] })).status).toBe(404);
     expect((await teacher.post('/api/walkers/release', { classroomIds: [] })).status).toBe(400);
+  });
+
+  it('a press that meets a child released meanwhile answers, and answers again to its retry, only those it released', async () => {
+    const { classroomId, kids } = await roomOf('Room 98', 'Racer', '3');
+    await Promise.all(kids.map((kid) => setPlan(kid, walk)));
+    const [taken, ...others] = kids as [Student, ...Student[]];
+    // Another tablet released Ada a moment ago, after this press read the marks (their read is eventually
+    // consistent): as this press sees them, nobody is released yet.
+    await releases.release(server.db, { schoolId: 1, sessionId }, taken, {
+      actor: { id: 1, username: 'admin_demo', role: 'school_admin' },
+      retentionDays: 30,
+    });
+    const marks = vi.spyOn(releases, 'keyedReleaseMarks').mockImplementation(() => ({
+      keys: [],
+      from: () => new Map(),
+    }));
+    const press = { classroomIds: [classroomId] };
+    const key = { 'idempotency-key': 'walkers-press-room-98' };
+    const first = await teacher
+      .request('POST', '/api/walkers/release', press, key)
+      .finally(() => marks.mockRestore());
+    const released = others.map((kid) => kid.id).sort((a, b) => a - b);
+    expect(first.status).toBe(200);
+    expect([...first.body.released].sort((a, b) => a - b)).toEqual(released);
+    // Its answer lost: the retry gets the first answer (kept by the transaction that released them), not Ada.
+    const retry = await teacher.request('POST', '/api/walkers/release', press, key);
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    // The record names each child once: Ada by her own release, the others by this press.
+    const events = (await admin.get(`/api/sessions/${sessionId}/events`)).body.items as any[];
+    const named = events
+      .filter((event) => event.kind === 'students_released' && event.way?.mode === 'walker')
+      .flatMap((event) => event.students.map((s: { id: number }) => s.id))
+      .filter((id: number) => kids.some((kid) => kid.id === id));
+    expect(named.sort((a: number, b: number) => a - b)).toEqual(released);
   });
 
   it('follow today’s change of a child whose upcoming item overflowed (read by Query then)', async () => {
@@ -329,17 +380,7 @@ describe('bus riders', () => {
 describe("a bus's riders released before their riders item was filled", () => {
   it('are found by their plans all the same (every child of the classroom read, as before)', async () => {
     const bus = await vehicles.create(server.db, newVehicle(1, 'M1', 'bus'));
-    const { id: classroomId } = await classrooms.create(server.db, {
-      schoolId: 1,
-      name: 'Room M',
-      grade: '2',
-      teacherId: null,
-    });
-    const kids = await Promise.all(
-      ['Ada', 'Ben', 'Cy'].map((firstName) =>
-        students.create(server.db, { schoolId: 1, firstName, lastName: 'Moss', grade: '2', classroomId }),
-      ),
-    );
+    const { classroomId, kids } = await roomOf('Room M', 'Moss', '2');
     const [ada, ben, cy] = kids as [Student, Student, Student];
     await Promise.all([
       setPlan(ada, { mode: 'bus', vehicleId: bus.id }),

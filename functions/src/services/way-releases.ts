@@ -29,6 +29,7 @@ import {
 } from '@curbside/store';
 import { knownSchoolOf, type SignInRead } from '../lib/auth';
 import { db } from '../lib/context';
+import { answerInTheChange } from '../lib/idempotency';
 import { publishToSession, publishToStaff } from './live-events';
 import { recordingBy } from './record';
 import { schoolToday } from './school-clock';
@@ -148,6 +149,11 @@ export const wayReleaseEarly =
     return Promise.resolve(startWayReleaseReads(schoolId, wayOf(input), input.body.classroomIds, signIn));
   };
 
+/** A release's answer: the students it released. */
+const answerOf = (released: readonly { id: number }[]): WayReleaseAnswer => ({
+  released: released.map((student) => student.id),
+});
+
 const sameRelease = (a: WayRelease, b: WayRelease) =>
   a.mode === b.mode &&
   (a.mode !== 'bus' || (b.mode === 'bus' && a.vehicleId === b.vehicleId)) &&
@@ -191,10 +197,12 @@ const releasedWayOf = (release: WayRelease, named: WayNamed): ReleasedWay => {
  * concern: a bus's riders and those its changes name, every child of the
  * classrooms for walkers and programs (read units that grow with those
  * children, never with the school's changes); the marks with their event and the key's
- * claim (one TransactWriteItems per 99 children); the event's number, the
- * school's connections and the key's answer together.
- * Staff and each child's parents hear of it from that one read of the
- * connections.
+ * claim (one TransactWriteItems per 99 children), the claim keeping the answer
+ * where the release is one transaction (ADR 0027 "(h54k)": no UpdateItem of
+ * the data table after it, which at the bell waited behind every other
+ * press's transaction); the event's number and the school's connections
+ * together. Staff and each child's parents hear of it from that one read of
+ * the connections.
  */
 export const releaseByWay = async (
   user: User,
@@ -250,6 +258,9 @@ export const releaseByWay = async (
     way,
     record,
     releasedAt,
+    // The answer kept in the key's claim by the release's own transaction: no UpdateItem on the
+    // data table after it, behind the bell's other transactions (ADR 0027 "(h54k)").
+    { beforeCommit: (releasing) => answerInTheChange(200, answerOf(releasing)) },
   );
   if (released.length > 0) {
     // Beside the answer's keeping (ADR 0027); each child's parents hear of it from the same read of the connections.
@@ -269,7 +280,7 @@ export const releaseByWay = async (
       released.map((student) => student.classroomId),
     );
   }
-  return { released: released.map((student) => student.id) };
+  return answerOf(released);
 };
 
 /** The classroom names of some students. */

@@ -63,6 +63,9 @@ export interface Marks {
   releasedBy: Map<number, DismissalActor>;
 }
 
+/** The most students a release by way home writes in one transaction beside its event and a key's claim. */
+export const RELEASES_WITH_A_CLAIM = TRANSACTION_ITEM_LIMIT - 2;
+
 export const releases = {
   /**
    * Rewrites a student's marks in some sessions (a student's erasure, issue
@@ -154,6 +157,13 @@ export const releases = {
    * the student has none yet: a student already released (a second press,
    * another tablet at the same moment) is left as they are and not named in
    * the event. Answers the students released by this call.
+   *
+   * `beforeCommit`, for a release that is one transaction (at most
+   * `RELEASES_WITH_A_CLAIM` students: their marks, the event and a key's claim
+   * within DynamoDB's 100 items), is called before each try with the students
+   * that try releases, so the caller can keep its answer in the key's claim
+   * the transaction writes (issue 54: no write after it). Never called for a
+   * larger release: none of its transactions holds the whole answer.
    */
   async releaseByWay(
     db: Db,
@@ -162,13 +172,16 @@ export const releases = {
     way: ReleasedWay,
     recording: Recording,
     releasedAt = new Date().toISOString(),
+    { beforeCommit }: { beforeCommit?: (releasing: readonly StudentSummary[]) => void } = {},
   ): Promise<StudentSummary[]> {
     const released: StudentSummary[] = [];
     const chunk = TRANSACTION_ITEM_LIMIT - 1;
+    const answered = students.length <= RELEASES_WITH_A_CLAIM ? beforeCommit : undefined;
     for (let start = 0; start < students.length; start += chunk) {
       let pending = students.slice(start, start + chunk).map(summaryOf);
       // A student released meanwhile fails their mark's condition: the rest are written again without them.
       for (let attempt = 0; pending.length > 0 && attempt < 3; attempt++) {
+        answered?.(pending);
         try {
           await db.doc.send(
             new TransactWriteCommand({
