@@ -1,3 +1,4 @@
+import type { StudentsAuthorizedPickup } from '@curbside/api';
 import {
   AUTHORIZED_PICKUPS_MAX,
   type AuthorizedPickup,
@@ -14,7 +15,7 @@ import { assertSchoolWritable } from '../lib/auth';
 import { db } from '../lib/context';
 import { log } from '../lib/log';
 import { publishAboutStudent } from './live-events';
-import { schoolClock } from './school-clock';
+import { type SchoolClock, schoolClock } from './school-clock';
 import { ownSchoolId } from './tenancy';
 
 /**
@@ -65,8 +66,12 @@ export const parentPickups = async (parent: User): Promise<AuthorizedPickup[]> =
  * them (the name kept with the entry; an older entry's adder read by id) and
  * the line the curb shows.
  */
-const staffList = async (schoolId: number, studentId: number): Promise<StudentAuthorizedPickups> => {
-  const { timeZone, today: day } = await schoolClock(schoolId);
+const staffList = async (
+  schoolId: number,
+  studentId: number,
+  clock?: Promise<SchoolClock>,
+): Promise<StudentAuthorizedPickups> => {
+  const { timeZone, today: day } = await (clock ?? schoolClock(schoolId));
   const list = current(await authorizedPickups.listByStudent(db, schoolId, studentId), day);
   const unnamed = [...new Set(list.filter((p) => p.createdByName === undefined).map((p) => p.createdBy))];
   const names = new Map(
@@ -161,4 +166,23 @@ export const studentPickupsForStaff = async (
   ]);
   if (!student) throw new NotFoundError('Student not found');
   return list;
+};
+
+/**
+ * Several students' authorized adults for the school's staff in one read (issue 57, h57r: the
+ * front queue's children): the students in one BatchGetItem and the school's clock, read once,
+ * with them, then each child's list (one Query each, together). A student not of the school, or
+ * no longer active, is left out.
+ */
+export const studentsPickupsForStaff = async (
+  user: User,
+  studentIds: readonly number[],
+): Promise<{ lists: StudentsAuthorizedPickup[] }> => {
+  const schoolId = ownSchoolId(user);
+  const clock = schoolClock(schoolId);
+  const [found] = await Promise.all([students.getMany(db, schoolId, studentIds), clock]);
+  const lists = await Promise.all(
+    found.map(async ({ id }) => ({ studentId: id, ...(await staffList(schoolId, id, clock)) })),
+  );
+  return { lists };
 };
