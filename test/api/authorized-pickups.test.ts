@@ -213,13 +213,16 @@ describe("several children's lists in one read (issue 57, h57r)", () => {
       const read = await client.get(`/api/authorized-pickups?studentIds=${ids.join(',')}`);
       expect(read.status).toBe(200);
       const alone = await Promise.all(
-        ids.map(async (id) => ({ studentId: id, ...(await client.get(`/api/students/${id}/authorized-pickups`)).body })),
+        ids.map(async (id) => ({
+          studentId: id,
+          ...(await client.get(`/api/students/${id}/authorized-pickups`)).body,
+        })),
       );
       expect(read.body.lists).toEqual(alone);
     }
-    expect(
-      (await admin.get(`/api/authorized-pickups?studentIds=${kid.id}`)).body.lists[0].text,
-    ).toBe('Also allowed: Grandma Rosa; today: Ana Ruiz');
+    expect((await admin.get(`/api/authorized-pickups?studentIds=${kid.id}`)).body.lists[0].text).toBe(
+      'Also allowed: Grandma Rosa; today: Ana Ruiz',
+    );
 
     // A parent, even the child's own, is refused; another school's staff get nothing of these children.
     expect((await parent.get(`/api/authorized-pickups?studentIds=${kid.id}`)).status).toBe(403);

@@ -71,8 +71,12 @@ const staffList = async (
   studentId: number,
   clock?: Promise<SchoolClock>,
 ): Promise<StudentAuthorizedPickups> => {
-  const { timeZone, today: day } = await (clock ?? schoolClock(schoolId));
-  const list = current(await authorizedPickups.listByStudent(db, schoolId, studentId), day);
+  // The list and the school's clock together (one round trip; the list is within the school's partitions).
+  const [{ timeZone, today: day }, all] = await Promise.all([
+    clock ?? schoolClock(schoolId),
+    authorizedPickups.listByStudent(db, schoolId, studentId),
+  ]);
+  const list = current(all, day);
   const unnamed = [...new Set(list.filter((p) => p.createdByName === undefined).map((p) => p.createdBy))];
   const names = new Map(
     await Promise.all(unnamed.map(async (id) => [id, (await users.get(db, id))?.name ?? null] as const)),
@@ -170,9 +174,9 @@ export const studentPickupsForStaff = async (
 
 /**
  * Several students' authorized adults for the school's staff in one read (issue 57, h57r: the
- * front queue's children): the students in one BatchGetItem and the school's clock, read once,
- * with them, then each child's list (one Query each, together). A student not of the school, or
- * no longer active, is left out.
+ * front queue's children): the students in one BatchGetItem, the school's clock read once and
+ * each child's list (one Query each), all together. A student not of the school, or no longer
+ * active, is left out.
  */
 export const studentsPickupsForStaff = async (
   user: User,
@@ -180,9 +184,14 @@ export const studentsPickupsForStaff = async (
 ): Promise<{ lists: StudentsAuthorizedPickup[] }> => {
   const schoolId = ownSchoolId(user);
   const clock = schoolClock(schoolId);
-  const [found] = await Promise.all([students.getMany(db, schoolId, studentIds), clock]);
-  const lists = await Promise.all(
-    found.map(async ({ id }) => ({ studentId: id, ...(await staffList(schoolId, id, clock)) })),
-  );
-  return { lists };
+  // Each asked child's list is read with the students (a Query within the caller's school: an id
+  // of another school's child finds nothing there), then kept only for the students found.
+  const [found, lists] = await Promise.all([
+    students.getMany(db, schoolId, studentIds),
+    Promise.all(
+      studentIds.map(async (studentId) => ({ studentId, ...(await staffList(schoolId, studentId, clock)) })),
+    ),
+  ]);
+  const known = new Set(found.map((student) => student.id));
+  return { lists: lists.filter((list) => known.has(list.studentId)) };
 };
