@@ -126,7 +126,12 @@ it("the front queue asks its cars' children's trusted adults in one read, whatev
   const together = reads.filter((url) => url.startsWith('/api/authorized-pickups?'));
   expect(together).toHaveLength(1);
   const asked = new URLSearchParams((together[0] as string).split('?')[1]).get('studentIds') ?? '';
-  expect(asked.split(',').map(Number).sort((a, b) => a - b)).toEqual(children.sort((a, b) => a - b));
+  expect(
+    asked
+      .split(',')
+      .map(Number)
+      .sort((a, b) => a - b),
+  ).toEqual(children.sort((a, b) => a - b));
 }, 60_000);
 
 /** Notes when the staff shell's header was first drawn (`window.headerAt`, the page's clock). */
