@@ -6,7 +6,8 @@
  * `node --import tsx test/lighthouse/front-queue-profile.ts [runs]` on a built `web/dist`, the
  * laptop on port 3280. `API=1`: each read; `COMMITS=1`: the components each commit drew (rough:
  * a memoised subtree may count); `PROFILE=1` (an unminified build): a CPU profile after the paint,
- * by function and by React lane (sync render, concurrent render, commit).
+ * by function and by React lane (sync render, concurrent render, commit). `SHOTS=dir`: a screenshot
+ * of each run (`TABLET=1`: on a 1024×768 tablet, not a phone).
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -32,9 +33,9 @@ try {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium-headless-shell' });
   for (let i = 0; i < runs; i++) {
     const context = await browser.newContext({
-      viewport: { width: 390, height: 844 },
-      hasTouch: true,
-      isMobile: true,
+      ...(process.env.TABLET
+        ? { viewport: { width: 1024, height: 768 } }
+        : { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true }),
     });
     const [name, value] = front.cookie!.split(/=(.*)/s);
     await context.addCookies([{ name: name!, value: value!, url }]);
@@ -69,6 +70,10 @@ try {
     await page.getByRole('group', { name: 'Car 105' }).waitFor({ timeout: 60_000 });
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(3000);
+    if (process.env.SHOTS) {
+      const device = process.env.TABLET ? 'tablet' : 'phone';
+      await page.screenshot({ path: `${process.env.SHOTS}/${device}-${i + 1}.png`, fullPage: true });
+    }
     const t = (await page.evaluate('__t')) as {
       tasks: Array<[number, number]>;
       commits: number[];
