@@ -197,6 +197,53 @@ describe('what the curb sees of an authorized adult (issue 49)', () => {
   });
 });
 
+describe("several children's lists in one read (issue 57, h57r)", () => {
+  it('answers each asked child of the school with the list its own route answers; another school sees none of them', async () => {
+    const [kid, plain, another] = [child(20), child(21), child(22)];
+    const parent = await parentOf(kid);
+    await parent.post('/api/parent/authorized-pickups', { studentId: kid.id, name: 'Grandma Rosa' });
+    await parent.post('/api/parent/authorized-pickups', {
+      studentId: kid.id,
+      name: 'Ana Ruiz',
+      onDate: today(),
+    });
+    const ids = [kid.id, plain.id, another.id];
+    for (const staff of ['front_demo', 'back_demo', 'teacher_demo', 'admin_demo']) {
+      const client = await signedIn(server.url, staff);
+      const read = await client.get(`/api/authorized-pickups?studentIds=${ids.join(',')}`);
+      expect(read.status).toBe(200);
+      const alone = await Promise.all(
+        ids.map(async (id) => ({
+          studentId: id,
+          ...(await client.get(`/api/students/${id}/authorized-pickups`)).body,
+        })),
+      );
+      expect(read.body.lists).toEqual(alone);
+    }
+    expect((await admin.get(`/api/authorized-pickups?studentIds=${kid.id}`)).body.lists[0].text).toBe(
+      'Also allowed: Grandma Rosa; today: Ana Ruiz',
+    );
+
+    // A parent, even the child's own, is refused; another school's staff get nothing of these children.
+    expect((await parent.get(`/api/authorized-pickups?studentIds=${kid.id}`)).status).toBe(403);
+    await createSchoolWithStaff(server.db, 'pickups_read_elsewhere');
+    const stranger = await signedIn(server.url, 'pickups_read_elsewhere_front_queue_wrangler');
+    expect((await stranger.get(`/api/students/${kid.id}/authorized-pickups`)).status).toBe(404);
+    const theirs = await stranger.get(`/api/authorized-pickups?studentIds=${ids.join(',')}`);
+    expect([theirs.status, theirs.body]).toEqual([200, { lists: [] }]);
+  });
+
+  it('refuses what is not a list of ids, and more than 100 children', async () => {
+    for (const query of ['', '?studentIds=', '?studentIds=1,,2', '?studentIds=a', '?studentIds=1;2']) {
+      expect((await admin.get(`/api/authorized-pickups${query}`)).status, query).toBe(400);
+    }
+    const many = Array.from({ length: 101 }, (_, i) => i + 1).join(',');
+    expect((await admin.get(`/api/authorized-pickups?studentIds=${many}`)).status).toBe(400);
+    const hundred = Array.from({ length: 100 }, (_, i) => i + 1).join(',');
+    expect((await admin.get(`/api/authorized-pickups?studentIds=${hundred}`)).status).toBe(200);
+  });
+});
+
 describe('a sandboxed school (issue 49)', () => {
   it("is read-only for parents' authorized adults too: adding and removing are 403, nothing changes", async () => {
     const school = await createSchoolWithStaff(server.db, 'pickups_sandbox');

@@ -843,6 +843,24 @@ describe('calls per car-line request, with 30 classrooms, 40 staff screens and 2
     }
   });
 
+  it("the trusted adults of a queue's children in one read: one Query a child, in 2 round trips (h57r)", async () => {
+    // The front queue's cards ask the lists of their children together (issue 57): after the sign-in's
+    // read, the students in one BatchGetItem, the school's clock and each child's list (DynamoDB has no
+    // Query of several partitions), all at once. Asked one a child, 9 children were 9 requests of 4 calls.
+    const read = (count: number) =>
+      measure(
+        'studentsAuthorizedPickups',
+        nothing,
+        () => send(front, 'GET', `/api/authorized-pickups?studentIds=${kids.slice(0, count).join(',')}`),
+        `studentsAuthorizedPickups (${count} children)`,
+      );
+    const one = await read(1);
+    const nine = await read(9);
+    expect(nine.calls - one.calls, 'one Query more a child').toBe(8);
+    expectAtMost('studentsAuthorizedPickups', one, 4, 2);
+    expectAtMost('studentsAuthorizedPickups', nine, 4 + 8, 2);
+  });
+
   it("a parent's poll while their child waits in line: the wait estimated in the same 2 calls", async () => {
     // A family of its own: the parent's dashboard open (its poll known to this instance) before the car comes.
     const user = await createStaff(server.db, {

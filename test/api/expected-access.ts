@@ -192,6 +192,7 @@ export const EXPECTED_ACCESS: Readonly<Record<RouteName, Row>> = {
   addAuthorizedPickup:  [401,  ok,    403,  403,  403,  403,  403,  403,    403,     403,     403],
   deleteAuthorizedPickup: [401, ok,   403,  403,  403,  403,  403,  403,    403,     403,     403],
   studentAuthorizedPickups: [401, 403, ok,  ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],
+  studentsAuthorizedPickups: [401, 403, ok, ok,  ok,   ok,   ok,   ok,     ok,      ok,      ok],
   // Every way home (issue 51): every staff role of the school reads programs, plans and the day's
   // plan; school admins and above write programs and weekly plans (the data matrix: school records).
   listPrograms:         [401,  403,   ok,   ok,   ok,   ok,   ok,   ok,     ok,      ok,      ok],

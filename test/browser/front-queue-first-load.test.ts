@@ -112,6 +112,28 @@ it('the front queue reads its lists again when its live connection comes back af
   }
 }, 60_000);
 
+it("the front queue asks its cars' children's trusted adults in one read, whatever their number (h57r)", async () => {
+  const { page } = await openFrontQueue();
+  const front = await signedIn(suite.server.url, 'front_demo');
+  const session = (await front.get('/api/sessions/active')).body as { id: number };
+  const queue = (await front.get(`/api/queue?sessionId=${session.id}`)).body as Array<{
+    students: Array<{ id: number }>;
+  }>;
+  const children = [...new Set(queue.flatMap((entry) => entry.students.map((student) => student.id)))];
+  expect(children.length).toBeGreaterThan(1);
+  const reads = (await apiReads(page)).map((read) => read.url);
+  expect(reads.filter((url) => /^\/api\/students\/\d+\/authorized-pickups/.test(url))).toEqual([]);
+  const together = reads.filter((url) => url.startsWith('/api/authorized-pickups?'));
+  expect(together).toHaveLength(1);
+  const asked = new URLSearchParams((together[0] as string).split('?')[1]).get('studentIds') ?? '';
+  expect(
+    asked
+      .split(',')
+      .map(Number)
+      .sort((a, b) => a - b),
+  ).toEqual(children.sort((a, b) => a - b));
+}, 60_000);
+
 /** Notes when the staff shell's header was first drawn (`window.headerAt`, the page's clock). */
 const NOTE_HEADER = `(() => {
   new MutationObserver((_, observer) => {

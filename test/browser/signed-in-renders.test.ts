@@ -388,6 +388,37 @@ it("the front queue draws its keypad once: its paint, the live connection's open
   await expect.poll(() => page.getByRole('textbox', { name: 'Vehicle Number' }).inputValue()).toBe('7');
 });
 
+it("the front queue does not draw a car's card again when a bus joins the line (h57r)", async () => {
+  const front = await suite.client('front_demo');
+  await front.post('/api/sessions', sessionBody());
+  const running = (await front.get('/api/sessions/active')).body as { id: number };
+  await front.post('/api/queue', { sessionId: running.id, vehicleNumber: '141', vehicleType: 'car' });
+  const { page } = await suite.open('front_demo', '/front-queue', { viewport: viewports.tablet });
+  const card = page.getByRole('group', { name: 'Car 141', exact: true });
+  await card.waitFor();
+  await connected(page);
+  await page.waitForLoadState('networkidle');
+  const entryId = await card.getAttribute('data-entry-id');
+  const cardProps = propsOf(`[data-entry-id="${entryId}"]`);
+  await page.evaluate(`window.__curbsideCar = ${cardProps}`);
+  // A bus queued from another screen reaches this one live: the cars' line is as it was.
+  const bus = await front.post('/api/queue', {
+    sessionId: running.id,
+    vehicleNumber: '6',
+    vehicleType: 'bus',
+  });
+  expect(bus.status).toBe(201);
+  await page.getByRole('group', { name: 'Bus B6', exact: true }).waitFor();
+  expect(await page.evaluate(`window.__curbsideCar === ${cardProps}`)).toBe(true);
+  // The car's own change still draws it again.
+  const moved = await front.put(`/api/queue/${encodeURIComponent(entryId ?? '')}/status`, {
+    status: 'overflow',
+  });
+  expect(moved.status).toBe(200);
+  await card.getByText('Overflow', { exact: true }).waitFor();
+  expect(await page.evaluate(`window.__curbsideCar === ${cardProps}`)).toBe(false);
+}, 60_000);
+
 it('logged no errors on the screens it opened', () => {
   expect(suite.errors).toEqual([]);
 });

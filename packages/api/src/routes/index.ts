@@ -15,6 +15,7 @@ import { teacherRoutes } from './teacher';
 import { wayDismissalRoutes } from './way-dismissal';
 import { wayHomeParentRoutes, wayHomeRoutes } from './ways-home';
 
+export { AUTHORIZED_PICKUPS_READ_MAX, type StudentsAuthorizedPickup } from './invites';
 export * from './shared';
 
 /**

@@ -104,6 +104,20 @@ export const authorizedPickupParentRoutes = areaRoutes('parent', {
   }),
 });
 
+/** At most this many students in one read of their authorized adults (a client asks in parts of this size). */
+export const AUTHORIZED_PICKUPS_READ_MAX = 100;
+
+/** `studentIds=3,7`: the students whose authorized adults are read together. */
+const studentIdList = z
+  .string({ message: 'Student ids must be numbers separated by commas' })
+  .max(AUTHORIZED_PICKUPS_READ_MAX * 11, 'Too many students')
+  .regex(/^\d{1,10}(,\d{1,10})*$/, 'Student ids must be numbers separated by commas')
+  .transform((value) => [...new Set(value.split(',').map(Number))])
+  .refine((ids) => ids.length <= AUTHORIZED_PICKUPS_READ_MAX, 'Too many students');
+
+/** One student's list in a read of several: the student's id with the list. */
+export type StudentsAuthorizedPickup = StudentAuthorizedPickups & { studentId: number };
+
 /** A student's authorized adults, for every staff screen of the school. */
 export const authorizedPickupStaffRoutes = areaRoutes('teacher', {
   studentAuthorizedPickups: route({
@@ -112,5 +126,17 @@ export const authorizedPickupStaffRoutes = areaRoutes('teacher', {
     request: { params: idParams },
     access: { minRole: 'front_queue_wrangler' },
     response: returns<StudentAuthorizedPickups>(),
+  }),
+  /**
+   * Several students' authorized adults in one read (issue 57, h57r): a staff screen's list (the
+   * queue's children) asks once, not once per child. A student not of the caller's school, or no
+   * longer active, is left out of the answer (its own route answers 404 or its list).
+   */
+  studentsAuthorizedPickups: route({
+    method: 'GET',
+    path: '/api/authorized-pickups',
+    request: { query: z.object({ studentIds: studentIdList }) },
+    access: { minRole: 'front_queue_wrangler' },
+    response: returns<{ lists: StudentsAuthorizedPickup[] }>(),
   }),
 });

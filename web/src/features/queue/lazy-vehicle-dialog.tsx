@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { VehicleDialog } from './vehicle-dialog';
 
 let loaded: typeof VehicleDialog | undefined;
@@ -13,7 +13,8 @@ let loaded: typeof VehicleDialog | undefined;
  */
 export const useVehicleDialog = () => {
   const [Dialog, setDialog] = useState(() => loaded);
-  const load = () => {
+  // The same function at each render (issue 57, h57r): the cards it is handed to are memoised.
+  const load = useCallback(() => {
     if (loaded) return;
     import('./vehicle-dialog').then(
       (module) => {
@@ -27,6 +28,6 @@ export const useVehicleDialog = () => {
           message: 'They need a connection this once: try again when back online.',
         }),
     );
-  };
+  }, []);
   return { Dialog, load };
 };

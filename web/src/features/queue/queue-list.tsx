@@ -21,7 +21,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useDeferredValue, useMemo, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
 import { showLiveToast } from '../../lib/toasts';
 import { useLiveEvent, useLivePatches } from '../live/live';
@@ -76,7 +76,12 @@ interface SectionProps {
   onOpen: (entry: QueueEntry) => void;
 }
 
-function QueueSection({ title, type, entries, onOpen }: SectionProps) {
+/**
+ * One section of the queue, memoised (issue 57, h57r): the list's answers are drawn from a
+ * deferred value, so the list first draws again with the entries it had (these sections and
+ * their cards skipped), then with the new ones in a transition React renders in slices.
+ */
+const QueueSection = memo(function QueueSection({ title, type, entries, onOpen }: SectionProps) {
   const [search, setSearch] = useState('');
   const shown = entries.filter((entry) => matchesQueueSearch(entry, search));
   const noun = type === 'bus' ? 'bus' : 'car';
@@ -123,7 +128,7 @@ function QueueSection({ title, type, entries, onOpen }: SectionProps) {
       )}
     </Stack>
   );
-}
+});
 
 /**
  * The session's queue: cars in the parking lot and buses in the loading zone,
@@ -150,13 +155,17 @@ export function QueueList({ sessionId, title = 'Current Queue' }: { sessionId: n
     };
   }, [data, leaving]);
 
-  const open = [...cars, ...buses].find((entry) => entry.id === openId) ?? null;
+  const all = useMemo(() => [...cars, ...buses], [cars, buses]);
+  const open = all.find((entry) => entry.id === openId) ?? null;
   // Loaded with the first tap, then mounted for good (so it can fade out when closed).
   const { Dialog, load } = useVehicleDialog();
-  const onOpen = (entry: QueueEntry) => {
-    load();
-    setOpenId(entry.id);
-  };
+  const onOpen = useCallback(
+    (entry: QueueEntry) => {
+      load();
+      setOpenId(entry.id);
+    },
+    [load],
+  );
 
   return (
     <Card p={{ base: 'sm', sm: 'lg' }}>
@@ -165,7 +174,7 @@ export function QueueList({ sessionId, title = 'Current Queue' }: { sessionId: n
           <Title order={2}>{title}</Title>
           {(query.isPending || data === undefined) && <Loader size="sm" aria-label="Loading queue" />}
         </Group>
-        <PendingChanges entries={[...cars, ...buses]} />
+        <PendingChanges entries={all} />
         {query.isError && (
           <Group>
             <Text c={DANGER_TEXT} fw={700}>

@@ -27,7 +27,7 @@ import {
   UnstyledButton,
   VisuallyHidden,
 } from '@mantine/core';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { IconTooltip } from '../../components/tooltips';
 import { BORDER, DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
 import { AlsoAllowed } from '../authorized-pickups/also-allowed';
@@ -110,6 +110,22 @@ interface VehicleCardProps {
   onOpen: (entry: QueueEntry) => void;
 }
 
+/**
+ * Whether a card would be drawn the same (issue 57, h57r): the list orders its answer into new
+ * objects at each answer, but an entry that did not change keeps each of its fields (TanStack
+ * Query keeps the parts of an answer equal to the last), so a card is drawn again only for a
+ * change of its own entry, of its line's length or of its handler.
+ */
+function sameCard(before: VehicleCardProps, after: VehicleCardProps) {
+  const fields = Object.keys(after.entry) as Array<keyof VehicleCardProps['entry']>;
+  return (
+    before.total === after.total &&
+    before.onOpen === after.onOpen &&
+    fields.length === Object.keys(before.entry).length &&
+    fields.every((field) => Object.is(before.entry[field], after.entry[field]))
+  );
+}
+
 /** The ⋮ glyph of the menu button. */
 const Dots = () => (
   <svg width="26" height="26" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
@@ -129,9 +145,9 @@ function Wait({ since }: { since: string }) {
  * or the ⋮ button: the menu. Swipe sideways more than 300 px: removed. The
  * card is a group named after the vehicle; its number plate is the button
  * that assistive technology and keyboards use (Enter: details, the menu key:
- * the menu). Names wrap rather than being cut off on narrow phones.
+ * the menu). Names wrap rather than being cut off on narrow phones. Memoised (`sameCard`).
  */
-export function VehicleCard({ entry, total, onOpen }: VehicleCardProps) {
+export const VehicleCard = memo(function VehicleCard({ entry, total, onOpen }: VehicleCardProps) {
   const [menuOpen, setMenuOpen] = useState(false);
   const remove = useRemoveFromQueue();
   const press = usePress({
@@ -279,4 +295,4 @@ export function VehicleCard({ entry, total, onOpen }: VehicleCardProps) {
       </Menu>
     </Box>
   );
-}
+}, sameCard);

@@ -1,0 +1,171 @@
+/**
+ * The front queue's load profiled (issue 57, h57r), as Lighthouse's page makes it: a phone of
+ * 390×844 at 4× CPU (CDP), signed in as `front_demo` with cars queued; prints the largest paint,
+ * the long tasks (> 50 ms), React's commits (through the DevTools hook) and the API reads, and
+ * what came after the paint. Counts move little with the machine's load; durations do.
+ * `node --import tsx test/lighthouse/front-queue-profile.ts [runs]` on a built `web/dist`, the
+ * laptop on port 3280. `API=1`: each read; `COMMITS=1`: the components each commit drew (rough:
+ * a memoised subtree may count); `PROFILE=1` (an unminified build): a CPU profile after the paint,
+ * by function and by React lane (sync render, concurrent render, commit). `SHOTS=dir`: a screenshot
+ * of each run (`TABLET=1`: on a 1024×768 tablet, not a phone).
+ */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { chromium } from 'playwright-core';
+import { preparePages } from './pages';
+
+const runs = Number(process.argv[2] ?? 3);
+const root = process.cwd();
+const child = spawn(process.execPath, ['--import', 'tsx', 'packages/local/src/main.ts', '--in-memory'], {
+  cwd: root,
+  env: { ...process.env, PORT: '3280', CURBSIDE_FAKE_CLEVER: '0', NODE_NO_WARNINGS: '1' },
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+const url = await new Promise<string>((resolve) => {
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    const m = /Curbside is running at (http:\/\/\S+)/.exec(line);
+    if (m) resolve(m[1]!.replace('localhost', '127.0.0.1'));
+  });
+});
+try {
+  const pages = await preparePages(url);
+  const front = pages.find((p) => p.name === 'front queue')!;
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium-headless-shell' });
+  for (let i = 0; i < runs; i++) {
+    const context = await browser.newContext({
+      ...(process.env.TABLET
+        ? { viewport: { width: 1024, height: 768 } }
+        : { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true }),
+    });
+    const [name, value] = front.cookie!.split(/=(.*)/s);
+    await context.addCookies([{ name: name!, value: value!, url }]);
+    await context.addInitScript(`(() => {
+      window.__t = { tasks: [], commits: [], lcp: [] };
+      new PerformanceObserver((l) => { for (const e of l.getEntries()) __t.tasks.push([Math.round(e.startTime), Math.round(e.duration)]); }).observe({ type: 'longtask', buffered: true });
+      new PerformanceObserver((l) => { for (const e of l.getEntries()) __t.lcp.push(Math.round(e.startTime)); }).observe({ type: 'largest-contentful-paint', buffered: true });
+      let id = 0;
+      window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = { isDisabled: false, supportsFiber: true, renderers: new Map(),
+        inject(r) { this.renderers.set(++id, r); return id; }, checkDCE() {}, onScheduleFiberRoot() {},
+        onCommitFiberRoot(_, root) { if (!${process.env.COMMITS ? 'true' : 'false'}) { __t.commits.push(Math.round(performance.now())); return; }
+          const names = {}; let n = 0;
+          const walk = (f) => { for (; f; f = f.sibling) {
+            const alt = f.alternate;
+            const did = alt === null || f.memoizedProps !== alt.memoizedProps || f.memoizedState !== alt.memoizedState;
+            if (did && typeof f.type === 'function') { n++; const nm = f.type.displayName || f.type.name || '?'; names[nm] = (names[nm] || 0) + 1; }
+            if (f.child && (did || (f.subtreeFlags ?? 0) !== 0 || true)) walk(f.child);
+          } };
+          walk(root.current.child);
+          const top = Object.entries(names).sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, v]) => k + ':' + v).join(',');
+          __t.commits.push(Math.round(performance.now()) + '[' + n + ' ' + top + ']'); }, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {} };
+    })()`);
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    if (process.env.PROFILE) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
+    await page.goto(`${url}${front.path}`);
+    await page.getByRole('group', { name: 'Car 105' }).waitFor({ timeout: 60_000 });
+    await page.waitForLoadState('networkidle');
+    await page.waitForTimeout(3000);
+    if (process.env.SHOTS) {
+      const device = process.env.TABLET ? 'tablet' : 'phone';
+      await page.screenshot({ path: `${process.env.SHOTS}/${device}-${i + 1}.png`, fullPage: true });
+    }
+    const t = (await page.evaluate('__t')) as {
+      tasks: Array<[number, number]>;
+      commits: number[];
+      lcp: number[];
+    };
+    const api = (await page.evaluate(
+      `performance.getEntriesByType('resource').filter(e => e.name.includes('/api/')).map(e => [Math.round(e.startTime), Math.round(e.responseEnd), e.name.replace(/^https?:\\/\\/[^/]+/, '')])`,
+    )) as Array<[number, number, string]>;
+    const lcp = t.lcp.at(-1) ?? 0;
+    if (process.env.PROFILE) {
+      const pageNow = (await page.evaluate('performance.now()')) as number;
+      const { profile } = (await cdp.send('Profiler.stop')) as {
+        profile: {
+          nodes: Array<{
+            id: number;
+            callFrame: { functionName: string; url: string; lineNumber: number };
+            children?: number[];
+          }>;
+          samples: number[];
+          timeDeltas: number[];
+          endTime: number;
+        };
+      };
+      const offset = profile.endTime / 1000 - pageNow;
+      const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+      const parent = new Map<number, number>();
+      for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+      const time = profile.endTime;
+      const stamps: number[] = [];
+      // timeDeltas run forward from startTime; recompute from the start
+      let t0 = (profile as unknown as { startTime: number }).startTime;
+      for (const d of profile.timeDeltas) {
+        t0 += d;
+        stamps.push(t0);
+      }
+      void time;
+      const self = new Map<string, number>();
+      const comp = new Map<string, number>();
+      const incl = new Map<string, number>();
+      profile.samples.forEach((id, i) => {
+        const at = stamps[i]! / 1000 - offset;
+        if (at < lcp) return;
+        const dt = (profile.timeDeltas[i + 1] ?? 200) / 1000;
+        const n = byId.get(id)!;
+        const key = (m: typeof n) =>
+          `${m.callFrame.functionName || '(anon)'} ${m.callFrame.url.replace(/^.*\//, '')}:${m.callFrame.lineNumber}`;
+        self.set(key(n), (self.get(key(n)) ?? 0) + dt);
+        const stack: string[] = [];
+        for (let c: number | undefined = id; c !== undefined; c = parent.get(c))
+          stack.push(key(byId.get(c)!));
+        const lane = stack.some((k) => k.startsWith('renderRootSync'))
+          ? 'SYNC '
+          : stack.some((k) => k.startsWith('renderRootConcurrent'))
+            ? 'CONC '
+            : stack.some((k) => k.startsWith('commitRoot'))
+              ? 'COMMIT '
+              : '';
+        if (lane) {
+          const comps = new Set(stack.filter((k) => /^[A-Z]/.test(k)));
+          for (const k of comps) comp.set(lane + k, (comp.get(lane + k) ?? 0) + dt);
+          comp.set(`${lane}(all)`, (comp.get(`${lane}(all)`) ?? 0) + dt);
+        }
+        const seen = new Set<string>();
+        for (let c: number | undefined = id; c !== undefined; c = parent.get(c)) {
+          const k = key(byId.get(c)!);
+          if (!seen.has(k)) {
+            seen.add(k);
+            incl.set(k, (incl.get(k) ?? 0) + dt);
+          }
+        }
+      });
+      const top = (m: Map<string, number>, k: number) =>
+        [...m]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, k)
+          .map(([n, v]) => `${Math.round(v)} ${n}`)
+          .join('\n    ');
+      console.log(`  self after paint:\n    ${top(self, 25)}`);
+      console.log(`  inclusive after paint:\n    ${top(incl, 30)}`);
+      console.log(`  components after paint:\n    ${top(comp, 50)}`);
+    }
+    const after = t.tasks.filter(([s]) => s >= lcp);
+    console.log(
+      `run ${i + 1}: LCP ${lcp} ms; long tasks ${t.tasks.length} (after paint ${after.length}, sum ${after.reduce((a, [, d]) => a + d, 0)} ms, over 50 beyond: ${after.reduce((a, [, d]) => a + Math.max(0, d - 50), 0)}); commits ${t.commits.length} (after paint ${t.commits.filter((c) => parseInt(String(c), 10) >= lcp).length}); api ${api.length}`,
+    );
+    console.log('  tasks', t.tasks.map(([s, d]) => `${s}+${d}`).join(' '));
+    if (process.env.COMMITS) for (const c of t.commits) console.log('   c', c);
+    else console.log('  commits', t.commits.map((c) => String(c).split('[')[0]).join(' '));
+    if (process.env.API) for (const a of api) console.log('  ', a.join(' '));
+    await context.close();
+  }
+  await browser.close();
+} finally {
+  child.kill('SIGTERM');
+}
