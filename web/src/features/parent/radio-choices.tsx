@@ -6,7 +6,12 @@ import { type CSSProperties, useId } from 'react';
  * Mantine 8's class names for its Radio (`Radio.module.css`) and for the `InlineInput` that holds
  * a Radio's label (`web/test/radio-choices.test.ts` holds them to Mantine's own).
  */
-export const RADIO_CLASSES = { root: 'm_f3f1af94', inner: 'm_89c4f5e4', icon: 'm_f3ed6b2b', radio: 'm_8a3dbb89' };
+export const RADIO_CLASSES = {
+  root: 'm_f3f1af94',
+  inner: 'm_89c4f5e4',
+  icon: 'm_f3ed6b2b',
+  radio: 'm_8a3dbb89',
+};
 export const INLINE_INPUT_CLASSES = {
   root: 'm_5f75b09e',
   body: 'm_5f6e695e',
@@ -32,7 +37,13 @@ interface RadioChoicesProps<T extends string> {
  * for these three radios alone (issue 57, h57p). The group's label and error are Mantine's
  * `Input.Wrapper`, as the Radio.Group's are.
  */
-export function RadioChoices<T extends string>({ label, value, onChange, choices, error }: RadioChoicesProps<T>) {
+export function RadioChoices<T extends string>({
+  label,
+  value,
+  onChange,
+  choices,
+  error,
+}: RadioChoicesProps<T>) {
   const theme = useMantineTheme();
   const base = `radios-${useId().replace(/[^\w-]/g, '')}`;
   const vars = {
@@ -45,7 +56,11 @@ export function RadioChoices<T extends string>({ label, value, onChange, choices
   } as CSSProperties;
   return (
     <Input.Wrapper id={base} label={label} error={error} labelElement="div" __staticSelector="RadioGroup">
-      <div role="radiogroup" aria-labelledby={`${base}-label`} aria-describedby={error ? `${base}-error` : undefined}>
+      <div
+        role="radiogroup"
+        aria-labelledby={`${base}-label`}
+        aria-describedby={error ? `${base}-error` : undefined}
+      >
         <Stack gap="xs" mt={4}>
           {choices.map((choice) => {
             const id = `${base}-${choice.value}`;
@@ -65,7 +80,7 @@ export function RadioChoices<T extends string>({ label, value, onChange, choices
                       className={`mantine-focus-auto ${RADIO_CLASSES.radio} mantine-Radio-radio`}
                       id={id}
                       type="radio"
-                      name={base}
+                      name={`${base}-name`}
                       value={choice.value}
                       checked={checked}
                       onChange={() => onChange(choice.value)}
