@@ -133,10 +133,13 @@ function LinkForm() {
  * The link form below the children, their forms and their trusted adults: off a phone's first
  * screen wherever a child is linked, so drawn once the page has been painted and the browser has
  * been idle after it (h57p: the page's first commit, the task its largest paint waits for, holds
- * nothing no one sees before that paint), in a task of its own. Nothing above it moves.
+ * nothing no one sees before that paint), in a task of its own; nothing above it moves. Without a
+ * child (`now`) it is what the page is for, and drawn with it; one component either way, so the
+ * form linking a first child stays as it is.
  */
-function LinkFormAfterPaint() {
-  return useIdleAfterPaint() ? <LinkForm /> : null;
+function LinkFormAfterPaint({ now }: { now: boolean }) {
+  const idle = useIdleAfterPaint();
+  return now || idle ? <LinkForm /> : null;
 }
 
 /**
@@ -230,8 +233,7 @@ export function ParentDashboardPage() {
           <ChangeWayHome key={child.id} child={child} userId={user.id} />
         ))}
         {status.data && status.data.length > 0 && <AuthorizedPickups students={status.data} />}
-        {/* Without a child the link form is what the page is for: drawn with it. */}
-        {status.data && status.data.length > 0 ? <LinkFormAfterPaint /> : <LinkForm />}
+        <LinkFormAfterPaint now={!status.data || status.data.length === 0} />
       </Stack>
     </ParentLayout>
   );
