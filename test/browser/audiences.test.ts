@@ -189,7 +189,7 @@ describe('the parent portal on a phone', () => {
   // floating-ui), and the trusted adults' cards (Mantine's Radio, which imports the Select's
   // chunk) come after the paint. h57j: the note is the browser's own textarea drawn as Mantine's
   // (Mantine's Textarea imports its autosize: two chunks, Babel's helpers with it).
-  it('signed in, the dashboard paints from at most 13 scripts, none of the Select’s, the popover’s, the radios’ or the autosize’s', async () => {
+  it('signed in, the dashboard paints from at most 13 scripts, none of the Select’s, the popover’s, the radios’ or the autosize’s, and loads none of the first three after it', async () => {
     const context = await suite.newContext({ viewport: viewports.phone, touch: true });
     await suite.signIn(context, 'parent_demo');
     const page = await context.newPage();
@@ -230,6 +230,15 @@ describe('the parent portal on a phone', () => {
     expect(scripts.length, scripts.join('\n')).toBeLessThanOrEqual(13);
     // The trusted adults' code came after the paint.
     expect(holding(after, /web\/src\/features\/parent\/authorized-pickups\.tsx$/)).toHaveLength(1);
+    // h57p: and none of the Select's, the popover's or Mantine's Radio's, after it either (the
+    // radios are drawn as Mantine's without its Radio, whose label the build keeps with the Select).
+    expect(
+      holding(
+        after,
+        /@mantine\/core\/esm\/(components\/(Select|Combobox|Popover|Radio)|utils\/InlineInput)\//,
+      ),
+      after.join('\n'),
+    ).toEqual([]);
   });
 });
 

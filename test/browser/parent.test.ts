@@ -306,6 +306,31 @@ describe('the parent portal', () => {
     await expectAccessible(page);
   }, 30_000);
 
+  it('adds a trusted adult for today, the choice moved among the radios with the arrow keys (h57p: native radios)', async () => {
+    const page = await phone('en-US', '/parent-dashboard', 'parent_demo');
+    const card = page.getByRole('region', { name: /^Who else may pick up / }).first();
+    const when = card.getByRole('radiogroup', { name: 'When' });
+    const everyDay = when.getByRole('radio', { name: 'Every day' });
+    await everyDay.waitFor({ timeout: 60_000 });
+    expect(await everyDay.isChecked()).toBe(true);
+    // A radio group: one stop for Tab, the arrows move the choice.
+    await everyDay.focus();
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => when.getByRole('radio', { name: 'Today only' }).isChecked()).toBe(true);
+    expect(await everyDay.isChecked()).toBe(false);
+    expect(await card.getByRole('textbox', { name: 'Date' }).count()).toBe(0);
+    await card.getByRole('textbox', { name: 'Name' }).fill('Rosa Diaz');
+    await card.getByRole('textbox', { name: 'Relationship' }).fill('Neighbor');
+    await card.getByRole('textbox', { name: 'Phone number' }).fill('5125550142');
+    await card.getByRole('button', { name: 'Add person' }).click();
+    const added = card.getByRole('listitem').filter({ hasText: 'Rosa Diaz' });
+    await added.getByText(/Neighbor · .+ · Today only$/).waitFor();
+    // The form is reset to "Every day".
+    await expect.poll(() => everyDay.isChecked()).toBe(true);
+    await card.getByRole('button', { name: 'Remove Rosa Diaz' }).click();
+    await expect.poll(() => added.count()).toBe(0);
+  }, 60_000);
+
   it('logs no errors', () => {
     expect(errors).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import { routes } from '@curbside/api';
 import { type AuthorizedPickup, childLabels } from '@curbside/domain';
-import { Alert, Button, Card, Group, Loader, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -10,6 +10,7 @@ import { errorMessage } from '../../lib/http';
 import { dateFormat } from './format';
 import { useParentTexts } from './i18n';
 import { parentQueries } from './parent.queries';
+import { RadioChoices } from './radio-choices';
 import { useSchoolDay } from './school-day';
 
 type When = 'always' | 'today' | 'day';
@@ -169,21 +170,20 @@ function AddPickupForm({ studentId, childName }: { studentId: number; childName:
           }}
           error={errorOf('phone')}
         />
-        <Radio.Group
+        <RadioChoices
           label={t('pickups.when')}
           value={when}
           onChange={(value) => {
-            setWhen(value as When);
+            setWhen(value);
             edited('onDate');
           }}
+          choices={[
+            { value: 'always', label: t('pickups.always') },
+            { value: 'today', label: t('pickups.today') },
+            { value: 'day', label: t('pickups.onDay') },
+          ]}
           error={when === 'day' ? undefined : errorOf('onDate')}
-        >
-          <Stack gap="xs" mt={4}>
-            <Radio value="always" label={t('pickups.always')} size="md" />
-            <Radio value="today" label={t('pickups.today')} size="md" />
-            <Radio value="day" label={t('pickups.onDay')} size="md" />
-          </Stack>
-        </Radio.Group>
+        />
         {when === 'day' && (
           <TextInput
             label={t('pickups.date')}

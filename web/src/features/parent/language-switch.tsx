@@ -2,7 +2,7 @@ import { SegmentedControl } from '@mantine/core';
 import { type CSSProperties, useEffect, useId, useRef, useState } from 'react';
 import { LANGUAGES } from '../../lib/i18n';
 import { useParentTexts } from './i18n';
-import { usePainted } from './largest-paint';
+import { useIdleAfterPaint } from './largest-paint';
 
 const classes = SegmentedControl.classes;
 const DATA = LANGUAGES.map(({ code, label }) => ({ value: code, label }));
@@ -85,15 +85,16 @@ function SwitchLookAlike({
  * itself once drawn (its `FloatingIndicator` reads the chosen label's box and the root's): in a
  * page's first commit that is a layout of the whole page forced inside the commit's task (0.1–0.45
  * s at a phone's 4× slower CPU on the dashboard). Until the screen's largest paint is reported
- * (`usePainted`) the switch is its look-alike, which measures nothing; then the SegmentedControl
- * takes its place (it slides its indicator when the language changes), in a transition, on a page
- * already laid out.
+ * and the browser has been idle after it (`useIdleAfterPaint`; h57p: a task of its own, not the one
+ * that starts the dashboard's reads after its paint) the switch is its look-alike, which measures
+ * nothing; then the SegmentedControl takes its place (it slides its indicator when the language
+ * changes), in a transition, on a page already laid out.
  * A press on the look-alike keeps it until the press ends, so the tap lands; the focus, if the
  * look-alike had it, moves to the same choice of the SegmentedControl.
  */
 export function LanguageSwitch() {
   const { t, language, setLanguage } = useParentTexts();
-  const painted = usePainted();
+  const painted = useIdleAfterPaint();
   const [pressing, setPressing] = useState(false);
   const focused = useRef<string | null>(null);
   const root = useRef<HTMLDivElement>(null);

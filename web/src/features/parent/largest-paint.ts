@@ -77,3 +77,29 @@ export function PaintedProvider({ children }: { children: ReactNode }) {
 
 /** Whether the page inside `PaintedProvider` has been painted (false outside one). */
 export const usePainted = () => useContext(Painted);
+
+/** At most this long after the paint before `useIdleAfterPaint` turns true on a browser never idle. */
+const IDLE_WAIT_MS = 1_000;
+
+/**
+ * True once the page inside `PaintedProvider` has been painted and the browser has then been idle
+ * (`requestIdleCallback`, at most `IDLE_WAIT_MS`; where there is none, Safari, the next task): what
+ * nobody needs in the moments after the paint (the language switch's own SegmentedControl) is drawn
+ * in a task of its own, not in the one that starts the reads and the code that come after the paint
+ * (h57p: together, one task of 60–120 ms at a phone's 4× slower CPU). Set in a transition.
+ */
+export const useIdleAfterPaint = () => {
+  const painted = usePainted();
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    if (!painted || idle) return;
+    const done = () => startTransition(() => setIdle(true));
+    if (typeof window.requestIdleCallback === 'function') {
+      const handle = window.requestIdleCallback(done, { timeout: IDLE_WAIT_MS });
+      return () => window.cancelIdleCallback(handle);
+    }
+    const timer = window.setTimeout(done, 0);
+    return () => window.clearTimeout(timer);
+  }, [painted, idle]);
+  return idle;
+};

@@ -9,6 +9,7 @@ import { useLiveEvent } from '../live/live';
 import { ArrivalCards } from './arrival';
 import { clockText, waitText } from './format';
 import { useParentTexts } from './i18n';
+import { useIdleAfterPaint } from './largest-paint';
 import { useLinkStudent, useParentLogout } from './parent.mutations';
 import { parentQueries, spreadDelay } from './parent.queries';
 import { ParentLayout } from './parent-layout';
@@ -129,6 +130,19 @@ function LinkForm() {
 }
 
 /**
+ * The link form below the children, their forms and their trusted adults: off a phone's first
+ * screen wherever a child is linked, so drawn once the page has been painted and the browser has
+ * been idle after it (h57p: the page's first commit, the task its largest paint waits for, holds
+ * nothing no one sees before that paint), in a task of its own; nothing above it moves. Without a
+ * child (`now`) it is what the page is for, and drawn with it; one component either way, so the
+ * form linking a first child stays as it is.
+ */
+function LinkFormAfterPaint({ now }: { now: boolean }) {
+  const idle = useIdleAfterPaint();
+  return now || idle ? <LinkForm /> : null;
+}
+
+/**
  * The route's loader: the children and their status are asked for as soon as a signed-in parent
  * is known, not once the page has drawn. It does not wait for the answers.
  */
@@ -180,6 +194,7 @@ export function ParentDashboardPage() {
   // What lies below a phone's first screen (the changes' lists, the trusted adults) and the
   // arrivals' read come once that paint is reported (`usePainted`, held by `ParentLayout`):
   // nothing they ask for ends in its window, and only they are drawn again then, not the page.
+  // The link form, below them all, once the browser has been idle after it (h57p).
   return (
     <ParentLayout>
       <Stack gap="md">
@@ -218,7 +233,7 @@ export function ParentDashboardPage() {
           <ChangeWayHome key={child.id} child={child} userId={user.id} />
         ))}
         {status.data && status.data.length > 0 && <AuthorizedPickups students={status.data} />}
-        <LinkForm />
+        <LinkFormAfterPaint now={!status.data || status.data.length === 0} />
       </Stack>
     </ParentLayout>
   );
