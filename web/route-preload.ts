@@ -12,7 +12,9 @@ export interface FirstScreen {
   /**
    * The reads its loaders start first (GET, as `request` sends them; `?` at the end: with the
    * page's own query string): `always`, and `parent`'s once `/api/me` says a parent is signed
-   * in (and may read: no one-time password), `staff`'s once it says anyone else is; `link`,
+   * in (and may read: no one-time password), `staff`'s once it says anyone else is, `school`'s
+   * once it says a member of a school's staff is (`{schoolId}` and `{districtId}` put in from its
+   * answer; a read whose field is null is not made); `link`,
    * with the school link's token of the
    * page's `?t=` as `Authorization: Bearer`, as the screens opened from a link read.
    */
@@ -20,6 +22,7 @@ export interface FirstScreen {
     always?: readonly string[];
     parent?: readonly string[];
     staff?: readonly string[];
+    school?: readonly string[];
     link?: readonly string[];
   };
 }
@@ -68,7 +71,14 @@ export const FIRST_SCREENS: readonly FirstScreen[] = [
     ],
     // And the running session the shell waits for (h57l): a session started while the answer
     // travelled is read again when the screen's live connection opens (`readAgainOnFirstOpen`).
-    reads: { always: [ME], staff: ['/api/sessions/active'] },
+    // With it what the shell's first draw shows (h57q): the header's school and district and the
+    // banner's alerts, as `shellLoader` asks them; asked by the loader they left only once the
+    // entry had run, a round trip after it before the keypad's paint. Read again on the opening too.
+    reads: {
+      always: [ME],
+      staff: ['/api/sessions/active'],
+      school: ['/api/schools/{schoolId}', '/api/districts/{districtId}', '/api/alerts'],
+    },
   },
 ];
 
@@ -119,11 +129,24 @@ function early(screens: Array<[string, string[], Reads]>) {
   }
   const me = kept['/api/me'];
   if (!me || !(reads.parent || reads.staff)) return;
+  type User = {
+    role?: string;
+    mustChangePassword?: boolean;
+    schoolId?: number | null;
+    districtId?: number | null;
+  };
   me.then((response) => (response.ok ? response.clone().json() : null))
-    .then((user: { role?: string; mustChangePassword?: boolean } | null) => {
+    .then((user: User | null) => {
       if (!user?.role || user.mustChangePassword) return;
       if (user.role !== 'parent') {
         for (const url of reads.staff ?? []) read(url);
+        if (typeof user.schoolId !== 'number') return;
+        const fields: Record<string, unknown> = { schoolId: user.schoolId, districtId: user.districtId };
+        for (const url of reads.school ?? []) {
+          const named = /\{(\w+)\}/.exec(url)?.[1];
+          if (named === undefined) read(url);
+          else if (typeof fields[named] === 'number') read(url.replace(`{${named}}`, String(fields[named])));
+        }
         return;
       }
       for (const url of reads.parent ?? []) read(url);

@@ -209,13 +209,23 @@ const LIVE =
 const live: Group = (id) => (LIVE.test(id) ? 'live' : null);
 
 type Group = (id: string, ctx: Parameters<typeof audiences.kit>[1]) => string | null;
+
+/**
+ * Mantine's Grid with the staff shell (h57q): only staff screens use it (the front queue's
+ * columns, the teacher's, the back queue's, the school admin's), every one of them loads the
+ * shell's chunk, and in the car line's kit it brought the front queue that kit (the lists' code,
+ * loaded after its keypad's paint) and its stylesheet before the keypad's paint.
+ */
+const GRID = /[\\/]@mantine[\\/]core[\\/](esm[\\/]components[\\/]Grid[\\/]|styles[\\/]Grid\.layer\.css$)/;
 const PHONE_KITS = new Set(['parent-kit', 'sign-in-kit']);
 const audienceKit: Group = (id, ctx) => {
+  if (GRID.test(id)) return null;
   const place = audiences.kit(id, ctx);
   return place !== null && !PHONE_KITS.has(place) && (popoverKit(id, ctx) ?? selectKit(id, ctx))
     ? null
     : place;
 };
+const audienceOwn: Group = (id, ctx) => (GRID.test(id) ? 'staff-shell' : audiences.own(id, ctx));
 
 export default defineConfig({
   plugins: [
@@ -251,7 +261,7 @@ export default defineConfig({
             { name: audienceKit, priority: 20, includeDependenciesRecursively: false },
             { name: popoverKit, priority: 15, includeDependenciesRecursively: false },
             { name: selectKit, priority: 15, includeDependenciesRecursively: false },
-            { name: audiences.own, priority: 10, includeDependenciesRecursively: false },
+            { name: audienceOwn, priority: 10, includeDependenciesRecursively: false },
             { name: live, priority: 5, includeDependenciesRecursively: false },
           ],
         },

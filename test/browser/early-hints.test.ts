@@ -163,6 +163,30 @@ describe("a phone's first screen", () => {
     expect(early.find((read) => read.url === '/api/sessions/active')?.taken).toBe(true);
   }, 60_000);
 
+  it("the front queue's header and banner reads leave from the early script with the session's, once", async () => {
+    const front = await suite.client('front_demo');
+    // Running already when the test before this one started it.
+    expect([201, 409]).toContain((await front.post('/api/sessions', sessionBody())).status);
+    const me = (await front.get('/api/me')).body as { schoolId: number; districtId: number };
+    const shellReads = [`/api/schools/${me.schoolId}`, `/api/districts/${me.districtId}`, '/api/alerts'];
+    // The entry is held until the last of them has been asked for: only the early script asks
+    // before the entry has run (h57q: the app's loader asked them once the entry and the shell's
+    // chunk had run, a round trip after the entry on the keypad's paint).
+    const { untilDrawn, early, reads, screenAskedFirst } = await opened(
+      '/front-queue',
+      /\/front-queue-[\w-]+\.js$/,
+      (page) => page.getByRole('heading', { name: 'Add Vehicle to Queue' }).waitFor({ timeout: 30_000 }),
+      'front_demo',
+      /^\/api\/alerts$/,
+    );
+    expect(screenAskedFirst).toBe(true);
+    for (const url of shellReads) {
+      const made = reads(untilDrawn, url);
+      expect(made.filter((sent) => sent.headers()[REQUEST_ID] === undefined).length, url).toBe(1);
+      expect(early.find((read) => read.url === url)?.taken, url).toBe(true);
+    }
+  }, 60_000);
+
   it('signed out, the dashboard reads nothing of a parent: the sign-in opens', async () => {
     const { requests, reads } = await opened('/parent-dashboard', /\/parent-dashboard\.page-/, (page) =>
       page.waitForURL((url) => !url.pathname.startsWith('/parent-dashboard'), { timeout: 30_000 }),

@@ -1,3 +1,4 @@
+import type { VehicleType } from '@curbside/domain';
 import { type NotificationData, notifications, notificationsStore } from '@mantine/notifications';
 import { createElement, Fragment } from 'react';
 import { takeFailedCall } from './http';
@@ -57,6 +58,12 @@ export const showLiveToast = (about: string, toast: Omit<NotificationData, 'id'>
     { ...toast, id: liveToastId(about), [LIVE]: about },
   ]);
 };
+
+/**
+ * A vehicle's announcements' subject (`car-107`): the queue list announces it, the keypad and Scan
+ * take it back. Here rather than in the queue list, so the keypad loads no list's code (h57q).
+ */
+export const vehicleToastSubject = (type: VehicleType, number: string) => `${type}-${number}`;
 
 /** Takes back the announcement about `about` and keeps its late copies away for a while. */
 export const withdrawLiveToast = (about: string) => {

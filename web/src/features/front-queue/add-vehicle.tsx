@@ -21,10 +21,9 @@ import {
 import { type FormEvent, type ReactNode, useRef, useState } from 'react';
 import { errorMessage } from '../../lib/http';
 import { DANGER_TEXT } from '../../lib/theme';
-import { withdrawLiveToast } from '../../lib/toasts';
+import { vehicleToastSubject, withdrawLiveToast } from '../../lib/toasts';
 import { NotCalledList, type NotComingAnswer, notComingOf } from '../queue/not-called';
 import { useAddToQueue, useRemoveFromQueue } from '../queue/queue.queries';
-import { vehicleToastSubject } from '../queue/queue-list';
 
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', 'Clear', '0', 'Enter'] as const;
 

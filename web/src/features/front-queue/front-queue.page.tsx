@@ -1,19 +1,24 @@
 import { Box, Center, Container, Grid, Loader, Stack } from '@mantine/core';
-import { memo, useDeferredValue } from 'react';
+import { lazy, memo, Suspense, useDeferredValue, useEffect } from 'react';
 import { usePainted } from '../../lib/after-paint';
-import { AlertPanel } from '../alerts/alert-panel';
-import { ArrivingList } from '../arrivals/arriving-list';
 import { useMe } from '../auth/auth.queries';
 import { useLiveSettled } from '../live/live';
-import { NoActiveSession } from '../queue/no-active-session';
-import { QueueList } from '../queue/queue-list';
-import { RecentPickups } from '../queue/recent-pickups';
-import { usePhone } from '../queue/use-phone';
 import { useActiveSession } from '../sessions/sessions.queries';
 import { AddVehicleCard } from './add-vehicle';
 import { ScanPlacards } from './scan-placards';
 
-export const FRONT_QUEUE_LOCATION = 'Front Queue';
+/**
+ * The lists' code, the recent pickups' and the no-session screen's (`front-queue-lists.tsx`), asked
+ * for once the keypad has been painted or the running session is known to be none (issue 57, h57q):
+ * in the static imports, the car line's kit and its stylesheet, the arrivals' and the trusted
+ * adults' domain code were four of the files before the keypad's paint, each a round trip on a
+ * phone's HTTP/1.1 and counted in Lighthouse's replay of it. The lists wait for the live
+ * connection's opening anyway (h57l), which the code's download overlaps.
+ */
+const loadLists = () => import('./front-queue-lists');
+const Lists = lazy(() => loadLists().then((module) => ({ default: module.Lists })));
+const RecentPickups = lazy(() => loadLists().then((module) => ({ default: module.MemoRecentPickups })));
+const NoSession = lazy(() => loadLists().then((module) => ({ default: module.NoSession })));
 
 /**
  * The front queue screen. The work comes first: the add-vehicle keypad (one
@@ -61,19 +66,6 @@ const KeypadColumn = memo(function KeypadColumn({
   );
 });
 
-/** The lists beside the keypad, memoised as the keypad is: the page's own changes do not draw them again. */
-const Lists = memo(function Lists({ sessionId, phone }: { sessionId: number; phone: boolean }) {
-  return (
-    <Stack gap="md">
-      <AlertPanel sessionId={sessionId} location={FRONT_QUEUE_LOCATION} collapsible={phone} />
-      <ArrivingList sessionId={sessionId} />
-      <QueueList sessionId={sessionId} />
-    </Stack>
-  );
-});
-
-const MemoRecentPickups = memo(RecentPickups);
-
 export function FrontQueuePage() {
   const { user } = useMe();
   const { session: running, isLoading } = useActiveSession();
@@ -81,9 +73,12 @@ export function FrontQueuePage() {
   // main thread is never blocked long), the loader meanwhile.
   const deferred = useDeferredValue(running);
   const session = running && deferred?.id === running.id ? deferred : null;
-  const phone = usePhone();
   const painted = usePainted(session !== null);
   const live = useLiveSettled();
+  const none = !isLoading && !running;
+  useEffect(() => {
+    if (painted || none) void loadLists().catch(() => {});
+  }, [painted, none]);
   // Issue 57 (h57n): the lists are revealed in a transition, which React renders in slices (its
   // first render mounts the alert panel, the arrivals, the queue and recent pickups: one long
   // task at a phone's CPU otherwise); the loader stays until that render is committed.
@@ -92,11 +87,9 @@ export function FrontQueuePage() {
   if (isLoading || (running && !session)) return <ListsLoading />;
   if (!session) {
     return (
-      <NoActiveSession user={user}>
-        {user.schoolId !== null && (
-          <AlertPanel sessionId={null} location={FRONT_QUEUE_LOCATION} collapsible={phone} />
-        )}
-      </NoActiveSession>
+      <Suspense fallback={<ListsLoading />}>
+        <NoSession user={user} />
+      </Suspense>
     );
   }
   return (
@@ -107,10 +100,17 @@ export function FrontQueuePage() {
             <KeypadColumn sessionId={session.id} schoolId={user.schoolId} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 8 }}>
-            {lists ? <Lists sessionId={session.id} phone={phone} /> : <ListsLoading />}
+            {/* Revealed in a transition (`lists`): while the code loads, the loader stays. */}
+            <Suspense fallback={<ListsLoading />}>
+              {lists ? <Lists sessionId={session.id} /> : <ListsLoading />}
+            </Suspense>
           </Grid.Col>
         </Grid>
-        {lists && <MemoRecentPickups sessionId={session.id} />}
+        {lists && (
+          <Suspense fallback={null}>
+            <RecentPickups sessionId={session.id} />
+          </Suspense>
+        )}
       </Stack>
     </Container>
   );

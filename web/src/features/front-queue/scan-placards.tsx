@@ -2,9 +2,8 @@ import { NOT_A_PLACARD, OTHER_SCHOOL_PLACARD, parsePlacardCode, vehicleName } fr
 import { Alert, Button, Modal, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../../lib/http';
-import { withdrawLiveToast } from '../../lib/toasts';
+import { vehicleToastSubject, withdrawLiveToast } from '../../lib/toasts';
 import { useAddToQueue } from '../queue/queue.queries';
-import { vehicleToastSubject } from '../queue/queue-list';
 import type { Decode } from './placard-decoder';
 
 /** The same placard seen again within this many ms (held in front of the camera) counts once. */

@@ -23,7 +23,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { memo, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
-import { showLiveToast } from '../../lib/toasts';
+import { showLiveToast, vehicleToastSubject } from '../../lib/toasts';
 import { useLiveEvent, useLivePatches } from '../live/live';
 import { useVehicleDialog } from './lazy-vehicle-dialog';
 import { OutboxMarks, PendingChanges } from './pending';
@@ -35,9 +35,6 @@ import { VehicleCard } from './vehicle-card';
 export const SEARCH_PLACEHOLDER = 'Search by vehicle #, parent name, make, model, color, or student name...';
 
 type Ordered = QueueEntry & { position: number | null };
-
-/** What a live toast about a vehicle is about: `car-107`, `bus-3`. */
-export const vehicleToastSubject = (type: VehicleType, number: string) => `${type}-${number}`;
 
 /**
  * Keeps the session's queue current from the live events (patched, never

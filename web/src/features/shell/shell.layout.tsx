@@ -4,6 +4,7 @@ import { lazy, memo, Suspense, useEffect } from 'react';
 import { Outlet, useMatches } from 'react-router';
 import { loadToastsWhenIdle } from '../../components/toasts-loader';
 import { TooltipDelays } from '../../components/tooltips';
+import { afterPaint } from '../../lib/after-paint';
 import { appQueryClient } from '../../lib/query-client';
 import { AlertBanner, SoundBar } from '../alerts/alert-banner';
 import { soundState } from '../alerts/alert-sound';
@@ -106,13 +107,17 @@ export function NoPermission() {
  * login and parent screens have none, so their first load skips that code).
  */
 export function ShellLayout() {
-  useEffect(loadToastsWhenIdle, []);
   useLastKnownWhenOffline();
   useAuthorizedPickupsLive();
   useSessionLive();
   const { user, isLoading } = useMe();
   const session = useActiveSession();
   const minRole = useMinimumRole();
+  // The toasts' container once the screen has been painted (h57q): idle before it (the page's load
+  // event comes while its reads travel), its two chunks and stylesheet were asked for before the
+  // front queue's keypad was painted on a slow answer, counted in Lighthouse's replay of that paint.
+  const drawn = !isLoading && !session.isReading;
+  useEffect(() => (drawn ? afterPaint(loadToastsWhenIdle) : undefined), [drawn]);
   if (isLoading || session.isReading) return null;
   if (!user)
     return (
