@@ -244,42 +244,12 @@ export const batchReads = (batchId: number, signIn?: SignInRead) => {
 
 export type BatchReads = ReturnType<typeof batchReads>;
 
-/** An entry as it is once it joined `batch`. */
-const joinedTo = (batch: Batch, entry: QueueEntry): QueueEntry => ({
-  ...entry,
-  batchId: batch.id,
-  batchNumber: batch.batchNumber,
-  version: entry.version + 1,
-});
-
 /** The live event of an entry put into a batch: the entry as it is now, and the batch. */
 const announceJoined = (batch: Batch, entry: QueueEntry) =>
-  announce(batch, { entry: joinedTo(batch, entry), batch });
-
-/**
- * Add-to-batch's event handed over before its transaction (ADR 0027, h54j),
- * where its first read of the line held two waiting cars or more: one of them
- * is all but sure to be this press's (refused, it would take every one of
- * them taken by other tablets meanwhile), so the event's number and the
- * school's connections (the pages of those cars' children's parents) are
- * read beside its first transaction. `settle` with the batch and the car it
- * took once one committed; with nothing when the press is refused after all:
- * then nothing is told and the number stays unused (a gap: the line's screens
- * read the line again).
- */
-const announcedBeside = (batch: Batch, candidates: readonly QueueEntry[]) => {
-  let settle: (joined?: { batch: Batch; entry: QueueEntry }) => void = () => undefined;
-  const settled = new Promise<{ batch: Batch; entry: QueueEntry } | undefined>((resolve) => {
-    settle = resolve;
+  announce(batch, {
+    entry: { ...entry, batchId: batch.id, batchNumber: batch.batchNumber, version: entry.version + 1 },
+    batch,
   });
-  const change = settled.then((joined) => {
-    if (!joined) throw new Error('Nothing was added to the batch');
-    return { entry: joinedTo(joined.batch, joined.entry), batch: joined.batch };
-  });
-  // Whose parents it may tell: those of any of the cars (the entry's students stand for them all).
-  const anyOf = { ...(candidates[0] as QueueEntry), students: candidates.flatMap((car) => car.students) };
-  return { told: announce(batch, change, anyOf), settle };
-};
 
 /**
  * Add-to-batch: takes the first waiting, batch-less vehicle of the batch's
@@ -303,50 +273,40 @@ export const addNextToBatch = async (user: User, id: number, early?: Promise<Bat
     reads.line?.sessionId === batch.sessionId && reads.line.vehicleType === batch.vehicleType
       ? reads.line.read
       : undefined;
-  // Told beside the first transaction where the first read held two cars or more (h54j).
-  let beside: ReturnType<typeof announcedBeside> | undefined;
-  try {
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; ) {
-      const { entries, next } =
-        (first && (await first.catch(() => undefined))) ??
-        (await queue.waitingForBatch(db, batch.sessionId, batch.vehicleType, CANDIDATES_PER_READ, cursor));
-      first = undefined;
-      if (attempt === 0 && entries.length >= 2) beside = announcedBeside(batch, entries);
-      for (const candidate of entries) {
-        attempt++;
-        // The answer (the batch with one more) is kept in the key's claim by the transaction (h54ze).
-        answerInTheChange(200, batches.afterGain(batch));
-        const joined = await batches.addEntry(db, batch, candidate, record);
-        if (joined === 'full' || joined === 'closed') throw refusal(batch, joined);
-        if (joined !== 'taken') {
-          if (beside) beside.settle({ batch: joined, entry: candidate });
-          else await announceJoined(joined, candidate);
-          return joined;
-        }
-        taken++;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; ) {
+    const { entries, next } =
+      (first && (await first.catch(() => undefined))) ??
+      (await queue.waitingForBatch(db, batch.sessionId, batch.vehicleType, CANDIDATES_PER_READ, cursor));
+    first = undefined;
+    for (const candidate of entries) {
+      attempt++;
+      // The answer (the batch with one more) is kept in the key's claim by the transaction (h54ze).
+      answerInTheChange(200, batches.afterGain(batch));
+      const joined = await batches.addEntry(db, batch, candidate, record);
+      if (joined === 'full' || joined === 'closed') throw refusal(batch, joined);
+      if (joined !== 'taken') {
+        await announceJoined(joined, candidate);
+        return joined;
       }
-      if (next) cursor = next;
-      else if (taken > 0 && cursor !== undefined) {
-        // Every candidate was taken: the line has moved on; read it again from its start.
-        cursor = undefined;
-        taken = 0;
-      } else {
-        // The whole line was read and nothing in it is left (another tablet took what was there): refused
-        // from this read, not read again (h54ze); the screen shows the next car as it comes. When its
-        // last car's transaction decided it (nothing read since) with the key free, no retry's first
-        // answer is to be looked for after it (h54j).
-        if (entries.length > 0) refusedByTheChange();
-        throw new ConflictError(
-          `No waiting ${PLURAL[batch.vehicleType]} to add to Batch #${batch.batchNumber}`,
-        );
-      }
+      taken++;
     }
-    throw new ConflictError('The queue is changing quickly. Please try again.');
-  } finally {
-    // Told once committed; refused, nothing is told (its number unused).
-    beside?.settle();
-    await beside?.told;
+    if (next) cursor = next;
+    else if (taken > 0 && cursor !== undefined) {
+      // Every candidate was taken: the line has moved on; read it again from its start.
+      cursor = undefined;
+      taken = 0;
+    } else {
+      // The whole line was read and nothing in it is left (another tablet took what was there): refused
+      // from this read, not read again (h54ze); the screen shows the next car as it comes. When its
+      // last car's transaction decided it (nothing read since) with the key free, no retry's first
+      // answer is to be looked for after it (h54j).
+      if (entries.length > 0) refusedByTheChange();
+      throw new ConflictError(
+        `No waiting ${PLURAL[batch.vehicleType]} to add to Batch #${batch.batchNumber}`,
+      );
+    }
   }
+  throw new ConflictError('The queue is changing quickly. Please try again.');
 };
 
 /** Puts one chosen waiting entry into a batch (`PUT /api/queue/{id}` with a batch id). */
