@@ -37,15 +37,13 @@ import { loadavg } from 'node:os';
 import {
   type AttributeValue,
   BatchGetItemCommand,
-  type DynamoDBClient,
   PutItemCommand,
   QueryCommand,
   TransactWriteItemsCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { ensureTable, localDynamoClient, startDynamoLocal } from '@curbside/local';
-import { connectionTableNameFor } from '@curbside/store';
 import { javaChild, procSeconds } from './cpu';
+import { localTables } from './local-tables';
 import { numericArgs, runScript } from './script';
 import { percentile as nearestRank } from './stats';
 
@@ -104,12 +102,8 @@ const roomsOfTeacher = (teacher: number) => {
 };
 
 const main = async () => {
-  const local = await startDynamoLocal({ inMemory: true });
   const data = 'bell';
-  const live = connectionTableNameFor(data);
-  await ensureTable({ endpoint: local.endpoint, tableName: data });
-  await ensureTable({ endpoint: local.endpoint, tableName: live, kind: 'connections' });
-  const client: DynamoDBClient = localDynamoClient(local.endpoint);
+  const { local, connections: live, client } = await localTables(data);
   /** Local's CPU seconds so far (Linux: 0 elsewhere). */
   const java = javaChild();
   const localSeconds = () => (java === undefined ? 0 : (procSeconds(java) ?? 0));
