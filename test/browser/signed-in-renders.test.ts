@@ -12,6 +12,10 @@ import { sessionBody } from '../support/fixtures';
  */
 const suite = browserSuite({ reuseSignIns: true });
 
+/** The parent dashboard as a parent opens it on a phone, with the page's init scripts. */
+const openDashboardOnPhone = (...initScripts: string[]) =>
+  suite.open('parent_demo', '/parent-dashboard', { viewport: viewports.phone, touch: true, initScripts });
+
 /**
  * Records, at the first change of the page that shows the dashboard's title, whether a child's
  * card was already there, and at the first that shows a child's card, whether a change form was
@@ -35,11 +39,7 @@ const FIRST_CHILD = `(() => {
 })()`;
 
 it('the parent dashboard draws its header, the children and their forms in one go; the link form, below them, after its paint (h57p)', async () => {
-  const { page } = await suite.open('parent_demo', '/parent-dashboard', {
-    viewport: viewports.phone,
-    touch: true,
-    initScripts: [FIRST_CHILD],
-  });
+  const { page } = await openDashboardOnPhone(FIRST_CHILD);
   await page.getByRole('article').first().waitFor();
   await page.getByRole('heading', { name: 'Link a Student' }).waitFor();
   expect(await page.evaluate('window.__curbsideTitleWithChild')).toBe(true);
@@ -72,11 +72,7 @@ const PICKUPS_WITH_CHILD = `(() => {
 })()`;
 
 it('the parent dashboard draws the trusted adults after its first paint, below what the parent came for (h57f)', async () => {
-  const { page } = await suite.open('parent_demo', '/parent-dashboard', {
-    viewport: viewports.phone,
-    touch: true,
-    initScripts: [PICKUPS_WITH_CHILD],
-  });
+  const { page } = await openDashboardOnPhone(PICKUPS_WITH_CHILD);
   await page.getByRole('article').first().waitFor();
   await page
     .getByRole('heading', { name: /^Who else may pick up / })
@@ -103,11 +99,7 @@ const PAINTS_AND_SHIFTS = `(() => {
 })()`;
 
 it('the parent dashboard paints without waiting for the changes: read once its paint is reported, they take their place without a shift (h57k)', async () => {
-  const { page } = await suite.open('parent_demo', '/parent-dashboard', {
-    viewport: viewports.phone,
-    touch: true,
-    initScripts: [PAINTS_AND_SHIFTS],
-  });
+  const { page } = await openDashboardOnPhone(PAINTS_AND_SHIFTS);
   const form = page.getByRole('heading', { name: /^Change how .+ goes home$/ }).first();
   await form.waitFor();
   // The family's changes held on the way: the page is drawn all the same.
@@ -224,10 +216,7 @@ it('the driver page does not draw its bus card again when its connection drops a
 });
 
 it("the parent dashboard draws only the changes' list again when the changes come, not the change form above it (h57m)", async () => {
-  const { page } = await suite.open('parent_demo', '/parent-dashboard', {
-    viewport: viewports.phone,
-    touch: true,
-  });
+  const { page } = await openDashboardOnPhone();
   const form = page.getByRole('heading', { name: /^Change how .+ goes home$/ }).first();
   await form.waitFor();
   // The family's changes held on the way, and seen leaving (after the page's paint).
@@ -262,10 +251,7 @@ it("the parent dashboard draws only the changes' list again when the changes com
 });
 
 it("the parent dashboard draws only the trusted adults' list again when they come, not the add form below it (h57m)", async () => {
-  const { page } = await suite.open('parent_demo', '/parent-dashboard', {
-    viewport: viewports.phone,
-    touch: true,
-  });
+  const { page } = await openDashboardOnPhone();
   await page.getByRole('article').first().waitFor();
   let release = () => {};
   const held = new Promise<void>((resolve) => {
@@ -314,11 +300,7 @@ const MEASURED_BEFORE_PAINT = `(() => {
 })()`;
 
 it("the parent dashboard's first paint measures nothing of the language switch, and in English it makes no date formatter; the switch slides once painted (h57d)", async () => {
-  const { page } = await suite.open('parent_demo', '/parent-dashboard', {
-    viewport: viewports.phone,
-    touch: true,
-    initScripts: [MEASURED_BEFORE_PAINT],
-  });
+  const { page } = await openDashboardOnPhone(MEASURED_BEFORE_PAINT);
   await page
     .getByRole('heading', { name: /^Change how .+ goes home$/ })
     .first()
@@ -353,11 +335,7 @@ it("the parent dashboard's first paint measures nothing of the language switch, 
 const FIRST_SIGN_OUT = firstButtonProps('Sign Out', 'SignOut');
 
 it('the parent dashboard is not drawn again when its paint is reported: only the arrivals, the changes and the trusted adults are (h57d)', async () => {
-  const { page } = await suite.open('parent_demo', '/parent-dashboard', {
-    viewport: viewports.phone,
-    touch: true,
-    initScripts: [FIRST_SIGN_OUT],
-  });
+  const { page } = await openDashboardOnPhone(FIRST_SIGN_OUT);
   await page.getByRole('article').first().waitFor();
   // What comes once the paint is reported has come: the changes and the trusted adults.
   await page
