@@ -1,0 +1,329 @@
+/**
+ * What a transaction costs DynamoDB Local, and what a poll waits for beside
+ * transactions (issue 54, ADR 0027's "(h54l)"). Local runs each
+ * TransactWriteItems under its one database-wide lock (`queueLock`'s write
+ * side, from its SQLite `BEGIN` to its `COMMIT`), and every other call takes
+ * that lock's read side, so a poll waits for every transaction ahead of it.
+ *
+ * Part 1, one caller: each kind of call alone, its wall time and Local's own CPU
+ * (`/proc/{pid}/stat` of its Java process) a call. Part 2, `--changes` callers
+ * each committing 6-item transactions one after another and `--polls` callers
+ * each polling (a BatchGetItem of two tables beside a Query of the line's
+ * index) one after another: the polls' and changes' wall times with the
+ * changes' transactions sent one way or another. Both parts: one Local of its
+ * own (the JVM's defaults, in memory), a warm-up first, variants interleaved
+ * round by round with the order rotated, so that other work on the machine
+ * falls on each alike. Wall times on a shared machine: compare within a run.
+ *
+ *   npx tsx test/bench/transaction-cost.ts [--calls 300] [--rounds 6] [--warm 1500]
+ *     [--seconds 6] [--changes 4] [--polls 4] [--part 0 (both) | 1 | 2]
+ */
+import {
+  type AttributeValue,
+  BatchGetItemCommand,
+  BatchWriteItemCommand,
+  type DynamoDBClient,
+  PutItemCommand,
+  QueryCommand,
+  type ReturnConsumedCapacity,
+  TransactWriteItemsCommand,
+  type TransactWriteItemsCommandInput,
+} from '@aws-sdk/client-dynamodb';
+import { localDynamoClient } from '@curbside/local';
+import { javaChild, procSeconds } from './cpu';
+import { localTables } from './local-tables';
+import { numericArgs, runScript } from './script';
+
+const {
+  calls: CALLS,
+  rounds: ROUNDS,
+  warm: WARM,
+  seconds: SECONDS,
+  changes: CHANGES,
+  polls: POLLS,
+  part: PART,
+} = numericArgs({ calls: 300, rounds: 6, warm: 1500, seconds: 6, changes: 4, polls: 4, part: 0 });
+
+const s = (value: string): AttributeValue => ({ S: value });
+const n = (value: number): AttributeValue => ({ N: String(value) });
+const SESSION = 7;
+const pad = (i: number) => String(i).padStart(6, '0');
+
+/** An item of about a queue entry's or an event's size (some 400 bytes); `indexed`: in the line's index. */
+const dataItem = (pk: string, sk: string, i: number, indexed: boolean): Record<string, AttributeValue> => ({
+  pk: s(pk),
+  sk: s(sk),
+  ...(indexed ? { gsi1pk: s(`SESSION#${SESSION}#ACTIVE`), gsi1sk: s(pad(i)) } : {}),
+  entity: s('queueEntry'),
+  vehicleNumber: s(String(100 + (i % 800))),
+  students: s('x'.repeat(300)),
+  version: n(i),
+});
+
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
+const sorted = (list: readonly number[]) => [...list].sort((a, b) => a - b);
+
+interface TransactionShape {
+  items: number;
+  capacity?: ReturnConsumedCapacity;
+  /** Each item's condition (`attribute_not_exists(pk) OR version < :v`), or only the first's (default). */
+  conditions?: 'first' | 'none' | 'all';
+  /** `ALL_OLD` on the conditioned items. */
+  returnOld?: boolean;
+  /** The last item an Update of the live-connection table (the event's number, as a session's creation writes it). */
+  twoTables?: boolean;
+}
+
+const main = async () => {
+  const data = 'transaction-cost';
+  const { local, connections, client } = await localTables(data);
+  const java = javaChild();
+  if (java === undefined) throw new Error('DynamoDB Local’s process was not found (Linux only).');
+  // A client whose TransactWriteItems carry no ClientRequestToken (the SDK fills one in when absent).
+  const tokenless: DynamoDBClient = localDynamoClient(local.endpoint);
+  tokenless.middlewareStack.add(
+    (next) => async (args) => {
+      const request = args.request as { body?: string };
+      if (typeof request.body === 'string' && request.body.includes('ClientRequestToken')) {
+        const body = JSON.parse(request.body) as Record<string, unknown>;
+        delete body.ClientRequestToken;
+        request.body = JSON.stringify(body);
+        (args.request as { headers: Record<string, string> }).headers['content-length'] = String(
+          Buffer.byteLength(request.body),
+        );
+      }
+      return next(args);
+    },
+    { step: 'build', name: 'dropClientRequestToken' },
+  );
+
+  // The line: 20 active cars (the screens' Query); a parent's sign-in, plan, child, session, marks (the poll's keys).
+  for (let i = 0; i < 20; i++)
+    await client.send(
+      new PutItemCommand({ TableName: data, Item: dataItem(`QUEUE#${SESSION}`, `E#${pad(i)}`, i, true) }),
+    );
+  const pollKeys = Array.from({ length: 6 }, (_, k) => ({ pk: s(`PARENT#1`), sk: s(`K#${k}`) }));
+  for (const key of pollKeys)
+    await client.send(new PutItemCommand({ TableName: data, Item: { ...key, body: s('y'.repeat(200)) } }));
+  const liveKey = { pk: s(`SESSION#${SESSION}`), sk: s('EVENT_SEQ') };
+  await client.send(new PutItemCommand({ TableName: connections, Item: { ...liveKey, value: n(0) } }));
+
+  let written = 0;
+  const transactionInput = (shape: TransactionShape): TransactWriteItemsCommandInput => {
+    const id = ++written;
+    const conditioned = (k: number) =>
+      shape.conditions === 'all' || ((shape.conditions ?? 'first') === 'first' && k === 0);
+    return {
+      ...(shape.capacity ? { ReturnConsumedCapacity: shape.capacity } : {}),
+      TransactItems: Array.from({ length: shape.items }, (_, k) =>
+        shape.twoTables && k === shape.items - 1
+          ? {
+              Update: {
+                TableName: connections,
+                Key: liveKey,
+                UpdateExpression: 'ADD #value :one',
+                ExpressionAttributeNames: { '#value': 'value' },
+                ExpressionAttributeValues: { ':one': n(1) },
+              },
+            }
+          : {
+              Put: {
+                TableName: data,
+                Item: dataItem(`CHANGE#${id % 500}`, `ITEM#${k}`, id, false),
+                ...(conditioned(k)
+                  ? {
+                      ConditionExpression: 'attribute_not_exists(pk) OR version < :v',
+                      ExpressionAttributeValues: { ':v': n(id) },
+                      ...(shape.returnOld ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
+                    }
+                  : {}),
+              },
+            },
+      ),
+    };
+  };
+  const transact = (shape: TransactionShape, via = client) => () =>
+    via.send(new TransactWriteItemsCommand(transactionInput(shape)));
+  const pollBatch = (capacity?: ReturnConsumedCapacity) => () =>
+    client.send(
+      new BatchGetItemCommand({
+        ...(capacity ? { ReturnConsumedCapacity: capacity } : {}),
+        RequestItems: { [data]: { Keys: pollKeys }, [connections]: { Keys: [liveKey] } },
+      }),
+    );
+  const lineQuery = (capacity?: ReturnConsumedCapacity) => () =>
+    client.send(
+      new QueryCommand({
+        ...(capacity ? { ReturnConsumedCapacity: capacity } : {}),
+        TableName: data,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': s(`SESSION#${SESSION}#ACTIVE`) },
+      }),
+    );
+
+  if (PART !== 2) {
+    const alone: Record<string, () => Promise<unknown>> = {
+      'tx 6, TOTAL (the meter today)': transact({ items: 6, capacity: 'TOTAL' }),
+      'tx 6, INDEXES': transact({ items: 6, capacity: 'INDEXES' }),
+      'tx 6, NONE': transact({ items: 6 }),
+      'tx 6, NONE, no ClientRequestToken': transact({ items: 6 }, tokenless),
+      'tx 6, NONE, ALL_OLD on its condition': transact({ items: 6, returnOld: true }),
+      'tx 6, NONE, no condition': transact({ items: 6, conditions: 'none' }),
+      'tx 6, NONE, every item conditioned': transact({ items: 6, conditions: 'all' }),
+      'tx 6, NONE, two tables (5 + 1)': transact({ items: 6, twoTables: true }),
+      'tx 6, TOTAL, two tables (5 + 1)': transact({ items: 6, capacity: 'TOTAL', twoTables: true }),
+      'tx 3, NONE': transact({ items: 3 }),
+      'tx 1, NONE': transact({ items: 1 }),
+      'tx 1, TOTAL': transact({ items: 1, capacity: 'TOTAL' }),
+      'BatchWriteItem 6 (no transaction)': () => {
+        const id = ++written;
+        return client.send(
+          new BatchWriteItemCommand({
+            RequestItems: {
+              [data]: Array.from({ length: 6 }, (_, k) => ({
+                PutRequest: { Item: dataItem(`BATCH#${id % 500}`, `ITEM#${k}`, id, false) },
+              })),
+            },
+          }),
+        );
+      },
+      'PutItem (the floor’s)': () => {
+        const id = ++written;
+        return client.send(new PutItemCommand({ TableName: data, Item: dataItem(`PUT#${id % 500}`, 'I', id, false) }));
+      },
+      'poll BatchGetItem 6 + 1 keys, TOTAL': pollBatch('TOTAL'),
+      'poll BatchGetItem 6 + 1 keys, NONE': pollBatch(),
+      'line Query (20 cars, gsi1), TOTAL': lineQuery('TOTAL'),
+      'line Query (20 cars, gsi1), NONE': lineQuery(),
+    };
+    const entries = Object.entries(alone);
+    console.log(`Part 1. Warming up DynamoDB Local: ${WARM} calls of each of ${entries.length} kinds…`);
+    for (const [, run] of entries) for (let i = 0; i < WARM; i++) await run();
+    const wall: Record<string, number[]> = {};
+    const cpu: Record<string, number[]> = {};
+    for (let round = 0; round < ROUNDS; round++) {
+      const shift = round % entries.length;
+      for (const [name, run] of [...entries.slice(shift), ...entries.slice(0, shift)]) {
+        const before = procSeconds(java) ?? 0;
+        for (let i = 0; i < CALLS; i++) {
+          const started = performance.now();
+          await run();
+          (wall[name] ??= []).push(performance.now() - started);
+        }
+        (cpu[name] ??= []).push((((procSeconds(java) ?? 0) - before) * 1000) / CALLS);
+      }
+    }
+    console.log(
+      `\nAlone, one caller: ${CALLS} calls a round, ${ROUNDS} rounds (ms; wall p50 / p90 over all calls, Local's CPU a call: each round's, then their median)`,
+    );
+    for (const [name] of entries) {
+      const calls = sorted(wall[name] ?? []);
+      const rounds = cpu[name] ?? [];
+      console.log(
+        `${name.padEnd(40)}${percentile(calls, 50).toFixed(2).padStart(7)}${percentile(calls, 90).toFixed(2).padStart(7)}   cpu${rounds.map((ms) => ms.toFixed(2).padStart(6)).join('')}   ${percentile(sorted(rounds), 50).toFixed(2)}`,
+      );
+    }
+  }
+
+  if (PART !== 1) {
+    interface Figures {
+      change: number[];
+      poll: number[];
+      batch: number[];
+      query: number[];
+      cpu: number;
+    }
+    /** The changes' transactions and the polls' reads, sent as the variant says. */
+    const variants: Array<[string, TransactionShape, ReturnConsumedCapacity | undefined]> = [
+      ['capacity asked on every call (today)', { items: 6, capacity: 'TOTAL' }, 'TOTAL'],
+      ['none on transactions, TOTAL on reads', { items: 6 }, 'TOTAL'],
+      ['none on any call (meter off)', { items: 6 }, undefined],
+      ['4-item transactions, TOTAL on reads', { items: 4 }, 'TOTAL'],
+    ];
+    const run = async (shape: TransactionShape, reads: ReturnConsumedCapacity | undefined, seconds: number) => {
+      const figures: Figures = { change: [], poll: [], batch: [], query: [], cpu: 0 };
+      const until = performance.now() + seconds * 1000;
+      const change = transact(shape);
+      const batch = pollBatch(reads);
+      const query = lineQuery(reads);
+      const before = procSeconds(java) ?? 0;
+      const changer = async () => {
+        while (performance.now() < until) {
+          const started = performance.now();
+          await change();
+          figures.change.push(performance.now() - started);
+        }
+      };
+      const poller = async () => {
+        while (performance.now() < until) {
+          const started = performance.now();
+          await Promise.all([
+            batch().then(() => figures.batch.push(performance.now() - started)),
+            query().then(() => figures.query.push(performance.now() - started)),
+          ]);
+          figures.poll.push(performance.now() - started);
+        }
+      };
+      await Promise.all([
+        ...Array.from({ length: CHANGES }, changer),
+        ...Array.from({ length: POLLS }, poller),
+      ]);
+      figures.cpu = ((procSeconds(java) ?? 0) - before) * 1000;
+      return figures;
+    };
+    console.log(`\nPart 2. Warming up: ${SECONDS} s of each of ${variants.length} variants…`);
+    for (const [, shape, reads] of variants) await run(shape, reads, SECONDS);
+    const all: Record<string, Figures> = {};
+    const p50 = (list: number[]) => percentile(sorted(list), 50).toFixed(1);
+    for (let round = 0; round < ROUNDS; round++) {
+      const shift = round % variants.length;
+      for (const [name, shape, reads] of [...variants.slice(shift), ...variants.slice(0, shift)]) {
+        const figures = await run(shape, reads, SECONDS);
+        all[name] ??= { change: [], poll: [], batch: [], query: [], cpu: 0 };
+        const into = all[name];
+        into.change.push(...figures.change);
+        into.poll.push(...figures.poll);
+        into.batch.push(...figures.batch);
+        into.query.push(...figures.query);
+        into.cpu += figures.cpu;
+        console.log(
+          `round ${round + 1} ${name.padEnd(38)} changes ${String(figures.change.length).padStart(5)} p50 ${p50(figures.change)}; polls ${String(figures.poll.length).padStart(5)} p50 ${p50(figures.poll)} (BatchGetItem ${p50(figures.batch)}, Query ${p50(figures.query)})`,
+        );
+      }
+    }
+    console.log(
+      `\n${CHANGES} changers and ${POLLS} pollers at once, ${ROUNDS} rounds of ${SECONDS} s a variant (ms; all rounds together; Local's CPU a call of either kind)`,
+    );
+    const heads = ['changes', 'p50', 'p95', 'polls', 'p50', 'p95', 'batch p50', 'p95', 'query p50', 'p95', 'cpu/call'];
+    console.log(`${'variant'.padEnd(40)}${heads.map((h) => h.padStart(10)).join('')}`);
+    for (const [name, figures] of Object.entries(all)) {
+      const [change, polled, batch, query] = [figures.change, figures.poll, figures.batch, figures.query].map(sorted) as [
+        number[],
+        number[],
+        number[],
+        number[],
+      ];
+      const cells = [
+        String(change.length),
+        percentile(change, 50).toFixed(1),
+        percentile(change, 95).toFixed(1),
+        String(polled.length),
+        percentile(polled, 50).toFixed(1),
+        percentile(polled, 95).toFixed(1),
+        percentile(batch, 50).toFixed(1),
+        percentile(batch, 95).toFixed(1),
+        percentile(query, 50).toFixed(1),
+        percentile(query, 95).toFixed(1),
+        (figures.cpu / (change.length + 2 * polled.length)).toFixed(2),
+      ];
+      console.log(`${name.padEnd(40)}${cells.map((c) => c.padStart(10)).join('')}`);
+    }
+  }
+  client.destroy();
+  tokenless.destroy();
+  await local.stop();
+};
+
+runScript(main);
