@@ -30,10 +30,14 @@ export interface DbOptions {
 }
 
 /**
- * Asks every call for `ReturnConsumedCapacity: 'TOTAL'` and adds the units
- * AWS would bill (see `billedUnits`) to the meter: `ddb.readUnits`,
- * `ddb.writeUnits` (of which `ddb.estimatedWriteUnits` are estimates), and
- * calls and units per operation (`ddb.Query.calls`, `ddb.Query.units`).
+ * Asks every call but a transaction for `ReturnConsumedCapacity: 'TOTAL'` and
+ * adds the units AWS would bill (see `billedUnits`) to the meter:
+ * `ddb.readUnits`, `ddb.writeUnits` (of which `ddb.estimatedWriteUnits` are
+ * estimates), and calls and units per operation (`ddb.Query.calls`,
+ * `ddb.Query.units`). A TransactWriteItems is billed from its items
+ * (`transactionUnits`: Local reports one flat figure), so it asks for nothing:
+ * DynamoDB Local works the units out item by item while it holds its
+ * database-wide lock, which every other call waits for (ADR 0027, "(h54l)").
  */
 // biome-ignore lint/suspicious/noExplicitAny: the SDK's middleware types are generic over every command
 type Handler = (args: { input: Record<string, unknown> }) => Promise<{ output?: any }>;
@@ -43,7 +47,8 @@ const meterMiddleware =
   async (args) => {
     const operation = (context.commandName ?? 'Unknown').replace(/Command$/, '');
     const { input } = args;
-    if (input.ReturnConsumedCapacity === undefined) input.ReturnConsumedCapacity = 'TOTAL';
+    if (input.ReturnConsumedCapacity === undefined && operation !== 'TransactWriteItems')
+      input.ReturnConsumedCapacity = 'TOTAL';
     // Metering is best effort: a mistake in it must never fail the call.
     const started = performance.now();
     const record = (units: () => { read: number; write: number; estimated: number }, failed?: string) => {

@@ -202,6 +202,39 @@ describe('the meter', () => {
     });
   });
 
+  it('asks DynamoDB Local for no units on a transaction (it bills those from the items), for them on every other call', async () => {
+    const db = createDb({
+      table: process.env.TABLE_NAME as string,
+      endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
+      meter: true,
+    });
+    // What each call asks of DynamoDB, as sent (after the meter's middleware).
+    const asked: Record<string, unknown> = {};
+    db.doc.middlewareStack.add(
+      (next, context) => (args) => {
+        asked[(context.commandName ?? '').replace(/Command$/, '')] = (
+          args.input as { ReturnConsumedCapacity?: string }
+        ).ReturnConsumedCapacity;
+        return next(args);
+      },
+      { step: 'build', name: 'testAsked' },
+    );
+    await meter.run('asked', async () => {
+      await db.doc.send(new PutCommand({ TableName: db.table, Item: { pk: 'METER#4', sk: 'A' } }));
+      await db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: db.table, Item: { pk: 'METER#4', sk: 'B' } } },
+            { Put: { TableName: db.table, Item: { pk: 'METER#4', sk: 'C' } } },
+          ],
+        }),
+      );
+    });
+    expect(asked).toEqual({ PutItem: 'TOTAL', TransactWriteItems: undefined });
+    // The transaction's units are its items' (2 each), as before.
+    expect(meter.snapshot().asked?.['ddb.TransactWriteItems.units']).toBe(4);
+  });
+
   it('counts the sequential round trips of an invocation: calls in flight together once', async () => {
     const db = createDb({
       table: process.env.TABLE_NAME as string,
