@@ -15,8 +15,12 @@
  * round by round with the order rotated, so that other work on the machine
  * falls on each alike. Wall times on a shared machine: compare within a run.
  *
+ * Part 3, the same changers beside readers of 1, 3 or 7 keys by BatchGetItem, or of
+ * 7 items by one Query: whether a read waits once a key. `--part 4`: part 1's
+ * pairs that differ only by the units asked for.
+ *
  *   npx tsx test/bench/transaction-cost.ts [--calls 300] [--rounds 6] [--warm 1500]
- *     [--seconds 6] [--changes 4] [--polls 4] [--part 0 (both) | 1 | 2]
+ *     [--seconds 6] [--changes 4] [--polls 4] [--part 0 (1, 2 and 3) | 1 | 2 | 3 | 4]
  */
 import {
   type AttributeValue,
@@ -163,8 +167,8 @@ const main = async () => {
       }),
     );
 
-  if (PART !== 2) {
-    const alone: Record<string, () => Promise<unknown>> = {
+  if (PART === 0 || PART === 1 || PART === 4) {
+    const every: Record<string, () => Promise<unknown>> = {
       'tx 6, TOTAL (the meter today)': transact({ items: 6, capacity: 'TOTAL' }),
       'tx 6, INDEXES': transact({ items: 6, capacity: 'INDEXES' }),
       'tx 6, NONE': transact({ items: 6 }),
@@ -198,7 +202,17 @@ const main = async () => {
       'line Query (20 cars, gsi1), TOTAL': lineQuery('TOTAL'),
       'line Query (20 cars, gsi1), NONE': lineQuery(),
     };
-    const entries = Object.entries(alone);
+    // `--part 4`: only the pairs that differ by the units asked for, more rounds of them.
+    const focus = new Set([
+      'tx 6, TOTAL (the meter today)',
+      'tx 6, NONE',
+      'tx 6, NONE, two tables (5 + 1)',
+      'tx 6, TOTAL, two tables (5 + 1)',
+      'tx 1, NONE',
+      'tx 1, TOTAL',
+      'PutItem (the floor’s)',
+    ]);
+    const entries = Object.entries(every).filter(([name]) => PART !== 4 || focus.has(name));
     console.log(`Part 1. Warming up DynamoDB Local: ${WARM} calls of each of ${entries.length} kinds…`);
     for (const [, run] of entries) for (let i = 0; i < WARM; i++) await run();
     const wall: Record<string, number[]> = {};
@@ -227,7 +241,7 @@ const main = async () => {
     }
   }
 
-  if (PART !== 1) {
+  if (PART === 0 || PART === 2) {
     interface Figures {
       change: number[];
       poll: number[];
@@ -317,6 +331,80 @@ const main = async () => {
         percentile(query, 50).toFixed(1),
         percentile(query, 95).toFixed(1),
         (figures.cpu / (change.length + 2 * polled.length)).toFixed(2),
+      ];
+      console.log(`${name.padEnd(40)}${cells.map((c) => c.padStart(10)).join('')}`);
+    }
+  }
+  if (PART === 0 || PART === 3) {
+    // Part 3: reads of k items beside the changes' transactions. Local reads a BatchGetItem's keys one
+    // by one, each under the read side of its database-wide lock (`SQLiteDBAccess.getRecord`), and a
+    // reader waits behind a transaction queued for the write side: does a read wait once per key?
+    const farKeys = Array.from({ length: 7 }, (_, k) => ({ pk: s(`FAR#${k}`), sk: s('ITEM') }));
+    for (const key of farKeys)
+      await client.send(new PutItemCommand({ TableName: data, Item: { ...key, body: s('y'.repeat(200)) } }));
+    const reads: Array<[string, () => Promise<unknown>]> = [
+      ...[1, 3, 7].map(
+        (k): [string, () => Promise<unknown>] => [
+          `BatchGetItem of ${k} key${k > 1 ? 's' : ''}`,
+          () => client.send(new BatchGetItemCommand({ RequestItems: { [data]: { Keys: farKeys.slice(0, k) } } })),
+        ],
+      ),
+      [
+        'Query of the 7 items of a partition',
+        () =>
+          client.send(
+            new QueryCommand({
+              TableName: data,
+              KeyConditionExpression: 'pk = :pk',
+              ExpressionAttributeValues: { ':pk': s('PARENT#1') },
+            }),
+          ),
+      ],
+    ];
+    const change = transact({ items: 6 });
+    const run = async (read: () => Promise<unknown>, seconds: number) => {
+      const times: number[] = [];
+      const until = performance.now() + seconds * 1000;
+      const changer = async () => {
+        while (performance.now() < until) await change();
+      };
+      const reader = async () => {
+        while (performance.now() < until) {
+          const started = performance.now();
+          await read();
+          times.push(performance.now() - started);
+        }
+      };
+      await Promise.all([...Array.from({ length: CHANGES }, changer), ...Array.from({ length: POLLS }, reader)]);
+      return times;
+    };
+    console.log(`\nPart 3. Warming up: ${SECONDS} s of each of ${reads.length} reads…`);
+    for (const [, read] of reads) await run(read, SECONDS);
+    const all: Record<string, number[]> = {};
+    const alone: Record<string, number[]> = {};
+    for (let round = 0; round < ROUNDS; round++) {
+      const shift = round % reads.length;
+      for (const [name, read] of [...reads.slice(shift), ...reads.slice(0, shift)]) {
+        (all[name] ??= []).push(...(await run(read, SECONDS)));
+        for (let i = 0; i < 100; i++) {
+          const started = performance.now();
+          await read();
+          (alone[name] ??= []).push(performance.now() - started);
+        }
+      }
+    }
+    console.log(
+      `\n${POLLS} readers beside ${CHANGES} changers (6-item transactions), ${ROUNDS} rounds of ${SECONDS} s a read (ms, all rounds); alone: 100 a round, one caller`,
+    );
+    console.log(`${'read'.padEnd(40)}${['reads', 'p50', 'p90', 'p95', 'alone p50'].map((h) => h.padStart(10)).join('')}`);
+    for (const [name] of reads) {
+      const times = sorted(all[name] ?? []);
+      const cells = [
+        String(times.length),
+        percentile(times, 50).toFixed(1),
+        percentile(times, 90).toFixed(1),
+        percentile(times, 95).toFixed(1),
+        percentile(sorted(alone[name] ?? []), 50).toFixed(2),
       ];
       console.log(`${name.padEnd(40)}${cells.map((c) => c.padStart(10)).join('')}`);
     }
