@@ -67,6 +67,12 @@ const dataItem = (pk: string, sk: string, i: number, indexed: boolean): Record<s
 const percentile = (sorted: readonly number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
 const sorted = (list: readonly number[]) => [...list].sort((a, b) => a - b);
+/** The list of `name` in `lists`, made empty the first time. */
+const into = (lists: Record<string, number[]>, name: string): number[] => {
+  const list = lists[name] ?? [];
+  lists[name] = list;
+  return list;
+};
 
 interface TransactionShape {
   items: number;
@@ -147,8 +153,10 @@ const main = async () => {
       ),
     };
   };
-  const transact = (shape: TransactionShape, via = client) => () =>
-    via.send(new TransactWriteItemsCommand(transactionInput(shape)));
+  const transact =
+    (shape: TransactionShape, via = client) =>
+    () =>
+      via.send(new TransactWriteItemsCommand(transactionInput(shape)));
   const pollBatch = (capacity?: ReturnConsumedCapacity) => () =>
     client.send(
       new BatchGetItemCommand({
@@ -195,7 +203,9 @@ const main = async () => {
       },
       'PutItem (the floor’s)': () => {
         const id = ++written;
-        return client.send(new PutItemCommand({ TableName: data, Item: dataItem(`PUT#${id % 500}`, 'I', id, false) }));
+        return client.send(
+          new PutItemCommand({ TableName: data, Item: dataItem(`PUT#${id % 500}`, 'I', id, false) }),
+        );
       },
       'poll BatchGetItem 6 + 1 keys, TOTAL': pollBatch('TOTAL'),
       'poll BatchGetItem 6 + 1 keys, NONE': pollBatch(),
@@ -224,9 +234,9 @@ const main = async () => {
         for (let i = 0; i < CALLS; i++) {
           const started = performance.now();
           await run();
-          (wall[name] ??= []).push(performance.now() - started);
+          into(wall, name).push(performance.now() - started);
         }
-        (cpu[name] ??= []).push((((procSeconds(java) ?? 0) - before) * 1000) / CALLS);
+        into(cpu, name).push((((procSeconds(java) ?? 0) - before) * 1000) / CALLS);
       }
     }
     console.log(
@@ -256,7 +266,11 @@ const main = async () => {
       ['none on any call (meter off)', { items: 6 }, undefined],
       ['4-item transactions, TOTAL on reads', { items: 4 }, 'TOTAL'],
     ];
-    const run = async (shape: TransactionShape, reads: ReturnConsumedCapacity | undefined, seconds: number) => {
+    const run = async (
+      shape: TransactionShape,
+      reads: ReturnConsumedCapacity | undefined,
+      seconds: number,
+    ) => {
       const figures: Figures = { change: [], poll: [], batch: [], query: [], cpu: 0 };
       const until = performance.now() + seconds * 1000;
       const change = transact(shape);
@@ -310,15 +324,24 @@ const main = async () => {
     console.log(
       `\n${CHANGES} changers and ${POLLS} pollers at once, ${ROUNDS} rounds of ${SECONDS} s a variant (ms; all rounds together; Local's CPU a call of either kind)`,
     );
-    const heads = ['changes', 'p50', 'p95', 'polls', 'p50', 'p95', 'batch p50', 'p95', 'query p50', 'p95', 'cpu/call'];
+    const heads = [
+      'changes',
+      'p50',
+      'p95',
+      'polls',
+      'p50',
+      'p95',
+      'batch p50',
+      'p95',
+      'query p50',
+      'p95',
+      'cpu/call',
+    ];
     console.log(`${'variant'.padEnd(40)}${heads.map((h) => h.padStart(10)).join('')}`);
     for (const [name, figures] of Object.entries(all)) {
-      const [change, polled, batch, query] = [figures.change, figures.poll, figures.batch, figures.query].map(sorted) as [
-        number[],
-        number[],
-        number[],
-        number[],
-      ];
+      const [change, polled, batch, query] = [figures.change, figures.poll, figures.batch, figures.query].map(
+        sorted,
+      ) as [number[], number[], number[], number[]];
       const cells = [
         String(change.length),
         percentile(change, 50).toFixed(1),
@@ -343,12 +366,11 @@ const main = async () => {
     for (const key of farKeys)
       await client.send(new PutItemCommand({ TableName: data, Item: { ...key, body: s('y'.repeat(200)) } }));
     const reads: Array<[string, () => Promise<unknown>]> = [
-      ...[1, 3, 7].map(
-        (k): [string, () => Promise<unknown>] => [
-          `BatchGetItem of ${k} key${k > 1 ? 's' : ''}`,
-          () => client.send(new BatchGetItemCommand({ RequestItems: { [data]: { Keys: farKeys.slice(0, k) } } })),
-        ],
-      ),
+      ...[1, 3, 7].map((k): [string, () => Promise<unknown>] => [
+        `BatchGetItem of ${k} key${k > 1 ? 's' : ''}`,
+        () =>
+          client.send(new BatchGetItemCommand({ RequestItems: { [data]: { Keys: farKeys.slice(0, k) } } })),
+      ]),
       [
         'Query of the 7 items of a partition',
         () =>
@@ -375,7 +397,10 @@ const main = async () => {
           times.push(performance.now() - started);
         }
       };
-      await Promise.all([...Array.from({ length: CHANGES }, changer), ...Array.from({ length: POLLS }, reader)]);
+      await Promise.all([
+        ...Array.from({ length: CHANGES }, changer),
+        ...Array.from({ length: POLLS }, reader),
+      ]);
       return times;
     };
     console.log(`\nPart 3. Warming up: ${SECONDS} s of each of ${reads.length} reads…`);
@@ -385,18 +410,20 @@ const main = async () => {
     for (let round = 0; round < ROUNDS; round++) {
       const shift = round % reads.length;
       for (const [name, read] of [...reads.slice(shift), ...reads.slice(0, shift)]) {
-        (all[name] ??= []).push(...(await run(read, SECONDS)));
+        into(all, name).push(...(await run(read, SECONDS)));
         for (let i = 0; i < 100; i++) {
           const started = performance.now();
           await read();
-          (alone[name] ??= []).push(performance.now() - started);
+          into(alone, name).push(performance.now() - started);
         }
       }
     }
     console.log(
       `\n${POLLS} readers beside ${CHANGES} changers (6-item transactions), ${ROUNDS} rounds of ${SECONDS} s a read (ms, all rounds); alone: 100 a round, one caller`,
     );
-    console.log(`${'read'.padEnd(40)}${['reads', 'p50', 'p90', 'p95', 'alone p50'].map((h) => h.padStart(10)).join('')}`);
+    console.log(
+      `${'read'.padEnd(40)}${['reads', 'p50', 'p90', 'p95', 'alone p50'].map((h) => h.padStart(10)).join('')}`,
+    );
     for (const [name] of reads) {
       const times = sorted(all[name] ?? []);
       const cells = [
