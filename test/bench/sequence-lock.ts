@@ -27,7 +27,7 @@ import {
   TransactWriteItemsCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { localTables } from './local-tables';
+import { dataItem, localTables, medianAnd95, n, pad, percentile, SESSION, s } from './local-tables';
 import { numericArgs, runScript } from './script';
 
 const {
@@ -37,28 +37,6 @@ const {
   changes: CHANGES,
   polls: POLLS,
 } = numericArgs({ seconds: 10, rounds: 6, warm: 10, changes: 4, polls: 4 });
-
-const s = (value: string): AttributeValue => ({ S: value });
-const n = (value: number): AttributeValue => ({ N: String(value) });
-const SESSION = 7;
-const pad = (i: number) => String(i).padStart(6, '0');
-
-/**
- * An item of about the size of a queue entry or event (some 400 bytes); `indexed`: in the line's
- * index partition (the poll's Query), as the 20 active cars are and a change's items are not.
- */
-const dataItem = (pk: string, sk: string, i: number, indexed: boolean): Record<string, AttributeValue> => ({
-  pk: s(pk),
-  sk: s(sk),
-  ...(indexed ? { gsi1pk: s(`SESSION#${SESSION}#ACTIVE`), gsi1sk: s(pad(i)) } : {}),
-  entity: s('queueEntry'),
-  vehicleNumber: s(String(100 + (i % 800))),
-  students: s('x'.repeat(300)),
-  version: n(i),
-});
-
-const percentile = (sorted: readonly number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
 
 interface Figures {
   change: number[];
@@ -256,15 +234,11 @@ const main = async () => {
     ];
     const cells = [
       String(change.length),
-      percentile(change, 50).toFixed(1),
-      percentile(change, 95).toFixed(1),
-      percentile(number, 50).toFixed(1),
-      percentile(number, 95).toFixed(1),
+      ...medianAnd95(change),
+      ...medianAnd95(number),
       String(polled.length),
-      percentile(polled, 50).toFixed(1),
-      percentile(polled, 95).toFixed(1),
-      percentile(batch, 50).toFixed(1),
-      percentile(batch, 95).toFixed(1),
+      ...medianAnd95(polled),
+      ...medianAnd95(batch),
     ];
     console.log(`${name.padEnd(36)}${cells.map((c) => c.padStart(11)).join('')}`);
   }

@@ -23,7 +23,6 @@
  *     [--seconds 6] [--changes 4] [--polls 4] [--part 0 (1, 2 and 3) | 1 | 2 | 3 | 4]
  */
 import {
-  type AttributeValue,
   BatchGetItemCommand,
   BatchWriteItemCommand,
   type DynamoDBClient,
@@ -35,7 +34,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { localDynamoClient } from '@curbside/local';
 import { javaChild, procSeconds } from './cpu';
-import { localTables } from './local-tables';
+import { dataItem, localTables, medianAnd95, n, pad, percentile, SESSION, s } from './local-tables';
 import { numericArgs, runScript } from './script';
 
 const {
@@ -48,24 +47,6 @@ const {
   part: PART,
 } = numericArgs({ calls: 300, rounds: 6, warm: 1500, seconds: 6, changes: 4, polls: 4, part: 0 });
 
-const s = (value: string): AttributeValue => ({ S: value });
-const n = (value: number): AttributeValue => ({ N: String(value) });
-const SESSION = 7;
-const pad = (i: number) => String(i).padStart(6, '0');
-
-/** An item of about a queue entry's or an event's size (some 400 bytes); `indexed`: in the line's index. */
-const dataItem = (pk: string, sk: string, i: number, indexed: boolean): Record<string, AttributeValue> => ({
-  pk: s(pk),
-  sk: s(sk),
-  ...(indexed ? { gsi1pk: s(`SESSION#${SESSION}#ACTIVE`), gsi1sk: s(pad(i)) } : {}),
-  entity: s('queueEntry'),
-  vehicleNumber: s(String(100 + (i % 800))),
-  students: s('x'.repeat(300)),
-  version: n(i),
-});
-
-const percentile = (sorted: readonly number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
 const sorted = (list: readonly number[]) => [...list].sort((a, b) => a - b);
 /** The list of `name` in `lists`, made empty the first time. */
 const into = (lists: Record<string, number[]>, name: string): number[] => {
@@ -344,15 +325,11 @@ const main = async () => {
       ) as [number[], number[], number[], number[]];
       const cells = [
         String(change.length),
-        percentile(change, 50).toFixed(1),
-        percentile(change, 95).toFixed(1),
+        ...medianAnd95(change),
         String(polled.length),
-        percentile(polled, 50).toFixed(1),
-        percentile(polled, 95).toFixed(1),
-        percentile(batch, 50).toFixed(1),
-        percentile(batch, 95).toFixed(1),
-        percentile(query, 50).toFixed(1),
-        percentile(query, 95).toFixed(1),
+        ...medianAnd95(polled),
+        ...medianAnd95(batch),
+        ...medianAnd95(query),
         (figures.cpu / (change.length + 2 * polled.length)).toFixed(2),
       ];
       console.log(`${name.padEnd(40)}${cells.map((c) => c.padStart(10)).join('')}`);
