@@ -40,6 +40,9 @@ const start = () => {
     lines.push(
       `${JSON.stringify({
         at: Date.now(),
+        pid: process.pid,
+        // The monotonic clock in µs, as a V8 CPU profile's timestamps (to find a second in `--cpu-prof`).
+        hr: Number(process.hrtime.bigint() / 1000n),
         loop: {
           count: delay.count,
           mean: ms(delay.mean),
