@@ -15,9 +15,9 @@ import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import type { ServerMessage } from '@curbside/api';
 import { registerInProcessManagement } from '@curbside/functions/lib/in-process';
 import { createManagementClient, createPublisher } from '@curbside/functions/lib/publisher';
-import type { ServerMessage } from '@curbside/api';
 import type { Db } from '@curbside/store';
 import { WebSocket } from 'ws';
 import { inProcessTransport } from '../../packages/local/src/management';
@@ -103,17 +103,33 @@ const main = async () => {
       });
       const child = fork(fileURLToPath(import.meta.url), [
         'client',
-        JSON.stringify({ wsUrl: `ws://127.0.0.1:${port}/ws`, httpUrl: `http://127.0.0.1:${port}/`, sockets: 340 }),
+        JSON.stringify({
+          wsUrl: `ws://127.0.0.1:${port}/ws`,
+          httpUrl: `http://127.0.0.1:${port}/`,
+          sockets: 340,
+        }),
       ]);
       await new Promise((resolve) => child.once('message', resolve));
       while (gateway.connections.size < 340) await new Promise((resolve) => setTimeout(resolve, 20));
       const ids = [...gateway.connections.keys()];
-      return { ...variant, gateway, server, publisher, child, ids, figures: { latencies: [] as number[], fanOutMs: [] as number[] } };
+      return {
+        ...variant,
+        gateway,
+        server,
+        publisher,
+        child,
+        ids,
+        figures: { latencies: [] as number[], fanOutMs: [] as number[] },
+      };
     }),
   );
 
   const event = (n: number): ServerMessage =>
-    ({ type: 'QUEUE_STATUS_UPDATED', data: { n, pad: PAYLOAD }, sentAt: Date.now() }) as unknown as ServerMessage;
+    ({
+      type: 'QUEUE_STATUS_UPDATED',
+      data: { n, pad: PAYLOAD },
+      sentAt: Date.now(),
+    }) as unknown as ServerMessage;
   for (let round = 0; round < rounds; round++) {
     for (const setup of round % 2 === 0 ? setups : [...setups].reverse()) {
       const staffAndFour = setup.ids.slice(0, 44);
@@ -137,7 +153,8 @@ const main = async () => {
         setInterval(() => timed(staffAndParents), 500),
         setInterval(() => timed(viewers), 1000),
       ];
-      while (performance.now() - started < seconds * 1000) await new Promise((resolve) => setTimeout(resolve, 100));
+      while (performance.now() - started < seconds * 1000)
+        await new Promise((resolve) => setTimeout(resolve, 100));
       for (const timer of timers) clearInterval(timer);
       await Promise.all(fanOuts);
       const answer = await new Promise<{ latencies: number[] }>((resolve) => {
@@ -148,9 +165,12 @@ const main = async () => {
     }
   }
   const pct = (values: number[], p: number) =>
-    [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] ?? 0;
+    [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] ??
+    0;
   const f = (n: number) => n.toFixed(2).padStart(7);
-  console.log('variant              requests  p50 ms   p90 ms   p99 ms  | fan-outs  to last post p50 / p99 ms');
+  console.log(
+    'variant              requests  p50 ms   p90 ms   p99 ms  | fan-outs  to last post p50 / p99 ms',
+  );
   for (const { name, figures } of setups)
     console.log(
       `${name.padEnd(20)} ${String(figures.latencies.length).padStart(8)} ${f(pct(figures.latencies, 50))}  ${f(pct(figures.latencies, 90))}  ${f(pct(figures.latencies, 99))}  | ${String(figures.fanOutMs.length).padStart(8)}  ${f(pct(figures.fanOutMs, 50))} / ${f(pct(figures.fanOutMs, 99))}`,
