@@ -102,21 +102,20 @@ export const createWebSocketGateway = ({
   const pending = new Set<Promise<unknown>>();
   let closing = false;
 
-  /** A post waiting for its turn: a connection that closed meanwhile is gone (410), as in AWS. */
+  /** A post accepted and waiting for its turn (written then if its connection is still open). */
   interface Post {
-    connectionId: string;
+    connection: LiveConnection;
     body: Uint8Array;
-    resolve: (answer: ManagementAnswer) => void;
   }
   const outbox: (Post | undefined)[] = [];
   let next = 0;
   /** Posts written in this turn; the next turn (its `setImmediate`) starts again from 0. */
   let writtenThisTurn = 0;
   let turnScheduled = false;
-  const write = ({ connectionId, body, resolve }: Post) => {
-    const socket = live.get(connectionId)?.socket;
-    if (socket?.readyState !== WebSocket.OPEN) return resolve(GONE);
-    socket.send(body, { binary: false }, (error) => resolve(error ? GONE : jsonAnswer(200, undefined)));
+  const write = ({ connection, body }: Post) => {
+    writtenThisTurn++;
+    // A connection that closed after its post was accepted loses it, as on API Gateway.
+    if (connection.socket.readyState === WebSocket.OPEN) connection.socket.send(body, { binary: false });
   };
   const nextTurn = () => {
     turnScheduled = false;
@@ -124,7 +123,6 @@ export const createWebSocketGateway = ({
     while (next < outbox.length && writtenThisTurn < postsPerTurn) {
       const post = outbox[next] as Post;
       outbox[next++] = undefined;
-      writtenThisTurn++;
       write(post);
     }
     if (next === outbox.length) {
@@ -139,16 +137,17 @@ export const createWebSocketGateway = ({
     turnScheduled = true;
     setImmediate(nextTurn);
   };
-  /** Writes a post now while this turn has room and nothing waits before it; else queues it. */
-  const post = (connectionId: string, body: Uint8Array): Promise<ManagementAnswer> =>
-    new Promise((resolve) => {
-      const item = { connectionId, body, resolve };
-      if (outbox.length === 0 && writtenThisTurn < postsPerTurn) {
-        writtenThisTurn++;
-        write(item);
-      } else outbox.push(item);
-      scheduleTurn();
-    });
+  /**
+   * Accepts a post to an open connection, as API Gateway answers one (200: accepted for
+   * delivery), and writes it now while this turn has room and nothing waits before it, else in
+   * its turn. So a handler's fan-out is not held by the turns: its answer waits for no socket.
+   */
+  const post = (connection: LiveConnection, body: Uint8Array) => {
+    if (outbox.length === 0 && writtenThisTurn < postsPerTurn) write({ connection, body });
+    else outbox.push({ connection, body });
+    scheduleTurn();
+    return jsonAnswer(200, undefined);
+  };
 
   /** Runs a handler in the background; errors are logged, and `close()` waits for it. */
   const track = (task: Promise<unknown>) => {
@@ -232,7 +231,7 @@ export const createWebSocketGateway = ({
             ),
           );
         }
-        return post(connectionId, body);
+        return Promise.resolve(post(connection, body));
       }
       case 'GET':
         if (!connection) return Promise.resolve(GONE);
@@ -259,6 +258,8 @@ export const createWebSocketGateway = ({
   const close = async () => {
     closing = true;
     clearInterval(sweep);
+    // Every accepted post goes out before the sockets close.
+    while (next < outbox.length) nextTurn();
     const sockets = [...live.values()].map((connection) => connection.socket);
     const allClosed = () =>
       Promise.all(
