@@ -6,7 +6,8 @@
  * second, the bus message to the 100 viewers once a second); meanwhile a client process sends an
  * HTTP request every few ms to the same thread (a poll's stand-in: answered at once) and times it.
  * Variants interleaved round by round: posts written at once (as before h54m) and in turns of
- * `POSTS_PER_TURN`. Prints the requests' latency and the fan-outs' time to their last post.
+ * `POSTS_PER_TURN`. Prints the requests' latency and the time to each fan-out's answer (the
+ * publisher's `send`: after every write before h54m, at acceptance since).
  *
  *   npx tsx test/bench/fan-out-slices.ts [--rounds 6] [--seconds 5]
  */
@@ -168,9 +169,7 @@ const main = async () => {
     [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] ??
     0;
   const f = (n: number) => n.toFixed(2).padStart(7);
-  console.log(
-    'variant              requests  p50 ms   p90 ms   p99 ms  | fan-outs  to last post p50 / p99 ms',
-  );
+  console.log('variant              requests  p50 ms   p90 ms   p99 ms  | fan-outs  answered p50 / p99 ms');
   for (const { name, figures } of setups)
     console.log(
       `${name.padEnd(20)} ${String(figures.latencies.length).padStart(8)} ${f(pct(figures.latencies, 50))}  ${f(pct(figures.latencies, 90))}  ${f(pct(figures.latencies, 99))}  | ${String(figures.fanOutMs.length).padStart(8)}  ${f(pct(figures.fanOutMs, 50))} / ${f(pct(figures.fanOutMs, 99))}`,

@@ -60,7 +60,9 @@ const callsIn = (line: LoopLine) => Object.values(line.calls).reduce((sum, calls
 const servedBy = new Map<number, number>();
 for (const line of allLines) servedBy.set(line.pid ?? 0, (servedBy.get(line.pid ?? 0) ?? 0) + callsIn(line));
 const server = [...servedBy.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
-const lines = allLines.filter((line) => (line.pid ?? 0) === server && (line.pid !== undefined || callsIn(line) > 0));
+const lines = allLines.filter(
+  (line) => (line.pid ?? 0) === server && (line.pid !== undefined || callsIn(line) > 0),
+);
 
 /** The rush: the longest run of seconds with at least 10 API calls each (gaps of 2 s allowed). */
 const rushOf = (): [number, number] => {
