@@ -84,6 +84,7 @@ const main = async () => {
   const variants = [
     { name: 'at once (before)', postsPerTurn: Number.POSITIVE_INFINITY },
     { name: `${POSTS_PER_TURN} a turn (h54m)`, postsPerTurn: POSTS_PER_TURN },
+    { name: '128 a turn', postsPerTurn: 128 },
   ];
   const setups = await Promise.all(
     variants.map(async (variant, index) => {
@@ -132,7 +133,7 @@ const main = async () => {
       sentAt: Date.now(),
     }) as unknown as ServerMessage;
   for (let round = 0; round < rounds; round++) {
-    for (const setup of round % 2 === 0 ? setups : [...setups].reverse()) {
+    for (const setup of [...setups.slice(round % setups.length), ...setups.slice(0, round % setups.length)]) {
       const staffAndFour = setup.ids.slice(0, 44);
       const staffAndParents = setup.ids.slice(0, 240);
       const viewers = setup.ids.slice(240, 340);
