@@ -125,8 +125,9 @@ export const createWebSocketGateway = ({
       outbox[next++] = undefined;
       write(post);
     }
-    if (next === outbox.length) {
-      outbox.length = 0;
+    // The written part goes (at once when all is written; in steps while posts keep coming).
+    if (next === outbox.length || next >= 4096) {
+      outbox.splice(0, next);
       next = 0;
     }
     scheduleTurn();
