@@ -33,6 +33,33 @@ const specificity = (a: RouteLike, b: RouteLike): number => {
   return 0;
 };
 
+/**
+ * The routes of a table by their number of segments and their third (`api` in `/api/x/…`: `x`),
+ * `*` for a parameter there, each list in the table's order: a path is tried only against the
+ * routes it can match (`matchPath` needs as many segments and equal literals), not all of them —
+ * API Gateway's routing, which in AWS is not on the function's thread (h54m).
+ */
+const indexes = new WeakMap<readonly RouteLike[], Map<string, { route: RouteLike; at: number }[]>>();
+const bucketOf = (segments: string[], literal: boolean) =>
+  `${segments.length}/${literal ? (segments[2] ?? '') : '*'}`;
+const routesThatMayMatch = (routes: readonly RouteLike[], path: string): RouteLike[] => {
+  let index = indexes.get(routes);
+  if (!index) {
+    index = new Map();
+    for (const [at, route] of routes.entries()) {
+      const segments = route.path.split('/');
+      const third = segments[2] ?? '';
+      const key = bucketOf(segments, !(third.startsWith('{') && third.endsWith('}')));
+      index.set(key, [...(index.get(key) ?? []), { route, at }]);
+    }
+    indexes.set(routes, index);
+  }
+  const segments = path.split('/');
+  return [...(index.get(bucketOf(segments, true)) ?? []), ...(index.get(bucketOf(segments, false)) ?? [])]
+    .sort((a, b) => a.at - b.at)
+    .map(({ route }) => route);
+};
+
 /** Finds the route for a method and raw path in the route table (or `routes`). */
 export function matchRoute(method: string, path: string): RouteMatch;
 export function matchRoute<R extends RouteLike>(
@@ -46,7 +73,7 @@ export function matchRoute(
   routes: readonly RouteLike[] = routeList,
 ): RouteMatch<RouteLike> {
   const candidates: { route: RouteLike; params: Record<string, string> }[] = [];
-  for (const route of routes) {
+  for (const route of routesThatMayMatch(routes, path)) {
     let params: Record<string, string> | null;
     try {
       params = matchPath(route.path, path);

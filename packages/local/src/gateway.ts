@@ -12,6 +12,7 @@ import { ensureTable } from './dynamo';
 import { fromHttpResult, matchRoute, splitUrl, toHttpEvent } from './events';
 import { type Invoke, invoke as inProcessInvoke } from './lambda';
 import { logError, logInfo } from './log';
+import { watchCall } from './loop-watch';
 import { createMailbox, type Mailbox, mailPage, sesTransport } from './mail';
 import { inProcessTransport } from './management';
 import { startSchedules } from './scheduler';
@@ -175,13 +176,20 @@ export const startServer = async ({
 
   const answeredByHandler = new WeakSet<ServerResponse>();
   /** `/api/*`: the route table decides; the handler gets the same event API Gateway would build. */
-  const api = async (request: IncomingMessage, response: ServerResponse, rawPath: string) => {
+  const api = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    rawPath: string,
+    arrived: number,
+  ) => {
     const method = request.method ?? 'GET';
     const match = matchRoute(method, rawPath);
     if (match.kind === 'none') return sendJson(response, 404, { message: 'Not found' });
     if (match.kind === 'method') {
       return sendJson(response, 405, { message: 'Method not allowed' }, { allow: match.allowed.join(', ') });
     }
+    const watch = watchCall(match.route.name, arrived);
+    if (watch) response.once('finish', () => watch('written'));
     const body = await readBody(request, MAX_BODY_BYTES);
     if (!body) return sendJson(response, 413, { message: 'Request body too large (limit 1 MB)' });
     const event = toHttpEvent({
@@ -191,8 +199,10 @@ export const startServer = async ({
       pathParameters: match.pathParameters,
     });
     let result: unknown;
+    watch?.('invoke');
     try {
       result = await invoke(`http/${match.route.name}`, event);
+      watch?.('answered');
     } catch (error) {
       // An uncaught error in a Lambda: API Gateway answers this; a crashed one (its worker died), 502.
       logError(`http/${match.route.name} failed`, error);
@@ -207,6 +217,7 @@ export const startServer = async ({
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const arrived = performance.now();
     const started = Date.now();
     const { rawPath } = splitUrl(request.url ?? '/');
     // The same security headers CloudFront adds in AWS, on every answer.
@@ -222,7 +233,7 @@ export const startServer = async ({
         );
     });
     // The management API (`/@connections/{id}`) has no HTTP route: the handlers reach it in-process only.
-    if (rawPath === '/api' || rawPath.startsWith('/api/')) return api(request, response, rawPath);
+    if (rawPath === '/api' || rawPath.startsWith('/api/')) return api(request, response, rawPath, arrived);
     if (rawPath === '/ws')
       return sendJson(response, 426, { message: 'Upgrade Required' }, { upgrade: 'websocket' });
     if (request.method !== 'GET' && request.method !== 'HEAD') {

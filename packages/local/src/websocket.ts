@@ -31,7 +31,23 @@ export interface WebSocketGatewayOptions {
   maxLifetimeMs?: number;
   /** How handlers run: in this thread (default) or in the runtime's worker threads. */
   invoke?: Invoke;
+  /**
+   * Posts to connections written in one turn of the event loop before the rest wait for the
+   * next (`POSTS_PER_TURN`); `Infinity`: every post at once, as before h54m (micro-benchmarks).
+   */
+  postsPerTurn?: number;
 }
+
+/**
+ * The laptop runtime serves every request, WebSocket message and handler on one thread: a
+ * fan-out of hundreds of posts written at once is a stretch that every request arriving
+ * meanwhile waits for (in AWS, API Gateway delivers them, off the handler's thread). So at most
+ * this many posts are written a turn; the rest wait in one first-in-first-out outbox for the
+ * next turns (`setImmediate`), and the requests and DynamoDB answers that arrived meanwhile run
+ * between them. One outbox for every connection: a screen gets its messages in the order they
+ * were posted, whoever posted them.
+ */
+export const POSTS_PER_TURN = 32;
 
 const toBuffer = (data: RawData): Buffer =>
   Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
@@ -79,11 +95,60 @@ export const createWebSocketGateway = ({
   idleTimeoutMs = IDLE_TIMEOUT_MS,
   maxLifetimeMs = MAX_LIFETIME_MS,
   invoke = inProcessInvoke,
+  postsPerTurn = POSTS_PER_TURN,
 }: WebSocketGatewayOptions = {}) => {
   const server = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const live = new Map<string, LiveConnection>();
   const pending = new Set<Promise<unknown>>();
   let closing = false;
+
+  /** A post accepted and waiting for its turn (written then if its connection is still open). */
+  interface Post {
+    connection: LiveConnection;
+    body: Uint8Array;
+  }
+  const outbox: (Post | undefined)[] = [];
+  let next = 0;
+  /** Posts written in this turn; the next turn (its `setImmediate`) starts again from 0. */
+  let writtenThisTurn = 0;
+  let turnScheduled = false;
+  const write = ({ connection, body }: Post) => {
+    writtenThisTurn++;
+    // A connection that closed after its post was accepted loses it, as on API Gateway.
+    if (connection.socket.readyState === WebSocket.OPEN) connection.socket.send(body, { binary: false });
+  };
+  const nextTurn = () => {
+    turnScheduled = false;
+    writtenThisTurn = 0;
+    while (next < outbox.length && writtenThisTurn < postsPerTurn) {
+      const post = outbox[next] as Post;
+      outbox[next++] = undefined;
+      write(post);
+    }
+    // The written part goes (at once when all is written; in steps while posts keep coming).
+    if (next === outbox.length || next >= 4096) {
+      outbox.splice(0, next);
+      next = 0;
+    }
+    scheduleTurn();
+  };
+  const scheduleTurn = () => {
+    // A turn with nothing written and nothing waiting needs no successor.
+    if (turnScheduled || (writtenThisTurn === 0 && outbox.length === 0)) return;
+    turnScheduled = true;
+    setImmediate(nextTurn);
+  };
+  /**
+   * Accepts a post to an open connection, as API Gateway answers one (200: accepted for
+   * delivery), and writes it now while this turn has room and nothing waits before it, else in
+   * its turn. So a handler's fan-out is not held by the turns: its answer waits for no socket.
+   */
+  const post = (connection: LiveConnection, body: Uint8Array) => {
+    if (outbox.length === 0 && writtenThisTurn < postsPerTurn) write({ connection, body });
+    else outbox.push({ connection, body });
+    scheduleTurn();
+    return jsonAnswer(200, undefined);
+  };
 
   /** Runs a handler in the background; errors are logged, and `close()` waits for it. */
   const track = (task: Promise<unknown>) => {
@@ -167,11 +232,7 @@ export const createWebSocketGateway = ({
             ),
           );
         }
-        return new Promise((resolve) => {
-          connection.socket.send(body, { binary: false }, (error) => {
-            resolve(error ? GONE : jsonAnswer(200, undefined));
-          });
-        });
+        return Promise.resolve(post(connection, body));
       }
       case 'GET':
         if (!connection) return Promise.resolve(GONE);
@@ -198,6 +259,8 @@ export const createWebSocketGateway = ({
   const close = async () => {
     closing = true;
     clearInterval(sweep);
+    // Every accepted post goes out before the sockets close.
+    while (next < outbox.length) nextTurn();
     const sockets = [...live.values()].map((connection) => connection.socket);
     const allClosed = () =>
       Promise.all(

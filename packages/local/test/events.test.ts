@@ -1,3 +1,4 @@
+import { matchPath, routeList } from '@curbside/api';
 import { describe, expect, it } from 'vitest';
 import { fromHttpResult, matchRoute, type RequestLike, toHttpEvent } from '../src/events';
 
@@ -45,6 +46,27 @@ describe('matchRoute', () => {
   it('reads the real route table by default', () => {
     const match = matchRoute('GET', '/api/health');
     expect(match.kind === 'route' && match.routeKey).toBe('GET /api/health');
+  });
+
+  it('finds every route of the table that trying each route in turn finds (h54m: routes indexed)', () => {
+    // Each route's path with its parameters filled, then with a literal of another route in their place.
+    const paths = routeList.flatMap((route) => [
+      route.path.replace(/\{\w+\}/g, '7'),
+      route.path.replace(/\{\w+\}/g, 'active'),
+      route.path.replace(/\{\w+\}/g, 'students'),
+    ]);
+    expect(paths.length).toBeGreaterThan(100);
+    for (const path of paths) {
+      for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH']) {
+        const tried = routeList.filter((route) => route.method === method && matchPath(route.path, path));
+        const match = matchRoute(method, path);
+        if (tried.length === 0) expect(match.kind, `${method} ${path}`).not.toBe('route');
+        else {
+          expect(match.kind, `${method} ${path}`).toBe('route');
+          expect(tried, `${method} ${path}`).toContain(match.kind === 'route' ? match.route : undefined);
+        }
+      }
+    }
   });
 });
 
