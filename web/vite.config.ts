@@ -217,15 +217,41 @@ type Group = (id: string, ctx: Parameters<typeof audiences.kit>[1]) => string | 
  * loaded after its keypad's paint) and its stylesheet before the keypad's paint.
  */
 const GRID = /[\\/]@mantine[\\/]core[\\/](esm[\\/]components[\\/]Grid[\\/]|styles[\\/]Grid\.layer\.css$)/;
+/**
+ * Two of the domain's modules with the chunk every chunk that loads them loads already (h57s): each
+ * was a chunk of its own (0.3–0.7 KB Brotli), a request before the front queue's keypad (and the
+ * driver page's, the map's and the display's first paint for `queue`). The audiences leave them to
+ * Rolldown because a parent page reaches them through another domain module (`school-settings`),
+ * whose code using them it does not load. `queue`: the driver's kit imports it, and so does every
+ * other chunk that imports it but staff chunks, which load that kit through the staff shell.
+ * `sessions`: only staff chunks import it (the shell, the session dialog, `school-settings`, which
+ * only staff screens load). Held by `audiences.test.ts` (no phone page loads a staff chunk, nor
+ * the sign-ins and the dashboard the driver's kit).
+ */
+const WITH_ITS_LOADERS = new Map([
+  ['packages/domain/src/queue.ts', 'driver-kit'],
+  ['packages/domain/src/sessions.ts', 'staff-shell'],
+]);
+const DOMAIN_MODULE = /[\\/](packages[\\/]domain[\\/]src[\\/][\w-]+\.ts)$/;
+const withItsLoaders = (id: string) => {
+  const module = DOMAIN_MODULE.exec(id)?.[1]?.replace(/\\/g, '/');
+  return module ? (WITH_ITS_LOADERS.get(module) ?? null) : null;
+};
 const PHONE_KITS = new Set(['parent-kit', 'sign-in-kit']);
 const audienceKit: Group = (id, ctx) => {
   if (GRID.test(id)) return null;
+  const loaders = withItsLoaders(id);
+  if (loaders?.endsWith('-kit')) return loaders;
   const place = audiences.kit(id, ctx);
   return place !== null && !PHONE_KITS.has(place) && (popoverKit(id, ctx) ?? selectKit(id, ctx))
     ? null
     : place;
 };
-const audienceOwn: Group = (id, ctx) => (GRID.test(id) ? 'staff-shell' : audiences.own(id, ctx));
+const audienceOwn: Group = (id, ctx) => {
+  if (GRID.test(id)) return 'staff-shell';
+  const loaders = withItsLoaders(id);
+  return loaders && !loaders.endsWith('-kit') ? loaders : audiences.own(id, ctx);
+};
 
 export default defineConfig({
   plugins: [
