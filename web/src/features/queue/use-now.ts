@@ -1,4 +1,5 @@
-import { useEffect, useReducer, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useCommittedStore } from '../live/committed-store';
 
 /** The current time, refreshed every `intervalMs`, so waits and overdue highlights keep up. */
 export const useNow = (intervalMs = 1000) => {
@@ -47,24 +48,7 @@ const secondClock = (() => {
  * in a transition once the render is done, and when one changed meanwhile it draws the whole
  * transition again at once, without yielding. The queue's cards are drawn in a transition in
  * slices (a few ms each); a tick of this clock between two slices (each card reads it twice) made
- * React draw every card of the line again in one long task. Here the tick draws again (one
- * render for every component whose answer changed, as before) only what subscribed, once drawn.
+ * React draw every card of the line again in one long task (`useCommittedStore`).
  */
-export const useEverySecond = <T extends string | number | boolean>(read: (now: number) => T): T => {
-  const value = read(secondClock.now());
-  const [, redraw] = useReducer((count: number) => count + 1, 0);
-  const drawn = useRef({ read, value });
-  useEffect(() => {
-    drawn.current = { read, value };
-  });
-  useEffect(() => {
-    // The clock may have ticked between the render and this subscription: checked once at once.
-    const check = () => {
-      const { read: latest, value: shown } = drawn.current;
-      if (!Object.is(latest(secondClock.now()), shown)) redraw();
-    };
-    check();
-    return secondClock.subscribe(check);
-  }, []);
-  return value;
-};
+export const useEverySecond = <T extends string | number | boolean>(read: (now: number) => T): T =>
+  useCommittedStore(secondClock.subscribe, () => read(secondClock.now()));
