@@ -24,10 +24,14 @@ const secondClock = (() => {
     },
     subscribe(listener: () => void) {
       listeners.add(listener);
-      timer ??= setInterval(() => {
+      if (timer === null) {
+        // From the time it starts: the first subscriber's check then sees the present second.
         now = Date.now();
-        for (const each of listeners) each();
-      }, 1000);
+        timer = setInterval(() => {
+          now = Date.now();
+          for (const each of listeners) each();
+        }, 1000);
+      }
       return () => {
         listeners.delete(listener);
         if (listeners.size === 0 && timer !== null) {
