@@ -95,12 +95,13 @@ it('draws a transition that reads the second clock and the live state once, in s
   expect(drawn.store).toEqual(Array(40).fill(1));
   // What changed while they were drawn is shown once they are subscribed: the store's new value
   // in every one, and one second for every clock (drawn again when it turns).
-  await expect
-    .poll(() => page.locator('[data-status]').evaluateAll((all) => all.map((each) => each.textContent)))
-    .toEqual(Array(40).fill('open'));
+  await expect.poll(() => page.locator('[data-status]').allTextContents()).toEqual(Array(40).fill('open'));
   await expect
     .poll(() =>
-      page.locator('[data-clock]').evaluateAll((all) => new Set(all.map((each) => each.textContent)).size),
+      page
+        .locator('[data-clock]')
+        .allTextContents()
+        .then((shown) => new Set(shown).size),
     )
     .toBe(1);
   const shown = Number(await page.locator('[data-clock="0"]').textContent());
