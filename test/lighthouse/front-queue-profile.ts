@@ -11,7 +11,9 @@
  * long task from 2 s before the paint on, by React lane and what called it, and its functions
  * (inclusive). `REDO=1` (an unminified build): React's `performWorkOnRoot` patched in the served
  * entry to log each render of a transition that is not sliced, and why (`RX inconsistent-store`: a
- * `useSyncExternalStore` read in it changed meanwhile, the component and its snapshot; h57t).
+ * `useSyncExternalStore` read in it changed meanwhile, the component and its snapshot;
+ * `RX store-rerender`: a synchronous redraw of a component whose store changed, as it subscribed
+ * or after; h57t).
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -42,6 +44,10 @@ const redoLogged = (code: string) => {
     [
       'if (!objectIs(getSnapshot(), check)) return !1;',
       "if (!objectIs(getSnapshot(), check)) { window.__rxStore = (node.type && (node.type.displayName || node.type.name)) + ' ' + String(getSnapshot).slice(0, 80); return !1; }",
+    ],
+    [
+      'function forceStoreRerender(fiber) {',
+      "function forceStoreRerender(fiber) { console.log('RX store-rerender', Math.round(performance.now()), fiber.type && (fiber.type.displayName || fiber.type.name));",
     ],
   ];
   for (const [from, to] of patches) {
