@@ -4,21 +4,70 @@
  * the long tasks (> 50 ms), React's commits (through the DevTools hook) and the API reads, and
  * what came after the paint. Counts move little with the machine's load; durations do.
  * `node --import tsx test/lighthouse/front-queue-profile.ts [runs]` on a built `web/dist`, the
- * laptop on port 3280. `API=1`: each read; `COMMITS=1`: the components each commit drew (rough:
+ * laptop on port 3280 (`PROFILE_PORT`). `API=1`: each read; `COMMITS=1`: the components each commit drew (rough:
  * a memoised subtree may count); `PROFILE=1` (an unminified build): a CPU profile after the paint,
  * by function and by React lane (sync render, concurrent render, commit). `SHOTS=dir`: a screenshot
- * of each run (`TABLET=1`: on a 1024×768 tablet, not a phone).
+ * of each run (`TABLET=1`: on a 1024×768 tablet, not a phone). With `PROFILE=1`, `TASKS=1`: each
+ * long task from 2 s before the paint on, by React lane and what called it, and its functions
+ * (inclusive). `REDO=1` (an unminified build): React's `performWorkOnRoot` patched in the served
+ * entry to log each render of a transition that is not sliced, and why (`RX inconsistent-store`: a
+ * `useSyncExternalStore` read in it changed meanwhile, the component and its snapshot;
+ * `RX store-rerender`: a synchronous redraw of a component whose store changed, as it subscribed
+ * or after; h57t).
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { chromium } from 'playwright-core';
 import { preparePages } from './pages';
 
+/** What a CPU profile's sample was doing, from its stack (innermost first): React's lane or other. */
+const laneOf = (stack: readonly string[]) => {
+  const within = (name: string) => stack.some((frame) => frame.startsWith(name));
+  if (within('renderRootSync')) return 'SYNC';
+  if (within('renderRootConcurrent')) return 'CONC';
+  if (within('commitRoot')) return 'COMMIT';
+  if (within('flushPassiveEffects')) return 'PASSIVE';
+  return 'other';
+};
+
+/** React's production build with each unsliced render of a transition logged (`REDO=1`). */
+const redoLogged = (code: string) => {
+  const patches: Array<[string, string]> = [
+    [
+      'var shouldTimeSlice = !forceSync && 0 === (lanes & 127) && 0 === (lanes & root$jscomp$0.expiredLanes) || checkIfRootIsPrerendering(root$jscomp$0, lanes), exitStatus',
+      "var shouldTimeSlice = !forceSync && 0 === (lanes & 127) && 0 === (lanes & root$jscomp$0.expiredLanes) || checkIfRootIsPrerendering(root$jscomp$0, lanes); if (!shouldTimeSlice && 0 === (lanes & 127)) console.log('RX sync-nonblocking', Math.round(performance.now()), 'lanes', lanes, 'expired', root$jscomp$0.expiredLanes); var exitStatus",
+    ],
+    [
+      'if (renderWasConcurrent && !isRenderConsistentWithExternalStores(forceSync)) {',
+      "if (renderWasConcurrent && !isRenderConsistentWithExternalStores(forceSync)) { console.log('RX inconsistent-store', Math.round(performance.now()), 'lanes', lanes, window.__rxStore);",
+    ],
+    [
+      'if (!objectIs(getSnapshot(), check)) return !1;',
+      "if (!objectIs(getSnapshot(), check)) { window.__rxStore = (node.type && (node.type.displayName || node.type.name)) + ' ' + String(getSnapshot).slice(0, 80); return !1; }",
+    ],
+    [
+      'function forceStoreRerender(fiber) {',
+      "function forceStoreRerender(fiber) { console.log('RX store-rerender', Math.round(performance.now()), fiber.type && (fiber.type.displayName || fiber.type.name));",
+    ],
+  ];
+  for (const [from, to] of patches) {
+    if (!code.includes(from))
+      console.log('REDO: not patched (a minified build, or another React):', from.slice(0, 60));
+    code = code.replace(from, to);
+  }
+  return code;
+};
+
 const runs = Number(process.argv[2] ?? 3);
 const root = process.cwd();
 const child = spawn(process.execPath, ['--import', 'tsx', 'packages/local/src/main.ts', '--in-memory'], {
   cwd: root,
-  env: { ...process.env, PORT: '3280', CURBSIDE_FAKE_CLEVER: '0', NODE_NO_WARNINGS: '1' },
+  env: {
+    ...process.env,
+    PORT: process.env.PROFILE_PORT ?? '3280',
+    CURBSIDE_FAKE_CLEVER: '0',
+    NODE_NO_WARNINGS: '1',
+  },
   stdio: ['ignore', 'pipe', 'pipe'],
 });
 const url = await new Promise<string>((resolve) => {
@@ -59,6 +108,18 @@ try {
           __t.commits.push(Math.round(performance.now()) + '[' + n + ' ' + top + ']'); }, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {} };
     })()`);
     const page = await context.newPage();
+    if (process.env.REDO) {
+      page.on('console', (message) => {
+        if (message.text().startsWith('RX')) console.log('   ', message.text());
+      });
+      await page.route('**/assets/index-*.js', async (route) => {
+        const response = await route.fetch();
+        const headers = { ...response.headers() };
+        delete headers['content-encoding'];
+        delete headers['content-length'];
+        await route.fulfill({ response, headers, body: redoLogged(await response.text()) });
+      });
+    }
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     if (process.env.PROFILE) {
@@ -124,13 +185,8 @@ try {
         const stack: string[] = [];
         for (let c: number | undefined = id; c !== undefined; c = parent.get(c))
           stack.push(key(byId.get(c)!));
-        const lane = stack.some((k) => k.startsWith('renderRootSync'))
-          ? 'SYNC '
-          : stack.some((k) => k.startsWith('renderRootConcurrent'))
-            ? 'CONC '
-            : stack.some((k) => k.startsWith('commitRoot'))
-              ? 'COMMIT '
-              : '';
+        const named = laneOf(stack);
+        const lane = named === 'PASSIVE' || named === 'other' ? '' : `${named} `;
         if (lane) {
           const comps = new Set(stack.filter((k) => /^[A-Z]/.test(k)));
           for (const k of comps) comp.set(lane + k, (comp.get(lane + k) ?? 0) + dt);
@@ -145,6 +201,43 @@ try {
           }
         }
       });
+      const windows = process.env.TASKS ? t.tasks.filter(([start]) => start >= lcp - 2000) : [];
+      for (const [ws, wd] of windows) {
+        const inc = new Map<string, number>();
+        const lanes = new Map<string, number>();
+        profile.samples.forEach((id, i) => {
+          const at = stamps[i]! / 1000 - offset;
+          if (at < ws || at > ws + wd) return;
+          const dt = (profile.timeDeltas[i + 1] ?? 200) / 1000;
+          const seen = new Set<string>();
+          const chain: string[] = [];
+          for (let c: number | undefined = id; c !== undefined; c = parent.get(c)) {
+            const m = byId.get(c)!;
+            const k = `${m.callFrame.functionName || '(anon)'} ${m.callFrame.url.replace(/^.*\//, '')}:${m.callFrame.lineNumber}`;
+            chain.push(k);
+            if (!seen.has(k)) {
+              seen.add(k);
+              inc.set(k, (inc.get(k) ?? 0) + dt);
+            }
+          }
+          const lane = laneOf(chain);
+          lanes.set(lane, (lanes.get(lane) ?? 0) + dt);
+          const entry = chain.slice(-4, -1).reverse().join(' > ');
+          lanes.set(`  entry: ${entry}`, (lanes.get(`  entry: ${entry}`) ?? 0) + dt);
+        });
+        const tops = [...inc]
+          .filter(([k]) => !/^\((root|program|idle)\)/.test(k))
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, Number(process.env.TOPN ?? 40))
+          .map(([n, v]) => `${Math.round(v)} ${n}`)
+          .join('\n      ');
+        const ln = [...lanes]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 12)
+          .map(([n, v]) => `${Math.round(v)} ${n}`)
+          .join('\n      ');
+        console.log(`  TASK ${ws}+${wd} (LCP ${lcp}):\n      ${ln}\n    --\n      ${tops}`);
+      }
       const top = (m: Map<string, number>, k: number) =>
         [...m]
           .sort((a, b) => b[1] - a[1])

@@ -59,6 +59,26 @@ describe('the outbox', () => {
     expect(sent).toEqual(['k1']);
   });
 
+  it('is no change when the device kept nothing, and tells its screens when it kept something', async () => {
+    // Issue 57 (h57t): the screens read it with useSyncExternalStore; a new snapshot of the same
+    // empty outbox, landing while the front queue was drawn in a transition, drew it all again.
+    const send = async () => {};
+    const empty = new Outbox(memoryStorage(), send);
+    const before = empty.snapshot();
+    let told = 0;
+    empty.subscribe(() => told++);
+    await empty.flush();
+    expect(empty.snapshot()).toBe(before);
+    expect(told).toBe(0);
+    const kept = new Outbox(memoryStorage([item('k1', 'Car 1')]), async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    const shown: number[] = [];
+    kept.subscribe(() => shown.push(kept.snapshot().items.length));
+    await kept.flush();
+    expect(shown).toEqual([1]);
+  });
+
   it('stops at a network failure and goes on from there later', async () => {
     let online = false;
     const sent: string[] = [];

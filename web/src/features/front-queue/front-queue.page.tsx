@@ -1,3 +1,4 @@
+import type { PickupSession, User } from '@curbside/domain';
 import { Box, Center, Container, Grid, Loader, Stack } from '@mantine/core';
 import { lazy, memo, Suspense, useDeferredValue, useEffect } from 'react';
 import { usePainted } from '../../lib/after-paint';
@@ -69,12 +70,36 @@ const KeypadColumn = memo(function KeypadColumn({
 export function FrontQueuePage() {
   const { user } = useMe();
   const { session: running, isLoading } = useActiveSession();
+  const live = useLiveSettled();
+  if (!user) return null;
+  return <Screen user={user} running={running} isLoading={isLoading} live={live} />;
+}
+
+/**
+ * What the page draws, from what it read (issue 57, h57t): its transitions (the screen, then the
+ * lists) are rendered in this component, which reads no external store. React checks every
+ * `useSyncExternalStore` of a component drawn in a transition once the render is done, and draws
+ * the whole transition again at once, without yielding, when one changed meanwhile: drawn in the
+ * page, who is signed in, the running session and the live connection's state (the socket opening,
+ * the session read again then) were read in every transition, and one of them changing while the
+ * lists were drawn in slices made React draw them all again in one long task.
+ */
+const Screen = memo(function Screen({
+  user,
+  running,
+  isLoading,
+  live,
+}: {
+  user: User;
+  running: PickupSession | null;
+  isLoading: boolean;
+  live: boolean;
+}) {
   // Issue 57: the screen is drawn in a transition, which React renders in slices (the tablet's
   // main thread is never blocked long), the loader meanwhile.
   const deferred = useDeferredValue(running);
   const session = running && deferred?.id === running.id ? deferred : null;
   const painted = usePainted(session !== null);
-  const live = useLiveSettled();
   const none = !isLoading && !running;
   useEffect(() => {
     if (painted || none) void loadLists().catch(() => {});
@@ -83,7 +108,6 @@ export function FrontQueuePage() {
   // first render mounts the alert panel, the arrivals, the queue and recent pickups: one long
   // task at a phone's CPU otherwise); the loader stays until that render is committed.
   const lists = useDeferredValue(painted && live);
-  if (!user) return null;
   if (isLoading || (running && !session)) return <ListsLoading />;
   if (!session) {
     return (
@@ -114,4 +138,4 @@ export function FrontQueuePage() {
       </Stack>
     </Container>
   );
-}
+});

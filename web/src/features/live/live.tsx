@@ -1,17 +1,9 @@
 import type { LiveEvent, LiveEventType } from '@curbside/api';
 import { type Query, type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  createContext,
-  type ReactNode,
-  useCallback,
-  useContext,
-  useEffect,
-  useRef,
-  useState,
-  useSyncExternalStore,
-} from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from 'react';
 import { CHANGE_PASSWORD_KEY } from '../auth/auth.mutations';
 import { authQueries } from '../auth/auth.queries';
+import { useCommittedStore } from './committed-store';
 import { LiveConnection, liveUrl } from './live-connection';
 import { type CachePatch, isLiveEvent, LiveSync } from './live-sync';
 
@@ -243,14 +235,16 @@ export const useLivePatches = (patches: readonly CachePatch[]) => {
 
 /**
  * `{ state, retries }` of the live connection, for the retry counter and Live/Offline badges.
- * Read as an external store: a change between a render and its subscription (the socket
- * opened meanwhile) is not missed.
+ * Read as a store: a change between a render and its subscription (the socket opened meanwhile)
+ * is not missed. Not `useSyncExternalStore` (issue 57, h57t): the header's status and the front
+ * queue read it in renders done in transitions, which the socket's opening made React draw again
+ * whole and at once (`useCommittedStore`).
  */
 export const useLiveStatus = () => {
   const connection = useLiveConnection();
   const subscribe = useCallback((changed: () => void) => connection.onState(changed), [connection]);
-  const state = useSyncExternalStore(subscribe, () => connection.state);
-  const retries = useSyncExternalStore(subscribe, () => connection.retries);
+  const state = useCommittedStore(subscribe, () => connection.state);
+  const retries = useCommittedStore(subscribe, () => connection.retries);
   return { state, retries };
 };
 

@@ -88,6 +88,10 @@ export class Outbox {
     this.loaded = storage
       .load()
       .then((items) => {
+        // Nothing kept on the device (the usual start) changes nothing the screens show (issue 57,
+        // h57t): a new snapshot here, landing while the screen's first render was drawn in a
+        // transition, made React draw the whole screen again at once (`useSyncExternalStore`).
+        if (items.length === 0) return;
         this.items = [...items, ...this.items];
         this.changed();
       })
