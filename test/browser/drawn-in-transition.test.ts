@@ -1,8 +1,5 @@
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser';
+import { expect, it } from 'vitest';
+import { webBundleSuite } from '../support/web-bundle';
 
 /**
  * Issue 57 (h57u): the staff shell draws nothing until who is signed in and the running session
@@ -39,32 +36,12 @@ createRoot(document.getElementById('root')).render(
 );
 `;
 
-let browser: Browser;
-let script: string;
-
-beforeAll(async () => {
-  const root = fileURLToPath(new URL('../../web', import.meta.url));
-  const bundled = await build({
-    stdin: { contents: entry, loader: 'jsx', resolveDir: root },
-    bundle: true,
-    write: false,
-    format: 'iife',
-    jsx: 'automatic',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'silent',
-  });
-  script = bundled.outputFiles[0]!.text;
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const suite = webBundleSuite(entry);
 
 it('draws a screen whose read answers after its first render in slices, once, with the answer', async () => {
-  const page = await browser.newPage();
+  const page = await suite.browser.newPage();
   await page.setContent('<div id="root"></div>');
-  await page.addScriptTag({ content: script });
+  await page.addScriptTag({ content: suite.script });
   await expect
     .poll(() => page.locator('[data-part]').allTextContents(), { timeout: 15_000 })
     .toEqual(Array(40).fill('front_demo'));

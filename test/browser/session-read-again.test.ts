@@ -1,8 +1,5 @@
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser';
+import { expect, it } from 'vitest';
+import { webBundleSuite } from '../support/web-bundle';
 
 /**
  * Issue 57 (h57u): the live connection's first opening reads every list again, the running session
@@ -34,30 +31,10 @@ createRoot(document.getElementById('root')).render(
 );
 `;
 
-let browser: Browser;
-let script: string;
-
-beforeAll(async () => {
-  const root = fileURLToPath(new URL('../../web', import.meta.url));
-  const bundled = await build({
-    stdin: { contents: entry, loader: 'jsx', resolveDir: root },
-    bundle: true,
-    write: false,
-    format: 'iife',
-    jsx: 'automatic',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'silent',
-  });
-  script = bundled.outputFiles[0]!.text;
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const suite = webBundleSuite(entry);
 
 it('draws a reader of the running session again only when what it reads changes', async () => {
-  const page = await browser.newPage();
+  const page = await suite.browser.newPage();
   let answer = 'null';
   let asked = 0;
   await page.route('https://curbside.test/**', (route) => {
@@ -67,7 +44,7 @@ it('draws a reader of the running session again only when what it reads changes'
     return route.fulfill({ contentType: 'application/json', body: answer });
   });
   await page.goto('https://curbside.test/');
-  await page.addScriptTag({ content: script });
+  await page.addScriptTag({ content: suite.script });
   // Its first read answered: no session.
   await expect.poll(() => page.locator('[data-session]').textContent()).toBe('none');
   expect(asked).toBe(1);
