@@ -1,8 +1,5 @@
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser';
+import { expect, it } from 'vitest';
+import { webBundleSuite } from '../support/web-bundle';
 
 /**
  * Issue 57 (h57t): the stores the front queue's lists read in their transitions. React renders a
@@ -62,32 +59,12 @@ window.drawInTransition = (count) => new Promise((done) => {
 });
 `;
 
-let browser: Browser;
-let script: string;
-
-beforeAll(async () => {
-  const root = fileURLToPath(new URL('../../web', import.meta.url));
-  const bundled = await build({
-    stdin: { contents: entry, loader: 'jsx', resolveDir: root },
-    bundle: true,
-    write: false,
-    format: 'iife',
-    jsx: 'automatic',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'silent',
-  });
-  script = bundled.outputFiles[0]!.text;
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const suite = webBundleSuite(entry);
 
 it('draws a transition that reads the second clock and the live state once, in slices, and follows their changes', async () => {
-  const page = await browser.newPage();
+  const page = await suite.browser.newPage();
   await page.setContent('<div id="root"></div>');
-  await page.addScriptTag({ content: script });
+  await page.addScriptTag({ content: suite.script });
   // 2 × 40 components of 30 ms: 2.4 s of drawing, across at least two turns of the second and
   // the store's change at 200 ms.
   const drawn = (await page.evaluate('drawInTransition(40)')) as { clock: number[]; store: number[] };

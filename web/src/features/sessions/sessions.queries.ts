@@ -26,9 +26,17 @@ export const sessionQueries = {
 /** The school's running session (null when none); only asked for signed-in staff. */
 export const useActiveSession = () => {
   const { user } = useMe();
+  const queryClient = useQueryClient();
   const query = useQuery({
     ...sessionQueries.active(),
     enabled: user !== null && user.role !== 'parent',
+    // What this returns changes with the answer and, until the first answer, with whether it is
+    // being read: a read again (the live connection's first opening reads every list again) changes
+    // neither, and no longer draws every reader again, twice, at once (the staff shell; h57u).
+    notifyOnChangeProps: () =>
+      queryClient.getQueryState(ACTIVE_SESSION_KEY)?.status === 'pending'
+        ? ['data', 'isPending', 'fetchStatus']
+        : ['data', 'isPending'],
   });
   return {
     session: query.data ?? null,

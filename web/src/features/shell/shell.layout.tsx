@@ -5,6 +5,7 @@ import { Outlet, useMatches } from 'react-router';
 import { loadToastsWhenIdle } from '../../components/toasts-loader';
 import { TooltipDelays } from '../../components/tooltips';
 import { afterPaint } from '../../lib/after-paint';
+import { useDrawnInTransition } from '../../lib/drawn-in-transition';
 import { appQueryClient } from '../../lib/query-client';
 import { AlertBanner, SoundBar } from '../alerts/alert-banner';
 import { soundState } from '../alerts/alert-sound';
@@ -116,9 +117,10 @@ export function ShellLayout() {
   // The toasts' container once the screen has been painted (h57q): idle before it (the page's load
   // event comes while its reads travel), its two chunks and stylesheet were asked for before the
   // front queue's keypad was painted on a slow answer, counted in Lighthouse's replay of that paint.
-  const drawn = !isLoading && !session.isReading;
+  // Answers that come after the shell's first render draw the screen in a transition (h57u).
+  const drawn = useDrawnInTransition(!isLoading && !session.isReading);
   useEffect(() => (drawn ? afterPaint(loadToastsWhenIdle) : undefined), [drawn]);
-  if (isLoading || session.isReading) return null;
+  if (!drawn) return null;
   if (!user)
     return (
       <Suspense fallback={null}>
