@@ -1,4 +1,5 @@
-import { type AsyncHook, AsyncLocalStorage, createHook } from 'node:async_hooks';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { cpuMsOfRunning, stopCpu, withCpu } from './meter-cpu';
 import { tableDefinition } from './table';
 
 /**
@@ -62,88 +63,6 @@ export const roundTripsOf = (calls: readonly CallSpan[]): number => {
   return deepest;
 };
 
-/** The main thread's time in one invocation's own code, in ms (`meter.cpuMs`). */
-interface CpuTally {
-  ms: number;
-}
-
-/**
- * The handler's own CPU (issue 54): the thread's CPU time in the synchronous
- * segments that run in an invocation's async context, summed from
- * `process.threadCpuUsage()` at each callback's `before` and `after`
- * (async_hooks) and around `meter.run`'s first, synchronous segment: CPU, not
- * wall time, so a segment the machine's other work delays (a busy laptop) is
- * not charged the wait for a core. A segment of another
- * context entered from inside one (nested callbacks) pauses the outer one, so
- * no time counts twice. What an invocation awaits (DynamoDB, a timer) runs no
- * segment of its own and adds nothing. Kept on the process, as the labels are;
- * the hook is enabled by the first metered run and never when the meter is off.
- */
-const CPU = Symbol.for('curbside.meter.cpu');
-interface Segment {
-  tally: CpuTally | undefined;
-  since: number;
-}
-const cpuState = globalThis as {
-  [CPU]?: { tallies: AsyncLocalStorage<CpuTally>; open: Segment[]; hook?: AsyncHook; drop?: () => void };
-};
-cpuState[CPU] ??= { tallies: new AsyncLocalStorage<CpuTally>(), open: [] };
-const cpu = cpuState[CPU];
-
-/**
- * This thread's CPU time so far, in ms (user and system). `process.threadCpuUsage` is
- * Node 22.19's; on an older Node 22 the process's (its other threads, the collector's
- * included) stands in.
- */
-const threadCpuMs = (): number => {
-  const used = process.threadCpuUsage?.() ?? process.cpuUsage();
-  return (used.user + used.system) / 1000;
-};
-
-/**
- * The clock is read (a system call, about 1 µs) only where an invocation's segment
- * starts, ends, pauses or resumes: the runtime's own callbacks (the gateway, the
- * sockets, the buses) outside any invocation read nothing.
- */
-const enter = (tally: CpuTally | undefined) => {
-  const outer = cpu.open.at(-1);
-  if (!tally && !outer?.tally) {
-    cpu.open.push({ tally, since: 0 });
-    return;
-  }
-  const now = threadCpuMs();
-  if (outer?.tally) outer.tally.ms += now - outer.since;
-  cpu.open.push({ tally, since: now });
-};
-const leave = () => {
-  const segment = cpu.open.pop();
-  const outer = cpu.open.at(-1);
-  if (!segment?.tally && !outer?.tally) return;
-  const now = threadCpuMs();
-  if (segment?.tally) segment.tally.ms += now - segment.since;
-  if (outer) outer.since = now;
-};
-
-/** Runs `fn` in a context of its own CPU tally, its synchronous part counted as a segment. */
-const withCpu = <T>(fn: () => T): T => {
-  if (!cpu.hook) {
-    cpu.hook = createHook({ before: () => enter(cpu.tallies.getStore()), after: leave }).enable();
-    // An uncaught error skips the `after` of its callback: its open segments are dropped.
-    cpu.drop = () => {
-      cpu.open.length = 0;
-    };
-    process.on('uncaughtExceptionMonitor', cpu.drop);
-  }
-  return cpu.tallies.run({ ms: 0 }, () => {
-    enter(cpu.tallies.getStore());
-    try {
-      return fn();
-    } finally {
-      leave();
-    }
-  });
-};
-
 export const meterEnabled = (): boolean => process.env.CURBSIDE_METER === '1';
 
 export const meter = {
@@ -153,15 +72,11 @@ export const meter = {
   },
 
   /**
-   * The running invocation's own CPU so far, in ms (its open segment included):
-   * the thread's CPU time in its synchronous segments (`withCpu`), 0 outside a
-   * metered run.
+   * The running invocation's own CPU so far, in ms (its running stretch included):
+   * the thread's CPU time while its code runs (`meter-cpu.ts`), 0 outside a metered run.
    */
   cpuMs(): number {
-    const tally = cpu.tallies.getStore();
-    if (!tally) return 0;
-    const open = cpu.open.at(-1);
-    return tally.ms + (open?.tally === tally ? threadCpuMs() - open.since : 0);
+    return cpuMsOfRunning();
   },
 
   /** Notes one DynamoDB call of the running invocation (its start and end), for `roundTrips`. */
@@ -224,12 +139,7 @@ export const meter = {
   reset(): void {
     state.counters = new Map();
     known.clear();
-    if (cpu.hook && !meterEnabled()) {
-      cpu.hook.disable();
-      if (cpu.drop) process.off('uncaughtExceptionMonitor', cpu.drop);
-      cpu.open.length = 0;
-      cpu.hook = undefined;
-    }
+    if (!meterEnabled()) stopCpu();
   },
 };
 

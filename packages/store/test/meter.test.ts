@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDb } from '../src/db';
 import {
   billedUnits,
@@ -143,6 +143,46 @@ describe('the meter', () => {
     expect(own).toBeLessThan(190);
     expect(other).toBeGreaterThanOrEqual(200);
     expect(other).toBeLessThan(400);
+  });
+
+  it('charges each invocation its own CPU when their promise reactions take turns', async () => {
+    /** Spins until this thread's clock has moved by `ms` (one step of the kernel's tick, at least). */
+    const busy = (ms: number) => {
+      const cpu = () => process.threadCpuUsage().user + process.threadCpuUsage().system;
+      const until = cpu() + ms * 1000;
+      while (cpu() < until);
+    };
+    // Both chains are queued at once, so their reactions alternate: a, b, a, b, …
+    const [busyOne, idleOne] = await Promise.all([
+      meter.run('a', async () => {
+        for (let i = 0; i < 40; i++) {
+          await Promise.resolve();
+          busy(2);
+        }
+        return meter.cpuMs();
+      }),
+      meter.run('b', async () => {
+        for (let i = 0; i < 40; i++) await Promise.resolve();
+        return meter.cpuMs();
+      }),
+    ]);
+    expect(busyOne).toBeGreaterThanOrEqual(80);
+    // b's reactions are microseconds each: a's work, or the other tests', would show here.
+    expect(idleOne).toBeLessThan(40);
+  });
+
+  it("reads the thread's clock where the work changes hands, not at every reaction of one invocation", async () => {
+    const read = vi.spyOn(process, 'threadCpuUsage');
+    try {
+      await meter.run('chain', async () => {
+        for (let i = 0; i < 1000; i++) await Promise.resolve(i);
+      });
+      // Before h54n, twice per reaction: some 2,000 reads (0.4 µs each) for this one chain.
+      expect(read.mock.calls.length).toBeLessThan(50);
+    } finally {
+      read.mockRestore();
+    }
+    expect(meter.snapshot()).toEqual({});
   });
 
   it('counts no CPU outside a metered invocation, nor while off', () => {
