@@ -81,7 +81,8 @@ export const meter = {
 
   /** Notes one DynamoDB call of the running invocation (its start and end), for `roundTrips`. */
   call(start: number, end: number, what?: string): void {
-    if (meterEnabled()) spans.getStore()?.push(what === undefined ? [start, end] : [start, end, what]);
+    // Only a metered run has a list (no environment read: a call into C++, about 0.17 µs).
+    spans.getStore()?.push(what === undefined ? [start, end] : [start, end, what]);
   },
 
   /** The running invocation's DynamoDB calls so far, in the order they ended (a trace's `CURBSIDE_TRACE`). */
@@ -101,10 +102,14 @@ export const meter = {
 
   /** Adds `amount` to a counter of the running invocation's label (no-op when off). */
   add(counter: string, amount = 1): void {
-    if (!meterEnabled()) return;
-    const label = labels.getStore() ?? UNLABELLED;
-    const of = state.counters.get(label) ?? new Map<string, number>();
-    state.counters.set(label, of);
+    // Inside a metered run the meter is on (`run` read the environment once): no read a counter.
+    const label = labels.getStore() ?? (meterEnabled() ? UNLABELLED : undefined);
+    if (label === undefined) return;
+    let of = state.counters.get(label);
+    if (!of) {
+      of = new Map<string, number>();
+      state.counters.set(label, of);
+    }
     of.set(counter, (of.get(counter) ?? 0) + amount);
   },
 
