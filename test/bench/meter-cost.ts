@@ -1,8 +1,10 @@
 /**
  * What the meter costs the server's thread (issue 54, h54n): the laptop runtime's thread CPU for
  * the same real requests (a family's car queued, set ready, removed, and the line's poll) with the
- * meter off, on as another checkout has it (`--base`, the code before a change) and on as this
- * checkout has it. Each variant is a server process of its own (the laptop runtime with every
+ * meter off, on as another checkout has it (`--base`, the code before a change), on as this
+ * checkout has it, and the same with `CURBSIDE_METER_CPU=exact` (the clock read at every
+ * callback's end, so the event loop's own work goes to no invocation: what the default's figure
+ * charges more is the difference of the two). Each variant is a server process of its own (the laptop runtime with every
  * handler loaded, AsyncContextFrame as the benchmark's server has it) on one DynamoDB Local, with
  * `--screens` staff screens on the line connected (so a change fans out); this process sends the
  * requests one at a time and reads each server's thread CPU (`process.threadCpuUsage()`) before
@@ -76,6 +78,8 @@ interface Variant {
   name: string;
   root: string;
   metered: boolean;
+  /** More of the server's environment. */
+  env?: Record<string, string>;
 }
 
 interface Running extends Variant {
@@ -110,6 +114,7 @@ const startVariant = async (variant: Variant, index: number, endpoint: string): 
         CURBSIDE_METER: variant.metered ? '1' : '',
         LOG_LEVEL: 'silent',
         NODE_NO_WARNINGS: '1',
+        ...variant.env,
       },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     },
@@ -202,6 +207,8 @@ const parent = async () => {
     { name: 'meter off', root: THIS_ROOT, metered: false },
     { name: 'meter on, as it was', root: resolve(values.base), metered: true },
     { name: 'meter on, as built', root: THIS_ROOT, metered: true },
+    // The same, reading the clock at every callback's end at the top (no owner between callbacks).
+    { name: 'meter on, exact ends', root: THIS_ROOT, metered: true, env: { CURBSIDE_METER_CPU: 'exact' } },
   ];
   const dynamo = await startDynamoLocal({ inMemory: true });
   process.env[LOCAL_KEY_ID_VARIABLE] = dynamo.accessKeyId;
