@@ -7,8 +7,8 @@
  * charges more is the difference of the two). Each variant is a server process of its own (the laptop runtime with every
  * handler loaded, AsyncContextFrame as the benchmark's server has it) on one DynamoDB Local, with
  * `--screens` staff screens on the line connected (so a change fans out); this process sends the
- * requests one at a time and reads each server's thread CPU (`process.threadCpuUsage()`) before
- * and after a round. Rounds interleave the variants, the order rotated each round. Prints, per
+ * requests one at a time and reads each server's thread CPU (`process.threadCpuUsage()`) and
+ * process CPU before and after a round. Rounds interleave the variants, the order rotated each round. Prints, per
  * variant, the thread's CPU per iteration (median and range over the rounds, and its ratio to the
  * meter off) and, for the metered ones, the handlers' own CPU per call (`lambda.cpuMs`) per route.
  *
@@ -63,7 +63,11 @@ const child = async () => {
   for (const module of handlerModules() as Array<{ source: string }>)
     await local.loadHandler(module.source.replace(/^src\//, '').replace(/\.ts$/, ''));
   process.on('message', async (ask: Ask) => {
-    if (ask.type === 'cpu') process.send?.(process.threadCpuUsage());
+    if (ask.type === 'cpu') {
+      // The process's first: reading it brings the thread's clock (moved at the kernel's tick) up to date.
+      const whole = process.cpuUsage();
+      process.send?.({ thread: process.threadCpuUsage(), process: whole });
+    }
     if (ask.type === 'meter') process.send?.(store.meter.snapshot());
     if (ask.type === 'stop') {
       await server.close();
@@ -90,6 +94,8 @@ interface Running extends Variant {
   sessionId: number;
   /** The server's thread CPU per iteration (ms), one a round. */
   perIteration: number[];
+  /** The server process's CPU per iteration (ms, every thread), one a round. */
+  processPerIteration: number[];
   meterAtStart?: MeterSnapshot;
 }
 
@@ -127,7 +133,16 @@ const startVariant = async (variant: Variant, index: number, endpoint: string): 
   const active = (await front.get('/api/sessions/active')).body;
   if (active) await front.put(`/api/sessions/${active.id}/end`);
   const sessionId = (await front.post('/api/sessions', sessionBody())).body.id as number;
-  return { ...variant, process: running, url, tableName, front, sessionId, perIteration: [] };
+  return {
+    ...variant,
+    process: running,
+    url,
+    tableName,
+    front,
+    sessionId,
+    perIteration: [],
+    processPerIteration: [],
+  };
 };
 
 /** `count` anonymous screens, then put on the school's line as staff screens (as the calls test does). */
@@ -180,9 +195,12 @@ const iteration = async ({ front, sessionId }: Running) => {
   await send('GET', `/api/queue?sessionId=${sessionId}`);
 };
 
-const threadMs = async (running: Running) => {
-  const used = await answer<{ user: number; system: number }>(running.process, { type: 'cpu' });
-  return (used.user + used.system) / 1000;
+/** The server's CPU so far, in ms: its main thread's and the whole process's (every thread). */
+const cpuOf = async (running: Running) => {
+  type Used = { user: number; system: number };
+  const used = await answer<{ thread: Used; process: Used }>(running.process, { type: 'cpu' });
+  const ms = ({ user, system }: Used) => (user + system) / 1000;
+  return { thread: ms(used.thread), process: ms(used.process) };
 };
 
 const median = (values: number[]) => {
@@ -227,9 +245,11 @@ const parent = async () => {
     for (let round = 0; round < rounds; round++) {
       const order = started.map((_, i) => started[(i + round) % started.length] as Running);
       for (const running of order) {
-        const before = await threadMs(running);
+        const before = await cpuOf(running);
         for (let i = 0; i < iterations; i++) await iteration(running);
-        running.perIteration.push(((await threadMs(running)) - before) / iterations);
+        const after = await cpuOf(running);
+        running.perIteration.push((after.thread - before.thread) / iterations);
+        running.processPerIteration.push((after.process - before.process) / iterations);
       }
     }
     console.log(`load average at the end: ${(await import('node:os')).loadavg().join(' ')}`);
@@ -241,7 +261,8 @@ const parent = async () => {
       const mid = median(running.perIteration);
       const range = `${Math.min(...running.perIteration).toFixed(2)}–${Math.max(...running.perIteration).toFixed(2)}`;
       console.log(
-        `${running.name.padEnd(22)} median ${mid.toFixed(2)} (${range}), ×${(mid / off).toFixed(2)} the meter off`,
+        `${running.name.padEnd(22)} median ${mid.toFixed(2)} (${range}), ×${(mid / off).toFixed(2)} the meter off; ` +
+          `the process (every thread) ${median(running.processPerIteration).toFixed(2)}`,
       );
     }
     console.log("\nthe handlers' own CPU per call (lambda.cpuMs), ms, over every measured round");

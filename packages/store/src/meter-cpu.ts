@@ -6,12 +6,11 @@ export interface CpuTally {
 }
 
 /**
- * The handler's own CPU (issue 54): the thread's CPU time while code of an
+ * The handler's own CPU (issue 54): the CPU time that passes while code of an
  * invocation's async context runs, charged at the switches between owners
  * (ADR 0027, "(h54n)"). An async hook notes each callback's owner at its
- * `before` (the tally of the context it runs in, or none) and the clock
- * (`process.threadCpuUsage()`, a system call of about 0.4 µs) is read only
- * where the owner changes: the CPU since the last switch goes to the owner
+ * `before` (the tally of the context it runs in, or none) and the clock is read
+ * only where the owner changes: the CPU since the last switch goes to the owner
  * that ran, so a chain of one invocation's promise reactions, which run one
  * after another, is one stretch and reads the clock once at each end, not at
  * every reaction's start and end (some 130 segments a DynamoDB call).
@@ -27,9 +26,15 @@ export interface CpuTally {
  * adds nothing. Kept on the process, as the meter's labels are; the hook is
  * enabled by the first metered run and never when the meter is off.
  *
- * This machine's thread clock moves in steps of the kernel's tick (4 ms), so one
- * invocation's figure is a sample: each step goes to the owner running when the
- * clock is read across it, and a mean over many invocations is its CPU.
+ * The clock is the process's CPU time (`process.cpuUsage()`, about 0.8 µs a
+ * read), exact to the microsecond at each read. Not the thread's
+ * (`process.threadCpuUsage()`, used before h54n): on Linux that one moves only
+ * at the kernel's tick (4 ms here) while the thread runs and settles the rest
+ * when the thread blocks, so a handler's burst of a millisecond before it waits
+ * on DynamoDB was seen only after the wait, and charged to no one (200 bursts of
+ * 0.5 ms: 10 ms seen inside them, 106 ms after). The process's time includes its
+ * other threads (V8's collector and compiler helpers, libuv's pool) while they
+ * run beside the invocation's code.
  */
 const CPU = Symbol.for('curbside.meter.cpu.owners');
 interface CpuState {
@@ -46,20 +51,16 @@ const cpuState = globalThis as { [CPU]?: CpuState };
 cpuState[CPU] ??= { tallies: new AsyncLocalStorage<CpuTally>(), owners: [], current: undefined, since: 0 };
 const cpu = cpuState[CPU];
 
-/**
- * This thread's CPU time so far, in ms (user and system). `process.threadCpuUsage` is
- * Node 22.19's; on an older Node 22 the process's (its other threads, the collector's
- * included) stands in.
- */
-const threadCpuMs = (): number => {
-  const used = process.threadCpuUsage?.() ?? process.cpuUsage();
+/** The process's CPU time so far, in ms (user and system, every thread's). */
+const cpuMsNow = (): number => {
+  const used = process.cpuUsage();
   return (used.user + used.system) / 1000;
 };
 
-/** The thread's CPU from now on goes to `owner`: the clock is read only if that is a change. */
+/** The CPU from now on goes to `owner`: the clock is read only if that is a change. */
 const switchTo = (owner: CpuTally | undefined) => {
   if (owner === cpu.current) return;
-  const now = threadCpuMs();
+  const now = cpuMsNow();
   if (cpu.current) cpu.current.ms += now - cpu.since;
   cpu.current = owner;
   cpu.since = now;
@@ -73,7 +74,8 @@ const before = () => {
 /**
  * `CURBSIDE_METER_CPU=exact`: the event loop's own work between two callbacks goes to no
  * owner, as before h54n, at the cost of a clock read at the end of every invocation's
- * callback (about 2,000 a car-line change): the benchmark's check of what the default charges.
+ * callback (about 1,000 a car-line change): the benchmark's check of what the default
+ * charges for the event loop (`test/bench/meter-cost.ts`).
  */
 const EXACT_ENDS = process.env.CURBSIDE_METER_CPU === 'exact';
 
@@ -112,7 +114,7 @@ export const withCpu = <T>(fn: () => T): T => {
 export const cpuMsOfRunning = (): number => {
   const tally = cpu.tallies.getStore();
   if (!tally) return 0;
-  return tally.ms + (cpu.current === tally ? threadCpuMs() - cpu.since : 0);
+  return tally.ms + (cpu.current === tally ? cpuMsNow() - cpu.since : 0);
 };
 
 /** The hook off and its state cleared (the meter is off). */
