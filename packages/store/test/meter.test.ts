@@ -172,7 +172,7 @@ describe('the meter', () => {
   });
 
   it('reads the clock where the work changes hands, not at every reaction of one invocation', async () => {
-    const clocks = [vi.spyOn(process, 'cpuUsage'), vi.spyOn(process, 'threadCpuUsage')];
+    const clocks = [vi.spyOn(process, 'cpuUsage'), vi.spyOn(process, 'threadCpuUsage')] as const;
     try {
       await meter.run('chain', async () => {
         for (let i = 0; i < 1000; i++) await Promise.resolve(i);
