@@ -80,9 +80,9 @@ export const callLines = (report: BenchReport): string[] => {
   return [
     `Modelled AWS latency = round trips × ${DYNAMODB_ROUND_TRIP_MS} ms (DynamoDB in-region, "single-digit milliseconds": AWS's DynamoDB developer guide) ` +
       `+ the handler's own CPU per call × ${LAMBDA_CPU_SLOWDOWN.toFixed(2)} (a ${LAMBDA_MB} MB Lambda has ${LAMBDA_MB}/1769 of a vCPU: AWS Lambda developer guide). ` +
-      "CPU ms: the handler's own CPU per call, measured per invocation (the process's CPU time while its code runs on the thread, read where the thread's work changes hands, not wall time: " +
+      "CPU ms: the handler's own CPU per call, measured per invocation (the thread's CPU time while its code runs, read where the thread's work changes hands, not wall time: " +
       "the SDK's serde and signing and the in-process posts in its context, and the event loop's own work between its callbacks and the next one's; " +
-      "not the emulated API Gateway's parsing before it nor the socket writes after. Since h54n: before it, the thread's clock, which moves at the kernel's tick, missed much of a short burst). " +
+      "not the emulated API Gateway's parsing before it nor the socket writes after. Since h54n the clock is brought up to date at each read: before, it moved at the kernel's tick and missed much of a short burst). " +
       "Share ms: the server process's CPU in the rush shared among its invocations by wall time (gateway, sockets and bus messages included), not used in the model.",
     header,
     ...rows.map(

@@ -119,8 +119,8 @@ export const grantOf = (module: string): Grant => {
  * `CURBSIDE_METER=1`): `lambda.invocations`, `lambda.ms` (wall time),
  * `lambda.billedMs` (rounded up to whole milliseconds per invocation, as
  * Lambda bills) and `lambda.cpuMs`, the invocation's own CPU (`meter.cpuMs`:
- * the process's CPU time while the handler's code runs on the thread, the SDK's
- * serde and signing and the in-process postToConnection's work in its context; not the emulated
+ * the thread's CPU time while the handler's code runs, the SDK's serde and
+ * signing and the in-process postToConnection's work in its context; not the emulated
  * API Gateway's parsing before it, nor the socket writes to the browsers after,
  * nor what DynamoDB Local does in its own process).
  */

@@ -6,7 +6,7 @@ export interface CpuTally {
 }
 
 /**
- * The handler's own CPU (issue 54): the CPU time that passes while code of an
+ * The handler's own CPU (issue 54): the thread's CPU time while code of an
  * invocation's async context runs, charged at the switches between owners
  * (ADR 0027, "(h54n)"). An async hook notes each callback's owner at its
  * `before` (the tally of the context it runs in, or none) and the clock is read
@@ -26,15 +26,18 @@ export interface CpuTally {
  * adds nothing. Kept on the process, as the meter's labels are; the hook is
  * enabled by the first metered run and never when the meter is off.
  *
- * The clock is the process's CPU time (`process.cpuUsage()`, about 0.8 µs a
- * read), exact to the microsecond at each read. Not the thread's
- * (`process.threadCpuUsage()`, used before h54n): on Linux that one moves only
- * at the kernel's tick (4 ms here) while the thread runs and settles the rest
- * when the thread blocks, so a handler's burst of a millisecond before it waits
- * on DynamoDB was seen only after the wait, and charged to no one (200 bursts of
- * 0.5 ms: 10 ms seen inside them, 106 ms after). The process's time includes its
- * other threads (V8's collector and compiler helpers, libuv's pool) while they
- * run beside the invocation's code.
+ * The clock is the thread's CPU time (`process.threadCpuUsage()`), brought up
+ * to date before each read by a read of the process's (`process.cpuUsage()`;
+ * both about 1.2 µs). On Linux the thread's clock alone moves only at the
+ * kernel's tick (4 ms here) while the thread runs and settles the rest when the
+ * thread blocks: before h54n, a handler's burst of a millisecond before it
+ * waited on DynamoDB was seen only after the wait and charged to no one (200
+ * bursts of 0.5 ms: 10 ms seen inside them, 106 ms after). Reading the
+ * process's clock makes the kernel account the running thread's time up to
+ * now (`task_sched_runtime`), so the thread's clock is then exact to the
+ * microsecond (the same bursts: 100 ms seen inside them). The process's own
+ * figure would count its other threads too (V8's collector and compiler
+ * helpers: 18% of the server's CPU in `meter-cost.ts`), so it is not the one charged.
  */
 const CPU = Symbol.for('curbside.meter.cpu.owners');
 interface CpuState {
@@ -51,13 +54,17 @@ const cpuState = globalThis as { [CPU]?: CpuState };
 cpuState[CPU] ??= { tallies: new AsyncLocalStorage<CpuTally>(), owners: [], current: undefined, since: 0 };
 const cpu = cpuState[CPU];
 
-/** The process's CPU time so far, in ms (user and system, every thread's). */
+/**
+ * This thread's CPU time so far, in ms (user and system), exact at the read (see above).
+ * `process.threadCpuUsage` is Node 22.19's; on an older Node 22 the process's stands in.
+ */
 const cpuMsNow = (): number => {
-  const used = process.cpuUsage();
+  const whole = process.cpuUsage();
+  const used = process.threadCpuUsage?.() ?? whole;
   return (used.user + used.system) / 1000;
 };
 
-/** The CPU from now on goes to `owner`: the clock is read only if that is a change. */
+/** The thread's CPU from now on goes to `owner`: the clock is read only if that is a change. */
 const switchTo = (owner: CpuTally | undefined) => {
   if (owner === cpu.current) return;
   const now = cpuMsNow();
