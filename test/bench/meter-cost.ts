@@ -50,6 +50,15 @@ const child = async () => {
     endpoint: string;
     port: number;
   };
+  // The meter's clock reads, counted (both clocks: the one before h54n and the one after).
+  let reads = 0;
+  for (const clock of ['cpuUsage', 'threadCpuUsage'] as const) {
+    const read = process[clock].bind(process);
+    process[clock] = ((...args: Parameters<typeof read>) => {
+      reads++;
+      return read(...args);
+    }) as typeof read;
+  }
   const from = (path: string) => import(pathToFileURL(resolve(root, path)).href);
   const local = await from('packages/local/src/index.ts');
   const { seedIfEmpty } = await from('packages/local/src/seed.ts');
@@ -66,7 +75,7 @@ const child = async () => {
     if (ask.type === 'cpu') {
       // The process's first: reading it brings the thread's clock (moved at the kernel's tick) up to date.
       const whole = process.cpuUsage();
-      process.send?.({ thread: process.threadCpuUsage(), process: whole });
+      process.send?.({ thread: process.threadCpuUsage(), process: whole, reads });
     }
     if (ask.type === 'meter') process.send?.(store.meter.snapshot());
     if (ask.type === 'stop') {
@@ -96,6 +105,8 @@ interface Running extends Variant {
   perIteration: number[];
   /** The server process's CPU per iteration (ms, every thread), one a round. */
   processPerIteration: number[];
+  /** The meter's clock reads per iteration, one a round. */
+  readsPerIteration: number[];
   meterAtStart?: MeterSnapshot;
 }
 
@@ -142,6 +153,7 @@ const startVariant = async (variant: Variant, index: number, endpoint: string): 
     sessionId,
     perIteration: [],
     processPerIteration: [],
+    readsPerIteration: [],
   };
 };
 
@@ -198,9 +210,11 @@ const iteration = async ({ front, sessionId }: Running) => {
 /** The server's CPU so far, in ms: its main thread's and the whole process's (every thread). */
 const cpuOf = async (running: Running) => {
   type Used = { user: number; system: number };
-  const used = await answer<{ thread: Used; process: Used }>(running.process, { type: 'cpu' });
+  const used = await answer<{ thread: Used; process: Used; reads: number }>(running.process, {
+    type: 'cpu',
+  });
   const ms = ({ user, system }: Used) => (user + system) / 1000;
-  return { thread: ms(used.thread), process: ms(used.process) };
+  return { thread: ms(used.thread), process: ms(used.process), reads: used.reads };
 };
 
 const median = (values: number[]) => {
@@ -250,6 +264,7 @@ const parent = async () => {
         const after = await cpuOf(running);
         running.perIteration.push((after.thread - before.thread) / iterations);
         running.processPerIteration.push((after.process - before.process) / iterations);
+        running.readsPerIteration.push((after.reads - before.reads - 2) / iterations);
       }
     }
     console.log(`load average at the end: ${(await import('node:os')).loadavg().join(' ')}`);
@@ -262,7 +277,8 @@ const parent = async () => {
       const range = `${Math.min(...running.perIteration).toFixed(2)}–${Math.max(...running.perIteration).toFixed(2)}`;
       console.log(
         `${running.name.padEnd(22)} median ${mid.toFixed(2)} (${range}), ×${(mid / off).toFixed(2)} the meter off; ` +
-          `the process (every thread) ${median(running.processPerIteration).toFixed(2)}`,
+          `the process (every thread) ${median(running.processPerIteration).toFixed(2)}; ` +
+          `clock reads ${median(running.readsPerIteration).toFixed(0)}`,
       );
     }
     console.log("\nthe handlers' own CPU per call (lambda.cpuMs), ms, over every measured round");
