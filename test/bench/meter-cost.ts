@@ -10,7 +10,8 @@
  * requests one at a time and reads each server's thread CPU (`process.threadCpuUsage()`) and
  * process CPU before and after a round. Rounds interleave the variants, the order rotated each round. Prints, per
  * variant, the thread's CPU per iteration (median and range over the rounds, and its ratio to the
- * meter off) and, for the metered ones, the handlers' own CPU per call (`lambda.cpuMs`) per route.
+ * meter off), the process's CPU (every thread) and the meter's clock reads per iteration and, for the
+ * metered ones, the handlers' own CPU per call (`lambda.cpuMs`) per route.
  *
  *   npx tsx test/bench/meter-cost.ts --base ../other-checkout [--rounds 6] [--iterations 40]
  */
