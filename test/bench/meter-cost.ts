@@ -3,15 +3,15 @@
  * the same real requests (a family's car queued, set ready, removed, and the line's poll) with the
  * meter off, on as another checkout has it (`--base`, the code before a change), on as this
  * checkout has it, and the same with `CURBSIDE_METER_CPU=exact` (the clock read at every
- * callback's end, so the event loop's own work goes to no invocation: what the default's figure
- * charges more is the difference of the two). Each variant is a server process of its own (the laptop runtime with every
- * handler loaded, AsyncContextFrame as the benchmark's server has it) on one DynamoDB Local, with
- * `--screens` staff screens on the line connected (so a change fans out); this process sends the
- * requests one at a time and reads each server's thread CPU (`process.threadCpuUsage()`) and
- * process CPU before and after a round. Rounds interleave the variants, the order rotated each round. Prints, per
- * variant, the thread's CPU per iteration (median and range over the rounds, and its ratio to the
- * meter off), the process's CPU (every thread) and the meter's clock reads per iteration and, for the
- * metered ones, the handlers' own CPU per call (`lambda.cpuMs`) per route.
+ * callback's end, so the event loop's own work goes to no invocation; the two figures differ by
+ * that work, less the exact variant's own reads). Each variant is a server process of its own
+ * (the laptop runtime with every handler loaded, AsyncContextFrame on, as the benchmark's server
+ * has it) on one DynamoDB Local, with `--screens` staff screens on the line (so a change fans out).
+ * This process sends the requests one at a time and reads each server's thread and process CPU
+ * before and after a round; rounds interleave the variants, the order rotated each round. Prints,
+ * per variant, the thread's CPU per iteration (median and range over the rounds, and its ratio to
+ * the meter off), the process's CPU (every thread) and the meter's clock reads per iteration and,
+ * for the metered ones, the handlers' own CPU per call (`lambda.cpuMs`) per route.
  *
  *   npx tsx test/bench/meter-cost.ts --base ../other-checkout [--rounds 6] [--iterations 40]
  */
