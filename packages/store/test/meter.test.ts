@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDb } from '../src/db';
@@ -169,6 +170,32 @@ describe('the meter', () => {
     expect(busyOne).toBeGreaterThanOrEqual(80);
     // b's reactions are microseconds each: a's work, or the other tests', would show here.
     expect(idleOne).toBeLessThan(40);
+  });
+
+  it("charges a callback entered from inside another to its own invocation, and the rest to the outer one's", () => {
+    /** Spins for `ms` of this thread's CPU (its clock brought up to date by the process's at each read). */
+    const busy = (ms: number) => {
+      const cpu = () => {
+        process.cpuUsage();
+        const used = process.threadCpuUsage();
+        return used.user + used.system;
+      };
+      const until = cpu() + ms * 1000;
+      while (cpu() < until);
+    };
+    // A resource of invocation b's (as the HTTP parser of b's DynamoDB call is), called back inside a's code.
+    const ofB = meter.run('b', () => new AsyncResource('nested'));
+    const own = meter.run('a', () => {
+      busy(20);
+      ofB.runInAsyncScope(() => busy(40));
+      busy(20);
+      return meter.cpuMs();
+    });
+    const nested = ofB.runInAsyncScope(() => meter.cpuMs());
+    expect(own).toBeGreaterThanOrEqual(40);
+    expect(own).toBeLessThan(75);
+    expect(nested).toBeGreaterThanOrEqual(40);
+    expect(nested).toBeLessThan(75);
   });
 
   it('reads the clock where the work changes hands, not at every reaction of one invocation', async () => {
