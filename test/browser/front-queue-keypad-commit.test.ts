@@ -6,10 +6,11 @@ import { sessionBody } from '../support/fixtures';
 import type { Client } from '../support/server';
 
 /**
- * The front queue's Car / Bus choice (issue 57, h57v): drawn without reading the page's layout
- * (Mantine's SegmentedControl measured itself in the keypad's first commit, before the paint: a
- * layout of the whole page forced inside that task), and still a radio group that a tap, a click
- * and the arrow keys work, its chosen segment highlighted, its choice the type that is queued.
+ * The front queue's keypad as first drawn (issue 57, h57v): its Car / Bus choice drawn without
+ * reading the page's layout (Mantine's SegmentedControl measured itself in the keypad's first
+ * commit, before the paint: a layout of the whole page forced inside that task), and still a radio
+ * group that a tap, a click and the arrow keys work, its chosen segment highlighted, its choice
+ * the type that is queued; no closed dialog drawn with it (each set state inside that commit).
  */
 const suite = browserSuite({ reuseSignIns: true, closeAfterEach: true });
 const { errors } = suite;
@@ -154,4 +155,47 @@ it('the Car / Bus choice is one radio group: one Tab stop, the arrow keys and a 
   expect(await bus.isChecked()).toBe(true);
   await expect.poll(() => highlightOn(control, 'Bus'), { timeout: 10_000 }).toBe(true);
   await expectAccessible(page);
+});
+
+/**
+ * Counts, in each React commit until the page's largest paint, Mantine's Modals drawn
+ * (`window.__curbsideModalsBeforePaint`, the most in one commit), through React's DevTools hook.
+ */
+const MODALS_BEFORE_PAINT = `(() => {
+  window.__curbsideModalsBeforePaint = 0;
+  let painted = false;
+  new PerformanceObserver(() => { painted = true; }).observe({ type: 'largest-contentful-paint', buffered: true });
+  const count = (fiber) => {
+    let found = 0;
+    for (let node = fiber; node; node = node.sibling) {
+      if (node.type && node.type.displayName === '@mantine/core/Modal') found++;
+      found += count(node.child);
+    }
+    return found;
+  };
+  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = { isDisabled: false, supportsFiber: true, renderers: new Map(),
+    inject(renderer) { this.renderers.set(1, renderer); return 1; }, checkDCE() {}, onScheduleFiberRoot() {},
+    onCommitFiberRoot(_, root) {
+      if (!painted) window.__curbsideModalsBeforePaint = Math.max(window.__curbsideModalsBeforePaint, count(root.current.child));
+    },
+    onCommitFiberUnmount() {}, onPostCommitFiberRoot() {} };
+})()`;
+
+it("the front queue's first draw holds no closed dialog (Scan's, End Session's, an emergency's dismiss); Scan's is drawn when first opened and opens, and again (h57v)", async () => {
+  const { page } = await suite.open('front_demo', '/front-queue', {
+    viewport: viewports.tablet,
+    initScripts: [MODALS_BEFORE_PAINT],
+  });
+  await vehicleType(page).waitFor();
+  await connected(page);
+  expect(await page.evaluate('window.__curbsideModalsBeforePaint')).toBe(0);
+  // Scan opens its dialog, and again once closed.
+  const scan = page.getByRole('dialog', { name: 'Scan placards' });
+  for (const _opening of ['first', 'again']) {
+    await page.getByRole('button', { name: 'Scan', exact: true }).click();
+    await scan.waitFor();
+    await page.keyboard.press('Escape');
+    await scan.waitFor({ state: 'hidden' });
+  }
+  // (End Session's dialog, for the ranks that may end a session, is shell.test.ts's; the dismiss, the alerts'.)
 });
