@@ -1,29 +1,33 @@
 import { FloatingIndicator, type MantineSize, SegmentedControl } from '@mantine/core';
-import { type CSSProperties, useId } from 'react';
+import { type CSSProperties, type HTMLAttributes, useId } from 'react';
 
 const classes = SegmentedControl.classes;
 
-export interface SegmentedRadiosProps<Value extends string> {
+export interface SegmentedRadiosProps<Value extends string>
+  extends Omit<HTMLAttributes<HTMLDivElement>, 'onChange' | 'role'> {
   /** The group's name for a screen reader (`aria-label` of the radio group). */
   label: string;
   data: ReadonlyArray<{ value: Value; label: string }>;
   value: Value;
   onChange: (value: Value) => void;
   size?: MantineSize;
+  /** Segments of equal width across the whole width, the chosen one's indicator sliding between them. */
+  fullWidth?: boolean;
 }
 
 /**
- * A full-width SegmentedControl that measures nothing (issue 57, h57v). Mantine's control places
- * its sliding indicator by reading the chosen label's box and its own (`FloatingIndicator`: a
- * layout forced inside the commit that mounts it) after two state updates made from its refs (a
- * render again inside that commit): on the front queue, the largest share of the task that drew
- * its keypad before the paint. Here the segments are of equal width (each `flex: 1` in the full
- * width), so the indicator's place is known without a measure: a fraction of the width, moved by
- * the chosen index in CSS, and it slides as Mantine's does.
+ * Mantine's SegmentedControl drawn without measuring anything (issue 57, h57d, h57v): the same
+ * elements, class names, data attributes and variables (the same stylesheet, which the pages
+ * load already, so the same look in every color scheme), and native radios sharing one name: one
+ * stop for Tab, the arrow keys move the choice, a screen reader hears a radio group.
  *
- * Drawn with Mantine's own class names, data attributes and variables (the same stylesheet, which
- * the page loads already, so the same look in every color scheme), and native radios sharing one
- * name: one stop for Tab, the arrow keys move the choice, a screen reader hears a radio group.
+ * Mantine's control places its sliding indicator by reading the chosen label's box and its own
+ * (`FloatingIndicator`), after two state updates made from its refs: a render again and a layout
+ * forced inside the commit that mounts it (on the front queue, the largest share of the task that
+ * drew its keypad before the paint). Full width, the segments are of equal width (each `flex: 1`),
+ * so the indicator's place is known without a measure: a fraction of the width, moved by the chosen
+ * index in CSS, and it slides as Mantine's does. Otherwise the chosen label's own background stands
+ * for the indicator, as Mantine draws it before it has measured (no slide).
  */
 export function SegmentedRadios<Value extends string>({
   label,
@@ -31,44 +35,49 @@ export function SegmentedRadios<Value extends string>({
   value,
   onChange,
   size = 'md',
+  fullWidth = false,
+  style,
+  ...root
 }: SegmentedRadiosProps<Value>) {
   const name = useId();
-  const chosen = Math.max(
-    0,
-    data.findIndex((item) => item.value === value),
-  );
-  const indicator = {
-    top: 4,
-    left: 4,
-    height: 'calc(100% - 8px)',
-    width: `calc((100% - 8px) / ${data.length})`,
-    transform: `translateX(${chosen * 100}%)`,
-    '--transition-duration': 'var(--sc-transition-duration)',
-  } as CSSProperties;
+  const chosen = data.findIndex((item) => item.value === value);
   return (
     <div
+      {...root}
       className={`${classes.root} mantine-SegmentedControl-root`}
       role="radiogroup"
       aria-label={label}
       data-size={size}
-      data-full-width
+      data-full-width={fullWidth || undefined}
       data-with-items-borders
-      // The indicator is drawn: the chosen label's own background (Mantine's before it measures) is not.
-      data-initialized
+      // With the indicator drawn, the chosen label's own background (Mantine's before it measures) is not.
+      data-initialized={fullWidth || undefined}
       style={
         {
           '--sc-shadow': 'var(--mantine-shadow-xs)',
           '--sc-padding': `var(--sc-padding-${size})`,
           '--sc-font-size': `var(--mantine-font-size-${size})`,
+          ...style,
         } as CSSProperties
       }
     >
-      <span
-        className={`${FloatingIndicator.classes.root} ${classes.indicator} mantine-SegmentedControl-indicator`}
-        data-initialized
-        data-reduce-motion
-        style={indicator}
-      />
+      {fullWidth && chosen >= 0 && (
+        <span
+          className={`${FloatingIndicator.classes.root} ${classes.indicator} mantine-SegmentedControl-indicator`}
+          data-initialized
+          data-reduce-motion
+          style={
+            {
+              top: 4,
+              left: 4,
+              height: 'calc(100% - 8px)',
+              width: `calc((100% - 8px) / ${data.length})`,
+              transform: `translateX(${chosen * 100}%)`,
+              '--transition-duration': 'var(--sc-transition-duration)',
+            } as CSSProperties
+          }
+        />
+      )}
       {data.map((item) => {
         const active = item.value === value;
         const id = `${name}-${item.value}`;

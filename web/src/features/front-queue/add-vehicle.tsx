@@ -223,6 +223,7 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
           </Title>
           {/* Not Mantine's SegmentedControl, which measures itself in the keypad's first commit (h57v). */}
           <SegmentedRadios
+            fullWidth
             label="Vehicle type"
             value={vehicleType}
             onChange={setVehicleType}
