@@ -1,6 +1,7 @@
 import type { Alert } from '@curbside/domain';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { useDrawnWhenOpened } from '../../lib/drawn-when-opened';
 import { useDismissAlert } from './alerts.queries';
 
 /**
@@ -17,8 +18,11 @@ export function DismissEmergencyDialog({
   onKeep: () => void;
   onDismiss: () => void;
 }) {
+  // Not drawn with the banner: from the first emergency asked about on (h57v).
+  const dialog = useDrawnWhenOpened(alert !== null);
+  if (!dialog.draw) return null;
   return (
-    <Modal opened={alert !== null} onClose={onKeep} title="Dismiss this emergency?" centered size="md">
+    <Modal opened={dialog.opened} onClose={onKeep} title="Dismiss this emergency?" centered size="md">
       <Stack gap="md">
         <Text fz="lg" fw={700}>
           {alert?.message}

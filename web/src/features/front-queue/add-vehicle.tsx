@@ -6,25 +6,19 @@ import {
   vehicleName,
   vehicleNumberProblem,
 } from '@curbside/domain';
-import {
-  Alert,
-  Button,
-  Card,
-  Group,
-  SegmentedControl,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { type FormEvent, type ReactNode, useRef, useState } from 'react';
+import { SegmentedRadios } from '../../components/segmented-radios';
 import { errorMessage } from '../../lib/http';
 import { DANGER_TEXT } from '../../lib/theme';
 import { vehicleToastSubject, withdrawLiveToast } from '../../lib/toasts';
 import { NotCalledList, type NotComingAnswer, notComingOf } from '../queue/not-called';
 import { useAddToQueue, useRemoveFromQueue } from '../queue/queue.queries';
 
+const VEHICLE_TYPES: ReadonlyArray<{ value: VehicleType; label: string }> = [
+  { label: 'Car', value: 'car' },
+  { label: 'Bus', value: 'bus' },
+];
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', 'Clear', '0', 'Enter'] as const;
 
 /**
@@ -227,16 +221,13 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
           <Title order={2} fz={{ base: 'xl', md: 'lg' }} id="add-vehicle-title">
             Add Vehicle to Queue
           </Title>
-          <SegmentedControl
+          {/* Not Mantine's SegmentedControl, which measures itself in the keypad's first commit (h57v). */}
+          <SegmentedRadios
             fullWidth
-            size="md"
-            aria-label="Vehicle type"
+            label="Vehicle type"
             value={vehicleType}
-            onChange={(value) => setVehicleType(value as VehicleType)}
-            data={[
-              { label: 'Car', value: 'car' },
-              { label: 'Bus', value: 'bus' },
-            ]}
+            onChange={setVehicleType}
+            data={VEHICLE_TYPES}
           />
           <TextInput
             ref={input}

@@ -1,6 +1,7 @@
 import { NOT_A_PLACARD, OTHER_SCHOOL_PLACARD, parsePlacardCode, vehicleName } from '@curbside/domain';
 import { Alert, Button, Modal, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
+import { useDrawnWhenOpened } from '../../lib/drawn-when-opened';
 import { errorMessage } from '../../lib/http';
 import { vehicleToastSubject, withdrawLiveToast } from '../../lib/toasts';
 import { useAddToQueue } from '../queue/queue.queries';
@@ -205,14 +206,18 @@ function Scanner({ sessionId, schoolId }: { sessionId: number; schoolId: number 
 /** The front screen's Scan: opens the camera in a dialog (typing stays as it is). */
 export function ScanPlacards({ sessionId, schoolId }: { sessionId: number; schoolId: number }) {
   const [open, setOpen] = useState(false);
+  // Not drawn with the keypad: from the first Scan on (h57v).
+  const dialog = useDrawnWhenOpened(open);
   return (
     <>
       <Button variant="default" size="lg" fullWidth onClick={() => setOpen(true)}>
         Scan
       </Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title="Scan placards" size="lg">
-        {open && <Scanner sessionId={sessionId} schoolId={schoolId} />}
-      </Modal>
+      {dialog.draw && (
+        <Modal opened={dialog.opened} onClose={() => setOpen(false)} title="Scan placards" size="lg">
+          {open && <Scanner sessionId={sessionId} schoolId={schoolId} />}
+        </Modal>
+      )}
     </>
   );
 }

@@ -1,17 +1,11 @@
 import { SegmentedControl } from '@mantine/core';
-import { type CSSProperties, useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { SegmentedRadios } from '../../components/segmented-radios';
 import { LANGUAGES } from '../../lib/i18n';
 import { useParentTexts } from './i18n';
 import { useIdleAfterPaint } from './largest-paint';
 
-const classes = SegmentedControl.classes;
 const DATA = LANGUAGES.map(({ code, label }) => ({ value: code, label }));
-/** The variables Mantine's SegmentedControl sets on its root for `size="sm"` and no color. */
-const ROOT_VARS = {
-  '--sc-shadow': 'var(--mantine-shadow-xs)',
-  '--sc-padding': 'var(--sc-padding-sm)',
-  '--sc-font-size': 'var(--mantine-font-size-sm)',
-} as CSSProperties;
 
 interface SwitchProps {
   label: string;
@@ -20,10 +14,8 @@ interface SwitchProps {
 }
 
 /**
- * Mantine's SegmentedControl as it draws itself before it has measured anything (its root
- * without `data-initialized`: the chosen label's own background stands for the sliding
- * indicator): the same elements, classes and variables, radios a keyboard and a screen reader
- * use the same way, and no measuring.
+ * Mantine's SegmentedControl as it draws itself before it has measured anything (the chosen
+ * label's own background stands for the sliding indicator): `SegmentedRadios`, not full width.
  */
 function SwitchLookAlike({
   label,
@@ -32,51 +24,17 @@ function SwitchLookAlike({
   onPress,
   onFocusChange,
 }: SwitchProps & { onPress: () => void; onFocusChange: (value: string | null) => void }) {
-  const name = useId();
   return (
-    <div
-      className={`${classes.root} mantine-SegmentedControl-root`}
-      data-size="sm"
-      data-with-items-borders="true"
-      aria-label={label}
-      role="radiogroup"
-      style={ROOT_VARS}
+    <SegmentedRadios
+      label={label}
+      data={DATA}
+      value={value}
+      onChange={onChange}
+      size="sm"
       onPointerDown={onPress}
       onFocus={(event) => onFocusChange((event.target as HTMLInputElement).value)}
       onBlur={() => onFocusChange(null)}
-    >
-      {DATA.map((item) => {
-        const active = item.value === value;
-        const id = `${name}-${item.value}`;
-        return (
-          <div
-            key={item.value}
-            className={`${classes.control} mantine-SegmentedControl-control`}
-            data-active={active || undefined}
-          >
-            <input
-              className={`${classes.input} mantine-SegmentedControl-input`}
-              id={id}
-              data-focus-ring="auto"
-              type="radio"
-              value={item.value}
-              checked={active}
-              name={name}
-              onChange={() => onChange(item.value)}
-            />
-            <label
-              className={`${classes.label} mantine-SegmentedControl-label`}
-              data-active={active || undefined}
-              htmlFor={id}
-            >
-              <span className={`${classes.innerLabel} mantine-SegmentedControl-innerLabel`}>
-                {item.label}
-              </span>
-            </label>
-          </div>
-        );
-      })}
-    </div>
+    />
   );
 }
 

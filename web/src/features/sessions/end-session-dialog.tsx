@@ -1,6 +1,7 @@
 import { type PickupSession, plural } from '@curbside/domain';
 import { Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { useDrawnWhenOpened } from '../../lib/drawn-when-opened';
 import { queueQueries } from '../queue/queue.queries';
 import { useEndSession } from './sessions.mutations';
 
@@ -27,10 +28,13 @@ export function EndSessionDialog({
   const end = useEndSession();
   const queue = useQuery({ ...queueQueries.active(session.id), enabled: opened });
   const queued = queue.data?.filter((entry) => entry.status !== 'completed').length;
+  // Not drawn with the session pill: from the first End Session on (h57v).
+  const dialog = useDrawnWhenOpened(opened);
+  if (!dialog.draw) return null;
 
   return (
     <Modal
-      opened={opened}
+      opened={dialog.opened}
       onClose={onClose}
       title="End the session?"
       centered
