@@ -188,7 +188,8 @@ describe("a phone's first screen", () => {
     await page.goto('/front-queue');
     await page.getByRole('heading', { name: 'Add Vehicle to Queue' }).waitFor({ timeout: 30_000 });
     const early = await page.evaluate(
-      () => (globalThis as { curbsideEarly?: Record<string, unknown> }).curbsideEarly?.['/api/sessions/active'],
+      () =>
+        (globalThis as { curbsideEarly?: Record<string, unknown> }).curbsideEarly?.['/api/sessions/active'],
     );
     await context.close();
     expect(askedBeforeMe).toBe(true);
