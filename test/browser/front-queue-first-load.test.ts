@@ -111,8 +111,10 @@ it("what the shell read before its live connection opened is read again after th
     viewport: viewports.tablet,
     initScripts: [NOTE_OPEN, NOTE_KEYPAD],
   });
-  // The running session's first answer is held until the live connection has opened (at most
-  // 15 s): the connection opens while the shell waits for it, as on a slow phone.
+  // The running session's first answer on the reload is held until the live connection has opened
+  // (at most 15 s): the connection opens while the shell waits for it, as on a slow phone. (The
+  // first load's own reads again are over first: none of them is the one held.)
+  await page.waitForLoadState('networkidle');
   let held = false;
   await page.route(/\/api\/sessions\/active$/, async (route) => {
     if (!held) {
