@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { viewports, webDist } from '../support/browser';
+import { MARK_KEYPAD, viewports, webDist } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
 
@@ -242,17 +242,6 @@ describe('the parent portal on a phone', () => {
     ).toEqual([]);
   });
 });
-
-/**
- * Records (`keypadAt`) when the front queue's keypad first comes into the document: its heading
- * is the screen's largest paint, in the same frame.
- */
-const MARK_KEYPAD = `new MutationObserver((_, observer) => {
-  const drawn = [...document.querySelectorAll('h2, h3')].some((heading) => heading.textContent === 'Add Vehicle to Queue');
-  if (!drawn) return;
-  window.keypadAt = performance.now();
-  observer.disconnect();
-}).observe(document, { childList: true, subtree: true });`;
 
 describe('the front queue on a tablet', () => {
   // Issue 57 (h57c): on HTTP/1.1 (six connections) each file is a round trip before the keypad's

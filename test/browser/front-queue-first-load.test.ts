@@ -1,6 +1,6 @@
 import type { Page, WebSocketRoute } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
-import { viewports } from '../support/browser';
+import { MARK_KEYPAD, viewports } from '../support/browser';
 import { browserSuite, connected } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
 import { signedIn } from '../support/server';
@@ -98,18 +98,10 @@ it('the front queue reads each of its lists once from its load to its live conne
   ).toEqual([]);
 }, 60_000);
 
-/** Notes when the keypad's heading came into the document (`window.keypadAt`, the page's clock): painted after. */
-const NOTE_KEYPAD = `new MutationObserver((_, observer) => {
-  const drawn = [...document.querySelectorAll('h2, h3')].some((heading) => heading.textContent === 'Add Vehicle to Queue');
-  if (!drawn) return;
-  window.keypadAt = performance.now();
-  observer.disconnect();
-}).observe(document, { childList: true, subtree: true });`;
-
 it("what the shell read before its live connection opened is read again after the keypad's paint, not before it (h57w)", async () => {
   const { page } = await suite.open('front_demo', '/front-queue', {
     viewport: viewports.tablet,
-    initScripts: [NOTE_OPEN, NOTE_KEYPAD],
+    initScripts: [NOTE_OPEN, MARK_KEYPAD],
   });
   // The running session's first answer on the reload is held until the live connection has opened
   // (at most 15 s): the connection opens while the shell waits for it, as on a slow phone. (The
