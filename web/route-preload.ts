@@ -71,12 +71,14 @@ export const FIRST_SCREENS: readonly FirstScreen[] = [
     ],
     // And the running session the shell waits for (h57l): a session started while the answer
     // travelled is read again when the screen's live connection opens (`readAgainOnFirstOpen`).
+    // With who is signed in, not after its answer (h57w): it is read with the same cookie, and the
+    // shell draws nothing until both are in; a round trip less before the keypad's paint. (A visitor
+    // who is not staff gets its refusal, unused: the shell asks it of staff only.)
     // With it what the shell's first draw shows (h57q): the header's school and district and the
     // banner's alerts, as `shellLoader` asks them; asked by the loader they left only once the
     // entry had run, a round trip after it before the keypad's paint. Read again on the opening too.
     reads: {
-      always: [ME],
-      staff: ['/api/sessions/active'],
+      always: [ME, '/api/sessions/active'],
       school: ['/api/schools/{schoolId}', '/api/districts/{districtId}', '/api/alerts'],
     },
   },
@@ -128,7 +130,7 @@ function early(screens: Array<[string, string[], Reads]>) {
     document.head.append(link);
   }
   const me = kept['/api/me'];
-  if (!me || !(reads.parent || reads.staff)) return;
+  if (!me || !(reads.parent || reads.staff || reads.school)) return;
   type User = {
     role?: string;
     mustChangePassword?: boolean;

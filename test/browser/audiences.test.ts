@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { viewports, webDist } from '../support/browser';
+import { MARK_KEYPAD, viewports, webDist } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
 
@@ -189,7 +189,7 @@ describe('the parent portal on a phone', () => {
   // floating-ui), and the trusted adults' cards (Mantine's Radio, which imports the Select's
   // chunk) come after the paint. h57j: the note is the browser's own textarea drawn as Mantine's
   // (Mantine's Textarea imports its autosize: two chunks, Babel's helpers with it).
-  it('signed in, the dashboard paints from at most 13 scripts, none of the Select’s, the popover’s, the radios’ or the autosize’s, and loads none of the first three after it', async () => {
+  it('signed in, the dashboard paints from at most 9 scripts, none of the Select’s, the popover’s, the radios’ or the autosize’s, and loads none of the first three after it', async () => {
     const context = await suite.newContext({ viewport: viewports.phone, touch: true });
     await suite.signIn(context, 'parent_demo');
     const page = await context.newPage();
@@ -226,8 +226,9 @@ describe('the parent portal on a phone', () => {
       ),
       scripts.join('\n'),
     ).toEqual([]);
-    // The entry, Rolldown's runtime, the live layout, the page, and nine chunks (h57f: 21, h57h: 15).
-    expect(scripts.length, scripts.join('\n')).toBeLessThanOrEqual(13);
+    // The entry, Rolldown's runtime, the live layout, the page, and five chunks (h57f: 21, h57h: 15;
+    // h57w: `format` and Mantine's Badge in the parent portal's kit, 11).
+    expect(scripts.length, scripts.join('\n')).toBeLessThanOrEqual(9);
     // The trusted adults' code came after the paint.
     expect(holding(after, /web\/src\/features\/parent\/authorized-pickups\.tsx$/)).toHaveLength(1);
     // h57p: and none of the Select's, the popover's or Mantine's Radio's, after it either (the
@@ -242,17 +243,6 @@ describe('the parent portal on a phone', () => {
   });
 });
 
-/**
- * Records (`keypadAt`) when the front queue's keypad first comes into the document: its heading
- * is the screen's largest paint, in the same frame.
- */
-const MARK_KEYPAD = `new MutationObserver((_, observer) => {
-  const drawn = [...document.querySelectorAll('h2, h3')].some((heading) => heading.textContent === 'Add Vehicle to Queue');
-  if (!drawn) return;
-  window.keypadAt = performance.now();
-  observer.disconnect();
-}).observe(document, { childList: true, subtree: true });`;
-
 describe('the front queue on a tablet', () => {
   // Issue 57 (h57c): on HTTP/1.1 (six connections) each file is a round trip before the keypad's
   // paint. The staff shell's code, the car line's and the front queue's own travel in a few chunks
@@ -263,7 +253,10 @@ describe('the front queue on a tablet', () => {
   // asked for once the keypad has been painted, Mantine's Grid travels with the shell: 21.
   // h57s: the domain's `queue` with the driver's kit and its `sessions` with the shell, a chunk
   // each of 0.3–0.7 KB that every chunk loading them came with anyway: 19.
-  it('draws its keypad from at most 19 scripts and stylesheets, the entry’s among them, none of the lists’', async () => {
+  // h57w: the domain's `roles` and `format`, Mantine's Badge and the sign-in's kit (four chunks, two
+  // stylesheets) in the parent portal's kit, which every page that loads them loads: 13, a wave of
+  // six requests fewer on HTTP/1.1.
+  it('draws its keypad from at most 13 scripts and stylesheets, the entry’s among them, none of the lists’', async () => {
     const front = await suite.client('front_demo');
     expect((await front.post('/api/sessions', sessionBody())).status).toBe(201);
     // The toasts' container, fetched once the browser is idle (ADR 0026), is not the screen's.
@@ -291,7 +284,7 @@ describe('the front queue on a tablet', () => {
     });
     await context.close();
     expect(files.length, files.join('\n')).toBeGreaterThan(3);
-    expect(files.length, files.join('\n')).toBeLessThanOrEqual(19);
+    expect(files.length, files.join('\n')).toBeLessThanOrEqual(13);
     // The shell's code in one chunk: no staff shell module anywhere else.
     expect(holding(files, /web\/src\/features\/shell\//), files.join('\n')).toHaveLength(1);
     // The lists beside the keypad come after its paint: none of their code before it.
@@ -330,7 +323,7 @@ describe('the screens opened from a school link', () => {
   // Issue 57: on HTTP/1.1 (six connections) a phone pays a round trip per chunk before the page's
   // first paint; the driver page asked for nine of 1–2 KB each, and the Select's (h57g: loaded after
   // the paint, here never, the browser never idle and the field not tapped).
-  it('the driver page draws from at most 9 scripts: what it shares with the map, the display and the staff in one', async () => {
+  it('the driver page draws from at most 6 scripts: what it shares with the map, the display and the staff in one', async () => {
     const { scripts } = await load(
       links.driver,
       (page) => page.getByRole('button', { name: 'Start Tracking' }).waitFor(),
@@ -340,11 +333,11 @@ describe('the screens opened from a school link', () => {
     const shared =
       /packages\/domain\/src\/(bus|car-line|queue)\.ts$|features\/alerts\/hold-button|features\/queue\/use-press|features\/buses\/(bus-socket|fleet|connection-badge|link-missing)\./;
     expect(holding(scripts, shared)).toHaveLength(1);
-    // The entry, Rolldown's runtime, the page and six chunks (Mantine's kits, the chunks the parent
-    // pages and the sign-in share with it, that one, which holds the domain's `queue` since h57s:
-    // a chunk of its own before, 10 scripts); none of the Select's.
+    // The entry, Rolldown's runtime, the page and three chunks (the parent portal's kit, which holds
+    // the sign-in's kit, `format` and Mantine's Badge since h57w: 9 scripts before; that one, which
+    // holds the domain's `queue` since h57s: 10 before; the phones'); none of the Select's.
     expect(holding(scripts, /@mantine\/core\/esm\/components\/(Select|Combobox|Popover)\//)).toEqual([]);
-    expect(scripts.length, scripts.join('\n')).toBeLessThanOrEqual(9);
+    expect(scripts.length, scripts.join('\n')).toBeLessThanOrEqual(6);
   });
 
   it('the sign-ins and the parent dashboard load none of the driver’s shared chunk', async () => {

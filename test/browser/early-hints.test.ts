@@ -143,7 +143,7 @@ describe("a phone's first screen", () => {
     }
   });
 
-  it("the front queue's running session leaves from the early script once who is signed in is known, once", async () => {
+  it("the front queue's running session leaves from the early script, once", async () => {
     const front = await suite.client('front_demo');
     expect((await front.post('/api/sessions', sessionBody())).status).toBe(201);
     const { untilDrawn, early, reads, screenAskedFirst } = await opened(
@@ -161,6 +161,42 @@ describe("a phone's first screen", () => {
     expect(made.filter((sent) => sent.headers()[REQUEST_ID] === undefined).length).toBe(1);
     expect(made.length).toBeLessThanOrEqual(2);
     expect(early.find((read) => read.url === '/api/sessions/active')?.taken).toBe(true);
+  }, 60_000);
+
+  it("the front queue's running session leaves with who is signed in, before its answer (h57w)", async () => {
+    const front = await suite.client('front_demo');
+    expect([201, 409]).toContain((await front.post('/api/sessions', sessionBody())).status);
+    const context = await suite.newContext({ viewport: viewports.tablet });
+    await suite.signIn(context, 'front_demo');
+    const page = await context.newPage();
+    suite.watch(page, 'front_demo', false);
+    // Who is signed in is answered only once the running session has been asked for (at most 15 s):
+    // a page that waits for that answer to ask for the session waits the whole 15 s.
+    const sessionAsked = new Promise<boolean>((resolve) => {
+      page.on('request', (sent) => {
+        if (new URL(sent.url()).pathname === '/api/sessions/active') resolve(true);
+      });
+      setTimeout(() => resolve(false), 15_000);
+    });
+    let askedBeforeMe: boolean | undefined;
+    await page.route(/\/api\/me$/, async (route) => {
+      askedBeforeMe ??= await sessionAsked;
+      await route.continue();
+    });
+    const requests: Request[] = [];
+    page.on('request', (sent) => requests.push(sent));
+    await page.goto('/front-queue');
+    await page.getByRole('heading', { name: 'Add Vehicle to Queue' }).waitFor({ timeout: 30_000 });
+    const early = await page.evaluate(
+      () =>
+        (globalThis as { curbsideEarly?: Record<string, unknown> }).curbsideEarly?.['/api/sessions/active'],
+    );
+    await context.close();
+    expect(askedBeforeMe).toBe(true);
+    // Asked once before the keypad by the early script (no request reference), and taken by the app.
+    const sessionReads = requests.filter((sent) => new URL(sent.url()).pathname === '/api/sessions/active');
+    expect(sessionReads.filter((sent) => sent.headers()[REQUEST_ID] === undefined)).toHaveLength(1);
+    expect(early).toBeNull();
   }, 60_000);
 
   it("the front queue's header and banner reads leave from the early script with the session's, once", async () => {

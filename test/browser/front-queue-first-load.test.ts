@@ -1,6 +1,6 @@
 import type { Page, WebSocketRoute } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
-import { viewports } from '../support/browser';
+import { MARK_KEYPAD, viewports } from '../support/browser';
 import { browserSuite, connected } from '../support/browser-suite';
 import { sessionBody } from '../support/fixtures';
 import { signedIn } from '../support/server';
@@ -96,6 +96,54 @@ it('the front queue reads each of its lists once from its load to its live conne
   expect(
     Object.entries(counts).filter(([url, count]) => count > (firstAsked(url) < openedAt ? 2 : 1)),
   ).toEqual([]);
+}, 60_000);
+
+it("what the shell read before its live connection opened is read again after the keypad's paint, not before it (h57w)", async () => {
+  const { page } = await suite.open('front_demo', '/front-queue', {
+    viewport: viewports.tablet,
+    initScripts: [NOTE_OPEN, MARK_KEYPAD],
+  });
+  // The running session's first answer on the reload is held until the live connection has opened
+  // (at most 15 s): the connection opens while the shell waits for it, as on a slow phone. (The
+  // first load's own reads again are over first: none of them is the one held.)
+  await page.waitForLoadState('networkidle');
+  let held = false;
+  await page.route(/\/api\/sessions\/active$/, async (route) => {
+    if (!held) {
+      held = true;
+      await page
+        .waitForFunction(
+          () => (globalThis as { liveOpenedAt?: number }).liveOpenedAt !== undefined,
+          undefined,
+          {
+            timeout: 15_000,
+          },
+        )
+        .catch(() => {});
+    }
+    await route.continue();
+  });
+  await page.reload();
+  await page.getByRole('group', { name: 'Car 101', exact: true }).waitFor();
+  await connected(page);
+  await page.waitForLoadState('networkidle');
+  const reads = await apiReads(page);
+  const { openedAt, keypadAt } = await page.evaluate<{ openedAt: number; keypadAt: number }>(
+    '({ openedAt: window.liveOpenedAt, keypadAt: window.keypadAt })',
+  );
+  expect(openedAt).toBeLessThan(keypadAt);
+  const session = reads.filter((read) => read.url === '/api/sessions/active');
+  // Read before the connection opened, so read once more (a change meanwhile reached no socket)…
+  expect(session).toHaveLength(2);
+  // …and every read again of what was asked before the opening leaves once the keypad is shown.
+  const readAgain = reads.filter(
+    (read, index) =>
+      read.startTime > openedAt &&
+      reads.findIndex((other) => other.url === read.url) < index &&
+      (reads.find((other) => other.url === read.url)?.startTime ?? 0) < openedAt,
+  );
+  expect(readAgain.map((read) => read.url)).toContain('/api/sessions/active');
+  expect(readAgain.filter((read) => read.startTime < keypadAt).map((read) => read.url)).toEqual([]);
 }, 60_000);
 
 it('the front queue reads its lists again when its live connection comes back after a drop', async () => {

@@ -43,6 +43,17 @@ const BLANK_TILE = Buffer.from(
 );
 
 /** Where the browser tests write their screenshots (`SHOTS_DIR`, else the system's temp folder), made if missing. */
+/**
+ * An init script that records (`window.keypadAt`, the page's clock) when the front queue's keypad
+ * first comes into the document: its heading is the screen's largest paint, in the same frame.
+ */
+export const MARK_KEYPAD = `new MutationObserver((_, observer) => {
+  const drawn = [...document.querySelectorAll('h2, h3')].some((heading) => heading.textContent === 'Add Vehicle to Queue');
+  if (!drawn) return;
+  window.keypadAt = performance.now();
+  observer.disconnect();
+}).observe(document, { childList: true, subtree: true });`;
+
 export const shotsDir = () => {
   const dir = process.env.SHOTS_DIR ?? join(tmpdir(), 'curbside-shots');
   mkdirSync(dir, { recursive: true });

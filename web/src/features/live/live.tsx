@@ -14,6 +14,39 @@ interface Live {
 
 const LiveContext = createContext<Live | null>(null);
 
+/** How long the first socket's read again waits at most for the page's first paint. */
+const FIRST_PAINT_WAIT_MS = 2_000;
+
+/**
+ * Calls `then` once the page has shown its first contentful paint (at once when it has), or after
+ * `FIRST_PAINT_WAIT_MS` at most (a browser that reports no paint, a hidden tab). Answers a
+ * function that cancels it.
+ */
+const afterFirstPaint = (then: () => void) => {
+  const painted = () => performance.getEntriesByName('first-contentful-paint').length > 0;
+  if (painted()) {
+    then();
+    return () => {};
+  }
+  let observer: PerformanceObserver | undefined;
+  const fire = () => {
+    observer?.disconnect();
+    clearTimeout(timer);
+    then();
+  };
+  const timer = setTimeout(fire, FIRST_PAINT_WAIT_MS);
+  if (PerformanceObserver.supportedEntryTypes?.includes('paint')) {
+    observer = new PerformanceObserver(() => {
+      if (painted()) fire();
+    });
+    observer.observe({ type: 'paint' });
+  }
+  return () => {
+    observer?.disconnect();
+    clearTimeout(timer);
+  };
+};
+
 /**
  * The first socket of a run opened: a change made while it was connecting (a
  * slow network, a busy tablet) reached no socket of this page, so the lists
@@ -21,35 +54,52 @@ const LiveContext = createContext<Live | null>(null);
  * when their answer lands (that read may have come before the server knew the
  * socket). A read in flight is never cancelled: cancelling a first read left
  * its list empty on the teacher screen. Who is signed in is not a list.
- * Answers a function that stops waiting for the reads in flight.
+ * Not before the page's first paint (issue 57, h57w): on a first load the socket may open while
+ * the screen waits for its first reads (the front queue's keypad for the running session), and the
+ * reads again then left before its paint, on a phone's connections beside its files. A read
+ * made later closes the same gap (the socket hears every change from its opening on).
+ * Answers a function that stops waiting for the reads in flight and the paint.
  */
 const readAgainOnFirstOpen = (queryClient: QueryClient) => {
   const cache = queryClient.getQueryCache();
   const isList = (query: Query) => query.queryKey[0] !== authQueries.all[0];
+  const lists = cache.getAll().filter(isList);
   const inFlight = new Set(
-    cache
-      .getAll()
-      .filter((query) => isList(query) && query.state.fetchStatus === 'fetching')
+    lists.filter((query) => query.state.fetchStatus === 'fetching').map((query) => query.queryHash),
+  );
+  const due = new Set(
+    lists
+      .filter((query) => query.state.dataUpdatedAt > 0 && !inFlight.has(query.queryHash))
       .map((query) => query.queryHash),
   );
-  void queryClient.invalidateQueries(
-    {
-      predicate: (query) => isList(query) && query.state.dataUpdatedAt > 0 && !inFlight.has(query.queryHash),
-    },
-    { cancelRefetch: false },
-  );
-  if (inFlight.size === 0) return () => {};
+  let painted = false;
+  const readDue = () => {
+    if (!painted || due.size === 0) return;
+    const hashes = new Set(due);
+    due.clear();
+    void queryClient.invalidateQueries(
+      { predicate: (query) => hashes.has(query.queryHash) },
+      { cancelRefetch: false },
+    );
+  };
+  const stopPaint = afterFirstPaint(() => {
+    painted = true;
+    readDue();
+  });
+  if (inFlight.size === 0) return stopPaint;
   const stop = cache.subscribe((event) => {
     if (event.type !== 'updated' || !inFlight.has(event.query.queryHash)) return;
     const { type } = event.action;
     if (type !== 'success' && type !== 'error') return;
     inFlight.delete(event.query.queryHash);
-    if (type === 'success') {
-      void queryClient.invalidateQueries({ queryKey: event.query.queryKey, exact: true });
-    }
+    if (type === 'success') due.add(event.query.queryHash);
+    readDue();
     if (inFlight.size === 0) stop();
   });
-  return stop;
+  return () => {
+    stop();
+    stopPaint();
+  };
 };
 
 /** How long the live connection waits at most for the screen's first reads, and for a frame after them. */
