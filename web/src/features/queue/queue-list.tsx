@@ -33,6 +33,7 @@ import {
 } from 'react';
 import { DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
 import { showLiveToast, vehicleToastSubject } from '../../lib/toasts';
+import { useAuthorizedPickupsAhead } from '../authorized-pickups/authorized-pickups.queries';
 import { useLiveEvent, useLivePatches } from '../live/live';
 import { useVehicleDialog } from './lazy-vehicle-dialog';
 import { OutboxMarks, PendingChanges } from './pending';
@@ -184,6 +185,8 @@ export function QueueList({ sessionId, title = 'Current Queue' }: { sessionId: n
   }, [data, leaving]);
 
   const all = useMemo(() => [...cars, ...buses], [cars, buses]);
+  // The cards are drawn a few at a time: their children's trusted adults are asked for together.
+  useAuthorizedPickupsAhead(all.flatMap((entry) => entry.students.map((student) => student.id)));
   const open = all.find((entry) => entry.id === openId) ?? null;
   // Loaded with the first tap, then mounted for good (so it can fade out when closed).
   const { Dialog, load } = useVehicleDialog();
