@@ -3,7 +3,7 @@ import { viewports } from '../support/browser';
 import { browserSuite, connected } from '../support/browser-suite';
 import { queueCar } from '../support/car-line';
 import { sessionBody } from '../support/fixtures';
-import { type Client, signedIn } from '../support/server';
+import { signedIn } from '../support/server';
 
 /**
  * Issue 57 (h57x): the front queue's cards after its lists' answers. A line's first cards are
@@ -11,15 +11,14 @@ import { type Client, signedIn } from '../support/server';
  * session's marks (a teacher's releases) draw again only the cards whose children they mark.
  */
 const suite = browserSuite();
-let front: Client;
-let teacher: Client;
+/** The line of both tests: six cars, in this order. */
+const LINE = ['101', '102', '103', '104', '105', '106'];
 let sessionId: number;
 
 beforeAll(async () => {
-  front = await signedIn(suite.server.url, 'front_demo');
-  teacher = await signedIn(suite.server.url, 'teacher_demo');
+  const front = await signedIn(suite.server.url, 'front_demo');
   sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
-  for (const number of ['101', '102', '103', '104', '105', '106']) await queueCar(front, sessionId, number);
+  for (const number of LINE) await queueCar(front, sessionId, number);
 });
 
 /**
@@ -74,7 +73,7 @@ it("draws a line's first three cards in one commit and the others after them", a
     initScripts: [CARDS_ADDED],
   });
   const cars = page.getByRole('region', { name: 'Cars in Parking Lot' });
-  for (const number of ['101', '102', '103', '104', '105', '106']) {
+  for (const number of LINE) {
     await cars.getByRole('group', { name: `Car ${number}`, exact: true }).waitFor({ timeout: 30_000 });
   }
   await expect.poll(() => page.locator('[data-entry-id]').count()).toBe(6);
@@ -85,7 +84,7 @@ it("draws a line's first three cards in one commit and the others after them", a
   // In the line's order.
   const cards = await cars.getByRole('group', { name: /^Car \d+$/ }).all();
   const order = await Promise.all(cards.map((card) => card.getAttribute('aria-label')));
-  expect(order).toEqual(['Car 101', 'Car 102', 'Car 103', 'Car 104', 'Car 105', 'Car 106']);
+  expect(order).toEqual(LINE.map((number) => `Car ${number}`));
 }, 60_000);
 
 it("draws a card's marks again for its own children's marks only: not for the marks' answer, not for another car's release", async () => {
@@ -113,9 +112,10 @@ it("draws a card's marks again for its own children's marks only: not for the ma
   const renders = () => page.evaluate('({ ...window.__curbsideRenders })') as Promise<Record<string, number>>;
   const before = await renders();
   // No card's children were marked: the answer drew no card's marks again.
-  for (const number of ['101', '102', '103', '104', '105', '106']) {
+  for (const number of LINE) {
     expect(before[`ChildMarks ${number}`], `car ${number}`).toBe(1);
   }
+  const teacher = await signedIn(suite.server.url, 'teacher_demo');
   const students = (await teacher.get(`/api/teacher/students?sessionId=${sessionId}`)).body as Array<{
     id: number;
     firstName: string;
@@ -128,7 +128,7 @@ it("draws a card's marks again for its own children's marks only: not for the ma
   await page.waitForLoadState('networkidle');
   const after = await renders();
   expect(after['ChildMarks 101']).toBeGreaterThan(1);
-  for (const number of ['102', '103', '104', '105', '106']) {
+  for (const number of LINE.slice(1)) {
     expect(after[`ChildMarks ${number}`], `car ${number}`).toBe(1);
   }
 }, 60_000);
