@@ -101,7 +101,10 @@ export const useMarksOf = (
   const select = useCallback(
     (marks: StudentMark[]) => {
       const wanted = new Set(ids.split(',').map(Number));
-      return marks.filter((mark) => wanted.has(mark.studentId));
+      const mine = marks.filter((mark) => wanted.has(mark.studentId));
+      // None: the one empty list, so the placeholder's selection (made again at each result) is
+      // the same data, not a new result for React to draw again as the card subscribes.
+      return mine.length === 0 ? NO_MARKS : mine;
     },
     [ids],
   );
