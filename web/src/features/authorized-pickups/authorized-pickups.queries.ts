@@ -1,6 +1,7 @@
 import { AUTHORIZED_PICKUPS_READ_MAX, routes } from '@curbside/api';
 import type { StudentAuthorizedPickups } from '@curbside/domain';
 import { notifyManager, type QueryClient, queryOptions, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { api } from '../../lib/api';
 import { useLiveEvent } from '../live/live';
 
@@ -97,4 +98,20 @@ export const useAuthorizedPickupsLive = () => {
   useLiveEvent('AUTHORIZED_PICKUPS_CHANGED', ({ data: { schoolId: _, studentId, ...list } }) => {
     client.setQueryData(authorizedPickupQueries.student(studentId).queryKey, list);
   });
+};
+
+/**
+ * Asks in one task for the lists of all these children (issue 57, h57x): a line's cards are drawn
+ * a few at a time (`queue-list.tsx`), each commit's cards asking for their children's lists, which
+ * would be one read a commit; asked here as the line's entries come, every child's list is in the
+ * one read, and a card drawn later finds its child's list read or being read. A list read within
+ * its `staleTime` is not read again.
+ */
+export const useAuthorizedPickupsAhead = (studentIds: readonly number[]) => {
+  const client = useQueryClient();
+  const ids = studentIds.join(',');
+  useEffect(() => {
+    if (!ids) return;
+    for (const id of ids.split(',')) void client.prefetchQuery(authorizedPickupQueries.student(Number(id)));
+  }, [client, ids]);
 };

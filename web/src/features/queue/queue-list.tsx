@@ -21,9 +21,19 @@ import {
   Title,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { memo, useCallback, useDeferredValue, useMemo, useState } from 'react';
+import {
+  memo,
+  startTransition,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
 import { showLiveToast, vehicleToastSubject } from '../../lib/toasts';
+import { useAuthorizedPickupsAhead } from '../authorized-pickups/authorized-pickups.queries';
 import { useLiveEvent, useLivePatches } from '../live/live';
 import { useVehicleDialog } from './lazy-vehicle-dialog';
 import { OutboxMarks, PendingChanges } from './pending';
@@ -66,6 +76,27 @@ export const useQueueLive = (sessionId: number) => {
   });
 };
 
+/** The cards a section draws in its first commit; the rest follow, as many a transition (h57x). */
+export const CARDS_AT_ONCE = 3;
+
+/**
+ * How many of a section's `count` cards to draw (issue 57, h57x): the first `step` at once, then
+ * `step` more in each following transition until all are drawn, each its own commit (a card's
+ * mount, its menu's and tooltip's effects, cannot be sliced: five cards were one long commit at a
+ * phone's CPU). Once a line has been drawn whole, every card is drawn at once, as before: a car
+ * queued later, or the line shown again after a search, does not wait.
+ */
+function useDrawnInSteps(count: number, step: number) {
+  const [limit, setLimit] = useState(step);
+  const whole = useRef(false);
+  useEffect(() => {
+    if (whole.current) return;
+    if (count > limit) startTransition(() => setLimit(limit + step));
+    else if (count > 0) whole.current = true;
+  }, [count, limit, step]);
+  return whole.current ? count : Math.min(count, limit);
+}
+
 interface SectionProps {
   title: string;
   type: VehicleType;
@@ -81,6 +112,7 @@ interface SectionProps {
 const QueueSection = memo(function QueueSection({ title, type, entries, onOpen }: SectionProps) {
   const [search, setSearch] = useState('');
   const shown = entries.filter((entry) => matchesQueueSearch(entry, search));
+  const drawn = useDrawnInSteps(shown.length, CARDS_AT_ONCE);
   const noun = type === 'bus' ? 'bus' : 'car';
   return (
     <Stack gap="sm" component="section" aria-label={title}>
@@ -114,7 +146,7 @@ const QueueSection = memo(function QueueSection({ title, type, entries, onOpen }
         </Text>
       ) : (
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="sm">
-          {shown.map((entry) => (
+          {shown.slice(0, drawn).map((entry) => (
             // The outbox's marks under the card, outside it: Dismiss is not a tap on the card.
             <Stack key={entry.id} gap={6}>
               <VehicleCard entry={entry} total={entries.length} onOpen={onOpen} />
@@ -153,6 +185,8 @@ export function QueueList({ sessionId, title = 'Current Queue' }: { sessionId: n
   }, [data, leaving]);
 
   const all = useMemo(() => [...cars, ...buses], [cars, buses]);
+  // The cards are drawn a few at a time: their children's trusted adults are asked for together.
+  useAuthorizedPickupsAhead(all.flatMap((entry) => entry.students.map((student) => student.id)));
   const open = all.find((entry) => entry.id === openId) ?? null;
   // Loaded with the first tap, then mounted for good (so it can fade out when closed).
   const { Dialog, load } = useVehicleDialog();

@@ -1,6 +1,7 @@
 import { routes } from '@curbside/api';
 import type { StudentMark } from '@curbside/domain';
 import { type QueryKey, queryOptions, useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { api } from '../../lib/api';
 import { entryChanges } from '../live/changes';
 import { cachePatch } from '../live/live-sync';
@@ -80,4 +81,38 @@ export const useStudentMarks = (sessionId: number | null | undefined): ReadonlyM
   const map = new Map<number, StudentMark>();
   for (const mark of data ?? []) map.set(mark.studentId, mark);
   return map;
+};
+
+/** No marks: the placeholder a card's selection reads before the session's marks are in. */
+const NO_MARKS: StudentMark[] = [];
+
+/**
+ * The marks of these students only (issue 57, h57x): a card's badges. The session's marks are
+ * selected down to the card's children and kept as the same list while they do not change
+ * (TanStack Query's structural sharing of a selection, from an empty placeholder): the marks'
+ * answer, and a release of another car's child, draw again only the cards whose children's marks
+ * changed, not every card of the queue.
+ */
+export const useMarksOf = (
+  sessionId: number | null | undefined,
+  students: readonly { id: number }[],
+): readonly StudentMark[] => {
+  const ids = students.map((student) => student.id).join(',');
+  const select = useCallback(
+    (marks: StudentMark[]) => {
+      const wanted = new Set(ids.split(',').map(Number));
+      const mine = marks.filter((mark) => wanted.has(mark.studentId));
+      // None: the one empty list, so the placeholder's selection (made again at each result) is
+      // the same data, not a new result for React to draw again as the card subscribes.
+      return mine.length === 0 ? NO_MARKS : mine;
+    },
+    [ids],
+  );
+  const { data } = useQuery({
+    ...releaseQueries.session(sessionId ?? 0),
+    enabled: Boolean(sessionId),
+    placeholderData: NO_MARKS,
+    select,
+  });
+  return data ?? NO_MARKS;
 };

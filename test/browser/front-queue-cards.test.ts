@@ -1,0 +1,138 @@
+import { beforeAll, expect, it } from 'vitest';
+import { viewports } from '../support/browser';
+import { browserSuite, connected } from '../support/browser-suite';
+import { queueCar } from '../support/car-line';
+import { sessionBody } from '../support/fixtures';
+import { signedIn } from '../support/server';
+
+/**
+ * Issue 57 (h57x): the front queue's cards after its lists' answers. A line's first cards are
+ * drawn in one commit and the rest after them (a card's mount cannot be sliced), and the
+ * session's marks (a teacher's releases) draw again only the cards whose children they mark.
+ */
+const suite = browserSuite();
+/** The line of both tests: six cars, in this order. */
+const LINE = ['101', '102', '103', '104', '105', '106'];
+let sessionId: number;
+
+beforeAll(async () => {
+  const front = await signedIn(suite.server.url, 'front_demo');
+  sessionId = (await front.post('/api/sessions', sessionBody())).body.id;
+  for (const number of LINE) await queueCar(front, sessionId, number);
+});
+
+/**
+ * Records in `window.__curbsideCardsAdded` how many cards each change of the page added (one
+ * entry a change that added any: a commit's insertions reach one MutationObserver callback).
+ */
+const CARDS_ADDED = `(() => {
+  window.__curbsideCardsAdded = [];
+  new MutationObserver((records) => {
+    let added = 0;
+    for (const record of records)
+      for (const node of record.addedNodes) {
+        if (node.nodeType !== 1) continue;
+        if (node.matches('[data-entry-id]')) added++;
+        added += node.querySelectorAll('[data-entry-id]').length;
+      }
+    if (added > 0) window.__curbsideCardsAdded.push(added);
+  }).observe(document, { childList: true, subtree: true });
+})()`;
+
+/**
+ * Counts, in `window.__curbsideRenders`, each render of a named component (its `displayName`) by
+ * the vehicle of its `entry` prop, through React's DevTools hook: a fiber drew in a commit when it
+ * is new or React performed its work (the `PerformedWork` flag), and a subtree React did not
+ * visit keeps its child (as React DevTools tells them).
+ */
+const RENDERS = `(() => {
+  window.__curbsideRenders = {};
+  const count = (fiber) => {
+    for (let f = fiber; f; f = f.sibling) {
+      const before = f.alternate;
+      const name = typeof f.type === 'function' ? f.type.displayName : undefined;
+      if (name && (before === null || (f.flags & 1) !== 0)) {
+        const key = name + ' ' + (f.memoizedProps?.entry?.vehicleNumber ?? '');
+        window.__curbsideRenders[key] = (window.__curbsideRenders[key] ?? 0) + 1;
+      }
+      if (f.child && (before === null || f.child !== before.child)) count(f.child);
+    }
+  };
+  let id = 0;
+  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    isDisabled: false, supportsFiber: true, renderers: new Map(),
+    inject(renderer) { this.renderers.set(++id, renderer); return id; },
+    checkDCE() {}, onScheduleFiberRoot() {}, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {},
+    onCommitFiberRoot(_, root) { count(root.current); },
+  };
+})()`;
+
+it("draws a line's first three cards in one commit and the others after them", async () => {
+  const { page } = await suite.open('front_demo', '/front-queue', {
+    viewport: viewports.tablet,
+    initScripts: [CARDS_ADDED],
+  });
+  const cars = page.getByRole('region', { name: 'Cars in Parking Lot' });
+  for (const number of LINE) {
+    await cars.getByRole('group', { name: `Car ${number}`, exact: true }).waitFor({ timeout: 30_000 });
+  }
+  await expect.poll(() => page.locator('[data-entry-id]').count()).toBe(6);
+  const added = (await page.evaluate('window.__curbsideCardsAdded')) as number[];
+  // The first commit with cards drew the first three (the top of the line), the next the rest.
+  expect(added[0]).toBe(3);
+  expect(added.reduce((sum, each) => sum + each, 0)).toBe(6);
+  // In the line's order.
+  const cards = await cars.getByRole('group', { name: /^Car \d+$/ }).all();
+  const order = await Promise.all(cards.map((card) => card.getAttribute('aria-label')));
+  expect(order).toEqual(LINE.map((number) => `Car ${number}`));
+}, 60_000);
+
+it("draws a card's marks again for its own children's marks only: not for the marks' answer, not for another car's release", async () => {
+  const { page } = await suite.open('front_demo', '/front-queue', {
+    viewport: viewports.tablet,
+    initScripts: [RENDERS],
+  });
+  await page.getByRole('group', { name: 'Car 106', exact: true }).waitFor({ timeout: 30_000 });
+  // Again, the session's marks answered once every card has been drawn.
+  let answer = () => {};
+  const held = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  await page.route('**/api/sessions/*/releases', async (route) => {
+    await held;
+    await route.continue();
+  });
+  const marksRead = page.waitForResponse((response) => response.url().includes('/releases'));
+  await page.reload();
+  await page.getByRole('group', { name: 'Car 106', exact: true }).waitFor({ timeout: 30_000 });
+  await connected(page);
+  answer();
+  await marksRead;
+  await page.waitForLoadState('networkidle');
+  const renders = () => page.evaluate('({ ...window.__curbsideRenders })') as Promise<Record<string, number>>;
+  const before = await renders();
+  // No card's children were marked: the answer drew no card's marks again.
+  for (const number of LINE) {
+    expect(before[`ChildMarks ${number}`], `car ${number}`).toBe(1);
+  }
+  const teacher = await signedIn(suite.server.url, 'teacher_demo');
+  const students = (await teacher.get(`/api/teacher/students?sessionId=${sessionId}`)).body as Array<{
+    id: number;
+    firstName: string;
+    lastName: string;
+  }>;
+  const ava = students.find((s) => s.firstName === 'Ava' && s.lastName === 'Martinez');
+  expect((await teacher.put(`/api/teacher/students/${ava?.id}/release`)).status).toBe(200);
+  const card = page.getByRole('group', { name: 'Car 101', exact: true });
+  await card.getByText('Ava M. released', { exact: true }).waitFor({ timeout: 10_000 });
+  await page.waitForLoadState('networkidle');
+  const after = await renders();
+  expect(after['ChildMarks 101']).toBeGreaterThan(1);
+  for (const number of LINE.slice(1)) {
+    expect(after[`ChildMarks ${number}`], `car ${number}`).toBe(1);
+  }
+}, 60_000);
+
+it('logged no errors on the screens it opened', () => {
+  expect(suite.errors).toEqual([]);
+});
