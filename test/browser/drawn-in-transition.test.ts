@@ -17,8 +17,17 @@ import { useDrawnInTransition } from './src/lib/drawn-in-transition';
 
 const busy = (ms) => { const end = performance.now() + ms; while (performance.now() < end) {} };
 const draws = [];
+// The parts each task of the browser's drew: a microtask runs when the task that queued it ends.
+const perTask = [];
+let inTask = false;
 function Part({ i, who }) {
   draws[i] = (draws[i] ?? 0) + 1;
+  if (!inTask) {
+    inTask = true;
+    perTask.push(0);
+    queueMicrotask(() => { inTask = false; });
+  }
+  perTask[perTask.length - 1] += 1;
   busy(10);
   return <span data-part={i}>{who}</span>;
 }
@@ -28,9 +37,8 @@ function Shell() {
   if (!drawn) return null;
   return Array.from({ length: 40 }, (_, i) => <Part key={i} i={i} who={me.data} />);
 }
-window.longTasks = [];
-new PerformanceObserver((list) => { for (const task of list.getEntries()) window.longTasks.push(Math.round(task.duration)); }).observe({ type: 'longtask' });
 window.draws = draws;
+window.perTask = perTask;
 createRoot(document.getElementById('root')).render(
   <QueryClientProvider client={new QueryClient()}><Shell /></QueryClientProvider>,
 );
@@ -45,9 +53,11 @@ it('draws a screen whose read answers after its first render in slices, once, wi
   await expect
     .poll(() => page.locator('[data-part]').allTextContents(), { timeout: 15_000 })
     .toEqual(Array(40).fill('front_demo'));
-  // 40 × 10 ms drawn at once would be one task of 400 ms; in slices, none is near it.
-  const longTasks = (await page.evaluate('window.longTasks')) as number[];
-  expect(Math.max(0, ...longTasks)).toBeLessThan(200);
+  // 40 × 10 ms drawn at once would be one task of 400 ms. In slices (React yields after 5 ms) each
+  // task draws a part or two, counted as tasks, not timed: a busy machine stretches any task.
+  const perTask = (await page.evaluate('window.perTask')) as number[];
+  expect(perTask.reduce((sum, parts) => sum + parts, 0)).toBe(40);
+  expect(Math.max(...perTask)).toBeLessThanOrEqual(2);
   expect(await page.evaluate('window.draws')).toEqual(Array(40).fill(1));
   await page.close();
 });

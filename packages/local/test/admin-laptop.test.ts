@@ -60,5 +60,5 @@ describe('npm run admin on a laptop', () => {
     expect(await schools.get(db, 1)).toMatchObject({ name: 'Oak Elementary', districtId: 1 });
     unannounce();
     expect(existsSync(join(dataDir, 'dynamodb-endpoint'))).toBe(false);
-  });
+  }, 120_000);
 });

@@ -118,7 +118,7 @@ describe('startDynamoLocal', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 
   it('moves a database kept by an older start (one shared database) under the new key', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'curbside-dynamo-'));
