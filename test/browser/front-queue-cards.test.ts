@@ -1,5 +1,6 @@
+import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
-import { expectAccessible, viewports } from '../support/browser';
+import { expectAccessible, shotsDir, viewports } from '../support/browser';
 import { browserSuite, connected } from '../support/browser-suite';
 import { queueCar } from '../support/car-line';
 import { sessionBody } from '../support/fixtures';
@@ -175,6 +176,7 @@ it("mounts a card's menu only when it is used; it opens by click and by keyboard
   await page.waitForLoadState('networkidle');
   const cardMenus = () => page.evaluate('window.__curbsideCardMenus') as Promise<number>;
   expect(await cardMenus()).toBe(0);
+  await page.screenshot({ path: join(shotsDir(), 'front-queue-cards-tablet.png') });
   const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
 
   // By click: the menu of Car 101, named after it; Escape closes it and focus is back on its ⋮.
@@ -191,6 +193,7 @@ it("mounts a card's menu only when it is used; it opens by click and by keyboard
     'menu',
   );
   expect(await cardMenus()).toBe(1);
+  await page.screenshot({ path: join(shotsDir(), 'front-queue-card-menu-tablet.png') });
   await expectAccessible(page);
   await page.keyboard.press('Escape');
   await menu.waitFor({ state: 'hidden', timeout: 10_000 });
