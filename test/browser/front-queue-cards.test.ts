@@ -177,7 +177,8 @@ it("mounts a card's menu only when it is used; it opens by click and by keyboard
   const cardMenus = () => page.evaluate('window.__curbsideCardMenus') as Promise<number>;
   expect(await cardMenus()).toBe(0);
   await page.screenshot({ path: join(shotsDir(), 'front-queue-cards-tablet.png') });
-  const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
+  const focused = () =>
+    page.evaluate("document.activeElement?.getAttribute('aria-label') ?? null") as Promise<string | null>;
 
   // By click: the menu of Car 101, named after it; Escape closes it and focus is back on its ⋮.
   const first = page.getByRole('button', { name: 'Actions for Car 101', exact: true });
@@ -206,9 +207,9 @@ it("mounts a card's menu only when it is used; it opens by click and by keyboard
   await page.keyboard.press('Enter');
   await menu.waitFor({ timeout: 10_000 });
   const item = () =>
-    page.evaluate(() =>
-      document.activeElement?.getAttribute('role') === 'menuitem' ? document.activeElement.textContent : null,
-    );
+    page.evaluate(
+      "document.activeElement?.getAttribute('role') === 'menuitem' ? document.activeElement.textContent : null",
+    ) as Promise<string | null>;
   await expect.poll(item, { timeout: 10_000 }).toBe('Child picked up');
   await page.keyboard.press('ArrowDown');
   await expect.poll(item, { timeout: 10_000 }).toBe('Vehicle left');
