@@ -1,5 +1,6 @@
+import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
-import { viewports } from '../support/browser';
+import { expectAccessible, shotsDir, viewports } from '../support/browser';
 import { browserSuite, connected } from '../support/browser-suite';
 import { queueCar } from '../support/car-line';
 import { sessionBody } from '../support/fixtures';
@@ -9,6 +10,8 @@ import { signedIn } from '../support/server';
  * Issue 57 (h57x): the front queue's cards after its lists' answers. A line's first cards are
  * drawn in one commit and the rest after them (a card's mount cannot be sliced), and the
  * session's marks (a teacher's releases) draw again only the cards whose children they mark.
+ * h57z: a card's menu (a Mantine Menu, a Popover) is mounted only when it is first used, and then
+ * behaves as before: by click and keyboard, its items, focus back to ⋮ on Escape.
  */
 const suite = browserSuite();
 /** The line of both tests: six cars, in this order. */
@@ -131,6 +134,96 @@ it("draws a card's marks again for its own children's marks only: not for the ma
   for (const number of LINE.slice(1)) {
     expect(after[`ChildMarks ${number}`], `car ${number}`).toBe(1);
   }
+}, 60_000);
+
+/**
+ * Counts, in `window.__curbsideCardMenus`, the Mantine Menus mounted in the queue's cards (a Menu
+ * whose nearest element holds a card: `[data-entry-id]`), at each commit, through React's
+ * DevTools hook (the staff shell's own menus are not in a card).
+ */
+const CARD_MENUS = `(() => {
+  window.__curbsideCardMenus = 0;
+  const hostOf = (fiber) => {
+    for (let f = fiber.return; f; f = f.return) if (f.stateNode instanceof Element) return f.stateNode;
+    return null;
+  };
+  const count = (fiber) => {
+    let found = 0;
+    for (let f = fiber; f; f = f.sibling) {
+      if (f.type?.displayName === '@mantine/core/Menu' && hostOf(f)?.querySelector(':scope > [data-entry-id]'))
+        found++;
+      if (f.child) found += count(f.child);
+    }
+    return found;
+  };
+  let id = 0;
+  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    isDisabled: false, supportsFiber: true, renderers: new Map(),
+    inject(renderer) { this.renderers.set(++id, renderer); return id; },
+    checkDCE() {}, onScheduleFiberRoot() {}, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {},
+    onCommitFiberRoot(_, root) { window.__curbsideCardMenus = count(root.current); },
+  };
+})()`;
+
+it("mounts a card's menu only when it is used; it opens by click and by keyboard, its items work, Escape gives focus back to ⋮", async () => {
+  const { page } = await suite.open('front_demo', '/front-queue', {
+    viewport: viewports.tablet,
+    initScripts: [CARD_MENUS],
+  });
+  for (const number of LINE) {
+    await page.getByRole('group', { name: `Car ${number}`, exact: true }).waitFor({ timeout: 30_000 });
+  }
+  await page.waitForLoadState('networkidle');
+  const cardMenus = () => page.evaluate('window.__curbsideCardMenus') as Promise<number>;
+  expect(await cardMenus()).toBe(0);
+  await page.screenshot({ path: join(shotsDir(), 'front-queue-cards-tablet.png') });
+  const focused = () =>
+    page.evaluate("document.activeElement?.getAttribute('aria-label') ?? null") as Promise<string | null>;
+
+  // By click: the menu of Car 101, named after it; Escape closes it and focus is back on its ⋮.
+  const first = page.getByRole('button', { name: 'Actions for Car 101', exact: true });
+  await expect.poll(() => first.getAttribute('aria-haspopup')).toBe('menu');
+  await first.click();
+  const menu = page.getByRole('menu');
+  await menu.waitFor({ timeout: 10_000 });
+  for (const item of ['Child picked up', 'Vehicle left', 'Remove from queue']) {
+    await menu.getByRole('menuitem', { name: item, exact: true }).waitFor();
+  }
+  expect(await first.getAttribute('aria-expanded')).toBe('true');
+  expect(await page.locator(`#${await first.getAttribute('aria-controls')}`).getAttribute('role')).toBe(
+    'menu',
+  );
+  expect(await cardMenus()).toBe(1);
+  await page.screenshot({ path: join(shotsDir(), 'front-queue-card-menu-tablet.png') });
+  await expectAccessible(page);
+  await page.keyboard.press('Escape');
+  await menu.waitFor({ state: 'hidden', timeout: 10_000 });
+  await expect.poll(focused, { timeout: 10_000 }).toBe('Actions for Car 101');
+  expect(await first.getAttribute('aria-expanded')).toBe('false');
+
+  // By keyboard, on another card: Enter opens it, the arrows reach its items, Escape gives focus back.
+  const second = page.getByRole('button', { name: 'Actions for Car 102', exact: true });
+  await second.focus();
+  await page.keyboard.press('Enter');
+  await menu.waitFor({ timeout: 10_000 });
+  const item = () =>
+    page.evaluate(
+      "document.activeElement?.getAttribute('role') === 'menuitem' ? document.activeElement.textContent : null",
+    ) as Promise<string | null>;
+  await expect.poll(item, { timeout: 10_000 }).toBe('Child picked up');
+  await page.keyboard.press('ArrowDown');
+  await expect.poll(item, { timeout: 10_000 }).toBe('Vehicle left');
+  await page.keyboard.press('Escape');
+  await menu.waitFor({ state: 'hidden', timeout: 10_000 });
+  await expect.poll(focused, { timeout: 10_000 }).toBe('Actions for Car 102');
+  expect(await cardMenus()).toBe(2);
+
+  // Its items work: Vehicle left takes Car 106 out of the line.
+  await page.getByRole('button', { name: 'Actions for Car 106', exact: true }).click();
+  await menu.getByRole('menuitem', { name: 'Vehicle left', exact: true }).click();
+  await page
+    .getByRole('group', { name: 'Car 106', exact: true })
+    .waitFor({ state: 'detached', timeout: 10_000 });
 }, 60_000);
 
 it('logged no errors on the screens it opened', () => {

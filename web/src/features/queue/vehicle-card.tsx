@@ -20,17 +20,17 @@ import {
   Badge,
   Box,
   Group,
-  Menu,
   Paper,
   Stack,
   Text,
   UnstyledButton,
   VisuallyHidden,
 } from '@mantine/core';
-import { memo, useState } from 'react';
+import { memo } from 'react';
 import { IconTooltip } from '../../components/tooltips';
 import { BORDER, DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
 import { AlsoAllowed } from '../authorized-pickups/also-allowed';
+import { CardMenu, useCardMenu } from './card-menu';
 import { EntryNotCalled } from './not-called';
 import { useRemoveFromQueue } from './queue.queries';
 import { useMarksOf } from './releases';
@@ -99,13 +99,6 @@ export function EntryBadges({ entry }: { entry: QueueEntry }) {
   );
 }
 
-/** The menu's three removals, each telling the server what happened (the record keeps it). */
-const MENU_ACTIONS = [
-  ['Child picked up', 'picked_up'],
-  ['Vehicle left', 'left'],
-  ['Remove from queue', 'removed'],
-] as const;
-
 interface VehicleCardProps {
   entry: QueueEntry & { position: number | null };
   /** Vehicles of this type in the queue, for "2nd from front, 4th from back". */
@@ -151,11 +144,11 @@ function Wait({ since }: { since: string }) {
  * the menu). Names wrap rather than being cut off on narrow phones. Memoised (`sameCard`).
  */
 export const VehicleCard = memo(function VehicleCard({ entry, total, onOpen }: VehicleCardProps) {
-  const [menuOpen, setMenuOpen] = useState(false);
+  const menu = useCardMenu();
   const remove = useRemoveFromQueue();
   const press = usePress({
     delay: LONG_PRESS_MS.cardMenu,
-    onLongPress: () => setMenuOpen(true),
+    onLongPress: menu.open,
     onTap: () => onOpen(entry),
     onSwipe: () => remove.mutate(entry),
     swipeDistance: SWIPE_REMOVE_PX,
@@ -252,50 +245,23 @@ export const VehicleCard = memo(function VehicleCard({ entry, total, onOpen }: V
           </Group>
         </Stack>
       </Paper>
-      <Menu
-        opened={menuOpen}
-        onChange={setMenuOpen}
-        position="bottom-end"
-        width={280}
-        shadow="lg"
-        radius="md"
-        returnFocus
-        // After a long touch some browsers still send mousedown and click;
-        // only a new press (pointerdown) outside closes the menu.
-        clickOutsideEvents={['pointerdown', 'keydown']}
-      >
-        <IconTooltip label="Actions (or press and hold the card)">
-          <Menu.Target>
-            {/* The visible way to the long-press menu. */}
-            <ActionIcon
-              variant="subtle"
-              color="var(--mantine-color-text)"
-              size={48}
-              pos="absolute"
-              bottom={4}
-              right={4}
-              aria-label={`Actions for ${name}`}
-            >
-              <Dots />
-            </ActionIcon>
-          </Menu.Target>
-        </IconTooltip>
-        <Menu.Dropdown>
-          <Menu.Label fz="md">{name}</Menu.Label>
-          {MENU_ACTIONS.map(([action, reason]) => (
-            <Menu.Item
-              key={action}
-              fz="lg"
-              py="md"
-              fw={600}
-              c={reason === 'removed' ? DANGER_TEXT : undefined}
-              onClick={() => remove.mutate(entry, reason)}
-            >
-              {action}
-            </Menu.Item>
-          ))}
-        </Menu.Dropdown>
-      </Menu>
+      <IconTooltip label="Actions (or press and hold the card)">
+        {/* The visible way to the long-press menu. */}
+        <ActionIcon
+          {...menu.buttonProps}
+          variant="subtle"
+          color="var(--mantine-color-text)"
+          size={48}
+          pos="absolute"
+          bottom={4}
+          right={4}
+          aria-label={`Actions for ${name}`}
+          onClick={menu.toggle}
+        >
+          <Dots />
+        </ActionIcon>
+      </IconTooltip>
+      {menu.mounted && <CardMenu menu={menu} entry={entry} name={name} />}
     </Box>
   );
 }, sameCard);
