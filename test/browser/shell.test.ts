@@ -255,6 +255,49 @@ describe('the header', () => {
     expect(errors).toEqual([]);
   });
 
+  it('opens the user menu by keyboard after the paint: focus into it, Escape gives it back to the button', async () => {
+    const { page, errors } = await openAs('front_demo', '/front-queue');
+    const button = accountMenu(page);
+    await button.waitFor();
+    expect(await button.getAttribute('aria-haspopup')).toBe('menu');
+    const focusedRole = () => page.evaluate(() => document.activeElement?.getAttribute('role') ?? null);
+    for (const key of ['Enter', 'Space', 'ArrowDown']) {
+      await button.focus();
+      await page.keyboard.press(key);
+      await menuItem(page, 'Profile').waitFor();
+      await expect.poll(focusedRole, { timeout: 10_000 }).toMatch(/^menuitem/);
+      await page.keyboard.press('Escape');
+      await menuItem(page, 'Profile').waitFor({ state: 'hidden' });
+      await expect
+        .poll(() => button.evaluate((element) => element === document.activeElement), { timeout: 10_000 })
+        .toBe(true);
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('opens the user menu tapped before its code has come (h57y: it loads after the paint)', async () => {
+    const { page, errors } = await openAs('front_demo', '/front-queue');
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/assets/header-menus-*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.reload();
+    await accountMenu(page).click();
+    expect(await menuItem(page, 'Profile').count()).toBe(0);
+    release();
+    await menuItem(page, 'Profile').waitFor();
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('role') ?? null), {
+        timeout: 10_000,
+      })
+      .toMatch(/^menuitem/);
+    expect(errors).toEqual([]);
+  });
+
   it('logs out to the login screen', async () => {
     // Its own sign-in: the logout ends the session it signed in with.
     const { page, errors } = await openAs('front_demo', '/front-queue', viewports.tablet, true);

@@ -30,17 +30,18 @@ const Check = () => (
   </svg>
 );
 
-/** What both menus take: their button (its ref and Mantine's props are set by `Menu.Target`), and opened at once. */
+/** What both menus take: their button (its ref and Mantine's props are set by `Menu.Target`), and their state. */
 interface MenuProps {
   target: ReactElement;
   opened: boolean;
+  onChange: (opened: boolean) => void;
 }
 
 /**
  * The user's menu: Switch View (roles at or below the user's; not for district and super admins),
  * Profile, Settings, the themes and Logout. Items are tall for fingers.
  */
-export function UserMenuDropdown({ user, target, opened }: MenuProps & { user: User }) {
+export function UserMenuDropdown({ user, target, opened, onChange }: MenuProps & { user: User }) {
   const navigate = useNavigate();
   const logout = useLogout();
   const [theme, setTheme] = useThemePreference();
@@ -53,7 +54,8 @@ export function UserMenuDropdown({ user, target, opened }: MenuProps & { user: U
       shadow="md"
       width={260}
       withinPortal
-      defaultOpened={opened}
+      opened={opened}
+      onChange={onChange}
       styles={{ item: { minHeight: 48, fontSize: 'var(--mantine-font-size-md)' } }}
     >
       <Menu.Target>{target}</Menu.Target>
@@ -103,12 +105,13 @@ export function SessionMenu({
   countdown,
   target,
   opened,
+  onChange,
 }: MenuProps & { session: PickupSession; user: User; countdown: string }) {
   const [confirming, setConfirming] = useState(false);
   const canEnd = hasMinimumRole(user.role, END_SESSION_MIN_ROLE);
   return (
     <>
-      <Menu position="bottom" shadow="md" width={280} withinPortal defaultOpened={opened}>
+      <Menu position="bottom" shadow="md" width={280} withinPortal opened={opened} onChange={onChange}>
         <Menu.Target>{target}</Menu.Target>
         <Menu.Dropdown>
           <Menu.Label fz="md" c="var(--mantine-color-text)">

@@ -53,12 +53,24 @@ export const useMenuAfterPaint = () => {
       focused.current = false;
     },
   };
-  /** Given to the menu's button: focused when it replaces a focused drawn one. */
-  const takeFocus = (element: HTMLElement | null) => {
-    if (element && focused.current) {
-      focused.current = false;
-      element.focus();
-    }
+  /**
+   * What the menu's button takes: focused when it replaces a focused drawn one; ArrowDown opens
+   * the menu there too (Mantine's Menu opens on a click, Enter and Space).
+   */
+  const targetProps = {
+    ref: (element: HTMLButtonElement | null) => {
+      if (element && focused.current) {
+        focused.current = false;
+        element.focus();
+      }
+    },
+    onKeyDown: (event: KeyboardEvent) => {
+      if (event.key !== 'ArrowDown' || opened) return;
+      event.preventDefault();
+      setOpened(true);
+    },
   };
-  return { menus, opened, buttonProps, takeFocus };
+  /** The menu's state, held here from before it came (`Menu`'s `opened` and `onChange`). */
+  const menu = { opened, onChange: setOpened };
+  return { menus, menu, buttonProps, targetProps };
 };

@@ -55,7 +55,7 @@ export function SessionPill({ session, user }: { session: PickupSession; user: U
   const seconds = useCountdown(session.endTime);
   const queryClient = useQueryClient();
   const countdown = formatDuration(seconds);
-  const { menus, opened, buttonProps, takeFocus } = useMenuAfterPaint();
+  const { menus, menu, buttonProps, targetProps } = useMenuAfterPaint();
 
   useEffect(() => {
     if (seconds > 0) return;
@@ -69,8 +69,8 @@ export function SessionPill({ session, user }: { session: PickupSession; user: U
       session={session}
       user={user}
       countdown={countdown}
-      opened={opened}
-      target={<PillButton session={session} countdown={countdown} ref={takeFocus} />}
+      {...menu}
+      target={<PillButton session={session} countdown={countdown} {...targetProps} />}
     />
   );
 }

@@ -51,9 +51,9 @@ const UserButton = forwardRef<HTMLButtonElement, { user: User } & ComponentProps
  * `menus-after-paint.ts`): until then this same button, drawn at once.
  */
 export function UserMenu({ user }: { user: User }) {
-  const { menus, opened, buttonProps, takeFocus } = useMenuAfterPaint();
+  const { menus, menu, buttonProps, targetProps } = useMenuAfterPaint();
   if (!menus) return <UserButton user={user} {...buttonProps} />;
   return (
-    <menus.UserMenuDropdown user={user} opened={opened} target={<UserButton user={user} ref={takeFocus} />} />
+    <menus.UserMenuDropdown user={user} {...menu} target={<UserButton user={user} {...targetProps} />} />
   );
 }
