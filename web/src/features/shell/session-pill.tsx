@@ -12,11 +12,12 @@ import { useMenuAfterPaint } from './menus-after-paint';
 const PillButton = forwardRef<
   HTMLButtonElement,
   { session: PickupSession; countdown: string } & ComponentPropsWithoutRef<'button'>
->(function PillButton({ session, countdown, ...props }, ref) {
+>(function PillButton({ session, countdown, className, ...props }, ref) {
   return (
     <Button
       ref={ref}
-      className={classes.pill}
+      // With the class `Menu.Target` gives its button (the menu's, after the paint).
+      className={className ? `${classes.pill} ${className}` : classes.pill}
       variant="default"
       radius="xl"
       data-testid="session-pill"
