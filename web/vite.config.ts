@@ -272,7 +272,8 @@ const audienceKit: Group = (id, ctx) => {
  * (h57y), imports them too, and Rolldown took them out of the shell into a chunk of their own, a
  * request more before the front queue's keypad.
  */
-const SHELL_TAKES = /[\\/]web[\\/]src[\\/]features[\\/]queue[\\/](queue\.queries\.ts|not-called\.tsx|undo\.tsx)$/;
+const SHELL_TAKES =
+  /[\\/]web[\\/]src[\\/]features[\\/]queue[\\/](queue\.queries\.ts|not-called\.tsx|undo\.tsx)$/;
 const audienceOwn: Group = (id, ctx) => {
   if (GRID.test(id) || SHELL_TAKES.test(id)) return 'staff-shell';
   const loaders = withItsLoaders(id);
