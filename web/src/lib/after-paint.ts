@@ -4,6 +4,15 @@ import { useEffect, useState } from 'react';
 const PAINT_WAIT_MS = 2_000;
 
 /**
+ * Whether the visitor has tapped, clicked or typed since the page loaded (the browser's first-input
+ * entry): from then on it reports no new largest paint. A browser without that entry is taken to
+ * have had one (only the next frame is waited for there).
+ */
+const interacted = () =>
+  !PerformanceObserver.supportedEntryTypes?.includes('first-input') ||
+  performance.getEntriesByType('first-input').length > 0;
+
+/**
  * Calls `run` once what the page has just drawn has been painted: when the browser reports that
  * paint (its largest-contentful-paint entry, timed after the frame is shown), not in the frame
  * that draws it (a request started by a frame's own callbacks counts as before its paint); where
@@ -26,7 +35,7 @@ export const afterPaint = (run: () => void, { inApp = false } = {}) => {
     frame = requestAnimationFrame(() => window.setTimeout(once, 0));
   };
   const drawn = performance.now();
-  const painted = inApp && performance.getEntriesByType('paint').length > 0;
+  const painted = inApp && performance.getEntriesByType('paint').length > 0 && interacted();
   const observer =
     !painted && PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint')
       ? new PerformanceObserver((list) => {
