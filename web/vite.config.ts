@@ -244,6 +244,9 @@ const BADGE = /[\\/]@mantine[\\/]core[\\/](esm[\\/]components[\\/]Badge[\\/]|sty
 const WITH_ITS_LOADERS = new Map([
   ['packages/domain/src/queue.ts', 'driver-kit'],
   ['packages/domain/src/sessions.ts', 'staff-shell'],
+  // h57y: the shell's, which its header's menus (loaded after the paint) import too.
+  ['packages/domain/src/ways.ts', 'staff-shell'],
+  ['packages/domain/src/way-calls.ts', 'staff-shell'],
   ...PARENT_KIT_TAKES.map((module) => [module, 'parent-kit'] as const),
 ]);
 const DOMAIN_MODULE = /[\\/](packages[\\/]domain[\\/]src[\\/][\w-]+\.ts)$/;
@@ -263,8 +266,16 @@ const audienceKit: Group = (id, ctx) => {
     ? null
     : place;
 };
+/**
+ * The car line's queries with the staff shell, which draws with them (the queue's undo and its
+ * not-called marks): the End Session dialog, now in the header's menus loaded after the paint
+ * (h57y), imports them too, and Rolldown took them out of the shell into a chunk of their own, a
+ * request more before the front queue's keypad.
+ */
+const SHELL_TAKES =
+  /[\\/]web[\\/]src[\\/]features[\\/]queue[\\/](queue\.queries\.ts|not-called\.tsx|undo\.tsx)$/;
 const audienceOwn: Group = (id, ctx) => {
-  if (GRID.test(id)) return 'staff-shell';
+  if (GRID.test(id) || SHELL_TAKES.test(id)) return 'staff-shell';
   const loaders = withItsLoaders(id);
   return loaders && !loaders.endsWith('-kit') ? loaders : audiences.own(id, ctx);
 };

@@ -291,6 +291,12 @@ describe('the front queue on a tablet', () => {
     const lists =
       /web\/src\/features\/(queue\/(queue-list|vehicle-card|no-active-session)|alerts\/alert-panel|arrivals\/arriving-list)\.tsx$/;
     expect(holding(files, lists), files.join('\n')).toEqual([]);
+    // h57y: the header's menus (Mantine's Menu, the session's End Session dialog) come after the
+    // keypad's paint; their buttons are drawn at once.
+    expect(
+      holding(files, /@mantine\/core\/esm\/components\/Menu\/|web\/src\/features\/shell\/header-menus\.tsx$/),
+      files.join('\n'),
+    ).toEqual([]);
   }, 60_000);
 });
 

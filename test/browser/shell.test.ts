@@ -255,6 +255,84 @@ describe('the header', () => {
     expect(errors).toEqual([]);
   });
 
+  it('opens the user menu by keyboard after the paint: focus into it, Escape gives it back to the button', async () => {
+    const { page, errors } = await openAs('front_demo', '/front-queue');
+    const button = accountMenu(page);
+    await button.waitFor();
+    // With a session running, the keypad takes the focus once drawn: after that, not before.
+    await page
+      .getByRole('heading', { name: 'Add Vehicle to Queue' })
+      .or(page.getByText('No Active Session'))
+      .first()
+      .waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await button.getAttribute('aria-haspopup')).toBe('menu');
+    const focusedRole = () => page.locator(':focus').getAttribute('role');
+    for (const key of ['Enter', 'Space', 'ArrowDown']) {
+      await button.focus();
+      await page.keyboard.press(key);
+      await menuItem(page, 'Profile').waitFor();
+      await expect.poll(focusedRole, { timeout: 10_000 }).toMatch(/^menuitem/);
+      await page.keyboard.press('Escape');
+      await menuItem(page, 'Profile').waitFor({ state: 'hidden' });
+      await expect
+        .poll(() => page.locator(':focus').textContent(), { timeout: 10_000 })
+        .toContain('Account menu for ');
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('opens the user menu tapped before its code has come (h57y: it loads after the paint)', async () => {
+    const { page, errors } = await openAs('front_demo', '/front-queue');
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/assets/header-menus-*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.reload();
+    await accountMenu(page).click();
+    expect(await menuItem(page, 'Profile').count()).toBe(0);
+    release();
+    await menuItem(page, 'Profile').waitFor();
+    await expect
+      .poll(() => page.locator(':focus').getAttribute('role'), {
+        timeout: 10_000,
+      })
+      .toMatch(/^menuitem/);
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps the session pill pale green once its menu has come after the paint (h57y)', async () => {
+    const admin = await suite.client('admin_demo');
+    const created = await admin.post('/api/sessions', sessionBody());
+    const { page, errors } = await openAs('admin_demo', '/front-queue');
+    await pill(page).waitFor();
+    await page.waitForLoadState('networkidle');
+    // Mantine's green-1, the pill's background (header.module.css), with the menu's button in place.
+    await expect
+      .poll(
+        () =>
+          page.evaluate<string>(
+            "getComputedStyle(document.querySelector('[data-testid=session-pill]')).backgroundColor",
+          ),
+        { timeout: 10_000 },
+      )
+      .toBe('rgb(211, 249, 216)');
+    await pill(page).click();
+    await page.getByText(/^Ends in /).waitFor();
+    await page.keyboard.press('Escape');
+    if (created.status === 201) {
+      await pill(page).click();
+      await menuItem(page, 'End Session').click();
+      await page.getByRole('button', { name: 'End Session', exact: true }).click();
+      await page.getByText('The session has been ended successfully', { exact: true }).waitFor();
+    }
+    expect(errors).toEqual([]);
+  });
+
   it('logs out to the login screen', async () => {
     // Its own sign-in: the logout ends the session it signed in with.
     const { page, errors } = await openAs('front_demo', '/front-queue', viewports.tablet, true);
