@@ -4,6 +4,12 @@ import { useEffect, useState } from 'react';
 const PAINT_WAIT_MS = 2_000;
 
 /**
+ * The same wait for a screen drawn on a page painted before (`inApp`): what it draws may be no
+ * larger than what the page showed already, and then no paint is reported for it.
+ */
+const IN_APP_PAINT_WAIT_MS = 500;
+
+/**
  * Whether the visitor has tapped, clicked or typed since the page loaded (the browser's first-input
  * entry): from then on it reports no new largest paint. A browser without that entry is taken to
  * have had one (only the next frame is waited for there).
@@ -18,8 +24,10 @@ const interacted = () =>
  * that draws it (a request started by a frame's own callbacks counts as before its paint); where
  * the browser reports none, after the next frame; where it reports none in 2 s, then. A screen
  * opened from another of the app (`inApp`, on a page painted before) may get no new largest
- * paint (none is reported once the visitor has tapped or scrolled): only the next frame is
- * waited for there. Answers a function that cancels it.
+ * paint: none is reported once the visitor has tapped or typed, and only the next frame is waited
+ * for then; before that (the front queue's keypad drawn on the page's first load, after the
+ * shell's loader), its paint is waited for, 0.5 s at most (what it drew may be no larger than what
+ * the page showed before). Answers a function that cancels it.
  */
 export const afterPaint = (run: () => void, { inApp = false } = {}) => {
   let done = false;
@@ -43,7 +51,9 @@ export const afterPaint = (run: () => void, { inApp = false } = {}) => {
         })
       : undefined;
   observer?.observe({ type: 'largest-contentful-paint', buffered: true });
-  const timer = observer ? window.setTimeout(once, PAINT_WAIT_MS) : window.setTimeout(nextFrame, 0);
+  const timer = observer
+    ? window.setTimeout(once, inApp ? IN_APP_PAINT_WAIT_MS : PAINT_WAIT_MS)
+    : window.setTimeout(nextFrame, 0);
   return () => {
     done = true;
     observer?.disconnect();
