@@ -136,8 +136,8 @@ export function ShellLayout() {
   const alerted = isStaffRole(user.role) && user.schoolId !== null;
   return (
     // No tooltip group around the screens: the icon tooltips' delays are their own module's
-    // (components/tooltips.tsx, h57b); Mantine's Tooltip.Group loaded floating-ui before every
-    // staff screen's first paint.
+    // (components/tooltips.tsx, h57b); Mantine's Tooltip.Group held Mantine's Tooltip in the
+    // shell's chunk, before every staff screen's first paint.
     <Box mih="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
       <ShellHeader user={user} />
       {alerted && <ShellAlertBanner userId={user.id} />}
