@@ -187,6 +187,49 @@ describe('dismissing an emergency', () => {
   });
 });
 
+describe('the question before an emergency is dismissed, its code fetched after the paint (h57b)', () => {
+  it('says so when its code cannot be fetched, keeps the emergency, and asks once it can', {
+    timeout: 120_000,
+  }, async () => {
+    const emergency = await staffAlert('emergency', 'Library', null);
+    const { page } = await suite.open('back_demo', '/back-queue', {
+      viewport: viewports.tablet,
+      // Never idle: the question's code is not fetched ahead, only when first asked.
+      initScripts: ['window.requestIdleCallback = () => 0;'],
+      expectedErrors: [/Failed to fetch dynamically imported module|ERR_FAILED/],
+    });
+    const questionCode = (url: URL) => /^\/assets\/dismiss-emergency-modal-[\w-]+\.js$/.test(url.pathname);
+    await page.route(questionCode, (route) => route.abort('failed'));
+    const dismissEmergency = banner(page).getByRole('button', { name: `Dismiss: ${emergency.message}` });
+    await dismissEmergency.click();
+    const notLoaded = page
+      .getByRole('alert')
+      .filter({ hasText: 'The question before dismissing did not load' });
+    await notLoaded.waitFor({ timeout: 15_000 });
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect(((await admin.get('/api/alerts')).body as Alert[]).map((alert) => alert.id)).toContain(
+      emergency.id,
+    );
+    // The connection is back: Dismiss asks, the message gone, "Keep it" focused.
+    await page.unroute(questionCode);
+    await dismissEmergency.click();
+    const dialog = page.getByRole('dialog', { name: 'Dismiss this emergency?' });
+    await dialog.getByText(emergency.message, { exact: true }).waitFor({ timeout: 15_000 });
+    expect(await notLoaded.count()).toBe(0);
+    const keep = dialog.getByRole('button', { name: 'Keep it' });
+    await expect
+      .poll(() => keep.evaluate((element: any) => element === element.ownerDocument.activeElement), {
+        timeout: 10_000,
+      })
+      .toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(((await admin.get('/api/alerts')).body as Alert[]).map((alert) => alert.id)).toContain(
+      emergency.id,
+    );
+  });
+});
+
 describe('with no session running', () => {
   for (const [username, path, location] of [
     ['front_demo', '/front-queue', 'Front Queue'],

@@ -351,3 +351,28 @@ it("the front queue's first draw holds no closed dialog (Scan's, End Session's, 
   }
   // (End Session's dialog, for the ranks that may end a session, is shell.test.ts's; the dismiss, the alerts'.)
 });
+
+it("Scan's dialog comes after the keypad's paint; when its code cannot be fetched the Scan says so, and opens once it can (h57b)", async () => {
+  const { page } = await suite.open('front_demo', '/front-queue', {
+    viewport: viewports.tablet,
+    // Never idle: the dialog's code is not fetched ahead, only at the first Scan.
+    initScripts: ['window.requestIdleCallback = () => 0;'],
+    expectedErrors: [/Failed to fetch dynamically imported module|ERR_FAILED/],
+  });
+  await vehicleType(page).waitFor();
+  await connected(page);
+  const dialogCode = (url: URL) => /^\/assets\/scan-dialog-[\w-]+\.js$/.test(url.pathname);
+  await page.route(dialogCode, (route) => route.abort('failed'));
+  const scan = page.getByRole('button', { name: 'Scan', exact: true });
+  await scan.click();
+  const notLoaded = page.getByRole('alert').filter({ hasText: 'The scanner did not load' });
+  await notLoaded.waitFor({ timeout: 15_000 });
+  expect(await page.getByRole('dialog', { name: 'Scan placards' }).count()).toBe(0);
+  // The connection is back: Scan again opens the dialog, and the message is gone.
+  await page.unroute(dialogCode);
+  await scan.click();
+  await page.getByRole('dialog', { name: 'Scan placards' }).waitFor({ timeout: 15_000 });
+  expect(await notLoaded.count()).toBe(0);
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog', { name: 'Scan placards' }).waitFor({ state: 'hidden' });
+});

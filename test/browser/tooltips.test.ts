@@ -8,7 +8,7 @@ import { signedIn } from '../support/server';
 
 /**
  * Tooltips on icon buttons (issue 32) follow the specification's delays
- * through Mantine's Tooltip.Group: one opens 700 ms after the pointer rests
+ * through the app's delay group (Mantine's Tooltip.Group until h57b): one opens 700 ms after the pointer rests
  * on its button (not at once), carries the button's name, and while one is
  * open (or within 300 ms of closing) the neighbour's opens without the wait.
  * The page's clock is Playwright's, paused, so the delays are measured
@@ -68,15 +68,31 @@ describe('tooltips on icon buttons', () => {
     await page.clock.runFor(300);
     expect(await tooltipOf(second)).toBe('Actions (or press and hold the card)');
 
+    // Away, and back to a neighbour within the 300 ms skip delay: the tooltip is still shown
+    // until then, and the neighbour's opens at once, in its place.
+    await page.mouse.move(0, 0);
+    await page.clock.runFor(200);
+    expect(await tooltipOf(second)).toBe('Actions (or press and hold the card)');
+    await first.hover();
+    await page.clock.runFor(50);
+    await page.clock.runFor(300);
+    expect(await tooltipOf(first)).toBe('Actions (or press and hold the card)');
+    expect(await tooltipOf(second)).toBeNull();
+
     // Away for longer than the 300 ms skip delay: the next tooltip waits its 700 ms again.
     await page.mouse.move(0, 0);
     await page.clock.runFor(1_000);
+    expect(await tooltipOf(first)).toBeNull();
     expect(await tooltipOf(second)).toBeNull();
     await first.hover();
     await page.clock.runFor(350);
     expect(await tooltipOf(first)).toBeNull();
     await page.clock.runFor(1_000);
     expect(await tooltipOf(first)).toBe('Actions (or press and hold the card)');
+    // Escape closes it, the pointer still on its button.
+    await page.keyboard.press('Escape');
+    await page.clock.runFor(300);
+    expect(await tooltipOf(first)).toBeNull();
 
     await page.clock.resume();
     await back.put(`/api/sessions/${sessionId}/end`);

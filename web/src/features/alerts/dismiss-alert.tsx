@@ -1,8 +1,16 @@
 import type { Alert } from '@curbside/domain';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
+import { Alert as MantineAlert } from '@mantine/core';
+import { useEffect, useState } from 'react';
 import { useDrawnWhenOpened } from '../../lib/drawn-when-opened';
+import { loadedWhenNeeded } from '../../lib/loaded-when-needed';
 import { useDismissAlert } from './alerts.queries';
+
+/** The question's Modal: not before a screen's first paint (h57b). */
+const questionCode = loadedWhenNeeded(() => import('./dismiss-emergency-modal'));
+
+/** What is shown where the question would be when its code could not be fetched. */
+export const QUESTION_NOT_LOADED =
+  'The question before dismissing did not load. Check the connection, then press Dismiss again.';
 
 /**
  * Asks before an emergency is dismissed (issue 50): a dismissed emergency
@@ -18,29 +26,29 @@ export function DismissEmergencyDialog({
   onKeep: () => void;
   onDismiss: () => void;
 }) {
-  // Not drawn with the banner: from the first emergency asked about on (h57v).
-  const dialog = useDrawnWhenOpened(alert !== null);
-  if (!dialog.draw) return null;
-  return (
-    <Modal opened={dialog.opened} onClose={onKeep} title="Dismiss this emergency?" centered size="md">
-      <Stack gap="md">
-        <Text fz="lg" fw={700}>
-          {alert?.message}
-        </Text>
-        <Text fz="md">
-          Every screen stops showing and sounding it. Dismiss it only once the emergency is handled.
-        </Text>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onKeep} data-autofocus>
-            Keep it
-          </Button>
-          <Button color="red.9" onClick={onDismiss}>
-            Dismiss emergency
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
-  );
+  const asked = alert !== null;
+  const [notLoaded, setNotLoaded] = useState(false);
+  const code = questionCode.useLoaded(asked);
+  useEffect(() => questionCode.ahead(), []);
+  useEffect(() => {
+    if (asked) setNotLoaded(false);
+  }, [asked]);
+  useEffect(() => {
+    if (!code.failed) return;
+    setNotLoaded(true);
+    onKeep();
+  }, [code.failed, onKeep]);
+  const Question = code.loaded?.DismissEmergencyModal;
+  // Not drawn with the banner: from the first emergency asked about on (h57v), once its code came.
+  const dialog = useDrawnWhenOpened(asked && Question !== undefined);
+  if (notLoaded)
+    return (
+      <MantineAlert color="red" role="alert" withCloseButton onClose={() => setNotLoaded(false)}>
+        {QUESTION_NOT_LOADED}
+      </MantineAlert>
+    );
+  if (!dialog.draw || !Question) return null;
+  return <Question opened={dialog.opened} alert={alert} onKeep={onKeep} onDismiss={onDismiss} />;
 }
 
 /**

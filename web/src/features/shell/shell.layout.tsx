@@ -3,7 +3,6 @@ import { Box, Card, Container, Text } from '@mantine/core';
 import { lazy, memo, Suspense, useEffect } from 'react';
 import { Outlet, useMatches } from 'react-router';
 import { loadToastsWhenIdle } from '../../components/toasts-loader';
-import { TooltipDelays } from '../../components/tooltips';
 import { afterPaint } from '../../lib/after-paint';
 import { useDrawnInTransition } from '../../lib/drawn-in-transition';
 import { appQueryClient } from '../../lib/query-client';
@@ -136,17 +135,18 @@ export function ShellLayout() {
   const allowed = !minRole || hasMinimumRole(user.role, minRole);
   const alerted = isStaffRole(user.role) && user.schoolId !== null;
   return (
-    <TooltipDelays>
-      <Box mih="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
-        <ShellHeader user={user} />
-        {alerted && <ShellAlertBanner userId={user.id} />}
-        <Box component="main" style={{ flex: 1 }}>
-          {allowed ? <Outlet /> : <NoPermission />}
-        </Box>
-        <ShellFooter programs={alerted} />
-        {alerted && <ShellSoundBar />}
-        {alerted && <ShellUnreleasedQuestion />}
+    // No tooltip group around the screens: the icon tooltips' delays are their own module's
+    // (components/tooltips.tsx, h57b); Mantine's Tooltip.Group held Mantine's Tooltip in the
+    // shell's chunk, before every staff screen's first paint.
+    <Box mih="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
+      <ShellHeader user={user} />
+      {alerted && <ShellAlertBanner userId={user.id} />}
+      <Box component="main" style={{ flex: 1 }}>
+        {allowed ? <Outlet /> : <NoPermission />}
       </Box>
-    </TooltipDelays>
+      <ShellFooter programs={alerted} />
+      {alerted && <ShellSoundBar />}
+      {alerted && <ShellUnreleasedQuestion />}
+    </Box>
   );
 }
