@@ -68,7 +68,7 @@ const load = async (
   suite.watch(page, username ?? 'signed out', !username);
   const scripts: string[] = [];
   const sockets: string[] = [];
-  // The build's chunks (a public file such as strict-csp.js is the same for every page, and so is
+  // The build's chunks (a public file is the same for every page, and so is
   // the early hints' script, web/route-preload.ts).
   page.on('request', (sent) => {
     const path = new URL(sent.url()).pathname.slice(1);

@@ -1,3 +1,5 @@
+// First: zod's configuration under the site's CSP, before any module that builds a schema.
+import './lib/zod-jitless';
 // Mantine's global styles; each component's own come with the code that uses it (web/mantine-styles.ts).
 import '@mantine/core/styles/baseline.layer.css';
 import '@mantine/core/styles/default-css-variables.layer.css';
