@@ -173,15 +173,21 @@ const CARD_TOOLTIPS = mountedInCards('@mantine/core/Tooltip', '__curbsideCardToo
 
 const ACTIONS = 'Actions (or press and hold the card)';
 
-it("mounts a card's tooltip only when its ⋮ is hovered or focused by keyboard; it then opens on that hover and that focus, on the same button", async () => {
+/** The front queue on a tablet with `initScript`, once the six cars are drawn and its reads done. */
+const lineOnTablet = async (initScript: string) => {
   const { page } = await suite.open('front_demo', '/front-queue', {
     viewport: viewports.tablet,
-    initScripts: [CARD_TOOLTIPS],
+    initScripts: [initScript],
   });
   for (const number of LINE) {
     await page.getByRole('group', { name: `Car ${number}`, exact: true }).waitFor({ timeout: 30_000 });
   }
   await page.waitForLoadState('networkidle');
+  return page;
+};
+
+it("mounts a card's tooltip only when its ⋮ is hovered or focused by keyboard; it then opens on that hover and that focus, on the same button", async () => {
+  const page = await lineOnTablet(CARD_TOOLTIPS);
   const cardTooltips = () => page.evaluate('window.__curbsideCardTooltips') as Promise<number>;
   expect(await cardTooltips()).toBe(0);
   // The ⋮ buttons as drawn: the same elements must carry the tooltips (never remounted).
@@ -219,14 +225,7 @@ it("mounts a card's tooltip only when its ⋮ is hovered or focused by keyboard;
 }, 60_000);
 
 it("mounts a card's menu only when it is used; it opens by click and by keyboard, its items work, Escape gives focus back to ⋮", async () => {
-  const { page } = await suite.open('front_demo', '/front-queue', {
-    viewport: viewports.tablet,
-    initScripts: [CARD_MENUS],
-  });
-  for (const number of LINE) {
-    await page.getByRole('group', { name: `Car ${number}`, exact: true }).waitFor({ timeout: 30_000 });
-  }
-  await page.waitForLoadState('networkidle');
+  const page = await lineOnTablet(CARD_MENUS);
   const cardMenus = () => page.evaluate('window.__curbsideCardMenus') as Promise<number>;
   expect(await cardMenus()).toBe(0);
   await page.screenshot({ path: join(shotsDir(), 'front-queue-cards-tablet.png') });
