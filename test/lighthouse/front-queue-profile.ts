@@ -9,7 +9,9 @@
  * by function and by React lane (sync render, concurrent render, commit). `SHOTS=dir`: a screenshot
  * of each run (`TABLET=1`: on a 1024×768 tablet, not a phone). With `PROFILE=1`, `TASKS=1`: each
  * long task from 2 s before the paint on, by React lane and what called it, and its functions
- * (inclusive). `REDO=1` (an unminified build): React's `performWorkOnRoot` patched in the served
+ * (inclusive). `RATE=1`: no CPU throttling, as Lighthouse observes the page before it scales its
+ * tasks by 4 (the browser reports tasks of 50 ms or more only: Lighthouse's 200 ms and longer; h57a).
+ * `REDO=1` (an unminified build): React's `performWorkOnRoot` patched in the served
  * entry to log each render of a transition that is not sliced, and why (`RX inconsistent-store`: a
  * `useSyncExternalStore` read in it changed meanwhile, the component and its snapshot;
  * `RX store-rerender`: a synchronous redraw of a component whose store changed, as it subscribed
@@ -121,7 +123,7 @@ try {
       });
     }
     const cdp = await context.newCDPSession(page);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: Number(process.env.RATE ?? 4) });
     if (process.env.PROFILE) {
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
