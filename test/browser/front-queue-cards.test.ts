@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
-import { expectAccessible, shotsDir, viewports } from '../support/browser';
+import { expectAccessible, shotsDir, tooltipOf, viewports } from '../support/browser';
 import { browserSuite, connected } from '../support/browser-suite';
 import { queueCar } from '../support/car-line';
 import { sessionBody } from '../support/fixtures';
@@ -11,7 +11,8 @@ import { signedIn } from '../support/server';
  * drawn in one commit and the rest after them (a card's mount cannot be sliced), and the
  * session's marks (a teacher's releases) draw again only the cards whose children they mark.
  * h57z: a card's menu (a Mantine Menu, a Popover) is mounted only when it is first used, and then
- * behaves as before: by click and keyboard, its items, focus back to ⋮ on Escape.
+ * behaves as before: by click and keyboard, its items, focus back to ⋮ on Escape. h57a: a card's ⋮
+ * tooltip (a Mantine Tooltip) is mounted only on the button's first hover or keyboard focus.
  */
 const suite = browserSuite();
 /** The line of both tests: six cars, in this order. */
@@ -137,12 +138,12 @@ it("draws a card's marks again for its own children's marks only: not for the ma
 }, 60_000);
 
 /**
- * Counts, in `window.__curbsideCardMenus`, the Mantine Menus mounted in the queue's cards (a Menu
- * whose nearest element holds a card: `[data-entry-id]`), at each commit, through React's
- * DevTools hook (the staff shell's own menus are not in a card).
+ * Counts, in `window[global]`, the components named `displayName` mounted in the queue's cards (one
+ * whose nearest element holds a card: `[data-entry-id]`), at each commit, through React's DevTools
+ * hook (the staff shell's own menus and tooltips are not in a card).
  */
-const CARD_MENUS = `(() => {
-  window.__curbsideCardMenus = 0;
+const mountedInCards = (displayName: string, global: string) => `(() => {
+  window.${global} = 0;
   const hostOf = (fiber) => {
     for (let f = fiber.return; f; f = f.return) if (f.stateNode instanceof Element) return f.stateNode;
     return null;
@@ -150,7 +151,7 @@ const CARD_MENUS = `(() => {
   const count = (fiber) => {
     let found = 0;
     for (let f = fiber; f; f = f.sibling) {
-      if (f.type?.displayName === '@mantine/core/Menu' && hostOf(f)?.querySelector(':scope > [data-entry-id]'))
+      if (f.type?.displayName === '${displayName}' && hostOf(f)?.querySelector(':scope > [data-entry-id]'))
         found++;
       if (f.child) found += count(f.child);
     }
@@ -161,19 +162,70 @@ const CARD_MENUS = `(() => {
     isDisabled: false, supportsFiber: true, renderers: new Map(),
     inject(renderer) { this.renderers.set(++id, renderer); return id; },
     checkDCE() {}, onScheduleFiberRoot() {}, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {},
-    onCommitFiberRoot(_, root) { window.__curbsideCardMenus = count(root.current); },
+    onCommitFiberRoot(_, root) { window.${global} = count(root.current); },
   };
 })()`;
 
-it("mounts a card's menu only when it is used; it opens by click and by keyboard, its items work, Escape gives focus back to ⋮", async () => {
+/** The Mantine Menus mounted in the cards (h57z). */
+const CARD_MENUS = mountedInCards('@mantine/core/Menu', '__curbsideCardMenus');
+/** The Mantine Tooltips mounted in the cards (h57a). */
+const CARD_TOOLTIPS = mountedInCards('@mantine/core/Tooltip', '__curbsideCardTooltips');
+
+const ACTIONS = 'Actions (or press and hold the card)';
+
+/** The front queue on a tablet with `initScript`, once the six cars are drawn and its reads done. */
+const lineOnTablet = async (initScript: string) => {
   const { page } = await suite.open('front_demo', '/front-queue', {
     viewport: viewports.tablet,
-    initScripts: [CARD_MENUS],
+    initScripts: [initScript],
   });
   for (const number of LINE) {
     await page.getByRole('group', { name: `Car ${number}`, exact: true }).waitFor({ timeout: 30_000 });
   }
   await page.waitForLoadState('networkidle');
+  return page;
+};
+
+it("mounts a card's tooltip only when its ⋮ is hovered or focused by keyboard; it then opens on that hover and that focus, on the same button", async () => {
+  const page = await lineOnTablet(CARD_TOOLTIPS);
+  const cardTooltips = () => page.evaluate('window.__curbsideCardTooltips') as Promise<number>;
+  expect(await cardTooltips()).toBe(0);
+  // The ⋮ buttons as drawn: the same elements must carry the tooltips (never remounted).
+  await page.evaluate(
+    `window.__curbsideActions = [...document.querySelectorAll('button[aria-label^="Actions for Car"]')]`,
+  );
+  const same = (number: string) =>
+    page.evaluate(
+      `window.__curbsideActions.includes(document.querySelector('button[aria-label="Actions for Car ${number}"]'))`,
+    ) as Promise<boolean>;
+
+  // A mouse resting on Car 101's ⋮: its tooltip mounted, and it opens, naming the button.
+  const first = page.getByRole('button', { name: 'Actions for Car 101', exact: true });
+  await page.mouse.move(0, 0);
+  await first.hover();
+  await expect.poll(() => tooltipOf(first), { timeout: 10_000 }).toBe(ACTIONS);
+  expect(await cardTooltips()).toBe(1);
+  expect(await same('101')).toBe(true);
+  await page.mouse.move(0, 0);
+  await expect.poll(() => tooltipOf(first), { timeout: 10_000 }).toBeNull();
+
+  // The keyboard on Car 102's ⋮: mounted and open on that focus, closed when focus moves on.
+  const second = page.getByRole('button', { name: 'Actions for Car 102', exact: true });
+  await second.focus();
+  await expect.poll(() => tooltipOf(second), { timeout: 10_000 }).toBe(ACTIONS);
+  expect(await cardTooltips()).toBe(2);
+  expect(await same('102')).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect.poll(() => tooltipOf(second), { timeout: 10_000 }).toBeNull();
+
+  // Hovered again, Car 101's tooltip (mounted now) opens as before; the others were never mounted.
+  await first.hover();
+  await expect.poll(() => tooltipOf(first), { timeout: 10_000 }).toBe(ACTIONS);
+  expect(await cardTooltips()).toBe(2);
+}, 60_000);
+
+it("mounts a card's menu only when it is used; it opens by click and by keyboard, its items work, Escape gives focus back to ⋮", async () => {
+  const page = await lineOnTablet(CARD_MENUS);
   const cardMenus = () => page.evaluate('window.__curbsideCardMenus') as Promise<number>;
   expect(await cardMenus()).toBe(0);
   await page.screenshot({ path: join(shotsDir(), 'front-queue-cards-tablet.png') });

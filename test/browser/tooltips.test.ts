@@ -1,7 +1,6 @@
 import { join } from 'node:path';
-import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { shotsDir, viewports } from '../support/browser';
+import { shotsDir, tooltipOf, viewports } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
 import { startFreshSession } from '../support/car-line';
 import { signedIn } from '../support/server';
@@ -15,19 +14,6 @@ import { signedIn } from '../support/server';
  * exactly whatever the machine's load.
  */
 const suite = browserSuite();
-
-/**
- * The text of the tooltip the button points at (`aria-describedby`), if one is open, read in
- * one step in the page: read in several (attribute, count, visibility, text), a tooltip that
- * closed between them left Playwright waiting its default 30 s for the text of an element gone.
- */
-const tooltipOf = (button: Locator) =>
-  button.evaluate((element: any): string | null => {
-    const id = element.getAttribute('aria-describedby');
-    const tip = id ? element.ownerDocument.getElementById(id) : null;
-    if (tip?.getAttribute('role') !== 'tooltip') return null;
-    return tip.checkVisibility() ? tip.textContent : null;
-  });
 
 describe('tooltips on icon buttons', () => {
   it('open after 700 ms (not at once) with the button’s name; the next one in the group at once', {

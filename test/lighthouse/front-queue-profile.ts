@@ -9,7 +9,10 @@
  * by function and by React lane (sync render, concurrent render, commit). `SHOTS=dir`: a screenshot
  * of each run (`TABLET=1`: on a 1024×768 tablet, not a phone). With `PROFILE=1`, `TASKS=1`: each
  * long task from 2 s before the paint on, by React lane and what called it, and its functions
- * (inclusive). `REDO=1` (an unminified build): React's `performWorkOnRoot` patched in the served
+ * (inclusive). `RATE=1`: no CPU throttling, as Lighthouse observes the page before it scales its
+ * tasks by 4 (the browser reports tasks of 50 ms or more only: Lighthouse's 200 ms and longer; h57a).
+ * `BUSY=ms`: the CPU profile's busy stretches of `ms` or more after the paint listed, and with
+ * `TASKS=1` broken down like the long tasks (h57a). `REDO=1` (an unminified build): React's `performWorkOnRoot` patched in the served
  * entry to log each render of a transition that is not sliced, and why (`RX inconsistent-store`: a
  * `useSyncExternalStore` read in it changed meanwhile, the component and its snapshot;
  * `RX store-rerender`: a synchronous redraw of a component whose store changed, as it subscribed
@@ -121,7 +124,7 @@ try {
       });
     }
     const cdp = await context.newCDPSession(page);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: Number(process.env.RATE ?? 4) });
     if (process.env.PROFILE) {
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
@@ -201,7 +204,25 @@ try {
           }
         }
       });
-      const windows = process.env.TASKS ? t.tasks.filter(([start]) => start >= lcp - 2000) : [];
+      // `BUSY=ms`: the profile's busy stretches (no idle sample between) of `ms` or more after the
+      // paint, as tasks (at `RATE=1`, 12.5: what Lighthouse scales past 50 ms), for `TASKS`.
+      const busy: Array<[number, number]> = [];
+      if (process.env.BUSY) {
+        let from: number | null = null;
+        profile.samples.forEach((id, i) => {
+          const at = stamps[i]! / 1000 - offset;
+          const idle = byId.get(id)!.callFrame.functionName === '(idle)';
+          if (!idle && from === null) from = at;
+          if (idle && from !== null) {
+            if (from >= lcp && at - from >= Number(process.env.BUSY)) busy.push([from, at - from]);
+            from = null;
+          }
+        });
+        console.log(
+          `  busy after paint (>= ${process.env.BUSY} ms): ${busy.map(([a, d]) => `${Math.round(a)}+${Math.round(d)}`).join(' ')}`,
+        );
+      }
+      const windows = process.env.TASKS ? [...t.tasks.filter(([start]) => start >= lcp - 2000), ...busy] : [];
       for (const [ws, wd] of windows) {
         const inc = new Map<string, number>();
         const lanes = new Map<string, number>();

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { sleep } from '@curbside/domain';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 /**
@@ -180,3 +180,16 @@ export const expectAccessibleUntapped = async (page: Page) => {
     await cdp.detach();
   }
 };
+
+/**
+ * The text of the tooltip the button points at (`aria-describedby`), if one is open, read in
+ * one step in the page: read in several (attribute, count, visibility, text), a tooltip that
+ * closed between them left Playwright waiting its default 30 s for the text of an element gone.
+ */
+export const tooltipOf = (button: Locator) =>
+  button.evaluate((element: any): string | null => {
+    const id = element.getAttribute('aria-describedby');
+    const tip = id ? element.ownerDocument.getElementById(id) : null;
+    if (tip?.getAttribute('role') !== 'tooltip') return null;
+    return tip.checkVisibility() ? tip.textContent : null;
+  });

@@ -11,7 +11,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { memo, useDeferredValue, useState } from 'react';
 import { MUTED_TEXT } from '../../lib/theme';
 import { useLivePatches } from '../live/live';
 import { activeAlertsPatch } from './alerts.cache';
@@ -108,13 +108,39 @@ interface AlertPanelProps {
  * Emergency pair that raises alerts for `location`, session or not (issue
  * 50). Holding an active one again dismisses it, an emergency once confirmed.
  * On phones the panel folds to one line with the count.
+ *
+ * The alerts' answer is drawn in a transition (issue 57, h57a): an answer read through TanStack
+ * Query (`useSyncExternalStore`) makes React draw what read it synchronously, in one task; here
+ * only this reader is, and the panel (`AlertPanelDrawn`, memoised) follows with the answer
+ * deferred (`useDeferredValue`), which React renders in slices. What it shows is the same.
  */
-export function AlertPanel({ sessionId, location, title = 'Alerts', collapsible = false }: AlertPanelProps) {
+export function AlertPanel(props: AlertPanelProps) {
+  const { sessionId } = props;
   const ofSession = useQuery({ ...alertQueries.active(sessionId ?? 0), enabled: sessionId !== null });
   const ofSchool = useQuery({ ...alertQueries.school(), enabled: sessionId === null });
   const query = sessionId === null ? ofSchool : ofSession;
   useLivePatches([activeAlertsPatch]);
-  const alerts = (query.data ?? []).filter((alert) => alert.status === 'active');
+  const data = useDeferredValue(query.data);
+  const pending = useDeferredValue(query.isPending);
+  return <AlertPanelDrawn {...props} data={data} pending={pending} />;
+}
+
+interface DrawnProps extends AlertPanelProps {
+  /** The alerts' answer (deferred), and whether it is still awaited. */
+  data: Alert[] | undefined;
+  pending: boolean;
+}
+
+/** The panel drawn from its (deferred) answer: the count, the summary and the Help / Emergency pair. */
+const AlertPanelDrawn = memo(function AlertPanelDrawn({
+  sessionId,
+  location,
+  title = 'Alerts',
+  collapsible = false,
+  data,
+  pending,
+}: DrawnProps) {
+  const alerts = (data ?? []).filter((alert) => alert.status === 'active');
   const toggle = useToggleAlert(sessionId, location);
   const dismiss = useDismissAsking();
   const [open, setOpen] = useState(false);
@@ -166,7 +192,7 @@ export function AlertPanel({ sessionId, location, title = 'Alerts', collapsible 
         )}
         {shown && title === 'Alert Center' && alerts.length === 0 && (
           <Text c={MUTED_TEXT} fz="md">
-            {query.isPending ? 'Loading alerts...' : 'No active alerts'}
+            {pending ? 'Loading alerts...' : 'No active alerts'}
           </Text>
         )}
         {shown && alerts.length > 0 && (
@@ -197,4 +223,4 @@ export function AlertPanel({ sessionId, location, title = 'Alerts', collapsible 
       {dismiss.dialog}
     </Card>
   );
-}
+});

@@ -8,6 +8,7 @@ import {
 } from '@curbside/domain';
 import { Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { memo, useDeferredValue } from 'react';
 import { queueQueries, useAddToQueue } from '../queue/queue.queries';
 import { useNow } from '../queue/use-now';
 import { arrivalQueries, useArrivalsFollowLive } from './arrivals.queries';
@@ -78,13 +79,29 @@ function ArrivalRow({ arrival, queued, now }: { arrival: Arrival; queued: boolea
  * The front screen's Arriving list (issue 53): families who announced "on
  * the way" or "here", newest first; one tap queues the car exactly as typing
  * its number does. Hidden while nobody announced.
+ *
+ * Its answers (the arrivals, the queue) are drawn in a transition (issue 57, h57a): only this
+ * reader is drawn at once by an answer (`useSyncExternalStore`), the list (`ArrivalsDrawn`,
+ * memoised) follows with the answers deferred, which React renders in slices.
  */
 export function ArrivingList({ sessionId }: { sessionId: number }) {
   const arrivals = useQuery(arrivalQueries.list(sessionId));
   const queue = useQuery(queueQueries.active(sessionId));
-  const now = useNow(5000);
   useArrivalsFollowLive(sessionId);
-  const list = arrivals.data ?? [];
+  const list = useDeferredValue(arrivals.data);
+  const queued = useDeferredValue(queue.data);
+  return <ArrivalsDrawn list={list} queue={queued} />;
+}
+
+/** The list drawn from its (deferred) answers; its times move on every 5 s. */
+const ArrivalsDrawn = memo(function ArrivalsDrawn({
+  list = [],
+  queue,
+}: {
+  list: Arrival[] | undefined;
+  queue: QueueEntry[] | undefined;
+}) {
+  const now = useNow(5000);
   if (list.length === 0) return null;
   return (
     <Card p="sm" component="section" aria-labelledby="arriving-title">
@@ -94,10 +111,10 @@ export function ArrivingList({ sessionId }: { sessionId: number }) {
         </Title>
         <Stack component="ul" gap={6} m={0} p={0} style={{ listStyle: 'none' }}>
           {list.map((arrival) => (
-            <ArrivalRow key={arrival.id} arrival={arrival} queued={inLine(arrival, queue.data)} now={now} />
+            <ArrivalRow key={arrival.id} arrival={arrival} queued={inLine(arrival, queue)} now={now} />
           ))}
         </Stack>
       </Stack>
     </Card>
   );
-}
+});

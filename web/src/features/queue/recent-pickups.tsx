@@ -8,20 +8,38 @@ import {
 } from '@curbside/domain';
 import { Card, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { memo, useDeferredValue } from 'react';
 import { MUTED_TEXT } from '../../lib/theme';
 import { queueQueries } from './queue.queries';
 
 const newestFirst = (a: QueueEntry, b: QueueEntry) => (b.exitTime ?? '').localeCompare(a.exitTime ?? '');
 
-/** Completed pickups of the session, newest first. */
+/**
+ * Completed pickups of the session, newest first. The answer is drawn in a transition (issue 57,
+ * h57a): only this reader is drawn at once by it (`useSyncExternalStore`); the table
+ * (`PickupsDrawn`, memoised) follows with the answer deferred, which React renders in slices.
+ */
 export function RecentPickups({ sessionId }: { sessionId: number }) {
   const query = useQuery(queueQueries.completed(sessionId));
-  const rows = [...(query.data ?? [])].sort(newestFirst);
+  const data = useDeferredValue(query.data);
+  const pending = useDeferredValue(query.isPending);
+  return <PickupsDrawn data={data} pending={pending} />;
+}
+
+/** The card drawn from its (deferred) answer. */
+const PickupsDrawn = memo(function PickupsDrawn({
+  data,
+  pending,
+}: {
+  data: QueueEntry[] | undefined;
+  pending: boolean;
+}) {
+  const rows = [...(data ?? [])].sort(newestFirst);
   return (
     <Card p={{ base: 'sm', sm: 'lg' }}>
       <Stack gap="md">
         <Title order={2}>Recent Pickups</Title>
-        {query.isPending ? (
+        {pending ? (
           <Loader size="sm" aria-label="Loading recent pickups" />
         ) : rows.length === 0 ? (
           <Text c={MUTED_TEXT} fz="lg">
@@ -73,4 +91,4 @@ export function RecentPickups({ sessionId }: { sessionId: number }) {
       </Stack>
     </Card>
   );
-}
+});

@@ -27,10 +27,10 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { memo } from 'react';
-import { IconTooltip } from '../../components/tooltips';
 import { BORDER, DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
 import { AlsoAllowed } from '../authorized-pickups/also-allowed';
 import { CardMenu, useCardMenu } from './card-menu';
+import { CardTooltip, useCardTooltip } from './card-tooltip';
 import { EntryNotCalled } from './not-called';
 import { useRemoveFromQueue } from './queue.queries';
 import { useMarksOf } from './releases';
@@ -145,6 +145,7 @@ function Wait({ since }: { since: string }) {
  */
 export const VehicleCard = memo(function VehicleCard({ entry, total, onOpen }: VehicleCardProps) {
   const menu = useCardMenu();
+  const tooltip = useCardTooltip(menu.button);
   const remove = useRemoveFromQueue();
   const press = usePress({
     delay: LONG_PRESS_MS.cardMenu,
@@ -245,22 +246,25 @@ export const VehicleCard = memo(function VehicleCard({ entry, total, onOpen }: V
           </Group>
         </Stack>
       </Paper>
-      <IconTooltip label="Actions (or press and hold the card)">
-        {/* The visible way to the long-press menu. */}
-        <ActionIcon
-          {...menu.buttonProps}
-          variant="subtle"
-          color="var(--mantine-color-text)"
-          size={48}
-          pos="absolute"
-          bottom={4}
-          right={4}
-          aria-label={`Actions for ${name}`}
-          onClick={menu.toggle}
-        >
-          <Dots />
-        </ActionIcon>
-      </IconTooltip>
+      {/* The visible way to the long-press menu; its tooltip mounted on the first hover or focus. */}
+      <ActionIcon
+        {...menu.buttonProps}
+        {...tooltip.buttonProps}
+        variant="subtle"
+        color="var(--mantine-color-text)"
+        size={48}
+        pos="absolute"
+        bottom={4}
+        right={4}
+        aria-label={`Actions for ${name}`}
+        onClick={(event) => {
+          tooltip.buttonProps.onClick(event);
+          menu.toggle();
+        }}
+      >
+        <Dots />
+      </ActionIcon>
+      {tooltip.mounted && <CardTooltip tooltip={tooltip} label="Actions (or press and hold the card)" />}
       {menu.mounted && <CardMenu menu={menu} entry={entry} name={name} />}
     </Box>
   );
