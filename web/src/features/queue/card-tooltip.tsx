@@ -14,13 +14,13 @@ import { IconTooltip } from '../../components/tooltips';
 type Handler = (event: SyntheticEvent) => void;
 
 /**
- * The React events the Tooltip's floating-ui hooks listen to on their target (hover: which pointer;
- * focus: keyboard focus opens, blur closes; dismiss: Escape). Its hover itself comes from native
- * `mouseenter` / `mouseleave` listeners that floating-ui puts on the target's DOM node.
+ * The React events the icon tooltip listens to on its target (`components/tooltips.tsx`: the pointer
+ * entering and leaving, keyboard focus and blur), and those Mantine's Tooltip itself may set.
  */
 const HANDED = [
   'onPointerDown',
   'onPointerEnter',
+  'onPointerLeave',
   'onMouseMove',
   'onMouseLeave',
   'onFocus',
