@@ -33,7 +33,8 @@ import { knownRunningSession, noteRunningSession } from './scope';
  * How many of the session's latest pickups the wait estimate counts (newest
  * first): kept by the pickups' own event-number write and read by key with the
  * poll's first reads (`eventSequence.keyedLatestPickups`, issue 54), so the
- * estimate costs the poll no call of its own.
+ * estimate costs the poll no call of its own, and kept on the instance for
+ * `SAMPLE_KEPT_MS` after (no key of its own either, most polls: h54o).
  */
 const RATE_SAMPLE = 30;
 
@@ -137,12 +138,32 @@ const readLists = async (sessionId: number, classroomIds: readonly (number | nul
   return [session, active, marks, pickups];
 };
 
-/** The session and its latest pickups (the wait estimate's), by key, eventually consistent. */
-const sessionWithPickups = (sessionId: number) =>
-  keyedReads.all(
-    pickupSessions.keyed(sessionId, { consistent: false }),
+/**
+ * How long an instance keeps a session's latest pickups (the wait estimate's
+ * sample) once a poll read them: polls within it read no key for them (ADR
+ * 0027, "(h54o)": in DynamoDB Local each key of a BatchGetItem waits for the
+ * transactions queued ahead of it, and this key was the only one of the
+ * live-connection table). An estimate from a sample up to 10 s old, as the
+ * per-instance sample before issue 54's was; the poll's state (the session,
+ * the line, the marks, the children) is read every time.
+ */
+export const SAMPLE_KEPT_MS = 10_000;
+const samples = new Map<number, { pickups: SampledPickup[]; readAt: number }>();
+const SAMPLES_KEPT = 1_000;
+
+/** A session's latest pickups: kept on the instance (`SAMPLE_KEPT_MS`), else read by key and kept. */
+const latestPickups = (sessionId: number, now = Date.now()): KeyedRead<SampledPickup[]> => {
+  const kept = samples.get(sessionId);
+  if (kept && now - kept.readAt < SAMPLE_KEPT_MS) return keyedReads.none(kept.pickups);
+  return keyedReads.map(
     eventSequence.keyedLatestPickups(sessionId, connectionsDb().table),
+    (pickups) => remember(samples, sessionId, { pickups, readAt: now }, SAMPLES_KEPT).pickups,
   );
+};
+
+/** The session and its latest pickups (the wait estimate's), eventually consistent: the session by key. */
+const sessionWithPickups = (sessionId: number) =>
+  keyedReads.all(pickupSessions.keyed(sessionId, { consistent: false }), latestPickups(sessionId));
 
 /**
  * What this instance's last poll of each parent found: their children by
