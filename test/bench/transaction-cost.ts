@@ -18,7 +18,8 @@
  * Part 3, the same changers beside readers of 1, 3 or 7 keys by BatchGetItem, or of
  * 7 items by one Query: whether a read waits once a key. `--part 4`: part 1's
  * pairs that differ only by the units asked for. `--part 5` (h54o): the parent's whole poll
- * (BatchGetItem beside the line's Query) with or without the live table's key.
+ * (BatchGetItem beside the line's Query) with or without the live table's key, beside
+ * changes that each take their event's number on the live table after their transaction.
  *
  *   npx tsx test/bench/transaction-cost.ts [--calls 300] [--rounds 6] [--warm 1500]
  *     [--seconds 6] [--changes 4] [--polls 4] [--part 0 (1, 2 and 3) | 1 | 2 | 3 | 4 | 5]
@@ -32,6 +33,7 @@ import {
   type ReturnConsumedCapacity,
   TransactWriteItemsCommand,
   type TransactWriteItemsCommandInput,
+  UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { localDynamoClient } from '@curbside/local';
 import { javaChild, procSeconds } from './cpu';
@@ -340,8 +342,11 @@ const main = async () => {
    * Reads beside the changes' transactions (`CHANGES` changers of 6-item transactions, `POLLS`
    * readers), interleaved round by round with the order rotated; each read also 100 times alone a round.
    */
-  const readsBeside = async (title: string, reads: Array<[string, () => Promise<unknown>]>) => {
-    const change = transact({ items: 6 });
+  const readsBeside = async (
+    title: string,
+    reads: Array<[string, () => Promise<unknown>]>,
+    change: () => Promise<unknown> = transact({ items: 6 }),
+  ) => {
     const run = async (read: () => Promise<unknown>, seconds: number) => {
       const times: number[] = [];
       const until = performance.now() + seconds * 1000;
@@ -440,12 +445,31 @@ const main = async () => {
         ),
         lineQuery()(),
       ]);
-    await readsBeside('Part 5', [
-      ['poll of 1 child, 7 + 1 keys, two tables (before)', poll(7, true)],
-      ['poll of 1 child, 7 keys, one table (after)', poll(7, false)],
-      ['poll of 2 children, 11 + 1 keys (before)', poll(11, true)],
-      ['poll of 2 children, 11 keys (after)', poll(11, false)],
-    ]);
+    // Each change as the rush makes it: its transaction, then its event's number taken on the live
+    // table (`eventSequence.next`: an UpdateItem of the item the poll read by key before).
+    const numbered = transact({ items: 6 });
+    const change = async () => {
+      await numbered();
+      await client.send(
+        new UpdateItemCommand({
+          TableName: connections,
+          Key: liveKey,
+          UpdateExpression: 'ADD #value :one',
+          ExpressionAttributeNames: { '#value': 'value' },
+          ExpressionAttributeValues: { ':one': n(1) },
+        }),
+      );
+    };
+    await readsBeside(
+      'Part 5',
+      [
+        ['poll of 1 child, 7 + 1 keys, two tables (before)', poll(7, true)],
+        ['poll of 1 child, 7 keys, one table (after)', poll(7, false)],
+        ['poll of 2 children, 11 + 1 keys (before)', poll(11, true)],
+        ['poll of 2 children, 11 keys (after)', poll(11, false)],
+      ],
+      change,
+    );
   }
   client.destroy();
   tokenless.destroy();
