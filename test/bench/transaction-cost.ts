@@ -37,7 +37,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { localDynamoClient } from '@curbside/local';
 import { javaChild, procSeconds } from './cpu';
-import { dataItem, localTables, medianAnd95, n, pad, percentile, SESSION, s } from './local-tables';
+import { ADD_ONE, dataItem, localTables, medianAnd95, n, pad, percentile, SESSION, s } from './local-tables';
 import { numericArgs, runScript } from './script';
 
 const {
@@ -116,9 +116,7 @@ const main = async () => {
               Update: {
                 TableName: connections,
                 Key: liveKey,
-                UpdateExpression: 'ADD #value :one',
-                ExpressionAttributeNames: { '#value': 'value' },
-                ExpressionAttributeValues: { ':one': n(1) },
+                ...ADD_ONE,
               },
             }
           : {
@@ -450,15 +448,7 @@ const main = async () => {
     const numbered = transact({ items: 6 });
     const change = async () => {
       await numbered();
-      await client.send(
-        new UpdateItemCommand({
-          TableName: connections,
-          Key: liveKey,
-          UpdateExpression: 'ADD #value :one',
-          ExpressionAttributeNames: { '#value': 'value' },
-          ExpressionAttributeValues: { ':one': n(1) },
-        }),
-      );
+      await client.send(new UpdateItemCommand({ TableName: connections, Key: liveKey, ...ADD_ONE }));
     };
     await readsBeside(
       'Part 5',
