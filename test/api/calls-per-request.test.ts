@@ -888,7 +888,8 @@ describe('calls per car-line request, with 30 classrooms, 40 staff screens and 2
       vehicleType: 'car',
     });
     expect(queuedCar.status, JSON.stringify(queuedCar.body)).toBe(201);
-    // The first poll that estimates a wait in this session (its latest pickups read with the poll's own reads).
+    // The first poll that estimates a wait in this session (its latest pickups read with the poll's own reads,
+    // or kept on the instance from a poll of the last 10 s: parents.ts's SAMPLE_KEPT_MS, h54o).
     meter.reset();
     const answer = await poll();
     const of = meter.snapshot()['http/parentStudentStatus'] ?? {};

@@ -407,3 +407,44 @@ describe("a poll's reads started with the sign-in", () => {
     expect(await statusOf(linked)).toEqual([expect.objectContaining({ id: child.id })]);
   });
 });
+
+describe("a parent's poll in the rush", () => {
+  it("reads the session's latest pickups by key once in 10 s on an instance: the polls between read one key fewer", async () => {
+    // DynamoDB Local takes its lock once for each key of a BatchGetItem (ADR 0027, "(h54l)", "(h54o)").
+    const polling = await newParent();
+    const code = (await teacher.post('/api/pickup-codes/generate', { studentId: child.id })).body.code;
+    expect((await polling.post('/api/parent/link-student', { pickupCode: code })).status).toBe(200);
+    const running = (await front.post('/api/sessions', sessionBody())).body.id;
+    const entry = (
+      await front.post('/api/queue', { sessionId: running, vehicleNumber: childCar, vehicleType: 'car' })
+    ).body;
+    const pollRead = async () => {
+      meter.reset();
+      const [status] = await statusOf(polling);
+      const of = meter.snapshot()['http/parentStudentStatus'] ?? {};
+      return { status, calls: of['ddb.calls'], keys: of['ddb.BatchGetItem.keys'] };
+    };
+    // The first poll reads the links whole; the second, by its plan, reads the latest pickups with the sign-in.
+    await pollRead();
+    await pollRead();
+    // Then: the sign-in (2 keys), the child's link, the child, the session and the child's two marks.
+    const next = await pollRead();
+    expect(next).toMatchObject({ calls: 2, keys: 7 });
+    expect(next.status).toMatchObject({
+      status: 'in_queue',
+      queuePosition: entry.position,
+      estimatedWaitTime: Math.ceil((entry.position as number) / 4),
+    });
+    // The sample is read again once it is 10 s old (SAMPLE_KEPT_MS): one key more, in the same 2 calls.
+    await expect
+      .poll(
+        async () => {
+          const { calls, keys } = await pollRead();
+          return { calls, keys };
+        },
+        { timeout: 40_000, interval: 2_000 },
+      )
+      .toEqual({ calls: 2, keys: 8 });
+    await admin.put(`/api/sessions/${running}/end`);
+  }, 60_000);
+});

@@ -26,7 +26,7 @@ import {
   TransactWriteItemsCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { localTables } from './local-tables';
+import { ADD_ONE, localTables } from './local-tables';
 import { numericArgs, runScript } from './script';
 import { percentile } from './stats';
 
@@ -133,9 +133,7 @@ const main = async () => {
         new UpdateItemCommand({
           TableName: live,
           Key: NUMBER,
-          UpdateExpression: 'ADD #value :one',
-          ExpressionAttributeNames: { '#value': 'value' },
-          ExpressionAttributeValues: { ':one': n(1) },
+          ...ADD_ONE,
           ReturnValues: 'UPDATED_NEW',
         }),
       ),

@@ -17,6 +17,12 @@ export const localTables = async (data: string) => {
 
 export const s = (value: string): AttributeValue => ({ S: value });
 export const n = (value: number): AttributeValue => ({ N: String(value) });
+/** An UpdateItem's (or a transaction's Update's) expression that adds one to `value`: an event's number taken. */
+export const ADD_ONE = {
+  UpdateExpression: 'ADD #value :one',
+  ExpressionAttributeNames: { '#value': 'value' },
+  ExpressionAttributeValues: { ':one': n(1) },
+};
 /** The session whose line the micro-benchmarks' polls read. */
 export const SESSION = 7;
 export const pad = (i: number) => String(i).padStart(6, '0');

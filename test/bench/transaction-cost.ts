@@ -17,10 +17,12 @@
  *
  * Part 3, the same changers beside readers of 1, 3 or 7 keys by BatchGetItem, or of
  * 7 items by one Query: whether a read waits once a key. `--part 4`: part 1's
- * pairs that differ only by the units asked for.
+ * pairs that differ only by the units asked for. `--part 5` (h54o): the parent's whole poll
+ * (BatchGetItem beside the line's Query) with or without the live table's key, beside
+ * changes that each take their event's number on the live table after their transaction.
  *
  *   npx tsx test/bench/transaction-cost.ts [--calls 300] [--rounds 6] [--warm 1500]
- *     [--seconds 6] [--changes 4] [--polls 4] [--part 0 (1, 2 and 3) | 1 | 2 | 3 | 4]
+ *     [--seconds 6] [--changes 4] [--polls 4] [--part 0 (1, 2 and 3) | 1 | 2 | 3 | 4 | 5]
  */
 import {
   BatchGetItemCommand,
@@ -31,10 +33,11 @@ import {
   type ReturnConsumedCapacity,
   TransactWriteItemsCommand,
   type TransactWriteItemsCommandInput,
+  UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { localDynamoClient } from '@curbside/local';
 import { javaChild, procSeconds } from './cpu';
-import { dataItem, localTables, medianAnd95, n, pad, percentile, SESSION, s } from './local-tables';
+import { ADD_ONE, dataItem, localTables, medianAnd95, n, pad, percentile, SESSION, s } from './local-tables';
 import { numericArgs, runScript } from './script';
 
 const {
@@ -113,9 +116,7 @@ const main = async () => {
               Update: {
                 TableName: connections,
                 Key: liveKey,
-                UpdateExpression: 'ADD #value :one',
-                ExpressionAttributeNames: { '#value': 'value' },
-                ExpressionAttributeValues: { ':one': n(1) },
+                ...ADD_ONE,
               },
             }
           : {
@@ -335,32 +336,15 @@ const main = async () => {
       console.log(`${name.padEnd(40)}${cells.map((c) => c.padStart(10)).join('')}`);
     }
   }
-  if (PART === 0 || PART === 3) {
-    // Part 3: reads of k items beside the changes' transactions. Local reads a BatchGetItem's keys one
-    // by one, each under the read side of its database-wide lock (`SQLiteDBAccess.getRecord`), and a
-    // reader waits behind a transaction queued for the write side: does a read wait once per key?
-    const farKeys = Array.from({ length: 7 }, (_, k) => ({ pk: s(`FAR#${k}`), sk: s('ITEM') }));
-    for (const key of farKeys)
-      await client.send(new PutItemCommand({ TableName: data, Item: { ...key, body: s('y'.repeat(200)) } }));
-    const reads: Array<[string, () => Promise<unknown>]> = [
-      ...[1, 3, 7].map((k): [string, () => Promise<unknown>] => [
-        `BatchGetItem of ${k} key${k > 1 ? 's' : ''}`,
-        () =>
-          client.send(new BatchGetItemCommand({ RequestItems: { [data]: { Keys: farKeys.slice(0, k) } } })),
-      ]),
-      [
-        'Query of the 7 items of a partition',
-        () =>
-          client.send(
-            new QueryCommand({
-              TableName: data,
-              KeyConditionExpression: 'pk = :pk',
-              ExpressionAttributeValues: { ':pk': s('PARENT#1') },
-            }),
-          ),
-      ],
-    ];
-    const change = transact({ items: 6 });
+  /**
+   * Reads beside the changes' transactions (`CHANGES` changers of 6-item transactions, `POLLS`
+   * readers), interleaved round by round with the order rotated; each read also 100 times alone a round.
+   */
+  const readsBeside = async (
+    title: string,
+    reads: Array<[string, () => Promise<unknown>]>,
+    change: () => Promise<unknown> = transact({ items: 6 }),
+  ) => {
     const run = async (read: () => Promise<unknown>, seconds: number) => {
       const times: number[] = [];
       const until = performance.now() + seconds * 1000;
@@ -380,7 +364,7 @@ const main = async () => {
       ]);
       return times;
     };
-    console.log(`\nPart 3. Warming up: ${SECONDS} s of each of ${reads.length} reads…`);
+    console.log(`\n${title}. Warming up: ${SECONDS} s of each of ${reads.length} reads…`);
     for (const [, read] of reads) await run(read, SECONDS);
     const all: Record<string, number[]> = {};
     const alone: Record<string, number[]> = {};
@@ -399,7 +383,7 @@ const main = async () => {
       `\n${POLLS} readers beside ${CHANGES} changers (6-item transactions), ${ROUNDS} rounds of ${SECONDS} s a read (ms, all rounds); alone: 100 a round, one caller`,
     );
     console.log(
-      `${'read'.padEnd(40)}${['reads', 'p50', 'p90', 'p95', 'alone p50'].map((h) => h.padStart(10)).join('')}`,
+      `${'read'.padEnd(46)}${['reads', 'p50', 'p90', 'p95', 'alone p50'].map((h) => h.padStart(10)).join('')}`,
     );
     for (const [name] of reads) {
       const times = sorted(all[name] ?? []);
@@ -410,8 +394,72 @@ const main = async () => {
         percentile(times, 95).toFixed(1),
         percentile(sorted(alone[name] ?? []), 50).toFixed(2),
       ];
-      console.log(`${name.padEnd(40)}${cells.map((c) => c.padStart(10)).join('')}`);
+      console.log(`${name.padEnd(46)}${cells.map((c) => c.padStart(10)).join('')}`);
     }
+  };
+  if (PART === 0 || PART === 3) {
+    // Part 3: reads of k items beside the changes' transactions. Local reads a BatchGetItem's keys one
+    // by one, each under the read side of its database-wide lock (`SQLiteDBAccess.getRecord`), and a
+    // reader waits behind a transaction queued for the write side: does a read wait once per key?
+    const farKeys = Array.from({ length: 7 }, (_, k) => ({ pk: s(`FAR#${k}`), sk: s('ITEM') }));
+    for (const key of farKeys)
+      await client.send(new PutItemCommand({ TableName: data, Item: { ...key, body: s('y'.repeat(200)) } }));
+    await readsBeside('Part 3', [
+      ...[1, 3, 7].map((k): [string, () => Promise<unknown>] => [
+        `BatchGetItem of ${k} key${k > 1 ? 's' : ''}`,
+        () =>
+          client.send(new BatchGetItemCommand({ RequestItems: { [data]: { Keys: farKeys.slice(0, k) } } })),
+      ]),
+      [
+        'Query of the 7 items of a partition',
+        () =>
+          client.send(
+            new QueryCommand({
+              TableName: data,
+              KeyConditionExpression: 'pk = :pk',
+              ExpressionAttributeValues: { ':pk': s('PARENT#1') },
+            }),
+          ),
+      ],
+    ]);
+  }
+  if (PART === 5) {
+    // Part 5 (h54o): the parent's whole poll (its BatchGetItem beside the line's Query) with the
+    // session's latest pickups read by key on the live table (before) or kept on the instance (after),
+    // for a parent of one child (sign-in 2, link, child, session, 2 marks: 7 data keys) and of two (11).
+    const keysOf = (count: number) =>
+      Array.from({ length: count }, (_, k) => ({ pk: s(`POLL#${k}`), sk: s('ITEM') }));
+    for (const key of keysOf(11))
+      await client.send(new PutItemCommand({ TableName: data, Item: { ...key, body: s('y'.repeat(200)) } }));
+    const poll = (count: number, live: boolean) => () =>
+      Promise.all([
+        client.send(
+          new BatchGetItemCommand({
+            RequestItems: {
+              [data]: { Keys: keysOf(count) },
+              ...(live ? { [connections]: { Keys: [liveKey] } } : {}),
+            },
+          }),
+        ),
+        lineQuery()(),
+      ]);
+    // Each change as the rush makes it: its transaction, then its event's number taken on the live
+    // table (`eventSequence.next`: an UpdateItem of the item the poll read by key before).
+    const numbered = transact({ items: 6 });
+    const change = async () => {
+      await numbered();
+      await client.send(new UpdateItemCommand({ TableName: connections, Key: liveKey, ...ADD_ONE }));
+    };
+    await readsBeside(
+      'Part 5',
+      [
+        ['poll of 1 child, 7 + 1 keys, two tables (before)', poll(7, true)],
+        ['poll of 1 child, 7 keys, one table (after)', poll(7, false)],
+        ['poll of 2 children, 11 + 1 keys (before)', poll(11, true)],
+        ['poll of 2 children, 11 keys (after)', poll(11, false)],
+      ],
+      change,
+    );
   }
   client.destroy();
   tokenless.destroy();

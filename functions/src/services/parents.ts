@@ -33,7 +33,9 @@ import { knownRunningSession, noteRunningSession } from './scope';
  * How many of the session's latest pickups the wait estimate counts (newest
  * first): kept by the pickups' own event-number write and read by key with the
  * poll's first reads (`eventSequence.keyedLatestPickups`, issue 54), so the
- * estimate costs the poll no call of its own.
+ * estimate costs the poll no call of its own, and kept on the instance for
+ * `SAMPLE_KEPT_MS` once a wait was estimated from it (no key of its own
+ * either, most polls in a rush: h54o).
  */
 const RATE_SAMPLE = 30;
 
@@ -112,7 +114,7 @@ interface Placed {
 }
 
 /** A running session's lists for the poll: the session, its active queue, the children's marks, its latest pickups. */
-type Lists = [PickupSession | undefined, QueueEntry[], Marks, SampledPickup[]];
+type Lists = [PickupSession | undefined, QueueEntry[], Marks, Sample];
 
 /** What a poll reads of one school: the children, and the running session with its lists. */
 interface SchoolReads {
@@ -129,20 +131,50 @@ interface SchoolReads {
  * (one keyed read), the active queue, the classrooms' marks.
  */
 const readLists = async (sessionId: number, classroomIds: readonly (number | null)[]): Promise<Lists> => {
-  const [[session, pickups], active, marks] = await Promise.all([
+  const [[session, sample], active, marks] = await Promise.all([
     keyedReads.run(db, sessionWithPickups(sessionId)),
     queue.listActive(db, sessionId),
     releases.ofClassrooms(db, sessionId, classroomIds),
   ]);
-  return [session, active, marks, pickups];
+  return [session, active, marks, sample];
 };
 
-/** The session and its latest pickups (the wait estimate's), by key, eventually consistent. */
+/**
+ * How long an instance keeps a session's latest pickups (the wait estimate's
+ * sample) once a poll estimated a wait from them: polls within it read no key
+ * for them (ADR 0027, "(h54o)": in DynamoDB Local each key of a BatchGetItem
+ * waits for the transactions queued ahead of it, and this key was the only one
+ * of the live-connection table). So an estimate may count the pickups of up to
+ * 10 s before, as the per-instance sample before issue 54's did; a sample read
+ * by a poll that estimated nothing is not kept (the instance's first estimate
+ * of a session counts its latest pickups). The poll's state (the session, the
+ * line and each child's place in it, the marks, the children) is read every time.
+ */
+export const SAMPLE_KEPT_MS = 10_000;
+/** A session's latest pickups as a poll has them: when read, and whether kept from an earlier poll. */
+interface Sample {
+  pickups: SampledPickup[];
+  readAt: number;
+  kept: boolean;
+}
+const samples = new Map<number, Sample>();
+const SAMPLES_KEPT = 1_000;
+const NO_SAMPLE: Sample = { pickups: [], readAt: 0, kept: true };
+
+/** A session's latest pickups: kept on the instance (`SAMPLE_KEPT_MS`), else read by key. */
+const latestPickups = (sessionId: number, now = Date.now()): KeyedRead<Sample> => {
+  const kept = samples.get(sessionId);
+  if (kept && now - kept.readAt < SAMPLE_KEPT_MS) return keyedReads.none(kept);
+  return keyedReads.map(eventSequence.keyedLatestPickups(sessionId, connectionsDb().table), (pickups) => ({
+    pickups,
+    readAt: now,
+    kept: false,
+  }));
+};
+
+/** The session and its latest pickups (the wait estimate's), eventually consistent: the session by key. */
 const sessionWithPickups = (sessionId: number) =>
-  keyedReads.all(
-    pickupSessions.keyed(sessionId, { consistent: false }),
-    eventSequence.keyedLatestPickups(sessionId, connectionsDb().table),
-  );
+  keyedReads.all(pickupSessions.keyed(sessionId, { consistent: false }), latestPickups(sessionId));
 
 /**
  * What this instance's last poll of each parent found: their children by
@@ -186,7 +218,7 @@ const schoolRead = (schoolId: number, part: PlanPart) => {
     read: keyedReads.all(
       students.keyedMany(schoolId, part.ids),
       sessionId === undefined
-        ? keyedReads.none<[undefined, SampledPickup[]]>([undefined, []])
+        ? keyedReads.none<[undefined, Sample]>([undefined, NO_SAMPLE])
         : sessionWithPickups(sessionId),
       sessionId === undefined
         ? keyedReads.none<Marks>({ released: new Map(), pickedUp: new Map(), releasedBy: new Map() })
@@ -226,7 +258,7 @@ const readByPlan = (
       lists:
         active &&
         Promise.all([found, active]).then(
-          ([[, [session, pickups], marks], entries]): Lists => [session, entries, marks, pickups],
+          ([[, [session, sample], marks], entries]): Lists => [session, entries, marks, sample],
         ),
       placed: part.placed,
     };
@@ -275,7 +307,7 @@ const statusInSchool = async (
     return { statuses: children.map(notInQueue), placed };
   }
   noteRunningSession(schoolId, sessionId);
-  const [, active, marks, pickups] = lists;
+  const [, active, marks, sample] = lists;
   const entryOf = new Map<number, QueueEntry>();
   for (const entry of active) {
     for (const student of entry.students) if (!entryOf.has(student.id)) entryOf.set(student.id, entry);
@@ -291,7 +323,7 @@ const statusInSchool = async (
       status: parentStatusOf(entry, marks.released.get(child.id) ?? null, pickedUpAt),
     };
   });
-  const done = pickups.slice(0, RATE_SAMPLE);
+  const done = sample.pickups.slice(0, RATE_SAMPLE);
   const now = Date.now();
   const statuses = seen.map(({ child, entry, pickedUpAt, status }): ParentStudentStatus => {
     const base = notInQueue(child);
@@ -318,6 +350,9 @@ const statusInSchool = async (
       batchNumber: entry.batchNumber,
     };
   });
+  // A sample read now and estimated from: the polls of the next SAMPLE_KEPT_MS estimate from it too.
+  if (!sample.kept && statuses.some((child) => child.estimatedWaitTime !== null))
+    remember(samples, sessionId, { ...sample, kept: true }, SAMPLES_KEPT);
   return { statuses, placed };
 };
 

@@ -33,14 +33,22 @@ export interface DbOptions {
  * Asks every call but a transaction for `ReturnConsumedCapacity: 'TOTAL'` and
  * adds the units AWS would bill (see `billedUnits`) to the meter:
  * `ddb.readUnits`, `ddb.writeUnits` (of which `ddb.estimatedWriteUnits` are
- * estimates), and calls and units per operation (`ddb.Query.calls`,
- * `ddb.Query.units`). A TransactWriteItems is billed from its items
+ * estimates), calls and units per operation (`ddb.Query.calls`,
+ * `ddb.Query.units`) and the keys BatchGetItems ask for
+ * (`ddb.BatchGetItem.keys`). A TransactWriteItems is billed from its items
  * (`transactionUnits`: Local reports one flat figure), so it asks for nothing:
  * DynamoDB Local works the units out item by item while it holds its
  * database-wide lock, which every other call waits for (ADR 0027, "(h54l)").
  */
 // biome-ignore lint/suspicious/noExplicitAny: the SDK's middleware types are generic over every command
 type Handler = (args: { input: Record<string, unknown> }) => Promise<{ output?: any }>;
+
+/** How many keys a BatchGetItem's input asks for, over its tables. */
+const keysAsked = (input: Record<string, unknown>): number =>
+  Object.values((input.RequestItems ?? {}) as Record<string, { Keys?: unknown[] }>).reduce(
+    (sum, request) => sum + (request.Keys?.length ?? 0),
+    0,
+  );
 
 const meterMiddleware =
   (next: Handler, context: { commandName?: string }): Handler =>
@@ -58,6 +66,8 @@ const meterMiddleware =
         meter.add('ddb.calls');
         meter.add(`ddb.${operation}.calls`);
         meter.add(`ddb.${operation}.units`, read + write);
+        // The keys a BatchGetItem asked for: DynamoDB Local takes its lock once a key (ADR 0027, "(h54l)").
+        if (operation === 'BatchGetItem') meter.add('ddb.BatchGetItem.keys', keysAsked(input));
         meter.add('ddb.readUnits', read);
         meter.add('ddb.writeUnits', write);
         if (estimated > 0) meter.add('ddb.estimatedWriteUnits', estimated);
