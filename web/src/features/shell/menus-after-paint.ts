@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, startTransition, useEffect, useRef, useState } from 'react';
 import { afterPaint } from '../../lib/after-paint';
 
 type HeaderMenus = typeof import('./header-menus');
@@ -27,7 +27,12 @@ export const useMenuAfterPaint = () => {
   const focused = useRef(false);
   useEffect(() => {
     let live = true;
-    const cancel = afterPaint(() => void loadHeaderMenus().then((loaded) => live && setMenus(loaded)));
+    // In a transition: the menus' first draw (Mantine's Menu, its Popover and floating-ui, for both
+    // of the header's menus) is rendered in slices after the paint, not in one task of React's
+    // default lane (101 ms at a phone's CPU in the front queue's profile).
+    const cancel = afterPaint(
+      () => void loadHeaderMenus().then((loaded) => live && startTransition(() => setMenus(loaded))),
+    );
     return () => {
       live = false;
       cancel();
