@@ -5,7 +5,9 @@
  * their own). It was a script of its own in index.html: a request more before every page's first
  * paint, on a phone's HTTP/1.1 a connection's round trip (issue 57).
  */
-const global = globalThis as { __zod_globalConfig?: Record<string, unknown> };
+const scope = globalThis as { __zod_globalConfig?: Record<string, unknown> };
 // The object zod reads (it keeps the one it finds): changed, not replaced.
-global.__zod_globalConfig ??= {};
-global.__zod_globalConfig.jitless = true;
+scope.__zod_globalConfig ??= {};
+scope.__zod_globalConfig.jitless = true;
+
+export {};
