@@ -270,10 +270,12 @@ const audienceKit: Group = (id, ctx) => {
  * The car line's queries with the staff shell, which draws with them (the queue's undo and its
  * not-called marks): the End Session dialog, now in the header's menus loaded after the paint
  * (h57y), imports them too, and Rolldown took them out of the shell into a chunk of their own, a
- * request more before the front queue's keypad.
+ * request more before the front queue's keypad. And the announcement of each car queued, which the
+ * front queue mounts with its keypad and the queue list with its cards (the car line's kit would have
+ * taken it, loaded after the keypad's paint).
  */
 const SHELL_TAKES =
-  /[\\/]web[\\/]src[\\/]features[\\/]queue[\\/](queue\.queries\.ts|not-called\.tsx|undo\.tsx)$/;
+  /[\\/]web[\\/]src[\\/]features[\\/]queue[\\/](queue\.queries\.ts|not-called\.tsx|undo\.tsx|queued-toasts\.tsx)$/;
 const audienceOwn: Group = (id, ctx) => {
   if (GRID.test(id) || SHELL_TAKES.test(id)) return 'staff-shell';
   const loaders = withItsLoaders(id);

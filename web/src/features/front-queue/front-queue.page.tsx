@@ -4,6 +4,7 @@ import { lazy, memo, Suspense, useDeferredValue, useEffect } from 'react';
 import { usePainted } from '../../lib/after-paint';
 import { useMe } from '../auth/auth.queries';
 import { useLiveSettled } from '../live/live';
+import { VehicleQueuedToasts } from '../queue/queued-toasts';
 import { useActiveSession } from '../sessions/sessions.queries';
 import { AddVehicleCard } from './add-vehicle';
 import { ScanPlacards } from './scan-placards';
@@ -122,6 +123,8 @@ const Screen = memo(function Screen({
         <Grid gutter="md">
           <Grid.Col span={{ base: 12, md: 4 }}>
             <KeypadColumn sessionId={session.id} schoolId={user.schoolId} />
+            {/* Each car queued is announced from the screen's opening, not from the lists' drawing. */}
+            <VehicleQueuedToasts sessionId={session.id} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 8 }}>
             {/* Revealed in a transition (`lists`): while the code loads, the loader stays. */}

@@ -1,12 +1,4 @@
-import {
-  isUnregistered,
-  matchesQueueSearch,
-  orderQueue,
-  plural,
-  type QueueEntry,
-  type VehicleType,
-  vehicleQueuedToast,
-} from '@curbside/domain';
+import { matchesQueueSearch, orderQueue, plural, type QueueEntry, type VehicleType } from '@curbside/domain';
 import {
   Badge,
   Button,
@@ -32,13 +24,13 @@ import {
   useState,
 } from 'react';
 import { DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
-import { showLiveToast, vehicleToastSubject } from '../../lib/toasts';
 import { useAuthorizedPickupsAhead } from '../authorized-pickups/authorized-pickups.queries';
-import { useLiveEvent, useLivePatches } from '../live/live';
+import { useLivePatches } from '../live/live';
 import { useVehicleDialog } from './lazy-vehicle-dialog';
 import { OutboxMarks, PendingChanges } from './pending';
 import { queuePatches } from './queue.cache';
 import { queueQueries } from './queue.queries';
+import { useVehicleQueuedToasts } from './queued-toasts';
 import { usePendingRemovals } from './undo';
 import { VehicleCard } from './vehicle-card';
 
@@ -53,27 +45,7 @@ type Ordered = QueueEntry & { position: number | null };
  */
 export const useQueueLive = (sessionId: number) => {
   useLivePatches(queuePatches);
-  useLiveEvent('VEHICLE_QUEUED', (event) => {
-    if (event.sessionId !== undefined && event.sessionId !== sessionId) return;
-    const vehicle = event.data.vehicle;
-    const registered = !isUnregistered(event.data.entry);
-    const toast = vehicleQueuedToast(vehicle, registered);
-    // One announcement per car: a refusal of that car on this screen takes it back (add-vehicle.tsx).
-    showLiveToast(vehicleToastSubject(vehicle?.type ?? 'car', vehicle?.number ?? ''), {
-      // Orange for a number not on the school's list (its last line says so).
-      color: registered ? 'green.9' : 'orange.9',
-      title: toast.title,
-      message: (
-        <Stack gap={0}>
-          {toast.lines.map((line) => (
-            <Text key={line} fz="md" c="var(--mantine-color-text)">
-              {line}
-            </Text>
-          ))}
-        </Stack>
-      ),
-    });
-  });
+  useVehicleQueuedToasts(sessionId);
 };
 
 /** The cards a section draws in its first commit; the rest follow, as many a transition (h57x). */
