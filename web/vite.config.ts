@@ -254,18 +254,6 @@ const withItsLoaders = (id: string) => {
   const module = DOMAIN_MODULE.exec(id)?.[1]?.replace(/\\/g, '/');
   return module ? (WITH_ITS_LOADERS.get(module) ?? null) : null;
 };
-const PHONE_KITS = new Set(['parent-kit', 'sign-in-kit']);
-const audienceKit: Group = (id, ctx) => {
-  if (GRID.test(id)) return null;
-  if (BADGE.test(id)) return 'parent-kit';
-  const loaders = withItsLoaders(id);
-  if (loaders?.endsWith('-kit')) return loaders;
-  const place = audiences.kit(id, ctx);
-  if (place === 'sign-in-kit') return 'parent-kit';
-  return place !== null && !PHONE_KITS.has(place) && (popoverKit(id, ctx) ?? selectKit(id, ctx))
-    ? null
-    : place;
-};
 /**
  * The car line's queries with the staff shell, which draws with them (the queue's undo and its
  * not-called marks): the End Session dialog, now in the header's menus loaded after the paint
@@ -276,6 +264,18 @@ const audienceKit: Group = (id, ctx) => {
  */
 const SHELL_TAKES =
   /[\\/]web[\\/]src[\\/]features[\\/]queue[\\/](queue\.queries\.ts|not-called\.tsx|undo\.tsx|queued-toasts\.tsx)$/;
+const PHONE_KITS = new Set(['parent-kit', 'sign-in-kit']);
+const audienceKit: Group = (id, ctx) => {
+  if (GRID.test(id) || SHELL_TAKES.test(id)) return null;
+  if (BADGE.test(id)) return 'parent-kit';
+  const loaders = withItsLoaders(id);
+  if (loaders?.endsWith('-kit')) return loaders;
+  const place = audiences.kit(id, ctx);
+  if (place === 'sign-in-kit') return 'parent-kit';
+  return place !== null && !PHONE_KITS.has(place) && (popoverKit(id, ctx) ?? selectKit(id, ctx))
+    ? null
+    : place;
+};
 const audienceOwn: Group = (id, ctx) => {
   if (GRID.test(id) || SHELL_TAKES.test(id)) return 'staff-shell';
   const loaders = withItsLoaders(id);
