@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { viewports } from '../support/browser';
+import { holdRequests, viewports } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
 import { queueCar } from '../support/car-line';
 import { sessionBody } from '../support/fixtures';
@@ -96,16 +96,7 @@ it('draws the alerts’ and the recent pickups’ answers in transitions, not sy
     initScripts: [DRAWS],
   });
   // The two answers held until their lists are drawn waiting for them.
-  let answer = () => {};
-  const held = new Promise<void>((resolve) => {
-    answer = resolve;
-  });
-  for (const url of ['**/api/alerts?*', '**/api/queue?*status=completed*']) {
-    await page.route(url, async (route) => {
-      await held;
-      await route.continue();
-    });
-  }
+  const answer = await holdRequests(page, '**/api/alerts?*', '**/api/queue?*status=completed*');
   await page.reload();
   const panel = page.getByRole('region', { name: 'Alerts: Front Queue' });
   await panel.waitFor({ timeout: 30_000 });

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
-import { expectAccessible, shotsDir, tooltipOf, viewports } from '../support/browser';
+import { expectAccessible, holdRequests, shotsDir, tooltipOf, viewports } from '../support/browser';
 import { browserSuite, connected } from '../support/browser-suite';
 import { queueCar } from '../support/car-line';
 import { sessionBody } from '../support/fixtures';
@@ -98,14 +98,7 @@ it("draws a card's marks again for its own children's marks only: not for the ma
   });
   await page.getByRole('group', { name: 'Car 106', exact: true }).waitFor({ timeout: 30_000 });
   // Again, the session's marks answered once every card has been drawn.
-  let answer = () => {};
-  const held = new Promise<void>((resolve) => {
-    answer = resolve;
-  });
-  await page.route('**/api/sessions/*/releases', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const answer = await holdRequests(page, '**/api/sessions/*/releases');
   const marksRead = page.waitForResponse((response) => response.url().includes('/releases'));
   await page.reload();
   await page.getByRole('group', { name: 'Car 106', exact: true }).waitFor({ timeout: 30_000 });

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { shotsDir, viewports } from '../support/browser';
+import { holdRequests, shotsDir, viewports } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
 import { createStaff, sessionBody } from '../support/fixtures';
 
@@ -284,14 +284,7 @@ describe('the header', () => {
 
   it('opens the user menu tapped before its code has come (h57y: it loads after the paint)', async () => {
     const { page, errors } = await openAs('front_demo', '/front-queue');
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route('**/assets/header-menus-*.js', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, '**/assets/header-menus-*.js');
     await page.reload();
     await accountMenu(page).click();
     expect(await menuItem(page, 'Profile').count()).toBe(0);

@@ -193,3 +193,21 @@ export const tooltipOf = (button: Locator) =>
     if (tip?.getAttribute('role') !== 'tooltip') return null;
     return tip.checkVisibility() ? tip.textContent : null;
   });
+
+/**
+ * Holds the page's requests to each of `urls` (Playwright's route patterns) until the function it
+ * answers is called: an answer made to land after what the test waits for first.
+ */
+export const holdRequests = async (page: Page, ...urls: Array<string | RegExp>) => {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  for (const url of urls) {
+    await page.route(url, async (route) => {
+      await held;
+      await route.continue();
+    });
+  }
+  return release;
+};
