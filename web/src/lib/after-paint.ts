@@ -63,6 +63,21 @@ export const afterPaint = (run: () => void, { inApp = false } = {}) => {
 };
 
 /**
+ * Calls `run` once the page has been painted (`afterPaint`) and then the browser is idle (after
+ * 200 ms where it cannot say): code fetched ahead of its first use, after what the screen shows.
+ * Answers a function that cancels it, up to the idle moment.
+ */
+export const afterPaintWhenIdle = (run: () => void) => {
+  let cancelled = false;
+  const idle = window.requestIdleCallback ?? ((then: () => void) => window.setTimeout(then, 200));
+  const stop = afterPaint(() => idle(() => !cancelled && run()));
+  return () => {
+    cancelled = true;
+    stop();
+  };
+};
+
+/**
  * False until the screen that calls it has been painted (`afterPaint`) with its first part drawn
  * (`drawn`: counted from the commit that draws it, not from a loader's before), then true for good:
  * what the first paint does not need (a list and its read) is drawn after it.

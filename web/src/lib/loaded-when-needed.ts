@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { afterPaint } from './after-paint';
+import { afterPaintWhenIdle } from './after-paint';
 
 /**
  * A component's code fetched when it is first needed, or ahead of that once the screen has been
@@ -23,12 +23,9 @@ export const loadedWhenNeeded = <T>(load: () => Promise<T>) => {
     );
     return pending;
   };
-  const idle = (run: () => void) =>
-    (window.requestIdleCallback ?? ((then: () => void) => window.setTimeout(then, 200)))(run);
-
   return {
     /** Fetches the code once the screen is painted and the browser idle; answers a cancel. */
-    ahead: () => afterPaint(() => idle(() => void fetch().catch(() => {}))),
+    ahead: () => afterPaintWhenIdle(() => void fetch().catch(() => {})),
     /**
      * The code once `needed` (undefined until it has come) and whether its fetch failed (until
      * it is needed again).

@@ -1,7 +1,7 @@
 import { InputBase } from '@mantine/core';
 import { type ComponentType, startTransition, useCallback, useEffect, useRef, useState } from 'react';
 
-import { afterPaint } from '../../lib/after-paint';
+import { afterPaintWhenIdle } from '../../lib/after-paint';
 import { type BusFieldProps, FIELD, type Pending, type PendingKey } from './bus-driver-field-parts';
 
 type BusSelect = ComponentType<BusFieldProps & { pending: () => Pending }>;
@@ -79,13 +79,7 @@ export function BusField(props: BusFieldProps) {
   // After the page's paint, once the browser is idle: in place before the driver's first tap.
   useEffect(() => {
     if (loaded) return;
-    let gone = false;
-    const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 200));
-    const stop = afterPaint(() => idle(() => !gone && load(false)));
-    return () => {
-      gone = true;
-      stop();
-    };
+    return afterPaintWhenIdle(() => load(false));
   }, [load]);
 
   // Whether the field held the focus when the Select took its place (read as it leaves the page).
