@@ -1,8 +1,10 @@
 /**
  * A parent's phone on the dashboard, as the web client behaves: its live
- * connection (the parent's own channel), a read of the children's status on
- * every message about them (spread over a few seconds when the line moved),
- * and the status poll every 30 s at the phone's own phase. It checks that
+ * connection (the parent's own channel), the children's status read as the
+ * dashboard opens (`read`, before the rush: an instance's first read of a
+ * parent reads their links whole, 4 to 7 DynamoDB calls, and is no poll), a
+ * read on every message about them (spread over a few seconds when the line
+ * moved), and the status poll every 30 s at the phone's own phase. It checks that
  * every message names its own child and nothing else (a leak otherwise).
  */
 import { PARENT_STATUS_POLL_MS, spreadDelay } from '@curbside/web/cache';

@@ -239,6 +239,8 @@ export const openSchool = async (
       clients.push(client);
       const phone = new ParentPhone(screen, client, account.studentId);
       phones.push(phone);
+      // The dashboard reads the children's status as it opens (its polls follow, at the phone's phase).
+      await phone.read();
       return phone;
     });
     // `$connect` writes the connection rows before the upgrade completes, so every screen is subscribed now.
