@@ -8,7 +8,11 @@
  * nodes with their simulated start and end (ms), so what decides its FCP and LCP can be read
  * rather than guessed.
  *
- *   npx tsx test/lighthouse/lantern-graph.ts [--page "front queue"] [--runs 2]
+ *   npx tsx test/lighthouse/lantern-graph.ts [--page "front queue"] [--runs 2] [--tasks]
+ *
+ * `--tasks`: instead, the tasks the TBT counts (simulated 50 ms or longer), in its pessimistic
+ * replay: when each ran, what it waited for (the requests that ended before it), what it asked
+ * for, and what its trace events were (the longest kinds, inclusive, with the called functions).
  *
  * It serves `web/dist` as `npm run lighthouse` does (build it first: `cd web && npx vite build`);
  * the first run warms the server and is not printed. Not part of `npm test`.
@@ -23,18 +27,30 @@ import * as Lantern from 'lighthouse/core/lib/lantern/lantern.js';
 import { startLaptop } from './laptop';
 import { preparePages } from './pages';
 
+interface TraceEvent {
+  name: string;
+  dur?: number;
+  args?: { data?: { functionName?: string; url?: string; type?: string } };
+}
 interface SimulatedNode {
   type: string;
   startTime: number;
   endTime: number;
   request?: { url: string; transferSize?: number };
+  childEvents?: TraceEvent[];
   getEvaluateScriptURLs(): Set<string>;
   didPerformLayout(): boolean;
+  getDependencies(): SimulatedNode[];
+  getDependents(): SimulatedNode[];
 }
 type Timings = Map<SimulatedNode, { startTime: number; endTime: number }>;
 
 const { values } = parseArgs({
-  options: { page: { type: 'string', default: 'front queue' }, runs: { type: 'string', default: '2' } },
+  options: {
+    page: { type: 'string', default: 'front queue' },
+    runs: { type: 'string', default: '2' },
+    tasks: { type: 'boolean', default: false },
+  },
 });
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const simulations = (
@@ -47,6 +63,50 @@ const describe = (node: SimulatedNode) =>
     : `task ${Math.round((node.endTime - node.startTime) / 1000)} ms${[...node.getEvaluateScriptURLs()]
         .map((url) => ` evaluates ${file(url)}`)
         .join('')}${node.didPerformLayout() ? ', lays out' : ''}`;
+
+/** A task's trace events, by kind (a called function by its name and file), the longest first. */
+const eventsOf = (node: SimulatedNode) => {
+  const byKind = new Map<string, number>();
+  for (const event of node.childEvents ?? []) {
+    const data = event.args?.data;
+    const kind =
+      event.name === 'FunctionCall' || event.name === 'EvaluateScript'
+        ? `${event.name} ${data?.functionName || '(anonymous)'} ${file(data?.url ?? '')}`
+        : event.name === 'EventDispatch' || event.name === 'TimerFire'
+          ? `${event.name} ${data?.type ?? ''}`
+          : event.name;
+    byKind.set(kind, (byKind.get(kind) ?? 0) + (event.dur ?? 0) / 1000);
+  }
+  return [...byKind]
+    .sort(([, a], [, b]) => b - a)
+    .slice(0, 6)
+    .map(([kind, ms]) => `${kind} ${ms.toFixed(1)}`)
+    .join(' | ');
+};
+
+/** The tasks the TBT counts in one replay, with what each waited for and asked for. */
+const printTasks = (timings: Timings | undefined) => {
+  if (!timings) return console.log('(no TBT replay)');
+  const long = [...timings]
+    .filter(([node, timing]) => node.type === 'cpu' && timing.endTime - timing.startTime >= 50)
+    .sort(([, a], [, b]) => a.startTime - b.startTime);
+  console.log(`\n## pessimisticTotalBlockingTime: ${long.length} tasks of 50 ms or more`);
+  for (const [node, timing] of long) {
+    const requests = (nodes: SimulatedNode[]) =>
+      nodes
+        .filter((other) => other.type === 'network')
+        .map((other) => file(other.request?.url ?? ''))
+        .join(', ');
+    console.log(
+      `${String(Math.round(timing.startTime)).padStart(6)} +${Math.round(timing.endTime - timing.startTime)}  ${describe(node)}`,
+    );
+    const after = requests(node.getDependencies());
+    const asks = requests(node.getDependents());
+    if (after) console.log(`         after: ${after}`);
+    if (asks) console.log(`         asks for: ${asks}`);
+    console.log(`         ${eventsOf(node)}`);
+  }
+};
 
 const laptop = await startLaptop(root);
 const chrome = await launch({
@@ -71,6 +131,10 @@ try {
     console.log(
       `\n# ${page.name}, run ${run}: FCP ${metric('first-contentful-paint')} ms, LCP ${metric('largest-contentful-paint')} ms, TBT ${metric('total-blocking-time')} ms`,
     );
+    if (values.tasks) {
+      printTasks(simulations.get('pessimisticTotalBlockingTime'));
+      continue;
+    }
     for (const [label, timings] of simulations) {
       if (!/ContentfulPaint$/.test(label)) continue;
       const rows = [...timings].sort(([, a], [, b]) => a.endTime - b.endTime);
