@@ -13,11 +13,14 @@
  * `--tasks`: instead, the tasks the TBT counts (simulated 50 ms or longer), in its pessimistic
  * replay: when each ran, what it waited for (the requests that ended before it), what it asked
  * for, and what its trace events were (the longest kinds, inclusive, with the called functions).
+ * `--react` (with `--tasks`): each React commit in a task named, with the components it drew
+ * (a DevTools hook that stamps the trace, `console.timeStamp`, served in `web/dist` for the run).
  *
  * It serves `web/dist` as `npm run lighthouse` does (build it first: `cd web && npx vite build`);
  * the first run warms the server and is not printed. Not part of `npm test`.
  */
 
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -30,7 +33,7 @@ import { preparePages } from './pages';
 interface TraceEvent {
   name: string;
   dur?: number;
-  args?: { data?: { functionName?: string; url?: string; type?: string } };
+  args?: { data?: { functionName?: string; url?: string; type?: string; message?: string } };
 }
 interface SimulatedNode {
   type: string;
@@ -50,6 +53,7 @@ const { values } = parseArgs({
     page: { type: 'string', default: 'front queue' },
     runs: { type: 'string', default: '2' },
     tasks: { type: 'boolean', default: false },
+    react: { type: 'boolean', default: false },
   },
 });
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -105,8 +109,57 @@ const printTasks = (timings: Timings | undefined) => {
     if (after) console.log(`         after: ${after}`);
     if (asks) console.log(`         asks for: ${asks}`);
     console.log(`         ${eventsOf(node)}`);
+    for (const event of node.childEvents ?? [])
+      if (event.name === 'TimeStamp') console.log(`         ${event.args?.data?.message}`);
   }
 };
+
+/**
+ * A React DevTools hook that stamps each commit in the trace with the components it drew (the
+ * most drawn first), for `--react`: served from `web/dist` before the entry for the run, removed after.
+ */
+const REACT_MARKS = `window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = { isDisabled: false, supportsFiber: true, renderers: new Map(),
+  inject(r) { this.renderers.set(this.renderers.size + 1, r); return this.renderers.size; }, checkDCE() {},
+  onScheduleFiberRoot() {}, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {},
+  onCommitFiberRoot(_, root) {
+    // As React DevTools tells a redraw: a fiber cloned in this render (its children are not the
+    // previous ones' same objects) that performed work (flag 1); a subtree whose children are the
+    // same objects was not visited.
+    const names = {}; let n = 0; const origins = [];
+    const nameOf = (f) => f.type && (typeof f.type === 'function' || typeof f.type === 'object') ? (f.type.displayName || f.type.name || (f.type.type && (f.type.type.displayName || f.type.type.name)) || (f.type.render && (f.type.render.displayName || f.type.render.name)) || '?') : null;
+    const count = (nm) => { n++; names[nm] = (names[nm] || 0) + 1; };
+    const mount = (f) => { for (; f; f = f.sibling) { const nm = nameOf(f); if (nm) count(nm); mount(f.child); } };
+    const walk = (next, prev, parentDrew) => {
+      const nm = nameOf(next);
+      let drew = parentDrew;
+      if (nm) {
+        drew = (next.flags & 1) === 1;
+        if (drew) {
+          count(nm);
+          if (!parentDrew) origins.push(nm + (next.memoizedState !== prev.memoizedState ? '(state)' : next.memoizedProps !== prev.memoizedProps ? '(props)' : '(context)'));
+        }
+      }
+      if (next.child === prev.child) return;
+      for (let c = next.child; c; c = c.sibling) {
+        if (c.alternate === null) { if (nameOf(c)) count(nameOf(c)); mount(c.child); }
+        else walk(c, c.alternate, drew);
+      }
+    };
+    const prevRoot = root.current.alternate;
+    if (prevRoot) walk(root.current, prevRoot, false); else mount(root.current.child);
+    const top = Object.entries(names).sort((a, b) => b[1] - a[1]).slice(0, 10).map(([k, v]) => k + ':' + v).join(' ');
+    console.timeStamp('commit of ' + n + ': ' + top + (origins.length ? ' | began at ' + origins.slice(0, 14).join(' ') : ''));
+  } };`;
+
+const dist = join(root, 'web', 'dist');
+const indexHtml = readFileSync(join(dist, 'index.html'), 'utf8');
+if (values.react) {
+  writeFileSync(join(dist, 'react-marks.js'), REACT_MARKS);
+  writeFileSync(
+    join(dist, 'index.html'),
+    indexHtml.replace('<head>', '<head><script src="/react-marks.js"></script>'),
+  );
+}
 
 const laptop = await startLaptop(root);
 const chrome = await launch({
@@ -149,4 +202,8 @@ try {
 } finally {
   chrome.kill();
   await laptop.stop();
+  if (values.react) {
+    writeFileSync(join(dist, 'index.html'), indexHtml);
+    rmSync(join(dist, 'react-marks.js'), { force: true });
+  }
 }
