@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import mantine from 'postcss-preset-mantine';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import { audienceChunks, withinClosureOf } from './audience-chunks';
+import { mantineStableIds } from './mantine-ids';
 import { mantineComponentStyles } from './mantine-styles';
 import { precompress } from './precompress';
 import { pureDeclarations } from './pure-declarations';
@@ -286,6 +287,7 @@ export default defineConfig({
   plugins: [
     routePathsOnly(),
     mantineComponentStyles(),
+    mantineStableIds(),
     pureDeclarations(),
     audiences.plugin(`${import.meta.dirname}/.build/chunks.json`),
     react(),

@@ -20,7 +20,7 @@
  * the first run warms the server and is not printed. Not part of `npm test`.
  */
 
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -109,8 +109,12 @@ const printTasks = (timings: Timings | undefined) => {
     if (after) console.log(`         after: ${after}`);
     if (asks) console.log(`         asks for: ${asks}`);
     console.log(`         ${eventsOf(node)}`);
+    const begun = (node as unknown as { event: { ts: number } }).event.ts;
     for (const event of node.childEvents ?? [])
-      if (event.name === 'TimeStamp') console.log(`         ${event.args?.data?.message}`);
+      if (event.name === 'TimeStamp')
+        console.log(
+          `         +${(((event as unknown as { ts: number }).ts - begun) / 1000).toFixed(1)} ms ${event.args?.data?.message}`,
+        );
   }
 };
 
@@ -120,7 +124,8 @@ const printTasks = (timings: Timings | undefined) => {
  */
 const REACT_MARKS = `window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = { isDisabled: false, supportsFiber: true, renderers: new Map(),
   inject(r) { this.renderers.set(this.renderers.size + 1, r); return this.renderers.size; }, checkDCE() {},
-  onScheduleFiberRoot() {}, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {},
+  onScheduleFiberRoot() {}, onCommitFiberUnmount() {},
+  onPostCommitFiberRoot() { console.timeStamp('passive effects end'); },
   onCommitFiberRoot(_, root) {
     // As React DevTools tells a redraw: a fiber cloned in this render (its children are not the
     // previous ones' same objects) that performed work (flag 1); a subtree whose children are the
@@ -151,14 +156,47 @@ const REACT_MARKS = `window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = { isDisabled: false
     console.timeStamp('commit of ' + n + ': ' + top + (origins.length ? ' | began at ' + origins.slice(0, 14).join(' ') : ''));
   } };`;
 
+/**
+ * With an unminified build (`vite build --minify false`), React's entry chunk stamped too: each
+ * render's start, sliced or whole (a transition's render is sliced, a blocking lane's is not), and
+ * each commit's start. The chunk's precompressed copies are set aside for the run (the server would
+ * serve them instead).
+ */
+const REACT_PATCHES: Array<[RegExp, string]> = [
+  [
+    /exitStatus = (shouldTimeSlice \? renderRootConcurrent\([^)]*\) : renderRootSync\([^)]*\)),/,
+    "exitStatus = (console.timeStamp('render begins'), $1),",
+  ],
+  [
+    /(var shouldTimeSlice = [^;]*?renderWasConcurrent = shouldTimeSlice;)/,
+    "$1 console.timeStamp('render ends, ' + (shouldTimeSlice ? 'sliced' : 'whole') + ', lanes ' + lanes);",
+  ],
+  [/(function commitRoot\([^)]*\) \{)/, "$1 console.timeStamp('commit begins');"],
+  [
+    /(function flushPassiveEffects\(\) \{\s*if \(5 !== pendingEffectsStatus\) return !1;)/,
+    "$1 console.timeStamp('passive effects begin');",
+  ],
+];
+
 const dist = join(root, 'web', 'dist');
 const indexHtml = readFileSync(join(dist, 'index.html'), 'utf8');
+const entry = /src="(\/assets\/index-[^"]+\.js)"/.exec(indexHtml)?.[1];
+const entryFile = entry ? join(dist, entry) : undefined;
+const entryCode = entryFile ? readFileSync(entryFile, 'utf8') : undefined;
 if (values.react) {
   writeFileSync(join(dist, 'react-marks.js'), REACT_MARKS);
   writeFileSync(
     join(dist, 'index.html'),
     indexHtml.replace('<head>', '<head><script src="/react-marks.js"></script>'),
   );
+  if (entryFile && entryCode && REACT_PATCHES.every(([from]) => from.test(entryCode))) {
+    writeFileSync(
+      entryFile,
+      REACT_PATCHES.reduce((code, [from, to]) => code.replace(from, to), entryCode),
+    );
+    for (const suffix of ['.br', '.gz'])
+      if (existsSync(entryFile + suffix)) renameSync(entryFile + suffix, `${entryFile + suffix}.aside`);
+  } else console.log('(React not stamped: a minified build)');
 }
 
 const laptop = await startLaptop(root);
@@ -205,5 +243,9 @@ try {
   if (values.react) {
     writeFileSync(join(dist, 'index.html'), indexHtml);
     rmSync(join(dist, 'react-marks.js'), { force: true });
+    if (entryFile && entryCode) writeFileSync(entryFile, entryCode);
+    for (const suffix of ['.br', '.gz'])
+      if (entryFile && existsSync(`${entryFile + suffix}.aside`))
+        renameSync(`${entryFile + suffix}.aside`, entryFile + suffix);
   }
 }
