@@ -157,7 +157,6 @@ const AlertPanelDrawn = memo(function AlertPanelDrawn({
 
   return (
     <Card
-      p={{ base: 'xs', sm: 'sm' }}
       component="section"
       aria-label={name}
       className={classes.panel}
