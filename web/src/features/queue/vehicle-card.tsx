@@ -15,7 +15,7 @@ import {
   vehicleLabel,
   vehicleName,
 } from '@curbside/domain';
-import { ActionIcon, Badge, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Badge } from '@mantine/core';
 import { memo } from 'react';
 import { BORDER } from '../../lib/theme';
 import { AlsoAllowed } from '../authorized-pickups/also-allowed';
@@ -113,8 +113,8 @@ function sameCard(before: VehicleCardProps, after: VehicleCardProps) {
   );
 }
 
-/** The ⋮ glyph of the menu button. */
-const Dots = () => (
+/** The ⋮ glyph of the menu button (one element for every card: no component to draw). */
+const DOTS = (
   <svg width="26" height="26" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
     <circle cx="12" cy="5" r="2.4" fill="currentColor" />
     <circle cx="12" cy="12" r="2.4" fill="currentColor" />
@@ -189,28 +189,22 @@ export const VehicleCard = memo(function VehicleCard({ entry, total, onOpen }: V
       >
         <div className={classes.body}>
           <div className={classes.top}>
-            <UnstyledButton
+            <button
+              type="button"
               aria-haspopup="dialog"
-              miw={68}
-              px={6}
-              py={4}
-              ta="center"
-              bg={bus ? 'yellow.4' : 'blue.9'}
-              c={bus ? 'black' : 'white'}
-              style={{ borderRadius: 'var(--mantine-radius-md)', flexShrink: 0, outlineOffset: 3 }}
+              className={`mantine-focus-auto ${classes.plate}`}
+              data-bus={bus || undefined}
             >
-              <span className={classes.plate}>
-                <span className={classes.hidden}>{bus ? 'Bus ' : 'Car '}</span>
-                {vehicleLabel(entry.vehicleType, entry.vehicleNumber)}
-              </span>
-            </UnstyledButton>
+              <span className={classes.hidden}>{bus ? 'Bus ' : 'Car '}</span>
+              {vehicleLabel(entry.vehicleType, entry.vehicleNumber)}
+            </button>
             <div className={classes.details}>
               <p className={`${classes.text} ${classes.parent}`}>
                 {entry.vehicle?.parentName || NO_PRIMARY_CONTACT}
               </p>
               {description && <p className={`${classes.text} ${classes.muted}`}>{description}</p>}
               {children && <p className={`${classes.text} ${classes.bold}`}>{children}</p>}
-              <EntryNotCalled entry={entry} />
+              {entry.notCalled && entry.notCalled.length > 0 && <EntryNotCalled entry={entry} />}
               <AlsoAllowed students={entry.students} />
             </div>
             <p className={`${classes.text} ${classes.wait} ${overdue ? classes.danger : classes.muted}`}>
@@ -243,7 +237,7 @@ export const VehicleCard = memo(function VehicleCard({ entry, total, onOpen }: V
           menu.toggle();
         }}
       >
-        <Dots />
+        {DOTS}
       </ActionIcon>
       {tooltip.mounted && <CardTooltip tooltip={tooltip} label="Actions (or press and hold the card)" />}
       {menu.mounted && <CardMenu menu={menu} entry={entry} name={name} />}
