@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { viewports } from '../support/browser';
+import { devToolsHook, viewports } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
 import { queueCar } from '../support/car-line';
 import { sessionBody } from '../support/fixtures';
@@ -59,18 +59,12 @@ const COMMITS = `(() => {
       if (f.child) walk(f.child, commit);
     }
   };
-  let id = 0;
-  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
-    isDisabled: false, supportsFiber: true, renderers: new Map(),
-    inject(renderer) { this.renderers.set(++id, renderer); return id; },
-    checkDCE() {}, onScheduleFiberRoot() {}, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {},
-    onCommitFiberRoot(_, root) {
-      const commit = { cards: [], popovers: 0 };
-      walk(root.current, commit);
-      window.__curbsidePopovers = commit.popovers;
-      if (commit.cards.length > 0) window.__curbsideCommits.push(commit.cards);
-    },
-  };
+  ${devToolsHook(`
+  const commit = { cards: [], popovers: 0 };
+  walk(root.current, commit);
+  window.__curbsidePopovers = commit.popovers;
+  if (commit.cards.length > 0) window.__curbsideCommits.push(commit.cards);
+`)}
 })()`;
 
 const openLine = async () => {
