@@ -196,7 +196,7 @@ describe('the front queue with two active alerts', () => {
         .filter(
           (element: any) =>
             !element.closest('.mantine-VisuallyHidden-root') &&
-            getComputedStyle(element).clip !== 'rect(0px, 0px, 0px, 0px)',
+            element.ownerDocument.defaultView.getComputedStyle(element).clip !== 'rect(0px, 0px, 0px, 0px)',
         )
         .filter((element: any) => element.scrollWidth > element.clientWidth + 1)
         .map((element: any) => element.textContent),
