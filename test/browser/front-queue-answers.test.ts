@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { holdRequests, viewports } from '../support/browser';
+import { devToolsHook, holdRequests, viewports } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
 import { queueCar } from '../support/car-line';
 import { sessionBody } from '../support/fixtures';
@@ -79,15 +79,7 @@ const DRAWS = `(() => {
       if (f.child && (before === null || f.child !== before.child)) visit(f.child, inScheduler);
     }
   };
-  let id = 0;
-  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
-    isDisabled: false, supportsFiber: true, renderers: new Map(),
-    inject(renderer) { this.renderers.set(++id, renderer); return id; },
-    checkDCE() {}, onScheduleFiberRoot() {}, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {},
-    onCommitFiberRoot(_, root) {
-      if (window.__curbsideCounting) visit(root.current, window.__curbsideInScheduler);
-    },
-  };
+  ${devToolsHook('if (window.__curbsideCounting) visit(root.current, window.__curbsideInScheduler);')}
 })()`;
 
 it('draws the alerts’ and the recent pickups’ answers in transitions, not synchronously, and shows them', async () => {

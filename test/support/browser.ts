@@ -182,6 +182,21 @@ export const expectAccessibleUntapped = async (page: Page) => {
 };
 
 /**
+ * Script text (for an init script) that installs a stand-in for React's DevTools hook, so React
+ * hands it each commit: `onCommit` is the body of `onCommitFiberRoot(_, root)` (h57kb: the one stub
+ * the render-counting tests share).
+ */
+export const devToolsHook = (onCommit: string) => `(() => {
+  let id = 0;
+  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    isDisabled: false, supportsFiber: true, renderers: new Map(),
+    inject(renderer) { this.renderers.set(++id, renderer); return id; },
+    checkDCE() {}, onScheduleFiberRoot() {}, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {},
+    onCommitFiberRoot(_, root) { ${onCommit} },
+  };
+})();`;
+
+/**
  * The text of the tooltip the button points at (`aria-describedby`), if one is open, read in
  * one step in the page: read in several (attribute, count, visibility, text), a tooltip that
  * closed between them left Playwright waiting its default 30 s for the text of an element gone.

@@ -1,15 +1,5 @@
 import { type Alert, type AlertType, alertButtonLabel, plural } from '@curbside/domain';
-import {
-  Badge,
-  Card,
-  Group,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-  UnstyledButton,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Badge, Card, Group, Stack, Text, Title, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { memo, useDeferredValue, useState } from 'react';
 import { MUTED_TEXT } from '../../lib/theme';
@@ -157,7 +147,6 @@ const AlertPanelDrawn = memo(function AlertPanelDrawn({
 
   return (
     <Card
-      p={{ base: 'xs', sm: 'sm' }}
       component="section"
       aria-label={name}
       className={classes.panel}
@@ -201,7 +190,7 @@ const AlertPanelDrawn = memo(function AlertPanelDrawn({
           </Text>
         )}
         {shown && (
-          <SimpleGrid cols={2} spacing="xs">
+          <div className={classes.pair}>
             {(['help', 'emergency'] as const).map((type) => {
               const active = activeOf(type);
               return (
@@ -217,7 +206,7 @@ const AlertPanelDrawn = memo(function AlertPanelDrawn({
                 />
               );
             })}
-          </SimpleGrid>
+          </div>
         )}
       </Stack>
       {dismiss.dialog}

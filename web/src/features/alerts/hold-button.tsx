@@ -42,7 +42,7 @@ export function HoldButton({ type, label, hint, active = false, sending = false,
       data-pressing={press.pressing || undefined}
       style={{ opacity: sending ? 0.7 : 1 }}
     >
-      <Text component="span" display="block" fz={{ base: 20, sm: 24 }} fw={900} lh={1.15} inherit>
+      <Text component="span" display="block" className={classes.triggerLabel} fw={900} lh={1.15} inherit>
         {label}
       </Text>
       <Text component="span" display="block" fz="sm" fw={700} inherit>

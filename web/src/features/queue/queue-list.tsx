@@ -6,7 +6,6 @@ import {
   CloseButton,
   Group,
   Loader,
-  SimpleGrid,
   Stack,
   Text,
   TextInput,
@@ -30,6 +29,7 @@ import { useVehicleDialog } from './lazy-vehicle-dialog';
 import { OutboxMarks, PendingChanges } from './pending';
 import { queuePatches } from './queue.cache';
 import { queueQueries } from './queue.queries';
+import classes from './queue-list.module.css';
 import { useVehicleQueuedToasts } from './queued-toasts';
 import { usePendingRemovals } from './undo';
 import { VehicleCard } from './vehicle-card';
@@ -48,15 +48,16 @@ export const useQueueLive = (sessionId: number) => {
   useVehicleQueuedToasts(sessionId);
 };
 
-/** The cards a section draws in its first commit; the rest follow, as many a transition (h57x). */
+/** The cards the queue draws in its first commit; the rest follow, as many a transition (h57x). */
 export const CARDS_AT_ONCE = 3;
 
 /**
- * How many of a section's `count` cards to draw (issue 57, h57x): the first `step` at once, then
+ * How many of the queue's `count` cards to draw (issue 57, h57x): the first `step` at once, then
  * `step` more in each following transition until all are drawn, each its own commit (a card's
- * mount, its menu's and tooltip's effects, cannot be sliced: five cards were one long commit at a
- * phone's CPU). Once a line has been drawn whole, every card is drawn at once, as before: a car
- * queued later, or the line shown again after a search, does not wait.
+ * mount cannot be sliced: five cards were one long commit at a phone's CPU). Once the queue has
+ * been drawn whole, every card is drawn at once, as before: a car queued later, or the line shown
+ * again after a search, does not wait. Counted over both sections, cars first (h57kb): each section
+ * counting its own drew three cars and three buses in the first commit.
  */
 function useDrawnInSteps(count: number, step: number) {
   const [limit, setLimit] = useState(step);
@@ -73,6 +74,8 @@ interface SectionProps {
   title: string;
   type: VehicleType;
   entries: Ordered[];
+  /** How many of its cards the section draws (the queue's cards come a few at a time). */
+  drawn: number;
   onOpen: (entry: QueueEntry) => void;
 }
 
@@ -81,10 +84,9 @@ interface SectionProps {
  * deferred value, so the list first draws again with the entries it had (these sections and
  * their cards skipped), then with the new ones in a transition React renders in slices.
  */
-const QueueSection = memo(function QueueSection({ title, type, entries, onOpen }: SectionProps) {
+const QueueSection = memo(function QueueSection({ title, type, entries, drawn, onOpen }: SectionProps) {
   const [search, setSearch] = useState('');
   const shown = entries.filter((entry) => matchesQueueSearch(entry, search));
-  const drawn = useDrawnInSteps(shown.length, CARDS_AT_ONCE);
   const noun = type === 'bus' ? 'bus' : 'car';
   return (
     <Stack gap="sm" component="section" aria-label={title}>
@@ -117,15 +119,15 @@ const QueueSection = memo(function QueueSection({ title, type, entries, onOpen }
             : 'No vehicles match your search'}
         </Text>
       ) : (
-        <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="sm">
+        <div className={classes.cards}>
           {shown.slice(0, drawn).map((entry) => (
             // The outbox's marks under the card, outside it: Dismiss is not a tap on the card.
-            <Stack key={entry.id} gap={6}>
+            <div key={entry.id} className={classes.entry}>
               <VehicleCard entry={entry} total={entries.length} onOpen={onOpen} />
               <OutboxMarks entry={entry} />
-            </Stack>
+            </div>
           ))}
-        </SimpleGrid>
+        </div>
       )}
     </Stack>
   );
@@ -157,6 +159,7 @@ export function QueueList({ sessionId, title = 'Current Queue' }: { sessionId: n
   }, [data, leaving]);
 
   const all = useMemo(() => [...cars, ...buses], [cars, buses]);
+  const drawn = useDrawnInSteps(all.length, CARDS_AT_ONCE);
   // The cards are drawn a few at a time: their children's trusted adults are asked for together.
   useAuthorizedPickupsAhead(all.flatMap((entry) => entry.students.map((student) => student.id)));
   const open = all.find((entry) => entry.id === openId) ?? null;
@@ -171,7 +174,7 @@ export function QueueList({ sessionId, title = 'Current Queue' }: { sessionId: n
   );
 
   return (
-    <Card p={{ base: 'sm', sm: 'lg' }}>
+    <Card className={classes.queue}>
       <Stack gap="lg">
         <Group justify="space-between">
           <Title order={2}>{title}</Title>
@@ -188,8 +191,14 @@ export function QueueList({ sessionId, title = 'Current Queue' }: { sessionId: n
             </Button>
           </Group>
         )}
-        <QueueSection title="Cars in Parking Lot" type="car" entries={cars} onOpen={onOpen} />
-        <QueueSection title="Bus Loading Zone" type="bus" entries={buses} onOpen={onOpen} />
+        <QueueSection title="Cars in Parking Lot" type="car" entries={cars} drawn={drawn} onOpen={onOpen} />
+        <QueueSection
+          title="Bus Loading Zone"
+          type="bus"
+          entries={buses}
+          drawn={Math.max(0, drawn - cars.length)}
+          onOpen={onOpen}
+        />
       </Stack>
       {Dialog && (
         <Dialog

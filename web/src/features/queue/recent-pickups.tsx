@@ -11,6 +11,7 @@ import { useQuery } from '@tanstack/react-query';
 import { memo, useDeferredValue } from 'react';
 import { MUTED_TEXT } from '../../lib/theme';
 import { queueQueries } from './queue.queries';
+import classes from './queue-list.module.css';
 
 const newestFirst = (a: QueueEntry, b: QueueEntry) => (b.exitTime ?? '').localeCompare(a.exitTime ?? '');
 
@@ -36,7 +37,7 @@ const PickupsDrawn = memo(function PickupsDrawn({
 }) {
   const rows = [...(data ?? [])].sort(newestFirst);
   return (
-    <Card p={{ base: 'sm', sm: 'lg' }}>
+    <Card className={classes.queue}>
       <Stack gap="md">
         <Title order={2}>Recent Pickups</Title>
         {pending ? (

@@ -15,19 +15,9 @@ import {
   vehicleLabel,
   vehicleName,
 } from '@curbside/domain';
-import {
-  ActionIcon,
-  Badge,
-  Box,
-  Group,
-  Paper,
-  Stack,
-  Text,
-  UnstyledButton,
-  VisuallyHidden,
-} from '@mantine/core';
+import { ActionIcon, Badge } from '@mantine/core';
 import { memo } from 'react';
-import { BORDER, DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
+import { BORDER } from '../../lib/theme';
 import { AlsoAllowed } from '../authorized-pickups/also-allowed';
 import { CardMenu, useCardMenu } from './card-menu';
 import { CardTooltip, useCardTooltip } from './card-tooltip';
@@ -36,6 +26,7 @@ import { useRemoveFromQueue } from './queue.queries';
 import { useMarksOf } from './releases';
 import { useEverySecond } from './use-now';
 import { usePress } from './use-press';
+import classes from './vehicle-card.module.css';
 
 /** The badges of an entry: Overflow (red), Waiting (outline), Ready, and `Batch #n` when batched. */
 /**
@@ -68,7 +59,7 @@ ChildMarks.displayName = 'ChildMarks';
 
 export function EntryBadges({ entry }: { entry: QueueEntry }) {
   return (
-    <Group gap={6} wrap="wrap">
+    <div className={classes.badges}>
       <ChildMarks entry={entry} />
       {entry.status === 'overflow' && (
         <Badge color="red" variant="filled" size="lg">
@@ -95,7 +86,7 @@ export function EntryBadges({ entry }: { entry: QueueEntry }) {
           {NOT_REGISTERED}
         </Badge>
       )}
-    </Group>
+    </div>
   );
 }
 
@@ -122,8 +113,8 @@ function sameCard(before: VehicleCardProps, after: VehicleCardProps) {
   );
 }
 
-/** The ⋮ glyph of the menu button. */
-const Dots = () => (
+/** The ⋮ glyph of the menu button (one element for every card: no component to draw). */
+const DOTS = (
   <svg width="26" height="26" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
     <circle cx="12" cy="5" r="2.4" fill="currentColor" />
     <circle cx="12" cy="12" r="2.4" fill="currentColor" />
@@ -165,17 +156,15 @@ export const VehicleCard = memo(function VehicleCard({ entry, total, onOpen }: V
   return (
     // The menu and its ⋮ button sit beside the card, not inside it: events from
     // them would otherwise bubble into the card's press handlers.
-    <Box pos="relative">
-      <Paper
+    <div className={classes.card}>
+      {/* biome-ignore lint/a11y/useSemanticElements: a fieldset would draw its own frame; the card was Paper's div */}
+      <div
         {...press.handlers}
         role="group"
         aria-label={name}
         data-overdue={overdue || undefined}
         data-entry-id={entry.id}
-        withBorder
-        radius="md"
-        p="sm"
-        bg={overdue ? 'var(--mantine-color-red-light)' : undefined}
+        className={classes.paper}
         style={{
           cursor: 'pointer',
           userSelect: 'none',
@@ -198,54 +187,40 @@ export const VehicleCard = memo(function VehicleCard({ entry, total, onOpen }: V
               : 'transform 150ms ease, opacity 150ms ease',
         }}
       >
-        <Stack gap="xs">
-          <Group wrap="nowrap" align="flex-start" gap="sm">
-            <UnstyledButton
+        <div className={classes.body}>
+          <div className={classes.top}>
+            <button
+              type="button"
               aria-haspopup="dialog"
-              miw={68}
-              px={6}
-              py={4}
-              ta="center"
-              bg={bus ? 'yellow.4' : 'blue.9'}
-              c={bus ? 'black' : 'white'}
-              style={{ borderRadius: 'var(--mantine-radius-md)', flexShrink: 0, outlineOffset: 3 }}
+              className={`mantine-focus-auto ${classes.plate}`}
+              data-bus={bus || undefined}
             >
-              <Text span fz={28} fw={900} lh={1.1} display="block">
-                <VisuallyHidden>{bus ? 'Bus ' : 'Car '}</VisuallyHidden>
-                {vehicleLabel(entry.vehicleType, entry.vehicleNumber)}
-              </Text>
-            </UnstyledButton>
-            <Stack gap={0} style={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
-              <Text fw={700} fz="lg" lh={1.3}>
+              <span className={classes.hidden}>{bus ? 'Bus ' : 'Car '}</span>
+              {vehicleLabel(entry.vehicleType, entry.vehicleNumber)}
+            </button>
+            <div className={classes.details}>
+              <p className={`${classes.text} ${classes.parent}`}>
                 {entry.vehicle?.parentName || NO_PRIMARY_CONTACT}
-              </Text>
-              {description && (
-                <Text fz="sm" c={MUTED_TEXT}>
-                  {description}
-                </Text>
-              )}
-              {children && (
-                <Text fz="sm" fw={700}>
-                  {children}
-                </Text>
-              )}
-              <EntryNotCalled entry={entry} />
+              </p>
+              {description && <p className={`${classes.text} ${classes.muted}`}>{description}</p>}
+              {children && <p className={`${classes.text} ${classes.bold}`}>{children}</p>}
+              {entry.notCalled && entry.notCalled.length > 0 && <EntryNotCalled entry={entry} />}
               <AlsoAllowed students={entry.students} />
-            </Stack>
-            <Text fz="md" fw={800} c={overdue ? DANGER_TEXT : MUTED_TEXT} style={{ flexShrink: 0 }}>
-              <VisuallyHidden>In queue </VisuallyHidden>
+            </div>
+            <p className={`${classes.text} ${classes.wait} ${overdue ? classes.danger : classes.muted}`}>
+              <span className={classes.hidden}>In queue </span>
               <Wait since={entry.queueTime} />
-            </Text>
-          </Group>
+            </p>
+          </div>
           {/* Room on the right for the ⋮ button, which sits over this row. */}
-          <Group justify="space-between" gap="xs" wrap="wrap" pr={48} mih={40}>
-            <Text fz="sm" fw={600} c={MUTED_TEXT}>
+          <div className={classes.bottom}>
+            <p className={`${classes.text} ${classes.muted} ${classes.position}`}>
               {entry.position !== null ? positionLabel(entry.position, total, ordinal) : ''}
-            </Text>
+            </p>
             <EntryBadges entry={entry} />
-          </Group>
-        </Stack>
-      </Paper>
+          </div>
+        </div>
+      </div>
       {/* The visible way to the long-press menu; its tooltip mounted on the first hover or focus. */}
       <ActionIcon
         {...menu.buttonProps}
@@ -262,10 +237,10 @@ export const VehicleCard = memo(function VehicleCard({ entry, total, onOpen }: V
           menu.toggle();
         }}
       >
-        <Dots />
+        {DOTS}
       </ActionIcon>
       {tooltip.mounted && <CardTooltip tooltip={tooltip} label="Actions (or press and hold the card)" />}
       {menu.mounted && <CardMenu menu={menu} entry={entry} name={name} />}
-    </Box>
+    </div>
   );
 }, sameCard);

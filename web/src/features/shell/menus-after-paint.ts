@@ -1,5 +1,5 @@
-import { type KeyboardEvent, startTransition, useEffect, useRef, useState } from 'react';
-import { afterPaint } from '../../lib/after-paint';
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { afterPaintWhenIdle } from '../../lib/after-paint';
 
 type HeaderMenus = typeof import('./header-menus');
 
@@ -16,30 +16,34 @@ const OPENING_KEYS = new Set(['Enter', ' ', 'ArrowDown']);
 /**
  * A header menu's button drawn at once, its menu (`header-menus.tsx`) loaded after the screen's
  * first paint (issue 57, h57y): Mantine's Menu and what it brings (`popover-kit`, 23 KB Brotli) left
- * the front queue's keypad's path. A tap or an opening key on the button before then loads it at
- * once and opens the menu when it comes (`opened`); the menu's button replaces the drawn one, and
- * takes its focus if it had it. `buttonProps`: what the drawn button takes for it (the same name,
- * `aria-haspopup` and `aria-expanded` as the menu's own button).
+ * the front queue's keypad's path. The menu is mounted on its first use only (h57kb): a tap or an
+ * opening key on the button loads it (at once if it has not come yet) and opens it when it comes
+ * (`opened`); the menu's button replaces the drawn one, and takes its focus if it had it.
+ * `buttonProps`: what the drawn button takes for it (the same name, `aria-haspopup` and
+ * `aria-expanded` as the menu's own button).
+ *
+ * Mounted after the paint, both menus drew in one task their first render (57 components) and,
+ * at once, a second one (Mantine's Popover, its target and dropdown setting floating-ui's elements
+ * in the commit, 42 components): now the code only is loaded after the paint, and nothing is drawn
+ * until the menu is used.
  */
 export const useMenuAfterPaint = () => {
   const [menus, setMenus] = useState<HeaderMenus | null>(null);
   const [opened, setOpened] = useState(false);
+  const [asked, setAsked] = useState(false);
   const focused = useRef(false);
+  // The code only, after the paint when idle, so that the first tap does not wait for it.
+  useEffect(() => afterPaintWhenIdle(() => void loadHeaderMenus()), []);
+  // Mounted closed, then opened at the next render: Mantine's focus return sees the menu open (it
+  // records the focused button on a change of `opened`, not on a mount opened).
   useEffect(() => {
-    let live = true;
-    // In a transition: the menus' first draw (Mantine's Menu, its Popover and floating-ui, for both
-    // of the header's menus) is rendered in slices after the paint, not in one task of React's
-    // default lane (101 ms at a phone's CPU in the front queue's profile).
-    const cancel = afterPaint(
-      () => void loadHeaderMenus().then((loaded) => live && startTransition(() => setMenus(loaded))),
-    );
-    return () => {
-      live = false;
-      cancel();
-    };
-  }, []);
+    if (menus && asked) {
+      setAsked(false);
+      setOpened(true);
+    }
+  }, [menus, asked]);
   const open = () => {
-    setOpened(true);
+    setAsked(true);
     void loadHeaderMenus().then(setMenus);
   };
   const buttonProps = {
