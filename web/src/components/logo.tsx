@@ -1,4 +1,6 @@
-import { Group, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
+import type { CSSProperties } from 'react';
+import { GROUP, groupGap } from './mantine-look';
 
 /** The Curbside mark: a white car on a rounded square in the primary colour. */
 export function CurbsideMark({ size = 36 }: { size?: number }) {
@@ -12,14 +14,20 @@ export function CurbsideMark({ size = 36 }: { size?: number }) {
   );
 }
 
-/** Mark and name, as shown at the left of the header. */
+const ROW = groupGap(8, 'nowrap');
+const NAME: CSSProperties = { fontSize: 'var(--mantine-font-size-xl)', fontWeight: 800, lineHeight: 1 };
+
+/**
+ * Mark and name, as shown at the left of the header: Mantine's Group and Text as their plain
+ * elements, with their classes and variables (issue 57, h57ka: drawn with every staff screen).
+ */
 export function Logo() {
   return (
-    <Group gap={8} wrap="nowrap">
+    <div className={GROUP} style={ROW}>
       <CurbsideMark />
-      <Text fw={800} fz="xl" lh={1}>
+      <p className={`mantine-focus-auto ${Text.classes.root} mantine-Text-root`} style={NAME}>
         Curbside
-      </Text>
-    </Group>
+      </p>
+    </div>
   );
 }
