@@ -1,7 +1,3 @@
-import { Text } from '@mantine/core';
-import type { CSSProperties } from 'react';
-import { GROUP, groupGap } from './mantine-look';
-
 /** The Curbside mark: a white car on a rounded square in the primary colour. */
 export function CurbsideMark({ size = 36 }: { size?: number }) {
   return (
@@ -11,23 +7,5 @@ export function CurbsideMark({ size = 36 }: { size?: number }) {
       <circle cx="10.5" cy="19" r="1.6" fill="var(--mantine-primary-color-filled)" />
       <circle cx="21.5" cy="19" r="1.6" fill="var(--mantine-primary-color-filled)" />
     </svg>
-  );
-}
-
-const ROW = groupGap(8, 'nowrap');
-const NAME: CSSProperties = { fontSize: 'var(--mantine-font-size-xl)', fontWeight: 800, lineHeight: 1 };
-
-/**
- * Mark and name, as shown at the left of the header: Mantine's Group and Text as their plain
- * elements, with their classes and variables (issue 57, h57ka: drawn with every staff screen).
- */
-export function Logo() {
-  return (
-    <div className={GROUP} style={ROW}>
-      <CurbsideMark />
-      <p className={`mantine-focus-auto ${Text.classes.root} mantine-Text-root`} style={NAME}>
-        Curbside
-      </p>
-    </div>
   );
 }

@@ -1,36 +1,14 @@
 import {
   Button,
-  Group,
   getFontSize,
   getSize,
   type MantineColor,
   type MantineSize,
   type MantineTheme,
-  rem,
-  Stack,
   UnstyledButton,
   useMantineTheme,
 } from '@mantine/core';
 import type { ButtonHTMLAttributes, CSSProperties, ReactNode } from 'react';
-
-/** Mantine's Group (centred, from the start): its class and the gap's and wrapping's variables. */
-export const GROUP = `${Group.classes.root} mantine-Group-root`;
-export const groupGap = (gap: MantineSize | number, wrap: 'wrap' | 'nowrap') =>
-  ({
-    '--group-gap': typeof gap === 'number' ? rem(gap) : `var(--mantine-spacing-${gap})`,
-    '--group-align': 'center',
-    '--group-justify': 'flex-start',
-    '--group-wrap': wrap,
-  }) as CSSProperties;
-
-/** Mantine's Stack: its class (a column, children stretched) and the gap's variables. */
-export const STACK = `${Stack.classes.root} mantine-Stack-root`;
-export const stackGap = (gap: MantineSize) =>
-  ({
-    '--stack-gap': `var(--mantine-spacing-${gap})`,
-    '--stack-align': 'stretch',
-    '--stack-justify': 'flex-start',
-  }) as CSSProperties;
 
 export interface ButtonLook {
   variant?: 'filled' | 'default' | 'outline';

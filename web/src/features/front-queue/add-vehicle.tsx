@@ -32,7 +32,8 @@ import {
   useRef,
   useState,
 } from 'react';
-import { ButtonLabel, buttonLook, PlainButton, STACK, stackGap } from '../../components/mantine-look';
+import { STACK, stackGap } from '../../components/mantine-layout';
+import { ButtonLabel, buttonLook, PlainButton } from '../../components/mantine-look';
 import { SegmentedRadios } from '../../components/segmented-radios';
 import { errorMessage } from '../../lib/http';
 import { DANGER_TEXT } from '../../lib/theme';

@@ -1,7 +1,7 @@
 import type { PickupSession, User } from '@curbside/domain';
 import { Center, Container, Grid, Loader } from '@mantine/core';
 import { type CSSProperties, lazy, memo, Suspense, useDeferredValue, useEffect } from 'react';
-import { STACK, stackGap } from '../../components/mantine-look';
+import { STACK, stackGap } from '../../components/mantine-layout';
 import { usePainted } from '../../lib/after-paint';
 import { useMe } from '../auth/auth.queries';
 import { useLiveSettled } from '../live/live';

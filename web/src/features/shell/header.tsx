@@ -1,10 +1,11 @@
 import type { User } from '@curbside/domain';
-import { Badge, UnstyledButton } from '@mantine/core';
+import { Badge, Text, UnstyledButton } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { type CSSProperties, lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
-import { Logo } from '../../components/logo';
-import { GROUP, groupGap, PlainButton } from '../../components/mantine-look';
+import { CurbsideMark } from '../../components/logo';
+import { GROUP, groupGap } from '../../components/mantine-layout';
+import { PlainButton } from '../../components/mantine-look';
 import { useLiveEvent } from '../live/live';
 import { ConnectionStatus } from '../queue/connection-status';
 import { schoolQueries } from '../schools/schools.queries';
@@ -21,6 +22,25 @@ const SessionDialog = lazy(() =>
 
 const runsSessions = (role: User['role']) =>
   role !== 'district_admin' && role !== 'super_admin' && role !== 'parent';
+
+const ROW = groupGap(8, 'nowrap');
+const NAME: CSSProperties = { fontSize: 'var(--mantine-font-size-xl)', fontWeight: 800, lineHeight: 1 };
+
+/**
+ * Mark and name, as shown at the left of the header (here, not beside the mark in `logo.tsx`,
+ * which the parent pages load: h57ka): Mantine's Group and Text as their plain
+ * elements, with their classes and variables (issue 57, h57ka: drawn with every staff screen).
+ */
+function Logo() {
+  return (
+    <div className={GROUP} style={ROW}>
+      <CurbsideMark />
+      <p className={`mantine-focus-auto ${Text.classes.root} mantine-Text-root`} style={NAME}>
+        Curbside
+      </p>
+    </div>
+  );
+}
 
 /**
  * Mantine's Groups, Buttons and the home link's UnstyledButton as their plain elements, with their
