@@ -376,3 +376,78 @@ it("Scan's dialog comes after the keypad's paint; when its code cannot be fetche
   await page.keyboard.press('Escape');
   await page.getByRole('dialog', { name: 'Scan placards' }).waitFor({ state: 'hidden' });
 });
+
+/**
+ * The commit that first draws the keypad, through React's DevTools hook
+ * (`window.__curbsideKeypadDraw`): the commits React made after it in the same task (before a
+ * message posted from it is delivered: the next task), the Mantine components it drew, and the
+ * `<style>` elements of Mantine's responsive style props on the page as it was committed.
+ */
+const KEYPAD_DRAW = `(() => {
+  window.__curbsideKeypadDraw = null;
+  let sameTask = false;
+  const names = {};
+  const mantine = (fiber) => {
+    let found = 0;
+    for (let node = fiber; node; node = node.sibling) {
+      const name = node.type && (node.type.displayName || (node.type.type && node.type.type.displayName));
+      if (typeof name === 'string' && name.startsWith('@mantine/')) { found++; names[name] = (names[name] || 0) + 1; }
+      found += mantine(node.child);
+    }
+    return found;
+  };
+  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = { isDisabled: false, supportsFiber: true, renderers: new Map(),
+    inject(renderer) { this.renderers.set(1, renderer); return 1; }, checkDCE() {}, onScheduleFiberRoot() {},
+    onCommitFiberRoot(_, root) {
+      const draw = window.__curbsideKeypadDraw;
+      if (draw) {
+        if (sameTask) draw.commitsAfterInTask++;
+        return;
+      }
+      const keypad = document.querySelector('section[aria-labelledby="add-vehicle-title"]');
+      if (!keypad) return;
+      window.__curbsideKeypadDraw = {
+        commitsAfterInTask: 0,
+        mantineComponents: mantine(root.current.child),
+        names,
+        responsiveStyles: document.querySelectorAll('main style[data-mantine-styles="inline"]').length,
+      };
+      sameTask = true;
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => { sameTask = false; };
+      channel.port2.postMessage(0);
+    },
+    onCommitFiberUnmount() {}, onPostCommitFiberRoot() {} };
+})()`;
+
+// Issue 57 (h57ka): Lighthouse counts the task that draws the shell and the keypad (times four on
+// its phone); it drew 216 components, 76 of them Mantine's Box, then drew the header's status, the
+// page and the number field again in the same task (the live connection started after the first
+// draw, Mantine's `useId`). Its keys, card and field are plain elements with Mantine's classes now.
+it("the front queue's keypad is drawn in one commit, without a render again in its task, of few Mantine components and no responsive <style> (h57ka)", async () => {
+  const { page } = await suite.open('front_demo', '/front-queue', {
+    viewport: viewports.phone,
+    touch: true,
+    initScripts: [KEYPAD_DRAW],
+  });
+  await vehicleType(page).waitFor();
+  await connected(page);
+  const draw = (await page.evaluate('window.__curbsideKeypadDraw')) as {
+    commitsAfterInTask: number;
+    mantineComponents: number;
+    responsiveStyles: number;
+    names: Record<string, number>;
+  };
+  // 3fbffcd: one commit more in the task, and seven <style> elements (the page's columns, padding,
+  // the keypad's column, its title, the keys' grid).
+  expect(draw.commitsAfterInTask).toBe(0);
+  expect(draw.responsiveStyles).toBe(0);
+  // The whole first draw (providers, header, keypad, the lists' loader): 153 of Mantine's
+  // components on 3fbffcd (76 Boxes, 19 UnstyledButtons, 16 Buttons), 52 here.
+  expect(draw.mantineComponents, JSON.stringify(draw.names)).toBeLessThanOrEqual(60);
+  // What a user relies on is unchanged: each key types, Clear clears, Enter adds.
+  await press(page, '12');
+  await expect.poll(() => page.getByRole('textbox', { name: 'Vehicle Number' }).inputValue()).toBe('12');
+  await page.getByRole('group', { name: 'Keypad' }).getByRole('button', { name: 'Clear' }).click();
+  await expect.poll(() => page.getByRole('textbox', { name: 'Vehicle Number' }).inputValue()).toBe('');
+});

@@ -1,5 +1,6 @@
-import { Alert, Button } from '@mantine/core';
+import { Alert } from '@mantine/core';
 import { useEffect, useState } from 'react';
+import { PlainButton } from '../../components/mantine-look';
 import { useDrawnWhenOpened } from '../../lib/drawn-when-opened';
 import { loadedWhenNeeded } from '../../lib/loaded-when-needed';
 
@@ -28,7 +29,8 @@ export function ScanPlacards({ sessionId, schoolId }: { sessionId: number; schoo
   const dialog = useDrawnWhenOpened(open && ScanDialog !== undefined);
   return (
     <>
-      <Button
+      {/* Mantine's Button's look, drawn as a plain button (h57ka: drawn with the keypad). */}
+      <PlainButton
         variant="default"
         size="lg"
         fullWidth
@@ -38,7 +40,7 @@ export function ScanPlacards({ sessionId, schoolId }: { sessionId: number; schoo
         }}
       >
         Scan
-      </Button>
+      </PlainButton>
       {notLoaded && (
         <Alert color="red" role="alert">
           {SCAN_NOT_LOADED}
