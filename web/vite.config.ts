@@ -261,12 +261,10 @@ const withItsLoaders = (id: string) => {
  * (h57y), imports them too, and Rolldown took them out of the shell into a chunk of their own, a
  * request more before the front queue's keypad. And the announcement of each car queued, which the
  * front queue mounts with its keypad and the queue list with its cards (the car line's kit would have
- * taken it, loaded after the keypad's paint). And the front queue's breakpoints (h57ka's CSS
- * module, 0.5 KB): in a stylesheet of the front queue's own chunk they were one request more before
- * its keypad's paint, about 0.15 s of Lighthouse's replayed LCP (2.47 s, against 2.5 s).
+ * taken it, loaded after the keypad's paint).
  */
 const SHELL_TAKES =
-  /[\\/]web[\\/]src[\\/]features[\\/](queue[\\/](queue\.queries\.ts|not-called\.tsx|undo\.tsx|queued-toasts\.tsx)|front-queue[\\/]front-queue\.module\.css)$/;
+  /[\\/]web[\\/]src[\\/]features[\\/]queue[\\/](queue\.queries\.ts|not-called\.tsx|undo\.tsx|queued-toasts\.tsx)$/;
 const PHONE_KITS = new Set(['parent-kit', 'sign-in-kit']);
 const audienceKit: Group = (id, ctx) => {
   if (GRID.test(id) || SHELL_TAKES.test(id)) return null;
