@@ -156,7 +156,7 @@ describe('the outbox', () => {
     const now = Date.parse('2026-11-27T15:00:00Z');
     const facts = {
       online: true,
-      open: true,
+      live: 'open',
       retries: 0,
       gaveUp: false,
       waiting: 0,
@@ -166,19 +166,21 @@ describe('the outbox', () => {
     const text = (changes: Partial<Parameters<typeof connectionLook>[0]>) =>
       connectionLook({ ...facts, ...changes })?.text ?? null;
     expect(text({})).toBe('Online · Live');
-    expect(text({ open: false })).toBeNull();
-    expect(text({ open: false, retries: 2 })).toBe('Reconnecting (2)');
-    expect(text({ open: false, retries: 10, gaveUp: true })).toBe('Offline · Tap to reconnect');
+    expect(text({ live: 'connecting' })).toBeNull();
+    expect(text({ live: 'closed', retries: 2 })).toBe('Reconnecting (2)');
+    expect(text({ live: 'closed', retries: 10, gaveUp: true })).toBe('Offline · Tap to reconnect');
     expect(text({ waiting: 1 })).toBe('Sending — 1 change waiting');
-    expect(text({ online: false, open: false, retries: 3, waiting: 3 })).toBe('Offline — 3 changes waiting');
-    expect(text({ online: false, open: false, waiting: 1 })).toBe('Offline — 1 change waiting');
-    expect(text({ online: false, open: false, updatedAt: now - 150_000 })).toBe(
+    expect(text({ online: false, live: 'closed', retries: 3, waiting: 3 })).toBe(
+      'Offline — 3 changes waiting',
+    );
+    expect(text({ online: false, live: 'closed', waiting: 1 })).toBe('Offline — 1 change waiting');
+    expect(text({ online: false, live: 'closed', updatedAt: now - 150_000 })).toBe(
       'Offline — last updated 2 min ago',
     );
-    expect(text({ online: false, open: false, updatedAt: now - 10_000 })).toBe(
+    expect(text({ online: false, live: 'closed', updatedAt: now - 10_000 })).toBe(
       'Offline — last updated just now',
     );
-    expect(connectionLook({ ...facts, open: false, retries: 10, gaveUp: true })?.retry).toBe(true);
+    expect(connectionLook({ ...facts, live: 'closed', retries: 10, gaveUp: true })?.retry).toBe(true);
     expect(updatedAgo(0, now)).toBe('no data yet');
   });
 });

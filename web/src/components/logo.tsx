@@ -1,3 +1,5 @@
+import { Group, Text } from '@mantine/core';
+
 /** The Curbside mark: a white car on a rounded square in the primary colour. */
 export function CurbsideMark({ size = 36 }: { size?: number }) {
   return (
@@ -7,5 +9,17 @@ export function CurbsideMark({ size = 36 }: { size?: number }) {
       <circle cx="10.5" cy="19" r="1.6" fill="var(--mantine-primary-color-filled)" />
       <circle cx="21.5" cy="19" r="1.6" fill="var(--mantine-primary-color-filled)" />
     </svg>
+  );
+}
+
+/** Mark and name, as shown at the left of the header. */
+export function Logo() {
+  return (
+    <Group gap={8} wrap="nowrap">
+      <CurbsideMark />
+      <Text fw={800} fz="xl" lh={1}>
+        Curbside
+      </Text>
+    </Group>
   );
 }

@@ -6,176 +6,20 @@ import {
   vehicleName,
   vehicleNumberProblem,
 } from '@curbside/domain';
-import {
-  Alert,
-  Button,
-  Card,
-  Group,
-  Input,
-  type MantineTheme,
-  Paper,
-  rem,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-  useMantineTheme,
-} from '@mantine/core';
-import {
-  type ChangeEvent,
-  type CSSProperties,
-  type FormEvent,
-  type ReactNode,
-  type Ref,
-  useId,
-  useMemo,
-  useRef,
-  useState,
-} from 'react';
-import { STACK, stackGap } from '../../components/mantine-layout';
-import { ButtonLabel, buttonLook, PlainButton } from '../../components/mantine-look';
+import { Alert, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { type FormEvent, type ReactNode, useRef, useState } from 'react';
 import { SegmentedRadios } from '../../components/segmented-radios';
 import { errorMessage } from '../../lib/http';
 import { DANGER_TEXT } from '../../lib/theme';
 import { vehicleToastSubject, withdrawLiveToast } from '../../lib/toasts';
 import { NotCalledList, type NotComingAnswer, notComingOf } from '../queue/not-called';
 import { useAddToQueue, useRemoveFromQueue } from '../queue/queue.queries';
-import classes from './front-queue.module.css';
 
 const VEHICLE_TYPES: ReadonlyArray<{ value: VehicleType; label: string }> = [
   { label: 'Car', value: 'car' },
   { label: 'Bus', value: 'bus' },
 ];
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', 'Clear', '0', 'Enter'] as const;
-type Key = (typeof KEYS)[number];
-
-/** The variables Mantine's Card (the theme's border, shadow, radius) and Title set (h57ka). */
-const CARD = {
-  '--paper-radius': 'var(--mantine-radius-lg)',
-  '--paper-shadow': 'var(--mantine-shadow-sm)',
-  '--card-padding': 'var(--mantine-spacing-xl)',
-  padding: 'var(--mantine-spacing-sm)',
-} as CSSProperties;
-const GAP_XS = stackGap('xs');
-const H2 = {
-  '--title-fw': 'var(--mantine-h2-font-weight)',
-  '--title-lh': 'var(--mantine-h2-line-height)',
-  '--title-fz': 'var(--mantine-h2-font-size)',
-} as CSSProperties;
-const KEYPAD = { '--sg-spacing-x': rem(8), '--sg-spacing-y': rem(8), '--sg-cols': 3 } as CSSProperties;
-const ADD = { fontSize: rem(24), height: rem(64) };
-
-/** A key of the keypad: 58 px high, the digits larger than Clear and Enter; Clear in dark red. */
-const keyLook = (theme: MantineTheme, key: Key) =>
-  buttonLook(
-    theme,
-    key === 'Enter'
-      ? { variant: 'filled' }
-      : key === 'Clear'
-        ? { variant: 'outline', color: 'red.8' }
-        : { variant: 'default' },
-    {
-      // Dark red on light schemes, light red on dark: readable either way.
-      ...(key === 'Clear' ? { color: DANGER_TEXT, borderColor: DANGER_TEXT } : {}),
-      paddingInline: rem(0),
-      fontSize: rem(key.length > 1 ? 20 : 28),
-      fontWeight: 800,
-      height: rem(58),
-    },
-  );
-
-/**
- * The vehicle number: Mantine's TextInput (size xl) as its plain label, input and error, with
- * Mantine's classes and variables (h57ka): large, bold and centred, the error under it in bold.
- */
-function NumberField({
-  ref,
-  value,
-  onChange,
-  error,
-}: {
-  ref: Ref<HTMLInputElement>;
-  value: string;
-  onChange: (event: ChangeEvent<HTMLInputElement>) => void;
-  error: string | null;
-}) {
-  const id = useId();
-  const invalid = error !== null || undefined;
-  return (
-    <div
-      className={`${Input.classes.root} mantine-InputWrapper-root mantine-TextInput-root`}
-      data-size="xl"
-      data-error={invalid}
-    >
-      <label
-        className={`${Input.classes.label} mantine-InputWrapper-label mantine-TextInput-label`}
-        data-size="xl"
-        htmlFor={id}
-        id={`${id}-label`}
-        style={NUMBER_LABEL}
-      >
-        Vehicle Number
-      </label>
-      <div
-        className={`${Input.classes.wrapper} mantine-Input-wrapper mantine-TextInput-wrapper`}
-        data-variant="default"
-        data-size="xl"
-        data-error={invalid}
-        style={invalid ? NUMBER_WRAPPER_WITH_ERROR : NUMBER_WRAPPER}
-      >
-        <input
-          ref={ref}
-          className={`${Input.classes.input} mantine-Input-input mantine-TextInput-input`}
-          data-variant="default"
-          data-error={invalid}
-          inputMode="numeric"
-          autoComplete="off"
-          aria-invalid={error !== null}
-          aria-describedby={invalid && `${id}-error`}
-          id={id}
-          value={value}
-          onChange={onChange}
-          style={NUMBER_INPUT}
-        />
-      </div>
-      {error !== null && (
-        <p
-          className={`${Input.classes.error} mantine-InputWrapper-error mantine-TextInput-error`}
-          data-size="xl"
-          id={`${id}-error`}
-          style={NUMBER_ERROR}
-        >
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
-const NUMBER_LABEL = {
-  fontSize: 'var(--mantine-font-size-lg)',
-  '--input-label-size': 'var(--mantine-font-size-xl)',
-} as CSSProperties;
-const NUMBER_WRAPPER = {
-  '--input-height': 'var(--input-height-xl)',
-  '--input-fz': 'var(--mantine-font-size-xl)',
-} as CSSProperties;
-const NUMBER_WRAPPER_WITH_ERROR = {
-  '--input-margin-bottom': 'calc(var(--mantine-spacing-xs) / 2)',
-  ...NUMBER_WRAPPER,
-} as CSSProperties;
-const NUMBER_INPUT: CSSProperties = {
-  height: 52,
-  minHeight: 52,
-  fontSize: 32,
-  fontWeight: 800,
-  letterSpacing: 2,
-  textAlign: 'center',
-};
-const NUMBER_ERROR = {
-  fontSize: 'var(--mantine-font-size-md)',
-  fontWeight: 700,
-  '--input-error-size': `calc(var(--mantine-font-size-xl) - ${rem(2)})`,
-} as CSSProperties;
 
 /**
  * A warning about the car just entered, with the staff's two choices side by
@@ -307,8 +151,6 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
   typed.current = vehicleNumber;
   const add = useAddToQueue();
   const remove = useRemoveFromQueue();
-  const theme = useMantineTheme();
-  const keys = useMemo(() => KEYS.map((key) => ({ key, look: keyLook(theme, key) })), [theme]);
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
@@ -364,36 +206,21 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
     setVehicleNumber(digits);
   };
 
-  const onKey = (key: Key) => {
+  const onKey = (key: (typeof KEYS)[number]) => {
     if (key === 'Clear') type('');
     else if (key === 'Enter') submit();
     else type(`${vehicleNumber}${key}`.slice(0, 12));
   };
 
   return (
-    // Mantine's Card, Stack, Title, TextInput, SimpleGrid and Buttons as their plain elements, with
-    // their classes, attributes and variables (issue 57, h57ka): the same look from Mantine's
-    // stylesheet, drawn without about a hundred of Mantine's components and the five <style>
-    // elements of their responsive props, nor a render again for the field's id (Mantine's `useId`
-    // sets state in a layout effect, inside the commit that draws the keypad).
-    <section
-      className={`${Card.classes.root} mantine-Card-root ${Paper.classes.root} mantine-Paper-root`}
-      data-with-border
-      style={CARD}
-      aria-labelledby="add-vehicle-title"
-    >
+    <Card p="sm" component="section" aria-labelledby="add-vehicle-title">
       <form onSubmit={submit} noValidate>
         {/* Tight enough that the keypad and Add to Queue stay on a 1024×768 tablet's first screen
             under five alerts' banner, and on a phone's under two (issue 50). */}
-        <div className={STACK} style={GAP_XS}>
-          <h2
-            className={`${Title.classes.root} mantine-Title-root ${classes.title}`}
-            data-order={2}
-            style={H2}
-            id="add-vehicle-title"
-          >
+        <Stack gap="xs">
+          <Title order={2} fz={{ base: 'xl', md: 'lg' }} id="add-vehicle-title">
             Add Vehicle to Queue
-          </h2>
+          </Title>
           {/* Not Mantine's SegmentedControl, which measures itself in the keypad's first commit (h57v). */}
           <SegmentedRadios
             fullWidth
@@ -402,11 +229,27 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
             onChange={setVehicleType}
             data={VEHICLE_TYPES}
           />
-          <NumberField
+          <TextInput
             ref={input}
+            label="Vehicle Number"
+            size="xl"
             value={vehicleNumber}
             onChange={(event) => type(event.currentTarget.value)}
             error={error}
+            inputMode="numeric"
+            autoComplete="off"
+            styles={{
+              label: { fontSize: 'var(--mantine-font-size-lg)' },
+              input: {
+                height: 52,
+                minHeight: 52,
+                fontSize: 32,
+                fontWeight: 800,
+                letterSpacing: 2,
+                textAlign: 'center',
+              },
+              error: { fontSize: 'var(--mantine-font-size-md)', fontWeight: 700 },
+            }}
           />
           {notComing && (
             <NotComingWarning
@@ -422,24 +265,30 @@ export function AddVehicleCard({ sessionId }: { sessionId: number }) {
               onKeep={() => setUnregistered(null)}
             />
           )}
-          {/* biome-ignore lint/a11y/useSemanticElements: the group Mantine's SimpleGrid drew (a fieldset draws a border and a legend's place) */}
-          <div
-            className={`${SimpleGrid.classes.root} mantine-SimpleGrid-root`}
-            style={KEYPAD}
-            role="group"
-            aria-label="Keypad"
-          >
-            {keys.map(({ key, look }) => (
-              <button key={key} type="button" {...look} onClick={() => onKey(key)}>
-                <ButtonLabel>{key}</ButtonLabel>
-              </button>
+          <SimpleGrid cols={3} spacing={8} verticalSpacing={8} role="group" aria-label="Keypad">
+            {KEYS.map((key) => (
+              <Button
+                key={key}
+                type="button"
+                h={58}
+                px={0}
+                fz={key.length > 1 ? 20 : 28}
+                fw={800}
+                variant={key === 'Enter' ? 'filled' : key === 'Clear' ? 'outline' : 'default'}
+                color={key === 'Clear' ? 'red.8' : undefined}
+                // Dark red on light schemes, light red on dark: readable either way.
+                style={key === 'Clear' ? { color: DANGER_TEXT, borderColor: DANGER_TEXT } : undefined}
+                onClick={() => onKey(key)}
+              >
+                {key}
+              </Button>
             ))}
-          </div>
-          <PlainButton type="submit" size="xl" fullWidth style={ADD}>
+          </SimpleGrid>
+          <Button type="submit" size="xl" h={64} fz={24} fullWidth>
             {sending > 0 ? 'Adding...' : 'Add to Queue'}
-          </PlainButton>
-        </div>
+          </Button>
+        </Stack>
       </form>
-    </section>
+    </Card>
   );
 }

@@ -1,14 +1,12 @@
 import type { PickupSession, User } from '@curbside/domain';
-import { Center, Container, Grid, Loader } from '@mantine/core';
-import { type CSSProperties, lazy, memo, Suspense, useDeferredValue, useEffect } from 'react';
-import { STACK, stackGap } from '../../components/mantine-layout';
+import { Box, Center, Container, Grid, Loader, Stack } from '@mantine/core';
+import { lazy, memo, Suspense, useDeferredValue, useEffect } from 'react';
 import { usePainted } from '../../lib/after-paint';
 import { useMe } from '../auth/auth.queries';
 import { useLiveSettled } from '../live/live';
 import { VehicleQueuedToasts } from '../queue/queued-toasts';
 import { useActiveSession } from '../sessions/sessions.queries';
 import { AddVehicleCard } from './add-vehicle';
-import classes from './front-queue.module.css';
 import { ScanPlacards } from './scan-placards';
 
 /**
@@ -46,10 +44,6 @@ function ListsLoading() {
   );
 }
 
-const GAP_XS = stackGap('xs');
-const GAP_MD = stackGap('md');
-const GUTTER_MD = { '--grid-gutter': 'var(--mantine-spacing-md)' } as CSSProperties;
-
 /**
  * The keypad's column: the add card and Scan. Memoised (issue 57, h57g): the page draws again when
  * the keypad has been painted, when the live connection opens (a synchronous render: the socket's
@@ -65,10 +59,12 @@ const KeypadColumn = memo(function KeypadColumn({
   schoolId: number | null;
 }) {
   return (
-    <div className={`${classes.keypad} ${STACK}`} style={GAP_XS}>
-      <AddVehicleCard sessionId={sessionId} />
-      {schoolId !== null && <ScanPlacards sessionId={sessionId} schoolId={schoolId} />}
-    </div>
+    <Box pos={{ md: 'sticky' }} top={8}>
+      <Stack gap="xs">
+        <AddVehicleCard sessionId={sessionId} />
+        {schoolId !== null && <ScanPlacards sessionId={sessionId} schoolId={schoolId} />}
+      </Stack>
+    </Box>
   );
 });
 
@@ -121,37 +117,28 @@ const Screen = memo(function Screen({
       </Suspense>
     );
   }
-  // Mantine's fluid Container, Stack and Grid as their plain elements with their classes and
-  // variables, their breakpoints in the page's stylesheet (issue 57, h57ka): the same layout
-  // without a <style> element of Mantine's responsive props for each of them.
   return (
-    <div
-      className={`${Container.classes.root} mantine-Container-root ${classes.screen}`}
-      data-fluid
-      data-strategy="block"
-    >
-      <div className={STACK} style={GAP_MD}>
-        <div className={`${Grid.classes.root} mantine-Grid-root`} style={GUTTER_MD}>
-          <div className={`${Grid.classes.inner} mantine-Grid-inner`}>
-            <div className={`${Grid.classes.col} mantine-Grid-col ${classes.keypadColumn}`}>
-              <KeypadColumn sessionId={session.id} schoolId={user.schoolId} />
-              {/* Each car queued is announced from the screen's opening, not from the lists' drawing. */}
-              <VehicleQueuedToasts sessionId={session.id} />
-            </div>
-            <div className={`${Grid.classes.col} mantine-Grid-col ${classes.listsColumn}`}>
-              {/* Revealed in a transition (`lists`): while the code loads, the loader stays. */}
-              <Suspense fallback={<ListsLoading />}>
-                {lists ? <Lists sessionId={session.id} /> : <ListsLoading />}
-              </Suspense>
-            </div>
-          </div>
-        </div>
+    <Container fluid px={{ base: 'xs', sm: 'md' }} py={{ base: 'xs', sm: 'sm' }}>
+      <Stack gap="md">
+        <Grid gutter="md">
+          <Grid.Col span={{ base: 12, md: 4 }}>
+            <KeypadColumn sessionId={session.id} schoolId={user.schoolId} />
+            {/* Each car queued is announced from the screen's opening, not from the lists' drawing. */}
+            <VehicleQueuedToasts sessionId={session.id} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 8 }}>
+            {/* Revealed in a transition (`lists`): while the code loads, the loader stays. */}
+            <Suspense fallback={<ListsLoading />}>
+              {lists ? <Lists sessionId={session.id} /> : <ListsLoading />}
+            </Suspense>
+          </Grid.Col>
+        </Grid>
         {lists && (
           <Suspense fallback={null}>
             <RecentPickups sessionId={session.id} />
           </Suspense>
         )}
-      </div>
-    </div>
+      </Stack>
+    </Container>
   );
 });

@@ -1,6 +1,5 @@
-import { Alert } from '@mantine/core';
+import { Alert, Button } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { PlainButton } from '../../components/mantine-look';
 import { useDrawnWhenOpened } from '../../lib/drawn-when-opened';
 import { loadedWhenNeeded } from '../../lib/loaded-when-needed';
 
@@ -29,8 +28,7 @@ export function ScanPlacards({ sessionId, schoolId }: { sessionId: number; schoo
   const dialog = useDrawnWhenOpened(open && ScanDialog !== undefined);
   return (
     <>
-      {/* Mantine's Button's look, drawn as a plain button (h57ka: drawn with the keypad). */}
-      <PlainButton
+      <Button
         variant="default"
         size="lg"
         fullWidth
@@ -40,7 +38,7 @@ export function ScanPlacards({ sessionId, schoolId }: { sessionId: number; schoo
         }}
       >
         Scan
-      </PlainButton>
+      </Button>
       {notLoaded && (
         <Alert color="red" role="alert">
           {SCAN_NOT_LOADED}

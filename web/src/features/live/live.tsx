@@ -4,7 +4,7 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useR
 import { CHANGE_PASSWORD_KEY } from '../auth/auth.mutations';
 import { authQueries } from '../auth/auth.queries';
 import { useCommittedStore } from './committed-store';
-import { LiveConnection, type LiveState, liveUrl } from './live-connection';
+import { LiveConnection, liveUrl } from './live-connection';
 import { type CachePatch, isLiveEvent, LiveSync } from './live-sync';
 
 interface Live {
@@ -284,28 +284,17 @@ export const useLivePatches = (patches: readonly CachePatch[]) => {
 };
 
 /**
- * What a component shows of the live connection: `show(state, retries)` (a string, number or
- * boolean), drawn again only when that answer changes (issue 57, h57ka). The connection is started
- * in the commit that draws its first screen, after that screen has read it: read whole, its state
- * going from closed (not started) to connecting drew the header's status and the front queue
- * again in the same task, to show the same thing.
+ * `{ state, retries }` of the live connection, for the retry counter and Live/Offline badges.
  * Read as a store: a change between a render and its subscription (the socket opened meanwhile)
  * is not missed. Not `useSyncExternalStore` (issue 57, h57t): the header's status and the front
  * queue read it in renders done in transitions, which the socket's opening made React draw again
  * whole and at once (`useCommittedStore`).
  */
-export const useLiveShown = <T extends string | number | boolean>(
-  show: (state: LiveState, retries: number) => T,
-): T => {
+export const useLiveStatus = () => {
   const connection = useLiveConnection();
   const subscribe = useCallback((changed: () => void) => connection.onState(changed), [connection]);
-  return useCommittedStore(subscribe, () => show(connection.state, connection.retries));
-};
-
-/** `{ state, retries }` of the live connection (`useLiveShown`). */
-export const useLiveStatus = () => {
-  const state = useLiveShown((current) => current);
-  const retries = useLiveShown((_, current) => current);
+  const state = useCommittedStore(subscribe, () => connection.state);
+  const retries = useCommittedStore(subscribe, () => connection.retries);
   return { state, retries };
 };
 
@@ -320,11 +309,10 @@ const OPEN_WAIT_MS = 3_000;
  * A later reconnect does not turn it back.
  */
 export const useLiveSettled = () => {
-  // Opened, or failed once: not drawn again when the connection is started (h57ka).
-  const opened = useLiveShown((state, retries) => state === 'open' || (state === 'closed' && retries > 0));
+  const { state, retries } = useLiveStatus();
   const [waited, setWaited] = useState(false);
   const [settled, setSettled] = useState(false);
-  const now = settled || waited || opened;
+  const now = settled || waited || state === 'open' || (state === 'closed' && retries > 0);
   useEffect(() => {
     if (now) {
       setSettled(true);

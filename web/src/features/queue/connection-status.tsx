@@ -1,7 +1,7 @@
 import { Badge } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useLiveConnection, useLiveShown } from '../live/live';
+import { useLiveConnection, useLiveStatus } from '../live/live';
 import { LIVE } from '../live/live-connection';
 import { keepLastKnown } from './last-known';
 import { connectionLook } from './outbox';
@@ -29,18 +29,14 @@ export function ConnectionStatus() {
   useEffect(() => keepLastKnown(queryClient), [queryClient]);
   const online = useOnline();
   const { items } = useOutbox();
-  // What it shows of the connection, each drawn again only when it changes (h57ka): not when the
-  // connection is started, after this badge's first draw (closed, then connecting: no badge either way).
-  const open = useLiveShown((state) => state === 'open');
-  const retries = useLiveShown((_, count) => count);
-  const gaveUp = useLiveShown((state, count) => state === 'closed' && count >= LIVE.maxAttempts);
+  const { state, retries } = useLiveStatus();
   const connection = useLiveConnection();
   const now = useNow(15_000);
   const look = connectionLook({
     online,
-    open,
+    live: state,
     retries,
-    gaveUp,
+    gaveUp: state === 'closed' && retries >= LIVE.maxAttempts,
     waiting: items.length,
     // The newest queue data on screen (read again with each render: every 15 s at least).
     updatedAt: Math.max(

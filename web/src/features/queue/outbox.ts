@@ -201,8 +201,8 @@ export const updatedAgo = (updatedAt: number, now: number): string => {
 export interface ConnectionFacts {
   /** The browser's word (`navigator.onLine`). */
   online: boolean;
-  /** Whether the live connection is open; else its retry count, and `gaveUp` once retries ran out. */
-  open: boolean;
+  /** The live connection: open, or closed/connecting with its retry count; `gaveUp` once retries ran out. */
+  live: 'connecting' | 'open' | 'closed';
   retries: number;
   gaveUp: boolean;
   /** Changes in the outbox. */
@@ -231,6 +231,6 @@ export const connectionLook = (facts: ConnectionFacts): ConnectionLook | null =>
   if (facts.waiting > 0) return { text: `Sending — ${changes}`, tone: 'busy' };
   if (facts.gaveUp) return { text: 'Offline · Tap to reconnect', tone: 'offline', retry: true };
   if (facts.retries > 0) return { text: `Reconnecting (${facts.retries})`, tone: 'busy' };
-  if (facts.open) return { text: 'Online · Live', tone: 'live' };
+  if (facts.live === 'open') return { text: 'Online · Live', tone: 'live' };
   return null;
 };

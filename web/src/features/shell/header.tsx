@@ -1,11 +1,9 @@
 import type { User } from '@curbside/domain';
-import { Badge, Text, UnstyledButton } from '@mantine/core';
+import { Badge, Button, Group, UnstyledButton } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type CSSProperties, lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
-import { CurbsideMark } from '../../components/logo';
-import { GROUP, groupGap } from '../../components/mantine-layout';
-import { PlainButton } from '../../components/mantine-look';
+import { Logo } from '../../components/logo';
 import { useLiveEvent } from '../live/live';
 import { ConnectionStatus } from '../queue/connection-status';
 import { schoolQueries } from '../schools/schools.queries';
@@ -23,55 +21,28 @@ const SessionDialog = lazy(() =>
 const runsSessions = (role: User['role']) =>
   role !== 'district_admin' && role !== 'super_admin' && role !== 'parent';
 
-const ROW = groupGap(8, 'nowrap');
-const NAME: CSSProperties = { fontSize: 'var(--mantine-font-size-xl)', fontWeight: 800, lineHeight: 1 };
-
-/**
- * Mark and name, as shown at the left of the header (here, not beside the mark in `logo.tsx`,
- * which the parent pages load: h57ka): Mantine's Group and Text as their plain
- * elements, with their classes and variables (issue 57, h57ka: drawn with every staff screen).
- */
-function Logo() {
-  return (
-    <div className={GROUP} style={ROW}>
-      <CurbsideMark />
-      <p className={`mantine-focus-auto ${Text.classes.root} mantine-Text-root`} style={NAME}>
-        Curbside
-      </p>
-    </div>
-  );
-}
-
-/**
- * Mantine's Groups, Buttons and the home link's UnstyledButton as their plain elements, with their
- * classes and variables (issue 57, h57ka): the header is drawn with every staff screen's first paint.
- */
-const GAP_XS = groupGap('xs', 'wrap');
-const GAP_SM = groupGap('sm', 'wrap');
-const HOME = `mantine-focus-auto ${UnstyledButton.classes.root} mantine-UnstyledButton-root`;
-
 function SessionControls({ user, onNew }: { user: User; onNew: () => void }) {
   const { session, isLoading } = useActiveSession();
   const school = runsSessions(user.role);
   if (user.role === 'parent') return null;
   return (
-    <div className={`${GROUP} ${classes.session}`} style={GAP_XS}>
+    <Group gap="xs" wrap="wrap" className={classes.session}>
       {school &&
         !isLoading &&
         (session ? (
           <SessionPill session={session} user={user} />
         ) : (
-          <PlainButton color="green" onClick={onNew} className={classes.startSession}>
+          <Button color="green" onClick={onNew} className={classes.startSession}>
             Start Session
-          </PlainButton>
+          </Button>
         ))}
       {/* A session belongs to a school: an account above one school has none to start it in. */}
       {user.schoolId !== null && (
-        <PlainButton variant="default" onClick={onNew} className={classes.newSession}>
+        <Button variant="default" onClick={onNew} className={classes.newSession}>
           New Session
-        </PlainButton>
+        </Button>
       )}
-    </div>
+    </Group>
   );
 }
 
@@ -99,16 +70,16 @@ export function Header({ user }: { user: User }) {
 
   return (
     <header className={classes.header}>
-      <div className={`${GROUP} ${classes.brand}`} style={GAP_SM}>
-        <Link to="/" aria-label="Curbside home" className={HOME}>
+      <Group gap="sm" wrap="wrap" className={classes.brand}>
+        <UnstyledButton component={Link} to="/" aria-label="Curbside home">
           <Logo />
-        </Link>
+        </UnstyledButton>
         {sandbox && (
           <Badge color="orange" variant="filled" size="lg">
             SANDBOX
           </Badge>
         )}
-      </div>
+      </Group>
       {/* Its own cell: on a phone a row of the header's whole width, so "Offline — 3 changes waiting" is never cut. */}
       <div className={classes.status}>
         <ConnectionStatus />
