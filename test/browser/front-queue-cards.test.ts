@@ -1,6 +1,13 @@
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
-import { expectAccessible, holdRequests, shotsDir, tooltipOf, viewports } from '../support/browser';
+import {
+  devToolsHook,
+  expectAccessible,
+  holdRequests,
+  shotsDir,
+  tooltipOf,
+  viewports,
+} from '../support/browser';
 import { browserSuite, connected } from '../support/browser-suite';
 import { queueCar } from '../support/car-line';
 import { sessionBody } from '../support/fixtures';
@@ -62,13 +69,7 @@ const RENDERS = `(() => {
       if (f.child && (before === null || f.child !== before.child)) count(f.child);
     }
   };
-  let id = 0;
-  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
-    isDisabled: false, supportsFiber: true, renderers: new Map(),
-    inject(renderer) { this.renderers.set(++id, renderer); return id; },
-    checkDCE() {}, onScheduleFiberRoot() {}, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {},
-    onCommitFiberRoot(_, root) { count(root.current); },
-  };
+  ${devToolsHook('count(root.current);')}
 })()`;
 
 it("draws a line's first three cards in one commit and the others after them", async () => {
@@ -150,13 +151,7 @@ const mountedInCards = (displayName: string, global: string) => `(() => {
     }
     return found;
   };
-  let id = 0;
-  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
-    isDisabled: false, supportsFiber: true, renderers: new Map(),
-    inject(renderer) { this.renderers.set(++id, renderer); return id; },
-    checkDCE() {}, onScheduleFiberRoot() {}, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {},
-    onCommitFiberRoot(_, root) { window.${global} = count(root.current); },
-  };
+  ${devToolsHook(`window.${global} = count(root.current);`)}
 })()`;
 
 /** The Mantine Menus mounted in the cards (h57z). */

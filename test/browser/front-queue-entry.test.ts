@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Locator, Page, Route } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, shotsDir, viewports } from '../support/browser';
+import { devToolsHook, expectAccessible, shotsDir, viewports } from '../support/browser';
 import { browserSuite, connected, painted } from '../support/browser-suite';
 import { queueCar } from '../support/car-line';
 import { sessionBody } from '../support/fixtures';
@@ -325,12 +325,7 @@ const MODALS_BEFORE_PAINT = `(() => {
     }
     return found;
   };
-  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = { isDisabled: false, supportsFiber: true, renderers: new Map(),
-    inject(renderer) { this.renderers.set(1, renderer); return 1; }, checkDCE() {}, onScheduleFiberRoot() {},
-    onCommitFiberRoot(_, root) {
-      if (!painted) window.__curbsideModalsBeforePaint = Math.max(window.__curbsideModalsBeforePaint, count(root.current.child));
-    },
-    onCommitFiberUnmount() {}, onPostCommitFiberRoot() {} };
+  ${devToolsHook('if (!painted) window.__curbsideModalsBeforePaint = Math.max(window.__curbsideModalsBeforePaint, count(root.current.child));')}
 })()`;
 
 it("the front queue's first draw holds no closed dialog (Scan's, End Session's, an emergency's dismiss); Scan's is drawn when first opened and opens, and again (h57v)", async () => {
