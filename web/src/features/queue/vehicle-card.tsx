@@ -17,7 +17,7 @@ import {
 } from '@curbside/domain';
 import { ActionIcon, Badge } from '@mantine/core';
 import { memo } from 'react';
-import { BORDER } from '../../lib/theme';
+import { BORDER, DANGER_TEXT, MUTED_TEXT } from '../../lib/theme';
 import { AlsoAllowed } from '../authorized-pickups/also-allowed';
 import { CardMenu, useCardMenu } from './card-menu';
 import { CardTooltip, useCardTooltip } from './card-tooltip';
@@ -202,19 +202,26 @@ export const VehicleCard = memo(function VehicleCard({ entry, total, onOpen }: V
               <p className={`${classes.text} ${classes.parent}`}>
                 {entry.vehicle?.parentName || NO_PRIMARY_CONTACT}
               </p>
-              {description && <p className={`${classes.text} ${classes.muted}`}>{description}</p>}
+              {description && (
+                <p className={classes.text} style={{ color: MUTED_TEXT }}>
+                  {description}
+                </p>
+              )}
               {children && <p className={`${classes.text} ${classes.bold}`}>{children}</p>}
               {entry.notCalled && entry.notCalled.length > 0 && <EntryNotCalled entry={entry} />}
               <AlsoAllowed students={entry.students} />
             </div>
-            <p className={`${classes.text} ${classes.wait} ${overdue ? classes.danger : classes.muted}`}>
+            <p
+              className={`${classes.text} ${classes.wait}`}
+              style={{ color: overdue ? DANGER_TEXT : MUTED_TEXT }}
+            >
               <span className={classes.hidden}>In queue </span>
               <Wait since={entry.queueTime} />
             </p>
           </div>
           {/* Room on the right for the ⋮ button, which sits over this row. */}
           <div className={classes.bottom}>
-            <p className={`${classes.text} ${classes.muted} ${classes.position}`}>
+            <p className={`${classes.text} ${classes.position}`} style={{ color: MUTED_TEXT }}>
               {entry.position !== null ? positionLabel(entry.position, total, ordinal) : ''}
             </p>
             <EntryBadges entry={entry} />
