@@ -265,6 +265,29 @@ try {
           .slice(0, k)
           .map(([n, v]) => `${Math.round(v)} ${n}`)
           .join('\n    ');
+      // `EFFECTS=1`: the whole load's passive and layout effects, by the effect's function (the frame
+      // React's commitHookEffectListMount called) and what it called in turn, each a sum of samples.
+      if (process.env.EFFECTS) {
+        const effects = new Map<string, number>();
+        profile.samples.forEach((id, i) => {
+          const dt = (profile.timeDeltas[i + 1] ?? 200) / 1000;
+          const stack: string[] = [];
+          for (let c: number | undefined = id; c !== undefined; c = parent.get(c)) {
+            const m = byId.get(c)!;
+            stack.push(
+              `${m.callFrame.functionName || '(anon)'} ${m.callFrame.url.replace(/^.*\//, '')}:${m.callFrame.lineNumber}`,
+            );
+          }
+          const at = stack.findIndex((k) => k.startsWith('commitHookEffectListMount'));
+          if (at < 1) return;
+          const key = stack
+            .slice(Math.max(0, at - 3), at)
+            .reverse()
+            .join(' > ');
+          effects.set(key, (effects.get(key) ?? 0) + dt);
+        });
+        console.log(`  effects, whole load:\n    ${top(effects, Number(process.env.TOPN ?? 40))}`);
+      }
       console.log(`  self after paint:\n    ${top(self, 25)}`);
       console.log(`  inclusive after paint:\n    ${top(incl, 30)}`);
       console.log(`  components after paint:\n    ${top(comp, 50)}`);
