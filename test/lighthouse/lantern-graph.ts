@@ -81,11 +81,17 @@ const eventsOf = (node: SimulatedNode) => {
           : event.name;
     byKind.set(kind, (byKind.get(kind) ?? 0) + (event.dur ?? 0) / 1000);
   }
-  return [...byKind]
+  const counted = new Map<string, number>();
+  for (const event of node.childEvents ?? []) counted.set(event.name, (counted.get(event.name) ?? 0) + 1);
+  return `${[...byKind]
     .sort(([, a], [, b]) => b - a)
     .slice(0, 6)
     .map(([kind, ms]) => `${kind} ${ms.toFixed(1)}`)
-    .join(' | ');
+    .join(' | ')}\n         counts: ${[...counted]
+    .sort(([, a], [, b]) => b - a)
+    .slice(0, 10)
+    .map(([name, count]) => `${name} ${count}`)
+    .join(' | ')}`;
 };
 
 /** The tasks the TBT counts in one replay, with what each waited for and asked for. */
@@ -172,6 +178,17 @@ const REACT_PATCHES: Array<[RegExp, string]> = [
     "$1 console.timeStamp('render ends, ' + (shouldTimeSlice ? 'sliced' : 'whole') + ', lanes ' + lanes);",
   ],
   [/(function commitRoot\([^)]*\) \{)/, "$1 console.timeStamp('commit begins');"],
+  // Each fiber's render (and the completion it ends) of 3 ms or more, by its component: what keeps
+  // a sliced render from yielding.
+  [
+    /function performUnitOfWork\(unitOfWork\) \{/,
+    "function performUnitOfWork(unitOfWork) { var began$u = performance.now(); try { return performUnitOfWork$timed(unitOfWork); } finally { var took$u = performance.now() - began$u, type$u = unitOfWork.type; if (took$u >= 3) console.timeStamp('slow fiber ' + ((type$u && (type$u.displayName || type$u.name || (type$u.render && (type$u.render.displayName || type$u.render.name)) || (type$u.type && (type$u.type.displayName || type$u.type.name)))) || String(type$u)) + ': ' + took$u.toFixed(1) + ' ms'); } } function performUnitOfWork$timed(unitOfWork) {",
+  ],
+  // Each effect of 0.5 ms or more, by its component (and its function's name, where it has one).
+  [
+    /lastEffect = create\(\);/,
+    "var began$ = performance.now(); lastEffect = create(); var took$ = performance.now() - began$; if (took$ >= 0.5) console.timeStamp('effect of ' + ((finishedWork.type && (finishedWork.type.displayName || finishedWork.type.name)) || '?') + (create.name ? ' ' + create.name : '') + ': ' + took$.toFixed(1) + ' ms');",
+  ],
   [
     /(function flushPassiveEffects\(\) \{\s*if \(5 !== pendingEffectsStatus\) return !1;)/,
     "$1 console.timeStamp('passive effects begin');",

@@ -18,6 +18,29 @@ const interacted = () =>
   !PerformanceObserver.supportedEntryTypes?.includes('first-input') ||
   performance.getEntriesByType('first-input').length > 0;
 
+/** Who waits for the page's next largest paint: each with when it drew (`drawn`) and its call. */
+const waiting = new Set<{ drawn: number; once: () => void }>();
+let paints: PerformanceObserver | undefined;
+
+/**
+ * One observer of the page's largest paints for every `afterPaint` (issue 57): each made its own,
+ * and the front queue's first draw made five (the screen's lists, the toasts, the header's menus,
+ * the Scan's and the alert's code), each observed with the paints reported before, in the effects
+ * of the commit that painted the keypad. False where the browser reports none.
+ */
+const largestPaints = () => {
+  if (paints) return true;
+  if (!PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint')) return false;
+  paints = new PerformanceObserver((list) => {
+    const entries = list.getEntries();
+    for (const waiter of [...waiting]) {
+      if (entries.some((entry) => entry.startTime >= waiter.drawn)) waiter.once();
+    }
+  });
+  paints.observe({ type: 'largest-contentful-paint', buffered: true });
+  return true;
+};
+
 /**
  * Calls `run` once what the page has just drawn has been painted: when the browser reports that
  * paint (its largest-contentful-paint entry, timed after the frame is shown), not in the frame
@@ -35,28 +58,23 @@ export const afterPaint = (run: () => void, { inApp = false } = {}) => {
   const once = () => {
     if (done) return;
     done = true;
-    observer?.disconnect();
+    waiting.delete(waiter);
     window.clearTimeout(timer);
     run();
   };
   const nextFrame = () => {
     frame = requestAnimationFrame(() => window.setTimeout(once, 0));
   };
-  const drawn = performance.now();
+  const waiter = { drawn: performance.now(), once };
   const painted = inApp && performance.getEntriesByType('paint').length > 0 && interacted();
-  const observer =
-    !painted && PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint')
-      ? new PerformanceObserver((list) => {
-          if (list.getEntries().some((entry) => entry.startTime >= drawn)) once();
-        })
-      : undefined;
-  observer?.observe({ type: 'largest-contentful-paint', buffered: true });
-  const timer = observer
+  const observed = !painted && largestPaints();
+  if (observed) waiting.add(waiter);
+  const timer = observed
     ? window.setTimeout(once, inApp ? IN_APP_PAINT_WAIT_MS : PAINT_WAIT_MS)
     : window.setTimeout(nextFrame, 0);
   return () => {
     done = true;
-    observer?.disconnect();
+    waiting.delete(waiter);
     window.clearTimeout(timer);
     cancelAnimationFrame(frame);
   };
