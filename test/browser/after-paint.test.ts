@@ -13,7 +13,8 @@ import { webBundleSuite } from '../support/web-bundle';
 const entry = `
 import { afterPaint } from './src/lib/after-paint';
 
-const observers = [];
+window.observers = [];
+const observers = window.observers;
 class FakeObserver {
   constructor(callback) { this.callback = callback; observers.push(this); }
   observe() {}
@@ -75,5 +76,19 @@ it('on a first load whose paint is never reported (nothing larger drawn), runs a
   await expect.poll(() => page.evaluate('window.ran'), { timeout: 10_000 }).toBe(1);
   // Not the 2 s a page's own first paint is waited for.
   expect((await page.evaluate('performance.now()')) as number).toBeLessThan(started + 1_900);
+  await page.close();
+});
+
+it('has every caller waiting for the same paint told by one observer, each once, and a cancelled one not', async () => {
+  const page = await openPage();
+  await page.evaluate('window.cancel = (window.start(), window.start(), window.start(), window.start())');
+  // The front queue's first draw waits for its paint in five places; the browser observes it once.
+  expect(await page.evaluate('window.observers.length')).toBe(1);
+  await page.evaluate('window.cancel()');
+  await page.evaluate('window.reportLargestPaint()');
+  await expect.poll(() => page.evaluate('window.ran'), { timeout: 10_000 }).toBe(3);
+  await page.evaluate('window.reportLargestPaint()');
+  await page.evaluate('window.frames(2)');
+  expect(await page.evaluate('window.ran')).toBe(3);
   await page.close();
 });

@@ -160,8 +160,20 @@ export function QueueList({ sessionId, title = 'Current Queue' }: { sessionId: n
 
   const all = useMemo(() => [...cars, ...buses], [cars, buses]);
   const drawn = useDrawnInSteps(all.length, CARDS_AT_ONCE);
-  // The cards are drawn a few at a time: their children's trusted adults are asked for together.
-  useAuthorizedPickupsAhead(all.flatMap((entry) => entry.students.map((student) => student.id)));
+  // The cards are drawn a few at a time: their children's trusted adults are asked for together,
+  // from the answer as it comes (`query.data`), in the effects of the commit before the cards'
+  // first (issue 57): asked in that of the cards, with each card's own question of its children, it
+  // made that commit's effects one long task at a phone's CPU; asked before, the cards find their
+  // children's lists read or being read.
+  useAuthorizedPickupsAhead(
+    useMemo(
+      () =>
+        (query.data ?? [])
+          .filter((entry) => entry.status !== 'completed')
+          .flatMap((entry) => entry.students.map((student) => student.id)),
+      [query.data],
+    ),
+  );
   const open = all.find((entry) => entry.id === openId) ?? null;
   // Loaded with the first tap, then mounted for good (so it can fade out when closed).
   const { Dialog, load } = useVehicleDialog();
