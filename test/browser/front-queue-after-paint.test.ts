@@ -67,10 +67,29 @@ const COMMITS = `(() => {
 `)}
 })()`;
 
-const openLine = async () => {
+/**
+ * In `window.__curbsideLists`, the commit (counted from the page's first) in which each of the lists
+ * beside and below the keypad was first in the page: the alert panel, the queue, the recent pickups.
+ */
+const LISTS = `(() => {
+  window.__curbsideLists = {};
+  let commit = 0;
+  const present = {
+    alerts: () => document.querySelector('section[aria-label^="Alerts"]'),
+    queue: () => [...document.querySelectorAll('h2')].find((h) => h.textContent === 'Current Queue'),
+    recent: () => [...document.querySelectorAll('h2')].find((h) => h.textContent === 'Recent Pickups'),
+  };
+  ${devToolsHook(`
+  commit++;
+  for (const [name, found] of Object.entries(present))
+    if (!(name in window.__curbsideLists) && found()) window.__curbsideLists[name] = commit;
+`)}
+})()`;
+
+const openLine = async (script = COMMITS) => {
   const { page, errors } = await suite.open('front_demo', '/front-queue', {
     viewport: viewports.tablet,
-    initScripts: [COMMITS],
+    initScripts: [script],
   });
   for (const number of CARS)
     await page.getByRole('group', { name: `Car ${number}`, exact: true }).waitFor({ timeout: 30_000 });
@@ -119,5 +138,15 @@ it('inserts no style element of a responsive style prop in the lists: the alert 
     ]).map((style) => style.textContent);
   })()`);
   expect(styles).toEqual([]);
+  expect(errors).toEqual([]);
+}, 60_000);
+
+it('draws the lists one a commit, top down: the alert panel, then the queue, then the recent pickups below them', async () => {
+  const { page, errors } = await openLine(LISTS);
+  await page.getByRole('heading', { name: 'Recent Pickups' }).waitFor({ timeout: 30_000 });
+  const lists = (await page.evaluate('window.__curbsideLists')) as Record<string, number>;
+  // Each list's effects (its reads asked, its live events heard) run in a task of their own.
+  expect(lists.queue).toBeGreaterThan(lists.alerts ?? Number.POSITIVE_INFINITY);
+  expect(lists.recent).toBeGreaterThan(lists.queue ?? Number.POSITIVE_INFINITY);
   expect(errors).toEqual([]);
 }, 60_000);

@@ -1,6 +1,6 @@
 import type { User } from '@curbside/domain';
 import { Stack } from '@mantine/core';
-import { memo } from 'react';
+import { memo, startTransition, useEffect, useState } from 'react';
 import { AlertPanel } from '../alerts/alert-panel';
 import { ArrivingList } from '../arrivals/arriving-list';
 import { NoActiveSession } from '../queue/no-active-session';
@@ -16,14 +16,34 @@ import { usePhone } from '../queue/use-phone';
  */
 export const FRONT_QUEUE_LOCATION = 'Front Queue';
 
-/** The lists beside the keypad, memoised: the page's own changes do not draw them again. */
-export const Lists = memo(function Lists({ sessionId }: { sessionId: number }) {
+/** The lists beside the keypad: the alert panel, the arrivals, the queue. */
+const LISTS = 3;
+
+/**
+ * The lists beside the keypad, memoised: the page's own changes do not draw them again. Drawn one
+ * a commit, top down, each in a transition after the one above (issue 57): a commit's effects run
+ * in one task, and the three lists' (each list's reads asked for, its live events heard) were one
+ * long task at a phone's CPU. What lies below them waits for `onDrawn`, so that nothing drawn
+ * moves down as they come.
+ */
+export const Lists = memo(function Lists({
+  sessionId,
+  onDrawn,
+}: {
+  sessionId: number;
+  onDrawn?: () => void;
+}) {
   const phone = usePhone();
+  const [drawn, setDrawn] = useState(1);
+  useEffect(() => {
+    if (drawn < LISTS) startTransition(() => setDrawn(drawn + 1));
+    else onDrawn?.();
+  }, [drawn, onDrawn]);
   return (
     <Stack gap="md">
       <AlertPanel sessionId={sessionId} location={FRONT_QUEUE_LOCATION} collapsible={phone} />
-      <ArrivingList sessionId={sessionId} />
-      <QueueList sessionId={sessionId} />
+      {drawn >= 2 && <ArrivingList sessionId={sessionId} />}
+      {drawn >= 3 && <QueueList sessionId={sessionId} />}
     </Stack>
   );
 });

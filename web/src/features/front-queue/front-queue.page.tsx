@@ -1,6 +1,6 @@
 import type { PickupSession, User } from '@curbside/domain';
 import { Box, Center, Container, Grid, Loader, Stack } from '@mantine/core';
-import { lazy, memo, Suspense, useDeferredValue, useEffect } from 'react';
+import { lazy, memo, Suspense, useCallback, useDeferredValue, useEffect, useState } from 'react';
 import { usePainted } from '../../lib/after-paint';
 import { useMe } from '../auth/auth.queries';
 import { useLiveSettled } from '../live/live';
@@ -114,6 +114,9 @@ const Screen = memo(function Screen({
   // first render mounts the alert panel, the arrivals, the queue and recent pickups: one long
   // task at a phone's CPU otherwise); the loader stays until that render is committed.
   const lists = useDeferredValue(painted && live);
+  // The recent pickups, below the lists, once these are drawn (`Lists`: one a commit).
+  const [listsDrawn, setListsDrawn] = useState(false);
+  const onListsDrawn = useCallback(() => setListsDrawn(true), []);
   if (isLoading || (running && !session)) return <ListsLoading />;
   if (!session) {
     return (
@@ -134,11 +137,11 @@ const Screen = memo(function Screen({
           <Grid.Col span={{ base: 12, md: 8 }}>
             {/* Revealed in a transition (`lists`): while the code loads, the loader stays. */}
             <Suspense fallback={<ListsLoading />}>
-              {lists ? <Lists sessionId={session.id} /> : <ListsLoading />}
+              {lists ? <Lists sessionId={session.id} onDrawn={onListsDrawn} /> : <ListsLoading />}
             </Suspense>
           </Grid.Col>
         </Grid>
-        {lists && (
+        {lists && listsDrawn && (
           <Suspense fallback={null}>
             <RecentPickups sessionId={session.id} />
           </Suspense>
