@@ -1,4 +1,7 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, timeoutManager } from '@tanstack/react-query';
+import { oneTimer } from './query-timers';
+
+timeoutManager.setTimeoutProvider(oneTimer());
 
 /**
  * The specification's defaults: data does not refetch on a timer or on window
