@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { oneTimer } from './one-timer';
 
 /** How long a screen waits for its largest paint to be reported before it goes on anyway. */
 const PAINT_WAIT_MS = 2_000;
@@ -17,6 +18,9 @@ const IN_APP_PAINT_WAIT_MS = 500;
 const interacted = () =>
   !PerformanceObserver.supportedEntryTypes?.includes('first-input') ||
   performance.getEntriesByType('first-input').length > 0;
+
+/** How long each waits at most for the paint: on one browser timer for them all (`oneTimer`). */
+const longestWaits = oneTimer();
 
 /** Who waits for the page's next largest paint: each with when it drew (`drawn`) and its call. */
 const waiting = new Set<{ drawn: number; once: () => void }>();
@@ -59,7 +63,7 @@ export const afterPaint = (run: () => void, { inApp = false } = {}) => {
     if (done) return;
     done = true;
     waiting.delete(waiter);
-    window.clearTimeout(timer);
+    stopTimer();
     run();
   };
   const nextFrame = () => {
@@ -69,13 +73,18 @@ export const afterPaint = (run: () => void, { inApp = false } = {}) => {
   const painted = inApp && performance.getEntriesByType('paint').length > 0 && interacted();
   const observed = !painted && largestPaints();
   if (observed) waiting.add(waiter);
-  const timer = observed
-    ? window.setTimeout(once, inApp ? IN_APP_PAINT_WAIT_MS : PAINT_WAIT_MS)
-    : window.setTimeout(nextFrame, 0);
+  let stopTimer: () => void;
+  if (observed) {
+    const wait = longestWaits.setTimeout(once, inApp ? IN_APP_PAINT_WAIT_MS : PAINT_WAIT_MS);
+    stopTimer = () => longestWaits.clearTimeout(wait);
+  } else {
+    const next = window.setTimeout(nextFrame, 0);
+    stopTimer = () => window.clearTimeout(next);
+  }
   return () => {
     done = true;
     waiting.delete(waiter);
-    window.clearTimeout(timer);
+    stopTimer();
     cancelAnimationFrame(frame);
   };
 };

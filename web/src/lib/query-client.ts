@@ -1,5 +1,5 @@
 import { QueryClient, timeoutManager } from '@tanstack/react-query';
-import { oneTimer } from './query-timers';
+import { oneTimer } from './one-timer';
 
 timeoutManager.setTimeoutProvider(oneTimer());
 

@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { oneTimer } from '../src/lib/query-timers';
+import { oneTimer } from '../src/lib/one-timer';
 
 /**
  * Issue 57: TanStack Query's timeouts on one browser timer (`oneTimer`). Each runs at its time, in

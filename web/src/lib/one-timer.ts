@@ -6,13 +6,14 @@ interface Waiting {
 }
 
 /**
- * TanStack Query's timeouts on one browser timer (issue 57). A query starts one to forget itself (its
- * `gcTime`) as it is made and whenever its last reader leaves, and a reader of a list that goes
- * stale (a child's trusted adults, after 5 min) one more: the front queue's first draw made dozens,
- * each a browser timer, and at Lighthouse's load each was traced with its stack (the queue's nine
- * children's lists asked for ahead were 10–35 ms traced, half of it their timers). Here they wait in
- * a list, and one browser timer waits for the earliest. Its intervals (a list polled) stay the
- * browser's own. Times are `Date.now()`'s, which a test's fake clock moves.
+ * Timeouts on one browser timer (issue 57): they wait in a list, and one browser timer waits for the
+ * earliest. For TanStack Query's (its `timeoutManager`'s provider): a query starts one to forget
+ * itself (its `gcTime`) as it is made and whenever its last reader leaves, and a reader of a list
+ * that goes stale (a child's trusted adults, after 5 min) one more; the front queue's first draw made
+ * dozens, each a browser timer, and at Lighthouse's load each was traced with its stack (the queue's
+ * nine children's lists asked for ahead were 10–35 ms traced, half of it their timers). And for the
+ * waits for a screen's paint (`afterPaint`), each with its longest wait. Intervals (a list polled)
+ * stay the browser's own. Times are `Date.now()`'s, which a test's fake clock moves.
  */
 export const oneTimer = (): TimeoutProvider<number> => {
   const waiting = new Map<number, Waiting>();
