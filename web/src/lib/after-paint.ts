@@ -20,7 +20,7 @@ const interacted = () =>
   performance.getEntriesByType('first-input').length > 0;
 
 /** How long each waits at most for the paint: on one browser timer for them all (`oneTimer`). */
-const longestWaits = oneTimer();
+const longestWaits = oneTimer(() => performance.now());
 
 /** Who waits for the page's next largest paint: each with when it drew (`drawn`) and its call. */
 const waiting = new Set<{ drawn: number; once: () => void }>();

@@ -13,17 +13,18 @@ interface Waiting {
  * dozens, each a browser timer, and at Lighthouse's load each was traced with its stack (the queue's
  * nine children's lists asked for ahead were 10–35 ms traced, half of it their timers). And for the
  * waits for a screen's paint (`afterPaint`), each with its longest wait. Intervals (a list polled)
- * stay the browser's own. Times are `Date.now()`'s, which a test's fake clock moves.
+ * stay the browser's own. Timed by `now`: `Date.now()` by default, which a test's fake clock moves;
+ * `performance.now()` where a change of the device's clock must not move the waits.
  */
-export const oneTimer = (): TimeoutProvider<number> => {
+export const oneTimer = (now: () => number = () => Date.now()): TimeoutProvider<number> => {
   const waiting = new Map<number, Waiting>();
   let last = 0;
   let armed: { at: number; handle: ReturnType<typeof setTimeout> } | null = null;
 
   const fire = () => {
     armed = null;
-    const now = Date.now();
-    const due = [...waiting].filter(([, { at }]) => at <= now);
+    const time = now();
+    const due = [...waiting].filter(([, { at }]) => at <= time);
     for (const [id] of due) waiting.delete(id);
     for (const [, { callback }] of due) {
       try {
@@ -47,14 +48,14 @@ export const oneTimer = (): TimeoutProvider<number> => {
     armed = null;
     if (earliest === Number.POSITIVE_INFINITY) return;
     // A browser fires a timer of more than 2^31 - 1 ms at once: a later one is waited for in steps.
-    const delay = Math.min(2 ** 31 - 1, Math.max(0, earliest - Date.now()));
+    const delay = Math.min(2 ** 31 - 1, Math.max(0, earliest - now()));
     armed = { at: earliest, handle: setTimeout(fire, delay) };
   };
 
   return {
     setTimeout: (callback, delay) => {
       last += 1;
-      waiting.set(last, { at: Date.now() + Math.max(0, delay), callback });
+      waiting.set(last, { at: now() + Math.max(0, delay), callback });
       arm();
       return last;
     },

@@ -1,6 +1,7 @@
 import { QueryClient, timeoutManager } from '@tanstack/react-query';
 import { oneTimer } from './one-timer';
 
+// Its timeouts (each query's gcTime, each reader's staleTime) on one browser timer (issue 57).
 timeoutManager.setTimeoutProvider(oneTimer());
 
 /**

@@ -110,9 +110,9 @@ const Screen = memo(function Screen({
     const task = window.setTimeout(() => void loadLists().catch(() => {}), 0);
     return () => window.clearTimeout(task);
   }, [painted, none]);
-  // Issue 57 (h57n): the lists are revealed in a transition, which React renders in slices (its
-  // first render mounts the alert panel, the arrivals, the queue and recent pickups: one long
-  // task at a phone's CPU otherwise); the loader stays until that render is committed.
+  // Issue 57 (h57n): the lists are revealed in a transition, which React renders in slices (one
+  // long task at a phone's CPU otherwise); the loader stays until that render is committed. They
+  // come one a commit (`Lists`), and the recent pickups below once they are all drawn.
   const lists = useDeferredValue(painted && live);
   // The recent pickups, below the lists, once these are drawn (`Lists`: one a commit).
   const [listsDrawn, setListsDrawn] = useState(false);
