@@ -18,8 +18,9 @@ const BUDGET = {
   // 227 KB on issue 57's branch; issue 53's Arriving list and Scan, issue 52's not-coming question: 230.6 KB;
   // the first screen's early script (1.8 KB), the forms' field errors in a chunk of their own: 232.6 KB.
   frontQueue: 233 * 1024,
-  // 156.9 KB with the early script.
-  parentLogin: 158 * 1024,
+  // 156.9 KB with the early script; 158.2 KB with TanStack Query's timeouts on one browser timer
+  // (web/src/lib/one-timer.ts, in the query client every audience loads), 30 November 2026.
+  parentLogin: 159 * 1024,
 };
 
 const suite = browserSuite();
@@ -59,7 +60,7 @@ describe('initial JavaScript', () => {
     expect(bytes).toBeLessThan(BUDGET.login);
   });
 
-  it('of the parent sign-in stays under 158 KB gzip', async () => {
+  it('of the parent sign-in stays under 159 KB gzip', async () => {
     const { count, bytes } = await initialScripts('/parent-login', (page) =>
       page.getByRole('heading', { name: 'Parent Sign In' }).waitFor(),
     );
