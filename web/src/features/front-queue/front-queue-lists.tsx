@@ -1,10 +1,10 @@
 import type { User } from '@curbside/domain';
 import { Stack } from '@mantine/core';
-import { memo, startTransition, useEffect, useState } from 'react';
+import { memo, useEffect } from 'react';
 import { AlertPanel } from '../alerts/alert-panel';
 import { ArrivingList } from '../arrivals/arriving-list';
 import { NoActiveSession } from '../queue/no-active-session';
-import { QueueList } from '../queue/queue-list';
+import { QueueList, useDrawnInSteps } from '../queue/queue-list';
 import { RecentPickups } from '../queue/recent-pickups';
 import { usePhone } from '../queue/use-phone';
 
@@ -34,10 +34,9 @@ export const Lists = memo(function Lists({
   onDrawn?: () => void;
 }) {
   const phone = usePhone();
-  const [drawn, setDrawn] = useState(1);
+  const drawn = useDrawnInSteps(LISTS, 1);
   useEffect(() => {
-    if (drawn < LISTS) startTransition(() => setDrawn(drawn + 1));
-    else onDrawn?.();
+    if (drawn === LISTS) onDrawn?.();
   }, [drawn, onDrawn]);
   return (
     <Stack gap="md">

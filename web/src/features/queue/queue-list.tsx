@@ -52,14 +52,15 @@ export const useQueueLive = (sessionId: number) => {
 export const CARDS_AT_ONCE = 3;
 
 /**
- * How many of the queue's `count` cards to draw (issue 57, h57x): the first `step` at once, then
- * `step` more in each following transition until all are drawn, each its own commit (a card's
- * mount cannot be sliced: five cards were one long commit at a phone's CPU). Once the queue has
- * been drawn whole, every card is drawn at once, as before: a car queued later, or the line shown
- * again after a search, does not wait. Counted over both sections, cars first (h57kb): each section
- * counting its own drew three cars and three buses in the first commit.
+ * How many of `count` parts to draw (issue 57, h57x): the first `step` at once, then `step` more in
+ * each following transition until all are drawn, each its own commit (a mount cannot be sliced:
+ * five queue cards were one long commit at a phone's CPU, and a commit's effects run in one task).
+ * Once drawn whole, every part is drawn at once, as before: a car queued later, or the line shown
+ * again after a search, does not wait. The queue's cards are counted over both sections, cars first
+ * (h57kb): each section counting its own drew three cars and three buses in the first commit. The
+ * front queue's lists are drawn with it too, one a commit (`front-queue-lists.tsx`).
  */
-function useDrawnInSteps(count: number, step: number) {
+export function useDrawnInSteps(count: number, step: number) {
   const [limit, setLimit] = useState(step);
   const whole = useRef(false);
   useEffect(() => {
