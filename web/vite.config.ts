@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import mantine from 'postcss-preset-mantine';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import { audienceChunks, withinClosureOf } from './audience-chunks';
+import { compileHints } from './compile-hints';
 import { mantineStableIds } from './mantine-ids';
 import { mantineComponentStyles } from './mantine-styles';
 import { precompress } from './precompress';
@@ -295,6 +296,7 @@ export default defineConfig({
     routePreload(),
     serviceWorker(),
     keepBundle(),
+    compileHints(),
     precompress(),
   ],
   css: { postcss: { plugins: [mantine()] } },
