@@ -150,3 +150,33 @@ it('draws the lists one a commit, top down: the alert panel, then the queue, the
   expect(lists.recent).toBeGreaterThan(lists.queue ?? Number.POSITIVE_INFINITY);
   expect(errors).toEqual([]);
 }, 60_000);
+
+/**
+ * In `window.__curbsideLinkBatches`, the `<link>`s appended to the page's head, one entry a task (a
+ * MutationObserver's records come at the end of the task that made them): each link's file.
+ */
+const LINK_BATCHES = `(() => {
+  window.__curbsideLinkBatches = [];
+  new MutationObserver((records) => {
+    const files = records.flatMap((record) => [...record.addedNodes])
+      .filter((node) => node.nodeName === 'LINK')
+      .map((link) => link.href.replace(/^.*\\//, ''));
+    if (files.length > 0) window.__curbsideLinkBatches.push(files);
+  }).observe(document, { childList: true, subtree: true });
+})()`;
+
+it("asks for the lists' code a few files a task, after the keypad's paint: four links a task at most", async () => {
+  const { page, errors } = await openLine(LINK_BATCHES);
+  const batches = (await page.evaluate('window.__curbsideLinkBatches')) as string[][];
+  // Vite's preload of the lists' import names its own chunk first, then what it imports.
+  const first = batches.findIndex((files) => files.some((file) => file.startsWith('front-queue-lists-')));
+  expect(first).toBeGreaterThan(0);
+  const lists = batches.slice(first);
+  const asked = lists.flat();
+  for (const wanted of [/^car-line-kit-.*\.js$/, /^car-line-kit-.*\.css$/, /^queue-list-.*\.js$/, /^arrivals-.*\.js$/])
+    expect(asked.some((file) => wanted.test(file))).toBe(true);
+  // 18 files: in one task they were one long task at a phone's CPU.
+  expect(asked.length).toBeGreaterThanOrEqual(12);
+  expect(Math.max(...lists.map((files) => files.length))).toBeLessThanOrEqual(4);
+  expect(errors).toEqual([]);
+}, 60_000);

@@ -2,6 +2,7 @@ import type { PickupSession, User } from '@curbside/domain';
 import { Box, Center, Container, Grid, Loader, Stack } from '@mantine/core';
 import { lazy, memo, Suspense, useCallback, useDeferredValue, useEffect, useState } from 'react';
 import { usePainted } from '../../lib/after-paint';
+import { linksInTasks } from '../../lib/links-in-tasks';
 import { useMe } from '../auth/auth.queries';
 import { useLiveSettled } from '../live/live';
 import { VehicleQueuedToasts } from '../queue/queued-toasts';
@@ -15,9 +16,10 @@ import { ScanPlacards } from './scan-placards';
  * in the static imports, the car line's kit and its stylesheet, the arrivals' and the trusted
  * adults' domain code were four of the files before the keypad's paint, each a round trip on a
  * phone's HTTP/1.1 and counted in Lighthouse's replay of it. The lists wait for the live
- * connection's opening anyway (h57l), which the code's download overlaps.
+ * connection's opening anyway (h57l), which the code's download overlaps. Its files are asked for
+ * a few a task (`linksInTasks`): 18 links.
  */
-const loadLists = () => import('./front-queue-lists');
+const loadLists = () => linksInTasks(() => import('./front-queue-lists'));
 const Lists = lazy(() => loadLists().then((module) => ({ default: module.Lists })));
 const RecentPickups = lazy(() => loadLists().then((module) => ({ default: module.MemoRecentPickups })));
 const NoSession = lazy(() => loadLists().then((module) => ({ default: module.NoSession })));
@@ -105,7 +107,7 @@ const Screen = memo(function Screen({
   useEffect(() => {
     if (!painted && !none) return;
     // In a task of its own, not in the commit's effects: asking for the lists' code appends a
-    // `<link>` per file of it (Vite's preload, 18 of them), 11–13 ms at a laptop's CPU; in the
+    // `<link>` per file of it (Vite's preload, 18 of them, a few a task: `loadLists`); in the
     // effects of the commit that follows the paint, the two were one long task at a phone's.
     const task = window.setTimeout(() => void loadLists().catch(() => {}), 0);
     return () => window.clearTimeout(task);
