@@ -3,12 +3,12 @@ import type { StudentAuthorizedPickups } from '@curbside/domain';
 import { notifyManager, type QueryClient, queryOptions, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from '../../lib/api';
-import { useLiveEvent } from '../live/live';
+import { authorizedPickupsKey } from './authorized-pickups.live';
 
 /** A family's list changes rarely: a staff screen reads each child's once every few minutes. */
 export const AUTHORIZED_PICKUPS_STALE_MS = 5 * 60_000;
 
-type StudentKey = readonly ['authorized-pickups', 'student', number];
+type StudentKey = ReturnType<typeof authorizedPickupsKey>;
 interface Asked {
   key: StudentKey;
   resolve: (list: StudentAuthorizedPickups) => void;
@@ -89,25 +89,12 @@ const readWithOthers = (client: QueryClient, key: StudentKey) =>
   new Promise<StudentAuthorizedPickups>((resolve, reject) => askWithOthers(client, { key, resolve, reject }));
 
 export const authorizedPickupQueries = {
-  all: ['authorized-pickups'] as const,
   student: (studentId: number) =>
     queryOptions({
-      queryKey: [...authorizedPickupQueries.all, 'student', studentId] as const,
+      queryKey: authorizedPickupsKey(studentId),
       queryFn: ({ client, queryKey }) => readWithOthers(client, queryKey),
       staleTime: AUTHORIZED_PICKUPS_STALE_MS,
     }),
-};
-
-/**
- * Keeps every cached child's list current from the live connection (issue 50):
- * a parent's change reaches the open staff screens with the list as it is
- * now, and the cards and dialogs showing that child update at once.
- */
-export const useAuthorizedPickupsLive = () => {
-  const client = useQueryClient();
-  useLiveEvent('AUTHORIZED_PICKUPS_CHANGED', ({ data: { schoolId: _, studentId, ...list } }) => {
-    client.setQueryData(authorizedPickupQueries.student(studentId).queryKey, list);
-  });
 };
 
 /**

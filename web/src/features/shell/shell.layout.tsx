@@ -10,7 +10,7 @@ import { AlertBanner, SoundBar } from '../alerts/alert-banner';
 import { soundState } from '../alerts/alert-sound';
 import { alertQueries } from '../alerts/alerts.queries';
 import { authQueries, useMe } from '../auth/auth.queries';
-import { useAuthorizedPickupsLive } from '../authorized-pickups/authorized-pickups.queries';
+import { useAuthorizedPickupsLive } from '../authorized-pickups/authorized-pickups.live';
 import { useLastKnownWhenOffline } from '../queue/last-known';
 import { UnreleasedQuestion } from '../queue/unreleased-question';
 import { schoolQueries } from '../schools/schools.queries';
