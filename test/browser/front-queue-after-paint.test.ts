@@ -173,7 +173,12 @@ it("asks for the lists' code a few files a task, after the keypad's paint: four 
   expect(first).toBeGreaterThan(0);
   const lists = batches.slice(first);
   const asked = lists.flat();
-  for (const wanted of [/^car-line-kit-.*\.js$/, /^car-line-kit-.*\.css$/, /^queue-list-.*\.js$/, /^arrivals-.*\.js$/])
+  for (const wanted of [
+    /^car-line-kit-.*\.js$/,
+    /^car-line-kit-.*\.css$/,
+    /^queue-list-.*\.js$/,
+    /^arrivals-.*\.js$/,
+  ])
     expect(asked.some((file) => wanted.test(file))).toBe(true);
   // 18 files: in one task they were one long task at a phone's CPU.
   expect(asked.length).toBeGreaterThanOrEqual(12);
