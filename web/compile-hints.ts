@@ -13,7 +13,7 @@ export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
  * the hint, the functions a load calls were compiled while the entry downloaded, and its
  * evaluation and the first render no longer compile them on the main thread: measured with
  * Lighthouse on the front queue, the entry's evaluation went from 20–29 ms to 13–14 ms (traced,
- * unthrottled), and its total blocking time from a median of 183 ms to 114 (12 runs each, ADR 0026).
+ * unthrottled), and its total blocking time from a median of 183 ms to 119 (12 runs each, ADR 0026).
  * The lazy chunks stay without it: hinted too, they gained nothing more and each compiled what a
  * screen may never call. Browsers without the hint read a comment.
  *
