@@ -1,6 +1,12 @@
 import { AUTHORIZED_PICKUPS_READ_MAX, routes } from '@curbside/api';
 import type { StudentAuthorizedPickups } from '@curbside/domain';
-import { notifyManager, type QueryClient, queryOptions, useQueryClient } from '@tanstack/react-query';
+import {
+  hashKey,
+  notifyManager,
+  type QueryClient,
+  queryOptions,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from '../../lib/api';
 import { authorizedPickupsKey } from './authorized-pickups.live';
@@ -111,15 +117,13 @@ export const useAuthorizedPickupsAhead = (studentIds: readonly number[]) => {
   const ids = studentIds.join(',');
   useEffect(() => {
     if (!ids) return;
-    const now = Date.now();
     for (const studentId of ids.split(',').map(Number)) {
       const { queryKey } = authorizedPickupQueries.student(studentId);
-      const state = client.getQueryState(queryKey);
+      // Read, being read, or read within its `staleTime`: as `prefetchQuery` decides.
+      const query = client.getQueryCache().get(hashKey(queryKey));
       const current =
-        state?.fetchStatus === 'fetching' ||
-        (state?.status === 'success' &&
-          !state.isInvalidated &&
-          now - state.dataUpdatedAt < AUTHORIZED_PICKUPS_STALE_MS);
+        query !== undefined &&
+        (query.state.fetchStatus === 'fetching' || !query.isStaleByTime(AUTHORIZED_PICKUPS_STALE_MS));
       if (current || readAhead.has(studentId)) continue;
       const list = new Promise<StudentAuthorizedPickups>((resolve, reject) =>
         askWithOthers(client, { key: queryKey, resolve, reject }),
