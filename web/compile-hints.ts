@@ -5,7 +5,7 @@ import type { Plugin, Rolldown } from 'vite';
  * whole as it streams in, on a background thread, instead of each function on the main thread
  * the first time it is called.
  */
-export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
+const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
 
 /**
  * The entry opens with V8's compile hint (issue 57). Every page runs it before its first paint:
